@@ -1,0 +1,104 @@
+// Builds the extension (node/cjs, `vscode` external) and the webview scripts (browser), and, for
+// development and tests, transpiles src/ and test/ file by file into out/ so that mocha can run
+// them in plain Node and inside the extension host.
+//   node esbuild.js               development build (sourcemaps) + out/ for tests
+//   node esbuild.js --production  minified bundles only (what the .vsix ships)
+//   node esbuild.js --watch       rebuild on change
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** The webview entry points: one bundle per webview, named after its folder. */
+const webviews = ['chat'];
+
+function listTs(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return listTs(full);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** Prints errors in the `file:line:col` form the VS Code problem matcher understands. */
+const reporter = {
+  name: 'reporter',
+  setup(build) {
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}${location ? `\n    ${location.file}:${location.line}:${location.column}:` : ''}`);
+      }
+      if (watch) console.log(`[watch] build finished (${result.errors.length} errors)`);
+    });
+  },
+};
+
+async function main() {
+  const { checkLayers } = await import('./scripts/checkLayers.mjs');
+  const violations = checkLayers(path.join(__dirname, 'src'));
+  if (violations.length) {
+    console.error(`Layer check failed:\n  ${violations.join('\n  ')}`);
+    process.exit(1);
+  }
+
+  const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'silent', plugins: [reporter] };
+  const configs = [
+    {
+      ...common,
+      entryPoints: ['src/extension/extension.ts'],
+      outfile: 'dist/extension.js',
+      platform: 'node',
+      format: 'cjs',
+      target: 'node22',
+      external: ['vscode'],
+    },
+    {
+      ...common,
+      entryPoints: Object.fromEntries(webviews.map((name) => [name, `src/webview/${name}/main.ts`])),
+      outdir: 'dist/webview',
+      platform: 'browser',
+      format: 'iife',
+      target: 'es2022',
+    },
+  ];
+  if (!production) {
+    configs.push({
+      entryPoints: [...listTs('src'), ...listTs('test')],
+      outdir: 'out',
+      outbase: '.',
+      bundle: false,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      sourcemap: 'inline',
+      logLevel: 'silent',
+      plugins: [reporter],
+    });
+  }
+
+  if (watch) {
+    for (const config of configs) await (await esbuild.context(config)).watch();
+    console.log('[watch] watching for changes');
+    return;
+  }
+  const results = await Promise.allSettled(configs.map((config) => esbuild.build(config)));
+  if (results.some((r) => r.status === 'rejected')) process.exit(1);
+  copyStaticAssets();
+}
+
+/** Codicons ship as a font + CSS in node_modules; the webviews load them from dist/. */
+function copyStaticAssets() {
+  const from = path.join(__dirname, 'node_modules', '@vscode', 'codicons', 'dist');
+  if (!fs.existsSync(from)) return;
+  const to = path.join(__dirname, 'dist', 'codicons');
+  fs.mkdirSync(to, { recursive: true });
+  for (const file of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, file), path.join(to, file));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

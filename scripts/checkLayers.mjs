@@ -1,0 +1,73 @@
+// Fails the build when an import crosses a layer boundary (see ../shared/design/architecture.md):
+//   src/shared    -> src/shared only (no vscode, no node built-ins, no DOM-only packages)
+//   src/core      -> src/core, node built-ins, undici, eventsource-parser
+//   src/webview   -> src/webview, src/shared, browser packages (never vscode or node built-ins)
+//   src/extension -> src/extension, src/core, src/shared, vscode, node built-ins, packages
+// Imports are read with TypeScript's own pre-processor, so `import`, `export ... from`,
+// `import()` and `require()` are all seen.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ts = createRequire(import.meta.url)('typescript');
+const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+
+/** @type {Record<string, { layers: string[], packages: string[] | 'any', builtins: boolean, vscode: boolean }>} */
+export const rules = {
+  shared: { layers: ['shared'], packages: [], builtins: false, vscode: false },
+  core: { layers: ['core'], packages: ['undici', 'eventsource-parser'], builtins: true, vscode: false },
+  webview: { layers: ['webview', 'shared'], packages: ['marked', 'dompurify'], builtins: false, vscode: false },
+  extension: { layers: ['extension', 'core', 'shared'], packages: 'any', builtins: true, vscode: true },
+};
+
+function packageName(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/** Returns the violations of one source file, as readable sentences. */
+export function violationsOf(srcRoot, file, text) {
+  const layer = relative(srcRoot, file).split(sep)[0];
+  const rule = rules[layer];
+  if (!rule) return [];
+  const found = [];
+  const where = relative(process.cwd(), file);
+  for (const { fileName: spec } of ts.preProcessFile(text, true, true).importedFiles) {
+    if (spec.startsWith('.')) {
+      const target = resolve(dirname(file), spec);
+      const targetLayer = relative(srcRoot, target).split(sep)[0];
+      if (!rule.layers.includes(targetLayer)) found.push(`${where}: src/${layer} may not import from src/${targetLayer} ('${spec}')`);
+    } else if (spec === 'vscode') {
+      if (!rule.vscode) found.push(`${where}: src/${layer} may not import 'vscode'`);
+    } else if (builtins.has(spec)) {
+      if (!rule.builtins) found.push(`${where}: src/${layer} may not import the node built-in '${spec}'`);
+    } else if (rule.packages !== 'any' && !rule.packages.includes(packageName(spec))) {
+      found.push(`${where}: src/${layer} may not import the package '${spec}' (allowed: ${rule.packages.join(', ') || 'none'})`);
+    }
+  }
+  return found;
+}
+
+function sourceFiles(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.(ts|tsx|mts|cts|js|mjs)$/.test(name) ? [path] : [];
+  });
+}
+
+/** Checks every file under srcRoot; returns the violations. */
+export function checkLayers(srcRoot) {
+  return sourceFiles(srcRoot).flatMap((file) => violationsOf(srcRoot, file, readFileSync(file, 'utf8')));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const srcRoot = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'src'));
+  const violations = checkLayers(srcRoot);
+  if (violations.length) {
+    console.error(`Layer check failed (${violations.length}):\n  ${violations.join('\n  ')}`);
+    process.exit(1);
+  }
+  console.log('layers: clean');
+}

@@ -1,0 +1,55 @@
+import * as vscode from 'vscode';
+import type { KeySource } from '../../shared/chatProtocol';
+import { Disposable } from '../lifecycle';
+
+/** The environment variable read when no key is stored (scripted and CI setups). */
+export const API_KEY_ENV_VAR = 'UNIFIED_INFERENCE_API_KEY';
+export const API_KEY_SECRET_ID = 'unifiedInference.apiKey';
+
+export interface ApiKey {
+  readonly value: string;
+  readonly source: Exclude<KeySource, 'none'>;
+}
+
+/**
+ * The API key lives in SecretStorage only (falling back to an environment variable). Changes made
+ * here or in another window fire `onDidChange`, so every consumer picks the new key up at once.
+ */
+export class ApiKeyStore extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly environment: NodeJS.ProcessEnv = process.env,
+  ) {
+    super();
+    this._register(
+      secrets.onDidChange((event) => {
+        if (event.key === API_KEY_SECRET_ID) this.changed.fire();
+      }),
+    );
+  }
+
+  async get(): Promise<ApiKey | undefined> {
+    const stored = (await this.secrets.get(API_KEY_SECRET_ID))?.trim();
+    if (stored) return { value: stored, source: 'secretStorage' };
+    const fromEnvironment = this.environment[API_KEY_ENV_VAR]?.trim();
+    if (fromEnvironment) return { value: fromEnvironment, source: 'environment' };
+    return undefined;
+  }
+
+  async source(): Promise<KeySource> {
+    return (await this.get())?.source ?? 'none';
+  }
+
+  async set(value: string): Promise<void> {
+    const trimmed = value.trim();
+    if (!trimmed) throw new Error('The API key is empty.');
+    await this.secrets.store(API_KEY_SECRET_ID, trimmed);
+  }
+
+  async clear(): Promise<void> {
+    await this.secrets.delete(API_KEY_SECRET_ID);
+  }
+}

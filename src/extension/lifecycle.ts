@@ -1,0 +1,26 @@
+import type * as vscode from 'vscode';
+
+/**
+ * Base for anything that owns resources: register them with `_register` and they are disposed
+ * with their owner, in reverse order. Disposing twice is harmless.
+ */
+export abstract class Disposable implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private disposed = false;
+
+  protected get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  protected _register<T extends vscode.Disposable>(disposable: T): T {
+    if (this.disposed) disposable.dispose();
+    else this.disposables.push(disposable);
+    return disposable;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const disposable of this.disposables.splice(0).reverse()) disposable.dispose();
+  }
+}

@@ -1,0 +1,45 @@
+import * as vscode from 'vscode';
+import { redactSecrets } from '../core/redact';
+
+/**
+ * The "Unified Inference" log. Every line passes through redaction of the secrets it knows
+ * (the API key in use), so a key echoed by a server or an exception cannot reach the log.
+ */
+export class Log implements vscode.Disposable {
+  private readonly channel: vscode.LogOutputChannel;
+  private secrets: readonly string[] = [];
+
+  constructor(name = 'Unified Inference') {
+    this.channel = vscode.window.createOutputChannel(name, { log: true });
+  }
+
+  /** The values that must never appear in the log (replaced on every key change). */
+  setSecrets(secrets: readonly (string | undefined)[]): void {
+    this.secrets = secrets.filter((s): s is string => !!s);
+  }
+
+  info(message: string): void {
+    this.channel.info(this.clean(message));
+  }
+
+  warn(message: string): void {
+    this.channel.warn(this.clean(message));
+  }
+
+  error(message: string, error?: unknown): void {
+    const detail = error instanceof Error ? `: ${error.message}` : error !== undefined ? `: ${String(error)}` : '';
+    this.channel.error(this.clean(message + detail));
+  }
+
+  show(): void {
+    this.channel.show(true);
+  }
+
+  dispose(): void {
+    this.channel.dispose();
+  }
+
+  private clean(message: string): string {
+    return redactSecrets(message, this.secrets);
+  }
+}

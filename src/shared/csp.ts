@@ -1,0 +1,30 @@
+// The Content-Security-Policy every webview of the extension uses. Model output is untrusted: no
+// inline script, scripts only by nonce, no network access from the webview (no connect-src).
+
+export interface CspSources {
+  /** The webview's `cspSource` (the origin its local resources are served from). */
+  readonly cspSource: string;
+  /** A fresh nonce for this page load. */
+  readonly nonce: string;
+}
+
+export function buildCsp({ cspSource, nonce }: CspSources): string {
+  if (!/^[A-Za-z0-9+/=_-]{16,}$/.test(nonce)) throw new Error('CSP nonce must be at least 16 base64 characters');
+  if (/[;\s'"]/.test(cspSource)) throw new Error('cspSource must be a single source expression');
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+    `media-src ${cspSource} data: blob:`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-src 'none'",
+  ].join('; ');
+}
+
+/** Escapes text for an HTML attribute or text node. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,35 @@
+// A mocha reporter: the usual spec output, then one closing line `<layer>: N passed, N failed`,
+// and (when UNIFIED_INFERENCE_TEST_REPORT names a file) a JSON report that the test runner sums.
+// Inside the extension host stdout goes nowhere visible, so the report carries each test's line.
+import { writeFileSync } from 'node:fs';
+import Mocha = require('mocha');
+import type { TestReport } from './testReport';
+
+
+class CountingReporter extends Mocha.reporters.Spec {
+  constructor(runner: Mocha.Runner, options: Mocha.MochaOptions) {
+    super(runner, options);
+    const label = process.env.UNIFIED_INFERENCE_TEST_LABEL ?? 'tests';
+    const report: TestReport = { label, passed: 0, failed: 0, pending: 0, lines: [] };
+    runner.on('pass', (test) => {
+      report.passed++;
+      report.lines.push(`  ✔ ${test.fullTitle()}`);
+    });
+    runner.on('fail', (test, error: Error) => {
+      report.failed++;
+      report.lines.push(`  ✘ ${test.fullTitle()}\n      ${String(error?.stack ?? error).split('\n').slice(0, 8).join('\n      ')}`);
+    });
+    runner.on('pending', (test) => {
+      report.pending++;
+      report.lines.push(`  - ${test.fullTitle()} (skipped)`);
+    });
+    runner.once('end', () => {
+      const file = process.env.UNIFIED_INFERENCE_TEST_REPORT;
+      if (file) writeFileSync(file, JSON.stringify(report));
+      const skipped = report.pending ? `, ${report.pending} skipped` : '';
+      console.log(`\n${label}: ${report.passed} passed, ${report.failed} failed${skipped}`);
+    });
+  }
+}
+
+export = CountingReporter;

@@ -1,0 +1,195 @@
+// Starts a real VS Code (the server inside code-server, on Node 24) and a real Chromium driving
+// its workbench, with no internet. Every detail here is explained in ../shared/design/test-host.md.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
+
+interface HostPaths {
+  readonly node: string;
+  readonly vscodeServer: string;
+  readonly chromium: string;
+}
+
+/** Installs (first run) or finds (later runs) the VS Code server, Node 24 and Chromium. */
+export function ensureTestHost(): HostPaths {
+  const cache = process.env.UNIFIED_INFERENCE_TEST_CACHE ?? join(process.env.HOME ?? tmpdir(), '.cache', 'unified-inference-test-host');
+  const pathsFile = join(cache, 'paths.json');
+  const result = spawnSync('bash', [join(REPO_ROOT, 'test', 'harness', 'installTestHost.sh')], { stdio: 'inherit' });
+  if (result.status !== 0 || !existsSync(pathsFile)) throw new Error('Could not install the test host (see the lines above).');
+  return JSON.parse(readFileSync(pathsFile, 'utf8')) as HostPaths;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Quiet, deterministic workbench settings, plus the test's own. */
+const baseUserSettings: Record<string, unknown> = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.ignoreRecommendations': true,
+  'security.workspace.trust.enabled': false,
+  'chat.disableAIFeatures': false,
+  'git.enabled': false,
+  'window.restoreWindows': 'none',
+  'workbench.colorTheme': 'Default Dark Modern',
+};
+
+export interface VsCodeServer {
+  readonly url: string;
+  readonly port: number;
+  /** The folder holding every state the run wrote (user data, server data, extensions, logs). */
+  readonly runDir: string;
+  readonly workspace: string;
+  readonly serverDataDir: string;
+  readonly userDataDir: string;
+  /** The server's own output (for diagnosing a failed start). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  readonly workspaceFiles?: Record<string, string>;
+  readonly userSettings?: Record<string, unknown>;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export async function startVsCodeServer(host: HostPaths, options: ServerOptions = {}): Promise<VsCodeServer> {
+  // Short paths: VS Code puts unix sockets under TMPDIR/XDG_RUNTIME_DIR (limit ~107 characters).
+  const runDir = mkdtempSync(join('/tmp', 'uiv-'));
+  const dirs = {
+    userData: join(runDir, 'u'),
+    serverData: join(runDir, 's'),
+    extensions: join(runDir, 'e'),
+    workspace: join(runDir, 'ws'),
+    tmp: join(runDir, 't'),
+    config: join(runDir, 'c'),
+    data: join(runDir, 'd'),
+  };
+  for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  for (const [path, text] of Object.entries(options.workspaceFiles ?? {})) {
+    mkdirSync(join(dirs.workspace, path, '..'), { recursive: true });
+    writeFileSync(join(dirs.workspace, path), text);
+  }
+  const settings = JSON.stringify({ ...baseUserSettings, ...options.userSettings }, null, 2);
+  // The browser workbench keeps user settings in the browser; the server's Machine settings are
+  // what an extension host on the server reads for machine-overridable keys, so write both.
+  for (const dir of [join(dirs.userData, 'User'), join(dirs.serverData, 'data', 'Machine'), join(dirs.serverData, 'data', 'User')]) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'settings.json'), settings);
+  }
+
+  const port = await freePort();
+  const server: ChildProcess = spawn(
+    host.node,
+    [
+      join(host.vscodeServer, 'out', 'server-main.js'),
+      '--host', '127.0.0.1',
+      '--port', String(port),
+      '--without-connection-token',
+      '--accept-server-license-terms',
+      '--enable-smoke-test-driver',
+      '--disable-telemetry',
+      '--disable-workspace-trust',
+      '--user-data-dir', dirs.userData,
+      '--server-data-dir', dirs.serverData,
+      '--extensions-dir', dirs.extensions,
+      '--default-folder', dirs.workspace,
+    ],
+    {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        ...options.env,
+        EXTENSIONS_GALLERY: '{}',
+        TMPDIR: dirs.tmp,
+        XDG_RUNTIME_DIR: dirs.tmp,
+        XDG_CONFIG_HOME: dirs.config,
+        XDG_DATA_HOME: dirs.data,
+      },
+    },
+  );
+  let output = '';
+  server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    if (server.exitCode !== null || server.pid === undefined) return;
+    const exited = new Promise<void>((done) => server.once('exit', () => done()));
+    try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
+    const timer = setTimeout(() => { try { process.kill(-server.pid!, 'SIGKILL'); } catch { /* gone */ } }, 2000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`VS Code server exited early:\n${output}`);
+    try {
+      const response = await fetch(`${url}/version`);
+      if (response.ok) break;
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`VS Code server did not answer within 30 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url, port, runDir,
+    workspace: dirs.workspace,
+    serverDataDir: dirs.serverData,
+    userDataDir: dirs.userData,
+    output: () => output,
+    stop,
+  };
+}
+
+/** Headless Debian Chromium with a fresh profile; flags keep it off the closed network. */
+export async function launchBrowser(host: HostPaths, profileDir: string): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath: host.chromium,
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** The workbench address for a folder, optionally with a test payload (extension dev/test paths). */
+export function workbenchUrl(server: VsCodeServer, payload?: [string, string][]): string {
+  const query = new URLSearchParams({ folder: server.workspace });
+  if (payload) query.set('payload', JSON.stringify(payload));
+  return `${server.url}/?${query.toString()}`;
+}
+
+export async function waitForWorkbench(page: Page): Promise<void> {
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+}
+
+export function removeRunDir(server: VsCodeServer): void {
+  rmSync(server.runDir, { recursive: true, force: true });
+}

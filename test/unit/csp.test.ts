@@ -1,0 +1,31 @@
+import * as assert from 'node:assert/strict';
+import { buildCsp, escapeHtml } from '../../src/shared/csp';
+import { createNonce } from '../../src/extension/webview/nonce';
+
+describe('webview security helpers', () => {
+  it('makes a fresh, long, base64 nonce each time', () => {
+    const nonces = new Set(Array.from({ length: 200 }, () => createNonce()));
+    assert.equal(nonces.size, 200);
+    for (const nonce of nonces) assert.match(nonce, /^[A-Za-z0-9+/]{32}$/);
+  });
+
+  it('builds a CSP that allows only nonce scripts and local resources', () => {
+    const csp = buildCsp({ cspSource: 'https://file+.vscode-resource.vscode-cdn.net', nonce: 'abcdefghijklmnopqrstuvwx' });
+    const directives = Object.fromEntries(csp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+    assert.deepEqual(directives['default-src'], ["'none'"]);
+    assert.deepEqual(directives['script-src'], ["'nonce-abcdefghijklmnopqrstuvwx'"]);
+    assert.deepEqual(directives['style-src'], ['https://file+.vscode-resource.vscode-cdn.net']);
+    assert.deepEqual(directives['img-src'], ['https://file+.vscode-resource.vscode-cdn.net', 'data:']);
+    assert.equal(directives['connect-src'], undefined, 'the webview may not reach the network');
+    assert.ok(!csp.includes('unsafe-inline') && !csp.includes('unsafe-eval'));
+  });
+
+  it('refuses a weak nonce or a source that could inject directives', () => {
+    assert.throws(() => buildCsp({ cspSource: 'x', nonce: 'short' }), /nonce/);
+    assert.throws(() => buildCsp({ cspSource: "x; script-src 'unsafe-inline'", nonce: createNonce() }), /cspSource/);
+  });
+
+  it('escapes HTML special characters', () => {
+    assert.equal(escapeHtml(`<img src=x onerror="a('b')">&`), '&#60;img src=x onerror=&#34;a(&#39;b&#39;)&#34;&#62;&#38;');
+  });
+});

@@ -1,0 +1,57 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const repo = join(__dirname, '..', '..', '..');
+
+/** Runs the real layer checker on a throwaway src/ tree holding `files`. */
+function checkTree(files: Record<string, string>): { status: number | null; output: string } {
+  const root = mkdtempSync(join(tmpdir(), 'layers-'));
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    const result = spawnSync(process.execPath, [join(repo, 'scripts', 'checkLayers.mjs'), root], { encoding: 'utf8', cwd: root });
+    return { status: result.status, output: result.stdout + result.stderr };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+describe('layer check (fails the build on a forbidden import)', () => {
+  it('passes the real source tree', () => {
+    const result = spawnSync(process.execPath, [join(repo, 'scripts', 'checkLayers.mjs')], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+  });
+
+  it('passes imports that follow the arrows', () => {
+    const result = checkTree({
+      'core/a.ts': "import { request } from 'undici';\nimport { x } from './b';\nimport 'node:fs';",
+      'shared/p.ts': "export * from './q';",
+      'webview/chat/m.ts': "import { marked } from 'marked';\nimport type { P } from '../../shared/p';",
+      'extension/e.ts': "import * as vscode from 'vscode';\nimport { a } from '../core/a';\nimport * as fs from 'fs';",
+    });
+    assert.equal(result.status, 0, result.output);
+  });
+
+  const forbidden: [string, string, RegExp][] = [
+    ['core/a.ts', "import * as vscode from 'vscode';", /src\/core may not import 'vscode'/],
+    ['shared/a.ts', "import type { Uri } from 'vscode';", /src\/shared may not import 'vscode'/],
+    ['shared/a.ts', "import { readFileSync } from 'node:fs';", /src\/shared may not import the node built-in/],
+    ['webview/a.ts', "const fs = require('fs');", /src\/webview may not import the node built-in 'fs'/],
+    ['webview/a.ts', "export { window } from 'vscode';", /src\/webview may not import 'vscode'/],
+    ['webview/a.ts', "import { c } from '../core/client';", /src\/webview may not import from src\/core/],
+    ['core/a.ts', "const m = await import('../extension/x');", /src\/core may not import from src\/extension/],
+    ['core/a.ts', "import { marked } from 'marked';", /src\/core may not import the package 'marked'/],
+  ];
+  for (const [file, text, message] of forbidden) {
+    it(`fails on ${file}: ${text}`, () => {
+      const result = checkTree({ [file]: text });
+      assert.equal(result.status, 1);
+      assert.match(result.output, message);
+    });
+  }
+});
