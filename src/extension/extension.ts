@@ -14,9 +14,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const apiKeys = new ApiKeyStore(context.secrets);
   context.subscriptions.push(log, apiKeys);
 
-  const keepLogRedacting = async (): Promise<void> => log.setSecrets([(await apiKeys.get())?.value]);
-  await keepLogRedacting();
-  context.subscriptions.push(apiKeys.onDidChange(() => void keepLogRedacting()));
+  log.redactFrom(() => apiKeys.knownSecrets());
+  await apiKeys.get(); // learn the stored key now, so the log redacts it from the first line
 
   const chat = new ChatViewProvider(context.extensionUri, apiKeys, log);
   context.subscriptions.push(

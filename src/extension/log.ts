@@ -7,15 +7,15 @@ import { redactSecrets } from '../core/redact';
  */
 export class Log implements vscode.Disposable {
   private readonly channel: vscode.LogOutputChannel;
-  private secrets: readonly string[] = [];
+  private secrets: () => readonly string[] = () => [];
 
   constructor(name = 'Unified Inference') {
     this.channel = vscode.window.createOutputChannel(name, { log: true });
   }
 
-  /** The values that must never appear in the log (replaced on every key change). */
-  setSecrets(secrets: readonly (string | undefined)[]): void {
-    this.secrets = secrets.filter((s): s is string => !!s);
+  /** Where the values that must never appear in the log come from (asked on every line). */
+  redactFrom(secrets: () => readonly string[]): void {
+    this.secrets = secrets;
   }
 
   info(message: string): void {
@@ -40,6 +40,6 @@ export class Log implements vscode.Disposable {
   }
 
   private clean(message: string): string {
-    return redactSecrets(message, this.secrets);
+    return redactSecrets(message, this.secrets());
   }
 }

@@ -18,6 +18,8 @@ export interface ApiKey {
 export class ApiKeyStore extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
+  /** Every key value seen in this session: the log redacts all of them, old ones included. */
+  private readonly seen = new Set<string>();
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -33,10 +35,21 @@ export class ApiKeyStore extends Disposable {
 
   async get(): Promise<ApiKey | undefined> {
     const stored = (await this.secrets.get(API_KEY_SECRET_ID))?.trim();
-    if (stored) return { value: stored, source: 'secretStorage' };
+    if (stored) return { value: this.remember(stored), source: 'secretStorage' };
     const fromEnvironment = this.environment[API_KEY_ENV_VAR]?.trim();
-    if (fromEnvironment) return { value: fromEnvironment, source: 'environment' };
+    if (fromEnvironment) return { value: this.remember(fromEnvironment), source: 'environment' };
     return undefined;
+  }
+
+  /** Values that must never be written anywhere (known synchronously, before any await). */
+  knownSecrets(): readonly string[] {
+    const fromEnvironment = this.environment[API_KEY_ENV_VAR]?.trim();
+    return fromEnvironment ? [...this.seen, fromEnvironment] : [...this.seen];
+  }
+
+  private remember(value: string): string {
+    this.seen.add(value);
+    return value;
   }
 
   async source(): Promise<KeySource> {
@@ -46,6 +59,7 @@ export class ApiKeyStore extends Disposable {
   async set(value: string): Promise<void> {
     const trimmed = value.trim();
     if (!trimmed) throw new Error('The API key is empty.');
+    this.remember(trimmed);
     await this.secrets.store(API_KEY_SECRET_ID, trimmed);
   }
 
