@@ -1,0 +1,38 @@
+// The gateway client: one object per gateway address and key, with a property per resource.
+import { Transport } from './http';
+import { AudioResource } from './resources/audio';
+import { ChatResource } from './resources/chat';
+import { EmbeddingsResource, RerankResource } from './resources/embeddings';
+import { ImagesResource } from './resources/images';
+import { MessagesResource } from './resources/messages';
+import { ModelsResource, QuotaResource, ResearchResource } from './resources/account';
+import type { GatewayClientOptions } from './types/common';
+
+export class GatewayClient {
+  readonly models: ModelsResource;
+  readonly quota: QuotaResource;
+  readonly chat: ChatResource;
+  readonly messages: MessagesResource;
+  readonly embeddings: EmbeddingsResource;
+  readonly rerank: RerankResource;
+  readonly audio: AudioResource;
+  readonly images: ImagesResource;
+  readonly research: ResearchResource;
+  /** `{root}/api/v1`, as requests use it. */
+  readonly baseUrl: string;
+
+  /** Throws InvalidRequestError('baseUrl') for an address that is not http(s). */
+  constructor(options: GatewayClientOptions) {
+    const transport = new Transport(options);
+    this.baseUrl = transport.baseUrl;
+    this.models = new ModelsResource(transport);
+    this.quota = new QuotaResource(transport);
+    this.chat = new ChatResource(transport);
+    this.messages = new MessagesResource(transport);
+    this.embeddings = new EmbeddingsResource(transport);
+    this.rerank = new RerankResource(transport);
+    this.audio = new AudioResource(transport);
+    this.images = new ImagesResource(transport);
+    this.research = new ResearchResource(transport);
+  }
+}

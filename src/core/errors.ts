@@ -1,0 +1,108 @@
+// The error vocabulary of the client. Every failure the client reports is one of these classes (or
+// an 'AbortError' when the caller cancelled), so callers can branch on `instanceof` instead of
+// parsing messages. Messages never contain the API key: they are built from status codes, server
+// error texts (redacted by the transport) and host names only.
+
+export interface GatewayErrorInit {
+  status?: number;
+  code?: string;
+  type?: string;
+  retryAfterMs?: number;
+  requestId?: string;
+  /** `error.param` of an OpenAI-style body: which request field the server objected to. */
+  param?: string;
+  cause?: unknown;
+}
+
+export class GatewayError extends Error {
+  readonly status?: number;
+  readonly code?: string;
+  readonly type?: string;
+  /** How long the server asked us to wait before trying again (from Retry-After), if it said. */
+  readonly retryAfterMs?: number;
+  readonly requestId?: string;
+  readonly param?: string;
+
+  constructor(message: string, init: GatewayErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'GatewayError';
+    if (init.status !== undefined) this.status = init.status;
+    if (init.code !== undefined) this.code = init.code;
+    if (init.type !== undefined) this.type = init.type;
+    if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
+    if (init.requestId !== undefined) this.requestId = init.requestId;
+    if (init.param !== undefined) this.param = init.param;
+  }
+}
+
+/** 401 or 403, or no key configured at all (then no request was sent and there is no status). */
+export class AuthenticationError extends GatewayError {
+  constructor(message: string, init: GatewayErrorInit = {}) {
+    super(message, init);
+    this.name = 'AuthenticationError';
+  }
+}
+
+/** 402 or 429. `quotaExhausted` means out of credits: waiting will not help, so it is never retried. */
+export class RateLimitError extends GatewayError {
+  readonly quotaExhausted: boolean;
+
+  constructor(message: string, init: GatewayErrorInit & { quotaExhausted?: boolean } = {}) {
+    super(message, init);
+    this.name = 'RateLimitError';
+    this.quotaExhausted = init.quotaExhausted ?? false;
+  }
+}
+
+/** The gateway could not be reached, or the connection failed before a response arrived. */
+export class ConnectionError extends GatewayError {
+  constructor(message: string, init: GatewayErrorInit = {}) {
+    super(message, init);
+    this.name = 'ConnectionError';
+  }
+}
+
+/** No response headers, or no stream data, within `timeoutMs`. */
+export class TimeoutError extends GatewayError {
+  constructor(message: string, init: GatewayErrorInit = {}) {
+    super(message, init);
+    this.name = 'TimeoutError';
+  }
+}
+
+/**
+ * A stream failed after it started: an error event from the server (`interrupted: false`), or the
+ * stream closed without its end marker (`interrupted: true`). What arrived before stays with the
+ * caller (e.g. in its ChatStreamAccumulator).
+ */
+export class StreamError extends GatewayError {
+  readonly interrupted: boolean;
+
+  constructor(message: string, init: GatewayErrorInit & { interrupted?: boolean } = {}) {
+    super(message, init);
+    this.name = 'StreamError';
+    this.interrupted = init.interrupted ?? false;
+  }
+}
+
+/** The request was rejected by the client before anything was sent. `field` names the culprit. */
+export class InvalidRequestError extends GatewayError {
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super(`Invalid request: ${message}`);
+    this.name = 'InvalidRequestError';
+    this.field = field;
+  }
+}
+
+/** What a cancelled call rejects with: name 'AbortError' (like fetch), with the signal's reason as cause. */
+export function abortError(signal?: AbortSignal): Error {
+  const error = new Error('The operation was aborted', signal?.reason === undefined ? undefined : { cause: signal.reason });
+  error.name = 'AbortError';
+  return error;
+}
+
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}

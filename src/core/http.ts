@@ -1,0 +1,273 @@
+// The transport: one place that sends requests with undici, attaches the key, retries what may be
+// retried, turns failures into the error classes, and hands bodies on as AsyncIterable<Uint8Array>.
+import { request } from 'undici';
+import type { Dispatcher, FormData } from 'undici';
+import { apiBaseUrl } from './baseUrl';
+import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, TimeoutError, abortError } from './errors';
+import type { GatewayErrorInit } from './errors';
+import { parseErrorBody } from './parse/errorBody';
+import { tryParseJson } from './parse/json';
+import { redactSecrets } from './redact';
+import { DEFAULT_MAX_RETRIES, backoffDelay, isOutOfCredits, isRetryableStatus, parseRetryAfter, retryDelay, sleep } from './retry';
+import type { HeaderBag } from './retry';
+import type { OpenedStream } from './streamIterable';
+import type { ApiKeySource, AuthHeader, GatewayClientOptions, RequestOptions } from './types/common';
+
+export const DEFAULT_TIMEOUT_MS = 600_000;
+/** Error bodies are read up to this size; the message is all we need from them. */
+const MAX_ERROR_BODY = 64 * 1024;
+const USER_AGENT = 'unified-inference-vscode/0.0.1';
+
+export interface HttpCall {
+  method: 'GET' | 'POST';
+  /** Below /api/v1, e.g. '/chat/completions'. */
+  path: string;
+  query?: string;
+  json?: unknown;
+  /** Built afresh per attempt: a FormData body is consumed by sending it. */
+  form?: () => FormData;
+  accept?: string;
+  headers?: Record<string, string>;
+  /** The endpoint's policy (wire-conventions): false for research creation, images, speech, transcription. */
+  retryable: boolean;
+  options?: RequestOptions | undefined;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: HeaderBag;
+  /** The body; failures come out as ConnectionError, TimeoutError or AbortError. Closing it early destroys it. */
+  body: AsyncIterable<Uint8Array>;
+  /** True once a byte of the body has arrived (a stream may be retried only before that). */
+  readonly received: boolean;
+}
+
+interface Sent {
+  response: HttpResponse;
+  /** How many retries were spent getting it, so a stream retry continues the same budget. */
+  attempt: number;
+}
+
+export class Transport {
+  private readonly apiBase: string;
+  private readonly apiKey: ApiKeySource;
+  private readonly authHeader: AuthHeader;
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly dispatcher: Dispatcher | undefined;
+  private readonly headers: Record<string, string>;
+
+  constructor(options: GatewayClientOptions) {
+    this.apiBase = apiBaseUrl(options.baseUrl);
+    this.apiKey = options.apiKey;
+    this.authHeader = options.authHeader ?? 'authorization';
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.dispatcher = options.dispatcher;
+    this.headers = { ...options.headers };
+  }
+
+  /** `{root}/api/v1`: the key the stream_options fallback is remembered under. */
+  get baseUrl(): string {
+    return this.apiBase;
+  }
+
+  /** Sends with retries; resolves with a 2xx response, rejects with the mapped error. */
+  async send(call: HttpCall, firstAttempt = 0): Promise<Sent> {
+    const options = call.options ?? {};
+    const signal = options.signal;
+    const maxRetries = call.retryable ? Math.max(0, options.maxRetries ?? this.maxRetries) : 0;
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    for (let attempt = firstAttempt; ; attempt++) {
+      if (signal?.aborted) throw abortError(signal);
+      const key = await this.resolveKey();
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(this.url(call), {
+          method: call.method,
+          headers: this.requestHeaders(call, options, key),
+          body: call.form ? call.form() : call.json === undefined ? null : JSON.stringify(call.json),
+          signal,
+          dispatcher: this.dispatcher,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        });
+      } catch (error) {
+        const mapped = this.mapFailure(error, signal, timeoutMs, key);
+        if (mapped instanceof ConnectionError && attempt < maxRetries) {
+          await sleep(backoffDelay(attempt), signal);
+          continue;
+        }
+        throw mapped;
+      }
+      if (response.statusCode < 300) return { response: this.wrap(response, signal, timeoutMs, key), attempt };
+      const error = await this.errorFrom(response, signal, timeoutMs, key);
+      const delay = attempt < maxRetries ? this.retryDelayFor(error, attempt) : undefined;
+      if (delay === undefined) throw error;
+      await sleep(delay, signal);
+    }
+  }
+
+  /** A JSON request: the parsed body of the 2xx answer. */
+  async json(call: HttpCall): Promise<unknown> {
+    const { response } = await this.send({ accept: 'application/json', ...call });
+    const text = await readText(response.body);
+    const value = tryParseJson(text);
+    if (value === undefined) throw new GatewayError(`The gateway answered ${call.path} with something that is not JSON`, { status: response.status });
+    return value;
+  }
+
+  /**
+   * Sends a streaming request and puts `parse` (a pure function of the body bytes) on its body.
+   * The stream is retried, within the same budget as send(), when it broke before any byte of its
+   * body arrived.
+   */
+  async openStream<T>(call: HttpCall, parse: (body: AsyncIterable<Uint8Array>) => AsyncGenerator<T, void, undefined>, firstAttempt = 0): Promise<OpenedStream<T>> {
+    const { response, attempt } = await this.send(call, firstAttempt);
+    const maxRetries = call.retryable ? Math.max(0, call.options?.maxRetries ?? this.maxRetries) : 0;
+    return {
+      items: parse(response.body),
+      recover: async (error: unknown): Promise<OpenedStream<T> | undefined> => {
+        const retry = !response.received && attempt < maxRetries && error instanceof StreamError && error.interrupted;
+        if (!retry) return undefined;
+        await sleep(backoffDelay(attempt), call.options?.signal);
+        return this.openStream(call, parse, attempt + 1);
+      },
+    };
+  }
+
+  private url(call: HttpCall): string {
+    return `${this.apiBase}${call.path}${call.query ? `?${call.query}` : ''}`;
+  }
+
+  private requestHeaders(call: HttpCall, options: RequestOptions, key: string): Record<string, string> {
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...this.headers, ...call.headers, ...options.headers };
+    headers.accept = call.accept ?? 'application/json';
+    if (call.json !== undefined) headers['content-type'] = 'application/json';
+    // Set last and lower-case, so a caller's header can never shadow or duplicate the key.
+    for (const name of Object.keys(headers)) if (/^(authorization|x-api-key)$/i.test(name)) delete headers[name];
+    if (this.authHeader === 'x-api-key') headers['x-api-key'] = key;
+    else headers.authorization = `Bearer ${key}`;
+    return headers;
+  }
+
+  private async resolveKey(): Promise<string> {
+    let key: string | undefined;
+    try {
+      key = typeof this.apiKey === 'string' ? this.apiKey : await this.apiKey();
+    } catch (error) {
+      throw new AuthenticationError('Could not read the API key', { cause: error });
+    }
+    key = key?.trim();
+    if (!key) throw new AuthenticationError('No API key is set');
+    // undici would refuse such a header with a message that could quote it.
+    if (/[\u0000-\u001f\u007f]/.test(key)) throw new AuthenticationError('The API key contains characters that cannot be sent in a header');
+    return key;
+  }
+
+  private retryDelayFor(error: GatewayError, attempt: number): number | undefined {
+    if (error instanceof RateLimitError && error.quotaExhausted) return undefined;
+    if (error.status === undefined || !isRetryableStatus(error.status)) return undefined;
+    return retryDelay(attempt, error.retryAfterMs);
+  }
+
+  private wrap(response: Dispatcher.ResponseData, signal: AbortSignal | undefined, timeoutMs: number, key: string): HttpResponse {
+    const body = response.body;
+    const map = (error: unknown): never => {
+      throw this.mapFailure(error, signal, timeoutMs, key);
+    };
+    const wrapped: HttpResponse = {
+      status: response.statusCode,
+      headers: response.headers,
+      received: false,
+      body: {
+        [Symbol.asyncIterator]: (): AsyncIterator<Uint8Array> => {
+          const inner = body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+          return {
+            next: (): Promise<IteratorResult<Uint8Array>> =>
+              inner.next().then((step) => {
+                if (step.done !== true && step.value.byteLength > 0) (wrapped as { received: boolean }).received = true;
+                return step;
+              }, map),
+            return: async (): Promise<IteratorResult<Uint8Array>> => {
+              // Destroying the body closes the connection at once (it cannot be reused mid-body).
+              body.destroy();
+              return { done: true, value: undefined };
+            },
+          };
+        },
+      },
+    };
+    return wrapped;
+  }
+
+  private async errorFrom(response: Dispatcher.ResponseData, signal: AbortSignal | undefined, timeoutMs: number, key: string): Promise<GatewayError> {
+    const status = response.statusCode;
+    let text = '';
+    try {
+      text = await readText(this.wrap(response, signal, timeoutMs, key).body, MAX_ERROR_BODY);
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      // The status alone still tells what happened.
+    }
+    const body = parseErrorBody(status, redactSecrets(text, [key]));
+    const init: GatewayErrorInit = { status };
+    if (body.code !== undefined) init.code = body.code;
+    if (body.type !== undefined) init.type = body.type;
+    if (body.param !== undefined) init.param = body.param;
+    const retryAfterMs = parseRetryAfter(response.headers);
+    if (retryAfterMs !== undefined) init.retryAfterMs = retryAfterMs;
+    const requestId = firstHeader(response.headers, 'x-request-id') ?? firstHeader(response.headers, 'request-id');
+    if (requestId !== undefined) init.requestId = requestId;
+    if (status === 401 || status === 403) return new AuthenticationError(body.message, init);
+    if (status === 402 || status === 429) {
+      return new RateLimitError(body.message, { ...init, quotaExhausted: status === 402 || isOutOfCredits(body.code, body.type) });
+    }
+    return new GatewayError(body.message, init);
+  }
+
+  /** undici and socket failures, as our errors. Messages name the host, never headers or the key. */
+  private mapFailure(error: unknown, signal: AbortSignal | undefined, timeoutMs: number, key: string): Error {
+    if (signal?.aborted) return abortError(signal);
+    if (error instanceof GatewayError) return error;
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    if (code === 'UND_ERR_HEADERS_TIMEOUT') return new TimeoutError(`The gateway did not answer within ${timeoutMs} ms`, { code: 'timeout', cause: error });
+    if (code === 'UND_ERR_BODY_TIMEOUT') return new TimeoutError(`The gateway sent nothing for ${timeoutMs} ms`, { code: 'timeout', cause: error });
+    if (error instanceof Error && error.name === 'AbortError') return abortError(signal);
+    const detail = error instanceof Error ? redactSecrets(error.message, [key]) : 'unknown failure';
+    const host = new URL(this.apiBase).host;
+    const init: GatewayErrorInit = { cause: error };
+    if (typeof code === 'string') init.code = code;
+    return new ConnectionError(`Could not reach the gateway at ${host}: ${detail}`, init);
+  }
+}
+
+function firstHeader(headers: HeaderBag, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The whole body (or its first `limit` bytes, then it stops reading) as bytes. */
+export async function readBytes(body: AsyncIterable<Uint8Array>, limit = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.byteLength;
+    if (size >= limit) break;
+  }
+  // A fresh plain Uint8Array: undici's Buffers may be views into a shared pool.
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk.subarray(0, Math.min(chunk.byteLength, size - offset)), offset);
+    offset += chunk.byteLength;
+    if (offset >= size) break;
+  }
+  return bytes;
+}
+
+export async function readText(body: AsyncIterable<Uint8Array>, limit?: number): Promise<string> {
+  const bytes = await readBytes(body, limit);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}

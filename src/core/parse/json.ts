@@ -1,0 +1,46 @@
+// Small readers for unknown JSON. All parsing of server data goes through src/core/parse/, which
+// turns `unknown` into the typed shapes of src/core/types/; nothing else looks at raw JSON.
+
+export type JsonRecord = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function asRecord(value: unknown): JsonRecord {
+  return isRecord(value) ? value : {};
+}
+
+export function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A string, or a number turned into one (ids and codes arrive as either). */
+export function strOrNum(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+export function num(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return undefined;
+}
+
+export function arr(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function bool(value: unknown): boolean | undefined {
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+/** JSON.parse that answers undefined instead of throwing. */
+export function tryParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,97 @@
+// POST /api/v1/audio/transcriptions (multipart) and POST /api/v1/audio/speech (binary answer).
+// Neither is retried automatically: they cost money (wire-conventions "Errors and retries").
+import { File } from 'node:buffer';
+import { FormData } from 'undici';
+import { InvalidRequestError } from '../errors';
+import { readBytes, readText } from '../http';
+import type { Transport } from '../http';
+import { parseTranscription } from '../parse/resources';
+import { tryParseJson } from '../parse/json';
+import { MAX_SPEECH_INPUT } from '../speechInput';
+import type { RequestOptions } from '../types/common';
+import type { SpeechFormat, SpeechRequest, SpeechResult, Transcription, TranscriptionRequest } from '../types/media';
+import { characterCount, checkOneOf, checkRange, requireObject, requireString } from '../validate';
+
+const AUDIO_EXTENSIONS = ['mp3', 'mp4', 'mpeg', 'mpga', 'm4a', 'wav', 'webm'];
+const TRANSCRIPTION_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'];
+const SPEECH_FORMATS: readonly SpeechFormat[] = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'];
+const SPEECH_CONTENT_TYPES: Record<SpeechFormat, string> = {
+  mp3: 'audio/mpeg',
+  opus: 'audio/ogg',
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+  wav: 'audio/wav',
+  pcm: 'audio/pcm',
+};
+
+export function validateTranscriptionRequest(req: TranscriptionRequest): void {
+  requireObject('request', req);
+  requireString('model', req.model);
+  requireObject('file', req.file);
+  if (!(req.file.data instanceof Uint8Array) || req.file.data.byteLength === 0) throw new InvalidRequestError('file.data', 'file.data must be non-empty bytes');
+  requireString('file.filename', req.file.filename);
+  const extension = /\.([a-z0-9]+)$/i.exec(req.file.filename)?.[1]?.toLowerCase();
+  if (extension !== undefined && !AUDIO_EXTENSIONS.includes(extension)) {
+    throw new InvalidRequestError('file.filename', `the audio format must be one of ${AUDIO_EXTENSIONS.join(', ')}`);
+  }
+  checkOneOf('response_format', req.response_format, TRANSCRIPTION_FORMATS);
+  checkRange('temperature', req.temperature, 0, 1);
+}
+
+export function validateSpeechRequest(req: SpeechRequest): void {
+  requireObject('request', req);
+  requireString('model', req.model);
+  requireString('input', req.input);
+  if (characterCount(req.input) > MAX_SPEECH_INPUT) throw new InvalidRequestError('input', `input must be at most ${MAX_SPEECH_INPUT} characters (split longer text with splitSpeechInput)`);
+  requireString('voice', req.voice);
+  checkOneOf('response_format', req.response_format, SPEECH_FORMATS);
+  checkRange('speed', req.speed, 0.25, 4);
+}
+
+function transcriptionForm(req: TranscriptionRequest): FormData {
+  const form = new FormData();
+  form.append('model', req.model);
+  const type = req.file.contentType ?? 'application/octet-stream';
+  form.append('file', new File([req.file.data], req.file.filename, { type }));
+  if (req.language !== undefined) form.append('language', req.language);
+  if (req.prompt !== undefined) form.append('prompt', req.prompt);
+  if (req.response_format !== undefined) form.append('response_format', req.response_format);
+  if (req.temperature !== undefined) form.append('temperature', String(req.temperature));
+  return form;
+}
+
+function headerText(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+export class AudioResource {
+  constructor(private readonly transport: Transport) {}
+
+  /** A Transcription for json/verbose_json, the text itself for text/srt/vtt. */
+  async transcribe(req: TranscriptionRequest, opts?: RequestOptions): Promise<Transcription | string> {
+    validateTranscriptionRequest(req);
+    const format = req.response_format ?? 'json';
+    const wantsJson = format === 'json' || format === 'verbose_json';
+    const { response } = await this.transport.send({
+      method: 'POST',
+      path: '/audio/transcriptions',
+      form: () => transcriptionForm(req),
+      accept: wantsJson ? 'application/json' : 'text/plain',
+      retryable: false,
+      options: opts,
+    });
+    const text = await readText(response.body);
+    if (!wantsJson) return text;
+    const json = tryParseJson(text);
+    // A server that answers json as plain text still gave us the transcript.
+    return json === undefined ? { text } : parseTranscription(json);
+  }
+
+  async speech(req: SpeechRequest, opts?: RequestOptions): Promise<SpeechResult> {
+    validateSpeechRequest(req);
+    const { response } = await this.transport.send({ method: 'POST', path: '/audio/speech', json: req, accept: 'audio/*, application/octet-stream', retryable: false, options: opts });
+    const data = await readBytes(response.body);
+    const contentType = headerText(response.headers['content-type']) || SPEECH_CONTENT_TYPES[req.response_format ?? 'mp3'];
+    return { data, contentType };
+  }
+}

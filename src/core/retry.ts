@@ -1,0 +1,77 @@
+// Retry policy from wire-conventions "Errors and retries": which failures are retried, how long to
+// wait (Retry-After first, else exponential backoff with jitter), and the abortable sleep.
+import { abortError } from './errors';
+
+export const DEFAULT_MAX_RETRIES = 2;
+export const MIN_BACKOFF_MS = 500;
+export const MAX_BACKOFF_MS = 8_000;
+/** A Retry-After longer than this is not waited for: the error goes to the caller with retryAfterMs. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+type HeaderValue = string | string[] | undefined;
+export type HeaderBag = Record<string, HeaderValue>;
+
+function header(headers: HeaderBag, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Milliseconds the server asked us to wait: `retry-after-ms` first, then `retry-after` as seconds
+ * or as an HTTP date. Undefined when absent or unreadable. Header names must be lower case (as
+ * undici and node:http give them).
+ */
+export function parseRetryAfter(headers: HeaderBag, now: number = Date.now()): number | undefined {
+  const ms = header(headers, 'retry-after-ms')?.trim();
+  if (ms && /^\d+(\.\d+)?$/.test(ms)) return Math.round(Number(ms));
+  const value = header(headers, 'retry-after')?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/** Exponential backoff 0.5 s, 1 s, 2 s ... capped at 8 s, minus up to 25 % jitter (so clients spread out). */
+export function backoffDelay(retryIndex: number, random: () => number = Math.random): number {
+  const base = Math.min(MIN_BACKOFF_MS * 2 ** Math.max(0, retryIndex), MAX_BACKOFF_MS);
+  return Math.round(base * (1 - 0.25 * random()));
+}
+
+/** 408, 409, 429 and 5xx are worth another try (429 only when it is not "out of credits"). */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || (status >= 500 && status <= 599);
+}
+
+/** A 429 whose code or type mentions quota, credit or insufficient: out of credits, never retried. */
+export function isOutOfCredits(code: string | undefined, type: string | undefined): boolean {
+  return /quota|credit|insufficient/i.test(`${code ?? ''} ${type ?? ''}`);
+}
+
+/**
+ * The delay before the next attempt, or undefined when the server asked for more than we are willing
+ * to wait (then the caller gets the error and its retryAfterMs).
+ */
+export function retryDelay(retryIndex: number, retryAfterMs: number | undefined, random?: () => number): number | undefined {
+  if (retryAfterMs !== undefined) return retryAfterMs <= MAX_RETRY_AFTER_MS ? retryAfterMs : undefined;
+  return backoffDelay(retryIndex, random);
+}
+
+/** Waits `ms`, rejecting with an AbortError as soon as the signal fires. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortError(signal));
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortError(signal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
