@@ -1,0 +1,85 @@
+import { badRequest } from './errors';
+
+/** The header that selects a fault for one request; the same grammar works as a `::<spec>` model-name suffix. */
+export const FAULT_HEADER = 'x-gateway-fault';
+
+/** One parsed fault spec (see README.md, "Fault injection"). */
+export interface FaultSpec {
+  /** The exact spec text: `times` is counted per distinct text. */
+  readonly raw: string;
+  readonly delayHeadersMs?: number;
+  readonly delayChunksMs?: number;
+  readonly cutAfterBytes?: number;
+  readonly malformedChunk: boolean;
+  readonly errorEvent: boolean;
+  readonly status?: number;
+  readonly code?: string;
+  readonly retryAfterS?: number;
+  readonly retryAfterMs?: number;
+  readonly times?: number;
+  readonly rejectStreamOptions: boolean;
+}
+
+function nonNegativeInt(item: string, value: string | undefined): number {
+  const n = value === undefined ? NaN : Number(value);
+  if (!Number.isInteger(n) || n < 0) throw badRequest(FAULT_HEADER, `fault item '${item}' needs a non-negative integer value`, 'invalid_fault');
+  return n;
+}
+
+/** Parses `a=1;b;c=2`. Unknown items are a 400 so a typo in a test never silently tests nothing. */
+export function parseFaultSpec(raw: string): FaultSpec {
+  const spec: { -readonly [K in keyof FaultSpec]: FaultSpec[K] } = { raw: raw.trim(), malformedChunk: false, errorEvent: false, rejectStreamOptions: false };
+  for (const part of raw.split(';')) {
+    const item = part.trim();
+    if (item === '') continue;
+    const eq = item.indexOf('=');
+    const name = (eq < 0 ? item : item.slice(0, eq)).trim().toLowerCase();
+    const value = eq < 0 ? undefined : item.slice(eq + 1).trim();
+    switch (name) {
+      case 'delay-headers': spec.delayHeadersMs = nonNegativeInt(name, value); break;
+      case 'delay-chunks': spec.delayChunksMs = nonNegativeInt(name, value); break;
+      case 'cut-after': spec.cutAfterBytes = nonNegativeInt(name, value); break;
+      case 'malformed-chunk': spec.malformedChunk = true; break;
+      case 'error-event': spec.errorEvent = true; break;
+      case 'reject-stream-options': spec.rejectStreamOptions = true; break;
+      case 'status': {
+        const status = nonNegativeInt(name, value);
+        if (status < 400 || status > 599) throw badRequest(FAULT_HEADER, `fault status must be 400..599, got ${status}`, 'invalid_fault');
+        spec.status = status;
+        break;
+      }
+      case 'code':
+        if (!value) throw badRequest(FAULT_HEADER, `fault item 'code' needs a value`, 'invalid_fault');
+        spec.code = value;
+        break;
+      case 'retry-after': spec.retryAfterS = nonNegativeInt(name, value); break;
+      case 'retry-after-ms': spec.retryAfterMs = nonNegativeInt(name, value); break;
+      case 'times': spec.times = nonNegativeInt(name, value); break;
+      default:
+        throw badRequest(FAULT_HEADER, `unknown fault item '${name}'`, 'invalid_fault');
+    }
+  }
+  return spec;
+}
+
+/** Splits `provider/name::spec` into the model id and the spec text (undefined when there is no suffix). */
+export function splitModelFault(model: string): { model: string; fault?: string } {
+  const at = model.indexOf('::');
+  return at < 0 ? { model } : { model: model.slice(0, at), fault: model.slice(at + 2) };
+}
+
+/** Counts requests per exact spec text, per gateway instance, so `times=n` can fail the first n and let retries through. */
+export class FaultCounter {
+  private readonly seen = new Map<string, number>();
+
+  /** Records one more request carrying `spec` and says whether its fault applies to this one. */
+  applies(spec: FaultSpec): boolean {
+    const count = (this.seen.get(spec.raw) ?? 0) + 1;
+    this.seen.set(spec.raw, count);
+    return spec.times === undefined || count <= spec.times;
+  }
+
+  reset(): void {
+    this.seen.clear();
+  }
+}

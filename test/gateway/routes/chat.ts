@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { lookupModel, type CatalogModel } from '../catalog';
+import { parseChatRequest } from '../chatRequest';
+import { planReply, type SimPlan } from '../chatSim';
+import type { Route, RouteContext } from '../context';
+import { badRequest } from '../errors';
+import { writeSse, type SseEvent } from '../sse';
+import { countTokens, fragments, streamPieces } from '../text';
+import { isObject, optionalBoolean, optionalInteger, optionalNumber, type JsonObject } from '../validate';
+
+function usageOf(plan: SimPlan, promptTokens: number): Record<string, unknown> {
+  const reasoningTokens = plan.reasoning ? countTokens(plan.reasoning) : 0;
+  const completion = plan.contentPieces.length + reasoningTokens + (plan.toolCall ? countTokens(plan.toolCall.arguments) + 1 : 0);
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completion,
+    total_tokens: promptTokens + completion,
+    ...(reasoningTokens ? { completion_tokens_details: { reasoning_tokens: reasoningTokens } } : {}),
+  };
+}
+
+function costOf(model: CatalogModel, usage: Record<string, unknown>): number {
+  const prompt = Number(usage.prompt_tokens);
+  const completion = Number(usage.completion_tokens);
+  return (prompt * (model.pricing.input ?? 0) + completion * (model.pricing.output ?? 0)) / 1e6;
+}
+
+function streamEvents(plan: SimPlan, base: { id: string; created: number; model: string }, usage: Record<string, unknown> | undefined): SseEvent[] {
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): SseEvent => ({
+    data: JSON.stringify({ id: base.id, object: 'chat.completion.chunk', created: base.created, model: base.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra }),
+  });
+  const events: SseEvent[] = [chunk({ role: 'assistant', content: '' })];
+  if (plan.toolsExecuted.length) events.push(chunk({}, null, { tools_executed: plan.toolsExecuted }));
+  for (const piece of plan.reasoning ? streamPieces(plan.reasoning) : []) events.push(chunk({ reasoning_content: piece }));
+  for (const piece of plan.contentPieces) events.push(chunk({ content: piece }));
+  if (plan.toolCall) {
+    const call = plan.toolCall;
+    events.push(chunk({ tool_calls: [{ index: 0, id: `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'function', function: { name: call.name, arguments: '' } }] }));
+    for (const piece of fragments(call.arguments, 7)) events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
+  }
+  events.push(chunk({}, plan.finish));
+  if (usage) events.push({ data: JSON.stringify({ id: base.id, object: 'chat.completion.chunk', created: base.created, model: base.model, choices: [], usage }) });
+  events.push({ data: '[DONE]' });
+  return events;
+}
+
+async function handleChat(ctx: RouteContext): Promise<void> {
+  const body: JsonObject = await ctx.jsonBody();
+  const modelId = await ctx.takeModel(body);
+  const model = lookupModel(modelId, 'chat');
+  optionalNumber(body, 'temperature', 0, 2);
+  optionalNumber(body, 'top_p', 0, 1);
+  const stream = optionalBoolean(body, 'stream') ?? false;
+  const maxTokens = optionalInteger(body, 'max_tokens', 1) ?? optionalInteger(body, 'max_completion_tokens', 1);
+  let includeUsage = false;
+  if (body.stream_options !== undefined && body.stream_options !== null) {
+    if (ctx.state.settings.rejectStreamOptions || ctx.reply.fault?.rejectStreamOptions) {
+      throw badRequest('stream_options', "Unrecognized request argument supplied: stream_options (this gateway was told to reject it)", 'unknown_parameter');
+    }
+    if (!isObject(body.stream_options)) throw badRequest('stream_options', "'stream_options' must be an object", 'invalid_type');
+    if (!stream) throw badRequest('stream_options', "'stream_options' is only allowed when 'stream' is true");
+    includeUsage = body.stream_options.include_usage === true;
+  }
+  const parsed = parseChatRequest(body, model);
+  ctx.state.quota.ensure(ctx.key);
+  const plan = planReply({ ...parsed.sim, model, maxTokens });
+  const usage = usageOf(plan, parsed.promptTokens);
+  ctx.state.quota.charge(ctx.key, costOf(model, usage));
+  const base = { id: `chatcmpl-sim-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: modelId };
+  if (stream) {
+    const errorEvent = { data: JSON.stringify({ error: { message: 'Simulated mid-stream error (x-gateway-fault error-event)', type: 'server_error', code: 'simulated_fault' } }) };
+    const malformed = { data: `{"id":"${base.id}","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"this chunk is cut` };
+    await writeSse(ctx.reply, streamEvents(plan, base, includeUsage ? usage : undefined), { malformed, error: errorEvent });
+    return;
+  }
+  const content = plan.contentPieces.join('');
+  const message: Record<string, unknown> = { role: 'assistant', content: plan.toolCall ? null : content };
+  if (plan.reasoning) message.reasoning_content = plan.reasoning;
+  if (plan.toolCall) {
+    message.tool_calls = [{ id: `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'function', function: { name: plan.toolCall.name, arguments: plan.toolCall.arguments } }];
+  }
+  await ctx.reply.json(200, {
+    ...base,
+    object: 'chat.completion',
+    system_fingerprint: 'local-simulation',
+    choices: [{ index: 0, message, finish_reason: plan.finish, logprobs: null }],
+    usage,
+    ...(plan.toolsExecuted.length ? { tools_executed: plan.toolsExecuted } : {}),
+  });
+}
+
+export const chatRoutes: readonly Route[] = [
+  { method: 'POST', pattern: /^\/api\/v1\/chat\/completions$/, shape: 'openai', auth: true, faultFromModel: true, handle: handleChat },
+];

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { lookupModel } from '../catalog';
+import { planReply, type SimPlan } from '../chatSim';
+import type { Route, RouteContext } from '../context';
+import { badRequest } from '../errors';
+import { parseMessagesRequest } from '../messagesRequest';
+import { writeSse, type SseEvent } from '../sse';
+import { countTokens, fragments, hmacBase64, streamPieces } from '../text';
+import { optionalBoolean, optionalInteger, optionalNumber, type JsonObject } from '../validate';
+
+const STOP_REASONS = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' } as const;
+
+type Block =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
+
+/** The content blocks of the answer: thinking (signed), text, and a tool_use when the simulation calls a tool. */
+function blocksOf(plan: SimPlan, secret: string): Block[] {
+  const blocks: Block[] = [];
+  if (plan.reasoning) blocks.push({ type: 'thinking', thinking: plan.reasoning, signature: hmacBase64(secret, plan.reasoning) });
+  if (plan.toolCall) {
+    blocks.push({ type: 'text', text: `Calling \`${plan.toolCall.name}\` (local simulation).` });
+    blocks.push({ type: 'tool_use', id: `toolu_sim_${randomUUID().replace(/-/g, '').slice(0, 20)}`, name: plan.toolCall.name, input: JSON.parse(plan.toolCall.arguments) as Record<string, unknown> });
+  } else {
+    blocks.push({ type: 'text', text: plan.contentPieces.join('') });
+  }
+  return blocks;
+}
+
+function outputTokens(blocks: readonly Block[], plan: SimPlan): number {
+  return blocks.reduce((sum, b) => sum + (b.type === 'thinking' ? countTokens(b.thinking) : b.type === 'tool_use' ? countTokens(JSON.stringify(b.input)) : 0), 0) + (plan.toolCall ? 6 : plan.contentPieces.length);
+}
+
+function streamEvents(message: Record<string, unknown>, blocks: readonly Block[], plan: SimPlan, usage: { input_tokens: number; output_tokens: number }): SseEvent[] {
+  const ev = (type: string, payload: Record<string, unknown>): SseEvent => ({ event: type, data: JSON.stringify({ type, ...payload }) });
+  const events: SseEvent[] = [
+    ev('message_start', { message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } }),
+    ev('ping', {}),
+  ];
+  blocks.forEach((block, index) => {
+    const delta = (d: Record<string, unknown>): SseEvent => ev('content_block_delta', { index, delta: d });
+    if (block.type === 'thinking') {
+      events.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
+      for (const piece of streamPieces(block.thinking)) events.push(delta({ type: 'thinking_delta', thinking: piece }));
+      events.push(delta({ type: 'signature_delta', signature: block.signature }));
+    } else if (block.type === 'text') {
+      events.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+      // Text comes from the plan's pieces (already cut to max_tokens); a ping now and then, as the real API sends.
+      const pieces = plan.toolCall ? streamPieces(block.text) : plan.contentPieces;
+      pieces.forEach((piece, i) => {
+        if (i > 0 && i % 200 === 0) events.push(ev('ping', {}));
+        events.push(delta({ type: 'text_delta', text: piece }));
+      });
+    } else {
+      events.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }));
+      for (const piece of fragments(JSON.stringify(block.input), 7)) events.push(delta({ type: 'input_json_delta', partial_json: piece }));
+    }
+    events.push(ev('content_block_stop', { index }));
+  });
+  events.push(ev('message_delta', { delta: { stop_reason: STOP_REASONS[plan.finish], stop_sequence: null }, usage }));
+  events.push(ev('message_stop', {}));
+  return events;
+}
+
+async function handleMessages(ctx: RouteContext): Promise<void> {
+  const body: JsonObject = await ctx.jsonBody();
+  const modelId = await ctx.takeModel(body);
+  const model = lookupModel(modelId, 'chat');
+  const maxTokens = optionalInteger(body, 'max_tokens', 1);
+  if (maxTokens === undefined) throw badRequest('max_tokens', 'max_tokens: Field required', 'missing_required_parameter');
+  optionalNumber(body, 'temperature', 0, 1);
+  const stream = optionalBoolean(body, 'stream') ?? false;
+  const parsed = parseMessagesRequest(body, maxTokens, ctx.state.secret);
+  ctx.state.quota.ensure(ctx.key);
+  const plan = planReply({ ...parsed.sim, model, maxTokens });
+  const blocks = blocksOf(plan, ctx.state.secret);
+  const usage = { input_tokens: parsed.inputTokens, output_tokens: outputTokens(blocks, plan) };
+  ctx.state.quota.charge(ctx.key, (usage.input_tokens * (model.pricing.input ?? 0) + usage.output_tokens * (model.pricing.output ?? 0)) / 1e6);
+  const message = { id: `msg_sim_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'message', role: 'assistant', model: modelId };
+  if (stream) {
+    const error = { event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Simulated mid-stream error (x-gateway-fault error-event)' } }) };
+    const malformed = { event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"this event is cut' };
+    await writeSse(ctx.reply, streamEvents(message, blocks, plan, usage), { malformed, error });
+    return;
+  }
+  await ctx.reply.json(200, { ...message, content: blocks, stop_reason: STOP_REASONS[plan.finish], stop_sequence: null, usage });
+}
+
+export const messagesRoutes: readonly Route[] = [
+  { method: 'POST', pattern: /^\/api\/v1\/messages$/, shape: 'anthropic', auth: true, faultFromModel: true, handle: handleMessages },
+];

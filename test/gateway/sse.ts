@@ -1,0 +1,65 @@
+import type { Reply } from './reply';
+
+/** One Server-Sent Event: an optional `event:` name and a `data:` payload (one line of JSON, or `[DONE]`). */
+export interface SseEvent {
+  readonly event?: string;
+  readonly data: string;
+}
+
+/** The events fault injection puts into a stream, in the endpoint's own shape. */
+export interface StreamFaultEvents {
+  /** An event whose data is not valid JSON. */
+  readonly malformed: SseEvent;
+  /** An error event; the stream ends right after it, without its normal terminator. */
+  readonly error: SseEvent;
+}
+
+export function formatEvent(event: SseEvent): string {
+  return `${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}\n\n`;
+}
+
+/** Enough bytes per write to be fast for benchmarks, small enough that events still arrive split across reads. */
+const BATCH_BYTES = 16 * 1024;
+
+/**
+ * Writes a whole event stream. Without `delay-chunks`, events are batched into ~16 KB writes (a
+ * long benchmark stream must not cost one syscall per token); with it, each event is its own
+ * write after the delay. `malformed-chunk` and `error-event` strike at the middle event.
+ */
+export async function writeSse(reply: Reply, events: readonly SseEvent[], faults: StreamFaultEvents): Promise<void> {
+  reply.head(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  reply.flushHeaders();
+  const fault = reply.fault;
+  const delay = fault?.delayChunksMs ?? 0;
+  const middle = Math.max(1, Math.floor(events.length / 2));
+  let pending = '';
+  const flush = async (): Promise<boolean> => {
+    if (pending === '') return !reply.gone;
+    const text = pending;
+    pending = '';
+    return reply.write(text);
+  };
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
+    if (event === undefined) continue;
+    if (i === middle && fault?.malformedChunk) pending += formatEvent(faults.malformed);
+    if (i === middle && fault?.errorEvent) {
+      pending += formatEvent(faults.error);
+      if (await flush()) reply.end();
+      return;
+    }
+    if (delay > 0 && i > 0) {
+      if (!(await flush())) return;
+      await reply.sleep(delay);
+      if (reply.gone) return;
+    }
+    pending += formatEvent(event);
+    if ((delay > 0 || pending.length >= BATCH_BYTES) && !(await flush())) return;
+  }
+  if (await flush()) reply.end();
+}
