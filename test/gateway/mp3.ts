@@ -6,9 +6,11 @@
 export async function encodeMp3(samples: Int16Array, sampleRate: number, kbps = 48): Promise<Buffer> {
   const { Mp3Encoder } = await import('@breezystack/lamejs');
   const encoder = new Mp3Encoder(1, sampleRate, kbps);
-  const parts: Uint8Array[] = [];
+  const parts: Buffer[] = [];
+  // lamejs hands back Int8Array views (its typings say Uint8Array): wrap the same memory as bytes.
+  const bytes = (chunk: ArrayBufferView): Buffer => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   const step = 1152 * 20;
-  for (let i = 0; i < samples.length; i += step) parts.push(encoder.encodeBuffer(samples.subarray(i, i + step)));
-  parts.push(encoder.flush());
+  for (let i = 0; i < samples.length; i += step) parts.push(bytes(encoder.encodeBuffer(samples.subarray(i, i + step))));
+  parts.push(bytes(encoder.flush()));
   return Buffer.concat(parts);
 }
