@@ -3,7 +3,8 @@
 import { request } from 'undici';
 import type { Dispatcher, FormData } from 'undici';
 import { apiBaseUrl } from './baseUrl';
-import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, TimeoutError, abortError } from './errors';
+import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, abortError } from './errors';
+import { Exchange } from './exchange';
 import type { GatewayErrorInit } from './errors';
 import { parseErrorBody } from './parse/errorBody';
 import { tryParseJson } from './parse/json';
@@ -81,27 +82,35 @@ export class Transport {
     for (let attempt = firstAttempt; ; attempt++) {
       if (signal?.aborted) throw abortError(signal);
       const key = await this.resolveKey();
+      const exchange = new Exchange(signal, timeoutMs);
+      const mapError = (error: unknown): Error => this.mapFailure(error, signal, key);
       let response: Dispatcher.ResponseData;
       try {
         response = await request(this.url(call), {
           method: call.method,
           headers: this.requestHeaders(call, options, key),
           body: call.form ? call.form() : call.json === undefined ? null : JSON.stringify(call.json),
-          signal,
+          signal: exchange.signal,
           dispatcher: this.dispatcher,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
+          // Exchange keeps timeoutMs precisely; undici's own timers would cut in at their defaults.
+          headersTimeout: 0,
+          bodyTimeout: 0,
         });
       } catch (error) {
-        const mapped = this.mapFailure(error, signal, timeoutMs, key);
+        exchange.detach();
+        const mapped = mapError(error);
         if (mapped instanceof ConnectionError && attempt < maxRetries) {
           await sleep(backoffDelay(attempt), signal);
           continue;
         }
         throw mapped;
       }
-      if (response.statusCode < 300) return { response: this.wrap(response, signal, timeoutMs, key), attempt };
-      const error = await this.errorFrom(response, signal, timeoutMs, key);
+      exchange.headersArrived();
+      const body = exchange.body(response.body, mapError);
+      if (response.statusCode < 300) {
+        return { response: { status: response.statusCode, headers: response.headers, body, get received() { return exchange.received; } }, attempt };
+      }
+      const error = await this.errorFrom(response, body, signal, key);
       const delay = attempt < maxRetries ? this.retryDelayFor(error, attempt) : undefined;
       if (delay === undefined) throw error;
       await sleep(delay, signal);
@@ -171,42 +180,12 @@ export class Transport {
     return retryDelay(attempt, error.retryAfterMs);
   }
 
-  private wrap(response: Dispatcher.ResponseData, signal: AbortSignal | undefined, timeoutMs: number, key: string): HttpResponse {
-    const body = response.body;
-    const map = (error: unknown): never => {
-      throw this.mapFailure(error, signal, timeoutMs, key);
-    };
-    const wrapped: HttpResponse = {
-      status: response.statusCode,
-      headers: response.headers,
-      received: false,
-      body: {
-        [Symbol.asyncIterator]: (): AsyncIterator<Uint8Array> => {
-          const inner = body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-          return {
-            next: (): Promise<IteratorResult<Uint8Array>> =>
-              inner.next().then((step) => {
-                if (step.done !== true && step.value.byteLength > 0) (wrapped as { received: boolean }).received = true;
-                return step;
-              }, map),
-            return: async (): Promise<IteratorResult<Uint8Array>> => {
-              // Destroying the body closes the connection at once (it cannot be reused mid-body).
-              body.destroy();
-              return { done: true, value: undefined };
-            },
-          };
-        },
-      },
-    };
-    return wrapped;
-  }
-
-  private async errorFrom(response: Dispatcher.ResponseData, signal: AbortSignal | undefined, timeoutMs: number, key: string): Promise<GatewayError> {
+  private async errorFrom(response: Dispatcher.ResponseData, bodyBytes: AsyncIterable<Uint8Array>, signal: AbortSignal | undefined, key: string): Promise<GatewayError> {
     const status = response.statusCode;
     let text = '';
     try {
-      text = await readText(this.wrap(response, signal, timeoutMs, key).body, MAX_ERROR_BODY);
-    } catch (error) {
+      text = await readText(bodyBytes, MAX_ERROR_BODY);
+    } catch {
       if (signal?.aborted) throw abortError(signal);
       // The status alone still tells what happened.
     }
@@ -227,13 +206,12 @@ export class Transport {
   }
 
   /** undici and socket failures, as our errors. Messages name the host, never headers or the key. */
-  private mapFailure(error: unknown, signal: AbortSignal | undefined, timeoutMs: number, key: string): Error {
+  private mapFailure(error: unknown, signal: AbortSignal | undefined, key: string): Error {
     if (signal?.aborted) return abortError(signal);
+    // Our own TimeoutError, as the abort reason of the attempt.
     if (error instanceof GatewayError) return error;
-    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-    if (code === 'UND_ERR_HEADERS_TIMEOUT') return new TimeoutError(`The gateway did not answer within ${timeoutMs} ms`, { code: 'timeout', cause: error });
-    if (code === 'UND_ERR_BODY_TIMEOUT') return new TimeoutError(`The gateway sent nothing for ${timeoutMs} ms`, { code: 'timeout', cause: error });
     if (error instanceof Error && error.name === 'AbortError') return abortError(signal);
+    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
     const detail = error instanceof Error ? redactSecrets(error.message, [key]) : 'unknown failure';
     const host = new URL(this.apiBase).host;
     const init: GatewayErrorInit = { cause: error };
