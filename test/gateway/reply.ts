@@ -36,6 +36,7 @@ export class Reply {
   }
 
   head(status: number, headers: Record<string, string | number>): void {
+    if (this.gone) return; // the client left (e.g. during delay-headers): there is nobody to answer
     this.record.status = status;
     this.res.writeHead(status, { 'x-request-id': this.record.requestId, ...headers });
   }

@@ -15,7 +15,7 @@ function transcribe(gw: LocalGateway, file: Buffer, filename: string, fields: Re
   const form = new FormData();
   form.append('model', fields.model ?? WHISPER);
   for (const [k, v] of Object.entries(fields)) if (k !== 'model') form.append(k, v);
-  form.append('file', new Blob([file]), filename);
+  form.append('file', new Blob([new Uint8Array(file)]), filename);
   return fetch(`${gw.apiUrl}/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${gw.apiKey}` }, body: form });
 }
 
