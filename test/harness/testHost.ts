@@ -69,6 +69,10 @@ export interface VsCodeServer {
 export interface ServerOptions {
   readonly workspaceFiles?: Record<string, string>;
   readonly userSettings?: Record<string, unknown>;
+  /** Written to the folder's .vscode/settings.json: the place both the browser workbench and
+   *  the server's extension host read for sure (user settings of the web workbench live in the
+   *  browser's storage). Use it for the extension's own settings. */
+  readonly workspaceSettings?: Record<string, unknown>;
   readonly env?: NodeJS.ProcessEnv;
 }
 
@@ -88,6 +92,10 @@ export async function startVsCodeServer(host: HostPaths, options: ServerOptions 
   for (const [path, text] of Object.entries(options.workspaceFiles ?? {})) {
     mkdirSync(join(dirs.workspace, path, '..'), { recursive: true });
     writeFileSync(join(dirs.workspace, path), text);
+  }
+  if (options.workspaceSettings) {
+    mkdirSync(join(dirs.workspace, '.vscode'), { recursive: true });
+    writeFileSync(join(dirs.workspace, '.vscode', 'settings.json'), JSON.stringify(options.workspaceSettings, null, 2));
   }
   const settings = JSON.stringify({ ...baseUserSettings, ...options.userSettings }, null, 2);
   // The browser workbench keeps user settings in the browser; the server's Machine settings are

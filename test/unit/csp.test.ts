@@ -20,9 +20,16 @@ describe('webview security helpers', () => {
     assert.ok(!csp.includes('unsafe-inline') && !csp.includes('unsafe-eval'));
   });
 
+  it('accepts a cspSource listing several origins, as the web workbench gives', () => {
+    const csp = buildCsp({ cspSource: "'self' https://*.vscode-cdn.net", nonce: createNonce() });
+    assert.match(csp, /style-src 'self' https:\/\/\*\.vscode-cdn\.net;/);
+  });
+
   it('refuses a weak nonce or a source that could inject directives', () => {
     assert.throws(() => buildCsp({ cspSource: 'x', nonce: 'short' }), /nonce/);
     assert.throws(() => buildCsp({ cspSource: "x; script-src 'unsafe-inline'", nonce: createNonce() }), /cspSource/);
+    assert.throws(() => buildCsp({ cspSource: "'self' 'unsafe-inline'", nonce: createNonce() }), /cspSource/);
+    assert.throws(() => buildCsp({ cspSource: '  ', nonce: createNonce() }), /cspSource/);
   });
 
   it('escapes HTML special characters', () => {

@@ -23,6 +23,8 @@ export class ConnectionStatusItem extends Disposable {
     const key = await this.apiKeys.get();
     const { baseUrl } = readSettings();
     if (this.isDisposed) return;
+    // Welcome views and menus read this context key to offer only the step that is missing.
+    void vscode.commands.executeCommand('setContext', 'unifiedInference.hasApiKey', !!key);
     if (!key) {
       this.show('$(key) Set API key', 'Unified Inference: no API key. Click to set one.', 'unifiedInference.setApiKey', true);
     } else if (!baseUrl) {

@@ -1,0 +1,98 @@
+// A real VS Code workbench in a real Chromium with the extension loaded from this repository, for
+// the UI tests: start it once per suite, drive it like a user, take screenshots.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
+import { ensureTestHost, launchBrowser, REPO_ROOT, removeRunDir, startVsCodeServer, waitForWorkbench, workbenchUrl, type ServerOptions, type VsCodeServer } from '../harness/testHost';
+
+export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
+
+export class Workbench {
+  private constructor(
+    readonly page: Page,
+    readonly server: VsCodeServer,
+    private readonly context: BrowserContext,
+  ) {}
+
+  static async open(options: ServerOptions = {}): Promise<Workbench> {
+    const host = ensureTestHost();
+    const server = await startVsCodeServer(host, options);
+    let context: BrowserContext | undefined;
+    try {
+      const profile = join(server.runDir, 'browser');
+      mkdirSync(profile);
+      context = await launchBrowser(host, profile);
+      const page = context.pages()[0] ?? (await context.newPage());
+      const remote = `vscode-remote://127.0.0.1:${server.port}${REPO_ROOT}`;
+      await page.goto(workbenchUrl(server, [['extensionDevelopmentPath', remote]]));
+      await waitForWorkbench(page);
+      return new Workbench(page, server, context);
+    } catch (error) {
+      await context?.close().catch(() => undefined);
+      await server.stop();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+    await this.server.stop();
+  }
+
+  removeFiles(): void {
+    removeRunDir(this.server);
+  }
+
+  /** Runs a command from the palette by its full title, as a user would. */
+  async runCommand(title: string): Promise<void> {
+    await this.openPalette();
+    const input = this.page.locator('.quick-input-widget input');
+    await input.fill(`>${title}`);
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor();
+    await this.page.keyboard.press('Enter');
+  }
+
+  async openPalette(): Promise<void> {
+    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => undefined);
+    await this.page.keyboard.press('F1');
+    await this.page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+  }
+
+  /** The activity bar entry of a view container. */
+  activityItem(name: string): Locator {
+    return this.page.locator(`.activitybar .action-label[aria-label^="${name}"]`).first();
+  }
+
+  /** The inner frame of the (only visible) webview, where its page runs. */
+  webview(): FrameLocator {
+    return this.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  }
+
+  statusItem(text: string): Locator {
+    return this.page.locator('.statusbar-item', { hasText: text }).first();
+  }
+
+  /**
+   * Waits for a notification, looking in the notification center: in this headless workbench
+   * notifications do not always pop up as toasts, but they always reach the center.
+   */
+  async expectNotification(text: string | RegExp): Promise<void> {
+    const inCenter = this.page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
+    const toast = this.page.locator('.notification-toast', { hasText: text }).first();
+    if (await toast.isVisible()) return;
+    await this.runCommand('Notifications: Show Notifications');
+    await inCenter.waitFor();
+  }
+
+  async hideNotifications(): Promise<void> {
+    await this.runCommand('Notifications: Hide Notifications');
+  }
+
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const path = join(SCREENSHOT_DIR, `${name}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+}
