@@ -13,7 +13,7 @@ async function handleCreate(ctx: RouteContext): Promise<void> {
   ctx.state.quota.ensure(ctx.key);
   ctx.state.quota.charge(ctx.key, RESEARCH_COST_USD);
   const job = ctx.state.research.create(ctx.key, topic.trim());
-  await ctx.reply.json(201, { id: job.id, status: job.status, title: job.title, topic: job.topic, createdAt: job.createdAt, updatedAt: job.updatedAt });
+  await ctx.reply.json(200, { id: job.id, status: job.status, title: job.title, topic: job.topic, createdAt: job.createdAt, updatedAt: job.updatedAt });
 }
 
 function intParam(params: URLSearchParams, name: string, min: number, max: number, fallback: number): number {
