@@ -74,6 +74,8 @@ export interface ServerOptions {
    *  browser's storage). Use it for the extension's own settings. */
   readonly workspaceSettings?: Record<string, unknown>;
   readonly env?: NodeJS.ProcessEnv;
+  /** A fixed port (default: a free one). */
+  readonly port?: number | undefined;
 }
 
 export async function startVsCodeServer(host: HostPaths, options: ServerOptions = {}): Promise<VsCodeServer> {
@@ -105,7 +107,7 @@ export async function startVsCodeServer(host: HostPaths, options: ServerOptions 
     writeFileSync(join(dir, 'settings.json'), settings);
   }
 
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const server: ChildProcess = spawn(
     host.node,
     [
