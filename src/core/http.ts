@@ -11,6 +11,7 @@ import { tryParseJson } from './parse/json';
 import { redactSecrets } from './redact';
 import { DEFAULT_MAX_RETRIES, backoffDelay, isOutOfCredits, isRetryableStatus, parseRetryAfter, retryDelay, sleep } from './retry';
 import type { HeaderBag } from './retry';
+import type { DecodedStream } from './decodedStream';
 import type { OpenedStream } from './streamIterable';
 import type { ApiKeySource, AuthHeader, GatewayClientOptions, RequestOptions } from './types/common';
 
@@ -131,7 +132,7 @@ export class Transport {
    * The stream is retried, within the same budget as send(), when it broke before any byte of its
    * body arrived.
    */
-  async openStream<T>(call: HttpCall, parse: (body: AsyncIterable<Uint8Array>) => AsyncGenerator<T, void, undefined>, firstAttempt = 0): Promise<OpenedStream<T>> {
+  async openStream<T>(call: HttpCall, parse: (body: AsyncIterable<Uint8Array>) => DecodedStream<T>, firstAttempt = 0): Promise<OpenedStream<T>> {
     const { response, attempt } = await this.send(call, firstAttempt);
     const maxRetries = call.retryable ? Math.max(0, call.options?.maxRetries ?? this.maxRetries) : 0;
     return {

@@ -3,7 +3,6 @@
 // either name, tool-call fragments, `tools_executed` as strings or objects.
 import type {
   ChatChoice,
-  ChatChunkChoice,
   ChatChunkDelta,
   ChatCompletion,
   ChatCompletionChunk,
@@ -82,77 +81,84 @@ export function parseChatCompletion(value: unknown): ChatCompletion {
   return completion;
 }
 
-function parseToolCallDelta(value: unknown, position: number): ChatToolCallDelta | undefined {
-  if (!isRecord(value)) return undefined;
-  const delta: ChatToolCallDelta = { index: num(value.index) ?? position };
-  const id = str(value.id);
-  if (id) delta.id = id;
-  const type = str(value.type);
-  if (type) delta.type = type;
-  if (isRecord(value.function)) {
-    const fn: { name?: string; arguments?: string } = {};
-    const name = str(value.function.name);
-    if (name) fn.name = name;
-    const args = value.function.arguments;
-    if (typeof args === 'string') fn.arguments = args;
-    else if (isRecord(args)) fn.arguments = JSON.stringify(args);
-    delta.function = fn;
+function normalizeToolCallDelta(value: JsonRecord, position: number): ChatToolCallDelta {
+  if (typeof value.index !== 'number') value.index = position;
+  if (value.id !== undefined && typeof value.id !== 'string') delete value.id;
+  if (value.type !== undefined && typeof value.type !== 'string') delete value.type;
+  const fn = value.function;
+  if (isRecord(fn)) {
+    if (fn.name !== undefined && typeof fn.name !== 'string') delete fn.name;
+    const args = fn.arguments;
+    if (args !== undefined && typeof args !== 'string') {
+      if (isRecord(args)) fn.arguments = JSON.stringify(args);
+      else delete fn.arguments;
+    }
+  } else if (fn !== undefined) {
+    delete value.function;
   }
-  return delta;
+  return value as unknown as ChatToolCallDelta;
 }
 
-function parseDelta(value: JsonRecord): ChatChunkDelta {
-  const delta: ChatChunkDelta = {};
-  const role = value.role;
-  if (typeof role === 'string') delta.role = role;
-  const content = value.content;
-  if (typeof content === 'string') delta.content = content;
-  const reasoningContent = value.reasoning_content;
-  if (typeof reasoningContent === 'string') delta.reasoning_content = reasoningContent;
-  const reasoning = value.reasoning;
-  if (typeof reasoning === 'string') delta.reasoning = reasoning;
-  const toolCalls = value.tool_calls;
-  if (Array.isArray(toolCalls)) {
-    const calls: ChatToolCallDelta[] = [];
-    for (let i = 0; i < toolCalls.length; i++) {
-      const call = parseToolCallDelta(toolCalls[i], i);
-      if (call) calls.push(call);
+function normalizeDelta(value: JsonRecord): ChatChunkDelta {
+  if (value.role !== undefined && typeof value.role !== 'string') delete value.role;
+  if (value.content !== undefined && typeof value.content !== 'string') delete value.content;
+  if (value.reasoning_content !== undefined && typeof value.reasoning_content !== 'string') delete value.reasoning_content;
+  if (value.reasoning !== undefined && typeof value.reasoning !== 'string') delete value.reasoning;
+  const calls = value.tool_calls;
+  if (Array.isArray(calls)) {
+    let clean = true;
+    for (let i = 0; i < calls.length; i++) {
+      const call: unknown = calls[i];
+      if (isRecord(call)) normalizeToolCallDelta(call, i);
+      else clean = false;
     }
-    delta.tool_calls = calls;
+    if (!clean) value.tool_calls = calls.filter(isRecord);
+  } else if (calls !== undefined) {
+    delete value.tool_calls;
   }
-  return delta;
+  return value as ChatChunkDelta;
 }
 
-/** One stream chunk. Written for speed: it runs once per event of every stream. */
-export function parseChatChunk(body: JsonRecord): ChatCompletionChunk {
-  const rawChoices = body.choices;
-  const choices: ChatChunkChoice[] = [];
-  if (Array.isArray(rawChoices)) {
-    for (let i = 0; i < rawChoices.length; i++) {
-      const raw: unknown = rawChoices[i];
-      if (!isRecord(raw)) continue;
-      const index = raw.index;
-      const finish = raw.finish_reason;
-      choices.push({
-        index: typeof index === 'number' ? index : i,
-        // A non-streaming-style `message` in a chunk is read as the delta (some proxies do that).
-        delta: parseDelta(isRecord(raw.delta) ? raw.delta : asRecord(raw.message)),
-        finish_reason: typeof finish === 'string' && finish !== '' ? finish : null,
-      });
+/**
+ * One stream chunk, normalized in place: this runs once per event of every stream, so a valid
+ * chunk costs a few typeof checks and no copies. Fields of the wrong type are dropped, missing
+ * ones filled in (choices [], index, finish_reason null); unknown fields are left alone.
+ */
+export function normalizeChatChunk(body: JsonRecord): ChatCompletionChunk {
+  const choices = body.choices;
+  if (Array.isArray(choices)) {
+    let clean = true;
+    for (let i = 0; i < choices.length; i++) {
+      const choice: unknown = choices[i];
+      if (!isRecord(choice)) {
+        clean = false;
+        continue;
+      }
+      if (typeof choice.index !== 'number') choice.index = i;
+      const delta = choice.delta;
+      // A non-streaming-style `message` in a chunk is read as the delta (some proxies do that).
+      if (isRecord(delta)) normalizeDelta(delta);
+      else choice.delta = normalizeDelta(isRecord(choice.message) ? choice.message : {});
+      const finish = choice.finish_reason;
+      if (typeof finish !== 'string' || finish === '') choice.finish_reason = null;
     }
+    if (!clean) body.choices = choices.filter(isRecord);
+  } else {
+    body.choices = [];
   }
-  const chunk: ChatCompletionChunk = { choices };
-  if (typeof body.id === 'string') chunk.id = body.id;
-  if (typeof body.object === 'string') chunk.object = body.object;
-  if (typeof body.created === 'number') chunk.created = body.created;
-  if (typeof body.model === 'string') chunk.model = body.model;
-  if (body.usage !== undefined && body.usage !== null) {
+  if (body.id !== undefined && typeof body.id !== 'string') delete body.id;
+  if (body.object !== undefined && typeof body.object !== 'string') delete body.object;
+  if (body.created !== undefined && typeof body.created !== 'number') delete body.created;
+  if (body.model !== undefined && typeof body.model !== 'string') delete body.model;
+  if (body.usage !== undefined) {
     const usage = parseUsage(body.usage);
-    if (usage) chunk.usage = usage;
+    if (usage) body.usage = usage;
+    else delete body.usage;
   }
   if (body.tools_executed !== undefined) {
     const tools = parseToolsExecuted(body.tools_executed);
-    if (tools) chunk.tools_executed = tools;
+    if (tools) body.tools_executed = tools;
+    else delete body.tools_executed;
   }
-  return chunk;
+  return body as unknown as ChatCompletionChunk;
 }
