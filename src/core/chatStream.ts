@@ -7,12 +7,12 @@ import { StreamError } from './errors';
 import { normalizeChatChunk } from './parse/chat';
 import { isRecord, tryParseJson } from './parse/json';
 import { SseDecoder } from './sse';
-import { errorEvent, interrupted, malformed, sourceFailure } from './streamCommon';
+import { errorEvent, interrupted, sourceFailure } from './streamCommon';
 import type { ChatCompletionChunk } from './types/chat';
 
 /**
  * Yields every chunk of an OpenAI-style SSE chat stream. Ends normally at `[DONE]`, or at the end
- * of the bytes after a finish_reason. Throws StreamError for an error event or a malformed chunk,
+ * of the bytes after a finish_reason (chunks that are not JSON are skipped). Throws StreamError for an error event,
  * and with `interrupted: true` when the stream ended or broke before either end marker.
  */
 export function parseChatStream(source: AsyncIterable<Uint8Array>): DecodedStream<ChatCompletionChunk> {
@@ -25,8 +25,10 @@ export class ChatStreamDecoder implements StreamDecoder<ChatCompletionChunk> {
   /** Some choice carried a finish_reason: the answer is whole even if [DONE] never comes. */
   private finished = false;
   private error: Error | undefined;
+  /** Events that were not JSON objects and were skipped (for diagnostics). */
+  skipped = 0;
   private out: ChatCompletionChunk[] = [];
-  private readonly sse = new SseDecoder((data, event, unterminated) => this.onEvent(data, event, unterminated));
+  private readonly sse = new SseDecoder((data, event) => this.onEvent(data, event));
 
   push(bytes: Uint8Array, out: ChatCompletionChunk[]): Error | undefined {
     this.out = out;
@@ -48,7 +50,7 @@ export class ChatStreamDecoder implements StreamDecoder<ChatCompletionChunk> {
     return failure;
   }
 
-  private onEvent(data: string, event: string | undefined, unterminated: boolean): void {
+  private onEvent(data: string, event: string | undefined): void {
     // After [DONE] or an error, the rest of this network chunk is ignored.
     if (this.done || this.error !== undefined) return;
     if (event === 'error') {
@@ -57,10 +59,10 @@ export class ChatStreamDecoder implements StreamDecoder<ChatCompletionChunk> {
     }
     const json = tryParseJson(data);
     if (!isRecord(json)) {
-      const text = data.trim();
-      if (text === '[DONE]') this.done = true;
-      // A last event cut off mid-JSON by a dropped connection is an interruption, not garbage.
-      else if (text !== '' && !unterminated) this.error = malformed(data);
+      // Anything else that is not a JSON object (a garbled chunk, a cut-off last event) is skipped:
+      // the stream goes on, and how it ends still decides between done and interrupted.
+      if (data.trim() === '[DONE]') this.done = true;
+      else this.skipped++;
       return;
     }
     if (json.error !== undefined && json.error !== null) {

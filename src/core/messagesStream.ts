@@ -5,12 +5,12 @@ import { StreamError } from './errors';
 import { isRecord, str, tryParseJson } from './parse/json';
 import { parseMessageEvent } from './parse/messages';
 import { SseDecoder } from './sse';
-import { errorEvent, interrupted, malformed, sourceFailure } from './streamCommon';
+import { errorEvent, interrupted, sourceFailure } from './streamCommon';
 import type { MessageStreamEvent } from './types/messages';
 
 /**
  * Yields the events of a Messages stream (pings and unknown types are skipped). Ends at
- * `message_stop`; throws StreamError for an `error` event or a malformed event, and with
+ * `message_stop` (events that are not JSON are skipped); throws StreamError for an `error` event, and with
  * `interrupted: true` when the stream ends or breaks before the message was complete.
  */
 export function parseMessagesStream(source: AsyncIterable<Uint8Array>): DecodedStream<MessageStreamEvent> {
@@ -23,8 +23,10 @@ export class MessagesStreamDecoder implements StreamDecoder<MessageStreamEvent> 
   /** A message_delta carried a stop_reason: the message is whole even if message_stop never comes. */
   private finished = false;
   private error: Error | undefined;
+  /** Events that were not JSON objects and were skipped (for diagnostics). */
+  skipped = 0;
   private out: MessageStreamEvent[] = [];
-  private readonly sse = new SseDecoder((data, event, unterminated) => this.onEvent(data, event, unterminated));
+  private readonly sse = new SseDecoder((data, event) => this.onEvent(data, event));
 
   push(bytes: Uint8Array, out: MessageStreamEvent[]): Error | undefined {
     this.out = out;
@@ -45,14 +47,15 @@ export class MessagesStreamDecoder implements StreamDecoder<MessageStreamEvent> 
     return failure;
   }
 
-  private onEvent(data: string, event: string | undefined, unterminated: boolean): void {
+  private onEvent(data: string, event: string | undefined): void {
     if (this.done || this.error !== undefined) return;
     const json = tryParseJson(data);
     if (!isRecord(json)) {
       const text = data.trim();
       if (event === 'error') this.error = errorEvent(data);
       else if (text === '[DONE]') this.done = true;
-      else if (text !== '' && !unterminated) this.error = malformed(data);
+      // A garbled or cut-off event is skipped; how the stream ends decides the rest.
+      else this.skipped++;
       return;
     }
     // `event:` equals data.type; either may be missing on a lax server.

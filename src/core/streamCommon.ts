@@ -27,8 +27,3 @@ export function errorEvent(data: string | unknown): StreamError {
   if (body.code !== undefined) init.code = body.code;
   return new StreamError(body.message, init);
 }
-
-export function malformed(data: string): StreamError {
-  const preview = data.length > 80 ? `${data.slice(0, 80)}…` : data;
-  return new StreamError(`The gateway sent a stream chunk that is not JSON: ${preview}`, { code: 'malformed_chunk' });
-}

@@ -104,11 +104,14 @@ describe('core: chat stream parsing (pure, over bytes)', () => {
     assert.equal(text.snapshot.content, 'Teil 1 – ünd 2');
   });
 
-  it('a malformed JSON chunk is a StreamError (code malformed_chunk), text before kept', async () => {
-    const result = await run([encoder.encode(`${chatPartial}data: {"choices":[{"index":0,"delta":{"content":"a"}\n\ndata: [DONE]\n\n`)]);
-    assert.equal(result.error?.name, 'StreamError');
-    assert.equal(result.error?.code, 'malformed_chunk');
-    assert.equal(result.snapshot.content, 'Teil 1 – ünd 2');
+  it('skips a malformed JSON chunk and goes on (the end still decides between done and interrupted)', async () => {
+    const garbled = `${chatPartial}data: {"choices":[{"index":0,"delta":{"content":"a"}\n\n`;
+    const done = await runEverySplit(`${garbled}data: ${chatChunk({ content: '!' }, 'stop')}\n\ndata: [DONE]\n\n`);
+    assert.equal(done.error, undefined);
+    assert.equal(done.snapshot.content, 'Teil 1 – ünd 2!');
+    const cut = await run([encoder.encode(garbled)]);
+    assert.equal(cut.error?.interrupted, true);
+    assert.equal(cut.snapshot.content, 'Teil 1 – ünd 2');
   });
 
   it('tolerates chunks without id/object/created, missing choice index and empty data lines', async () => {
