@@ -90,7 +90,8 @@ export class InvalidRequestError extends GatewayError {
   readonly field: string;
 
   constructor(field: string, message: string) {
-    super(`Invalid request: ${message}`);
+    // The message always names the field, so it reads on its own in a notification.
+    super(`Invalid request: ${message.includes(field) ? message : `${field}: ${message}`}`);
     this.name = 'InvalidRequestError';
     this.field = field;
   }

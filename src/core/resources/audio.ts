@@ -32,7 +32,7 @@ export function validateTranscriptionRequest(req: TranscriptionRequest): void {
   requireString('file.filename', req.file.filename);
   const extension = /\.([a-z0-9]+)$/i.exec(req.file.filename)?.[1]?.toLowerCase();
   if (extension !== undefined && !AUDIO_EXTENSIONS.includes(extension)) {
-    throw new InvalidRequestError('file.filename', `the audio format must be one of ${AUDIO_EXTENSIONS.join(', ')}`);
+    throw new InvalidRequestError('file.filename', `file.filename must end in one of ${AUDIO_EXTENSIONS.map((e) => `.${e}`).join(', ')}`);
   }
   checkOneOf('response_format', req.response_format, TRANSCRIPTION_FORMATS);
   checkRange('temperature', req.temperature, 0, 1);
