@@ -57,13 +57,14 @@ export function buildResearchQuery(query: ResearchListQuery = {}): string {
     throw new InvalidRequestError('sort', 'sort must be a field name, with a leading - for descending');
   }
   const where = query.where as unknown;
-  if (where !== undefined && (typeof where !== 'object' || where === null || Array.isArray(where))) {
+  // An already JSON-encoded filter is passed on as it is.
+  if (where !== undefined && typeof where !== 'string' && (typeof where !== 'object' || where === null || Array.isArray(where))) {
     throw new InvalidRequestError('where', 'where must be a filter object');
   }
   const params = new URLSearchParams();
   if (query.limit !== undefined) params.set('limit', String(query.limit));
   if (query.sort !== undefined) params.set('sort', query.sort);
-  if (where !== undefined) params.set('where', JSON.stringify(where));
+  if (where !== undefined) params.set('where', typeof where === 'string' ? where : JSON.stringify(where));
   if (query.page !== undefined) params.set('page', String(query.page));
   // URLSearchParams writes spaces as '+'; %20 is read the same by every server.
   return params.toString().replace(/\+/g, '%20');

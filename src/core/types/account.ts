@@ -54,7 +54,8 @@ export interface ResearchListQuery {
   limit?: number;
   /** A field name, `-` in front for descending, e.g. '-createdAt'. */
   sort?: string;
-  where?: ResearchWhere | Record<string, unknown>;
+  /** A filter object (JSON-encoded by the client), or a filter already encoded as JSON text. */
+  where?: ResearchWhere | Record<string, unknown> | string;
   page?: number;
 }
 

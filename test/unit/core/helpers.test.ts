@@ -114,6 +114,8 @@ describe('core: research helpers', () => {
     });
     assert.ok(!query.includes('{') && !query.includes('"'), 'where is URL-encoded');
     assert.equal(buildResearchQuery(), '');
+    assert.equal(new URLSearchParams(buildResearchQuery({ where: '{"status":{"equals":"running"}}' })).get('where'), '{"status":{"equals":"running"}}');
+    assert.throws(() => buildResearchQuery({ where: [] as unknown as string }), (e: unknown) => e instanceof InvalidRequestError && e.field === 'where');
     for (const limit of [0, 101, 1.5, -1]) {
       assert.throws(() => buildResearchQuery({ limit }), (e: unknown) => e instanceof InvalidRequestError && e.field === 'limit', String(limit));
     }

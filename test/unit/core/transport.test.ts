@@ -222,6 +222,8 @@ describe('core client: timeouts and cancelling', () => {
     await within(10_000, assert.rejects(client(s.url, { timeoutMs: 300 }).quota.get(), TimeoutError), 'the timeout');
     assert.ok(Date.now() - started >= 250);
     assert.equal(s.requests.length, 1);
+    const closed = await within(5000, (s.requests[0] as { closed: Promise<{ finished: boolean }> }).closed, 'the server seeing the close');
+    assert.equal(closed.finished, false);
   });
 
   it('timeoutMs bounds the silence between stream events; the text so far stays with the caller', async () => {
