@@ -1,27 +1,42 @@
 // `npm start`: opens VS Code (the real workbench, served on 127.0.0.1) with this extension loaded
 // from the repository, in a demo folder, and prints the address to open in a browser.
-// UNIFIED_INFERENCE_BASE_URL / UNIFIED_INFERENCE_API_KEY point it at a gateway of your own;
-// UNIFIED_INFERENCE_PORT picks the port (default: a free one).
+// Without UNIFIED_INFERENCE_BASE_URL it also starts the local gateway (a simulation) and points
+// the extension at it, so a newcomer sees everything work with no account. With
+// UNIFIED_INFERENCE_BASE_URL (and UNIFIED_INFERENCE_API_KEY) it uses that gateway instead.
+// UNIFIED_INFERENCE_PORT picks VS Code's port (default: a free one).
+import { startGateway, type LocalGateway } from '../gateway/index';
 import { REPO_ROOT, ensureTestHost, removeRunDir, startVsCodeServer, workbenchUrl } from './testHost';
 
 async function main(): Promise<void> {
   const host = ensureTestHost();
-  const baseUrl = process.env.UNIFIED_INFERENCE_BASE_URL ?? '';
+  let gateway: LocalGateway | undefined;
+  let baseUrl = process.env.UNIFIED_INFERENCE_BASE_URL ?? '';
+  let apiKey = process.env.UNIFIED_INFERENCE_API_KEY;
+  if (!baseUrl) {
+    // Research jobs finish in about a minute here, so the whole cycle can be watched.
+    gateway = await startGateway({ research: { queuedMs: 5_000, runningMs: 45_000 } });
+    baseUrl = gateway.url;
+    apiKey = gateway.apiKey;
+  }
   const server = await startVsCodeServer(host, {
     port: process.env.UNIFIED_INFERENCE_PORT ? Number(process.env.UNIFIED_INFERENCE_PORT) : undefined,
     workspaceFiles: {
       'README.md': '# Unified Inference demo folder\n\nOpen the Unified Inference view in the activity bar.\n',
+      'src/example.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
     },
-    workspaceSettings: baseUrl ? { 'unifiedInference.baseUrl': baseUrl } : {},
+    workspaceSettings: { 'unifiedInference.baseUrl': baseUrl },
+    // The extension's environment-variable fallback carries the key: it never lands in a file.
+    env: apiKey ? { UNIFIED_INFERENCE_API_KEY: apiKey } : {},
   });
   const url = workbenchUrl(server, [['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${server.port}${REPO_ROOT}`]]);
   console.log('\nVS Code with Unified Inference is running. Open this address in a browser:\n');
   console.log(`  ${url}\n`);
-  console.log(baseUrl ? `Gateway: ${baseUrl}` : 'No gateway configured: set UNIFIED_INFERENCE_BASE_URL, or the setting unifiedInference.baseUrl.');
-  console.log(process.env.UNIFIED_INFERENCE_API_KEY ? 'API key: from UNIFIED_INFERENCE_API_KEY' : 'API key: run "Unified Inference: Set API Key" in the workbench.');
+  console.log(gateway ? `Gateway: the local gateway (a simulation) at ${gateway.url}, demo key ${gateway.apiKey}` : `Gateway: ${baseUrl}`);
+  if (!gateway) console.log(apiKey ? 'API key: from UNIFIED_INFERENCE_API_KEY' : 'API key: run "Unified Inference: Set API Key" in the workbench.');
   console.log('Press Ctrl+C to stop.');
   const stop = async (): Promise<void> => {
     await server.stop();
+    await gateway?.stop();
     removeRunDir(server);
     process.exit(0);
   };
