@@ -24,10 +24,10 @@ async function serve(handler: Handler): Promise<TestServer> {
   server = await startServer(handler);
   return server;
 }
-afterEach(async () => {
+async function stopServer(): Promise<void> {
   await server?.stop();
   server = undefined;
-});
+}
 
 function client(url: string, extra: Partial<ConstructorParameters<typeof GatewayClient>[0]> = {}): GatewayClient {
   return new GatewayClient({ baseUrl: url, apiKey: KEY, ...extra });
@@ -44,6 +44,8 @@ const endlessStream: Handler = async (_req, res) => {
 };
 
 describe('core client: auth', () => {
+  afterEach(stopServer);
+
   it('sends Authorization: Bearer by default and x-api-key when chosen, to {base}/api/v1/...', async () => {
     const s = await serve((_req, res) => sendJson(res, 200, { credits: 12.5, reset: '2030-01-01T00:00:00.000Z' }));
     assert.deepEqual(await client(`${s.url}/`).quota.get(), { credits: 12.5, reset: '2030-01-01T00:00:00.000Z' });
@@ -91,6 +93,8 @@ describe('core client: auth', () => {
 });
 
 describe('core client: retries', () => {
+  afterEach(stopServer);
+
   it('retries 503 and then succeeds (default 2 retries)', async () => {
     const s = await serve((_req, res, _b, i) => (i < 2 ? sendJson(res, 503, { error: { message: 'busy' } }, { 'retry-after-ms': '10' }) : sendJson(res, 200, completion)));
     const result = await client(s.url).chat.create(chatReq);
@@ -213,6 +217,8 @@ describe('core client: retries', () => {
 });
 
 describe('core client: timeouts and cancelling', () => {
+  afterEach(stopServer);
+
   it('timeoutMs bounds the wait for response headers (TimeoutError, not retried)', async () => {
     const s = await serve(async (_req, res) => {
       await delay(3000);
