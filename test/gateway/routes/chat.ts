@@ -26,8 +26,13 @@ function costOf(model: CatalogModel, usage: Record<string, unknown>): number {
 }
 
 function streamEvents(plan: SimPlan, base: { id: string; created: number; model: string }, usage: Record<string, unknown> | undefined): SseEvent[] {
+  // Each chunk is serialised when it is written, not up front: the first bytes leave at once and
+  // the stream flows while it is produced, as from a real gateway (a 100k-chunk benchmark stream
+  // would otherwise hold every byte back until all of it was built).
   const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): SseEvent => ({
-    data: JSON.stringify({ id: base.id, object: 'chat.completion.chunk', created: base.created, model: base.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra }),
+    get data(): string {
+      return JSON.stringify({ id: base.id, object: 'chat.completion.chunk', created: base.created, model: base.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra });
+    },
   });
   const events: SseEvent[] = [chunk({ role: 'assistant', content: '' })];
   if (plan.toolsExecuted.length) events.push(chunk({}, null, { tools_executed: plan.toolsExecuted }));
