@@ -2,12 +2,9 @@
 // AsyncIterable<Uint8Array>, so tests feed it recorded streams split anywhere and the transport
 // only supplies the body.
 import { DecodedStream } from './decodedStream';
-import type { StreamDecoder } from './decodedStream';
-import { StreamError } from './errors';
 import { normalizeChatChunk } from './parse/chat';
 import { isRecord, tryParseJson } from './parse/json';
-import { SseDecoder } from './sse';
-import { errorEvent, interrupted, sourceFailure } from './streamCommon';
+import { SseStreamDecoder, errorEvent } from './streamCommon';
 import type { ChatCompletionChunk } from './types/chat';
 
 /**
@@ -19,40 +16,8 @@ export function parseChatStream(source: AsyncIterable<Uint8Array>): DecodedStrea
   return new DecodedStream(source, new ChatStreamDecoder());
 }
 
-export class ChatStreamDecoder implements StreamDecoder<ChatCompletionChunk> {
-  /** `data: [DONE]` arrived. */
-  done = false;
-  /** Some choice carried a finish_reason: the answer is whole even if [DONE] never comes. */
-  private finished = false;
-  private error: Error | undefined;
-  /** Events that were not JSON objects and were skipped (for diagnostics). */
-  skipped = 0;
-  private out: ChatCompletionChunk[] = [];
-  private readonly sse = new SseDecoder((data, event) => this.onEvent(data, event));
-
-  push(bytes: Uint8Array, out: ChatCompletionChunk[]): Error | undefined {
-    this.out = out;
-    this.sse.push(bytes);
-    return this.error;
-  }
-
-  end(out: ChatCompletionChunk[]): Error | undefined {
-    this.out = out;
-    this.sse.end();
-    if (this.error === undefined && !this.done && !this.finished) this.error = interrupted();
-    return this.error;
-  }
-
-  fail(error: unknown): Error | undefined {
-    const failure = sourceFailure(error);
-    // A connection that drops after the finish_reason lost nothing but the usage chunk.
-    if (this.finished && failure instanceof StreamError && failure.interrupted) return undefined;
-    return failure;
-  }
-
-  private onEvent(data: string, event: string | undefined): void {
-    // After [DONE] or an error, the rest of this network chunk is ignored.
-    if (this.done || this.error !== undefined) return;
+export class ChatStreamDecoder extends SseStreamDecoder<ChatCompletionChunk> {
+  protected override onEvent(data: string, event: string | undefined): void {
     if (event === 'error') {
       this.error = errorEvent(data);
       return;

@@ -1,11 +1,8 @@
 // Anthropic Messages streams: bytes in, typed events out. Pure, like parseChatStream.
 import { DecodedStream } from './decodedStream';
-import type { StreamDecoder } from './decodedStream';
-import { StreamError } from './errors';
 import { isRecord, str, tryParseJson } from './parse/json';
 import { parseMessageEvent } from './parse/messages';
-import { SseDecoder } from './sse';
-import { errorEvent, interrupted, sourceFailure } from './streamCommon';
+import { SseStreamDecoder, errorEvent } from './streamCommon';
 import type { MessageStreamEvent } from './types/messages';
 
 /**
@@ -17,38 +14,8 @@ export function parseMessagesStream(source: AsyncIterable<Uint8Array>): DecodedS
   return new DecodedStream(source, new MessagesStreamDecoder());
 }
 
-export class MessagesStreamDecoder implements StreamDecoder<MessageStreamEvent> {
-  /** message_stop arrived. */
-  done = false;
-  /** A message_delta carried a stop_reason: the message is whole even if message_stop never comes. */
-  private finished = false;
-  private error: Error | undefined;
-  /** Events that were not JSON objects and were skipped (for diagnostics). */
-  skipped = 0;
-  private out: MessageStreamEvent[] = [];
-  private readonly sse = new SseDecoder((data, event) => this.onEvent(data, event));
-
-  push(bytes: Uint8Array, out: MessageStreamEvent[]): Error | undefined {
-    this.out = out;
-    this.sse.push(bytes);
-    return this.error;
-  }
-
-  end(out: MessageStreamEvent[]): Error | undefined {
-    this.out = out;
-    this.sse.end();
-    if (this.error === undefined && !this.done && !this.finished) this.error = interrupted();
-    return this.error;
-  }
-
-  fail(error: unknown): Error | undefined {
-    const failure = sourceFailure(error);
-    if (this.finished && failure instanceof StreamError && failure.interrupted) return undefined;
-    return failure;
-  }
-
-  private onEvent(data: string, event: string | undefined): void {
-    if (this.done || this.error !== undefined) return;
+export class MessagesStreamDecoder extends SseStreamDecoder<MessageStreamEvent> {
+  protected override onEvent(data: string, event: string | undefined): void {
     const json = tryParseJson(data);
     if (!isRecord(json)) {
       const text = data.trim();
