@@ -41,6 +41,18 @@ export { MAX_SPEECH_INPUT, splitSpeechInput } from './speechInput';
 export { decodeBase64Embedding } from './parse/resources';
 export { redactSecrets } from './redact';
 
+// Account and network helpers (issue 6): credits formatting, spend tracking, proxies, diagnosis.
+export { formatCredits, formatDuration, formatResetIn, UNKNOWN_CREDITS } from './account/creditsFormat';
+export { SpendTracker, SPEND_RETENTION_MS, MAX_SPEND_READINGS } from './account/spendTracker';
+export type { CreditReading } from './account/spendTracker';
+export { matchesNoProxy, selectProxy } from './net/proxy';
+export type { ProxyConfig } from './net/proxy';
+export { createDispatcher, describeProxy, InvalidProxyUrlError } from './net/dispatcher';
+export type { DispatcherOptions } from './net/dispatcher';
+export { ProxyError } from './net/proxyError';
+export { diagnoseConnectionError } from './net/diagnose';
+export type { ConnectionDiagnosis, ConnectionDiagnosisKind, DiagnosisContext } from './net/diagnose';
+
 export type { ApiKeySource, AuthHeader, GatewayClientOptions, RequestOptions } from './types/common';
 export type {
   ChatChoice,

@@ -1,0 +1,46 @@
+// undici reports a proxy that refused to tunnel (any non-200 answer to CONNECT) as a
+// RequestAbortedError, named 'AbortError' like a cancellation, and a 407 to a plain-http request
+// as an InvalidArgumentError. Both would read as something else (a cancelled request, a bug), so
+// the proxy dispatcher turns them into ProxyError, which keeps the proxy's status code.
+import type { Dispatcher } from 'undici';
+
+export class ProxyError extends Error {
+  /** The proxy's HTTP status (407: credentials missing or wrong; 403: target not allowed; 502: proxy could not reach it). */
+  readonly statusCode: number;
+  readonly code = 'UND_ERR_PROXY_STATUS';
+
+  constructor(statusCode: number, cause?: unknown) {
+    super(`The proxy answered ${statusCode}${statusCode === 407 ? ' (proxy authentication required)' : ''}`, cause === undefined ? undefined : { cause });
+    this.name = 'ProxyError';
+    this.statusCode = statusCode;
+  }
+}
+
+/** The ProxyError an undici error stands for, else the error itself. */
+export function translateProxyError(error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof ProxyError) return error;
+  const code = (error as { code?: unknown }).code;
+  const tunnel = code === 'UND_ERR_ABORTED' ? /Proxy response \((\d{3})\) !== 200/.exec(error.message) : null;
+  if (tunnel?.[1]) return new ProxyError(Number(tunnel[1]), error);
+  if (code === 'UND_ERR_INVALID_ARG' && /Proxy Authentication Required \(407\)/.test(error.message)) return new ProxyError(407, error);
+  return error;
+}
+
+/**
+ * The handler with its error callbacks translating proxy errors. Everything else is the handler's
+ * own, called on the handler itself (so classes with private fields keep working).
+ */
+export function withProxyErrors(handler: Dispatcher.DispatchHandler): Dispatcher.DispatchHandler {
+  return new Proxy(handler, {
+    get(target, property, receiver): unknown {
+      if (property === 'onError' && typeof target.onError === 'function') {
+        return (error: Error): void => target.onError?.(translateProxyError(error) as Error);
+      }
+      if (property === 'onResponseError' && typeof target.onResponseError === 'function') {
+        return (controller: Dispatcher.DispatchController, error: Error): void => target.onResponseError?.(controller, translateProxyError(error) as Error);
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
