@@ -36,7 +36,7 @@ export {
   whereOr,
   whereStatus,
 } from './researchHelpers';
-export { classifyModel } from './modelCategory';
+export { classifyModel, identifyModelCategory } from './modelCategory';
 export { MAX_SPEECH_INPUT, splitSpeechInput } from './speechInput';
 export { decodeBase64Embedding } from './parse/resources';
 export { redactSecrets } from './redact';

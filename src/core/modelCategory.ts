@@ -10,6 +10,9 @@ const NAMES: readonly [RegExp, ModelCategory][] = [
   [/tts|text[-_ ]?to[-_ ]?speech|speech|audio[-_ ]?(generation|output)/, 'speech'],
   [/image|dall-?e|flux|stable[-_ ]?diffusion|sdxl|imagen|midjourney|text[-_ ]?to[-_ ]?image|gpt-image/, 'image'],
   [/chat|completion|text|llm|language|conversation|instruct/, 'chat'],
+  // Catalogs without type fields: the common chat model families, checked after the specific
+  // purposes above (so gpt-image, *-tts and *-transcribe models keep their own category).
+  [/gpt|claude|gemini|gemma|llama|mistral|mixtral|codestral|qwen|deepseek|grok|command-?r|phi-?\d|sonar|nemotron|(^|\/)o\d(-|$)|kimi|glm|reason/, 'chat'],
 ];
 
 function fromName(text: string): ModelCategory | undefined {
@@ -68,6 +71,11 @@ function fromExplicitFields(model: Record<string, unknown>): ModelCategory | und
 }
 
 export function classifyModel(model: { id: string; [key: string]: unknown } | string): ModelCategory {
-  if (typeof model === 'string') return fromName(model) ?? 'chat';
-  return fromExplicitFields(model) ?? fromName(model.id) ?? 'chat';
+  return identifyModelCategory(model) ?? 'chat';
+}
+
+/** The category when the model's fields or id say it, else undefined (a catalog shows "other"). */
+export function identifyModelCategory(model: { id: string; [key: string]: unknown } | string): ModelCategory | undefined {
+  if (typeof model === 'string') return fromName(model);
+  return fromExplicitFields(model) ?? fromName(model.id);
 }
