@@ -1,20 +1,37 @@
 import * as vscode from 'vscode';
-import { parseSettings, SETTINGS_SECTION, type SettingKey, type Settings } from '../shared/settings';
+import { parseSettings, SETTINGS_SECTION, type Settings } from '../shared/settings';
 
 /** Reads the extension's settings, typed (one accessor for every key in package.json). */
 export function readSettings(): Settings {
   const configuration = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  return parseSettings((key: SettingKey) => configuration.get(key));
+  return parseSettings((key: string) => configuration.get(key));
 }
 
-/** Fires when any of the extension's settings changes. */
-export function onDidChangeSettings(listener: () => void): vscode.Disposable {
+/** VS Code's own network settings, which every request of the extension honours. */
+export interface NetworkSettings {
+  readonly proxy: string;
+  readonly strictSSL: boolean;
+  readonly noProxy: readonly string[];
+}
+
+export function readNetworkSettings(): NetworkSettings {
+  const http = vscode.workspace.getConfiguration('http');
+  const noProxy = http.get<unknown>('noProxy');
+  return {
+    proxy: (http.get<string>('proxy') ?? '').trim(),
+    strictSSL: http.get<boolean>('proxyStrictSSL') !== false,
+    noProxy: Array.isArray(noProxy) ? noProxy.filter((entry): entry is string => typeof entry === 'string') : [],
+  };
+}
+
+/** Fires when any of the extension's settings changes (or `http.*` too, with `includeNetwork`). */
+export function onDidChangeSettings(listener: () => void, includeNetwork = false): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((event) => {
-    if (event.affectsConfiguration(SETTINGS_SECTION)) listener();
+    if (event.affectsConfiguration(SETTINGS_SECTION) || (includeNetwork && event.affectsConfiguration('http'))) listener();
   });
 }
 
 /** Opens the Settings editor filtered to one of our settings (or all of them). */
-export async function openSettings(key?: SettingKey): Promise<void> {
+export async function openSettings(key?: string): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.openSettings', key ? `${SETTINGS_SECTION}.${key}` : `@ext:unified-inference.unified-inference`);
 }

@@ -1,35 +1,75 @@
 import * as vscode from 'vscode';
-import { ConnectionStatusItem } from './account/connectionStatusItem';
+import { MODEL_CATEGORIES, type ModelCategoryName } from '../shared/settings';
+import { showCreditsMenu } from './account/creditsMenu';
+import { CreditsMonitor } from './account/creditsMonitor';
+import { CreditsStatusItem } from './account/creditsStatusItem';
 import { clearApiKeyCommand, setApiKeyCommand } from './apiKey/apiKeyCommands';
 import { API_KEY_SECRET_ID, ApiKeyStore } from './apiKey/apiKeyStore';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatViewProvider';
 import { openSettings } from './config';
+import { GatewayConnection } from './gateway/gatewayConnection';
+import { setBaseUrlCommand } from './gateway/setBaseUrl';
+import { testConnectionCommand } from './gateway/testConnection';
 import { Log } from './log';
+import { CATEGORY_LABELS, categoryOf } from './models/catalogTree';
+import { ModelCatalog } from './models/modelCatalog';
+import { ModelsView } from './models/modelsView';
+import { pickDefaultModel, setDefaultModel } from './models/pickDefaultModel';
 import { RESEARCH_VIEW_ID, ResearchTreeProvider } from './research/researchTreeProvider';
 import { createTestApi, type TestApi } from './testApi';
+import type { Model } from '../core/index';
 
 /** Wires the extension together; every object it builds is owned by `context.subscriptions`. */
 export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
   const log = new Log();
   const apiKeys = new ApiKeyStore(context.secrets);
   context.subscriptions.push(log, apiKeys);
-
   log.redactFrom(() => apiKeys.knownSecrets());
   await apiKeys.get(); // learn the stored key now, so the log redacts it from the first line
 
+  const connection = new GatewayConnection(apiKeys, log);
+  const credits = new CreditsMonitor(connection, log);
+  const creditsItem = new CreditsStatusItem(credits);
+  const catalog = new ModelCatalog(connection, context.globalState, log);
+  const models = new ModelsView(catalog);
   const chat = new ChatViewProvider(context.extensionUri, apiKeys, log);
+  context.subscriptions.push(connection, credits, creditsItem, catalog, models, chat);
+
   context.subscriptions.push(
-    chat,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chat, { webviewOptions: { retainContextWhenHidden: false } }),
     vscode.window.registerTreeDataProvider(RESEARCH_VIEW_ID, new ResearchTreeProvider()),
-    new ConnectionStatusItem(apiKeys),
     vscode.commands.registerCommand('unifiedInference.setApiKey', () => setApiKeyCommand(apiKeys, log)),
     vscode.commands.registerCommand('unifiedInference.clearApiKey', () => clearApiKeyCommand(apiKeys, log)),
     vscode.commands.registerCommand('unifiedInference.showLog', () => log.show()),
     vscode.commands.registerCommand('unifiedInference.openSettings', () => openSettings()),
+    vscode.commands.registerCommand('unifiedInference.setBaseUrl', () => setBaseUrlCommand()),
+    vscode.commands.registerCommand('unifiedInference.testConnection', () => testConnectionCommand(connection, log)),
+    vscode.commands.registerCommand('unifiedInference.refreshCredits', () => credits.refresh()),
+    vscode.commands.registerCommand('unifiedInference.showCreditsMenu', () => showCreditsMenu()),
+    vscode.commands.registerCommand('unifiedInference.models.refresh', () => catalog.refresh()),
+    vscode.commands.registerCommand('unifiedInference.models.filter', () => models.promptFilter()),
+    vscode.commands.registerCommand('unifiedInference.models.clearFilter', () => models.setFilter('')),
+    vscode.commands.registerCommand('unifiedInference.models.copyId', (node?: { model?: Model }) => node?.model && vscode.env.clipboard.writeText(node.model.id)),
+    vscode.commands.registerCommand('unifiedInference.models.setAsDefault', (node?: { model?: Model }) => setAsDefault(node?.model)),
+    ...MODEL_CATEGORIES.map((category) =>
+      vscode.commands.registerCommand(`unifiedInference.pickDefault${CATEGORY_LABELS[category]}Model`, () => pickDefaultModel(catalog, category)),
+    ),
   );
+
+  await connection.initialize();
   log.info(`Unified Inference ${String(context.extension.packageJSON.version)} activated.`);
-  return context.extensionMode === vscode.ExtensionMode.Test ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source()) : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models })
+    : undefined;
+}
+
+/** "Set as Default": the model's own category, or the one the user names for an unclassified model. */
+async function setAsDefault(model: Model | undefined): Promise<void> {
+  if (!model) return;
+  const own = categoryOf(model);
+  const category: ModelCategoryName | undefined = own !== 'other' ? own
+    : (await vscode.window.showQuickPick(MODEL_CATEGORIES.map((c) => ({ label: CATEGORY_LABELS[c], category: c })), { title: `Use ${model.id} as the default for...` }))?.category;
+  if (category) await setDefaultModel(category, model.id);
 }
 
 export function deactivate(): void {

@@ -1,11 +1,25 @@
 import type * as vscode from 'vscode';
 import type { KeySource } from '../shared/chatProtocol';
+import type { CreditsMonitor } from './account/creditsMonitor';
+import type { CreditsStatusItem } from './account/creditsStatusItem';
+import type { GatewayConnection } from './gateway/gatewayConnection';
+import type { ModelCatalog } from './models/modelCatalog';
+import type { ModelsView } from './models/modelsView';
+
+/** The parts of the running extension the integration tests drive and read. */
+export interface TestParts {
+  readonly connection: GatewayConnection;
+  readonly credits: CreditsMonitor;
+  readonly creditsItem: CreditsStatusItem;
+  readonly catalog: ModelCatalog;
+  readonly models: ModelsView;
+}
 
 /**
  * What the integration tests may inspect, returned from `activate` only when VS Code runs the
  * extension in test mode (never in normal use: it would expose state to other extensions).
  */
-export interface TestApi {
+export interface TestApi extends TestParts {
   /** Every key and value the extension keeps in globalState and workspaceState. */
   storedState(): Record<string, unknown>;
   /** Where the extension's log files are written. */
@@ -16,10 +30,11 @@ export interface TestApi {
   apiKeySource(): Promise<KeySource>;
 }
 
-export function createTestApi(context: vscode.ExtensionContext, apiKeySecretId: string, apiKeySource: () => Promise<KeySource>): TestApi {
+export function createTestApi(context: vscode.ExtensionContext, apiKeySecretId: string, apiKeySource: () => Promise<KeySource>, parts: TestParts): TestApi {
   const dump = (memento: vscode.Memento): Record<string, unknown> =>
     Object.fromEntries(memento.keys().map((key) => [key, memento.get(key)]));
   return {
+    ...parts,
     storedState: () => ({ global: dump(context.globalState), workspace: dump(context.workspaceState) }),
     logUri: context.logUri,
     storedApiKey: () => context.secrets.get(apiKeySecretId),

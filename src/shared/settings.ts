@@ -5,28 +5,79 @@ export const SETTINGS_SECTION = 'unifiedInference';
 
 export type AuthHeader = 'authorization' | 'x-api-key';
 
+/** The model categories of the catalog (wire-conventions "Quota and models"). */
+export const MODEL_CATEGORIES = ['chat', 'embedding', 'rerank', 'transcription', 'speech', 'image'] as const;
+export type ModelCategoryName = (typeof MODEL_CATEGORIES)[number];
+
+export interface CreditSettings {
+  /** Minutes between balance refreshes while the window is in use. */
+  readonly refreshIntervalMinutes: number;
+  /** USD: under this the balance shows in warning colours (and a one-time notice). */
+  readonly warningThreshold: number;
+  /** USD: under this the balance shows in error colours. */
+  readonly errorThreshold: number;
+}
+
 export interface Settings {
   /** The gateway address as the user typed it ('' when not configured). */
   readonly baseUrl: string;
   readonly authHeader: AuthHeader;
+  /** Sent with every request (for gateways behind company proxies). */
+  readonly extraHeaders: Readonly<Record<string, string>>;
+  /** A PEM file of extra certificate authorities, added to the default ones ('' for none). */
+  readonly caCertificateFile: string;
+  readonly credits: CreditSettings;
+  /** The model used by default for each purpose ('' lets the feature choose). */
+  readonly defaultModels: Readonly<Record<ModelCategoryName, string>>;
 }
 
-/** Every setting key (without the section prefix) with its default. */
-export const SETTING_DEFAULTS: Settings = {
+/** Every setting key (without the section prefix, dotted as in package.json) with its default. */
+export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   baseUrl: '',
   authHeader: 'authorization',
+  extraHeaders: {},
+  caCertificateFile: '',
+  'credits.refreshIntervalMinutes': 5,
+  'credits.warningThreshold': 5,
+  'credits.errorThreshold': 1,
+  ...Object.fromEntries(MODEL_CATEGORIES.map((category) => [`defaultModels.${category}`, ''])),
 };
 
-export type SettingKey = keyof Settings;
+export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
 
-export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
+function text(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value.trim() : fallback;
+}
+
+function number(value: unknown, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+}
+
+/** Header names and values a user may add: printable, no line breaks (they could split a request). */
+function headers(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const result: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(value as Record<string, unknown>)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || typeof raw !== 'string' || /[\r\n\0]/.test(raw)) continue;
+    result[name] = raw;
+  }
+  return result;
+}
 
 /** Turns raw configuration values (any type a user can write in settings.json) into Settings. */
-export function parseSettings(read: (key: SettingKey) => unknown): Settings {
-  const baseUrl = read('baseUrl');
-  const authHeader = read('authHeader');
+export function parseSettings(read: (key: string) => unknown): Settings {
+  const warningThreshold = number(read('credits.warningThreshold'), 5, 0);
   return {
-    baseUrl: typeof baseUrl === 'string' ? baseUrl.trim() : SETTING_DEFAULTS.baseUrl,
-    authHeader: authHeader === 'x-api-key' ? 'x-api-key' : 'authorization',
+    baseUrl: text(read('baseUrl'), ''),
+    authHeader: read('authHeader') === 'x-api-key' ? 'x-api-key' : 'authorization',
+    extraHeaders: headers(read('extraHeaders')),
+    caCertificateFile: text(read('caCertificateFile'), ''),
+    credits: {
+      refreshIntervalMinutes: number(read('credits.refreshIntervalMinutes'), 5, 1, 24 * 60),
+      warningThreshold,
+      // The error threshold never sits above the warning one.
+      errorThreshold: Math.min(warningThreshold, number(read('credits.errorThreshold'), 1, 0)),
+    },
+    defaultModels: Object.fromEntries(MODEL_CATEGORIES.map((category) => [category, text(read(`defaultModels.${category}`), '')])) as Record<ModelCategoryName, string>,
   };
 }

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension/testApi';
-import { activateExtension, replace } from './extensionHost';
+import { activateExtension, clearKeyThroughCommand, setKeyThroughCommand } from './extensionHost';
 
 // The harness hands every run a fresh key and afterwards searches every file the run wrote for it.
 const KEY = process.env.UNIFIED_INFERENCE_TEST_SECRET ?? 'uik-test-fallback-key-0123456789';
@@ -19,33 +19,6 @@ async function logText(api: TestApi): Promise<string> {
   };
   await walk(api.logUri.fsPath);
   return (await Promise.all(files.map((file) => readFile(file, 'utf8')))).join('\n');
-}
-
-/** Runs `setApiKey` with the input box answering `answer`; records what the box was asked. */
-async function setKeyThroughCommand(answer: string | undefined): Promise<{ options?: vscode.InputBoxOptions; result: unknown }> {
-  let seen: vscode.InputBoxOptions | undefined;
-  const restore = replace(vscode.window, 'showInputBox', (async (options?: vscode.InputBoxOptions) => {
-    seen = options;
-    return answer;
-  }) as typeof vscode.window.showInputBox);
-  try {
-    const result = await vscode.commands.executeCommand('unifiedInference.setApiKey');
-    return { options: seen, result };
-  } finally {
-    restore();
-  }
-}
-
-async function clearKeyThroughCommand(confirm: boolean): Promise<unknown> {
-  const restore = replace(vscode.window, 'showWarningMessage', (async (_message: string, ...rest: unknown[]) => {
-    const items = rest.filter((item): item is string => typeof item === 'string');
-    return confirm ? items[0] : undefined;
-  }) as typeof vscode.window.showWarningMessage);
-  try {
-    return await vscode.commands.executeCommand('unifiedInference.clearApiKey');
-  } finally {
-    restore();
-  }
 }
 
 describe('API key (SecretStorage) through the commands', () => {

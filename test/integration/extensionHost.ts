@@ -25,3 +25,65 @@ export function replace<T extends object, K extends keyof T>(target: T, name: K,
     (target as Patchable)[name as string] = original;
   };
 }
+
+/** Runs `setApiKey` with the input box answering `answer`; returns what the box was asked. */
+export async function setKeyThroughCommand(answer: string | undefined): Promise<{ options?: vscode.InputBoxOptions; result: unknown }> {
+  let seen: vscode.InputBoxOptions | undefined;
+  const restore = replace(vscode.window, 'showInputBox', (async (options?: vscode.InputBoxOptions) => {
+    seen = options;
+    return answer;
+  }) as typeof vscode.window.showInputBox);
+  try {
+    const result = await vscode.commands.executeCommand('unifiedInference.setApiKey');
+    return { options: seen, result };
+  } finally {
+    restore();
+  }
+}
+
+/** Runs `clearApiKey`, confirming (or not) the modal question. */
+export async function clearKeyThroughCommand(confirm: boolean): Promise<unknown> {
+  const restore = replace(vscode.window, 'showWarningMessage', (async (_message: string, ...rest: unknown[]) => {
+    const items = rest.filter((item): item is string => typeof item === 'string');
+    return confirm ? items[0] : undefined;
+  }) as typeof vscode.window.showWarningMessage);
+  try {
+    return await vscode.commands.executeCommand('unifiedInference.clearApiKey');
+  } finally {
+    restore();
+  }
+}
+
+/** Polls `read` until `accept` holds (bounded); returns the last value read. */
+export async function waitFor<T>(read: () => T | Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!accept(value)) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await read();
+  }
+  return value;
+}
+
+export type Shown = { kind: 'info' | 'warning' | 'error'; message: string };
+
+/** Records the notifications the extension shows (answering none of them) until restored. */
+export function recordNotifications(): { shown: Shown[]; restore: () => void } {
+  const shown: Shown[] = [];
+  const record = (kind: Shown['kind']) => (async (message: string) => {
+    shown.push({ kind, message });
+    return undefined;
+  });
+  const restores = [
+    replace(vscode.window, 'showInformationMessage', record('info') as typeof vscode.window.showInformationMessage),
+    replace(vscode.window, 'showWarningMessage', record('warning') as typeof vscode.window.showWarningMessage),
+    replace(vscode.window, 'showErrorMessage', record('error') as typeof vscode.window.showErrorMessage),
+  ];
+  return { shown, restore: () => restores.reverse().forEach((restore) => restore()) };
+}
+
+/** Sets one of the extension's settings in the test folder (undefined removes it). */
+export async function setSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('unifiedInference').update(key, value, vscode.ConfigurationTarget.Workspace);
+}

@@ -18,10 +18,49 @@ describe('settings', () => {
     for (const key of SETTING_KEYS) assert.deepEqual(SETTING_DEFAULTS[key], properties[`${SETTINGS_SECTION}.${key}`]?.default, key);
   });
 
-  it('parses what a user can write, falling back to defaults for wrong types', () => {
-    const values: Record<string, unknown> = { baseUrl: '  https://gw.example.com/ ', authHeader: 'x-api-key' };
-    assert.deepEqual(parseSettings((key) => values[key]), { baseUrl: 'https://gw.example.com/', authHeader: 'x-api-key' });
-    const wrong: Record<string, unknown> = { baseUrl: 42, authHeader: 'Cookie' };
-    assert.deepEqual(parseSettings((key) => wrong[key]), SETTING_DEFAULTS);
+  it('parses what a user can write', () => {
+    const values: Record<string, unknown> = {
+      baseUrl: '  https://gw.example.com/ ',
+      authHeader: 'x-api-key',
+      extraHeaders: { 'X-Team': 'research' },
+      caCertificateFile: '/etc/ca.pem',
+      'credits.refreshIntervalMinutes': 10,
+      'credits.warningThreshold': 20,
+      'credits.errorThreshold': 2,
+      'defaultModels.chat': 'sim-openai/gpt-sim-mini',
+    };
+    const settings = parseSettings((key) => values[key]);
+    assert.equal(settings.baseUrl, 'https://gw.example.com/');
+    assert.equal(settings.authHeader, 'x-api-key');
+    assert.deepEqual(settings.extraHeaders, { 'X-Team': 'research' });
+    assert.equal(settings.caCertificateFile, '/etc/ca.pem');
+    assert.deepEqual(settings.credits, { refreshIntervalMinutes: 10, warningThreshold: 20, errorThreshold: 2 });
+    assert.equal(settings.defaultModels.chat, 'sim-openai/gpt-sim-mini');
+    assert.equal(settings.defaultModels.image, '');
+  });
+
+  it('falls back to defaults for wrong types, and clamps what is out of range', () => {
+    const wrong: Record<string, unknown> = {
+      baseUrl: 42,
+      authHeader: 'Cookie',
+      extraHeaders: ['x'],
+      'credits.refreshIntervalMinutes': 0,
+      'credits.warningThreshold': 'five',
+      'credits.errorThreshold': 50,
+      'defaultModels.chat': null,
+    };
+    const settings = parseSettings((key) => wrong[key]);
+    assert.equal(settings.baseUrl, '');
+    assert.equal(settings.authHeader, 'authorization');
+    assert.deepEqual(settings.extraHeaders, {});
+    assert.equal(settings.credits.refreshIntervalMinutes, 1, 'at least a minute between refreshes');
+    assert.equal(settings.credits.warningThreshold, 5);
+    assert.equal(settings.credits.errorThreshold, 5, 'the error threshold never exceeds the warning one');
+    assert.equal(settings.defaultModels.chat, '');
+  });
+
+  it('drops extra headers that could break a request', () => {
+    const values: Record<string, unknown> = { extraHeaders: { 'Good-Name': 'v', 'Bad Name': 'v', 'X-Split': 'a\r\nInjected: 1', 'X-Number': 5 } };
+    assert.deepEqual(parseSettings((key) => values[key]).extraHeaders, { 'Good-Name': 'v' });
   });
 });

@@ -1,14 +1,7 @@
 import * as vscode from 'vscode';
 import type { Log } from '../log';
+import { validateApiKeyInput } from './apiKeyInput';
 import { API_KEY_ENV_VAR, type ApiKeyStore } from './apiKeyStore';
-
-/** A message for the input box when the typed key cannot be used, else undefined. */
-export function validateApiKeyInput(value: string): string | undefined {
-  const trimmed = value.trim();
-  if (!trimmed) return 'Enter the API key from your gateway account (Account > API Keys).';
-  if (/\s/.test(trimmed)) return 'An API key has no spaces or line breaks inside it.';
-  return undefined;
-}
 
 export async function setApiKeyCommand(store: ApiKeyStore, log: Log): Promise<boolean> {
   const value = await vscode.window.showInputBox({

@@ -1,0 +1,183 @@
+import * as vscode from 'vscode';
+import { AuthenticationError, formatCredits, formatResetIn, RateLimitError, SpendTracker } from '../../core/index';
+import { readSettings } from '../config';
+import type { GatewayConnection } from '../gateway/gatewayConnection';
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
+import type { CreditsReading, CreditsState, SpendFigures } from './creditsPresentation';
+
+const MODEL_USE_DEBOUNCE_MS = 2_000;
+const QUOTA_TIMEOUT_MS = 15_000;
+const HOUR_MS = 60 * 60_000;
+
+/**
+ * Keeps the credit balance current: on start, whenever the connection changes, shortly after any
+ * request that used a model (debounced), and on an interval (skipped while the window has been in
+ * the background longer than the interval; caught up at once on focus). Notifies once when the
+ * balance crosses the low threshold and once when a request fails for lack of credits.
+ */
+export class CreditsMonitor extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<CreditsState>());
+  readonly onDidChange = this.changed.event;
+  private tracker: SpendTracker;
+  private current: CreditsState = { kind: 'loading' };
+  private last: CreditsReading | undefined;
+  /** The gateway the readings came from: another gateway's balance would be a misleading number. */
+  private readingsFrom = '';
+  private sequence = 0;
+  private inFlight: AbortController | undefined;
+  private interval: NodeJS.Timeout | undefined;
+  private debounce: NodeJS.Timeout | undefined;
+  private unfocusedSince: number | undefined;
+  private lowNoticeArmed = true;
+  private outOfCreditsNoticeArmed = true;
+
+  constructor(
+    private readonly connection: GatewayConnection,
+    private readonly log: Log,
+    private readonly now: () => number = Date.now,
+  ) {
+    super();
+    this.tracker = new SpendTracker(now);
+    this._register(connection.onDidChange(() => {
+      this.restartInterval();
+      void this.refresh();
+    }));
+    this._register(connection.onDidUseModel(() => this.refreshSoon()));
+    this._register(connection.onDidFail((error) => this.onRequestFailed(error)));
+    this._register(vscode.window.onDidChangeWindowState((state) => this.onFocusChanged(state.focused)));
+    this._register({ dispose: () => this.stopTimers() });
+    if (!vscode.window.state.focused) this.unfocusedSince = now();
+    this.restartInterval();
+  }
+
+  get state(): CreditsState {
+    return this.current;
+  }
+
+  spend(): SpendFigures {
+    return { session: this.tracker.spentThisSession(), lastHour: this.tracker.spentInLast(HOUR_MS), burnRatePerHour: this.tracker.burnRatePerHour() };
+  }
+
+  /** Reads the balance now (a newer call supersedes an older one still in flight). */
+  async refresh(): Promise<CreditsState> {
+    const sequence = ++this.sequence;
+    this.inFlight?.abort();
+    const { baseUrl, hasKey, client } = this.connection.setup;
+    if (baseUrl !== this.readingsFrom) this.forgetReadings(baseUrl);
+    if (!baseUrl || !client) return this.set({ kind: 'noBaseUrl' });
+    if (!hasKey) return this.set({ kind: 'noKey' });
+    const controller = new AbortController();
+    this.inFlight = controller;
+    this.set(this.last ? { kind: 'loading', last: this.last } : { kind: 'loading' });
+    try {
+      const quota = await client.quota.get({ signal: controller.signal, timeoutMs: QUOTA_TIMEOUT_MS });
+      if (sequence !== this.sequence) return this.current;
+      const reading: CreditsReading = { credits: quota.credits, reset: quota.reset, at: this.now() };
+      this.last = reading;
+      this.tracker.record(reading.credits, reading.at);
+      if (reading.credits > 0) this.outOfCreditsNoticeArmed = true;
+      this.noticeLowBalance(reading);
+      return this.set({ kind: 'ok', reading });
+    } catch (error) {
+      if (sequence !== this.sequence) return this.current;
+      return this.set(this.stateForError(error));
+    } finally {
+      if (this.inFlight === controller) this.inFlight = undefined;
+    }
+  }
+
+  private forgetReadings(baseUrl: string): void {
+    this.readingsFrom = baseUrl;
+    this.last = undefined;
+    this.tracker = new SpendTracker(this.now);
+    this.lowNoticeArmed = true;
+    this.outOfCreditsNoticeArmed = true;
+  }
+
+  private stateForError(error: unknown): CreditsState {
+    const message = error instanceof Error ? error.message : String(error);
+    this.log.warn(`Could not read the credit balance: ${message}`);
+    if (error instanceof AuthenticationError) return { kind: 'badKey', message };
+    if (error instanceof RateLimitError && error.quotaExhausted) return this.last ? { kind: 'outOfCredits', last: this.last } : { kind: 'outOfCredits' };
+    const name = error instanceof Error ? error.name : '';
+    const offline = name === 'ConnectionError' || name === 'TimeoutError';
+    const withLast = this.last ? { last: this.last } : {};
+    return offline ? { kind: 'offline', message, ...withLast } : { kind: 'error', message, ...withLast };
+  }
+
+  private set(state: CreditsState): CreditsState {
+    this.current = state;
+    this.changed.fire(state);
+    return state;
+  }
+
+  private refreshSoon(): void {
+    clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => void this.refresh(), MODEL_USE_DEBOUNCE_MS);
+  }
+
+  private intervalMs(): number {
+    return readSettings().credits.refreshIntervalMinutes * 60_000;
+  }
+
+  private restartInterval(): void {
+    clearInterval(this.interval);
+    this.interval = setInterval(() => this.onTick(), this.intervalMs());
+  }
+
+  private onTick(): void {
+    // Long in the background: nobody is looking, so no request; focus brings a fresh reading.
+    if (this.unfocusedSince !== undefined && this.now() - this.unfocusedSince >= this.intervalMs()) return;
+    void this.refresh();
+  }
+
+  private onFocusChanged(focused: boolean): void {
+    if (!focused) {
+      this.unfocusedSince ??= this.now();
+      return;
+    }
+    this.unfocusedSince = undefined;
+    const age = this.last ? this.now() - this.last.at : Infinity;
+    if (age >= this.intervalMs() || this.current.kind === 'offline' || this.current.kind === 'error') void this.refresh();
+  }
+
+  private noticeLowBalance(reading: CreditsReading): void {
+    const { warningThreshold } = readSettings().credits;
+    if (reading.credits >= warningThreshold) {
+      this.lowNoticeArmed = true;
+      return;
+    }
+    if (!this.lowNoticeArmed) return;
+    this.lowNoticeArmed = false;
+    const reset = this.resetText(reading);
+    void vscode.window
+      .showWarningMessage(`Unified Inference: credits are low: ${formatCredits(reading.credits)} left (warning under ${formatCredits(warningThreshold)}).${reset}`, 'Open Settings')
+      .then((choice) => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'unifiedInference.credits'));
+  }
+
+  private onRequestFailed(error: unknown): void {
+    if (!(error instanceof RateLimitError && error.quotaExhausted)) return;
+    this.set(this.last ? { kind: 'outOfCredits', last: this.last } : { kind: 'outOfCredits' });
+    if (!this.outOfCreditsNoticeArmed) return;
+    this.outOfCreditsNoticeArmed = false;
+    const reset = this.last ? this.resetText(this.last) : '';
+    void vscode.window
+      .showErrorMessage(`Unified Inference: out of credits: the gateway refused the request.${reset}`, 'Refresh Credits', 'Show Log')
+      .then((choice) => {
+        if (choice === 'Refresh Credits') void this.refresh();
+        else if (choice === 'Show Log') void vscode.commands.executeCommand('unifiedInference.showLog');
+      });
+  }
+
+  private resetText(reading: CreditsReading): string {
+    const reset = new Date(reading.reset);
+    return Number.isNaN(reset.getTime()) ? '' : ` New credits when the window resets (${formatResetIn(reset, new Date(this.now()))}, ${reset.toLocaleString()}).`;
+  }
+
+  private stopTimers(): void {
+    clearInterval(this.interval);
+    clearTimeout(this.debounce);
+    this.inFlight?.abort();
+  }
+}

@@ -1,0 +1,132 @@
+import { readFile } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { createDispatcher, describeProxy, GatewayClient, RateLimitError, selectProxy } from '../../core/index';
+import type { Dispatcher } from 'undici';
+import type { ApiKeyStore } from '../apiKey/apiKeyStore';
+import { onDidChangeSettings, readNetworkSettings, readSettings } from '../config';
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
+
+/** What a feature needs to talk to the gateway, rebuilt whenever a setting or the key changes. */
+export interface GatewaySetup {
+  readonly baseUrl: string;
+  readonly hasKey: boolean;
+  /** Undefined when no gateway address is configured. */
+  readonly client: GatewayClient | undefined;
+  /** The proxy in use, without credentials, for messages. */
+  readonly proxy: string | undefined;
+  /** Why the network setup is not what the settings ask (e.g. an unreadable CA file). */
+  readonly problem: string | undefined;
+}
+
+/**
+ * The one GatewayClient of the extension. Settings (ours and VS Code's `http.*`), the proxy
+ * environment and the CA file are read here; the key is asked for on every request, so a key set
+ * in this or another window applies at once. Features report model use and failures here, and the
+ * credits display listens.
+ */
+export class GatewayConnection extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<GatewaySetup>());
+  /** Fires after the client was rebuilt (settings) or the key changed. */
+  readonly onDidChange = this.changed.event;
+  private readonly modelUsed = this._register(new vscode.EventEmitter<void>());
+  /** Fires after any request that used a model (and so may have cost credits). */
+  readonly onDidUseModel = this.modelUsed.event;
+  private readonly failed = this._register(new vscode.EventEmitter<unknown>());
+  /** Fires when a feature's request failed (for out-of-credits notices). */
+  readonly onDidFail = this.failed.event;
+
+  private current: GatewaySetup = { baseUrl: '', hasKey: false, client: undefined, proxy: undefined, problem: undefined };
+  private dispatcher: Dispatcher | undefined;
+  private generation = 0;
+
+  constructor(
+    private readonly apiKeys: ApiKeyStore,
+    private readonly log: Log,
+    private readonly environment: NodeJS.ProcessEnv = process.env,
+  ) {
+    super();
+    this._register(onDidChangeSettings(() => void this.rebuild(), true));
+    this._register(apiKeys.onDidChange(() => void this.refreshKeyState()));
+    this._register({ dispose: () => void this.dispatcher?.close().catch(() => undefined) });
+  }
+
+  get setup(): GatewaySetup {
+    return this.current;
+  }
+
+  /** Builds the first client; call once after construction. */
+  async initialize(): Promise<GatewaySetup> {
+    return this.rebuild();
+  }
+
+  reportModelUse(): void {
+    this.modelUsed.fire();
+  }
+
+  reportFailure(error: unknown): void {
+    if (error instanceof RateLimitError && error.quotaExhausted) this.log.warn('A request failed: out of credits.');
+    this.failed.fire(error);
+  }
+
+  async rebuild(): Promise<GatewaySetup> {
+    const generation = ++this.generation;
+    const settings = readSettings();
+    const network = readNetworkSettings();
+    const hasKey = !!(await this.apiKeys.get());
+    let problem: string | undefined;
+    let ca: string | undefined;
+    if (settings.caCertificateFile) {
+      try {
+        ca = await readFile(settings.caCertificateFile, 'utf8');
+      } catch (error) {
+        problem = `The CA certificate file ${settings.caCertificateFile} could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); the default certificate authorities are used.`;
+      }
+    }
+    if (generation !== this.generation || this.isDisposed) return this.current;
+
+    const proxyUrl = settings.baseUrl ? this.proxyFor(settings.baseUrl, network) : undefined;
+    const previous = this.dispatcher;
+    this.dispatcher = settings.baseUrl ? createDispatcher({ proxyUrl, strictSSL: network.strictSSL, ca }) : undefined;
+    void previous?.close().catch(() => undefined);
+
+    const client = settings.baseUrl
+      ? new GatewayClient({
+          baseUrl: settings.baseUrl,
+          apiKey: async () => (await this.apiKeys.get())?.value,
+          authHeader: settings.authHeader,
+          headers: { ...settings.extraHeaders },
+          ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+        })
+      : undefined;
+    const proxy = proxyUrl ? describeProxy(proxyUrl) : undefined;
+    this.current = { baseUrl: settings.baseUrl, hasKey, client, proxy, problem };
+    if (problem) this.log.warn(problem);
+    this.log.info(`Gateway: ${settings.baseUrl || '(not configured)'}${proxy ? ` through proxy ${proxy}` : ''}.`);
+    this.publishContext();
+    this.changed.fire(this.current);
+    return this.current;
+  }
+
+  private proxyFor(baseUrl: string, network: ReturnType<typeof readNetworkSettings>): string | undefined {
+    try {
+      return selectProxy(baseUrl, { proxy: network.proxy || undefined, noProxy: [...network.noProxy], env: this.environment });
+    } catch {
+      return undefined; // an unparsable address: the client reports it on the first request
+    }
+  }
+
+  private async refreshKeyState(): Promise<void> {
+    const hasKey = !!(await this.apiKeys.get());
+    if (this.isDisposed) return;
+    this.current = { ...this.current, hasKey };
+    this.publishContext();
+    this.changed.fire(this.current);
+  }
+
+  /** Welcome views, menus and the walkthrough read these context keys. */
+  private publishContext(): void {
+    void vscode.commands.executeCommand('setContext', 'unifiedInference.hasBaseUrl', !!this.current.baseUrl);
+    void vscode.commands.executeCommand('setContext', 'unifiedInference.hasApiKey', this.current.hasKey);
+  }
+}

@@ -1,0 +1,93 @@
+import * as vscode from 'vscode';
+import { diagnoseConnectionError, formatCredits, type ConnectionDiagnosis } from '../../core/index';
+import type { Log } from '../log';
+import type { GatewayConnection } from './gatewayConnection';
+
+export interface ConnectionReport {
+  readonly ok: boolean;
+  readonly baseUrl: string;
+  readonly modelCount?: number;
+  readonly credits?: number;
+  readonly diagnosis?: ConnectionDiagnosis;
+}
+
+const TIMEOUT_MS = 20_000;
+
+/** The buttons offered with each kind of failure: the one next step first, then the log. */
+function actionsFor(kind: ConnectionDiagnosis['kind']): [string, () => Thenable<unknown>][] {
+  const setKey: [string, () => Thenable<unknown>] = ['Set API Key', () => vscode.commands.executeCommand('unifiedInference.setApiKey')];
+  const setAddress: [string, () => Thenable<unknown>] = ['Set Gateway Address', () => vscode.commands.executeCommand('unifiedInference.setBaseUrl')];
+  const proxySettings: [string, () => Thenable<unknown>] = ['Open Proxy Settings', () => vscode.commands.executeCommand('workbench.action.openSettings', 'http.proxy')];
+  switch (kind) {
+    case 'noKey':
+    case 'unauthorized':
+      return [setKey];
+    case 'dns':
+    case 'refused':
+    case 'notFound':
+    case 'invalidUrl':
+      return [setAddress];
+    case 'proxy':
+    case 'tls':
+      return [proxySettings];
+    default:
+      return [];
+  }
+}
+
+function failure(baseUrl: string, diagnosis: ConnectionDiagnosis): ConnectionReport {
+  return { ok: false, baseUrl, diagnosis };
+}
+
+/**
+ * "Test Connection": reads the catalog and the balance, and reports either what works (model
+ * count, balance) or what is wrong with one concrete next step. Returns the report (tests read it).
+ */
+export async function testConnectionCommand(connection: GatewayConnection, log: Log): Promise<ConnectionReport> {
+  const setup = connection.setup;
+  let report: ConnectionReport;
+  if (!setup.baseUrl || !setup.client) {
+    report = failure('', { kind: 'invalidUrl', title: 'No gateway address', detail: 'The setting unifiedInference.baseUrl is empty.', nextStep: 'Set the gateway address.' });
+  } else if (!setup.hasKey) {
+    report = failure(setup.baseUrl, { kind: 'noKey', title: 'No API key', detail: 'No key is stored and UNIFIED_INFERENCE_API_KEY is not set.', nextStep: 'Set your API key.' });
+  } else {
+    const client = setup.client;
+    report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Unified Inference: testing ${setup.baseUrl}`, cancellable: true },
+      async (progress, token): Promise<ConnectionReport> => {
+        const controller = new AbortController();
+        const cancel = token.onCancellationRequested(() => controller.abort());
+        try {
+          progress.report({ message: 'reading the model catalog...' });
+          const models = await client.models.list({ signal: controller.signal, timeoutMs: TIMEOUT_MS });
+          progress.report({ message: 'reading the balance...' });
+          const quota = await client.quota.get({ signal: controller.signal, timeoutMs: TIMEOUT_MS });
+          return { ok: true, baseUrl: setup.baseUrl, modelCount: models.length, credits: quota.credits };
+        } catch (error) {
+          return failure(setup.baseUrl, diagnoseConnectionError(error, { baseUrl: setup.baseUrl, ...(setup.proxy ? { proxyUrl: setup.proxy } : {}) }));
+        } finally {
+          cancel.dispose();
+        }
+      },
+    );
+  }
+
+  if (report.ok) {
+    const message = `Connected to ${report.baseUrl}${setup.proxy ? ` through ${setup.proxy}` : ''}: ${report.modelCount} models, balance ${formatCredits(report.credits ?? 0)}.`;
+    log.info(`Test connection: ${message}`);
+    void vscode.commands.executeCommand('setContext', 'unifiedInference.connectionTested', true);
+    void vscode.window.showInformationMessage(`Unified Inference: ${message}`, 'Open Chat').then((choice) => choice && vscode.commands.executeCommand('unifiedInference.chat.focus'));
+    void vscode.commands.executeCommand('unifiedInference.refreshCredits'); // the status bar follows at once
+  } else if (report.diagnosis) {
+    const { title, detail, nextStep, kind } = report.diagnosis;
+    log.warn(`Test connection failed (${kind}): ${title}. ${detail} ${nextStep}`);
+    const actions = actionsFor(kind);
+    void vscode.window
+      .showErrorMessage(`Unified Inference: ${title}. ${detail} ${nextStep}`, ...actions.map(([label]) => label), 'Show Log')
+      .then((choice) => {
+        if (choice === 'Show Log') log.show();
+        else actions.find(([label]) => label === choice)?.[1]();
+      });
+  }
+  return report;
+}

@@ -1,0 +1,88 @@
+// Groups the catalog for the Models view: category, then provider, then model. Pure (no vscode
+// import) so the grouping and filtering are unit-tested in Node.
+import { identifyModelCategory, type Model } from '../../core/index';
+import { MODEL_CATEGORIES, type ModelCategoryName } from '../../shared/settings';
+
+export type CatalogCategory = ModelCategoryName | 'other';
+
+export const CATEGORY_ORDER: readonly CatalogCategory[] = [...MODEL_CATEGORIES, 'other'];
+
+export const CATEGORY_LABELS: Readonly<Record<CatalogCategory, string>> = {
+  chat: 'Chat',
+  embedding: 'Embedding',
+  rerank: 'Rerank',
+  transcription: 'Transcription',
+  speech: 'Speech',
+  image: 'Image',
+  other: 'Other',
+};
+
+export interface ProviderGroup {
+  readonly provider: string;
+  readonly models: readonly Model[];
+}
+
+export interface CategoryGroup {
+  readonly category: CatalogCategory;
+  readonly providers: readonly ProviderGroup[];
+  readonly count: number;
+}
+
+export function categoryOf(model: Model): CatalogCategory {
+  return identifyModelCategory(model) ?? 'other';
+}
+
+/** The provider label: the `provider` field, else the id's `provider/` segment, else owned_by. */
+export function providerOf(model: Model): string {
+  if (typeof model.provider === 'string' && model.provider.trim()) return model.provider.trim();
+  const slash = model.id.indexOf('/');
+  if (slash > 0) return model.id.slice(0, slash);
+  if (typeof model.owned_by === 'string' && model.owned_by.trim()) return model.owned_by.trim();
+  return 'unknown provider';
+}
+
+export function matchesFilter(model: Model, filter: string): boolean {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const haystack = `${model.id} ${providerOf(model)} ${categoryOf(model)} ${String(model.provider_info?.status ?? '')}`.toLowerCase();
+  return words.every((word) => haystack.includes(word));
+}
+
+export function groupCatalog(models: readonly Model[], filter = ''): CategoryGroup[] {
+  const byCategory = new Map<CatalogCategory, Map<string, Model[]>>();
+  for (const model of models) {
+    if (!matchesFilter(model, filter)) continue;
+    const category = categoryOf(model);
+    const providers = byCategory.get(category) ?? new Map<string, Model[]>();
+    byCategory.set(category, providers);
+    const provider = providerOf(model);
+    providers.set(provider, [...(providers.get(provider) ?? []), model]);
+  }
+  return CATEGORY_ORDER.flatMap((category) => {
+    const providers = byCategory.get(category);
+    if (!providers) return [];
+    const groups = [...providers.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([provider, list]) => ({ provider, models: [...list].sort((a, b) => a.id.localeCompare(b.id)) }));
+    return [{ category, providers: groups, count: groups.reduce((sum, group) => sum + group.models.length, 0) }];
+  });
+}
+
+const SHOWN_ELSEWHERE = new Set(['id', 'object', 'provider', 'owned_by', 'provider_info']);
+
+/** Markdown lines describing a model: provider status and every extra field the gateway sent. */
+export function describeModel(model: Model): string[] {
+  const cell = (value: unknown): string => {
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    return (text ?? '').replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ').slice(0, 300);
+  };
+  const lines = [`**${cell(model.id)}**`, '', '| | |', '|---|---|', `| Category | ${CATEGORY_LABELS[categoryOf(model)]} |`, `| Provider | ${cell(providerOf(model))} |`];
+  if (model.owned_by !== undefined) lines.push(`| Owned by | ${cell(model.owned_by)} |`);
+  for (const [key, value] of Object.entries(model.provider_info ?? {})) lines.push(`| Provider ${cell(key)} | ${cell(value)} |`);
+  for (const [key, value] of Object.entries(model)) {
+    if (SHOWN_ELSEWHERE.has(key) || value === undefined || value === null) continue;
+    const shown = key === 'created' && typeof value === 'number' ? new Date(value * 1000).toISOString().slice(0, 10) : value;
+    lines.push(`| ${cell(key)} | ${cell(shown)} |`);
+  }
+  return lines;
+}

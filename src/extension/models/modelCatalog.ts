@@ -1,0 +1,81 @@
+import * as vscode from 'vscode';
+import type { Model } from '../../core/index';
+import type { GatewayConnection } from '../gateway/gatewayConnection';
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
+
+const CACHE_KEY = 'unifiedInference.modelCatalog';
+
+/** The catalog as last read from a gateway, with when (kept in globalState: model ids are not secrets). */
+export interface CatalogSnapshot {
+  readonly baseUrl: string;
+  readonly fetchedAt: number;
+  readonly models: readonly Model[];
+}
+
+export type CatalogStatus =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'error'; readonly message: string };
+
+/**
+ * The gateway's model catalog, cached with a time stamp so pickers open at once; refreshed when the
+ * gateway or key changes and on request.
+ */
+export class ModelCatalog extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this.changed.event;
+  private snapshotValue: CatalogSnapshot | undefined;
+  private statusValue: CatalogStatus = { kind: 'idle' };
+  private sequence = 0;
+
+  constructor(
+    private readonly connection: GatewayConnection,
+    private readonly state: vscode.Memento,
+    private readonly log: Log,
+  ) {
+    super();
+    this.snapshotValue = state.get<CatalogSnapshot>(CACHE_KEY);
+    this._register(connection.onDidChange(() => void this.refresh()));
+  }
+
+  /** The cached catalog of the configured gateway (undefined if none was read yet). */
+  get snapshot(): CatalogSnapshot | undefined {
+    const snapshot = this.snapshotValue;
+    return snapshot && snapshot.baseUrl === this.connection.setup.baseUrl ? snapshot : undefined;
+  }
+
+  get status(): CatalogStatus {
+    return this.statusValue;
+  }
+
+  async refresh(): Promise<CatalogSnapshot | undefined> {
+    const sequence = ++this.sequence;
+    const { baseUrl, hasKey, client } = this.connection.setup;
+    if (!client || !hasKey) {
+      this.setStatus({ kind: 'idle' });
+      return undefined;
+    }
+    this.setStatus({ kind: 'loading' });
+    try {
+      const models = await client.models.list({ timeoutMs: 30_000 });
+      if (sequence !== this.sequence) return this.snapshot;
+      this.snapshotValue = { baseUrl, fetchedAt: Date.now(), models };
+      await this.state.update(CACHE_KEY, this.snapshotValue);
+      this.setStatus({ kind: 'idle' });
+      return this.snapshotValue;
+    } catch (error) {
+      if (sequence !== this.sequence) return this.snapshot;
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.warn(`Could not read the model catalog: ${message}`);
+      this.connection.reportFailure(error);
+      this.setStatus({ kind: 'error', message });
+      return this.snapshot;
+    }
+  }
+
+  private setStatus(status: CatalogStatus): void {
+    this.statusValue = status;
+    this.changed.fire();
+  }
+}

@@ -1,0 +1,126 @@
+import * as vscode from 'vscode';
+import type { Model } from '../../core/index';
+import { readSettings, onDidChangeSettings } from '../config';
+import { Disposable } from '../lifecycle';
+import { CATEGORY_LABELS, categoryOf, describeModel, groupCatalog, type CatalogCategory, type CategoryGroup, type ProviderGroup } from './catalogTree';
+import type { ModelCatalog } from './modelCatalog';
+
+export const MODELS_VIEW_ID = 'unifiedInference.models';
+
+type Node =
+  | { readonly kind: 'category'; readonly group: CategoryGroup }
+  | { readonly kind: 'provider'; readonly category: CatalogCategory; readonly group: ProviderGroup }
+  | { readonly kind: 'model'; readonly model: Model };
+
+const CATEGORY_ICONS: Readonly<Record<CatalogCategory, string>> = {
+  chat: 'comment-discussion',
+  embedding: 'symbol-array',
+  rerank: 'list-ordered',
+  transcription: 'mic',
+  speech: 'unmute',
+  image: 'file-media',
+  other: 'question',
+};
+
+function age(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  return `${Math.round(minutes / 60)} h ago`;
+}
+
+/** The Models view: the catalog by category and provider, with filter, refresh and defaults. */
+export class ModelsView extends Disposable implements vscode.TreeDataProvider<Node> {
+  private readonly changed = this._register(new vscode.EventEmitter<Node | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly view: vscode.TreeView<Node>;
+  private filter = '';
+
+  constructor(private readonly catalog: ModelCatalog) {
+    super();
+    this.view = this._register(vscode.window.createTreeView(MODELS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }));
+    this._register(catalog.onDidChange(() => this.update()));
+    this._register(onDidChangeSettings(() => this.update()));
+    this.update();
+  }
+
+  get filterText(): string {
+    return this.filter;
+  }
+
+  /** The groups shown now (for tests). */
+  groups(): CategoryGroup[] {
+    return groupCatalog(this.catalog.snapshot?.models ?? [], this.filter);
+  }
+
+  async promptFilter(): Promise<void> {
+    const value = await vscode.window.showInputBox({
+      title: 'Filter Models',
+      prompt: 'Words that the model id, provider, category or status must contain (empty shows all).',
+      value: this.filter,
+    });
+    if (value !== undefined) this.setFilter(value);
+  }
+
+  setFilter(value: string): void {
+    this.filter = value.trim();
+    void vscode.commands.executeCommand('setContext', 'unifiedInference.models.filterActive', this.filter !== '');
+    this.update();
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    switch (node.kind) {
+      case 'category': {
+        const item = new vscode.TreeItem(CATEGORY_LABELS[node.group.category], vscode.TreeItemCollapsibleState.Expanded);
+        item.description = String(node.group.count);
+        item.iconPath = new vscode.ThemeIcon(CATEGORY_ICONS[node.group.category]);
+        item.id = `category:${node.group.category}`;
+        return item;
+      }
+      case 'provider': {
+        const item = new vscode.TreeItem(node.group.provider, vscode.TreeItemCollapsibleState.Expanded);
+        item.description = String(node.group.models.length);
+        item.iconPath = new vscode.ThemeIcon('organization');
+        item.id = `provider:${node.category}:${node.group.provider}`;
+        return item;
+      }
+      case 'model': {
+        const { model } = node;
+        const slash = model.id.indexOf('/');
+        const item = new vscode.TreeItem(slash > 0 ? model.id.slice(slash + 1) : model.id, vscode.TreeItemCollapsibleState.None);
+        const category = categoryOf(model);
+        const isDefault = category !== 'other' && readSettings().defaultModels[category] === model.id;
+        const status = typeof model.provider_info?.status === 'string' ? model.provider_info.status : undefined;
+        item.description = [isDefault ? 'default' : undefined, status].filter(Boolean).join(' · ');
+        item.iconPath = new vscode.ThemeIcon(isDefault ? 'star-full' : status && !/^(ok|operational|active|available|online|healthy)$/i.test(status) ? 'warning' : 'circle-small-filled');
+        const tooltip = new vscode.MarkdownString(describeModel(model).join('\n'));
+        item.tooltip = tooltip;
+        item.contextValue = 'model';
+        item.id = `model:${model.id}`;
+        item.accessibilityInformation = { label: `${model.id}${isDefault ? ', default' : ''}${status ? `, ${status}` : ''}` };
+        return item;
+      }
+    }
+  }
+
+  getChildren(node?: Node): Node[] {
+    if (!node) return this.groups().map((group) => ({ kind: 'category', group }));
+    if (node.kind === 'category') return node.group.providers.map((group) => ({ kind: 'provider', category: node.group.category, group }));
+    if (node.kind === 'provider') return node.group.models.map((model) => ({ kind: 'model', model }));
+    return [];
+  }
+
+  private update(): void {
+    const snapshot = this.catalog.snapshot;
+    const status = this.catalog.status;
+    const total = snapshot?.models.length ?? 0;
+    const shown = this.groups().reduce((sum, group) => sum + group.count, 0);
+    const messages: string[] = [];
+    if (status.kind === 'loading') messages.push('Loading the catalog...');
+    if (status.kind === 'error') messages.push(`Could not refresh the catalog: ${status.message}${snapshot ? ' (showing the cached one)' : ''}`);
+    if (this.filter) messages.push(`Filter "${this.filter}": ${shown} of ${total} models.`);
+    this.view.message = messages.join(' ') || undefined;
+    this.view.description = snapshot ? `${total} models · ${age(Date.now() - snapshot.fetchedAt)}` : undefined;
+    this.changed.fire(undefined);
+  }
+}

@@ -1,0 +1,256 @@
+import * as assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import * as vscode from 'vscode';
+import { GatewayClient } from '../../src/core/index';
+import type { CreditsState } from '../../src/extension/account/creditsPresentation';
+import type { TestApi } from '../../src/extension/testApi';
+import { startConnectProxy } from '../harness/connectProxy';
+import { startGateway, type LocalGateway } from '../gateway/index';
+import { activateExtension, clearKeyThroughCommand, recordNotifications, replace, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+
+const SECOND_KEY = 'sim-second-key-0042';
+const CHAT_MODEL = 'sim-openai/gpt-sim-mini';
+
+/** A port on 127.0.0.1 that nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('account: credits, connection and catalog against the local gateway', function () {
+  this.timeout(60_000);
+  let api: TestApi;
+  let gateway: LocalGateway;
+
+  const state = (): CreditsState => api.credits.state;
+  const settled = (s: CreditsState): boolean => s.kind !== 'loading';
+  const refreshed = async (): Promise<CreditsState> => {
+    await api.credits.refresh();
+    return waitFor(state, settled, 'a settled credits state');
+  };
+  const credits = (s: CreditsState): number => (s.kind === 'ok' ? s.reading.credits : NaN);
+
+  before(async () => {
+    api = await activateExtension();
+    gateway = await startGateway({ keys: { [SECOND_KEY]: { credits: 3 } } });
+  });
+
+  after(async () => {
+    await clearKeyThroughCommand(true);
+    await setSetting('baseUrl', undefined);
+    await vscode.workspace.getConfiguration('http').update('proxy', undefined, vscode.ConfigurationTarget.Global);
+    await gateway?.stop();
+  });
+
+  it('says what is missing before the gateway and the key are set', async () => {
+    await setSetting('baseUrl', undefined);
+    await waitFor(() => api.creditsItem.presentation?.text, (text) => text === '$(gear) Configure gateway', 'Configure gateway');
+    await setSetting('baseUrl', gateway.url);
+    await waitFor(() => api.creditsItem.presentation?.text, (text) => text === '$(key) Set API key', 'Set API key');
+  });
+
+  it('shows the balance from /quota once the key is set', async () => {
+    await setKeyThroughCommand(gateway.apiKey);
+    const shown = await waitFor(state, (s) => s.kind === 'ok', 'the balance');
+    assert.equal(credits(shown), gateway.credits(gateway.apiKey));
+    assert.match(api.creditsItem.presentation?.text ?? '', /^\$\(credit-card\) \$\d+\.\d\d$/);
+    assert.match(api.creditsItem.presentation?.tooltip ?? '', /resets in/);
+  });
+
+  it('shows the balance falling after model requests (debounced refresh after use)', async () => {
+    const before = credits(await refreshed());
+    const client = api.connection.setup.client!;
+    for (let i = 0; i < 3; i++) {
+      await client.chat.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: `Write a long answer about streams, number ${i}.` }] });
+      api.connection.reportModelUse();
+    }
+    const after = await waitFor(state, (s) => s.kind === 'ok' && s.reading.credits < before, 'a lower balance');
+    assert.ok(credits(after) < before);
+    assert.equal(credits(after), gateway.credits(gateway.apiKey));
+    assert.ok(api.credits.spend().session > 0, 'spend this session is measured');
+    await waitFor(() => api.creditsItem.presentation?.tooltip ?? '', (tooltip) => /Spent this session: \$0\.0*[1-9]|Spent this session: \$[1-9]|Spent this session: <\$0\.01/.test(tooltip), 'the spend in the tooltip');
+  });
+
+  it('colours the balance under the thresholds and notifies once when it gets low', async () => {
+    const notes = recordNotifications();
+    try {
+      await setSetting('credits.warningThreshold', 1000);
+      await refreshed();
+      await refreshed();
+      assert.equal(api.creditsItem.presentation?.severity, 'warning');
+      const low = notes.shown.filter((n) => n.kind === 'warning' && /credits are low/.test(n.message));
+      assert.equal(low.length, 1, 'one notification for one crossing');
+      await setSetting('credits.errorThreshold', 1000);
+      await refreshed();
+      assert.equal(api.creditsItem.presentation?.severity, 'error');
+    } finally {
+      notes.restore();
+      await setSetting('credits.warningThreshold', undefined);
+      await setSetting('credits.errorThreshold', undefined);
+    }
+    await refreshed();
+    assert.equal(api.creditsItem.presentation?.severity, 'normal');
+  });
+
+  it('applies a changed key at once, without reload', async () => {
+    await setKeyThroughCommand(SECOND_KEY);
+    const shown = await waitFor(state, (s) => s.kind === 'ok' && s.reading.credits === 3, 'the second key\'s balance');
+    assert.equal(credits(shown), 3);
+    await setKeyThroughCommand(gateway.apiKey);
+    await waitFor(state, (s) => s.kind === 'ok' && s.reading.credits !== 3, 'the first key\'s balance again');
+  });
+
+  it('reports out of credits once, with the reset time, when a request is refused', async () => {
+    await refreshed();
+    const saved = gateway.credits(gateway.apiKey);
+    gateway.setCredits(gateway.apiKey, 0);
+    const notes = recordNotifications();
+    try {
+      for (let i = 0; i < 2; i++) {
+        const error = await api.connection.setup.client!.chat.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'hi' }] }).then(() => undefined, (e: unknown) => e);
+        // The extension's client is bundled with its own copy of the error classes: compare by name.
+        assert.ok(error instanceof Error && error.name === 'RateLimitError' && (error as { quotaExhausted?: boolean }).quotaExhausted, `the gateway refuses: out of credits (got ${String(error)})`);
+        api.connection.reportFailure(error);
+      }
+      assert.equal(state().kind, 'outOfCredits');
+      assert.equal(api.creditsItem.presentation?.text, '$(error) Out of credits');
+      const out = notes.shown.filter((n) => n.kind === 'error' && /out of credits/.test(n.message));
+      assert.equal(out.length, 1, 'notified once');
+      assert.match(out[0]!.message, /window resets/);
+      const zero = await refreshed();
+      assert.equal(zero.kind, 'ok');
+      assert.equal(api.creditsItem.presentation?.text, '$(credit-card) $0.00');
+      assert.equal(api.creditsItem.presentation?.severity, 'error');
+    } finally {
+      notes.restore();
+      gateway.setCredits(gateway.apiKey, saved);
+    }
+  });
+
+  it('shows a refused key as such, never as a number', async () => {
+    await setKeyThroughCommand('sim-not-a-valid-key');
+    const shown = await waitFor(state, (s) => s.kind === 'badKey', 'the bad key state');
+    assert.equal(shown.kind, 'badKey');
+    assert.equal(api.creditsItem.presentation?.text, '$(error) Invalid API key');
+    await setKeyThroughCommand(gateway.apiKey);
+    await waitFor(state, (s) => s.kind === 'ok', 'the balance again');
+  });
+
+  it('keeps the last known balance, marked stale, when the gateway goes offline', async () => {
+    const other = await startGateway();
+    try {
+      await setSetting('baseUrl', other.url);
+      await waitFor(state, (s) => s.kind === 'ok' && s.reading.credits === other.credits(other.apiKey), 'the other gateway\'s balance', 20_000).catch(async () => {
+        // The demo key is the same on both gateways; the reading must come from `other`.
+        await refreshed();
+      });
+      await other.stop();
+      const offline = await refreshed();
+      assert.equal(offline.kind, 'offline');
+      assert.match(api.creditsItem.presentation?.text ?? '', /^\$\(cloud-offline\) \$\d/);
+      assert.match(api.creditsItem.presentation?.tooltip ?? '', /last known/);
+    } finally {
+      await other.stop().catch(() => undefined);
+      await setSetting('baseUrl', gateway.url);
+      await waitFor(state, (s) => s.kind === 'ok', 'back online');
+    }
+  });
+
+  it('tests the connection: model count and balance when it works', async () => {
+    const notes = recordNotifications();
+    try {
+      const report = await vscode.commands.executeCommand<{ ok: boolean; modelCount?: number; credits?: number }>('unifiedInference.testConnection');
+      assert.equal(report.ok, true);
+      const models = await new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey }).models.list();
+      assert.equal(report.modelCount, models.length);
+      assert.equal(report.credits, gateway.credits(gateway.apiKey));
+      assert.ok(notes.shown.some((n) => n.kind === 'info' && n.message.includes(`${models.length} models`)));
+    } finally {
+      notes.restore();
+    }
+  });
+
+  async function failingTest(baseUrl: string | undefined, key?: string): Promise<{ kind: string; message: string }> {
+    const notes = recordNotifications();
+    try {
+      if (baseUrl) await setSetting('baseUrl', baseUrl);
+      if (key) await setKeyThroughCommand(key);
+      await waitFor(() => api.connection.setup.baseUrl, (url) => url === (baseUrl ?? gateway.url), 'the new address');
+      const report = await vscode.commands.executeCommand<{ ok: boolean; diagnosis?: { kind: string } }>('unifiedInference.testConnection');
+      assert.equal(report.ok, false);
+      const error = notes.shown.find((n) => n.kind === 'error');
+      assert.ok(error, 'an error notification was shown');
+      return { kind: report.diagnosis?.kind ?? '', message: error.message };
+    } finally {
+      notes.restore();
+      await setSetting('baseUrl', gateway.url);
+      if (key) await setKeyThroughCommand(gateway.apiKey);
+    }
+  }
+
+  it('tests the connection: a refused port is named, with the next step', async () => {
+    const port = await closedPort();
+    const { kind, message } = await failingTest(`http://127.0.0.1:${port}`);
+    assert.equal(kind, 'refused');
+    assert.match(message, new RegExp(`127\\.0\\.0\\.1:${port}`));
+  });
+
+  it('tests the connection: a refused key (401)', async () => {
+    const { kind, message } = await failingTest(undefined, 'sim-not-a-valid-key');
+    assert.equal(kind, 'unauthorized');
+    assert.ok(!message.includes('sim-not-a-valid-key'), 'the key is not in the message');
+  });
+
+  it('tests the connection: an address that does not serve /api/v1 (404)', async () => {
+    const { kind } = await failingTest(`${gateway.url}/not-the-gateway`);
+    assert.equal(kind, 'notFound');
+  });
+
+  it('goes through the proxy in VS Code\'s http.proxy setting', async () => {
+    const proxy = await startConnectProxy();
+    try {
+      await vscode.workspace.getConfiguration('http').update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
+      await waitFor(() => api.connection.setup.proxy, (p) => p !== undefined, 'the proxy to be in use');
+      const report = await vscode.commands.executeCommand<{ ok: boolean }>('unifiedInference.testConnection');
+      assert.equal(report.ok, true);
+      const host = new URL(gateway.url).host;
+      assert.ok([...proxy.connects, ...proxy.requests].some((target) => target.includes(host)), `the proxy carried the requests (saw ${JSON.stringify([...proxy.connects, ...proxy.requests])})`);
+    } finally {
+      await vscode.workspace.getConfiguration('http').update('proxy', undefined, vscode.ConfigurationTarget.Global);
+      await waitFor(() => api.connection.setup.proxy, (p) => p === undefined, 'no proxy');
+      await proxy.stop();
+    }
+  });
+
+  it('groups the catalog by category and provider, and filters it', async () => {
+    await api.catalog.refresh();
+    const groups = api.models.groups();
+    for (const category of ['chat', 'embedding', 'rerank', 'transcription', 'speech', 'image']) {
+      assert.ok(groups.some((g) => g.category === category), `${category} models are listed`);
+    }
+    assert.ok(api.catalog.snapshot && api.catalog.snapshot.fetchedAt <= Date.now(), 'the catalog is cached with a time stamp');
+    api.models.setFilter('embedding');
+    assert.deepEqual(api.models.groups().map((g) => g.category), ['embedding']);
+    api.models.setFilter('');
+  });
+
+  it('picks a default model per category from the catalog', async () => {
+    let offered: string[] = [];
+    const restore = replace(vscode.window, 'showQuickPick', (async (items: readonly vscode.QuickPickItem[]) => {
+      offered = items.filter((item) => item.kind !== vscode.QuickPickItemKind.Separator).map((item) => item.label);
+      return items.find((item) => item.label.includes('text-embedding-sim-large'));
+    }) as unknown as typeof vscode.window.showQuickPick);
+    try {
+      const picked = await vscode.commands.executeCommand<string>('unifiedInference.pickDefaultEmbeddingModel');
+      assert.match(picked, /text-embedding-sim-large/);
+      assert.ok(offered.every((label) => /embed|Show all|Clear/.test(label)), `only embedding models offered: ${offered.join(', ')}`);
+      assert.equal(vscode.workspace.getConfiguration('unifiedInference').get('defaultModels.embedding'), picked);
+    } finally {
+      restore();
+      await vscode.workspace.getConfiguration('unifiedInference').update('defaultModels.embedding', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});

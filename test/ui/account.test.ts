@@ -1,0 +1,84 @@
+import * as assert from 'node:assert/strict';
+import { startGateway, type LocalGateway } from '../gateway/index';
+import { Workbench } from './workbench';
+
+describe('account and catalog in the workbench (real VS Code in Chromium, local gateway)', () => {
+  let gateway: LocalGateway;
+  let workbench: Workbench;
+
+  before(async () => {
+    gateway = await startGateway();
+    workbench = await Workbench.open({
+      workspaceSettings: { 'unifiedInference.baseUrl': gateway.url },
+      // The key reaches the extension through its environment fallback, as with `npm start`.
+      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
+    });
+  });
+
+  after(async () => {
+    await workbench?.close();
+    workbench?.removeFiles();
+    await gateway?.stop();
+  });
+
+  it('shows the credit balance in the status bar, with reset time and spend in the tooltip', async () => {
+    const expected = `$${gateway.credits(gateway.apiKey).toFixed(2)}`;
+    const item = workbench.statusItem(expected);
+    await item.waitFor();
+    await item.hover();
+    const hover = workbench.page.locator('.monaco-hover', { hasText: 'Unified Inference credits' }).first();
+    await hover.waitFor();
+    const text = await hover.innerText();
+    assert.match(text, new RegExp(`Balance: \\${expected}`));
+    assert.match(text, /resets in/);
+    assert.match(text, /Spent this session/);
+    await workbench.screenshot('account-01-credits-tooltip');
+    await workbench.page.mouse.move(700, 400);
+  });
+
+  it('opens the credits menu from the status bar', async () => {
+    await workbench.statusItem(`$${gateway.credits(gateway.apiKey).toFixed(2)}`).click();
+    const rows = workbench.page.locator('.quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: 'Refresh' }).first().waitFor();
+    for (const label of ['Test Connection', 'Set API Key', 'Open Settings', 'Show Log']) await rows.filter({ hasText: label }).first().waitFor();
+    await workbench.screenshot('account-02-credits-menu');
+    await workbench.page.keyboard.press('Escape');
+  });
+
+  it('lists the catalog in the Models view, grouped by category and provider', async () => {
+    await workbench.activityItem('Unified Inference').click();
+    const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Models' }) }).first();
+    const header = pane.locator('.pane-header').first();
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    await pane.locator('.monaco-list-row', { hasText: 'Chat' }).first().waitFor();
+    await pane.locator('.monaco-list-row', { hasText: 'gpt-sim-mini' }).first().waitFor();
+    await workbench.screenshot('account-03-models-view');
+    // The list is virtual (rows below the fold are not rendered): filter to reach the others.
+    await workbench.runCommand('Unified Inference: Filter Models...');
+    await workbench.page.locator('.quick-input-widget input').fill('embedding');
+    await workbench.page.keyboard.press('Enter');
+    await pane.locator('.monaco-list-row', { hasText: 'Embedding' }).first().waitFor();
+    await pane.locator('.monaco-list-row', { hasText: 'text-embedding-sim-small' }).first().waitFor();
+    assert.equal(await pane.locator('.monaco-list-row', { hasText: 'gpt-sim-mini' }).count(), 0, 'the filter hides the rest');
+    await pane.locator('.message', { hasText: 'Filter "embedding"' }).first().waitFor();
+    await workbench.screenshot('account-03b-models-filtered');
+    await workbench.runCommand('Unified Inference: Clear Models Filter');
+    await pane.locator('.monaco-list-row', { hasText: 'gpt-sim-mini' }).first().waitFor();
+  });
+
+  it('tests the connection from the palette and reports models and balance', async () => {
+    await workbench.runCommand('Unified Inference: Test Connection');
+    await workbench.expectNotification(/Connected to .* models, balance \$/);
+    await workbench.screenshot('account-04-test-connection');
+    await workbench.hideNotifications();
+  });
+
+  it('offers the getting-started walkthrough', async () => {
+    await workbench.runCommand('Welcome: Open Walkthrough...');
+    await workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Unified Inference' }).first().click();
+    const page = workbench.page.locator('.gettingStartedContainer');
+    await page.locator('text=Set the gateway address').first().waitFor();
+    for (const step of ['Set your API key', 'Test the connection', 'Open the chat']) await page.locator(`text=${step}`).first().waitFor();
+    await workbench.screenshot('account-05-walkthrough');
+  });
+});

@@ -1,0 +1,60 @@
+import * as assert from 'node:assert/strict';
+import { presentCredits, severityOf, type CreditsState } from '../../src/extension/account/creditsPresentation';
+
+const thresholds = { refreshIntervalMinutes: 5, warningThreshold: 5, errorThreshold: 1 };
+const now = Date.parse('2026-11-22T10:00:00.000Z');
+const spend = { session: 1.25, lastHour: 0.5, burnRatePerHour: 0.5 };
+const reading = { credits: 12.34, reset: '2026-11-22T12:10:00.000Z', at: now - 30_000 };
+
+describe('credits in the status bar', () => {
+  it('shows the balance with reset time and spend in the tooltip', () => {
+    const shown = presentCredits({ kind: 'ok', reading }, thresholds, spend, now);
+    assert.equal(shown.text, '$(credit-card) $12.34');
+    assert.equal(shown.severity, 'normal');
+    assert.match(shown.tooltip, /Balance: \$12\.34/);
+    assert.match(shown.tooltip, /resets in 2 h 10 min/);
+    assert.match(shown.tooltip, /Spent this session: \$1\.25/);
+    assert.match(shown.tooltip, /Spent in the last hour: \$0\.50/);
+    assert.match(shown.tooltip, /Burn rate: \$0\.50 per hour/);
+    assert.equal(shown.command, 'unifiedInference.showCreditsMenu');
+  });
+
+  it('colours by threshold', () => {
+    assert.equal(severityOf(5, thresholds), 'normal');
+    assert.equal(severityOf(4.99, thresholds), 'warning');
+    assert.equal(severityOf(0.99, thresholds), 'error');
+    assert.equal(severityOf(0, { ...thresholds, errorThreshold: 0 }), 'error', 'nothing left is always an error');
+  });
+
+  it('points at the missing step when not configured', () => {
+    assert.deepEqual(
+      [presentCredits({ kind: 'noBaseUrl' }, thresholds, spend, now), presentCredits({ kind: 'noKey' }, thresholds, spend, now)].map((p) => [p.text, p.command]),
+      [['$(gear) Configure gateway', 'unifiedInference.setBaseUrl'], ['$(key) Set API key', 'unifiedInference.setApiKey']],
+    );
+  });
+
+  it('never shows an unknown balance as a number', () => {
+    const states: CreditsState[] = [
+      { kind: 'loading' },
+      { kind: 'badKey', message: 'Invalid API key' },
+      { kind: 'outOfCredits' },
+      { kind: 'offline', message: 'connect ECONNREFUSED 127.0.0.1:9' },
+      { kind: 'error', message: 'HTTP 500' },
+    ];
+    for (const state of states) assert.doesNotMatch(presentCredits(state, thresholds, spend, now).text, /\$\d/, state.kind);
+  });
+
+  it('keeps the last known balance when offline, marked stale with its age', () => {
+    const shown = presentCredits({ kind: 'offline', message: 'connect ECONNREFUSED', last: { ...reading, at: now - 10 * 60_000 } }, thresholds, spend, now);
+    assert.equal(shown.text, '$(cloud-offline) $12.34');
+    assert.equal(shown.severity, 'warning');
+    assert.match(shown.tooltip, /Gateway unreachable/);
+    assert.match(shown.tooltip, /last known, read 10 min ago/);
+  });
+
+  it('escapes server text in the markdown tooltip', () => {
+    const shown = presentCredits({ kind: 'error', message: '[click](command:evil) **x**' }, thresholds, spend, now);
+    assert.ok(!shown.tooltip.includes('[click](command:evil)'));
+    assert.match(shown.tooltip, /\\\[click\\\]\\\(command:evil\\\)/);
+  });
+});

@@ -1,0 +1,23 @@
+import * as assert from 'node:assert/strict';
+import { validateApiKeyInput } from '../../src/extension/apiKey/apiKeyInput';
+import { validateBaseUrlInput } from '../../src/extension/gateway/baseUrlInput';
+
+describe('what a user types', () => {
+  it('accepts an API key with surrounding spaces, refuses empty or split keys', () => {
+    assert.equal(validateApiKeyInput('  sk-abc123  '), undefined);
+    assert.match(String(validateApiKeyInput('   ')), /Enter the API key/);
+    assert.match(String(validateApiKeyInput('sk-abc 123')), /no spaces or line breaks/);
+  });
+
+  it('accepts http(s) gateway addresses, with or without /api/v1', () => {
+    for (const ok of ['https://gateway.example.com', 'http://127.0.0.1:4000/', ' https://gw.example.com/api/v1 ']) assert.equal(validateBaseUrlInput(ok), undefined, ok);
+  });
+
+  it('refuses addresses that cannot work, saying why', () => {
+    assert.match(String(validateBaseUrlInput('')), /Enter the gateway address/);
+    assert.match(String(validateBaseUrlInput('gateway.example.com')), /start with https:\/\//);
+    assert.match(String(validateBaseUrlInput('ftp://gateway.example.com')), /https:\/\/ or http:\/\//);
+    assert.match(String(validateBaseUrlInput('https://user:secret@gateway.example.com')), /credentials/);
+    assert.match(String(validateBaseUrlInput('https://gateway.example.com/?key=1')), /no \?query/);
+  });
+});
