@@ -17,7 +17,9 @@ export class Exchange {
     private readonly caller: AbortSignal | undefined,
     private readonly timeoutMs: number,
   ) {
-    caller?.addEventListener('abort', this.onCallerAbort, { once: true });
+    // An already aborted signal never fires 'abort' again: abort this attempt at once instead.
+    if (caller?.aborted === true) this.controller.abort(caller.reason);
+    else caller?.addEventListener('abort', this.onCallerAbort, { once: true });
     if (this.timed) {
       this.headersTimer = setTimeout(() => this.controller.abort(new TimeoutError(`The gateway did not answer within ${timeoutMs} ms`, { code: 'timeout' })), timeoutMs);
     }

@@ -83,6 +83,8 @@ export class Transport {
     for (let attempt = firstAttempt; ; attempt++) {
       if (signal?.aborted) throw abortError(signal);
       const key = await this.resolveKey();
+      // The key may come from an async source (a secret store): the caller can cancel meanwhile.
+      if (signal?.aborted) throw abortError(signal);
       const exchange = new Exchange(signal, timeoutMs);
       const mapError = (error: unknown): Error => this.mapFailure(error, signal, key);
       let response: Dispatcher.ResponseData;

@@ -2,8 +2,11 @@
 // first next(), swaps in a new stream when the current one fails and may be retried, and closes
 // the current one when the caller stops early (break, return, throw). Items already decoded are
 // answered straight from the decoder's queue: one resolved promise per item, which keeps stream
-// handling close to the cost of reading the bytes.
+// handling close to the cost of reading the bytes. The caller's signal is checked on every next(),
+// buffered or not: items decoded before an abort must not keep the loop going (the decoder may
+// even have seen the end marker already, which would end the loop as if nothing happened).
 import type { DecodedStream } from './decodedStream';
+import { abortError } from './errors';
 
 export interface OpenedStream<T> {
   items: DecodedStream<T>;
@@ -11,8 +14,8 @@ export interface OpenedStream<T> {
   recover(error: unknown): Promise<OpenedStream<T> | undefined>;
 }
 
-export function managedStream<T>(open: () => Promise<OpenedStream<T>>): AsyncIterable<T> {
-  return { [Symbol.asyncIterator]: (): AsyncIterator<T, undefined> => new ManagedIterator(open) };
+export function managedStream<T>(open: () => Promise<OpenedStream<T>>, signal?: AbortSignal): AsyncIterable<T> {
+  return { [Symbol.asyncIterator]: (): AsyncIterator<T, undefined> => new ManagedIterator(open, signal) };
 }
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
@@ -21,9 +24,14 @@ class ManagedIterator<T> implements AsyncIterator<T, undefined> {
   private current: OpenedStream<T> | undefined;
   private finished = false;
 
-  constructor(private readonly open: () => Promise<OpenedStream<T>>) {}
+  constructor(
+    private readonly open: () => Promise<OpenedStream<T>>,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
 
   next(): Promise<IteratorResult<T, undefined>> {
+    // One property read per item on the hot path.
+    if (this.signal?.aborted === true && !this.finished) return this.aborted(this.signal);
     const current = this.current;
     if (current !== undefined) {
       const buffered = current.items.takeBuffered();
@@ -53,6 +61,12 @@ class ManagedIterator<T> implements AsyncIterator<T, undefined> {
     this.current = undefined;
     if (current !== undefined) await current.items.return();
     return DONE;
+  }
+
+  /** Closes the current stream (so the socket closes) and rejects like any cancelled call. */
+  private async aborted(signal: AbortSignal): Promise<IteratorResult<T, undefined>> {
+    await this.return();
+    throw abortError(signal);
   }
 
   private async fail(failed: OpenedStream<T>, error: unknown): Promise<IteratorResult<T, undefined>> {

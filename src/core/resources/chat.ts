@@ -79,6 +79,6 @@ export class ChatResource {
         rejectsStreamOptions.add(base);
         return open(false);
       }
-    });
+    }, opts?.signal);
   }
 }

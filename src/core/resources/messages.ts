@@ -47,6 +47,6 @@ export class MessagesResource {
         { method: 'POST', path: '/messages', json: { ...req, stream: true }, headers: { 'anthropic-version': ANTHROPIC_VERSION }, accept: 'text/event-stream', retryable: true, options: opts },
         parseMessagesStream,
       );
-    });
+    }, opts?.signal);
   }
 }
