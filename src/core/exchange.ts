@@ -53,16 +53,20 @@ export class Exchange {
    */
   body(body: Dispatcher.ResponseData['body'], mapError: (error: unknown) => Error): AsyncIterable<Uint8Array> {
     const exchange = this;
+    // Armed only while a read is pending and cleared when it settles, so an iterator abandoned
+    // without return() leaves no timer behind. Unref'd: while a read is pending the socket keeps
+    // the process alive anyway; the timer alone must not.
     let timer: NodeJS.Timeout | undefined;
-    let waiting = false;
     const onSilence = (): void => {
-      if (waiting) exchange.controller.abort(new TimeoutError(`The gateway sent nothing for ${exchange.timeoutMs} ms`, { code: 'timeout' }));
+      exchange.controller.abort(new TimeoutError(`The gateway sent nothing for ${exchange.timeoutMs} ms`, { code: 'timeout' }));
     };
     const settle = (): void => {
-      waiting = false;
+      if (timer === undefined) return;
+      clearTimeout(timer);
+      timer = undefined;
     };
     const end = (): void => {
-      clearTimeout(timer);
+      settle();
       exchange.detach();
     };
     return {
@@ -70,12 +74,8 @@ export class Exchange {
         const inner = body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
         return {
           next(): Promise<IteratorResult<Uint8Array>> {
-            if (exchange.timed) {
-              waiting = true;
-              // One timer per body, restarted per wait: cheap enough to run once per network chunk.
-              if (timer === undefined) timer = setTimeout(onSilence, exchange.timeoutMs);
-              else timer.refresh();
-            }
+            // A new timer per network chunk (not per event): cheap next to reading the chunk.
+            if (exchange.timed && timer === undefined) timer = setTimeout(onSilence, exchange.timeoutMs).unref();
             return inner.next().then(
               (step) => {
                 settle();
@@ -84,7 +84,6 @@ export class Exchange {
                 return step;
               },
               (error: unknown) => {
-                settle();
                 end();
                 throw mapError(error);
               },
