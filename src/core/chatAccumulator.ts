@@ -1,5 +1,9 @@
 // Builds the whole answer from stream chunks. The caller owns it, so whatever arrived before an
-// error or interruption is still there when the stream throws.
+// error or interruption is still there when the stream throws. Chunks from client.chat.stream are
+// normalised already, but callers may also feed raw chunks from elsewhere, so add() reads every
+// field defensively (wire-conventions: tolerant of every variant) and never mutates the chunk.
+import { parseToolsExecuted, parseUsage } from './parse/chat';
+import { asRecord, isRecord, num, str } from './parse/json';
 import type { ChatCompletionChunk, ToolExecuted, Usage } from './types/chat';
 
 export interface AccumulatedToolCall {
@@ -31,25 +35,51 @@ export class ChatStreamAccumulator {
   private readonly toolsSeen = new Set<string>();
 
   add(chunk: ChatCompletionChunk): void {
-    for (const choice of chunk.choices) {
-      if (choice.index !== 0) continue;
-      const delta = choice.delta;
-      if (delta.content) this.content += delta.content;
-      const reasoning = delta.reasoning_content ?? delta.reasoning;
-      if (reasoning) this.reasoning += reasoning;
-      if (delta.tool_calls) for (const call of delta.tool_calls) this.addToolCall(call.index, call.id, call.function?.name, call.function?.arguments);
-      if (choice.finish_reason !== null) this.finishReason = choice.finish_reason;
+    const body: unknown = chunk;
+    if (!isRecord(body)) return;
+    const choices = body.choices;
+    if (Array.isArray(choices)) for (let i = 0; i < choices.length; i++) this.addChoice(choices[i], i);
+    if (body.usage !== undefined && body.usage !== null) {
+      const usage = parseUsage(body.usage);
+      if (usage) this.usage = usage;
     }
-    if (chunk.usage) this.usage = chunk.usage;
-    if (chunk.tools_executed) {
+    if (body.tools_executed !== undefined) {
       // Some servers repeat the whole list on every chunk; keep each tool once.
-      for (const tool of chunk.tools_executed) {
+      for (const tool of parseToolsExecuted(body.tools_executed) ?? []) {
         const key = JSON.stringify(tool);
         if (this.toolsSeen.has(key)) continue;
         this.toolsSeen.add(key);
         this.toolsExecuted.push(tool);
       }
     }
+  }
+
+  /** One choice; a missing index means its position (as the stream normaliser reads it). */
+  private addChoice(value: unknown, position: number): void {
+    if (!isRecord(value)) return;
+    const index = value.index === undefined || value.index === null ? position : num(value.index);
+    if (index !== 0) return;
+    // Some proxies put a `message` where the delta belongs.
+    const delta = isRecord(value.delta) ? value.delta : isRecord(value.message) ? value.message : undefined;
+    if (delta !== undefined) {
+      const content = delta.content;
+      if (typeof content === 'string') this.content += content;
+      const reasoning = str(delta.reasoning_content) ?? str(delta.reasoning);
+      if (reasoning) this.reasoning += reasoning;
+      const calls = delta.tool_calls;
+      if (Array.isArray(calls)) {
+        for (let i = 0; i < calls.length; i++) {
+          const call: unknown = calls[i];
+          if (!isRecord(call)) continue;
+          const fn = asRecord(call.function);
+          const args = typeof fn.arguments === 'string' ? fn.arguments : isRecord(fn.arguments) ? JSON.stringify(fn.arguments) : undefined;
+          this.addToolCall(num(call.index) ?? i, str(call.id), str(fn.name), args);
+        }
+      }
+    }
+    // Only a real reason counts: null, undefined or '' on a later chunk must not erase one.
+    const finish = value.finish_reason;
+    if (typeof finish === 'string' && finish !== '') this.finishReason = finish;
   }
 
   private addToolCall(index: number, id: string | undefined, name: string | undefined, args: string | undefined): void {
