@@ -60,8 +60,12 @@ export class ChatResource {
     return parseChatCompletion(body);
   }
 
-  /** Lazy: validation and the request happen on the first `next()` (i.e. when the `for await` starts). */
+  /**
+   * Validates at once (a bad request throws InvalidRequestError here, where the caller can see it);
+   * the request itself is lazy: it goes out on the first `next()`, when the `for await` starts.
+   */
   stream(req: ChatCompletionRequest, opts?: RequestOptions): AsyncIterable<ChatCompletionChunk> {
+    validateChatRequest(req);
     const base = this.transport.baseUrl;
     const open = (withOptions: boolean): Promise<OpenedStream<ChatCompletionChunk>> =>
       this.transport.openStream(
@@ -69,7 +73,6 @@ export class ChatResource {
         parseChatStream,
       );
     return managedStream(async () => {
-      validateChatRequest(req);
       const ours = req.stream_options === undefined && !rejectsStreamOptions.has(base);
       try {
         return await open(ours);

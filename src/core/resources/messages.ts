@@ -39,14 +39,16 @@ export class MessagesResource {
     return parseMessage(json);
   }
 
-  /** Lazy like chat.stream. Pings, unknown events and errors (thrown) are not yielded. */
+  /** Validates at once and sends lazily, like chat.stream. Pings, unknown events and errors (thrown) are not yielded. */
   stream(req: MessageCreateRequest, opts?: RequestOptions): AsyncIterable<MessageStreamEvent> {
-    return managedStream(async () => {
-      validateMessagesRequest(req);
-      return this.transport.openStream(
-        { method: 'POST', path: '/messages', json: { ...req, stream: true }, headers: { 'anthropic-version': ANTHROPIC_VERSION }, accept: 'text/event-stream', retryable: true, options: opts },
-        parseMessagesStream,
-      );
-    }, opts?.signal);
+    validateMessagesRequest(req);
+    return managedStream(
+      () =>
+        this.transport.openStream(
+          { method: 'POST', path: '/messages', json: { ...req, stream: true }, headers: { 'anthropic-version': ANTHROPIC_VERSION }, accept: 'text/event-stream', retryable: true, options: opts },
+          parseMessagesStream,
+        ),
+      opts?.signal,
+    );
   }
 }
