@@ -27,7 +27,10 @@ export class MessagesStreamDecoder extends SseStreamDecoder<MessageStreamEvent> 
     }
     // `event:` equals data.type; either may be missing on a lax server.
     const type = str(json.type) ?? event ?? '';
-    if (type === 'error' || event === 'error') {
+    // An OpenAI-style `{"error": ...}` without a type is still the server's
+    // error (a proxy in front may answer like that): losing it would read as an interruption.
+    const bareError = json.error !== undefined && json.error !== null && json.type === undefined;
+    if (type === 'error' || event === 'error' || bareError) {
       this.error = errorEvent(json);
       return;
     }
