@@ -17,10 +17,20 @@ export function requireString(body: JsonObject, field: string, opts: { nonEmpty?
   if (value === undefined || value === null) throw badRequest(field, `'${field}' is required`, 'missing_required_parameter');
   if (typeof value !== 'string') throw badRequest(field, `'${field}' must be a string`, 'invalid_type');
   if (opts.nonEmpty && value.trim() === '') throw badRequest(field, `'${field}' must not be empty`);
+  // Code points never outnumber UTF-16 units, so only a long string needs counting.
   if (opts.maxLength !== undefined && value.length > opts.maxLength) {
-    throw badRequest(field, `'${field}' is too long: ${value.length} characters, at most ${opts.maxLength} allowed`, 'string_above_max_length');
+    const length = characterCount(value);
+    if (length > opts.maxLength) throw badRequest(field, `'${field}' is too long: ${length} characters, at most ${opts.maxLength} allowed`, 'string_above_max_length');
   }
   return value;
+}
+
+/**
+ * Length in characters (code points), as the spec's "at most N characters" and the client count
+ * it: an emoji is one character, not two UTF-16 units.
+ */
+export function characterCount(text: string): number {
+  return [...text].length;
 }
 
 export function optionalString(body: JsonObject, field: string): string | undefined {

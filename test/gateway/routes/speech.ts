@@ -4,7 +4,7 @@ import type { Route, RouteContext } from '../context';
 import { badRequest } from '../errors';
 import { encodeFlac } from '../flac';
 import { encodeMp3 } from '../mp3';
-import { optionalNumber, optionalString, requireString } from '../validate';
+import { characterCount, optionalNumber, optionalString, requireString } from '../validate';
 import { encodeWav } from '../wav';
 
 /** The formats the spec names, and the ones this simulator can honestly produce. */
@@ -28,7 +28,8 @@ async function handleSpeech(ctx: RouteContext): Promise<void> {
     throw badRequest('response_format', `The local simulation cannot produce '${format}' audio; it can produce ${SPEECH_FORMATS.join(', ')}`, 'unsupported_format');
   }
   ctx.state.quota.ensure(ctx.key);
-  ctx.state.quota.charge(ctx.key, (input.length * (model.pricing.perMillionChars ?? 0)) / 1e6);
+  // Priced per character (code point), the same count the length limit uses.
+  ctx.state.quota.charge(ctx.key, (characterCount(input) * (model.pricing.perMillionChars ?? 0)) / 1e6);
   const samples = synthesizeSpeech(input, voice, speed);
   const kind = format as (typeof SPEECH_FORMATS)[number];
   const bytes =
