@@ -11,6 +11,8 @@ export interface GatewayErrorInit {
   requestId?: string;
   /** `error.param` of an OpenAI-style body: which request field the server objected to. */
   param?: string;
+  /** The error response's body text (redacted, at most 64 KiB), e.g. a proxy's plain-text page. */
+  body?: string;
   cause?: unknown;
 }
 
@@ -22,6 +24,8 @@ export class GatewayError extends Error {
   readonly retryAfterMs?: number;
   readonly requestId?: string;
   readonly param?: string;
+  /** The raw error body, kept for a details view: the message follows the wire conventions exactly. */
+  readonly body?: string;
 
   constructor(message: string, init: GatewayErrorInit = {}) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -32,6 +36,7 @@ export class GatewayError extends Error {
     if (init.retryAfterMs !== undefined) this.retryAfterMs = init.retryAfterMs;
     if (init.requestId !== undefined) this.requestId = init.requestId;
     if (init.param !== undefined) this.param = init.param;
+    if (init.body !== undefined) this.body = init.body;
   }
 }
 

@@ -109,7 +109,7 @@ export class Transport {
         throw mapped;
       }
       exchange.headersArrived();
-      const body = exchange.body(response.body, mapError);
+      const body = exchange.body(response.body, (error) => this.mapFailure(error, signal, key, true));
       if (response.statusCode < 300) {
         return { response: { status: response.statusCode, headers: response.headers, body, get received() { return exchange.received; } }, attempt };
       }
@@ -137,8 +137,10 @@ export class Transport {
   async openStream<T>(call: HttpCall, parse: (body: AsyncIterable<Uint8Array>) => DecodedStream<T>, firstAttempt = 0): Promise<OpenedStream<T>> {
     const { response, attempt } = await this.send(call, firstAttempt);
     const maxRetries = call.retryable ? Math.max(0, call.options?.maxRetries ?? this.maxRetries) : 0;
+    const requestId = responseRequestId(response.headers);
     return {
       items: parse(response.body),
+      failure: (error: unknown): unknown => withResponseInfo(error, response.status, requestId),
       recover: async (error: unknown): Promise<OpenedStream<T> | undefined> => {
         const retry = !response.received && attempt < maxRetries && error instanceof StreamError && error.interrupted;
         if (!retry) return undefined;
@@ -172,8 +174,9 @@ export class Transport {
     }
     key = key?.trim();
     if (!key) throw new AuthenticationError('No API key is set');
-    // undici would refuse such a header with a message that could quote it.
-    if (/[\u0000-\u001f\u007f]/.test(key)) throw new AuthenticationError('The API key contains characters that cannot be sent in a header');
+    // A header value is Latin-1 without control characters (tab allowed). undici would refuse
+    // anything else as a connection failure (and retry it), with a message that could quote the key.
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(key)) throw new AuthenticationError('The API key contains characters that cannot be sent in a header');
     return key;
   }
 
@@ -192,14 +195,16 @@ export class Transport {
       if (signal?.aborted) throw abortError(signal);
       // The status alone still tells what happened.
     }
-    const body = parseErrorBody(status, redactSecrets(text, [key]));
+    const redacted = redactSecrets(text, [key]);
+    const body = parseErrorBody(status, redacted);
     const init: GatewayErrorInit = { status };
+    if (redacted !== '') init.body = redacted;
     if (body.code !== undefined) init.code = body.code;
     if (body.type !== undefined) init.type = body.type;
     if (body.param !== undefined) init.param = body.param;
     const retryAfterMs = parseRetryAfter(response.headers);
     if (retryAfterMs !== undefined) init.retryAfterMs = retryAfterMs;
-    const requestId = firstHeader(response.headers, 'x-request-id') ?? firstHeader(response.headers, 'request-id');
+    const requestId = responseRequestId(response.headers);
     if (requestId !== undefined) init.requestId = requestId;
     if (status === 401 || status === 403) return new AuthenticationError(body.message, init);
     if (status === 402 || status === 429) {
@@ -208,8 +213,12 @@ export class Transport {
     return new GatewayError(body.message, init);
   }
 
-  /** undici and socket failures, as our errors. Messages name the host, never headers or the key. */
-  private mapFailure(error: unknown, signal: AbortSignal | undefined, key: string): Error {
+  /**
+   * undici and socket failures, as our errors. Messages name the host, never headers or the key.
+   * `answered`: the response had started (headers in), so the gateway was reached and the failure
+   * is the connection closing mid-body, which must not read as "could not reach".
+   */
+  private mapFailure(error: unknown, signal: AbortSignal | undefined, key: string, answered = false): Error {
     if (signal?.aborted) return abortError(signal);
     // Our own TimeoutError, as the abort reason of the attempt.
     if (error instanceof GatewayError) return error;
@@ -219,13 +228,32 @@ export class Transport {
     const host = new URL(this.apiBase).host;
     const init: GatewayErrorInit = { cause: error };
     if (typeof code === 'string') init.code = code;
-    return new ConnectionError(`Could not reach the gateway at ${host}: ${detail}`, init);
+    const message = answered ? `The connection to ${host} closed while the answer was being read (${detail})` : `Could not reach the gateway at ${host}: ${detail}`;
+    return new ConnectionError(message, init);
   }
 }
 
 function firstHeader(headers: HeaderBag, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+function responseRequestId(headers: HeaderBag): string | undefined {
+  return firstHeader(headers, 'x-request-id') ?? firstHeader(headers, 'request-id');
+}
+
+/**
+ * A StreamError as the caller gets it: the stream decoders are pure (bytes in) and cannot know the
+ * response, so its status and request id (what support asks for) are added here.
+ */
+function withResponseInfo(error: unknown, status: number, requestId: string | undefined): unknown {
+  if (!(error instanceof StreamError) || error.requestId !== undefined) return error;
+  const init: ConstructorParameters<typeof StreamError>[1] = { status, interrupted: error.interrupted, cause: error.cause };
+  if (requestId !== undefined) init.requestId = requestId;
+  if (error.code !== undefined) init.code = error.code;
+  if (error.type !== undefined) init.type = error.type;
+  if (error.param !== undefined) init.param = error.param;
+  return new StreamError(error.message, init);
 }
 
 /** The whole body (or its first `limit` bytes, then it stops reading) as bytes. */

@@ -12,6 +12,8 @@ export interface OpenedStream<T> {
   items: DecodedStream<T>;
   /** Called when `items` fails: a stream to continue with (a retry), or undefined to fail with the error. */
   recover(error: unknown): Promise<OpenedStream<T> | undefined>;
+  /** The error the caller gets when `items` fails for good: the transport adds what it knows of the response. */
+  failure?(error: unknown): unknown;
 }
 
 export function managedStream<T>(open: () => Promise<OpenedStream<T>>, signal?: AbortSignal): AsyncIterable<T> {
@@ -74,7 +76,7 @@ class ManagedIterator<T> implements AsyncIterator<T, undefined> {
     if (replacement === undefined) {
       this.finished = true;
       this.current = undefined;
-      throw error;
+      throw failed.failure === undefined ? error : failed.failure(error);
     }
     this.current = replacement;
     return this.next();

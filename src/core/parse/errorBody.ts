@@ -10,17 +10,14 @@ export interface ErrorBody {
 
 /**
  * Reads an error body of any of the shapes in wire-conventions "Errors and retries": the message is
- * the first of `error` (a string), `error.message`, `message`, else `HTTP <status>`. A body that is
- * not JSON but short plain text is used as the message (proxies answer like that).
+ * the first of `error` (a string), `error.message`, `message`, else exactly `HTTP <status>`. A body
+ * that is not a JSON object (a proxy's "Bad Gateway" page) gives the fallback too: the transport
+ * keeps its text on the error as `body`, for a details view, not in the message.
  */
 export function parseErrorBody(status: number | undefined, text: string): ErrorBody {
   const fallback = status === undefined ? 'Gateway error' : `HTTP ${status}`;
   const json = text === '' ? undefined : tryParseJson(text);
-  if (!isRecord(json)) {
-    const plain = text.trim();
-    const usable = plain !== '' && plain.length <= 300 && !plain.startsWith('<') && json === undefined;
-    return { message: usable ? `${fallback}: ${plain}` : fallback };
-  }
+  if (!isRecord(json)) return { message: fallback };
   return parseErrorObject(json, fallback);
 }
 

@@ -50,7 +50,7 @@ describe('core: error bodies', () => {
     assert.deepEqual(parseErrorBody(500, '{"detail":"x"}'), { message: 'HTTP 500' });
     assert.deepEqual(parseErrorBody(502, ''), { message: 'HTTP 502' });
     assert.deepEqual(parseErrorBody(502, '<html><body>Bad gateway</body></html>'), { message: 'HTTP 502' });
-    assert.deepEqual(parseErrorBody(503, 'upstream unavailable'), { message: 'HTTP 503: upstream unavailable' });
+    assert.deepEqual(parseErrorBody(503, 'upstream unavailable'), { message: 'HTTP 503' });
     assert.deepEqual(parseErrorBody(529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'), { message: 'Overloaded', type: 'overloaded_error' });
     assert.deepEqual(parseErrorBody(400, '{"error":{"message":"Unrecognized request argument: stream_options","param":"stream_options"}}'), {
       message: 'Unrecognized request argument: stream_options',
