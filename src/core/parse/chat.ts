@@ -82,7 +82,8 @@ export function parseChatCompletion(value: unknown): ChatCompletion {
 }
 
 function normalizeToolCallDelta(value: JsonRecord, position: number): ChatToolCallDelta {
-  if (typeof value.index !== 'number') value.index = position;
+  // Only a non-number pays for this: a numeric string ("2") is still the server's index.
+  if (typeof value.index !== 'number') value.index = num(value.index) ?? position;
   if (value.id !== undefined && typeof value.id !== 'string') delete value.id;
   if (value.type !== undefined && typeof value.type !== 'string') delete value.type;
   const fn = value.function;
@@ -134,7 +135,7 @@ export function normalizeChatChunk(body: JsonRecord): ChatCompletionChunk {
         clean = false;
         continue;
       }
-      if (typeof choice.index !== 'number') choice.index = i;
+      if (typeof choice.index !== 'number') choice.index = num(choice.index) ?? i;
       const delta = choice.delta;
       // A non-streaming-style `message` in a chunk is read as the delta (some proxies do that).
       if (isRecord(delta)) normalizeDelta(delta);

@@ -1,6 +1,7 @@
 // Typed views of the non-chat resources. Missing optional fields are left out, never crash.
 import type { Model, Quota, ResearchCreated, ResearchJob, ResearchList } from '../types/account';
 import type { Embedding, EmbeddingList, GeneratedImage, ImageGenerationResult, RerankItem, RerankResult, Transcription, TranscriptionSegment, TranscriptionWord } from '../types/media';
+import { GatewayError } from '../errors';
 import { arr, asRecord, bool, isRecord, num, str } from './json';
 
 /** base64 of little-endian float32s (wire-conventions "Embeddings") -> numbers. */
@@ -95,9 +96,14 @@ export function parseModelList(value: unknown): Model[] {
   return list.map(parseModel).filter((model): model is Model => model !== undefined);
 }
 
+/**
+ * `{credits, reset}`. Without a readable credits value this throws: a made-up 0 would show as
+ * "out of credits". A numeric string ("12.5") is read as its number.
+ */
 export function parseQuota(value: unknown): Quota {
-  const body = asRecord(value);
-  return { credits: num(body.credits) ?? 0, reset: str(body.reset) ?? '' };
+  const credits = isRecord(value) ? num(value.credits) : undefined;
+  if (credits === undefined) throw new GatewayError("The gateway's quota answer has no credits value");
+  return { credits, reset: str(asRecord(value).reset) ?? '' };
 }
 
 export function parseResearchCreated(value: unknown): ResearchCreated {
