@@ -32,10 +32,15 @@ export function parseRetryAfter(headers: HeaderBag, now: number = Date.now()): n
   return Math.max(0, date - now);
 }
 
-/** Exponential backoff 0.5 s, 1 s, 2 s ... capped at 8 s, minus up to 25 % jitter (so clients spread out). */
+/**
+ * Exponential backoff 0.5 s, 1 s, 2 s ... capped at 8 s, with up to 25 % jitter so clients spread
+ * out. The jitter goes upward below the cap and downward at it, so every delay stays within
+ * wire-conventions' 0.5 s to 8 s (and each step still waits longer than the one before).
+ */
 export function backoffDelay(retryIndex: number, random: () => number = Math.random): number {
   const base = Math.min(MIN_BACKOFF_MS * 2 ** Math.max(0, retryIndex), MAX_BACKOFF_MS);
-  return Math.round(base * (1 - 0.25 * random()));
+  const jitter = 0.25 * random();
+  return Math.round(Math.min(base * (base < MAX_BACKOFF_MS ? 1 + jitter : 1 - jitter), MAX_BACKOFF_MS));
 }
 
 /** 408, 409, 429 and 5xx are worth another try (429 only when it is not "out of credits"). */

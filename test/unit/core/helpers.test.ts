@@ -72,12 +72,13 @@ describe('core: retry policy', () => {
     assert.equal(parseRetryAfter({}, now), undefined);
   });
 
-  it('backs off from 0.5 s doubling up to 8 s, with at most 25 % jitter', () => {
+  it('backs off from 0.5 s doubling up to 8 s, with at most 25 % jitter (upward below the cap, downward at it)', () => {
     assert.deepEqual([0, 1, 2, 3, 4, 5, 9].map((i) => backoffDelay(i, () => 0)), [500, 1000, 2000, 4000, 8000, 8000, 8000]);
-    assert.equal(backoffDelay(0, () => 1), 375);
+    assert.equal(backoffDelay(0, () => 1), 625);
+    assert.equal(backoffDelay(4, () => 1), 6000);
     for (let i = 0; i < 50; i++) {
       const d = backoffDelay(2);
-      assert.ok(d >= 1500 && d <= 2000, String(d));
+      assert.ok(d >= 2000 && d <= 2500, String(d));
     }
   });
 
