@@ -127,3 +127,9 @@ export type {
   ResearchWhere,
   ResearchWhereOperator,
 } from './types/account';
+
+// Research polling policy (issue 5): the pure schedule and the loop that drives it on an injected clock.
+export { DEFAULT_POLL_OPTIONS, intervalForAge, nextPollDelay, resolvePollOptions } from './research/pollSchedule';
+export type { PollDecision, PollInput, PollJob, PollOptions } from './research/pollSchedule';
+export { ResearchPollLoop, systemPollClock } from './research/pollLoop';
+export type { PollClock, ResearchPollLoopOptions, ResearchPollState } from './research/pollLoop';
