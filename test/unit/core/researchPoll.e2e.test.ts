@@ -1,0 +1,70 @@
+// ResearchPollLoop with the real client, the real clock and the local gateway (short jobs): the
+// loop must stop by itself once every job succeeded, having sent only list requests.
+import * as assert from 'node:assert/strict';
+import { startGateway } from '../../gateway/index';
+import type { LocalGateway } from '../../gateway/index';
+import { classifyResearchStatus, GatewayClient, ResearchPollLoop } from '../../../src/core/index';
+import type { ResearchJob } from '../../../src/core/index';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('ResearchPollLoop against the local gateway', function () {
+  this.timeout(30_000);
+  let gateway: LocalGateway;
+  let loop: ResearchPollLoop | undefined;
+
+  before(async () => {
+    gateway = await startGateway({ research: { queuedMs: 300, runningMs: 1200 } });
+  });
+  after(async () => {
+    loop?.dispose();
+    await gateway.stop();
+  });
+
+  it('polls with one list request per tick until all jobs succeeded, then stops by itself', async () => {
+    // maxRetries 0: the loop does its own backoff; the client's retries would hide failed ticks.
+    const client = new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, maxRetries: 0 });
+    const created = await Promise.all(['tides', 'glaciers', 'monsoons'].map((topic) => client.research.create(`e2e poll ${topic}`)));
+    const ids = created.map((job) => job.id);
+    const firstPoll = gateway.requests.length;
+
+    let lastList: ResearchJob[] = [];
+    const errors: unknown[] = [];
+    loop = new ResearchPollLoop({
+      poll: async (signal) => {
+        lastList = (await client.research.list({ limit: 100 }, { signal })).docs;
+        return lastList;
+      },
+      schedule: { minIntervalMs: 100, maxIntervalMs: 400 },
+      onError: (error) => errors.push(error),
+    });
+    const started = Date.now();
+    loop.start(created.map((job) => ({ status: job.status })));
+    // String(): the assertion would otherwise narrow `state` to 'waiting' for the rest of the test.
+    assert.equal(String(loop.state), 'waiting');
+
+    // Bounded wait: the jobs take 1.5 s; 20 s is far past any slowness of a shared machine.
+    while (loop.state !== 'stopped' && Date.now() - started < 20_000) await sleep(50);
+    const elapsed = Date.now() - started;
+    assert.equal(loop.state, 'stopped', `still ${loop.state} after ${elapsed} ms`);
+    assert.deepEqual(errors, []);
+
+    // Stopped because every job succeeded (and the gateway's list was what the loop saw).
+    for (const id of ids) {
+      const job = lastList.find((doc) => doc.id === id);
+      assert.equal(job?.status, 'succeeded', `job ${id}: ${job?.status}`);
+    }
+    assert.ok(lastList.every((doc) => classifyResearchStatus(doc.status) !== 'in_progress'));
+
+    const polls = gateway.requests.slice(firstPoll);
+    assert.ok(polls.length >= 2, `only ${polls.length} requests: it cannot have watched the jobs change`);
+    for (const record of polls) assert.equal(`${record.method} ${record.path}`, 'GET /api/v1/research', 'only list requests, never one per job');
+    // At most one request per minIntervalMs of wall time (plus the last one), whatever the job count.
+    assert.ok(polls.length <= Math.ceil(elapsed / 100) + 1, `${polls.length} requests in ${elapsed} ms`);
+
+    // Nothing more after the stop.
+    const settled = gateway.requests.length;
+    await sleep(500);
+    assert.equal(gateway.requests.length, settled);
+  });
+});
