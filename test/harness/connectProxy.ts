@@ -54,7 +54,9 @@ export async function startConnectProxy(options: ConnectProxyOptions = {}): Prom
     if (!isLoopback(parsed.host)) return refuseTunnel(client, 403, 'Forbidden');
     const upstream = connect(parsed.port, parsed.host);
     track(upstream);
+    let established = false;
     upstream.once('connect', () => {
+      established = true;
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);
@@ -62,7 +64,7 @@ export async function startConnectProxy(options: ConnectProxyOptions = {}): Prom
     });
     upstream.on('error', () => {
       // Before the tunnel is up the client still reads an HTTP answer; after, only a closed socket says it.
-      if (upstream.connecting) refuseTunnel(client, 502, 'Bad Gateway');
+      if (!established) refuseTunnel(client, 502, 'Bad Gateway');
       else client.destroy();
     });
     client.on('close', () => upstream.destroy());

@@ -160,8 +160,11 @@ function httpStatus(error: GatewayError, status: number, host: string, proxy: st
   return make('unknown', `${host} answered ${status}`, `${host} answered ${status}: ${scrubUrls(error.message)}`, 'Open the log (Unified Inference: Show Log) for details, then try again.');
 }
 
-function proxyStatus(status: number, host: string, proxy: string | undefined): ConnectionDiagnosis {
+function proxyStatus(status: number | undefined, host: string, proxy: string | undefined): ConnectionDiagnosis {
   const who = proxy ? `The proxy ${proxy}` : 'The proxy';
+  if (status === undefined) {
+    return make('proxy', `The proxy closed the connection to ${host}`, `${who} closed the connection without answering the request to connect to ${host}.`, 'Check the proxy setting (http.proxy, or HTTPS_PROXY / HTTP_PROXY) and that the proxy is working.');
+  }
   if (status === 407) {
     return make('proxy', 'The proxy needs a user name and password', `${who} answered 407: the proxy credentials are missing or wrong.`, 'Put the proxy user name and password in the proxy URL (http://user:password@host:port) in http.proxy or HTTPS_PROXY.');
   }

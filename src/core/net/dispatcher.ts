@@ -2,9 +2,9 @@
 // with the TLS policy of VS Code's `http.proxyStrictSSL` and an optional extra CA. Proxy
 // credentials come from the proxy URL's user:password and travel only in Proxy-Authorization.
 import * as tls from 'node:tls';
-import { Agent, ProxyAgent } from 'undici';
+import { Agent, Pool, ProxyAgent } from 'undici';
 import type { Dispatcher } from 'undici';
-import { withProxyErrors } from './proxyError';
+import { translateTunnelError, withProxyErrors } from './proxyError';
 
 export interface DispatcherOptions {
   /** `http://[user:password@]host:port` (https:// proxies work too). No proxy when absent or blank. */
@@ -24,7 +24,7 @@ export class InvalidProxyUrlError extends Error {
 }
 
 export function createDispatcher(options: DispatcherOptions = {}): Dispatcher {
-  const connectTls = tlsOptions(options);
+  const connectTls = tlsConnectOptions(options);
   const proxy = options.proxyUrl?.trim();
   if (!proxy) return new Agent({ connect: connectTls });
   const parsed = parseProxyUrl(proxy);
@@ -41,6 +41,7 @@ export function createDispatcher(options: DispatcherOptions = {}): Dispatcher {
     proxyTunnel: false,
     requestTls: connectTls,
     proxyTls: connectTls,
+    clientFactory: (origin: URL, options: object): Dispatcher => new TunnelPool(origin, options),
   });
 }
 
@@ -48,6 +49,23 @@ export function createDispatcher(options: DispatcherOptions = {}): Dispatcher {
 class TranslatingProxyAgent extends ProxyAgent {
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     return super.dispatch(options, withProxyErrors(handler));
+  }
+}
+
+type TunnelConnectOptions = Omit<Dispatcher.ConnectOptions, 'origin'>;
+
+/** The connection to the proxy, whose failed CONNECTs end the request instead of looping (see translateTunnelError). */
+class TunnelPool extends Pool {
+  override connect(options: TunnelConnectOptions): Promise<Dispatcher.ConnectData>;
+  override connect(options: TunnelConnectOptions, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
+  override connect(options: TunnelConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void): void | Promise<Dispatcher.ConnectData> {
+    if (callback) {
+      super.connect(options, (error, data) => callback(error ? (translateTunnelError(error) as Error) : null, data));
+      return;
+    }
+    return super.connect(options).catch((error: unknown) => {
+      throw translateTunnelError(error);
+    });
   }
 }
 
@@ -94,7 +112,8 @@ function safeDecode(text: string): string {
   }
 }
 
-function tlsOptions(options: DispatcherOptions): { rejectUnauthorized: boolean; ca?: (string | Buffer)[] } {
+/** The TLS options of every connection (exported for tests: the default roots must stay in). */
+export function tlsConnectOptions(options: DispatcherOptions): { rejectUnauthorized: boolean; ca?: (string | Buffer)[] } {
   const rejectUnauthorized = options.strictSSL ?? true;
   if (options.ca === undefined || options.ca.length === 0) return { rejectUnauthorized };
   // Setting `ca` replaces Node's trust store for the connection, so the defaults are passed along.

@@ -5,12 +5,20 @@
 import type { Dispatcher } from 'undici';
 
 export class ProxyError extends Error {
-  /** The proxy's HTTP status (407: credentials missing or wrong; 403: target not allowed; 502: proxy could not reach it). */
-  readonly statusCode: number;
+  /**
+   * The proxy's HTTP status (407: credentials missing or wrong; 403: target not allowed; 502: proxy
+   * could not reach it), or undefined when it closed the connection without answering.
+   */
+  readonly statusCode: number | undefined;
   readonly code = 'UND_ERR_PROXY_STATUS';
 
-  constructor(statusCode: number, cause?: unknown) {
-    super(`The proxy answered ${statusCode}${statusCode === 407 ? ' (proxy authentication required)' : ''}`, cause === undefined ? undefined : { cause });
+  constructor(statusCode: number | undefined, cause?: unknown) {
+    super(
+      statusCode === undefined
+        ? 'The proxy closed the connection without answering'
+        : `The proxy answered ${statusCode}${statusCode === 407 ? ' (proxy authentication required)' : ''}`,
+      cause === undefined ? undefined : { cause },
+    );
     this.name = 'ProxyError';
     this.statusCode = statusCode;
   }
@@ -24,6 +32,16 @@ export function translateProxyError(error: unknown): unknown {
   if (tunnel?.[1]) return new ProxyError(Number(tunnel[1]), error);
   if (code === 'UND_ERR_INVALID_ARG' && /Proxy Authentication Required \(407\)/.test(error.message)) return new ProxyError(407, error);
   return error;
+}
+
+/**
+ * The error of a CONNECT the proxy closed without answering. undici reports it as a socket error
+ * (UND_ERR_SOCKET), which its client takes for a recoverable one and answers by connecting again,
+ * forever and deaf to the request's abort signal; any other error ends the request.
+ */
+export function translateTunnelError(error: unknown): unknown {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' ? new ProxyError(undefined, error) : error;
 }
 
 /**
