@@ -166,7 +166,7 @@ function proxyStatus(status: number | undefined, host: string, proxy: string | u
     return make('proxy', `The proxy closed the connection to ${host}`, `${who} closed the connection without answering the request to connect to ${host}.`, 'Check the proxy setting (http.proxy, or HTTPS_PROXY / HTTP_PROXY) and that the proxy is working.');
   }
   if (status === 407) {
-    return make('proxy', 'The proxy needs a user name and password', `${who} answered 407: the proxy credentials are missing or wrong.`, 'Put the proxy user name and password in the proxy URL (http://user:password@host:port) in http.proxy or HTTPS_PROXY.');
+    return make('proxy', 'The proxy needs a user name and password', `${who} answered 407 to the request for ${host}: the proxy credentials are missing or wrong.`, 'Put the proxy user name and password in the proxy URL (http://user:password@host:port) in http.proxy or HTTPS_PROXY.');
   }
   if (status === 403) {
     return make('proxy', `The proxy does not allow ${host}`, `${who} answered 403 when asked to connect to ${host}.`, `Ask your network administrator to allow ${host} through the proxy, or add ${host} to http.noProxy / NO_PROXY if it is reachable directly.`);
