@@ -15,7 +15,10 @@ import { CATEGORY_LABELS, categoryOf } from './models/catalogTree';
 import { ModelCatalog } from './models/modelCatalog';
 import { ModelsView } from './models/modelsView';
 import { pickDefaultModel, setDefaultModel } from './models/pickDefaultModel';
-import { RESEARCH_VIEW_ID, ResearchTreeProvider } from './research/researchTreeProvider';
+import { ReportDocuments } from './research/reportDocuments';
+import { registerResearchCommands } from './research/researchCommands';
+import { ResearchJobs } from './research/researchJobs';
+import { ResearchView } from './research/researchView';
 import { createTestApi, type TestApi } from './testApi';
 import type { Model } from '../core/index';
 
@@ -33,11 +36,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const catalog = new ModelCatalog(connection, context.globalState, log);
   const models = new ModelsView(catalog);
   const chat = new ChatViewProvider(context.extensionUri, apiKeys, log);
-  context.subscriptions.push(connection, credits, creditsItem, catalog, models, chat);
+  const research = new ResearchJobs(connection, log);
+  const researchView = new ResearchView(research);
+  const reports = new ReportDocuments(connection, research);
+  context.subscriptions.push(connection, credits, creditsItem, catalog, models, chat, research, researchView, reports);
+  context.subscriptions.push(...registerResearchCommands(research, reports, log));
 
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chat, { webviewOptions: { retainContextWhenHidden: false } }),
-    vscode.window.registerTreeDataProvider(RESEARCH_VIEW_ID, new ResearchTreeProvider()),
     vscode.commands.registerCommand('unifiedInference.setApiKey', () => setApiKeyCommand(apiKeys, log)),
     vscode.commands.registerCommand('unifiedInference.clearApiKey', () => clearApiKeyCommand(apiKeys, log)),
     vscode.commands.registerCommand('unifiedInference.showLog', () => log.show()),
@@ -59,7 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   await connection.initialize();
   log.info(`Unified Inference ${String(context.extension.packageJSON.version)} activated.`);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, reports })
     : undefined;
 }
 

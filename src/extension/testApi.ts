@@ -5,6 +5,8 @@ import type { CreditsStatusItem } from './account/creditsStatusItem';
 import type { GatewayConnection } from './gateway/gatewayConnection';
 import type { ModelCatalog } from './models/modelCatalog';
 import type { ModelsView } from './models/modelsView';
+import type { ReportDocuments } from './research/reportDocuments';
+import type { ResearchJobs } from './research/researchJobs';
 
 /** The parts of the running extension the integration tests drive and read. */
 export interface TestParts {
@@ -13,6 +15,8 @@ export interface TestParts {
   readonly creditsItem: CreditsStatusItem;
   readonly catalog: ModelCatalog;
   readonly models: ModelsView;
+  readonly research: ResearchJobs;
+  readonly reports: ReportDocuments;
 }
 
 /**

@@ -2,7 +2,7 @@
 // the UI tests: start it once per suite, drive it like a user, take screenshots.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { ensureTestHost, launchBrowser, REPO_ROOT, removeRunDir, startVsCodeServer, waitForWorkbench, workbenchUrl, type ServerOptions, type VsCodeServer } from '../harness/testHost';
 
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
@@ -67,6 +67,22 @@ export class Workbench {
   /** The inner frame of the (only visible) webview, where its page runs. */
   webview(): FrameLocator {
     return this.page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  }
+
+  /**
+   * The webview frame (of several open: views, previews) whose page has `selector`: webviews sit
+   * in an overlay outside the part that shows them, so the frame is found by what it holds.
+   */
+  async webviewWith(selector: string, timeoutMs = 30_000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const frame of this.page.frames()) {
+        if (frame === this.page.mainFrame()) continue;
+        if ((await frame.locator(selector).count().catch(() => 0)) > 0) return frame;
+      }
+      if (Date.now() > deadline) throw new Error(`No webview shows ${selector}`);
+      await this.page.waitForTimeout(200);
+    }
   }
 
   statusItem(text: string): Locator {

@@ -1,0 +1,115 @@
+import * as vscode from 'vscode';
+import type { ResearchJob } from '../../core/index';
+import type { Log } from '../log';
+import { jobTitle } from './jobPresentation';
+import { SORT_LABELS, STATUS_LABELS, type SortKey, type StatusFilter } from './researchQuery';
+import type { JobOutcome, ResearchJobs } from './researchJobs';
+import type { ResearchNode } from './researchView';
+import type { ReportDocuments } from './reportDocuments';
+
+const MAX_TOPIC = 4000;
+
+function validateTopic(value: string): string | undefined {
+  if (!value.trim()) return 'Describe what to research, e.g. "How do vector databases compare for code search?"';
+  if (value.length > MAX_TOPIC) return `Keep the topic under ${MAX_TOPIC} characters (it has ${value.length}).`;
+  return undefined;
+}
+
+/** A job from a tree node, or (palette) from a pick of the listed jobs. */
+async function jobFrom(jobs: ResearchJobs, node: ResearchNode | undefined, purpose: string): Promise<ResearchJob | undefined> {
+  if (node?.kind === 'job') return jobs.find(node.job.id) ?? node.job;
+  const picked = await vscode.window.showQuickPick(
+    jobs.jobs.map((job) => ({ label: jobTitle(job), description: job.status, job })),
+    { title: purpose, placeHolder: 'Pick a research job' },
+  );
+  return picked?.job;
+}
+
+export function registerResearchCommands(jobs: ResearchJobs, reports: ReportDocuments, log: Log): vscode.Disposable[] {
+  const start = async (initial = ''): Promise<ResearchJob | undefined> => {
+    const topic = await vscode.window.showInputBox({
+      title: 'Unified Inference: Start Deep Research',
+      prompt: 'The question or subject to investigate. A job takes 2 to 5 minutes; you can keep working.',
+      value: initial,
+      ignoreFocusOut: true,
+      validateInput: validateTopic,
+    });
+    if (topic === undefined || validateTopic(topic)) return undefined;
+    try {
+      const job = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Starting research...' }, () => jobs.start(topic.trim()));
+      void vscode.commands.executeCommand(`${'unifiedInference.research'}.focus`);
+      return job;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log.error('Could not start research', error);
+      // Research creation is never retried automatically (it costs money): offer it here.
+      const choice = await vscode.window.showErrorMessage(`Unified Inference: the research job was not started: ${message}`, 'Retry', 'Show Log');
+      if (choice === 'Retry') return start(topic);
+      if (choice === 'Show Log') log.show();
+      return undefined;
+    }
+  };
+
+  const announce = ({ job, phase }: JobOutcome): void => {
+    const title = jobTitle(job);
+    const reason = typeof job.error === 'string' ? job.error : undefined;
+    const message = phase === 'succeeded' ? `Research finished: ${title}` : `Research failed: ${title}${reason ? `: ${reason}` : ''}`;
+    const show = phase === 'succeeded' ? vscode.window.showInformationMessage : vscode.window.showErrorMessage;
+    void show(message, 'Open Report').then((choice) => choice && reports.open(job));
+  };
+
+  return [
+    jobs.onDidFinish(announce),
+    vscode.commands.registerCommand('unifiedInference.research.start', () => start()),
+    vscode.commands.registerCommand('unifiedInference.research.startFromSelection', () => {
+      const editor = vscode.window.activeTextEditor;
+      const selected = editor ? editor.document.getText(editor.selection).trim() : '';
+      return start(selected.slice(0, MAX_TOPIC));
+    }),
+    vscode.commands.registerCommand('unifiedInference.research.refresh', () => jobs.refresh()),
+    vscode.commands.registerCommand('unifiedInference.research.loadMore', () => jobs.loadMore()),
+    vscode.commands.registerCommand('unifiedInference.research.filter', async () => {
+      const statusPick = await vscode.window.showQuickPick(
+        (Object.keys(STATUS_LABELS) as StatusFilter[]).map((status) => ({ label: STATUS_LABELS[status], status, picked: status === jobs.query.status })),
+        { title: 'Filter Research Jobs (1/2): status' },
+      );
+      if (!statusPick) return;
+      const text = await vscode.window.showInputBox({ title: 'Filter Research Jobs (2/2): text in the topic', prompt: 'Leave empty for any topic.', value: jobs.query.text });
+      if (text === undefined) return;
+      await jobs.setQuery({ ...jobs.query, status: statusPick.status, text: text.trim() });
+    }),
+    vscode.commands.registerCommand('unifiedInference.research.clearFilter', () => jobs.setQuery({ ...jobs.query, status: 'all', text: '' })),
+    vscode.commands.registerCommand('unifiedInference.research.sort', async () => {
+      const pick = await vscode.window.showQuickPick(
+        (Object.keys(SORT_LABELS) as SortKey[]).map((sort) => ({ label: `${sort === jobs.query.sort ? '$(check) ' : ''}${SORT_LABELS[sort]}`, sort })),
+        { title: 'Sort Research Jobs' },
+      );
+      if (pick) await jobs.setQuery({ ...jobs.query, sort: pick.sort });
+    }),
+    vscode.commands.registerCommand('unifiedInference.research.openReport', async (node?: ResearchNode) => {
+      const job = await jobFrom(jobs, node, 'Open Report');
+      if (job) await reports.open(job);
+    }),
+    vscode.commands.registerCommand('unifiedInference.research.copyReport', async (node?: ResearchNode) => {
+      const job = await jobFrom(jobs, node, 'Copy Report');
+      if (!job) return;
+      await vscode.env.clipboard.writeText(await reports.text(job));
+      void vscode.window.setStatusBarMessage('$(check) Report copied', 3000);
+    }),
+    vscode.commands.registerCommand('unifiedInference.research.saveReport', async (node?: ResearchNode) => {
+      const job = await jobFrom(jobs, node, 'Save Report As...');
+      if (!job) return undefined;
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const name = `${jobTitle(job).replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'research-report'}.md`;
+      const target = await vscode.window.showSaveDialog({ title: 'Save Report As', filters: { Markdown: ['md'] }, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}) });
+      if (!target) return undefined;
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(await reports.text(job)));
+      void vscode.window.showInformationMessage(`Report saved to ${vscode.workspace.asRelativePath(target)}.`, 'Open').then((choice) => choice && vscode.window.showTextDocument(target));
+      return target;
+    }),
+    vscode.commands.registerCommand('unifiedInference.research.copyId', async (node?: ResearchNode) => {
+      const job = await jobFrom(jobs, node, 'Copy Job Id');
+      if (job) await vscode.env.clipboard.writeText(job.id);
+    }),
+  ];
+}

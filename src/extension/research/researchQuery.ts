@@ -1,0 +1,77 @@
+// The Research view's filter and sort, and the list queries built from them (the spec's `where`
+// and `sort`). Pure: no vscode import, unit-tested in Node.
+import { whereAnd, whereField, type ResearchListQuery, type ResearchWhere } from '../../core/index';
+
+export type StatusFilter = 'all' | 'inProgress' | 'succeeded' | 'failed';
+export type SortKey = 'newest' | 'oldest' | 'updated' | 'title';
+
+export interface ResearchViewQuery {
+  readonly status: StatusFilter;
+  /** Words the topic must contain ('' for any). */
+  readonly text: string;
+  readonly sort: SortKey;
+}
+
+export const DEFAULT_QUERY: ResearchViewQuery = { status: 'all', text: '', sort: 'newest' };
+
+/** Terminal statuses (wire-conventions): everything else, unknown statuses included, is in progress. */
+export const SUCCEEDED_STATUSES = ['succeeded', 'completed'];
+export const FAILED_STATUSES = ['failed', 'error', 'cancelled', 'canceled', 'timeout'];
+
+export const SORT_FIELDS: Readonly<Record<SortKey, string>> = {
+  newest: '-createdAt',
+  oldest: 'createdAt',
+  updated: '-updatedAt',
+  title: 'title',
+};
+
+export const SORT_LABELS: Readonly<Record<SortKey, string>> = {
+  newest: 'Newest first',
+  oldest: 'Oldest first',
+  updated: 'Recently updated',
+  title: 'Title (A to Z)',
+};
+
+export const STATUS_LABELS: Readonly<Record<StatusFilter, string>> = {
+  all: 'All statuses',
+  inProgress: 'In progress (queued, running)',
+  succeeded: 'Succeeded',
+  failed: 'Failed or cancelled',
+};
+
+/** The filter for jobs still in progress: not in a terminal status (so unknown statuses count). */
+export function inProgressWhere(): ResearchWhere {
+  return whereField('status', 'not_in', [...SUCCEEDED_STATUSES, ...FAILED_STATUSES]);
+}
+
+function statusWhere(status: StatusFilter): ResearchWhere | undefined {
+  switch (status) {
+    case 'all':
+      return undefined;
+    case 'inProgress':
+      return inProgressWhere();
+    case 'succeeded':
+      return whereField('status', 'in', SUCCEEDED_STATUSES);
+    case 'failed':
+      return whereField('status', 'in', FAILED_STATUSES);
+  }
+}
+
+/** The `GET /research` query for one page of the view. */
+export function listQuery(query: ResearchViewQuery, page: number, limit: number): ResearchListQuery {
+  const clauses = [statusWhere(query.status), query.text.trim() ? whereField('topic', 'contains', query.text.trim()) : undefined].filter(
+    (clause): clause is ResearchWhere => clause !== undefined,
+  );
+  const result: ResearchListQuery = { limit, page, sort: SORT_FIELDS[query.sort] };
+  if (clauses.length === 1) result.where = clauses[0];
+  else if (clauses.length > 1) result.where = whereAnd(...clauses);
+  return result;
+}
+
+/** What the view says while a filter is active (undefined when none is). */
+export function describeFilter(query: ResearchViewQuery): string | undefined {
+  const parts: string[] = [];
+  if (query.status !== 'all') parts.push(STATUS_LABELS[query.status]);
+  if (query.text.trim()) parts.push(`topic contains "${query.text.trim()}"`);
+  return parts.length ? `Filter: ${parts.join(', ')}` : undefined;
+}

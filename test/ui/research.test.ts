@@ -1,0 +1,66 @@
+import * as assert from 'node:assert/strict';
+import { GatewayClient } from '../../src/core/index';
+import { RESEARCH_FAILURE_WORD, startGateway, type LocalGateway } from '../gateway/index';
+import { Workbench } from './workbench';
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('research jobs in the workbench (real VS Code in Chromium, local gateway)', () => {
+  let gateway: LocalGateway;
+  let workbench: Workbench;
+
+  before(async () => {
+    // Staggered jobs so that the view shows every status at once: two finish (one fails), one
+    // is running and one is still queued when the workbench opens.
+    gateway = await startGateway({ research: { queuedMs: 4_000, runningMs: 4_000 } });
+    const client = new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey });
+    await client.research.create('Which vector database suits code search?');
+    await client.research.create(`An impossible topic (${RESEARCH_FAILURE_WORD})`);
+    await pause(8_500);
+    await client.research.create('How do SSE streams recover from dropped connections?');
+    await pause(4_500);
+    workbench = await Workbench.open({ workspaceSettings: { 'unifiedInference.baseUrl': gateway.url }, env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey } });
+    await client.research.create('What makes a VS Code extension feel native?');
+  });
+
+  after(async () => {
+    await workbench?.close();
+    workbench?.removeFiles();
+    await gateway?.stop();
+  });
+
+  const pane = () => workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Research Jobs' }) }).first();
+  const row = (text: string) => pane().locator('.monaco-list-row', { hasText: text }).first();
+
+  it('lists the account\'s jobs with an icon per status', async () => {
+    await workbench.activityItem('Unified Inference').click();
+    await workbench.runCommand('Unified Inference: Refresh Research Jobs');
+    await row('Which vector database').locator('.codicon-pass').waitFor();
+    await row('An impossible topic').locator('.codicon-error').waitFor();
+    await row('What makes a VS Code extension').waitFor();
+    const statuses = await pane().locator('.monaco-list-row .label-description').allInnerTexts();
+    assert.ok(statuses.some((s) => /^(queued|running) · /.test(s)), `a job in progress is shown (${statuses.join(' | ')})`);
+    await workbench.screenshot('research-01-jobs-by-status');
+  });
+
+  it('filters from the title bar and says so', async () => {
+    await workbench.runCommand('Unified Inference: Filter Research Jobs...');
+    await workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Failed or cancelled' }).first().click();
+    await workbench.page.locator('.quick-input-widget input').waitFor();
+    await workbench.page.keyboard.press('Enter');
+    await pane().locator('.message', { hasText: 'Filter: Failed or cancelled' }).waitFor();
+    await row('Which vector database').waitFor({ state: 'detached' }); // the succeeded job is filtered out
+    await row('An impossible topic').waitFor();
+    await workbench.screenshot('research-02-filter-active');
+    await workbench.runCommand('Unified Inference: Clear Research Filter');
+    await row('Which vector database').waitFor();
+  });
+
+  it('opens a finished job\'s report in the markdown preview, with numbered sources', async () => {
+    await row('Which vector database').click();
+    const preview = await workbench.webviewWith('h2:has-text("Sources")');
+    assert.ok((await preview.locator('ol li a').count()) >= 1, 'sources are links');
+    await preview.locator('text=Which vector database').first().waitFor();
+    await workbench.screenshot('research-03-report');
+  });
+});

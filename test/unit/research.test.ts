@@ -1,0 +1,87 @@
+import * as assert from 'node:assert/strict';
+import { demoteHeadings, failureReason, lookOf, relativeAge, reportMarkdown } from '../../src/extension/research/jobPresentation';
+import { describeFilter, DEFAULT_QUERY, listQuery } from '../../src/extension/research/researchQuery';
+
+const now = Date.parse('2026-11-22T10:00:00.000Z');
+const job = { id: 'a1b2', status: 'running', title: 'Vector databases', topic: 'Compare vector databases', createdAt: '2026-11-22T09:57:00.000Z', updatedAt: '2026-11-22T09:58:00.000Z' };
+
+describe('research view: queries', () => {
+  it('lists newest first with no filter', () => {
+    assert.deepEqual(listQuery(DEFAULT_QUERY, 1, 20), { limit: 20, page: 1, sort: '-createdAt' });
+    assert.equal(describeFilter(DEFAULT_QUERY), undefined);
+  });
+
+  it('builds where clauses from status and topic text, combined with and', () => {
+    assert.deepEqual(listQuery({ status: 'succeeded', text: '', sort: 'title' }, 2, 20), { limit: 20, page: 2, sort: 'title', where: { status: { in: ['succeeded', 'completed'] } } });
+    const both = listQuery({ status: 'inProgress', text: ' vector ', sort: 'updated' }, 1, 20);
+    assert.equal(both.sort, '-updatedAt');
+    assert.deepEqual(both.where, { and: [{ status: { not_in: ['succeeded', 'completed', 'failed', 'error', 'cancelled', 'canceled', 'timeout'] } }, { topic: { contains: 'vector' } }] });
+    assert.equal(describeFilter({ status: 'failed', text: 'x', sort: 'newest' }), 'Filter: Failed or cancelled, topic contains "x"');
+  });
+});
+
+describe('research view: jobs', () => {
+  it('shows status and age, with icons per status', () => {
+    assert.deepEqual([lookOf(job, now).label, lookOf(job, now).description, lookOf(job, now).icon], ['Vector databases', 'running · 3 min ago', 'sync~spin']);
+    assert.equal(lookOf({ ...job, status: 'queued' }, now).icon, 'clock');
+    assert.equal(lookOf({ ...job, status: 'succeeded' }, now).icon, 'pass');
+    assert.equal(lookOf({ ...job, status: 'cancelled' }, now).icon, 'error');
+    const odd = lookOf({ ...job, status: 'paused-by-admin' }, now);
+    assert.equal(odd.icon, 'question');
+    assert.match(odd.tooltipLines[0]!, /paused-by-admin \(not a status this extension knows: treated as in progress\)/);
+  });
+
+  it('says how old a job is', () => {
+    assert.equal(relativeAge('2026-11-22T09:59:40.000Z', now), 'just now');
+    assert.equal(relativeAge('2026-11-22T07:00:00.000Z', now), '3 h ago');
+    assert.equal(relativeAge('2026-11-19T10:00:00.000Z', now), '3 d ago');
+    assert.equal(relativeAge('not a date', now), 'time unknown');
+  });
+
+  it('finds the failure reason in its usual places', () => {
+    assert.equal(failureReason({ id: '1', status: 'failed', error: 'Upstream timed out' }), 'Upstream timed out');
+    assert.equal(failureReason({ id: '1', status: 'failed', error: { message: 'Quota' } }), 'Quota');
+    assert.equal(failureReason({ id: '1', status: 'failed', reason: 'Cancelled by user' }), 'Cancelled by user');
+    assert.equal(failureReason({ id: '1', status: 'failed' }), undefined);
+  });
+});
+
+describe('research report document', () => {
+  const detail = {
+    ...job,
+    status: 'succeeded',
+    report: { markdown: '## Findings\n\nPostgres with pgvector is enough for most.' },
+    citations: ['https://example.com/a', { url: 'https://example.com/b(1)', title: 'B [draft]' }, { url: 'javascript:alert(1)', title: 'evil' }],
+  };
+
+  it('has title, facts, the report text and numbered sources', () => {
+    const text = reportMarkdown(job, detail);
+    assert.match(text, /^# Vector databases/);
+    assert.match(text, /\| Status \| succeeded \|/);
+    assert.match(text, /\| Job id \| `a1b2` \|/);
+    assert.match(text, /#### Findings\n\nPostgres with pgvector/, 'the report\'s headings sit under ## Report');
+    assert.match(text, /1\. \[https:\/\/example\.com\/a\]\(https:\/\/example\.com\/a\)/);
+    assert.match(text, /2\. \[B \\\[draft\\\]\]\(https:\/\/example\.com\/b%281%29\)/);
+    assert.match(text, /3\. evil \(javascript:alert\(1\)\)/, 'a non-http source is text, not a link');
+    assert.ok(!text.includes('](javascript:'));
+  });
+
+  it('says clearly when the detail is unavailable and shows what the list gives', () => {
+    const text = reportMarkdown({ ...job, status: 'succeeded' }, undefined, 'HTTP 404');
+    assert.match(text, /The job's details could not be read\*\* \(HTTP 404\)/);
+    assert.match(text, /No report text is available/);
+    assert.match(text, /\| Topic \| Compare vector databases \|/);
+  });
+
+  it('explains an unfinished job and shows a failure reason', () => {
+    assert.match(reportMarkdown(job, job), /still in progress/);
+    assert.match(reportMarkdown(job, { ...job, status: 'failed', error: 'No sources found' }), /The job failed:\*\* No sources found/);
+  });
+});
+
+describe('report headings', () => {
+  it('shifts headings down two levels, not inside code fences, capped at six', () => {
+    const input = ['# Title', 'text # not a heading', '```md', '# inside a fence', '```', '##### Deep', '####### not a heading either'].join('\n');
+    assert.equal(demoteHeadings(input), ['### Title', 'text # not a heading', '```md', '# inside a fence', '```', '###### Deep', '####### not a heading either'].join('\n'));
+  });
+});
