@@ -46,7 +46,8 @@ describe('research jobs in the workbench (real VS Code in Chromium, local gatewa
   it('filters from the title bar and says so', async () => {
     await workbench.runCommand('Unified Inference: Filter Research Jobs...');
     await workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Failed or cancelled' }).first().click();
-    await workbench.page.locator('.quick-input-widget input').waitFor();
+    // Step 2 of 2 (text in the topic): wait for it, or Enter could land on step 1's list.
+    await workbench.page.locator('.quick-input-widget', { hasText: 'Filter Research Jobs (2/2)' }).waitFor();
     await workbench.page.keyboard.press('Enter');
     await pane().locator('.message', { hasText: 'Filter: Failed or cancelled' }).waitFor();
     await row('Which vector database').waitFor({ state: 'detached' }); // the succeeded job is filtered out

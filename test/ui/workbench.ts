@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Frame, FrameLocator, Locator, Page } from 'playwright-core';
+import { trackWorkbench, untrackWorkbench } from './failureScreenshots';
 import { ensureTestHost, launchBrowser, REPO_ROOT, removeRunDir, startVsCodeServer, waitForWorkbench, workbenchUrl, type ServerOptions, type VsCodeServer } from '../harness/testHost';
 
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
@@ -26,7 +27,9 @@ export class Workbench {
       const remote = `vscode-remote://127.0.0.1:${server.port}${REPO_ROOT}`;
       await page.goto(workbenchUrl(server, [['extensionDevelopmentPath', remote]]));
       await waitForWorkbench(page);
-      return new Workbench(page, server, context);
+      const workbench = new Workbench(page, server, context);
+      trackWorkbench(workbench);
+      return workbench;
     } catch (error) {
       await context?.close().catch(() => undefined);
       await server.stop();
@@ -35,6 +38,7 @@ export class Workbench {
   }
 
   async close(): Promise<void> {
+    untrackWorkbench(this);
     await this.context.close().catch(() => undefined);
     await this.server.stop();
   }
