@@ -21,44 +21,46 @@ describe('research jobs against the local gateway', function () {
   this.timeout(90_000);
   let api: TestApi;
   let gateway: LocalGateway;
+  /** Started alongside the first job (to save a job's duration), checked by the failure test. */
+  let failing: ResearchJob;
+  /** Every notification of the suite (jobs finish while other tests run). */
+  let notes: ReturnType<typeof recordNotifications>;
   const statusOf = (id: string): string | undefined => api.research.find(id)?.status;
 
   before(async () => {
     api = await activateExtension();
     // Long enough that a poll every few seconds sees each status; short enough for a test.
-    gateway = await startGateway({ research: { queuedMs: 5_000, runningMs: 8_000 } });
+    gateway = await startGateway({ research: { queuedMs: 3_500, runningMs: 6_000 } });
     await setSetting('baseUrl', gateway.url);
     await setKeyThroughCommand(gateway.apiKey);
     await waitFor(() => api.connection.setup, (setup) => setup.baseUrl === gateway.url && setup.hasKey, 'the connection');
+    notes = recordNotifications();
   });
 
   after(async () => {
+    notes?.restore();
     await clearKeyThroughCommand(true);
     await setSetting('baseUrl', undefined);
     await gateway?.stop();
   });
 
   it('starts a job that shows at once as queued, then follows it to succeeded and announces it', async () => {
-    const notes = recordNotifications();
+    const job = await startThroughCommand('How do vector databases compare for code search?');
+    assert.equal(api.research.jobs[0]?.id, job.id, 'the new job is first');
+    assert.equal(statusOf(job.id), 'queued');
+    failing = await startThroughCommand(`A topic that should ${RESEARCH_FAILURE_WORD}`);
+    const seen = new Set<string>();
+    const listener = api.research.onDidChange(() => seen.add(statusOf(job.id) ?? ''));
     try {
-      const job = await startThroughCommand('How do vector databases compare for code search?');
-      assert.equal(api.research.jobs[0]?.id, job.id, 'the new job is first');
-      assert.equal(statusOf(job.id), 'queued');
-      const seen = new Set<string>();
-      const listener = api.research.onDidChange(() => seen.add(statusOf(job.id) ?? ''));
-      try {
-        await waitFor(() => statusOf(job.id), (status) => status === 'succeeded', 'the job to succeed', 60_000);
-      } finally {
-        listener.dispose();
-      }
-      assert.ok(seen.has('running'), `the tree showed it running (saw ${[...seen].join(', ')})`);
-      await waitFor(() => notes.shown, (shown) => shown.some((n) => n.kind === 'info' && n.message === 'Research finished: How do vector databases compare for code search?'), 'the notification');
-      // The polling was one list request per tick, plus one read of the job when it finished.
-      const perJob = gateway.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/research/${job.id}`);
-      assert.equal(perJob.length, 1, 'the finished job was read once');
+      await waitFor(() => statusOf(job.id), (status) => status === 'succeeded', 'the job to succeed', 60_000);
     } finally {
-      notes.restore();
+      listener.dispose();
     }
+    assert.ok(seen.has('running'), `the tree showed it running (saw ${[...seen].join(', ')})`);
+    await waitFor(() => notes.shown, (shown) => shown.some((n) => n.kind === 'info' && n.message === 'Research finished: How do vector databases compare for code search?'), 'the notification');
+    // The polling was one list request per tick, plus one read of the job when it finished.
+    const perJob = gateway.requests.filter((r) => r.method === 'GET' && r.path === `/api/v1/research/${job.id}`);
+    assert.equal(perJob.length, 1, 'the finished job was read once');
   });
 
   it('opens the report with its text and numbered sources', async () => {
@@ -74,15 +76,9 @@ describe('research jobs against the local gateway', function () {
   });
 
   it('announces a failed job with the reason the gateway gives', async () => {
-    const notes = recordNotifications();
-    try {
-      const job = await startThroughCommand(`A topic that should ${RESEARCH_FAILURE_WORD}`);
-      await waitFor(() => statusOf(job.id), (status) => status === 'failed', 'the job to fail', 60_000);
-      const shown = await waitFor(() => notes.shown, (all) => all.some((n) => n.kind === 'error' && n.message.startsWith('Research failed:')), 'the failure notice');
-      assert.match(shown.find((n) => n.kind === 'error')!.message, /failed this job on purpose/);
-    } finally {
-      notes.restore();
-    }
+    await waitFor(() => statusOf(failing.id), (status) => status === 'failed', 'the job to fail', 60_000);
+    const shown = await waitFor(() => notes.shown, (all) => all.some((n) => n.kind === 'error' && n.message.startsWith('Research failed:')), 'the failure notice');
+    assert.match(shown.find((n) => n.kind === 'error' && n.message.startsWith('Research failed:'))!.message, /failed this job on purpose/);
   });
 
   it('filters by status and topic text, and sorts, through the spec\'s where/sort', async () => {
@@ -118,7 +114,7 @@ describe('research jobs against the local gateway', function () {
     await waitFor(() => api.research.problem, (problem) => problem !== undefined, 'the stale state');
     assert.equal(api.research.jobs.length, shownBefore, 'nothing lost');
     assert.ok(api.research.lastGoodRefresh !== undefined);
-    gateway = await startGateway({ port: Number(port), research: { queuedMs: 5_000, runningMs: 8_000 } });
+    gateway = await startGateway({ port: Number(port), research: { queuedMs: 3_500, runningMs: 6_000 } });
     await vscode.commands.executeCommand('unifiedInference.research.refresh');
     await waitFor(() => api.research.problem, (problem) => problem === undefined, 'the recovery');
   });
