@@ -7,18 +7,11 @@ import type { LocalGateway } from '../../gateway/index';
 import { AuthenticationError, ConnectionError, diagnoseConnectionError, GatewayClient, GatewayError, ProxyError, RateLimitError, TimeoutError } from '../../../src/core/index';
 import type { ConnectionDiagnosis, GatewayClientOptions } from '../../../src/core/index';
 import { closedPort, selfSignedCertificate, startHttpsServer } from './netFixtures';
+import { rejectionOf } from './testUtil';
 
 const BROKE_KEY = 'sim-broke-key-0001';
 const WRONG_KEY = 'sk-wrong-key-that-must-never-show';
 
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  assert.fail('expected the request to fail');
-}
 
 /** Every diagnosis is complete, names the host, and never shows a secret. */
 function checked(diagnosis: ConnectionDiagnosis, host: string, secrets: string[] = [WRONG_KEY]): ConnectionDiagnosis {
@@ -41,7 +34,7 @@ describe('core: connection diagnosis', function () {
     it('a closed port: refused', async () => {
       const port = await closedPort();
       const baseUrl = `http://127.0.0.1:${port}`;
-      const error = await failure(client(baseUrl).models.list());
+      const error = await rejectionOf(client(baseUrl).models.list());
       assert.ok(error instanceof ConnectionError);
       const diagnosis = checked(diagnoseConnectionError(error, { baseUrl }), `127.0.0.1:${port}`);
       assert.equal(diagnosis.kind, 'refused');
@@ -50,7 +43,7 @@ describe('core: connection diagnosis', function () {
 
     it('a name that cannot resolve (.invalid never does): dns', async () => {
       const baseUrl = 'https://gateway.unified-inference.invalid';
-      const error = await failure(client(baseUrl).models.list());
+      const error = await rejectionOf(client(baseUrl).models.list());
       assert.ok(error instanceof ConnectionError);
       const diagnosis = checked(diagnoseConnectionError(error, { baseUrl }), 'gateway.unified-inference.invalid');
       // A resolver that cannot be asked at all answers EAI_AGAIN: that is "offline", and says so.
@@ -67,19 +60,19 @@ describe('core: connection diagnosis', function () {
       const server = await startHttpsServer(certificate);
       const plain = await startGateway();
       try {
-        const untrusted = await failure(client(server.url).models.list());
+        const untrusted = await rejectionOf(client(server.url).models.list());
         const tls = checked(diagnoseConnectionError(untrusted, { baseUrl: server.url }), `127.0.0.1:${server.port}`);
         assert.equal(tls.kind, 'tls', JSON.stringify(tls));
         assert.match(tls.title, /not trusted/);
 
         const httpToHttps = `http://127.0.0.1:${server.port}`;
-        const cut = await failure(client(httpToHttps).models.list());
+        const cut = await rejectionOf(client(httpToHttps).models.list());
         const cutDiagnosis = checked(diagnoseConnectionError(cut, { baseUrl: httpToHttps }), `127.0.0.1:${server.port}`);
         assert.equal(cutDiagnosis.kind, 'refused', JSON.stringify(cutDiagnosis));
         assert.match(cutDiagnosis.nextStep, /scheme/);
 
         const httpsToHttp = `https://127.0.0.1:${plain.port}`;
-        const wrongScheme = await failure(client(httpsToHttp).models.list());
+        const wrongScheme = await rejectionOf(client(httpsToHttp).models.list());
         const wrong = checked(diagnoseConnectionError(wrongScheme, { baseUrl: httpsToHttp }), `127.0.0.1:${plain.port}`);
         assert.equal(wrong.kind, 'tls');
         assert.match(wrong.title, /does not speak https/);
@@ -90,12 +83,12 @@ describe('core: connection diagnosis', function () {
     });
 
     it('no key: noKey; an unusable base URL: invalidUrl', async () => {
-      const noKey = await failure(new GatewayClient({ baseUrl: 'http://127.0.0.1:9', apiKey: '  ' }).models.list());
+      const noKey = await rejectionOf(new GatewayClient({ baseUrl: 'http://127.0.0.1:9', apiKey: '  ' }).models.list());
       const diagnosis = checked(diagnoseConnectionError(noKey, { baseUrl: 'http://127.0.0.1:9' }), '127.0.0.1:9');
       assert.equal(diagnosis.kind, 'noKey');
       assert.match(diagnosis.nextStep, /Set API Key/);
 
-      const badUrl = await failure(Promise.resolve().then(() => new GatewayClient({ baseUrl: 'gateway example', apiKey: 'k' })));
+      const badUrl = await rejectionOf(Promise.resolve().then(() => new GatewayClient({ baseUrl: 'gateway example', apiKey: 'k' })));
       assert.equal(diagnoseConnectionError(badUrl, { baseUrl: 'gateway example' }).kind, 'invalidUrl');
       assert.equal(diagnoseConnectionError(badUrl, { baseUrl: 'ftp://gateway.example' }).kind, 'invalidUrl');
       const empty = diagnoseConnectionError(new Error('anything'), { baseUrl: ' ' });
@@ -119,7 +112,7 @@ describe('core: connection diagnosis', function () {
 
     it('a wrong key (either auth header): unauthorized, naming the auth header setting', async () => {
       for (const authHeader of ['authorization', 'x-api-key'] as const) {
-        const error = await failure(client(WRONG_KEY, { authHeader }).quota.get());
+        const error = await rejectionOf(client(WRONG_KEY, { authHeader }).quota.get());
         const diagnosis = checked(diagnoseConnectionError(error, { baseUrl }), host());
         assert.equal(diagnosis.kind, 'unauthorized');
         assert.match(diagnosis.nextStep, /auth header/);
@@ -128,7 +121,7 @@ describe('core: connection diagnosis', function () {
 
     it('a base URL with a path the gateway does not serve: notFound, pointing at /api/v1', async () => {
       const wrongBase = `${gateway.url}/some/prefix`;
-      const error = await failure(new GatewayClient({ baseUrl: wrongBase, apiKey: gateway.apiKey, maxRetries: 0 }).models.list());
+      const error = await rejectionOf(new GatewayClient({ baseUrl: wrongBase, apiKey: gateway.apiKey, maxRetries: 0 }).models.list());
       assert.ok(error instanceof GatewayError && error.status === 404);
       const diagnosis = checked(diagnoseConnectionError(error, { baseUrl: wrongBase }), host());
       assert.equal(diagnosis.kind, 'notFound');
@@ -138,7 +131,7 @@ describe('core: connection diagnosis', function () {
     it('no credits left: outOfCredits (the quota read itself still works)', async () => {
       const broke = client(BROKE_KEY);
       assert.equal((await broke.quota.get()).credits, 0);
-      const error = await failure(broke.chat.create({ model: 'sim-openai/gpt-sim-mini', messages: [{ role: 'user', content: 'hi' }] }));
+      const error = await rejectionOf(broke.chat.create({ model: 'sim-openai/gpt-sim-mini', messages: [{ role: 'user', content: 'hi' }] }));
       assert.ok(error instanceof RateLimitError && error.quotaExhausted);
       const diagnosis = checked(diagnoseConnectionError(error, { baseUrl }), host(), [BROKE_KEY]);
       assert.equal(diagnosis.kind, 'outOfCredits');
@@ -146,13 +139,13 @@ describe('core: connection diagnosis', function () {
     });
 
     it('a plain 429: rateLimited (with the wait asked for); a 503: server', async () => {
-      const limited = await failure(client(gateway.apiKey).models.list({ headers: { [FAULT_HEADER]: 'status=429;retry-after=7' } }));
+      const limited = await rejectionOf(client(gateway.apiKey).models.list({ headers: { [FAULT_HEADER]: 'status=429;retry-after=7' } }));
       assert.ok(limited instanceof RateLimitError && !limited.quotaExhausted);
       const rate = checked(diagnoseConnectionError(limited, { baseUrl }), host());
       assert.equal(rate.kind, 'rateLimited');
       assert.match(rate.detail, /7 s/);
 
-      const down = await failure(client(gateway.apiKey).models.list({ headers: { [FAULT_HEADER]: 'status=503' } }));
+      const down = await rejectionOf(client(gateway.apiKey).models.list({ headers: { [FAULT_HEADER]: 'status=503' } }));
       assert.equal(checked(diagnoseConnectionError(down, { baseUrl }), host()).kind, 'server');
       const viaProxy = diagnoseConnectionError(down, { baseUrl, proxyUrl: 'http://u:pw-secret@proxy.corp:3128' });
       assert.match(viaProxy.detail, /proxy\.corp:3128/);
@@ -161,7 +154,7 @@ describe('core: connection diagnosis', function () {
 
     it('no answer in time: timeout', async () => {
       // The gateway holds the headers far longer than the client waits; only the kind is asserted.
-      const error = await failure(client(gateway.apiKey, { timeoutMs: 300 }).models.list({ headers: { [FAULT_HEADER]: 'delay-headers=10000' } }));
+      const error = await rejectionOf(client(gateway.apiKey, { timeoutMs: 300 }).models.list({ headers: { [FAULT_HEADER]: 'delay-headers=10000' } }));
       assert.ok(error instanceof TimeoutError, String(error));
       assert.equal(checked(diagnoseConnectionError(error, { baseUrl }), host()).kind, 'timeout');
     });

@@ -13,18 +13,11 @@ import { ConnectionError, createDispatcher, diagnoseConnectionError, GatewayClie
 import type { Dispatcher } from 'undici';
 import { tlsConnectOptions } from '../../../src/core/net/dispatcher';
 import { closedPort, selfSignedCertificate, startHttpsServer } from './netFixtures';
+import { rejectionOf } from './testUtil';
 import type { HttpsTestServer, SelfSigned } from './netFixtures';
 
 const PASSWORD = 'pr0xy-s3cret';
 
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  assert.fail('expected the request to fail');
-}
 
 describe('core: createDispatcher', function () {
   this.timeout(20_000);
@@ -102,7 +95,7 @@ describe('core: createDispatcher', function () {
 
     it('a wrong proxy password: a 407, diagnosed as a proxy problem that does not show the password', async () => {
       const proxyUrl = `http://alice:wrong-${PASSWORD}@127.0.0.1:${authProxy.port}`;
-      const error = await failure(clientFor(gateway.url, { proxyUrl }).models.list());
+      const error = await rejectionOf(clientFor(gateway.url, { proxyUrl }).models.list());
       assert.ok(error instanceof ConnectionError, String(error));
       assert.ok(error.cause instanceof ProxyError);
       assert.equal(error.cause.statusCode, 407);
@@ -115,14 +108,14 @@ describe('core: createDispatcher', function () {
     });
 
     it('no credentials at all against a proxy that wants them: the same 407 diagnosis', async () => {
-      const error = await failure(clientFor(gateway.url, { proxyUrl: authProxy.url }).models.list());
+      const error = await rejectionOf(clientFor(gateway.url, { proxyUrl: authProxy.url }).models.list());
       assert.equal(diagnoseConnectionError(error, { baseUrl: gateway.url, proxyUrl: authProxy.url }).kind, 'proxy');
       assert.ok(error instanceof ConnectionError && error.cause instanceof ProxyError && error.cause.statusCode === 407);
     });
 
     it('a proxy that is not listening: diagnosed as the proxy, not the gateway', async () => {
       const proxyUrl = `http://127.0.0.1:${await closedPort()}`;
-      const error = await failure(clientFor(gateway.url, { proxyUrl }).models.list());
+      const error = await rejectionOf(clientFor(gateway.url, { proxyUrl }).models.list());
       const diagnosis = diagnoseConnectionError(error, { baseUrl: gateway.url, proxyUrl });
       assert.equal(diagnosis.kind, 'proxy');
       assert.match(diagnosis.title, /Cannot reach the proxy/);
@@ -131,7 +124,7 @@ describe('core: createDispatcher', function () {
 
     it('a destination the proxy refuses (not loopback): a 403 from the CONNECT, and nothing leaves the machine', async () => {
       const proxyUrl = `http://alice:${PASSWORD}@127.0.0.1:${authProxy.port}`;
-      const error = await failure(clientFor('https://gateway.example.com', { proxyUrl }).models.list());
+      const error = await rejectionOf(clientFor('https://gateway.example.com', { proxyUrl }).models.list());
       assert.deepEqual(authProxy.connects, ['gateway.example.com:443']);
       assert.ok(error instanceof ConnectionError && error.cause instanceof ProxyError, String(error));
       assert.equal(error.cause.statusCode, 403);
@@ -151,7 +144,7 @@ describe('core: createDispatcher', function () {
       try {
         const proxyUrl = `http://127.0.0.1:${(mute.address() as AddressInfo).port}`;
         const target = `https://127.0.0.1:${await closedPort()}`;
-        const error = await failure(clientFor(target, { proxyUrl }, 'any-key').models.list());
+        const error = await rejectionOf(clientFor(target, { proxyUrl }, 'any-key').models.list());
         assert.ok(error instanceof ConnectionError && error.cause instanceof ProxyError, String(error));
         assert.equal(error.cause.statusCode, undefined);
         assert.equal(connects, 1);
@@ -193,7 +186,7 @@ describe('core: createDispatcher', function () {
       });
 
       it('strictSSL true (the default): the self-signed certificate is refused, diagnosed as tls', async () => {
-        const error = await failure(clientFor(server.url, { proxyUrl: proxy.url }, 'any-key').models.list());
+        const error = await rejectionOf(clientFor(server.url, { proxyUrl: proxy.url }, 'any-key').models.list());
         assert.deepEqual(proxy.connects, [`127.0.0.1:${server.port}`], 'the tunnel was opened');
         assert.equal(server.hits, 0);
         const diagnosis = diagnoseConnectionError(error, { baseUrl: server.url, proxyUrl: proxy.url });
@@ -211,7 +204,7 @@ describe('core: createDispatcher', function () {
 
       it('wrong proxy credentials on a tunnel: the 407 is a proxy diagnosis, not a cancelled request', async () => {
         const proxyUrl = `http://alice:nope@127.0.0.1:${authProxy.port}`;
-        const error = await failure(clientFor(server.url, { proxyUrl, strictSSL: false }, 'any-key').models.list());
+        const error = await rejectionOf(clientFor(server.url, { proxyUrl, strictSSL: false }, 'any-key').models.list());
         assert.ok(error instanceof ConnectionError && error.cause instanceof ProxyError, `${String(error)} (undici names a refused tunnel AbortError)`);
         assert.equal(diagnoseConnectionError(error, { baseUrl: server.url, proxyUrl }).kind, 'proxy');
         assert.equal(server.hits, 0);
@@ -219,7 +212,7 @@ describe('core: createDispatcher', function () {
 
       it('the proxy cannot reach the destination: 502 from the CONNECT', async () => {
         const port = await closedPort();
-        const error = await failure(clientFor(`https://127.0.0.1:${port}`, { proxyUrl: proxy.url }, 'any-key').models.list());
+        const error = await rejectionOf(clientFor(`https://127.0.0.1:${port}`, { proxyUrl: proxy.url }, 'any-key').models.list());
         assert.ok(error instanceof ConnectionError && error.cause instanceof ProxyError && error.cause.statusCode === 502, String(error));
         const diagnosis = diagnoseConnectionError(error, { baseUrl: `https://127.0.0.1:${port}`, proxyUrl: proxy.url });
         assert.equal(diagnosis.kind, 'proxy');

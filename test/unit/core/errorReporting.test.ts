@@ -4,22 +4,13 @@
 import * as assert from 'node:assert/strict';
 import { AuthenticationError, ConnectionError, GatewayClient, GatewayError, StreamError, parseErrorBody } from '../../../src/core/index';
 import type { ChatCompletionRequest } from '../../../src/core/index';
-import { collect, delay, sendJson, sseData, startServer } from './testUtil';
-import type { Handler, TestServer } from './testUtil';
+import { collect, delay, sendJson, sseData, useTestServer } from './testUtil';
 
 const chatReq: ChatCompletionRequest = { model: 'local/sim', messages: [{ role: 'user', content: 'hi' }] };
 
-let server: TestServer | undefined;
-async function serve(handler: Handler): Promise<TestServer> {
-  server = await startServer(handler);
-  return server;
-}
 
 describe('core: error reporting (review L1, L2, L3, L6)', () => {
-  afterEach(async () => {
-    await server?.stop();
-    server = undefined;
-  });
+  const serve = useTestServer();
 
   it('L1: a non-JSON error body gives exactly "HTTP <status>"; the text stays on the error as body', async () => {
     assert.deepEqual(parseErrorBody(502, 'Bad Gateway'), { message: 'HTTP 502' });

@@ -4,20 +4,11 @@ import * as assert from 'node:assert/strict';
 import { GatewayClient, GatewayError } from '../../../src/core/index';
 import { normalizeChatChunk } from '../../../src/core/parse/chat';
 import { parseQuota } from '../../../src/core/parse/resources';
-import { sendJson, startServer } from './testUtil';
-import type { Handler, TestServer } from './testUtil';
+import { sendJson, useTestServer } from './testUtil';
 
-let server: TestServer | undefined;
-async function serve(handler: Handler): Promise<TestServer> {
-  server = await startServer(handler);
-  return server;
-}
 
 describe('core: lenient parsing (review L4, L5)', () => {
-  afterEach(async () => {
-    await server?.stop();
-    server = undefined;
-  });
+  const serve = useTestServer();
 
   it('L4: a numeric string index on a choice or a tool-call delta is read as its number', () => {
     const chunk = normalizeChatChunk({ choices: [{ index: '1', delta: { tool_calls: [{ index: '3', id: 'c' }] } }] });

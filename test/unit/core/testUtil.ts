@@ -107,3 +107,30 @@ export async function within<T>(ms: number, promise: Promise<T>, what: string): 
     clearTimeout(timer);
   }
 }
+
+/**
+ * One throwaway server per test: `serve(handler)` starts it, and the `afterEach` registered here
+ * stops it. Call at the top of a `describe`.
+ */
+export function useTestServer(): (handler: Handler) => Promise<TestServer> {
+  let server: TestServer | undefined;
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+  });
+  return async (handler: Handler): Promise<TestServer> => {
+    await server?.stop();
+    server = await startServer(handler);
+    return server;
+  };
+}
+
+/** The error a promise rejects with; fails the test when it resolves. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the request to fail');
+}
