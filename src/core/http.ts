@@ -222,7 +222,8 @@ export class Transport {
     if (signal?.aborted) return abortError(signal);
     // Our own TimeoutError, as the abort reason of the attempt.
     if (error instanceof GatewayError) return error;
-    if (error instanceof Error && error.name === 'AbortError') return abortError(signal);
+    // An error merely *named* AbortError while the caller did not cancel (undici gives that name to
+    // some proxy and socket failures) is a failed connection, not a cancellation to stay quiet about.
     const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
     const detail = error instanceof Error ? redactSecrets(error.message, [key]) : 'unknown failure';
     const host = new URL(this.apiBase).host;
