@@ -18,6 +18,9 @@ export interface CreditSettings {
   readonly errorThreshold: number;
 }
 
+/** Which endpoint answers chat: `auto` picks /messages for Anthropic-style models. */
+export type ChatApi = 'auto' | 'chat' | 'messages';
+
 export interface Settings {
   /** The gateway address as the user typed it ('' when not configured). */
   readonly baseUrl: string;
@@ -27,6 +30,7 @@ export interface Settings {
   /** A PEM file of extra certificate authorities, added to the default ones ('' for none). */
   readonly caCertificateFile: string;
   readonly credits: CreditSettings;
+  readonly chatApi: ChatApi;
   /** The model used by default for each purpose ('' lets the feature choose). */
   readonly defaultModels: Readonly<Record<ModelCategoryName, string>>;
 }
@@ -40,6 +44,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'credits.refreshIntervalMinutes': 5,
   'credits.warningThreshold': 5,
   'credits.errorThreshold': 1,
+  'chat.api': 'auto',
   ...Object.fromEntries(MODEL_CATEGORIES.map((category) => [`defaultModels.${category}`, ''])),
 };
 
@@ -78,6 +83,7 @@ export function parseSettings(read: (key: string) => unknown): Settings {
       // The error threshold never sits above the warning one.
       errorThreshold: Math.min(warningThreshold, number(read('credits.errorThreshold'), 1, 0)),
     },
+    chatApi: ((value) => (value === 'chat' || value === 'messages' ? value : 'auto'))(read('chat.api')),
     defaultModels: Object.fromEntries(MODEL_CATEGORIES.map((category) => [category, text(read(`defaultModels.${category}`), '')])) as Record<ModelCategoryName, string>,
   };
 }

@@ -1,0 +1,115 @@
+// A neutral conversation (what VS Code's chat and the @unified participant hand us) and its
+// mapping to the two gateway formats: OpenAI chat completions and Anthropic messages. Pure (no
+// vscode import): unit-tested in Node.
+import type { ChatFunctionTool, ChatMessageParam, ContentBlockParam, MessageParam, MessageTool } from '../../core/index';
+import type { ChatApi } from '../../shared/settings';
+
+export type GatewayPart =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'toolCall'; readonly id: string; readonly name: string; readonly input: unknown }
+  | { readonly kind: 'toolResult'; readonly callId: string; readonly content: string; readonly isError?: boolean };
+
+export interface GatewayMessage {
+  readonly role: 'user' | 'assistant';
+  readonly parts: readonly GatewayPart[];
+}
+
+export interface GatewayTool {
+  readonly name: string;
+  readonly description?: string;
+  /** A JSON schema of the input (an object schema). */
+  readonly inputSchema?: Record<string, unknown>;
+}
+
+export interface GatewayAnswerRequest {
+  readonly model: string;
+  readonly messages: readonly GatewayMessage[];
+  readonly system?: string;
+  readonly maxTokens?: number;
+  readonly api: ChatApi;
+  /** The model's provider label, when known (helps `auto` pick the endpoint). */
+  readonly provider?: string;
+  readonly tools?: readonly GatewayTool[];
+  /** `required`: the model must call one of the tools. */
+  readonly toolChoice?: 'auto' | 'required';
+}
+
+/** `auto` picks /messages for Anthropic-style models: the provider or id names Anthropic or Claude. */
+export function usesMessagesApi(model: string, api: ChatApi, provider?: string): boolean {
+  if (api !== 'auto') return api === 'messages';
+  return /anthropic|claude/i.test(`${provider ?? ''} ${model}`);
+}
+
+const EMPTY_SCHEMA: Record<string, unknown> = { type: 'object', properties: {} };
+
+function textOf(parts: readonly GatewayPart[]): string {
+  return parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])).join('');
+}
+
+/** OpenAI shape: tool results become `role: tool` messages right after the call that asked. */
+export function toChatMessages(request: Pick<GatewayAnswerRequest, 'messages' | 'system'>): ChatMessageParam[] {
+  const out: ChatMessageParam[] = request.system ? [{ role: 'system', content: request.system }] : [];
+  for (const message of request.messages) {
+    if (message.role === 'assistant') {
+      const calls = message.parts.flatMap((part) =>
+        part.kind === 'toolCall' ? [{ id: part.id, type: 'function' as const, function: { name: part.name, arguments: JSON.stringify(part.input ?? {}) } }] : [],
+      );
+      const text = textOf(message.parts);
+      out.push(calls.length ? { role: 'assistant', content: text || null, tool_calls: calls } : { role: 'assistant', content: text });
+      continue;
+    }
+    for (const part of message.parts) {
+      if (part.kind === 'toolResult') out.push({ role: 'tool', tool_call_id: part.callId, content: part.content });
+    }
+    const text = textOf(message.parts);
+    if (text) out.push({ role: 'user', content: text });
+  }
+  return out;
+}
+
+export function toChatTools(tools: readonly GatewayTool[] | undefined): ChatFunctionTool[] | undefined {
+  if (!tools?.length) return undefined;
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.inputSchema ?? EMPTY_SCHEMA },
+  }));
+}
+
+/** Anthropic shape: content blocks; tool results are blocks of the next user message. */
+export function toMessagesParams(messages: readonly GatewayMessage[]): MessageParam[] {
+  const out: MessageParam[] = [];
+  for (const message of messages) {
+    const blocks: ContentBlockParam[] = message.parts.flatMap((part): ContentBlockParam[] => {
+      switch (part.kind) {
+        case 'text':
+          return part.text ? [{ type: 'text', text: part.text }] : [];
+        case 'toolCall':
+          return [{ type: 'tool_use', id: part.id, name: part.name, input: part.input ?? {} }];
+        case 'toolResult':
+          return [{ type: 'tool_result', tool_use_id: part.callId, content: part.content, ...(part.isError ? { is_error: true } : {}) }];
+      }
+    });
+    if (blocks.length === 0) continue;
+    // The Messages API wants alternating roles: merge consecutive turns of one role.
+    const previous = out[out.length - 1];
+    if (previous && previous.role === message.role && Array.isArray(previous.content)) previous.content.push(...blocks);
+    else out.push({ role: message.role, content: blocks });
+  }
+  return out;
+}
+
+export function toMessagesTools(tools: readonly GatewayTool[] | undefined): MessageTool[] | undefined {
+  if (!tools?.length) return undefined;
+  return tools.map((tool) => ({ name: tool.name, ...(tool.description ? { description: tool.description } : {}), input_schema: tool.inputSchema ?? EMPTY_SCHEMA }));
+}
+
+/** Tool arguments arrive as JSON text; a model can send broken JSON, which must not crash the turn. */
+export function parseToolInput(text: string): Record<string, unknown> {
+  if (!text.trim()) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+  } catch {
+    return { invalidJson: text };
+  }
+}
