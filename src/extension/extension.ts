@@ -10,6 +10,7 @@ import { openSettings } from './config';
 import { GatewayConnection } from './gateway/gatewayConnection';
 import { setBaseUrlCommand } from './gateway/setBaseUrl';
 import { testConnectionCommand } from './gateway/testConnection';
+import { GatewayLanguageModels, manageLanguageModels } from './languageModels/languageModelProvider';
 import { Log } from './log';
 import { CATEGORY_LABELS, categoryOf } from './models/catalogTree';
 import { ModelCatalog } from './models/modelCatalog';
@@ -41,6 +42,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const reports = new ReportDocuments(connection, research);
   context.subscriptions.push(connection, credits, creditsItem, catalog, models, chat, research, researchView, reports);
   context.subscriptions.push(...registerResearchCommands(research, reports, log));
+  context.subscriptions.push(new GatewayLanguageModels(connection, catalog, log));
 
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chat, { webviewOptions: { retainContextWhenHidden: false } }),
@@ -52,6 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     vscode.commands.registerCommand('unifiedInference.testConnection', () => testConnectionCommand(connection, log)),
     vscode.commands.registerCommand('unifiedInference.refreshCredits', () => credits.refresh()),
     vscode.commands.registerCommand('unifiedInference.showCreditsMenu', () => showCreditsMenu()),
+    vscode.commands.registerCommand('unifiedInference.manageLanguageModels', () => manageLanguageModels()),
     vscode.commands.registerCommand('unifiedInference.models.refresh', () => catalog.refresh()),
     vscode.commands.registerCommand('unifiedInference.models.filter', () => models.promptFilter()),
     vscode.commands.registerCommand('unifiedInference.models.clearFilter', () => models.setFilter('')),

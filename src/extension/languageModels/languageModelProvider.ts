@@ -1,0 +1,120 @@
+import * as vscode from 'vscode';
+import { readSettings } from '../config';
+import type { GatewayConnection } from '../gateway/gatewayConnection';
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
+import type { ModelCatalog } from '../models/modelCatalog';
+import { providerOf } from '../models/catalogTree';
+import { streamGatewayAnswer } from './gatewayAnswer';
+import { chatModelInformation, estimateTokens, type ModelInformation } from './modelInformation';
+import { toGatewayMessages, toGatewayTools } from './requestMessages';
+
+export const LANGUAGE_MODEL_VENDOR = 'unified-inference';
+
+type Information = vscode.LanguageModelChatInformation & ModelInformation;
+
+/** Maps a gateway failure to the LanguageModelError kinds VS Code's chat knows how to show. */
+export function languageModelError(error: unknown): Error {
+  if (!(error instanceof Error)) return new Error(String(error));
+  if (error.name === 'AbortError') return error;
+  const quotaExhausted = (error as { quotaExhausted?: boolean }).quotaExhausted === true;
+  if (error.name === 'AuthenticationError') return vscode.LanguageModelError.NoPermissions(`Unified Inference: ${error.message} Run "Unified Inference: Set API Key".`);
+  if (error.name === 'RateLimitError' && quotaExhausted) return vscode.LanguageModelError.Blocked(`Unified Inference: out of credits. ${error.message}`);
+  if ((error as { status?: number }).status === 404) return vscode.LanguageModelError.NotFound(`Unified Inference: ${error.message}`);
+  if ((error as { code?: string }).code === 'content_filter') return vscode.LanguageModelError.Blocked(`Unified Inference: ${error.message}`);
+  return error;
+}
+
+/**
+ * The gateway's chat models in VS Code's own chat (and for every extension using `vscode.lm`):
+ * listed from the catalog, answered by streaming from the gateway, tool calls both ways.
+ */
+export class GatewayLanguageModels extends Disposable implements vscode.LanguageModelChatProvider<Information> {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+
+  constructor(
+    private readonly connection: GatewayConnection,
+    private readonly catalog: ModelCatalog,
+    private readonly log: Log,
+  ) {
+    super();
+    // Key, address and catalog changes change the list (an empty list without a key).
+    this._register(connection.onDidChange(() => this.changed.fire()));
+    this._register(catalog.onDidChange(() => this.changed.fire()));
+    this._register(vscode.lm.registerLanguageModelChatProvider(LANGUAGE_MODEL_VENDOR, this));
+  }
+
+  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<Information[]> {
+    const { client, hasKey } = this.connection.setup;
+    if (!client || !hasKey) {
+      if (!options.silent) void vscode.commands.executeCommand('unifiedInference.manageLanguageModels');
+      return [];
+    }
+    const snapshot = this.catalog.snapshot ?? (await this.catalog.refresh());
+    return chatModelInformation(snapshot?.models ?? []) as Information[];
+  }
+
+  async provideLanguageModelChatResponse(
+    model: Information,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const { client, hasKey } = this.connection.setup;
+    if (!client) throw vscode.LanguageModelError.NoPermissions('Unified Inference: the gateway address is not set. Run "Unified Inference: Set Gateway Address".');
+    if (!hasKey) throw vscode.LanguageModelError.NoPermissions('Unified Inference: no API key is set. Run "Unified Inference: Set API Key".');
+    const controller = new AbortController();
+    const cancel = token.onCancellationRequested(() => controller.abort());
+    const catalogModel = this.catalog.snapshot?.models.find((entry) => entry.id === model.id);
+    const tools = toGatewayTools(options.tools);
+    const maxTokens = typeof options.modelOptions?.max_tokens === 'number' ? options.modelOptions.max_tokens : undefined;
+    try {
+      await streamGatewayAnswer(
+        client,
+        {
+          model: model.id,
+          messages: toGatewayMessages(messages),
+          api: readSettings().chatApi,
+          ...(catalogModel ? { provider: providerOf(catalogModel) } : {}),
+          ...(tools ? { tools, toolChoice: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto' } : {}),
+          ...(maxTokens ? { maxTokens } : {}),
+        },
+        {
+          text: (delta) => progress.report(new vscode.LanguageModelTextPart(delta)),
+          toolCall: (call) => progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, call.input)),
+        },
+        controller.signal,
+      );
+      this.connection.reportModelUse();
+    } catch (error) {
+      if (token.isCancellationRequested) throw new vscode.CancellationError();
+      this.log.warn(`Language model request to ${model.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.connection.reportFailure(error);
+      this.connection.reportModelUse();
+      throw languageModelError(error);
+    } finally {
+      cancel.dispose();
+    }
+  }
+
+  /** An estimate (about four characters a token), documented as such in modelInformation.ts. */
+  async provideTokenCount(_model: Information, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
+    if (typeof text === 'string') return estimateTokens(text);
+    const parts = toGatewayMessages([text])[0]?.parts ?? [];
+    return parts.reduce((sum, part) => sum + estimateTokens(part.kind === 'text' ? part.text : JSON.stringify(part)), 0);
+  }
+}
+
+/** The provider's management command: the setup steps, in a quick pick. */
+export async function manageLanguageModels(): Promise<void> {
+  const items = [
+    { label: '$(globe) Set Gateway Address', command: 'unifiedInference.setBaseUrl' },
+    { label: '$(key) Set API Key', command: 'unifiedInference.setApiKey' },
+    { label: '$(plug) Test Connection', command: 'unifiedInference.testConnection' },
+    { label: '$(list-tree) Show the Models view', command: 'unifiedInference.models.focus' },
+  ];
+  const choice = await vscode.window.showQuickPick(items, { title: 'Unified Inference models in VS Code chat', placeHolder: 'Connect the gateway whose models VS Code chat offers' });
+  if (choice) await vscode.commands.executeCommand(choice.command);
+}

@@ -1,0 +1,139 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../src/extension/testApi';
+import { startGateway, type LocalGateway } from '../gateway/index';
+import { activateExtension, clearKeyThroughCommand, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+
+const VENDOR = 'unified-inference';
+
+async function gatewayModels(): Promise<vscode.LanguageModelChat[]> {
+  return vscode.lm.selectChatModels({ vendor: VENDOR });
+}
+
+/** Sends one request and collects what the response stream gives. */
+async function ask(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}, token?: vscode.CancellationToken): Promise<{ text: string; calls: vscode.LanguageModelToolCallPart[] }> {
+  const response = await model.sendRequest(messages, options, token ?? new vscode.CancellationTokenSource().token);
+  let text = '';
+  const calls: vscode.LanguageModelToolCallPart[] = [];
+  for await (const part of response.stream) {
+    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+    else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+  }
+  return { text, calls };
+}
+
+describe('the gateway\'s models in VS Code\'s language model API', function () {
+  this.timeout(60_000);
+  let api: TestApi;
+  let gateway: LocalGateway;
+
+  before(async () => {
+    api = await activateExtension();
+    gateway = await startGateway({ keys: { 'sim-empty-key': { credits: 0 } } });
+    await setSetting('baseUrl', gateway.url);
+    await setKeyThroughCommand(gateway.apiKey);
+    await waitFor(() => api.connection.setup, (setup) => setup.baseUrl === gateway.url && setup.hasKey, 'the connection');
+  });
+
+  after(async () => {
+    await setSetting('extraHeaders', undefined);
+    await clearKeyThroughCommand(true);
+    await setSetting('baseUrl', undefined);
+    await gateway?.stop();
+  });
+
+  it('lists the gateway\'s chat models (and only those) through vscode.lm.selectChatModels', async () => {
+    const models = await waitFor(gatewayModels, (list) => list.length > 0, 'the gateway models');
+    const ids = models.map((model) => model.id);
+    assert.ok(ids.includes('sim-openai/gpt-sim-mini'), ids.join(', '));
+    assert.ok(ids.includes('sim-anthropic/claude-sim-sonnet'));
+    assert.ok(!ids.some((id) => /embed|rerank|tts|whisper|image/.test(id)), `no non-chat models: ${ids.join(', ')}`);
+    const mini = models.find((model) => model.id === 'sim-openai/gpt-sim-mini')!;
+    assert.equal(mini.vendor, VENDOR);
+    assert.ok(mini.maxInputTokens > 0);
+    assert.ok((await mini.countTokens('four score and seven years ago')) > 0, 'a token estimate');
+  });
+
+  it('streams an answer', async () => {
+    const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'sim-openai/gpt-sim-mini' });
+    assert.ok(model);
+    const { text } = await ask(model, [vscode.LanguageModelChatMessage.User('Explain streaming in one paragraph.')]);
+    assert.match(text, /simulat/i, 'the local gateway\'s simulated answer arrived');
+    assert.ok(text.length > 40);
+  });
+
+  for (const id of ['sim-openai/gpt-sim-mini', 'sim-anthropic/claude-sim-sonnet']) {
+    it(`runs a tool-calling round trip with ${id} (${id.includes('anthropic') ? '/messages' : '/chat/completions'})`, async () => {
+      const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id });
+      assert.ok(model);
+      const tools: vscode.LanguageModelChatTool[] = [{ name: 'read_file', description: 'Read a workspace file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
+      const question = vscode.LanguageModelChatMessage.User('Please use read_file on README.md and summarise it.');
+      const first = await ask(model, [question], { tools });
+      assert.equal(first.calls.length, 1, `one tool call (text: ${first.text})`);
+      const call = first.calls[0]!;
+      assert.equal(call.name, 'read_file');
+      assert.equal(typeof (call.input as { path?: unknown }).path, 'string');
+      const second = await ask(model, [
+        question,
+        vscode.LanguageModelChatMessage.Assistant([call]),
+        vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart('README: the project is a banana-shaped gateway client.')])]),
+      ], { tools });
+      assert.equal(second.calls.length, 0);
+      assert.match(second.text, /banana-shaped/, 'the answer uses the tool result');
+      const endpoint = id.includes('anthropic') ? '/api/v1/messages' : '/api/v1/chat/completions';
+      assert.ok(gateway.requests.filter((r) => r.path === endpoint).length >= 2, `went through ${endpoint}`);
+    });
+  }
+
+  it('cancels at once: the request stops and the gateway sees the connection close', async () => {
+    await setSetting('extraHeaders', { 'x-gateway-fault': 'delay-chunks=300' });
+    await waitFor(() => api.connection.setup.client, (client) => client !== undefined, 'the rebuilt client');
+    try {
+      const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'sim-openai/gpt-sim-mini' });
+      const source = new vscode.CancellationTokenSource();
+      const response = await model!.sendRequest([vscode.LanguageModelChatMessage.User('Write a long essay about rivers.')], {}, source.token);
+      const record = await gateway.waitForRequest((r) => r.path === '/api/v1/chat/completions' && r.headers['x-gateway-fault'] === 'delay-chunks=300');
+      const started = Date.now();
+      let received = 0;
+      const reading = (async () => {
+        for await (const part of response.stream) {
+          if (part instanceof vscode.LanguageModelTextPart) received++;
+          if (received === 2) source.cancel();
+        }
+      })().catch((error: unknown) => error);
+      await reading;
+      assert.equal(await record.closed, 'aborted', 'the gateway saw the client close the stream');
+      assert.ok(Date.now() - started < 20_000, 'it stopped long before the stream would have ended');
+    } finally {
+      await setSetting('extraHeaders', undefined);
+    }
+  });
+
+  it('maps a refused key to NoPermissions and no credits to Blocked', async () => {
+    const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'sim-openai/gpt-sim-mini' });
+    assert.ok(model);
+    const failure = async (): Promise<vscode.LanguageModelError> => {
+      try {
+        await ask(model, [vscode.LanguageModelChatMessage.User('hello')]);
+      } catch (error) {
+        assert.ok(error instanceof vscode.LanguageModelError, `a LanguageModelError (got ${String(error)})`);
+        return error;
+      }
+      throw new Error('expected the request to fail');
+    };
+    await setKeyThroughCommand('sim-not-a-valid-key');
+    assert.equal((await failure()).code, vscode.LanguageModelError.NoPermissions().code);
+    await setKeyThroughCommand('sim-empty-key');
+    const blocked = await failure();
+    assert.equal(blocked.code, vscode.LanguageModelError.Blocked().code);
+    assert.match(blocked.message, /out of credits/);
+    await setKeyThroughCommand(gateway.apiKey);
+  });
+
+  it('offers no models without a key, and the list comes back when one is set', async () => {
+    await clearKeyThroughCommand(true);
+    await waitFor(gatewayModels, (list) => list.length === 0, 'no models without a key');
+    await setKeyThroughCommand(gateway.apiKey);
+    await waitFor(gatewayModels, (list) => list.length > 0, 'the models again');
+  });
+});

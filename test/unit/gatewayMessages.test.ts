@@ -1,0 +1,71 @@
+import * as assert from 'node:assert/strict';
+import { parseToolInput, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayMessage } from '../../src/extension/languageModels/gatewayMessages';
+import { chatModelInformation, estimateTokens, modelInformation } from '../../src/extension/languageModels/modelInformation';
+
+const conversation: GatewayMessage[] = [
+  { role: 'user', parts: [{ kind: 'text', text: 'Read README.md' }] },
+  { role: 'assistant', parts: [{ kind: 'text', text: 'Reading it.' }, { kind: 'toolCall', id: 'call_1', name: 'read_file', input: { path: 'README.md' } }] },
+  { role: 'user', parts: [{ kind: 'toolResult', callId: 'call_1', content: '# Hello' }, { kind: 'text', text: 'Summarise it.' }] },
+];
+
+describe('neutral conversation to the gateway formats', () => {
+  it('chooses /messages for Anthropic-style models on auto, and obeys the setting', () => {
+    assert.equal(usesMessagesApi('sim-anthropic/claude-sim-sonnet', 'auto'), true);
+    assert.equal(usesMessagesApi('x/model', 'auto', 'Anthropic'), true);
+    assert.equal(usesMessagesApi('sim-openai/gpt-sim-mini', 'auto'), false);
+    assert.equal(usesMessagesApi('sim-openai/gpt-sim-mini', 'messages'), true);
+    assert.equal(usesMessagesApi('sim-anthropic/claude-sim-sonnet', 'chat'), false);
+  });
+
+  it('maps to OpenAI chat: system first, tool calls on the assistant, results as role tool before the user text', () => {
+    assert.deepEqual(toChatMessages({ system: 'Be brief.', messages: conversation }), [
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Read README.md' },
+      { role: 'assistant', content: 'Reading it.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"README.md"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: '# Hello' },
+      { role: 'user', content: 'Summarise it.' },
+    ]);
+  });
+
+  it('maps to Anthropic messages: tool_use and tool_result blocks, roles merged to alternate', () => {
+    assert.deepEqual(toMessagesParams([...conversation, { role: 'user', parts: [{ kind: 'text', text: 'And quickly.' }] }]), [
+      { role: 'user', content: [{ type: 'text', text: 'Read README.md' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Reading it.' }, { type: 'tool_use', id: 'call_1', name: 'read_file', input: { path: 'README.md' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: '# Hello' }, { type: 'text', text: 'Summarise it.' }, { type: 'text', text: 'And quickly.' }] },
+    ]);
+  });
+
+  it('maps tools to both shapes, with an empty object schema when none is given', () => {
+    const tools = [{ name: 'a', description: 'A', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } }, { name: 'b' }];
+    assert.deepEqual(toChatTools(tools)?.map((t) => t.function.parameters), [tools[0]!.inputSchema, { type: 'object', properties: {} }]);
+    assert.deepEqual(toMessagesTools(tools)?.map((t) => [t.name, t.input_schema]), [['a', tools[0]!.inputSchema], ['b', { type: 'object', properties: {} }]]);
+    assert.equal(toChatTools([]), undefined);
+  });
+
+  it('never crashes on broken tool arguments', () => {
+    assert.deepEqual(parseToolInput('{"path":"a"}'), { path: 'a' });
+    assert.deepEqual(parseToolInput(''), {});
+    assert.deepEqual(parseToolInput('[1,2]'), { value: [1, 2] });
+    assert.deepEqual(parseToolInput('{"path":'), { invalidJson: '{"path":' });
+  });
+});
+
+describe('gateway models in VS Code\'s picker', () => {
+  it('lists only chat models, with limits and capabilities from the catalog when given', () => {
+    const infos = chatModelInformation([
+      { id: 'sim-openai/gpt-sim-mini', object: 'model', context_length: 64000, max_output_tokens: 4000, input_modalities: ['text', 'image'] },
+      { id: 'sim-openai/text-embedding-sim-small', object: 'model' },
+      { id: 'plain-llama-3', object: 'model', capabilities: { tools: false } },
+    ]);
+    assert.deepEqual(infos.map((i) => i.id), ['sim-openai/gpt-sim-mini', 'plain-llama-3']);
+    assert.deepEqual([infos[0]!.maxInputTokens, infos[0]!.maxOutputTokens, infos[0]!.capabilities], [64000, 4000, { toolCalling: true, imageInput: true }]);
+    assert.equal(infos[1]!.capabilities.toolCalling, false);
+    assert.equal(modelInformation({ id: 'sim-openai/gpt-sim-mini', object: 'model' }).name, 'gpt-sim-mini');
+  });
+
+  it('estimates about four characters a token', () => {
+    assert.equal(estimateTokens(''), 0);
+    assert.equal(estimateTokens('abcdefgh'), 2);
+    assert.equal(estimateTokens('abcdefghi'), 3);
+  });
+});
