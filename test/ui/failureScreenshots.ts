@@ -12,8 +12,11 @@ export function untrackWorkbench(workbench: Workbench): void {
   open.delete(workbench);
 }
 
-afterEach(async function () {
-  if (this.currentTest?.state !== 'failed') return;
-  const name = `FAILED-${this.currentTest.title.replace(/[^\w-]+/g, '-').slice(0, 80)}`;
-  for (const workbench of open) await workbench.screenshot(name).catch(() => undefined);
-});
+// Only under mocha: the Workbench helpers are also used from plain scripts.
+if (typeof afterEach === 'function') {
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed') return;
+    const name = `FAILED-${this.currentTest.title.replace(/[^\w-]+/g, '-').slice(0, 80)}`;
+    for (const workbench of open) await workbench.screenshot(name).catch(() => undefined);
+  });
+}
