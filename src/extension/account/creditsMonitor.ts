@@ -22,7 +22,7 @@ export class CreditsMonitor extends Disposable {
   private tracker: SpendTracker;
   private current: CreditsState = { kind: 'loading' };
   private last: CreditsReading | undefined;
-  /** The gateway the readings came from: another gateway's balance would be a misleading number. */
+  /** The gateway and key the readings came from: another account's balance would be a misleading number. */
   private readingsFrom = '';
   private sequence = 0;
   private inFlight: AbortController | undefined;
@@ -63,8 +63,9 @@ export class CreditsMonitor extends Disposable {
   async refresh(): Promise<CreditsState> {
     const sequence = ++this.sequence;
     this.inFlight?.abort();
-    const { baseUrl, hasKey, client } = this.connection.setup;
-    if (baseUrl !== this.readingsFrom) this.forgetReadings(baseUrl);
+    const { baseUrl, hasKey, client, keyVersion } = this.connection.setup;
+    const account = `${baseUrl}#${keyVersion}`;
+    if (account !== this.readingsFrom) this.forgetReadings(account);
     if (!baseUrl || !client) return this.set({ kind: 'noBaseUrl' });
     if (!hasKey) return this.set({ kind: 'noKey' });
     const controller = new AbortController();
@@ -87,8 +88,8 @@ export class CreditsMonitor extends Disposable {
     }
   }
 
-  private forgetReadings(baseUrl: string): void {
-    this.readingsFrom = baseUrl;
+  private forgetReadings(account: string): void {
+    this.readingsFrom = account;
     this.last = undefined;
     this.tracker = new SpendTracker(this.now);
     this.lowNoticeArmed = true;

@@ -11,6 +11,8 @@ import type { Log } from '../log';
 export interface GatewaySetup {
   readonly baseUrl: string;
   readonly hasKey: boolean;
+  /** Counts key changes in this session: what was read with another key belongs to another account. */
+  readonly keyVersion: number;
   /** Undefined when no gateway address is configured. */
   readonly client: GatewayClient | undefined;
   /** The proxy in use, without credentials, for messages. */
@@ -36,7 +38,7 @@ export class GatewayConnection extends Disposable {
   /** Fires when a feature's request failed (for out-of-credits notices). */
   readonly onDidFail = this.failed.event;
 
-  private current: GatewaySetup = { baseUrl: '', hasKey: false, client: undefined, proxy: undefined, problem: undefined };
+  private current: GatewaySetup = { baseUrl: '', hasKey: false, keyVersion: 0, client: undefined, proxy: undefined, problem: undefined };
   private dispatcher: Dispatcher | undefined;
   private generation = 0;
 
@@ -100,7 +102,7 @@ export class GatewayConnection extends Disposable {
         })
       : undefined;
     const proxy = proxyUrl ? describeProxy(proxyUrl) : undefined;
-    this.current = { baseUrl: settings.baseUrl, hasKey, client, proxy, problem };
+    this.current = { baseUrl: settings.baseUrl, hasKey, keyVersion: this.current.keyVersion, client, proxy, problem };
     if (problem) this.log.warn(problem);
     this.log.info(`Gateway: ${settings.baseUrl || '(not configured)'}${proxy ? ` through proxy ${proxy}` : ''}.`);
     this.publishContext();
@@ -119,7 +121,7 @@ export class GatewayConnection extends Disposable {
   private async refreshKeyState(): Promise<void> {
     const hasKey = !!(await this.apiKeys.get());
     if (this.isDisposed) return;
-    this.current = { ...this.current, hasKey };
+    this.current = { ...this.current, hasKey, keyVersion: this.current.keyVersion + 1 };
     this.publishContext();
     this.changed.fire(this.current);
   }
