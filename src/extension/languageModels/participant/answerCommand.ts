@@ -1,0 +1,45 @@
+import type * as vscode from 'vscode';
+import { readSettings } from '../../config';
+import { streamGatewayAnswer } from '../gatewayAnswer';
+import { catalogModels, modelFor } from './catalogModels';
+import { historyToMessages } from './history';
+import { reportCommandError, requireClient } from './participantErrors';
+import { result, type CommandContext } from './participantContext';
+import { inlineCode } from './markdownText';
+
+/** A plain prompt: the default chat model answers, with this participant's conversation so far. */
+export async function answerPrompt(ctx: CommandContext): Promise<vscode.ChatResult> {
+  if (!ctx.prompt.trim()) {
+    ctx.stream.markdown('Ask a question, or use `/research`, `/image`, `/speak`, `/models` or `/quota`.');
+    return result('', 'usage');
+  }
+  const client = requireClient(ctx);
+  if (!client) return result('', 'setup');
+  const model = await modelFor(ctx.deps.catalog, 'chat');
+  if (!model) {
+    const listed = await catalogModels(ctx.deps.catalog);
+    ctx.stream.markdown(listed ? 'The gateway lists no chat model, so there is nobody to answer.' : 'The model catalog could not be read, and no default chat model is set.');
+    ctx.stream.button({ command: 'unifiedInference.pickDefaultChatModel', title: 'Pick a Default Chat Model' });
+    return result('', 'error');
+  }
+  let answered = false;
+  try {
+    await streamGatewayAnswer(
+      client,
+      { model: model.id, messages: historyToMessages(ctx.turns, ctx.prompt), api: readSettings().chatApi, ...(model.provider ? { provider: model.provider } : {}) },
+      {
+        text: (delta) => {
+          answered = true;
+          ctx.stream.markdown(delta);
+        },
+      },
+      ctx.signal,
+    );
+    if (!answered) ctx.stream.markdown(`${inlineCode(model.id)} gave an empty answer.`);
+    return result('', 'done');
+  } catch (error) {
+    return reportCommandError(ctx, '', error);
+  } finally {
+    ctx.deps.connection.reportModelUse();
+  }
+}

@@ -1,0 +1,36 @@
+import type * as vscode from 'vscode';
+import { readSettings } from '../../config';
+import { modelsMarkdown } from './modelsMarkdown';
+import { actionButtons, requireClient } from './participantErrors';
+import { quotaMarkdown } from './quotaMarkdown';
+import { result, type CommandContext } from './participantContext';
+import { escapeMarkdown } from './markdownText';
+
+/** /models: the catalog grouped by category, the defaults marked. */
+export async function listModels(ctx: CommandContext): Promise<vscode.ChatResult> {
+  if (!requireClient(ctx)) return result('models', 'setup');
+  const { catalog } = ctx.deps;
+  ctx.stream.progress('Reading the model catalog...');
+  const snapshot = catalog.snapshot ?? (await catalog.refresh());
+  if (!snapshot) {
+    const status = catalog.status;
+    ctx.stream.markdown(`The model catalog could not be read${status.kind === 'error' ? `: ${escapeMarkdown(status.message)}` : '.'}`);
+    ctx.stream.button({ command: 'unifiedInference.models.refresh', title: 'Refresh Models' });
+    return result('models', 'error');
+  }
+  ctx.stream.markdown(modelsMarkdown(snapshot.models, readSettings().defaultModels, snapshot.fetchedAt));
+  ctx.stream.button({ command: 'unifiedInference.models.focus', title: 'Open the Models View' });
+  return result('models', 'done');
+}
+
+/** /quota: a fresh balance reading, the reset time and what this session spent. */
+export async function showQuota(ctx: CommandContext): Promise<vscode.ChatResult> {
+  const { credits } = ctx.deps;
+  ctx.stream.progress('Reading the balance...');
+  const state = await credits.refresh();
+  const answer = quotaMarkdown(state, credits.spend(), Date.now());
+  ctx.stream.markdown(answer.markdown);
+  actionButtons(ctx.stream, answer.actions);
+  const outcome = state.kind === 'ok' ? 'done' : state.kind === 'noBaseUrl' || state.kind === 'noKey' || state.kind === 'badKey' ? 'setup' : state.kind === 'outOfCredits' ? 'outOfCredits' : 'error';
+  return result('quota', outcome);
+}

@@ -1,0 +1,55 @@
+import * as vscode from 'vscode';
+import type { GeneratedImage } from '../../../core/index';
+import { modelFor } from './catalogModels';
+import { SAVE_IMAGE_COMMAND, storeImage } from './imageFiles';
+import { escapeMarkdown, inlineCode } from './markdownText';
+import { reportCommandError, requireClient } from './participantErrors';
+import { result, type CommandContext } from './participantContext';
+
+const IMAGE_TIMEOUT_MS = 120_000;
+
+/** /image <prompt>: one image from the default image model, saved to global storage and shown. */
+export async function generateImage(ctx: CommandContext): Promise<vscode.ChatResult> {
+  const prompt = ctx.prompt.trim();
+  if (!prompt) {
+    ctx.stream.markdown('Describe the image: `@unified /image a lighthouse at dusk, watercolour`');
+    return result('image', 'usage');
+  }
+  const client = requireClient(ctx);
+  if (!client) return result('image', 'setup');
+  const model = await modelFor(ctx.deps.catalog, 'image');
+  if (!model) {
+    ctx.stream.markdown('The gateway lists no image model, and no default image model is set.');
+    ctx.stream.button({ command: 'unifiedInference.pickDefaultImageModel', title: 'Pick a Default Image Model' });
+    return result('image', 'error');
+  }
+  try {
+    ctx.stream.progress(`Generating with ${model.id}...`);
+    const answer = await client.images.generate({ model: model.id, prompt, response_format: 'b64_json' }, { signal: ctx.signal, timeoutMs: IMAGE_TIMEOUT_MS });
+    ctx.deps.connection.reportModelUse();
+    const image = answer.data[0];
+    if (!image) {
+      ctx.stream.markdown('The gateway answered without an image.');
+      return result('image', 'error');
+    }
+    const uri = await storeImage(ctx.deps.storageUri, await imageBytes(image, ctx.signal));
+    const caption = image.revised_prompt?.trim() || prompt;
+    ctx.stream.markdown(new vscode.MarkdownString(`![${escapeMarkdown(caption).slice(0, 300)}](${uri.toString(true)})\n\n`));
+    ctx.stream.reference(uri);
+    ctx.stream.markdown(`${inlineCode(model.id)}${image.revised_prompt ? `, revised prompt: *${escapeMarkdown(image.revised_prompt)}*` : ''}\n\n`);
+    ctx.stream.button({ command: 'vscode.open', title: 'Open Image', arguments: [uri, { preview: true, viewColumn: vscode.ViewColumn.Beside }] });
+    ctx.stream.button({ command: SAVE_IMAGE_COMMAND, title: 'Save to Workspace...', arguments: [uri] });
+    return result('image', 'done');
+  } catch (error) {
+    return reportCommandError(ctx, 'image', error);
+  }
+}
+
+/** b64_json as asked; a gateway that answers with a URL anyway is downloaded here in the extension host. */
+async function imageBytes(image: GeneratedImage, signal: AbortSignal): Promise<Uint8Array> {
+  if (image.b64_json) return Buffer.from(image.b64_json, 'base64');
+  if (!image.url || !/^https?:$/.test(new URL(image.url).protocol)) throw new Error('The gateway answered without image data.');
+  const response = await fetch(image.url, { signal });
+  if (!response.ok) throw new Error(`The image could not be downloaded (HTTP ${response.status}).`);
+  return new Uint8Array(await response.arrayBuffer());
+}

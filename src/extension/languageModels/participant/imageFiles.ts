@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+
+export const SAVE_IMAGE_COMMAND = 'unifiedInference.chat.saveImage';
+/** Generated images kept in global storage; older ones are removed (the user saves what they keep). */
+const KEEP_IMAGES = 20;
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+export function isPng(bytes: Uint8Array): boolean {
+  return PNG_SIGNATURE.every((byte, index) => bytes[index] === byte);
+}
+
+/** Writes a generated image under `<storage>/chat-images/` and returns its URI. */
+export async function storeImage(storageUri: vscode.Uri, bytes: Uint8Array): Promise<vscode.Uri> {
+  const folder = vscode.Uri.joinPath(storageUri, 'chat-images');
+  await vscode.workspace.fs.createDirectory(folder);
+  await pruneImages(folder);
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  const uri = vscode.Uri.joinPath(folder, `image-${stamp}-${randomBytes(3).toString('hex')}.${isPng(bytes) ? 'png' : 'img'}`);
+  await vscode.workspace.fs.writeFile(uri, bytes);
+  return uri;
+}
+
+async function pruneImages(folder: vscode.Uri): Promise<void> {
+  const entries = (await vscode.workspace.fs.readDirectory(folder)).filter(([name, type]) => type === vscode.FileType.File && name.startsWith('image-')).map(([name]) => name).sort();
+  for (const name of entries.slice(0, Math.max(0, entries.length - KEEP_IMAGES + 1))) {
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, name)).then(undefined, () => undefined);
+  }
+}
+
+/** "Save to Workspace...": copies a generated image where the user picks (through workspace.fs, so remote folders work). */
+export async function saveImageToWorkspace(source: unknown): Promise<vscode.Uri | undefined> {
+  const from = source instanceof vscode.Uri ? source : typeof source === 'string' ? vscode.Uri.parse(source) : undefined;
+  if (!from) return undefined;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const name = from.path.split('/').pop() ?? 'image.png';
+  const target = await vscode.window.showSaveDialog({
+    title: 'Save Image',
+    saveLabel: 'Save Image',
+    filters: { Images: ['png'] },
+    ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+  });
+  if (!target) return undefined;
+  await vscode.workspace.fs.writeFile(target, await vscode.workspace.fs.readFile(from));
+  void vscode.window.setStatusBarMessage(`$(check) Image saved to ${vscode.workspace.asRelativePath(target)}`, 4000);
+  return target;
+}

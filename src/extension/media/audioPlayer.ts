@@ -1,0 +1,159 @@
+import * as vscode from 'vscode';
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
+import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
+import { parseAudioToHostMessage, safeAudioType, type HostToAudioMessage, type PlayerState } from './audioProtocol';
+
+export const AUDIO_PANEL_TYPE = 'unifiedInference.audioPlayer';
+export const AUDIO_PANEL_TITLE = 'Unified Inference Audio';
+
+export interface AudioPart {
+  readonly data: Uint8Array;
+  readonly contentType: string;
+}
+
+/** One reading: its parts arrive one by one while the first already plays. */
+export interface Playlist {
+  readonly id: number;
+  readonly title: string;
+  readonly expectedParts: number;
+  readonly parts: (AudioPart | undefined)[];
+  failure?: string;
+}
+
+export interface PlayerStatus {
+  readonly state: PlayerState;
+  readonly part: number;
+  readonly parts: number;
+}
+
+/**
+ * The "Unified Inference Audio" panel: one webview panel, reused, that plays a playlist of audio
+ * parts in order. The host keeps the playlist, so a webview that reloads (or a panel reopened
+ * after being closed) gets everything again once it says `ready`.
+ */
+export class AudioPlayer extends Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private ready = false;
+  private playlistValue: Playlist | undefined;
+  private sequence = 0;
+  private statusValue: PlayerStatus = { state: 'idle', part: 0, parts: 0 };
+  private readonly statusChanged = this._register(new vscode.EventEmitter<PlayerStatus>());
+  /** What the webview reports (playing, paused, blocked by autoplay rules...). */
+  readonly onDidChangeStatus = this.statusChanged.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: Log,
+  ) {
+    super();
+    this._register({ dispose: () => this.panel?.dispose() });
+  }
+
+  get playlist(): Playlist | undefined {
+    return this.playlistValue;
+  }
+
+  get status(): PlayerStatus {
+    return this.statusValue;
+  }
+
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+
+  /** Starts a new reading (the previous one stops) and shows the panel; returns the playlist id. */
+  start(title: string, expectedParts: number): number {
+    const id = ++this.sequence;
+    this.playlistValue = { id, title, expectedParts, parts: new Array<AudioPart | undefined>(expectedParts).fill(undefined) };
+    this.show();
+    this.post({ type: 'load', playlist: id, title, expectedParts });
+    return id;
+  }
+
+  addPart(playlist: number, index: number, part: AudioPart): void {
+    const current = this.playlistValue;
+    if (!current || current.id !== playlist || index < 0 || index >= current.expectedParts) return;
+    current.parts[index] = part;
+    this.post(partMessage(playlist, index, part));
+  }
+
+  fail(playlist: number, message: string): void {
+    const current = this.playlistValue;
+    if (!current || current.id !== playlist) return;
+    current.failure = message;
+    this.post({ type: 'failed', playlist, message });
+  }
+
+  /** Reveals the panel (creating it if needed) without taking the focus from the chat. */
+  show(): void {
+    if (this.panel) {
+      this.panel.reveal(undefined, true);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(AUDIO_PANEL_TYPE, AUDIO_PANEL_TITLE, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      ...webviewOptions(this.extensionUri),
+      // Playback must go on while another editor is in front.
+      retainContextWhenHidden: true,
+    });
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'unified-inference.svg');
+    panel.webview.html = buildWebviewHtml(panel.webview, this.extensionUri, { title: AUDIO_PANEL_TITLE, script: 'audio', styles: ['media/webview.css', 'media/audio.css'] });
+    this.panel = panel;
+    this.ready = false;
+    const subscription = panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw));
+    panel.onDidDispose(() => {
+      subscription.dispose();
+      if (this.panel === panel) {
+        this.panel = undefined;
+        this.ready = false;
+        this.setStatus({ state: 'idle', part: 0, parts: 0 });
+      }
+    });
+  }
+
+  private onMessage(raw: unknown): void {
+    const message = parseAudioToHostMessage(raw);
+    if (!message) {
+      this.log.warn('The audio player sent a message that is not part of the protocol; ignored.');
+      return;
+    }
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        this.replay();
+        return;
+      case 'status':
+        this.setStatus({ state: message.state, part: message.part, parts: message.parts });
+        return;
+      default:
+        assertNever(message);
+    }
+  }
+
+  /** A (re)loaded webview knows nothing: send the current playlist as it stands. */
+  private replay(): void {
+    const current = this.playlistValue;
+    if (!current) return;
+    this.post({ type: 'load', playlist: current.id, title: current.title, expectedParts: current.expectedParts });
+    current.parts.forEach((part, index) => part && this.post(partMessage(current.id, index, part)));
+    if (current.failure) this.post({ type: 'failed', playlist: current.id, message: current.failure });
+  }
+
+  private post(message: HostToAudioMessage): void {
+    // Before `ready` the script has not run; replay() sends the whole state then.
+    if (this.panel && this.ready) void this.panel.webview.postMessage(message);
+  }
+
+  private setStatus(status: PlayerStatus): void {
+    this.statusValue = status;
+    this.statusChanged.fire(status);
+  }
+}
+
+function partMessage(playlist: number, index: number, part: AudioPart): HostToAudioMessage {
+  return { type: 'part', playlist, index, contentType: safeAudioType(part.contentType), base64: Buffer.from(part.data).toString('base64') };
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
+}
