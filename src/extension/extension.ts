@@ -11,6 +11,7 @@ import { GatewayConnection } from './gateway/gatewayConnection';
 import { setBaseUrlCommand } from './gateway/setBaseUrl';
 import { testConnectionCommand } from './gateway/testConnection';
 import { GatewayLanguageModels, manageLanguageModels } from './languageModels/languageModelProvider';
+import { registerUnifiedParticipant } from './languageModels/participant/unifiedParticipant';
 import { Log } from './log';
 import { CATEGORY_LABELS, categoryOf } from './models/catalogTree';
 import { ModelCatalog } from './models/modelCatalog';
@@ -43,6 +44,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(connection, credits, creditsItem, catalog, models, chat, research, researchView, reports);
   context.subscriptions.push(...registerResearchCommands(research, reports, log));
   context.subscriptions.push(new GatewayLanguageModels(connection, catalog, log));
+  const participant = registerUnifiedParticipant({ connection, research, reports, catalog, credits, log, extensionUri: context.extensionUri, storageUri: context.globalStorageUri });
+  context.subscriptions.push(...participant.disposables);
 
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chat, { webviewOptions: { retainContextWhenHidden: false } }),
@@ -68,7 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   await connection.initialize();
   log.info(`Unified Inference ${String(context.extension.packageJSON.version)} activated.`);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, reports })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, reports, participantHandler: participant.handler })
     : undefined;
 }
 

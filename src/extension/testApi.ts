@@ -17,6 +17,8 @@ export interface TestParts {
   readonly models: ModelsView;
   readonly research: ResearchJobs;
   readonly reports: ReportDocuments;
+  /** The @unified participant's request handler (tests call it with a recording response stream). */
+  readonly participantHandler: vscode.ChatRequestHandler;
 }
 
 /**
