@@ -63,7 +63,10 @@ if [ ! -f "$HOST_DIR/.stamp" ] || [ ! -f "$SPDLOG" ]; then
       ln -f "$tmp/rg.tar.gz" "$tmp/vscode-ripgrep-cache-$v/ripgrep-$tag-x86_64-unknown-linux-musl.tar.gz"
     done
   done
+  # Under `npm test` the outer npm (on the machine's Node 20) exports npm_config_user_agent; the
+  # inner npm would inherit it, and code-server's postinstall reads the Node version from it.
   (cd "$HOST_DIR" && echo '{"private":true}' > package.json \
+    && unset npm_config_user_agent \
     && PATH="$NODE24_HOME/bin:$PATH" TMPDIR="$tmp" \
        npm_config_unsafe_perm=true npm_config_yes=true npm_config_nodedir="$NODE24_HOME" \
        npm install --no-save --no-audit --no-fund "code-server@$CODE_SERVER_VERSION" >"$HOST_DIR/install.log" 2>&1) \
