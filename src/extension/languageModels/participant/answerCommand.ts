@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import { readSettings } from '../../config';
 import { streamGatewayAnswer } from '../gatewayAnswer';
-import { catalogModels, modelFor } from './catalogModels';
+import { modelFor, noModelText } from './catalogModels';
 import { historyToMessages } from './history';
 import { reportCommandError, requireClient } from './participantErrors';
 import { result, type CommandContext } from './participantContext';
@@ -17,8 +17,7 @@ export async function answerPrompt(ctx: CommandContext): Promise<vscode.ChatResu
   if (!client) return result('', 'setup');
   const model = await modelFor(ctx.deps.catalog, 'chat');
   if (!model) {
-    const listed = await catalogModels(ctx.deps.catalog);
-    ctx.stream.markdown(listed ? 'The gateway lists no chat model, so there is nobody to answer.' : 'The model catalog could not be read, and no default chat model is set.');
+    ctx.stream.markdown(noModelText(ctx.deps.catalog, 'chat'));
     ctx.stream.button({ command: 'unifiedInference.pickDefaultChatModel', title: 'Pick a Default Chat Model' });
     return result('', 'error');
   }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { GeneratedImage } from '../../../core/index';
-import { modelFor } from './catalogModels';
+import { modelFor, noModelText } from './catalogModels';
 import { SAVE_IMAGE_COMMAND, storeImage } from './imageFiles';
 import { escapeMarkdown, inlineCode } from './markdownText';
 import { reportCommandError, requireClient } from './participantErrors';
@@ -19,7 +19,7 @@ export async function generateImage(ctx: CommandContext): Promise<vscode.ChatRes
   if (!client) return result('image', 'setup');
   const model = await modelFor(ctx.deps.catalog, 'image');
   if (!model) {
-    ctx.stream.markdown('The gateway lists no image model, and no default image model is set.');
+    ctx.stream.markdown(noModelText(ctx.deps.catalog, 'image'));
     ctx.stream.button({ command: 'unifiedInference.pickDefaultImageModel', title: 'Pick a Default Image Model' });
     return result('image', 'error');
   }

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { splitSpeechInput } from '../../../core/index';
-import { modelFor } from './catalogModels';
+import { modelFor, noModelText } from './catalogModels';
 import { lastAnswer } from './history';
 import { inlineCode } from './markdownText';
 import { reportCommandError, requireClient } from './participantErrors';
@@ -26,7 +26,7 @@ export async function speakLastAnswer(ctx: CommandContext): Promise<vscode.ChatR
   if (!client) return result('speak', 'setup');
   const model = await modelFor(ctx.deps.catalog, 'speech');
   if (!model) {
-    ctx.stream.markdown('The gateway lists no speech model, and no default speech model is set.');
+    ctx.stream.markdown(noModelText(ctx.deps.catalog, 'speech'));
     ctx.stream.button({ command: 'unifiedInference.pickDefaultSpeechModel', title: 'Pick a Default Speech Model' });
     return result('speak', 'error');
   }
