@@ -38,7 +38,12 @@ const commands = {
 
 let passed = 0;
 let failed = 0;
+// The integration and UI layers need the VS Code server, Node 24 and Chromium: install them once
+// here (first run on a machine), not inside a test's time-limited hook.
+const needsHost = selected.some((layer) => layer !== 'unit');
 if (!step('build (layer check + esbuild)', process.execPath, ['esbuild.js']) || !step('typecheck', process.execPath, ['scripts/typecheck.mjs'])) {
+  failed++;
+} else if (needsHost && !step('test host (VS Code server, Node 24, Chromium)', 'bash', ['test/harness/installTestHost.sh'])) {
   failed++;
 } else {
   for (const layer of selected) {

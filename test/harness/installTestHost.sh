@@ -12,6 +12,9 @@ CACHE="${UNIFIED_INFERENCE_TEST_CACHE:-$HOME/.cache/unified-inference-test-host}
 HOST_DIR="$CACHE/code-server-$CODE_SERVER_VERSION"
 NODE_DIR="$CACHE/node-$NODE_MAJOR"
 mkdir -p "$CACHE"
+# Two runs at once (a developer's and CI's clone) must not install over each other: one waits.
+exec 9>"$CACHE/.install-lock"
+flock 9
 
 step_start=0
 begin() { step_start=$(date +%s); echo "[test-host] $1"; }
