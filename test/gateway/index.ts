@@ -38,8 +38,8 @@ export interface GatewayOptions {
   readonly keys?: Readonly<Record<string, { readonly credits?: number }>>;
   /** Credits of the demo key (USD), default 25. */
   readonly demoCredits?: number;
-  /** Research timings; defaults 3 s queued, 15 s running. */
-  readonly research?: { readonly queuedMs?: number; readonly runningMs?: number };
+  /** Research timings; defaults 3 s queued, 15 s running. `detailUnavailable`: GET /research/{id} is always a 404. */
+  readonly research?: { readonly queuedMs?: number; readonly runningMs?: number; readonly detailUnavailable?: boolean };
   /** Transcription upload limit in bytes, default 25 MB. */
   readonly maxUploadBytes?: number;
   /** Reject every chat request that carries `stream_options` with a 400 naming it. */
@@ -74,6 +74,10 @@ export interface LocalGateway {
   resetFaultCounters(): void;
   /** The signature this gateway gives a thinking text (to build valid or tampered thinking blocks in tests). */
   signThinking(thinking: string): string;
+  /** false: `GET /research/{id}` answers 404 for every job (the list still gives their status); true (default) restores it. */
+  setResearchDetailAvailable(available: boolean): void;
+  /** Timings for research jobs created from now on, so one test can hold some jobs in each status. */
+  setResearchTimings(timings: { queuedMs: number; runningMs: number }): void;
   stop(): Promise<void>;
 }
 
@@ -118,6 +122,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<LocalG
     },
     baseUrl: '',
   };
+  state.research.detailUnavailable = options.research?.detailUnavailable ?? false;
   const recorder = new RequestRecorder();
   const server = createServer(createListener(ROUTES, state, recorder));
   const host = options.host ?? '127.0.0.1';
@@ -142,6 +147,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<LocalG
     setCredits: (key, usd) => state.quota.set(key, usd),
     resetFaultCounters: () => faults.reset(),
     signThinking: (thinking) => hmacBase64(secret, thinking),
+    setResearchDetailAvailable: (available) => {
+      state.research.detailUnavailable = !available;
+    },
+    setResearchTimings: (timings) => state.research.setTimings(timings),
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

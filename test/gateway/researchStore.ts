@@ -48,8 +48,18 @@ function slug(text: string): string {
 export class ResearchStore {
   private readonly jobs: StoredJob[] = [];
   private lastCreated = 0;
+  /**
+   * When true, `GET /research/{id}` answers 404 for every job (wire-conventions: "the detail is
+   * unavailable"), while the list still gives each job's status. Tests of clients that must cope.
+   */
+  detailUnavailable = false;
 
-  constructor(private readonly timings: ResearchTimings) {}
+  constructor(private timings: ResearchTimings) {}
+
+  /** Timings for jobs created from now on (jobs already created keep theirs). */
+  setTimings(timings: ResearchTimings): void {
+    this.timings = timings;
+  }
 
   create(key: string, topic: string): ResearchDoc {
     // Strictly increasing creation times, so sorting by createdAt is total even within one millisecond.
