@@ -1,0 +1,669 @@
+// Chat history on disk: one `<id>.json` per conversation plus `index.v1.json`, a cache of the
+// list rows. No `vscode` import, so it runs (and is tested) in plain Node.
+//
+// Why this index: `list('')` must stay fast with 200 conversations of 500 messages (~100 MB of
+// JSON), so the index holds only the summaries plus each file's mtime and size (a few KB, cheap
+// to rewrite on every save). `list()` reads the index once, then checks it against the folder
+// with one readdir + one stat per file; only files that are new or changed are parsed (the files
+// always win). Search text is NOT in the index: at that size it would make every save rewrite
+// ~100 MB. Instead the first search reads each conversation once and keeps its lowercase text in
+// memory, keyed by the file's mtime and size; later searches (every keystroke) scan memory, and
+// saves made here refresh their entry directly.
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import type {
+  AssistantTurn,
+  Attachment,
+  ChatErrorAction,
+  ChatErrorInfo,
+  ChatParameters,
+  ChatTurn,
+  Conversation,
+  ConversationSummary,
+  ReasoningEffort,
+  ReplyStatus,
+  ToolCallStatus,
+  ToolStep,
+  WireMessage,
+  WirePart,
+} from '../../../shared/chatModel';
+
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** Its stem has a dot, so it can never collide with a conversation id. */
+const INDEX_FILE = 'index.v1.json';
+const INDEX_VERSION = 1;
+/** `<target>.<pid>-<random>.tmp`: the pid tells a crashed writer from a live one (another window). */
+const TEMP_PATTERN = /^.+\.json\.(\d+)-[0-9a-f]+\.tmp$/;
+const STALE_TEMP_MS = 60 * 60 * 1000;
+/** Files read at the same time while scanning: keeps clear of EMFILE. */
+const PARALLEL_READS = 16;
+/** Not a valid id, so the index's write queue never collides with a conversation's. */
+const INDEX_LOCK = ' index';
+
+interface Stamp {
+  readonly mtimeMs: number;
+  readonly size: number;
+}
+
+interface IndexEntry extends ConversationSummary, Stamp {}
+
+type FileRead =
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'ok'; readonly conversation: Conversation; readonly stamp: Stamp }
+  | { readonly kind: 'corrupt'; readonly reason: string; readonly stamp: Stamp };
+
+/** A save waiting for its turn; later saves of the same id replace its content (last call wins). */
+interface PendingSave {
+  json: string;
+  summary: ConversationSummary;
+  searchText: string | undefined;
+  readonly done: Promise<void>;
+}
+
+export class ConversationStore {
+  private entries: Promise<Map<string, IndexEntry>> | undefined;
+  private readonly searchTexts = new Map<string, { readonly stamp: Stamp; readonly text: string }>();
+  /** Set by the first search: from then on every conversation read also feeds the search cache. */
+  private searching = false;
+  private readonly locks = new Map<string, Promise<void>>();
+  private readonly pendingSaves = new Map<string, PendingSave>();
+  private queuedIndexWrite: Promise<void> | undefined;
+
+  /** `directory`: an absolute folder (the extension's global storage + '/conversations'); created on first write. `onProblem` hears about skipped/corrupt files (for the log). */
+  constructor(
+    private readonly directory: string,
+    private readonly onProblem: (message: string) => void = () => undefined,
+  ) {
+    if (!isAbsolute(directory)) throw new Error(`The conversation folder must be an absolute path: ${directory}`);
+  }
+
+  /** Newest first (updatedAt). `query` (optional) matches title and every turn's text/content, case-insensitive; '' lists all. */
+  async list(query = ''): Promise<ConversationSummary[]> {
+    const entries = await this.ready();
+    await this.reconcile(entries);
+    const needle = query.trim().toLowerCase();
+    let rows = [...entries.values()];
+    if (needle !== '') {
+      this.searching = true;
+      const hits = await mapLimited(rows, async (entry) => ((await this.matches(entry, needle)) ? entry : undefined));
+      rows = hits.filter((entry): entry is IndexEntry => entry !== undefined);
+    }
+    return rows.sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id)).map(summaryOf);
+  }
+
+  async load(id: string): Promise<Conversation | undefined> {
+    assertId(id);
+    const entries = await this.ready();
+    await this.locks.get(id); // a save in flight finishes first, so load sees it
+    const read = await this.read(id);
+    if (read.kind === 'ok') return read.conversation;
+    if (read.kind === 'corrupt') await this.exclusive(id, () => this.moveAside(id, read));
+    if (entries.delete(id)) await this.writeIndexSoon();
+    return undefined;
+  }
+
+  /** Atomic: write a temp file in the same folder, fsync, rename over the old one. Saves of one id are serialised, and the last call's content wins. */
+  async save(conversation: Conversation): Promise<void> {
+    const id = conversation.id;
+    assertId(id);
+    // Serialise now: the caller may keep mutating the object after this call.
+    const json = JSON.stringify(conversation);
+    const summary = summaryFrom(conversation);
+    const searchText = this.searching ? searchTextOf(conversation) : undefined;
+    // A save still waiting for its turn just takes the newer content: a burst of saves (one per
+    // streamed reply, say) costs at most two writes, and every caller resolves once its content,
+    // or newer, is on disk.
+    const waiting = this.pendingSaves.get(id);
+    if (waiting) {
+      Object.assign(waiting, { json, summary, searchText });
+      return waiting.done;
+    }
+    const pending: PendingSave = {
+      json,
+      summary,
+      searchText,
+      done: this.exclusive(id, async () => {
+        this.pendingSaves.delete(id); // from here on, newer saves queue behind this write
+        await this.write(pending.summary, pending.json, pending.searchText);
+      }),
+    };
+    this.pendingSaves.set(id, pending);
+    return pending.done;
+  }
+
+  async rename(id: string, title: string): Promise<void> {
+    assertId(id);
+    const clean = title.replace(/\s+/g, ' ').trim();
+    if (clean === '') throw new Error('A conversation title cannot be empty.');
+    await this.ready();
+    // Read-modify-write under the id's lock, so a save queued before the rename is not undone by it.
+    await this.exclusive(id, async () => {
+      const read = await this.read(id);
+      if (read.kind !== 'ok') throw new Error(`There is no conversation ${id} to rename.`);
+      const renamed: Conversation = { ...read.conversation, title: clean };
+      await this.write(summaryFrom(renamed), JSON.stringify(renamed), this.searching ? searchTextOf(renamed) : undefined);
+    });
+  }
+
+  /** Removes it and returns what was removed, so the caller can offer Undo by saving it back. */
+  async delete(id: string): Promise<Conversation | undefined> {
+    assertId(id);
+    const entries = await this.ready();
+    let indexChanged = false;
+    const removed = await this.exclusive(id, async () => {
+      const read = await this.read(id);
+      if (read.kind === 'corrupt') await this.moveAside(id, read);
+      if (read.kind === 'ok') await rm(this.fileOf(id), { force: true });
+      // Inside the lock: an Undo save queued right behind this must find the entry gone, not remove its own.
+      this.searchTexts.delete(id);
+      indexChanged = entries.delete(id);
+      return read.kind === 'ok' ? read.conversation : undefined;
+    });
+    if (indexChanged) await this.writeIndexSoon();
+    return removed;
+  }
+
+  // --- the index ---------------------------------------------------------------------------
+
+  /** Loads the index once (and removes temp files that crashed writers left behind). */
+  private ready(): Promise<Map<string, IndexEntry>> {
+    this.entries ??= (async () => {
+      await this.removeStrayTempFiles();
+      return await this.readIndex();
+    })().catch((error: unknown) => {
+      this.entries = undefined; // try again next time (e.g. a permission problem fixed meanwhile)
+      throw error;
+    });
+    return this.entries;
+  }
+
+  private async readIndex(): Promise<Map<string, IndexEntry>> {
+    const entries = new Map<string, IndexEntry>();
+    let text: string;
+    try {
+      text = await readFile(join(this.directory, INDEX_FILE), 'utf8');
+    } catch (error) {
+      if (codeOf(error) !== 'ENOENT') this.onProblem(`Conversation index unreadable (${messageOf(error)}); rebuilding it from the files.`);
+      return entries;
+    }
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (!isRecord(parsed) || parsed['version'] !== INDEX_VERSION || !Array.isArray(parsed['conversations'])) throw new Error('unknown format');
+      for (const item of parsed['conversations'] as unknown[]) {
+        const entry = indexEntryOf(item);
+        if (entry) entries.set(entry.id, entry);
+      }
+    } catch (error) {
+      this.onProblem(`Conversation index is corrupt (${messageOf(error)}); rebuilding it from the files.`);
+      entries.clear();
+    }
+    return entries;
+  }
+
+  /** Brings the index in line with the folder: the files win (new, changed, missing, corrupt). */
+  private async reconcile(entries: Map<string, IndexEntry>): Promise<void> {
+    const ids = (await this.fileNames()).filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -5)).filter(isValidId);
+    const before = new Map(entries);
+    let changed = false;
+    const present = new Set(ids);
+    for (const [id, entry] of before) {
+      if (!present.has(id) && entries.get(id) === entry) changed = entries.delete(id) || changed;
+    }
+    await mapLimited(ids, async (id) => {
+      const known = before.get(id);
+      const now = await stat(this.fileOf(id)).catch(() => undefined);
+      if (!now || (known && sameStamp(known, now))) return;
+      const read = await this.readReporting(id);
+      if (!read) return;
+      // A save or delete that finished while we read knows better than this scan.
+      if (entries.get(id) !== known) return;
+      if (read.kind === 'corrupt') await this.exclusive(id, () => this.moveAside(id, read));
+      if (read.kind === 'ok') entries.set(id, { ...summaryFrom(read.conversation), ...read.stamp });
+      else entries.delete(id);
+      changed = true;
+    });
+    if (changed) await this.writeIndexSoon();
+  }
+
+  /** Coalesced: callers that arrive while a write waits share it; it snapshots the map when it starts. */
+  private writeIndexSoon(): Promise<void> {
+    this.queuedIndexWrite ??= this.exclusive(INDEX_LOCK, async () => {
+      this.queuedIndexWrite = undefined;
+      const entries = await this.ready();
+      const body = JSON.stringify({ version: INDEX_VERSION, conversations: [...entries.values()] });
+      try {
+        await this.writeAtomically(INDEX_FILE, body);
+      } catch (error) {
+        // The conversation files are safe; a stale index is repaired by the next list().
+        this.onProblem(`Could not write the conversation index: ${messageOf(error)}`);
+      }
+    });
+    return this.queuedIndexWrite;
+  }
+
+  // --- conversation files ------------------------------------------------------------------
+
+  private async write(summary: ConversationSummary, json: string, searchText: string | undefined): Promise<void> {
+    const entries = await this.ready();
+    const stamp = await this.writeAtomically(`${summary.id}.json`, json);
+    entries.set(summary.id, { ...summary, ...stamp });
+    if (searchText === undefined) this.searchTexts.delete(summary.id);
+    else this.searchTexts.set(summary.id, { stamp, text: searchText });
+    await this.writeIndexSoon();
+  }
+
+  /** Reads and validates one file; the stamp comes from the same open file, so it matches the content. */
+  private async read(id: string): Promise<FileRead> {
+    let handle;
+    try {
+      handle = await open(this.fileOf(id), 'r');
+    } catch (error) {
+      if (codeOf(error) === 'ENOENT') return { kind: 'missing' };
+      throw error;
+    }
+    let stamp: Stamp;
+    let text: string;
+    try {
+      const info = await handle.stat();
+      stamp = { mtimeMs: info.mtimeMs, size: info.size };
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return { kind: 'corrupt', reason: `bad JSON: ${messageOf(error)}`, stamp };
+    }
+    const parsed = parseConversation(value, id);
+    if (typeof parsed === 'string') return { kind: 'corrupt', reason: parsed, stamp };
+    if (this.searching) this.searchTexts.set(id, { stamp, text: searchTextOf(parsed) });
+    return { kind: 'ok', conversation: parsed, stamp };
+  }
+
+  /** For scans: a file that cannot be read at all (permissions, a folder named like one) is reported and skipped, so one bad file never breaks the list. */
+  private async readReporting(id: string): Promise<FileRead | undefined> {
+    try {
+      return await this.read(id);
+    } catch (error) {
+      this.onProblem(`Skipped the conversation file ${id}.json: ${messageOf(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Renames a corrupt file to `<id>.corrupt-<time>.json` (never deletes it: the user may want it back). Call under the id's lock. */
+  private async moveAside(id: string, read: { readonly reason: string; readonly stamp: Stamp }): Promise<void> {
+    const now = await stat(this.fileOf(id)).catch(() => undefined);
+    if (!now || !sameStamp(read.stamp, now)) return; // replaced meanwhile (a save landed): nothing to move
+    const aside = `${id}.corrupt-${Date.now()}.json`;
+    try {
+      await renameWithRetry(this.fileOf(id), join(this.directory, aside));
+      this.onProblem(`Conversation file ${id}.json is corrupt (${read.reason}); skipped it and moved it aside to ${aside}.`);
+    } catch (error) {
+      this.onProblem(`Conversation file ${id}.json is corrupt (${read.reason}); skipped it, and could not move it aside: ${messageOf(error)}`);
+    }
+    this.searchTexts.delete(id);
+  }
+
+  private async matches(entry: IndexEntry, needle: string): Promise<boolean> {
+    if (entry.title.toLowerCase().includes(needle)) return true;
+    const cached = this.searchTexts.get(entry.id);
+    if (cached && sameStamp(cached.stamp, entry)) return cached.text.includes(needle);
+    const read = await this.readReporting(entry.id); // fills the cache (searching is on)
+    return read?.kind === 'ok' && searchTextOf(read.conversation).includes(needle);
+  }
+
+  /** Temp file, fsync, rename: a crash at any point leaves either the old file or the new one. */
+  private async writeAtomically(name: string, data: string): Promise<Stamp> {
+    await mkdir(this.directory, { recursive: true });
+    const target = join(this.directory, name);
+    const temp = `${target}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      const handle = await open(temp, 'wx');
+      let stamp: Stamp;
+      try {
+        await handle.writeFile(data, 'utf8');
+        await handle.sync();
+        const info = await handle.stat(); // rename keeps mtime and size, so this is the target's stamp
+        stamp = { mtimeMs: info.mtimeMs, size: info.size };
+      } finally {
+        await handle.close();
+      }
+      await renameWithRetry(temp, target);
+      await this.syncDirectory();
+      return stamp;
+    } catch (error) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Makes the rename itself durable where the platform allows it (not on Windows). */
+  private async syncDirectory(): Promise<void> {
+    try {
+      const handle = await open(this.directory, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      // Best effort: the data is already synced; only the directory entry may lag after a power cut.
+    }
+  }
+
+  /** Temp files of writers that no longer run (a crash), or very old ones; never a live window's write in progress. */
+  private async removeStrayTempFiles(): Promise<void> {
+    for (const name of await this.fileNames()) {
+      const match = TEMP_PATTERN.exec(name);
+      if (!match) continue;
+      const path = join(this.directory, name);
+      const info = await stat(path).catch(() => undefined);
+      if (!info) continue;
+      if (processIsAlive(Number(match[1])) && Date.now() - info.mtimeMs < STALE_TEMP_MS) continue;
+      await rm(path, { force: true }).catch((error: unknown) => this.onProblem(`Could not remove the stray temp file ${name}: ${messageOf(error)}`));
+    }
+  }
+
+  private async fileNames(): Promise<string[]> {
+    try {
+      return await readdir(this.directory);
+    } catch (error) {
+      if (codeOf(error) === 'ENOENT') return [];
+      throw error;
+    }
+  }
+
+  private fileOf(id: string): string {
+    return join(this.directory, `${id}.json`);
+  }
+
+  /** Runs tasks of one key one after another (a failed task does not block the next). */
+  private exclusive<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const run = (this.locks.get(key) ?? Promise.resolve()).then(task);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.locks.set(key, settled);
+    void settled.then(() => {
+      if (this.locks.get(key) === settled) this.locks.delete(key);
+    });
+    return run;
+  }
+}
+
+function assertId(id: unknown): asserts id is string {
+  if (!isValidId(id)) throw new Error(`Invalid conversation id ${JSON.stringify(id)}: expected 1 to 64 letters, digits, '_' or '-'.`);
+}
+
+function isValidId(id: unknown): id is string {
+  return typeof id === 'string' && ID_PATTERN.test(id);
+}
+
+function summaryFrom(conversation: Conversation): ConversationSummary {
+  const { id, title, model, updatedAt } = conversation;
+  return { id, title, model, updatedAt, turnCount: conversation.turns.length };
+}
+
+function summaryOf(entry: IndexEntry): ConversationSummary {
+  const { id, title, model, updatedAt, turnCount } = entry;
+  return { id, title, model, updatedAt, turnCount };
+}
+
+/** What search looks in: the title and each turn's text; NUL between them so a match never spans two turns. */
+function searchTextOf(conversation: Conversation): string {
+  const parts = [conversation.title];
+  for (const turn of conversation.turns) parts.push(turn.role === 'user' ? turn.text : turn.content);
+  return parts.join('\u0000').toLowerCase();
+}
+
+function indexEntryOf(value: unknown): IndexEntry | undefined {
+  if (!isRecord(value)) return undefined;
+  const { id, title, model, updatedAt, turnCount, mtimeMs, size } = value;
+  if (!isValidId(id) || typeof title !== 'string' || typeof model !== 'string') return undefined;
+  if (![updatedAt, turnCount, mtimeMs, size].every((n) => typeof n === 'number' && Number.isFinite(n))) return undefined;
+  return { id, title, model, updatedAt: updatedAt as number, turnCount: turnCount as number, mtimeMs: mtimeMs as number, size: size as number };
+}
+
+function sameStamp(a: Stamp, b: Stamp): boolean {
+  return a.mtimeMs === b.mtimeMs && a.size === b.size;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function processIsAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return codeOf(error) === 'EPERM'; // exists, but belongs to someone else
+  }
+}
+
+/** Windows refuses a rename over a file another process (an indexer, a virus scanner) holds open for a moment. */
+async function renameWithRetry(from: string, to: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await rename(from, to);
+      return;
+    } catch (error) {
+      const code = codeOf(error);
+      if (attempt >= 5 || (code !== 'EPERM' && code !== 'EACCES' && code !== 'EBUSY')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+    }
+  }
+}
+
+async function mapLimited<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, items.length) }, worker));
+  return results;
+}
+
+function codeOf(error: unknown): string | undefined {
+  return isRecord(error) && typeof error['code'] === 'string' ? error['code'] : undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// --- the shape of a stored conversation ------------------------------------------------------
+// Files are untrusted input (an older version, a hand edit, a half-synced folder). Fields the
+// chat relies on are checked and the file is refused (moved aside) when they are wrong; arrays
+// an older file may lack default to empty; a malformed optional detail (usage, cost, error, a
+// parameter) is dropped rather than costing the user the whole conversation.
+
+class ShapeError extends Error {}
+
+/** The conversation, or why the value is not one. */
+function parseConversation(value: unknown, id: string): Conversation | string {
+  try {
+    const o = object(value, 'conversation');
+    if (o['id'] !== id) throw new ShapeError(`its id ${JSON.stringify(o['id'])} does not match the file name`);
+    return {
+      id,
+      title: string(o, 'title', 'conversation'),
+      model: string(o, 'model', 'conversation'),
+      parameters: parameters(o['parameters']),
+      turns: list(o, 'turns', 'conversation', turn, false),
+      createdAt: number(o, 'createdAt', 'conversation'),
+      updatedAt: number(o, 'updatedAt', 'conversation'),
+    };
+  } catch (error) {
+    if (error instanceof ShapeError) return error.message;
+    throw error;
+  }
+}
+
+function turn(value: unknown, at: string): ChatTurn {
+  const o = object(value, at);
+  const common = { id: string(o, 'id', at), createdAt: number(o, 'createdAt', at) };
+  if (o['role'] === 'user') {
+    return { role: 'user', ...common, text: string(o, 'text', at), attachments: list(o, 'attachments', at, attachment) };
+  }
+  if (o['role'] !== 'assistant') throw new ShapeError(`${at}.role is neither 'user' nor 'assistant'`);
+  const status = oneOf(o['status'], REPLY_STATUSES, `${at}.status`);
+  return dropUndefined<AssistantTurn>({
+    role: 'assistant',
+    ...common,
+    model: string(o, 'model', at),
+    content: string(o, 'content', at),
+    reasoning: o['reasoning'] === undefined ? '' : string(o, 'reasoning', at),
+    toolSteps: list(o, 'toolSteps', at, toolStep),
+    // Saved mid-stream (the window closed): after a reload nothing is streaming it any more.
+    status: status === 'streaming' ? 'stopped' : status,
+    finishReason: typeof o['finishReason'] === 'string' ? o['finishReason'] : undefined,
+    error: errorInfo(o['error']),
+    usage: isRecord(o['usage']) && isCount(o['usage']['promptTokens']) && isCount(o['usage']['completionTokens'])
+      ? { promptTokens: o['usage']['promptTokens'], completionTokens: o['usage']['completionTokens'] }
+      : undefined,
+    cost: isRecord(o['cost']) && isFiniteNumber(o['cost']['credits']) && typeof o['cost']['estimate'] === 'boolean'
+      ? { credits: o['cost']['credits'], estimate: o['cost']['estimate'] }
+      : undefined,
+    wire: list(o, 'wire', at, wireMessage),
+  });
+}
+
+function attachment(value: unknown, at: string): Attachment {
+  const o = object(value, at);
+  return dropUndefined<Attachment>({
+    id: string(o, 'id', at),
+    kind: oneOf(o['kind'], ['selection', 'file'] as const, `${at}.kind`),
+    path: string(o, 'path', at),
+    startLine: isCount(o['startLine']) ? o['startLine'] : undefined,
+    endLine: isCount(o['endLine']) ? o['endLine'] : undefined,
+    languageId: typeof o['languageId'] === 'string' ? o['languageId'] : undefined,
+    text: string(o, 'text', at),
+    truncated: o['truncated'] === true ? true : undefined,
+  });
+}
+
+function toolStep(value: unknown, at: string): ToolStep {
+  const o = object(value, at);
+  const name = string(o, 'name', at);
+  const result = optionalString(o, 'result');
+  if (o['kind'] === 'server') {
+    return dropUndefined<ToolStep>({ kind: 'server', name, server: optionalString(o, 'server'), arguments: optionalString(o, 'arguments'), result });
+  }
+  if (o['kind'] !== 'function') throw new ShapeError(`${at}.kind is neither 'server' nor 'function'`);
+  const status = oneOf(o['status'], TOOL_STATUSES, `${at}.status`);
+  return dropUndefined<ToolStep>({ kind: 'function', id: string(o, 'id', at), name, arguments: string(o, 'arguments', at), status, result });
+}
+
+/** Checked closely: these are replayed to the model in the next request. */
+function wireMessage(value: unknown, at: string): WireMessage {
+  const o = object(value, at);
+  return { role: oneOf(o['role'], ['user', 'assistant'] as const, `${at}.role`), parts: list(o, 'parts', at, wirePart, false) };
+}
+
+function wirePart(value: unknown, at: string): WirePart {
+  const o = object(value, at);
+  switch (o['kind']) {
+    case 'text':
+      return { kind: 'text', text: string(o, 'text', at) };
+    case 'thinking':
+      return { kind: 'thinking', thinking: string(o, 'thinking', at), signature: string(o, 'signature', at) };
+    case 'redactedThinking':
+      return { kind: 'redactedThinking', data: string(o, 'data', at) };
+    case 'toolCall':
+      return { kind: 'toolCall', id: string(o, 'id', at), name: string(o, 'name', at), input: o['input'] };
+    case 'toolResult':
+      return dropUndefined<WirePart>({
+        kind: 'toolResult',
+        callId: string(o, 'callId', at),
+        content: string(o, 'content', at),
+        isError: typeof o['isError'] === 'boolean' ? o['isError'] : undefined,
+      });
+    default:
+      throw new ShapeError(`${at}.kind is not a known message part`);
+  }
+}
+
+function errorInfo(value: unknown): ChatErrorInfo | undefined {
+  if (!isRecord(value) || typeof value['message'] !== 'string') return undefined;
+  const kind = ERROR_KINDS.find((known) => known === value['kind']) ?? 'other';
+  const actions = Array.isArray(value['actions']) ? value['actions'] : [];
+  return { kind, message: value['message'], actions: ERROR_ACTIONS.filter((action) => actions.includes(action)) };
+}
+
+function parameters(value: unknown): ChatParameters {
+  if (!isRecord(value)) return {};
+  const numberOrUndefined = (key: string): number | undefined => (isFiniteNumber(value[key]) ? value[key] : undefined);
+  return dropUndefined<ChatParameters>({
+    temperature: numberOrUndefined('temperature'),
+    maxTokens: numberOrUndefined('maxTokens'),
+    reasoningEffort: REASONING_EFFORTS.find((effort) => effort === value['reasoningEffort']),
+    thinkingBudget: numberOrUndefined('thinkingBudget'),
+    systemPrompt: typeof value['systemPrompt'] === 'string' ? value['systemPrompt'] : undefined,
+  });
+}
+
+const REPLY_STATUSES = ['streaming', 'done', 'stopped', 'error'] as const satisfies readonly ReplyStatus[];
+const TOOL_STATUSES = ['awaitingApproval', 'running', 'done', 'denied', 'failed'] as const satisfies readonly ToolCallStatus[];
+const REASONING_EFFORTS = ['low', 'medium', 'high'] as const satisfies readonly ReasoningEffort[];
+const ERROR_KINDS = ['auth', 'outOfCredits', 'rateLimited', 'unreachable', 'timeout', 'interrupted', 'server', 'invalid', 'noModel', 'setup', 'other'] as const satisfies readonly ChatErrorInfo['kind'][];
+const ERROR_ACTIONS = ['retry', 'setApiKey', 'openSettings', 'showLog', 'refreshCredits'] as const satisfies readonly ChatErrorAction[];
+
+function object(value: unknown, at: string): Record<string, unknown> {
+  if (!isRecord(value)) throw new ShapeError(`${at} is not an object`);
+  return value;
+}
+
+function string(o: Record<string, unknown>, key: string, at: string): string {
+  const value = o[key];
+  if (typeof value !== 'string') throw new ShapeError(`${at}.${key} is not a string`);
+  return value;
+}
+
+function optionalString(o: Record<string, unknown>, key: string): string | undefined {
+  const value = o[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function number(o: Record<string, unknown>, key: string, at: string): number {
+  const value = o[key];
+  if (!isFiniteNumber(value)) throw new ShapeError(`${at}.${key} is not a number`);
+  return value;
+}
+
+/** An array of items, each checked; a missing array is empty when `optional` (older files may lack it). */
+function list<T>(o: Record<string, unknown>, key: string, at: string, item: (value: unknown, at: string) => T, optional = true): T[] {
+  const value = o[key];
+  if (value === undefined && optional) return [];
+  if (!Array.isArray(value)) throw new ShapeError(`${at}.${key} is not an array`);
+  return value.map((element, index) => item(element, `${at === 'conversation' ? '' : `${at}.`}${key}[${index}]`));
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], at: string): T {
+  const found = allowed.find((candidate) => candidate === value);
+  if (found === undefined) throw new ShapeError(`${at} is not one of ${allowed.join(', ')}`);
+  return found;
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isCount(value: unknown): value is number {
+  return isFiniteNumber(value) && value >= 0;
+}
+
+/** Leaves optional keys out instead of present-but-undefined, so a loaded conversation equals the saved one. */
+function dropUndefined<T>(value: { [K in keyof T]: T[K] | undefined }): T {
+  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
+  return value as T;
+}
