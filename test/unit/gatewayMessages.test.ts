@@ -58,7 +58,10 @@ describe('gateway models in VS Code\'s picker', () => {
       { id: 'plain-llama-3', object: 'model', capabilities: { tools: false } },
     ]);
     assert.deepEqual(infos.map((i) => i.id), ['sim-openai/gpt-sim-mini', 'plain-llama-3']);
-    assert.deepEqual([infos[0]!.maxInputTokens, infos[0]!.maxOutputTokens, infos[0]!.capabilities], [64000, 4000, { toolCalling: true, imageInput: true }]);
+    // Image input is never advertised, even for a model whose catalog entry takes images: the
+    // request mapping sends text and tool parts only (see requestMessages.test.ts).
+    assert.deepEqual([infos[0]!.maxInputTokens, infos[0]!.maxOutputTokens, infos[0]!.capabilities], [64000, 4000, { toolCalling: true, imageInput: false }]);
+    assert.equal(modelInformation({ id: 'x/vision', object: 'model', capabilities: { vision: true, image_input: true } }).capabilities.imageInput, false);
     assert.equal(infos[1]!.capabilities.toolCalling, false);
     assert.equal(modelInformation({ id: 'sim-openai/gpt-sim-mini', object: 'model' }).name, 'gpt-sim-mini');
   });

@@ -26,18 +26,10 @@ function positiveNumber(...values: unknown[]): number | undefined {
   return undefined;
 }
 
-function listOf(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string').map((item) => item.toLowerCase());
-  if (typeof value === 'string') return [value.toLowerCase()];
-  return [];
-}
-
 export function modelInformation(model: Model): ModelInformation {
   const slash = model.id.indexOf('/');
   const name = slash > 0 ? model.id.slice(slash + 1) : model.id;
-  const architecture = (model.architecture ?? {}) as Record<string, unknown>;
   const capabilities = (typeof model.capabilities === 'object' && model.capabilities !== null ? model.capabilities : {}) as Record<string, unknown>;
-  const inputs = [...listOf(model.input_modalities), ...listOf(architecture.input_modalities), ...listOf((model.modalities as Record<string, unknown> | undefined)?.input)];
   const contextLength = positiveNumber(model.context_length, model.context_window, model.max_input_tokens, (model.top_provider as Record<string, unknown> | undefined)?.context_length);
   const maxOutput = positiveNumber(model.max_output_tokens, model.max_completion_tokens, (model.top_provider as Record<string, unknown> | undefined)?.max_completion_tokens);
   const status = typeof model.provider_info?.status === 'string' ? model.provider_info.status : undefined;
@@ -53,7 +45,10 @@ export function modelInformation(model: Model): ModelInformation {
     capabilities: {
       // Tool calling is the norm for chat models; a catalog can say otherwise.
       toolCalling: capabilities.tools !== false && capabilities.tool_calling !== false && capabilities.function_calling !== false,
-      imageInput: inputs.includes('image') || capabilities.vision === true || capabilities.image_input === true,
+      // Never advertised: the request mapping (requestMessages.ts, gatewayMessages.ts) carries text
+      // and tool parts only, and the gateway's API documents string content only. VS Code then keeps
+      // images out of requests to these models instead of their being dropped unseen.
+      imageInput: false,
     },
   };
 }
