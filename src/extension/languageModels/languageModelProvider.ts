@@ -7,11 +7,19 @@ import type { ModelCatalog } from '../models/modelCatalog';
 import { providerOf } from '../models/catalogTree';
 import { streamGatewayAnswer } from './gatewayAnswer';
 import { chatModelInformation, estimateTokens, type ModelInformation } from './modelInformation';
-import { toGatewayMessages, toGatewayTools } from './requestMessages';
+import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools, type LanguageModelKit } from './requestMessages';
 
 export const LANGUAGE_MODEL_VENDOR = 'unified-inference';
 
 type Information = vscode.LanguageModelChatInformation & ModelInformation;
+
+/** The vscode classes the request mapping tells apart (System only where the running VS Code has it). */
+const KIT: LanguageModelKit = {
+  TextPart: vscode.LanguageModelTextPart,
+  ToolCallPart: vscode.LanguageModelToolCallPart,
+  ToolResultPart: vscode.LanguageModelToolResultPart,
+  roles: vscode.LanguageModelChatMessageRole as unknown as LanguageModelKit['roles'],
+};
 
 /** Maps a gateway failure to the LanguageModelError kinds VS Code's chat knows how to show. */
 export function languageModelError(error: unknown): Error {
@@ -65,21 +73,25 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
     const { client, hasKey } = this.connection.setup;
     if (!client) throw vscode.LanguageModelError.NoPermissions('Unified Inference: the gateway address is not set. Run "Unified Inference: Set Gateway Address".');
     if (!hasKey) throw vscode.LanguageModelError.NoPermissions('Unified Inference: no API key is set. Run "Unified Inference: Set API Key".');
+    const request = toGatewayRequest(messages, KIT);
+    if (request.images.length) {
+      throw new Error(`Unified Inference: ${model.id} takes text only through this extension; the request held ${request.images.length === 1 ? 'an image' : `${request.images.length} images`} (${[...new Set(request.images)].join(', ')}).`);
+    }
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
     const catalogModel = this.catalog.snapshot?.models.find((entry) => entry.id === model.id);
     const tools = toGatewayTools(options.tools);
-    const maxTokens = typeof options.modelOptions?.max_tokens === 'number' ? options.modelOptions.max_tokens : undefined;
     try {
       await streamGatewayAnswer(
         client,
         {
           model: model.id,
-          messages: toGatewayMessages(messages),
+          messages: request.messages,
+          ...(request.system ? { system: request.system } : {}),
           api: readSettings().chatApi,
           ...(catalogModel ? { provider: providerOf(catalogModel) } : {}),
           ...(tools ? { tools, toolChoice: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto' } : {}),
-          ...(maxTokens ? { maxTokens } : {}),
+          ...toGatewayModelOptions(options.modelOptions),
         },
         {
           text: (delta) => progress.report(new vscode.LanguageModelTextPart(delta)),
@@ -101,9 +113,7 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
 
   /** An estimate (about four characters a token), documented as such in modelInformation.ts. */
   async provideTokenCount(_model: Information, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
-    if (typeof text === 'string') return estimateTokens(text);
-    const parts = toGatewayMessages([text])[0]?.parts ?? [];
-    return parts.reduce((sum, part) => sum + estimateTokens(part.kind === 'text' ? part.text : JSON.stringify(part)), 0);
+    return estimateTokens(typeof text === 'string' ? text : countableText(text, KIT));
   }
 }
 
