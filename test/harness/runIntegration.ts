@@ -16,7 +16,8 @@ async function main(): Promise<number> {
   try {
     await runTests({
       vscodeExecutablePath: join(REPO_ROOT, 'test', 'harness', 'launch-vscode'),
-      extensionDevelopmentPath: REPO_ROOT,
+      // The extension, and a second one that uses its language models as any other extension would.
+      extensionDevelopmentPath: [REPO_ROOT, join(REPO_ROOT, 'test', 'consumerExtension')],
       extensionTestsPath: join(REPO_ROOT, 'out', 'test', 'integration', 'index.js'),
       reuseMachineInstall: true,
       extensionTestsEnv: {

@@ -76,6 +76,26 @@ export interface ServerOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** A fixed port (default: a free one). */
   readonly port?: number | undefined;
+  /**
+   * Extension folders (absolute) to load as installed extensions, beside the one under development.
+   * The web workbench reads its test payload into a Map, so it takes one extensionDevelopmentPath
+   * only: further extensions are listed in the extensions folder's extensions.json instead.
+   */
+  readonly installedExtensions?: readonly string[];
+}
+
+/** The default profile's extension list, naming each folder where it is (nothing is copied). */
+function writeInstalledExtensions(extensionsDir: string, folders: readonly string[]): void {
+  const entries = folders.map((folder) => {
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    return {
+      identifier: { id: `${manifest.publisher}.${manifest.name}`.toLowerCase() },
+      version: manifest.version,
+      location: { $mid: 1, scheme: 'file', path: resolve(folder) },
+      metadata: { installedTimestamp: Date.now(), source: 'resource' },
+    };
+  });
+  writeFileSync(join(extensionsDir, 'extensions.json'), JSON.stringify(entries, null, 2));
 }
 
 export async function startVsCodeServer(host: HostPaths, options: ServerOptions = {}): Promise<VsCodeServer> {
@@ -91,6 +111,7 @@ export async function startVsCodeServer(host: HostPaths, options: ServerOptions 
     data: join(runDir, 'd'),
   };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  if (options.installedExtensions?.length) writeInstalledExtensions(dirs.extensions, options.installedExtensions);
   for (const [path, text] of Object.entries(options.workspaceFiles ?? {})) {
     mkdirSync(join(dirs.workspace, path, '..'), { recursive: true });
     writeFileSync(join(dirs.workspace, path), text);

@@ -1,5 +1,5 @@
 // Stands in for a desktop VS Code executable for @vscode/test-electron's runTests: it takes the
-// `--extensionDevelopmentPath=` and `--extensionTestsPath=` flags, runs the suite in a real
+// `--extensionDevelopmentPath=` (one or more) and `--extensionTestsPath=` flags, runs the suite in a real
 // VS Code server + headless Chromium, and exits with the suite's code (0 = all passed).
 // The suite's own report reaches us through the file named by UNIFIED_INFERENCE_TEST_REPORT.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,22 +9,29 @@ import { findSecretLeaks } from './secretScan';
 
 const SUITE_TIMEOUT_MS = 10 * 60_000;
 
-function flag(name: string): string | undefined {
+function flags(name: string): string[] {
   const prefix = `--${name}=`;
-  return process.argv.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
+  return process.argv.filter((arg) => arg.startsWith(prefix)).map((arg) => arg.slice(prefix.length));
+}
+
+function flag(name: string): string | undefined {
+  return flags(name)[0];
 }
 
 async function main(): Promise<number> {
-  const developmentPath = flag('extensionDevelopmentPath');
+  // The first development path is the extension under development; any further ones are loaded as
+  // installed extensions (the web workbench keeps only one development path from its payload).
+  const [developmentPath, ...otherExtensions] = flags('extensionDevelopmentPath');
   const testsPath = flag('extensionTestsPath');
   if (!developmentPath || !testsPath) {
-    console.error('usage: vscodeLauncher --extensionDevelopmentPath=DIR --extensionTestsPath=FILE');
+    console.error('usage: vscodeLauncher --extensionDevelopmentPath=DIR [--extensionDevelopmentPath=DIR2 ...] --extensionTestsPath=FILE');
     return 2;
   }
   const host = ensureTestHost();
   const server = await startVsCodeServer(host, {
     workspaceFiles: JSON.parse(process.env.UNIFIED_INFERENCE_TEST_WORKSPACE ?? '{}') as Record<string, string>,
     userSettings: JSON.parse(process.env.UNIFIED_INFERENCE_TEST_SETTINGS ?? '{}') as Record<string, unknown>,
+    installedExtensions: otherExtensions,
   });
   const profile = join(server.runDir, 'browser');
   mkdirSync(profile);
