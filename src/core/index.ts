@@ -38,6 +38,7 @@ export {
 } from './researchHelpers';
 export { classifyModel, identifyModelCategory } from './modelCategory';
 export { MAX_SPEECH_INPUT, splitSpeechInput } from './speechInput';
+export { audioUploadType, fileExtension, isTranscribableFile, SPEECH_CONTENT_TYPES, SPEECH_FORMATS, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS } from './audioFiles';
 export { decodeBase64Embedding } from './parse/resources';
 export { redactSecrets } from './redact';
 

@@ -2,6 +2,7 @@
 // Neither is retried automatically: they cost money (wire-conventions "Errors and retries").
 import { File } from 'node:buffer';
 import { FormData } from 'undici';
+import { SPEECH_CONTENT_TYPES, SPEECH_FORMATS, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS, fileExtension } from '../audioFiles';
 import { InvalidRequestError } from '../errors';
 import { readBytes, readText } from '../http';
 import type { Transport } from '../http';
@@ -9,20 +10,8 @@ import { parseTranscription } from '../parse/resources';
 import { tryParseJson } from '../parse/json';
 import { MAX_SPEECH_INPUT } from '../speechInput';
 import type { RequestOptions } from '../types/common';
-import type { SpeechFormat, SpeechRequest, SpeechResult, Transcription, TranscriptionRequest } from '../types/media';
+import type { SpeechRequest, SpeechResult, Transcription, TranscriptionRequest } from '../types/media';
 import { characterCount, checkOneOf, checkRange, requireObject, requireString } from '../validate';
-
-const AUDIO_EXTENSIONS = ['mp3', 'mp4', 'mpeg', 'mpga', 'm4a', 'wav', 'webm'];
-const TRANSCRIPTION_FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'];
-const SPEECH_FORMATS: readonly SpeechFormat[] = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'];
-const SPEECH_CONTENT_TYPES: Record<SpeechFormat, string> = {
-  mp3: 'audio/mpeg',
-  opus: 'audio/ogg',
-  aac: 'audio/aac',
-  flac: 'audio/flac',
-  wav: 'audio/wav',
-  pcm: 'audio/pcm',
-};
 
 export function validateTranscriptionRequest(req: TranscriptionRequest): void {
   requireObject('request', req);
@@ -30,9 +19,9 @@ export function validateTranscriptionRequest(req: TranscriptionRequest): void {
   requireObject('file', req.file);
   if (!(req.file.data instanceof Uint8Array) || req.file.data.byteLength === 0) throw new InvalidRequestError('file.data', 'file.data must be non-empty bytes');
   requireString('file.filename', req.file.filename);
-  const extension = /\.([a-z0-9]+)$/i.exec(req.file.filename)?.[1]?.toLowerCase();
-  if (extension !== undefined && !AUDIO_EXTENSIONS.includes(extension)) {
-    throw new InvalidRequestError('file.filename', `file.filename must end in one of ${AUDIO_EXTENSIONS.map((e) => `.${e}`).join(', ')}`);
+  const extension = fileExtension(req.file.filename);
+  if (extension !== '' && !(TRANSCRIPTION_FILE_EXTENSIONS as readonly string[]).includes(extension)) {
+    throw new InvalidRequestError('file.filename', `file.filename must end in one of ${TRANSCRIPTION_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')}`);
   }
   checkOneOf('response_format', req.response_format, TRANSCRIPTION_FORMATS);
   checkRange('temperature', req.temperature, 0, 1);
