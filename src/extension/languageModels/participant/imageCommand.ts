@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GeneratedImage } from '../../../core/index';
+import { imageBytes } from '../../media/imageData';
 import { modelFor, noModelText } from './catalogModels';
 import { SAVE_IMAGE_COMMAND, storeImage } from './imageFiles';
 import { escapeMarkdown, inlineCode } from './markdownText';
@@ -43,13 +43,4 @@ export async function generateImage(ctx: CommandContext): Promise<vscode.ChatRes
   } catch (error) {
     return reportCommandError(ctx, 'image', error);
   }
-}
-
-/** b64_json as asked; a gateway that answers with a URL anyway is downloaded here in the extension host. */
-async function imageBytes(image: GeneratedImage, signal: AbortSignal): Promise<Uint8Array> {
-  if (image.b64_json) return Buffer.from(image.b64_json, 'base64');
-  if (!image.url || !/^https?:$/.test(new URL(image.url).protocol)) throw new Error('The gateway answered without image data.');
-  const response = await fetch(image.url, { signal });
-  if (!response.ok) throw new Error(`The image could not be downloaded (HTTP ${response.status}).`);
-  return new Uint8Array(await response.arrayBuffer());
 }

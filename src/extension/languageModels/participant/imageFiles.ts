@@ -1,14 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { isPng } from '../../media/imageData';
 
 export const SAVE_IMAGE_COMMAND = 'unifiedInference.chat.saveImage';
 /** Generated images kept in global storage; older ones are removed (the user saves what they keep). */
 const KEEP_IMAGES = 20;
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
-export function isPng(bytes: Uint8Array): boolean {
-  return PNG_SIGNATURE.every((byte, index) => bytes[index] === byte);
-}
 
 /** Writes a generated image under `<storage>/chat-images/` and returns its URI. */
 export async function storeImage(storageUri: vscode.Uri, bytes: Uint8Array): Promise<vscode.Uri> {

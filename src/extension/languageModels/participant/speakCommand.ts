@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import { splitSpeechInput } from '../../../core/index';
+import { readingTitle } from '../../media/speechOptions';
 import { modelFor, noModelText } from './catalogModels';
 import { lastAnswer } from './history';
 import { inlineCode } from './markdownText';
@@ -33,7 +34,7 @@ export async function speakLastAnswer(ctx: CommandContext): Promise<vscode.ChatR
   const parts = splitSpeechInput(text);
   const { player } = ctx;
   const { connection } = ctx.deps;
-  const playlist = player.start(titleOf(text), parts.length);
+  const playlist = player.start(readingTitle(text, 'The last answer'), parts.length);
   try {
     for (const [index, input] of parts.entries()) {
       ctx.stream.progress(parts.length > 1 ? `Generating speech, part ${index + 1} of ${parts.length}...` : 'Generating speech...');
@@ -48,10 +49,4 @@ export async function speakLastAnswer(ctx: CommandContext): Promise<vscode.ChatR
     player.fail(playlist, ctx.token.isCancellationRequested ? 'cancelled' : error instanceof Error ? error.message : String(error));
     return reportCommandError(ctx, 'speak', error);
   }
-}
-
-/** The panel's heading: the answer's first words. */
-function titleOf(text: string): string {
-  const first = text.split('\n')[0]?.trim() ?? '';
-  return first.length > 80 ? `${first.slice(0, 77)}...` : first || 'The last answer';
 }

@@ -1,0 +1,47 @@
+// The choices of a speech request (gateway-api "POST /audio/speech"). Pure: unit-tested in Node.
+import type { SpeechFormat } from '../../core/index';
+
+export const SPEECH_VOICES = ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer'] as const;
+export const MIN_SPEED = 0.25;
+export const MAX_SPEED = 4;
+
+/** Why a typed speed is refused, or undefined when it is a number from 0.25 to 4. */
+export function speedProblem(text: string): string | undefined {
+  const value = parseSpeedText(text);
+  return value === undefined ? `Enter a speed from ${MIN_SPEED} to ${MAX_SPEED} (1 is normal).` : undefined;
+}
+
+export function parseSpeedText(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!/^\d*\.?\d+$/.test(trimmed)) return undefined;
+  const value = Number(trimmed);
+  return value >= MIN_SPEED && value <= MAX_SPEED ? value : undefined;
+}
+
+/** A typed voice id: what the gateway could take as a raw voice id (no spaces or control characters). */
+export function voiceIdProblem(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!trimmed) return 'Enter a voice id.';
+  return /^[\w.:@/-]{1,128}$/.test(trimmed) ? undefined : 'A voice id has letters, digits and . _ - : @ / only (at most 128).';
+}
+
+/**
+ * Formats a browser can play in the audio panel. Raw PCM has no header to say its rate: it can
+ * be saved, not played.
+ */
+export function isPlayableFormat(format: SpeechFormat): boolean {
+  return format !== 'pcm';
+}
+
+/** `speech.mp3`, part 2 of 3 -> `speech-2.mp3`. */
+export function numberedPath(path: string, index: number): string {
+  const slash = path.lastIndexOf('/');
+  const dot = path.lastIndexOf('.');
+  return dot > slash ? `${path.slice(0, dot)}-${index + 1}${path.slice(dot)}` : `${path}-${index + 1}`;
+}
+
+/** The audio panel's heading for a reading: its first line, shortened. */
+export function readingTitle(text: string, fallback: string): string {
+  const first = text.split('\n')[0]?.trim() ?? '';
+  return first.length > 80 ? `${first.slice(0, 77)}...` : first || fallback;
+}
