@@ -134,3 +134,20 @@ export { DEFAULT_POLL_OPTIONS, intervalForAge, nextPollDelay, resolvePollOptions
 export type { PollDecision, PollInput, PollJob, PollOptions } from './research/pollSchedule';
 export { ResearchPollLoop, systemPollClock } from './research/pollLoop';
 export type { PollClock, ResearchPollLoopOptions, ResearchPollState } from './research/pollLoop';
+
+// Semantic search over a workspace (issue 7): chunking, the binary vector store, cosine top-k,
+// incremental index updates and their files on disk.
+export { chunkText, looksBinary, DEFAULT_CHUNK_OPTIONS } from './search/chunking';
+export type { ChunkOptions, TextChunk } from './search/chunking';
+export { normalize, topK } from './search/cosine';
+export type { ScoredIndex } from './search/cosine';
+export { VectorStore, VECTOR_HEADER_BYTES } from './search/vectorStore';
+export type { ChunkRecord } from './search/vectorStore';
+export { contentHash, planUpdate } from './search/indexPlan';
+export type { FileState, IndexedFile, UpdatePlan } from './search/indexPlan';
+export { SemanticIndex, DEFAULT_BATCH_SIZE } from './search/semanticIndex';
+export type { EmbedBatch, IndexProgress, IndexSource, UpdateOptions, UpdateReport } from './search/semanticIndex';
+export { deleteIndex, loadIndex, saveIndex, METADATA_FILE, VECTORS_FILE } from './search/indexFiles';
+export { gitignoreGlobs } from './search/gitignore';
+export { rankResults, reorderLines } from './search/rankResults';
+export type { Candidate, RankedResult } from './search/rankResults';
