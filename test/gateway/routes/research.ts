@@ -39,6 +39,7 @@ async function handleList(ctx: RouteContext): Promise<void> {
 }
 
 async function handleGet(ctx: RouteContext): Promise<void> {
+  if (ctx.state.research.detailUnavailable) throw notFound('Research job details are not available on this gateway', 'research_detail_unavailable');
   const job = ctx.state.research.get(ctx.key, ctx.params.id ?? '');
   if (!job) throw notFound(`No research job with id '${ctx.params.id ?? ''}' for this API key`, 'research_not_found');
   await ctx.reply.json(200, job);

@@ -49,6 +49,21 @@ describe('local gateway: research job lifecycle', () => {
     assert.equal((await json(missing)).error.param, 'topic');
     assert.equal((await get(gw(), '/research/00000000-0000-4000-8000-000000000000')).status, 404);
   });
+
+  it('can make the job detail unavailable (404) while the list still gives the status', async () => {
+    const job = await json(await post(gw(), '/research', { topic: 'Detail unavailable' }));
+    gw().setResearchDetailAvailable(false);
+    try {
+      const detail = await get(gw(), `/research/${job.id as string}`);
+      assert.equal(detail.status, 404);
+      assert.equal((await json(detail)).error.code, 'research_detail_unavailable');
+      const listed = await json(await list(gw(), { where: JSON.stringify({ id: { equals: job.id } }) }));
+      assert.deepEqual((listed.docs as Json[]).map((d) => [d.id, d.status]), [[job.id, 'queued']]);
+    } finally {
+      gw().setResearchDetailAvailable(true);
+    }
+    assert.equal((await get(gw(), `/research/${job.id as string}`)).status, 200);
+  });
 });
 
 describe('local gateway: research listing', () => {
