@@ -1,0 +1,51 @@
+// The gateway calls semantic search makes, with the model choice and the connection's bookkeeping
+// (model use for the credits display, failures for the out-of-credits notice) in one place.
+import type { EmbedBatch, GatewayClient, RerankItem } from '../../core/index';
+import type { ModelCategoryName } from '../../shared/settings';
+import type { GatewayConnection } from '../gateway/gatewayConnection';
+import { modelFor } from '../languageModels/participant/catalogModels';
+import type { ModelCatalog } from '../models/modelCatalog';
+
+export class SearchModelError extends Error {}
+
+export interface SearchModelsDeps {
+  readonly connection: GatewayConnection;
+  readonly catalog: ModelCatalog;
+}
+
+function client(deps: SearchModelsDeps): GatewayClient {
+  const current = deps.connection.setup.client;
+  if (!current) throw new SearchModelError('No gateway address is set (unifiedInference.baseUrl).');
+  return current;
+}
+
+export async function chooseSearchModel(deps: SearchModelsDeps, category: Extract<ModelCategoryName, 'embedding' | 'rerank'>): Promise<string> {
+  const chosen = await modelFor(deps.catalog, category);
+  if (!chosen) throw new SearchModelError(`No ${category} model: the gateway lists none, and unifiedInference.defaultModels.${category} is not set.`);
+  return chosen.id;
+}
+
+/** Reports the failure to the connection (out-of-credits notice) and passes it on. */
+async function reported<T>(deps: SearchModelsDeps, work: () => Promise<T>): Promise<T> {
+  try {
+    const value = await work();
+    deps.connection.reportModelUse();
+    return value;
+  } catch (error) {
+    deps.connection.reportFailure(error);
+    throw error;
+  }
+}
+
+/** An EmbedBatch on `model`; base64 halves the bytes on the wire (the client decodes it to numbers). */
+export function gatewayEmbedder(deps: SearchModelsDeps, model: string, dimensions?: number): EmbedBatch {
+  return (texts, signal) =>
+    reported(deps, async () => {
+      const list = await client(deps).embeddings.create({ model, input: texts, encoding_format: 'base64', ...(dimensions ? { dimensions } : {}) }, { signal });
+      return [...list.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
+    });
+}
+
+export function gatewayRerank(deps: SearchModelsDeps, model: string, query: string, documents: string[], topN: number, signal?: AbortSignal): Promise<RerankItem[]> {
+  return reported(deps, async () => (await client(deps).rerank.create({ model, query, documents, top_n: Math.min(topN, documents.length) }, { signal })).results);
+}

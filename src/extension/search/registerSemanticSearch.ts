@@ -1,0 +1,40 @@
+// Semantic search's commands, view and index service, built and registered in one call.
+import * as vscode from 'vscode';
+import type { GatewayConnection } from '../gateway/gatewayConnection';
+import type { Log } from '../log';
+import type { ModelCatalog } from '../models/modelCatalog';
+import { indexCommand, searchCommand, type SearchArgs, type SearchCommandDeps } from './searchCommands';
+import { SearchIndexService } from './searchIndexService';
+import { OPEN_RESULT_COMMAND, SearchResultsView } from './searchResultsView';
+import { openResult } from './semanticSearch';
+import { copyEmbeddingCommand, rerankLinesCommand, type CopyEmbeddingArgs, type RerankLinesArgs } from './selectionCommands';
+import type { RankedResult } from '../../core/index';
+
+export interface SemanticSearchDeps {
+  readonly connection: GatewayConnection;
+  readonly catalog: ModelCatalog;
+  readonly log: Log;
+  /** The extension's workspace storage (undefined without a folder: nothing to index). */
+  readonly storageUri: vscode.Uri | undefined;
+}
+
+export function registerSemanticSearch(deps: SemanticSearchDeps): vscode.Disposable[] {
+  const storageDir = deps.storageUri ? vscode.Uri.joinPath(deps.storageUri, 'semantic-index').fsPath : undefined;
+  const service = new SearchIndexService(storageDir, deps, deps.log);
+  const view = new SearchResultsView();
+  const commandDeps: SearchCommandDeps = { ...deps, service, view };
+  return [
+    service,
+    view,
+    vscode.commands.registerCommand('unifiedInference.search.index', () => indexCommand(commandDeps)),
+    vscode.commands.registerCommand('unifiedInference.search.cancelIndexing', () => service.cancel()),
+    vscode.commands.registerCommand('unifiedInference.search.clearIndex', async () => {
+      await service.clear();
+      void vscode.window.showInformationMessage('The semantic search index was deleted.');
+    }),
+    vscode.commands.registerCommand('unifiedInference.search.search', (args?: SearchArgs) => searchCommand(commandDeps, args)),
+    vscode.commands.registerCommand('unifiedInference.search.rerankLines', (args?: RerankLinesArgs) => rerankLinesCommand(deps, args)),
+    vscode.commands.registerCommand('unifiedInference.search.copyEmbedding', (args?: CopyEmbeddingArgs) => copyEmbeddingCommand(deps, args)),
+    vscode.commands.registerCommand(OPEN_RESULT_COMMAND, (result?: RankedResult) => openResult(result)),
+  ];
+}

@@ -1,0 +1,101 @@
+// "Index Workspace for Semantic Search" and "Semantic Search...": the user-facing flow around
+// SearchIndexService and runSemanticSearch (progress, cancellation, messages, the quick pick).
+import * as vscode from 'vscode';
+import type { RankedResult } from '../../core/index';
+import type { Log } from '../log';
+import type { SearchModelsDeps } from './gatewayModels';
+import type { IndexRun, SearchIndexService } from './searchIndexService';
+import { scoreLabel, type SearchResultsView } from './searchResultsView';
+import { lineLabel, openResult, previewOf, runSemanticSearch, type SearchOutcome } from './semanticSearch';
+import { displayPath } from './workspaceFiles';
+
+export interface SearchCommandDeps extends SearchModelsDeps {
+  readonly service: SearchIndexService;
+  readonly view: SearchResultsView;
+  readonly log: Log;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Indexes with a cancellable notification; cancelling aborts the embedding request in flight. */
+export async function indexCommand(deps: SearchCommandDeps): Promise<IndexRun | undefined> {
+  if (!deps.service.available) {
+    void vscode.window.showWarningMessage('Open a folder first: semantic search indexes the files of a workspace.');
+    return undefined;
+  }
+  try {
+    const run = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Indexing workspace for semantic search', cancellable: true },
+      (progress, token) => {
+        token.onCancellationRequested(() => deps.service.cancel());
+        let reported = 0;
+        return deps.service.indexWorkspace((text, fraction) => {
+          progress.report({ message: text, increment: Math.max(0, fraction * 100 - reported) });
+          reported = Math.max(reported, fraction * 100);
+        });
+      },
+    );
+    const { report } = run;
+    const summary = `${run.files} files, ${run.chunks} chunks indexed (${report.embeddedFiles.length} embedded now, ${report.removedFiles.length} removed).`;
+    void (report.cancelled ? vscode.window.showWarningMessage(`Indexing cancelled: ${summary}`) : vscode.window.showInformationMessage(`Semantic search: ${summary}`));
+    return run;
+  } catch (error) {
+    if (error instanceof vscode.CancellationError) return undefined;
+    deps.log.error('Semantic search: indexing failed', error);
+    void vscode.window.showErrorMessage(`Indexing failed: ${message(error)}`);
+    return undefined;
+  }
+}
+
+export interface SearchArgs {
+  /** Skips the input box (tests, keybindings with args). */
+  readonly query?: string;
+}
+
+/**
+ * Asks for a query, searches (indexing first when there is no index), fills the Search Results
+ * view and opens the quick pick. Resolves with the outcome once the pick is shown, not when the
+ * user picks, so callers (and tests) are not held by an open pick.
+ */
+export async function searchCommand(deps: SearchCommandDeps, args?: SearchArgs): Promise<SearchOutcome | undefined> {
+  const query = (args?.query ?? (await vscode.window.showInputBox({ title: 'Semantic Search', prompt: 'Describe what you are looking for, in your own words', value: deps.view.last?.query, ignoreFocusOut: true })))?.trim();
+  if (!query) return undefined;
+  let index = await deps.service.current();
+  if (!index?.chunkCount && !(await indexCommand(deps))) return undefined;
+  index = await deps.service.current();
+  if (!index) return undefined;
+  try {
+    const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Semantic search...' }, () => runSemanticSearch(deps, index, query, deps.log));
+    deps.view.show(outcome);
+    if (outcome.rerankProblem) void vscode.window.showWarningMessage(`Results in similarity order: the rerank failed (${outcome.rerankProblem}).`);
+    showPick(outcome);
+    return outcome;
+  } catch (error) {
+    deps.connection.reportFailure(error);
+    deps.log.error('Semantic search failed', error);
+    void vscode.window.showErrorMessage(`Semantic search failed: ${message(error)}`);
+    return undefined;
+  }
+}
+
+type ResultItem = vscode.QuickPickItem & { result: RankedResult };
+
+function showPick(outcome: SearchOutcome): void {
+  const pick = vscode.window.createQuickPick<ResultItem>();
+  pick.title = `Semantic Search: ${outcome.query}`;
+  pick.placeholder = outcome.results.length ? 'Open a result' : 'No results (is the workspace indexed?)';
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  pick.items = outcome.results.map((result) => {
+    const path = displayPath(result.record.file);
+    return { label: `$(file) ${path.split('/').pop() ?? path}:${lineLabel(result)}`, description: `${path} · ${scoreLabel(result)}`, detail: previewOf(result), result };
+  });
+  pick.onDidAccept(() => {
+    void openResult(pick.selectedItems[0]?.result);
+    pick.hide();
+  });
+  pick.onDidHide(() => pick.dispose());
+  pick.show();
+}

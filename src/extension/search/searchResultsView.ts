@@ -1,0 +1,51 @@
+// The "Search Results" view: the results of the last semantic search, each opening its lines.
+import * as vscode from 'vscode';
+import type { RankedResult } from '../../core/index';
+import { Disposable } from '../lifecycle';
+import { lineLabel, previewOf, type SearchOutcome } from './semanticSearch';
+import { displayPath } from './workspaceFiles';
+
+export const SEARCH_RESULTS_VIEW_ID = 'unifiedInference.searchResults';
+export const OPEN_RESULT_COMMAND = 'unifiedInference.search.openResult';
+
+export function scoreLabel(result: RankedResult): string {
+  return `${result.reranked ? 'relevance' : 'similarity'} ${result.score.toFixed(3)}`;
+}
+
+export class SearchResultsView extends Disposable implements vscode.TreeDataProvider<RankedResult> {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeTreeData = this.changed.event;
+  readonly view: vscode.TreeView<RankedResult>;
+  private outcome: SearchOutcome | undefined;
+
+  constructor() {
+    super();
+    this.view = this._register(vscode.window.createTreeView(SEARCH_RESULTS_VIEW_ID, { treeDataProvider: this }));
+  }
+
+  get last(): SearchOutcome | undefined {
+    return this.outcome;
+  }
+
+  show(outcome: SearchOutcome): void {
+    this.outcome = outcome;
+    const reranked = outcome.rerankProblem ? ' (not reranked)' : '';
+    this.view.message = outcome.results.length ? `“${outcome.query}”${reranked}` : `No results for “${outcome.query}”.`;
+    this.changed.fire();
+  }
+
+  getChildren(element?: RankedResult): RankedResult[] {
+    return element ? [] : (this.outcome?.results ?? []);
+  }
+
+  getTreeItem(result: RankedResult): vscode.TreeItem {
+    const path = displayPath(result.record.file);
+    const item = new vscode.TreeItem(`${path.split('/').pop() ?? path}:${lineLabel(result)}`, vscode.TreeItemCollapsibleState.None);
+    item.description = `${result.score.toFixed(3)} · ${previewOf(result, 60)}`;
+    item.tooltip = new vscode.MarkdownString().appendText(`${path}, lines ${lineLabel(result)} · ${scoreLabel(result)}\n\n`).appendCodeblock(result.text.slice(0, 1500));
+    item.resourceUri = vscode.Uri.parse(result.record.file);
+    item.iconPath = vscode.ThemeIcon.File;
+    item.command = { command: OPEN_RESULT_COMMAND, title: 'Open', arguments: [result] };
+    return item;
+  }
+}

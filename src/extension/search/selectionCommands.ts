@@ -1,0 +1,99 @@
+// "Rerank Lines..." and "Copy Embedding of Selection": the rerank and embeddings endpoints on the
+// editor's selection, without any index.
+import * as vscode from 'vscode';
+import { reorderLines } from '../../core/index';
+import type { Log } from '../log';
+import { chooseSearchModel, gatewayEmbedder, gatewayRerank, type SearchModelsDeps } from './gatewayModels';
+
+export type RerankMode = 'replace' | 'show';
+
+export interface RerankLinesArgs {
+  readonly query?: string;
+  readonly mode?: RerankMode;
+}
+
+function fail(log: Log, what: string, error: unknown): undefined {
+  log.error(`${what} failed`, error);
+  void vscode.window.showErrorMessage(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+  return undefined;
+}
+
+/** The whole lines the selection touches (a selection ending at column 0 does not take that line). */
+function selectedLines(editor: vscode.TextEditor): vscode.Range {
+  const { start, end } = editor.selection;
+  const last = end.line > start.line && end.character === 0 ? end.line - 1 : end.line;
+  return new vscode.Range(start.line, 0, last, editor.document.lineAt(last).text.length);
+}
+
+/** Reranks the selected lines against a query; returns the lines in their new order. */
+export async function rerankLinesCommand(deps: SearchModelsDeps & { log: Log }, args?: RerankLinesArgs): Promise<string[] | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) return void vscode.window.showInformationMessage('Open a file and select the lines to rerank.');
+  const range = selectedLines(editor);
+  const lines = editor.document.getText(range).split(/\r\n|\n/);
+  if (lines.filter((l) => l.trim()).length < 2) return void vscode.window.showInformationMessage('Select at least two non-empty lines to rerank.');
+  const query = (args?.query ?? (await vscode.window.showInputBox({ title: 'Rerank Lines', prompt: 'Order the selected lines by relevance to...', ignoreFocusOut: true })))?.trim();
+  if (!query) return undefined;
+  const mode = args?.mode ?? (await vscode.window.showQuickPick([
+    { label: 'Replace Selection', detail: 'Reorder the lines in the editor, most relevant first', mode: 'replace' as const },
+    { label: 'Show Order', detail: 'List the lines by relevance, leave the editor as it is', mode: 'show' as const },
+  ], { title: 'Rerank Lines' }))?.mode;
+  if (!mode) return undefined;
+  let ordered: ReturnType<typeof reorderLines>;
+  try {
+    const model = await chooseSearchModel(deps, 'rerank');
+    // Blank lines carry no meaning to rank; they go to the end, in their places' order.
+    const documents = lines.map((l) => l.trim() || ' ');
+    ordered = reorderLines(lines, await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reranking lines...' }, () => gatewayRerank(deps, model, query, documents, documents.length)));
+  } catch (error) {
+    return fail(deps.log, 'Rerank', error);
+  }
+  const texts = ordered.map((o) => o.line);
+  if (mode === 'replace') {
+    const eol = editor.document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+    await editor.edit((edit) => edit.replace(range, texts.join(eol)));
+  } else {
+    void vscode.window.showQuickPick(
+      ordered.map((o, rank) => ({ label: `${rank + 1}. ${o.line.trim() || '(blank)'}`, description: `line ${range.start.line + o.index + 1}${o.score === undefined ? '' : ` · ${o.score.toFixed(3)}`}`, line: range.start.line + o.index })),
+      { title: `Lines by relevance to “${query}”` },
+    ).then((picked) => picked && editor.revealRange(new vscode.Range(picked.line, 0, picked.line, 0), vscode.TextEditorRevealType.InCenter));
+  }
+  return texts;
+}
+
+export interface CopyEmbeddingArgs {
+  /** null: the model's own size (skips the input box). */
+  readonly dimensions?: number | null;
+}
+
+function parseDimensions(text: string): number | undefined | 'invalid' {
+  if (!text.trim()) return undefined;
+  const value = Number(text.trim());
+  return Number.isInteger(value) && value >= 1 && value <= 100_000 ? value : 'invalid';
+}
+
+/** Embeds the selection and copies the vector as a JSON array. */
+export async function copyEmbeddingCommand(deps: SearchModelsDeps & { log: Log }, args?: CopyEmbeddingArgs): Promise<number[] | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  const text = editor?.document.getText(editor.selection) ?? '';
+  if (!text.trim()) return void vscode.window.showInformationMessage('Select the text to embed first.');
+  let dimensions: number | undefined;
+  if (args && 'dimensions' in args) dimensions = args.dimensions ?? undefined;
+  else {
+    const answer = await vscode.window.showInputBox({ title: 'Copy Embedding of Selection', prompt: 'Dimensions (empty for the model\'s own; only some models accept it)', validateInput: (v) => (parseDimensions(v) === 'invalid' ? 'A whole number of at least 1, or empty' : undefined) });
+    if (answer === undefined) return undefined;
+    const parsed = parseDimensions(answer);
+    dimensions = parsed === 'invalid' ? undefined : parsed;
+  }
+  try {
+    const model = await chooseSearchModel(deps, 'embedding');
+    const [vector] = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Embedding selection...' }, () => gatewayEmbedder(deps, model, dimensions)([text]));
+    if (!vector) throw new Error('The gateway returned no embedding.');
+    const numbers = Array.from(vector);
+    await vscode.env.clipboard.writeText(JSON.stringify(numbers));
+    void vscode.window.showInformationMessage(`Copied an embedding of ${numbers.length} dimensions (${model}).`);
+    return numbers;
+  } catch (error) {
+    return fail(deps.log, 'Embedding', error);
+  }
+}
