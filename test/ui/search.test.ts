@@ -1,0 +1,75 @@
+// Semantic search as a user meets it, in the real workbench (Chromium) against a local gateway:
+// index the folder, search from the palette, pick a result, see the Search Results view.
+import * as assert from 'node:assert/strict';
+import { startGateway, type LocalGateway } from '../gateway/index';
+import { Workbench } from './workbench';
+
+const FILES: Record<string, string> = {
+  'semantic/cache.ts': 'export class LruCache<K, V> {\n  // Evicts the least recently used entry when the cache is full.\n  private readonly entries = new Map<K, V>();\n}\n',
+  'semantic/http.ts': 'export async function fetchWithRetry(url: string): Promise<Response> {\n  // Retries the request with exponential backoff on 5xx answers.\n  return fetch(url);\n}\n',
+  'semantic/guide.md': '# Guide\n\nSet the gateway address, then store the api key in secret storage.\n',
+  'semantic/queue.ts': 'export class JobQueue {\n  // Runs queued jobs one at a time, oldest first.\n}\n',
+};
+
+describe('semantic search in the workbench (real VS Code in Chromium, local gateway)', () => {
+  let gateway: LocalGateway;
+  let workbench: Workbench;
+
+  before(async () => {
+    gateway = await startGateway();
+    workbench = await Workbench.open({
+      workspaceFiles: FILES,
+      workspaceSettings: {
+        'unifiedInference.baseUrl': gateway.url,
+        'unifiedInference.search.include': 'semantic/**',
+        'unifiedInference.defaultModels.embedding': 'sim-openai/text-embedding-sim-small',
+        'unifiedInference.defaultModels.rerank': 'sim-cohere/rerank-sim-v1',
+      },
+      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
+    });
+  });
+
+  after(async () => {
+    await workbench?.close();
+    workbench?.removeFiles();
+    await gateway?.stop();
+  });
+
+  it('indexes the workspace with a progress notification', async () => {
+    await workbench.runCommand('Unified Inference: Index Workspace for Semantic Search');
+    await workbench.expectNotification(/4 files, 4 chunks indexed/);
+    await workbench.screenshot('search-01-indexed');
+    await workbench.hideNotifications();
+    assert.ok(gateway.requests.some((r) => r.path === '/api/v1/embeddings'));
+  });
+
+  it('shows reranked results in a quick pick and opens the picked one with its lines selected', async () => {
+    const page = workbench.page;
+    await workbench.runCommand('Unified Inference: Semantic Search...');
+    await page.locator('.quick-input-widget', { hasText: 'Semantic Search' }).waitFor();
+    await page.locator('.quick-input-widget input').fill('least recently used cache eviction');
+    await page.keyboard.press('Enter');
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: 'cache.ts:1-4' }).first().waitFor();
+    const first = await rows.first().innerText();
+    assert.match(first, /cache\.ts:1-4/);
+    assert.match(first, /relevance 0\.\d{3}/);
+    assert.match(first, /export class LruCache/, 'the preview');
+    await workbench.screenshot('search-02-quick-pick');
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'cache.ts' }).waitFor();
+    await page.locator('.view-lines', { hasText: 'class LruCache' }).first().waitFor();
+    await page.locator('.selected-text').first().waitFor();
+    await workbench.screenshot('search-03-opened-result');
+  });
+
+  it('lists the last results in the Search Results view', async () => {
+    await workbench.activityItem('Unified Inference').click();
+    const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Search Results' }) }).first();
+    const header = pane.locator('.pane-header').first();
+    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    await pane.locator('.monaco-list-row', { hasText: 'cache.ts:1-4' }).first().waitFor();
+    assert.ok((await pane.locator('.monaco-list-row').count()) >= 2, 'several results');
+    await workbench.screenshot('search-04-results-view');
+  });
+});
