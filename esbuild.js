@@ -12,7 +12,7 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 /** The webview entry points: one bundle per webview, named after its folder. */
-const webviews = ['chat', 'audio'];
+const webviews = ['chat', 'audio', 'gallery'];
 
 function listTs(dir) {
   if (!fs.existsSync(dir)) return [];

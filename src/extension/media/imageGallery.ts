@@ -1,0 +1,157 @@
+import * as vscode from 'vscode';
+import type { ImageGenerationRequest } from '../../core/index';
+import { parseGalleryToHostMessage, type GalleryImage, type HostToGalleryMessage } from '../../shared/galleryProtocol';
+import { readSettings } from '../config';
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
+import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
+import { imageFileName, imageFolderSegments, markdownImageLink } from './imageData';
+
+export const GALLERY_PANEL_TYPE = 'unifiedInference.imageGallery';
+export const GALLERY_PANEL_TITLE = 'Unified Inference Images';
+/** Images kept in the panel (and in memory); older ones drop out, saved files stay on disk. */
+const KEEP_IMAGES = 24;
+
+export interface GalleryEntry {
+  readonly image: GalleryImage;
+  readonly bytes: Uint8Array;
+  /** What produced it, so Regenerate can ask again. */
+  readonly request: ImageGenerationRequest;
+  saved?: vscode.Uri;
+}
+
+/**
+ * The image gallery: one editor panel, reused, newest images first. The host holds the images;
+ * a webview that (re)loads gets them all again after `ready`.
+ */
+export class ImageGallery extends Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private ready = false;
+  private sequence = 0;
+  private busy: string | undefined;
+  private readonly entryList: GalleryEntry[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: Log,
+    private readonly regenerate: (request: ImageGenerationRequest) => Promise<unknown>,
+  ) {
+    super();
+    this._register({ dispose: () => this.panel?.dispose() });
+  }
+
+  get entries(): readonly GalleryEntry[] {
+    return this.entryList;
+  }
+
+  add(request: ImageGenerationRequest, images: readonly { bytes: Uint8Array; revisedPrompt: string }[]): GalleryEntry[] {
+    const added = images.map(({ bytes, revisedPrompt }) => ({
+      bytes,
+      request,
+      image: { id: `img-${++this.sequence}`, prompt: request.prompt, revisedPrompt, model: request.model, size: String(request.size ?? ''), quality: String(request.quality ?? ''), base64: Buffer.from(bytes).toString('base64') },
+    }));
+    this.entryList.unshift(...added);
+    this.entryList.splice(KEEP_IMAGES);
+    this.show();
+    this.post({ type: 'images', images: added.map((entry) => entry.image) });
+    return added;
+  }
+
+  setBusy(message: string | undefined): void {
+    this.busy = message;
+    if (message) this.show();
+    this.post({ type: 'busy', message });
+  }
+
+  show(): void {
+    if (this.panel) {
+      this.panel.reveal(undefined, true);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(GALLERY_PANEL_TYPE, GALLERY_PANEL_TITLE, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, webviewOptions(this.extensionUri));
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'unified-inference.svg');
+    panel.webview.html = buildWebviewHtml(panel.webview, this.extensionUri, { title: GALLERY_PANEL_TITLE, script: 'gallery', styles: ['media/webview.css', 'media/gallery.css'] });
+    this.panel = panel;
+    this.ready = false;
+    const subscription = panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw));
+    panel.onDidDispose(() => {
+      subscription.dispose();
+      if (this.panel === panel) this.panel = undefined;
+    });
+  }
+
+  /** A message from the webview (public so tests can drive the same path a click does). */
+  async receive(raw: unknown): Promise<void> {
+    const message = parseGalleryToHostMessage(raw);
+    if (!message) {
+      this.log.warn('The image gallery sent a message that is not part of the protocol; ignored.');
+      return;
+    }
+    if (message.type === 'ready') {
+      this.ready = true;
+      // Oldest first, so the webview's "newest on top" order comes out the same.
+      this.post({ type: 'images', images: [...this.entryList].reverse().map((entry) => entry.image) });
+      if (this.busy) this.post({ type: 'busy', message: this.busy });
+      return;
+    }
+    const entry = this.entryList.find((candidate) => candidate.image.id === message.id);
+    if (!entry) return this.notice('That image is no longer in the gallery.');
+    try {
+      switch (message.type) {
+        case 'save':
+          await this.save(entry);
+          return;
+        case 'copyLink':
+          await this.copyLink(entry);
+          return;
+        case 'regenerate':
+          await this.regenerate(entry.request);
+          return;
+        default:
+          assertNever(message);
+      }
+    } catch (error) {
+      this.notice(`${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Writes the PNG into the images folder of the first workspace folder (workspace.fs: remote folders work too). */
+  async save(entry: GalleryEntry): Promise<vscode.Uri | undefined> {
+    if (entry.saved) return entry.saved;
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const segments = imageFolderSegments(readSettings().images.folder);
+    if (!root) return this.notice('Open a folder first: images are saved into the workspace.');
+    if (!segments) return this.notice('unifiedInference.images.folder must be a relative folder inside the workspace.');
+    const folder = vscode.Uri.joinPath(root, ...segments);
+    await vscode.workspace.fs.createDirectory(folder);
+    const index = this.entryList.filter((e) => e.request === entry.request).indexOf(entry);
+    const target = vscode.Uri.joinPath(folder, imageFileName(entry.image.prompt, new Date(), Math.max(0, index)));
+    await vscode.workspace.fs.writeFile(target, entry.bytes);
+    entry.saved = target;
+    const savedPath = vscode.workspace.asRelativePath(target, false);
+    this.post({ type: 'saved', id: entry.image.id, savedPath });
+    void vscode.window.setStatusBarMessage(`$(check) Image saved to ${savedPath}`, 4000);
+    return target;
+  }
+
+  async copyLink(entry: GalleryEntry): Promise<string | undefined> {
+    if (!entry.saved) return this.notice('Save the image to the workspace first: the link points at the saved file.');
+    const link = markdownImageLink(entry.image.revisedPrompt || entry.image.prompt, vscode.workspace.asRelativePath(entry.saved, false));
+    await vscode.env.clipboard.writeText(link);
+    void vscode.window.setStatusBarMessage('$(check) Markdown link copied', 4000);
+    return link;
+  }
+
+  private notice(message: string): undefined {
+    this.post({ type: 'notice', message });
+    return undefined;
+  }
+
+  private post(message: HostToGalleryMessage): void {
+    if (this.panel && this.ready) void this.panel.webview.postMessage(message);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
+}

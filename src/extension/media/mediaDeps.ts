@@ -1,0 +1,15 @@
+import type * as vscode from 'vscode';
+import type { GatewayConnection } from '../gateway/gatewayConnection';
+import type { Log } from '../log';
+import type { ModelCatalog } from '../models/modelCatalog';
+import type { AudioPlayer } from './audioPlayer';
+
+/** What the media commands (transcription, read aloud, images) need from the rest of the extension. */
+export interface MediaDeps {
+  readonly connection: GatewayConnection;
+  readonly catalog: ModelCatalog;
+  /** The one audio panel, shared with `@unified /speak`. */
+  readonly player: AudioPlayer;
+  readonly extensionUri: vscode.Uri;
+  readonly log: Log;
+}

@@ -1,0 +1,30 @@
+import * as vscode from 'vscode';
+import type { ModelCategoryName } from '../../shared/settings';
+import { catalogModels, modelFor } from '../languageModels/participant/catalogModels';
+import { CATEGORY_LABELS, categoryOf } from '../models/catalogTree';
+import type { ModelCatalog } from '../models/modelCatalog';
+
+interface ModelItem extends vscode.QuickPickItem { readonly id: string }
+
+/**
+ * The model for a media command: the catalog's models of that category, the default one first
+ * (a configured default the catalog does not list is still offered: the gateway may know it).
+ */
+export async function pickModel(catalog: ModelCatalog, category: ModelCategoryName, title: string): Promise<string | undefined> {
+  const preferred = await modelFor(catalog, category);
+  const listed = ((await catalogModels(catalog)) ?? []).filter((model) => categoryOf(model) === category).map((model) => model.id);
+  const ids = [...new Set([...(preferred ? [preferred.id] : []), ...listed])];
+  if (ids.length === 0) {
+    void vscode.window.showErrorMessage(`No ${CATEGORY_LABELS[category].toLowerCase()} model is available: the catalog lists none (or could not be read) and no default is set in unifiedInference.defaultModels.${category}.`);
+    return undefined;
+  }
+  if (ids.length === 1) return ids[0];
+  const items: ModelItem[] = ids.map((id) => ({ id, label: id, ...(id === preferred?.id ? { description: 'default' } : {}) }));
+  return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Model', ignoreFocusOut: true }))?.id;
+}
+
+/** A quick pick of plain values; the first is the default. */
+export async function pickValue<T extends string>(values: readonly T[], title: string, describe: (value: T) => string | undefined = () => undefined): Promise<T | undefined> {
+  const items = values.map((value) => ({ label: value, value, ...(describe(value) ? { description: describe(value) } : {}) }));
+  return (await vscode.window.showQuickPick(items, { title, ignoreFocusOut: true }))?.value;
+}

@@ -1,0 +1,103 @@
+import * as vscode from 'vscode';
+import { SPEECH_FORMATS, splitSpeechInput, type SpeechFormat, type SpeechResult } from '../../core/index';
+import type { GatewayClient } from '../../core/index';
+import { joinSpeechParts } from './audioJoin';
+import type { MediaDeps } from './mediaDeps';
+import { pickModel, pickValue } from './mediaPicks';
+import { runMedia, type Outcome, type Report } from './mediaRun';
+import { isPlayableFormat, numberedPath, parseSpeedText, readingTitle, SPEECH_VOICES, speedProblem, voiceIdProblem } from './speechOptions';
+
+const SPEECH_TIMEOUT_MS = 120_000;
+const OTHER_VOICE = 'Other voice id...';
+
+interface SpeechChoice {
+  readonly model: string;
+  readonly voice: string;
+  readonly format: SpeechFormat;
+  readonly speed: number;
+}
+
+export interface ReadAloudResult { readonly playlist: number; readonly parts: number }
+export interface SavedSpeech { readonly files: readonly vscode.Uri[]; readonly parts: number; readonly joined: boolean }
+
+/** "Read Selection Aloud": the selection spoken in the audio panel, parts playing as they arrive. */
+export async function readSelectionAloud(deps: MediaDeps): Promise<Outcome<ReadAloudResult> | undefined> {
+  const start = await prepare(deps, 'Read Aloud', SPEECH_FORMATS.filter(isPlayableFormat));
+  if (!start) return undefined;
+  const { client, choice, parts, title } = start;
+  const playlist = deps.player.start(title, parts.length);
+  const outcome = await runMedia(deps.connection, 'Reading aloud', async (signal, report) => {
+    await synthesize(deps, client, choice, parts, signal, report, (index, audio) => deps.player.addPart(playlist, index, audio));
+    return { playlist, parts: parts.length };
+  });
+  if (outcome.kind !== 'done') deps.player.fail(playlist, outcome.kind === 'cancelled' ? 'cancelled' : outcome.message);
+  return outcome;
+}
+
+/** "Save Selection as Speech...": one file, or one numbered file per part when the format cannot be joined. */
+export async function saveSelectionAsSpeech(deps: MediaDeps): Promise<Outcome<SavedSpeech> | undefined> {
+  const start = await prepare(deps, 'Save as Speech', SPEECH_FORMATS);
+  if (!start) return undefined;
+  const { client, choice, parts } = start;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const target = await vscode.window.showSaveDialog({
+    title: 'Save Speech',
+    saveLabel: 'Save Speech',
+    filters: { Audio: [choice.format] },
+    ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, `speech.${choice.format}`) } : {}),
+  });
+  if (!target) return undefined;
+  return runMedia(deps.connection, `Saving speech to ${target.path.split('/').pop() ?? ''}`, async (signal, report) => {
+    const audio: Uint8Array[] = [];
+    await synthesize(deps, client, choice, parts, signal, report, (_index, part) => audio.push(part.data));
+    const joined = joinSpeechParts(choice.format, audio);
+    const files = joined ? [target] : audio.map((_part, index) => target.with({ path: numberedPath(target.path, index) }));
+    // Written only once every part is there: a cancel leaves no half-written reading behind.
+    if (joined) await vscode.workspace.fs.writeFile(target, joined);
+    else for (const [index, file] of files.entries()) await vscode.workspace.fs.writeFile(file, audio[index] ?? new Uint8Array());
+    const where = files.map((file) => vscode.workspace.asRelativePath(file)).join(', ');
+    void vscode.window.showInformationMessage(parts.length > 1 && !joined ? `Speech saved in ${files.length} parts: ${where}` : `Speech saved to ${where}`);
+    return { files, parts: parts.length, joined: !!joined };
+  });
+}
+
+async function prepare(deps: MediaDeps, what: string, formats: readonly SpeechFormat[]): Promise<{ client: GatewayClient; choice: SpeechChoice; parts: string[]; title: string } | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  const text = editor ? editor.selections.map((selection) => editor.document.getText(selection)).join('\n').trim() : '';
+  if (!text) {
+    void vscode.window.showInformationMessage(`${what}: select the text to speak in an editor first.`);
+    return undefined;
+  }
+  const client = deps.connection.setup.client;
+  if (!client) {
+    void vscode.window.showErrorMessage('Set the gateway address first (Unified Inference: Set Gateway Address).');
+    return undefined;
+  }
+  const choice = await pickSpeechChoice(deps, what, formats);
+  if (!choice) return undefined;
+  return { client, choice, parts: splitSpeechInput(text), title: readingTitle(text, 'Selection') };
+}
+
+async function pickSpeechChoice(deps: MediaDeps, what: string, formats: readonly SpeechFormat[]): Promise<SpeechChoice | undefined> {
+  const model = await pickModel(deps.catalog, 'speech', `${what}: model`);
+  if (!model) return undefined;
+  const picked = await pickValue([...SPEECH_VOICES, OTHER_VOICE], `${what}: voice`, (v) => (v === OTHER_VOICE ? 'a voice id of the provider' : undefined));
+  const voice = picked !== OTHER_VOICE ? picked : (await vscode.window.showInputBox({ title: `${what}: voice id`, prompt: 'A raw voice id, passed to the provider as is', validateInput: voiceIdProblem, ignoreFocusOut: true }))?.trim();
+  if (!voice) return undefined;
+  const format = await pickValue(formats, `${what}: audio format`, (f) => (f === 'pcm' ? 'raw 16-bit samples, no header' : undefined));
+  if (!format) return undefined;
+  const speedText = await vscode.window.showInputBox({ title: `${what}: speed`, prompt: 'From 0.25 to 4; 1 is normal', value: '1', validateInput: speedProblem, ignoreFocusOut: true });
+  const speed = speedText === undefined ? undefined : parseSpeedText(speedText);
+  if (speed === undefined) return undefined;
+  return { model, voice, format, speed };
+}
+
+/** The parts requested one after another, in order: a listener hears part 1 while part 2 is made. */
+async function synthesize(deps: MediaDeps, client: GatewayClient, choice: SpeechChoice, parts: readonly string[], signal: AbortSignal, report: Report, onPart: (index: number, audio: SpeechResult) => void): Promise<void> {
+  for (const [index, input] of parts.entries()) {
+    report(parts.length > 1 ? `part ${index + 1} of ${parts.length}...` : `with ${choice.model}...`, parts.length > 1 ? 100 / parts.length : undefined);
+    const audio = await client.audio.speech({ model: choice.model, input, voice: choice.voice, response_format: choice.format, speed: choice.speed }, { signal, timeoutMs: SPEECH_TIMEOUT_MS });
+    deps.connection.reportModelUse();
+    onPart(index, audio);
+  }
+}

@@ -1,0 +1,102 @@
+import * as vscode from 'vscode';
+import { audioUploadType, isTranscribableFile, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS, type TranscriptionFormat } from '../../core/index';
+import type { MediaDeps } from './mediaDeps';
+import { TRANSCRIPTION_LANGUAGES } from './languageCodes';
+import { pickModel, pickValue } from './mediaPicks';
+import { runMedia, type Outcome } from './mediaRun';
+import { subtitlePath, transcriptDocument } from './transcriptText';
+
+const TRANSCRIBE_TIMEOUT_MS = 10 * 60_000;
+const FORMAT_NOTES: Partial<Record<TranscriptionFormat, string>> = {
+  text: 'plain transcript',
+  srt: 'SubRip subtitles',
+  vtt: 'WebVTT subtitles',
+  verbose_json: 'segments and word timestamps, as tables',
+  json: 'the JSON answer',
+};
+
+export interface TranscribeResult {
+  readonly document: vscode.TextDocument;
+  readonly format: TranscriptionFormat;
+  /** The subtitle file written next to the audio, if the user asked for it. */
+  readonly saved?: vscode.Uri;
+}
+
+/** "Transcribe Audio File...": from the Explorer (the file clicked) or the palette (a file picked). */
+export async function transcribeAudioFile(deps: MediaDeps, resource?: unknown): Promise<Outcome<TranscribeResult> | undefined> {
+  const file = resource instanceof vscode.Uri ? resource : await pickAudioFile();
+  if (!file) return undefined;
+  if (!isTranscribableFile(file.path)) {
+    const message = `${basename(file)} is not an audio file the gateway transcribes. Use one of: ${TRANSCRIPTION_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')}.`;
+    void vscode.window.showErrorMessage(message);
+    return { kind: 'failed', message };
+  }
+  const client = deps.connection.setup.client;
+  if (!client) {
+    void vscode.window.showErrorMessage('Set the gateway address first (Unified Inference: Set Gateway Address).');
+    return undefined;
+  }
+  const model = await pickModel(deps.catalog, 'transcription', 'Transcribe: model');
+  if (!model) return undefined;
+  const language = await pickLanguage();
+  if (language === undefined) return undefined;
+  const format = await pickValue(TRANSCRIPTION_FORMATS, 'Transcribe: output format', (f) => FORMAT_NOTES[f]);
+  if (!format) return undefined;
+  const prompt = await vscode.window.showInputBox({ title: 'Transcribe: prompt (optional)', prompt: 'Words, names or style the transcript should follow; in the language of the audio. Leave empty for none.', ignoreFocusOut: true });
+  if (prompt === undefined) return undefined;
+
+  const outcome = await runMedia(deps.connection, `Transcribing ${basename(file)}`, async (signal, report) => {
+    report('reading the file...');
+    const data = await vscode.workspace.fs.readFile(file);
+    report(`uploading ${formatBytes(data.byteLength)} to ${model}...`);
+    const answer = await client.audio.transcribe(
+      { model, file: { data, filename: basename(file), contentType: audioUploadType(file.path) }, response_format: format, ...(language ? { language } : {}), ...(prompt.trim() ? { prompt: prompt.trim() } : {}) },
+      { signal, timeoutMs: TRANSCRIBE_TIMEOUT_MS },
+    );
+    deps.connection.reportModelUse();
+    return answer;
+  });
+  if (outcome.kind !== 'done') return outcome;
+
+  const shown = transcriptDocument(outcome.value, format);
+  const known = await vscode.languages.getLanguages();
+  const document = await vscode.workspace.openTextDocument({ content: shown.content, language: known.includes(shown.language) ? shown.language : 'plaintext' });
+  await vscode.window.showTextDocument(document, { preview: false });
+  const saved = format === 'srt' || format === 'vtt' ? await offerSubtitleSave(file, format, shown.content) : undefined;
+  return { kind: 'done', value: { document, format, ...(saved ? { saved } : {}) } };
+}
+
+async function pickAudioFile(): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    title: 'Transcribe Audio File',
+    openLabel: 'Transcribe',
+    canSelectMany: false,
+    filters: { Audio: [...TRANSCRIPTION_FILE_EXTENSIONS], 'All files': ['*'] },
+  });
+  return picked?.[0];
+}
+
+/** '' = let the model detect the language; undefined = the user dismissed the pick. */
+async function pickLanguage(): Promise<string | undefined> {
+  const items = [{ label: 'Detect automatically', code: '' }, ...TRANSCRIPTION_LANGUAGES.map(([code, name]) => ({ label: name, description: code, code }))];
+  return (await vscode.window.showQuickPick(items, { title: 'Transcribe: language (optional)', placeHolder: 'The language spoken; a known language improves accuracy and speed', matchOnDescription: true, ignoreFocusOut: true }))?.code;
+}
+
+/** Subtitles are most useful beside their audio (players pick them up by name). */
+async function offerSubtitleSave(audio: vscode.Uri, format: 'srt' | 'vtt', content: string): Promise<vscode.Uri | undefined> {
+  const target = audio.with({ path: subtitlePath(audio.path, format) });
+  const action = `Save as ${basename(target)}`;
+  const answer = await vscode.window.showInformationMessage(`Transcript of ${basename(audio)} ready.`, action);
+  if (answer !== action) return undefined;
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
+  void vscode.window.setStatusBarMessage(`$(check) Saved ${vscode.workspace.asRelativePath(target)}`, 4000);
+  return target;
+}
+
+function basename(uri: vscode.Uri): string {
+  return uri.path.split('/').pop() ?? uri.path;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}

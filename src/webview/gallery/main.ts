@@ -1,0 +1,34 @@
+import type { GalleryToHostMessage, HostToGalleryMessage } from '../../shared/galleryProtocol';
+import { vscodeApi } from '../audio/vscodeApi';
+import { GalleryView } from './galleryView';
+
+const host = vscodeApi<GalleryToHostMessage>();
+const root = document.getElementById('root');
+
+if (root) {
+  const view = new GalleryView(root, (type, id) => host.postMessage({ type, id }));
+  window.addEventListener('message', (event: MessageEvent<HostToGalleryMessage>) => {
+    const message = event.data;
+    switch (message.type) {
+      case 'images':
+        view.add(message.images);
+        return;
+      case 'busy':
+        view.setBusy(message.message);
+        return;
+      case 'saved':
+        view.markSaved(message.id, message.savedPath);
+        return;
+      case 'notice':
+        view.notice(message.message);
+        return;
+      default:
+        assertNever(message);
+    }
+  });
+  host.postMessage({ type: 'ready' });
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
+}
