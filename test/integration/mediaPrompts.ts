@@ -1,0 +1,79 @@
+// Answers the media commands' prompts inside the extension host: quick picks and input boxes are
+// answered by their title, the save dialog and the "Save as .srt" offer by fixed answers, and
+// withProgress gets a cancellation token the test controls (a test cannot click Cancel).
+import * as vscode from 'vscode';
+import { replace } from './extensionHost';
+
+export interface Answers {
+  /** Quick pick title (or its end after ': ') -> the label to pick; a model pick takes its first item (the default). */
+  readonly picks?: Readonly<Record<string, string>>;
+  /** Input box title end -> the text typed. */
+  readonly inputs?: Readonly<Record<string, string>>;
+  readonly saveTo?: vscode.Uri;
+  /** The notification button to press, by its start (e.g. 'Save as'). */
+  readonly press?: string;
+}
+
+export interface Prompted {
+  readonly titles: string[];
+  readonly errors: string[];
+  readonly infos: string[];
+  /** Each input box's validateInput answer for the texts in `probe`. */
+  readonly validation: Record<string, (string | undefined)[]>;
+  cancel(): void;
+  /** Resolves when a withProgress task started. */
+  readonly started: Promise<void>;
+  restore(): void;
+}
+
+export function answerPrompts(answers: Answers, probe: Readonly<Record<string, readonly string[]>> = {}): Prompted {
+  const titles: string[] = [];
+  const errors: string[] = [];
+  const infos: string[] = [];
+  const validation: Record<string, (string | undefined)[]> = {};
+  const source = new vscode.CancellationTokenSource();
+  let started!: () => void;
+  const startedPromise = new Promise<void>((resolve) => (started = resolve));
+  const key = (title: string | undefined): string => (title ?? '').split(': ').pop() ?? '';
+
+  const restores = [
+    replace(vscode.window, 'showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>, options?: vscode.QuickPickOptions) => {
+      titles.push(options?.title ?? '');
+      const list = await items;
+      if (key(options?.title) === 'model') return list[0];
+      const wanted = answers.picks?.[key(options?.title)];
+      if (wanted === undefined) return undefined;
+      const item = list.find((candidate) => candidate.label === wanted);
+      if (!item) throw new Error(`No item "${wanted}" in "${options?.title}": ${list.map((i) => i.label).join(', ')}`);
+      return item;
+    }) as unknown as typeof vscode.window.showQuickPick),
+    replace(vscode.window, 'showInputBox', (async (options?: vscode.InputBoxOptions) => {
+      titles.push(options?.title ?? '');
+      const name = key(options?.title);
+      for (const text of probe[name] ?? []) (validation[name] ??= []).push((await options?.validateInput?.(text)) as string | undefined);
+      return answers.inputs?.[name];
+    }) as typeof vscode.window.showInputBox),
+    replace(vscode.window, 'showSaveDialog', (async () => answers.saveTo) as typeof vscode.window.showSaveDialog),
+    replace(vscode.window, 'showErrorMessage', (async (message: string) => {
+      errors.push(message);
+      return undefined;
+    }) as typeof vscode.window.showErrorMessage),
+    replace(vscode.window, 'showInformationMessage', (async (message: string, ...buttons: unknown[]) => {
+      infos.push(message);
+      return buttons.find((button): button is string => typeof button === 'string' && !!answers.press && button.startsWith(answers.press));
+    }) as typeof vscode.window.showInformationMessage),
+    replace(vscode.window, 'withProgress', (<R>(_options: vscode.ProgressOptions, task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>) => {
+      started();
+      return task({ report: () => undefined }, source.token);
+    }) as typeof vscode.window.withProgress),
+  ];
+  return {
+    titles,
+    errors,
+    infos,
+    validation,
+    started: startedPromise,
+    cancel: () => source.cancel(),
+    restore: () => restores.reverse().forEach((restore) => restore()),
+  };
+}
