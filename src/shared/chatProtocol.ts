@@ -1,5 +1,8 @@
 // Messages between the extension host and the chat webview. Discriminated unions on `type`; the
-// webview sends `ready` first and the host queues everything until then.
+// webview sends `ready` first and the host queues everything until then. A streaming reply is a
+// `replyStarted`, then `replyDelta` / `toolStep` notifications carrying the reply's id, then
+// `replyEnded`: the conversation is sent whole only when one is opened, never per token.
+import type { Attachment, AssistantTurn, ChatErrorAction, ChatParameters, Conversation, ConversationSummary, ReplyCost, ReplyStatus, ChatErrorInfo, TokenUsage, ToolStep, UserTurn } from './chatModel';
 
 /** Where the API key in use comes from (never the key itself). */
 export type KeySource = 'secretStorage' | 'environment' | 'none';
@@ -9,33 +12,155 @@ export interface ConnectionState {
   readonly keySource: KeySource;
 }
 
+/** A model in the picker: chat models first, then every other model of the catalog. */
+export interface ModelOption {
+  readonly id: string;
+  readonly provider?: string;
+  readonly isChat: boolean;
+}
+
+export type ApprovalDecision = 'once' | 'always' | 'deny';
+
 /** Host -> webview. */
-export type HostToChatMessage = { readonly type: 'connectionState'; readonly state: ConnectionState };
+export type HostToChatMessage =
+  | { readonly type: 'connectionState'; readonly state: ConnectionState }
+  | { readonly type: 'models'; readonly models: readonly ModelOption[]; readonly selected: string; readonly loading: boolean; readonly error?: string }
+  /** Opens a conversation (on start, switch, new, or after an edit rewrote its turns). */
+  | { readonly type: 'conversation'; readonly conversation: Conversation; readonly busy: boolean }
+  | { readonly type: 'userTurn'; readonly turn: UserTurn }
+  /** Regenerate, retry or edit: the turn with this id and every later one are gone. */
+  | { readonly type: 'turnsRemoved'; readonly fromId: string }
+  /** The conversation's title changed (first message, rename). */
+  | { readonly type: 'title'; readonly title: string }
+  | { readonly type: 'replyStarted'; readonly turn: AssistantTurn }
+  | { readonly type: 'replyDelta'; readonly id: string; readonly content?: string; readonly reasoning?: string }
+  | { readonly type: 'toolStep'; readonly id: string; readonly index: number; readonly step: ToolStep }
+  | { readonly type: 'replyEnded'; readonly id: string; readonly status: ReplyStatus; readonly finishReason?: string; readonly error?: ChatErrorInfo; readonly usage?: TokenUsage }
+  | { readonly type: 'replyCost'; readonly id: string; readonly cost: ReplyCost }
+  | { readonly type: 'attachments'; readonly attachments: readonly Attachment[] }
+  | { readonly type: 'history'; readonly conversations: readonly ConversationSummary[]; readonly query: string }
+  | { readonly type: 'fileSuggestions'; readonly requestId: number; readonly paths: readonly string[] }
+  | { readonly type: 'parameters'; readonly parameters: ChatParameters }
+  /** Puts text in the composer (e.g. "Ask about selection"). */
+  | { readonly type: 'prefill'; readonly text: string }
+  | { readonly type: 'showView'; readonly view: 'chat' | 'history' };
 
 /** Commands the webview may ask the host to run (a closed list: never arbitrary command ids). */
-export type ChatWebviewCommand = 'setApiKey' | 'openSettings';
+export type ChatWebviewCommand = 'setApiKey' | 'openSettings' | 'showLog' | 'refreshCredits';
 
 /** Webview -> host. */
 export type ChatToHostMessage =
   | { readonly type: 'ready' }
-  | { readonly type: 'runCommand'; readonly command: ChatWebviewCommand };
+  | { readonly type: 'runCommand'; readonly command: ChatWebviewCommand }
+  | { readonly type: 'send'; readonly text: string }
+  | { readonly type: 'stop' }
+  | { readonly type: 'regenerate' }
+  | { readonly type: 'retry' }
+  | { readonly type: 'editAndResend'; readonly turnId: string; readonly text: string }
+  | { readonly type: 'selectModel'; readonly model: string }
+  | { readonly type: 'setParameters'; readonly parameters: ChatParameters }
+  | { readonly type: 'approveTool'; readonly callId: string; readonly decision: ApprovalDecision }
+  | { readonly type: 'addContext'; readonly source: 'selection' | 'activeFile' | 'pickFile' }
+  | { readonly type: 'attachFile'; readonly path: string }
+  | { readonly type: 'removeAttachment'; readonly id: string }
+  | { readonly type: 'suggestFiles'; readonly requestId: number; readonly query: string }
+  | { readonly type: 'newConversation' }
+  | { readonly type: 'openConversation'; readonly id: string }
+  | { readonly type: 'searchHistory'; readonly query: string }
+  | { readonly type: 'renameConversation'; readonly id: string }
+  | { readonly type: 'deleteConversation'; readonly id: string }
+  | { readonly type: 'exportConversation'; readonly id: string }
+  | { readonly type: 'copyText'; readonly text: string }
+  | { readonly type: 'insertCode'; readonly code: string }
+  | { readonly type: 'newFile'; readonly code: string; readonly language: string }
+  | { readonly type: 'openLink'; readonly href: string }
+  | { readonly type: 'errorAction'; readonly action: ChatErrorAction };
 
-const webviewCommands: readonly ChatWebviewCommand[] = ['setApiKey', 'openSettings'];
+const webviewCommands: readonly ChatWebviewCommand[] = ['setApiKey', 'openSettings', 'showLog', 'refreshCredits'];
+const errorActions: readonly ChatErrorAction[] = ['retry', 'setApiKey', 'openSettings', 'showLog', 'refreshCredits'];
+const decisions: readonly ApprovalDecision[] = ['once', 'always', 'deny'];
+const contextSources = ['selection', 'activeFile', 'pickFile'] as const;
+
+/** A message text, a model id or a path: bounded so a broken webview cannot flood the host. */
+const MAX_TEXT = 1_000_000;
+const str = (value: unknown, max = MAX_TEXT): value is string => typeof value === 'string' && value.length <= max;
+const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+function parseParameters(value: unknown): ChatParameters | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const raw = value as Record<string, unknown>;
+  const out: { -readonly [K in keyof ChatParameters]: ChatParameters[K] } = {};
+  if (finite(raw.temperature)) out.temperature = Math.min(2, Math.max(0, raw.temperature));
+  if (finite(raw.maxTokens) && raw.maxTokens >= 1) out.maxTokens = Math.floor(raw.maxTokens);
+  if (raw.reasoningEffort === 'low' || raw.reasoningEffort === 'medium' || raw.reasoningEffort === 'high') out.reasoningEffort = raw.reasoningEffort;
+  if (finite(raw.thinkingBudget) && raw.thinkingBudget >= 1) out.thinkingBudget = Math.floor(raw.thinkingBudget);
+  if (str(raw.systemPrompt, 100_000) && raw.systemPrompt.trim()) out.systemPrompt = raw.systemPrompt;
+  return out;
+}
 
 /** Validates a message that arrived from the webview (it is untrusted input). */
 export function parseChatToHostMessage(value: unknown): ChatToHostMessage | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const message = value as Record<string, unknown>;
-  switch (message.type) {
+  const m = value as Record<string, unknown>;
+  switch (m.type) {
     case 'ready':
-      return { type: 'ready' };
+    case 'stop':
+    case 'regenerate':
+    case 'retry':
+    case 'newConversation':
+      return { type: m.type };
     case 'runCommand':
-      return webviewCommands.includes(message.command as ChatWebviewCommand)
-        ? { type: 'runCommand', command: message.command as ChatWebviewCommand }
-        : undefined;
+      return webviewCommands.includes(m.command as ChatWebviewCommand) ? { type: 'runCommand', command: m.command as ChatWebviewCommand } : undefined;
+    case 'errorAction':
+      return errorActions.includes(m.action as ChatErrorAction) ? { type: 'errorAction', action: m.action as ChatErrorAction } : undefined;
+    case 'send':
+      return str(m.text) ? { type: 'send', text: m.text } : undefined;
+    case 'editAndResend':
+      return str(m.turnId, 200) && str(m.text) ? { type: 'editAndResend', turnId: m.turnId, text: m.text } : undefined;
+    case 'selectModel':
+      return str(m.model, 500) && m.model ? { type: 'selectModel', model: m.model } : undefined;
+    case 'setParameters': {
+      const parameters = parseParameters(m.parameters);
+      return parameters ? { type: 'setParameters', parameters } : undefined;
+    }
+    case 'approveTool':
+      return str(m.callId, 500) && decisions.includes(m.decision as ApprovalDecision) ? { type: 'approveTool', callId: m.callId, decision: m.decision as ApprovalDecision } : undefined;
+    case 'addContext':
+      return contextSources.includes(m.source as (typeof contextSources)[number]) ? { type: 'addContext', source: m.source as (typeof contextSources)[number] } : undefined;
+    case 'attachFile':
+      return str(m.path, 4096) && m.path ? { type: 'attachFile', path: m.path } : undefined;
+    case 'removeAttachment':
+    case 'openConversation':
+    case 'renameConversation':
+    case 'deleteConversation':
+    case 'exportConversation':
+      return str(m.id, 200) && m.id ? ({ type: m.type, id: m.id } as ChatToHostMessage) : undefined;
+    case 'suggestFiles':
+      return finite(m.requestId) && str(m.query, 500) ? { type: 'suggestFiles', requestId: m.requestId, query: m.query } : undefined;
+    case 'searchHistory':
+      return str(m.query, 500) ? { type: 'searchHistory', query: m.query } : undefined;
+    case 'copyText':
+      return str(m.text) ? { type: 'copyText', text: m.text } : undefined;
+    case 'insertCode':
+      return str(m.code) ? { type: 'insertCode', code: m.code } : undefined;
+    case 'newFile':
+      return str(m.code) && str(m.language, 100) ? { type: 'newFile', code: m.code, language: m.language } : undefined;
+    case 'openLink':
+      return str(m.href, 8192) ? { type: 'openLink', href: m.href } : undefined;
     default:
       return undefined;
   }
+}
+
+/**
+ * Links from model output open only with these schemes (never `command:`, `file:` or scripts).
+ * Browsers ignore tabs, line breaks and control characters inside a scheme (`java\tscript:`), so
+ * those are removed before the check, and the href must then start with an allowed scheme.
+ */
+export function isOpenableLink(href: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  const compact = href.replace(/[\u0000-\u0020\u007f-\u009f]/g, '').toLowerCase();
+  return /^(https?:\/\/[^/]|mailto:.)/.test(compact);
 }
 
 export function assertNever(value: never): never {

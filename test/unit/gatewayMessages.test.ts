@@ -35,6 +35,19 @@ describe('neutral conversation to the gateway formats', () => {
     ]);
   });
 
+  it('marks a failed tool result for chat completions, which have no error flag, and sends thinking back only to /messages', () => {
+    const messages: GatewayMessage[] = [
+      { role: 'assistant', parts: [{ kind: 'thinking', thinking: 'hmm', signature: 'sig' }, { kind: 'toolCall', id: 'c1', name: 't', input: {} }] },
+      { role: 'user', parts: [{ kind: 'toolResult', callId: 'c1', content: 'no such file', isError: true }] },
+    ];
+    const chat = toChatMessages({ messages });
+    assert.deepEqual(chat[1], { role: 'tool', tool_call_id: 'c1', content: 'Error: no such file' });
+    assert.ok(!JSON.stringify(chat).includes('hmm'), 'reasoning is never sent back to chat completions');
+    const anthropic = toMessagesParams(messages);
+    assert.deepEqual(anthropic[0]?.content, [{ type: 'thinking', thinking: 'hmm', signature: 'sig' }, { type: 'tool_use', id: 'c1', name: 't', input: {} }]);
+    assert.deepEqual(anthropic[1]?.content, [{ type: 'tool_result', tool_use_id: 'c1', content: 'no such file', is_error: true }]);
+  });
+
   it('maps tools to both shapes, with an empty object schema when none is given', () => {
     const tools = [{ name: 'a', description: 'A', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } }, { name: 'b' }];
     assert.deepEqual(toChatTools(tools)?.map((t) => t.function.parameters), [tools[0]!.inputSchema, { type: 'object', properties: {} }]);

@@ -1,81 +1,47 @@
 import * as vscode from 'vscode';
-import { assertNever, parseChatToHostMessage, type ConnectionState, type HostToChatMessage } from '../../shared/chatProtocol';
-import type { ApiKeyStore } from '../apiKey/apiKeyStore';
-import { onDidChangeSettings, readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
-import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
+import { ChatController } from './chatController';
+import type { ChatDeps } from './chatDeps';
+import { bindChatWebview } from './chatWebview';
 
 export const CHAT_VIEW_ID = 'unifiedInference.chat';
 
 /**
- * The Chat view in the Unified Inference container. Messages to the webview are queued until it
- * says `ready` (a hidden view's script has not run yet).
+ * The Chat view in the Unified Inference container. Its controller outlives the webview, so a
+ * reply keeps streaming (and is kept) while the view is hidden; showing it again rebuilds the page
+ * from the controller's state.
  */
 export class ChatViewProvider extends Disposable implements vscode.WebviewViewProvider {
+  readonly controller: ChatController;
   private view: vscode.WebviewView | undefined;
-  private ready = false;
-  private readonly pending: HostToChatMessage[] = [];
+  private binding: vscode.Disposable | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly apiKeys: ApiKeyStore,
+    deps: ChatDeps,
     private readonly log: Log,
   ) {
     super();
-    this._register(apiKeys.onDidChange(() => void this.sendConnectionState()));
-    this._register(onDidChangeSettings(() => void this.sendConnectionState()));
+    this.controller = this._register(new ChatController(deps));
+    this._register({ dispose: () => this.binding?.dispose() });
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
-    this.ready = false;
-    view.webview.options = webviewOptions(this.extensionUri);
-    view.webview.html = buildWebviewHtml(view.webview, this.extensionUri, {
-      title: 'Unified Inference Chat',
-      script: 'chat',
-      styles: ['media/webview.css'],
-    });
-    const subscription = view.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw));
+    this.binding?.dispose();
+    this.binding = bindChatWebview(view.webview, this.extensionUri, this.controller, this.log);
     view.onDidDispose(() => {
-      subscription.dispose();
-      this.view = undefined;
-      this.ready = false;
+      if (this.view === view) {
+        this.binding?.dispose();
+        this.binding = undefined;
+        this.view = undefined;
+      }
     });
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
-    const message = parseChatToHostMessage(raw);
-    if (!message) {
-      this.log.warn('Chat view sent a message that is not part of the protocol; ignored.');
-      return;
-    }
-    switch (message.type) {
-      case 'ready':
-        this.ready = true;
-        await this.sendConnectionState();
-        for (const queued of this.pending.splice(0)) void this.view?.webview.postMessage(queued);
-        return;
-      case 'runCommand':
-        await vscode.commands.executeCommand(
-          message.command === 'setApiKey' ? 'unifiedInference.setApiKey' : 'unifiedInference.openSettings',
-        );
-        return;
-      default:
-        assertNever(message);
-    }
-  }
-
-  private async sendConnectionState(): Promise<void> {
-    const state: ConnectionState = { baseUrl: readSettings().baseUrl, keySource: await this.apiKeys.source() };
-    this.post({ type: 'connectionState', state });
-  }
-
-  private post(message: HostToChatMessage): void {
-    if (!this.view || !this.ready) {
-      this.pending.push(message);
-      return;
-    }
-    void this.view.webview.postMessage(message);
+  /** Shows the view (creating its page if needed) and gives it focus. */
+  async reveal(): Promise<void> {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 }

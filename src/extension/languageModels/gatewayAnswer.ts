@@ -1,18 +1,27 @@
 // Streams one answer from the gateway for a neutral request, through /chat/completions or
-// /messages, handing text to the sink as it arrives and tool calls when each is complete. Shared by
-// the language model provider (VS Code's chat) and the @unified participant.
-import { ChatStreamAccumulator, type GatewayClient } from '../../core/index';
-import { parseToolInput, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayAnswerRequest } from './gatewayMessages';
+// /messages, handing text and reasoning to the sink as they arrive and tool calls when each is
+// complete. Shared by the language model provider (VS Code's chat), the @unified participant and
+// the chat panel. The caller keeps what the sink received when the stream throws.
+import { ChatStreamAccumulator, MessageStreamAccumulator, type ChatCompletionRequest, type GatewayClient, type MessageCreateRequest, type ToolExecuted } from '../../core/index';
+import type { TokenUsage } from '../../shared/chatModel';
+import { parseToolInput, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayAnswerRequest, type GatewayPart } from './gatewayMessages';
 
 export type { GatewayAnswerRequest, GatewayMessage, GatewayPart, GatewayTool } from './gatewayMessages';
 
 export interface AnswerSink {
   text(delta: string): void;
-  toolCall?(call: { id: string; name: string; input: Record<string, unknown> }): void;
+  /** Reasoning or thinking text, as it streams (never sent back to chat completions). */
+  reasoning?(delta: string): void;
+  toolCall?(call: { id: string; name: string; input: Record<string, unknown>; arguments: string }): void;
+  /** Tools the gateway ran through `mcp_servers` (each reported once). */
+  toolsExecuted?(tools: readonly ToolExecuted[]): void;
 }
 
 export interface AnswerResult {
   readonly finishReason?: string;
+  readonly usage?: TokenUsage;
+  /** The assistant message as the wire saw it: text, thinking blocks with signatures, tool calls. */
+  readonly parts: readonly GatewayPart[];
 }
 
 /** /messages requires max_tokens; this leaves room for a long answer without a known limit. */
@@ -22,74 +31,112 @@ export async function streamGatewayAnswer(client: GatewayClient, request: Gatewa
   return usesMessagesApi(request.model, request.api, request.provider) ? viaMessages(client, request, sink, signal) : viaChat(client, request, sink, signal);
 }
 
-async function viaChat(client: GatewayClient, request: GatewayAnswerRequest, sink: AnswerSink, signal: AbortSignal): Promise<AnswerResult> {
+function chatRequest(request: GatewayAnswerRequest): ChatCompletionRequest {
   const tools = toChatTools(request.tools);
-  const stream = client.chat.stream(
-    {
-      model: request.model,
-      messages: toChatMessages(request),
-      ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
-      ...(tools ? { tools, tool_choice: request.toolChoice === 'required' ? 'required' : 'auto' } : {}),
-    },
-    { signal },
-  );
+  return {
+    model: request.model,
+    messages: toChatMessages(request),
+    ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
+    ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...(request.reasoningEffort ? { reasoning_effort: request.reasoningEffort } : {}),
+    ...(request.thinkingBudget ? { thinking: { type: 'enabled', budget_tokens: request.thinkingBudget } } : {}),
+    ...(request.mcpServers?.length ? { mcp_servers: [...request.mcpServers] } : {}),
+    ...(tools ? { tools, tool_choice: request.toolChoice === 'required' ? 'required' : 'auto' } : {}),
+  };
+}
+
+async function viaChat(client: GatewayClient, request: GatewayAnswerRequest, sink: AnswerSink, signal: AbortSignal): Promise<AnswerResult> {
+  const stream = client.chat.stream(chatRequest(request), { signal });
   const accumulator = new ChatStreamAccumulator();
+  let toolsReported = 0;
   for await (const chunk of stream) {
     accumulator.add(chunk);
     for (const choice of chunk.choices) {
-      const text = choice.delta?.content;
-      if (text) sink.text(text);
+      const delta = choice.delta;
+      if (!delta || (choice.index ?? 0) !== 0) continue;
+      if (delta.content) sink.text(delta.content);
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (reasoning) sink.reasoning?.(reasoning);
+    }
+    if (chunk.tools_executed) {
+      const executed = accumulator.snapshot().toolsExecuted;
+      if (executed.length > toolsReported) sink.toolsExecuted?.(executed.slice(toolsReported));
+      toolsReported = executed.length;
     }
   }
   const snapshot = accumulator.snapshot();
-  for (const call of snapshot.toolCalls) sink.toolCall?.({ id: call.id, name: call.name, input: parseToolInput(call.arguments) });
-  return snapshot.finishReason ? { finishReason: snapshot.finishReason } : {};
+  const parts: GatewayPart[] = snapshot.content ? [{ kind: 'text', text: snapshot.content }] : [];
+  for (const call of snapshot.toolCalls) {
+    const input = parseToolInput(call.arguments);
+    parts.push({ kind: 'toolCall', id: call.id, name: call.name, input });
+    sink.toolCall?.({ id: call.id, name: call.name, input, arguments: call.arguments });
+  }
+  return {
+    parts,
+    ...(snapshot.finishReason ? { finishReason: snapshot.finishReason } : {}),
+    ...(snapshot.usage ? { usage: { promptTokens: snapshot.usage.prompt_tokens, completionTokens: snapshot.usage.completion_tokens } } : {}),
+  };
+}
+
+function messagesRequest(request: GatewayAnswerRequest): MessageCreateRequest {
+  const tools = toMessagesTools(request.tools);
+  const budget = request.thinkingBudget;
+  // The budget must stay below max_tokens: leave at least a default answer's room above it.
+  const maxTokens = budget ? Math.max(request.maxTokens ?? 0, budget + DEFAULT_MESSAGES_MAX_TOKENS) : (request.maxTokens ?? DEFAULT_MESSAGES_MAX_TOKENS);
+  return {
+    model: request.model,
+    max_tokens: maxTokens,
+    messages: toMessagesParams(request.messages),
+    ...(request.system ? { system: request.system } : {}),
+    // Anthropic-style temperature is 0 to 1, and thinking only runs at the default temperature.
+    ...(request.temperature !== undefined && !budget ? { temperature: Math.min(1, request.temperature) } : {}),
+    ...(budget ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
+    ...(tools ? { tools, tool_choice: { type: request.toolChoice === 'required' ? 'any' : 'auto' } } : {}),
+  };
 }
 
 async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest, sink: AnswerSink, signal: AbortSignal): Promise<AnswerResult> {
-  const tools = toMessagesTools(request.tools);
-  const stream = client.messages.stream(
-    {
-      model: request.model,
-      max_tokens: request.maxTokens ?? DEFAULT_MESSAGES_MAX_TOKENS,
-      messages: toMessagesParams(request.messages),
-      ...(request.system ? { system: request.system } : {}),
-      ...(tools ? { tools, tool_choice: { type: request.toolChoice === 'required' ? 'any' : 'auto' } } : {}),
-    },
-    { signal },
-  );
-  /** Tool-use blocks by index: id and name from the start, input JSON from the deltas. */
-  const toolBlocks = new Map<number, { id: string; name: string; json: string }>();
-  let finishReason: string | undefined;
+  const stream = client.messages.stream(messagesRequest(request), { signal });
+  const accumulator = new MessageStreamAccumulator();
   for await (const event of stream) {
-    switch (event.type) {
-      case 'content_block_start':
-        if (event.content_block.type === 'tool_use') {
-          const block = event.content_block as { id: string; name: string };
-          toolBlocks.set(event.index, { id: block.id, name: block.name, json: '' });
-        }
-        break;
-      case 'content_block_delta': {
-        const delta = event.delta as { type: string; text?: string; partial_json?: string };
-        if (delta.type === 'text_delta' && delta.text) sink.text(delta.text);
-        else if (delta.type === 'input_json_delta' && delta.partial_json) {
-          const block = toolBlocks.get(event.index);
-          if (block) block.json += delta.partial_json;
-        }
-        break;
+    accumulator.add(event);
+    if (event.type === 'content_block_delta') {
+      const delta = event.delta;
+      if (delta.type === 'text_delta' && delta.text) sink.text(delta.text);
+      else if (delta.type === 'thinking_delta' && delta.thinking) sink.reasoning?.(delta.thinking);
+    } else if (event.type === 'content_block_stop') {
+      const block = accumulator.snapshot().content[event.index];
+      if (block?.type === 'tool_use') {
+        const use = block as { id: string; name: string; input: unknown };
+        const input = typeof use.input === 'string' ? parseToolInput(use.input) : toRecord(use.input);
+        sink.toolCall?.({ id: use.id, name: use.name, input, arguments: JSON.stringify(input) });
       }
-      case 'content_block_stop': {
-        const block = toolBlocks.get(event.index);
-        if (block) sink.toolCall?.({ id: block.id, name: block.name, input: parseToolInput(block.json) });
-        toolBlocks.delete(event.index);
-        break;
-      }
-      case 'message_delta':
-        finishReason = event.delta.stop_reason ?? finishReason;
-        break;
-      default:
-        break;
     }
   }
-  return finishReason ? { finishReason } : {};
+  const message = accumulator.snapshot();
+  const parts = message.content.flatMap((block): GatewayPart[] => {
+    const b = block as Record<string, unknown>;
+    switch (block.type) {
+      case 'text':
+        return typeof b.text === 'string' && b.text ? [{ kind: 'text', text: b.text }] : [];
+      case 'thinking':
+        return [{ kind: 'thinking', thinking: String(b.thinking ?? ''), signature: String(b.signature ?? '') }];
+      case 'redacted_thinking':
+        return [{ kind: 'redactedThinking', data: String(b.data ?? '') }];
+      case 'tool_use':
+        return [{ kind: 'toolCall', id: String(b.id ?? ''), name: String(b.name ?? ''), input: typeof b.input === 'string' ? parseToolInput(b.input) : toRecord(b.input) }];
+      default:
+        return [];
+    }
+  });
+  const usage = message.usage;
+  return {
+    parts,
+    ...(message.stop_reason ? { finishReason: message.stop_reason } : {}),
+    ...(usage.input_tokens || usage.output_tokens ? { usage: { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens } } : {}),
+  };
+}
+
+function toRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }

@@ -2,17 +2,12 @@
 // mapping to the two gateway formats: OpenAI chat completions and Anthropic messages. Pure (no
 // vscode import): unit-tested in Node.
 import type { ChatFunctionTool, ChatMessageParam, ContentBlockParam, MessageParam, MessageTool } from '../../core/index';
+import type { ReasoningEffort, WireMessage, WirePart } from '../../shared/chatModel';
 import type { ChatApi } from '../../shared/settings';
 
-export type GatewayPart =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'toolCall'; readonly id: string; readonly name: string; readonly input: unknown }
-  | { readonly kind: 'toolResult'; readonly callId: string; readonly content: string; readonly isError?: boolean };
-
-export interface GatewayMessage {
-  readonly role: 'user' | 'assistant';
-  readonly parts: readonly GatewayPart[];
-}
+/** One part of a message as the models see it (the chat panel stores the same shape in history). */
+export type GatewayPart = WirePart;
+export type GatewayMessage = WireMessage;
 
 export interface GatewayTool {
   readonly name: string;
@@ -32,6 +27,12 @@ export interface GatewayAnswerRequest {
   readonly tools?: readonly GatewayTool[];
   /** `required`: the model must call one of the tools. */
   readonly toolChoice?: 'auto' | 'required';
+  readonly temperature?: number;
+  readonly reasoningEffort?: ReasoningEffort;
+  /** Extended thinking budget in tokens; undefined leaves thinking off. */
+  readonly thinkingBudget?: number;
+  /** Tool servers the gateway runs tools on (`mcp_servers`, chat completions only). */
+  readonly mcpServers?: readonly string[];
 }
 
 /** `auto` picks /messages for Anthropic-style models: the provider or id names Anthropic or Claude. */
@@ -59,7 +60,8 @@ export function toChatMessages(request: Pick<GatewayAnswerRequest, 'messages' | 
       continue;
     }
     for (const part of message.parts) {
-      if (part.kind === 'toolResult') out.push({ role: 'tool', tool_call_id: part.callId, content: part.content });
+      // `role: tool` has no error flag: say it in the content, so the model does not take it as data.
+      if (part.kind === 'toolResult') out.push({ role: 'tool', tool_call_id: part.callId, content: part.isError ? `Error: ${part.content}` : part.content });
     }
     const text = textOf(message.parts);
     if (text) out.push({ role: 'user', content: text });
@@ -87,6 +89,11 @@ export function toMessagesParams(messages: readonly GatewayMessage[]): MessagePa
           return [{ type: 'tool_use', id: part.id, name: part.name, input: part.input ?? {} }];
         case 'toolResult':
           return [{ type: 'tool_result', tool_use_id: part.callId, content: part.content, ...(part.isError ? { is_error: true } : {}) }];
+        // Thinking goes back exactly as it came, signature included, or the API refuses the turn.
+        case 'thinking':
+          return [{ type: 'thinking', thinking: part.thinking, signature: part.signature }];
+        case 'redactedThinking':
+          return [{ type: 'redacted_thinking', data: part.data }];
       }
     });
     if (blocks.length === 0) continue;

@@ -1,0 +1,116 @@
+// What the chat webview asks of the editor besides chatting: history management, clipboard,
+// inserting code, new files, links and the setup commands. Every one is a closed case here: the
+// webview never names a command id or a file path the host would act on blindly.
+import * as vscode from 'vscode';
+import type { Conversation } from '../../shared/chatModel';
+import { isOpenableLink, type ChatToHostMessage } from '../../shared/chatProtocol';
+import { openSettings } from '../config';
+import type { Log } from '../log';
+import type { ConversationStore } from './history/conversationStore';
+import { exportMarkdown } from './history/exportMarkdown';
+
+export interface ChatActionHost {
+  readonly store: ConversationStore;
+  readonly log: Log;
+  current(): Conversation;
+  onRenamed(id: string, title: string): Promise<void>;
+  /** Before a delete: a conversation being shown is closed first (its reply stopped), so no later save brings it back. */
+  willDelete(id: string): Promise<void>;
+  onDeleted(id: string): Promise<void>;
+  /** Undo of a delete. */
+  onRestored(id: string): void;
+}
+
+type ActionMessage = Extract<ChatToHostMessage, { type: 'renameConversation' | 'deleteConversation' | 'exportConversation' | 'copyText' | 'insertCode' | 'newFile' | 'openLink' | 'runCommand' | 'errorAction' }>;
+
+const SETUP_COMMANDS = {
+  setApiKey: () => vscode.commands.executeCommand('unifiedInference.setApiKey'),
+  openSettings: () => openSettings(),
+  showLog: () => vscode.commands.executeCommand('unifiedInference.showLog'),
+  refreshCredits: () => vscode.commands.executeCommand('unifiedInference.refreshCredits'),
+} as const;
+
+async function conversationById(host: ChatActionHost, id: string): Promise<Conversation | undefined> {
+  return id === host.current().id ? host.current() : host.store.load(id);
+}
+
+export async function runChatAction(message: ActionMessage, host: ChatActionHost): Promise<void> {
+  switch (message.type) {
+    case 'runCommand':
+      await SETUP_COMMANDS[message.command]();
+      return;
+    case 'errorAction':
+      if (message.action !== 'retry') await SETUP_COMMANDS[message.action]();
+      return;
+    case 'copyText':
+      await vscode.env.clipboard.writeText(message.text);
+      void vscode.window.setStatusBarMessage('$(check) Copied', 2_000);
+      return;
+    case 'insertCode':
+      return insertCode(message.code);
+    case 'newFile': {
+      const document = await vscode.workspace.openTextDocument({ content: message.code, language: knownLanguage(message.language, await vscode.languages.getLanguages()) });
+      await vscode.window.showTextDocument(document, { preview: false });
+      return;
+    }
+    case 'openLink':
+      // The renderer drops other links already; this is the host's own check of untrusted input.
+      if (isOpenableLink(message.href)) await vscode.env.openExternal(vscode.Uri.parse(message.href.trim(), true));
+      else host.log.warn('The chat asked to open a link that is not http, https or mailto; refused.');
+      return;
+    case 'renameConversation': {
+      const conversation = await conversationById(host, message.id);
+      if (!conversation) return;
+      const title = await vscode.window.showInputBox({ title: 'Rename Conversation', value: conversation.title, validateInput: (v) => (v.trim() ? undefined : 'A title cannot be empty.') });
+      if (!title?.trim()) return;
+      if (conversation === host.current()) conversation.title = title.trim();
+      await host.store.rename(message.id, title.trim()).catch(() => undefined);
+      await host.onRenamed(message.id, title.trim());
+      return;
+    }
+    case 'deleteConversation': {
+      await host.willDelete(message.id);
+      const deleted = await host.store.delete(message.id);
+      await host.onDeleted(message.id);
+      if (!deleted) return;
+      const undo = await vscode.window.showInformationMessage(`Deleted "${deleted.title}".`, 'Undo');
+      if (undo === 'Undo') {
+        host.onRestored(deleted.id);
+        await host.store.save(deleted);
+        await host.onRenamed(deleted.id, deleted.title);
+      }
+      return;
+    }
+    case 'exportConversation': {
+      const conversation = await conversationById(host, message.id);
+      if (!conversation) return;
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const name = `${conversation.title.replace(/[^\w\- ]+/g, '').trim().slice(0, 60) || 'conversation'}.md`;
+      const target = await vscode.window.showSaveDialog({ title: 'Export Conversation', filters: { Markdown: ['md'] }, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}) });
+      if (!target) return;
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportMarkdown(conversation)));
+      const open = await vscode.window.showInformationMessage(`Exported to ${vscode.workspace.asRelativePath(target)}.`, 'Open');
+      if (open) await vscode.window.showTextDocument(target);
+      return;
+    }
+  }
+}
+
+/** The fence's language if VS Code knows it (common aliases mapped), else plain text. */
+function knownLanguage(language: string, known: readonly string[]): string {
+  const aliases: Record<string, string> = { ts: 'typescript', js: 'javascript', py: 'python', sh: 'shellscript', bash: 'shellscript', shell: 'shellscript', yml: 'yaml', md: 'markdown', 'c++': 'cpp', cs: 'csharp' };
+  const id = aliases[language.toLowerCase()] ?? language.toLowerCase();
+  return known.includes(id) ? id : 'plaintext';
+}
+
+async function insertCode(code: string): Promise<void> {
+  // With the chat in an editor panel there is no active text editor: use the visible one.
+  const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+  if (!editor) {
+    void vscode.window.showInformationMessage('Open a file to insert the code into (or use New File).');
+    return;
+  }
+  await editor.edit((edit) => {
+    for (const selection of editor.selections) edit.replace(selection, code);
+  });
+}

@@ -1,0 +1,437 @@
+// One chat (the sidebar view's, or an editor panel's): the open conversation, the reply being
+// written, and everything the webview asks for. The webview only renders; every request to the
+// gateway and every file access happens here. Survives its webview being hidden and recreated.
+import * as vscode from 'vscode';
+import type { Attachment, AssistantTurn, ChatErrorInfo, ChatParameters, Conversation, UserTurn } from '../../shared/chatModel';
+import type { ChatToHostMessage, HostToChatMessage } from '../../shared/chatProtocol';
+import { readSettings } from '../config';
+import { lastReading, type ChatDeps } from './chatDeps';
+import { Disposable } from '../lifecycle';
+import { runChatAction } from './chatActions';
+
+import { describeChatError, isAbort } from './chatErrors';
+import { chatModelKey, chatModelOptions, chooseChatModel } from './chatModels';
+import { turnsToWire } from './conversationWire';
+import { DeltaBatcher } from './deltaBatcher';
+import { documentAttachment, fileAttachment, selectionAttachment } from './editorContext';
+import { titleFromText } from './history/conversationTitle';
+import { runReply, type ToolHost } from './replyRunner';
+import { ToolApprovals } from './toolApprovals';
+import { runWorkspaceTool, WORKSPACE_TOOLS } from './workspaceTools';
+
+const LAST_CONVERSATION_KEY = 'unifiedInference.chat.lastConversation';
+/** While a reply streams it is saved this often, so a crash loses at most this much of it. */
+const STREAMING_SAVE_MS = 3_000;
+
+let idCounter = 0;
+export const newId = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${(idCounter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+interface Running {
+  readonly controller: AbortController;
+  readonly reply: AssistantTurn;
+  readonly done: Promise<void>;
+}
+
+export class ChatController extends Disposable {
+  private conversation: Conversation;
+  private attachments: Attachment[] = [];
+  private running: Running | undefined;
+  private readonly approvals = new ToolApprovals();
+  private historyQuery = '';
+  /** Conversations deleted here: a late save (a reply's cost arriving) must not bring one back. */
+  private readonly deleted = new Set<string>();
+  private post: (message: HostToChatMessage) => void = () => undefined;
+
+  /** `restoreLast`: the first page load reopens the workspace's last conversation (the sidebar does). */
+  constructor(
+    private readonly deps: ChatDeps,
+    private readonly restoreLast = true,
+  ) {
+    super();
+    this.conversation = this.blankConversation();
+    this._register(deps.catalog.onDidChange(() => this.postModels()));
+    this._register(deps.connection.onDidChange(() => void this.postConnection()));
+    this._register({ dispose: () => this.running?.controller.abort() });
+  }
+
+  /** Where messages go (a new webview after the view was hidden and shown again). */
+  attach(post: (message: HostToChatMessage) => void): void {
+    this.post = post;
+  }
+
+  get current(): Conversation {
+    return this.conversation;
+  }
+
+  /** Context added for the next message (shown as chips). */
+  get pendingAttachments(): readonly Attachment[] {
+    return this.attachments;
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** The reply in flight, for tests and for "stop" from outside the webview. */
+  get runningReply(): Promise<void> | undefined {
+    return this.running?.done;
+  }
+
+  /** Everything a freshly loaded webview needs. Loads the last conversation the first time. */
+  async sendInitialState(openLast: boolean): Promise<void> {
+    if (openLast && this.conversation.turns.length === 0 && !this.running) {
+      // workspaceState is written lazily (a reload right after a reply can lose the newest id):
+      // then the most recent conversation of the history is the best guess.
+      const lastId = this.deps.workspaceState.get<string>(LAST_CONVERSATION_KEY) ?? (await this.deps.store.list().catch(() => []))[0]?.id;
+      const last = lastId ? await this.deps.store.load(lastId).catch(() => undefined) : undefined;
+      if (last && !this.running && this.conversation.turns.length === 0) this.conversation = last;
+    }
+    await this.postConnection();
+    this.postModels();
+    if (!this.deps.catalog.snapshot) void this.deps.catalog.refresh();
+    this.post({ type: 'parameters', parameters: this.conversation.parameters });
+    this.post({ type: 'conversation', conversation: this.conversation, busy: this.busy });
+    this.post({ type: 'attachments', attachments: this.attachments });
+    await this.postHistory();
+  }
+
+  async handle(message: ChatToHostMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        return this.sendInitialState(this.restoreLast);
+      case 'send':
+        return this.send(message.text);
+      case 'stop':
+        return this.stop();
+      case 'regenerate':
+      case 'retry':
+        return this.regenerate();
+      case 'editAndResend':
+        return this.editAndResend(message.turnId, message.text);
+      case 'selectModel':
+        return this.selectModel(message.model);
+      case 'setParameters':
+        this.conversation.parameters = message.parameters;
+        return this.save();
+      case 'approveTool':
+        this.approvals.decide(message.callId, message.decision);
+        return;
+      case 'addContext':
+        return this.addContext(message.source);
+      case 'attachFile': {
+        const attachment = await fileAttachment(message.path);
+        if (attachment) this.addAttachment(attachment);
+        else void vscode.window.showWarningMessage(`Could not add ${message.path}: no such text file in the workspace.`);
+        return;
+      }
+      case 'removeAttachment':
+        this.attachments = this.attachments.filter((attachment) => attachment.id !== message.id);
+        this.post({ type: 'attachments', attachments: this.attachments });
+        return;
+      case 'suggestFiles':
+        this.post({ type: 'fileSuggestions', requestId: message.requestId, paths: await this.deps.files.suggest(message.query) });
+        return;
+      case 'newConversation':
+        return this.newConversation();
+      case 'openConversation': {
+        const conversation = await this.deps.store.load(message.id);
+        if (conversation) await this.open(conversation);
+        else void vscode.window.showWarningMessage('That conversation could not be read (see the log).');
+        return;
+      }
+      case 'searchHistory':
+        this.historyQuery = message.query;
+        return this.postHistory();
+      case 'renameConversation':
+      case 'deleteConversation':
+      case 'exportConversation':
+      case 'copyText':
+      case 'insertCode':
+      case 'newFile':
+      case 'openLink':
+      case 'runCommand':
+      case 'errorAction':
+        if (message.type === 'errorAction' && message.action === 'retry') return this.regenerate();
+        return runChatAction(message, this.chatActionHost());
+    }
+  }
+
+  /** Starts a new, empty conversation (stopping a reply in flight; what arrived is kept). */
+  newConversation(): Promise<void> {
+    return this.open(this.blankConversation());
+  }
+
+  /** Adds the editor selection (from "Ask about Selection"); true when there was one. */
+  addSelection(editor?: vscode.TextEditor): boolean {
+    const attachment = selectionAttachment(editor);
+    if (attachment) this.addAttachment(attachment);
+    return attachment !== undefined;
+  }
+
+  prefill(text: string): void {
+    this.post({ type: 'prefill', text });
+  }
+
+  async send(text: string): Promise<void> {
+    if (this.running || (!text.trim() && this.attachments.length === 0)) return;
+    const turn: UserTurn = { role: 'user', id: newId('u'), text, attachments: this.attachments, createdAt: Date.now() };
+    this.attachments = [];
+    this.post({ type: 'attachments', attachments: [] });
+    if (this.conversation.turns.length === 0) {
+      this.conversation.title = titleFromText(text || turn.attachments[0]?.path || '');
+      this.post({ type: 'title', title: this.conversation.title });
+    }
+    this.conversation.turns.push(turn);
+    this.post({ type: 'userTurn', turn });
+    await this.reply();
+  }
+
+  async stop(): Promise<void> {
+    const running = this.running;
+    if (!running) return;
+    running.controller.abort();
+    await running.done;
+  }
+
+  private async regenerate(): Promise<void> {
+    if (this.running) return;
+    const turns = this.conversation.turns;
+    const last = turns[turns.length - 1];
+    if (!last) return;
+    if (last.role === 'assistant') this.removeFrom(last.id);
+    await this.reply();
+  }
+
+  private async editAndResend(turnId: string, text: string): Promise<void> {
+    if (this.running) await this.stop();
+    const original = this.conversation.turns.find((turn): turn is UserTurn => turn.id === turnId && turn.role === 'user');
+    if (!original || (!text.trim() && original.attachments.length === 0)) return;
+    this.removeFrom(turnId);
+    const turn: UserTurn = { ...original, id: newId('u'), text, createdAt: Date.now() };
+    this.conversation.turns.push(turn);
+    this.post({ type: 'userTurn', turn });
+    await this.reply();
+  }
+
+  private removeFrom(turnId: string): void {
+    const index = this.conversation.turns.findIndex((turn) => turn.id === turnId);
+    if (index < 0) return;
+    this.conversation.turns.splice(index);
+    this.post({ type: 'turnsRemoved', fromId: turnId });
+  }
+
+  private async selectModel(model: string): Promise<void> {
+    this.conversation.model = model;
+    await this.deps.workspaceState.update(chatModelKey, model);
+    this.postModels();
+    if (this.conversation.turns.length > 0) await this.save();
+  }
+
+  private async addContext(source: 'selection' | 'activeFile' | 'pickFile'): Promise<void> {
+    if (source === 'selection') {
+      if (!this.addSelection()) void vscode.window.showInformationMessage('Select some text in an editor first, then add it to the chat.');
+      return;
+    }
+    if (source === 'activeFile') {
+      const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+      if (editor) this.addAttachment(documentAttachment(editor.document));
+      else void vscode.window.showInformationMessage('Open a file in an editor first, then add it to the chat.');
+      return;
+    }
+    const path = await this.deps.files.pick();
+    const attachment = path ? await fileAttachment(path) : undefined;
+    if (attachment) this.addAttachment(attachment);
+  }
+
+  private addAttachment(attachment: Attachment): void {
+    // The same range of the same file twice adds nothing.
+    const same = this.attachments.find((a) => a.path === attachment.path && a.kind === attachment.kind && a.startLine === attachment.startLine && a.endLine === attachment.endLine);
+    if (!same) this.attachments.push(attachment);
+    this.post({ type: 'attachments', attachments: this.attachments });
+  }
+
+  private async open(conversation: Conversation): Promise<void> {
+    if (this.running) await this.stop();
+    this.conversation = conversation;
+    await this.deps.workspaceState.update(LAST_CONVERSATION_KEY, conversation.turns.length ? conversation.id : undefined);
+    this.post({ type: 'conversation', conversation, busy: false });
+    this.post({ type: 'parameters', parameters: conversation.parameters });
+    this.postModels();
+  }
+
+  private blankConversation(): Conversation {
+    const now = Date.now();
+    return { id: newId('c'), title: 'New conversation', model: '', parameters: {}, turns: [], createdAt: now, updatedAt: now };
+  }
+
+  /** Writes the reply to the last user turn, start to end; never throws. */
+  private async reply(): Promise<void> {
+    const conversation = this.conversation;
+    const model = conversation.model || chooseChatModel(this.deps);
+    const reply: AssistantTurn = { role: 'assistant', id: newId('a'), model: model ?? '', content: '', reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: Date.now() };
+    const history = turnsToWire(conversation.turns);
+    conversation.turns.push(reply);
+    if (model && !conversation.model) conversation.model = model;
+    this.post({ type: 'replyStarted', turn: reply });
+    const controller = new AbortController();
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    this.running = { controller, reply, done };
+    try {
+      await this.write(conversation, reply, history, controller.signal);
+    } finally {
+      this.running = undefined;
+      finish();
+    }
+  }
+
+  private async write(conversation: Conversation, reply: AssistantTurn, history: ReturnType<typeof turnsToWire>, signal: AbortSignal): Promise<void> {
+    const { connection, log } = this.deps;
+    const setup = connection.setup;
+    const failEarly = (error: ChatErrorInfo): Promise<void> => this.end(conversation, reply, 'error', error);
+    if (!setup.client || !setup.baseUrl) return failEarly({ kind: 'setup', message: 'The gateway address is not set.', actions: ['openSettings'] });
+    if (!setup.hasKey) return failEarly({ kind: 'setup', message: 'No API key is set for the gateway (it is kept in VS Code\'s secret storage).', actions: ['setApiKey'] });
+    if (!reply.model) return failEarly({ kind: 'noModel', message: 'No chat model is selected and the model catalog could not be read.', actions: ['retry', 'openSettings'] });
+
+    await this.save();
+    const client = setup.client;
+    const settings = readSettings();
+    const batcher = new DeltaBatcher((content, reasoning) => this.post({ type: 'replyDelta', id: reply.id, ...(content ? { content } : {}), ...(reasoning ? { reasoning } : {}) }));
+    const saver = setInterval(() => void this.save(conversation), STREAMING_SAVE_MS);
+    const cost = this.deps.costs.start(client);
+    const parameters: ChatParameters = conversation.parameters;
+    const tools: ToolHost | undefined = settings.chat.workspaceTools
+      ? {
+          definitions: WORKSPACE_TOOLS,
+          needsApproval: (call) => !this.approvals.isAllowed(conversation.id, call.name),
+          approve: (call, abort) => this.approvals.ask(conversation.id, call.id, call.name, abort),
+          run: runWorkspaceTool,
+        }
+      : undefined;
+    try {
+      await runReply({
+        client,
+        request: {
+          model: reply.model,
+          api: settings.chatApi,
+          ...(this.providerOf(reply.model) ? { provider: this.providerOf(reply.model) } : {}),
+          ...(parameters.systemPrompt ? { system: parameters.systemPrompt } : {}),
+          ...(parameters.maxTokens ? { maxTokens: parameters.maxTokens } : {}),
+          ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
+          ...(parameters.reasoningEffort ? { reasoningEffort: parameters.reasoningEffort } : {}),
+          ...(parameters.thinkingBudget ? { thinkingBudget: parameters.thinkingBudget } : {}),
+          ...(settings.chat.mcpServers.length ? { mcpServers: settings.chat.mcpServers } : {}),
+        },
+        history,
+        reply,
+        ...(tools ? { tools } : {}),
+        events: {
+          delta: (content, reasoning) => batcher.add(content, reasoning),
+          toolStep: (index, step) => {
+            batcher.flush();
+            this.post({ type: 'toolStep', id: reply.id, index, step });
+          },
+        },
+        signal,
+      });
+      batcher.flush();
+      await this.end(conversation, reply, 'done');
+    } catch (error) {
+      batcher.flush();
+      if (isAbort(error) && signal.aborted) {
+        await this.end(conversation, reply, 'stopped');
+      } else {
+        connection.reportFailure(error);
+        log.warn(`Chat reply with ${reply.model} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+        const reset = lastReading(this.deps.credits.state)?.reset;
+        await this.end(conversation, reply, 'error', describeChatError(error, { baseUrl: setup.baseUrl, ...(reset ? { reset } : {}) }));
+      }
+    } finally {
+      clearInterval(saver);
+      // finish() first: it decides at once whether other requests overlapped this one.
+      const measured = cost.finish();
+      connection.reportModelUse();
+      void measured.then(async (spent) => {
+        if (!spent) return;
+        reply.cost = spent;
+        this.post({ type: 'replyCost', id: reply.id, cost: spent });
+        await this.save(conversation);
+      });
+    }
+  }
+
+  private async end(conversation: Conversation, reply: AssistantTurn, status: 'done' | 'stopped' | 'error', error?: ChatErrorInfo): Promise<void> {
+    reply.status = status;
+    if (error) reply.error = error;
+    this.post({
+      type: 'replyEnded',
+      id: reply.id,
+      status,
+      ...(reply.finishReason ? { finishReason: reply.finishReason } : {}),
+      ...(error ? { error } : {}),
+      ...(reply.usage ? { usage: reply.usage } : {}),
+    });
+    await this.save(conversation);
+    await this.postHistory();
+  }
+
+  private providerOf(model: string): string | undefined {
+    const found = this.deps.catalog.snapshot?.models.find((m) => m.id === model);
+    return typeof found?.provider === 'string' ? found.provider : undefined;
+  }
+
+  /** Saves a conversation that has messages (an empty new one is not history yet). */
+  private async save(conversation = this.conversation): Promise<void> {
+    if (conversation.turns.length === 0 || this.deleted.has(conversation.id)) return;
+    conversation.updatedAt = Date.now();
+    try {
+      await this.deps.store.save(conversation);
+      if (conversation === this.conversation) await this.deps.workspaceState.update(LAST_CONVERSATION_KEY, conversation.id);
+    } catch (error) {
+      this.deps.log.error(`Could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage('Unified Inference could not save the conversation (see the log). It stays open here.');
+    }
+  }
+
+  private postModels(): void {
+    const { options, loading, error } = chatModelOptions(this.deps);
+    const selected = this.conversation.model || chooseChatModel(this.deps) || '';
+    this.post({ type: 'models', models: options, selected, loading, ...(error ? { error } : {}) });
+  }
+
+  private async postConnection(): Promise<void> {
+    this.post({ type: 'connectionState', state: { baseUrl: readSettings().baseUrl, keySource: await this.deps.apiKeys.source() } });
+  }
+
+  /** Switches the webview to the history list. */
+  async showHistory(): Promise<void> {
+    await this.postHistory();
+    this.post({ type: 'showView', view: 'history' });
+  }
+
+  async postHistory(): Promise<void> {
+    const conversations = await this.deps.store.list(this.historyQuery).catch(() => []);
+    this.post({ type: 'history', conversations, query: this.historyQuery });
+  }
+
+  private chatActionHost(): Parameters<typeof runChatAction>[1] {
+    return {
+      store: this.deps.store,
+      log: this.deps.log,
+      current: () => this.conversation,
+      onRenamed: (id, title) => {
+        if (id === this.conversation.id) {
+          this.conversation.title = title;
+          this.post({ type: 'title', title });
+        }
+        return this.postHistory();
+      },
+      willDelete: async (id) => {
+        this.deleted.add(id);
+        if (id === this.conversation.id) await this.open(this.blankConversation());
+      },
+      onDeleted: () => this.postHistory(),
+      onRestored: (id) => this.deleted.delete(id),
+    };
+  }
+}

@@ -1,0 +1,31 @@
+// What a chat needs from the rest of the extension (built once in extension.ts, shared by the
+// sidebar chat and every editor panel).
+import type * as vscode from 'vscode';
+import type { CreditsReading, CreditsState } from '../account/creditsPresentation';
+import type { CreditsMonitor } from '../account/creditsMonitor';
+import type { ApiKeyStore } from '../apiKey/apiKeyStore';
+import type { GatewayConnection } from '../gateway/gatewayConnection';
+import type { Log } from '../log';
+import type { ModelCatalog } from '../models/modelCatalog';
+import type { WorkspaceFileIndex } from './editorContext';
+import type { ConversationStore } from './history/conversationStore';
+import type { CostMeter } from './replyCost';
+
+export interface ChatDeps {
+  readonly connection: GatewayConnection;
+  readonly apiKeys: ApiKeyStore;
+  readonly catalog: ModelCatalog;
+  readonly credits: CreditsMonitor;
+  readonly store: ConversationStore;
+  readonly files: WorkspaceFileIndex;
+  readonly costs: CostMeter;
+  /** Per workspace: the chosen model and the last open conversation. */
+  readonly workspaceState: vscode.Memento;
+  readonly log: Log;
+}
+
+/** The newest balance reading the credits monitor holds, in whatever state it is. */
+export function lastReading(state: CreditsState): CreditsReading | undefined {
+  if (state.kind === 'ok') return state.reading;
+  return 'last' in state ? state.last : undefined;
+}

@@ -1,0 +1,65 @@
+// Turns a failed request into what the chat shows: a specific message and the actions that fix
+// it. Compared by `name`, not instanceof: a caller's copy of the error classes may not be ours.
+// Pure (no vscode import): unit-tested in Node.
+import type { ChatErrorInfo } from '../../shared/chatModel';
+
+export interface ErrorContext {
+  readonly baseUrl: string;
+  /** When the quota window resets (ISO 8601), from the last credits reading, if any. */
+  readonly reset?: string;
+  readonly now?: number;
+}
+
+interface ErrorLike {
+  readonly name?: string;
+  readonly message?: string;
+  readonly status?: number;
+  readonly quotaExhausted?: boolean;
+  readonly retryAfterMs?: number;
+  readonly interrupted?: boolean;
+}
+
+export function isAbort(error: unknown): boolean {
+  return (error as ErrorLike | undefined)?.name === 'AbortError';
+}
+
+function waitText(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  return seconds < 90 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
+}
+
+function resetText(reset: string | undefined, now: number): string {
+  const at = reset ? Date.parse(reset) : NaN;
+  if (!Number.isFinite(at)) return 'New credits arrive when the quota window resets.';
+  const minutes = Math.max(0, Math.round((at - now) / 60_000));
+  const relative = minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  return `The quota window resets at ${new Date(at).toISOString().replace('T', ' ').slice(0, 16)} UTC (in ${relative}).`;
+}
+
+export function describeChatError(error: unknown, context: ErrorContext): ChatErrorInfo {
+  const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ErrorLike;
+  const detail = e.message ?? 'Unknown error';
+  const now = context.now ?? Date.now();
+  switch (e.name) {
+    case 'AuthenticationError':
+      return { kind: 'auth', message: `The gateway refused the API key (${e.status ?? 401}): ${detail}`, actions: ['setApiKey', 'retry'] };
+    case 'RateLimitError':
+      return e.quotaExhausted
+        ? { kind: 'outOfCredits', message: `Out of credits. ${resetText(context.reset, now)}`, actions: ['refreshCredits', 'retry'] }
+        : { kind: 'rateLimited', message: `Rate limited by the gateway${e.retryAfterMs ? `: try again in ${waitText(e.retryAfterMs)}` : ''}. (${detail})`, actions: ['retry'] };
+    case 'ConnectionError':
+    case 'ProxyError':
+      return { kind: 'unreachable', message: `Could not reach the gateway at ${context.baseUrl || '(no address set)'}: ${detail}`, actions: ['retry', 'openSettings', 'showLog'] };
+    case 'TimeoutError':
+      return { kind: 'timeout', message: `The gateway at ${context.baseUrl} took too long to answer: ${detail}`, actions: ['retry', 'showLog'] };
+    case 'StreamError':
+      return e.interrupted
+        ? { kind: 'interrupted', message: 'The connection closed before the reply finished. What arrived is kept.', actions: ['retry'] }
+        : { kind: 'server', message: `The gateway ended the reply with an error: ${detail}`, actions: ['retry', 'showLog'] };
+    case 'InvalidRequestError':
+      return { kind: 'invalid', message: `The request was not sent: ${detail}`, actions: ['openSettings'] };
+    default:
+      if (e.status !== undefined && e.status >= 500) return { kind: 'server', message: `The gateway failed (${e.status}): ${detail}`, actions: ['retry', 'showLog'] };
+      return { kind: 'other', message: detail, actions: ['retry', 'showLog'] };
+  }
+}

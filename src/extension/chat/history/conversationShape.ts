@@ -1,0 +1,206 @@
+// The shape of a stored conversation, checked when a file is read. Files are untrusted input (an
+// older version, a hand edit, a half-synced folder). Pure: no vscode, no file system.
+import type {
+  AssistantTurn,
+  Attachment,
+  ChatErrorAction,
+  ChatErrorInfo,
+  ChatParameters,
+  ChatTurn,
+  Conversation,
+  ReasoningEffort,
+  ReplyStatus,
+  ToolCallStatus,
+  ToolStep,
+  WireMessage,
+  WirePart,
+} from '../../../shared/chatModel';
+// Files are untrusted input (an older version, a hand edit, a half-synced folder). Fields the
+// chat relies on are checked and the file is refused (moved aside) when they are wrong; arrays
+// an older file may lack default to empty; a malformed optional detail (usage, cost, error, a
+// parameter) is dropped rather than costing the user the whole conversation.
+
+class ShapeError extends Error {}
+
+/** The conversation, or why the value is not one. */
+export function parseConversation(value: unknown, id: string): Conversation | string {
+  try {
+    const o = object(value, 'conversation');
+    if (o['id'] !== id) throw new ShapeError(`its id ${JSON.stringify(o['id'])} does not match the file name`);
+    return {
+      id,
+      title: string(o, 'title', 'conversation'),
+      model: string(o, 'model', 'conversation'),
+      parameters: parameters(o['parameters']),
+      turns: list(o, 'turns', 'conversation', turn, false),
+      createdAt: number(o, 'createdAt', 'conversation'),
+      updatedAt: number(o, 'updatedAt', 'conversation'),
+    };
+  } catch (error) {
+    if (error instanceof ShapeError) return error.message;
+    throw error;
+  }
+}
+
+function turn(value: unknown, at: string): ChatTurn {
+  const o = object(value, at);
+  const common = { id: string(o, 'id', at), createdAt: number(o, 'createdAt', at) };
+  if (o['role'] === 'user') {
+    return { role: 'user', ...common, text: string(o, 'text', at), attachments: list(o, 'attachments', at, attachment) };
+  }
+  if (o['role'] !== 'assistant') throw new ShapeError(`${at}.role is neither 'user' nor 'assistant'`);
+  const status = oneOf(o['status'], REPLY_STATUSES, `${at}.status`);
+  return dropUndefined<AssistantTurn>({
+    role: 'assistant',
+    ...common,
+    model: string(o, 'model', at),
+    content: string(o, 'content', at),
+    reasoning: o['reasoning'] === undefined ? '' : string(o, 'reasoning', at),
+    toolSteps: list(o, 'toolSteps', at, toolStep),
+    // Saved mid-stream (the window closed): after a reload nothing is streaming it any more.
+    status: status === 'streaming' ? 'stopped' : status,
+    finishReason: typeof o['finishReason'] === 'string' ? o['finishReason'] : undefined,
+    error: errorInfo(o['error']),
+    usage: isRecord(o['usage']) && isCount(o['usage']['promptTokens']) && isCount(o['usage']['completionTokens'])
+      ? { promptTokens: o['usage']['promptTokens'], completionTokens: o['usage']['completionTokens'] }
+      : undefined,
+    cost: isRecord(o['cost']) && isFiniteNumber(o['cost']['credits']) && typeof o['cost']['estimate'] === 'boolean'
+      ? { credits: o['cost']['credits'], estimate: o['cost']['estimate'] }
+      : undefined,
+    wire: list(o, 'wire', at, wireMessage),
+  });
+}
+
+function attachment(value: unknown, at: string): Attachment {
+  const o = object(value, at);
+  return dropUndefined<Attachment>({
+    id: string(o, 'id', at),
+    kind: oneOf(o['kind'], ['selection', 'file'] as const, `${at}.kind`),
+    path: string(o, 'path', at),
+    startLine: isCount(o['startLine']) ? o['startLine'] : undefined,
+    endLine: isCount(o['endLine']) ? o['endLine'] : undefined,
+    languageId: typeof o['languageId'] === 'string' ? o['languageId'] : undefined,
+    text: string(o, 'text', at),
+    truncated: o['truncated'] === true ? true : undefined,
+  });
+}
+
+function toolStep(value: unknown, at: string): ToolStep {
+  const o = object(value, at);
+  const name = string(o, 'name', at);
+  const result = optionalString(o, 'result');
+  if (o['kind'] === 'server') {
+    return dropUndefined<ToolStep>({ kind: 'server', name, server: optionalString(o, 'server'), arguments: optionalString(o, 'arguments'), result });
+  }
+  if (o['kind'] !== 'function') throw new ShapeError(`${at}.kind is neither 'server' nor 'function'`);
+  const status = oneOf(o['status'], TOOL_STATUSES, `${at}.status`);
+  return dropUndefined<ToolStep>({ kind: 'function', id: string(o, 'id', at), name, arguments: string(o, 'arguments', at), status, result });
+}
+
+/** Checked closely: these are replayed to the model in the next request. */
+function wireMessage(value: unknown, at: string): WireMessage {
+  const o = object(value, at);
+  return { role: oneOf(o['role'], ['user', 'assistant'] as const, `${at}.role`), parts: list(o, 'parts', at, wirePart, false) };
+}
+
+function wirePart(value: unknown, at: string): WirePart {
+  const o = object(value, at);
+  switch (o['kind']) {
+    case 'text':
+      return { kind: 'text', text: string(o, 'text', at) };
+    case 'thinking':
+      return { kind: 'thinking', thinking: string(o, 'thinking', at), signature: string(o, 'signature', at) };
+    case 'redactedThinking':
+      return { kind: 'redactedThinking', data: string(o, 'data', at) };
+    case 'toolCall':
+      return { kind: 'toolCall', id: string(o, 'id', at), name: string(o, 'name', at), input: o['input'] };
+    case 'toolResult':
+      return dropUndefined<WirePart>({
+        kind: 'toolResult',
+        callId: string(o, 'callId', at),
+        content: string(o, 'content', at),
+        isError: typeof o['isError'] === 'boolean' ? o['isError'] : undefined,
+      });
+    default:
+      throw new ShapeError(`${at}.kind is not a known message part`);
+  }
+}
+
+function errorInfo(value: unknown): ChatErrorInfo | undefined {
+  if (!isRecord(value) || typeof value['message'] !== 'string') return undefined;
+  const kind = ERROR_KINDS.find((known) => known === value['kind']) ?? 'other';
+  const actions = Array.isArray(value['actions']) ? value['actions'] : [];
+  return { kind, message: value['message'], actions: ERROR_ACTIONS.filter((action) => actions.includes(action)) };
+}
+
+function parameters(value: unknown): ChatParameters {
+  if (!isRecord(value)) return {};
+  const numberOrUndefined = (key: string): number | undefined => (isFiniteNumber(value[key]) ? value[key] : undefined);
+  return dropUndefined<ChatParameters>({
+    temperature: numberOrUndefined('temperature'),
+    maxTokens: numberOrUndefined('maxTokens'),
+    reasoningEffort: REASONING_EFFORTS.find((effort) => effort === value['reasoningEffort']),
+    thinkingBudget: numberOrUndefined('thinkingBudget'),
+    systemPrompt: typeof value['systemPrompt'] === 'string' ? value['systemPrompt'] : undefined,
+  });
+}
+
+const REPLY_STATUSES = ['streaming', 'done', 'stopped', 'error'] as const satisfies readonly ReplyStatus[];
+const TOOL_STATUSES = ['awaitingApproval', 'running', 'done', 'denied', 'failed'] as const satisfies readonly ToolCallStatus[];
+const REASONING_EFFORTS = ['low', 'medium', 'high'] as const satisfies readonly ReasoningEffort[];
+const ERROR_KINDS = ['auth', 'outOfCredits', 'rateLimited', 'unreachable', 'timeout', 'interrupted', 'server', 'invalid', 'noModel', 'setup', 'other'] as const satisfies readonly ChatErrorInfo['kind'][];
+const ERROR_ACTIONS = ['retry', 'setApiKey', 'openSettings', 'showLog', 'refreshCredits'] as const satisfies readonly ChatErrorAction[];
+
+function object(value: unknown, at: string): Record<string, unknown> {
+  if (!isRecord(value)) throw new ShapeError(`${at} is not an object`);
+  return value;
+}
+
+function string(o: Record<string, unknown>, key: string, at: string): string {
+  const value = o[key];
+  if (typeof value !== 'string') throw new ShapeError(`${at}.${key} is not a string`);
+  return value;
+}
+
+function optionalString(o: Record<string, unknown>, key: string): string | undefined {
+  const value = o[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function number(o: Record<string, unknown>, key: string, at: string): number {
+  const value = o[key];
+  if (!isFiniteNumber(value)) throw new ShapeError(`${at}.${key} is not a number`);
+  return value;
+}
+
+/** An array of items, each checked; a missing array is empty when `optional` (older files may lack it). */
+function list<T>(o: Record<string, unknown>, key: string, at: string, item: (value: unknown, at: string) => T, optional = true): T[] {
+  const value = o[key];
+  if (value === undefined && optional) return [];
+  if (!Array.isArray(value)) throw new ShapeError(`${at}.${key} is not an array`);
+  return value.map((element, index) => item(element, `${at === 'conversation' ? '' : `${at}.`}${key}[${index}]`));
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], at: string): T {
+  const found = allowed.find((candidate) => candidate === value);
+  if (found === undefined) throw new ShapeError(`${at} is not one of ${allowed.join(', ')}`);
+  return found;
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+function isCount(value: unknown): value is number {
+  return isFiniteNumber(value) && value >= 0;
+}
+
+/** Leaves optional keys out instead of present-but-undefined, so a loaded conversation equals the saved one. */
+function dropUndefined<T>(value: { [K in keyof T]: T[K] | undefined }): T {
+  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
+  return value as T;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

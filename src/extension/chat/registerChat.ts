@@ -1,0 +1,50 @@
+// The chat's wiring: the sidebar view, editor panels, and the commands around them.
+import * as vscode from 'vscode';
+import type { Log } from '../log';
+import type { ChatDeps } from './chatDeps';
+import { openChatPanel } from './chatPanel';
+import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
+
+export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log): { view: ChatViewProvider; disposables: vscode.Disposable[] } {
+  const view = new ChatViewProvider(extensionUri, deps, log);
+  const chat = view.controller;
+  const addSelection = async (editor?: vscode.TextEditor): Promise<boolean> => {
+    await view.reveal();
+    if (chat.addSelection(editor ?? vscode.window.activeTextEditor)) return true;
+    void vscode.window.showInformationMessage('Select some text in an editor first.');
+    return false;
+  };
+  const disposables: vscode.Disposable[] = [
+    view,
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: false } }),
+    vscode.commands.registerCommand('unifiedInference.chat.new', async () => {
+      await view.reveal();
+      await chat.newConversation();
+    }),
+    vscode.commands.registerCommand('unifiedInference.chat.history', async () => {
+      await view.reveal();
+      await chat.showHistory();
+    }),
+    vscode.commands.registerCommand('unifiedInference.chat.openInEditor', async () => {
+      // The conversation moves to the editor; the sidebar starts a new one, so the two never write one file.
+      const current = chat.current;
+      const id = current.turns.length > 0 ? current.id : undefined;
+      if (id) {
+        await chat.stop();
+        await chat.newConversation();
+      }
+      await openChatPanel(extensionUri, deps, log, id);
+    }),
+    vscode.commands.registerCommand('unifiedInference.chat.askAboutSelection', async (uri?: unknown, editorArg?: vscode.TextEditor) => {
+      void uri;
+      if (await addSelection(editorArg)) chat.prefill('Explain this code.');
+    }),
+    vscode.commands.registerCommand('unifiedInference.chat.addSelection', () => addSelection()),
+    vscode.commands.registerCommand('unifiedInference.chat.addFile', async () => {
+      await view.reveal();
+      await chat.handle({ type: 'addContext', source: 'pickFile' });
+    }),
+    vscode.commands.registerCommand('unifiedInference.chat.stop', () => chat.stop()),
+  ];
+  return { view, disposables };
+}

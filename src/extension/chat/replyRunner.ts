@@ -1,0 +1,153 @@
+// Writes one assistant reply: streams a round from the gateway, and while the model asks for
+// function tools the extension provides, asks the user, runs them, sends the results back and
+// streams the next round. Mutates the reply as it goes, so whatever arrived stays when a round
+// throws (stop, network error). Pure (no vscode import): unit-tested in Node with the local gateway.
+import type { GatewayClient, ToolExecuted } from '../../core/index';
+import type { AssistantTurn, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
+import { streamGatewayAnswer, type GatewayAnswerRequest, type GatewayTool } from '../languageModels/gatewayAnswer';
+
+export interface ToolCallRequest {
+  readonly id: string;
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+  readonly arguments: string;
+}
+
+export interface ToolOutcome {
+  readonly content: string;
+  readonly isError?: boolean;
+}
+
+/** The function tools of the extension, and the user's say over running them. */
+export interface ToolHost {
+  readonly definitions: readonly GatewayTool[];
+  /** False when the user already allowed this tool (the call runs without a question). */
+  needsApproval(call: ToolCallRequest): boolean;
+  /** Asks the user: resolves true to run the call, false when they denied it. */
+  approve(call: ToolCallRequest, signal: AbortSignal): Promise<boolean>;
+  run(call: ToolCallRequest, signal: AbortSignal): Promise<ToolOutcome>;
+}
+
+export interface ReplyEvents {
+  delta(content: string | undefined, reasoning: string | undefined): void;
+  toolStep(index: number, step: ToolStep): void;
+}
+
+export interface ReplyRun {
+  readonly client: GatewayClient;
+  /** Everything of the request but the messages. */
+  readonly request: Omit<GatewayAnswerRequest, 'messages' | 'tools'>;
+  /** The conversation before this reply. */
+  readonly history: readonly WireMessage[];
+  readonly reply: AssistantTurn;
+  readonly tools?: ToolHost;
+  readonly events: ReplyEvents;
+  readonly signal: AbortSignal;
+  readonly maxToolRounds?: number;
+}
+
+const DEFAULT_MAX_TOOL_ROUNDS = 8;
+/** What the chat shows of a tool result (the model gets all of it). */
+const SHOWN_RESULT_CHARS = 2_000;
+
+function shorten(text: string, max = SHOWN_RESULT_CHARS): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+}
+
+function asText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A tools_executed element (a name, or an object with what the server told) as a step. */
+export function serverToolStep(tool: ToolExecuted): ToolStep {
+  if (typeof tool === 'string') return { kind: 'server', name: tool };
+  const args = asText(tool.arguments);
+  const result = asText(tool.result);
+  return {
+    kind: 'server',
+    name: typeof tool.name === 'string' && tool.name ? tool.name : 'tool',
+    ...(typeof tool.server === 'string' ? { server: tool.server } : {}),
+    ...(args !== undefined ? { arguments: shorten(args) } : {}),
+    ...(result !== undefined ? { result: shorten(result) } : {}),
+  };
+}
+
+export async function runReply(run: ReplyRun): Promise<void> {
+  const { reply, events, signal } = run;
+  const maxRounds = run.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
+  const addStep = (step: ToolStep): number => {
+    reply.toolSteps.push(step);
+    events.toolStep(reply.toolSteps.length - 1, step);
+    return reply.toolSteps.length - 1;
+  };
+  const updateStep = (index: number, step: ToolStep): void => {
+    reply.toolSteps[index] = step;
+    events.toolStep(index, step);
+  };
+
+  for (let round = 0; ; round++) {
+    // Rounds after a tool call start a new paragraph, so texts of two rounds do not run together.
+    let separator = round > 0 && reply.content && !reply.content.endsWith('\n') ? '\n\n' : '';
+    let roundText = '';
+    const tools = run.tools && round < maxRounds ? run.tools.definitions : undefined;
+    const result = await streamGatewayAnswer(
+      run.client,
+      { ...run.request, messages: [...run.history, ...reply.wire], ...(tools?.length ? { tools } : {}) },
+      {
+        text: (delta) => {
+          const text = separator + delta;
+          separator = '';
+          roundText += delta;
+          reply.content += text;
+          events.delta(text, undefined);
+        },
+        reasoning: (delta) => {
+          reply.reasoning += delta;
+          events.delta(undefined, delta);
+        },
+        toolsExecuted: (executed) => executed.forEach((tool) => addStep(serverToolStep(tool))),
+      },
+      signal,
+    ).catch((error: unknown) => {
+      // A later turn replays this reply: keep the text of the broken round on the wire too.
+      if (roundText) reply.wire.push({ role: 'assistant', parts: [{ kind: 'text', text: roundText }] });
+      throw error;
+    });
+    if (result.usage) {
+      const before = reply.usage ?? { promptTokens: 0, completionTokens: 0 };
+      reply.usage = { promptTokens: before.promptTokens + result.usage.promptTokens, completionTokens: before.completionTokens + result.usage.completionTokens };
+    }
+    if (result.finishReason) reply.finishReason = result.finishReason;
+    reply.wire.push({ role: 'assistant', parts: [...result.parts] });
+
+    const calls = result.parts.filter((part): part is Extract<WirePart, { kind: 'toolCall' }> => part.kind === 'toolCall');
+    if (calls.length === 0 || !run.tools) return;
+    if (round >= maxRounds) {
+      reply.finishReason = 'tool_rounds';
+      return;
+    }
+    const results: WirePart[] = [];
+    for (const call of calls) {
+      const input = (call.input ?? {}) as Record<string, unknown>;
+      const request: ToolCallRequest = { id: call.id, name: call.name, input, arguments: JSON.stringify(input) };
+      const base = { kind: 'function' as const, id: call.id, name: call.name, arguments: request.arguments };
+      const ask = run.tools.needsApproval(request);
+      const index = addStep({ ...base, status: ask ? 'awaitingApproval' : 'running' });
+      const allowed = !ask || (await run.tools.approve(request, signal));
+      if (!allowed) {
+        updateStep(index, { ...base, status: 'denied' });
+        results.push({ kind: 'toolResult', callId: call.id, content: 'The user did not allow this tool call.', isError: true });
+        continue;
+      }
+      if (ask) updateStep(index, { ...base, status: 'running' });
+      const outcome = await run.tools.run(request, signal).catch((error: unknown): ToolOutcome => {
+        if ((error as { name?: string }).name === 'AbortError') throw error;
+        return { content: `The tool failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+      });
+      updateStep(index, { ...base, status: outcome.isError ? 'failed' : 'done', result: shorten(outcome.content) });
+      results.push({ kind: 'toolResult', callId: call.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });
+    }
+    reply.wire.push({ role: 'user', parts: results });
+  }
+}

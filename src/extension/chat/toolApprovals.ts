@@ -1,0 +1,58 @@
+// The user's say over function tools: each call waits for Allow once / Allow for this
+// conversation / Deny in the chat; "for this conversation" remembers the tool for that
+// conversation only. A stop (abort) ends every wait at once.
+import type { ApprovalDecision } from '../../shared/chatProtocol';
+
+interface Pending {
+  readonly conversationId: string;
+  readonly tool: string;
+  readonly resolve: (allowed: boolean) => void;
+}
+
+export class ToolApprovals {
+  private readonly pending = new Map<string, Pending>();
+  private readonly allowed = new Map<string, Set<string>>();
+
+  isAllowed(conversationId: string, tool: string): boolean {
+    return this.allowed.get(conversationId)?.has(tool) ?? false;
+  }
+
+  /** Waits for the user's decision on call `callId` (or resolves at once when the tool is allowed). */
+  ask(conversationId: string, callId: string, tool: string, signal: AbortSignal): Promise<boolean> {
+    if (this.isAllowed(conversationId, tool)) return Promise.resolve(true);
+    return new Promise<boolean>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.pending.delete(callId);
+        reject(Object.assign(new Error('The reply was stopped while a tool waited for approval.'), { name: 'AbortError' }));
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(callId, {
+        conversationId,
+        tool,
+        resolve: (allowed) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(allowed);
+        },
+      });
+    });
+  }
+
+  /** The user's answer from the chat; false when no call waits under that id. */
+  decide(callId: string, decision: ApprovalDecision): boolean {
+    const waiting = this.pending.get(callId);
+    if (!waiting) return false;
+    this.pending.delete(callId);
+    if (decision === 'always') {
+      const tools = this.allowed.get(waiting.conversationId) ?? new Set<string>();
+      tools.add(waiting.tool);
+      this.allowed.set(waiting.conversationId, tools);
+    }
+    waiting.resolve(decision !== 'deny');
+    return true;
+  }
+
+  get waiting(): number {
+    return this.pending.size;
+  }
+}

@@ -1,0 +1,133 @@
+// The chat panel's conversation, as stored in history and as the webview shows it. Pure data
+// (JSON-safe): the host persists it, the webview renders it.
+
+/** Where a piece of editor context came from. */
+export type AttachmentKind = 'selection' | 'file';
+
+/** Editor context the user added to a message (shown as a chip; its text goes to the model). */
+export interface Attachment {
+  readonly id: string;
+  readonly kind: AttachmentKind;
+  /** Workspace-relative path (or the file name for files outside the workspace). */
+  readonly path: string;
+  /** 1-based inclusive line range, for selections. */
+  readonly startLine?: number;
+  readonly endLine?: number;
+  readonly languageId?: string;
+  readonly text: string;
+  /** True when the text was cut to the attachment size cap. */
+  readonly truncated?: boolean;
+}
+
+/** A message part as the models see it; replayed in later requests. */
+export type WirePart =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'thinking'; readonly thinking: string; readonly signature: string }
+  | { readonly kind: 'redactedThinking'; readonly data: string }
+  | { readonly kind: 'toolCall'; readonly id: string; readonly name: string; readonly input: unknown }
+  | { readonly kind: 'toolResult'; readonly callId: string; readonly content: string; readonly isError?: boolean };
+
+export interface WireMessage {
+  readonly role: 'user' | 'assistant';
+  readonly parts: readonly WirePart[];
+}
+
+/** What the gateway ran through `mcp_servers` (tools_executed), or a function tool the extension ran. */
+export type ToolStep =
+  | { readonly kind: 'server'; readonly name: string; readonly server?: string; readonly arguments?: string; readonly result?: string }
+  | {
+      readonly kind: 'function';
+      readonly id: string;
+      readonly name: string;
+      /** The arguments as the model sent them (JSON text). */
+      readonly arguments: string;
+      readonly status: ToolCallStatus;
+      /** What went back to the model (possibly shortened for display). */
+      readonly result?: string;
+    };
+
+export type ToolCallStatus = 'awaitingApproval' | 'running' | 'done' | 'denied' | 'failed';
+
+/** Why a reply ended early, with what the user can do about it. */
+export interface ChatErrorInfo {
+  readonly kind: 'auth' | 'outOfCredits' | 'rateLimited' | 'unreachable' | 'timeout' | 'interrupted' | 'server' | 'invalid' | 'noModel' | 'setup' | 'other';
+  readonly message: string;
+  /** Actions offered next to the error (closed list, run by the host). */
+  readonly actions: readonly ChatErrorAction[];
+}
+
+export type ChatErrorAction = 'retry' | 'setApiKey' | 'openSettings' | 'showLog' | 'refreshCredits';
+
+export interface TokenUsage {
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+}
+
+/** Credits a reply cost: the quota difference before and after it. */
+export interface ReplyCost {
+  readonly credits: number;
+  /** Other requests ran at the same time, so the difference may include their cost. */
+  readonly estimate: boolean;
+}
+
+export type ReplyStatus = 'streaming' | 'done' | 'stopped' | 'error';
+
+export interface UserTurn {
+  readonly role: 'user';
+  readonly id: string;
+  readonly text: string;
+  readonly attachments: readonly Attachment[];
+  readonly createdAt: number;
+}
+
+export interface AssistantTurn {
+  readonly role: 'assistant';
+  readonly id: string;
+  readonly model: string;
+  content: string;
+  reasoning: string;
+  toolSteps: ToolStep[];
+  status: ReplyStatus;
+  finishReason?: string;
+  error?: ChatErrorInfo;
+  usage?: TokenUsage;
+  cost?: ReplyCost;
+  /** The messages this reply added to the wire conversation (tool rounds, thinking blocks). */
+  wire: WireMessage[];
+  readonly createdAt: number;
+}
+
+export type ChatTurn = UserTurn | AssistantTurn;
+
+export type ReasoningEffort = 'low' | 'medium' | 'high';
+
+/** Per-conversation request parameters ('' / undefined: the model's default). */
+export interface ChatParameters {
+  readonly temperature?: number;
+  readonly maxTokens?: number;
+  readonly reasoningEffort?: ReasoningEffort;
+  /** Extended thinking budget in tokens (>= 1024); undefined turns thinking off. */
+  readonly thinkingBudget?: number;
+  readonly systemPrompt?: string;
+}
+
+export interface Conversation {
+  readonly id: string;
+  title: string;
+  model: string;
+  parameters: ChatParameters;
+  turns: ChatTurn[];
+  readonly createdAt: number;
+  updatedAt: number;
+}
+
+/** One row of the history list. */
+export interface ConversationSummary {
+  readonly id: string;
+  readonly title: string;
+  readonly model: string;
+  readonly updatedAt: number;
+  readonly turnCount: number;
+}
+
+export const THINKING_MIN_BUDGET = 1024;

@@ -1,0 +1,244 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { AssistantTurn } from '../../src/shared/chatModel';
+import type { HostToChatMessage } from '../../src/shared/chatProtocol';
+import type { TestApi } from '../../src/extension/testApi';
+import { startGateway, type LocalGateway } from '../gateway/index';
+import { activateExtension, clearKeyThroughCommand, recordNotifications, replace, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+
+// The chat panel's host side in the real extension host: the sidebar chat's controller driven with
+// the messages its webview sends, against the local gateway; what it posts back is recorded.
+describe('chat panel host against the local gateway', function () {
+  this.timeout(90_000);
+  let api: TestApi;
+  let gateway: LocalGateway;
+  let posted: HostToChatMessage[];
+  let notes: ReturnType<typeof recordNotifications>;
+
+  const lastReply = (): AssistantTurn => {
+    const turn = api.chat.current.turns.at(-1);
+    assert.equal(turn?.role, 'assistant');
+    return turn as AssistantTurn;
+  };
+
+  async function useModel(model: string): Promise<void> {
+    // A chat view that opened meanwhile (Ask about Selection reveals it) took the controller's
+    // messages: take them back.
+    api.chat.attach((message) => posted.push(message));
+    await setSetting('defaultModels.chat', model);
+    await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get<string>('defaultModels.chat'), (seen) => seen === model, 'the model setting');
+    await api.chat.handle({ type: 'newConversation' });
+  }
+
+  before(async () => {
+    api = await activateExtension();
+    gateway = await startGateway();
+    await setSetting('baseUrl', gateway.url);
+    await setKeyThroughCommand(gateway.apiKey);
+    await waitFor(() => api.connection.setup.hasKey && !!api.connection.setup.client, (ready) => ready, 'the connection');
+    posted = [];
+    api.chat.attach((message) => posted.push(message));
+    notes = recordNotifications();
+  });
+
+  after(async () => {
+    notes?.restore();
+    await setSetting('defaultModels.chat', undefined);
+    await clearKeyThroughCommand(true);
+    await setSetting('baseUrl', undefined);
+    await gateway?.stop();
+  });
+
+  it('streams a reply as deltas, then saves the conversation with usage and cost', async () => {
+    await useModel('sim-openai/gpt-sim-mini');
+    posted.length = 0;
+    await api.chat.handle({ type: 'send', text: 'What is a stream?' });
+    const reply = lastReply();
+    assert.equal(reply.status, 'done');
+    const deltas = posted.filter((m): m is Extract<HostToChatMessage, { type: 'replyDelta' }> => m.type === 'replyDelta' && m.id === reply.id);
+    assert.ok(deltas.length >= 1);
+    assert.equal(deltas.map((d) => d.content ?? '').join(''), reply.content, 'the webview got every piece, in order');
+    assert.ok(!posted.some((m) => m.type === 'conversation'), 'no whole conversation is sent while streaming');
+    assert.ok(reply.usage && reply.usage.completionTokens > 0);
+    await waitFor(() => posted.find((m) => m.type === 'replyCost'), (m) => m !== undefined, 'the reply cost');
+    assert.ok((lastReply().cost?.credits ?? 0) > 0, 'the quota fell by what the reply cost');
+    const history = await waitFor(async () => {
+      posted.length = 0;
+      await api.chat.handle({ type: 'searchHistory', query: 'stream' });
+      return posted.find((m): m is Extract<HostToChatMessage, { type: 'history' }> => m.type === 'history');
+    }, (h) => (h?.conversations.length ?? 0) > 0, 'the saved conversation');
+    assert.equal(history?.conversations[0]?.title, 'What is a stream?');
+  });
+
+  it('stops a slow reply at once and keeps what arrived, then regenerates it', async () => {
+    await useModel('sim-openai/gpt-sim-mini::delay-chunks=150');
+    const sending = api.chat.handle({ type: 'send', text: 'Tell me slowly' });
+    await waitFor(() => api.chat.current.turns.at(-1), (t) => t?.role === 'assistant' && t.content.length > 0, 'the first words');
+    const started = Date.now();
+    await api.chat.handle({ type: 'stop' });
+    await sending;
+    assert.ok(Date.now() - started < 2_000, 'stopped promptly');
+    const stopped = lastReply();
+    assert.equal(stopped.status, 'stopped');
+    assert.ok(stopped.content.length > 0);
+    const aborted = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1);
+    assert.equal(await aborted?.closed, 'aborted', 'the gateway saw the connection close');
+    await useModelKeepingConversation('sim-openai/gpt-sim-mini');
+    await api.chat.handle({ type: 'regenerate' });
+    assert.equal(api.chat.current.turns.length, 2, 'the stopped reply was replaced');
+    assert.equal(lastReply().status, 'done');
+  });
+
+  async function useModelKeepingConversation(model: string): Promise<void> {
+    api.chat.current.model = model;
+  }
+
+  it('asks before running a workspace tool and sends the result back', async () => {
+    await useModel('sim-openai/gpt-sim-mini');
+    posted.length = 0;
+    const sending = api.chat.handle({ type: 'send', text: 'read_file.md' });
+    const asked = await waitFor(() => posted.find((m): m is Extract<HostToChatMessage, { type: 'toolStep' }> => m.type === 'toolStep' && m.step.kind === 'function' && m.step.status === 'awaitingApproval'), (m) => m !== undefined, 'the approval question');
+    assert.equal(asked?.step.kind === 'function' ? asked.step.name : '', 'read_file');
+    await api.chat.handle({ type: 'approveTool', callId: asked?.step.kind === 'function' ? asked.step.id : '', decision: 'always' });
+    await sending;
+    const reply = lastReply();
+    const step = reply.toolSteps[0];
+    assert.equal(step?.kind === 'function' ? step.status : '', 'done');
+    assert.match(step?.kind === 'function' ? (step.result ?? '') : '', /PAPAYA/, 'the tool read the file');
+    assert.match(reply.content, /PAPAYA/, 'the model answered using the result');
+    // "Allow for this conversation": the next call of that tool runs without asking.
+    posted.length = 0;
+    await api.chat.handle({ type: 'send', text: 'read_file.md' });
+    assert.ok(!posted.some((m) => m.type === 'toolStep' && m.step.kind === 'function' && m.step.status === 'awaitingApproval'));
+    const again = lastReply().toolSteps[0];
+    assert.equal(again?.kind === 'function' ? again.status : '', 'done');
+  });
+
+  it('refuses paths outside the workspace in the read tool', async () => {
+    await useModel('sim-openai/gpt-sim-mini');
+    const sending = api.chat.handle({ type: 'send', text: '../../etc/passwd read_file' });
+    const asked = await waitFor(() => api.chat.current.turns.at(-1), (t) => t?.role === 'assistant' && t.toolSteps.length > 0, 'the tool call');
+    const step = (asked as AssistantTurn).toolSteps[0];
+    await api.chat.handle({ type: 'approveTool', callId: step?.kind === 'function' ? step.id : '', decision: 'once' });
+    await sending;
+    const done = lastReply().toolSteps[0];
+    assert.equal(done?.kind === 'function' ? done.status : '', 'failed');
+    assert.match(done?.kind === 'function' ? (done.result ?? '') : '', /not a path inside the workspace|No file/);
+  });
+
+  for (const [name, model, kind, action] of [
+    ['a refused key', 'sim-openai/gpt-sim-mini::status=401', 'auth', 'setApiKey'],
+    ['no credits', 'sim-openai/gpt-sim-mini::status=429;code=insufficient_quota', 'outOfCredits', 'refreshCredits'],
+    ['an interrupted stream', 'sim-openai/gpt-sim-mini::cut-after=700', 'interrupted', 'retry'],
+    ['rate limiting that outlasts the retries', 'sim-openai/gpt-sim-mini::status=429;retry-after=1', 'rateLimited', 'retry'],
+  ] as const) {
+    it(`ends the reply with ${name}, offering the fix`, async () => {
+      await useModel(model);
+      await api.chat.handle({ type: 'send', text: `Trigger ${name}` });
+      const reply = lastReply();
+      assert.equal(reply.status, 'error');
+      assert.equal(reply.error?.kind, kind);
+      assert.ok(reply.error?.actions.includes(action));
+      assert.ok(!reply.error?.message.includes(gateway.apiKey), 'the key never appears in an error');
+    });
+  }
+
+  it('edits a sent message and resends from it', async () => {
+    await useModel('sim-openai/gpt-sim-mini');
+    await api.chat.handle({ type: 'send', text: 'first version' });
+    const first = api.chat.current.turns[0];
+    await api.chat.handle({ type: 'editAndResend', turnId: first?.id ?? '', text: 'second version' });
+    const turns = api.chat.current.turns;
+    assert.equal(turns.length, 2);
+    assert.equal(turns[0]?.role === 'user' ? turns[0].text : '', 'second version');
+    assert.equal(lastReply().status, 'done');
+  });
+
+  it('reopens a stored conversation by id', async () => {
+    await useModel('sim-openai/gpt-sim-mini');
+    await api.chat.handle({ type: 'send', text: 'remember me' });
+    const id = api.chat.current.id;
+    await api.chat.handle({ type: 'newConversation' });
+    assert.equal(api.chat.current.turns.length, 0);
+    await api.chat.handle({ type: 'openConversation', id });
+    assert.equal(api.chat.current.id, id);
+    assert.equal(api.chat.current.turns[0]?.role === 'user' ? api.chat.current.turns[0].text : '', 'remember me');
+  });
+  it('"Ask about Selection" attaches the editor selection with its lines and fills the box', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder, 'the test workspace is open');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.joinPath(folder, 'src', 'hello.ts'));
+    editor.selection = new vscode.Selection(0, 0, 0, 12);
+    posted.length = 0;
+    await vscode.commands.executeCommand('unifiedInference.chat.askAboutSelection');
+    api.chat.attach((message) => posted.push(message));
+    const attached = await waitFor(() => api.chat.pendingAttachments, (list) => list.length > 0, 'the attachment');
+    assert.equal(attached[0]?.kind, 'selection');
+    assert.equal(attached[0]?.path, 'src/hello.ts');
+    assert.equal(attached[0]?.startLine, 1);
+    assert.equal(attached[0]?.text, 'export const');
+    await api.chat.handle({ type: 'removeAttachment', id: attached[0]?.id ?? '' });
+    assert.equal(api.chat.pendingAttachments.length, 0);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  it('renames, exports to markdown, and deletes a conversation with Undo', async () => {
+    await useModel('sim-openai/gpt-sim-mini');
+    await api.chat.handle({ type: 'send', text: 'keep this one' });
+    const id = api.chat.current.id;
+    const restoreInput = replace(vscode.window, 'showInputBox', (async () => 'Renamed talk') as typeof vscode.window.showInputBox);
+    try {
+      await api.chat.handle({ type: 'renameConversation', id });
+    } finally {
+      restoreInput();
+    }
+    assert.equal(api.chat.current.title, 'Renamed talk');
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder);
+    const target = vscode.Uri.joinPath(folder, 'exported-talk.md');
+    const restoreSave = replace(vscode.window, 'showSaveDialog', (async () => target) as typeof vscode.window.showSaveDialog);
+    try {
+      await api.chat.handle({ type: 'exportConversation', id });
+    } finally {
+      restoreSave();
+    }
+    const markdown = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
+    assert.match(markdown, /^# Renamed talk/m);
+    assert.match(markdown, /keep this one/);
+    await vscode.workspace.fs.delete(target);
+    // Delete, then answer the notification with Undo.
+    notes.restore();
+    const restoreInfo = replace(vscode.window, 'showInformationMessage', (async (message: string, ...items: string[]) => (message.startsWith('Deleted') ? items[0] : undefined)) as unknown as typeof vscode.window.showInformationMessage);
+    try {
+      posted.length = 0;
+      await api.chat.handle({ type: 'deleteConversation', id });
+    } finally {
+      restoreInfo();
+      notes = recordNotifications();
+    }
+    assert.notEqual(api.chat.current.id, id, 'the deleted conversation was closed');
+    posted.length = 0;
+    await api.chat.handle({ type: 'searchHistory', query: 'keep this one' });
+    const listed = posted.find((m): m is Extract<HostToChatMessage, { type: 'history' }> => m.type === 'history');
+    assert.deepEqual(listed?.conversations.map((c) => c.title), ['Renamed talk'], 'Undo restored it');
+  });
+  it('says the gateway is unreachable, naming the configured address, and keeps the message', async () => {
+    await useModel('sim-openai/gpt-sim-mini');
+    const closed = 'http://127.0.0.1:9';
+    await setSetting('baseUrl', closed);
+    await waitFor(() => api.connection.setup.baseUrl, (url) => url === closed, 'the new address');
+    try {
+      await api.chat.handle({ type: 'send', text: 'anyone there?' });
+      const reply = lastReply();
+      assert.equal(reply.error?.kind, 'unreachable');
+      assert.match(reply.error?.message ?? '', /127\.0\.0\.1:9/);
+      assert.deepEqual(reply.error?.actions.slice(0, 2), ['retry', 'openSettings']);
+      assert.equal(api.chat.current.turns[0]?.role === 'user' ? api.chat.current.turns[0].text : '', 'anyone there?');
+    } finally {
+      await setSetting('baseUrl', gateway.url);
+      await waitFor(() => api.connection.setup.baseUrl, (url) => url === gateway.url, 'the gateway address again');
+    }
+    // Retry once the gateway is back: the same conversation goes on.
+    await api.chat.handle({ type: 'errorAction', action: 'retry' });
+    assert.equal(lastReply().status, 'done');
+  });
+});
