@@ -67,6 +67,9 @@ export function simulatedReply(opts: { model: string; prompt: string; messageCou
     `- Characters in your last message: ${opts.prompt.length}`,
   ];
   if (opts.extra) lines.push('', opts.extra);
-  lines.push('', '```text', truncate(opts.prompt, 80) || '(empty)', '```', '', 'Ask again and you will get the same answer: the simulation is deterministic.');
+  lines.push('', '```text', truncate(opts.prompt, 80) || '(empty)', '```');
+  // Code in a real language too, so clients can show (and test) syntax highlighting.
+  lines.push('', '```ts', `const reply = { model: ${JSON.stringify(opts.model)}, messages: ${opts.messageCount} };`, '```');
+  lines.push('', 'Ask again and you will get the same answer: the simulation is deterministic.');
   return lines.join('\n');
 }

@@ -54,7 +54,7 @@ export function renderConnectionCard(root: HTMLElement, state: ConnectionState, 
   card.append(list);
   const note = doc.createElement('p');
   note.className = 'note';
-  note.textContent = 'Streaming chat with the gateway\'s models arrives here next.';
+  note.textContent = 'Chat starts once both are set.';
   card.append(note);
   root.replaceChildren(card);
 }

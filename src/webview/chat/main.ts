@@ -1,20 +1,12 @@
-import { assertNever, type ChatToHostMessage, type HostToChatMessage } from '../../shared/chatProtocol';
-import { renderConnectionCard } from './connectionCard';
+import type { ChatToHostMessage, HostToChatMessage } from '../../shared/chatProtocol';
+import { ChatApp, type DraftState } from './chatApp';
 import { vscodeApi } from './vscodeApi';
 
-const host = vscodeApi<ChatToHostMessage>();
+const host = vscodeApi<ChatToHostMessage, DraftState>();
 const root = document.getElementById('root');
 
-window.addEventListener('message', (event: MessageEvent<HostToChatMessage>) => {
-  const message = event.data;
-  if (!root) return;
-  switch (message.type) {
-    case 'connectionState':
-      renderConnectionCard(root, message.state, (command) => host.postMessage({ type: 'runCommand', command }));
-      return;
-    default:
-      assertNever(message.type);
-  }
-});
-
-host.postMessage({ type: 'ready' });
+if (root) {
+  const app = new ChatApp(root, (message) => host.postMessage(message), host.getState(), (state) => host.setState(state));
+  window.addEventListener('message', (event: MessageEvent<HostToChatMessage>) => app.handle(event.data));
+  host.postMessage({ type: 'ready' });
+}

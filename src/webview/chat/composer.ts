@@ -1,0 +1,172 @@
+// The message box: Enter sends, Shift+Enter breaks the line, Escape stops a reply, Up on an empty
+// box edits the last message, `@` followed by a name suggests workspace files (arrows + Enter or
+// Tab to attach). Attachments show as removable chips above the box.
+import type { Attachment } from '../../shared/chatModel';
+import { el, iconButton } from './dom';
+import { attachmentChip, type Send } from './turnViews';
+
+export interface ComposerHooks {
+  editLast(): void;
+  draftChanged(text: string): void;
+}
+
+const MENTION = /(^|\s)@([^\s@]*)$/;
+
+export class Composer {
+  readonly element: HTMLElement;
+  readonly input: HTMLTextAreaElement;
+  private readonly chips: HTMLElement;
+  private readonly sendButton: HTMLButtonElement;
+  private readonly stopButton: HTMLButtonElement;
+  private readonly suggestions: HTMLUListElement;
+  private busy = false;
+  private attachments: readonly Attachment[] = [];
+  private suggestionPaths: readonly string[] = [];
+  private active = 0;
+  private requestId = 0;
+
+  constructor(private readonly send: Send, private readonly hooks: ComposerHooks) {
+    this.input = el('textarea', { className: 'composer-input', attrs: { rows: '2', 'aria-label': 'Message (Enter to send, Shift+Enter for a new line, @ to add a file)', placeholder: 'Ask anything. @ adds a file; Enter sends.', 'aria-autocomplete': 'list', 'aria-controls': 'file-suggestions' } });
+    this.chips = el('div', { className: 'chips', attrs: { 'aria-label': 'Attached context' } });
+    this.suggestions = el('ul', { className: 'suggestions', attrs: { id: 'file-suggestions', role: 'listbox', 'aria-label': 'Workspace files' } });
+    this.suggestions.hidden = true;
+    this.sendButton = iconButton('send', 'Send', () => this.submit(), { className: 'send' });
+    this.stopButton = iconButton('debug-stop', 'Stop', () => this.send({ type: 'stop' }), { className: 'stop' });
+    const toolbar = el(
+      'div',
+      { className: 'composer-toolbar' },
+      iconButton('selection', 'Add selection', () => this.send({ type: 'addContext', source: 'selection' })),
+      iconButton('file', 'Add active file', () => this.send({ type: 'addContext', source: 'activeFile' })),
+      iconButton('search', 'Add a workspace file…', () => this.send({ type: 'addContext', source: 'pickFile' })),
+      el('span', { className: 'spacer' }),
+      this.stopButton,
+      this.sendButton,
+    );
+    this.element = el('div', { className: 'composer' }, this.suggestions, this.chips, this.input, toolbar);
+    this.input.addEventListener('keydown', (event) => this.onKey(event));
+    this.input.addEventListener('input', () => {
+      this.autosize();
+      this.hooks.draftChanged(this.input.value);
+      this.updateMention();
+    });
+    this.setBusy(false);
+  }
+
+  setBusy(busy: boolean): void {
+    this.busy = busy;
+    this.stopButton.hidden = !busy;
+    this.sendButton.hidden = busy;
+  }
+
+  setAttachments(attachments: readonly Attachment[]): void {
+    this.attachments = attachments;
+    this.chips.replaceChildren(...attachments.map((a) => attachmentChip(a, () => this.send({ type: 'removeAttachment', id: a.id }))));
+    this.chips.hidden = attachments.length === 0;
+  }
+
+  setText(text: string): void {
+    this.input.value = text;
+    this.autosize();
+    this.hooks.draftChanged(text);
+  }
+
+  focus(): void {
+    this.input.focus();
+  }
+
+  showSuggestions(requestId: number, paths: readonly string[]): void {
+    if (requestId !== this.requestId || !MENTION.test(this.beforeCaret())) return;
+    this.suggestionPaths = paths;
+    this.active = 0;
+    this.renderSuggestions();
+  }
+
+  private submit(): void {
+    if (this.busy) return;
+    const text = this.input.value;
+    if (!text.trim() && this.attachments.length === 0) return;
+    this.send({ type: 'send', text });
+    this.setText('');
+    this.closeSuggestions();
+  }
+
+  private onKey(event: KeyboardEvent): void {
+    if (event.isComposing) return;
+    if (!this.suggestions.hidden && this.suggestionPaths.length) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        this.active = (this.active + step + this.suggestionPaths.length) % this.suggestionPaths.length;
+        this.renderSuggestions();
+        return;
+      }
+      if (event.key === 'Enter' || event.key === 'Tab') {
+        event.preventDefault();
+        this.choose(this.suggestionPaths[this.active]);
+        return;
+      }
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        this.closeSuggestions();
+        return;
+      }
+    }
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      this.submit();
+    } else if (event.key === 'Escape' && this.busy) {
+      event.preventDefault();
+      this.send({ type: 'stop' });
+    } else if (event.key === 'ArrowUp' && this.input.value === '') {
+      event.preventDefault();
+      this.hooks.editLast();
+    }
+  }
+
+  private beforeCaret(): string {
+    return this.input.value.slice(0, this.input.selectionStart ?? this.input.value.length);
+  }
+
+  private updateMention(): void {
+    const match = MENTION.exec(this.beforeCaret());
+    if (!match) return this.closeSuggestions();
+    this.send({ type: 'suggestFiles', requestId: ++this.requestId, query: match[2] ?? '' });
+  }
+
+  private choose(path: string | undefined): void {
+    if (!path) return;
+    const before = this.beforeCaret().replace(MENTION, '$1');
+    const after = this.input.value.slice(this.input.selectionStart ?? this.input.value.length);
+    this.setText(before + after);
+    this.input.setSelectionRange(before.length, before.length);
+    this.send({ type: 'attachFile', path });
+    this.closeSuggestions();
+  }
+
+  private renderSuggestions(): void {
+    this.suggestions.replaceChildren(
+      ...this.suggestionPaths.map((path, index) => {
+        const item = el('li', { className: index === this.active ? 'active' : '', text: path, attrs: { role: 'option', id: `suggestion-${index}`, 'aria-selected': String(index === this.active) } });
+        item.addEventListener('mousedown', (event) => {
+          event.preventDefault();
+          this.choose(path);
+        });
+        return item;
+      }),
+    );
+    this.suggestions.hidden = this.suggestionPaths.length === 0;
+    if (this.suggestionPaths.length) this.input.setAttribute('aria-activedescendant', `suggestion-${this.active}`);
+    else this.input.removeAttribute('aria-activedescendant');
+  }
+
+  private closeSuggestions(): void {
+    this.suggestionPaths = [];
+    this.suggestions.hidden = true;
+    this.input.removeAttribute('aria-activedescendant');
+  }
+
+  private autosize(): void {
+    this.input.style.height = 'auto';
+    this.input.style.height = `${Math.min(this.input.scrollHeight, 240)}px`;
+  }
+}

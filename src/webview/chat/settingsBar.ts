@@ -1,0 +1,104 @@
+// The bar above the conversation: the model picker (chat models first, any model selectable) and
+// the per-conversation parameters (temperature, max tokens, reasoning effort, thinking budget,
+// system prompt) behind a toggle.
+import { THINKING_MIN_BUDGET, type ChatParameters, type ReasoningEffort } from '../../shared/chatModel';
+import type { ModelOption } from '../../shared/chatProtocol';
+import { el, iconButton } from './dom';
+import type { Send } from './turnViews';
+
+function numberOrUndefined(value: string): number | undefined {
+  const n = Number(value);
+  return value.trim() === '' || !Number.isFinite(n) ? undefined : n;
+}
+
+export class SettingsBar {
+  readonly element: HTMLElement;
+  private readonly model: HTMLSelectElement;
+  private readonly params: HTMLElement;
+  private readonly temperature: HTMLInputElement;
+  private readonly maxTokens: HTMLInputElement;
+  private readonly effort: HTMLSelectElement;
+  private readonly thinking: HTMLInputElement;
+  private readonly system: HTMLTextAreaElement;
+  private readonly title: HTMLElement;
+  private readonly paramsToggle: HTMLButtonElement;
+
+  constructor(private readonly send: Send, actions: { newChat(): void; history(): void }) {
+    this.model = el('select', { className: 'model-picker', attrs: { 'aria-label': 'Model' } });
+    this.model.addEventListener('change', () => this.send({ type: 'selectModel', model: this.model.value }));
+    this.title = el('span', { className: 'conversation-title' });
+    this.paramsToggle = iconButton('settings', 'Parameters', () => this.toggleParams());
+    this.paramsToggle.setAttribute('aria-expanded', 'false');
+    this.temperature = el('input', { attrs: { type: 'number', min: '0', max: '2', step: '0.1', placeholder: 'default', 'aria-label': 'Temperature (0 to 2)' } });
+    this.maxTokens = el('input', { attrs: { type: 'number', min: '1', step: '1', placeholder: 'default', 'aria-label': 'Max tokens' } });
+    this.effort = el('select', { attrs: { 'aria-label': 'Reasoning effort' } }, ...['', 'low', 'medium', 'high'].map((v) => el('option', { text: v || 'default', attrs: { value: v } })));
+    this.thinking = el('input', { attrs: { type: 'number', min: String(THINKING_MIN_BUDGET), step: '256', placeholder: 'off', 'aria-label': `Extended thinking budget in tokens (at least ${THINKING_MIN_BUDGET}; empty turns it off)` } });
+    this.system = el('textarea', { attrs: { rows: '3', placeholder: 'System prompt (optional)', 'aria-label': 'System prompt' } });
+    const row = (label: string, input: HTMLElement): HTMLElement => el('label', { className: 'param' }, el('span', { text: label }), input);
+    this.params = el(
+      'div',
+      { className: 'params', attrs: { role: 'group', 'aria-label': 'Parameters of this conversation' } },
+      row('Temperature', this.temperature),
+      row('Max tokens', this.maxTokens),
+      row('Reasoning effort', this.effort),
+      row('Thinking budget', this.thinking),
+      row('System prompt', this.system),
+    );
+    this.params.hidden = true;
+    for (const input of [this.temperature, this.maxTokens, this.effort, this.thinking, this.system]) input.addEventListener('change', () => this.emitParameters());
+    this.element = el(
+      'header',
+      { className: 'chat-header' },
+      el('div', { className: 'header-row' }, this.model, this.paramsToggle, iconButton('history', 'History', actions.history), iconButton('add', 'New chat', actions.newChat)),
+      this.title,
+      this.params,
+    );
+  }
+
+  setTitle(title: string): void {
+    this.title.textContent = title;
+  }
+
+  setModels(models: readonly ModelOption[], selected: string, loading: boolean, error?: string): void {
+    const options: HTMLElement[] = [];
+    const chat = models.filter((m) => m.isChat);
+    const other = models.filter((m) => !m.isChat);
+    const option = (m: ModelOption): HTMLOptionElement => el('option', { text: m.id, attrs: { value: m.id } });
+    if (selected && !models.some((m) => m.id === selected)) options.push(el('option', { text: selected, attrs: { value: selected } }));
+    if (chat.length) options.push(el('optgroup', { attrs: { label: 'Chat models' } }, ...chat.map(option)));
+    if (other.length) options.push(el('optgroup', { attrs: { label: 'Other models' } }, ...other.map(option)));
+    if (options.length === 0) options.push(el('option', { text: loading ? 'Loading models…' : error ? 'Models unavailable' : 'No models', attrs: { value: '' } }));
+    this.model.replaceChildren(...options);
+    this.model.value = selected;
+    this.model.title = error ? `The model list could not be read: ${error}` : selected;
+  }
+
+  setParameters(parameters: ChatParameters): void {
+    this.temperature.value = parameters.temperature?.toString() ?? '';
+    this.maxTokens.value = parameters.maxTokens?.toString() ?? '';
+    this.effort.value = parameters.reasoningEffort ?? '';
+    this.thinking.value = parameters.thinkingBudget?.toString() ?? '';
+    this.system.value = parameters.systemPrompt ?? '';
+  }
+
+  private toggleParams(): void {
+    this.params.hidden = !this.params.hidden;
+    this.paramsToggle.setAttribute('aria-expanded', String(!this.params.hidden));
+    if (!this.params.hidden) this.temperature.focus();
+  }
+
+  private emitParameters(): void {
+    const temperature = numberOrUndefined(this.temperature.value);
+    const maxTokens = numberOrUndefined(this.maxTokens.value);
+    const budget = numberOrUndefined(this.thinking.value);
+    const parameters: ChatParameters = {
+      ...(temperature !== undefined ? { temperature: Math.min(2, Math.max(0, temperature)) } : {}),
+      ...(maxTokens !== undefined && maxTokens >= 1 ? { maxTokens: Math.floor(maxTokens) } : {}),
+      ...(this.effort.value ? { reasoningEffort: this.effort.value as ReasoningEffort } : {}),
+      ...(budget !== undefined ? { thinkingBudget: Math.max(THINKING_MIN_BUDGET, Math.floor(budget)) } : {}),
+      ...(this.system.value.trim() ? { systemPrompt: this.system.value } : {}),
+    };
+    this.send({ type: 'setParameters', parameters });
+    this.setParameters(parameters);
+  }
+}

@@ -1,0 +1,320 @@
+// One conversation turn in the DOM. A user turn is plain text (never parsed) with its attachment
+// chips and an Edit action; an assistant turn streams: reasoning (collapsed), tool steps with
+// approval buttons, the markdown answer, then usage, cost, and an error with its actions.
+import type { Attachment, AssistantTurn, ChatErrorInfo, ReplyCost, ReplyStatus, TokenUsage, ToolStep, UserTurn } from '../../shared/chatModel';
+import type { ApprovalDecision, ChatToHostMessage } from '../../shared/chatProtocol';
+import { el, formatTime, icon, iconButton, textButton } from './dom';
+import { StreamingMarkdown, type MarkdownActions } from './markdown/streamingMarkdown';
+
+export type Send = (message: ChatToHostMessage) => void;
+
+const ERROR_ACTION_LABELS = { retry: 'Retry', setApiKey: 'Set API Key', openSettings: 'Open Settings', showLog: 'Show Log', refreshCredits: 'Refresh Credits' } as const;
+const STEP_ICONS: Record<string, string> = { awaitingApproval: 'question', running: 'loading codicon-modifier-spin', done: 'check', denied: 'circle-slash', failed: 'error' };
+const STEP_WORDS: Record<string, string> = { awaitingApproval: 'waiting for your approval', running: 'running', done: 'done', denied: 'denied', failed: 'failed' };
+/** One formatter for every footer: Number#toLocaleString builds a new one per call (measurable over 250 replies). */
+const COUNT_FORMAT = new Intl.NumberFormat();
+/** Marks a reply whose stored text shows as plain text until its markdown is rendered. */
+const DEFERRED_ATTRIBUTE = 'data-md-deferred';
+
+export interface AssistantTurnOptions {
+  /**
+   * Show the stored text as plain text and render its markdown only on render(): opening a long
+   * conversation then costs a text node per older reply instead of marked, DOMPurify and
+   * highlight.js for all of them (see DeferredReplies).
+   */
+  readonly deferMarkdown?: boolean;
+}
+
+export function attachmentChip(attachment: Attachment, onRemove?: () => void): HTMLElement {
+  const label = attachment.startLine !== undefined ? `${attachment.path}:${attachment.startLine}-${attachment.endLine}` : attachment.path;
+  const chip = el('span', { className: 'chip', attrs: { title: `${label}${attachment.truncated ? ' (truncated)' : ''}` } }, icon(attachment.kind === 'selection' ? 'selection' : 'file'), el('span', { className: 'chip-label', text: label }));
+  if (onRemove) chip.append(iconButton('close', `Remove ${label}`, onRemove, { className: 'chip-remove' }));
+  return chip;
+}
+
+export class UserTurnView {
+  readonly element: HTMLElement;
+
+  constructor(readonly turn: UserTurn, send: Send, onEdit: (view: UserTurnView) => void) {
+    const chips = turn.attachments.length ? el('div', { className: 'chips' }, ...turn.attachments.map((a) => attachmentChip(a))) : undefined;
+    this.element = el(
+      'article',
+      { className: 'turn user', attrs: { 'aria-label': 'Your message', 'data-turn-id': turn.id, tabindex: '-1' } },
+      el('div', { className: 'turn-header' }, el('span', { className: 'who', text: 'You' }), el('span', { className: 'when', text: formatTime(turn.createdAt) }), iconButton('edit', 'Edit and resend', () => onEdit(this), { className: 'turn-action' })),
+      chips,
+      el('div', { className: 'user-text', text: turn.text }),
+    );
+    void send;
+  }
+
+  /** Swaps the text for an editor; Enter (or Save) resends from here, Escape cancels. */
+  startEditing(send: Send): void {
+    const textBox = this.element.querySelector<HTMLElement>('.user-text');
+    if (!textBox || this.element.querySelector('.edit-box')) return;
+    const area = el('textarea', { className: 'edit-box', attrs: { 'aria-label': 'Edit your message', rows: '3' } });
+    area.value = this.turn.text;
+    const finish = (): void => {
+      editor.remove();
+      textBox.hidden = false;
+    };
+    const submit = (): void => {
+      send({ type: 'editAndResend', turnId: this.turn.id, text: area.value });
+      finish();
+    };
+    const editor = el('div', { className: 'edit' }, area, el('div', { className: 'edit-actions' }, textButton('Save & Resend', submit), textButton('Cancel', finish, true)));
+    area.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        submit();
+      } else if (event.key === 'Escape') {
+        event.preventDefault();
+        finish();
+      }
+    });
+    textBox.hidden = true;
+    textBox.after(editor);
+    area.focus();
+  }
+}
+
+export class AssistantTurnView {
+  readonly element: HTMLElement;
+  private readonly markdown: StreamingMarkdown;
+  private readonly reasoning: HTMLDetailsElement;
+  private readonly reasoningText: HTMLElement;
+  private readonly steps: HTMLOListElement;
+  private readonly content: HTMLElement;
+  private readonly footer: HTMLElement;
+  private readonly errorBox: HTMLElement;
+  private readonly badge: HTMLElement;
+  private status: ReplyStatus;
+  private usage: TokenUsage | undefined;
+  private cost: ReplyCost | undefined;
+  private finishReason: string | undefined;
+  /** The stored text while its markdown is not rendered yet. */
+  private deferred: string | undefined;
+
+  constructor(readonly turn: AssistantTurn, private readonly send: Send, actions: MarkdownActions, options: AssistantTurnOptions = {}) {
+    this.status = turn.status;
+    this.badge = el('span', { className: 'badge' });
+    this.reasoningText = el('div', { className: 'reasoning-text' });
+    this.reasoning = el('details', { className: 'reasoning' }, el('summary', {}, icon('lightbulb'), el('span', { text: 'Reasoning' })), this.reasoningText);
+    this.steps = el('ol', { className: 'tool-steps', attrs: { 'aria-label': 'Tool calls' } });
+    this.content = el('div', { className: 'content markdown', attrs: { 'aria-live': 'polite' } });
+    this.errorBox = el('div', { className: 'error-box', attrs: { role: 'alert' } });
+    this.footer = el('div', { className: 'turn-footer' });
+    this.element = el(
+      'article',
+      { className: 'turn assistant', attrs: { 'aria-label': `Reply from ${turn.model || 'the gateway'}`, 'data-turn-id': turn.id, tabindex: '-1' } },
+      el('div', { className: 'turn-header' }, el('span', { className: 'who', text: turn.model || 'Assistant' }), this.badge),
+      this.reasoning,
+      this.steps,
+      this.content,
+      this.errorBox,
+      this.footer,
+    );
+    this.markdown = new StreamingMarkdown(this.content, actions);
+    if (turn.reasoning) this.reasoningText.textContent = turn.reasoning;
+    turn.toolSteps.forEach((step, index) => this.setStep(index, step));
+    if (turn.content && options.deferMarkdown && turn.status !== 'streaming') this.defer(turn.content);
+    else if (turn.content) this.markdown.setText(turn.content);
+    this.usage = turn.usage;
+    this.cost = turn.cost;
+    this.finishReason = turn.finishReason;
+    this.end(turn.status, turn.error);
+  }
+
+  get text(): string {
+    return this.deferred ?? this.markdown.text;
+  }
+
+  get isDeferred(): boolean {
+    return this.deferred !== undefined;
+  }
+
+  private defer(text: string): void {
+    this.deferred = text;
+    this.content.setAttribute(DEFERRED_ATTRIBUTE, '');
+    // Readable (and found by the find widget) until rendered; set through the CSSOM, which the CSP allows.
+    this.content.style.whiteSpace = 'pre-wrap';
+    this.content.textContent = text;
+  }
+
+  /** Renders the markdown of a deferred reply (no-op otherwise). */
+  render(): void {
+    const text = this.deferred;
+    if (text === undefined) return;
+    this.deferred = undefined;
+    this.content.removeAttribute(DEFERRED_ATTRIBUTE);
+    this.content.style.removeProperty('white-space');
+    this.markdown.setText(text);
+  }
+
+  append(content: string | undefined, reasoning: string | undefined): void {
+    this.render();
+    if (reasoning) {
+      this.reasoningText.append(reasoning);
+      this.reasoning.hidden = false;
+    }
+    if (content) this.markdown.append(content);
+  }
+
+  setStep(index: number, step: ToolStep): void {
+    const item = this.stepItem(step);
+    const existing = this.steps.children[index];
+    if (existing) existing.replaceWith(item);
+    else this.steps.append(item);
+    this.steps.hidden = false;
+  }
+
+  private stepItem(step: ToolStep): HTMLLIElement {
+    if (step.kind === 'server') {
+      return el(
+        'li',
+        { className: 'tool-step server' },
+        el('div', { className: 'step-line' }, icon('server-process'), el('span', { className: 'step-name', text: step.name }), el('span', { className: 'step-status', text: step.server ? `ran on ${step.server}` : 'ran on the gateway' })),
+        step.arguments ? el('code', { className: 'step-args', text: step.arguments }) : undefined,
+        step.result ? el('details', {}, el('summary', { text: 'Result' }), el('pre', { className: 'step-result', text: step.result })) : undefined,
+      );
+    }
+    const line = el('div', { className: 'step-line' }, icon(STEP_ICONS[step.status] ?? 'tools'), el('span', { className: 'step-name', text: step.name }), el('span', { className: 'step-status', text: STEP_WORDS[step.status] ?? step.status }));
+    const item = el('li', { className: `tool-step function ${step.status}`, attrs: { 'data-call-id': step.id } }, line, el('code', { className: 'step-args', text: step.arguments }));
+    if (step.status === 'awaitingApproval') {
+      const decide = (decision: ApprovalDecision) => (): void => {
+        item.querySelectorAll('button').forEach((button) => (button.disabled = true));
+        this.send({ type: 'approveTool', callId: step.id, decision });
+      };
+      const buttons = el('div', { className: 'approval', attrs: { role: 'group', 'aria-label': `Allow ${step.name}?` } }, textButton('Allow Once', decide('once')), textButton('Allow for This Conversation', decide('always'), true), textButton('Deny', decide('deny'), true));
+      item.append(buttons);
+      queueMicrotask(() => buttons.querySelector('button')?.focus());
+    }
+    if (step.result) item.append(el('details', {}, el('summary', { text: 'Result' }), el('pre', { className: 'step-result', text: step.result })));
+    return item;
+  }
+
+  end(status: ReplyStatus, error?: ChatErrorInfo, usage?: TokenUsage, finishReason?: string): void {
+    this.status = status;
+    if (usage) this.usage = usage;
+    if (finishReason) this.finishReason = finishReason;
+    if (status !== 'streaming') this.markdown.finish();
+    this.element.classList.toggle('streaming', status === 'streaming');
+    this.content.setAttribute('aria-busy', String(status === 'streaming'));
+    this.reasoning.hidden = !this.reasoningText.textContent;
+    this.steps.hidden = this.steps.children.length === 0;
+    this.badge.textContent = status === 'streaming' ? 'writing…' : status === 'stopped' ? 'stopped' : status === 'error' ? 'failed' : '';
+    this.badge.className = `badge ${status}`;
+    this.errorBox.replaceChildren();
+    this.errorBox.hidden = !error;
+    if (error) {
+      this.errorBox.append(el('div', { className: 'error-message' }, icon('error'), el('span', { text: error.message })));
+      const actions = el('div', { className: 'error-actions' });
+      for (const action of error.actions) actions.append(textButton(ERROR_ACTION_LABELS[action], () => this.send({ type: 'errorAction', action }), action !== 'retry'));
+      this.errorBox.append(actions);
+    }
+    this.renderFooter();
+  }
+
+  setCost(cost: ReplyCost): void {
+    this.cost = cost;
+    this.renderFooter();
+  }
+
+  private renderFooter(): void {
+    const parts: string[] = [];
+    if (this.finishReason === 'length' || this.finishReason === 'max_tokens') parts.push('cut at the max tokens limit');
+    if (this.finishReason === 'tool_rounds') parts.push('stopped after too many tool rounds');
+    if (this.usage) parts.push(`${COUNT_FORMAT.format(this.usage.promptTokens)} prompt + ${COUNT_FORMAT.format(this.usage.completionTokens)} completion tokens`);
+    // A stopped or failed reply often costs nothing: "$0.0000" would only be noise.
+    if (this.cost && this.cost.credits > 0) parts.push(`${this.cost.estimate ? '≈ ' : ''}${formatCost(this.cost.credits)}${this.cost.estimate ? ' (estimate: other requests overlapped)' : ''}`);
+    const info = el('span', { className: 'usage', text: parts.join(' · ') });
+    const copy = iconButton('copy', 'Copy reply', () => this.send({ type: 'copyText', text: this.text }), { className: 'turn-action' });
+    const regenerate = iconButton('refresh', 'Regenerate', () => this.send({ type: 'regenerate' }), { className: 'turn-action regenerate' });
+    this.footer.replaceChildren(info, this.status === 'streaming' ? '' : copy, this.status === 'streaming' ? '' : regenerate);
+  }
+}
+
+/** Credits a reply cost: cents for the usual amounts, and tiny ones never rounded to nothing. */
+export function formatCost(credits: number): string {
+  if (credits < 0.0001) return '< $0.0001';
+  return `$${credits.toFixed(credits < 1 ? 4 : 2)}`;
+}
+
+/** Replies rendered at once when a conversation opens: the view opens at its end, and this many
+ *  turns fill more than a screen. Earlier replies are deferred. */
+export const EAGER_TURNS = 8;
+/** Deferred replies this close to the viewport are rendered before they scroll into view. */
+const NEAR_VIEWPORT = '1500px 0px';
+/** Longest stretch of rendering in one idle callback (a task stays far below 50 ms). */
+const IDLE_SLICE_MS = 8;
+
+type IdleCallback = (deadline?: { timeRemaining(): number }) => void;
+
+/**
+ * Renders deferred replies when they come near the viewport (IntersectionObserver), and all the
+ * others, newest first, in short slices when the page is idle, so a long conversation opens in one
+ * short task and is fully rendered soon after without a long task.
+ */
+export class DeferredReplies {
+  private readonly observer: IntersectionObserver;
+  private readonly views = new Map<Element, AssistantTurnView>();
+  /** In document order; rendered from the end (nearest to where the view opens). */
+  private readonly queue: AssistantTurnView[] = [];
+  private cancelIdle: (() => void) | undefined;
+  private disposed = false;
+
+  /** False where IntersectionObserver is missing (e.g. jsdom): then nothing is deferred. */
+  static get supported(): boolean {
+    return typeof IntersectionObserver === 'function';
+  }
+
+  constructor(scroller: HTMLElement) {
+    this.observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) if (entry.isIntersecting) this.renderView(this.views.get(entry.target));
+    }, { root: scroller, rootMargin: NEAR_VIEWPORT });
+  }
+
+  add(view: AssistantTurnView): void {
+    if (!view.isDeferred) return;
+    this.views.set(view.element, view);
+    this.queue.push(view);
+    this.observer.observe(view.element);
+  }
+
+  /** Starts the idle rendering of what is left. */
+  start(): void {
+    if (this.queue.length) this.scheduleIdle();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.observer.disconnect();
+    this.cancelIdle?.();
+    this.views.clear();
+    this.queue.length = 0;
+  }
+
+  private renderView(view: AssistantTurnView | undefined): void {
+    if (!view || this.disposed) return;
+    this.observer.unobserve(view.element);
+    this.views.delete(view.element);
+    // A reply removed since (regenerate, edit) is not worth rendering.
+    if (view.element.isConnected) view.render();
+  }
+
+  private scheduleIdle(): void {
+    const run: IdleCallback = (deadline) => {
+      this.cancelIdle = undefined;
+      const stop = performance.now() + Math.min(IDLE_SLICE_MS, deadline?.timeRemaining() ?? IDLE_SLICE_MS);
+      do this.renderView(this.queue.pop());
+      while (this.queue.length && performance.now() < stop && !this.disposed);
+      if (this.queue.length && !this.disposed) this.scheduleIdle();
+    };
+    if (typeof requestIdleCallback === 'function') {
+      const handle = requestIdleCallback(run, { timeout: 500 });
+      this.cancelIdle = () => cancelIdleCallback(handle);
+    } else {
+      const handle = window.setTimeout(run, 16);
+      this.cancelIdle = () => window.clearTimeout(handle);
+    }
+  }
+}

@@ -1,0 +1,192 @@
+import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
+import { startGateway, type LocalGateway } from '../gateway/index';
+import { Workbench } from './workbench';
+
+const SLOW_MODEL = 'sim-openai/gpt-sim-mini::delay-chunks=40';
+
+// The chat panel as a user meets it: the real workbench in Chromium, the extension talking to the
+// local gateway. One workbench for the suite; each test starts from a new conversation.
+describe('chat panel (real VS Code in Chromium, local gateway)', () => {
+  let gateway: LocalGateway;
+  let workbench: Workbench;
+  let chat: Frame;
+
+  // The workspace settings file, rewritten by tests that need another default model (a fault of
+  // the local gateway is chosen by the model name) or theme; VS Code applies it at once.
+  let baseUrl = '';
+  const settings = (model: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ 'unifiedInference.baseUrl': baseUrl, 'unifiedInference.defaultModels.chat': model, ...extra });
+  const useSettings = async (model: string, extra: Record<string, unknown> = {}): Promise<void> => {
+    writeFileSync(join(workbench.server.workspace, '.vscode', 'settings.json'), JSON.stringify(settings(model, extra), null, 2));
+    await workbench.page.waitForTimeout(1_500);
+  };
+
+  before(async () => {
+    gateway = await startGateway();
+    baseUrl = gateway.url;
+    workbench = await Workbench.open({
+      workspaceFiles: { 'read_file.md': '# Notes\n\nThe launch code word is PAPAYA.\n', 'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n' },
+      // Each event 40 ms apart (a fault of the local gateway selected by the model name): slow
+      // enough to stop a reply midway, fast enough for the suite.
+      workspaceSettings: settings(SLOW_MODEL),
+      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
+    });
+    await workbench.activityItem('Unified Inference').click();
+    // Room for the conversation: fold the other views of the container.
+    for (const name of ['Research Jobs', 'Models', 'Search Results']) {
+      const header = workbench.page.locator('.pane-header[aria-expanded="true"]', { hasText: name }).first();
+      if (await header.isVisible()) await header.click();
+    }
+    chat = await workbench.webviewWith('.composer-input', 60_000);
+  });
+
+  after(async () => {
+    await workbench?.close();
+    workbench?.removeFiles();
+    await gateway?.stop();
+  });
+
+  const input = () => chat.locator('.composer-input');
+  const lastReply = () => chat.locator('.turn.assistant').last();
+  const newChat = async (): Promise<void> => {
+    await chat.locator('button[aria-label="New chat"]').click();
+    await chat.locator('.empty-state').waitFor();
+  };
+  const ask = async (text: string): Promise<void> => {
+    await input().fill(text);
+    await input().press('Enter');
+  };
+
+  it('streams a markdown reply with highlighted code and code actions, then shows usage and cost', async () => {
+    const picker = chat.locator('select.model-picker');
+    await picker.locator('option', { hasText: 'sim-openai/gpt-sim' }).first().waitFor({ state: 'attached' });
+    assert.equal(await picker.inputValue(), SLOW_MODEL);
+    await ask('Show me a TypeScript example');
+    await chat.locator('.turn.user .user-text', { hasText: 'Show me a TypeScript example' }).waitFor();
+    const reply = lastReply();
+    await reply.locator('.content pre code').first().waitFor();
+    await reply.locator('.turn-footer .usage', { hasText: 'completion tokens' }).waitFor();
+    assert.equal(await reply.locator('.badge').innerText(), '', 'no status badge on a finished reply');
+    await reply.locator('.turn-footer .usage', { hasText: '$' }).waitFor({ timeout: 20_000 });
+    assert.ok((await reply.locator('.content h1, .content h2, .content h3').count()) >= 1, 'markdown headings rendered');
+    for (const label of ['Copy', 'Insert at Cursor', 'New File']) assert.equal(await reply.locator(`button[aria-label="${label}"]`).count() >= 1, true, `${label} on code blocks`);
+    assert.ok((await reply.locator('.content pre code span[class^="hljs"]').count()) > 0, 'code is highlighted');
+    await workbench.screenshot('chat-01-streamed-reply-dark');
+  });
+
+  it('stops a slow reply at once, keeping what arrived, and regenerates it', async () => {
+    await newChat();
+    await ask('Tell me about streams');
+    const reply = lastReply();
+    await reply.locator('.content p').first().waitFor();
+    await chat.locator('button[aria-label="Stop"]').click();
+    await reply.locator('.badge.stopped').waitFor();
+    const kept = await reply.locator('.content').innerText();
+    assert.ok(kept.length > 0, 'the partial reply stays');
+    await workbench.screenshot('chat-02-stopped');
+    await reply.locator('button[aria-label="Regenerate"]').click();
+    await chat.locator('.turn.assistant .badge.stopped').waitFor({ state: 'detached' });
+  });
+  it('edits a sent message and resends from there (Up arrow on the empty box)', async () => {
+    await newChat();
+    await ask('First question about arrays');
+    await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
+    await input().press('ArrowUp');
+    const editor = chat.locator('.turn.user textarea.edit-box');
+    await editor.waitFor();
+    await editor.fill('Second question about maps');
+    await editor.press('Enter');
+    await chat.locator('.turn.user .user-text', { hasText: 'Second question about maps' }).waitFor();
+    await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
+    assert.equal(await chat.locator('.turn.user').count(), 1, 'the edited message replaced the first');
+    assert.equal(await chat.locator('.turn.user .user-text', { hasText: 'arrays' }).count(), 0);
+  });
+
+  it('asks before a model reads a workspace file, runs it once allowed, and answers with the result', async () => {
+    await useSettings('sim-openai/gpt-sim-mini');
+    await newChat();
+    await ask('read_file.md');
+    const step = lastReply().locator('.tool-step.function').first();
+    await step.locator('.approval button', { hasText: 'Allow Once' }).waitFor();
+    assert.match(await step.locator('.step-name').innerText(), /read_file/);
+    await workbench.screenshot('chat-03-tool-approval');
+    await step.locator('.approval button', { hasText: 'Allow Once' }).click();
+    await lastReply().locator('.tool-step.function.done').waitFor();
+    await lastReply().locator('.content', { hasText: 'PAPAYA' }).waitFor();
+    await workbench.screenshot('chat-04-tool-result');
+  });
+
+  it('attaches a workspace file through an @ mention, shown as a chip', async () => {
+    await newChat();
+    await input().fill('Summarise @app');
+    await chat.locator('.suggestions li', { hasText: 'src/app.ts' }).waitFor();
+    await input().press('Enter');
+    await chat.locator('.composer .chip', { hasText: 'src/app.ts' }).waitFor();
+    assert.equal(await input().inputValue(), 'Summarise ');
+    await input().press('Enter');
+    await chat.locator('.turn.user .chip', { hasText: 'src/app.ts' }).waitFor();
+    await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
+    const sent = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1)?.body as { messages: Array<{ content: string }> };
+    assert.match(sent.messages.at(-1)?.content ?? '', /return a \+ b;/, 'the file went to the model');
+  });
+
+  for (const [name, model, text, action] of [
+    ['a bad key', 'sim-openai/gpt-sim-mini::status=401', 'refused the API key', 'Set API Key'],
+    ['no credits left', 'sim-openai/gpt-sim-mini::status=429;code=insufficient_quota', 'Out of credits', 'Refresh Credits'],
+    ['a broken stream', 'sim-openai/gpt-sim-mini::error-event', 'ended the reply with an error', 'Retry'],
+  ] as const) {
+    it(`shows ${name} with what to do next, keeping what arrived`, async () => {
+      await useSettings(model);
+      await newChat();
+      await ask(`Trigger ${name}`);
+      const box = lastReply().locator('.error-box');
+      await box.locator('.error-message', { hasText: text }).waitFor();
+      await box.locator('button', { hasText: action }).waitFor();
+      await workbench.screenshot(`chat-05-error-${name.replace(/\s+/g, '-')}`);
+    });
+  }
+
+  it('keeps conversations across a window reload, listed in the history with search', async () => {
+    await useSettings('sim-openai/gpt-sim-mini');
+    await newChat();
+    await ask('Remember the word KIWI');
+    await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
+    await workbench.page.reload();
+    await workbench.page.locator('.monaco-workbench').waitFor();
+    chat = await workbench.webviewWith('.composer-input', 60_000);
+    await chat.locator('.turn.user .user-text', { hasText: 'Remember the word KIWI' }).waitFor();
+    await chat.locator('button[aria-label="History"]').click();
+    await chat.locator('.history-search').fill('kiwi');
+    await chat.locator('.history-item', { hasText: 'Remember the word KIWI' }).waitFor();
+    await chat.locator('.history-item', { hasText: 'First question' }).waitFor({ state: 'detached' });
+    await workbench.screenshot('chat-06-history-search');
+    await chat.locator('.history-search').fill('');
+    await chat.locator('.history-item', { hasText: 'read_file.md' }).locator('.history-open').click();
+    await chat.locator('.turn.user .user-text', { hasText: 'read_file.md' }).waitFor();
+  });
+
+  for (const [theme, name, light] of [['Default Light Modern', 'light', true], ['Default High Contrast', 'high-contrast', false]] as const) {
+    it(`follows the ${name} theme: a reply, a tool waiting for approval, an error`, async () => {
+      await useSettings('sim-openai/gpt-sim-mini', { 'workbench.colorTheme': theme });
+      await newChat();
+      await ask('Show me the theme');
+      await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
+      const background = await chat.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
+      const [r = 0, g = 0, b = 0] = (background.match(/\d+/g) ?? []).map(Number);
+      assert.equal(r + g + b > 600, light, `the theme's background (${background})`);
+      await workbench.screenshot(`chat-07-${name}-reply`);
+      await ask('read_file.md');
+      await lastReply().locator('.approval button', { hasText: 'Deny' }).waitFor();
+      await workbench.screenshot(`chat-08-${name}-tool-approval`);
+      await lastReply().locator('.approval button', { hasText: 'Deny' }).click();
+      await lastReply().locator('.tool-step.function.denied').waitFor();
+      await useSettings('sim-openai/gpt-sim-mini::status=429;code=insufficient_quota', { 'workbench.colorTheme': theme });
+      await newChat();
+      await ask('One more');
+      await lastReply().locator('.error-box button', { hasText: 'Refresh Credits' }).waitFor();
+      await workbench.screenshot(`chat-09-${name}-error`);
+    });
+  }
+});

@@ -1,0 +1,162 @@
+// The chat webview's app in jsdom: what each host message does to the DOM, and what the user's
+// keys and clicks send back. Streaming must touch only the reply being written.
+import * as assert from 'node:assert/strict';
+import { JSDOM } from 'jsdom';
+import type { AssistantTurn, Conversation, UserTurn } from '../../src/shared/chatModel';
+import type { ChatToHostMessage, HostToChatMessage } from '../../src/shared/chatProtocol';
+import { ChatApp } from '../../src/webview/chat/chatApp';
+
+const user = (id: string, text: string): UserTurn => ({ role: 'user', id, text, attachments: [], createdAt: Date.parse('2026-11-23T10:00:00Z') });
+const assistant = (id: string, content: string, extra: Partial<AssistantTurn> = {}): AssistantTurn => ({ role: 'assistant', id, model: 'sim/model', content, reasoning: '', toolSteps: [], status: 'done', wire: [], createdAt: 0, ...extra });
+const conversation = (turns: Conversation['turns']): Conversation => ({ id: 'c1', title: 'A title', model: 'sim/model', parameters: {}, turns, createdAt: 0, updatedAt: 0 });
+
+describe('chat webview app (jsdom)', () => {
+  let dom: JSDOM;
+  let root: HTMLElement;
+  let sent: ChatToHostMessage[];
+  let app: ChatApp;
+  const globals = ['window', 'document', 'requestAnimationFrame', 'Node', 'HTMLElement', 'KeyboardEvent', 'MouseEvent'] as const;
+
+  before(() => {
+    dom = new JSDOM('<!doctype html><html><body><main id="root"></main></body></html>', { pretendToBeVisual: true });
+    const g = globalThis as Record<string, unknown>;
+    for (const name of globals) g[name] = name === 'requestAnimationFrame' ? dom.window.requestAnimationFrame.bind(dom.window) : (dom.window as unknown as Record<string, unknown>)[name];
+  });
+
+  after(() => {
+    const g = globalThis as Record<string, unknown>;
+    for (const name of globals) delete g[name];
+    dom.window.close();
+  });
+
+  beforeEach(() => {
+    root = dom.window.document.getElementById('root') as HTMLElement;
+    root.replaceChildren();
+    sent = [];
+    app = new ChatApp(root, (message) => sent.push(message), undefined, () => undefined);
+    app.handle({ type: 'connectionState', state: { baseUrl: 'http://gw', keySource: 'secretStorage' } });
+  });
+
+  const handle = (message: HostToChatMessage): void => app.handle(message);
+  const frame = (): Promise<void> => new Promise((resolve) => dom.window.requestAnimationFrame(() => resolve()));
+  const key = (target: Element, keyName: string, init: KeyboardEventInit = {}): void => {
+    target.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: keyName, bubbles: true, cancelable: true, ...init }));
+  };
+  const input = (): HTMLTextAreaElement => root.querySelector('.composer-input') as HTMLTextAreaElement;
+
+  it('renders an opened conversation; user text stays text, never HTML', async () => {
+    handle({ type: 'conversation', conversation: conversation([user('u1', '<img src=x onerror=alert(1)> hi'), assistant('a1', '# Answer\n\nSome **bold** text.')]), busy: false });
+    await frame();
+    assert.equal(root.querySelector('.turn.user .user-text')?.textContent, '<img src=x onerror=alert(1)> hi');
+    assert.equal(root.querySelector('.turn.user img'), null);
+    assert.equal(root.querySelector('.turn.assistant .content h1')?.textContent, 'Answer');
+    assert.equal(root.querySelector('.conversation-title')?.textContent, 'A title');
+  });
+
+  it('streams deltas into the reply being written only, and marks it busy until it ends', async () => {
+    handle({ type: 'conversation', conversation: conversation([user('u1', 'q'), assistant('a1', 'old reply')]), busy: false });
+    await frame();
+    const oldReply = root.querySelector('[data-turn-id="a1"] .content')?.firstElementChild;
+    handle({ type: 'userTurn', turn: user('u2', 'next') });
+    handle({ type: 'replyStarted', turn: assistant('a2', '', { status: 'streaming' }) });
+    assert.equal(root.querySelector('.messages')?.getAttribute('aria-busy'), 'true');
+    assert.equal((root.querySelector('button[aria-label="Stop"]') as HTMLButtonElement).hidden, false);
+    for (const piece of ['Hello ', 'streaming ', 'world']) handle({ type: 'replyDelta', id: 'a2', content: piece });
+    handle({ type: 'replyDelta', id: 'a2', reasoning: 'thinking it over' });
+    await frame();
+    await frame();
+    assert.match(root.querySelector('[data-turn-id="a2"] .content')?.textContent ?? '', /Hello streaming world/);
+    assert.equal(root.querySelector('[data-turn-id="a2"] .reasoning-text')?.textContent, 'thinking it over');
+    assert.equal((root.querySelector('[data-turn-id="a2"] details.reasoning') as HTMLDetailsElement).open, false, 'reasoning collapsed');
+    assert.equal(root.querySelector('[data-turn-id="a1"] .content')?.firstElementChild, oldReply, 'the earlier reply was not re-rendered');
+    handle({ type: 'replyEnded', id: 'a2', status: 'done', usage: { promptTokens: 12, completionTokens: 34 } });
+    assert.equal(root.querySelector('.messages')?.getAttribute('aria-busy'), 'false');
+    assert.match(root.querySelector('[data-turn-id="a2"] .usage')?.textContent ?? '', /12 prompt \+ 34 completion tokens/);
+    handle({ type: 'replyCost', id: 'a2', cost: { credits: 0.0012, estimate: true } });
+    assert.match(root.querySelector('[data-turn-id="a2"] .usage')?.textContent ?? '', /≈ \$0\.0012 \(estimate/);
+    handle({ type: 'replyCost', id: 'a2', cost: { credits: 0.00002, estimate: false } });
+    assert.match(root.querySelector('[data-turn-id="a2"] .usage')?.textContent ?? '', /< \$0\.0001$/, 'a tiny cost is not shown as nothing');
+  });
+
+  it('shows an error with its actions; the actions go to the host', () => {
+    handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
+    handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
+    handle({ type: 'replyDelta', id: 'a1', content: 'partial' });
+    handle({ type: 'replyEnded', id: 'a1', status: 'error', error: { kind: 'auth', message: 'The gateway refused the API key', actions: ['setApiKey', 'retry'] } });
+    const box = root.querySelector('[data-turn-id="a1"] .error-box') as HTMLElement;
+    assert.equal(box.hidden, false);
+    assert.match(box.textContent ?? '', /refused the API key/);
+    const buttons = Array.from(box.querySelectorAll('button'));
+    assert.deepEqual(buttons.map((b) => b.textContent), ['Set API Key', 'Retry']);
+    buttons[1]?.click();
+    assert.deepEqual(sent.at(-1), { type: 'errorAction', action: 'retry' });
+    assert.equal(root.querySelector('[data-turn-id="a1"] .badge')?.textContent, 'failed');
+  });
+
+  it('asks for tool approval with buttons and sends the decision', () => {
+    handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
+    handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
+    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-1', name: 'read_file', arguments: '{"path":"a.ts"}', status: 'awaitingApproval' } });
+    const allow = Array.from(root.querySelectorAll('.approval button')).find((b) => b.textContent === 'Allow for This Conversation') as HTMLButtonElement;
+    allow.click();
+    assert.deepEqual(sent.at(-1), { type: 'approveTool', callId: 'call-1', decision: 'always' });
+    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-1', name: 'read_file', arguments: '{}', status: 'done', result: 'file text' } });
+    assert.equal(root.querySelectorAll('.tool-step').length, 1, 'the step was updated in place');
+    assert.equal(root.querySelector('.tool-step .approval'), null);
+    handle({ type: 'toolStep', id: 'a1', index: 1, step: { kind: 'server', name: 'sim_search', server: 'https://tools' } });
+    assert.match(root.querySelectorAll('.tool-step')[1]?.textContent ?? '', /sim_search.*ran on https:\/\/tools/);
+  });
+
+  it('keyboard: Enter sends, Shift+Enter does not, Escape stops, Up edits the last message', () => {
+    handle({ type: 'conversation', conversation: conversation([user('u1', 'first'), assistant('a1', 'answer')]), busy: false });
+    const box = input();
+    box.value = 'hello';
+    key(box, 'Enter', { shiftKey: true });
+    assert.equal(sent.filter((m) => m.type === 'send').length, 0);
+    key(box, 'Enter');
+    assert.deepEqual(sent.at(-1), { type: 'send', text: 'hello' });
+    assert.equal(box.value, '');
+    handle({ type: 'replyStarted', turn: assistant('a2', '', { status: 'streaming' }) });
+    key(box, 'Escape');
+    assert.deepEqual(sent.at(-1), { type: 'stop' });
+    handle({ type: 'replyEnded', id: 'a2', status: 'stopped' });
+    key(box, 'ArrowUp');
+    const editor = root.querySelector('.turn.user textarea.edit-box') as HTMLTextAreaElement;
+    assert.equal(editor.value, 'first');
+    editor.value = 'changed';
+    key(editor, 'Enter');
+    assert.deepEqual(sent.at(-1), { type: 'editAndResend', turnId: 'u1', text: 'changed' });
+  });
+
+  it('suggests workspace files after @ and attaches the chosen one', () => {
+    handle({ type: 'conversation', conversation: conversation([]), busy: false });
+    const box = input();
+    box.value = 'look at @ap';
+    box.setSelectionRange(box.value.length, box.value.length);
+    box.dispatchEvent(new dom.window.Event('input'));
+    const request = sent.at(-1);
+    assert.equal(request?.type, 'suggestFiles');
+    const requestId = request?.type === 'suggestFiles' ? request.requestId : -1;
+    assert.equal(request?.type === 'suggestFiles' ? request.query : '', 'ap');
+    handle({ type: 'fileSuggestions', requestId, paths: ['src/app.ts', 'src/api.ts'] });
+    assert.equal((root.querySelector('.suggestions') as HTMLElement).hidden, false);
+    key(box, 'ArrowDown');
+    key(box, 'Enter');
+    assert.deepEqual(sent.at(-1), { type: 'attachFile', path: 'src/api.ts' });
+    assert.equal(box.value, 'look at ');
+    handle({ type: 'attachments', attachments: [{ id: 'x', kind: 'file', path: 'src/api.ts', text: '...' }] });
+    (root.querySelector('.composer .chip button') as HTMLButtonElement).click();
+    assert.deepEqual(sent.at(-1), { type: 'removeAttachment', id: 'x' });
+  });
+
+  it('removes turns from an edited point on, and lists history with its actions', () => {
+    handle({ type: 'conversation', conversation: conversation([user('u1', 'a'), assistant('a1', 'b'), user('u2', 'c'), assistant('a2', 'd')]), busy: false });
+    handle({ type: 'turnsRemoved', fromId: 'u2' });
+    assert.deepEqual(Array.from(root.querySelectorAll('.turn'), (t) => t.getAttribute('data-turn-id')), ['u1', 'a1']);
+    handle({ type: 'history', conversations: [{ id: 'c1', title: 'First', model: 'm', updatedAt: 0, turnCount: 2 }], query: '' });
+    (root.querySelector('.history-item .history-open') as HTMLButtonElement).click();
+    assert.deepEqual(sent.at(-1), { type: 'openConversation', id: 'c1' });
+    (root.querySelector('button[aria-label="Delete First"]') as HTMLButtonElement).click();
+    assert.deepEqual(sent.at(-1), { type: 'deleteConversation', id: 'c1' });
+  });
+});
