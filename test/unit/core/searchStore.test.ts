@@ -37,6 +37,7 @@ describe('core/search: vector store and cosine search', () => {
     const found = store.search([0, 3, 0.1], 2);
     assert.deepEqual(found.map((f) => store.record(f.index)?.file), ['b', 'c']);
     assert.ok(Math.abs((found[0]?.score ?? 0) - 0.99944) < 1e-4);
+    assert.equal(store.search([2, 0, 0], 1)[0]?.index, 0, 'the first row counts too');
     assert.throws(() => store.search([1, 0], 1), /dimensions/);
   });
 
