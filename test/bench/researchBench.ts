@@ -9,8 +9,9 @@
 // 2 s (real 30 s), young for 4 s (real 60 s), growth constant 4 s (real 60 s).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GatewayClient, ResearchPollLoop, whereStatus } from '../../src/core/index';
+import { GatewayClient, ResearchPollLoop } from '../../src/core/index';
 import type { PollOptions, ResearchJob } from '../../src/core/index';
+import { inProgressQuery } from '../../src/extension/research/researchQuery';
 import { startGateway } from '../gateway/index';
 
 export interface ResearchBenchOptions {
@@ -61,12 +62,13 @@ async function runCase(jobs: number, seconds: number): Promise<CaseResult> {
     const listMs: number[] = [];
     let lastListed: readonly ResearchJob[] = [];
     const errors: unknown[] = [];
-    // What the extension would send: the unfinished jobs only, one page of 100, in one request.
-    const where = whereStatus('queued', 'running');
+    // What the extension sends (the same query builder): the unfinished jobs only (every status
+    // that is not terminal, so unknown ones too), newest first, one page of 100, in one request.
+    const query = inProgressQuery();
     loop.current = new ResearchPollLoop({
       poll: async (signal) => {
         const started = performance.now();
-        const list = await client.research.list({ where, limit: 100 }, { signal });
+        const list = await client.research.list(query, { signal, maxRetries: 0 });
         listMs.push(performance.now() - started);
         lastListed = list.docs;
         return list.docs;
@@ -106,7 +108,7 @@ export async function runResearchBench(options: ResearchBenchOptions): Promise<s
     '',
     `ResearchPollLoop + GatewayClient against the local gateway (in-process), one case per job count, jobs running for the whole window (queued 1 s, then running for an hour). Window ${options.seconds} s per case. Node ${process.version}, ${new Date().toISOString()}.`,
     `**Compressed schedule (${COMPRESSION}x):** minIntervalMs ${SCHEDULE.minIntervalMs}, maxIntervalMs ${SCHEDULE.maxIntervalMs}, youngAgeMs ${SCHEDULE.youngAgeMs}, growthMs ${SCHEDULE.growthMs} (the shipped defaults are 3000 / 30000 / 60000 / 60000), so ${options.seconds} s here are ${((options.seconds * COMPRESSION) / 60).toFixed(0)} minutes of a real job's polling. The "real schedule" columns divide by the compression.`,
-    'Poll: one `GET /research?where=<queued or running>&limit=100` per tick for all jobs. Requests counted by the gateway; "other" is any request that is not that list (per-job GETs would show there).',
+    `Poll: one \`GET /research\` per tick for all jobs with \`where=${JSON.stringify(inProgressQuery().where)}\`, limit ${String(inProgressQuery().limit)}, sort ${String(inProgressQuery().sort)}: the query the Research view sends (\`inProgressQuery()\`). Requests counted by the gateway; "other" is any request that is not that list (per-job GETs would show there).`,
     '',
     '| jobs in progress | list requests | other requests | window s | requests / min (compressed) | requests / job-minute (compressed) | requests / min (real schedule) | requests / job-minute (real schedule) | median list ms | jobs listed at the end |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -44,6 +44,26 @@ export function inProgressWhere(): ResearchWhere {
   return whereField('status', 'not_in', [...SUCCEEDED_STATUSES, ...FAILED_STATUSES]);
 }
 
+/** The in-progress set is read in one request; a user rarely has more running at once. */
+export const IN_PROGRESS_LIMIT = 100;
+
+/**
+ * The one list request per poll tick: every job still in progress, newest first. The Research
+ * view polls with it and the research benchmark measures it.
+ */
+export function inProgressQuery(limit = IN_PROGRESS_LIMIT): ResearchListQuery {
+  return { where: inProgressWhere(), limit, sort: '-createdAt' };
+}
+
+/**
+ * The list request that reads given jobs by id (at most 100, the list's page limit): how a job's
+ * final status is learnt when `GET /research/{id}` is unavailable (a 404 there means no detail).
+ */
+export function jobsByIdQuery(ids: readonly string[]): ResearchListQuery {
+  if (ids.length === 0 || ids.length > IN_PROGRESS_LIMIT) throw new RangeError(`jobsByIdQuery takes 1 to ${IN_PROGRESS_LIMIT} ids (got ${ids.length})`);
+  return { where: whereField('id', 'in', [...ids]), limit: ids.length, sort: '-createdAt' };
+}
+
 function statusWhere(status: StatusFilter): ResearchWhere | undefined {
   switch (status) {
     case 'all':
