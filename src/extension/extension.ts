@@ -42,7 +42,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const researchView = new ResearchView(research);
   const reports = new ReportDocuments(connection, research);
   context.subscriptions.push(connection, credits, creditsItem, catalog, models, chat, research, researchView, reports);
-  context.subscriptions.push(...registerResearchCommands(research, reports, log));
+  context.subscriptions.push(...registerResearchCommands({ jobs: research, reports, view: researchView, connection, log }));
   context.subscriptions.push(new GatewayLanguageModels(connection, catalog, log));
   const participant = registerUnifiedParticipant({ connection, research, reports, catalog, credits, log, extensionUri: context.extensionUri, storageUri: context.globalStorageUri });
   context.subscriptions.push(...participant.disposables);
@@ -71,7 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   await connection.initialize();
   log.info(`Unified Inference ${String(context.extension.packageJSON.version)} activated.`);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, reports, participantHandler: participant.handler })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler })
     : undefined;
 }
 

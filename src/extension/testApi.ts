@@ -7,6 +7,7 @@ import type { ModelCatalog } from './models/modelCatalog';
 import type { ModelsView } from './models/modelsView';
 import type { ReportDocuments } from './research/reportDocuments';
 import type { ResearchJobs } from './research/researchJobs';
+import type { ResearchView } from './research/researchView';
 
 /** The parts of the running extension the integration tests drive and read. */
 export interface TestParts {
@@ -16,6 +17,7 @@ export interface TestParts {
   readonly catalog: ModelCatalog;
   readonly models: ModelsView;
   readonly research: ResearchJobs;
+  readonly researchView: ResearchView;
   readonly reports: ReportDocuments;
   /** The @unified participant's request handler (tests call it with a recording response stream). */
   readonly participantHandler: vscode.ChatRequestHandler;

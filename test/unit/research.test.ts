@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { demoteHeadings, failureReason, lookOf, relativeAge, reportMarkdown } from '../../src/extension/research/jobPresentation';
-import { describeFilter, DEFAULT_QUERY, listQuery } from '../../src/extension/research/researchQuery';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { appendPage, chunkPages, uniqueJobs } from '../../src/extension/research/jobPages';
+import { demoteHeadings, failureReason, lookOf, outcomeMessage, relativeAge, reportMarkdown } from '../../src/extension/research/jobPresentation';
+import { describeFilter, DEFAULT_QUERY, inProgressQuery, jobsByIdQuery, listQuery } from '../../src/extension/research/researchQuery';
 
 const now = Date.parse('2026-11-22T10:00:00.000Z');
 const job = { id: 'a1b2', status: 'running', title: 'Vector databases', topic: 'Compare vector databases', createdAt: '2026-11-22T09:57:00.000Z', updatedAt: '2026-11-22T09:58:00.000Z' };
@@ -17,6 +20,41 @@ describe('research view: queries', () => {
     assert.equal(both.sort, '-updatedAt');
     assert.deepEqual(both.where, { and: [{ status: { not_in: ['succeeded', 'completed', 'failed', 'error', 'cancelled', 'canceled', 'timeout'] } }, { topic: { contains: 'vector' } }] });
     assert.equal(describeFilter({ status: 'failed', text: 'x', sort: 'newest' }), 'Filter: Failed or cancelled, topic contains "x"');
+  });
+});
+
+describe('research polling: queries', () => {
+  it('polls every non-terminal status (unknown ones too), newest first, 100 at once', () => {
+    assert.deepEqual(inProgressQuery(), { where: { status: { not_in: ['succeeded', 'completed', 'failed', 'error', 'cancelled', 'canceled', 'timeout'] } }, limit: 100, sort: '-createdAt' });
+  });
+
+  it('reads finished jobs by id through the list when their detail is unavailable', () => {
+    assert.deepEqual(jobsByIdQuery(['a', 'b']), { where: { id: { in: ['a', 'b'] } }, limit: 2, sort: '-createdAt' });
+    assert.throws(() => jobsByIdQuery([]), RangeError);
+    assert.throws(() => jobsByIdQuery(Array.from({ length: 101 }, (_, i) => String(i))), RangeError);
+  });
+});
+
+describe('research view: pages', () => {
+  const j = (id: string, status = 'succeeded') => ({ id, status });
+
+  it('shows a job once when pages shift (a job created between two pages)', () => {
+    const first = [j('9'), j('8'), j('7')];
+    // A new job "10" pushed "7" onto the next page: it comes again.
+    const next = appendPage([first], [j('7', 'failed'), j('6'), j('5')]);
+    assert.deepEqual(next.flat().map((job) => job.id), ['9', '8', '7', '6', '5']);
+    assert.equal(next[0]![2]!.status, 'failed', 'the repeated job keeps its place and takes the newer fields');
+    assert.deepEqual(appendPage([], [j('1'), j('1'), j('2')]).flat().map((job) => job.id), ['1', '2']);
+  });
+
+  it('cuts a window read again into pages, each id once', () => {
+    const ids = (pages: { id: string }[][]): string[][] => pages.map((page) => page.map((job) => job.id));
+    assert.deepEqual(ids(chunkPages([j('5'), j('4'), j('4'), j('3'), j('2'), j('1')], 2)), [['5', '4'], ['3', '2'], ['1']]);
+    assert.deepEqual(chunkPages([], 20), [[]]);
+  });
+
+  it('keeps the first of repeated ids', () => {
+    assert.deepEqual(uniqueJobs([j('a', 'queued'), j('b'), j('a', 'running')]), [j('a', 'queued'), j('b')]);
   });
 });
 
@@ -43,6 +81,13 @@ describe('research view: jobs', () => {
     assert.equal(failureReason({ id: '1', status: 'failed', error: { message: 'Quota' } }), 'Quota');
     assert.equal(failureReason({ id: '1', status: 'failed', reason: 'Cancelled by user' }), 'Cancelled by user');
     assert.equal(failureReason({ id: '1', status: 'failed' }), undefined);
+  });
+
+  it('announces a finish, and a failure with the reason wherever the job gives it', () => {
+    assert.equal(outcomeMessage(job, 'succeeded'), 'Research finished: Vector databases');
+    assert.equal(outcomeMessage({ ...job, status: 'failed', error: { message: 'Upstream timed out' } }, 'failed'), 'Research failed: Vector databases: Upstream timed out');
+    assert.equal(outcomeMessage({ ...job, status: 'failed', failureReason: 'No sources' }, 'failed'), 'Research failed: Vector databases: No sources');
+    assert.equal(outcomeMessage({ ...job, status: 'cancelled' }, 'failed'), 'Research failed: Vector databases');
   });
 });
 
@@ -75,6 +120,8 @@ describe('research report document', () => {
 
   it('explains an unfinished job and shows a failure reason', () => {
     assert.match(reportMarkdown(job, job), /still in progress/);
+    // The hint names the action that exists (package.json: "Refresh Report" in the report's title bar).
+    assert.match(reportMarkdown(job, job), /use Refresh Report \(the refresh button in the title bar of the report's editor or preview, or "Unified Inference: Refresh Report"/);
     assert.match(reportMarkdown(job, { ...job, status: 'failed', error: 'No sources found' }), /The job failed:\*\* No sources found/);
   });
 });
@@ -83,5 +130,28 @@ describe('report headings', () => {
   it('shifts headings down two levels, not inside code fences, capped at six', () => {
     const input = ['# Title', 'text # not a heading', '```md', '# inside a fence', '```', '##### Deep', '####### not a heading either'].join('\n');
     assert.equal(demoteHeadings(input), ['### Title', 'text # not a heading', '```md', '# inside a fence', '```', '###### Deep', '####### not a heading either'].join('\n'));
+  });
+});
+
+describe('report actions in the manifest', () => {
+  type Contribution = { command: string; title?: string; icon?: string; when?: string; group?: string };
+  const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+    contributes: { commands: Contribution[]; menus: Record<string, Contribution[]> };
+  };
+
+  it('offers "Refresh Report" with a codicon in the title bar of a report (its source and its preview)', () => {
+    const command = manifest.contributes.commands.find((c) => c.command === 'unifiedInference.research.refreshReport');
+    assert.equal(command?.title, 'Refresh Report');
+    assert.match(command?.icon ?? '', /^\$\([a-z-]+\)$/);
+    const entry = manifest.contributes.menus['editor/title']?.find((c) => c.command === 'unifiedInference.research.refreshReport');
+    assert.ok(entry, 'an editor/title entry');
+    assert.match(entry.when ?? '', /resourceScheme == unified-inference-research/);
+    assert.match(entry.when ?? '', /unifiedInference\.research\.reportActive/);
+    assert.equal(entry.group, 'navigation', 'shown as an icon, not in the ... menu');
+  });
+
+  it('keeps the reveal command (for @unified /research) out of the palette', () => {
+    assert.ok(manifest.contributes.commands.some((c) => c.command === 'unifiedInference.research.reveal'));
+    assert.equal(manifest.contributes.menus.commandPalette?.find((c) => c.command === 'unifiedInference.research.reveal')?.when, 'false');
   });
 });

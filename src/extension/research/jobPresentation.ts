@@ -43,6 +43,13 @@ export function failureReason(job: ResearchJob): string | undefined {
   return undefined;
 }
 
+/** The notification for a job that finished: its title, and for a failure the reason when the job gives one. */
+export function outcomeMessage(job: ResearchJob, phase: 'succeeded' | 'failed'): string {
+  if (phase === 'succeeded') return `Research finished: ${jobTitle(job)}`;
+  const reason = failureReason(job);
+  return `Research failed: ${jobTitle(job)}${reason ? `: ${reason}` : ''}`;
+}
+
 export function lookOf(job: ResearchJob, now: number): JobLook {
   const phase = classifyResearchStatus(job.status);
   const status = (job.status || 'unknown').toLowerCase();
@@ -109,6 +116,9 @@ function sourceLine(index: number, source: { url?: string; title?: string }): st
   return safe ? `${index}. [${title}](${safe})` : `${index}. ${title}${url ? ` (${escapeInline(url)})` : ''}`;
 }
 
+/** Where the report's own refresh is (the command and its editor title button, see package.json). */
+export const REPORT_REFRESH_HINT = 'This report is re-read when the job finishes; to read it again now, use Refresh Report (the refresh button in the title bar of the report\'s editor or preview, or "Unified Inference: Refresh Report" in the Command Palette).';
+
 /**
  * The report document: title, facts table, the report text and numbered sources. `detail` is the
  * job read from GET /research/{id}; when it could not be read, `detailProblem` says why and what
@@ -135,7 +145,7 @@ export function reportMarkdown(listed: ResearchJob, detail: ResearchJob | undefi
   const report = detail ? extractResearchReport(detail) : undefined;
   out.push('## Report', '');
   if (report) out.push(demoteHeadings(report.trim()), '');
-  else if (phase === 'in_progress') out.push('_The job is still in progress: the report appears here when it finishes (use Refresh)._', '');
+  else if (phase === 'in_progress') out.push(`_The job is still in progress. ${REPORT_REFRESH_HINT}_`, '');
   else if (!detailProblem) out.push('_The gateway returned no report text for this job._', '');
   else out.push('_No report text is available._', '');
   const sources = detail ? extractResearchSources(detail) : [];

@@ -1,11 +1,29 @@
 import * as vscode from 'vscode';
 import type { ResearchJob } from '../../core/index';
+import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
-import { jobTitle } from './jobPresentation';
+import { jobTitle, outcomeMessage } from './jobPresentation';
 import { SORT_LABELS, STATUS_LABELS, type SortKey, type StatusFilter } from './researchQuery';
 import type { JobOutcome, ResearchJobs } from './researchJobs';
-import type { ResearchNode } from './researchView';
-import type { ReportDocuments } from './reportDocuments';
+import type { ResearchNode, ResearchView } from './researchView';
+import { REPORT_SCHEME, reportUri, type ReportDocuments } from './reportDocuments';
+
+export interface ResearchCommandDeps {
+  readonly jobs: ResearchJobs;
+  readonly reports: ReportDocuments;
+  readonly view: ResearchView;
+  readonly connection: GatewayConnection;
+  readonly log: Log;
+}
+
+/** A job id from what a caller passes: an id, a job, or a tree node. */
+function jobIdFrom(target: unknown): string | undefined {
+  if (typeof target === 'string') return target;
+  if (typeof target !== 'object' || target === null) return undefined;
+  const job = (target as { job?: { id?: unknown } }).job ?? target;
+  const id = (job as { id?: unknown }).id;
+  return typeof id === 'string' ? id : undefined;
+}
 
 const MAX_TOPIC = 4000;
 
@@ -25,7 +43,7 @@ async function jobFrom(jobs: ResearchJobs, node: ResearchNode | undefined, purpo
   return picked?.job;
 }
 
-export function registerResearchCommands(jobs: ResearchJobs, reports: ReportDocuments, log: Log): vscode.Disposable[] {
+export function registerResearchCommands({ jobs, reports, view, connection, log }: ResearchCommandDeps): vscode.Disposable[] {
   const start = async (initial = ''): Promise<ResearchJob | undefined> => {
     const topic = await vscode.window.showInputBox({
       title: 'Unified Inference: Start Deep Research',
@@ -37,11 +55,13 @@ export function registerResearchCommands(jobs: ResearchJobs, reports: ReportDocu
     if (topic === undefined || validateTopic(topic)) return undefined;
     try {
       const job = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Starting research...' }, () => jobs.start(topic.trim()));
-      void vscode.commands.executeCommand(`${'unifiedInference.research'}.focus`);
+      void view.reveal(job.id).then(undefined, (error: unknown) => log.warn(`Could not reveal the new job in the Research view: ${String(error)}`));
       return job;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       log.error('Could not start research', error);
+      // Out of credits (or a refused key) shows in the status bar and its one-time notice too.
+      connection.reportFailure(error);
       // Research creation is never retried automatically (it costs money): offer it here.
       const choice = await vscode.window.showErrorMessage(`Unified Inference: the research job was not started: ${message}`, 'Retry', 'Show Log');
       if (choice === 'Retry') return start(topic);
@@ -51,9 +71,7 @@ export function registerResearchCommands(jobs: ResearchJobs, reports: ReportDocu
   };
 
   const announce = ({ job, phase }: JobOutcome): void => {
-    const title = jobTitle(job);
-    const reason = typeof job.error === 'string' ? job.error : undefined;
-    const message = phase === 'succeeded' ? `Research finished: ${title}` : `Research failed: ${title}${reason ? `: ${reason}` : ''}`;
+    const message = outcomeMessage(job, phase);
     const show = phase === 'succeeded' ? vscode.window.showInformationMessage : vscode.window.showErrorMessage;
     void show(message, 'Open Report').then((choice) => choice && reports.open(job));
   };
@@ -67,6 +85,24 @@ export function registerResearchCommands(jobs: ResearchJobs, reports: ReportDocu
       return start(selected.slice(0, MAX_TOPIC));
     }),
     vscode.commands.registerCommand('unifiedInference.research.refresh', () => jobs.refresh()),
+    // Used by @unified /research's button: shows the view with that job selected.
+    vscode.commands.registerCommand('unifiedInference.research.reveal', async (target?: unknown) => {
+      const id = jobIdFrom(target);
+      return id ? view.reveal(id) : vscode.commands.executeCommand('unifiedInference.research.focus').then(() => false);
+    }),
+    // Editor title of a report (its source or its markdown preview), or the palette.
+    vscode.commands.registerCommand('unifiedInference.research.refreshReport', async (target?: unknown) => {
+      let uri = target instanceof vscode.Uri && target.scheme === REPORT_SCHEME ? target : reports.activeReportUri;
+      if (!uri) {
+        const id = jobIdFrom(target);
+        const job = id ? jobs.find(id) ?? { id, status: 'unknown' } : await jobFrom(jobs, undefined, 'Refresh Report');
+        if (!job) return undefined;
+        uri = reportUri(job);
+      }
+      await reports.refresh(uri);
+      void vscode.window.setStatusBarMessage('$(check) Report refreshed', 3000);
+      return uri;
+    }),
     vscode.commands.registerCommand('unifiedInference.research.loadMore', () => jobs.loadMore()),
     vscode.commands.registerCommand('unifiedInference.research.filter', async () => {
       const statusPick = await vscode.window.showQuickPick(

@@ -9,11 +9,15 @@ export const RESEARCH_VIEW_ID = 'unifiedInference.research';
 
 export type ResearchNode = { readonly kind: 'job'; readonly job: ResearchJob } | { readonly kind: 'loadMore'; readonly shown: number; readonly total: number };
 
+/** The view keeps one node object per job id (TreeView.reveal finds an element by identity) and updates its job. */
+type JobNode = { readonly kind: 'job'; job: ResearchJob };
+
 /** The Research Jobs view: newest first, iconed by status, age refreshed, "Load more" paging. */
 export class ResearchView extends Disposable implements vscode.TreeDataProvider<ResearchNode> {
   private readonly changed = this._register(new vscode.EventEmitter<ResearchNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   readonly view: vscode.TreeView<ResearchNode>;
+  private readonly nodes = new Map<string, JobNode>();
 
   constructor(private readonly jobs: ResearchJobs) {
     super();
@@ -50,9 +54,40 @@ export class ResearchView extends Disposable implements vscode.TreeDataProvider<
 
   getChildren(node?: ResearchNode): ResearchNode[] {
     if (node) return [];
-    const jobs: ResearchNode[] = this.jobs.jobs.map((job) => ({ kind: 'job', job }));
-    if (this.jobs.hasMore) jobs.push({ kind: 'loadMore', shown: this.jobs.jobs.length, total: this.jobs.totalDocs });
-    return jobs;
+    const jobs = this.jobs.jobs;
+    const ids = new Set(jobs.map((job) => job.id));
+    for (const id of this.nodes.keys()) if (!ids.has(id)) this.nodes.delete(id);
+    const children: ResearchNode[] = jobs.map((job) => {
+      const existing = this.nodes.get(job.id);
+      if (existing) {
+        existing.job = job;
+        return existing;
+      }
+      const created: JobNode = { kind: 'job', job };
+      this.nodes.set(job.id, created);
+      return created;
+    });
+    if (this.jobs.hasMore) children.push({ kind: 'loadMore', shown: jobs.length, total: this.jobs.totalDocs });
+    return children;
+  }
+
+  /** Every node is at the top level (TreeView.reveal asks for the parent chain). */
+  getParent(_node: ResearchNode): undefined {
+    return undefined;
+  }
+
+  /**
+   * Shows the Research view with this job selected. When the job is not in the list (yet, or the
+   * filter hides it), the view is shown and false is returned.
+   */
+  async reveal(jobId: string): Promise<boolean> {
+    const node = this.getChildren().find((child) => child.kind === 'job' && child.job.id === jobId);
+    if (!node) {
+      await vscode.commands.executeCommand(`${RESEARCH_VIEW_ID}.focus`);
+      return false;
+    }
+    await this.view.reveal(node, { select: true, focus: true });
+    return true;
   }
 
   private update(): void {

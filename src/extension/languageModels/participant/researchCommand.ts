@@ -24,7 +24,8 @@ export async function startResearch(ctx: CommandContext): Promise<vscode.ChatRes
   try {
     const job = await research.start(topic);
     ctx.stream.markdown(`Started a deep research job on **${escapeMarkdown(jobTitle(job))}**. The report will appear here when it is done; the Research view follows it too.\n\n`);
-    ctx.stream.button({ command: 'unifiedInference.research.focus', title: 'Show in the Research View' });
+    // Reveals the job in the view (selected), not only the view.
+    ctx.stream.button({ command: 'unifiedInference.research.reveal', title: 'Show in the Research View', arguments: [job.id] });
     ctx.stream.progress('Researching... (you can leave: the Research view notifies when the job finishes)');
     const outcome = await waitForJob(job, finished, research.onDidFinish, connection.onDidChange, ctx.token);
     if (!outcome) {
