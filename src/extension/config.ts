@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { parseSettings, SETTINGS_SECTION, type Settings } from '../shared/settings';
+import { affectsConnection, parseSettings, SETTINGS_SECTION, type Settings } from '../shared/settings';
 
 /** Reads the extension's settings, typed (one accessor for every key in package.json). */
 export function readSettings(): Settings {
@@ -28,6 +28,20 @@ export function readNetworkSettings(): NetworkSettings {
 export function onDidChangeSettings(listener: () => void, includeNetwork = false): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((event) => {
     if (event.affectsConfiguration(SETTINGS_SECTION) || (includeNetwork && event.affectsConfiguration('http'))) listener();
+  });
+}
+
+/** Fires when a setting the gateway connection is built from changes (address, auth header, headers, CA file, http proxy). */
+export function onDidChangeConnectionSettings(listener: () => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((event) => {
+    if (affectsConnection((section) => event.affectsConfiguration(section))) listener();
+  });
+}
+
+/** Fires when one of the extension's settings under `prefix` (e.g. 'credits') changes. */
+export function onDidChangeSettingsUnder(prefix: string, listener: () => void): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((event) => {
+    if (event.affectsConfiguration(`${SETTINGS_SECTION}.${prefix}`)) listener();
   });
 }
 

@@ -50,6 +50,20 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
 
+/**
+ * The settings the gateway connection is built from (ours, then VS Code's network settings).
+ * Only a change to one of these rebuilds the client; the others (credits thresholds, default
+ * models, chat API) are read where they are used, and must not reset research polling or the
+ * catalog.
+ */
+export const CONNECTION_SETTING_KEYS = ['baseUrl', 'authHeader', 'extraHeaders', 'caCertificateFile'] as const;
+export const NETWORK_SETTING_IDS = ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy'] as const;
+
+/** Whether a configuration change touches the connection (`affects` is the event's affectsConfiguration). */
+export function affectsConnection(affects: (section: string) => boolean): boolean {
+  return CONNECTION_SETTING_KEYS.some((key) => affects(`${SETTINGS_SECTION}.${key}`)) || NETWORK_SETTING_IDS.some((id) => affects(id));
+}
+
 function text(value: unknown, fallback: string): string {
   return typeof value === 'string' ? value.trim() : fallback;
 }

@@ -57,4 +57,17 @@ describe('credits in the status bar', () => {
     assert.ok(!shown.tooltip.includes('[click](command:evil)'));
     assert.match(shown.tooltip, /\\\[click\\\]\\\(command:evil\\\)/);
   });
+
+  it('adds a connection setup problem (an unreadable CA file) to the tooltip in every state', () => {
+    const problem = 'The CA certificate file /etc/corp-ca.pem could not be read (ENOENT); the default certificate authorities are used.';
+    const states: CreditsState[] = [{ kind: 'ok', reading }, { kind: 'offline', message: 'down' }, { kind: 'noKey' }, { kind: 'loading' }];
+    for (const state of states) {
+      const shown = presentCredits(state, thresholds, spend, now, problem);
+      // Markdown-escaped in the tooltip (it is a file name): compared without the escapes.
+      const unescaped = shown.tooltip.replace(/\\(.)/g, '$1');
+      assert.match(unescaped, /\$\(warning\) \*\*Connection setup:\*\* The CA certificate file \/etc\/corp-ca\.pem could not be read \(ENOENT\)/, state.kind);
+      assert.equal(shown.text, presentCredits(state, thresholds, spend, now).text, 'the text itself is unchanged');
+    }
+    assert.doesNotMatch(presentCredits({ kind: 'ok', reading }, thresholds, spend, now).tooltip, /Connection setup/);
+  });
 });

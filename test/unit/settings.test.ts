@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseSettings, SETTING_DEFAULTS, SETTING_KEYS, SETTINGS_SECTION } from '../../src/shared/settings';
+import { affectsConnection, parseSettings, SETTING_DEFAULTS, SETTING_KEYS, SETTINGS_SECTION } from '../../src/shared/settings';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
   contributes: { configuration: { properties: Record<string, { default?: unknown; enum?: unknown[] }> } };
@@ -62,5 +62,16 @@ describe('settings', () => {
   it('drops extra headers that could break a request', () => {
     const values: Record<string, unknown> = { extraHeaders: { 'Good-Name': 'v', 'Bad Name': 'v', 'X-Split': 'a\r\nInjected: 1', 'X-Number': 5 } };
     assert.deepEqual(parseSettings((key) => values[key]).extraHeaders, { 'Good-Name': 'v' });
+  });
+
+  it('rebuilds the connection only for the settings it is built from', () => {
+    // As VS Code's affectsConfiguration answers for one changed key: the key itself and its parents.
+    const changed = (key: string) => (section: string): boolean => key === section || key.startsWith(`${section}.`);
+    const rebuilding = SETTING_KEYS.filter((key) => affectsConnection(changed(`${SETTINGS_SECTION}.${key}`))).sort();
+    assert.deepEqual(rebuilding, ['authHeader', 'baseUrl', 'caCertificateFile', 'extraHeaders']);
+    for (const key of ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy']) assert.equal(affectsConnection(changed(key)), true, key);
+    for (const key of ['http.proxySupport', 'editor.fontSize', `${SETTINGS_SECTION}.credits.warningThreshold`, `${SETTINGS_SECTION}.defaultModels.chat`, `${SETTINGS_SECTION}.chat.api`]) {
+      assert.equal(affectsConnection(changed(key)), false, key);
+    }
   });
 });

@@ -37,6 +37,10 @@ export interface DiagnosisContext {
   baseUrl: string;
   /** The proxy the request actually went through (selectProxy's answer), if any. Credentials are never shown. */
   proxyUrl?: string;
+  /** The CA certificate file setting, when one is set (TLS advice then never asks to add one). */
+  caCertificateFile?: string;
+  /** True when that file could not be read (so only the default authorities were used). */
+  caCertificateUnreadable?: boolean;
 }
 
 const TLS_CODES = new Set([
@@ -86,7 +90,7 @@ export function diagnoseConnectionError(error: unknown, context: DiagnosisContex
     }
   }
   const tlsCode = codes.find((code) => TLS_CODES.has(code));
-  if (tlsCode) return tls(tlsCode, chain, host, proxy);
+  if (tlsCode) return tls(tlsCode, chain, host, proxy, context);
   if (error instanceof TimeoutError || codes.some((code) => TIMEOUT_CODES.has(code))) {
     return make('timeout', `${host} did not answer in time`, `The connection to ${host}${via(proxy)} was opened or attempted, but no answer arrived in time.`, 'Check that the gateway is running and reachable from this machine, then try again.');
   }
@@ -179,13 +183,21 @@ function proxyUnreachable(code: string, proxy: string): ConnectionDiagnosis {
   return make('proxy', `Cannot reach the proxy ${proxy}`, `The proxy ${proxy} ${what}, so the gateway was not tried.`, 'Check the proxy setting (http.proxy, or HTTPS_PROXY / HTTP_PROXY), or clear it if you do not need a proxy.');
 }
 
-function tls(code: string, chain: unknown[], host: string, proxy: string | undefined): ConnectionDiagnosis {
+/** What to do about an untrusted certificate, given the CA file setting as it is. */
+function caAdvice(context: DiagnosisContext): string {
+  const file = context.caCertificateFile?.trim();
+  if (!file) return 'Add your company\'s CA certificate in the CA certificate file setting, or (only for testing) set http.proxyStrictSSL to false.';
+  if (context.caCertificateUnreadable) return `The CA certificate file ${file} could not be read, so it was not used: correct the path in the CA certificate file setting or make the file readable.`;
+  return `The CA certificate file ${file} is in use but does not vouch for this certificate: make sure it holds the certificate authority that signed it (PEM), or ask your administrator which CA that is.`;
+}
+
+function tls(code: string, chain: unknown[], host: string, proxy: string | undefined, context: DiagnosisContext): ConnectionDiagnosis {
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || (code === 'EPROTO' && chain.some((e) => /wrong version number/i.test(messageOf(e))))) {
     return make('tls', `${host} does not speak https`, `An https connection to ${host} was attempted, but the server at that port answers plain http.`, 'Use http:// in the base URL setting, or the port where the gateway serves https.');
   }
   const mitm = proxy ? ` A proxy that inspects traffic (${proxy}) presents its own certificate.` : '';
   if (UNTRUSTED_CODES.has(code)) {
-    return make('tls', `The certificate of ${host} is not trusted`, `${host} presented a certificate that is not signed by a trusted authority (${code}).${mitm}`, 'Add your company\'s CA certificate in the CA certificate file setting, or (only for testing) set http.proxyStrictSSL to false.');
+    return make('tls', `The certificate of ${host} is not trusted`, `${host} presented a certificate that is not signed by a trusted authority (${code}).${mitm}`, caAdvice(context));
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
     return make('tls', `The certificate of ${host} is not valid now`, `${host} presented a certificate that ${code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet'}. Also check this machine's clock.`, 'Ask the gateway administrator to renew the certificate.');
@@ -193,7 +205,8 @@ function tls(code: string, chain: unknown[], host: string, proxy: string | undef
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     return make('tls', `The certificate does not match ${host}`, `${host} presented a certificate issued for another name.${mitm}`, 'Use the host name the certificate was issued for in the base URL setting.');
   }
-  return make('tls', `Secure connection to ${host} failed`, `The TLS handshake with ${host} failed (${code}).${mitm}`, 'Check that the base URL uses https only where the gateway serves it, and the CA certificate file setting.');
+  const caNote = context.caCertificateFile?.trim() ? (context.caCertificateUnreadable ? ` The CA certificate file ${context.caCertificateFile.trim()} could not be read: fix that setting.` : '') : '';
+  return make('tls', `Secure connection to ${host} failed`, `The TLS handshake with ${host} failed (${code}).${mitm}`, `Check that the base URL uses https only where the gateway serves it, and the CA certificate file setting.${caNote}`);
 }
 
 /** The error, its causes, and the members of AggregateErrors (Node's happy-eyeballs connect), without cycles. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AuthenticationError, formatCredits, formatResetIn, RateLimitError, SpendTracker } from '../../core/index';
-import { readSettings } from '../config';
+import { onDidChangeSettingsUnder, readSettings } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
@@ -8,6 +8,8 @@ import type { CreditsReading, CreditsState, SpendFigures } from './creditsPresen
 
 const MODEL_USE_DEBOUNCE_MS = 2_000;
 const QUOTA_TIMEOUT_MS = 15_000;
+/** The out-of-credits notice waits at most this long for a reading that says when credits return. */
+const RESET_LOOKUP_TIMEOUT_MS = 5_000;
 const HOUR_MS = 60 * 60_000;
 
 /**
@@ -43,6 +45,11 @@ export class CreditsMonitor extends Disposable {
       this.restartInterval();
       void this.refresh();
     }));
+    // Thresholds and the interval are read where they are used: the item re-renders, the timer restarts.
+    this._register(onDidChangeSettingsUnder('credits', () => {
+      this.restartInterval();
+      this.set(this.current);
+    }));
     this._register(connection.onDidUseModel(() => this.refreshSoon()));
     this._register(connection.onDidFail((error) => this.onRequestFailed(error)));
     this._register(vscode.window.onDidChangeWindowState((state) => this.onFocusChanged(state.focused)));
@@ -53,6 +60,11 @@ export class CreditsMonitor extends Disposable {
 
   get state(): CreditsState {
     return this.current;
+  }
+
+  /** Why the connection is not set up as the settings ask (e.g. an unreadable CA file), for the tooltip. */
+  get setupProblem(): string | undefined {
+    return this.connection.setup.problem;
   }
 
   spend(): SpendFigures {
@@ -162,13 +174,38 @@ export class CreditsMonitor extends Disposable {
     this.set(this.last ? { kind: 'outOfCredits', last: this.last } : { kind: 'outOfCredits' });
     if (!this.outOfCreditsNoticeArmed) return;
     this.outOfCreditsNoticeArmed = false;
-    const reset = this.last ? this.resetText(this.last) : '';
-    void vscode.window
-      .showErrorMessage(`Unified Inference: out of credits: the gateway refused the request.${reset}`, 'Refresh Credits', 'Show Log')
-      .then((choice) => {
-        if (choice === 'Refresh Credits') void this.refresh();
-        else if (choice === 'Show Log') void vscode.commands.executeCommand('unifiedInference.showLog');
-      });
+    void this.showOutOfCreditsNotice();
+  }
+
+  private async showOutOfCreditsNotice(): Promise<void> {
+    // No reading yet (e.g. the first request of the session was refused): one bounded read, so the
+    // notice can say when credits return. /quota stays available when the credits are used up.
+    const reading = this.last ?? (await this.readForNotice());
+    const reset = reading ? this.resetText(reading) : '';
+    const choice = await vscode.window.showErrorMessage(`Unified Inference: out of credits: the gateway refused the request.${reset}`, 'Refresh Credits', 'Show Log');
+    if (choice === 'Refresh Credits') void this.refresh();
+    else if (choice === 'Show Log') void vscode.commands.executeCommand('unifiedInference.showLog');
+  }
+
+  /** One quota read for the out-of-credits notice (at most RESET_LOOKUP_TIMEOUT_MS); undefined if it fails. */
+  private async readForNotice(): Promise<CreditsReading | undefined> {
+    const { baseUrl, hasKey, client, keyVersion } = this.connection.setup;
+    if (!client || !hasKey) return undefined;
+    const account = `${baseUrl}#${keyVersion}`;
+    try {
+      const quota = await client.quota.get({ timeoutMs: RESET_LOOKUP_TIMEOUT_MS, maxRetries: 0 });
+      const reading: CreditsReading = { credits: quota.credits, reset: quota.reset, at: this.now() };
+      // Kept only if it still belongs to the account in use (the key may have changed meanwhile).
+      if (account === this.readingsFrom && `${this.connection.setup.baseUrl}#${this.connection.setup.keyVersion}` === account && !this.last) {
+        this.last = reading;
+        this.tracker.record(reading.credits, reading.at);
+        if (this.current.kind === 'outOfCredits') this.set({ kind: 'outOfCredits', last: reading });
+      }
+      return reading;
+    } catch (error) {
+      this.log.warn(`Could not read when the credits reset: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
   }
 
   private resetText(reading: CreditsReading): string {

@@ -76,7 +76,17 @@ function tooltip(title: string, lines: readonly string[]): string {
   return [`**Unified Inference credits**`, '', title, '', ...lines.map((line) => `${line}  `), '', 'Click for Refresh, Set API Key, Settings and the log.'].join('\n');
 }
 
-export function presentCredits(state: CreditsState, thresholds: CreditSettings, spend: SpendFigures, now: number): CreditsPresentation {
+/**
+ * `setupProblem`: why the connection is not what the settings ask (e.g. an unreadable CA
+ * certificate file); it is added to the tooltip in every state, since it may explain the others.
+ */
+export function presentCredits(state: CreditsState, thresholds: CreditSettings, spend: SpendFigures, now: number, setupProblem?: string): CreditsPresentation {
+  const presentation = presentState(state, thresholds, spend, now);
+  if (!setupProblem) return presentation;
+  return { ...presentation, tooltip: `${presentation.tooltip}\n\n$(warning) **Connection setup:** ${escapeMarkdown(setupProblem)}` };
+}
+
+function presentState(state: CreditsState, thresholds: CreditSettings, spend: SpendFigures, now: number): CreditsPresentation {
   switch (state.kind) {
     case 'noBaseUrl':
       return { text: '$(gear) Configure gateway', tooltip: tooltip('The gateway address is not set.', ['Click to set it.']), severity: 'warning', command: 'unifiedInference.setBaseUrl' };

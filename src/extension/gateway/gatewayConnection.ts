@@ -3,11 +3,11 @@ import * as vscode from 'vscode';
 import { createDispatcher, describeProxy, GatewayClient, RateLimitError, selectProxy } from '../../core/index';
 import type { Dispatcher } from 'undici';
 import type { ApiKeyStore } from '../apiKey/apiKeyStore';
-import { onDidChangeSettings, readNetworkSettings, readSettings } from '../config';
+import { onDidChangeConnectionSettings, readNetworkSettings, readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 
-/** What a feature needs to talk to the gateway, rebuilt whenever a setting or the key changes. */
+/** What a feature needs to talk to the gateway, rebuilt whenever a connection setting or the key changes. */
 export interface GatewaySetup {
   readonly baseUrl: string;
   readonly hasKey: boolean;
@@ -19,6 +19,8 @@ export interface GatewaySetup {
   readonly proxy: string | undefined;
   /** Why the network setup is not what the settings ask (e.g. an unreadable CA file). */
   readonly problem: string | undefined;
+  /** The CA certificate file setting ('' when none is set), whether or not it could be read. */
+  readonly caCertificateFile: string;
 }
 
 /**
@@ -29,7 +31,11 @@ export interface GatewaySetup {
  */
 export class GatewayConnection extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<GatewaySetup>());
-  /** Fires after the client was rebuilt (settings) or the key changed. */
+  /**
+   * Fires after the client was rebuilt (a connection setting: address, auth header, extra headers,
+   * CA file, http proxy settings) or the key changed. Other settings do not fire it: features that
+   * read them listen to those settings themselves.
+   */
   readonly onDidChange = this.changed.event;
   private readonly modelUsed = this._register(new vscode.EventEmitter<void>());
   /** Fires after any request that used a model (and so may have cost credits). */
@@ -38,7 +44,7 @@ export class GatewayConnection extends Disposable {
   /** Fires when a feature's request failed (for out-of-credits notices). */
   readonly onDidFail = this.failed.event;
 
-  private current: GatewaySetup = { baseUrl: '', hasKey: false, keyVersion: 0, client: undefined, proxy: undefined, problem: undefined };
+  private current: GatewaySetup = { baseUrl: '', hasKey: false, keyVersion: 0, client: undefined, proxy: undefined, problem: undefined, caCertificateFile: '' };
   private dispatcher: Dispatcher | undefined;
   private generation = 0;
 
@@ -48,7 +54,7 @@ export class GatewayConnection extends Disposable {
     private readonly environment: NodeJS.ProcessEnv = process.env,
   ) {
     super();
-    this._register(onDidChangeSettings(() => void this.rebuild(), true));
+    this._register(onDidChangeConnectionSettings(() => void this.rebuild()));
     this._register(apiKeys.onDidChange(() => void this.refreshKeyState()));
     this._register({ dispose: () => void this.dispatcher?.close().catch(() => undefined) });
   }
@@ -102,7 +108,7 @@ export class GatewayConnection extends Disposable {
         })
       : undefined;
     const proxy = proxyUrl ? describeProxy(proxyUrl) : undefined;
-    this.current = { baseUrl: settings.baseUrl, hasKey, keyVersion: this.current.keyVersion, client, proxy, problem };
+    this.current = { baseUrl: settings.baseUrl, hasKey, keyVersion: this.current.keyVersion, client, proxy, problem, caCertificateFile: settings.caCertificateFile };
     if (problem) this.log.warn(problem);
     this.log.info(`Gateway: ${settings.baseUrl || '(not configured)'}${proxy ? ` through proxy ${proxy}` : ''}.`);
     this.publishContext();

@@ -9,6 +9,8 @@ export interface ConnectionReport {
   readonly modelCount?: number;
   readonly credits?: number;
   readonly diagnosis?: ConnectionDiagnosis;
+  /** Why the connection is not set up as the settings ask (e.g. an unreadable CA file), even when the test passed. */
+  readonly setupProblem?: string;
 }
 
 const TIMEOUT_MS = 20_000;
@@ -64,7 +66,8 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
           const quota = await client.quota.get({ signal: controller.signal, timeoutMs: TIMEOUT_MS });
           return { ok: true, baseUrl: setup.baseUrl, modelCount: models.length, credits: quota.credits };
         } catch (error) {
-          return failure(setup.baseUrl, diagnoseConnectionError(error, { baseUrl: setup.baseUrl, ...(setup.proxy ? { proxyUrl: setup.proxy } : {}) }));
+          const ca = setup.caCertificateFile ? { caCertificateFile: setup.caCertificateFile, caCertificateUnreadable: setup.problem !== undefined } : {};
+          return failure(setup.baseUrl, diagnoseConnectionError(error, { baseUrl: setup.baseUrl, ...(setup.proxy ? { proxyUrl: setup.proxy } : {}), ...ca }));
         } finally {
           cancel.dispose();
         }
@@ -72,18 +75,30 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
     );
   }
 
+  if (setup.problem) report = { ...report, setupProblem: setup.problem };
+  const setupNote = report.setupProblem ? ` Note: ${report.setupProblem}` : '';
   if (report.ok) {
     const message = `Connected to ${report.baseUrl}${setup.proxy ? ` through ${setup.proxy}` : ''}: ${report.modelCount} models, balance ${formatCredits(report.credits ?? 0)}.`;
-    log.info(`Test connection: ${message}`);
+    log.info(`Test connection: ${message}${setupNote}`);
     void vscode.commands.executeCommand('setContext', 'unifiedInference.connectionTested', true);
-    void vscode.window.showInformationMessage(`Unified Inference: ${message}`, 'Open Chat').then((choice) => choice && vscode.commands.executeCommand('unifiedInference.chat.focus'));
+    if (report.setupProblem) {
+      // Connected, but not as configured: say so where the user looks, with the setting to fix.
+      void vscode.window
+        .showWarningMessage(`Unified Inference: ${message}${setupNote}`, 'Open Settings', 'Open Chat')
+        .then((choice) => {
+          if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'unifiedInference.caCertificateFile');
+          else if (choice === 'Open Chat') void vscode.commands.executeCommand('unifiedInference.chat.focus');
+        });
+    } else {
+      void vscode.window.showInformationMessage(`Unified Inference: ${message}`, 'Open Chat').then((choice) => choice && vscode.commands.executeCommand('unifiedInference.chat.focus'));
+    }
     void vscode.commands.executeCommand('unifiedInference.refreshCredits'); // the status bar follows at once
   } else if (report.diagnosis) {
     const { title, detail, nextStep, kind } = report.diagnosis;
-    log.warn(`Test connection failed (${kind}): ${title}. ${detail} ${nextStep}`);
+    log.warn(`Test connection failed (${kind}): ${title}. ${detail} ${nextStep}${setupNote}`);
     const actions = actionsFor(kind);
     void vscode.window
-      .showErrorMessage(`Unified Inference: ${title}. ${detail} ${nextStep}`, ...actions.map(([label]) => label), 'Show Log')
+      .showErrorMessage(`Unified Inference: ${title}. ${detail} ${nextStep}${setupNote}`, ...actions.map(([label]) => label), 'Show Log')
       .then((choice) => {
         if (choice === 'Show Log') log.show();
         else actions.find(([label]) => label === choice)?.[1]();

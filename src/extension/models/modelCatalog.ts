@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Model } from '../../core/index';
+import { onDidChangeSettingsUnder } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
@@ -37,12 +38,19 @@ export class ModelCatalog extends Disposable {
     super();
     this.snapshotValue = state.get<CatalogSnapshot>(CACHE_KEY);
     this._register(connection.onDidChange(() => void this.refresh()));
+    // The default models mark entries of the catalog: whoever shows it (the Models view, the chat's
+    // model picker) re-reads. The connection no longer rebuilds for these settings.
+    this._register(onDidChangeSettingsUnder('defaultModels', () => this.changed.fire()));
   }
 
-  /** The cached catalog of the configured gateway (undefined if none was read yet). */
+  /**
+   * The cached catalog of the configured gateway (undefined if none was read yet, and while no
+   * key is set: without a key the views show their "set key" welcome, not a catalog of old).
+   */
   get snapshot(): CatalogSnapshot | undefined {
     const snapshot = this.snapshotValue;
-    return snapshot && snapshot.baseUrl === this.connection.setup.baseUrl ? snapshot : undefined;
+    const { baseUrl, hasKey } = this.connection.setup;
+    return snapshot && hasKey && snapshot.baseUrl === baseUrl ? snapshot : undefined;
   }
 
   get status(): CatalogStatus {

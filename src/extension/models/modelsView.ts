@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Model } from '../../core/index';
-import { readSettings, onDidChangeSettings } from '../config';
+import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 import { CATEGORY_LABELS, categoryOf, describeModel, groupCatalog, type CatalogCategory, type CategoryGroup, type ProviderGroup } from './catalogTree';
 import type { ModelCatalog } from './modelCatalog';
@@ -39,8 +39,8 @@ export class ModelsView extends Disposable implements vscode.TreeDataProvider<No
   constructor(private readonly catalog: ModelCatalog) {
     super();
     this.view = this._register(vscode.window.createTreeView(MODELS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }));
+    // Also fires when a default model setting changes (the stars move).
     this._register(catalog.onDidChange(() => this.update()));
-    this._register(onDidChangeSettings(() => this.update()));
     this.update();
   }
 

@@ -193,6 +193,17 @@ describe('core: connection diagnosis', function () {
       });
     }
 
+    it('an untrusted certificate: asks to add a CA file only when none is set', () => {
+      const untrusted = wrap(codeError('SELF_SIGNED_CERT_IN_CHAIN'));
+      assert.match(diagnoseConnectionError(untrusted, { baseUrl }).nextStep, /Add your company's CA certificate in the CA certificate file setting/);
+      const inUse = diagnoseConnectionError(untrusted, { baseUrl, caCertificateFile: '/etc/corp-ca.pem' });
+      assert.doesNotMatch(inUse.nextStep, /Add your company/);
+      assert.match(inUse.nextStep, /\/etc\/corp-ca\.pem is in use but does not vouch for this certificate/);
+      const unreadable = diagnoseConnectionError(untrusted, { baseUrl, caCertificateFile: '/etc/corp-ca.pem', caCertificateUnreadable: true });
+      assert.doesNotMatch(unreadable.nextStep, /Add your company/);
+      assert.match(unreadable.nextStep, /\/etc\/corp-ca\.pem could not be read, so it was not used/);
+    });
+
     it('with a proxy: refused / unknown-host / unreachable first hops are the proxy\'s; TLS stays tls and mentions the proxy', () => {
       const proxyUrl = 'http://user:pw-secret@proxy.corp:3128';
       const refused = diagnoseConnectionError(wrap(codeError('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.5:3128', { address: '10.0.0.5', port: 3128 })), { baseUrl, proxyUrl });
