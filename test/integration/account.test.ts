@@ -130,6 +130,32 @@ describe('account: credits, connection and catalog against the local gateway', f
     }
   });
 
+  it('says when credits return even when no balance was read before the refusal (one bounded read)', async () => {
+    // A gateway that was down when the address was set: no reading of this account exists.
+    const port = await closedPort();
+    await setSetting('baseUrl', `http://127.0.0.1:${port}`);
+    await waitFor(state, (s) => s.kind === 'offline' && s.last === undefined, 'offline, with no reading');
+    const empty = await startGateway({ port, demoCredits: 0 });
+    const notes = recordNotifications();
+    try {
+      const error = await api.connection.setup.client!.chat.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'hi' }] }).then(() => undefined, (e: unknown) => e);
+      assert.ok(error instanceof Error && error.name === 'RateLimitError', `refused for lack of credits (got ${String(error)})`);
+      api.connection.reportFailure(error);
+      const shown = await waitFor(() => notes.shown.filter((n) => n.kind === 'error' && /out of credits/.test(n.message)), (out) => out.length > 0, 'the out-of-credits notice');
+      assert.match(shown[0]!.message, /New credits when the window resets \(resets in .+\)/);
+      assert.equal(empty.requests.filter((r) => r.path === '/api/v1/quota').length, 1, 'one quota read for the notice');
+      assert.equal(state().kind, 'outOfCredits');
+      const last = (state() as { last?: { credits: number } }).last;
+      assert.equal(last?.credits, 0, 'the reading is kept as the last known one');
+      assert.match(api.creditsItem.presentation?.tooltip ?? '', /Window resets in/);
+    } finally {
+      notes.restore();
+      await setSetting('baseUrl', gateway.url);
+      await empty.stop();
+      await waitFor(state, (s) => s.kind === 'ok', 'back on the main gateway');
+    }
+  });
+
   it('shows a refused key as such, never as a number', async () => {
     await setKeyThroughCommand('sim-not-a-valid-key');
     const shown = await waitFor(state, (s) => s.kind === 'badKey', 'the bad key state');
@@ -252,5 +278,59 @@ describe('account: credits, connection and catalog against the local gateway', f
       restore();
       await vscode.workspace.getConfiguration('unifiedInference').update('defaultModels.embedding', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('re-renders the status item when a threshold changes, without rebuilding the connection', async () => {
+    await refreshed();
+    let rebuilt = 0;
+    const listener = api.connection.onDidChange(() => rebuilt++);
+    const quotaReads = gateway.requests.filter((r) => r.path === '/api/v1/quota').length;
+    try {
+      await setSetting('credits.warningThreshold', 1000);
+      await waitFor(() => api.creditsItem.presentation?.severity, (severity) => severity === 'warning', 'the warning colour');
+      await setSetting('defaultModels.chat', CHAT_MODEL);
+      await setSetting('chat.api', 'messages');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.equal(rebuilt, 0, 'thresholds, default models and the chat API do not rebuild the connection');
+      assert.equal(gateway.requests.filter((r) => r.path === '/api/v1/quota').length, quotaReads, 'nor read the balance again');
+      await setSetting('extraHeaders', { 'X-Team': 'research' });
+      await waitFor(() => rebuilt, (n) => n === 1, 'a rebuild for a connection setting');
+    } finally {
+      listener.dispose();
+      await setSetting('credits.warningThreshold', undefined);
+      await setSetting('defaultModels.chat', undefined);
+      await setSetting('chat.api', undefined);
+      await setSetting('extraHeaders', undefined);
+    }
+    await waitFor(() => api.creditsItem.presentation?.severity, (severity) => severity === 'normal', 'the normal colour again');
+  });
+
+  it('shows an unreadable CA certificate file in Test Connection and the status bar tooltip', async () => {
+    const missing = '/nonexistent/unified-inference-test-ca.pem';
+    const notes = recordNotifications();
+    try {
+      await setSetting('caCertificateFile', missing);
+      await waitFor(() => api.connection.setup.problem, (problem) => problem !== undefined, 'the setup problem');
+      const report = await vscode.commands.executeCommand<{ ok: boolean; setupProblem?: string }>('unifiedInference.testConnection');
+      assert.equal(report.ok, true, 'plain http still connects');
+      assert.match(report.setupProblem ?? '', /CA certificate file .*unified-inference-test-ca\.pem could not be read/);
+      assert.ok(notes.shown.some((n) => n.kind === 'warning' && /could not be read/.test(n.message)), 'the test result says so');
+      await waitFor(() => api.creditsItem.presentation?.tooltip ?? '', (tooltip) => /Connection setup:.*could not be read/.test(tooltip), 'the tooltip to say so');
+    } finally {
+      notes.restore();
+      await setSetting('caCertificateFile', undefined);
+    }
+    await waitFor(() => api.connection.setup.problem, (problem) => problem === undefined, 'no setup problem');
+    await waitFor(() => api.creditsItem.presentation?.tooltip ?? '', (tooltip) => !/Connection setup/.test(tooltip), 'the tooltip without it');
+  });
+
+  it('shows no cached catalog once the key is cleared (the view offers to set one), and the catalog again with a key', async () => {
+    await api.catalog.refresh();
+    assert.ok(api.models.groups().length > 0);
+    await clearKeyThroughCommand(true);
+    await waitFor(() => api.models.groups().length, (n) => n === 0, 'an empty Models view');
+    assert.equal(api.catalog.snapshot, undefined);
+    await setKeyThroughCommand(gateway.apiKey);
+    await waitFor(() => api.models.groups().length, (n) => n > 0, 'the catalog again');
   });
 });

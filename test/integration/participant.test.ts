@@ -83,18 +83,12 @@ describe('the @unified chat participant against the local gateway', function () 
   }
 
   /**
-   * Any unifiedInference setting rebuilds the connection (and closes the old client's dispatcher),
-   * so a test asks only after the rebuild that its own setting change caused.
+   * A default model setting does not rebuild the connection (only connection settings do): the
+   * command reads it when it runs, so a test waits until the extension host sees the new value.
    */
   async function setModelSetting(key: string, value: string | undefined): Promise<void> {
-    const rebuilt = new Promise<void>((resolve) => {
-      const listener = api.connection.onDidChange(() => {
-        listener.dispose();
-        resolve();
-      });
-    });
     await setSetting(key, value);
-    await rebuilt;
+    await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get<string>(key) || undefined, (seen) => seen === value, `the setting ${key}`);
   }
 
   before(async () => {
@@ -248,9 +242,13 @@ describe('the @unified chat participant against the local gateway', function () 
     assert.match(recorder.text, /Started a deep research job/);
     assert.match(recorder.text, /## Report\n\n\S/);
     assert.match(recorder.text, /## Sources\n\n1\. \[/);
-    assert.deepEqual(recorder.buttons.map((b) => b.command), ['unifiedInference.research.focus', 'unifiedInference.research.openReport']);
+    assert.deepEqual(recorder.buttons.map((b) => b.command), ['unifiedInference.research.reveal', 'unifiedInference.research.openReport']);
     const job = (recorder.buttons[1]?.arguments?.[0] as { job: { id: string } }).job;
     assert.equal(api.research.find(job.id)?.status, 'succeeded');
+    // The first button selects that job in the Research view.
+    assert.deepEqual(recorder.buttons[0]?.arguments, [job.id]);
+    assert.equal(await vscode.commands.executeCommand(recorder.buttons[0]!.command, ...(recorder.buttons[0]!.arguments ?? [])), true);
+    await waitFor(() => api.researchView.view.selection.map((node) => (node.kind === 'job' ? node.job.id : '')), (ids) => ids.includes(job.id), 'the job selected in the Research view');
   });
 
   it('/research without a topic explains the usage; cancelling stops the waiting, not the job', async () => {

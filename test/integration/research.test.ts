@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { GatewayClient, type ResearchJob } from '../../src/core/index';
 import type { TestApi } from '../../src/extension/testApi';
 import { RESEARCH_FAILURE_WORD, startGateway, type LocalGateway } from '../gateway/index';
+import { reportUri } from '../../src/extension/research/reportDocuments';
 import { activateExtension, clearKeyThroughCommand, recordNotifications, replace, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
 
 /** Runs "Start Deep Research" with the input box answering `topic`. */
@@ -48,6 +49,9 @@ describe('research jobs against the local gateway', function () {
     const job = await startThroughCommand('How do vector databases compare for code search?');
     assert.equal(api.research.jobs[0]?.id, job.id, 'the new job is first');
     assert.equal(statusOf(job.id), 'queued');
+    // The Research view shows it, selected.
+    await waitFor(() => api.researchView.view.selection.map((node) => (node.kind === 'job' ? node.job.id : '')), (ids) => ids.includes(job.id), 'the new job selected in the view');
+    assert.equal(api.researchView.view.visible, true);
     failing = await startThroughCommand(`A topic that should ${RESEARCH_FAILURE_WORD}`);
     const seen = new Set<string>();
     const listener = api.research.onDidChange(() => seen.add(statusOf(job.id) ?? ''));
@@ -81,6 +85,56 @@ describe('research jobs against the local gateway', function () {
     assert.match(shown.find((n) => n.kind === 'error' && n.message.startsWith('Research failed:'))!.message, /failed this job on purpose/);
   });
 
+  it('announces jobs whose detail is unavailable (404), with the status and reason the list gives', async () => {
+    gateway.setResearchDetailAvailable(false);
+    try {
+      const finished = new Map<string, string>();
+      const listener = api.research.onDidFinish(({ job, phase }) => finished.set(job.id, phase));
+      try {
+        const ok = await startThroughCommand('Detail unavailable: does the list tell?');
+        const bad = await startThroughCommand(`Detail unavailable and ${RESEARCH_FAILURE_WORD}`);
+        await waitFor(() => finished.size, (n) => n === 2, 'both jobs to be announced as finished', 60_000);
+        assert.equal(finished.get(ok.id), 'succeeded');
+        assert.equal(finished.get(bad.id), 'failed');
+        assert.equal(statusOf(ok.id), 'succeeded', 'the view shows the final status');
+        assert.equal(statusOf(bad.id), 'failed');
+        assert.ok(notes.shown.some((n) => n.kind === 'info' && n.message === 'Research finished: Detail unavailable: does the list tell?'));
+        const failure = notes.shown.find((n) => n.kind === 'error' && n.message.startsWith(`Research failed: Detail unavailable and ${RESEARCH_FAILURE_WORD}`));
+        assert.match(failure?.message ?? '', /failed this job on purpose/, 'the reason from the list');
+        // The detail was asked for and refused; the list, read by id, gave the outcome.
+        assert.ok(gateway.requests.some((r) => r.path === `/api/v1/research/${ok.id}` && r.status === 404));
+        assert.ok(gateway.requests.some((r) => r.path === '/api/v1/research' && String(r.query.where ?? '').includes('"id"') && String(r.query.where).includes(ok.id)));
+      } finally {
+        listener.dispose();
+      }
+    } finally {
+      gateway.setResearchDetailAvailable(true);
+    }
+  });
+
+  it('re-reads an open report when its job finishes, and on "Refresh Report"', async () => {
+    const job = await api.research.start('A report that is open while the job runs');
+    await api.reports.open(job);
+    const uri = reportUri(job).toString();
+    const report = (): string | undefined => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)?.getText();
+    assert.match((await waitFor(report, (text) => text !== undefined, 'the report document')) ?? '', /still in progress\. .*use Refresh Report/);
+    // The markdown preview of the report is what is active: its title bar offers Refresh Report.
+    await waitFor(() => api.reports.activeReportUri?.toString(), (active) => active === uri, 'the report preview to be the active report');
+    await waitFor(report, (text) => /\| Status \| succeeded \|/.test(text ?? '') && /## Report\n\n\S/.test(text ?? ''), 'the report re-read when the job finished', 60_000);
+    assert.match(report() ?? '', /## Sources\n\n1\. \[/);
+    // Refresh Report reads it again (here the detail has gone away meanwhile: the document says so).
+    gateway.setResearchDetailAvailable(false);
+    try {
+      await vscode.commands.executeCommand('unifiedInference.research.refreshReport', vscode.Uri.parse(uri));
+      await waitFor(report, (text) => /could not be read/.test(text ?? ''), 'the refreshed report');
+    } finally {
+      gateway.setResearchDetailAvailable(true);
+    }
+    // From the palette (no argument): the active report.
+    await vscode.commands.executeCommand('unifiedInference.research.refreshReport');
+    await waitFor(report, (text) => /## Report\n\n\S/.test(text ?? '') && !/could not be read/.test(text ?? ''), 'the report read again');
+  });
+
   it('filters by status and topic text, and sorts, through the spec\'s where/sort', async () => {
     await api.research.setQuery({ status: 'failed', text: '', sort: 'newest' });
     assert.ok(api.research.jobs.length >= 1 && api.research.jobs.every((j) => j.status === 'failed'));
@@ -106,6 +160,71 @@ describe('research jobs against the local gateway', function () {
     assert.equal(new Set(api.research.jobs.map((j) => j.id)).size, api.research.jobs.length, 'no job twice');
   });
 
+  it('never shows a job twice when the pages shift between "Load more"s', async () => {
+    // Nothing in progress (the paging jobs are done), so no poll reloads the list meanwhile.
+    await waitFor(() => api.research.jobs.every((j) => !['queued', 'running'].includes(j.status)), (done) => done, 'the paging jobs to finish', 30_000);
+    await vscode.commands.executeCommand('unifiedInference.research.refresh');
+    await waitFor(() => api.research.pollState, (state) => state === 'stopped', 'polling to stop');
+    assert.equal(api.research.jobs.length, 20);
+    const lastOfFirstPage = api.research.jobs[19]!.id;
+    // A job created elsewhere pushes the last job of page 1 onto page 2.
+    const elsewhere = await new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey }).research.create('Created between two pages');
+    await api.research.loadMore();
+    const ids = api.research.jobs.map((j) => j.id);
+    assert.equal(new Set(ids).size, ids.length, 'no job twice');
+    assert.equal(ids.filter((id) => id === lastOfFirstPage).length, 1);
+    assert.ok(ids.length > 20, 'the second page was added');
+    // Starting a job reads page 1 again (and the poll finds the job created elsewhere): the
+    // pages loaded with "Load more" stay, still without repeats.
+    const started = await api.research.start('Started after Load more');
+    await waitFor(() => [api.research.find(elsewhere.id), api.research.loading] as const, ([found, loading]) => found !== undefined && !loading, 'page 1 read again');
+    const after = api.research.jobs.map((j) => j.id);
+    assert.ok(after.includes(started.id) && after.includes(elsewhere.id));
+    assert.ok(after.length >= ids.length + 2, `the loaded pages stay (${after.length} shown, ${ids.length} before)`);
+    assert.equal(new Set(after).size, after.length, 'no job twice after the reload');
+  });
+
+  it('does not reset the list or polling for settings that are not about the connection', async () => {
+    const shown = api.research.jobs.map((j) => j.id);
+    let changes = 0;
+    const listener = api.connection.onDidChange(() => changes++);
+    const pageLoads = (): number => gateway.requests.filter((r) => r.path === '/api/v1/research' && r.method === 'GET' && r.query.page !== undefined).length;
+    const loadsBefore = pageLoads();
+    try {
+      await setSetting('credits.warningThreshold', 7);
+      await setSetting('defaultModels.chat', 'sim-openai/gpt-sim');
+      await setSetting('chat.api', 'chat');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.equal(changes, 0, 'no connection change');
+      assert.deepEqual(api.research.jobs.map((j) => j.id), shown, 'the loaded pages stay');
+      assert.equal(pageLoads(), loadsBefore, 'no page was reloaded');
+    } finally {
+      listener.dispose();
+      await setSetting('credits.warningThreshold', undefined);
+      await setSetting('defaultModels.chat', undefined);
+      await setSetting('chat.api', undefined);
+    }
+  });
+
+  it('says out of credits in the status bar when Start Deep Research is refused for lack of credits', async () => {
+    const saved = gateway.credits(gateway.apiKey);
+    await api.credits.refresh(); // a positive reading arms the one-time notice
+    gateway.setCredits(gateway.apiKey, 0);
+    const restore = replace(vscode.window, 'showInputBox', (async () => 'A topic without credits') as typeof vscode.window.showInputBox);
+    try {
+      const job = await vscode.commands.executeCommand<ResearchJob | undefined>('unifiedInference.research.start');
+      assert.equal(job, undefined);
+      assert.ok(notes.shown.some((n) => n.kind === 'error' && /the research job was not started/.test(n.message)));
+      await waitFor(() => api.credits.state.kind, (kind) => kind === 'outOfCredits', 'the credits state');
+      assert.equal(api.creditsItem.presentation?.text, '$(error) Out of credits');
+      await waitFor(() => notes.shown, (all) => all.some((n) => n.kind === 'error' && /^Unified Inference: out of credits/.test(n.message)), 'the one-time out-of-credits notice');
+    } finally {
+      restore();
+      gateway.setCredits(gateway.apiKey, saved);
+      await api.credits.refresh();
+    }
+  });
+
   it('keeps the list, marked stale, while the gateway is unreachable, and recovers', async () => {
     const shownBefore = api.research.jobs.length;
     const port = new URL(gateway.url).port;
@@ -117,5 +236,40 @@ describe('research jobs against the local gateway', function () {
     gateway = await startGateway({ port: Number(port), research: { queuedMs: 3_500, runningMs: 6_000 } });
     await vscode.commands.executeCommand('unifiedInference.research.refresh');
     await waitFor(() => api.research.problem, (problem) => problem === undefined, 'the recovery');
+  });
+
+  it('reloads the list by itself when the gateway comes back after an outage, with nothing in progress', async () => {
+    const port = Number(new URL(gateway.url).port);
+    const url = gateway.url;
+    let lastChange = Date.now();
+    let changes = 0;
+    const listener = api.connection.onDidChange(() => {
+      lastChange = Date.now();
+      changes++;
+    });
+    try {
+      await gateway.stop();
+      // As when VS Code starts while the gateway is down: the same gateway under another spelling
+      // of its address resets the view, and nothing can be loaded. (VS Code may report the
+      // settings change twice: wait until it is quiet, with no page load in flight.)
+      await setSetting('baseUrl', `${url}/`);
+      await waitFor(
+        () => ({ quiet: Date.now() - lastChange > 3000, problem: api.research.problem, count: api.research.jobs.length, loading: api.research.loading }),
+        (view) => view.quiet && view.problem !== undefined && view.count === 0 && !view.loading,
+        'an empty, stale view',
+        30_000,
+      );
+      const changesBefore = changes;
+      // Back, with a job that is already finished: no in-progress job would make the view reload.
+      gateway = await startGateway({ port, research: { queuedMs: 0, runningMs: 0 } });
+      const done = await new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey }).research.create('Finished while the view was away');
+      assert.equal(done.status, 'succeeded');
+      await waitFor(() => api.research.find(done.id)?.status, (status) => status === 'succeeded', 'the list, without a manual refresh', 45_000);
+      assert.equal(api.research.problem, undefined);
+      assert.equal(changes, changesBefore, 'recovered by polling, not by a reset of the connection');
+    } finally {
+      listener.dispose();
+      await setSetting('baseUrl', url);
+    }
   });
 });
