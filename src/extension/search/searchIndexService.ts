@@ -80,8 +80,7 @@ export class SearchIndexService extends Disposable {
   }
 
   private noteChange(uri: vscode.Uri): void {
-    if (!this.index || !vscode.workspace.getWorkspaceFolder(uri)) return; // never indexed: nothing to keep current
-    if (this.storageDir && uri.fsPath.startsWith(this.storageDir)) return;
+    if (!this.storageDir || !vscode.workspace.getWorkspaceFolder(uri)) return;
     this.pendingChanges.add(uri.toString());
     clearTimeout(this.watchTimer);
     this.watchTimer = setTimeout(() => void this.applyChanges(), WATCH_DEBOUNCE_MS);
@@ -93,6 +92,11 @@ export class SearchIndexService extends Disposable {
     this.pendingChanges.clear();
     try {
       await this.enqueue(async (signal) => {
+        // Never indexed: nothing to keep current. Indexed with another model than the one chosen
+        // now: a scoped update would rebuild the index from the changed files alone, so the
+        // changes wait for the next Index command (which re-embeds everything).
+        const index = await this.current();
+        if (!index || index.model !== (await chooseSearchModel(this.deps, 'embedding'))) return undefined;
         const listed = await listWorkspaceFiles();
         const admitted = [...scope].flatMap((file) => listed.get(file) ?? []);
         return this.update(await statFiles(admitted), scope, signal);
