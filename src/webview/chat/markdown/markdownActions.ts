@@ -1,0 +1,77 @@
+// Clicks inside rendered markdown. Links never navigate the webview: every click on one is
+// prevented and, when its href passes the scheme check, handed to the host (which checks again).
+// One delegated listener on the container serves blocks rendered later, so re-rendering the
+// streaming tail never has to re-attach handlers.
+import { codeBlockOf } from './codeBlocks';
+import { safeHref } from './sanitize';
+import type { MarkdownActions } from './streamingMarkdown';
+
+const COPIED_FEEDBACK_MS = 1500;
+
+/** Routes link and code-toolbar clicks in `container` to `actions`; returns a function that stops it. */
+export function attachMarkdownActions(container: HTMLElement, actions: MarkdownActions): () => void {
+  const onClick = (event: MouseEvent): void => {
+    const target = elementOf(event.target);
+    if (!target) return;
+    const button = target.closest('button[data-md-action]');
+    if (button && container.contains(button)) {
+      event.preventDefault();
+      runCodeAction(button, actions);
+      return;
+    }
+    const anchor = target.closest('a');
+    if (anchor && container.contains(anchor)) {
+      event.preventDefault();
+      const href = safeHref(anchor.getAttribute('href'));
+      if (href) actions.openLink(href);
+    }
+  };
+  // Middle click would otherwise ask the webview to open the link in a new window.
+  const onAuxClick = (event: MouseEvent): void => {
+    const anchor = elementOf(event.target)?.closest('a');
+    if (!anchor || !container.contains(anchor)) return;
+    event.preventDefault();
+    const href = safeHref(anchor.getAttribute('href'));
+    if (href && event.button === 1) actions.openLink(href);
+  };
+  container.addEventListener('click', onClick);
+  container.addEventListener('auxclick', onAuxClick);
+  return () => {
+    container.removeEventListener('click', onClick);
+    container.removeEventListener('auxclick', onAuxClick);
+  };
+}
+
+function elementOf(target: EventTarget | null): Element | undefined {
+  // nodeType rather than instanceof: the container may live in another realm (tests, iframes).
+  const node = target as Node | null;
+  if (!node) return undefined;
+  if (node.nodeType === 1) return node as Element;
+  return node.parentElement ?? undefined;
+}
+
+function runCodeAction(button: Element, actions: MarkdownActions): void {
+  const block = codeBlockOf(button);
+  if (!block) return;
+  const action = button.getAttribute('data-md-action');
+  if (action === 'copy') {
+    actions.copy(block.code);
+    showCopied(button);
+  } else if (action === 'insert') {
+    actions.insert(block.code);
+  } else if (action === 'newFile') {
+    actions.newFile(block.code, block.language);
+  }
+}
+
+function showCopied(button: Element): void {
+  const icon = button.querySelector('.codicon');
+  const view = button.ownerDocument.defaultView;
+  if (!icon || !view) return;
+  icon.classList.replace('codicon-copy', 'codicon-check');
+  button.setAttribute('aria-label', 'Copied');
+  view.setTimeout(() => {
+    icon.classList.replace('codicon-check', 'codicon-copy');
+    button.setAttribute('aria-label', 'Copy');
+  }, COPIED_FEEDBACK_MS);
+}

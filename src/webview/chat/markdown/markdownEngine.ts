@@ -1,0 +1,108 @@
+// marked, configured once: lexing into top-level blocks (with the reference definitions already
+// seen), and rendering a group of blocks to sanitized DOM. Used by renderMarkdown (whole text) and
+// StreamingMarkdown (block by block), so both produce the same nodes for the same text.
+import { Lexer, Marked, type Token, type Tokens } from 'marked';
+import { createCodeBlock, fenceLanguage, isClosedFence } from './codeBlocks';
+import { sanitizeMarkdownHtml } from './sanitize';
+
+export type LinkDefinitions = Record<string, { href: string; title?: string | null | undefined }>;
+
+interface CodeSink {
+  readonly nonce: string;
+  readonly blocks: { code: string; language: string; complete: boolean }[];
+}
+
+/** Set only during one synchronous render, so the code renderer can collect its blocks. */
+let sink: CodeSink | undefined;
+
+const engine = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: {
+    // Code blocks are built as DOM after sanitizing (toolbar, highlighting); marked leaves a
+    // placeholder carrying a per-render nonce, which raw HTML from the model cannot forge.
+    code(token: Tokens.Code): string | false {
+      if (!sink) return false; // outside renderGroup: marked's own (escaped) renderer
+      const index = sink.blocks.push({ code: token.text, language: fenceLanguage(token.lang), complete: isClosedFence(token.raw) }) - 1;
+      return `<pre data-md-code="${sink.nonce}:${index}"></pre>\n`;
+    },
+  },
+});
+
+/** Top-level tokens of `source`; `links` are reference definitions from earlier text. */
+export function lexBlocks(source: string, links?: LinkDefinitions): { tokens: Token[]; links: LinkDefinitions } {
+  const lexer = new Lexer(engine.defaults);
+  if (links) Object.assign(lexer.tokens.links, links);
+  const tokens = lexer.lex(source);
+  return { tokens: [...tokens], links: { ...tokens.links } };
+}
+
+/** Whether a block holds raw HTML (such blocks are sanitized alone; see renderGroups). */
+export function hasRawHtml(token: Token): boolean {
+  let found = false;
+  engine.walkTokens([token], (child) => {
+    if (child.type === 'html') found = true;
+  });
+  return found;
+}
+
+/**
+ * Renders tokens to sanitized DOM. Each group is sanitized on its own: a block with raw HTML is
+ * always its own group, so an unclosed tag can never swallow the blocks after it, and the result
+ * does not depend on how the text was cut into groups (blocks without raw HTML are well formed, so
+ * parsing them together or apart gives the same nodes).
+ */
+export function renderTokens(tokens: readonly Token[], doc: Document): DocumentFragment {
+  const fragment = doc.createDocumentFragment();
+  let run: Token[] = [];
+  const flush = (): void => {
+    if (run.length) fragment.append(renderGroup(run, doc));
+    run = [];
+  };
+  for (const token of tokens) {
+    if (hasRawHtml(token)) {
+      flush();
+      fragment.append(renderGroup([token], doc));
+    } else {
+      run.push(token);
+    }
+  }
+  flush();
+  return fragment;
+}
+
+function renderGroup(tokens: Token[], doc: Document): DocumentFragment {
+  const current: CodeSink = { nonce: randomNonce(), blocks: [] };
+  let html: string | undefined;
+  sink = current;
+  try {
+    html = engine.parser(tokens);
+  } catch {
+    html = undefined;
+  } finally {
+    sink = undefined;
+  }
+  const sanitized = html === undefined ? undefined : sanitizeMarkdownHtml(html, doc);
+  if (!sanitized) {
+    // marked or DOMPurify giving up on odd input must not lose the text: show the source as text.
+    const paragraph = doc.createElement('p');
+    paragraph.textContent = tokens.map((token) => token.raw).join('');
+    const fallback = doc.createDocumentFragment();
+    fallback.append(paragraph);
+    return fallback;
+  }
+  for (const placeholder of sanitized.codePlaceholders) {
+    const [nonce, index] = (placeholder.getAttribute('data-md-code') ?? '').split(':');
+    const block = nonce === current.nonce ? current.blocks[Number(index)] : undefined;
+    if (block) placeholder.replaceWith(createCodeBlock(doc, block.code, block.language, block.complete));
+    else placeholder.removeAttribute('data-md-code');
+  }
+  return sanitized.fragment;
+}
+
+function randomNonce(): string {
+  const bytes = new Uint8Array(12);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
