@@ -5,7 +5,10 @@ import { CreditsMonitor } from './account/creditsMonitor';
 import { CreditsStatusItem } from './account/creditsStatusItem';
 import { clearApiKeyCommand, setApiKeyCommand } from './apiKey/apiKeyCommands';
 import { API_KEY_SECRET_ID, ApiKeyStore } from './apiKey/apiKeyStore';
-import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatViewProvider';
+import { WorkspaceFileIndex } from './chat/editorContext';
+import { ConversationStore } from './chat/history/conversationStore';
+import { registerChat } from './chat/registerChat';
+import { CostMeter } from './chat/replyCost';
 import { openSettings } from './config';
 import { GatewayConnection } from './gateway/gatewayConnection';
 import { setBaseUrlCommand } from './gateway/setBaseUrl';
@@ -13,6 +16,7 @@ import { testConnectionCommand } from './gateway/testConnection';
 import { GatewayLanguageModels, manageLanguageModels } from './languageModels/languageModelProvider';
 import { registerUnifiedParticipant } from './languageModels/participant/unifiedParticipant';
 import { Log } from './log';
+import { registerMediaCommands } from './media/mediaCommands';
 import { CATEGORY_LABELS, categoryOf } from './models/catalogTree';
 import { ModelCatalog } from './models/modelCatalog';
 import { ModelsView } from './models/modelsView';
@@ -21,6 +25,7 @@ import { ReportDocuments } from './research/reportDocuments';
 import { registerResearchCommands } from './research/researchCommands';
 import { ResearchJobs } from './research/researchJobs';
 import { ResearchView } from './research/researchView';
+import { registerSemanticSearch } from './search/registerSemanticSearch';
 import { createTestApi, type TestApi } from './testApi';
 import type { Model } from '../core/index';
 
@@ -37,18 +42,24 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const creditsItem = new CreditsStatusItem(credits);
   const catalog = new ModelCatalog(connection, context.globalState, log);
   const models = new ModelsView(catalog);
-  const chat = new ChatViewProvider(context.extensionUri, apiKeys, log);
   const research = new ResearchJobs(connection, log);
   const researchView = new ResearchView(research);
   const reports = new ReportDocuments(connection, research);
-  context.subscriptions.push(connection, credits, creditsItem, catalog, models, chat, research, researchView, reports);
+  context.subscriptions.push(connection, credits, creditsItem, catalog, models, research, researchView, reports);
   context.subscriptions.push(...registerResearchCommands({ jobs: research, reports, view: researchView, connection, log }));
   context.subscriptions.push(new GatewayLanguageModels(connection, catalog, log));
   const participant = registerUnifiedParticipant({ connection, research, reports, catalog, credits, log, extensionUri: context.extensionUri, storageUri: context.globalStorageUri });
   context.subscriptions.push(...participant.disposables);
+  context.subscriptions.push(...registerSemanticSearch({ connection, catalog, log, storageUri: context.storageUri }));
+  context.subscriptions.push(...registerMediaCommands({ connection, catalog, player: participant.player, extensionUri: context.extensionUri, log }));
+
+  const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`));
+  const costs = new CostMeter();
+  context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
+  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files: new WorkspaceFileIndex(), costs, workspaceState: context.workspaceState, log }, log);
+  context.subscriptions.push(...chat.disposables);
 
   context.subscriptions.push(
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chat, { webviewOptions: { retainContextWhenHidden: false } }),
     vscode.commands.registerCommand('unifiedInference.setApiKey', () => setApiKeyCommand(apiKeys, log)),
     vscode.commands.registerCommand('unifiedInference.clearApiKey', () => clearApiKeyCommand(apiKeys, log)),
     vscode.commands.registerCommand('unifiedInference.showLog', () => log.show()),
@@ -71,7 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   await connection.initialize();
   log.info(`Unified Inference ${String(context.extension.packageJSON.version)} activated.`);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller })
     : undefined;
 }
 

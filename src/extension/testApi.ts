@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { KeySource } from '../shared/chatProtocol';
 import type { CreditsMonitor } from './account/creditsMonitor';
+import type { ChatController } from './chat/chatController';
 import type { CreditsStatusItem } from './account/creditsStatusItem';
 import type { GatewayConnection } from './gateway/gatewayConnection';
 import type { ModelCatalog } from './models/modelCatalog';
@@ -21,6 +22,8 @@ export interface TestParts {
   readonly reports: ReportDocuments;
   /** The @unified participant's request handler (tests call it with a recording response stream). */
   readonly participantHandler: vscode.ChatRequestHandler;
+  /** The sidebar chat's controller (tests send prompts and read the conversation). */
+  readonly chat: ChatController;
 }
 
 /**

@@ -21,6 +21,24 @@ export interface CreditSettings {
 /** Which endpoint answers chat: `auto` picks /messages for Anthropic-style models. */
 export type ChatApi = 'auto' | 'chat' | 'messages';
 
+export interface ChatSettings {
+  /** Tool server addresses sent as `mcp_servers`: the gateway runs their tools server-side. */
+  readonly mcpServers: readonly string[];
+  /** Offer models the workspace tools (read, list, search files), each call approved by the user. */
+  readonly workspaceTools: boolean;
+}
+
+export interface SearchSettings {
+  /** Glob of the files semantic search indexes (relative to each workspace folder). */
+  readonly include: string;
+  /** Files larger than this (KB) are not indexed: generated or data files, rarely what a search wants. */
+  readonly maxFileSizeKB: number;
+  /** Candidates taken by cosine similarity and sent to the reranker. */
+  readonly candidates: number;
+  /** Results the reranker returns (`top_n`). */
+  readonly results: number;
+}
+
 export interface Settings {
   /** The gateway address as the user typed it ('' when not configured). */
   readonly baseUrl: string;
@@ -31,8 +49,12 @@ export interface Settings {
   readonly caCertificateFile: string;
   readonly credits: CreditSettings;
   readonly chatApi: ChatApi;
+  readonly chat: ChatSettings;
+  readonly search: SearchSettings;
   /** The model used by default for each purpose ('' lets the feature choose). */
   readonly defaultModels: Readonly<Record<ModelCategoryName, string>>;
+  /** Generated images: `folder` is where Save to Workspace writes, relative to the first workspace folder. */
+  readonly images: { readonly folder: string };
 }
 
 /** Every setting key (without the section prefix, dotted as in package.json) with its default. */
@@ -45,7 +67,14 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'credits.warningThreshold': 5,
   'credits.errorThreshold': 1,
   'chat.api': 'auto',
+  'chat.mcpServers': [],
+  'chat.workspaceTools': true,
+  'search.include': '**/*',
+  'search.maxFileSizeKB': 256,
+  'search.candidates': 50,
+  'search.results': 10,
   ...Object.fromEntries(MODEL_CATEGORIES.map((category) => [`defaultModels.${category}`, ''])),
+  'images.folder': 'images',
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
@@ -83,6 +112,13 @@ function headers(value: unknown): Record<string, string> {
   return result;
 }
 
+/** Tool server addresses: http(s) URLs only, each once (anything else would be refused by the gateway). */
+function toolServers(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const urls = value.filter((entry): entry is string => typeof entry === 'string').map((entry) => entry.trim()).filter((entry) => /^https?:\/\/\S+$/i.test(entry));
+  return [...new Set(urls)];
+}
+
 /** Turns raw configuration values (any type a user can write in settings.json) into Settings. */
 export function parseSettings(read: (key: string) => unknown): Settings {
   const warningThreshold = number(read('credits.warningThreshold'), 5, 0);
@@ -98,6 +134,17 @@ export function parseSettings(read: (key: string) => unknown): Settings {
       errorThreshold: Math.min(warningThreshold, number(read('credits.errorThreshold'), 1, 0)),
     },
     chatApi: ((value) => (value === 'chat' || value === 'messages' ? value : 'auto'))(read('chat.api')),
+    chat: {
+      mcpServers: toolServers(read('chat.mcpServers')),
+      workspaceTools: read('chat.workspaceTools') !== false,
+    },
+    search: {
+      include: text(read('search.include'), '') || '**/*',
+      maxFileSizeKB: number(read('search.maxFileSizeKB'), 256, 1, 10_240),
+      candidates: Math.round(number(read('search.candidates'), 50, 1, 1000)),
+      results: Math.round(number(read('search.results'), 10, 1, 100)),
+    },
     defaultModels: Object.fromEntries(MODEL_CATEGORIES.map((category) => [category, text(read(`defaultModels.${category}`), '')])) as Record<ModelCategoryName, string>,
+    images: { folder: text(read('images.folder'), 'images') },
   };
 }

@@ -49,11 +49,21 @@ export class Workbench {
 
   /** Runs a command from the palette by its full title, as a user would. */
   async runCommand(title: string): Promise<void> {
-    await this.openPalette();
-    const input = this.page.locator('.quick-input-widget input');
-    await input.fill(`>${title}`);
-    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    await row.waitFor();
+    // The palette lists the commands known when it opens: on a loaded machine the extension's may
+    // register a moment after the workbench shows, so a palette without the command is reopened.
+    for (let attempt = 1; ; attempt++) {
+      await this.openPalette();
+      const input = this.page.locator('.quick-input-widget input');
+      await input.fill(`>${title}`);
+      const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+      try {
+        await row.waitFor({ timeout: attempt < 3 ? 10_000 : 30_000 });
+        break;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+        await this.page.keyboard.press('Escape');
+      }
+    }
     await this.page.keyboard.press('Enter');
   }
 

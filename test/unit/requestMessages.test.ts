@@ -60,7 +60,7 @@ describe('VS Code language model requests to the neutral conversation', () => {
     assert.deepEqual(old.messages, [{ role: 'user', parts: [{ kind: 'text', text: 'Be brief.' }] }]);
   });
 
-  it('maps tool calls and results, and a result\'s isError to is_error on /messages', () => {
+  it('maps tool calls and results, and a result\'s isError to is_error on /messages (an Error: prefix on chat completions)', () => {
     const mapped = toGatewayRequest(
       [
         { role: User, content: [new TextPart('Read two files')] },
@@ -82,7 +82,7 @@ describe('VS Code language model requests to the neutral conversation', () => {
     ]);
     assert.deepEqual(toChatMessages(mapped).filter((m) => m.role === 'tool'), [
       { role: 'tool', tool_call_id: 'c1', content: 'A!' },
-      { role: 'tool', tool_call_id: 'c2', content: 'ENOENT: b' },
+      { role: 'tool', tool_call_id: 'c2', content: 'Error: ENOENT: b' },
     ]);
     // A result part without the field (VS Code 1.104) is not an error.
     const old = toGatewayRequest([{ role: User, content: [new OldToolResultPart('c1', [new TextPart('ok')])] }], oldKit);
