@@ -1,10 +1,21 @@
 // `npm run bench`: runs the benchmarks and writes their tables to bench-results/ (gitignored).
+//   npm run bench -- [core] [research] [chat] [search]   only these parts (default: all)
 //   --rounds=N   rounds per reader (default 7)
 //   --tokens=N   content chunks per stream (default 100000)
 //   --research-seconds=N   measured window per research polling case (default 20)
+//   --chat-kb=N  size of the streamed chat reply in KB (default 100)
+//   --chat-rate=N  pieces per second the gateway streams to the chat (default 500)
+//   --chat-messages=N  messages of the opened conversation (default 500)
+//   --search-files=N  generated files to index (default 2000); --search-vectors=N  vectors for query latency (default 100000)
+//   --chat-open-runs=N  fresh page loads per side for the open measurement (default 3)
+//   --chat-markdown  also stream a realistic markdown reply of the same size into the chat (diagnostic, ~45 s)
+// The chat part drives Chromium: on a shared machine run it under the heavy-tests lock, e.g.
+//   flock /tmp/unified-heavy-tests.lock node out/test/bench/run.js chat
 import { join } from 'node:path';
+import { runChatBench } from './chatBench';
 import { runCoreBench } from './coreBench';
 import { runResearchBench } from './researchBench';
+import { runSearchBench } from './searchBench';
 
 function flag(name: string, fallback: number): number {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -12,14 +23,39 @@ function flag(name: string, fallback: number): number {
   return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
+const PARTS = ['core', 'research', 'chat', 'search'] as const;
+type Part = (typeof PARTS)[number];
+
+function selectedParts(): Part[] {
+  const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  const unknown = named.filter((a) => !(PARTS as readonly string[]).includes(a));
+  if (unknown.length) throw new Error(`unknown bench part(s): ${unknown.join(', ')} (known: ${PARTS.join(', ')})`);
+  return named.length ? (named as Part[]) : [...PARTS];
+}
+
 async function main(): Promise<void> {
+  const parts = selectedParts();
   const outDir = join(__dirname, '..', '..', '..', 'bench-results');
-  const table = await runCoreBench({ rounds: flag('rounds', 7), tokens: flag('tokens', 100_000), outDir });
-  console.log(table);
-  console.log(`written to ${join(outDir, 'core.md')}`);
-  const research = await runResearchBench({ seconds: flag('research-seconds', 20), outDir });
-  console.log(research);
-  console.log(`written to ${join(outDir, 'research.md')}`);
+  if (parts.includes('core')) {
+    const table = await runCoreBench({ rounds: flag('rounds', 7), tokens: flag('tokens', 100_000), outDir });
+    console.log(table);
+    console.log(`written to ${join(outDir, 'core.md')}`);
+  }
+  if (parts.includes('research')) {
+    const research = await runResearchBench({ seconds: flag('research-seconds', 20), outDir });
+    console.log(research);
+    console.log(`written to ${join(outDir, 'research.md')}`);
+  }
+  if (parts.includes('chat')) {
+    const chat = await runChatBench({ outDir, kb: flag('chat-kb', 100), rate: flag('chat-rate', 500), messages: flag('chat-messages', 500), openRuns: flag('chat-open-runs', 3), markdownReplay: process.argv.includes('--chat-markdown') });
+    console.log(chat);
+    console.log(`written to ${join(outDir, 'chat.md')}`);
+  }
+  if (parts.includes('search')) {
+    const search = await runSearchBench({ outDir, files: flag('search-files', 2000), vectors: flag('search-vectors', 100_000) });
+    console.log(search);
+    console.log(`written to ${join(outDir, 'search.md')}`);
+  }
 }
 
 main().then(
