@@ -251,13 +251,14 @@ type IdleCallback = (deadline?: { timeRemaining(): number }) => void;
 
 /**
  * Renders deferred replies when they come near the viewport (IntersectionObserver), and all the
- * others, newest first, in short slices when the page is idle, so a long conversation opens in one
- * short task and is fully rendered soon after without a long task.
+ * others, newest first, when the page is idle. Work is done in slices of IDLE_SLICE_MS, so a long
+ * conversation opens in one short task and is fully rendered soon after without a long task.
  */
 export class DeferredReplies {
   private readonly observer: IntersectionObserver;
   private readonly views = new Map<Element, AssistantTurnView>();
-  /** In document order; rendered from the end (nearest to where the view opens). */
+  /** Rendered from the end: starts in document order (the newest reply last), and replies near
+   *  the viewport are pushed again so they come next. Rendering twice is a no-op. */
   private readonly queue: AssistantTurnView[] = [];
   private cancelIdle: (() => void) | undefined;
   private disposed = false;
@@ -269,7 +270,11 @@ export class DeferredReplies {
 
   constructor(scroller: HTMLElement) {
     this.observer = new IntersectionObserver((entries) => {
-      for (const entry of entries) if (entry.isIntersecting) this.renderView(this.views.get(entry.target));
+      const near = entries.filter((entry) => entry.isIntersecting).flatMap((entry) => this.views.get(entry.target) ?? []);
+      if (near.length === 0) return;
+      // Farthest first, so the pop() order renders what is nearest the viewport's end first.
+      this.queue.push(...near.reverse());
+      this.slice(IDLE_SLICE_MS);
     }, { root: scroller, rootMargin: NEAR_VIEWPORT });
   }
 
@@ -282,7 +287,7 @@ export class DeferredReplies {
 
   /** Starts the idle rendering of what is left. */
   start(): void {
-    if (this.queue.length) this.scheduleIdle();
+    this.scheduleIdle();
   }
 
   dispose(): void {
@@ -293,21 +298,24 @@ export class DeferredReplies {
     this.queue.length = 0;
   }
 
-  private renderView(view: AssistantTurnView | undefined): void {
-    if (!view || this.disposed) return;
-    this.observer.unobserve(view.element);
-    this.views.delete(view.element);
-    // A reply removed since (regenerate, edit) is not worth rendering.
-    if (view.element.isConnected) view.render();
+  /** Renders queued replies for about `budgetMs` (at least one), then leaves the rest to idle time. */
+  private slice(budgetMs: number): void {
+    const stop = performance.now() + budgetMs;
+    do {
+      const view = this.queue.pop();
+      if (!view || !this.views.delete(view.element)) continue;
+      this.observer.unobserve(view.element);
+      // A reply removed since (regenerate, edit) is not worth rendering.
+      if (view.element.isConnected) view.render();
+    } while (this.queue.length && performance.now() < stop && !this.disposed);
+    this.scheduleIdle();
   }
 
   private scheduleIdle(): void {
+    if (this.cancelIdle || this.disposed || this.queue.length === 0) return;
     const run: IdleCallback = (deadline) => {
       this.cancelIdle = undefined;
-      const stop = performance.now() + Math.min(IDLE_SLICE_MS, deadline?.timeRemaining() ?? IDLE_SLICE_MS);
-      do this.renderView(this.queue.pop());
-      while (this.queue.length && performance.now() < stop && !this.disposed);
-      if (this.queue.length && !this.disposed) this.scheduleIdle();
+      this.slice(Math.min(IDLE_SLICE_MS, deadline?.timeRemaining() ?? IDLE_SLICE_MS));
     };
     if (typeof requestIdleCallback === 'function') {
       const handle = requestIdleCallback(run, { timeout: 500 });
