@@ -7,6 +7,7 @@ import { clearApiKeyCommand, setApiKeyCommand } from './apiKey/apiKeyCommands';
 import { API_KEY_SECRET_ID, ApiKeyStore } from './apiKey/apiKeyStore';
 import { WorkspaceFileIndex } from './chat/editorContext';
 import { ConversationStore } from './chat/history/conversationStore';
+import { LastConversation } from './chat/lastConversation';
 import { registerChat } from './chat/registerChat';
 import { CostMeter } from './chat/replyCost';
 import { openSettings } from './config';
@@ -56,7 +57,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`));
   const costs = new CostMeter();
   context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
-  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files: new WorkspaceFileIndex(), costs, workspaceState: context.workspaceState, log }, log);
+  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files: new WorkspaceFileIndex(), costs, workspaceState: context.workspaceState, lastConversation: new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath), log }, log);
   context.subscriptions.push(...chat.disposables);
 
   context.subscriptions.push(

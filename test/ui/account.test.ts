@@ -46,10 +46,8 @@ describe('account and catalog in the workbench (real VS Code in Chromium, local 
   });
 
   it('lists the catalog in the Models view, grouped by category and provider', async () => {
-    await workbench.activityItem('Unified Inference').click();
+    await workbench.showOnlyView('Unified Inference', 'Models');
     const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Models' }) }).first();
-    const header = pane.locator('.pane-header').first();
-    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     await pane.locator('.monaco-list-row', { hasText: 'Chat' }).first().waitFor();
     await pane.locator('.monaco-list-row', { hasText: 'gpt-sim-mini' }).first().waitFor();
     await workbench.screenshot('account-03-models-view');

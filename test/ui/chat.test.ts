@@ -33,12 +33,8 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
       workspaceSettings: settings(SLOW_MODEL),
       env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
     });
-    await workbench.activityItem('Unified Inference').click();
-    // Room for the conversation: fold the other views of the container.
-    for (const name of ['Research Jobs', 'Models', 'Search Results']) {
-      const header = workbench.page.locator('.pane-header[aria-expanded="true"]', { hasText: name }).first();
-      if (await header.isVisible()) await header.click();
-    }
+    // Room for the conversation: the other views of the container are folded.
+    await workbench.showOnlyView('Unified Inference', 'Chat');
     chat = await workbench.webviewWith('.composer-input', 60_000);
   });
 

@@ -73,6 +73,21 @@ export class Workbench {
     await this.page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
   }
 
+  /**
+   * Opens a view container and gives one of its views the room: the other views are folded (their
+   * lists are virtual, so rows below a small view's fold are never rendered).
+   */
+  async showOnlyView(container: string, view: string): Promise<void> {
+    await this.activityItem(container).click();
+    const headers = this.page.locator('.sidebar .pane-header');
+    await headers.filter({ hasText: view }).first().waitFor();
+    for (const header of await headers.all()) {
+      const title = (await header.innerText()).split('\n')[0]?.trim() ?? '';
+      const expanded = (await header.getAttribute('aria-expanded')) === 'true';
+      if (expanded !== (title.toLowerCase() === view.toLowerCase())) await header.click();
+    }
+  }
+
   /** The activity bar entry of a view container. */
   activityItem(name: string): Locator {
     return this.page.locator(`.activitybar .action-label[aria-label^="${name}"]`).first();

@@ -19,7 +19,6 @@ import { runReply, type ToolHost } from './replyRunner';
 import { ToolApprovals } from './toolApprovals';
 import { runWorkspaceTool, WORKSPACE_TOOLS } from './workspaceTools';
 
-const LAST_CONVERSATION_KEY = 'unifiedInference.chat.lastConversation';
 /** While a reply streams it is saved this often, so a crash loses at most this much of it. */
 const STREAMING_SAVE_MS = 3_000;
 
@@ -80,9 +79,7 @@ export class ChatController extends Disposable {
   /** Everything a freshly loaded webview needs. Loads the last conversation the first time. */
   async sendInitialState(openLast: boolean): Promise<void> {
     if (openLast && this.conversation.turns.length === 0 && !this.running) {
-      // workspaceState is written lazily (a reload right after a reply can lose the newest id):
-      // then the most recent conversation of the history is the best guess.
-      const lastId = this.deps.workspaceState.get<string>(LAST_CONVERSATION_KEY) ?? (await this.deps.store.list().catch(() => []))[0]?.id;
+      const lastId = await this.deps.lastConversation.get();
       const last = lastId ? await this.deps.store.load(lastId).catch(() => undefined) : undefined;
       if (last && !this.running && this.conversation.turns.length === 0) this.conversation = last;
     }
@@ -253,7 +250,7 @@ export class ChatController extends Disposable {
   private async open(conversation: Conversation): Promise<void> {
     if (this.running) await this.stop();
     this.conversation = conversation;
-    await this.deps.workspaceState.update(LAST_CONVERSATION_KEY, conversation.turns.length ? conversation.id : undefined);
+    await this.deps.lastConversation.set(conversation.turns.length ? conversation.id : undefined);
     this.post({ type: 'conversation', conversation, busy: false });
     this.post({ type: 'parameters', parameters: conversation.parameters });
     this.postModels();
@@ -386,7 +383,7 @@ export class ChatController extends Disposable {
     conversation.updatedAt = Date.now();
     try {
       await this.deps.store.save(conversation);
-      if (conversation === this.conversation) await this.deps.workspaceState.update(LAST_CONVERSATION_KEY, conversation.id);
+      if (conversation === this.conversation) await this.deps.lastConversation.set(conversation.id);
     } catch (error) {
       this.deps.log.error(`Could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
       void vscode.window.showErrorMessage('Unified Inference could not save the conversation (see the log). It stays open here.');

@@ -9,6 +9,7 @@ import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
 import type { WorkspaceFileIndex } from './editorContext';
 import type { ConversationStore } from './history/conversationStore';
+import type { LastConversation } from './lastConversation';
 import type { CostMeter } from './replyCost';
 
 export interface ChatDeps {
@@ -19,8 +20,10 @@ export interface ChatDeps {
   readonly store: ConversationStore;
   readonly files: WorkspaceFileIndex;
   readonly costs: CostMeter;
-  /** Per workspace: the chosen model and the last open conversation. */
+  /** Per workspace: the chosen model. */
   readonly workspaceState: vscode.Memento;
+  /** Per workspace: the conversation the chat view had open. */
+  readonly lastConversation: LastConversation;
   readonly log: Log;
 }
 
