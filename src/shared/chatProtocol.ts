@@ -163,6 +163,4 @@ export function isOpenableLink(href: string): boolean {
   return /^(https?:\/\/[^/]|mailto:.)/.test(compact);
 }
 
-export function assertNever(value: never): never {
-  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
-}
+export { assertNever } from './assertNever';

@@ -83,15 +83,11 @@ describe('chat panel host against the local gateway', function () {
     assert.ok(stopped.content.length > 0);
     const aborted = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1);
     assert.equal(await aborted?.closed, 'aborted', 'the gateway saw the connection close');
-    await useModelKeepingConversation('sim-openai/gpt-sim-mini');
+    api.chat.current.model = 'sim-openai/gpt-sim-mini'; // the same conversation, a fast model
     await api.chat.handle({ type: 'regenerate' });
     assert.equal(api.chat.current.turns.length, 2, 'the stopped reply was replaced');
     assert.equal(lastReply().status, 'done');
   });
-
-  async function useModelKeepingConversation(model: string): Promise<void> {
-    api.chat.current.model = model;
-  }
 
   it('asks before running a workspace tool and sends the result back', async () => {
     await useModel('sim-openai/gpt-sim-mini');

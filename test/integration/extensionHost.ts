@@ -87,3 +87,15 @@ export function recordNotifications(): { shown: Shown[]; restore: () => void } {
 export async function setSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('unifiedInference').update(key, value, vscode.ConfigurationTarget.Workspace);
 }
+
+/** Sends one request to a language model and collects what its response stream gives. */
+export async function askModel(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}, token?: vscode.CancellationToken): Promise<{ text: string; calls: vscode.LanguageModelToolCallPart[] }> {
+  const response = await model.sendRequest(messages, options, token ?? new vscode.CancellationTokenSource().token);
+  let text = '';
+  const calls: vscode.LanguageModelToolCallPart[] = [];
+  for await (const part of response.stream) {
+    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+    else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+  }
+  return { text, calls };
+}

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway, type RequestRecord } from '../gateway/index';
 import { encodePng } from '../gateway/png';
-import { activateExtension, clearKeyThroughCommand, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import { activateExtension, askModel, clearKeyThroughCommand, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
 
 const VENDOR = 'unified-inference';
 const CONSUMER_ID = 'unified-inference-tests.lm-consumer';
@@ -31,15 +31,9 @@ interface Answer {
   readonly calls: vscode.LanguageModelToolCallPart[];
 }
 
-async function ask(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}): Promise<Answer> {
-  const response = await model.sendRequest(messages, { justification: JUSTIFICATION, ...options }, new vscode.CancellationTokenSource().token);
-  let text = '';
-  const calls: vscode.LanguageModelToolCallPart[] = [];
-  for await (const part of response.stream) {
-    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
-    else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
-  }
-  return { text, calls };
+/** As another extension asks: with a justification (which VS Code shows when it asks the user). */
+function ask(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}): Promise<Answer> {
+  return askModel(model, messages, { justification: JUSTIFICATION, ...options });
 }
 
 async function failure(run: () => Promise<unknown>): Promise<Error> {

@@ -2,24 +2,12 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import { activateExtension, askModel, clearKeyThroughCommand, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
 
 const VENDOR = 'unified-inference';
 
 async function gatewayModels(): Promise<vscode.LanguageModelChat[]> {
   return vscode.lm.selectChatModels({ vendor: VENDOR });
-}
-
-/** Sends one request and collects what the response stream gives. */
-async function ask(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}, token?: vscode.CancellationToken): Promise<{ text: string; calls: vscode.LanguageModelToolCallPart[] }> {
-  const response = await model.sendRequest(messages, options, token ?? new vscode.CancellationTokenSource().token);
-  let text = '';
-  const calls: vscode.LanguageModelToolCallPart[] = [];
-  for await (const part of response.stream) {
-    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
-    else if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
-  }
-  return { text, calls };
 }
 
 describe('the gateway\'s models in VS Code\'s language model API', function () {
@@ -57,7 +45,7 @@ describe('the gateway\'s models in VS Code\'s language model API', function () {
   it('streams an answer', async () => {
     const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'sim-openai/gpt-sim-mini' });
     assert.ok(model);
-    const { text } = await ask(model, [vscode.LanguageModelChatMessage.User('Explain streaming in one paragraph.')]);
+    const { text } = await askModel(model, [vscode.LanguageModelChatMessage.User('Explain streaming in one paragraph.')]);
     assert.match(text, /simulat/i, 'the local gateway\'s simulated answer arrived');
     assert.ok(text.length > 40);
   });
@@ -68,12 +56,12 @@ describe('the gateway\'s models in VS Code\'s language model API', function () {
       assert.ok(model);
       const tools: vscode.LanguageModelChatTool[] = [{ name: 'read_file', description: 'Read a workspace file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
       const question = vscode.LanguageModelChatMessage.User('Please use read_file on README.md and summarise it.');
-      const first = await ask(model, [question], { tools });
+      const first = await askModel(model, [question], { tools });
       assert.equal(first.calls.length, 1, `one tool call (text: ${first.text})`);
       const call = first.calls[0]!;
       assert.equal(call.name, 'read_file');
       assert.equal(typeof (call.input as { path?: unknown }).path, 'string');
-      const second = await ask(model, [
+      const second = await askModel(model, [
         question,
         vscode.LanguageModelChatMessage.Assistant([call]),
         vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart('README: the project is a banana-shaped gateway client.')])]),
@@ -114,7 +102,7 @@ describe('the gateway\'s models in VS Code\'s language model API', function () {
     assert.ok(model);
     const failure = async (): Promise<vscode.LanguageModelError> => {
       try {
-        await ask(model, [vscode.LanguageModelChatMessage.User('hello')]);
+        await askModel(model, [vscode.LanguageModelChatMessage.User('hello')]);
       } catch (error) {
         assert.ok(error instanceof vscode.LanguageModelError, `a LanguageModelError (got ${String(error)})`);
         return error;

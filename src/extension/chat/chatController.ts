@@ -10,6 +10,7 @@ import { Disposable } from '../lifecycle';
 import { runChatAction } from './chatActions';
 
 import { describeChatError, isAbort } from './chatErrors';
+import { newId } from './chatIds';
 import { chatModelKey, chatModelOptions, chooseChatModel } from './chatModels';
 import { turnsToWire } from './conversationWire';
 import { DeltaBatcher } from './deltaBatcher';
@@ -21,9 +22,6 @@ import { runWorkspaceTool, WORKSPACE_TOOLS } from './workspaceTools';
 
 /** While a reply streams it is saved this often, so a crash loses at most this much of it. */
 const STREAMING_SAVE_MS = 3_000;
-
-let idCounter = 0;
-export const newId = (prefix: string): string => `${prefix}-${Date.now().toString(36)}-${(idCounter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 interface Running {
   readonly controller: AbortController;

@@ -2,6 +2,7 @@
 // file (a picker, or an @file mention completed from workspace paths).
 import * as vscode from 'vscode';
 import type { Attachment } from '../../shared/chatModel';
+import { newId } from './chatIds';
 import { relativePath, resolveWorkspacePath } from './workspaceTools';
 
 /** Attachments beyond this are cut (and marked so): a model's context is finite and costs credits. */
@@ -9,8 +10,6 @@ export const MAX_ATTACHMENT_CHARS = 100_000;
 const FILE_LIST_LIMIT = 5_000;
 const FILE_LIST_TTL_MS = 10_000;
 
-let nextId = 0;
-const newId = (): string => `att-${Date.now().toString(36)}-${(nextId++).toString(36)}`;
 
 function capped(text: string): { text: string; truncated?: true } {
   return text.length > MAX_ATTACHMENT_CHARS ? { text: text.slice(0, MAX_ATTACHMENT_CHARS), truncated: true } : { text };
@@ -24,7 +23,7 @@ export function selectionAttachment(editor = vscode.window.activeTextEditor): At
   const text = editor.document.getText(range);
   if (!text.trim()) return undefined;
   return {
-    id: newId(),
+    id: newId('att'),
     kind: 'selection',
     path: relativePath(editor.document.uri),
     startLine: range.start.line + 1,
@@ -35,7 +34,7 @@ export function selectionAttachment(editor = vscode.window.activeTextEditor): At
 }
 
 export function documentAttachment(document: vscode.TextDocument): Attachment {
-  return { id: newId(), kind: 'file', path: relativePath(document.uri), languageId: document.languageId, ...capped(document.getText()) };
+  return { id: newId('att'), kind: 'file', path: relativePath(document.uri), languageId: document.languageId, ...capped(document.getText()) };
 }
 
 export async function fileAttachment(path: string): Promise<Attachment | undefined> {

@@ -35,8 +35,7 @@ export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log)
       }
       await openChatPanel(extensionUri, deps, log, id);
     }),
-    vscode.commands.registerCommand('unifiedInference.chat.askAboutSelection', async (uri?: unknown, editorArg?: vscode.TextEditor) => {
-      void uri;
+    vscode.commands.registerCommand('unifiedInference.chat.askAboutSelection', async (_uri?: unknown, editorArg?: vscode.TextEditor) => {
       if (await addSelection(editorArg)) chat.prefill('Explain this code.');
     }),
     vscode.commands.registerCommand('unifiedInference.chat.addSelection', () => addSelection()),

@@ -1,3 +1,4 @@
+import { assertNever } from '../../shared/assertNever';
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
@@ -152,8 +153,4 @@ export class AudioPlayer extends Disposable {
 
 function partMessage(playlist: number, index: number, part: AudioPart): HostToAudioMessage {
   return { type: 'part', playlist, index, contentType: safeAudioType(part.contentType), base64: Buffer.from(part.data).toString('base64') };
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
 }

@@ -1,3 +1,4 @@
+import { assertNever } from '../../shared/assertNever';
 import * as vscode from 'vscode';
 import type { ImageGenerationRequest } from '../../core/index';
 import { parseGalleryToHostMessage, type GalleryImage, type HostToGalleryMessage } from '../../shared/galleryProtocol';
@@ -150,8 +151,4 @@ export class ImageGallery extends Disposable {
   private post(message: HostToGalleryMessage): void {
     if (this.panel && this.ready) void this.panel.webview.postMessage(message);
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
 }

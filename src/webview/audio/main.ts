@@ -1,3 +1,4 @@
+import { assertNever } from '../../shared/assertNever';
 import { PlayerView } from './playerView';
 import type { AudioToHostMessage, HostToAudioMessage } from './protocol';
 import { vscodeApi } from './vscodeApi';
@@ -24,8 +25,4 @@ if (root) {
     }
   });
   host.postMessage({ type: 'ready' });
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
 }

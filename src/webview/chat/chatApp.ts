@@ -2,7 +2,7 @@
 // only the reply being written (deltas are appended to it); a whole conversation is rendered only
 // when one is opened.
 import type { AssistantTurn, ChatTurn, Conversation, UserTurn } from '../../shared/chatModel';
-import { assertNever, type ChatToHostMessage, type ConnectionState, type HostToChatMessage } from '../../shared/chatProtocol';
+import { assertNever, type ConnectionState, type HostToChatMessage } from '../../shared/chatProtocol';
 import { AutoScroll } from './autoscroll';
 import { Composer } from './composer';
 import { renderConnectionCard } from './connectionCard';
@@ -149,7 +149,7 @@ export class ChatApp {
 
   private turnElement(turn: ChatTurn, deferMarkdown = false): HTMLElement {
     if (turn.role === 'user') {
-      const view = new UserTurnView(turn, this.send, (v) => v.startEditing(this.send));
+      const view = new UserTurnView(turn, (v) => v.startEditing(this.send));
       this.users.push(view);
       return view.element;
     }
@@ -205,4 +205,3 @@ export class ChatApp {
   }
 }
 
-export type { ChatToHostMessage };

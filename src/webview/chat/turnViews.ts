@@ -35,7 +35,7 @@ export function attachmentChip(attachment: Attachment, onRemove?: () => void): H
 export class UserTurnView {
   readonly element: HTMLElement;
 
-  constructor(readonly turn: UserTurn, send: Send, onEdit: (view: UserTurnView) => void) {
+  constructor(readonly turn: UserTurn, onEdit: (view: UserTurnView) => void) {
     const chips = turn.attachments.length ? el('div', { className: 'chips' }, ...turn.attachments.map((a) => attachmentChip(a))) : undefined;
     this.element = el(
       'article',
@@ -44,7 +44,6 @@ export class UserTurnView {
       chips,
       el('div', { className: 'user-text', text: turn.text }),
     );
-    void send;
   }
 
   /** Swaps the text for an editor; Enter (or Save) resends from here, Escape cancels. */

@@ -1,3 +1,4 @@
+import { assertNever } from '../../shared/assertNever';
 import type { GalleryToHostMessage, HostToGalleryMessage } from '../../shared/galleryProtocol';
 import { vscodeApi } from '../audio/vscodeApi';
 import { GalleryView } from './galleryView';
@@ -27,8 +28,4 @@ if (root) {
     }
   });
   host.postMessage({ type: 'ready' });
-}
-
-function assertNever(value: never): never {
-  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
 }
