@@ -51,6 +51,9 @@ describe('chat webview app (jsdom)', () => {
     assert.equal(root.querySelector('.turn.user img'), null);
     assert.equal(root.querySelector('.turn.assistant .content h1')?.textContent, 'Answer');
     assert.equal(root.querySelector('.conversation-title')?.textContent, 'A title');
+    assert.notEqual(dom.window.document.activeElement, input(), 'a page that loads does not take the focus');
+    handle({ type: 'prefill', text: 'Explain this code.' });
+    assert.equal(dom.window.document.activeElement, input(), 'the user asked (Ask about Selection): the box takes it');
   });
 
   it('streams deltas into the reply being written only, and marks it busy until it ends', async () => {

@@ -139,7 +139,7 @@ export class ChatApp {
     this.deferred?.start();
     if (conversation.turns.length === 0) this.messages.append(this.emptyState());
     this.setBusy(busy);
-    this.showHistory(false);
+    this.showHistory(false, false);
     this.scroll.follow();
   }
 
@@ -193,13 +193,15 @@ export class ChatApp {
     this.messages.setAttribute('aria-busy', String(busy));
   }
 
-  private showHistory(show: boolean): void {
+  /** `focus`: only after the user's own action; a page that loads must not take the focus (it
+   *  would close a quick pick the user has open in the workbench). */
+  private showHistory(show: boolean, focus = true): void {
     this.history.element.hidden = !show;
     this.chat.hidden = show;
     if (show) {
       this.send({ type: 'searchHistory', query: '' });
-      this.history.focus();
-    } else {
+      if (focus) this.history.focus();
+    } else if (focus) {
       this.composer.focus();
     }
   }
