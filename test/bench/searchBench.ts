@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { GatewayClient, METADATA_FILE, saveIndex, SemanticIndex, VECTORS_FILE, VectorStore } from '../../src/core/index';
 import { clientEmbedder, folderSource, listFolder } from '../unit/core/folderIndex';
+import { seededRandom } from '../harness/seededRandom';
 
 export interface SearchBenchOptions {
   readonly outDir: string;
@@ -19,20 +20,9 @@ const MODEL = 'sim-openai/text-embedding-sim-small';
 const QUERY_DIMENSIONS = [384, 768] as const;
 const WORDS = 'cache queue retry backoff token stream parser socket buffer vector index search query rank model gateway request response error timeout config setting editor folder watcher chunk embed score file line path user session key value map list tree node graph edge render layout style theme'.split(' ');
 
-/** A deterministic pseudo-random source (mulberry32), so every run indexes the same workspace. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `count` source-like files of 20 to 120 lines in 40 folders. */
 function generateWorkspace(root: string, count: number): void {
-  const next = random(7);
+  const next = seededRandom(7);
   for (let f = 0; f < count; f++) {
     const lines = Array.from({ length: 20 + Math.floor(next() * 100) }, () =>
       `  ${Array.from({ length: 3 + Math.floor(next() * 8) }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' ')};`,
@@ -57,7 +47,7 @@ function percentile(sorted: readonly number[], p: number): number {
 
 /** Median and p95 of `runs` top-50 queries over `count` random unit vectors of `dims` dimensions. */
 function queryLatency(count: number, dims: number, runs = 30): { median: number; p95: number; buildMs: number } {
-  const next = random(dims);
+  const next = seededRandom(dims);
   const started = performance.now();
   const store = new VectorStore(dims, count);
   const row = new Float32Array(dims);

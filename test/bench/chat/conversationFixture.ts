@@ -3,18 +3,7 @@
 // headings, tables, quotes, and a fenced code block in most answers, in a dozen languages).
 // Deterministic (seeded), so every run opens the same text.
 import type { AssistantTurn, Conversation, UserTurn } from '../../../src/shared/chatModel';
-
-/** mulberry32: a tiny seeded generator, so the fixture is the same in every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../harness/seededRandom';
 
 const TOPICS = ['the cache layer', 'the retry policy', 'the upload handler', 'the settings page', 'the build script', 'the test runner', 'the parser', 'the database migration', 'the webhook', 'the rate limiter'];
 const VERBS = ['refactor', 'debug', 'speed up', 'document', 'test', 'simplify', 'harden', 'review'];
@@ -57,7 +46,7 @@ function answer(next: () => number, n: number, topic: string): string {
 }
 
 export function longConversation(messages: number): Conversation {
-  const next = random(42);
+  const next = seededRandom(42);
   const turns: (UserTurn | AssistantTurn)[] = [];
   const start = Date.UTC(2026, 10, 20, 9, 0, 0);
   for (let i = 0; i < messages / 2; i++) {

@@ -1,7 +1,8 @@
 // marked, configured once: lexing into top-level blocks (with the reference definitions already
 // seen), and rendering a group of blocks to sanitized DOM. Used by renderMarkdown (whole text) and
-// StreamingMarkdown (block by block), so both produce the same nodes for the same text.
-import { Lexer, Marked, type Token, type Tokens } from 'marked';
+// StreamingMarkdown (block by block, and a growing paragraph piece by piece), so all produce the
+// same nodes for the same text.
+import { Lexer, Marked, Parser, type Token, type Tokens } from 'marked';
 import { createCodeBlock, fenceLanguage, isClosedFence } from './codeBlocks';
 import { sanitizeMarkdownHtml } from './sanitize';
 
@@ -32,10 +33,58 @@ const engine = new Marked({
 
 /** Top-level tokens of `source`; `links` are reference definitions from earlier text. */
 export function lexBlocks(source: string, links?: LinkDefinitions): { tokens: Token[]; links: LinkDefinitions } {
+  const structure = lexBlockStructure(source, links);
+  structure.lexInline();
+  return structure;
+}
+
+/** Top-level tokens whose inline content is not lexed yet (see lexBlockStructure). */
+export interface BlockStructure {
+  readonly tokens: Token[];
+  /** Every reference definition: `links` passed in, then those found in `source`. */
+  readonly links: LinkDefinitions;
+  /**
+   * Lexes the inline content of every block, as marked's own lex() does, except the top-level
+   * paragraphs in `skip`: those keep an empty `tokens` list (see lexInline).
+   */
+  lexInline(skip?: ReadonlySet<Token>): void;
+}
+
+/**
+ * marked's lex() in its two passes. Streaming needs the block structure of the tail every frame,
+ * but not the inline tokens of a paragraph it renders piece by piece: lexing those would cost
+ * O(paragraph) per frame, which grows without bound in a reply that is one long paragraph.
+ */
+export function lexBlockStructure(source: string, links?: LinkDefinitions): BlockStructure {
+  const lexer = lexerWith(links);
+  lexer.blockTokens(source.replace(/\r\n?/g, '\n'), lexer.tokens);
+  const tokens = lexer.tokens;
+  const queue = lexer.inlineQueue;
+  lexer.inlineQueue = [];
+  return {
+    tokens: [...tokens],
+    links: { ...tokens.links },
+    lexInline(skip) {
+      const skipped = new Set<Token[]>();
+      for (const token of skip ?? []) if (token.type === 'paragraph') skipped.add((token as Tokens.Paragraph).tokens);
+      for (const { src, tokens: into } of queue.splice(0)) {
+        if (skipped.has(into)) continue;
+        lexer.state.inRawBlock = false; // as lex() does before each queued run
+        lexer.inlineTokens(src, into);
+      }
+    },
+  };
+}
+
+/** Inline tokens of `source` (a paragraph's text, or part of it), as lexBlocks would give them. */
+export function lexInline(source: string, links: LinkDefinitions): Token[] {
+  return lexerWith(links).inlineTokens(source);
+}
+
+function lexerWith(links: LinkDefinitions | undefined): Lexer {
   const lexer = new Lexer(engine.defaults);
   if (links) Object.assign(lexer.tokens.links, links);
-  const tokens = lexer.lex(source);
-  return { tokens: [...tokens], links: { ...tokens.links } };
+  return lexer;
 }
 
 /** Whether a block holds raw HTML (such blocks are sanitized alone; see renderGroups). */
@@ -70,6 +119,21 @@ export function renderTokens(tokens: readonly Token[], doc: Document): DocumentF
   }
   flush();
   return fragment;
+}
+
+/**
+ * Inline tokens (see lexInline) to sanitized DOM, the content a paragraph's element gets; undefined
+ * when marked or DOMPurify gives up. Only for tokens without raw HTML: those parse the same inside
+ * a paragraph as on their own, where an HTML tag could close the paragraph.
+ */
+export function renderInline(tokens: Token[], doc: Document): DocumentFragment | undefined {
+  let html: string;
+  try {
+    html = Parser.parseInline(tokens, engine.defaults);
+  } catch {
+    return undefined;
+  }
+  return sanitizeMarkdownHtml(html, doc)?.fragment;
 }
 
 function renderGroup(tokens: Token[], doc: Document): DocumentFragment {

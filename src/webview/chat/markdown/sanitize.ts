@@ -99,7 +99,8 @@ function isFragment(value: unknown): value is DocumentFragment {
 export function safeHref(href: string | null): string | undefined {
   if (href === null || !isOpenableLink(href)) return undefined;
   // Keep the URL as the URL parser understood it: what is checked is exactly what is clicked.
-  return new URL(href).href;
+  // (One it cannot parse, such as `http://[x`, is shown as text.)
+  return URL.canParse(href) ? new URL(href).href : undefined;
 }
 
 function isAnchor(element: Element): boolean {

@@ -3,13 +3,15 @@
 // top-level blocks (marked's lexer). Blocks that can no longer change (see completeBlocks) are
 // rendered once and kept as DOM ("frozen"); only the text after them (the tail, usually the last
 // block or two) is lexed and rendered again each frame, and even there a block that lexes the
-// same keeps its nodes, and a growing code fence updates its highlighted segments in place.
+// same keeps its nodes, a growing code fence updates its highlighted segments in place, and a
+// growing paragraph renders only its lines after the last settled one (GrowingParagraph).
 // The DOM after finish() is the same as setText() of the whole text gives (a unit test checks it
 // over random slicings).
-import type { Token } from 'marked';
+import type { Token, Tokens } from 'marked';
 import { fenceLanguage, isClosedFence, updateCodeBlock } from './codeBlocks';
+import { GrowingParagraph } from './growingParagraph';
 import { attachMarkdownActions } from './markdownActions';
-import { lexBlocks, renderTokens, type LinkDefinitions } from './markdownEngine';
+import { lexBlocks, lexBlockStructure, lexInline, renderTokens, type LinkDefinitions } from './markdownEngine';
 import { MARKDOWN_CLASS } from './renderMarkdown';
 
 export interface MarkdownActions {
@@ -33,6 +35,8 @@ interface Block {
   readonly links: string;
   /** The code block element, for a top-level fence that can be updated in place. */
   readonly code?: Element;
+  /** A paragraph in the tail, rendered piece by piece while it grows. */
+  paragraph?: GrowingParagraph;
 }
 
 export class StreamingMarkdown {
@@ -109,10 +113,18 @@ export class StreamingMarkdown {
 
   private render(): void {
     this.dirty = false;
-    const { tokens, links } = lexBlocks(this.source.slice(this.frozenEnd), this.frozenLinks);
+    const structure = lexBlockStructure(this.source.slice(this.frozenEnd), this.frozenLinks);
+    const { tokens, links } = structure;
     this.visibleLinks = links;
     const signature = linkSignature(links);
     const freezeCount = completeBlocks(tokens);
+    // Paragraphs that grow piece by piece need no inline lexing here (see GrowingParagraph).
+    const growing = new Set(tokens.filter((token, index) => token.type === 'paragraph' && (index >= freezeCount || this.tail[index]?.paragraph)));
+    structure.lexInline(growing);
+    const withInline = (token: Token): Token => {
+      if (growing.delete(token)) (token as Tokens.Paragraph).tokens.push(...lexInline((token as Tokens.Paragraph).text, links));
+      return token;
+    };
 
     const frozenNext: Block[] = [];
     const tailNext: Block[] = [];
@@ -125,21 +137,27 @@ export class StreamingMarkdown {
     for (const [index, token] of tokens.entries()) {
       const old = this.tail[index];
       const target = index < freezeCount ? frozenNext : tailNext;
-      if (old && this.reuse(old, token, signature)) {
+      const mayGrow = index >= freezeCount && growing.has(token);
+      if (old && this.reuse(old, token, signature, links)) {
         flushGroup();
         reused.add(old);
         target.push(old);
+      } else if (mayGrow && this.growParagraph(token as Tokens.Paragraph, signature, links, target)) {
+        flushGroup();
       } else if (index < freezeCount) {
         // New blocks that are already complete (a burst of text, or setText) render together.
-        group.push(token);
+        group.push(withInline(token));
       } else {
         flushGroup();
-        target.push(this.renderBlock([token], signature));
+        target.push(this.renderBlock([withInline(token)], signature));
       }
     }
     flushGroup();
     this.placeTail([...frozenNext, ...tailNext], reused);
-    for (const block of frozenNext) block.key = ''; // frozen blocks are never compared again
+    for (const block of frozenNext) {
+      block.key = ''; // frozen blocks are never compared again
+      delete block.paragraph;
+    }
     this.frozen.push(...frozenNext);
     this.tail = tailNext;
     for (const token of tokens.slice(0, freezeCount)) this.frozenEnd += token.raw.length;
@@ -154,11 +172,18 @@ export class StreamingMarkdown {
   }
 
   /** Whether `old` (a tail block of the last frame) can stand for `token` as it is now. */
-  private reuse(old: Block, token: Token, signature: string): boolean {
+  private reuse(old: Block, token: Token, signature: string, links: LinkDefinitions): boolean {
     const linksMatter = token.raw.includes('[');
-    if (old.raw === token.raw && (old.links === signature || !linksMatter) && old.key === tokenKey(token)) return true;
+    if (old.links !== signature && linksMatter) return false;
+    if (old.raw === token.raw && old.key === tokenKey(token)) return true;
+    // A paragraph still streaming: render its new lines only.
+    if (old.paragraph && token.type === 'paragraph') {
+      if (!old.paragraph.update(token.text, links)) return false;
+      old.raw = token.raw;
+      return true;
+    }
     // A fence still streaming: update its highlighted segments instead of rebuilding it.
-    if (old.code && token.type === 'code' && (old.links === signature || !linksMatter)) {
+    if (old.code && token.type === 'code') {
       if (updateCodeBlock(old.code, token.text, fenceLanguage(token.lang), isClosedFence(token.raw))) {
         old.raw = token.raw;
         old.key = tokenKey(token);
@@ -166,6 +191,14 @@ export class StreamingMarkdown {
       }
     }
     return false;
+  }
+
+  /** Starts a tail paragraph that renders piece by piece; false when it must be rendered whole. */
+  private growParagraph(token: Tokens.Paragraph, signature: string, links: LinkDefinitions, target: Block[]): boolean {
+    const paragraph = GrowingParagraph.create(token.text, links, this.container.ownerDocument);
+    if (!paragraph) return false;
+    target.push({ raw: token.raw, key: tokenKey(token), nodes: paragraph.nodes, links: signature, paragraph });
+    return true;
   }
 
   private renderBlock(tokens: Token[], links: string): Block {
@@ -231,8 +264,10 @@ function completeBlocks(tokens: readonly Token[]): number {
 
 /** What a tail block must still match to keep its nodes, besides its source (see Block.key). */
 function tokenKey(token: Token): string {
-  // A code block renders from its source alone; skipping it spares serializing a long fence per frame.
-  return token.type === 'code' ? '' : JSON.stringify(token);
+  // A code block renders from its source alone, and a paragraph from its source and the reference
+  // definitions (compared apart): skipping them spares serializing a long block per frame.
+  if (token.type === 'code' || token.type === 'paragraph') return token.type;
+  return JSON.stringify(token);
 }
 
 function countNewlines(text: string): number {

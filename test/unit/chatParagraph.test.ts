@@ -1,0 +1,129 @@
+// A paragraph that streams is rendered piece by piece (GrowingParagraph, paragraphCut): the lines
+// before a safe cut are rendered once, and the rest again each frame. These tests hold that to
+// what matters: the pieces give exactly what the whole paragraph gives (marked's own output, over
+// many random texts full of constructs that span lines), and a 100 KB one-paragraph reply does not
+// make each frame render more as it grows.
+import * as assert from 'node:assert/strict';
+import { Parser } from 'marked';
+import { lexInline } from '../../src/webview/chat/markdown/markdownEngine';
+import { lastCutPoint, lexClosed } from '../../src/webview/chat/markdown/paragraphCut';
+import { seededRandom } from '../harness/seededRandom';
+import { manual, render, window } from './markdownKit';
+
+/** Pieces whose meaning can depend on a later line: delimiters, code spans, links, URLs, HTML, breaks. */
+const PIECES = [
+  'word ', 'text', ' ', '\n', '\n', '  \n', '\\\n', ' \n', '*', '**', '***', '_', '__', '~', '~~', '`', '``', '\\*', '\\', '!', '"',
+  '[a](https://x.example)', '[a]', '[', ']', '(', ')', ' )', '\n)', '![i](https://i.example/x.png)', '[a](\nhttps://z.example)',
+  '[c](u "t")', '[d](<u v>)', '[h](\n', '[e]', '<', '< ', '>', '<b>', '</b>', '<x\nyz>', 'a <b', '<https://a.example>', '&amp;', '&',
+  'www.x.example', 'a@b.example', 'http://x.example/z_', 'http://x.example/a`b', 'www.q.example/*x', 'http://x.example/(a)',
+  'snake_case', 'é_x', 'x_', '_x', 'foo*bar', '*em*', '**strong**', '_u_', '`code`', '~~del~~', '~x~', '*a **b*', 'word.\n', 'x,\n',
+  '→', '🚀', '\t', '   ', '#', '1.', ':', '|',
+];
+
+/** A paragraph's text as marked gives it: no blank lines, no leading white space, no final newline. */
+function paragraphText(next: () => number, pieces: number): string {
+  let text = '';
+  for (let count = pieces; count > 0; count--) text += PIECES[Math.floor(next() * PIECES.length)] ?? '';
+  return text.split('\n').filter((line) => /\S/.test(line)).join('\n').trimStart();
+}
+
+const html = (markdown: string): string => Parser.parseInline(lexInline(markdown, {}));
+
+describe('chat markdown: a paragraph rendered in pieces', () => {
+  it('cut where paragraphCut allows, the pieces render as the whole paragraph does (3,000 random texts)', function () {
+    this.timeout(120_000);
+    let cuts = 0;
+    for (let docIndex = 0; docIndex < 3000; docIndex++) {
+      const next = seededRandom(docIndex + 1);
+      const text = paragraphText(next, 3 + Math.floor(next() * 30));
+      // As GrowingParagraph does: at the end of each frame, cut the unsettled rest if allowed.
+      let settled = 0;
+      let pieces = '';
+      for (let end = 1; end <= text.length; end += 1 + Math.floor(next() * 8)) {
+        const rest = text.slice(settled, end);
+        const cut = lastCutPoint(rest);
+        const tokens = cut > 0 ? lexClosed(rest.slice(0, cut), {}) : undefined;
+        if (!tokens) continue;
+        pieces += Parser.parseInline(tokens);
+        settled += cut;
+        cuts++;
+      }
+      pieces += html(text.slice(settled));
+      assert.equal(pieces, html(text), `text ${JSON.stringify(text)} (document ${docIndex})`);
+    }
+    assert.ok(cuts > 200, `only ${cuts} cuts were made: the test would not test cutting`);
+  });
+
+  it('refuses to cut after anything still open, and after a hard break', () => {
+    const refused = ['*em opened\n', 'a `code span\n', 'see [the\n', 'x <span\n', '~~gone\n', 'trailing *\n', '[a](\nhttps://x.example) split link\n'];
+    for (const before of refused) assert.equal(lexClosed(before, {}), undefined, JSON.stringify(before));
+    const closed = ['*em* and **strong**\n', 'a `code * span`\n', '[a](https://x.example) then text\n', 'snake_case_name\n', 'a < b\n', 'plain words\n', 'ends with a link [a](https://x.example)\n'];
+    for (const before of closed) assert.ok(lexClosed(before, {}), JSON.stringify(before));
+    assert.equal(lastCutPoint('one  \ntwo'), 0, 'a line ending in two spaces breaks only when more follows');
+    assert.equal(lastCutPoint('one\ntwo\\\nthree'), 4);
+    assert.equal(lastCutPoint('no line break yet'), 0);
+  });
+
+  it('streams random paragraphs to the same DOM as setText and renderMarkdown', function () {
+    this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
+    for (let docIndex = 0; docIndex < 200; docIndex++) {
+      const next = seededRandom(docIndex + 31337);
+      const text = `Intro line\n${paragraphText(next, 10 + Math.floor(next() * 40))}\n\nAfter.`;
+      const whole = manual();
+      whole.view.setText(text);
+      assert.equal(whole.element.innerHTML, render(text).innerHTML, `setText, text ${JSON.stringify(text)}`);
+      const streamed = manual();
+      for (let at = 0; at < text.length;) {
+        const size = 1 + Math.floor(next() * 12);
+        streamed.view.append(text.slice(at, at + size));
+        at += size;
+        if (next() < 0.8) streamed.frame();
+      }
+      streamed.view.finish();
+      assert.equal(streamed.element.innerHTML, whole.element.innerHTML, `text ${JSON.stringify(text)}`);
+    }
+  });
+
+  it('keeps emphasis opened on one line and closed lines later, and raw HTML across lines', () => {
+    for (const text of ['*opened here\nsecond line\nthird line* and after\nlast', 'a <b>bold\nstill bold</b> plain\nend', 'code `span\nover lines` done\nend']) {
+      const { view, element, frame } = manual();
+      for (const character of text) {
+        view.append(character);
+        frame();
+      }
+      view.finish();
+      assert.equal(element.innerHTML, render(text).innerHTML, JSON.stringify(text));
+    }
+  });
+
+  it('renders a 100 KB one-paragraph reply with per-frame work that does not grow with it', function () {
+    this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
+    // The benchmark model's text: words with a line break every dozen, never a blank line.
+    const words = ['simulated ', 'token ', 'stream ', '**bytes** ', 'naïve ', 'café ', '`über` ', 'data ', '→ ', 'ok ', '🚀 ', 'local\n'];
+    let text = '';
+    for (let index = 0; text.length < 100_000; index++) text += words[index % words.length];
+    const { view, element, frame } = manual();
+    const observer = new window.MutationObserver(() => undefined);
+    observer.observe(element, { childList: true, subtree: true, characterData: true });
+    const added: number[] = [];
+    let paragraph: Element | null = null;
+    for (let at = 0; at < text.length; at += 100) {
+      view.append(text.slice(at, at + 100));
+      frame();
+      let characters = 0;
+      for (const record of observer.takeRecords()) {
+        for (const node of Array.from(record.addedNodes)) characters += node.textContent?.length ?? 0;
+      }
+      added.push(characters);
+      paragraph ??= element.querySelector('p');
+      assert.equal(element.querySelector('p'), paragraph, 'the paragraph keeps its element');
+    }
+    view.finish();
+    observer.disconnect();
+    const late = added.slice(-Math.floor(added.length / 5));
+    console.log(`      ${text.length} chars in ${added.length} frames: characters rendered per frame max ${Math.max(...added)}, last fifth average ${(late.reduce((a, b) => a + b, 0) / late.length).toFixed(0)}`);
+    assert.ok(Math.max(...added) < 1000, `a frame rendered ${Math.max(...added)} characters of a ${text.length}-character paragraph`);
+    assert.equal(element.querySelectorAll('p').length, 1);
+    assert.equal(element.innerHTML, render(text).innerHTML);
+  });
+});
