@@ -5,6 +5,7 @@
 // make each frame render more as it grows.
 import * as assert from 'node:assert/strict';
 import { Parser } from 'marked';
+import { PART_CHARS, PART_CLASS } from '../../src/webview/chat/markdown/growingParagraph';
 import { lexInline } from '../../src/webview/chat/markdown/markdownEngine';
 import { lastCutPoint, lexClosed } from '../../src/webview/chat/markdown/paragraphCut';
 import { seededRandom } from '../harness/seededRandom';
@@ -26,6 +27,12 @@ function paragraphText(next: () => number, pieces: number): string {
   for (let count = pieces; count > 0; count--) text += PIECES[Math.floor(next() * PIECES.length)] ?? '';
   return text.split('\n').filter((line) => /\S/.test(line)).join('\n').trimStart();
 }
+
+/** Pieces that close what they open (some over lines), so that a long paragraph of them has parts. */
+const CLOSING = [
+  '*em*', '**strong**', '`code`', '`a * b`', '[a](https://x.example)', '~~del~~', 'snake_case', ' a < b', ' &amp;', ' www.x.example',
+  '\\*', '![i](https://i.example/x.png)', '<https://a.example>', ' \n', '  \n', '\\\n', ' *open\nclosed later* ', ' `span\nacross` ',
+];
 
 const html = (markdown: string): string => Parser.parseInline(lexInline(markdown, {}));
 
@@ -84,6 +91,32 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
     }
   });
 
+  it('splits long random paragraphs into the same parts whether streamed or rendered whole', function () {
+    this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
+    let parts = 0;
+    for (let docIndex = 0; docIndex < 6; docIndex++) {
+      const next = seededRandom(docIndex + 4242);
+      // Constructs that close, some over several lines, and hard breaks between plain lines.
+      let text = 'Start';
+      while (text.length < 14_000) text += next() < 0.6 ? ` plain words ${text.length}\n` : ` ${CLOSING[Math.floor(next() * CLOSING.length)] ?? ''}`;
+      text = text.split('\n').filter((line) => /\S/.test(line)).join('\n'); // one paragraph: no blank line
+      // Then a line that ends it (some only once their next line or character arrives), or turns it into a heading.
+      text += ['\n- list item', '\n| a | b |\n|---|---|\n| 1 | 2 |', '\n# heading', '\n```js\nx\n```', '\n===', '\n<div>\nhtml\n</div>'][docIndex] ?? '';
+      const whole = render(text);
+      parts += whole.querySelectorAll(`.${PART_CLASS}`).length;
+      const streamed = manual();
+      for (let at = 0; at < text.length;) {
+        const size = 1 + Math.floor(next() * 200);
+        streamed.view.append(text.slice(at, at + size));
+        at += size;
+        if (next() < 0.8) streamed.frame();
+      }
+      streamed.view.finish();
+      assert.equal(streamed.element.innerHTML, whole.innerHTML, `document ${docIndex}`);
+    }
+    assert.ok(parts >= 6, `only ${parts} parts: the test would not test them`);
+  });
+
   it('keeps emphasis opened on one line and closed lines later, and raw HTML across lines', () => {
     for (const text of ['*opened here\nsecond line\nthird line* and after\nlast', 'a <b>bold\nstill bold</b> plain\nend', 'code `span\nover lines` done\nend']) {
       const { view, element, frame } = manual();
@@ -119,10 +152,17 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
       assert.equal(element.querySelector('p'), paragraph, 'the paragraph keeps its element');
     }
     view.finish();
+    // Laid out in parts of a few KB (a change relays out one part, not 100 KB), the same parts
+    // as the paragraph rendered whole gets (compared below).
+    const parts = Array.from(element.querySelectorAll(`p > .${PART_CLASS}`));
+    assert.ok(parts.length > 20, `${parts.length} parts`);
+    assert.ok(parts.every((part) => (part.textContent?.length ?? 0) < PART_CHARS + 200), 'a part ends at the first line end after PART_CHARS');
     observer.disconnect();
     const late = added.slice(-Math.floor(added.length / 5));
+    assert.ok(late.reduce((a, b) => a + b, 0) / late.length < 400, 'late frames render about what arrived');
     console.log(`      ${text.length} chars in ${added.length} frames: characters rendered per frame max ${Math.max(...added)}, last fifth average ${(late.reduce((a, b) => a + b, 0) / late.length).toFixed(0)}`);
-    assert.ok(Math.max(...added) < 1000, `a frame rendered ${Math.max(...added)} characters of a ${text.length}-character paragraph`);
+    // The most is when the paragraph's first part is formed from what it showed so far.
+    assert.ok(Math.max(...added) < PART_CHARS + 1000, `a frame rendered ${Math.max(...added)} characters of a ${text.length}-character paragraph`);
     assert.equal(element.querySelectorAll('p').length, 1);
     assert.equal(element.innerHTML, render(text).innerHTML);
   });

@@ -1,18 +1,34 @@
-// A top-level paragraph that is still streaming, rendered in pieces. A reply that is one long
-// paragraph (no blank line, as logs or some models write) would otherwise be lexed, sanitized and
-// laid out whole on every frame: O(paragraph) per frame, over 50 ms a frame near 100 KB. Here the
-// lines before the last safe cut (see paragraphCut) are rendered once and kept; only the text after
-// them is rendered again each frame, and appended to the same <p>. The nodes are those marked and
-// DOMPurify give for the whole paragraph (text may be split over more text nodes, which serialize
-// and display the same).
+// A top-level paragraph rendered in pieces. A reply that is one long paragraph (no blank line, as
+// logs or some models write) would otherwise be lexed, sanitized and laid out whole on every frame
+// while it streams: O(paragraph) per frame, over 50 ms a frame near 100 KB.
+//
+// - Rendering: the lines before the last safe cut (see paragraphCut) are rendered once and kept;
+//   only the text after them is rendered again on the next update, into the same <p>.
+// - Layout: Chromium lays out a paragraph's lines again from the first whenever its content
+//   changes (about 30 ms at 100 KB, measured), and once more whenever the paragraph is laid out
+//   anew. So a paragraph longer than PART_CHARS is split into block-level parts of at least that
+//   size, each laid out on its own, at line ends that depend on its text only (findPartEnds): the
+//   same parts whether it streams or is rendered whole (renderTokens builds long paragraphs with
+//   this class too). Each part starts on a new line where one long paragraph would run on; in a
+//   text over 4 KB without a blank line that is a small price for a panel that stays responsive.
+// The nodes are those marked and DOMPurify give for the paragraph's text (or for each part's),
+// possibly split over more text nodes, which serialize and display the same.
 import type { Token } from 'marked';
 import { hasRawHtml, lexInline, renderInline, type LinkDefinitions } from './markdownEngine';
-import { lastCutPoint, lexClosed } from './paragraphCut';
+import { findPartEnds, lastCutPoint, lexClosed, newPartSearch } from './paragraphCut';
+
+export { PART_CHARS } from './paragraphCut';
+
+/** A part's class: display: block (media/chatMarkdown.css). The sanitizer drops `class` from model HTML. */
+export const PART_CLASS = 'md-paragraph-part';
 
 export class GrowingParagraph {
   /** What the paragraph puts in the container: its element, and the line break marked writes after it. */
   readonly nodes: ChildNode[];
   private readonly element: HTMLElement;
+  /** Where new nodes go: the paragraph, or its last part once it has parts. */
+  private current: HTMLElement;
+  private readonly parts = newPartSearch();
   /** The start of the paragraph's text whose nodes are final. */
   private settled = '';
   /** Nodes of the text after `settled`, replaced on each update. */
@@ -22,6 +38,7 @@ export class GrowingParagraph {
 
   private constructor(doc: Document) {
     this.element = doc.createElement('p');
+    this.current = this.element;
     this.nodes = [this.element, doc.createTextNode('\n')];
   }
 
@@ -37,30 +54,60 @@ export class GrowingParagraph {
    */
   update(text: string, links: LinkDefinitions): boolean {
     if (!text.startsWith(this.settled)) return false;
-    const doc = this.element.ownerDocument;
-    let rest = text.slice(this.settled.length);
+    for (const node of this.unsettled) node.remove();
+    this.unsettled = [];
+    // Parts that ended since the last update: settle up to each end, then start the next part.
+    for (const end of findPartEnds(text, this.parts, links)) {
+      if (!this.settle(text, end, links)) return false;
+      this.startPart();
+    }
+    const rest = text.slice(this.settled.length);
     const cut = lastCutPoint(rest);
     // After a refusal (something still open, e.g. a lone `*`), wait for twice the text: a paragraph
-    // that never closes it then costs O(its length) per frame, as it would without cutting.
+    // that never closes it then costs O(its length) per update, as it would without cutting.
     if (cut > 0 && cut >= 2 * this.refusedAt) {
       const closed = lexClosed(rest.slice(0, cut), links);
-      const fragment = closed && renderInline(closed, doc);
-      if (fragment) {
-        this.element.insertBefore(fragment, this.unsettled[0] ?? null);
+      if (!closed) this.refusedAt = cut;
+      else if (this.append(closed)) {
         this.settled += rest.slice(0, cut);
-        rest = rest.slice(cut);
         this.refusedAt = 0;
-      } else {
-        this.refusedAt = cut;
-      }
+      } else return false;
     }
-    const tokens: Token[] = lexInline(rest, links);
-    if (tokens.some(hasRawHtml)) return false;
-    const fragment = renderInline(tokens, doc);
-    if (!fragment) return false;
-    for (const node of this.unsettled) node.remove();
-    this.unsettled = Array.from(fragment.childNodes);
-    this.element.append(fragment);
+    const unsettled = this.append(lexInline(text.slice(this.settled.length), links));
+    if (!unsettled) return false;
+    this.unsettled = unsettled;
     return true;
+  }
+
+  /** Renders the text from the settled end to `end` (a part's end, so nothing is open before it) as final. */
+  private settle(text: string, end: number, links: LinkDefinitions): boolean {
+    if (end > this.settled.length && !this.append(lexInline(text.slice(this.settled.length, end), links))) return false;
+    this.settled = text.slice(0, end);
+    this.refusedAt = 0;
+    return true;
+  }
+
+  /** Appends `tokens` to the current part; the nodes added, or undefined for raw HTML or a failed render. */
+  private append(tokens: Token[]): ChildNode[] | undefined {
+    if (tokens.some(hasRawHtml)) return undefined;
+    const fragment = renderInline(tokens, this.element.ownerDocument);
+    if (!fragment) return undefined;
+    const nodes = Array.from(fragment.childNodes);
+    this.current.append(fragment);
+    return nodes;
+  }
+
+  /** The paragraph's first part holds what it shows so far; later ones start empty. */
+  private startPart(): void {
+    const doc = this.element.ownerDocument;
+    if (this.current === this.element) {
+      const first = doc.createElement('span');
+      first.className = PART_CLASS;
+      first.append(...Array.from(this.element.childNodes));
+      this.element.append(first);
+    }
+    this.current = doc.createElement('span');
+    this.current.className = PART_CLASS;
+    this.element.append(this.current);
   }
 }

@@ -1,7 +1,7 @@
 // marked, configured once: lexing into top-level blocks (with the reference definitions already
-// seen), and rendering a group of blocks to sanitized DOM. Used by renderMarkdown (whole text) and
-// StreamingMarkdown (block by block, and a growing paragraph piece by piece), so all produce the
-// same nodes for the same text.
+// seen) or inline tokens, and rendering a group of blocks or inline tokens to sanitized DOM. Used
+// by renderTokens (whole text), StreamingMarkdown (block by block) and GrowingParagraph (a
+// paragraph piece by piece), so all produce the same nodes for the same text.
 import { Lexer, Marked, Parser, type Token, type Tokens } from 'marked';
 import { createCodeBlock, fenceLanguage, isClosedFence } from './codeBlocks';
 import { sanitizeMarkdownHtml } from './sanitize';
@@ -34,7 +34,7 @@ const engine = new Marked({
 /** Top-level tokens of `source`; `links` are reference definitions from earlier text. */
 export function lexBlocks(source: string, links?: LinkDefinitions): { tokens: Token[]; links: LinkDefinitions } {
   const structure = lexBlockStructure(source, links);
-  structure.lexInline();
+  structure.lexInlineContent();
   return structure;
 }
 
@@ -47,7 +47,7 @@ export interface BlockStructure {
    * Lexes the inline content of every block, as marked's own lex() does, except the top-level
    * paragraphs in `skip`: those keep an empty `tokens` list (see lexInline).
    */
-  lexInline(skip?: ReadonlySet<Token>): void;
+  lexInlineContent(skip?: ReadonlySet<Token>): void;
 }
 
 /**
@@ -64,7 +64,7 @@ export function lexBlockStructure(source: string, links?: LinkDefinitions): Bloc
   return {
     tokens: [...tokens],
     links: { ...tokens.links },
-    lexInline(skip) {
+    lexInlineContent(skip) {
       const skipped = new Set<Token[]>();
       for (const token of skip ?? []) if (token.type === 'paragraph') skipped.add((token as Tokens.Paragraph).tokens);
       for (const { src, tokens: into } of queue.splice(0)) {
@@ -97,31 +97,6 @@ export function hasRawHtml(token: Token): boolean {
 }
 
 /**
- * Renders tokens to sanitized DOM. Each group is sanitized on its own: a block with raw HTML is
- * always its own group, so an unclosed tag can never swallow the blocks after it, and the result
- * does not depend on how the text was cut into groups (blocks without raw HTML are well formed, so
- * parsing them together or apart gives the same nodes).
- */
-export function renderTokens(tokens: readonly Token[], doc: Document): DocumentFragment {
-  const fragment = doc.createDocumentFragment();
-  let run: Token[] = [];
-  const flush = (): void => {
-    if (run.length) fragment.append(renderGroup(run, doc));
-    run = [];
-  };
-  for (const token of tokens) {
-    if (hasRawHtml(token)) {
-      flush();
-      fragment.append(renderGroup([token], doc));
-    } else {
-      run.push(token);
-    }
-  }
-  flush();
-  return fragment;
-}
-
-/**
  * Inline tokens (see lexInline) to sanitized DOM, the content a paragraph's element gets; undefined
  * when marked or DOMPurify gives up. Only for tokens without raw HTML: those parse the same inside
  * a paragraph as on their own, where an HTML tag could close the paragraph.
@@ -136,7 +111,11 @@ export function renderInline(tokens: Token[], doc: Document): DocumentFragment |
   return sanitizeMarkdownHtml(html, doc)?.fragment;
 }
 
-function renderGroup(tokens: Token[], doc: Document): DocumentFragment {
+/**
+ * Blocks to sanitized DOM, sanitized together (see renderTokens in renderMarkdown.ts for which
+ * blocks may share a group).
+ */
+export function renderGroup(tokens: Token[], doc: Document): DocumentFragment {
   const current: CodeSink = { nonce: randomNonce(), blocks: [] };
   let html: string | undefined;
   sink = current;

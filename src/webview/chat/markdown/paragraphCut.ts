@@ -1,9 +1,11 @@
-// Where a streaming paragraph can be cut so that the text before the cut renders the same on its
-// own as it does followed by whatever comes next. marked lexes a paragraph's inline content as one
-// string, and several of its passes look across lines: emphasis and strikethrough delimiters pair
-// over the whole text, code spans and link-like spans (`[..](..)`, `<..>`) are masked out of that
-// pairing wherever they appear, and a link broken over lines can end in a later line. A cut is only
-// made after a whole line, where everything that opened before it has closed before it.
+// Where a paragraph can be cut so that the text before the cut renders the same on its own as it
+// does followed by whatever comes next: while it streams (lastCutPoint, lexClosed), and where a
+// long one is split into parts laid out on their own (findPartEnds). marked lexes a paragraph's
+// inline content as one string, and several of its passes look across lines: emphasis and
+// strikethrough delimiters pair over the whole text, code spans and link-like spans (`[..](..)`,
+// `<..>`) are masked out of that pairing wherever they appear, and a link broken over lines can end
+// in a later line. A cut is only made after a whole line, where everything that opened before it
+// has closed before it.
 //
 // The rules are conservative: a cut that is refused costs only speed (the paragraph's unsettled
 // part is rendered again next frame), a cut that is wrong would show different text than the
@@ -20,6 +22,51 @@ export function lexClosed(before: string, links: LinkDefinitions): Token[] | und
   return tokens.every(isClosed) ? tokens : undefined;
 }
 
+/** Characters a part of a long paragraph holds at least (see GrowingParagraph). */
+export const PART_CHARS = 4096;
+/** Line ends tried for the end of a part before giving up (something stays open): bounds the work. */
+const PART_END_TRIES = 16;
+
+/** Where findPartEnds goes on from. */
+export interface PartSearch {
+  /** Start of the part being searched for its end. */
+  start: number;
+  /** Where the next line end is looked for. */
+  from: number;
+  /** Line ends tried for this part so far. */
+  tries: number;
+  /** No more parts: PART_END_TRIES line ends in a row were refused. */
+  done: boolean;
+}
+
+export function newPartSearch(): PartSearch {
+  return { start: 0, from: 0, tries: 0, done: false };
+}
+
+/**
+ * The ends of the parts of a paragraph's `text` not found yet (advancing `search`), in order: each
+ * is the first line end at least PART_CHARS after the part's start before which nothing is open.
+ * They depend on the text up to them only, so a paragraph that streams gets the parts it gets
+ * when rendered whole.
+ */
+export function findPartEnds(text: string, search: PartSearch, links: LinkDefinitions): number[] {
+  const ends: number[] = [];
+  while (!search.done) {
+    const newline = text.indexOf('\n', Math.max(search.from, search.start + PART_CHARS - 1));
+    if (newline === -1) break;
+    const end = newline + 1;
+    search.from = end;
+    if (!mayCutAfter(text, newline)) continue;
+    if (lexClosed(text.slice(search.start, end), links)) {
+      ends.push(end);
+      Object.assign(search, { start: end, tries: 0 });
+    } else if (++search.tries >= PART_END_TRIES) {
+      search.done = true;
+    }
+  }
+  return ends;
+}
+
 /** Characters that open or close something across lines, unless a finished construct holds them. */
 const OPENS_OR_CLOSES = /[*_~`[\]]|<(?! )/;
 
@@ -27,17 +74,24 @@ const OPENS_OR_CLOSES = /[*_~`[\]]|<(?! )/;
 const INTRAWORD_UNDERSCORE = /(?<=[A-Za-z0-9])_+(?=[A-Za-z0-9])/g;
 
 /**
- * Where `text` (a paragraph's text, or its end) may be cut: after the last line with text on it (a
- * blank one would end the paragraph) that does not end in a hard break (two spaces or a backslash
- * make a <br> only when more text follows). 0 when there is no such line.
+ * Where `text` (a paragraph's text, or its end) may be cut: after its last line that may end a cut
+ * (see mayCutAfter). 0 when there is no such line.
  */
 export function lastCutPoint(text: string): number {
-  for (let end = text.lastIndexOf('\n'); end > 0; end = text.lastIndexOf('\n', end - 1)) {
-    const start = text.lastIndexOf('\n', end - 1) + 1;
-    const line = text.slice(start, end);
-    if (/\S/.test(line) && !/(?: {2}|\\)$/.test(line)) return end + 1;
+  for (let newline = text.lastIndexOf('\n'); newline > 0; newline = text.lastIndexOf('\n', newline - 1)) {
+    if (mayCutAfter(text, newline)) return newline + 1;
   }
   return 0;
+}
+
+/**
+ * Whether a cut may follow the line that `newline` ends: one with text on it (a blank one would end
+ * the paragraph), not ending in a hard break (two spaces or a backslash make a <br> only when more
+ * text follows).
+ */
+function mayCutAfter(text: string, newline: number): boolean {
+  const line = text.slice(text.lastIndexOf('\n', newline - 1) + 1, newline);
+  return /\S/.test(line) && !/(?: {2}|\\)$/.test(line);
 }
 
 /** Whether `token` is finished: nothing in it can pair with text that comes after it. */

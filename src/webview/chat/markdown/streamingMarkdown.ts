@@ -11,8 +11,8 @@ import type { Token, Tokens } from 'marked';
 import { fenceLanguage, isClosedFence, updateCodeBlock } from './codeBlocks';
 import { GrowingParagraph } from './growingParagraph';
 import { attachMarkdownActions } from './markdownActions';
-import { lexBlocks, lexBlockStructure, lexInline, renderTokens, type LinkDefinitions } from './markdownEngine';
-import { MARKDOWN_CLASS } from './renderMarkdown';
+import { lexBlocks, lexBlockStructure, lexInline, type LinkDefinitions } from './markdownEngine';
+import { MARKDOWN_CLASS, renderTokens } from './renderMarkdown';
 
 export interface MarkdownActions {
   copy(text: string): void;
@@ -120,7 +120,7 @@ export class StreamingMarkdown {
     const freezeCount = completeBlocks(tokens);
     // Paragraphs that grow piece by piece need no inline lexing here (see GrowingParagraph).
     const growing = new Set(tokens.filter((token, index) => token.type === 'paragraph' && (index >= freezeCount || this.tail[index]?.paragraph)));
-    structure.lexInline(growing);
+    structure.lexInlineContent(growing);
     const withInline = (token: Token): Token => {
       if (growing.delete(token)) (token as Tokens.Paragraph).tokens.push(...lexInline((token as Tokens.Paragraph).text, links));
       return token;
@@ -131,7 +131,7 @@ export class StreamingMarkdown {
     const reused = new Set<Block>();
     let group: Token[] = [];
     const flushGroup = (): void => {
-      if (group.length) frozenNext.push(this.renderBlock(group, signature));
+      if (group.length) frozenNext.push(this.renderBlock(group, signature, links));
       group = [];
     };
     for (const [index, token] of tokens.entries()) {
@@ -149,7 +149,7 @@ export class StreamingMarkdown {
         group.push(withInline(token));
       } else {
         flushGroup();
-        target.push(this.renderBlock([withInline(token)], signature));
+        target.push(this.renderBlock([withInline(token)], signature, links));
       }
     }
     flushGroup();
@@ -201,12 +201,12 @@ export class StreamingMarkdown {
     return true;
   }
 
-  private renderBlock(tokens: Token[], links: string): Block {
-    const nodes = Array.from(renderTokens(tokens, this.container.ownerDocument).childNodes);
+  private renderBlock(tokens: Token[], signature: string, links: LinkDefinitions): Block {
+    const nodes = Array.from(renderTokens(tokens, links, this.container.ownerDocument).childNodes);
     const only = tokens.length === 1 ? tokens[0] : undefined;
     const code = only?.type === 'code' ? nodes.find((node): node is Element => isCodeBlock(node)) : undefined;
     const key = only ? tokenKey(only) : '';
-    return { raw: tokens.map((token) => token.raw).join(''), key, nodes, links, ...(code ? { code } : {}) };
+    return { raw: tokens.map((token) => token.raw).join(''), key, nodes, links: signature, ...(code ? { code } : {}) };
   }
 
   /**
@@ -233,7 +233,7 @@ export class StreamingMarkdown {
     const signature = linkSignature(links);
     for (const [index, block] of this.frozen.entries()) {
       if (block.links === signature || !block.raw.includes('[') || block.nodes.length === 0) continue;
-      const replacement = this.renderBlock(lexBlocks(block.raw, links).tokens, signature);
+      const replacement = this.renderBlock(lexBlocks(block.raw, links).tokens, signature, links);
       const first = block.nodes[0];
       for (const node of replacement.nodes) this.container.insertBefore(node, first ?? null);
       for (const node of block.nodes) node.remove();
