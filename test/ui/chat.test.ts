@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { startGateway, type LocalGateway } from '../gateway/index';
+import { BENCH_DEFAULT_TOKENS, startGateway, type LocalGateway } from '../gateway/index';
+import { benchPiece } from '../gateway/text';
 import { Workbench } from './workbench';
 
 const SLOW_MODEL = 'sim-openai/gpt-sim-mini::delay-chunks=40';
@@ -161,6 +162,22 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     await chat.locator('.history-search').fill('');
     await chat.locator('.history-item', { hasText: 'read_file.md' }).locator('.history-open').click();
     await chat.locator('.turn.user .user-text', { hasText: 'read_file.md' }).waitFor();
+  });
+
+  it('streams a long one-paragraph reply whole, laid out in parts of a few KB', async () => {
+    // The benchmark model: 1,000 words (5.9 KB) with a line break every dozen and no blank line.
+    await useSettings('sim-bench/stream-bench');
+    await newChat();
+    await ask('A long answer, please');
+    const reply = lastReply();
+    await reply.locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor({ timeout: 30_000 });
+    const expected = Array.from({ length: BENCH_DEFAULT_TOKENS }, (_, index) => benchPiece(index)).join('');
+    const shown = await reply.locator('.content').innerText();
+    assert.equal(shown.replace(/\s+/g, ''), expected.replace(/\s+/g, ''), 'every word arrived, in order');
+    assert.equal(await reply.locator('.content > p').count(), 1, 'one paragraph');
+    assert.equal(await reply.locator('.content > p > .md-paragraph-part').count(), 2, 'a part ends at the first line end after 4 KB');
+    await reply.locator('.content > p > .md-paragraph-part').last().scrollIntoViewIfNeeded();
+    await workbench.screenshot('chat-10-long-paragraph');
   });
 
   for (const [theme, name, light] of [['Default Light Modern', 'light', true], ['Default High Contrast', 'high-contrast', false]] as const) {
