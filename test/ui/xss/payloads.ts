@@ -225,6 +225,8 @@ const raw: [string, string][] = [
   ['html block spanning blocks', '<div>\n\n<img src=x onerror=$X>\n\n</div>'],
   ['alert', '<img src=x onerror=alert(1)>'],
   ['top.__pwned', '<img src=x onerror="top.__pwned=1">'],
+  // A paragraph over 4 KB is rendered in parts (GrowingParagraph): the same policies must hold there.
+  ['long paragraph of hostile links and images', Array.from({ length: 32 }, (_, line) => `line ${line} [run](javascript:$X) ![p](${EVIL}/p${line}.png) [c](command:workbench.action.reloadWindow) *em* \`<img src=x onerror=$X>\``).join('\n')],
 ];
 
 /** The corpus, with `$X` turned into a call that names the payload. */
