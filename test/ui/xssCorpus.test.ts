@@ -150,6 +150,8 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
       const state = await harness(page);
       const findings = await page.evaluate(() => (window.xssHarness as Harness).audit());
       const hrefs = await page.evaluate(() => Array.from(document.querySelectorAll('#corpus [href]'), (element) => element.getAttribute('href') ?? ''));
+      // The long paragraph payload went through the parts path (GrowingParagraph), in all three render paths.
+      assert.ok((await page.evaluate(() => document.querySelectorAll('#corpus .md-paragraph-part').length)) >= 6, 'a payload rendered in parts');
       const opened = state.actions.filter(([kind]) => kind === 'openLink').map(([, href]) => href);
       const label = csp ? 'with the webview CSP' : 'with no CSP (sanitizer alone)';
       const parseReports = state.violations.filter((violation) => PARSE_REPORT.test(violation)).length;

@@ -252,7 +252,7 @@ describe('chat markdown: streaming', () => {
     const pieces = ['# H\n', 'para text *em*\n', '\n', '- a\n', '* b\n', '1. x\n', '7) y\n', '  indented\n', '    code\n', '> q\n',
       '```js\nx\n```\n', '```\n', '~~~\n', '| a | b |\n', '|---|---|\n', '---\n', '===\n', '[r]: https://r.example\n', '[x][r]\n',
       '<div>\n', '</div>\n', '<b>x</b>\n', '- [ ] t\n', '\t- tab\n', '***\n', '+ plus\n', '2. two\n', '<pre>\n', '<!--\n', '-->\n',
-      '\n\n', 'text', ' ', '-', '1', '>'];
+      '\n\n', 'text', ' ', '-', '1', '>', 'a <a href="x"> b\n', 'https://u.example c\n'];
     for (let docIndex = 0; docIndex < 60; docIndex++) {
       const next = random(docIndex + 77);
       let text = '';

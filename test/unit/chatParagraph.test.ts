@@ -18,8 +18,12 @@ const PIECES = [
   '[c](u "t")', '[d](<u v>)', '[h](\n', '[e]', '<', '< ', '>', '<b>', '</b>', '<x\nyz>', 'a <b', '<https://a.example>', '&amp;', '&',
   'www.x.example', 'a@b.example', 'http://x.example/z_', 'http://x.example/a`b', 'www.q.example/*x', 'http://x.example/(a)',
   'snake_case', 'é_x', 'x_', '_x', 'foo*bar', '*em*', '**strong**', '_u_', '`code`', '~~del~~', '~x~', '*a **b*', 'word.\n', 'x,\n',
-  '→', '🚀', '\t', '   ', '#', '1.', ':', '|',
+  '→', '🚀', '\t', '   ', '#', '1.', ':', '|', ' * ', ' _ ', ' ~ ', ' ** ', '[INFO] ', '[a] ', 'x [y] z', '[a][b]', '[a][]', '[a](',
+  '(\nhttps://in.example)', '[a] (', '<a href="x">', '</a>', ' https://u.example ', '[x]\n', '] (', '[a]:', ' ~5 ', 'src/*.ts', '[a]( )', '[a]( u)',
 ];
+
+/** Reference definitions some texts are lexed with: `[a]` and `[a][b]` are links then. */
+const DEFINITIONS = { a: { href: 'https://def.example', title: null }, b: { href: 'https://b.example', title: null } };
 
 /** A paragraph's text as marked gives it: no blank lines, no leading white space, no final newline. */
 function paragraphText(next: () => number, pieces: number): string {
@@ -34,37 +38,41 @@ const CLOSING = [
   '\\*', '![i](https://i.example/x.png)', '<https://a.example>', ' \n', '  \n', '\\\n', ' *open\nclosed later* ', ' `span\nacross` ',
 ];
 
-const html = (markdown: string): string => Parser.parseInline(lexInline(markdown, {}));
 
 describe('chat markdown: a paragraph rendered in pieces', () => {
-  it('cut where paragraphCut allows, the pieces render as the whole paragraph does (3,000 random texts)', function () {
+  it('cut where paragraphCut allows, the pieces render as the whole paragraph does (6,000 random texts)', function () {
     this.timeout(120_000);
     let cuts = 0;
-    for (let docIndex = 0; docIndex < 3000; docIndex++) {
+    for (let docIndex = 0; docIndex < 6000; docIndex++) {
       const next = seededRandom(docIndex + 1);
-      const text = paragraphText(next, 3 + Math.floor(next() * 30));
+      const links = docIndex % 2 ? DEFINITIONS : {};
+      const html = (markdown: string): string => Parser.parseInline(lexInline(markdown, links));
+      const text = paragraphText(next, 3 + Math.floor(next() * 40));
       // As GrowingParagraph does: at the end of each frame, cut the unsettled rest if allowed.
       let settled = 0;
       let pieces = '';
       for (let end = 1; end <= text.length; end += 1 + Math.floor(next() * 8)) {
         const rest = text.slice(settled, end);
         const cut = lastCutPoint(rest);
-        const tokens = cut > 0 ? lexClosed(rest.slice(0, cut), {}) : undefined;
+        const tokens = cut > 0 ? lexClosed(rest.slice(0, cut), links) : undefined;
         if (!tokens) continue;
         pieces += Parser.parseInline(tokens);
         settled += cut;
         cuts++;
       }
       pieces += html(text.slice(settled));
-      assert.equal(pieces, html(text), `text ${JSON.stringify(text)} (document ${docIndex})`);
+      assert.equal(pieces, html(text), `text ${JSON.stringify(text)} (document ${docIndex}, definitions: ${docIndex % 2 ? 'yes' : 'no'})`);
     }
-    assert.ok(cuts > 200, `only ${cuts} cuts were made: the test would not test cutting`);
+    assert.ok(cuts > 500, `only ${cuts} cuts were made: the test would not test cutting`);
   });
 
   it('refuses to cut after anything still open, and after a hard break', () => {
-    const refused = ['*em opened\n', 'a `code span\n', 'see [the\n', 'x <span\n', '~~gone\n', 'trailing *\n', '[a](\nhttps://x.example) split link\n'];
+    const refused = ['*em opened\n', 'a `code span\n', 'see [the\n', 'x <span\n', '~~gone\n', 'trailing *x\n', '[a](\nhttps://x.example) split link\n',
+      'took ~5 ms\n', 'src/*.ts\n', '[a]( u) space before the address\n'];
     for (const before of refused) assert.equal(lexClosed(before, {}), undefined, JSON.stringify(before));
-    const closed = ['*em* and **strong**\n', 'a `code * span`\n', '[a](https://x.example) then text\n', 'snake_case_name\n', 'a < b\n', 'plain words\n', 'ends with a link [a](https://x.example)\n'];
+    assert.equal(lexClosed('a defined [a](\n', DEFINITIONS), undefined, 'a reference link followed by ( may be an inline link');
+    const closed = ['*em* and **strong**\n', 'a `code * span`\n', '[a](https://x.example) then text\n', 'snake_case_name\n', 'a < b\n', 'plain words\n',
+      'ends with a link [a](https://x.example)\n', '[INFO] started\n', 'a * b = c\n'];
     for (const before of closed) assert.ok(lexClosed(before, {}), JSON.stringify(before));
     assert.equal(lastCutPoint('one  \ntwo'), 0, 'a line ending in two spaces breaks only when more follows');
     assert.equal(lastCutPoint('one\ntwo\\\nthree'), 4);
@@ -75,7 +83,8 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
     this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
     for (let docIndex = 0; docIndex < 200; docIndex++) {
       const next = seededRandom(docIndex + 31337);
-      const text = `Intro line\n${paragraphText(next, 10 + Math.floor(next() * 40))}\n\nAfter.`;
+      const definitions = docIndex % 2 ? '[a]: https://def.example\n[b]: https://b.example\n\n' : '';
+      const text = `${definitions}Intro line\n${paragraphText(next, 10 + Math.floor(next() * 40))}\n\nAfter.`;
       const whole = manual();
       whole.view.setText(text);
       assert.equal(whole.element.innerHTML, render(text).innerHTML, `setText, text ${JSON.stringify(text)}`);
@@ -115,6 +124,22 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
       assert.equal(streamed.element.innerHTML, whole.innerHTML, `document ${docIndex}`);
     }
     assert.ok(parts >= 6, `only ${parts} parts: the test would not test them`);
+  });
+
+  it('gives log lines parts, and falls back to whole rendering when raw HTML comes after parts', function () {
+    this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
+    const log = Array.from({ length: 400 }, (_, line) => `[INFO] step ${line}: a * b = c for snake_case_name`).join('\n');
+    for (const text of [log, `${log}\nthen <b>raw\nHTML</b> at the end`, `${log.slice(0, 6000)}\ntook ~5 ms, never closed\n${log.slice(6000)}`]) {
+      const whole = render(text);
+      const streamed = manual();
+      for (let at = 0; at < text.length; at += 97) {
+        streamed.view.append(text.slice(at, at + 97));
+        streamed.frame();
+      }
+      streamed.view.finish();
+      assert.equal(streamed.element.innerHTML, whole.innerHTML, text.slice(-60));
+    }
+    assert.ok(render(log).querySelectorAll(`.${PART_CLASS}`).length >= 3, 'log lines are split into parts');
   });
 
   it('keeps emphasis opened on one line and closed lines later, and raw HTML across lines', () => {

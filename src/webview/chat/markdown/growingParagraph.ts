@@ -3,7 +3,8 @@
 // while it streams: O(paragraph) per frame, over 50 ms a frame near 100 KB.
 //
 // - Rendering: the lines before the last safe cut (see paragraphCut) are rendered once and kept;
-//   only the text after them is rendered again on the next update, into the same <p>.
+//   only the text after them is rendered again on the next update, into the same <p> (or its
+//   last part).
 // - Layout: Chromium lays out a paragraph's lines again from the first whenever its content
 //   changes (about 30 ms at 100 KB, measured), and once more whenever the paragraph is laid out
 //   anew. So a paragraph longer than PART_CHARS is split into block-level parts of at least that
@@ -35,6 +36,8 @@ export class GrowingParagraph {
   private unsettled: ChildNode[] = [];
   /** Length of the last cut found unsafe: the next try waits for twice as much text. */
   private refusedAt = 0;
+  /** An update failed part way: the nodes no longer match `settled` (see update). */
+  private failed = false;
 
   private constructor(doc: Document) {
     this.element = doc.createElement('p');
@@ -50,10 +53,13 @@ export class GrowingParagraph {
 
   /**
    * Shows `text`, which must begin with the text shown so far. False when that is not so, when raw
-   * HTML appears, or when rendering fails: then the caller renders the paragraph whole.
+   * HTML appears, or when rendering fails: then the caller renders the paragraph whole, and this
+   * one, left half updated, refuses every later update.
    */
   update(text: string, links: LinkDefinitions): boolean {
-    if (!text.startsWith(this.settled)) return false;
+    if (this.failed || !text.startsWith(this.settled)) return false;
+    this.failed = true; // until this update completes
+
     for (const node of this.unsettled) node.remove();
     this.unsettled = [];
     // Parts that ended since the last update: settle up to each end, then start the next part.
@@ -76,11 +82,13 @@ export class GrowingParagraph {
     const unsettled = this.append(lexInline(text.slice(this.settled.length), links));
     if (!unsettled) return false;
     this.unsettled = unsettled;
+    this.failed = false;
     return true;
   }
 
   /** Renders the text from the settled end to `end` (a part's end, so nothing is open before it) as final. */
   private settle(text: string, end: number, links: LinkDefinitions): boolean {
+    if (end < this.settled.length) return false; // parts end after what is settled; never seen
     if (end > this.settled.length && !this.append(lexInline(text.slice(this.settled.length, end), links))) return false;
     this.settled = text.slice(0, end);
     this.refusedAt = 0;

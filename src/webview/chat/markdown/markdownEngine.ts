@@ -69,7 +69,11 @@ export function lexBlockStructure(source: string, links?: LinkDefinitions): Bloc
       for (const token of skip ?? []) if (token.type === 'paragraph') skipped.add((token as Tokens.Paragraph).tokens);
       for (const { src, tokens: into } of queue.splice(0)) {
         if (skipped.has(into)) continue;
-        lexer.state.inRawBlock = false; // as lex() does before each queued run
+        // lex() resets inRawBlock before each queued run; inLink too here, so that each block is
+        // lexed as GrowingParagraph lexes a paragraph alone (marked lets an unclosed `<a>` in one
+        // paragraph stop the autolinks of the next; its raw HTML is sanitized on its own anyway).
+        lexer.state.inRawBlock = false;
+        lexer.state.inLink = false;
         lexer.inlineTokens(src, into);
       }
     },
@@ -87,7 +91,7 @@ function lexerWith(links: LinkDefinitions | undefined): Lexer {
   return lexer;
 }
 
-/** Whether a block holds raw HTML (such blocks are sanitized alone; see renderGroups). */
+/** Whether a token (a block, or an inline token) holds raw HTML: such blocks are sanitized alone (see renderTokens). */
 export function hasRawHtml(token: Token): boolean {
   let found = false;
   engine.walkTokens([token], (child) => {

@@ -19,12 +19,16 @@ import { lexInline, type LinkDefinitions } from './markdownEngine';
  */
 export function lexClosed(before: string, links: LinkDefinitions): Token[] | undefined {
   const tokens = lexInline(before, links);
-  return tokens.every(isClosed) ? tokens : undefined;
+  return allClosed(tokens) ? tokens : undefined;
 }
 
 /** Characters a part of a long paragraph holds at least (see GrowingParagraph). */
 export const PART_CHARS = 4096;
-/** Line ends tried for the end of a part before giving up (something stays open): bounds the work. */
+/**
+ * Line ends tried in a row for the end of a part. Then (something stays open, such as a lone `*`)
+ * the next try is twice as far from the part's start, and so on: the work stays O(text), and a
+ * part still ends once what was open closes.
+ */
 const PART_END_TRIES = 16;
 
 /** Where findPartEnds goes on from. */
@@ -33,14 +37,12 @@ export interface PartSearch {
   start: number;
   /** Where the next line end is looked for. */
   from: number;
-  /** Line ends tried for this part so far. */
+  /** Line ends refused in a row for this part. */
   tries: number;
-  /** No more parts: PART_END_TRIES line ends in a row were refused. */
-  done: boolean;
 }
 
 export function newPartSearch(): PartSearch {
-  return { start: 0, from: 0, tries: 0, done: false };
+  return { start: 0, from: 0, tries: 0 };
 }
 
 /**
@@ -51,7 +53,7 @@ export function newPartSearch(): PartSearch {
  */
 export function findPartEnds(text: string, search: PartSearch, links: LinkDefinitions): number[] {
   const ends: number[] = [];
-  while (!search.done) {
+  for (;;) {
     const newline = text.indexOf('\n', Math.max(search.from, search.start + PART_CHARS - 1));
     if (newline === -1) break;
     const end = newline + 1;
@@ -61,7 +63,8 @@ export function findPartEnds(text: string, search: PartSearch, links: LinkDefini
       ends.push(end);
       Object.assign(search, { start: end, tries: 0 });
     } else if (++search.tries >= PART_END_TRIES) {
-      search.done = true;
+      search.from = search.start + 2 * (end - search.start);
+      search.tries = PART_END_TRIES - 1; // one try per doubling from now on
     }
   }
   return ends;
@@ -70,8 +73,13 @@ export function findPartEnds(text: string, search: PartSearch, links: LinkDefini
 /** Characters that open or close something across lines, unless a finished construct holds them. */
 const OPENS_OR_CLOSES = /[*_~`[\]]|<(?! )/;
 
-/** `_` between two ASCII letters or digits can neither open nor close emphasis. */
-const INTRAWORD_UNDERSCORE = /(?<=[A-Za-z0-9])_+(?=[A-Za-z0-9])/g;
+/** What looks like them in plain text but can pair with nothing (log lines are full of these). */
+const INERT = [
+  /(?<=[A-Za-z0-9])_+(?=[A-Za-z0-9])/g, // `_` between ASCII letters or digits (snake_case)
+  /(?<=\s)(?:\*+|_+|~+)(?=\s)/g, // a delimiter run with white space on both sides (`a * b`)
+];
+/** The brackets of a label followed by neither `(` nor `[` (`[INFO] started`); what they hold still counts. */
+const INERT_LABEL = /\[([^[\]`\n]*)\](?=[^([\]])/g;
 
 /**
  * Where `text` (a paragraph's text, or its end) may be cut: after its last line that may end a cut
@@ -94,7 +102,20 @@ function mayCutAfter(text: string, newline: number): boolean {
   return /\S/.test(line) && !/(?: {2}|\\)$/.test(line);
 }
 
-/** Whether `token` is finished: nothing in it can pair with text that comes after it. */
+/**
+ * Whether `tokens` are finished: nothing in them can pair with text that comes after. A reference
+ * link (`[a]` with a definition) followed by `(` is not: `[a](` and an address on the next line
+ * make one inline link.
+ */
+function allClosed(tokens: readonly Token[]): boolean {
+  return tokens.every((token, index) => isClosed(token) && !(isReferenceLink(token) && tokens[index + 1]?.raw.startsWith('(')));
+}
+
+function isReferenceLink(token: Token): boolean {
+  return (token.type === 'link' || token.type === 'image') && /^!?\[/.test(token.raw) && !token.raw.endsWith(')');
+}
+
+/** Whether `token` is finished (see allClosed). */
 function isClosed(token: Token): boolean {
   switch (token.type) {
     case 'codespan':
@@ -104,19 +125,21 @@ function isClosed(token: Token): boolean {
     case 'em':
     case 'strong':
     case 'del':
-      return (token as Tokens.Em | Tokens.Strong | Tokens.Del).tokens.every(isClosed);
+      return allClosed((token as Tokens.Em | Tokens.Strong | Tokens.Del).tokens);
     case 'link':
     case 'image': {
       const link = token as Tokens.Link | Tokens.Image;
-      if (link.raw.includes('\n')) return false;
+      // Over lines, or with white space before the address (`[a]( u)`): marked balances such a
+      // link's parentheses against the text after it, so a later `)` changes where it ends.
+      if (link.raw.includes('\n') || /\]\(\s/.test(link.raw)) return false;
       // `[text](href)`, `![alt](src)`, `[text][ref]` and `<autolink>` are whole; a bare URL
       // (`www.…`, `https://…`) is not a construct marked masks, so what it holds still counts.
-      if (/^!?\[|^</.test(link.raw)) return (link.tokens ?? []).every(isClosed);
+      if (/^!?\[|^</.test(link.raw)) return allClosed(link.tokens ?? []);
       return !opensOrCloses(link.raw);
     }
     case 'text': {
       const text = token as Tokens.Text;
-      return !opensOrCloses(text.raw) && (text.tokens ?? []).every(isClosed);
+      return !opensOrCloses(text.raw) && allClosed(text.tokens ?? []);
     }
     default:
       return false; // raw HTML, and anything not known to be finished
@@ -124,5 +147,8 @@ function isClosed(token: Token): boolean {
 }
 
 function opensOrCloses(raw: string): boolean {
-  return OPENS_OR_CLOSES.test(raw.replace(INTRAWORD_UNDERSCORE, ''));
+  // The label's brackets become a character that is neither a word, a space nor a delimiter, so
+  // the other rules still see what stood beside them (`[e]_x` keeps an `_` that can open).
+  const rest = INERT.reduce((text, pattern) => text.replace(pattern, ''), raw.replace(INERT_LABEL, '\u0001$1\u0001'));
+  return OPENS_OR_CLOSES.test(rest);
 }

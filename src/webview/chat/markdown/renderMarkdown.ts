@@ -1,6 +1,6 @@
-// Markdown from the model (untrusted) to sanitized DOM, in one go: for user messages, stored
-// replies rendered outside a stream, and anything else that is not arriving token by token; and
-// renderTokens, which StreamingMarkdown uses for its blocks, so both give the same nodes.
+// Markdown from the model (untrusted) to sanitized DOM: renderTokens, which StreamingMarkdown uses
+// for its blocks, and renderMarkdown, the same for a whole text in one go (the tests' and the XSS
+// harness's reference for what StreamingMarkdown must produce).
 import type { Token } from 'marked';
 import { GrowingParagraph, PART_CHARS } from './growingParagraph';
 import { hasRawHtml, lexBlocks, renderGroup, type LinkDefinitions } from './markdownEngine';
@@ -29,13 +29,15 @@ export function renderTokens(tokens: readonly Token[], links: LinkDefinitions, d
     run = [];
   };
   for (const token of tokens) {
+    if (hasRawHtml(token)) {
+      flush();
+      fragment.append(renderGroup([token], doc));
+      continue;
+    }
     const long = token.type === 'paragraph' && token.text.length > PART_CHARS ? GrowingParagraph.create(token.text, links, doc) : undefined;
     if (long) {
       flush();
       fragment.append(...long.nodes);
-    } else if (hasRawHtml(token)) {
-      flush();
-      fragment.append(renderGroup([token], doc));
     } else {
       run.push(token);
     }

@@ -15,7 +15,7 @@ const ALLOWED_TAGS = [
 /**
  * No `class`, `id`, `name`, `style` or `data-*` from the model: they could spoof the panel's own
  * UI or clobber globals. `data-md-code` is the renderer's own code block placeholder; it is only
- * honoured when it carries the nonce of the current render (see renderTokens).
+ * honoured when it carries the nonce of the current render (see renderGroup in markdownEngine.ts).
  */
 const ALLOWED_ATTR = [
   'align', 'alt', 'checked', 'colspan', 'disabled', 'href', 'open', 'rowspan', 'src', 'start',
@@ -49,7 +49,7 @@ function purifierFor(doc: Document): DOMPurify {
 
 export interface SanitizedMarkdown {
   readonly fragment: DocumentFragment;
-  /** The renderer's code block placeholders (`pre[data-md-code]`), for renderTokens to fill. */
+  /** The renderer's code block placeholders (`pre[data-md-code]`), for renderGroup to fill. */
   readonly codePlaceholders: readonly Element[];
 }
 

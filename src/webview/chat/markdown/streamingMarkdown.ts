@@ -11,7 +11,7 @@ import type { Token, Tokens } from 'marked';
 import { fenceLanguage, isClosedFence, updateCodeBlock } from './codeBlocks';
 import { GrowingParagraph } from './growingParagraph';
 import { attachMarkdownActions } from './markdownActions';
-import { lexBlocks, lexBlockStructure, lexInline, type LinkDefinitions } from './markdownEngine';
+import { hasRawHtml, lexBlocks, lexBlockStructure, lexInline, type LinkDefinitions } from './markdownEngine';
 import { MARKDOWN_CLASS, renderTokens } from './renderMarkdown';
 
 export interface MarkdownActions {
@@ -26,8 +26,9 @@ interface Block {
   /** Its markdown source (normalized line ends). */
   raw: string;
   /**
-   * The token as lexed (JSON), while the block is in the tail: equal source is not enough to reuse
-   * nodes, marked can lex the same source differently depending on what follows it.
+   * What else must match for the block to keep its nodes while it is in the tail (see tokenKey):
+   * equal source is not enough, marked can lex the same source differently depending on what
+   * follows it.
    */
   key: string;
   readonly nodes: ChildNode[];
@@ -37,6 +38,8 @@ interface Block {
   readonly code?: Element;
   /** A paragraph in the tail, rendered piece by piece while it grows. */
   paragraph?: GrowingParagraph;
+  /** A paragraph rendered whole for its raw HTML: growing, it still holds it (GrowingParagraph is not tried). */
+  rawHtml?: boolean;
 }
 
 export class StreamingMarkdown {
@@ -137,7 +140,7 @@ export class StreamingMarkdown {
     for (const [index, token] of tokens.entries()) {
       const old = this.tail[index];
       const target = index < freezeCount ? frozenNext : tailNext;
-      const mayGrow = index >= freezeCount && growing.has(token);
+      const mayGrow = index >= freezeCount && growing.has(token) && !(old?.rawHtml && token.raw.startsWith(old.raw));
       if (old && this.reuse(old, token, signature, links)) {
         flushGroup();
         reused.add(old);
@@ -149,7 +152,9 @@ export class StreamingMarkdown {
         group.push(withInline(token));
       } else {
         flushGroup();
-        target.push(this.renderBlock([withInline(token)], signature, links));
+        const block = this.renderBlock([withInline(token)], signature, links);
+        if (token.type === 'paragraph' && hasRawHtml(token)) block.rawHtml = true;
+        target.push(block);
       }
     }
     flushGroup();
