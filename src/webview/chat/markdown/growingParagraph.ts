@@ -20,6 +20,9 @@ import { findPartEnds, lastCutPoint, lexClosed, newPartSearch } from './paragrap
 
 export { PART_CHARS } from './paragraphCut';
 
+/** Characters of complete lines below which the unsettled text is rendered again rather than cut. */
+const MIN_CUT = 256;
+
 /** A part's class: display: block (media/chatMarkdown.css). The sanitizer drops `class` from model HTML. */
 export const PART_CLASS = 'md-paragraph-part';
 
@@ -69,9 +72,10 @@ export class GrowingParagraph {
     }
     const rest = text.slice(this.settled.length);
     const cut = lastCutPoint(rest);
-    // After a refusal (something still open, e.g. a lone `*`), wait for twice the text: a paragraph
-    // that never closes it then costs O(its length) per update, as it would without cutting.
-    if (cut > 0 && cut >= 2 * this.refusedAt) {
+    // A cut costs a second lex and sanitize this update: worth it once the rest is long. After a
+    // refusal (something still open, e.g. a lone `*`), wait for twice the text: a paragraph that
+    // never closes it then costs O(its length) per update, as it would without cutting.
+    if (cut >= MIN_CUT && cut >= 2 * this.refusedAt) {
       const closed = lexClosed(rest.slice(0, cut), links);
       if (!closed) this.refusedAt = cut;
       else if (this.append(closed)) {

@@ -99,7 +99,7 @@ export class StreamingMarkdown {
     this.frozenLinks = {};
     this.visibleLinks = {};
     this.container.replaceChildren();
-    this.render();
+    this.render(true);
     this.refreshReferences(this.visibleLinks);
   }
 
@@ -114,7 +114,8 @@ export class StreamingMarkdown {
     return this.rawText;
   }
 
-  private render(): void {
+  /** `whole`: the text is not streaming (setText), so no paragraph is rendered piece by piece. */
+  private render(whole = false): void {
     this.dirty = false;
     const structure = lexBlockStructure(this.source.slice(this.frozenEnd), this.frozenLinks);
     const { tokens, links } = structure;
@@ -122,7 +123,7 @@ export class StreamingMarkdown {
     const signature = linkSignature(links);
     const freezeCount = completeBlocks(tokens);
     // Paragraphs that grow piece by piece need no inline lexing here (see GrowingParagraph).
-    const growing = new Set(tokens.filter((token, index) => token.type === 'paragraph' && (index >= freezeCount || this.tail[index]?.paragraph)));
+    const growing = new Set(whole ? [] : tokens.filter((token, index) => token.type === 'paragraph' && (index >= freezeCount || this.tail[index]?.paragraph)));
     structure.lexInlineContent(growing);
     const withInline = (token: Token): Token => {
       if (growing.delete(token)) (token as Tokens.Paragraph).tokens.push(...lexInline((token as Tokens.Paragraph).text, links));
