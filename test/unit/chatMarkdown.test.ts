@@ -3,7 +3,7 @@
 // blocks kept, per-frame work bounded by the tail, not the message).
 import * as assert from 'node:assert/strict';
 import { seededRandom as random } from '../harness/seededRandom';
-import { doc, manual, recorder, render, window } from './markdownKit';
+import { doc, manual, recorder, render, streamSliced, window } from './markdownKit';
 
 function click(target: Element, init: MouseEventInit = {}): MouseEvent {
   const event = new window.MouseEvent('click', { bubbles: true, cancelable: true, button: 0, ...init });
@@ -228,15 +228,7 @@ describe('chat markdown: streaming', () => {
       assert.equal(whole.element.innerHTML, render(text).innerHTML, `renderMarkdown differs for document ${docIndex}`);
       for (let seed = 1; seed <= 8; seed++) {
         const next = random(seed * 1000 + docIndex);
-        const streamed = manual();
-        let at = 0;
-        while (at < text.length) {
-          const size = next() < 0.2 ? 1 : 1 + Math.floor(next() * (next() < 0.8 ? 8 : 120));
-          streamed.view.append(text.slice(at, at + size));
-          at += size;
-          if (next() < 0.7) streamed.frame();
-        }
-        streamed.view.finish();
+        const streamed = streamSliced(text, () => (next() < 0.2 ? 1 : 1 + Math.floor(next() * (next() < 0.8 ? 8 : 120))), () => next() < 0.7);
         assert.equal(streamed.view.text, text);
         assert.equal(streamed.element.innerHTML, whole.element.innerHTML, `document ${docIndex}, seed ${seed}`);
         runs++;
@@ -261,14 +253,7 @@ describe('chat markdown: streaming', () => {
       whole.view.setText(text);
       for (let seed = 0; seed < 3; seed++) {
         const slicer = random(seed * 7919 + docIndex);
-        const streamed = manual();
-        for (let at = 0; at < text.length;) {
-          const size = slicer() < 0.5 ? 1 : 1 + Math.floor(slicer() * 10);
-          streamed.view.append(text.slice(at, at + size));
-          at += size;
-          if (slicer() < 0.8) streamed.frame();
-        }
-        streamed.view.finish();
+        const streamed = streamSliced(text, () => (slicer() < 0.5 ? 1 : 1 + Math.floor(slicer() * 10)), () => slicer() < 0.8);
         assert.equal(streamed.element.innerHTML, whole.element.innerHTML, `text ${JSON.stringify(text)}, seed ${seed}`);
       }
     }

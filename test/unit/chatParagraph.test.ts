@@ -9,7 +9,7 @@ import { PART_CHARS, PART_CLASS } from '../../src/webview/chat/markdown/growingP
 import { lexInline } from '../../src/webview/chat/markdown/markdownEngine';
 import { lastCutPoint, lexClosed } from '../../src/webview/chat/markdown/paragraphCut';
 import { seededRandom } from '../harness/seededRandom';
-import { manual, render, window } from './markdownKit';
+import { manual, render, streamSliced, window } from './markdownKit';
 
 /** Pieces whose meaning can depend on a later line: delimiters, code spans, links, URLs, HTML, breaks. */
 const PIECES = [
@@ -88,14 +88,7 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
       const whole = manual();
       whole.view.setText(text);
       assert.equal(whole.element.innerHTML, render(text).innerHTML, `setText, text ${JSON.stringify(text)}`);
-      const streamed = manual();
-      for (let at = 0; at < text.length;) {
-        const size = 1 + Math.floor(next() * 12);
-        streamed.view.append(text.slice(at, at + size));
-        at += size;
-        if (next() < 0.8) streamed.frame();
-      }
-      streamed.view.finish();
+      const streamed = streamSliced(text, () => 1 + Math.floor(next() * 12), () => next() < 0.8);
       assert.equal(streamed.element.innerHTML, whole.element.innerHTML, `text ${JSON.stringify(text)}`);
     }
   });
@@ -113,14 +106,7 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
       text += ['\n- list item', '\n| a | b |\n|---|---|\n| 1 | 2 |', '\n# heading', '\n```js\nx\n```', '\n===', '\n<div>\nhtml\n</div>'][docIndex] ?? '';
       const whole = render(text);
       parts += whole.querySelectorAll(`.${PART_CLASS}`).length;
-      const streamed = manual();
-      for (let at = 0; at < text.length;) {
-        const size = 1 + Math.floor(next() * 200);
-        streamed.view.append(text.slice(at, at + size));
-        at += size;
-        if (next() < 0.8) streamed.frame();
-      }
-      streamed.view.finish();
+      const streamed = streamSliced(text, () => 1 + Math.floor(next() * 200), () => next() < 0.8);
       assert.equal(streamed.element.innerHTML, whole.innerHTML, `document ${docIndex}`);
     }
     assert.ok(parts >= 6, `only ${parts} parts: the test would not test them`);
@@ -130,14 +116,8 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
     this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
     const log = Array.from({ length: 400 }, (_, line) => `[INFO] step ${line}: a * b = c for snake_case_name`).join('\n');
     for (const text of [log, `${log}\nthen <b>raw\nHTML</b> at the end`, `${log.slice(0, 6000)}\ntook ~5 ms, never closed\n${log.slice(6000)}`]) {
-      const whole = render(text);
-      const streamed = manual();
-      for (let at = 0; at < text.length; at += 97) {
-        streamed.view.append(text.slice(at, at + 97));
-        streamed.frame();
-      }
-      streamed.view.finish();
-      assert.equal(streamed.element.innerHTML, whole.innerHTML, text.slice(-60));
+      const streamed = streamSliced(text, () => 97, () => true);
+      assert.equal(streamed.element.innerHTML, render(text).innerHTML, text.slice(-60));
     }
     assert.ok(render(log).querySelectorAll(`.${PART_CLASS}`).length >= 3, 'log lines are split into parts');
   });

@@ -45,3 +45,19 @@ export function manual(actions: MarkdownActions = recorder()): { view: Streaming
     },
   };
 }
+
+/**
+ * Streams `text` into a new StreamingMarkdown in slices of `sliceSize()` characters, running a
+ * frame after those where `frameNow()` says so, then finish().
+ */
+export function streamSliced(text: string, sliceSize: () => number, frameNow: () => boolean): ReturnType<typeof manual> {
+  const streamed = manual();
+  for (let at = 0; at < text.length;) {
+    const size = sliceSize();
+    streamed.view.append(text.slice(at, at + size));
+    at += size;
+    if (frameNow()) streamed.frame();
+  }
+  streamed.view.finish();
+  return streamed;
+}
