@@ -114,7 +114,10 @@ export class StreamingMarkdown {
     return this.rawText;
   }
 
-  /** `whole`: the text is not streaming (setText), so no paragraph is rendered piece by piece. */
+  /**
+   * `whole`: the text is not streaming (setText), so no paragraph is rendered piece by piece (a long
+   * one still gets its parts: renderTokens builds it with GrowingParagraph).
+   */
   private render(whole = false): void {
     this.dirty = false;
     const structure = lexBlockStructure(this.source.slice(this.frozenEnd), this.frozenLinks);
