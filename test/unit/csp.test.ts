@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { buildCsp, escapeHtml } from '../../src/shared/csp';
+import { JSDOM } from 'jsdom';
+import { buildCsp, escapeHtml, webviewDocument } from '../../src/shared/csp';
 import { createNonce } from '../../src/extension/webview/nonce';
 
 describe('webview security helpers', () => {
@@ -34,5 +35,22 @@ describe('webview security helpers', () => {
 
   it('escapes HTML special characters', () => {
     assert.equal(escapeHtml(`<img src=x onerror="a('b')">&`), '&#60;img src=x onerror=&#34;a(&#39;b&#39;)&#34;&#62;&#38;');
+  });
+
+  it('writes a webview page: the CSP first, escaped styles and title, every script by nonce, an empty #root', () => {
+    const nonce = createNonce();
+    const html = webviewDocument({
+      cspSource: 'https://res.example', nonce, title: 'Chat "<x>"',
+      styles: ['https://res.example/a.css?x="><script>'], scripts: [{ src: 'https://res.example/b.js' }, { inline: 'window.ok = 1;' }],
+    });
+    const { document } = new JSDOM(html).window;
+    const policy = document.head.firstElementChild?.nextElementSibling;
+    assert.equal(policy?.getAttribute('http-equiv'), 'Content-Security-Policy');
+    assert.equal(policy?.getAttribute('content'), buildCsp({ cspSource: 'https://res.example', nonce }));
+    assert.equal(document.title, 'Chat "<x>"');
+    assert.deepEqual(Array.from(document.querySelectorAll('link[rel=stylesheet]'), (link) => link.getAttribute('href')), ['https://res.example/a.css?x="><script>']);
+    const scripts = Array.from(document.querySelectorAll('script'));
+    assert.deepEqual(scripts.map((script) => [script.getAttribute('nonce'), script.getAttribute('src'), script.textContent]), [[nonce, 'https://res.example/b.js', ''], [nonce, null, 'window.ok = 1;']]);
+    assert.equal(document.querySelector('#root')?.childNodes.length, 0);
   });
 });

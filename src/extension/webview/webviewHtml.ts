@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { buildCsp, escapeHtml } from '../../shared/csp';
+import { webviewDocument } from '../../shared/csp';
 import { createNonce } from './nonce';
 
 export interface WebviewPage {
@@ -25,23 +25,12 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
  * codicons, and an empty `#root` the bundle renders into.
  */
 export function buildWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: WebviewPage): string {
-  const nonce = createNonce();
-  const asset = (...path: string[]): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path)).toString();
-  const styles = ['dist/codicons/codicon.css', ...page.styles]
-    .map((path) => `<link rel="stylesheet" href="${escapeHtml(asset(...path.split('/')))}">`)
-    .join('\n    ');
-  return `<!DOCTYPE html>
-<html lang="en">
-  <head>
-    <meta charset="UTF-8">
-    <meta http-equiv="Content-Security-Policy" content="${escapeHtml(buildCsp({ cspSource: webview.cspSource, nonce }))}">
-    <meta name="viewport" content="width=device-width, initial-scale=1.0">
-    <title>${escapeHtml(page.title)}</title>
-    ${styles}
-  </head>
-  <body>
-    <main id="root" aria-live="polite"></main>
-    <script nonce="${nonce}" src="${escapeHtml(asset('dist', 'webview', `${page.script}.js`))}"></script>
-  </body>
-</html>`;
+  const asset = (path: string): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path.split('/'))).toString();
+  return webviewDocument({
+    cspSource: webview.cspSource,
+    nonce: createNonce(),
+    title: page.title,
+    styles: ['dist/codicons/codicon.css', ...page.styles].map(asset),
+    scripts: [{ src: asset(`dist/webview/${page.script}.js`) }],
+  });
 }

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { buildCsp, escapeHtml } from '../../../src/shared/csp';
+import { webviewDocument, type PageScript } from '../../../src/shared/csp';
 import { REPO_ROOT } from '../../harness/testHost';
 import { baselineRenderer, benchHarness, vscodeApiStub } from './pageScripts';
 
@@ -21,34 +21,20 @@ export interface PageServer {
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.map': 'application/json' };
 const STYLES = ['dist/codicons/codicon.css', 'media/webview.css', 'media/chat.css', 'media/chatMarkdown.css'];
 
-/** An inline script the CSP lets run: only by this load's nonce. */
-function inline(nonce: string, fn: () => void): string {
-  return `<script nonce="${nonce}">(${fn.toString()})();</script>`;
+/** An inline script (the page's nonce lets it run): a function sent by its source text. */
+function inline(fn: () => void): PageScript {
+  return { inline: `(${fn.toString()})();` };
 }
 
 function pageHtml(kind: PageKind, origin: string): string {
-  // The same nonce source as the extension (crypto), base64 of 16 bytes.
-  const nonce = randomBytes(16).toString('base64');
-  const styles = STYLES.filter((path) => existsSync(join(REPO_ROOT, path)))
-    .map((path) => `<link rel="stylesheet" href="${escapeHtml(`${origin}/${path}`)}">`)
-    .join('\n    ');
-  const renderer = kind === 'chat' ? `<script nonce="${nonce}" src="${escapeHtml(`${origin}/dist/webview/chat.js`)}"></script>` : inline(nonce, baselineRenderer);
-  return `<!DOCTYPE html>
-<html lang="en">
-  <head>
-    <meta charset="UTF-8">
-    <meta http-equiv="Content-Security-Policy" content="${escapeHtml(buildCsp({ cspSource: origin, nonce }))}">
-    <meta name="viewport" content="width=device-width, initial-scale=1.0">
-    <title>Chat benchmark: ${kind}</title>
-    ${styles}
-  </head>
-  <body>
-    <main id="root" aria-live="polite"></main>
-    ${inline(nonce, vscodeApiStub)}
-    ${renderer}
-    ${inline(nonce, benchHarness)}
-  </body>
-</html>`;
+  return webviewDocument({
+    cspSource: origin,
+    // The same nonce source as the extension (crypto), base64 of 16 bytes.
+    nonce: randomBytes(16).toString('base64'),
+    title: `Chat benchmark: ${kind}`,
+    styles: STYLES.filter((path) => existsSync(join(REPO_ROOT, path))).map((path) => `${origin}/${path}`),
+    scripts: [inline(vscodeApiStub), kind === 'chat' ? { src: `${origin}/dist/webview/chat.js` } : inline(baselineRenderer), inline(benchHarness)],
+  });
 }
 
 export async function startPageServer(): Promise<PageServer> {
