@@ -11,7 +11,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { benchPiece } from '../gateway/text';
 import { ensureTestHost, launchBrowser } from '../harness/testHost';
 import { BenchPageDriver } from './chat/benchPage';
@@ -20,6 +19,7 @@ import { measureOpen, type OpenResult } from './chat/openMeasure';
 import { startPageServer } from './chat/pageServer';
 import { median, percentile } from './chat/stats';
 import { measureStream, STREAM_MODEL, type StreamResult } from './chat/streamMeasure';
+import { gatewayOnThread } from './gatewayThread';
 
 export interface ChatBenchOptions {
   readonly outDir: string;
@@ -38,19 +38,6 @@ export interface ChatBenchOptions {
 const TARGET_P95_OVER_BASELINE_MS = 50;
 const TARGET_TASK_MS = 50;
 const TARGET_OPEN_MS = 1000;
-
-/** The gateway on its own thread (as a remote one: it writes while the page and bench work). */
-async function gatewayOnThread(): Promise<{ url: string; apiKey: string; stop(): Promise<void> }> {
-  const worker = new Worker(join(__dirname, 'gatewayWorker.js'));
-  const { url, apiKey } = await new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  return { url, apiKey, stop: async () => {
-    worker.postMessage('stop');
-    await new Promise((resolve) => worker.once('exit', resolve));
-  } };
-}
 
 /** How many bench pieces make `kb` KB of UTF-8. */
 function piecesFor(kb: number): number {

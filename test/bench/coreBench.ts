@@ -5,10 +5,10 @@
 // consumes) and in the client's own thread (its CPU then adds to both sides, serialized).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { request } from 'undici';
 import { GatewayClient } from '../../src/core/index';
 import { startGateway } from '../gateway/index';
+import { gatewayOnThread, type RunningGateway } from './gatewayThread';
 
 export interface CoreBenchOptions {
   rounds: number;
@@ -32,29 +32,7 @@ interface Placement {
   client: Sample[];
 }
 
-interface RunningGateway {
-  url: string;
-  apiKey: string;
-  stop(): Promise<void>;
-}
-
 const MODEL = 'sim-bench/stream-bench';
-
-async function gatewayOnThread(): Promise<RunningGateway> {
-  const worker = new Worker(join(__dirname, 'gatewayWorker.js'));
-  const { url, apiKey } = await new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  return {
-    url,
-    apiKey,
-    stop: async () => {
-      worker.postMessage('stop');
-      await new Promise((resolve) => worker.once('exit', resolve));
-    },
-  };
-}
 
 /** Samples RSS and heap while `work` runs; reports the peaks (heap relative to the start). */
 async function measure(work: () => Promise<{ bytes: number; chunks: number }>): Promise<Sample> {

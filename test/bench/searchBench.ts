@@ -4,10 +4,10 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { GatewayClient, METADATA_FILE, saveIndex, SemanticIndex, VECTORS_FILE, VectorStore } from '../../src/core/index';
 import { clientEmbedder, folderSource, listFolder } from '../unit/core/folderIndex';
 import { seededRandom } from '../harness/seededRandom';
+import { gatewayOnThread } from './gatewayThread';
 
 export interface SearchBenchOptions {
   readonly outDir: string;
@@ -30,15 +30,6 @@ function generateWorkspace(root: string, count: number): void {
     mkdirSync(join(root, `pkg${f % 40}`), { recursive: true });
     writeFileSync(join(root, `pkg${f % 40}`, `file${f}.ts`), `export function f${f}() {\n${lines.join('\n')}\n}\n`);
   }
-}
-
-async function gatewayOnThread(): Promise<{ url: string; apiKey: string; stop(): Promise<void> }> {
-  const worker = new Worker(join(__dirname, 'gatewayWorker.js'));
-  const { url, apiKey } = await new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  return { url, apiKey, stop: async () => (worker.postMessage('stop'), void (await new Promise((resolve) => worker.once('exit', resolve)))) };
 }
 
 function percentile(sorted: readonly number[], p: number): number {

@@ -94,8 +94,13 @@ describe('media: image gallery and read-aloud player (real VS Code in Chromium)'
     const play = player.locator('button.play');
     if ((await play.getAttribute('aria-label')) === 'Play') await play.click();
     await player.locator('button.play[aria-label="Pause"]').waitFor({ timeout: 15_000 });
-    await page.waitForTimeout(1_200);
-    const position = await player.locator('audio').evaluate((audio) => (audio as HTMLAudioElement).currentTime);
+    // Poll the position (waitForFunction would compile its predicate in the page, which the CSP
+    // forbids): a fixed sleep was a guess on a busy machine.
+    let position = 0;
+    for (const deadline = Date.now() + 15_000; position <= 0.3 && Date.now() < deadline;) {
+      await page.waitForTimeout(200);
+      position = await player.locator('audio').evaluate((audio) => (audio as HTMLAudioElement).currentTime);
+    }
     assert.ok(position > 0.3, `playing (${position} s)`);
     const sent = gateway.requests.find((r) => r.path === '/api/v1/audio/speech')?.body as Record<string, unknown>;
     assert.deepEqual([sent.voice, sent.response_format, sent.speed], ['nova', 'wav', 1]);

@@ -272,14 +272,17 @@ describe('chat history: ConversationStore', function () {
     assert.ok((await files()).some((name) => name.startsWith('broken.corrupt-')));
   });
 
-  it('loads a reply saved mid-stream as stopped, and drops malformed optional details', async () => {
+  it('loads a reply saved mid-stream as stopped, its pending tool steps as ended, and drops malformed optional details', async () => {
     await store.save(conversation('x'));
     const raw = JSON.parse(await readFile(join(directory, 'x.json'), 'utf8')) as Record<string, unknown>;
-    raw['turns'] = [{ role: 'assistant', id: 'a', model: 'm', content: 'partial', status: 'streaming', usage: { promptTokens: 'many' }, createdAt: 1 }];
+    const step = (id: string, status: string): Record<string, string> => ({ kind: 'function', id, name: 'read_file', arguments: '{}', status });
+    raw['turns'] = [{ role: 'assistant', id: 'a', model: 'm', content: 'partial', status: 'streaming', usage: { promptTokens: 'many' }, toolSteps: [step('t1', 'awaitingApproval'), step('t2', 'running')], createdAt: 1 }];
     raw['parameters'] = { temperature: 'hot', maxTokens: 100 };
     await writeFile(join(directory, 'x.json'), JSON.stringify(raw));
     const loaded = await fresh().load('x');
-    assert.deepEqual(loaded?.turns, [{ role: 'assistant', id: 'a', model: 'm', content: 'partial', reasoning: '', toolSteps: [], status: 'stopped', wire: [], createdAt: 1 }]);
+    // Nothing waits for a decision or runs a tool after a reload: no live Allow/Deny buttons.
+    const toolSteps = [step('t1', 'denied'), step('t2', 'failed')];
+    assert.deepEqual(loaded?.turns, [{ role: 'assistant', id: 'a', model: 'm', content: 'partial', reasoning: '', toolSteps, status: 'stopped', wire: [], createdAt: 1 }]);
     assert.deepEqual(loaded?.parameters, { maxTokens: 100 });
   });
 

@@ -95,6 +95,23 @@ describe('chat reply runner against the local gateway', () => {
     assert.match(reply.content, /did not allow/);
   });
 
+  it('shows a step as denied when the reply is stopped while it waits for a decision', async () => {
+    const reply = newReply('sim-openai/gpt-sim-mini');
+    const rec = recorder();
+    const stop = new AbortController();
+    const tools: ToolHost = {
+      definitions: [TOOL], needsApproval: () => true, run: async () => assert.fail('must not run'),
+      approve: (_call, signal) => new Promise((_resolve, reject) => {
+        signal.addEventListener('abort', () => reject(Object.assign(new Error('stopped'), { name: 'AbortError' })));
+        stop.abort();
+      }),
+    };
+    await assert.rejects(runReply({ client: client(), request: { model: reply.model, api: 'chat' }, history: turnsToWire([user('read_file secrets.txt')]), reply, tools, events: rec.events, signal: stop.signal }), { name: 'AbortError' });
+    const step = reply.toolSteps[0];
+    assert.equal(step?.kind === 'function' ? step.status : undefined, 'denied');
+    assert.equal(rec.steps.at(-1)?.[1].kind === 'function' ? (rec.steps.at(-1)?.[1] as { status: string }).status : undefined, 'denied', 'the page was told');
+  });
+
   it('round-trips thinking blocks with their signatures through /messages', async () => {
     const reply = newReply('sim-anthropic/claude-sim-sonnet');
     const rec = recorder();

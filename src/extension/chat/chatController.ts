@@ -9,7 +9,8 @@ import { lastReading, type ChatDeps } from './chatDeps';
 import { Disposable } from '../lifecycle';
 import { runChatAction } from './chatActions';
 
-import { describeChatError, isAbort } from './chatErrors';
+import { describeChatError } from './chatErrors';
+import { isAbortError } from '../../core/index';
 import { newId } from './chatIds';
 import { chatModelKey, chatModelOptions, chooseChatModel } from './chatModels';
 import { turnsToWire } from './conversationWire';
@@ -39,7 +40,11 @@ export class ChatController extends Disposable {
   private readonly deleted = new Set<string>();
   private post: (message: HostToChatMessage) => void = () => undefined;
 
-  /** `restoreLast`: the first page load reopens the workspace's last conversation (the sidebar does). */
+  /**
+   * `restoreLast` (the sidebar): the first page load reopens the workspace's last conversation, and
+   * the conversation it has open is remembered as that. A panel does neither, so it never hands its
+   * conversation to the sidebar (two controllers saving one conversation overwrite each other).
+   */
   constructor(
     private readonly deps: ChatDeps,
     private readonly restoreLast = true,
@@ -248,7 +253,7 @@ export class ChatController extends Disposable {
   private async open(conversation: Conversation): Promise<void> {
     if (this.running) await this.stop();
     this.conversation = conversation;
-    await this.deps.lastConversation.set(conversation.turns.length ? conversation.id : undefined);
+    if (this.restoreLast) await this.deps.lastConversation.set(conversation.turns.length ? conversation.id : undefined);
     this.post({ type: 'conversation', conversation, busy: false });
     this.post({ type: 'parameters', parameters: conversation.parameters });
     this.postModels();
@@ -333,7 +338,7 @@ export class ChatController extends Disposable {
       await this.end(conversation, reply, 'done');
     } catch (error) {
       batcher.flush();
-      if (isAbort(error) && signal.aborted) {
+      if (isAbortError(error) && signal.aborted) {
         await this.end(conversation, reply, 'stopped');
       } else {
         connection.reportFailure(error);
@@ -381,7 +386,7 @@ export class ChatController extends Disposable {
     conversation.updatedAt = Date.now();
     try {
       await this.deps.store.save(conversation);
-      if (conversation === this.conversation) await this.deps.lastConversation.set(conversation.id);
+      if (conversation === this.conversation && this.restoreLast) await this.deps.lastConversation.set(conversation.id);
     } catch (error) {
       this.deps.log.error(`Could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
       void vscode.window.showErrorMessage('Unified Inference could not save the conversation (see the log). It stays open here.');

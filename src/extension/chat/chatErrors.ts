@@ -19,10 +19,6 @@ interface ErrorLike {
   readonly interrupted?: boolean;
 }
 
-export function isAbort(error: unknown): boolean {
-  return (error as ErrorLike | undefined)?.name === 'AbortError';
-}
-
 function waitText(ms: number): string {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
   return seconds < 90 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;

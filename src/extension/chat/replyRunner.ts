@@ -2,7 +2,7 @@
 // function tools the extension provides, asks the user, runs them, sends the results back and
 // streams the next round. Mutates the reply as it goes, so whatever arrived stays when a round
 // throws (stop, network error). Pure (no vscode import): unit-tested in Node with the local gateway.
-import type { GatewayClient, ToolExecuted } from '../../core/index';
+import { isAbortError, type GatewayClient, type ToolExecuted } from '../../core/index';
 import type { AssistantTurn, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
 import { streamGatewayAnswer, type GatewayAnswerRequest, type GatewayTool } from '../languageModels/gatewayAnswer';
 
@@ -134,7 +134,11 @@ export async function runReply(run: ReplyRun): Promise<void> {
       const base = { kind: 'function' as const, id: call.id, name: call.name, arguments: request.arguments };
       const ask = run.tools.needsApproval(request);
       const index = addStep({ ...base, status: ask ? 'awaitingApproval' : 'running' });
-      const allowed = !ask || (await run.tools.approve(request, signal));
+      const allowed = !ask || (await run.tools.approve(request, signal).catch((error: unknown) => {
+        // Stopped while asking: the step must not keep live Allow/Deny buttons, nor be saved with them.
+        updateStep(index, { ...base, status: 'denied' });
+        throw error;
+      }));
       if (!allowed) {
         updateStep(index, { ...base, status: 'denied' });
         results.push({ kind: 'toolResult', callId: call.id, content: 'The user did not allow this tool call.', isError: true });
@@ -142,7 +146,7 @@ export async function runReply(run: ReplyRun): Promise<void> {
       }
       if (ask) updateStep(index, { ...base, status: 'running' });
       const outcome = await run.tools.run(request, signal).catch((error: unknown): ToolOutcome => {
-        if ((error as { name?: string }).name === 'AbortError') throw error;
+        if (isAbortError(error)) throw error;
         return { content: `The tool failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
       });
       updateStep(index, { ...base, status: outcome.isError ? 'failed' : 'done', result: shorten(outcome.content) });

@@ -23,8 +23,8 @@ export interface Harness {
   /** Renders one reply in a chat-like frame (for the screenshot). */
   showcase(markdown: string): void;
   /** Streams `text` in `perFrame`-character appends, one render each; returns each render's time
-   *  including the layout it causes (ms). */
-  measure(text: string, perFrame: number): Promise<number[]>;
+   *  including the layout it causes (ms), and whether the result is what setText of it gives. */
+  measure(text: string, perFrame: number): Promise<{ times: number[]; sameAsWhole: boolean }>;
   /** Everything in the rendered output that would be dangerous, as readable findings. */
   audit(): string[];
   state(): HarnessState;
@@ -167,7 +167,9 @@ window.xssHarness = {
       if (times.length % 200 === 0) await nextFrame();
     }
     view.finish();
-    return times;
+    const whole = document.createElement('div');
+    new StreamingMarkdown(whole, actions).setText(text);
+    return { times, sameAsWhole: target.innerHTML === whole.innerHTML };
   },
 
   audit() {

@@ -93,7 +93,9 @@ function toolStep(value: unknown, at: string): ToolStep {
     return dropUndefined<ToolStep>({ kind: 'server', name, server: optionalString(o, 'server'), arguments: optionalString(o, 'arguments'), result });
   }
   if (o['kind'] !== 'function') throw new ShapeError(`${at}.kind is neither 'server' nor 'function'`);
-  const status = oneOf(o['status'], TOOL_STATUSES, `${at}.status`);
+  const saved = oneOf(o['status'], TOOL_STATUSES, `${at}.status`);
+  // Saved mid-reply (the window closed): after a reload nothing waits for a decision or runs it.
+  const status = saved === 'awaitingApproval' ? 'denied' : saved === 'running' ? 'failed' : saved;
   return dropUndefined<ToolStep>({ kind: 'function', id: string(o, 'id', at), name, arguments: string(o, 'arguments', at), status, result });
 }
 
