@@ -8,7 +8,7 @@ import { Exchange } from './exchange';
 import type { GatewayErrorInit } from './errors';
 import { parseErrorBody } from './parse/errorBody';
 import { tryParseJson } from './parse/json';
-import { redactSecrets } from './redact';
+import { redactError, redactSecrets, redactValue } from './redact';
 import { DEFAULT_MAX_RETRIES, backoffDelay, isOutOfCredits, isRetryableStatus, parseRetryAfter, retryDelay, sleep } from './retry';
 import type { HeaderBag } from './retry';
 import type { DecodedStream } from './decodedStream';
@@ -48,6 +48,8 @@ interface Sent {
   response: HttpResponse;
   /** How many retries were spent getting it, so a stream retry continues the same budget. */
   attempt: number;
+  /** The key the request carried: errors raised later in its body are redacted of it. */
+  key: string;
 }
 
 export class Transport {
@@ -111,7 +113,7 @@ export class Transport {
       exchange.headersArrived();
       const body = exchange.body(response.body, (error) => this.mapFailure(error, signal, key, true));
       if (response.statusCode < 300) {
-        return { response: { status: response.statusCode, headers: response.headers, body, get received() { return exchange.received; } }, attempt };
+        return { response: { status: response.statusCode, headers: response.headers, body, get received() { return exchange.received; } }, attempt, key };
       }
       const error = await this.errorFrom(response, body, signal, key);
       const delay = attempt < maxRetries ? this.retryDelayFor(error, attempt) : undefined;
@@ -135,12 +137,13 @@ export class Transport {
    * body arrived.
    */
   async openStream<T>(call: HttpCall, parse: (body: AsyncIterable<Uint8Array>) => DecodedStream<T>, firstAttempt = 0): Promise<OpenedStream<T>> {
-    const { response, attempt } = await this.send(call, firstAttempt);
+    const { response, attempt, key } = await this.send(call, firstAttempt);
     const maxRetries = call.retryable ? Math.max(0, call.options?.maxRetries ?? this.maxRetries) : 0;
     const requestId = responseRequestId(response.headers);
     return {
       items: parse(response.body),
-      failure: (error: unknown): unknown => withResponseInfo(error, response.status, requestId),
+      // An error event inside the stream is the server's text too: redacted after it was parsed.
+      failure: (error: unknown): unknown => redactError(withResponseInfo(error, response.status, requestId), [key]),
       recover: async (error: unknown): Promise<OpenedStream<T> | undefined> => {
         const retry = !response.received && attempt < maxRetries && error instanceof StreamError && error.interrupted;
         if (!retry) return undefined;
@@ -195,17 +198,18 @@ export class Transport {
       if (signal?.aborted) throw abortError(signal);
       // The status alone still tells what happened.
     }
-    const redacted = redactSecrets(text, [key]);
-    const body = parseErrorBody(status, redacted);
+    // Parsed first, redacted after: a key the server escaped (`\/`, `\u0041`) is plain text by now.
+    const parsed = parseErrorBody(status, text);
+    const body = redactValue(parsed, [key]);
     const init: GatewayErrorInit = { status };
-    if (redacted !== '') init.body = redacted;
+    if (text !== '') init.body = redactedBody(text, key);
     if (body.code !== undefined) init.code = body.code;
     if (body.type !== undefined) init.type = body.type;
     if (body.param !== undefined) init.param = body.param;
     const retryAfterMs = parseRetryAfter(response.headers);
     if (retryAfterMs !== undefined) init.retryAfterMs = retryAfterMs;
     const requestId = responseRequestId(response.headers);
-    if (requestId !== undefined) init.requestId = requestId;
+    if (requestId !== undefined) init.requestId = redactSecrets(requestId, [key]);
     if (status === 401 || status === 403) return new AuthenticationError(body.message, init);
     if (status === 402 || status === 429) {
       return new RateLimitError(body.message, { ...init, quotaExhausted: status === 402 || isOutOfCredits(body.code, body.type) });
@@ -221,17 +225,24 @@ export class Transport {
   private mapFailure(error: unknown, signal: AbortSignal | undefined, key: string, answered = false): Error {
     if (signal?.aborted) return abortError(signal);
     // Our own TimeoutError, as the abort reason of the attempt.
-    if (error instanceof GatewayError) return error;
+    if (error instanceof GatewayError) return redactError(error, [key]);
     // An error merely *named* AbortError while the caller did not cancel (undici gives that name to
     // some proxy and socket failures) is a failed connection, not a cancellation to stay quiet about.
     const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
     const detail = error instanceof Error ? redactSecrets(error.message, [key]) : 'unknown failure';
     const host = new URL(this.apiBase).host;
-    const init: GatewayErrorInit = { cause: error };
-    if (typeof code === 'string') init.code = code;
+    // The cause (an undici or proxy error) stays for diagnosis, with the key taken out of its text.
+    const init: GatewayErrorInit = { cause: redactError(error, [key]) };
+    if (typeof code === 'string') init.code = redactSecrets(code, [key]);
     const message = answered ? `The connection to ${host} closed while the answer was being read (${detail})` : `Could not reach the gateway at ${host}: ${detail}`;
     return new ConnectionError(message, init);
   }
+}
+
+/** An error body as kept on the error: re-serialized from its redacted JSON, or its text with the key's encodings taken out. */
+function redactedBody(text: string, key: string): string {
+  const json = tryParseJson(text);
+  return json === undefined ? redactSecrets(text, [key]) : JSON.stringify(redactValue(json, [key]));
 }
 
 function firstHeader(headers: HeaderBag, name: string): string | undefined {

@@ -40,7 +40,7 @@ export { classifyModel, identifyModelCategory } from './modelCategory';
 export { MAX_SPEECH_INPUT, splitSpeechInput } from './speechInput';
 export { audioUploadType, fileExtension, isTranscribableFile, SPEECH_CONTENT_TYPES, SPEECH_FORMATS, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS } from './audioFiles';
 export { decodeBase64Embedding } from './parse/resources';
-export { redactSecrets } from './redact';
+export { REDACTED, redactError, redactSecrets, redactValue, secretForms } from './redact';
 
 // Account and network helpers (issue 6): credits formatting, spend tracking, proxies, diagnosis.
 export { formatCredits, formatDuration, formatResetIn, UNKNOWN_CREDITS } from './account/creditsFormat';

@@ -1,13 +1,92 @@
-// Removes secrets from text before it is logged or shown. Defence in depth: code should never put
-// a key into a message in the first place, but an error body echoing a header must not leak it.
+// Removes secrets from what the client hands on: error texts, error bodies, and any JSON value a
+// host is about to persist or show. Defence in depth: code never puts a key into a message, but a
+// gateway or proxy that echoes a header must not get it out. Redaction of server answers happens
+// after parsing, so an escaped key (`\/`, `\u0041`) has been decoded to its plain form by then;
+// raw text that could not be parsed is searched for the usual encodings as well.
 
 const MIN_SECRET_LENGTH = 4;
+export const REDACTED = '[redacted]';
+
+/** The forms a secret takes inside text that was not parsed: plain, JSON-escaped (also with `\/`), URL-encoded. */
+export function secretForms(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const forms = [secret, json, json.replace(/\//g, '\\/'), encodeURIComponent(secret)];
+  // Longest first, so a form that contains another is replaced whole.
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+}
+
+function usable(secrets: readonly (string | undefined)[]): string[] {
+  return secrets.filter((secret): secret is string => !!secret && secret.length >= MIN_SECRET_LENGTH);
+}
 
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let result = text;
-  for (const secret of secrets) {
-    if (!secret || secret.length < MIN_SECRET_LENGTH) continue;
-    result = result.split(secret).join('[redacted]');
+  for (const secret of usable(secrets)) {
+    for (const form of secretForms(secret)) if (result.includes(form)) result = result.split(form).join(REDACTED);
   }
   return result;
+}
+
+/**
+ * A copy of a JSON-like value with every string (and object key) redacted. Values that hold no
+ * secret come back as they are (same object), so redacting a large conversation that is clean
+ * allocates nothing new.
+ */
+export function redactValue<T>(value: T, secrets: readonly (string | undefined)[]): T {
+  const list = usable(secrets);
+  if (list.length === 0) return value;
+  return redactIn(value, list, 0) as T;
+}
+
+const MAX_DEPTH = 64;
+
+function redactIn(value: unknown, secrets: readonly string[], depth: number): unknown {
+  if (typeof value === 'string') return redactSecrets(value, secrets);
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item: unknown, index) => {
+      const redacted = redactIn(item, secrets, depth + 1);
+      if (redacted !== item) (copy ??= [...value])[index] = redacted;
+    });
+    return copy ?? value;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value; // bytes, dates: no text
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const redactedKey = redactSecrets(key, secrets);
+    const redacted = redactIn(item, secrets, depth + 1);
+    if (redacted === item && redactedKey === key) continue;
+    copy ??= { ...(value as Record<string, unknown>) };
+    if (redactedKey !== key) delete copy[key];
+    copy[redactedKey] = redacted;
+  }
+  return copy ?? value;
+}
+
+/** Error fields that may carry text from the server (besides message and stack). */
+const TEXT_FIELDS = ['code', 'type', 'param', 'body', 'requestId'] as const;
+
+/**
+ * Redacts an error in place: its message, stack, the text fields a GatewayError carries, and its
+ * causes (an undici error may quote a proxy's answer). Returns the same error.
+ */
+export function redactError<E>(error: E, secrets: readonly (string | undefined)[], depth = 0): E {
+  const list = usable(secrets);
+  if (list.length === 0 || typeof error !== 'object' || error === null || depth > 8) return error;
+  const target = error as Record<string, unknown>;
+  for (const field of ['message', 'stack', ...TEXT_FIELDS]) {
+    const text = target[field];
+    if (typeof text !== 'string') continue;
+    const redacted = redactSecrets(text, list);
+    if (redacted === text) continue;
+    try {
+      // Our error classes declare these readonly for callers; the object itself is writable.
+      Object.defineProperty(error, field, { value: redacted, writable: true, configurable: true, enumerable: field !== 'message' && field !== 'stack' });
+    } catch {
+      // a frozen foreign error: the host redacts again before showing anything
+    }
+  }
+  if ('cause' in target && target.cause !== undefined) redactError(target.cause, list, depth + 1);
+  return error;
 }

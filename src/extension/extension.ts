@@ -54,7 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(...registerSemanticSearch({ connection, catalog, log, storageUri: context.storageUri }));
   context.subscriptions.push(...registerMediaCommands({ connection, catalog, player: participant.player, extensionUri: context.extensionUri, log }));
 
-  const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`));
+  const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`), (value) => apiKeys.redact(value));
   const costs = new CostMeter();
   context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
   const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files: new WorkspaceFileIndex(), costs, workspaceState: context.workspaceState, lastConversation: new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath), log }, log);

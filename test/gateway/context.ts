@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { readJson } from './body';
-import { errorForStatus, type ErrorShape } from './errors';
+import { errorForStatus, HttpError, type ErrorShape } from './errors';
 import { FAULT_HEADER, parseFaultSpec, splitModelFault, type FaultCounter, type FaultSpec } from './faults';
 import type { ImageStore } from './imageStore';
 import type { QuotaBook } from './quota';
@@ -91,6 +91,7 @@ export function createContext(init: {
       const spec: FaultSpec = parseFaultSpec(raw);
       if (!init.state.faults.applies(spec)) return;
       init.reply.fault = spec;
+      if (spec.echoKey && init.key) init.reply.echo = { key: init.key, mode: spec.echoKey };
       init.record.fault = spec.raw;
       init.onRecordChange();
       if (spec.delayHeadersMs) await init.reply.sleep(spec.delayHeadersMs);
@@ -98,7 +99,7 @@ export function createContext(init: {
         const error = errorForStatus(spec.status, `Simulated fault: status ${spec.status} (x-gateway-fault '${spec.raw}')`, spec.code);
         if (spec.retryAfterS !== undefined) error.headers['retry-after'] = String(spec.retryAfterS);
         if (spec.retryAfterMs !== undefined) error.headers['retry-after-ms'] = String(spec.retryAfterMs);
-        throw error;
+        throw init.reply.echo ? echoIntoHttpError(init.reply.echo.key, error) : error;
       }
     },
     async takeModel(body, field = 'model') {
@@ -108,4 +109,9 @@ export function createContext(init: {
     },
   };
   return ctx;
+}
+
+/** A status fault's error as an echoing gateway words it: the key in its message and code. */
+function echoIntoHttpError(key: string, error: HttpError): HttpError {
+  return new HttpError(error.status, `${error.message} (the key sent was ${key})`, error.type, `${error.code}:${key}`, error.param, error.headers);
 }

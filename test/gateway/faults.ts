@@ -1,4 +1,5 @@
 import { badRequest } from './errors';
+import type { EchoMode } from './keyEcho';
 
 /** The header that selects a fault for one request; the same grammar works as a `::<spec>` model-name suffix. */
 export const FAULT_HEADER = 'x-gateway-fault';
@@ -18,6 +19,8 @@ export interface FaultSpec {
   readonly retryAfterMs?: number;
   readonly times?: number;
   readonly rejectStreamOptions: boolean;
+  /** Repeat the caller's key in errors, error events and headers (`echo-key` or `echo-key=escaped`). */
+  readonly echoKey?: EchoMode;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -42,6 +45,10 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'malformed-chunk': spec.malformedChunk = true; break;
       case 'error-event': spec.errorEvent = true; break;
       case 'reject-stream-options': spec.rejectStreamOptions = true; break;
+      case 'echo-key':
+        if (value !== undefined && value !== 'escaped') throw badRequest(FAULT_HEADER, `fault item 'echo-key' takes no value or 'escaped'`, 'invalid_fault');
+        spec.echoKey = value === 'escaped' ? 'escaped' : 'plain';
+        break;
       case 'status': {
         const status = nonNegativeInt(name, value);
         if (status < 400 || status > 599) throw badRequest(FAULT_HEADER, `fault status must be 400..599, got ${status}`, 'invalid_fault');

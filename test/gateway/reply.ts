@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FaultSpec } from './faults';
+import { echoHeaders, echoJson, type KeyEcho } from './keyEcho';
 import type { RequestRecord } from './recorder';
 
 /**
@@ -10,6 +11,8 @@ import type { RequestRecord } from './recorder';
 export class Reply {
   /** The fault in force for this request, once resolved (undefined: none). */
   fault: FaultSpec | undefined;
+  /** Set by the `echo-key` fault: the key to repeat in headers and (escaped as asked) JSON. */
+  echo: KeyEcho | undefined;
   private written = 0;
   private cut = false;
   private closed = false;
@@ -38,7 +41,7 @@ export class Reply {
   head(status: number, headers: Record<string, string | number>): void {
     if (this.gone) return; // the client left (e.g. during delay-headers): there is nobody to answer
     this.record.status = status;
-    this.res.writeHead(status, { 'x-request-id': this.record.requestId, ...headers });
+    this.res.writeHead(status, { 'x-request-id': this.record.requestId, ...headers, ...(this.echo ? echoHeaders(this.echo) : {}) });
   }
 
   /** Sends headers now (SSE): a client waiting for headers must not wait for the first event. */
@@ -104,6 +107,7 @@ export class Reply {
   /** A JSON body; `malformed-chunk` on a 2xx answer sends only the first half of it (invalid JSON, complete HTTP). */
   json(status: number, value: unknown, headers: Record<string, string | number> = {}): Promise<void> {
     let text = JSON.stringify(value);
+    if (this.echo) text = echoJson(this.echo, text);
     if (this.fault?.malformedChunk && status < 300) text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));
     return this.send(status, 'application/json; charset=utf-8', text, headers);
   }

@@ -1,3 +1,4 @@
+import { echoIntoError, echoJson } from './keyEcho';
 import type { Reply } from './reply';
 
 /** One Server-Sent Event: an optional `event:` name and a `data:` payload (one line of JSON, or `[DONE]`). */
@@ -49,7 +50,8 @@ export async function writeSse(reply: Reply, events: readonly SseEvent[], faults
     if (event === undefined) continue;
     if (i === middle && fault?.malformedChunk) pending += formatEvent(faults.malformed);
     if (i === middle && fault?.errorEvent) {
-      pending += formatEvent(faults.error);
+      const echo = reply.echo;
+      pending += formatEvent(echo ? { ...faults.error, data: echoJson(echo, JSON.stringify(echoIntoError(echo, JSON.parse(faults.error.data)))) } : faults.error);
       if (await flush()) reply.end();
       return;
     }

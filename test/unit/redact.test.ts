@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { redactSecrets } from '../../src/core/redact';
+import { GatewayError, StreamError } from '../../src/core/errors';
+import { redactError, redactSecrets, redactValue } from '../../src/core/redact';
+
+const KEY = 'uik/abc-123/xyz';
 
 describe('redactSecrets', () => {
   it('replaces every occurrence of each secret', () => {
@@ -8,5 +11,36 @@ describe('redactSecrets', () => {
 
   it('ignores missing and very short secrets (they would shred ordinary text)', () => {
     assert.equal(redactSecrets('a b c', [undefined, '', 'a']), 'a b c');
+  });
+
+  it('finds the key JSON-escaped (with \\/) and URL-encoded in text that was not parsed', () => {
+    const text = `a ${JSON.stringify(KEY)} b "uik\\/abc-123\\/xyz" c ${encodeURIComponent(KEY)}`;
+    assert.equal(redactSecrets(text, [KEY]), 'a "[redacted]" b "[redacted]" c [redacted]');
+  });
+});
+
+describe('redactValue', () => {
+  it('redacts every string and key of JSON-like data, and returns clean parts unchanged', () => {
+    const clean = { text: 'nothing here', list: [1, 'two'] };
+    const value = { clean, nested: { deep: [`see ${KEY}`], [KEY]: 1 }, n: 3, flag: true, nothing: null };
+    const redacted = redactValue(value, [KEY]);
+    assert.deepEqual(redacted, { clean, nested: { deep: ['see [redacted]'], '[redacted]': 1 }, n: 3, flag: true, nothing: null });
+    assert.equal(redacted.clean, clean, 'a part without the key is the same object');
+    assert.equal(value.nested.deep[0], `see ${KEY}`, 'the input is not changed');
+    const untouched = { a: ['b', { c: 'd' }] };
+    assert.equal(redactValue(untouched, [KEY]), untouched, 'nothing to redact: no copy');
+  });
+});
+
+describe('redactError', () => {
+  it('redacts message, stack, code, type, body, request id and causes, keeping the class', () => {
+    const cause = new Error(`socket said ${KEY}`);
+    const error = new StreamError(`bad ${KEY}`, { code: `c:${KEY}`, type: `t ${KEY}`, body: `{"k":"${KEY}"}`, requestId: KEY, cause });
+    assert.equal(redactError(error, [KEY]), error);
+    assert.ok(error instanceof StreamError && error instanceof GatewayError);
+    const exposed = [error.message, error.stack, error.code, error.type, error.body, error.requestId, cause.message, cause.stack].join('\n');
+    assert.ok(!exposed.includes(KEY), exposed);
+    assert.equal(error.message, 'bad [redacted]');
+    assert.equal(error.requestId, '[redacted]');
   });
 });

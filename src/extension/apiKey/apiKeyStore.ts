@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { redactError, redactValue } from '../../core/index';
 import type { KeySource } from '../../shared/chatProtocol';
 import { Disposable } from '../lifecycle';
 
@@ -45,6 +46,20 @@ export class ApiKeyStore extends Disposable {
   knownSecrets(): readonly string[] {
     const fromEnvironment = this.environment[API_KEY_ENV_VAR]?.trim();
     return fromEnvironment ? [...this.seen, fromEnvironment] : [...this.seen];
+  }
+
+  /**
+   * `value` (text, or JSON-like data such as a conversation or a webview message) with every known
+   * key taken out: the last step before anything is persisted, posted to a webview, written to VS
+   * Code's chat or exported. The gateway's answers are untrusted and may echo the key.
+   */
+  redact<T>(value: T): T {
+    return redactValue(value, this.knownSecrets());
+  }
+
+  /** The same for an error (message, stack, code, type, body, request id, causes), in place. */
+  redactError<E>(error: E): E {
+    return redactError(error, this.knownSecrets());
   }
 
   private remember(value: string): string {

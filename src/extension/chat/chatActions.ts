@@ -12,6 +12,8 @@ import { exportMarkdown } from './history/exportMarkdown';
 export interface ChatActionHost {
   readonly store: ConversationStore;
   readonly log: Log;
+  /** Takes known secrets out of what is written to a file (the export). */
+  redact<T>(value: T): T;
   current(): Conversation;
   onRenamed(id: string, title: string): Promise<void>;
   /** Before a delete: a conversation being shown is closed first (its reply stopped), so no later save brings it back. */
@@ -88,7 +90,7 @@ export async function runChatAction(message: ActionMessage, host: ChatActionHost
       const name = `${conversation.title.replace(/[^\w\- ]+/g, '').trim().slice(0, 60) || 'conversation'}.md`;
       const target = await vscode.window.showSaveDialog({ title: 'Export Conversation', filters: { Markdown: ['md'] }, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}) });
       if (!target) return;
-      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportMarkdown(conversation)));
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportMarkdown(host.redact(conversation))));
       const open = await vscode.window.showInformationMessage(`Exported to ${vscode.workspace.asRelativePath(target)}.`, 'Open');
       if (open) await vscode.window.showTextDocument(target);
       return;

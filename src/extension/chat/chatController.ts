@@ -58,7 +58,8 @@ export class ChatController extends Disposable {
 
   /** Where messages go (a new webview after the view was hidden and shown again). */
   attach(post: (message: HostToChatMessage) => void): void {
-    this.post = post;
+    // The last step before the webview: nothing the gateway echoed of the key reaches it.
+    this.post = (message) => post(this.deps.apiKeys.redact(message));
   }
 
   get current(): Conversation {
@@ -418,6 +419,7 @@ export class ChatController extends Disposable {
     return {
       store: this.deps.store,
       log: this.deps.log,
+      redact: (value) => this.deps.apiKeys.redact(value),
       current: () => this.conversation,
       onRenamed: (id, title) => {
         if (id === this.conversation.id) {

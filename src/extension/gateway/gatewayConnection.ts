@@ -72,6 +72,15 @@ export class GatewayConnection extends Disposable {
     this.modelUsed.fire();
   }
 
+  /** See ApiKeyStore.redact: features that show or keep gateway answers pass them through here. */
+  redact<T>(value: T): T {
+    return this.apiKeys.redact(value);
+  }
+
+  redactError<E>(error: E): E {
+    return this.apiKeys.redactError(error);
+  }
+
   reportFailure(error: unknown): void {
     if (error instanceof RateLimitError && error.quotaExhausted) this.log.warn('A request failed: out of credits.');
     this.failed.fire(error);

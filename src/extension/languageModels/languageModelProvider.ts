@@ -105,7 +105,8 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
       this.log.warn(`Language model request to ${model.id} failed: ${error instanceof Error ? error.message : String(error)}`);
       this.connection.reportFailure(error);
       this.connection.reportModelUse();
-      throw languageModelError(error);
+      // Another extension gets this error and may show or keep it: no key the gateway echoed.
+      throw languageModelError(this.connection.redactError(error));
     } finally {
       cancel.dispose();
     }

@@ -56,10 +56,15 @@ export class ConversationStore {
   private readonly pendingSaves = new Map<string, PendingSave>();
   private queuedIndexWrite: Promise<void> | undefined;
 
-  /** `directory`: an absolute folder (the extension's global storage + '/conversations'); created on first write. `onProblem` hears about skipped/corrupt files (for the log). */
+  /**
+   * `directory`: an absolute folder (the extension's global storage + '/conversations'); created on
+   * first write. `onProblem` hears about skipped/corrupt files (for the log). `redact` takes secrets
+   * out of a conversation before it is written (replies and errors are the gateway's untrusted text).
+   */
   constructor(
     private readonly directory: string,
     private readonly onProblem: (message: string) => void = () => undefined,
+    private readonly redact: <T>(value: T) => T = (value) => value,
   ) {
     if (!isAbsolute(directory)) throw new Error(`The conversation folder must be an absolute path: ${directory}`);
   }
@@ -90,9 +95,10 @@ export class ConversationStore {
   }
 
   /** Atomic: write a temp file in the same folder, fsync, rename over the old one. Saves of one id are serialised, and the last call's content wins. */
-  async save(conversation: Conversation): Promise<void> {
-    const id = conversation.id;
+  async save(unsafe: Conversation): Promise<void> {
+    const id = unsafe.id;
     assertId(id);
+    const conversation = this.redact(unsafe);
     // Serialise now: the caller may keep mutating the object after this call.
     const json = JSON.stringify(conversation);
     const summary = summaryFrom(conversation);
@@ -127,7 +133,7 @@ export class ConversationStore {
     await this.exclusive(id, async () => {
       const read = await this.read(id);
       if (read.kind !== 'ok') throw new Error(`There is no conversation ${id} to rename.`);
-      const renamed: Conversation = { ...read.conversation, title: clean };
+      const renamed: Conversation = this.redact({ ...read.conversation, title: clean });
       await this.write(summaryFrom(renamed), JSON.stringify(renamed), this.searching ? searchTextOf(renamed) : undefined);
     });
   }

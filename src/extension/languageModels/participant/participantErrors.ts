@@ -48,6 +48,8 @@ function errorMessage(error: unknown): string {
 export function reportCommandError(ctx: CommandContext, command: UnifiedCommand, error: unknown): vscode.ChatResult {
   if (ctx.token.isCancellationRequested || errorName(error) === 'AbortError') return result(command, 'cancelled');
   const { connection, log } = ctx.deps;
+  // What VS Code's chat shows (and keeps in its history) must not carry a key the gateway echoed.
+  connection.redactError(error);
   connection.reportFailure(error);
   log.warn(`@unified${command ? ` /${command}` : ''} failed: ${errorMessage(error)}`);
   if (errorName(error) === 'RateLimitError' && (error as { quotaExhausted?: boolean }).quotaExhausted) {
