@@ -1,10 +1,20 @@
 import * as vscode from 'vscode';
-import { affectsConnection, parseSettings, SETTINGS_SECTION, type Settings } from '../shared/settings';
+import { affectsConnection, parseSettings, SETTINGS_SECTION, USER_ONLY_SETTING_KEYS, type Settings } from '../shared/settings';
+
+/**
+ * A setting's value from the user's (or the remote machine's) settings, never a workspace's or a
+ * folder's. The manifest declares these `application` scope, which VS Code honours already; this
+ * is the second lock, in case a scope is ever changed back.
+ */
+function userValue(configuration: vscode.WorkspaceConfiguration, key: string): unknown {
+  const inspected = configuration.inspect(key);
+  return inspected?.globalValue ?? inspected?.defaultValue;
+}
 
 /** Reads the extension's settings, typed (one accessor for every key in package.json). */
 export function readSettings(): Settings {
   const configuration = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  return parseSettings((key: string) => configuration.get(key));
+  return parseSettings((key: string) => (USER_ONLY_SETTING_KEYS.includes(key) ? userValue(configuration, key) : configuration.get(key)));
 }
 
 /** VS Code's own network settings, which every request of the extension honours. */
@@ -15,11 +25,13 @@ export interface NetworkSettings {
 }
 
 export function readNetworkSettings(): NetworkSettings {
+  // VS Code itself keeps these out of workspace settings; read from the user's all the same.
   const http = vscode.workspace.getConfiguration('http');
-  const noProxy = http.get<unknown>('noProxy');
+  const noProxy = userValue(http, 'noProxy');
+  const proxy = userValue(http, 'proxy');
   return {
-    proxy: (http.get<string>('proxy') ?? '').trim(),
-    strictSSL: http.get<boolean>('proxyStrictSSL') !== false,
+    proxy: typeof proxy === 'string' ? proxy.trim() : '',
+    strictSSL: userValue(http, 'proxyStrictSSL') !== false,
     noProxy: Array.isArray(noProxy) ? noProxy.filter((entry): entry is string => typeof entry === 'string') : [],
   };
 }

@@ -88,6 +88,15 @@ export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
 export const CONNECTION_SETTING_KEYS = ['baseUrl', 'authHeader', 'extraHeaders', 'caCertificateFile'] as const;
 export const NETWORK_SETTING_IDS = ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy'] as const;
 
+/**
+ * The settings that decide where requests (and the key) go, which certificate authorities are
+ * trusted, which headers are added and which tool servers the gateway runs. They are read from the
+ * user's settings only (declared `application` scope in package.json, and read through
+ * `inspect().globalValue`): a cloned repository's `.vscode/settings.json` must not send the key to
+ * its own server the moment the folder opens.
+ */
+export const USER_ONLY_SETTING_KEYS: readonly string[] = [...CONNECTION_SETTING_KEYS, 'chat.mcpServers'];
+
 /** Whether a configuration change touches the connection (`affects` is the event's affectsConfiguration). */
 export function affectsConnection(affects: (section: string) => boolean): boolean {
   return CONNECTION_SETTING_KEYS.some((key) => affects(`${SETTINGS_SECTION}.${key}`)) || NETWORK_SETTING_IDS.some((id) => affects(id));

@@ -10,8 +10,9 @@ import { INTEGRATION_WORKSPACE } from '../integration/workspace';
 
 async function main(): Promise<number> {
   const report = process.env.UNIFIED_INFERENCE_TEST_REPORT ?? join('/tmp', `ui-integration-${process.pid}.json`);
-  // A fresh key per run: the suite stores it, and afterwards every file the run wrote is searched for it.
-  const secret = `uik-test-${randomBytes(12).toString('hex')}`;
+  // A fresh key per run: the suite stores it, and afterwards every file the run wrote is searched for
+  // it. Slashes in it, because JSON may escape them (`\/`): the scan looks for that form too.
+  const secret = `uik-test/${randomBytes(6).toString('hex')}/${randomBytes(6).toString('hex')}`;
   let failedToRun = false;
   try {
     await runTests({

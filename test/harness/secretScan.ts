@@ -1,9 +1,13 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { secretForms } from '../../src/core/redact';
 
-/** Lists every file under `dir` whose bytes contain `secret` (as UTF-8 or UTF-16LE). */
+/**
+ * Lists every file under `dir` whose bytes contain `secret` in any form a reader could recover:
+ * plain, JSON-escaped (also with `\/`) or URL-encoded, as UTF-8 or UTF-16LE.
+ */
 export function findSecretLeaks(dir: string, secret: string): string[] {
-  const needles = [Buffer.from(secret, 'utf8'), Buffer.from(secret, 'utf16le')];
+  const needles = secretForms(secret).flatMap((form) => [Buffer.from(form, 'utf8'), Buffer.from(form, 'utf16le')]);
   const leaks: string[] = [];
   const walk = (path: string): void => {
     let stats;

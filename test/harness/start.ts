@@ -24,7 +24,7 @@ async function main(): Promise<void> {
       'README.md': '# Unified Inference demo folder\n\nOpen the Unified Inference view in the activity bar.\n',
       'src/example.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
     },
-    workspaceSettings: { 'unifiedInference.baseUrl': baseUrl },
+    userSettings: { 'unifiedInference.baseUrl': baseUrl },
     // The extension's environment-variable fallback carries the key: it never lands in a file.
     env: apiKey ? { UNIFIED_INFERENCE_API_KEY: apiKey } : {},
   });

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { USER_ONLY_SETTING_KEYS } from '../../src/shared/settings';
 import type { TestApi } from '../../src/extension/testApi';
 
 export const EXTENSION_ID = 'unified-inference.unified-inference';
@@ -83,9 +84,13 @@ export function recordNotifications(): { shown: Shown[]; restore: () => void } {
   return { shown, restore: () => restores.reverse().forEach((restore) => restore()) };
 }
 
-/** Sets one of the extension's settings in the test folder (undefined removes it). */
+/**
+ * Sets one of the extension's settings (undefined removes it): in the test folder, or in the user
+ * settings for those a workspace may not set (where requests and the key go).
+ */
 export async function setSetting(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('unifiedInference').update(key, value, vscode.ConfigurationTarget.Workspace);
+  const target = USER_ONLY_SETTING_KEYS.includes(key) ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
+  await vscode.workspace.getConfiguration('unifiedInference').update(key, value, target);
 }
 
 /** Sends one request to a language model and collects what its response stream gives. */

@@ -9,7 +9,7 @@ describe('account and catalog in the workbench (real VS Code in Chromium, local 
   before(async () => {
     gateway = await startGateway();
     workbench = await Workbench.open({
-      workspaceSettings: { 'unifiedInference.baseUrl': gateway.url },
+      userSettings: { 'unifiedInference.baseUrl': gateway.url },
       // The key reaches the extension through its environment fallback, as with `npm start`.
       env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
     });

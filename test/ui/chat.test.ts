@@ -17,8 +17,7 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
 
   // The workspace settings file, rewritten by tests that need another default model (a fault of
   // the local gateway is chosen by the model name) or theme; VS Code applies it at once.
-  let baseUrl = '';
-  const settings = (model: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ 'unifiedInference.baseUrl': baseUrl, 'unifiedInference.defaultModels.chat': model, ...extra });
+  const settings = (model: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ 'unifiedInference.defaultModels.chat': model, ...extra });
   const useSettings = async (model: string, extra: Record<string, unknown> = {}): Promise<void> => {
     writeFileSync(join(workbench.server.workspace, '.vscode', 'settings.json'), JSON.stringify(settings(model, extra), null, 2));
     await workbench.page.waitForTimeout(1_500);
@@ -26,12 +25,13 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
 
   before(async () => {
     gateway = await startGateway();
-    baseUrl = gateway.url;
     workbench = await Workbench.open({
       workspaceFiles: { 'read_file.md': '# Notes\n\nThe launch code word is PAPAYA.\n', 'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n' },
       // Each event 40 ms apart (a fault of the local gateway selected by the model name): slow
       // enough to stop a reply midway, fast enough for the suite.
       workspaceSettings: settings(SLOW_MODEL),
+      // Where requests and the key go is a user setting only (a workspace value is ignored).
+      userSettings: { 'unifiedInference.baseUrl': gateway.url },
       env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
     });
     // Room for the conversation: the other views of the container are folded.

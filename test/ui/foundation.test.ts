@@ -10,7 +10,7 @@ describe('the workbench with Unified Inference (real VS Code in Chromium)', () =
   const key = `uik-ui-${randomBytes(10).toString('hex')}`;
 
   before(async () => {
-    workbench = await Workbench.open({ workspaceSettings: { 'unifiedInference.baseUrl': BASE_URL } });
+    workbench = await Workbench.open({ userSettings: { 'unifiedInference.baseUrl': BASE_URL } });
   });
 
   after(async () => {

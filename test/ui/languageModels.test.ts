@@ -11,7 +11,7 @@ describe('gateway models in VS Code\'s chat model picker (real VS Code in Chromi
 
   before(async () => {
     gateway = await startGateway();
-    workbench = await Workbench.open({ workspaceSettings: { 'unifiedInference.baseUrl': gateway.url }, env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey } });
+    workbench = await Workbench.open({ userSettings: { 'unifiedInference.baseUrl': gateway.url }, env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey } });
   });
 
   after(async () => {

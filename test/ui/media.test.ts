@@ -17,7 +17,8 @@ describe('media: image gallery and read-aloud player (real VS Code in Chromium)'
     gateway = await startGateway();
     workbench = await Workbench.open({
       workspaceFiles: { 'notes/reading.md': `${READING}\n` },
-      workspaceSettings: { 'unifiedInference.baseUrl': gateway.url, 'unifiedInference.images.folder': 'art' },
+      userSettings: { 'unifiedInference.baseUrl': gateway.url },
+      workspaceSettings: { 'unifiedInference.images.folder': 'art' },
       env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
     });
   });

@@ -34,7 +34,7 @@ describe('@unified /speak: the audio player panel (real VS Code in Chromium)', (
     rmSync(DRIVER_LOG, { force: true });
     gateway = await startGateway();
     const host = ensureTestHost();
-    server = await startVsCodeServer(host, { workspaceSettings: { 'unifiedInference.baseUrl': gateway.url }, env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey } });
+    server = await startVsCodeServer(host, { userSettings: { 'unifiedInference.baseUrl': gateway.url }, env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey } });
     const profile = join(server.runDir, 'browser');
     mkdirSync(profile);
     context = await launchBrowser(host, profile);

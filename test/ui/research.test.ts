@@ -20,7 +20,7 @@ describe('research jobs in the workbench (real VS Code in Chromium, local gatewa
     gateway.setResearchTimings({ queuedMs: 0, runningMs: 30 * 60_000 });
     await client.research.create('How do SSE streams recover from dropped connections?');
     gateway.setResearchTimings({ queuedMs: 30 * 60_000, runningMs: 60_000 });
-    workbench = await Workbench.open({ workspaceSettings: { 'unifiedInference.baseUrl': gateway.url }, env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey } });
+    workbench = await Workbench.open({ userSettings: { 'unifiedInference.baseUrl': gateway.url }, env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey } });
     await client.research.create('What makes a VS Code extension feel native?');
   });
 

@@ -19,8 +19,8 @@ describe('semantic search in the workbench (real VS Code in Chromium, local gate
     gateway = await startGateway();
     workbench = await Workbench.open({
       workspaceFiles: FILES,
+      userSettings: { 'unifiedInference.baseUrl': gateway.url },
       workspaceSettings: {
-        'unifiedInference.baseUrl': gateway.url,
         'unifiedInference.search.include': 'semantic/**',
         'unifiedInference.defaultModels.embedding': 'sim-openai/text-embedding-sim-small',
         'unifiedInference.defaultModels.rerank': 'sim-cohere/rerank-sim-v1',

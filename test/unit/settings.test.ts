@@ -1,10 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { affectsConnection, parseSettings, SETTING_DEFAULTS, SETTING_KEYS, SETTINGS_SECTION } from '../../src/shared/settings';
+import { affectsConnection, parseSettings, SETTING_DEFAULTS, SETTING_KEYS, SETTINGS_SECTION, USER_ONLY_SETTING_KEYS } from '../../src/shared/settings';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
-  contributes: { configuration: { properties: Record<string, { default?: unknown; enum?: unknown[] }> } };
+  contributes: { configuration: { properties: Record<string, { default?: unknown; enum?: unknown[]; scope?: string }> } };
+  capabilities?: { untrustedWorkspaces?: { supported?: unknown; restrictedConfigurations?: string[] }; virtualWorkspaces?: { supported?: unknown } };
 };
 const properties = manifest.contributes.configuration.properties;
 
@@ -12,6 +13,19 @@ describe('settings', () => {
   it('has an accessor for every setting in package.json, and the reverse', () => {
     const inManifest = Object.keys(properties).map((key) => key.replace(`${SETTINGS_SECTION}.`, '')).sort();
     assert.deepEqual([...SETTING_KEYS].sort(), inManifest);
+  });
+
+  it('keeps where requests and the key go out of workspace settings (application scope)', () => {
+    for (const key of ['baseUrl', 'authHeader', 'extraHeaders', 'caCertificateFile', 'chat.mcpServers']) {
+      assert.ok(USER_ONLY_SETTING_KEYS.includes(key), `${key} is read from user settings only`);
+    }
+    for (const key of USER_ONLY_SETTING_KEYS) assert.equal(properties[`${SETTINGS_SECTION}.${key}`]?.scope, 'application', key);
+    // Every other setting a workspace may still set is either harmless or restricted in untrusted folders.
+    const restricted = manifest.capabilities?.untrustedWorkspaces?.restrictedConfigurations ?? [];
+    assert.equal(manifest.capabilities?.untrustedWorkspaces?.supported, 'limited');
+    assert.ok(manifest.capabilities?.virtualWorkspaces?.supported !== undefined, 'virtual workspaces are declared');
+    for (const key of restricted) assert.ok(properties[key], `restricted setting ${key} exists`);
+    for (const key of SETTING_KEYS.filter((k) => k.startsWith('defaultModels.'))) assert.ok(restricted.includes(`${SETTINGS_SECTION}.${key}`), `${key}: a workspace must not pick a costlier model in Restricted Mode`);
   });
 
   it('uses the same defaults as package.json', () => {

@@ -14,12 +14,7 @@ export async function setBaseUrlCommand(): Promise<boolean> {
     validateInput: validateBaseUrlInput,
   });
   if (value === undefined || validateBaseUrlInput(value)) return false;
-  const configuration = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  // A folder that already sets the address would hide a user-level change: write where it wins.
-  const inspected = configuration.inspect<string>('baseUrl');
-  const target = inspected?.workspaceFolderValue !== undefined ? vscode.ConfigurationTarget.WorkspaceFolder
-    : inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace
-    : vscode.ConfigurationTarget.Global;
-  await configuration.update('baseUrl', value.trim(), target);
+  // The address is a user setting only: a workspace cannot choose where the key goes.
+  await vscode.workspace.getConfiguration(SETTINGS_SECTION).update('baseUrl', value.trim(), vscode.ConfigurationTarget.Global);
   return true;
 }
