@@ -96,6 +96,12 @@ describe('trust: the workspace cannot redirect the key, and the gateway cannot m
         assert.equal(request.authHeader, 'authorization', 'the user\'s auth header, not the workspace\'s');
         assert.equal(request.headers['x-from-workspace'], undefined, 'no header from the workspace');
       }
+      const notes = recordNotifications();
+      const report = await vscode.commands.executeCommand<{ ok: boolean; baseUrl: string }>('unifiedInference.testConnection');
+      notes.restore();
+      assert.equal(report.ok, true);
+      assert.equal(report.baseUrl, home.url, 'Test Connection names the user\'s gateway');
+      assert.equal(stranger.requests.length, 0, 'Test Connection did not go to the workspace\'s server either');
       const chat = home.requests.find((r) => r.path === '/api/v1/chat/completions');
       assert.equal((chat?.body as { mcp_servers?: unknown } | undefined)?.mcp_servers, undefined, 'no tool server from the workspace');
     } finally {
