@@ -56,7 +56,12 @@ export class ReportDocuments extends Disposable implements vscode.TextDocumentCo
     return this.activeReport;
   }
 
+  /** Every way a report leaves (the preview, Copy, Save As, @unified's chat) goes through here: redacted. */
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
+    return this.connection.redact(await this.readReport(uri, token));
+  }
+
+  private async readReport(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
     const id = jobIdOf(uri);
     const listed: ResearchJob = this.jobs.find(id) ?? { id, status: 'unknown' };
     const client = this.connection.setup.client;
