@@ -60,7 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`));
   const costs = new CostMeter();
   context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
-  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files: new WorkspaceFileIndex(), costs, workspaceState: context.workspaceState, lastConversation: new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath), log }, log);
+  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files: new WorkspaceFileIndex(workspaceFiles), workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation: new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath), log }, log);
   context.subscriptions.push(...chat.disposables);
 
   context.subscriptions.push(
