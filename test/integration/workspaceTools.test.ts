@@ -155,7 +155,7 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     }
   });
 
-  it('@ mentions and semantic indexing go through the same gate: no gitignored, sensitive or linked-out file in either', async () => {
+  it('@ mentions go through the same gate: no gitignored, sensitive or linked-out file is suggested or attached', async () => {
     posted.length = 0;
     for (const [requestId, query] of [[1, 'local'], [2, 'read_file'], [3, 'index.js']] as const) await api.chat.handle({ type: 'suggestFiles', requestId, query });
     const suggested = posted.flatMap((m) => (m.type === 'fileSuggestions' ? m.paths : []));
@@ -163,7 +163,9 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     for (const absent of ['notes/private.local.md', '.env.read_file', 'escape/read_file.md', 'node_modules/dep/index.js']) assert.ok(!suggested.includes(absent), `${absent} not suggested`);
     const refused = await api.chat.handle({ type: 'attachFile', path: 'notes/private.local.md' }).then(() => notes.shown.at(-1)?.message ?? '');
     assert.match(refused, /excluded by \.gitignore/);
+  });
 
+  it('semantic indexing goes through the same gate: no gitignored, sensitive or linked-out file is embedded', async () => {
     await setSetting('defaultModels.embedding', 'sim-openai/text-embedding-sim-small');
     await setSetting('search.include', '{notes/**,.env*,escape/**,node_modules/**,hidden/**}');
     await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
