@@ -101,6 +101,27 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     assert.equal(lastReply().status, 'done', 'the reply went on');
   });
 
+  it('offers no workspace tools in an untrusted workspace, and tells the model why', async () => {
+    // The harness runs with workspace trust off (everything trusted): Restricted Mode is simulated
+    // on the API object this extension host shares with the extension.
+    const trust = Object.getOwnPropertyDescriptor(vscode.workspace, 'isTrusted');
+    Object.defineProperty(vscode.workspace, 'isTrusted', { configurable: true, get: () => false });
+    try {
+      gateway.clearRequests();
+      const sending = api.chat.handle({ type: 'send', text: 'read_file.md' });
+      const reply = await waitFor(() => api.chat.current.turns.at(-1), (t) => t?.role === 'assistant' && (t.status !== 'streaming' || t.toolSteps.length > 0), 'the reply or a tool call');
+      if (reply?.role === 'assistant' && reply.toolSteps.length) await api.chat.handle({ type: 'stop' }); // it would wait for an approval
+      await sending;
+      assert.deepEqual(lastReply().toolSteps, [], 'no tool was called');
+      const sent = gateway.requests.find((r) => r.path === '/api/v1/chat/completions')?.body as { tools?: unknown[]; messages: Array<{ role: string; content?: unknown }> };
+      assert.equal(sent.tools, undefined, 'no tools were offered');
+      assert.match(String(sent.messages.find((m) => m.role === 'system')?.content ?? ''), /not trusted/);
+    } finally {
+      if (trust) Object.defineProperty(vscode.workspace, 'isTrusted', trust);
+    }
+    assert.equal(vscode.workspace.isTrusted, true);
+  });
+
   it('asks before reading .env, naming it, even after "allow for this conversation" of that tool', async () => {
     const granted = await callTool('read_file.md', 'always');
     assert.equal(granted.step.status, 'done');
