@@ -58,7 +58,9 @@ export async function fileAttachment(service: WorkspaceFilesService, path: strin
   if (!content) return `No file ${path} in the workspace.`;
   if (content.kind === 'binary') return `${file.display} is a binary file.`;
   const text = capped(content.text);
-  return { id: newId('att'), kind: 'file', path: file.display, ...text, ...(content.truncated ? { truncated: true } : {}) };
+  // Unopened, the file has no language id; its extension labels the code fence just as well.
+  const extension = /\.([A-Za-z0-9]{1,10})$/.exec(file.path)?.[1];
+  return { id: newId('att'), kind: 'file', path: file.display, ...(extension ? { languageId: extension.toLowerCase() } : {}), ...text, ...(content.truncated ? { truncated: true } : {}) };
 }
 
 /** Workspace file paths, cached briefly so @file completion does not walk the folders on every key. */
