@@ -29,8 +29,10 @@ export function parseGitignoreLine(raw: string, caseInsensitive = false): Gitign
   const anchored = line.includes('/');
   line = line.replace(/^\//, '');
   if (!line) return undefined;
+  // `dir/**` is everything inside dir, not dir itself (so `!dir/keep` can still re-include).
+  const source = line.endsWith('/**') ? `${globSource(line.slice(0, -3))}/.+` : globSource(line);
   try {
-    const regex = new RegExp(`^${anchored ? '' : '(?:.*/)?'}${globSource(line)}$`, caseInsensitive ? 'i' : '');
+    const regex = new RegExp(`^${anchored ? '' : '(?:.*/)?'}${source}$`, caseInsensitive ? 'i' : '');
     return { negated, folderOnly, regex };
   } catch {
     return undefined;

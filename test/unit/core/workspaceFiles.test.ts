@@ -39,6 +39,8 @@ describe('core/workspaceFiles: .gitignore', () => {
     assert.ok(ignored(files, 'build/keep.txt'));
     const contents = [root('build/*\n!build/keep.txt\n')];
     assert.ok(!ignored(contents, 'build/keep.txt') && ignored(contents, 'build/other.txt'), 'ignoring the contents, not the folder, allows it');
+    const below = [root('out/**\n!out/keep.txt\n')];
+    assert.ok(!ignored(below, 'out', true) && !ignored(below, 'out/keep.txt') && ignored(below, 'out/x/y.txt'), 'dir/** is what is inside, not dir');
   });
 
   it('anchors patterns with a slash, matches others at any depth, and dir/ only matches folders', () => {
