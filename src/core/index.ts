@@ -137,7 +137,7 @@ export type { PollClock, ResearchPollLoopOptions, ResearchPollState } from './re
 
 // Semantic search over a workspace (issue 7): chunking, the binary vector store, cosine top-k,
 // incremental index updates and their files on disk.
-export { chunkText, looksBinary, DEFAULT_CHUNK_OPTIONS } from './search/chunking';
+export { chunkText, DEFAULT_CHUNK_OPTIONS } from './search/chunking';
 export type { ChunkOptions, TextChunk } from './search/chunking';
 export { normalize, topK } from './search/cosine';
 export type { ScoredIndex } from './search/cosine';
@@ -148,6 +148,23 @@ export type { FileState, IndexedFile, UpdatePlan } from './search/indexPlan';
 export { SemanticIndex, DEFAULT_BATCH_SIZE } from './search/semanticIndex';
 export type { EmbedBatch, IndexProgress, IndexSource, UpdateOptions, UpdateReport } from './search/semanticIndex';
 export { deleteIndex, loadIndex, saveIndex, METADATA_FILE, VECTORS_FILE } from './search/indexFiles';
-export { gitignoreGlobs } from './search/gitignore';
 export { rankResults, reorderLines } from './search/rankResults';
 export type { Candidate, RankedResult } from './search/rankResults';
+
+// The workspace's files as anything that sends them to a model sees them: real paths inside the
+// folders, files.exclude / search.exclude / .gitignore (negations, nested files), sensitive paths,
+// reads bounded by a byte cap, binary detection.
+export { WorkspaceFiles } from './workspaceFiles/workspaceFiles';
+export type { Resolution, ResolveProblem, WorkspaceFilesConfig } from './workspaceFiles/workspaceFiles';
+export type { FolderConfig } from './workspaceFiles/rootFolders';
+export type { WorkspaceFile } from './workspaceFiles/workspaceFile';
+export type { Listing, ListOptions } from './workspaceFiles/fileWalk';
+export type { FileContent } from './workspaceFiles/boundedRead';
+export { FileRules } from './workspaceFiles/fileRules';
+export type { ExcludeGlobs } from './workspaceFiles/fileRules';
+export { compileGlob, compileGlobs, globSource } from './workspaceFiles/glob';
+export type { PathMatcher } from './workspaceFiles/glob';
+export { gitignoreVerdict, isGitignored, parseGitignore, parseGitignoreLine } from './workspaceFiles/gitignore';
+export type { GitignoreFile, GitignoreRule } from './workspaceFiles/gitignore';
+export { BUILT_IN_SENSITIVE_FILES, sensitiveMatcher } from './workspaceFiles/sensitivePaths';
+export { BINARY_SAMPLE_BYTES, decodeText, looksBinary } from './workspaceFiles/binary';

@@ -28,6 +28,7 @@ import { ResearchJobs } from './research/researchJobs';
 import { ResearchView } from './research/researchView';
 import { registerSemanticSearch } from './search/registerSemanticSearch';
 import { createTestApi, type TestApi } from './testApi';
+import { WorkspaceFilesService } from './workspaceFiles/workspaceFilesService';
 import type { Model } from '../core/index';
 
 /** Wires the extension together; every object it builds is owned by `context.subscriptions`. */
@@ -51,13 +52,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(new GatewayLanguageModels(connection, catalog, log));
   const participant = registerUnifiedParticipant({ connection, research, reports, catalog, credits, log, extensionUri: context.extensionUri, storageUri: context.globalStorageUri });
   context.subscriptions.push(...participant.disposables);
-  context.subscriptions.push(...registerSemanticSearch({ connection, catalog, log, storageUri: context.storageUri }));
+  const workspaceFiles = new WorkspaceFilesService();
+  context.subscriptions.push(workspaceFiles);
+  context.subscriptions.push(...registerSemanticSearch({ connection, catalog, log, storageUri: context.storageUri, workspaceFiles }));
   context.subscriptions.push(...registerMediaCommands({ connection, catalog, player: participant.player, extensionUri: context.extensionUri, log }));
 
   const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`), (value) => apiKeys.redact(value));
   const costs = new CostMeter();
   context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
-  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files: new WorkspaceFileIndex(), costs, workspaceState: context.workspaceState, lastConversation: new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath), log }, log);
+  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files: new WorkspaceFileIndex(workspaceFiles), workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation: new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath), log }, log);
   context.subscriptions.push(...chat.disposables);
 
   context.subscriptions.push(

@@ -42,6 +42,11 @@ export type ToolStep =
       /** The arguments as the model sent them (JSON text). */
       readonly arguments: string;
       readonly status: ToolCallStatus;
+      /**
+       * Sensitive files (keys, credentials, .env) the call reads: the approval names them, and
+       * only "Allow Once" can let it run.
+       */
+      readonly sensitive?: readonly string[];
       /** What went back to the model (possibly shortened for display). */
       readonly result?: string;
     };

@@ -55,6 +55,8 @@ export interface Settings {
   readonly defaultModels: Readonly<Record<ModelCategoryName, string>>;
   /** Generated images: `folder` is where Save to Workspace writes, relative to the first workspace folder. */
   readonly images: { readonly folder: string };
+  /** Globs added to the built-in sensitive files (keys, credentials, .env): never read without a one-time approval. */
+  readonly sensitiveFiles: readonly string[];
 }
 
 /** Every setting key (without the section prefix, dotted as in package.json) with its default. */
@@ -75,6 +77,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'search.results': 10,
   ...Object.fromEntries(MODEL_CATEGORIES.map((category) => [`defaultModels.${category}`, ''])),
   'images.folder': 'images',
+  sensitiveFiles: [],
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
@@ -128,6 +131,12 @@ function toolServers(value: unknown): string[] {
   return [...new Set(urls)];
 }
 
+/** Non-empty strings, each once. */
+function globList(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return [...new Set(value.filter((entry): entry is string => typeof entry === 'string').map((entry) => entry.trim()).filter(Boolean))];
+}
+
 /** Turns raw configuration values (any type a user can write in settings.json) into Settings. */
 export function parseSettings(read: (key: string) => unknown): Settings {
   const warningThreshold = number(read('credits.warningThreshold'), 5, 0);
@@ -155,5 +164,6 @@ export function parseSettings(read: (key: string) => unknown): Settings {
     },
     defaultModels: Object.fromEntries(MODEL_CATEGORIES.map((category) => [category, text(read(`defaultModels.${category}`), '')])) as Record<ModelCategoryName, string>,
     images: { folder: text(read('images.folder'), 'images') },
+    sensitiveFiles: globList(read('sensitiveFiles')),
   };
 }

@@ -26,7 +26,7 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
   before(async () => {
     gateway = await startGateway();
     workbench = await Workbench.open({
-      workspaceFiles: { 'read_file.md': '# Notes\n\nThe launch code word is PAPAYA.\n', 'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n' },
+      workspaceFiles: { 'read_file.md': '# Notes\n\nThe launch code word is PAPAYA.\n', '.env.read_file': 'API_TOKEN=UI-SECRET-3141\n', 'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n' },
       // Each event 40 ms apart (a fault of the local gateway selected by the model name): slow
       // enough to stop a reply midway, fast enough for the suite.
       workspaceSettings: settings(SLOW_MODEL),
@@ -113,6 +113,22 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     await lastReply().locator('.tool-step.function.done').waitFor();
     await lastReply().locator('.content', { hasText: 'PAPAYA' }).waitFor();
     await workbench.screenshot('chat-04-tool-result');
+  });
+
+  it('names a sensitive file in the approval and offers only Allow Once or Deny for it', async () => {
+    await useSettings('sim-openai/gpt-sim-mini');
+    await newChat();
+    await ask('.env.read_file');
+    const step = lastReply().locator('.tool-step.function').first();
+    const approval = step.locator('.approval');
+    await approval.locator('button', { hasText: 'Allow Once' }).waitFor();
+    assert.match(await step.locator('.sensitive-note').innerText(), /Sensitive file.*\.env\.read_file/);
+    assert.equal(await approval.getAttribute('aria-label'), 'Allow read_file to read the sensitive file .env.read_file?');
+    assert.deepEqual(await approval.locator('button').allInnerTexts(), ['Allow Once', 'Deny']);
+    await workbench.screenshot('chat-03b-sensitive-file-approval');
+    await approval.locator('button', { hasText: 'Deny' }).click();
+    await lastReply().locator('.tool-step.function.denied').waitFor();
+    assert.equal(await lastReply().locator('.content', { hasText: 'UI-SECRET' }).count(), 0, 'nothing of the file reached the reply');
   });
 
   it('attaches a workspace file through an @ mention, shown as a chip', async () => {

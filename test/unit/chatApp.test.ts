@@ -110,6 +110,19 @@ describe('chat webview app (jsdom)', () => {
     assert.match(root.querySelectorAll('.tool-step')[1]?.textContent ?? '', /sim_search.*ran on https:\/\/tools/);
   });
 
+  it('names the sensitive files of a tool call and offers no standing permission for it', () => {
+    handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
+    handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
+    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-2', name: 'read_file', arguments: '{"path":"config.txt"}', status: 'awaitingApproval', sensitive: ['.env'] } });
+    const step = root.querySelector('.tool-step.sensitive');
+    assert.match(step?.querySelector('.sensitive-note')?.textContent ?? '', /Sensitive file.*\.env/);
+    const group = step?.querySelector('.approval');
+    assert.equal(group?.getAttribute('aria-label'), 'Allow read_file to read the sensitive file .env?');
+    assert.deepEqual(Array.from(group?.querySelectorAll('button') ?? []).map((b) => b.textContent), ['Allow Once', 'Deny']);
+    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-2', name: 'read_file', arguments: '{}', status: 'done', sensitive: ['.env'], result: 'x' } });
+    assert.match(root.querySelector('.tool-step .sensitive-note')?.textContent ?? '', /\.env/, 'still named once decided');
+  });
+
   it('keyboard: Enter sends, Shift+Enter does not, Escape stops, Up edits the last message', () => {
     handle({ type: 'conversation', conversation: conversation([user('u1', 'first'), assistant('a1', 'answer')]), busy: false });
     const box = input();

@@ -286,6 +286,16 @@ describe('chat history: ConversationStore', function () {
     assert.deepEqual(loaded?.parameters, { maxTokens: 100 });
   });
 
+  it('keeps the sensitive files a tool step named, dropping anything but strings', async () => {
+    await store.save(conversation('s'));
+    const raw = JSON.parse(await readFile(join(directory, 's.json'), 'utf8')) as Record<string, unknown>;
+    const step = { kind: 'function', id: 't1', name: 'read_file', arguments: '{}', status: 'done', result: 'x' };
+    raw['turns'] = [{ role: 'assistant', id: 'a', model: 'm', content: '', status: 'done', toolSteps: [{ ...step, sensitive: ['.env', 7] }, { ...step, id: 't2', sensitive: [] }], createdAt: 1 }];
+    await writeFile(join(directory, 's.json'), JSON.stringify(raw));
+    const turn = (await fresh().load('s'))?.turns[0];
+    assert.deepEqual(turn?.role === 'assistant' ? turn.toolSteps : [], [{ ...step, sensitive: ['.env'] }, { ...step, id: 't2' }]);
+  });
+
   it('refuses ids that could leave the folder, before touching the file system', async () => {
     const bad = ['../x', '..', '.', 'a/b', 'a\\b', '', 'x'.repeat(65), 'a.json', '/etc/passwd', 'with space', 'ünïcode', '../../index.v1'];
     for (const id of bad) {

@@ -75,6 +75,22 @@ describe('chat reply runner against the local gateway', () => {
     assert.equal(reply.wire[1]?.parts[0]?.kind, 'toolResult');
   });
 
+  it('shows the sensitive files a review found on the step, and hands the review to approve and run', async () => {
+    const reply = newReply('sim-openai/gpt-sim-mini');
+    const rec = recorder();
+    const seen: string[][] = [];
+    const tools: ToolHost = {
+      definitions: [TOOL],
+      review: async () => ({ sensitivePaths: ['.env'] }),
+      needsApproval: (_call, review) => review.sensitivePaths.length > 0,
+      approve: async (_call, _signal, review) => (seen.push([...review.sensitivePaths]), true),
+      run: async (_call, _signal, review) => (seen.push([...review.sensitivePaths]), { content: 'TOKEN=1' }),
+    };
+    await runReply({ client: client(), request: { model: reply.model, api: 'chat' }, history: turnsToWire([user('please read_file .env')]), reply, tools, events: rec.events, signal: new AbortController().signal });
+    assert.deepEqual(seen, [['.env'], ['.env']]);
+    assert.deepEqual(rec.steps.map(([, step]) => (step.kind === 'function' ? [step.status, step.sensitive] : [])), [['awaitingApproval', ['.env']], ['running', ['.env']], ['done', ['.env']]]);
+  });
+
   it('runs a tool the user already allowed without asking again', async () => {
     const reply = newReply('sim-openai/gpt-sim-mini');
     const rec = recorder();
@@ -208,6 +224,26 @@ describe('tool approvals', () => {
     approvals.decide('call3', 'deny');
     assert.equal(await other, false, 'another conversation asks again');
     assert.equal(approvals.decide('nope', 'once'), false);
+  });
+
+  it('asks every time for a call that reads a sensitive file: "always" neither covers it nor is remembered from it', async () => {
+    const approvals = new ToolApprovals();
+    const signal = new AbortController().signal;
+    const first = approvals.ask('c1', 'call1', 'read_file', signal);
+    approvals.decide('call1', 'always');
+    assert.equal(await first, true);
+    assert.equal(approvals.isAllowed('c1', 'read_file'), true);
+    assert.equal(approvals.isAllowed('c1', 'read_file', ['.env']), false, 'the grant does not cover a sensitive file');
+    const sensitive = approvals.ask('c1', 'call2', 'read_file', signal, ['.env']);
+    assert.equal(approvals.waiting, 1, 'it asks');
+    approvals.decide('call2', 'always');
+    assert.equal(await sensitive, true, 'an "always" for a sensitive call allows it once');
+    const again = approvals.ask('c2', 'call3', 'read_file', signal, ['id_rsa']);
+    approvals.decide('call3', 'always');
+    await again;
+    assert.equal(approvals.isAllowed('c2', 'read_file'), false, 'and is not remembered');
+    approvals.forgetGrants();
+    assert.equal(approvals.isAllowed('c1', 'read_file'), false, 'grants are forgotten when the folders change');
   });
 
   it('ends a wait with an AbortError when the reply is stopped', async () => {

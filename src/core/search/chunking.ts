@@ -19,11 +19,6 @@ export interface ChunkOptions {
 
 export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxLines: 40, maxChars: 2000, overlapLines: 5 };
 
-/** Whether the content looks binary (a NUL byte in its first 8 KB, as git decides): such files are not indexed. */
-export function looksBinary(text: string): boolean {
-  return text.slice(0, 8192).includes('\0');
-}
-
 /**
  * Line windows of at most `maxLines` lines and `maxChars` characters, overlapping by
  * `overlapLines`. A single line longer than `maxChars` is cut (its chunk keeps the line number).

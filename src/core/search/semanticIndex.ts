@@ -1,7 +1,8 @@
 // The index itself and its incremental update, independent of VS Code: files come from an
 // IndexSource, vectors from an EmbedBatch function (the gateway's /embeddings in the extension and
 // the bench, a fake in tests).
-import { chunkText, DEFAULT_CHUNK_OPTIONS, looksBinary, type ChunkOptions, type TextChunk } from './chunking';
+import { looksBinary } from '../workspaceFiles/binary';
+import { chunkText, DEFAULT_CHUNK_OPTIONS, type ChunkOptions, type TextChunk } from './chunking';
 import { contentHash, planUpdate, type FileState, type IndexedFile } from './indexPlan';
 import { VectorStore, type ChunkRecord } from './vectorStore';
 

@@ -19,7 +19,14 @@ import { documentAttachment, fileAttachment, selectionAttachment } from './edito
 import { titleFromText } from './history/conversationTitle';
 import { runReply, type ToolHost } from './replyRunner';
 import { ToolApprovals } from './toolApprovals';
-import { runWorkspaceTool, WORKSPACE_TOOLS } from './workspaceTools';
+import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
+
+/**
+ * Told to the model when the workspace tools are on but the workspace is not trusted: the files
+ * of an untrusted repository are where a prompt injection would hide, so the model gets no tools,
+ * and can say why instead of guessing.
+ */
+const UNTRUSTED_NOTE = 'The workspace tools (reading, listing and searching the user\'s files) are off because this workspace is not trusted in VS Code (Restricted Mode). If the user asks about their files, say so: they can trust the workspace, or attach files to their message.';
 
 /** While a reply streams it is saved this often, so a crash loses at most this much of it. */
 const STREAMING_SAVE_MS = 3_000;
@@ -35,6 +42,7 @@ export class ChatController extends Disposable {
   private attachments: Attachment[] = [];
   private running: Running | undefined;
   private readonly approvals = new ToolApprovals();
+  private readonly workspaceTools: WorkspaceTools;
   private historyQuery = '';
   /** Conversations deleted here: a late save (a reply's cost arriving) must not bring one back. */
   private readonly deleted = new Set<string>();
@@ -51,6 +59,8 @@ export class ChatController extends Disposable {
   ) {
     super();
     this.conversation = this.blankConversation();
+    this.workspaceTools = new WorkspaceTools(deps.workspaceFiles);
+    this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.approvals.forgetGrants()));
     this._register(deps.catalog.onDidChange(() => this.postModels()));
     this._register(deps.connection.onDidChange(() => void this.postConnection()));
     this._register({ dispose: () => this.running?.controller.abort() });
@@ -120,9 +130,9 @@ export class ChatController extends Disposable {
       case 'addContext':
         return this.addContext(message.source);
       case 'attachFile': {
-        const attachment = await fileAttachment(message.path);
-        if (attachment) this.addAttachment(attachment);
-        else void vscode.window.showWarningMessage(`Could not add ${message.path}: no such text file in the workspace.`);
+        const attachment = await fileAttachment(this.deps.workspaceFiles, message.path);
+        if (typeof attachment !== 'string') this.addAttachment(attachment);
+        else void vscode.window.showWarningMessage(`Could not add ${message.path}: ${attachment}`);
         return;
       }
       case 'removeAttachment':
@@ -240,8 +250,9 @@ export class ChatController extends Disposable {
       return;
     }
     const path = await this.deps.files.pick();
-    const attachment = path ? await fileAttachment(path) : undefined;
-    if (attachment) this.addAttachment(attachment);
+    const attachment = path ? await fileAttachment(this.deps.workspaceFiles, path) : undefined;
+    if (typeof attachment === 'string') void vscode.window.showWarningMessage(`Could not add ${path ?? ''}: ${attachment}`);
+    else if (attachment) this.addAttachment(attachment);
   }
 
   private addAttachment(attachment: Attachment): void {
@@ -301,14 +312,18 @@ export class ChatController extends Disposable {
     const saver = setInterval(() => void this.save(conversation), STREAMING_SAVE_MS);
     const cost = this.deps.costs.start(client);
     const parameters: ChatParameters = conversation.parameters;
-    const tools: ToolHost | undefined = settings.chat.workspaceTools
+    // Checked per reply: trust can be granted (or the setting changed) between two messages.
+    const trusted = vscode.workspace.isTrusted;
+    const tools: ToolHost | undefined = settings.chat.workspaceTools && trusted
       ? {
           definitions: WORKSPACE_TOOLS,
-          needsApproval: (call) => !this.approvals.isAllowed(conversation.id, call.name),
-          approve: (call, abort) => this.approvals.ask(conversation.id, call.id, call.name, abort),
-          run: runWorkspaceTool,
+          review: (call) => this.workspaceTools.review(call),
+          needsApproval: (call, review) => !this.approvals.isAllowed(conversation.id, call.name, review.sensitivePaths),
+          approve: (call, abort, review) => this.approvals.ask(conversation.id, call.id, call.name, abort, review.sensitivePaths),
+          run: (call, abort, review) => this.workspaceTools.run(call, abort, review),
         }
       : undefined;
+    const system = [parameters.systemPrompt, settings.chat.workspaceTools && !trusted ? UNTRUSTED_NOTE : undefined].filter(Boolean).join('\n\n');
     try {
       await runReply({
         client,
@@ -316,7 +331,7 @@ export class ChatController extends Disposable {
           model: reply.model,
           api: settings.chatApi,
           ...(this.providerOf(reply.model) ? { provider: this.providerOf(reply.model) } : {}),
-          ...(parameters.systemPrompt ? { system: parameters.systemPrompt } : {}),
+          ...(system ? { system } : {}),
           ...(parameters.maxTokens ? { maxTokens: parameters.maxTokens } : {}),
           ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
           ...(parameters.reasoningEffort ? { reasoningEffort: parameters.reasoningEffort } : {}),

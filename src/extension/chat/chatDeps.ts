@@ -6,6 +6,7 @@ import type { CreditsMonitor } from '../account/creditsMonitor';
 import type { ApiKeyStore } from '../apiKey/apiKeyStore';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
+import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import type { ModelCatalog } from '../models/modelCatalog';
 import type { WorkspaceFileIndex } from './editorContext';
 import type { ConversationStore } from './history/conversationStore';
@@ -19,6 +20,8 @@ export interface ChatDeps {
   readonly credits: CreditsMonitor;
   readonly store: ConversationStore;
   readonly files: WorkspaceFileIndex;
+  /** The one gate to the workspace's files (tools, attachments). */
+  readonly workspaceFiles: WorkspaceFilesService;
   readonly costs: CostMeter;
   /** Per workspace: the chosen model. */
   readonly workspaceState: vscode.Memento;

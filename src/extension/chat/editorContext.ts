@@ -1,9 +1,11 @@
 // Editor context a user adds to a chat message: the selection, the active file, or any workspace
-// file (a picker, or an @file mention completed from workspace paths).
+// file (a picker, or an @file mention completed from workspace paths). The picker and the @
+// completions offer what WorkspaceFilesService shares (no excluded, .gitignored or sensitive
+// files), and a path typed by hand is checked by the same service.
 import * as vscode from 'vscode';
 import type { Attachment } from '../../shared/chatModel';
+import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { newId } from './chatIds';
-import { relativePath, resolveWorkspacePath } from './workspaceTools';
 
 /** Attachments beyond this are cut (and marked so): a model's context is finite and costs credits. */
 export const MAX_ATTACHMENT_CHARS = 100_000;
@@ -37,24 +39,42 @@ export function documentAttachment(document: vscode.TextDocument): Attachment {
   return { id: newId('att'), kind: 'file', path: relativePath(document.uri), languageId: document.languageId, ...capped(document.getText()) };
 }
 
-export async function fileAttachment(path: string): Promise<Attachment | undefined> {
-  const uri = resolveWorkspacePath(path);
-  if (!uri) return undefined;
-  try {
-    return documentAttachment(await vscode.workspace.openTextDocument(uri));
-  } catch {
-    return undefined;
-  }
+export function relativePath(uri: vscode.Uri): string {
+  return vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 }
 
-/** Workspace file paths, cached briefly so @file completion does not search on every key. */
+/** A workspace file as an attachment, or why it cannot be one (outside, excluded, sensitive, binary). */
+export async function fileAttachment(service: WorkspaceFilesService, path: string): Promise<Attachment | string> {
+  const files = await service.open();
+  const resolved = await files.resolve(path);
+  if (!resolved.ok) return resolved.message;
+  const file = resolved.file;
+  // Sent as soon as the message is: a secret would leave without the question a tool call gets.
+  if (file.sensitive.length) return `${file.sensitive.join(', ')} is a sensitive file (keys, credentials, .env): it is not attached by path. Open it and use Add Active File if you mean to send it.`;
+  const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === service.uri(files, file).toString());
+  if (open) return documentAttachment(open); // what the editor shows, unsaved edits included
+  // Read no further than an attachment may hold (up to 4 bytes a character).
+  const content = await files.read(file, MAX_ATTACHMENT_CHARS * 4).catch(() => undefined);
+  if (!content) return `No file ${path} in the workspace.`;
+  if (content.kind === 'binary') return `${file.display} is a binary file.`;
+  const text = capped(content.text);
+  // Unopened, the file has no language id; its extension labels the code fence just as well.
+  const extension = /\.([A-Za-z0-9]{1,10})$/.exec(file.path)?.[1];
+  return { id: newId('att'), kind: 'file', path: file.display, ...(extension ? { languageId: extension.toLowerCase() } : {}), ...text, ...(content.truncated ? { truncated: true } : {}) };
+}
+
+/** Workspace file paths, cached briefly so @file completion does not walk the folders on every key. */
 export class WorkspaceFileIndex {
   private cached: { at: number; paths: string[] } | undefined;
 
+  constructor(private readonly service: WorkspaceFilesService) {
+    service.onDidChange(() => (this.cached = undefined));
+  }
+
   async paths(): Promise<string[]> {
     if (this.cached && Date.now() - this.cached.at < FILE_LIST_TTL_MS) return this.cached.paths;
-    const files = await vscode.workspace.findFiles('**/*', undefined, FILE_LIST_LIMIT);
-    const paths = files.map(relativePath).sort();
+    const listing = await (await this.service.open()).list({ limit: FILE_LIST_LIMIT });
+    const paths = listing.files.map((file) => file.display).sort();
     this.cached = { at: Date.now(), paths };
     return paths;
   }

@@ -18,14 +18,25 @@ export interface ToolOutcome {
   readonly isError?: boolean;
 }
 
+/** What a call would touch that the user must hear about before it runs. */
+export interface ToolReview {
+  /** Sensitive files it reads: always asked about (named), never covered by an earlier "allow for this conversation". */
+  readonly sensitivePaths: readonly string[];
+}
+
+export const NOTHING_SENSITIVE: ToolReview = { sensitivePaths: [] };
+
 /** The function tools of the extension, and the user's say over running them. */
 export interface ToolHost {
   readonly definitions: readonly GatewayTool[];
-  /** False when the user already allowed this tool (the call runs without a question). */
-  needsApproval(call: ToolCallRequest): boolean;
+  /** Looks at a call before anyone is asked (none: nothing sensitive). */
+  review?(call: ToolCallRequest, signal: AbortSignal): Promise<ToolReview>;
+  /** False when the user already allowed this call (it runs without a question). */
+  needsApproval(call: ToolCallRequest, review: ToolReview): boolean;
   /** Asks the user: resolves true to run the call, false when they denied it. */
-  approve(call: ToolCallRequest, signal: AbortSignal): Promise<boolean>;
-  run(call: ToolCallRequest, signal: AbortSignal): Promise<ToolOutcome>;
+  approve(call: ToolCallRequest, signal: AbortSignal, review: ToolReview): Promise<boolean>;
+  /** Runs the call; `review` is what the user was shown (a sensitive file not in it must not be read). */
+  run(call: ToolCallRequest, signal: AbortSignal, review: ToolReview): Promise<ToolOutcome>;
 }
 
 export interface ReplyEvents {
@@ -131,10 +142,11 @@ export async function runReply(run: ReplyRun): Promise<void> {
     for (const call of calls) {
       const input = (call.input ?? {}) as Record<string, unknown>;
       const request: ToolCallRequest = { id: call.id, name: call.name, input, arguments: JSON.stringify(input) };
-      const base = { kind: 'function' as const, id: call.id, name: call.name, arguments: request.arguments };
-      const ask = run.tools.needsApproval(request);
+      const review = run.tools.review ? await run.tools.review(request, signal) : NOTHING_SENSITIVE;
+      const base = { kind: 'function' as const, id: call.id, name: call.name, arguments: request.arguments, ...(review.sensitivePaths.length ? { sensitive: review.sensitivePaths } : {}) };
+      const ask = run.tools.needsApproval(request, review);
       const index = addStep({ ...base, status: ask ? 'awaitingApproval' : 'running' });
-      const allowed = !ask || (await run.tools.approve(request, signal).catch((error: unknown) => {
+      const allowed = !ask || (await run.tools.approve(request, signal, review).catch((error: unknown) => {
         // Stopped while asking: the step must not keep live Allow/Deny buttons, nor be saved with them.
         updateStep(index, { ...base, status: 'denied' });
         throw error;
@@ -145,7 +157,7 @@ export async function runReply(run: ReplyRun): Promise<void> {
         continue;
       }
       if (ask) updateStep(index, { ...base, status: 'running' });
-      const outcome = await run.tools.run(request, signal).catch((error: unknown): ToolOutcome => {
+      const outcome = await run.tools.run(request, signal, review).catch((error: unknown): ToolOutcome => {
         if (isAbortError(error)) throw error;
         return { content: `The tool failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
       });

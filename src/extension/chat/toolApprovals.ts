@@ -1,11 +1,15 @@
 // The user's say over function tools: each call waits for Allow once / Allow for this
-// conversation / Deny in the chat; "for this conversation" remembers the tool for that
-// conversation only. A stop (abort) ends every wait at once.
+// conversation / Deny in the chat. "For this conversation" remembers the tool for that
+// conversation only, and covers only calls that touch nothing sensitive: a call that reads a
+// sensitive file asks every time, and only "once" can allow it (an "always" for it, which the
+// chat does not offer, counts as once). The grants are forgotten when the workspace folders
+// change (they were given for other folders). A stop (abort) ends every wait at once.
 import type { ApprovalDecision } from '../../shared/chatProtocol';
 
 interface Pending {
   readonly conversationId: string;
   readonly tool: string;
+  readonly sensitive: boolean;
   readonly resolve: (allowed: boolean) => void;
 }
 
@@ -13,13 +17,14 @@ export class ToolApprovals {
   private readonly pending = new Map<string, Pending>();
   private readonly allowed = new Map<string, Set<string>>();
 
-  isAllowed(conversationId: string, tool: string): boolean {
-    return this.allowed.get(conversationId)?.has(tool) ?? false;
+  /** Whether a call of `tool` runs without asking (never when it touches sensitive paths). */
+  isAllowed(conversationId: string, tool: string, sensitivePaths: readonly string[] = []): boolean {
+    return sensitivePaths.length === 0 && (this.allowed.get(conversationId)?.has(tool) ?? false);
   }
 
-  /** Waits for the user's decision on call `callId` (or resolves at once when the tool is allowed). */
-  ask(conversationId: string, callId: string, tool: string, signal: AbortSignal): Promise<boolean> {
-    if (this.isAllowed(conversationId, tool)) return Promise.resolve(true);
+  /** Waits for the user's decision on call `callId` (or resolves at once when the call is allowed). */
+  ask(conversationId: string, callId: string, tool: string, signal: AbortSignal, sensitivePaths: readonly string[] = []): Promise<boolean> {
+    if (this.isAllowed(conversationId, tool, sensitivePaths)) return Promise.resolve(true);
     return new Promise<boolean>((resolve, reject) => {
       const onAbort = (): void => {
         this.pending.delete(callId);
@@ -30,6 +35,7 @@ export class ToolApprovals {
       this.pending.set(callId, {
         conversationId,
         tool,
+        sensitive: sensitivePaths.length > 0,
         resolve: (allowed) => {
           signal.removeEventListener('abort', onAbort);
           resolve(allowed);
@@ -43,13 +49,18 @@ export class ToolApprovals {
     const waiting = this.pending.get(callId);
     if (!waiting) return false;
     this.pending.delete(callId);
-    if (decision === 'always') {
+    if (decision === 'always' && !waiting.sensitive) {
       const tools = this.allowed.get(waiting.conversationId) ?? new Set<string>();
       tools.add(waiting.tool);
       this.allowed.set(waiting.conversationId, tools);
     }
     waiting.resolve(decision !== 'deny');
     return true;
+  }
+
+  /** Forgets every "for this conversation" grant (the folders they were given for changed). */
+  forgetGrants(): void {
+    this.allowed.clear();
   }
 
   get waiting(): number {

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
+import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { indexCommand, searchCommand, type SearchArgs, type SearchCommandDeps } from './searchCommands';
 import { SearchIndexService } from './searchIndexService';
 import { OPEN_RESULT_COMMAND, SearchResultsView } from './searchResultsView';
@@ -16,11 +17,13 @@ export interface SemanticSearchDeps {
   readonly log: Log;
   /** The extension's workspace storage (undefined without a folder: nothing to index). */
   readonly storageUri: vscode.Uri | undefined;
+  /** What may be indexed (and so sent to the gateway). */
+  readonly workspaceFiles: WorkspaceFilesService;
 }
 
 export function registerSemanticSearch(deps: SemanticSearchDeps): vscode.Disposable[] {
   const storageDir = deps.storageUri ? vscode.Uri.joinPath(deps.storageUri, 'semantic-index').fsPath : undefined;
-  const service = new SearchIndexService(storageDir, deps, deps.log);
+  const service = new SearchIndexService(storageDir, deps, deps.log, deps.workspaceFiles);
   const view = new SearchResultsView();
   const commandDeps: SearchCommandDeps = { ...deps, service, view };
   return [

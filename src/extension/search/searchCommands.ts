@@ -7,7 +7,7 @@ import type { SearchModelsDeps } from './gatewayModels';
 import type { IndexRun, SearchIndexService } from './searchIndexService';
 import { scoreLabel, type SearchResultsView } from './searchResultsView';
 import { lineLabel, openResult, previewOf, runSemanticSearch, type SearchOutcome } from './semanticSearch';
-import { displayPath } from './workspaceFiles';
+import { displayPath } from './indexedFiles';
 
 export interface SearchCommandDeps extends SearchModelsDeps {
   readonly service: SearchIndexService;
@@ -67,7 +67,7 @@ export async function searchCommand(deps: SearchCommandDeps, args?: SearchArgs):
   index = await deps.service.current();
   if (!index) return undefined;
   try {
-    const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Semantic search...' }, () => runSemanticSearch(deps, index, query, deps.log));
+    const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Semantic search...' }, () => runSemanticSearch(deps, deps.service.source, index, query, deps.log));
     deps.view.show(outcome);
     if (outcome.rerankProblem) void vscode.window.showWarningMessage(`Results in similarity order: the rerank failed (${outcome.rerankProblem}).`);
     showPick(outcome);

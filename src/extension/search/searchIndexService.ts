@@ -3,11 +3,12 @@
 // that changed are read, and only those whose content changed are embedded). Updates run one
 // at a time; the running one can be cancelled.
 import * as vscode from 'vscode';
-import { deleteIndex, isAbortError, loadIndex, saveIndex, SemanticIndex, type FileState, type UpdateReport } from '../../core/index';
+import { deleteIndex, isAbortError, loadIndex, saveIndex, SemanticIndex, type FileState, type IndexSource, type UpdateReport } from '../../core/index';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { chooseSearchModel, gatewayEmbedder, type SearchModelsDeps } from './gatewayModels';
-import { listWorkspaceFiles, statFiles, workspaceSource } from './workspaceFiles';
+import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
+import { indexSource, listIndexCandidates, statFiles, type IndexCandidates } from './indexedFiles';
 
 const WATCH_DEBOUNCE_MS = 400;
 
@@ -32,6 +33,7 @@ export class SearchIndexService extends Disposable {
     private readonly storageDir: string | undefined,
     private readonly deps: SearchModelsDeps,
     private readonly log: Log,
+    private readonly workspaceFiles: WorkspaceFilesService,
   ) {
     super();
     const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*'));
@@ -62,8 +64,8 @@ export class SearchIndexService extends Disposable {
   /** Indexes the whole workspace (incrementally over a saved index). */
   indexWorkspace(onProgress?: (message: string, fraction: number) => void): Promise<IndexRun> {
     return this.enqueue(async (signal) => {
-      const listed = await listWorkspaceFiles();
-      return this.update(await statFiles([...listed.values()]), undefined, signal, onProgress);
+      const listed = await listIndexCandidates(this.workspaceFiles, signal);
+      return this.update(listed, await statFiles(listed, [...listed.byUri.keys()]), undefined, signal, onProgress);
     });
   }
 
@@ -97,16 +99,21 @@ export class SearchIndexService extends Disposable {
         // changes wait for the next Index command (which re-embeds everything).
         const index = await this.current();
         if (!index || index.model !== (await chooseSearchModel(this.deps, 'embedding'))) return undefined;
-        const listed = await listWorkspaceFiles();
-        const admitted = [...scope].flatMap((file) => listed.get(file) ?? []);
-        return this.update(await statFiles(admitted), scope, signal);
+        const listed = await listIndexCandidates(this.workspaceFiles, signal);
+        const admitted = [...scope].filter((file) => listed.byUri.has(file));
+        return this.update(listed, await statFiles(listed, admitted), scope, signal);
       });
     } catch (error) {
       this.log.warn(`Semantic search: updating the index after file changes failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
-  private async update(current: Map<string, FileState>, scope: Set<string> | undefined, signal: AbortSignal, onProgress?: (message: string, fraction: number) => void): Promise<IndexRun> {
+  /** Reads the index's files through the workspace-files service (for search results). */
+  get source(): IndexSource {
+    return indexSource(this.workspaceFiles);
+  }
+
+  private async update(listed: IndexCandidates, current: Map<string, FileState>, scope: Set<string> | undefined, signal: AbortSignal, onProgress?: (message: string, fraction: number) => void): Promise<IndexRun> {
     const index = (await this.current()) ?? new SemanticIndex();
     const model = await chooseSearchModel(this.deps, 'embedding');
     let report: UpdateReport;
@@ -116,7 +123,7 @@ export class SearchIndexService extends Disposable {
         scope,
         model,
         signal,
-        source: workspaceSource,
+        source: indexSource(this.workspaceFiles, listed),
         embed: gatewayEmbedder(this.deps, model),
         onProgress: (p) => onProgress?.(`${p.filesDone} of ${p.filesTotal} files, ${p.chunksEmbedded} chunks`, p.filesTotal ? p.filesDone / p.filesTotal : 1),
       });

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { RankedResult } from '../../core/index';
 import { Disposable } from '../lifecycle';
 import { lineLabel, previewOf, type SearchOutcome } from './semanticSearch';
-import { displayPath } from './workspaceFiles';
+import { displayPath } from './indexedFiles';
 
 export const SEARCH_RESULTS_VIEW_ID = 'unifiedInference.searchResults';
 export const OPEN_RESULT_COMMAND = 'unifiedInference.search.openResult';

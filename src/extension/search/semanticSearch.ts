@@ -1,11 +1,10 @@
 // A query against the index: embed it with the index's model, take the nearest chunks by cosine
 // similarity, read their text as it is now, and let the reranker order them.
 import * as vscode from 'vscode';
-import { rankResults, type Candidate, type RankedResult, type SemanticIndex } from '../../core/index';
+import { rankResults, type Candidate, type IndexSource, type RankedResult, type SemanticIndex } from '../../core/index';
 import { readSettings } from '../config';
 import type { Log } from '../log';
 import { chooseSearchModel, gatewayEmbedder, gatewayRerank, type SearchModelsDeps } from './gatewayModels';
-import { workspaceSource } from './workspaceFiles';
 
 export interface SearchOutcome {
   readonly query: string;
@@ -15,11 +14,11 @@ export interface SearchOutcome {
 }
 
 /** The chunks' current text, each file read once. */
-async function candidateTexts(index: SemanticIndex, rows: { index: number; score: number }[]): Promise<Candidate[]> {
+async function candidateTexts(source: IndexSource, index: SemanticIndex, rows: { index: number; score: number }[]): Promise<Candidate[]> {
   const files = new Map<string, Promise<string[] | undefined>>();
   const linesOf = (file: string): Promise<string[] | undefined> => {
     let lines = files.get(file);
-    if (!lines) files.set(file, (lines = workspaceSource.read(file).then((text) => text?.split(/\r\n|\r|\n/))));
+    if (!lines) files.set(file, (lines = source.read(file).then((text) => text?.split(/\r\n|\r|\n/))));
     return lines;
   };
   const candidates: Candidate[] = [];
@@ -34,13 +33,14 @@ async function candidateTexts(index: SemanticIndex, rows: { index: number; score
   return candidates;
 }
 
-export async function runSemanticSearch(deps: SearchModelsDeps, index: SemanticIndex, query: string, log: Log, signal?: AbortSignal): Promise<SearchOutcome> {
+/** `source` reads the indexed files as they are now (through the workspace-files service: a file no longer shared is skipped). */
+export async function runSemanticSearch(deps: SearchModelsDeps, source: IndexSource, index: SemanticIndex, query: string, log: Log, signal?: AbortSignal): Promise<SearchOutcome> {
   const settings = readSettings().search;
   const store = index.store;
   if (!store || store.count === 0) return { query, results: [] };
   const [vector] = await gatewayEmbedder(deps, index.model)([query], signal);
   if (!vector) throw new Error('The gateway returned no embedding for the query.');
-  const candidates = await candidateTexts(index, store.search(vector, settings.candidates));
+  const candidates = await candidateTexts(source, index, store.search(vector, settings.candidates));
   if (!candidates.length) return { query, results: [] };
   try {
     const model = await chooseSearchModel(deps, 'rerank');

@@ -32,6 +32,12 @@ export function attachmentChip(attachment: Attachment, onRemove?: () => void): H
   return chip;
 }
 
+/** The sensitive files a tool call reads, named (text only: paths come from the model's arguments). */
+function sensitiveNotice(paths: readonly string[]): HTMLElement {
+  const text = `Sensitive ${paths.length === 1 ? 'file' : 'files'} (may hold secrets): ${paths.join(', ')}`;
+  return el('div', { className: 'sensitive-note', attrs: { role: 'note' } }, icon('warning'), el('span', { text }));
+}
+
 export class UserTurnView {
   readonly element: HTMLElement;
 
@@ -177,13 +183,24 @@ export class AssistantTurnView {
       );
     }
     const line = el('div', { className: 'step-line' }, icon(STEP_ICONS[step.status] ?? 'tools'), el('span', { className: 'step-name', text: step.name }), el('span', { className: 'step-status', text: STEP_WORDS[step.status] ?? step.status }));
-    const item = el('li', { className: `tool-step function ${step.status}`, attrs: { 'data-call-id': step.id } }, line, el('code', { className: 'step-args', text: step.arguments }));
+    const sensitive = step.sensitive ?? [];
+    const item = el('li', { className: `tool-step function ${step.status}${sensitive.length ? ' sensitive' : ''}`, attrs: { 'data-call-id': step.id } }, line, el('code', { className: 'step-args', text: step.arguments }));
+    // Kept after the decision too: the history shows which secrets a reply read.
+    if (sensitive.length) item.append(sensitiveNotice(sensitive));
     if (step.status === 'awaitingApproval') {
       const decide = (decision: ApprovalDecision) => (): void => {
         item.querySelectorAll('button').forEach((button) => (button.disabled = true));
         this.send({ type: 'approveTool', callId: step.id, decision });
       };
-      const buttons = el('div', { className: 'approval', attrs: { role: 'group', 'aria-label': `Allow ${step.name}?` } }, textButton('Allow Once', decide('once')), textButton('Allow for This Conversation', decide('always'), true), textButton('Deny', decide('deny'), true));
+      // A sensitive file is allowed one call at a time: no standing permission is offered for it.
+      const label = sensitive.length ? `Allow ${step.name} to read the sensitive ${sensitive.length === 1 ? 'file' : 'files'} ${sensitive.join(', ')}?` : `Allow ${step.name}?`;
+      const buttons = el(
+        'div',
+        { className: 'approval', attrs: { role: 'group', 'aria-label': label } },
+        textButton('Allow Once', decide('once')),
+        sensitive.length ? undefined : textButton('Allow for This Conversation', decide('always'), true),
+        textButton('Deny', decide('deny'), true),
+      );
       item.append(buttons);
       queueMicrotask(() => buttons.querySelector('button')?.focus());
     }

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chunkText, gitignoreGlobs, loadIndex, looksBinary, rankResults, reorderLines, saveIndex, SemanticIndex, topK, VECTOR_HEADER_BYTES, VectorStore, VECTORS_FILE } from '../../../src/core/index';
+import { chunkText, loadIndex, looksBinary, rankResults, reorderLines, saveIndex, SemanticIndex, topK, VECTOR_HEADER_BYTES, VectorStore, VECTORS_FILE } from '../../../src/core/index';
 
 const lines = (n: number, prefix = 'line'): string => Array.from({ length: n }, (_, i) => `${prefix} ${i}`).join('\n') + '\n';
 
@@ -101,13 +101,7 @@ describe('core/search: vector store and cosine search', () => {
   });
 });
 
-describe('core/search: .gitignore globs and result order', () => {
-  it('reads a .gitignore simply', () => {
-    assert.deepEqual(gitignoreGlobs('# c\nnode_modules/\n/dist\n*.log\n!keep.log\nsrc/gen\n{a,b}\n'), [
-      '**/node_modules/**', 'dist/**', 'dist', '**/*.log/**', '**/*.log', 'src/gen/**', 'src/gen',
-    ]);
-  });
-
+describe('core/search: result order', () => {
   it('follows the reranker, ignoring invented or repeated indexes', () => {
     const c = (file: string, similarity: number) => ({ record: { file, startLine: 0, endLine: 0 }, similarity, text: file });
     const candidates = [c('a', 0.9), c('b', 0.8), c('c', 0.7)];

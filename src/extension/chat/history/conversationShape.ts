@@ -96,7 +96,8 @@ function toolStep(value: unknown, at: string): ToolStep {
   const saved = oneOf(o['status'], TOOL_STATUSES, `${at}.status`);
   // Saved mid-reply (the window closed): after a reload nothing waits for a decision or runs it.
   const status = saved === 'awaitingApproval' ? 'denied' : saved === 'running' ? 'failed' : saved;
-  return dropUndefined<ToolStep>({ kind: 'function', id: string(o, 'id', at), name, arguments: string(o, 'arguments', at), status, result });
+  const sensitive = Array.isArray(o['sensitive']) ? o['sensitive'].filter((path): path is string => typeof path === 'string') : [];
+  return dropUndefined<ToolStep>({ kind: 'function', id: string(o, 'id', at), name, arguments: string(o, 'arguments', at), status, sensitive: sensitive.length ? sensitive : undefined, result });
 }
 
 /** Checked closely: these are replayed to the model in the next request. */

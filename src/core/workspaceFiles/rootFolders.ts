@@ -1,0 +1,86 @@
+// The workspace folders as real paths on disk, the question "which folder holds this real path,
+// and where in it", and the .gitignore files that apply to a folder inside one.
+import { promises as fs } from 'node:fs';
+import * as nodePath from 'node:path';
+import { readPrefix } from './boundedRead';
+import { FileRules, type ExcludeGlobs } from './fileRules';
+import { parseGitignore, type GitignoreFile } from './gitignore';
+
+export interface FolderConfig {
+  /** The folder's name as the editor shows it (multi-root paths start with it). */
+  readonly name: string;
+  /** Absolute path on disk as the editor knows it (it may be, or pass through, a link). */
+  readonly path: string;
+  readonly excludes: ExcludeGlobs;
+}
+
+export interface RootFolder extends FolderConfig {
+  readonly index: number;
+  /** The folder's real path: what every resolved path is checked against. */
+  readonly real: string;
+  readonly rules: FileRules;
+}
+
+/** A .gitignore larger than this is read only this far (a rule file, not data). */
+const MAX_GITIGNORE_BYTES = 1_000_000;
+
+export async function openFolders(folders: readonly FolderConfig[], sensitive: readonly string[], caseInsensitive: boolean): Promise<RootFolder[]> {
+  return Promise.all(
+    folders.map(async (folder, index) => ({
+      ...folder,
+      index,
+      real: await fs.realpath(folder.path).catch(() => nodePath.resolve(folder.path)),
+      rules: new FileRules(folder.excludes, sensitive, caseInsensitive),
+    })),
+  );
+}
+
+/** `child` relative to `parent` with `/` separators, or undefined when it is not inside (or is) it. */
+export function relativeInside(parent: string, child: string, caseInsensitive: boolean): string | undefined {
+  const p = caseInsensitive ? parent.toLowerCase() : parent;
+  const c = caseInsensitive ? child.toLowerCase() : child;
+  const prefix = p.endsWith(nodePath.sep) ? p : p + nodePath.sep;
+  if (!c.startsWith(prefix)) return undefined;
+  const relative = child.slice(prefix.length);
+  return relative ? relative.split(nodePath.sep).join('/') : undefined;
+}
+
+/** The folder whose real path holds `real` (the deepest, when folders nest), and the path in it. */
+export function locate(folders: readonly RootFolder[], real: string, caseInsensitive: boolean): { folder: RootFolder; path: string } | undefined {
+  let best: { folder: RootFolder; path: string } | undefined;
+  for (const folder of folders) {
+    const path = relativeInside(folder.real, real, caseInsensitive);
+    if (path !== undefined && (!best || folder.real.length > best.folder.real.length)) best = { folder, path };
+  }
+  return best;
+}
+
+/** The .gitignore files of folders, read once per operation (edits between operations count). */
+export class GitignoreCache {
+  private readonly read = new Map<string, Promise<GitignoreFile | undefined>>();
+
+  constructor(private readonly caseInsensitive: boolean) {}
+
+  /** The .gitignore of folder `dir` ('' for the workspace folder itself), if it has one. */
+  file(folder: RootFolder, dir: string): Promise<GitignoreFile | undefined> {
+    const key = `${folder.index}\0${dir}`;
+    let found = this.read.get(key);
+    if (!found) {
+      const path = nodePath.join(folder.real, ...dir.split('/').filter(Boolean), '.gitignore');
+      found = readPrefix(path, MAX_GITIGNORE_BYTES).then(
+        ({ bytes }) => ({ base: dir, rules: parseGitignore(new TextDecoder().decode(bytes), this.caseInsensitive) }),
+        () => undefined,
+      );
+      this.read.set(key, found);
+    }
+    return found;
+  }
+
+  /** Every .gitignore that applies inside folder `dir`: the workspace folder's first. */
+  async chain(folder: RootFolder, dir: string): Promise<GitignoreFile[]> {
+    const parts = dir ? dir.split('/') : [];
+    const dirs = ['', ...parts.map((_, i) => parts.slice(0, i + 1).join('/'))];
+    const files = await Promise.all(dirs.map((d) => this.file(folder, d)));
+    return files.filter((file): file is GitignoreFile => file !== undefined);
+  }
+}

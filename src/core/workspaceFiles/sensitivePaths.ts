@@ -1,0 +1,47 @@
+// Files that hold secrets: the model's workspace tools never read them without the user's
+// explicit, one-time approval, listing and searching leave them out, and semantic indexing never
+// sends them to the gateway. Users add globs (unifiedInference.sensitiveFiles); the built-in list
+// cannot be narrowed. Matched without regard to case: `.ENV` on a case-insensitive disk is `.env`.
+import { compileGlob, pathPrefixes, type PathMatcher } from './glob';
+
+export const BUILT_IN_SENSITIVE_FILES: readonly string[] = [
+  // Environment files (.env, .env.local, .envrc, ...)
+  '**/.env*',
+  // Private keys, keystores and certificates
+  '**/*.pem', '**/*.key', '**/*.p8', '**/*.p12', '**/*.pfx', '**/*.jks', '**/*.keystore', '**/*.ppk', '**/*.crt', '**/*.cer',
+  '**/id_rsa*', '**/id_dsa*', '**/id_ecdsa*', '**/id_ed25519*', '**/*.kdbx',
+  // Version control internals and credential stores
+  '**/.git', '**/.git-credentials', '**/.npmrc', '**/.yarnrc.yml', '**/.pypirc', '**/.netrc', '**/_netrc', '**/.pgpass', '**/.htpasswd',
+  '**/.ssh', '**/.gnupg',
+  // Cloud and container credentials
+  '**/.aws/credentials', '**/.aws/config', '**/.azure', '**/gcloud/application_default_credentials.json', '**/application_default_credentials.json',
+  '**/gcloud/credentials.db', '**/gcloud/access_tokens.db', '**/gcloud/legacy_credentials', '**/.docker/config.json', '**/.kube/config',
+  '**/.terraformrc', '**/*.tfstate', '**/*.tfstate.backup',
+];
+
+/**
+ * A user's glob: workspace-relative as in files.exclude, except that a pattern without a slash
+ * names a file at any depth (`*.secret` means every .secret file, as in a .gitignore).
+ */
+function userGlob(glob: string): string {
+  const clean = glob.trim().replace(/^\.\//, '');
+  return clean.includes('/') ? clean.replace(/^\//, '') : `**/${clean}`;
+}
+
+/**
+ * Which sensitive pattern a workspace-relative path falls under (the path itself or one of its
+ * folders: everything inside `.git/` or `.ssh/` is sensitive), or undefined.
+ */
+export function sensitiveMatcher(extra: readonly string[] = []): (path: string) => string | undefined {
+  const patterns: Array<[string, PathMatcher]> = [
+    ...BUILT_IN_SENSITIVE_FILES.map((glob): [string, PathMatcher] => [glob, compileGlob(glob, true)]),
+    ...extra.filter((glob) => glob.trim()).map((glob): [string, PathMatcher] => [glob.trim(), compileGlob(userGlob(glob), true)]),
+  ];
+  return (path) => {
+    for (const prefix of pathPrefixes(path)) {
+      const hit = patterns.find(([, matches]) => matches(prefix));
+      if (hit) return hit[0];
+    }
+    return undefined;
+  };
+}

@@ -1,0 +1,33 @@
+// A file of the workspace as the tools, @ mentions and semantic search see it, and the check that
+// admits one: inside the folders by its real path, not excluded, and sensitive or not.
+import type { GitignoreCache, RootFolder } from './rootFolders';
+
+export interface WorkspaceFile {
+  /** Index of its workspace folder. */
+  readonly folder: number;
+  /** Folder-relative, `/`-separated: the path it was asked for or listed under (a link's own path). */
+  readonly path: string;
+  /** `path`, prefixed by the folder's name in a multi-root workspace (as the editor writes it). */
+  readonly display: string;
+  /** The real path that is read. */
+  readonly real: string;
+  /** The displayed paths (its own, and its target's for a link) that are sensitive; empty when none is. */
+  readonly sensitive: readonly string[];
+}
+
+export function displayPath(folders: readonly RootFolder[], folder: RootFolder, path: string): string {
+  return folders.length > 1 ? `${folder.name}/${path}` : path;
+}
+
+export type Admission = { readonly excluded: string } | { readonly excluded?: undefined; readonly sensitive: boolean };
+
+/**
+ * Whether `path` of `folder` is shared: `excluded` names the setting or file that leaves it out.
+ * `foldersChecked`: its folders were already admitted (a walk), so only the path itself is looked at.
+ */
+export async function admit(folder: RootFolder, path: string, isFolder: boolean, gitignores: GitignoreCache, foldersChecked = false): Promise<Admission> {
+  const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+  const excluded = folder.rules.excludedBy(path, isFolder, await gitignores.chain(folder, parent), !foldersChecked);
+  if (excluded) return { excluded };
+  return { sensitive: folder.rules.sensitivePattern(path) !== undefined };
+}

@@ -1,0 +1,125 @@
+// The one gate between the workspace's files and anything that sends them to a model: the chat's
+// workspace tools, @ file mentions and semantic indexing. A path is resolved to its real path
+// (links, `..`, case, multi-root folder names) and served only when that real path is inside a
+// workspace folder and not left out by files.exclude, search.exclude or a .gitignore; sensitive
+// files are flagged for the caller to ask about. Reads are bounded by a byte cap checked against
+// fstat, so a large file is never read whole.
+import { promises as fs } from 'node:fs';
+import * as nodePath from 'node:path';
+import { readTextPrefix, type FileContent } from './boundedRead';
+import { walkFiles, type Listing, type ListOptions } from './fileWalk';
+import { GitignoreCache, locate, openFolders, relativeInside, type FolderConfig, type RootFolder } from './rootFolders';
+import { admit, displayPath, type WorkspaceFile } from './workspaceFile';
+
+export interface WorkspaceFilesConfig {
+  readonly folders: readonly FolderConfig[];
+  /** Globs added to the built-in sensitive patterns. */
+  readonly sensitive?: readonly string[];
+  /** Whether paths differing only in case are one file (Windows, macOS). */
+  readonly caseInsensitive?: boolean;
+}
+
+export type ResolveProblem = 'invalid' | 'outside' | 'missing' | 'excluded' | 'folder';
+
+export type Resolution =
+  | { readonly ok: true; readonly file: WorkspaceFile }
+  | { readonly ok: false; readonly problem: ResolveProblem; readonly message: string };
+
+interface Candidate {
+  readonly folder: RootFolder;
+  /** Absolute, as asked (before links are followed). */
+  readonly lexical: string;
+  readonly path: string;
+}
+
+export class WorkspaceFiles {
+  private constructor(
+    private readonly folders: readonly RootFolder[],
+    private readonly caseInsensitive: boolean,
+  ) {}
+
+  static async open(config: WorkspaceFilesConfig): Promise<WorkspaceFiles> {
+    const caseInsensitive = config.caseInsensitive ?? false;
+    return new WorkspaceFiles(await openFolders(config.folders, config.sensitive ?? [], caseInsensitive), caseInsensitive);
+  }
+
+  get folderCount(): number {
+    return this.folders.length;
+  }
+
+  /**
+   * A path as a model or a user writes it (folder-relative, `folder/path` in a multi-root
+   * workspace, or absolute) as a workspace file, or why it is not one. The message is written for
+   * the model to read.
+   */
+  async resolve(input: string): Promise<Resolution> {
+    const asked = input.trim().replace(/\\/g, '/');
+    const refuse = (problem: ResolveProblem, message: string): Resolution => ({ ok: false, problem, message });
+    if (!asked || asked.includes('\0') || (/^[a-z][a-z0-9+.-]+:/i.test(asked) && !/^[a-z]:\//i.test(asked))) return refuse('invalid', `"${input}" is not a file path.`);
+    const candidates = this.candidates(asked);
+    if (candidates.length === 0) return refuse('outside', `${asked} is outside the workspace folders: the workspace tools only see files inside them.`);
+    const gitignores = new GitignoreCache(this.caseInsensitive);
+    for (const candidate of candidates) {
+      const real = await fs.realpath(candidate.lexical).catch(() => undefined);
+      if (!real) continue;
+      const target = locate(this.folders, real, this.caseInsensitive);
+      // Do not say where the link leads: that is a path of the user's machine outside the workspace.
+      if (!target) return refuse('outside', `${asked} leads outside the workspace folders (through a link): the workspace tools only see files inside them.`);
+      const display = displayPath(this.folders, candidate.folder, candidate.path);
+      if (!(await fs.stat(real).then((s) => s.isFile(), () => false))) return refuse('folder', `${display} is a folder, not a file.`);
+      const sensitive: string[] = [];
+      for (const [folder, path] of [[candidate.folder, candidate.path], [target.folder, target.path]] as const) {
+        const admitted = await admit(folder, path, false, gitignores);
+        const shown = displayPath(this.folders, folder, path);
+        if (admitted.excluded !== undefined) return refuse('excluded', `${shown} is excluded by ${admitted.excluded}: the workspace tools do not see it.`);
+        if (admitted.sensitive && !sensitive.includes(shown)) sensitive.push(shown);
+      }
+      return { ok: true, file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive } };
+    }
+    return refuse('missing', `No file ${asked} in the workspace.`);
+  }
+
+  /** The shared files (sensitive ones counted, not listed). */
+  list(options: ListOptions): Promise<Listing> {
+    return walkFiles(this.folders, new GitignoreCache(this.caseInsensitive), this.caseInsensitive, options);
+  }
+
+  /** The start of a file, at most `maxBytes` of it, with its whole size from fstat. */
+  read(file: WorkspaceFile, maxBytes: number): Promise<FileContent> {
+    return readTextPrefix(file.real, maxBytes);
+  }
+
+  async stat(file: WorkspaceFile): Promise<{ readonly size: number; readonly mtime: number }> {
+    const stat = await fs.stat(file.real);
+    return { size: stat.size, mtime: stat.mtimeMs };
+  }
+
+  /** The absolute path a file was asked for or listed under (for the editor's URIs). */
+  absolutePath(file: WorkspaceFile): string {
+    const folder = this.folders[file.folder];
+    return folder ? nodePath.join(folder.path, ...file.path.split('/')) : file.real;
+  }
+
+  /** The places `asked` may name, best first; none when every reading leaves the folders. */
+  private candidates(asked: string): Candidate[] {
+    const found: Candidate[] = [];
+    const add = (folder: RootFolder, lexical: string): void => {
+      // Checked against both the folder as named and its real path: a folder may itself be a link.
+      const path = relativeInside(nodePath.resolve(folder.path), lexical, this.caseInsensitive) ?? relativeInside(folder.real, lexical, this.caseInsensitive);
+      if (path !== undefined && !found.some((c) => c.lexical === lexical)) found.push({ folder, lexical, path });
+    };
+    if (nodePath.isAbsolute(asked) || /^[a-z]:\//i.test(asked)) {
+      const lexical = nodePath.resolve(asked);
+      for (const folder of this.folders) add(folder, lexical);
+      return found;
+    }
+    const relative = asked.replace(/^(\.\/)+/, '');
+    const first = relative.split('/')[0];
+    if (this.folders.length > 1) {
+      const named = this.folders.find((folder) => folder.name === first);
+      if (named) add(named, nodePath.resolve(named.path, relative.slice(named.name.length + 1)));
+    }
+    for (const folder of this.folders) add(folder, nodePath.resolve(folder.path, relative));
+    return found;
+  }
+}
