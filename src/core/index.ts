@@ -24,6 +24,7 @@ export type { SseEvent } from './sse';
 export { parseErrorBody } from './parse/errorBody';
 export type { ErrorBody } from './parse/errorBody';
 export { backoffDelay, isOutOfCredits, isRetryableStatus, parseRetryAfter, DEFAULT_MAX_RETRIES, MAX_RETRY_AFTER_MS } from './retry';
+export { clampDelay, MAX_TIMER_DELAY_MS } from './delay';
 export {
   buildResearchQuery,
   classifyResearchStatus,
