@@ -112,3 +112,18 @@ export function abortError(signal?: AbortSignal): Error {
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
 }
+
+/**
+ * An answer larger than the client reads for that endpoint (see limits.ts): it was not read, or
+ * not read past the limit, so a runaway body cannot fill the editor's memory.
+ */
+export class ResponseTooLargeError extends GatewayError {
+  /** The most the client reads for this answer, in bytes. */
+  readonly limitBytes: number;
+
+  constructor(message: string, init: GatewayErrorInit & { limitBytes: number }) {
+    super(message, { code: 'response_too_large', ...init });
+    this.name = 'ResponseTooLargeError';
+    this.limitBytes = init.limitBytes;
+  }
+}

@@ -3,11 +3,13 @@
 import { request } from 'undici';
 import type { Dispatcher, FormData } from 'undici';
 import { apiBaseUrl } from './baseUrl';
+import { readCappedText } from './cappedBody';
 import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, abortError } from './errors';
 import { Exchange } from './exchange';
 import type { GatewayErrorInit } from './errors';
 import { parseErrorBody } from './parse/errorBody';
 import { tryParseJson } from './parse/json';
+import { MAX_JSON_BYTES } from './limits';
 import { redactSecrets } from './redact';
 import { DEFAULT_MAX_RETRIES, backoffDelay, isOutOfCredits, isRetryableStatus, parseRetryAfter, retryDelay, sleep } from './retry';
 import type { HeaderBag } from './retry';
@@ -33,6 +35,8 @@ export interface HttpCall {
   /** The endpoint's policy (wire-conventions): false for research creation, images, speech, transcription. */
   retryable: boolean;
   options?: RequestOptions | undefined;
+  /** json(): the most bytes of the answer read (limits.ts); default MAX_JSON_BYTES. */
+  maxBytes?: number;
 }
 
 export interface HttpResponse {
@@ -120,10 +124,10 @@ export class Transport {
     }
   }
 
-  /** A JSON request: the parsed body of the 2xx answer. */
+  /** A JSON request: the parsed body of the 2xx answer, refused (ResponseTooLargeError) past call.maxBytes. */
   async json(call: HttpCall): Promise<unknown> {
     const { response } = await this.send({ accept: 'application/json', ...call });
-    const text = await readText(response.body);
+    const text = await readCappedText(response.body, response.headers, { maxBytes: call.maxBytes ?? MAX_JSON_BYTES, what: `the gateway's answer to ${call.method} ${call.path}`, status: response.status });
     const value = tryParseJson(text);
     if (value === undefined) throw new GatewayError(`The gateway answered ${call.path} with something that is not JSON`, { status: response.status });
     return value;

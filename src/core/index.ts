@@ -9,6 +9,7 @@ export {
   GatewayError,
   InvalidRequestError,
   RateLimitError,
+  ResponseTooLargeError,
   StreamError,
   TimeoutError,
   isAbortError,
@@ -25,6 +26,18 @@ export { parseErrorBody } from './parse/errorBody';
 export type { ErrorBody } from './parse/errorBody';
 export { backoffDelay, isOutOfCredits, isRetryableStatus, parseRetryAfter, DEFAULT_MAX_RETRIES, MAX_RETRY_AFTER_MS } from './retry';
 export { clampDelay, MAX_TIMER_DELAY_MS } from './delay';
+export {
+  formatByteSize,
+  MAX_CATALOG_BYTES,
+  MAX_IMAGE_BYTES,
+  MAX_JSON_BYTES,
+  MAX_RESEARCH_LIST_BYTES,
+  MAX_SMALL_JSON_BYTES,
+  MAX_SPEECH_BYTES,
+  MAX_TRANSCRIPTION_BYTES,
+  TRANSCRIPTION_CONFIRM_BYTES,
+  TRANSCRIPTION_MAX_BYTES,
+} from './limits';
 export {
   buildResearchQuery,
   classifyResearchStatus,

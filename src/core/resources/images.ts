@@ -4,6 +4,7 @@ import { parseImageResult } from '../parse/resources';
 import type { RequestOptions } from '../types/common';
 import type { ImageGenerationRequest, ImageGenerationResult } from '../types/media';
 import { InvalidRequestError } from '../errors';
+import { imagesAnswerCap } from '../limits';
 import { checkInteger, checkOneOf, requireObject, requireString } from '../validate';
 
 export function validateImageRequest(req: ImageGenerationRequest): void {
@@ -19,6 +20,6 @@ export class ImagesResource {
 
   async generate(req: ImageGenerationRequest, opts?: RequestOptions): Promise<ImageGenerationResult> {
     validateImageRequest(req);
-    return parseImageResult(await this.transport.json({ method: 'POST', path: '/images/generations', json: req, retryable: false, options: opts }));
+    return parseImageResult(await this.transport.json({ method: 'POST', path: '/images/generations', json: req, retryable: false, options: opts, maxBytes: imagesAnswerCap(req.n ?? 1) }));
   }
 }
