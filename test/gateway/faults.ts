@@ -18,6 +18,8 @@ export interface FaultSpec {
   readonly retryAfterMs?: number;
   readonly times?: number;
   readonly rejectStreamOptions: boolean;
+  /** `huge-body=<bytes>`: a 2xx JSON answer padded to that many bytes, chunked (hugeBody.ts). */
+  readonly hugeBodyBytes?: number;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -55,6 +57,7 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'retry-after': spec.retryAfterS = nonNegativeInt(name, value); break;
       case 'retry-after-ms': spec.retryAfterMs = nonNegativeInt(name, value); break;
       case 'times': spec.times = nonNegativeInt(name, value); break;
+      case 'huge-body': spec.hugeBodyBytes = nonNegativeInt(name, value); break;
       default:
         throw badRequest(FAULT_HEADER, `unknown fault item '${name}'`, 'invalid_fault');
     }
