@@ -37,7 +37,9 @@ export function declaredLength(headers: HeaderBag): number | undefined {
 
 /**
  * The whole body as bytes, or a ResponseTooLargeError as soon as it is known to pass the cap.
- * The body is closed (its connection destroyed) when it is refused.
+ * The body is closed when it is refused: its iterator's return() must close the connection even
+ * before the first read (the transport's bodies and the image downloader's do; a plain stream's
+ * async iterator does not until it has started).
  */
 export async function readCappedBytes(body: AsyncIterable<Uint8Array>, headers: HeaderBag, cap: BodyCap): Promise<Uint8Array> {
   const iterator = body[Symbol.asyncIterator]();

@@ -127,3 +127,21 @@ export class ResponseTooLargeError extends GatewayError {
     this.limitBytes = init.limitBytes;
   }
 }
+
+/** Why an image the gateway pointed at was not taken (ImageDownloadError.reason). */
+export type ImageRefusal = 'address' | 'scheme' | 'credentials' | 'redirects' | 'type' | 'status' | 'connection' | 'missing';
+
+/**
+ * An image could not be downloaded or was refused (an address it may not go to, too many
+ * redirects, not an image, too large...). Messages name the host, never the whole URL: signed
+ * image links carry tokens in their query.
+ */
+export class ImageDownloadError extends GatewayError {
+  readonly reason: ImageRefusal;
+
+  constructor(reason: ImageRefusal, message: string, init: GatewayErrorInit = {}) {
+    super(message, { code: `image_${reason}`, ...init });
+    this.name = 'ImageDownloadError';
+    this.reason = reason;
+  }
+}

@@ -2,6 +2,7 @@
 // retried, turns failures into the error classes, and hands bodies on as AsyncIterable<Uint8Array>.
 import { request } from 'undici';
 import type { Dispatcher, FormData } from 'undici';
+import { resolveApiKey } from './apiKey';
 import { apiBaseUrl } from './baseUrl';
 import { readCappedText } from './cappedBody';
 import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, abortError } from './errors';
@@ -20,7 +21,7 @@ import type { ApiKeySource, AuthHeader, GatewayClientOptions, RequestOptions } f
 export const DEFAULT_TIMEOUT_MS = 600_000;
 /** Error bodies are read up to this size; the message is all we need from them. */
 const MAX_ERROR_BODY = 64 * 1024;
-const USER_AGENT = 'unified-inference-vscode/0.0.1';
+export const USER_AGENT = 'unified-inference-vscode/0.0.1';
 
 export interface HttpCall {
   method: 'GET' | 'POST';
@@ -169,19 +170,8 @@ export class Transport {
     return headers;
   }
 
-  private async resolveKey(): Promise<string> {
-    let key: string | undefined;
-    try {
-      key = typeof this.apiKey === 'string' ? this.apiKey : await this.apiKey();
-    } catch (error) {
-      throw new AuthenticationError('Could not read the API key', { cause: error });
-    }
-    key = key?.trim();
-    if (!key) throw new AuthenticationError('No API key is set');
-    // A header value is Latin-1 without control characters (tab allowed). undici would refuse
-    // anything else as a connection failure (and retry it), with a message that could quote the key.
-    if (/[^\t\x20-\x7e\x80-\xff]/.test(key)) throw new AuthenticationError('The API key contains characters that cannot be sent in a header');
-    return key;
+  private resolveKey(): Promise<string> {
+    return resolveApiKey(this.apiKey);
   }
 
   private retryDelayFor(error: GatewayError, attempt: number): number | undefined {

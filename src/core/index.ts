@@ -7,6 +7,7 @@ export {
   AuthenticationError,
   ConnectionError,
   GatewayError,
+  ImageDownloadError,
   InvalidRequestError,
   RateLimitError,
   ResponseTooLargeError,
@@ -14,7 +15,16 @@ export {
   TimeoutError,
   isAbortError,
 } from './errors';
-export type { GatewayErrorInit } from './errors';
+export type { GatewayErrorInit, ImageRefusal } from './errors';
+
+// Image downloads (links from the gateway) and image types read from bytes.
+export { DEFAULT_IMAGE_TIMEOUT_MS, ImageDownloader, imageFromBase64, MAX_IMAGE_REDIRECTS, typedImage } from './images/imageDownloader';
+export type { DownloadedImage, ImageDownloadOptions, ImageSource } from './images/imageDownloader';
+export type { HostLookup, ResolvedAddress } from './images/addressPolicy';
+export { describeNonImage, IMAGE_TYPES, imageTypeOfExtension, sniffImageType } from './images/imageType';
+export type { ImageFormat, ImageType } from './images/imageType';
+export { addressClass } from './net/addressClass';
+export type { AddressClass } from './net/addressClass';
 
 // Pure helpers later features use.
 export { apiBaseUrl, normalizeBaseUrl } from './baseUrl';
