@@ -1,4 +1,5 @@
 import { badRequest } from './errors';
+import { parseImageKinds, type ImageKind } from './imageLinks';
 
 /** The header that selects a fault for one request; the same grammar works as a `::<spec>` model-name suffix. */
 export const FAULT_HEADER = 'x-gateway-fault';
@@ -20,6 +21,8 @@ export interface FaultSpec {
   readonly rejectStreamOptions: boolean;
   /** `huge-body=<bytes>`: a 2xx JSON answer padded to that many bytes, chunked (hugeBody.ts). */
   readonly hugeBodyBytes?: number;
+  /** `images=<kind>,...`: what each image of a generation answer is (imageLinks.ts). */
+  readonly images?: readonly ImageKind[];
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -58,6 +61,7 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'retry-after-ms': spec.retryAfterMs = nonNegativeInt(name, value); break;
       case 'times': spec.times = nonNegativeInt(name, value); break;
       case 'huge-body': spec.hugeBodyBytes = nonNegativeInt(name, value); break;
+      case 'images': spec.images = parseImageKinds(value, FAULT_HEADER); break;
       default:
         throw badRequest(FAULT_HEADER, `unknown fault item '${name}'`, 'invalid_fault');
     }
