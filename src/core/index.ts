@@ -48,6 +48,8 @@ export {
   TRANSCRIPTION_CONFIRM_BYTES,
   TRANSCRIPTION_MAX_BYTES,
 } from './limits';
+export { transcriptionUploadVerdict } from './uploadSize';
+export type { UploadVerdict } from './uploadSize';
 export {
   buildResearchQuery,
   classifyResearchStatus,
