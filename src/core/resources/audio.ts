@@ -20,7 +20,7 @@ export function validateTranscriptionRequest(req: TranscriptionRequest): void {
   requireObject('file', req.file);
   if (!(req.file.data instanceof Uint8Array) || req.file.data.byteLength === 0) throw new InvalidRequestError('file.data', 'file.data must be non-empty bytes');
   if (req.file.data.byteLength > TRANSCRIPTION_MAX_BYTES) {
-    throw new InvalidRequestError('file.data', `file.data is ${formatByteSize(req.file.data.byteLength)}; the most the client uploads is ${formatByteSize(TRANSCRIPTION_MAX_BYTES)}`);
+    throw new InvalidRequestError('file.data', `file.data is ${req.file.data.byteLength} bytes, more than the ${formatByteSize(TRANSCRIPTION_MAX_BYTES)} the client uploads`);
   }
   requireString('file.filename', req.file.filename);
   const extension = fileExtension(req.file.filename);
