@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import { IMAGE_TYPES, ImageDownloadError, sniffImageType } from '../../src/core/index';
 import type { DownloadedImage } from '../../src/core/index';
-import { failureSummary, imageFileName, imageFolderSegments, markdownImageLink, promptSlug, sortDownloads } from '../../src/extension/media/imageData';
+import { failureSummary, imageFileName, imageFolderSegments, markdownImageLink, promptSlug, splitDownloads } from '../../src/extension/media/imageData';
 import { isGalleryImageId, parseGalleryToHostMessage } from '../../src/shared/galleryProtocol';
 import type { GalleryImage } from '../../src/shared/galleryProtocol';
 import { GalleryView } from '../../src/webview/gallery/galleryView';
@@ -28,12 +28,12 @@ describe('media: image gallery', () => {
       const arrived = (format: keyof typeof IMAGE_TYPES): PromiseSettledResult<DownloadedImage> => ({ status: 'fulfilled', value: { bytes: new Uint8Array([1]), type: IMAGE_TYPES[format] } });
       const failed = (message: string): PromiseSettledResult<DownloadedImage> => ({ status: 'rejected', reason: new ImageDownloadError('type', message) });
       const answer = [{ revised_prompt: ' one ' }, { revised_prompt: 'two' }, { revised_prompt: 'three' }];
-      const { images, failures } = sortDownloads(answer, [arrived('jpeg'), failed('It is an SVG image.'), arrived('webp')]);
+      const { images, failures } = splitDownloads(answer, [arrived('jpeg'), failed('It is an SVG image.'), arrived('webp')]);
       assert.deepEqual(images.map((image) => [image.type.extension, image.revisedPrompt]), [['jpg', 'one'], ['webp', 'three']]);
       assert.deepEqual(failures, [{ position: 'Image 2 of 3', message: 'It is an SVG image.' }]);
       assert.equal(failureSummary(2, failures), '2 of 3 images arrived; 1 could not be kept. Image 2 of 3: It is an SVG image.');
       assert.equal(failureSummary(0, [...failures, ...failures]), 'None of the 2 images could be kept. Image 2 of 3: It is an SVG image. The gallery shows every reason.');
-      assert.equal(failureSummary(0, sortDownloads([{}], [failed('Too large.')]).failures), 'Too large.');
+      assert.equal(failureSummary(0, splitDownloads([{}], [failed('Too large.')]).failures), 'Too large.');
     });
 
     it('names files by time and prompt, safely', () => {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ImageGenerationRequest } from '../../core/index';
-import { failureSummary, sortDownloads, type ImageFailure } from './imageData';
+import { failureSummary, splitDownloads, type ImageFailure } from './imageData';
 import type { ImageGallery, GalleryEntry } from './imageGallery';
 import type { MediaDeps } from './mediaDeps';
 import { pickModel, pickValue } from './mediaPicks';
@@ -54,7 +54,7 @@ export async function generateInto(deps: MediaDeps, gallery: ImageGallery, reque
       report('downloading...');
       // Each image on its own: a bad link must not cost the images that did arrive (all are paid for).
       const settled = await Promise.allSettled(answer.data.map((image) => client.images.download(image, { signal, timeoutMs: DOWNLOAD_TIMEOUT_MS })));
-      const { images, failures } = sortDownloads(answer.data, settled);
+      const { images, failures } = splitDownloads(answer.data, settled);
       const entries = images.length > 0 ? gallery.add(request, images) : [];
       // Cancelled while downloading: what arrived stays in the gallery; the command reports a cancel.
       signal.throwIfAborted();

@@ -20,7 +20,7 @@ export interface ImageFailure {
  * The settled downloads of one answer, in its order: what arrived and what did not. Each image
  * stands on its own, so one bad link never costs the others (they are paid for).
  */
-export function sortDownloads(answer: readonly GeneratedImage[], settled: readonly PromiseSettledResult<DownloadedImage>[]): { images: ReceivedImage[]; failures: ImageFailure[] } {
+export function splitDownloads(answer: readonly GeneratedImage[], settled: readonly PromiseSettledResult<DownloadedImage>[]): { images: ReceivedImage[]; failures: ImageFailure[] } {
   const images: ReceivedImage[] = [];
   const failures: ImageFailure[] = [];
   settled.forEach((result, index) => {
