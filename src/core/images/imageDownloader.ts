@@ -59,53 +59,64 @@ export class ImageDownloader {
   async download(link: string, options: ImageDownloadOptions = {}): Promise<DownloadedImage> {
     const { signal } = options;
     if (signal?.aborted) throw abortError(signal);
-    let url = parseLink(link);
+    const hop = { url: parseLink(link) };
     const timeoutMs = clampDelay(options.timeoutMs ?? DEFAULT_IMAGE_TIMEOUT_MS);
     const controller = new AbortController();
     const within = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
-    const timeout = new TimeoutError(`The image from ${url.host} did not arrive within ${within}. Try again, or check the network and proxy settings.`, { code: 'timeout' });
+    const timeout = new TimeoutError(`The image from ${hop.url.host} did not arrive within ${within}. Try again, or check the network and proxy settings.`, { code: 'timeout' });
     const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
     const onAbort = (): void => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
-    // Once a redirect leaves the gateway's origin, nothing the gateway may see goes along again.
-    let onGateway = true;
+    // The deadline and a cancel hold even where undici cannot be interrupted (a DNS lookup that hangs).
+    const stopped = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
     try {
-      for (let redirects = 0; ; redirects++) {
-        onGateway &&= url.origin === this.gateway.origin;
-        await this.policy.checkHost(url);
-        const response = await request(url, {
-          method: 'GET',
-          headers: await this.headersFor(onGateway),
-          dispatcher: this.dispatcher,
-          signal: controller.signal,
-          headersTimeout: 0,
-          bodyTimeout: 0,
-        });
-        if (REDIRECTS.has(response.statusCode)) {
-          discard(response.body);
-          url = nextHop(url, response.headers.location, redirects);
-          continue;
-        }
-        if (response.statusCode !== 200) {
-          discard(response.body);
-          throw statusError(url, response.statusCode);
-        }
-        const bytes = await readCappedBytes(closable(response.body), response.headers, {
-          maxBytes: options.maxBytes ?? MAX_IMAGE_BYTES,
-          what: `the image from ${url.host}`,
-          advice: 'It was not downloaded; generate a smaller size, or ask the gateway administrator.',
-        });
-        return typedImage(bytes, `from ${url.host}`);
-      }
+      return await Promise.race([this.follow(hop, controller.signal, options.maxBytes ?? MAX_IMAGE_BYTES), stopped]);
     } catch (error) {
       if (signal?.aborted) throw abortError(signal);
       if (controller.signal.reason === timeout) throw timeout;
       if (error instanceof GatewayError) throw error;
       const detail = error instanceof Error ? error.message : String(error);
-      throw new ImageDownloadError('connection', `Could not download the image from ${url.host} (${detail}). Check the network and proxy settings, then try again.`, { cause: error });
+      throw new ImageDownloadError('connection', `Could not download the image from ${hop.url.host} (${detail}). Check the network and proxy settings, then try again.`, { cause: error });
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+      // Settles `stopped` (a rejection nobody waits for any more) so nothing is left pending.
+      controller.abort();
+      stopped.catch(() => undefined);
+    }
+  }
+
+  /** The hops of one link: each checked, at most MAX_IMAGE_REDIRECTS redirects; `hop.url` is where it got to. */
+  private async follow(hop: { url: URL }, signal: AbortSignal, maxBytes: number): Promise<DownloadedImage> {
+    // Once a redirect leaves the gateway's origin, nothing the gateway may see goes along again.
+    let onGateway = true;
+    for (let redirects = 0; ; redirects++) {
+      const url = hop.url;
+      onGateway &&= url.origin === this.gateway.origin;
+      await this.policy.checkHost(url);
+      const response = await request(url, {
+        method: 'GET',
+        headers: await this.headersFor(onGateway),
+        dispatcher: this.dispatcher,
+        signal,
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      });
+      if (REDIRECTS.has(response.statusCode)) {
+        discard(response.body);
+        hop.url = nextHop(url, response.headers.location, redirects);
+        continue;
+      }
+      if (response.statusCode !== 200) {
+        discard(response.body);
+        throw statusError(url, response.statusCode);
+      }
+      const bytes = await readCappedBytes(closable(response.body), response.headers, {
+        maxBytes,
+        what: `the image from ${url.host}`,
+        advice: 'It was not downloaded; generate a smaller size, or ask the gateway administrator.',
+      });
+      return typedImage(bytes, `from ${url.host}`);
     }
   }
 

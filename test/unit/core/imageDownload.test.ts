@@ -202,6 +202,12 @@ describe('image downloads: where a link may go (gateway on a public address, fak
     assert.deepEqual(gateway.requests, [], 'nothing reached the local gateway');
   });
 
+  it('keeps its deadline when DNS never answers', async () => {
+    const stuck = new ImageDownloader({ gatewayUrl: 'https://gateway.example.test', dispatcher: agent, userAgent: 'test', lookup: (hostname) => (hostname === 'gateway.example.test' ? lookup(hostname) : new Promise(() => undefined)) });
+    const error = await rejectionOf(stuck.download('http://slow.example.test/x.png', { timeoutMs: 200 }));
+    assert.ok(error instanceof TimeoutError, String(error));
+  });
+
   it('allows the gateway\'s own kind of network: a loopback gateway may link to localhost', async () => {
     const image = (await new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, dispatcher: agent }).images.generate({ model: MODEL, prompt: 'p' })).data[0]!;
     const local = downloader(gateway.url);
