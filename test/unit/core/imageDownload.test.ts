@@ -4,11 +4,13 @@
 // All connections go through a dispatcher that only reaches 127.0.0.1: a refusal that failed to
 // happen would show up as a failed connection, never as traffic leaving the machine.
 import * as assert from 'node:assert/strict';
-import { GatewayClient, ImageDownloadError, ImageDownloader, ResponseTooLargeError, TimeoutError } from '../../../src/core/index';
+import { createDispatcher, GatewayClient, ImageDownloadError, ImageDownloader, ResponseTooLargeError, TimeoutError } from '../../../src/core/index';
 import type { DownloadedImage, GeneratedImage, ImageDownloadOptions } from '../../../src/core/index';
 import { FAULT_HEADER, startGateway } from '../../gateway/index';
 import type { LocalGateway, RequestRecord } from '../../gateway/index';
 import { HUGE_IMAGE_BYTES } from '../../gateway/imageLinks';
+import { startConnectProxy } from '../../harness/connectProxy';
+import type { ConnectProxy } from '../../harness/connectProxy';
 import { loopbackOnlyAgent } from './loopbackOnly';
 import { rejectionOf } from './testUtil';
 
@@ -213,5 +215,36 @@ describe('image downloads: where a link may go (gateway on a public address, fak
     const local = downloader(gateway.url);
     assert.equal((await local.download(image.url!.replace('127.0.0.1', 'images.example.test'))).type.label, 'PNG');
     assert.ok(looked.includes('images.example.test'), 'the name was resolved by the checked lookup');
+  });
+});
+
+describe('image downloads through the gateway client\'s proxy (the same network path)', function () {
+  this.timeout(20_000);
+  let gateway: LocalGateway;
+  let proxy: ConnectProxy;
+
+  before(async () => {
+    gateway = await startGateway();
+    proxy = await startConnectProxy();
+  });
+  after(async () => {
+    await proxy.stop();
+    await gateway.stop();
+  });
+
+  it('sends the image requests, redirects included, through the proxy; literal addresses are still checked', async () => {
+    const dispatcher = createDispatcher({ proxyUrl: proxy.url });
+    try {
+      const client = new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, dispatcher });
+      const answer = await client.images.generate({ model: MODEL, prompt: 'proxied', n: 2 }, { headers: { [FAULT_HEADER]: 'images=redirect-other-host,redirect-link-local' } });
+      proxy.requests.length = 0;
+      assert.equal((await client.images.download(answer.data[0]!)).type.label, 'PNG');
+      assert.deepEqual(proxy.requests.map((uri) => new URL(uri).hostname), ['127.0.0.1', 'localhost'], 'both hops went through the proxy (which resolved localhost)');
+      const refused = await rejectionOf(client.images.download(answer.data[1]!));
+      assert.ok(refused instanceof ImageDownloadError && refused.reason === 'address', String(refused));
+      assert.ok(!proxy.requests.some((uri) => uri.includes('169.254')), 'the link-local hop was never asked of the proxy');
+    } finally {
+      await dispatcher.close();
+    }
   });
 });
