@@ -1,5 +1,7 @@
 // The gateway client: one object per gateway address and key, with a property per resource.
-import { Transport } from './http';
+import { keyHeader, resolveApiKey } from './apiKey';
+import { Transport, USER_AGENT } from './http';
+import { ImageDownloader } from './images/imageDownloader';
 import { AudioResource } from './resources/audio';
 import { ChatResource } from './resources/chat';
 import { EmbeddingsResource, RerankResource } from './resources/embeddings';
@@ -32,7 +34,21 @@ export class GatewayClient {
     this.embeddings = new EmbeddingsResource(transport);
     this.rerank = new RerankResource(transport);
     this.audio = new AudioResource(transport);
-    this.images = new ImagesResource(transport);
+    this.images = new ImagesResource(transport, imageDownloader(options, transport.baseUrl));
     this.research = new ResearchResource(transport);
   }
+}
+
+/**
+ * Image links go through the client's dispatcher; the key and the user's extra headers go only to
+ * the gateway's own origin (the downloader decides per hop).
+ */
+function imageDownloader(options: GatewayClientOptions, gatewayUrl: string): ImageDownloader {
+  const extra = Object.fromEntries(Object.entries(options.headers ?? {}).filter(([name]) => !/^(authorization|x-api-key)$/i.test(name)));
+  return new ImageDownloader({
+    gatewayUrl,
+    dispatcher: options.dispatcher,
+    userAgent: USER_AGENT,
+    gatewayHeaders: async () => ({ ...extra, ...keyHeader(options.authHeader ?? 'authorization', await resolveApiKey(options.apiKey)) }),
+  });
 }

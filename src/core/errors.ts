@@ -112,3 +112,36 @@ export function abortError(signal?: AbortSignal): Error {
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
 }
+
+/**
+ * An answer larger than the client reads for that endpoint (see limits.ts): it was not read, or
+ * not read past the limit, so a runaway body cannot fill the editor's memory.
+ */
+export class ResponseTooLargeError extends GatewayError {
+  /** The most the client reads for this answer, in bytes. */
+  readonly limitBytes: number;
+
+  constructor(message: string, init: GatewayErrorInit & { limitBytes: number }) {
+    super(message, { code: 'response_too_large', ...init });
+    this.name = 'ResponseTooLargeError';
+    this.limitBytes = init.limitBytes;
+  }
+}
+
+/** Why an image the gateway pointed at was not taken (ImageDownloadError.reason). */
+export type ImageRefusal = 'address' | 'scheme' | 'credentials' | 'redirects' | 'type' | 'status' | 'connection' | 'missing';
+
+/**
+ * An image could not be downloaded or was refused (an address it may not go to, too many
+ * redirects, not an image, too large...). Messages name the host, never the whole URL: signed
+ * image links carry tokens in their query.
+ */
+export class ImageDownloadError extends GatewayError {
+  readonly reason: ImageRefusal;
+
+  constructor(reason: ImageRefusal, message: string, init: GatewayErrorInit = {}) {
+    super(message, { code: `image_${reason}`, ...init });
+    this.name = 'ImageDownloadError';
+    this.reason = reason;
+  }
+}

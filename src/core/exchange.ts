@@ -3,6 +3,7 @@
 // timed. undici's own headersTimeout/bodyTimeout run on a coarse clock (about a second of slack),
 // so `timeoutMs` is kept here with plain timers instead.
 import type { Dispatcher } from 'undici';
+import { clampDelay } from './delay';
 import { TimeoutError } from './errors';
 
 export class Exchange {
@@ -21,7 +22,8 @@ export class Exchange {
     if (caller?.aborted === true) this.controller.abort(caller.reason);
     else caller?.addEventListener('abort', this.onCallerAbort, { once: true });
     if (this.timed) {
-      this.headersTimer = setTimeout(() => this.controller.abort(new TimeoutError(`The gateway did not answer within ${timeoutMs} ms`, { code: 'timeout' })), timeoutMs);
+      // Clamped: a timeout past 24.8 days would otherwise fire at once.
+      this.headersTimer = setTimeout(() => this.controller.abort(new TimeoutError(`The gateway did not answer within ${timeoutMs} ms`, { code: 'timeout' })), clampDelay(timeoutMs));
     }
   }
 
@@ -75,7 +77,7 @@ export class Exchange {
         return {
           next(): Promise<IteratorResult<Uint8Array>> {
             // A new timer per network chunk (not per event): cheap next to reading the chunk.
-            if (exchange.timed && timer === undefined) timer = setTimeout(onSilence, exchange.timeoutMs).unref();
+            if (exchange.timed && timer === undefined) timer = setTimeout(onSilence, clampDelay(exchange.timeoutMs)).unref();
             return inner.next().then(
               (step) => {
                 settle();

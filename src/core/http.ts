@@ -2,12 +2,15 @@
 // retried, turns failures into the error classes, and hands bodies on as AsyncIterable<Uint8Array>.
 import { request } from 'undici';
 import type { Dispatcher, FormData } from 'undici';
+import { resolveApiKey } from './apiKey';
 import { apiBaseUrl } from './baseUrl';
+import { readCappedText } from './cappedBody';
 import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, abortError } from './errors';
 import { Exchange } from './exchange';
 import type { GatewayErrorInit } from './errors';
 import { parseErrorBody } from './parse/errorBody';
 import { tryParseJson } from './parse/json';
+import { MAX_JSON_BYTES } from './limits';
 import { redactError, redactSecrets, redactValue } from './redact';
 import { DEFAULT_MAX_RETRIES, backoffDelay, isOutOfCredits, isRetryableStatus, parseRetryAfter, retryDelay, sleep } from './retry';
 import type { HeaderBag } from './retry';
@@ -18,7 +21,7 @@ import type { ApiKeySource, AuthHeader, GatewayClientOptions, RequestOptions } f
 export const DEFAULT_TIMEOUT_MS = 600_000;
 /** Error bodies are read up to this size; the message is all we need from them. */
 const MAX_ERROR_BODY = 64 * 1024;
-const USER_AGENT = 'unified-inference-vscode/0.0.1';
+export const USER_AGENT = 'unified-inference-vscode/0.0.1';
 
 export interface HttpCall {
   method: 'GET' | 'POST';
@@ -33,6 +36,8 @@ export interface HttpCall {
   /** The endpoint's policy (wire-conventions): false for research creation, images, speech, transcription. */
   retryable: boolean;
   options?: RequestOptions | undefined;
+  /** json(): the most bytes of the answer read (limits.ts); default MAX_JSON_BYTES. */
+  maxBytes?: number;
 }
 
 export interface HttpResponse {
@@ -122,10 +127,10 @@ export class Transport {
     }
   }
 
-  /** A JSON request: the parsed body of the 2xx answer. */
+  /** A JSON request: the parsed body of the 2xx answer, refused (ResponseTooLargeError) past call.maxBytes. */
   async json(call: HttpCall): Promise<unknown> {
     const { response } = await this.send({ accept: 'application/json', ...call });
-    const text = await readText(response.body);
+    const text = await readCappedText(response.body, response.headers, { maxBytes: call.maxBytes ?? MAX_JSON_BYTES, what: `the gateway's answer to ${call.method} ${call.path}`, status: response.status });
     const value = tryParseJson(text);
     if (value === undefined) throw new GatewayError(`The gateway answered ${call.path} with something that is not JSON`, { status: response.status });
     return value;
@@ -168,19 +173,8 @@ export class Transport {
     return headers;
   }
 
-  private async resolveKey(): Promise<string> {
-    let key: string | undefined;
-    try {
-      key = typeof this.apiKey === 'string' ? this.apiKey : await this.apiKey();
-    } catch (error) {
-      throw new AuthenticationError('Could not read the API key', { cause: error });
-    }
-    key = key?.trim();
-    if (!key) throw new AuthenticationError('No API key is set');
-    // A header value is Latin-1 without control characters (tab allowed). undici would refuse
-    // anything else as a connection failure (and retry it), with a message that could quote the key.
-    if (/[^\t\x20-\x7e\x80-\xff]/.test(key)) throw new AuthenticationError('The API key contains characters that cannot be sent in a header');
-    return key;
+  private resolveKey(): Promise<string> {
+    return resolveApiKey(this.apiKey);
   }
 
   private retryDelayFor(error: GatewayError, attempt: number): number | undefined {

@@ -7,13 +7,24 @@ export {
   AuthenticationError,
   ConnectionError,
   GatewayError,
+  ImageDownloadError,
   InvalidRequestError,
   RateLimitError,
+  ResponseTooLargeError,
   StreamError,
   TimeoutError,
   isAbortError,
 } from './errors';
-export type { GatewayErrorInit } from './errors';
+export type { GatewayErrorInit, ImageRefusal } from './errors';
+
+// Image downloads (links from the gateway) and image types read from bytes.
+export { DEFAULT_IMAGE_TIMEOUT_MS, ImageDownloader, imageFromBase64, MAX_IMAGE_REDIRECTS, typedImage } from './images/imageDownloader';
+export type { DownloadedImage, ImageDownloadOptions, ImageSource } from './images/imageDownloader';
+export type { HostLookup, ResolvedAddress } from './images/addressPolicy';
+export { describeNonImage, IMAGE_TYPES, imageTypeOfExtension, sniffImageType } from './images/imageType';
+export type { ImageFormat, ImageType } from './images/imageType';
+export { addressClass } from './net/addressClass';
+export type { AddressClass } from './net/addressClass';
 
 // Pure helpers later features use.
 export { apiBaseUrl, normalizeBaseUrl } from './baseUrl';
@@ -24,6 +35,21 @@ export type { SseEvent } from './sse';
 export { parseErrorBody } from './parse/errorBody';
 export type { ErrorBody } from './parse/errorBody';
 export { backoffDelay, isOutOfCredits, isRetryableStatus, parseRetryAfter, DEFAULT_MAX_RETRIES, MAX_RETRY_AFTER_MS } from './retry';
+export { clampDelay, MAX_TIMER_DELAY_MS } from './delay';
+export {
+  formatByteSize,
+  MAX_CATALOG_BYTES,
+  MAX_IMAGE_BYTES,
+  MAX_JSON_BYTES,
+  MAX_RESEARCH_LIST_BYTES,
+  MAX_SMALL_JSON_BYTES,
+  MAX_SPEECH_BYTES,
+  MAX_TRANSCRIPTION_BYTES,
+  TRANSCRIPTION_CONFIRM_BYTES,
+  TRANSCRIPTION_MAX_BYTES,
+} from './limits';
+export { transcriptionUploadVerdict } from './uploadSize';
+export type { UploadVerdict } from './uploadSize';
 export {
   buildResearchQuery,
   classifyResearchStatus,

@@ -1,5 +1,6 @@
 // Retry policy from wire-conventions "Errors and retries": which failures are retried, how long to
 // wait (Retry-After first, else exponential backoff with jitter), and the abortable sleep.
+import { clampDelay } from './delay';
 import { abortError } from './errors';
 
 export const DEFAULT_MAX_RETRIES = 2;
@@ -23,13 +24,21 @@ function header(headers: HeaderBag, name: string): string | undefined {
  */
 export function parseRetryAfter(headers: HeaderBag, now: number = Date.now()): number | undefined {
   const ms = header(headers, 'retry-after-ms')?.trim();
-  if (ms && /^\d+(\.\d+)?$/.test(ms)) return Math.round(Number(ms));
+  if (ms && /^\d+(\.\d+)?$/.test(ms)) return bounded(Math.round(Number(ms)));
   const value = header(headers, 'retry-after')?.trim();
   if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
-  const date = Date.parse(value);
+  if (/^\d+(\.\d+)?$/.test(value)) return bounded(Math.round(Number(value) * 1000));
+  // An HTTP date names its day and month; without letters ('-5', '1e3') it is a bad number, and
+  // Date.parse would read some of those as years.
+  const date = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(date)) return undefined;
+  // A date in the past means "now", not a negative wait.
   return Math.max(0, date - now);
+}
+
+/** A run of hundreds of digits parses to Infinity: keep "longer than anything" as a finite number. */
+function bounded(ms: number): number {
+  return Math.min(ms, Number.MAX_SAFE_INTEGER);
 }
 
 /**
@@ -58,12 +67,14 @@ export function isOutOfCredits(code: string | undefined, type: string | undefine
  * to wait (then the caller gets the error and its retryAfterMs).
  */
 export function retryDelay(retryIndex: number, retryAfterMs: number | undefined, random?: () => number): number | undefined {
-  if (retryAfterMs !== undefined) return retryAfterMs <= MAX_RETRY_AFTER_MS ? retryAfterMs : undefined;
-  return backoffDelay(retryIndex, random);
+  // NaN or negative (a bad header turned into a number somewhere) says nothing: back off as usual.
+  if (retryAfterMs === undefined || Number.isNaN(retryAfterMs) || retryAfterMs < 0) return backoffDelay(retryIndex, random);
+  return retryAfterMs <= MAX_RETRY_AFTER_MS ? clampDelay(retryAfterMs, MAX_RETRY_AFTER_MS) : undefined;
 }
 
-/** Waits `ms`, rejecting with an AbortError as soon as the signal fires. */
+/** Waits `ms` (clamped: see clampDelay), rejecting with an AbortError as soon as the signal fires. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  const delay = clampDelay(ms);
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(abortError(signal));
@@ -76,7 +87,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);
       resolve();
-    }, ms);
+    }, delay);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

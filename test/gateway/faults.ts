@@ -1,5 +1,6 @@
 import { badRequest } from './errors';
 import type { EchoMode } from './keyEcho';
+import { parseImageKinds, type ImageKind } from './imageLinks';
 
 /** The header that selects a fault for one request; the same grammar works as a `::<spec>` model-name suffix. */
 export const FAULT_HEADER = 'x-gateway-fault';
@@ -21,6 +22,10 @@ export interface FaultSpec {
   readonly rejectStreamOptions: boolean;
   /** Repeat the caller's key in errors, error events and headers (`echo-key` or `echo-key=escaped`). */
   readonly echoKey?: EchoMode;
+  /** `huge-body=<bytes>`: a 2xx JSON answer padded to that many bytes, chunked (hugeBody.ts). */
+  readonly hugeBodyBytes?: number;
+  /** `images=<kind>,...`: what each image of a generation answer is (imageLinks.ts). */
+  readonly images?: readonly ImageKind[];
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -62,6 +67,8 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'retry-after': spec.retryAfterS = nonNegativeInt(name, value); break;
       case 'retry-after-ms': spec.retryAfterMs = nonNegativeInt(name, value); break;
       case 'times': spec.times = nonNegativeInt(name, value); break;
+      case 'huge-body': spec.hugeBodyBytes = nonNegativeInt(name, value); break;
+      case 'images': spec.images = parseImageKinds(value, FAULT_HEADER); break;
       default:
         throw badRequest(FAULT_HEADER, `unknown fault item '${name}'`, 'invalid_fault');
     }

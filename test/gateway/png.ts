@@ -35,6 +35,11 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Buffe
  * discs, all derived from the prompt's hash. Cheap per pixel, so 1792x1024 stays well under a second.
  */
 export function renderPromptImage(prompt: string, width: number, height: number, variant = 0): Buffer {
+  return encodePng(width, height, renderPromptPixels(prompt, width, height, variant));
+}
+
+/** The RGB pixels of renderPromptImage (other encoders start from them). */
+export function renderPromptPixels(prompt: string, width: number, height: number, variant = 0): Uint8Array {
   const h = fnv1a(`${variant}:${prompt}`);
   const c1 = [h & 0xff, (h >>> 8) & 0xff, (h >>> 16) & 0xff];
   const c2 = [255 - (c1[0] ?? 0), 255 - (c1[2] ?? 0), (h >>> 24) & 0xff];
@@ -65,5 +70,5 @@ export function renderPromptImage(prompt: string, width: number, height: number,
       rgb[o + 2] = b;
     }
   }
-  return encodePng(width, height, rgb);
+  return rgb;
 }

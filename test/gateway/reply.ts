@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FaultSpec } from './faults';
 import { echoHeaders, echoJson, type KeyEcho } from './keyEcho';
+import { writeHugeJson } from './hugeBody';
 import type { RequestRecord } from './recorder';
 
 /**
@@ -106,6 +107,7 @@ export class Reply {
 
   /** A JSON body; `malformed-chunk` on a 2xx answer sends only the first half of it (invalid JSON, complete HTTP). */
   json(status: number, value: unknown, headers: Record<string, string | number> = {}): Promise<void> {
+    if (this.fault?.hugeBodyBytes !== undefined && status < 300) return writeHugeJson(this, status, value, this.fault.hugeBodyBytes, headers);
     let text = JSON.stringify(value);
     if (this.echo) text = echoJson(this.echo, text);
     if (this.fault?.malformedChunk && status < 300) text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));

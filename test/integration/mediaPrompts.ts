@@ -10,7 +10,7 @@ export interface Answers {
   /** Input box title end -> the text typed. */
   readonly inputs?: Readonly<Record<string, string>>;
   readonly saveTo?: vscode.Uri;
-  /** The notification button to press, by its start (e.g. 'Save as'). */
+  /** The notification button to press, by its start (e.g. 'Save as'; also in warnings). */
   readonly press?: string;
 }
 
@@ -18,6 +18,7 @@ export interface Prompted {
   readonly titles: string[];
   readonly errors: string[];
   readonly infos: string[];
+  readonly warnings: string[];
   /** Each input box's validateInput answer for the texts in `probe`. */
   readonly validation: Record<string, (string | undefined)[]>;
   cancel(): void;
@@ -30,6 +31,7 @@ export function answerPrompts(answers: Answers, probe: Readonly<Record<string, r
   const titles: string[] = [];
   const errors: string[] = [];
   const infos: string[] = [];
+  const warnings: string[] = [];
   const validation: Record<string, (string | undefined)[]> = {};
   const source = new vscode.CancellationTokenSource();
   let started!: () => void;
@@ -62,6 +64,10 @@ export function answerPrompts(answers: Answers, probe: Readonly<Record<string, r
       infos.push(message);
       return buttons.find((button): button is string => typeof button === 'string' && !!answers.press && button.startsWith(answers.press));
     }) as typeof vscode.window.showInformationMessage),
+    replace(vscode.window, 'showWarningMessage', (async (message: string, ...rest: unknown[]) => {
+      warnings.push(message);
+      return rest.find((button): button is string => typeof button === 'string' && !!answers.press && button.startsWith(answers.press));
+    }) as typeof vscode.window.showWarningMessage),
     replace(vscode.window, 'withProgress', (<R>(_options: vscode.ProgressOptions, task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>) => {
       started();
       return task({ report: () => undefined }, source.token);
@@ -71,6 +77,7 @@ export function answerPrompts(answers: Answers, probe: Readonly<Record<string, r
     titles,
     errors,
     infos,
+    warnings,
     validation,
     started: startedPromise,
     cancel: () => source.cancel(),

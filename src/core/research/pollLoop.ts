@@ -1,6 +1,7 @@
 // Drives nextPollDelay with an injected clock: one list request per tick for all jobs, never two
 // in flight, paused while nobody can see the result. The extension and the unit tests share it,
 // so what the fake-clock tests prove is what ships.
+import { clampDelay } from '../delay';
 import { nextPollDelay, resolvePollOptions } from './pollSchedule';
 import type { PollDecision, PollJob, PollOptions } from './pollSchedule';
 
@@ -27,7 +28,7 @@ export interface ResearchPollLoopOptions {
 /** The real clock. Timers stay ref'd: a caller awaiting the loop in plain Node must not exit early. */
 export const systemPollClock: PollClock = {
   now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  setTimeout: (fn, ms) => setTimeout(fn, clampDelay(ms)),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
@@ -45,6 +46,7 @@ function retryAfterOf(error: unknown): number | undefined {
 export class ResearchPollLoop {
   private readonly clock: PollClock;
   private readonly minIntervalMs: number;
+  private readonly maxRetryAfterMs: number;
   private jobs: readonly PollJob[] = [];
   private listed = false;
   private focused: boolean;
@@ -64,7 +66,9 @@ export class ResearchPollLoop {
 
   constructor(private readonly options: ResearchPollLoopOptions) {
     this.clock = options.clock ?? systemPollClock;
-    this.minIntervalMs = resolvePollOptions(options.schedule).minIntervalMs;
+    const schedule = resolvePollOptions(options.schedule);
+    this.minIntervalMs = schedule.minIntervalMs;
+    this.maxRetryAfterMs = schedule.maxRetryAfterMs;
     this.focused = options.focused ?? true;
     this.viewVisible = options.viewVisible ?? true;
   }
@@ -182,8 +186,10 @@ export class ResearchPollLoop {
     }
   }
 
-  private wait(delayMs: number): void {
+  private wait(requestedMs: number): void {
     this.clearTimer();
+    // Whatever the arithmetic gave, the clock gets a delay a timer honours (never one that fires at once).
+    const delayMs = clampDelay(requestedMs);
     const timer = { handle: undefined as unknown };
     this.timer = timer;
     this.nextAt = this.clock.now() + delayMs;
@@ -250,7 +256,8 @@ export class ResearchPollLoop {
       this.errorCount++;
       this.error = error;
       const retryAfter = retryAfterOf(error);
-      this.retryUntil = retryAfter === undefined ? undefined : this.clock.now() + retryAfter;
+      // Capped like the schedule caps it, so a focus change cannot wait longer than a timer would.
+      this.retryUntil = retryAfter === undefined ? undefined : this.clock.now() + clampDelay(retryAfter, this.maxRetryAfterMs);
       try {
         this.options.onError?.(error);
       } catch {

@@ -21,9 +21,13 @@
 //            for a while is cheaper than missing a fresh job's progress.
 //            After errors: base * 2^consecutiveErrors, capped at maxErrorBackoffMs (120 s) (the cap
 //            never brings the delay below the base), and never sooner than `retryAfterMs` (the
-//            server said when; Retry-After is honoured as given, not capped).
+//            server said when), honoured up to maxRetryAfterMs (10 min): a job takes minutes, so a
+//            Retry-After of days would hide its result for days, and one list request per 10
+//            minutes is no load. Every delay is clamped (clampDelay): NaN, negative or huge input
+//            can never reach a timer as a value it fires at once.
 // No jitter: one client per user polls one gateway, so there is no herd to spread, and a
 // deterministic delay makes the tests exact.
+import { clampDelay } from '../delay';
 import { classifyResearchStatus } from '../researchHelpers';
 
 /** What the schedule needs to know about a job (a list row is enough). */
@@ -57,6 +61,8 @@ export interface PollOptions {
   readonly youngAgeMs?: number;
   /** Time constant of the growth from min toward max after youngAgeMs; default 60000. */
   readonly growthMs?: number;
+  /** The longest Retry-After honoured; a longer one waits this long. Default 600000 (10 min). */
+  readonly maxRetryAfterMs?: number;
 }
 
 export type PollDecision = { kind: 'stop' } | { kind: 'paused' } | { kind: 'wait'; delayMs: number; reason: string };
@@ -67,6 +73,7 @@ export const DEFAULT_POLL_OPTIONS: Readonly<Required<PollOptions>> = {
   maxErrorBackoffMs: 120_000,
   youngAgeMs: 60_000,
   growthMs: 60_000,
+  maxRetryAfterMs: 600_000,
 };
 
 // 2^20 times any interval is far past any cap; bounding the exponent keeps the arithmetic finite.
@@ -86,6 +93,7 @@ export function resolvePollOptions(options: PollOptions = {}): Required<PollOpti
     maxErrorBackoffMs: nonNegative(options.maxErrorBackoffMs, DEFAULT_POLL_OPTIONS.maxErrorBackoffMs),
     youngAgeMs: nonNegative(options.youngAgeMs, DEFAULT_POLL_OPTIONS.youngAgeMs),
     growthMs: Math.max(1, nonNegative(options.growthMs, DEFAULT_POLL_OPTIONS.growthMs)),
+    maxRetryAfterMs: clampDelay(nonNegative(options.maxRetryAfterMs, DEFAULT_POLL_OPTIONS.maxRetryAfterMs)),
   };
 }
 
@@ -111,13 +119,17 @@ export function nextPollDelay(input: PollInput, options: PollOptions = {}): Poll
 
   // reduce, not Math.min(...spread): a huge list must not overflow the argument limit.
   const youngest = inProgress.reduce((least, job) => Math.min(least, ageOf(job, input.now)), Infinity);
-  const base = intervalForAge(youngest, o);
+  const base = clampDelay(intervalForAge(youngest, o));
   const ageReason = `youngest job in progress is ${Math.round(youngest / 1000)} s old`;
   const errors = Math.max(0, Math.floor(nonNegative(input.consecutiveErrors, 0)));
   if (errors === 0) return { kind: 'wait', delayMs: base, reason: ageReason };
 
-  const backoff = Math.max(base, Math.min(o.maxErrorBackoffMs, base * 2 ** Math.min(errors, MAX_DOUBLINGS)));
-  const retryAfter = nonNegative(input.retryAfterMs, 0);
-  if (retryAfter > backoff) return { kind: 'wait', delayMs: Math.ceil(retryAfter), reason: `the gateway asked to retry after ${Math.ceil(retryAfter / 1000)} s` };
+  const backoff = clampDelay(Math.max(base, Math.min(o.maxErrorBackoffMs, base * 2 ** Math.min(errors, MAX_DOUBLINGS))));
+  const asked = nonNegative(input.retryAfterMs, 0);
+  const retryAfter = clampDelay(asked, o.maxRetryAfterMs);
+  if (retryAfter > backoff) {
+    const capped = asked > retryAfter ? `; waiting ${Math.ceil(retryAfter / 1000)} s, the longest this client waits between polls` : '';
+    return { kind: 'wait', delayMs: retryAfter, reason: `the gateway asked to retry after ${Math.ceil(asked / 1000)} s${capped}` };
+  }
   return { kind: 'wait', delayMs: backoff, reason: `${errors} failed poll${errors === 1 ? '' : 's'} in a row; backing off (${ageReason})` };
 }

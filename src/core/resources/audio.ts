@@ -3,9 +3,10 @@
 import { File } from 'node:buffer';
 import { FormData } from 'undici';
 import { SPEECH_CONTENT_TYPES, SPEECH_FORMATS, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS, fileExtension } from '../audioFiles';
+import { readCappedBytes, readCappedText } from '../cappedBody';
 import { InvalidRequestError } from '../errors';
-import { readBytes, readText } from '../http';
 import type { Transport } from '../http';
+import { formatByteSize, MAX_SPEECH_BYTES, MAX_TRANSCRIPTION_BYTES, TRANSCRIPTION_MAX_BYTES } from '../limits';
 import { parseTranscription } from '../parse/resources';
 import { tryParseJson } from '../parse/json';
 import { MAX_SPEECH_INPUT } from '../speechInput';
@@ -18,6 +19,9 @@ export function validateTranscriptionRequest(req: TranscriptionRequest): void {
   requireString('model', req.model);
   requireObject('file', req.file);
   if (!(req.file.data instanceof Uint8Array) || req.file.data.byteLength === 0) throw new InvalidRequestError('file.data', 'file.data must be non-empty bytes');
+  if (req.file.data.byteLength > TRANSCRIPTION_MAX_BYTES) {
+    throw new InvalidRequestError('file.data', `file.data is ${req.file.data.byteLength} bytes, more than the ${formatByteSize(TRANSCRIPTION_MAX_BYTES)} the client uploads`);
+  }
   requireString('file.filename', req.file.filename);
   const extension = fileExtension(req.file.filename);
   if (extension !== '' && !(TRANSCRIPTION_FILE_EXTENSIONS as readonly string[]).includes(extension)) {
@@ -69,7 +73,7 @@ export class AudioResource {
       retryable: false,
       options: opts,
     });
-    const text = await readText(response.body);
+    const text = await readCappedText(response.body, response.headers, { maxBytes: MAX_TRANSCRIPTION_BYTES, what: 'the transcript the gateway sent', status: response.status });
     if (!wantsJson) return text;
     const json = tryParseJson(text);
     // A server that answers json as plain text still gave us the transcript.
@@ -79,7 +83,12 @@ export class AudioResource {
   async speech(req: SpeechRequest, opts?: RequestOptions): Promise<SpeechResult> {
     validateSpeechRequest(req);
     const { response } = await this.transport.send({ method: 'POST', path: '/audio/speech', json: req, accept: 'audio/*, application/octet-stream', retryable: false, options: opts });
-    const data = await readBytes(response.body);
+    const data = await readCappedBytes(response.body, response.headers, {
+      maxBytes: MAX_SPEECH_BYTES,
+      what: 'the speech audio the gateway sent',
+      advice: 'Read a shorter selection, or pick a compressed format (mp3) instead of wav or pcm.',
+      status: response.status,
+    });
     const contentType = headerText(response.headers['content-type']) || SPEECH_CONTENT_TYPES[req.response_format ?? 'mp3'];
     return { data, contentType };
   }

@@ -1,6 +1,7 @@
 // POST /api/v1/embeddings and POST /api/v1/rerank.
 import type { Transport } from '../http';
 import { InvalidRequestError } from '../errors';
+import { embeddingsAnswerCap, rerankAnswerCap } from '../limits';
 import { parseEmbeddingList, parseRerankResult } from '../parse/resources';
 import type { RequestOptions } from '../types/common';
 import type { EmbeddingList, EmbeddingRequest, RerankRequest, RerankResult } from '../types/media';
@@ -39,7 +40,7 @@ export class EmbeddingsResource {
   /** `embedding` is always number[]: base64 answers are decoded. */
   async create(req: EmbeddingRequest, opts?: RequestOptions): Promise<EmbeddingList> {
     validateEmbeddingRequest(req);
-    return parseEmbeddingList(await this.transport.json({ method: 'POST', path: '/embeddings', json: req, retryable: true, options: opts }));
+    return parseEmbeddingList(await this.transport.json({ method: 'POST', path: '/embeddings', json: req, retryable: true, options: opts, maxBytes: embeddingsAnswerCap(Array.isArray(req.input) ? req.input.length : 1) }));
   }
 }
 
@@ -48,6 +49,6 @@ export class RerankResource {
 
   async create(req: RerankRequest, opts?: RequestOptions): Promise<RerankResult> {
     validateRerankRequest(req);
-    return parseRerankResult(await this.transport.json({ method: 'POST', path: '/rerank', json: req, retryable: true, options: opts }));
+    return parseRerankResult(await this.transport.json({ method: 'POST', path: '/rerank', json: req, retryable: true, options: opts, maxBytes: rerankAnswerCap(req.documents) }));
   }
 }

@@ -2,8 +2,11 @@
 import type { Transport } from '../http';
 import { parseImageResult } from '../parse/resources';
 import type { RequestOptions } from '../types/common';
-import type { ImageGenerationRequest, ImageGenerationResult } from '../types/media';
-import { InvalidRequestError } from '../errors';
+import type { GeneratedImage, ImageGenerationRequest, ImageGenerationResult } from '../types/media';
+import { ImageDownloadError, InvalidRequestError } from '../errors';
+import { imageFromBase64 } from '../images/imageDownloader';
+import type { DownloadedImage, ImageDownloader, ImageDownloadOptions } from '../images/imageDownloader';
+import { imagesAnswerCap } from '../limits';
 import { checkInteger, checkOneOf, requireObject, requireString } from '../validate';
 
 export function validateImageRequest(req: ImageGenerationRequest): void {
@@ -15,10 +18,24 @@ export function validateImageRequest(req: ImageGenerationRequest): void {
 }
 
 export class ImagesResource {
-  constructor(private readonly transport: Transport) {}
+  constructor(
+    private readonly transport: Transport,
+    private readonly downloader: ImageDownloader,
+  ) {}
 
   async generate(req: ImageGenerationRequest, opts?: RequestOptions): Promise<ImageGenerationResult> {
     validateImageRequest(req);
-    return parseImageResult(await this.transport.json({ method: 'POST', path: '/images/generations', json: req, retryable: false, options: opts }));
+    return parseImageResult(await this.transport.json({ method: 'POST', path: '/images/generations', json: req, retryable: false, options: opts, maxBytes: imagesAnswerCap(req.n ?? 1) }));
+  }
+
+  /**
+   * The bytes of one generated image and their type: `b64_json` decoded, or the `url` downloaded
+   * through the client's network path with every check of ImageDownloader. Rejects with
+   * ImageDownloadError, ResponseTooLargeError or TimeoutError; an AbortError when cancelled.
+   */
+  async download(image: GeneratedImage, opts: ImageDownloadOptions = {}): Promise<DownloadedImage> {
+    if (image.b64_json) return imageFromBase64(image.b64_json, opts.maxBytes);
+    if (image.url) return this.downloader.download(image.url, opts);
+    throw new ImageDownloadError('missing', 'The gateway answered without image data (neither a url nor b64_json).');
   }
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ImageGenerationRequest } from '../../core/index';
-import { imageBytes } from './imageData';
+import { failureSummary, splitDownloads, type ImageFailure } from './imageData';
 import type { ImageGallery, GalleryEntry } from './imageGallery';
 import type { MediaDeps } from './mediaDeps';
 import { pickModel, pickValue } from './mediaPicks';
@@ -10,10 +10,14 @@ export const IMAGE_SIZES = ['1024x1024', '1024x1792', '1792x1024'] as const;
 const QUALITIES = ['standard', 'hd'] as const;
 const COUNTS = ['1', '2', '3', '4'] as const;
 const IMAGE_TIMEOUT_MS = 180_000;
+/** Each image link: the links are downloaded side by side, each within this time. */
+const DOWNLOAD_TIMEOUT_MS = 60_000;
 
 export interface GeneratedImages {
   readonly entries: readonly GalleryEntry[];
   readonly gallery: ImageGallery;
+  /** The images of the answer that could not be kept (shown in the gallery too). */
+  readonly failures: readonly ImageFailure[];
 }
 
 /** "Generate Image...": prompt, model, size, quality, count; results in the gallery. */
@@ -48,9 +52,16 @@ export async function generateInto(deps: MediaDeps, gallery: ImageGallery, reque
       deps.connection.reportModelUse();
       if (answer.data.length === 0) throw new Error('The gateway answered without an image.');
       report('downloading...');
-      const images = [];
-      for (const image of answer.data) images.push({ bytes: await imageBytes(image, signal), revisedPrompt: image.revised_prompt?.trim() ?? '' });
-      return { entries: gallery.add(request, images), gallery };
+      // Each image on its own: a bad link must not cost the images that did arrive (all are paid for).
+      const settled = await Promise.allSettled(answer.data.map((image) => client.images.download(image, { signal, timeoutMs: DOWNLOAD_TIMEOUT_MS })));
+      const { images, failures } = splitDownloads(answer.data, settled);
+      const entries = images.length > 0 ? gallery.add(request, images) : [];
+      // Cancelled while downloading: what arrived stays in the gallery; the command reports a cancel.
+      signal.throwIfAborted();
+      if (failures.length > 0) gallery.addFailures(request, failures);
+      if (images.length === 0) throw new Error(failureSummary(0, failures));
+      if (failures.length > 0) void vscode.window.showWarningMessage(`Unified Inference: ${failureSummary(images.length, failures)}`, 'Show Gallery').then((choice) => choice && gallery.show());
+      return { entries, gallery, failures };
     });
   } finally {
     gallery.setBusy(undefined);

@@ -1,29 +1,46 @@
-// The bytes of a generated image and the names it is saved under. No vscode import: unit-tested in Node.
-import type { GeneratedImage } from '../../core/index';
+// Generated images as the gallery keeps them, and the names they are saved under. No vscode
+// import: unit-tested in Node. The bytes come from client.images.download (type read from them).
+import type { DownloadedImage, GeneratedImage, ImageType } from '../../core/index';
 
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+/** An image of an answer that arrived: its bytes, their type (read from them) and the revised prompt. */
+export interface ReceivedImage {
+  readonly bytes: Uint8Array;
+  readonly type: ImageType;
+  readonly revisedPrompt: string;
+}
 
-export function isPng(bytes: Uint8Array): boolean {
-  return PNG_SIGNATURE.every((byte, index) => bytes[index] === byte);
+/** An image of an answer that did not arrive, and why. */
+export interface ImageFailure {
+  /** "Image 2 of 3" ("The image" when the answer had one). */
+  readonly position: string;
+  readonly message: string;
 }
 
 /**
- * `b64_json` decoded; a `url` downloaded here in the extension host (webviews never touch the
- * network), http(s) only, so a gateway cannot point us at a local file.
+ * The settled downloads of one answer, in its order: what arrived and what did not. Each image
+ * stands on its own, so one bad link never costs the others (they are paid for).
  */
-export async function imageBytes(image: GeneratedImage, signal?: AbortSignal): Promise<Uint8Array> {
-  if (image.b64_json) return Buffer.from(image.b64_json, 'base64');
-  if (!image.url) throw new Error('The gateway answered without image data.');
-  let url: URL;
-  try {
-    url = new URL(image.url);
-  } catch {
-    throw new Error('The gateway answered with an image address that is not a URL.');
-  }
-  if (!/^https?:$/.test(url.protocol)) throw new Error(`The gateway answered with an image address that is not http(s) (${url.protocol}).`);
-  const response = await fetch(url, signal ? { signal } : {});
-  if (!response.ok) throw new Error(`The image could not be downloaded (HTTP ${response.status}).`);
-  return new Uint8Array(await response.arrayBuffer());
+export function splitDownloads(answer: readonly GeneratedImage[], settled: readonly PromiseSettledResult<DownloadedImage>[]): { images: ReceivedImage[]; failures: ImageFailure[] } {
+  const images: ReceivedImage[] = [];
+  const failures: ImageFailure[] = [];
+  settled.forEach((result, index) => {
+    if (result.status === 'fulfilled') {
+      images.push({ bytes: result.value.bytes, type: result.value.type, revisedPrompt: answer[index]?.revised_prompt?.trim() ?? '' });
+    } else {
+      const position = settled.length === 1 ? 'The image' : `Image ${index + 1} of ${settled.length}`;
+      failures.push({ position, message: result.reason instanceof Error ? result.reason.message : String(result.reason) });
+    }
+  });
+  return { images, failures };
+}
+
+/** One sentence for a notification about the images that did not arrive. */
+export function failureSummary(arrived: number, failures: readonly ImageFailure[]): string {
+  const total = arrived + failures.length;
+  const first = failures[0];
+  if (!first) return '';
+  const head = arrived === 0 ? `None of the ${total} images could be kept` : `${arrived} of ${total} images arrived; ${failures.length} could not be kept`;
+  return total === 1 ? first.message : `${head}. ${first.position}: ${first.message}${failures.length > 1 ? ' The gallery shows every reason.' : ''}`;
 }
 
 /** `a lighthouse at dusk!` -> `a-lighthouse-at-dusk`: short, safe on every file system. */
@@ -32,10 +49,10 @@ export function promptSlug(prompt: string): string {
   return slug || 'image';
 }
 
-/** `image-20261123-142501-a-lighthouse-2.png`: sortable by time, readable by prompt. */
-export function imageFileName(prompt: string, when: Date, index: number): string {
+/** `image-20261123-142501-a-lighthouse-2.jpg`: sortable by time, readable by prompt, the extension of its type. */
+export function imageFileName(prompt: string, when: Date, index: number, extension: ImageType['extension']): string {
   const stamp = when.toISOString().replace(/[-:]/g, '').replace('T', '-').replace(/\..*$/, '');
-  return `image-${stamp}-${promptSlug(prompt)}-${index + 1}.png`;
+  return `image-${stamp}-${promptSlug(prompt)}-${index + 1}.${extension}`;
 }
 
 /** A markdown image link; the alt text is the revised prompt, stripped of what would end it. */

@@ -1,21 +1,25 @@
 import { assertNever } from '../../shared/assertNever';
 import * as vscode from 'vscode';
-import type { ImageGenerationRequest } from '../../core/index';
-import { parseGalleryToHostMessage, type GalleryImage, type HostToGalleryMessage } from '../../shared/galleryProtocol';
+import type { ImageGenerationRequest, ImageType } from '../../core/index';
+import { parseGalleryToHostMessage, type GalleryFailure, type GalleryImage, type HostToGalleryMessage } from '../../shared/galleryProtocol';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
-import { imageFileName, imageFolderSegments, markdownImageLink } from './imageData';
+import { imageFileName, imageFolderSegments, markdownImageLink, type ImageFailure, type ReceivedImage } from './imageData';
 
 export const GALLERY_PANEL_TYPE = 'unifiedInference.imageGallery';
 export const GALLERY_PANEL_TITLE = 'Unified Inference Images';
 /** Images kept in the panel (and in memory); older ones drop out, saved files stay on disk. */
 const KEEP_IMAGES = 24;
+/** Failure cards kept: enough for the last few answers. */
+const KEEP_FAILURES = 12;
 
 export interface GalleryEntry {
   readonly image: GalleryImage;
   readonly bytes: Uint8Array;
+  /** Read from the bytes: what the file is saved as. */
+  readonly type: ImageType;
   /** What produced it, so Regenerate can ask again. */
   readonly request: ImageGenerationRequest;
   saved?: vscode.Uri;
@@ -31,6 +35,7 @@ export class ImageGallery extends Disposable {
   private sequence = 0;
   private busy: string | undefined;
   private readonly entryList: GalleryEntry[] = [];
+  private readonly failureList: GalleryFailure[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -45,16 +50,42 @@ export class ImageGallery extends Disposable {
     return this.entryList;
   }
 
-  add(request: ImageGenerationRequest, images: readonly { bytes: Uint8Array; revisedPrompt: string }[]): GalleryEntry[] {
-    const added = images.map(({ bytes, revisedPrompt }) => ({
+  /** Images that did not arrive (the others of their answer are added as usual). */
+  get failures(): readonly GalleryFailure[] {
+    return this.failureList;
+  }
+
+  add(request: ImageGenerationRequest, images: readonly ReceivedImage[]): GalleryEntry[] {
+    const added = images.map(({ bytes, type, revisedPrompt }) => ({
       bytes,
+      type,
       request,
-      image: { id: `img-${++this.sequence}`, prompt: request.prompt, revisedPrompt, model: request.model, size: String(request.size ?? ''), quality: String(request.quality ?? ''), base64: Buffer.from(bytes).toString('base64') },
+      image: {
+        id: `img-${++this.sequence}`,
+        prompt: request.prompt,
+        revisedPrompt,
+        model: request.model,
+        size: String(request.size ?? ''),
+        quality: String(request.quality ?? ''),
+        base64: Buffer.from(bytes).toString('base64'),
+        mime: type.mime,
+        typeLabel: type.label,
+      },
     }));
     this.entryList.unshift(...added);
     this.entryList.splice(KEEP_IMAGES);
     this.show();
     this.post({ type: 'images', images: added.map((entry) => entry.image) });
+    return added;
+  }
+
+  /** Shows a card for each image of an answer that could not be kept, saying why. */
+  addFailures(request: ImageGenerationRequest, failures: readonly ImageFailure[]): GalleryFailure[] {
+    const added = failures.map((failure) => ({ id: `fail-${++this.sequence}`, prompt: request.prompt, position: failure.position, message: failure.message }));
+    this.failureList.unshift(...added);
+    this.failureList.splice(KEEP_FAILURES);
+    this.show();
+    this.post({ type: 'failures', failures: added });
     return added;
   }
 
@@ -91,6 +122,7 @@ export class ImageGallery extends Disposable {
     if (message.type === 'ready') {
       this.ready = true;
       // Oldest first, so the webview's "newest on top" order comes out the same.
+      this.post({ type: 'failures', failures: [...this.failureList].reverse() });
       this.post({ type: 'images', images: [...this.entryList].reverse().map((entry) => entry.image) });
       if (this.busy) this.post({ type: 'busy', message: this.busy });
       return;
@@ -116,7 +148,7 @@ export class ImageGallery extends Disposable {
     }
   }
 
-  /** Writes the PNG into the images folder of the first workspace folder (workspace.fs: remote folders work too). */
+  /** Writes the image (with the extension of its type) into the images folder of the first workspace folder (workspace.fs: remote folders work too). */
   async save(entry: GalleryEntry): Promise<vscode.Uri | undefined> {
     if (entry.saved) return entry.saved;
     const root = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -126,7 +158,7 @@ export class ImageGallery extends Disposable {
     const folder = vscode.Uri.joinPath(root, ...segments);
     await vscode.workspace.fs.createDirectory(folder);
     const index = this.entryList.filter((e) => e.request === entry.request).indexOf(entry);
-    const target = vscode.Uri.joinPath(folder, imageFileName(entry.image.prompt, new Date(), Math.max(0, index)));
+    const target = vscode.Uri.joinPath(folder, imageFileName(entry.image.prompt, new Date(), Math.max(0, index), entry.type.extension));
     await vscode.workspace.fs.writeFile(target, entry.bytes);
     entry.saved = target;
     const savedPath = vscode.workspace.asRelativePath(target, false);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { audioUploadType, isTranscribableFile, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS, type TranscriptionFormat } from '../../core/index';
+import { audioUploadType, isTranscribableFile, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS, transcriptionUploadVerdict, type TranscriptionFormat } from '../../core/index';
 import type { MediaDeps } from './mediaDeps';
 import { TRANSCRIPTION_LANGUAGES } from './languageCodes';
 import { pickModel, pickValue } from './mediaPicks';
@@ -31,6 +31,8 @@ export async function transcribeAudioFile(deps: MediaDeps, resource?: unknown): 
     void vscode.window.showErrorMessage(message);
     return { kind: 'failed', message };
   }
+  const sizeProblem = await checkUploadSize(file);
+  if (sizeProblem) return sizeProblem;
   const client = deps.connection.setup.client;
   if (!client) {
     void vscode.window.showErrorMessage('Set the gateway address first (Unified Inference: Set Gateway Address).');
@@ -48,6 +50,9 @@ export async function transcribeAudioFile(deps: MediaDeps, resource?: unknown): 
   const outcome = await runMedia(deps.connection, `Transcribing ${basename(file)}`, async (signal, report) => {
     report('reading the file...');
     const data = await vscode.workspace.fs.readFile(file);
+    // It may have grown since it was checked: the same verdict on what was read.
+    const grown = transcriptionUploadVerdict(basename(file), data.byteLength);
+    if (grown.kind === 'refuse') throw new Error(grown.message);
     report(`uploading ${formatBytes(data.byteLength)} to ${model}...`);
     const answer = await client.audio.transcribe(
       { model, file: { data, filename: basename(file), contentType: audioUploadType(file.path) }, response_format: format, ...(language ? { language } : {}), ...(prompt.trim() ? { prompt: prompt.trim() } : {}) },
@@ -64,6 +69,31 @@ export async function transcribeAudioFile(deps: MediaDeps, resource?: unknown): 
   await vscode.window.showTextDocument(document, { preview: false });
   const saved = format === 'srt' || format === 'vtt' ? await offerSubtitleSave(file, format, shown.content) : undefined;
   return { kind: 'done', value: { document, format, ...(saved ? { saved } : {}) } };
+}
+
+/**
+ * The file's size from a stat, before anything is read: too large is refused, large asks first.
+ * Undefined when the upload may go ahead.
+ */
+async function checkUploadSize(file: vscode.Uri): Promise<Outcome<TranscribeResult> | undefined> {
+  let size: number;
+  try {
+    size = (await vscode.workspace.fs.stat(file)).size;
+  } catch (error) {
+    const message = `${basename(file)} could not be read (${error instanceof Error ? error.message : String(error)}).`;
+    void vscode.window.showErrorMessage(message);
+    return { kind: 'failed', message };
+  }
+  const verdict = transcriptionUploadVerdict(basename(file), size);
+  if (verdict.kind === 'refuse') {
+    void vscode.window.showErrorMessage(verdict.message);
+    return { kind: 'failed', message: verdict.message };
+  }
+  if (verdict.kind === 'confirm') {
+    const upload = 'Upload Anyway';
+    if ((await vscode.window.showWarningMessage(verdict.message, { modal: true }, upload)) !== upload) return { kind: 'cancelled' };
+  }
+  return undefined;
 }
 
 async function pickAudioFile(): Promise<vscode.Uri | undefined> {

@@ -1,7 +1,9 @@
 // The image gallery's page: a grid of cards, newest first, each with its revised prompt and three
-// actions. All text is set with textContent (prompts come from model output); images are data:
-// URLs of the PNG bytes the host sent (the CSP allows data: images and no network).
-import type { GalleryAction, GalleryImage } from '../../shared/galleryProtocol';
+// actions, and a card for each image of an answer that could not be kept, saying why. All text is
+// set with textContent (prompts and messages come from the network); images are data: URLs of the
+// raster bytes the host sent, of a type it read from them (the CSP allows data: images and no network).
+import { GALLERY_MIME_TYPES } from '../../shared/galleryProtocol';
+import type { GalleryAction, GalleryFailure, GalleryImage } from '../../shared/galleryProtocol';
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, attributes: Record<string, string> = {}): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -23,6 +25,7 @@ export class GalleryView {
   private readonly grid = element('ul', 'grid', { 'aria-label': 'Generated images' });
   private readonly empty = element('p', 'empty');
   private readonly cards = new Map<string, Card>();
+  private readonly failures = new Set<string>();
 
   constructor(root: HTMLElement, private readonly act: (action: GalleryAction, id: string) => void) {
     const heading = element('h1', 'heading');
@@ -34,12 +37,29 @@ export class GalleryView {
   /** New images go on top, in the order given (the host sends oldest first). */
   add(images: readonly GalleryImage[]): void {
     for (const image of images) {
-      if (this.cards.has(image.id)) continue;
+      // Only the raster types the host accepts ever become a data: URL.
+      if (this.cards.has(image.id) || !(GALLERY_MIME_TYPES as readonly string[]).includes(image.mime)) continue;
       const card = this.card(image);
       this.cards.set(image.id, card);
       this.grid.prepend(card.root);
     }
     this.empty.hidden = this.cards.size > 0;
+  }
+
+  /** Failure cards go on top like images: the failed image's place in its answer, and why. */
+  addFailures(failures: readonly GalleryFailure[]): void {
+    for (const failure of failures) {
+      if (this.failures.has(failure.id)) continue;
+      const root = element('li', 'failure', { 'aria-label': `${failure.position} was not kept` });
+      const title = element('p', 'failure-title');
+      title.textContent = `${failure.position} of "${failure.prompt}" was not kept`;
+      const reason = element('p', 'failure-reason');
+      reason.textContent = failure.message;
+      root.append(element('span', 'codicon codicon-warning', { 'aria-hidden': 'true' }), title, reason);
+      this.failures.add(failure.id);
+      this.grid.prepend(root);
+    }
+    this.empty.hidden = this.cards.size + this.failures.size > 0;
   }
 
   setBusy(message: string | undefined): void {
@@ -64,7 +84,7 @@ export class GalleryView {
   private card(image: GalleryImage): Card {
     const root = element('li', 'card');
     const caption = image.revisedPrompt || image.prompt;
-    const picture = element('img', 'picture', { src: `data:image/png;base64,${image.base64}`, alt: caption });
+    const picture = element('img', 'picture', { src: `data:${image.mime};base64,${image.base64}`, alt: caption });
     const figure = element('figure', 'figure');
     const text = element('figcaption', 'caption');
     const revised = element('p', 'revised');
@@ -73,7 +93,7 @@ export class GalleryView {
     meta.textContent = [image.model, image.size, image.quality].filter(Boolean).join(' · ');
     text.append(revised, meta);
     figure.append(picture, text);
-    const save = actionButton('save', 'Save to Workspace', `Save image ${image.id.slice(4)} to the workspace as PNG`, false);
+    const save = actionButton('save', 'Save to Workspace', `Save image ${image.id.slice(4)} to the workspace as ${image.typeLabel}`, false);
     const copy = actionButton('link', 'Copy Markdown Link', `Copy a markdown link to image ${image.id.slice(4)}`, true);
     const again = actionButton('refresh', 'Regenerate', `Regenerate image ${image.id.slice(4)} with the same prompt and settings`, true);
     copy.disabled = true;

@@ -14,6 +14,9 @@ if (root) {
       case 'images':
         view.add(message.images);
         return;
+      case 'failures':
+        view.addFailures(message.failures);
+        return;
       case 'busy':
         view.setBusy(message.message);
         return;

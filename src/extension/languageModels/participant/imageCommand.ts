@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { imageBytes } from '../../media/imageData';
 import { modelFor, noModelText } from './catalogModels';
 import { SAVE_IMAGE_COMMAND, storeImage } from './imageFiles';
 import { escapeMarkdown, inlineCode } from './markdownText';
@@ -7,6 +6,8 @@ import { reportCommandError, requireClient } from './participantErrors';
 import { result, type CommandContext } from './participantContext';
 
 const IMAGE_TIMEOUT_MS = 120_000;
+/** A gateway that answers with a link despite b64_json: the link is downloaded within this time. */
+const DOWNLOAD_TIMEOUT_MS = 60_000;
 
 /** /image <prompt>: one image from the default image model, saved to global storage and shown. */
 export async function generateImage(ctx: CommandContext): Promise<vscode.ChatResult> {
@@ -32,7 +33,8 @@ export async function generateImage(ctx: CommandContext): Promise<vscode.ChatRes
       ctx.stream.markdown('The gateway answered without an image.');
       return result('image', 'error');
     }
-    const uri = await storeImage(ctx.deps.storageUri, await imageBytes(image, ctx.signal));
+    // Typed from its bytes (a gateway may send JPEG or WebP, and must not slip in SVG or HTML).
+    const uri = await storeImage(ctx.deps.storageUri, await client.images.download(image, { signal: ctx.signal, timeoutMs: DOWNLOAD_TIMEOUT_MS }));
     const caption = image.revised_prompt?.trim() || prompt;
     ctx.stream.markdown(new vscode.MarkdownString(`![${escapeMarkdown(caption).slice(0, 300)}](${uri.toString(true)})\n\n`));
     ctx.stream.reference(uri);

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { isPng } from '../../media/imageData';
+import { imageTypeOfExtension, type DownloadedImage } from '../../../core/index';
 
 export const SAVE_IMAGE_COMMAND = 'unifiedInference.chat.saveImage';
 /** Generated images kept in global storage; older ones are removed (the user saves what they keep). */
 const KEEP_IMAGES = 20;
 
-/** Writes a generated image under `<storage>/chat-images/` and returns its URI. */
-export async function storeImage(storageUri: vscode.Uri, bytes: Uint8Array): Promise<vscode.Uri> {
+/** Writes a generated image under `<storage>/chat-images/`, named with the extension of its type, and returns its URI. */
+export async function storeImage(storageUri: vscode.Uri, { bytes, type }: DownloadedImage): Promise<vscode.Uri> {
   const folder = vscode.Uri.joinPath(storageUri, 'chat-images');
   await vscode.workspace.fs.createDirectory(folder);
   await pruneImages(folder);
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
-  const uri = vscode.Uri.joinPath(folder, `image-${stamp}-${randomBytes(3).toString('hex')}.${isPng(bytes) ? 'png' : 'img'}`);
+  const uri = vscode.Uri.joinPath(folder, `image-${stamp}-${randomBytes(3).toString('hex')}.${type.extension}`);
   await vscode.workspace.fs.writeFile(uri, bytes);
   return uri;
 }
@@ -30,10 +30,11 @@ export async function saveImageToWorkspace(source: unknown): Promise<vscode.Uri 
   if (!from) return undefined;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const name = from.path.split('/').pop() ?? 'image.png';
+  const type = imageTypeOfExtension(name);
   const target = await vscode.window.showSaveDialog({
     title: 'Save Image',
     saveLabel: 'Save Image',
-    filters: { Images: ['png'] },
+    filters: type ? { [`${type.label} image`]: [type.extension] } : { Images: ['png', 'jpg', 'webp', 'gif'] },
     ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
   });
   if (!target) return undefined;
