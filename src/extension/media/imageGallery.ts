@@ -41,6 +41,8 @@ export class ImageGallery extends Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly log: Log,
     private readonly regenerate: (request: ImageGenerationRequest) => Promise<unknown>,
+    /** Takes known keys out of what the webview gets (revised prompts and failures are the gateway's text). */
+    private readonly redact: <T>(value: T) => T = (value) => value,
   ) {
     super();
     this._register({ dispose: () => this.panel?.dispose() });
@@ -181,6 +183,6 @@ export class ImageGallery extends Disposable {
   }
 
   private post(message: HostToGalleryMessage): void {
-    if (this.panel && this.ready) void this.panel.webview.postMessage(message);
+    if (this.panel && this.ready) void this.panel.webview.postMessage(this.redact(message));
   }
 }
