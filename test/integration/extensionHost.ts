@@ -93,6 +93,36 @@ export async function setSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('unifiedInference').update(key, value, target);
 }
 
+/**
+ * Sets a setting and waits until the extension host reads the new value (a command that reads it
+ * when it runs must not see the old one).
+ */
+export async function setSettingAndWait(key: string, value: unknown): Promise<void> {
+  await setSetting(key, value);
+  const configuration = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('unifiedInference');
+  // Removing a setting brings its default back.
+  const expected = JSON.stringify(value === undefined ? configuration().inspect(key)?.defaultValue : value);
+  await waitFor(() => configuration().get(key), (seen) => JSON.stringify(seen) === expected, `the setting ${key}`);
+}
+
+/**
+ * Sets a setting and waits until the connection is quiet: a settings change may rebuild the
+ * gateway client, which closes the old one under a request started at the same moment.
+ */
+export async function setSettingQuietly(api: TestApi, key: string, value: unknown): Promise<void> {
+  let rebuilt = 0;
+  const listener = api.connection.onDidChange(() => rebuilt++);
+  try {
+    await setSettingAndWait(key, value);
+    for (let seen = -1; seen !== rebuilt; ) {
+      seen = rebuilt;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    }
+  } finally {
+    listener.dispose();
+  }
+}
+
 /** Sends one request to a language model and collects what its response stream gives. */
 export async function askModel(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}, token?: vscode.CancellationToken): Promise<{ text: string; calls: vscode.LanguageModelToolCallPart[] }> {
   const response = await model.sendRequest(messages, options, token ?? new vscode.CancellationTokenSource().token);

@@ -9,7 +9,7 @@ import type { TranscribeResult } from '../../src/extension/media/transcribeComma
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { encodeWav, parseWav } from '../gateway/wav';
-import { activateExtension, clearKeyThroughCommand, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import { activateExtension, clearKeyThroughCommand, setKeyThroughCommand, setSetting, setSettingQuietly, waitFor } from './extensionHost';
 import { answerPrompts, type Answers } from './mediaPrompts';
 
 const WHISPER = 'sim-openai/whisper-sim-1';
@@ -36,24 +36,7 @@ describe('media commands (transcription, read aloud, images) against the local g
   let audio: vscode.Uri;
   let api: TestApi;
 
-  /**
-   * Sets a setting and waits until the connection is quiet: a settings change may rebuild the
-   * gateway client, which closes the old one under a request started at the same moment.
-   */
-  async function setQuietly(key: string, value: unknown): Promise<void> {
-    let rebuilt = 0;
-    const listener = api.connection.onDidChange(() => rebuilt++);
-    try {
-      await setSetting(key, value);
-      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get(key), (seen) => seen === value, key);
-      for (let seen = -1; seen !== rebuilt; ) {
-        seen = rebuilt;
-        await new Promise((resolve) => setTimeout(resolve, 400));
-      }
-    } finally {
-      listener.dispose();
-    }
-  }
+  const setQuietly = (key: string, value: unknown): Promise<void> => setSettingQuietly(api, key, value);
 
   async function setModel(category: string, id: string | undefined): Promise<void> {
     await setQuietly(`defaultModels.${category}`, id);

@@ -10,7 +10,7 @@ import type { Outcome } from '../../src/extension/media/mediaRun';
 import type { TranscribeResult } from '../../src/extension/media/transcribeCommand';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import { activateExtension, clearKeyThroughCommand, setKeyThroughCommand, setSetting, setSettingQuietly, waitFor } from './extensionHost';
 import { answerPrompts, type Answers, type Prompted } from './mediaPrompts';
 
 const IMAGE = 'sim-openai/dall-e-sim-3';
@@ -32,21 +32,7 @@ describe('media bounds: failing image links, audio too large (local gateway)', f
   let gateway: LocalGateway;
   let api: TestApi;
 
-  /** Sets a setting and waits until the connection stops rebuilding (a rebuild closes requests in flight). */
-  async function setQuietly(key: string, value: unknown): Promise<void> {
-    let rebuilt = 0;
-    const listener = api.connection.onDidChange(() => rebuilt++);
-    try {
-      await setSetting(key, value);
-      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get(key), (seen) => seen === value, key);
-      for (let seen = -1; seen !== rebuilt; ) {
-        seen = rebuilt;
-        await new Promise((resolve) => setTimeout(resolve, 400));
-      }
-    } finally {
-      listener.dispose();
-    }
-  }
+  const setQuietly = (key: string, value: unknown): Promise<void> => setSettingQuietly(api, key, value);
 
   async function run<T>(command: string, answers: Answers, args: unknown[] = []): Promise<{ outcome: Outcome<T> | undefined; prompted: Prompted }> {
     const prompted = answerPrompts(answers);

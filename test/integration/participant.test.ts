@@ -11,7 +11,7 @@ import { Log } from '../../src/extension/log';
 import { AUDIO_PANEL_TITLE } from '../../src/extension/media/audioPlayer';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, EXTENSION_ID, recordNotifications, replace, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import { activateExtension, clearKeyThroughCommand, EXTENSION_ID, recordNotifications, replace, setKeyThroughCommand, setSetting, setSettingAndWait, waitFor } from './extensionHost';
 
 const SLOW_MODEL = 'sim-openai/gpt-sim-mini::delay-chunks=200';
 
@@ -82,14 +82,9 @@ describe('the @unified chat participant against the local gateway', function () 
     return { recorder, result };
   }
 
-  /**
-   * A default model setting does not rebuild the connection (only connection settings do): the
-   * command reads it when it runs, so a test waits until the extension host sees the new value.
-   */
-  async function setModelSetting(key: string, value: string | undefined): Promise<void> {
-    await setSetting(key, value);
-    await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get<string>(key) || undefined, (seen) => seen === value, `the setting ${key}`);
-  }
+  // A default model setting does not rebuild the connection: the command reads it when it runs.
+  const setModelSetting = setSettingAndWait;
+
 
   before(async () => {
     api = await activateExtension();

@@ -6,7 +6,7 @@ import { secretForms } from '../../src/core/index';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
-import { activateExtension, askModel, clearKeyThroughCommand, recordNotifications, replace, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import { activateExtension, askModel, clearKeyThroughCommand, recordNotifications, replace, setKeyThroughCommand, setSetting, setSettingAndWait, waitFor } from './extensionHost';
 
 // The harness hands every run a fresh key (with slashes, so JSON may escape it) and afterwards
 // searches every file the run wrote for it: what these tests make the gateway echo must not be there.
@@ -82,8 +82,7 @@ describe('trust: the workspace cannot redirect the key, and the gateway cannot m
       await api.catalog.refresh();
       const posted: HostToChatMessage[] = [];
       api.chat.attach((message) => posted.push(message));
-      await setSetting('defaultModels.chat', CHAT);
-      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('defaultModels.chat'), (model) => model === CHAT, 'the chat model setting');
+      await setSettingAndWait('defaultModels.chat', CHAT);
       await api.chat.handle({ type: 'newConversation' });
       await api.chat.handle({ type: 'send', text: 'Which gateway answers?' });
       const reply = api.chat.current.turns.at(-1);
@@ -115,8 +114,7 @@ describe('trust: the workspace cannot redirect the key, and the gateway cannot m
     api.chat.attach((message) => posted.push(message));
     const echoes = [`${CHAT}::error-event;echo-key=escaped`, `${CLAUDE}::error-event;echo-key`, `${CHAT}::status=401;echo-key=escaped`, `${CHAT}::status=500;echo-key`];
     for (const model of echoes) {
-      await setSetting('defaultModels.chat', model);
-      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('defaultModels.chat'), (seen) => seen === model, 'the chat model setting');
+      await setSettingAndWait('defaultModels.chat', model);
       await api.chat.handle({ type: 'newConversation' });
       await api.chat.handle({ type: 'send', text: `Echo test with ${model}` });
       const reply = api.chat.current.turns.at(-1);
@@ -145,8 +143,7 @@ describe('trust: the workspace cannot redirect the key, and the gateway cannot m
 
     // @unified: an echoed 500 and a stream error event, as VS Code's chat would show them.
     for (const model of [`${CHAT}::status=500;echo-key`, `${CHAT}::error-event;echo-key=escaped`]) {
-      await setSetting('defaultModels.chat', model);
-      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('defaultModels.chat'), (seen) => seen === model, 'the chat model setting');
+      await setSettingAndWait('defaultModels.chat', model);
       const written: string[] = [];
       const stream = { markdown: (value: string | vscode.MarkdownString) => written.push(typeof value === 'string' ? value : value.value), button: () => undefined, progress: () => undefined, reference: () => undefined, anchor: () => undefined } as unknown as vscode.ChatResponseStream;
       const request = { prompt: 'echo please', command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined, model: undefined } as unknown as vscode.ChatRequest;
