@@ -12,9 +12,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchPiece } from '../gateway/text';
+import { hostileInputs } from '../harness/hostileMarkdown';
 import { ensureTestHost, launchBrowser } from '../harness/testHost';
 import { BenchPageDriver } from './chat/benchPage';
 import { longConversation, markdownReplyPieces } from './chat/conversationFixture';
+import { hostilePerFrame, measureHostile, type HostileResult } from './chat/hostileMeasure';
 import { measureOpen, type OpenResult } from './chat/openMeasure';
 import { startPageServer } from './chat/pageServer';
 import { median, percentile } from './chat/stats';
@@ -33,6 +35,10 @@ export interface ChatBenchOptions {
   readonly openRuns: number;
   /** Also stream a realistic markdown reply of the same size into the chat (diagnostic, ~45 s more). */
   readonly markdownReplay: boolean;
+  /** Hostile inputs to stream (test/harness/hostileMarkdown.ts): those whose name holds this ('' for all), or none. */
+  readonly hostile: string | undefined;
+  /** Frames a hostile input streams in at most (larger inputs stream more characters a frame). */
+  readonly hostileFrames: number;
 }
 
 const TARGET_P95_OVER_BASELINE_MS = 50;
@@ -64,6 +70,7 @@ export async function runChatBench(options: ChatBenchOptions): Promise<string> {
   const opens: Record<'chat' | 'baseline', OpenResult[]> = { chat: [], baseline: [] };
   const loadStart = loadavg();
   let markdownStream: StreamResult | undefined;
+  const hostile: HostileResult[] = [];
   try {
     // One page at a time: an idle second page would still run its frame loop on the same 2 cores.
     const streamOptions = { gatewayUrl: gateway.url, apiKey: gateway.apiKey, pieces, delayMs, timeoutMs: 30_000 + pieces * delayMs * 3 };
@@ -72,6 +79,14 @@ export async function runChatBench(options: ChatBenchOptions): Promise<string> {
       try {
         streams[kind] = await measureStream(driver, streamOptions);
         for (let run = 0; run < options.openRuns; run++) opens[kind].push(await measureOpen(driver, server.url, conversation));
+      } finally {
+        await driver.close();
+      }
+    }
+    for (const input of options.hostile === undefined ? [] : hostileInputs(1).filter((candidate) => candidate.name.includes(options.hostile ?? ''))) {
+      const driver = await BenchPageDriver.open(context, server.url, 'chat');
+      try {
+        hostile.push(await measureHostile(driver, input, hostilePerFrame(input, options.hostileFrames)));
       } finally {
         await driver.close();
       }
@@ -138,8 +153,28 @@ export async function runChatBench(options: ChatBenchOptions): Promise<string> {
     `Open: a freshly loaded page gets the \`conversation\` message (${conversation.turns.length} turns, ${(JSON.stringify(conversation).length / 1024).toFixed(0)} KB of JSON: markdown answers with lists, tables, quotes and ${conversation.turns.filter((t) => t.role === 'assistant' && t.content.includes('```')).length} fenced code blocks in 10 languages); time from posting it to the end of the first frame painted after its handler. The chat renders the newest turns' markdown at once (EAGER_TURNS in src/webview/chat/turnViews.ts) and shows older replies as plain text until they come near the viewport or the page is idle ("until every reply is rendered"). Runs ms: chat ${openRuns(opens.chat)}; baseline ${openRuns(opens.baseline)}.`,
     '',
   ];
+  if (hostile.length) lines.push(...hostileTable(hostile, chat));
   const table = lines.join('\n');
   mkdirSync(options.outDir, { recursive: true });
   writeFileSync(join(options.outDir, 'chat.md'), table);
   return table;
+}
+
+/** The hostile inputs' table: per input, the longest main-thread task and the total, next to the normal reply's. */
+function hostileTable(results: readonly HostileResult[], normal: StreamResult): string[] {
+  const rows = results.map((r) => {
+    const ok = r.tasks.longestCpu <= TARGET_TASK_MS && r.tasks.over50Cpu === 0 && !r.errors.length && !r.unfinished;
+    const problems = [...r.errors.map((error) => `threw: ${error}`), ...(r.unfinished ? ['still rendering a minute after the last message'] : [])].join('; ');
+    return `| ${r.name} | ${(r.characters / 1024).toFixed(0)} KB | ${r.perFrame} × ${r.frames} | ${ms(r.tasks.longest[0] ?? 0)} / ${ms(r.tasks.longestCpu)} | ${r.tasks.over50} / ${r.tasks.over50Cpu} | ${(r.tasks.cpuTotal / 1000).toFixed(1)} s in ${r.seconds.toFixed(0)} s | ${problems || '-'} | ${mark(ok)} |`;
+  });
+  return [
+    '## Hostile output (test/harness/hostileMarkdown.ts)',
+    '',
+    `Each input streamed into a fresh chat page as \`replyDelta\` messages, one per 60 Hz tick of characters a frame (33, i.e. 500 tokens/s, or more so that it takes at most ${Math.max(...results.map((r) => r.frames))} frames), then \`replyEnded\`; every main-thread task of the page from the first message until it has rendered the last (CDP trace). Target per input: no task over ${TARGET_TASK_MS} ms (CPU) and nothing thrown. For scale, the normal ${(normal.bytes / 1024).toFixed(0)} KB reply above: longest task ${ms(normal.tasks.longest[0] ?? 0)} ms wall / ${ms(normal.tasks.longestCpu)} ms CPU, ${(normal.tasks.cpuTotal / 1000).toFixed(1)} s of CPU in ${normal.seconds.toFixed(0)} s.`,
+    '',
+    '| input | size | characters × frames | longest task wall / CPU (ms) | tasks > 50 ms wall / CPU | main-thread CPU in all | errors | ok? |',
+    '|---|---:|---:|---:|---:|---:|---|---|',
+    ...rows,
+    '',
+  ];
 }

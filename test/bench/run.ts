@@ -9,6 +9,8 @@
 //   --search-files=N  generated files to index (default 2000); --search-vectors=N  vectors for query latency (default 100000)
 //   --chat-open-runs=N  fresh page loads per side for the open measurement (default 3)
 //   --chat-markdown  also stream a realistic markdown reply of the same size into the chat (diagnostic, ~45 s)
+//   --chat-hostile=TEXT  only the hostile inputs whose name holds TEXT (default: all 20, ~10 min); --chat-hostile=none: none
+//   --chat-hostile-frames=N  frames a hostile input streams in at most (default 1500)
 // The chat part drives Chromium: on a shared machine run it under the heavy-tests lock, e.g.
 //   flock /tmp/unified-heavy-tests.lock node out/test/bench/run.js chat
 import { join } from 'node:path';
@@ -47,7 +49,11 @@ async function main(): Promise<void> {
     console.log(`written to ${join(outDir, 'research.md')}`);
   }
   if (parts.includes('chat')) {
-    const chat = await runChatBench({ outDir, kb: flag('chat-kb', 100), rate: flag('chat-rate', 500), messages: flag('chat-messages', 500), openRuns: flag('chat-open-runs', 3), markdownReplay: process.argv.includes('--chat-markdown') });
+    const hostile = process.argv.find((a) => a.startsWith('--chat-hostile='))?.slice('--chat-hostile='.length) ?? '';
+    const chat = await runChatBench({
+      outDir, kb: flag('chat-kb', 100), rate: flag('chat-rate', 500), messages: flag('chat-messages', 500), openRuns: flag('chat-open-runs', 3),
+      markdownReplay: process.argv.includes('--chat-markdown'), hostile: hostile === 'none' ? undefined : hostile, hostileFrames: flag('chat-hostile-frames', 1500),
+    });
     console.log(chat);
     console.log(`written to ${join(outDir, 'chat.md')}`);
   }

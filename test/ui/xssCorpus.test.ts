@@ -204,12 +204,46 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
     }
   });
 
-  it(`renders ${payloads.length} hostile payloads inertly under the webview CSP`, async () => {
+  it(`renders ${payloads.length} hostile payloads inertly under the webview CSP`, async function () {
+    this.timeout(300_000); // each payload rendered three ways, one of them a render per slice
     await runCorpus(true);
   });
 
-  it(`renders ${payloads.length} hostile payloads inertly with no CSP at all (the sanitizer alone)`, async () => {
+  it(`renders ${payloads.length} hostile payloads inertly with no CSP at all (the sanitizer alone)`, async function () {
+    this.timeout(300_000);
     await runCorpus(false);
+  });
+
+  it('renders output written to break the renderer (nesting, superlinear inputs, 1 MB blocks): nothing thrown, every word shown, the page painting', async function () {
+    this.timeout(600_000); // up to 500 KB an input, streamed a frame's worth at a time and set whole
+    const { page, watch } = await open(true);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => void pageErrors.push(error.message));
+    try {
+      const count = await page.evaluate(() => (window.xssHarness as Harness).hostileCount());
+      assert.ok(count >= 15, `${count} hostile inputs`);
+      const results = [];
+      for (let index = 0; index < count; index++) {
+        const result = await page.evaluate((at) => (window.xssHarness as Harness).hostile(at), index);
+        console.log(`      ${result.name}: ${(result.characters / 1024).toFixed(0)} KB in ${result.renders} renders; ${result.framesPainted} frames painted meanwhile; DOM ${result.depth} deep; ${result.plainBlocks} plain-text blocks`);
+        results.push(result);
+      }
+      // State, not time: what ran, what is shown, and that the page kept painting frames while
+      // each input streamed (it yields every 16 renders; a render that froze it would paint none).
+      assert.deepEqual(results.flatMap((result) => result.errors.map((error) => `${result.name}: ${error}`)), [], 'thrown while rendering');
+      assert.deepEqual(pageErrors, [], 'uncaught in the page');
+      assert.deepEqual(results.filter((result) => result.missing.streamed || result.missing.whole).map((result) => `${result.name}: ${JSON.stringify(result.missing)}`), [], 'words not shown');
+      assert.deepEqual(results.filter((result) => result.depth > 64).map((result) => `${result.name}: ${result.depth}`), [], 'DOM nested too deep');
+      assert.deepEqual(results.filter((result) => result.framesPainted < result.yields).map((result) => `${result.name}: ${result.framesPainted} frames for ${result.yields} yields`), [], 'the page stopped painting');
+      assert.deepEqual(results.flatMap((result) => result.findings), [], 'dangerous markup in the rendered output');
+      assert.ok(results.some((result) => result.plainBlocks > 0), 'some inputs fell back to plain text');
+      const state = await harness(page);
+      assert.deepEqual(state.hits, []);
+      assert.deepEqual(watch.offPage, []);
+      assert.equal(await page.evaluate(() => new Promise<boolean>((resolve) => requestAnimationFrame(() => resolve(true)))), true, 'the page still paints');
+    } finally {
+      await page.close();
+    }
   });
 
   it('streams a 100 KB reply in 33-character appends to the DOM of the whole reply (render times logged)', async () => {

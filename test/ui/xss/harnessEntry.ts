@@ -2,6 +2,7 @@
 // the webviews' CSP, it renders model output through the real path (StreamingMarkdown, streamed
 // in slices and set whole) and records anything that would show a payload ran.
 import { StreamingMarkdown, type MarkdownActions } from '../../../src/webview/chat/markdown/streamingMarkdown';
+import { hostileCount, renderHostile, type HostileResult } from './hostileHarness';
 
 export interface HarnessState {
   /** Payload ids that reached __xss(), alert() and friends. */
@@ -25,6 +26,13 @@ export interface Harness {
   /** Streams `text` in `perFrame`-character appends, one render each; returns each render's time
    *  including the layout it causes (ms), and whether the result is what setText of it gives. */
   measure(text: string, perFrame: number): Promise<{ times: number[]; sameAsWhole: boolean }>;
+  /** How many inputs test/harness/hostileMarkdown.ts has. */
+  hostileCount(): number;
+  /**
+   * Renders hostile input `index` (hostileHarness.ts), audits what it rendered like the payloads,
+   * then removes it (some are 1 MB): the result, with the audit's findings.
+   */
+  hostile(index: number): Promise<HostileResult & { findings: string[] }>;
   /** Everything in the rendered output that would be dangerous, as readable findings. */
   audit(): string[];
   state(): HarnessState;
@@ -71,8 +79,11 @@ function nextRandom(seed: number): () => number {
 function slices(text: string, seed: number): string[] {
   const random = nextRandom(seed);
   const parts: string[] = [];
+  // 1 to 6 characters, or to a 400th of the text for the larger payloads (some are 17 KB, past the
+  // renderer's budgets): every intermediate state is still rendered, in a few thousand renders.
+  const most = Math.max(6, Math.ceil(text.length / 400));
   for (let at = 0; at < text.length;) {
-    const size = 1 + Math.floor(random() * 6);
+    const size = 1 + Math.floor(random() * most);
     parts.push(text.slice(at, at + size));
     at += size;
   }
@@ -172,26 +183,19 @@ window.xssHarness = {
     return { times, sameAsWhole: target.innerHTML === whole.innerHTML };
   },
 
+  hostileCount,
+
+  async hostile(index) {
+    const item = section(1000 + index, `hostile input ${index}`);
+    const result = await renderHostile(index, actions, item);
+    const findings = auditIn(item);
+    item.remove();
+    return { ...result, findings };
+  },
+
   audit() {
-    const findings: string[] = [];
     const root = document.getElementById('corpus');
-    if (!root) return ['no #corpus'];
-    for (const element of Array.from(root.querySelectorAll('.rendered *'))) {
-      const where = `${element.closest('.payload')?.querySelector('.payload-title')?.textContent ?? '?'} (${element.closest('.rendered')?.getAttribute('data-mode') ?? '?'})`;
-      const tag = element.tagName.toUpperCase();
-      if (FORBIDDEN_TAGS.has(tag) || element.namespaceURI !== 'http://www.w3.org/1999/xhtml') findings.push(`${where}: <${element.tagName}>`);
-      for (const { name, value } of Array.from(element.attributes)) {
-        const lower = name.toLowerCase();
-        if (lower.startsWith('on') || ['style', 'srcdoc', 'srcset', 'action', 'formaction', 'background', 'poster', 'ping', 'target', 'xlink:href', 'id', 'name', 'http-equiv'].includes(lower)) {
-          findings.push(`${where}: ${name}="${value}"`);
-        }
-        if (lower === 'href' && !SAFE_HREF.test(value)) findings.push(`${where}: href="${value}"`);
-        if (lower === 'src' && !(tag === 'IMG' && SAFE_IMAGE.test(value))) findings.push(`${where}: src="${value.slice(0, 60)}"`);
-      }
-      if (tag === 'INPUT' && !((element as HTMLInputElement).type === 'checkbox' && (element as HTMLInputElement).disabled)) findings.push(`${where}: active <input>`);
-      if (tag === 'BUTTON' && !element.closest('.md-code-toolbar')) findings.push(`${where}: <button> outside a code toolbar`);
-    }
-    return findings;
+    return root ? auditIn(root) : ['no #corpus'];
   },
 
   state() {
@@ -205,3 +209,24 @@ window.xssHarness = {
     };
   },
 };
+
+/** Everything under `root`'s rendered output that would be dangerous, as readable findings. */
+function auditIn(root: Element): string[] {
+  const findings: string[] = [];
+  for (const element of Array.from(root.querySelectorAll('.rendered *'))) {
+    const where = `${element.closest('.payload')?.querySelector('.payload-title')?.textContent ?? '?'} (${element.closest('.rendered')?.getAttribute('data-mode') ?? '?'})`;
+    const tag = element.tagName.toUpperCase();
+    if (FORBIDDEN_TAGS.has(tag) || element.namespaceURI !== 'http://www.w3.org/1999/xhtml') findings.push(`${where}: <${element.tagName}>`);
+    for (const { name, value } of Array.from(element.attributes)) {
+      const lower = name.toLowerCase();
+      if (lower.startsWith('on') || ['style', 'srcdoc', 'srcset', 'action', 'formaction', 'background', 'poster', 'ping', 'target', 'xlink:href', 'id', 'name', 'http-equiv'].includes(lower)) {
+        findings.push(`${where}: ${name}="${value}"`);
+      }
+      if (lower === 'href' && !SAFE_HREF.test(value)) findings.push(`${where}: href="${value}"`);
+      if (lower === 'src' && !(tag === 'IMG' && SAFE_IMAGE.test(value))) findings.push(`${where}: src="${value.slice(0, 60)}"`);
+    }
+    if (tag === 'INPUT' && !((element as HTMLInputElement).type === 'checkbox' && (element as HTMLInputElement).disabled)) findings.push(`${where}: active <input>`);
+    if (tag === 'BUTTON' && !element.closest('.md-code-toolbar')) findings.push(`${where}: <button> outside a code toolbar`);
+  }
+  return findings;
+}

@@ -225,6 +225,14 @@ const raw: [string, string][] = [
   ['html block spanning blocks', '<div>\n\n<img src=x onerror=$X>\n\n</div>'],
   ['alert', '<img src=x onerror=alert(1)>'],
   ['top.__pwned', '<img src=x onerror="top.__pwned=1">'],
+  // Hostile markup inside output written to break the renderer (test/harness/hostileMarkdown.ts):
+  // past its budgets the renderer shows text instead of markdown, and that text must be as inert.
+  ['script past 4,000 nested quotes', `${'> '.repeat(4000)}<script>$X</script><img src=x onerror=$X>`],
+  ['handler inside 200 nested divs', `${'<div>'.repeat(200)}<img src=x onerror=$X><a href="javascript:$X">x</a>${'</div>'.repeat(200)}`],
+  ['handler inside 3,000 emphasis delimiters', `${'*'.repeat(3000)}<img src=x onerror=$X>${'*'.repeat(3000)}`],
+  ['handlers in delimiter soup', '**b |<img src=x onerror=$X> [x](javascript:$X) '.repeat(150)],
+  ['handlers in a table past the redraw limit', `| a | b |\n|---|---|\n${Array.from({ length: 260 }, (_, row) => `| <img src=x onerror=$X> | [r${row}](javascript:$X) |`).join('\n')}\n\nafter`],
+  ['script in a fence past the tail limit', `\`\`\`html\n${'<script>$X</script><img src=x onerror=$X>\n'.repeat(300)}\`\`\`\n\nafter`],
   // A paragraph over 4 KB is rendered in parts (GrowingParagraph): the same policies must hold there.
   ['long paragraph of hostile links and images', Array.from({ length: 32 }, (_, line) => `line ${line} [run](javascript:$X) ![p](${EVIL}/p${line}.png) [c](command:workbench.action.reloadWindow) *em* \`<img src=x onerror=$X>\``).join('\n')],
 ];

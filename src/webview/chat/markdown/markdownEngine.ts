@@ -1,12 +1,16 @@
 // marked, configured once: lexing into top-level blocks (with the reference definitions already
 // seen) or inline tokens, and rendering a group of blocks or inline tokens to sanitized DOM. Used
 // by renderTokens (whole text), StreamingMarkdown (block by block) and GrowingParagraph (a
-// paragraph piece by piece), so all produce the same nodes for the same text.
-import { Lexer, Marked, Parser, type Token, type Tokens } from 'marked';
+// paragraph piece by piece), so all produce the same nodes for the same text. Every lexer is a
+// GuardedLexer (nesting and inline work within budgets.ts), and whatever still fails is contained
+// to its block, which is then shown as plain text.
+import { Marked, Parser, type Token, type Tokens } from 'marked';
 import { createCodeBlock, fenceLanguage, isClosedFence } from './codeBlocks';
+import { GuardedLexer, layeredLinks, textToken, type LinkDefinitions } from './guardedLexer';
+import { plainBlock } from './plainText';
 import { sanitizeMarkdownHtml } from './sanitize';
 
-export type LinkDefinitions = Record<string, { href: string; title?: string | null | undefined }>;
+export type { LinkDefinitions } from './guardedLexer';
 
 interface CodeSink {
   readonly nonce: string;
@@ -41,11 +45,14 @@ export function lexBlocks(source: string, links?: LinkDefinitions): { tokens: To
 /** Top-level tokens whose inline content is not lexed yet (see lexBlockStructure). */
 export interface BlockStructure {
   readonly tokens: Token[];
-  /** Every reference definition: `links` passed in, then those found in `source`. */
+  /** Every reference definition: `links` passed in, then those found in `source` (read through, not copied). */
   readonly links: LinkDefinitions;
+  /** The definitions found in `source` that `links` passed in did not already have. */
+  readonly found: LinkDefinitions;
   /**
-   * Lexes the inline content of every block, as marked's own lex() does, except the top-level
-   * paragraphs in `skip`: those keep an empty `tokens` list (see lexInline).
+   * Lexes the inline content of every block, as marked's own lex() does, except inside the
+   * top-level blocks in `skip`, which keep empty `tokens` lists: paragraphs rendered in pieces
+   * (see lexInline) and blocks shown as plain text.
    */
   lexInlineContent(skip?: ReadonlySet<Token>): void;
 }
@@ -56,17 +63,18 @@ export interface BlockStructure {
  * O(paragraph) per frame, which grows without bound in a reply that is one long paragraph.
  */
 export function lexBlockStructure(source: string, links?: LinkDefinitions): BlockStructure {
-  const lexer = lexerWith(links);
+  const { lexer, own } = lexerWith(links);
   lexer.blockTokens(source.replace(/\r\n?/g, '\n'), lexer.tokens);
   const tokens = lexer.tokens;
   const queue = lexer.inlineQueue;
   lexer.inlineQueue = [];
   return {
     tokens: [...tokens],
-    links: { ...tokens.links },
+    links: tokens.links,
+    found: own,
     lexInlineContent(skip) {
       const skipped = new Set<Token[]>();
-      for (const token of skip ?? []) if (token.type === 'paragraph') skipped.add((token as Tokens.Paragraph).tokens);
+      for (const token of skip ?? []) collectTokenLists(token, skipped);
       for (const { src, tokens: into } of queue.splice(0)) {
         if (skipped.has(into)) continue;
         // lex() resets inRawBlock before each queued run; inLink too here, so that each block is
@@ -74,21 +82,53 @@ export function lexBlockStructure(source: string, links?: LinkDefinitions): Bloc
         // paragraph stop the autolinks of the next; its raw HTML is sanitized on its own anyway).
         lexer.state.inRawBlock = false;
         lexer.state.inLink = false;
-        lexer.inlineTokens(src, into);
+        lexContained(lexer, src, into);
       }
     },
   };
 }
 
-/** Inline tokens of `source` (a paragraph's text, or part of it), as lexBlocks would give them. */
-export function lexInline(source: string, links: LinkDefinitions): Token[] {
-  return lexerWith(links).inlineTokens(source);
+/** Every token list inside `token` (where marked's inline queue writes), into `into`. */
+function collectTokenLists(token: Token, into: Set<Token[]>): void {
+  const lists: (Token[] | undefined)[] = [];
+  if ('tokens' in token) lists.push(token.tokens);
+  if (token.type === 'list') lists.push(...(token as Tokens.List).items.map((item) => item.tokens));
+  if (token.type === 'table') {
+    const table = token as Tokens.Table;
+    lists.push(...table.header.map((cell) => cell.tokens), ...table.rows.flatMap((row) => row.map((cell) => cell.tokens)));
+  }
+  for (const list of lists) {
+    if (!list) continue;
+    into.add(list);
+    for (const child of list) collectTokenLists(child, into);
+  }
 }
 
-function lexerWith(links: LinkDefinitions | undefined): Lexer {
-  const lexer = new Lexer(engine.defaults);
-  if (links) Object.assign(lexer.tokens.links, links);
-  return lexer;
+/** Inline tokens of `source` (a paragraph's text, or part of it), as lexBlocks would give them. */
+export function lexInline(source: string, links: LinkDefinitions): Token[] {
+  const tokens: Token[] = [];
+  lexContained(lexerWith(links).lexer, source, tokens);
+  return tokens;
+}
+
+/**
+ * Inline tokens of `src` into `into`; should marked throw on it anyway (nothing known makes the
+ * guarded lexer throw), `src` as text: the failure stays within that paragraph, heading or cell.
+ */
+function lexContained(lexer: GuardedLexer, src: string, into: Token[]): void {
+  try {
+    lexer.inlineTokens(src, into);
+  } catch {
+    into.length = 0;
+    into.push(textToken(src));
+  }
+}
+
+function lexerWith(links: LinkDefinitions | undefined): { lexer: GuardedLexer; own: LinkDefinitions } {
+  const lexer = new GuardedLexer(engine.defaults);
+  const layered = layeredLinks(links ?? {});
+  lexer.tokens.links = layered.links;
+  return { lexer, own: layered.own };
 }
 
 /** Whether a token (a block, or an inline token) holds raw HTML: such blocks are sanitized alone (see renderTokens). */
@@ -106,46 +146,48 @@ export function hasRawHtml(token: Token): boolean {
  * a paragraph as on their own, where an HTML tag could close the paragraph.
  */
 export function renderInline(tokens: Token[], doc: Document): DocumentFragment | undefined {
-  let html: string;
   try {
-    html = Parser.parseInline(tokens, engine.defaults);
+    return sanitizeMarkdownHtml(Parser.parseInline(tokens, engine.defaults), doc)?.fragment;
   } catch {
     return undefined;
   }
-  return sanitizeMarkdownHtml(html, doc)?.fragment;
 }
 
 /**
  * Blocks to sanitized DOM, sanitized together (see renderTokens in renderMarkdown.ts for which
- * blocks may share a group).
+ * blocks may share a group). A group that marked, DOMPurify or the code blocks fail on is rendered
+ * again block by block, and a block that fails alone is shown as plain text: odd input never loses
+ * text, and never takes more than its own block with it.
  */
 export function renderGroup(tokens: Token[], doc: Document): DocumentFragment {
+  const fragment = doc.createDocumentFragment();
+  const rendered = tryRenderGroup(tokens, doc);
+  if (rendered) fragment.append(rendered);
+  else if (tokens.length > 1) for (const token of tokens) fragment.append(renderGroup([token], doc));
+  else fragment.append(...plainBlock(doc, tokens.map((token) => token.raw).join('')));
+  return fragment;
+}
+
+function tryRenderGroup(tokens: Token[], doc: Document): DocumentFragment | undefined {
   const current: CodeSink = { nonce: randomNonce(), blocks: [] };
-  let html: string | undefined;
   sink = current;
   try {
-    html = engine.parser(tokens);
+    const html = engine.parser(tokens);
+    sink = undefined;
+    const sanitized = sanitizeMarkdownHtml(html, doc);
+    if (!sanitized) return undefined; // e.g. a <frameset> replaced the body DOMPurify parsed into
+    for (const placeholder of sanitized.codePlaceholders) {
+      const [nonce, index] = (placeholder.getAttribute('data-md-code') ?? '').split(':');
+      const block = nonce === current.nonce ? current.blocks[Number(index)] : undefined;
+      if (block) placeholder.replaceWith(createCodeBlock(doc, block.code, block.language, block.complete));
+      else placeholder.removeAttribute('data-md-code');
+    }
+    return sanitized.fragment;
   } catch {
-    html = undefined;
+    return undefined;
   } finally {
     sink = undefined;
   }
-  const sanitized = html === undefined ? undefined : sanitizeMarkdownHtml(html, doc);
-  if (!sanitized) {
-    // marked or DOMPurify giving up on odd input must not lose the text: show the source as text.
-    const paragraph = doc.createElement('p');
-    paragraph.textContent = tokens.map((token) => token.raw).join('');
-    const fallback = doc.createDocumentFragment();
-    fallback.append(paragraph);
-    return fallback;
-  }
-  for (const placeholder of sanitized.codePlaceholders) {
-    const [nonce, index] = (placeholder.getAttribute('data-md-code') ?? '').split(':');
-    const block = nonce === current.nonce ? current.blocks[Number(index)] : undefined;
-    if (block) placeholder.replaceWith(createCodeBlock(doc, block.code, block.language, block.complete));
-    else placeholder.removeAttribute('data-md-code');
-  }
-  return sanitized.fragment;
 }
 
 function randomNonce(): string {

@@ -22,53 +22,13 @@ export function lexClosed(before: string, links: LinkDefinitions): Token[] | und
   return allClosed(tokens) ? tokens : undefined;
 }
 
-/** Characters a part of a long paragraph holds at least (see GrowingParagraph). */
-export const PART_CHARS = 4096;
+export { PART_CHARS, PART_CLASS } from './budgets';
 /**
  * Line ends tried in a row for the end of a part. Then (something stays open, such as a lone `*`)
  * the next try is twice as far from the part's start, and so on: the work stays O(text), and a
  * part still ends once what was open closes.
  */
-const PART_END_TRIES = 16;
-
-/** Where findPartEnds goes on from. */
-export interface PartSearch {
-  /** Start of the part being searched for its end. */
-  start: number;
-  /** Where the next line end is looked for. */
-  from: number;
-  /** Line ends refused in a row for this part. */
-  tries: number;
-}
-
-export function newPartSearch(): PartSearch {
-  return { start: 0, from: 0, tries: 0 };
-}
-
-/**
- * The ends of the parts of a paragraph's `text` not found yet (advancing `search`), in order: each
- * is the first line end at least PART_CHARS after the part's start before which nothing is open.
- * They depend on the text up to them only, so a paragraph that streams gets the parts it gets
- * when rendered whole.
- */
-export function findPartEnds(text: string, search: PartSearch, links: LinkDefinitions): number[] {
-  const ends: number[] = [];
-  for (;;) {
-    const newline = text.indexOf('\n', Math.max(search.from, search.start + PART_CHARS - 1));
-    if (newline === -1) break;
-    const end = newline + 1;
-    search.from = end;
-    if (!mayCutAfter(text, newline)) continue;
-    if (lexClosed(text.slice(search.start, end), links)) {
-      ends.push(end);
-      Object.assign(search, { start: end, tries: 0 });
-    } else if (++search.tries >= PART_END_TRIES) {
-      search.from = search.start + 2 * (end - search.start);
-      search.tries = PART_END_TRIES - 1; // one try per doubling from now on
-    }
-  }
-  return ends;
-}
+export const PART_END_TRIES = 16;
 
 /** Characters that open or close something across lines, unless a finished construct holds them. */
 const OPENS_OR_CLOSES = /[*_~`[\]]|<(?! )/;
@@ -97,7 +57,7 @@ export function lastCutPoint(text: string): number {
  * the paragraph), not ending in a hard break (two spaces or a backslash make a <br> only when more
  * text follows).
  */
-function mayCutAfter(text: string, newline: number): boolean {
+export function mayCutAfter(text: string, newline: number): boolean {
   const line = text.slice(text.lastIndexOf('\n', newline - 1) + 1, newline);
   return /\S/.test(line) && !/(?: {2}|\\)$/.test(line);
 }

@@ -5,14 +5,25 @@
 // block or two) is lexed and rendered again each frame, and even there a block that lexes the
 // same keeps its nodes, a growing code fence updates its highlighted segments in place, and a
 // growing paragraph renders only its lines after the last settled one (GrowingParagraph).
+// Model output is untrusted, and can be written so that the tail never shrinks: the tail is cut
+// short past FREEZE_AFTER (forcedFreeze), and a last block too long to lex again each frame is
+// handed to an open block (openBlocks.ts) that takes only the new text. Anything that still throws
+// turns the rest of the reply into plain text, never into an exception out of the renderer.
 // The DOM after finish() is the same as setText() of the whole text gives (a unit test checks it
-// over random slicings).
+// over random slicings) for replies within the budgets (budgets.ts).
 import type { Token, Tokens } from 'marked';
-import { fenceLanguage, isClosedFence, updateCodeBlock } from './codeBlocks';
-import { GrowingParagraph } from './growingParagraph';
+import { FREEZE_AFTER, REDRAW_LIMIT, TAIL_LIMIT } from './budgets';
+import { isClosedFence } from './codeBlocks';
+import { LinkBook, REFRESH_BUDGET } from './linkBook';
 import { attachMarkdownActions } from './markdownActions';
 import { hasRawHtml, lexBlocks, lexBlockStructure, lexInline, type LinkDefinitions } from './markdownEngine';
-import { MARKDOWN_CLASS, renderTokens } from './renderMarkdown';
+import { LINE_COMMIT, OpenPlain, type OpenBlock } from './openBlocks';
+import { OpenFence } from './openFence';
+import { OpenParagraph } from './openParagraph';
+import { PlainText } from './plainText';
+import { MARKDOWN_CLASS, planBlock } from './renderMarkdown';
+import { growParagraph, placeTail, renderBlock, reuseBlock, type Block } from './tailBlocks';
+import { completeBlocks, forcedFreeze, lastBlock, linkSignature, plainEnd } from './tailRules';
 
 export interface MarkdownActions {
   copy(text: string): void;
@@ -21,43 +32,24 @@ export interface MarkdownActions {
   openLink(href: string): void;
 }
 
-/** One rendered top-level block (frozen groups may hold several blocks rendered together). */
-interface Block {
-  /** Its markdown source (normalized line ends). */
-  raw: string;
-  /**
-   * What else must match for the block to keep its nodes while it is in the tail (see tokenKey):
-   * equal source is not enough, marked can lex the same source differently depending on what
-   * follows it.
-   */
-  key: string;
-  readonly nodes: ChildNode[];
-  /** The reference definitions it was lexed with (sorted JSON): `[x][ref]` links depend on them. */
-  readonly links: string;
-  /** The code block element, for a top-level fence that can be updated in place. */
-  readonly code?: Element;
-  /** A paragraph in the tail, rendered piece by piece while it grows. */
-  paragraph?: GrowingParagraph;
-  /** A paragraph rendered whole for its raw HTML: growing, it still holds it (GrowingParagraph is not tried). */
-  rawHtml?: boolean;
-}
+/** The last block of the tail, when it is handed to an open block: how. */
+type Opening = 'plain' | 'paragraph' | 'fence';
 
 export class StreamingMarkdown {
   private rawText = '';
-  /** rawText with \r\n and \r turned into \n, as marked's lexer sees it (raw offsets refer to it). */
-  private source = '';
+  /** The source after the frozen blocks (\r\n and \r turned into \n): the tail, or what the open block has not taken. */
+  private pending = '';
   private endsWithCarriageReturn = false;
-  /** Length of the source already frozen. */
-  private frozenEnd = 0;
-  private frozen: Block[] = [];
   private tail: Block[] = [];
-  /** Reference definitions found in frozen blocks (earlier definitions win, as in marked). */
-  private frozenLinks: LinkDefinitions = {};
-  /** All definitions the last lex saw, including those still in the tail. */
-  private visibleLinks: LinkDefinitions = {};
+  private open: OpenBlock | undefined;
+  private book = new LinkBook();
+  /** All definitions the last lex saw (frozen ones read through), and those of them in the tail. */
+  private visibleLinks: LinkDefinitions = this.book.frozen;
+  private tailLinks: LinkDefinitions = {};
   private scheduled = false;
   private dirty = false;
   private readonly schedule: (callback: () => void) => void;
+  private readonly doc: Document;
 
   /** Renders into `container` (which it owns). `schedule` defaults to requestAnimationFrame. */
   constructor(
@@ -66,6 +58,7 @@ export class StreamingMarkdown {
     schedule?: (callback: () => void) => void,
   ) {
     this.schedule = schedule ?? defaultSchedule(container);
+    this.doc = container.ownerDocument;
     container.classList.add(MARKDOWN_CLASS);
     container.replaceChildren();
     attachMarkdownActions(container, actions);
@@ -78,58 +71,85 @@ export class StreamingMarkdown {
     let normalized = delta;
     if (this.endsWithCarriageReturn && normalized.startsWith('\n')) normalized = normalized.slice(1);
     this.endsWithCarriageReturn = delta.endsWith('\r');
-    this.source += normalized.replace(/\r\n?/g, '\n');
+    this.pending += normalized.replace(/\r\n?/g, '\n');
     this.dirty = true;
-    if (this.scheduled) return;
-    this.scheduled = true;
-    this.schedule(() => {
-      this.scheduled = false;
-      if (this.dirty) this.render();
-    });
+    this.requestFrame();
   }
 
   /** Replaces the whole text (e.g. opening a stored reply) and renders at once. */
   setText(text: string): void {
     this.rawText = text;
-    this.source = text.replace(/\r\n?/g, '\n');
+    this.pending = text.replace(/\r\n?/g, '\n');
     this.endsWithCarriageReturn = text.endsWith('\r');
-    this.frozenEnd = 0;
-    this.frozen = [];
     this.tail = [];
-    this.frozenLinks = {};
-    this.visibleLinks = {};
+    this.open = undefined;
+    this.book = new LinkBook();
+    this.visibleLinks = this.book.frozen;
+    this.tailLinks = {};
     this.container.replaceChildren();
-    this.render(true);
-    this.refreshReferences(this.visibleLinks);
+    this.render(true, true);
+    this.finishReferences();
   }
 
   /** Renders whatever is pending now (end of stream). */
   finish(): void {
-    if (this.dirty) this.render();
-    // Definitions still in the tail apply to earlier blocks too once the reply is complete.
-    this.refreshReferences(this.visibleLinks);
+    if (this.dirty || this.open) this.render(false, true);
+    this.finishReferences();
   }
 
   get text(): string {
     return this.rawText;
   }
 
+  private requestFrame(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => {
+      this.scheduled = false;
+      if (this.dirty) this.render();
+      else this.refreshReferences(REFRESH_BUDGET);
+    });
+  }
+
   /**
    * `whole`: the text is not streaming (setText), so no paragraph is rendered piece by piece (a long
-   * one still gets its parts: renderTokens builds it with GrowingParagraph).
+   * one still gets its parts: renderTokens builds it with GrowingParagraph). `final`: no more text
+   * will come, so nothing is handed to an open block and an open block ends.
    */
-  private render(whole = false): void {
+  private render(whole = false, final = false): void {
     this.dirty = false;
-    const structure = lexBlockStructure(this.source.slice(this.frozenEnd), this.frozenLinks);
+    try {
+      if (this.open) {
+        const { taken, ended } = this.open.advance(this.pending, final, this.visibleLinks);
+        this.pending = this.pending.slice(taken);
+        if (!ended) return;
+        this.open = undefined;
+      }
+      this.renderTail(whole, final);
+    } catch {
+      this.fallBack(final);
+    }
+    this.refreshReferences(REFRESH_BUDGET);
+  }
+
+  private renderTail(whole: boolean, final: boolean): void {
+    const structure = lexBlockStructure(this.pending, this.book.frozen);
     const { tokens, links } = structure;
     this.visibleLinks = links;
-    const signature = linkSignature(links);
-    const freezeCount = completeBlocks(tokens);
-    // Paragraphs that grow piece by piece need no inline lexing here (see GrowingParagraph).
-    const growing = new Set(whole ? [] : tokens.filter((token, index) => token.type === 'paragraph' && (index >= freezeCount || this.tail[index]?.paragraph)));
-    structure.lexInlineContent(growing);
+    this.tailLinks = structure.found;
+    const signature = `${this.book.version}:${linkSignature(structure.found)}`;
+    let freezeCount = completeBlocks(tokens);
+    if (this.pending.length > FREEZE_AFTER) freezeCount = Math.max(freezeCount, forcedFreeze(tokens));
+    const last = lastBlock(tokens);
+    const opening = whole || final ? undefined : this.openingFor(tokens, last);
+    if (opening) freezeCount = last;
+    // Paragraphs that grow piece by piece, and blocks shown otherwise than with their group, need no
+    // inline lexing here (see planBlock and GrowingParagraph).
+    const mayGrow = (token: Token, index: number): boolean => !whole && token.type === 'paragraph' && (index >= freezeCount || this.tail[index]?.paragraph !== undefined);
+    structure.lexInlineContent(new Set(tokens.filter((token, index) => planBlock(token) !== 'group' || mayGrow(token, index))));
     const withInline = (token: Token): Token => {
-      if (growing.delete(token)) (token as Tokens.Paragraph).tokens.push(...lexInline((token as Tokens.Paragraph).text, links));
+      const paragraph = token as Tokens.Paragraph;
+      if (token.type === 'paragraph' && paragraph.tokens.length === 0 && planBlock(token) === 'group') paragraph.tokens.push(...lexInline(paragraph.text, links));
       return token;
     };
 
@@ -138,160 +158,134 @@ export class StreamingMarkdown {
     const reused = new Set<Block>();
     let group: Token[] = [];
     const flushGroup = (): void => {
-      if (group.length) frozenNext.push(this.renderBlock(group, signature, links));
+      if (group.length) frozenNext.push(renderBlock(this.doc, group, signature, links));
       group = [];
     };
     for (const [index, token] of tokens.entries()) {
       const old = this.tail[index];
       const target = index < freezeCount ? frozenNext : tailNext;
-      const mayGrow = index >= freezeCount && growing.has(token) && !(old?.rawHtml && token.raw.startsWith(old.raw));
-      if (old && this.reuse(old, token, signature, links)) {
+      const growing = mayGrow(token, index) && index >= freezeCount && !(old?.rawHtml && token.raw.startsWith(old.raw));
+      if (opening === 'plain' && index >= last) continue; // the open block shows it
+      if (old && reuseBlock(old, token, signature, links)) {
         flushGroup();
         reused.add(old);
         target.push(old);
-      } else if (mayGrow && this.growParagraph(token as Tokens.Paragraph, signature, links, target)) {
+      } else if (growing && growParagraph(this.doc, token as Tokens.Paragraph, signature, links, target)) {
         flushGroup();
       } else if (index < freezeCount) {
         // New blocks that are already complete (a burst of text, or setText) render together.
         group.push(withInline(token));
       } else {
         flushGroup();
-        const block = this.renderBlock([withInline(token)], signature, links);
+        const block = renderBlock(this.doc, [withInline(token)], signature, links);
         if (token.type === 'paragraph' && hasRawHtml(token)) block.rawHtml = true;
         target.push(block);
       }
     }
     flushGroup();
-    this.placeTail([...frozenNext, ...tailNext], reused);
-    for (const block of frozenNext) {
-      block.key = ''; // frozen blocks are never compared again
-      delete block.paragraph;
-    }
-    this.frozen.push(...frozenNext);
+    placeTail(this.container, this.tail, [...frozenNext, ...tailNext], reused);
+    for (const block of frozenNext) this.freeze(block, links);
     this.tail = tailNext;
-    for (const token of tokens.slice(0, freezeCount)) this.frozenEnd += token.raw.length;
+    let frozenLength = 0;
+    for (const token of tokens.slice(0, freezeCount)) frozenLength += token.raw.length;
+    this.book.define(definitionsIn(tokens.slice(0, freezeCount)));
+    this.pending = this.pending.slice(frozenLength);
+    if (opening && last >= 0) this.openLast(opening, tokens[last] as Token);
+  }
 
-    const before = Object.keys(this.frozenLinks).length;
-    for (const token of tokens.slice(0, freezeCount)) {
-      if (token.type === 'def' && !(token.tag in this.frozenLinks)) {
-        this.frozenLinks[token.tag] = { href: token.href, title: token.title };
+  /** Whether the last block is handed to an open block, and how (see budgets.ts). */
+  private openingFor(tokens: readonly Token[], last: number): Opening | undefined {
+    const token = tokens[last];
+    if (!token) return undefined;
+    if (planBlock(token) === 'plain') return 'plain';
+    if (last < tokens.length - 1) return undefined; // a blank line ended it
+    if (token.type === 'paragraph') {
+      if (this.tail[last]?.rawHtml && token.raw.length > REDRAW_LIMIT) return 'plain';
+      const partialLine = this.pending.length - this.pending.lastIndexOf('\n') - 1;
+      return token.raw.length > TAIL_LIMIT && (partialLine === 0 || partialLine > LINE_COMMIT) ? 'paragraph' : undefined;
+    }
+    if (token.type === 'code' && token.codeBlockStyle !== 'indented' && token.raw.length > TAIL_LIMIT && !isClosedFence(token.raw)) {
+      return token.raw.includes('\n') ? 'fence' : 'plain';
+    }
+    return undefined;
+  }
+
+  /** Hands the last block (now the only one in the tail, which starts with it) to an open block. */
+  private openLast(opening: Opening, token: Token): void {
+    const block = this.tail[0];
+    let taken = 0;
+    if (opening === 'paragraph' && block?.paragraph) {
+      this.open = new OpenParagraph(block.paragraph, (token as Tokens.Paragraph).text, !this.pending.endsWith('\n'));
+      taken = this.pending.length;
+    } else if (opening === 'fence' && block?.code) {
+      const adopted = OpenFence.adopt(block.code, token as Tokens.Code);
+      this.open = adopted.open;
+      taken = adopted.taken;
+    } else {
+      for (const node of block?.nodes ?? []) node.remove();
+      const plain = PlainText.create(this.doc, '');
+      this.container.append(...plain.nodes);
+      const open = new OpenPlain(plain, plainEnd(token));
+      this.open = open;
+      taken = open.advance(this.pending, false).taken;
+    }
+    this.tail = [];
+    this.pending = this.pending.slice(taken);
+  }
+
+  /** After an unexpected failure: the rest of the reply, from what is not frozen, as plain text. */
+  private fallBack(final: boolean): void {
+    for (const block of this.tail) for (const node of block.nodes) node.remove();
+    this.tail = [];
+    const plain = PlainText.create(this.doc, '');
+    this.container.append(...plain.nodes);
+    const open = new OpenPlain(plain, 'blank');
+    const { taken, ended } = open.advance(this.pending, final);
+    this.pending = this.pending.slice(taken);
+    this.open = ended ? undefined : open;
+    if (ended && this.pending) this.dirty = true;
+    if (this.dirty) this.requestFrame();
+  }
+
+  /** A block leaves the tail: never compared again, but rendered again should a definition it uses arrive. */
+  private freeze(block: Block, links: LinkDefinitions): void {
+    block.key = '';
+    delete block.paragraph;
+    if (block.nodes.length) this.book.watch(block, links);
+  }
+
+  /** Definitions still in the tail apply to earlier blocks too once the reply is complete. */
+  private finishReferences(): void {
+    this.book.queueWaiting(Object.keys(this.tailLinks));
+    this.refreshReferences(4 * REFRESH_BUDGET);
+  }
+
+  /** Renders again (within `budget` characters) the frozen blocks queued for new definitions. */
+  private refreshReferences(budget: number): void {
+    for (const target of this.book.take(budget)) {
+      const block = target as Block;
+      try {
+        const replacement = renderBlock(this.doc, lexBlocks(block.raw, this.visibleLinks).tokens, '', this.visibleLinks);
+        const first = block.nodes[0];
+        for (const node of replacement.nodes) this.container.insertBefore(node, first ?? null);
+        for (const node of block.nodes) node.remove();
+        block.replaced = true;
+        this.freeze(replacement, this.visibleLinks);
+      } catch {
+        // the block keeps the nodes it has: its text is shown, without the new link
       }
     }
-    if (Object.keys(this.frozenLinks).length !== before) this.refreshReferences(links);
-  }
-
-  /** Whether `old` (a tail block of the last frame) can stand for `token` as it is now. */
-  private reuse(old: Block, token: Token, signature: string, links: LinkDefinitions): boolean {
-    const linksMatter = token.raw.includes('[');
-    if (old.links !== signature && linksMatter) return false;
-    if (old.raw === token.raw && old.key === tokenKey(token)) return true;
-    // A paragraph still streaming: render its new lines only.
-    if (old.paragraph && token.type === 'paragraph') {
-      if (!old.paragraph.update(token.text, links)) return false;
-      old.raw = token.raw;
-      return true;
-    }
-    // A fence still streaming: update its highlighted segments instead of rebuilding it.
-    if (old.code && token.type === 'code') {
-      if (updateCodeBlock(old.code, token.text, fenceLanguage(token.lang), isClosedFence(token.raw))) {
-        old.raw = token.raw;
-        old.key = tokenKey(token);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Starts a tail paragraph that renders piece by piece; false when it must be rendered whole. */
-  private growParagraph(token: Tokens.Paragraph, signature: string, links: LinkDefinitions, target: Block[]): boolean {
-    const paragraph = GrowingParagraph.create(token.text, links, this.container.ownerDocument);
-    if (!paragraph) return false;
-    target.push({ raw: token.raw, key: tokenKey(token), nodes: paragraph.nodes, links: signature, paragraph });
-    return true;
-  }
-
-  private renderBlock(tokens: Token[], signature: string, links: LinkDefinitions): Block {
-    const nodes = Array.from(renderTokens(tokens, links, this.container.ownerDocument).childNodes);
-    const only = tokens.length === 1 ? tokens[0] : undefined;
-    const code = only?.type === 'code' ? nodes.find((node): node is Element => isCodeBlock(node)) : undefined;
-    const key = only ? tokenKey(only) : '';
-    return { raw: tokens.map((token) => token.raw).join(''), key, nodes, links: signature, ...(code ? { code } : {}) };
-  }
-
-  /**
-   * Puts the new tail into the DOM: old tail blocks not kept are removed, kept ones stay where
-   * they are (they are in the same order), new ones are inserted before the next kept one.
-   */
-  private placeTail(next: Block[], reused: Set<Block>): void {
-    for (const old of this.tail) {
-      if (!reused.has(old)) for (const node of old.nodes) node.remove();
-    }
-    let before: ChildNode | null = null;
-    for (let index = next.length - 1; index >= 0; index--) {
-      const block = next[index];
-      if (!block) continue;
-      if (!reused.has(block)) {
-        for (const node of block.nodes) this.container.insertBefore(node, before);
-      }
-      before = block.nodes[0] ?? before;
-    }
-  }
-
-  /** Re-renders frozen blocks that were lexed before reference definitions they may use. */
-  private refreshReferences(links: LinkDefinitions): void {
-    const signature = linkSignature(links);
-    for (const [index, block] of this.frozen.entries()) {
-      if (block.links === signature || !block.raw.includes('[') || block.nodes.length === 0) continue;
-      const replacement = this.renderBlock(lexBlocks(block.raw, links).tokens, signature, links);
-      const first = block.nodes[0];
-      for (const node of replacement.nodes) this.container.insertBefore(node, first ?? null);
-      for (const node of block.nodes) node.remove();
-      this.frozen[index] = replacement;
-    }
+    if (this.book.pending) this.requestFrame();
   }
 }
 
-/**
- * How many leading tokens can no longer change. Markdown decides block structure line by line, but
- * a line's meaning depends on the block before it (a paragraph can absorb lazy lines, a table or a
- * list item may interrupt it, "7" becomes "7. seven" and joins an ordered list across a blank
- * line) and sometimes on the next line (a table needs its delimiter row). So a block is frozen only
- * when a blank line follows it (the lexer starts fresh there, as it does when the tail is lexed
- * on its own) and the block after that blank already has two complete lines.
- */
-function completeBlocks(tokens: readonly Token[]): number {
-  let newlinesAfter = 0;
-  for (let index = tokens.length - 1; index > 0; index--) {
-    const token = tokens[index];
-    if (!token) continue;
-    const previous = tokens[index - 1];
-    if (previous?.type === 'space' && token.type !== 'space' && newlinesAfter + countNewlines(token.raw) >= 2) return index;
-    newlinesAfter += countNewlines(token.raw);
+/** The definitions found in `tokens` (top-level `def` tokens), first ones first. */
+function definitionsIn(tokens: readonly Token[]): LinkDefinitions {
+  const found = Object.create(null) as LinkDefinitions;
+  for (const token of tokens) {
+    if (token.type === 'def' && !Object.hasOwn(found, token.tag)) found[token.tag] = { href: token.href, title: token.title };
   }
-  return 0;
-}
-
-/** What a tail block must still match to keep its nodes, besides its source (see Block.key). */
-function tokenKey(token: Token): string {
-  // A code block renders from its source alone, and a paragraph from its source and the reference
-  // definitions (compared apart): skipping them spares serializing a long block per frame.
-  if (token.type === 'code' || token.type === 'paragraph') return token.type;
-  return JSON.stringify(token);
-}
-
-function countNewlines(text: string): number {
-  let count = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
-  return count;
-}
-
-function linkSignature(links: LinkDefinitions): string {
-  const keys = Object.keys(links).sort();
-  return keys.length ? JSON.stringify(keys.map((key) => [key, links[key]])) : '';
-}
-
-function isCodeBlock(node: ChildNode): boolean {
-  return node.nodeType === 1 && (node as Element).classList.contains('md-code-block');
+  return found;
 }
 
 function defaultSchedule(container: HTMLElement): (callback: () => void) => void {
