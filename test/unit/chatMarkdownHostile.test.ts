@@ -146,6 +146,17 @@ describe('chat markdown: hostile output', function () {
     assert.equal(streamed.element.innerHTML, render(text).innerHTML);
   });
 
+  it('gathers the blocks of a long reply into groups (laying out a container costs per child), the same streamed as set whole', () => {
+    const text = Array.from({ length: 3000 }, (_, i) => `# heading${i}\n\nline ${i}`).join('\n\n');
+    const streamed = streamSliced(text, () => 200, () => true);
+    const whole = manual();
+    whole.view.setText(text);
+    assert.equal(streamed.element.innerHTML, whole.element.innerHTML);
+    assert.ok(streamed.element.querySelectorAll(':scope > .md-blocks').length >= 20);
+    assert.ok(streamed.element.childNodes.length < 600, `${streamed.element.childNodes.length} nodes at the top`);
+    assert.equal(streamed.element.querySelectorAll('h1').length, 3000);
+  });
+
   it('contains text that marked throws on: that text is shown as typed, the blocks around it render', () => {
     const inlineTokens = Lexer.prototype.inlineTokens;
     Lexer.prototype.inlineTokens = function (this: Lexer, src: string, tokens?: Parameters<typeof inlineTokens>[1]) {

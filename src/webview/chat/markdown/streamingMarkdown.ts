@@ -14,6 +14,7 @@
 import type { Token, Tokens } from 'marked';
 import { FREEZE_AFTER, REDRAW_LIMIT, TAIL_LIMIT } from './budgets';
 import { isClosedFence } from './codeBlocks';
+import { BlockGroups } from './blockGroups';
 import { LinkBook, REFRESH_BUDGET } from './linkBook';
 import { attachMarkdownActions } from './markdownActions';
 import { hasRawHtml, lexBlocks, lexBlockStructure, lexInline, type LinkDefinitions } from './markdownEngine';
@@ -50,6 +51,7 @@ export class StreamingMarkdown {
   private dirty = false;
   private readonly schedule: (callback: () => void) => void;
   private readonly doc: Document;
+  private groups: BlockGroups;
 
   /** Renders into `container` (which it owns). `schedule` defaults to requestAnimationFrame. */
   constructor(
@@ -59,6 +61,7 @@ export class StreamingMarkdown {
   ) {
     this.schedule = schedule ?? defaultSchedule(container);
     this.doc = container.ownerDocument;
+    this.groups = new BlockGroups(container);
     container.classList.add(MARKDOWN_CLASS);
     container.replaceChildren();
     attachMarkdownActions(container, actions);
@@ -87,14 +90,17 @@ export class StreamingMarkdown {
     this.visibleLinks = this.book.frozen;
     this.tailLinks = {};
     this.container.replaceChildren();
+    this.groups = new BlockGroups(this.container);
     this.render(true, true);
     this.finishReferences();
+    this.groups.finish();
   }
 
   /** Renders whatever is pending now (end of stream). */
   finish(): void {
     if (this.dirty || this.open) this.render(false, true);
     this.finishReferences();
+    this.groups.finish();
   }
 
   get text(): string {
@@ -185,6 +191,7 @@ export class StreamingMarkdown {
     flushGroup();
     placeTail(this.container, this.tail, [...frozenNext, ...tailNext], reused);
     for (const block of frozenNext) this.freeze(block, links);
+    this.groups.add(frozenNext.reduce((count, block) => count + block.nodes.length, 0));
     this.tail = tailNext;
     let frozenLength = 0;
     for (const token of tokens.slice(0, freezeCount)) frozenLength += token.raw.length;
@@ -214,6 +221,7 @@ export class StreamingMarkdown {
   private openLast(opening: Opening, token: Token): void {
     const block = this.tail[0];
     let taken = 0;
+    let nodes = block?.nodes.length ?? 0;
     if (opening === 'paragraph' && block?.paragraph) {
       this.open = new OpenParagraph(block.paragraph, (token as Tokens.Paragraph).text, !this.pending.endsWith('\n'));
       taken = this.pending.length;
@@ -225,12 +233,14 @@ export class StreamingMarkdown {
       for (const node of block?.nodes ?? []) node.remove();
       const plain = PlainText.create(this.doc, '');
       this.container.append(...plain.nodes);
+      nodes = plain.nodes.length;
       const open = new OpenPlain(plain, plainEnd(token));
       this.open = open;
       taken = open.advance(this.pending, false).taken;
     }
     this.tail = [];
     this.pending = this.pending.slice(taken);
+    this.groups.add(nodes); // the open block's element stays where it is, growing inside
   }
 
   /** After an unexpected failure: the rest of the reply, from what is not frozen, as plain text. */
@@ -239,6 +249,7 @@ export class StreamingMarkdown {
     this.tail = [];
     const plain = PlainText.create(this.doc, '');
     this.container.append(...plain.nodes);
+    this.groups.add(plain.nodes.length);
     const open = new OpenPlain(plain, 'blank');
     const { taken, ended } = open.advance(this.pending, final);
     this.pending = this.pending.slice(taken);
@@ -266,8 +277,7 @@ export class StreamingMarkdown {
       const block = target as Block;
       try {
         const replacement = renderBlock(this.doc, lexBlocks(block.raw, this.visibleLinks).tokens, '', this.visibleLinks);
-        const first = block.nodes[0];
-        for (const node of replacement.nodes) this.container.insertBefore(node, first ?? null);
+        block.nodes[0]?.before(...replacement.nodes);
         for (const node of block.nodes) node.remove();
         block.replaced = true;
         this.freeze(replacement, this.visibleLinks);

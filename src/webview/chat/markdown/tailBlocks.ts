@@ -80,7 +80,10 @@ export function placeTail(container: HTMLElement, old: readonly Block[], next: r
     const block = next[index];
     if (!block) continue;
     if (!reused.has(block)) {
-      for (const node of block.nodes) container.insertBefore(node, before);
+      for (const node of block.nodes) {
+        if (before) before.before(node);
+        else container.append(node);
+      }
     }
     before = block.nodes[0] ?? before;
   }
