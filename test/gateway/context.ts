@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { readJson } from './body';
 import { errorForStatus, HttpError, type ErrorShape } from './errors';
+import { wordsError } from './limitWords';
 import { FAULT_HEADER, parseFaultSpec, splitModelFault, type FaultCounter, type FaultSpec } from './faults';
 import type { ImageStore } from './imageStore';
 import type { QuotaBook } from './quota';
@@ -101,6 +102,7 @@ export function createContext(init: {
         if (spec.retryAfterMs !== undefined) error.headers['retry-after-ms'] = String(spec.retryAfterMs);
         throw init.reply.echo ? echoIntoHttpError(init.reply.echo.key, error) : error;
       }
+      if (spec.words) throw wordsError(spec.words);
     },
     async takeModel(body, field = 'model') {
       const raw = requireString(body, field, { nonEmpty: true });
