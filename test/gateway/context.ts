@@ -102,7 +102,11 @@ export function createContext(init: {
         if (spec.retryAfterMs !== undefined) error.headers['retry-after-ms'] = String(spec.retryAfterMs);
         throw init.reply.echo ? echoIntoHttpError(init.reply.echo.key, error) : error;
       }
-      if (spec.words) throw wordsError(spec.words);
+      if (spec.words) {
+        const error = wordsError(spec.words);
+        if (spec.retryAfterS !== undefined) error.headers['retry-after'] = String(spec.retryAfterS);
+        throw error;
+      }
     },
     async takeModel(body, field = 'model') {
       const raw = requireString(body, field, { nonEmpty: true });
