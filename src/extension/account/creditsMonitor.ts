@@ -125,13 +125,13 @@ export class CreditsMonitor extends Disposable {
     const reset = Date.parse(reading.reset);
     const windowOver = Number.isFinite(reset) && this.now() >= reset;
     const toppedUp = held.credits !== undefined && reading.credits > held.credits;
-    if (windowOver || toppedUp) {
+    // A zero balance tells the story itself ($0.00 in the error colour), and any rise from it shows.
+    if (windowOver || toppedUp || reading.credits <= 0) {
       this.limitHeld = undefined;
       return false;
     }
     held.credits ??= reading.credits;
-    // A zero balance tells the story itself (shown as $0.00 in the error colour).
-    return reading.credits > 0;
+    return true;
   }
 
   private stateForError(error: unknown): CreditsState {
