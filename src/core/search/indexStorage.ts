@@ -30,7 +30,7 @@ export type SaveStep = 'vectors' | 'metadata' | 'pointer' | 'cleanup' | 'delta';
 
 export interface IndexStorageOptions {
   readonly beforeStep?: (step: SaveStep) => void | Promise<void>;
-  /** The log is folded into a new generation once it would exceed this share of the generation's bytes. */
+  /** The log is folded into a new generation once it would exceed this share of the generation's bytes (vectors and metadata). */
   readonly compactAt?: number;
   /** ...but never while it is under this many bytes (a tiny index would otherwise be rewritten on every change). */
   readonly compactMinBytes?: number;
@@ -130,7 +130,8 @@ export class IndexStorage {
   private async loadGeneration(generation: number, problems: string[]): Promise<SemanticIndex> {
     const folder = this.generationDir(generation);
     await removeStrayTempFiles(folder).catch(() => undefined);
-    const metadata = parseMetadata(await readFile(join(folder, METADATA_FILE), 'utf8'), METADATA_VERSION);
+    const metadataText = await readFile(join(folder, METADATA_FILE), 'utf8');
+    const metadata = parseMetadata(metadataText, METADATA_VERSION);
     const bytes = new Uint8Array(await readFile(join(folder, VECTORS_FILE)));
     if (!metadata.vectors) throw new Error('no vectors check');
     verifyVectors(bytes, metadata.vectors, metadata.records.length);
@@ -168,7 +169,7 @@ export class IndexStorage {
     }
     const index = new SemanticIndex(metadata.model, store, files);
     index.markSaved();
-    this.baseBytes = bytes.byteLength;
+    this.baseBytes = bytes.byteLength + Buffer.byteLength(metadataText);
     this.deltaLength = goodLength;
     this.deltaRecords = records;
     return index;
@@ -253,7 +254,7 @@ export class IndexStorage {
     const pointer = JSON.stringify({ version: METADATA_VERSION, generation });
     await writeFileDurably(join(this.dir, POINTER_FILE), pointer);
     this.generation = generation;
-    this.baseBytes = vectors.byteLength;
+    this.baseBytes = vectors.byteLength + Buffer.byteLength(metadata);
     this.deltaLength = 0;
     this.deltaRecords = 0;
     index.markSaved(changes);
