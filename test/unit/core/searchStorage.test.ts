@@ -163,7 +163,7 @@ describe('core/search: the index on disk survives crashes and writes only what c
     const metadata = JSON.parse(readFileSync(join(dir, 'gen-1', METADATA_FILE), 'utf8')) as { generation: number };
     writeFileSync(join(dir, 'gen-1', METADATA_FILE), JSON.stringify({ ...metadata, generation: 1 }));
     const vectors = readFileSync(join(dir, 'gen-2', VECTORS_FILE));
-    vectors[vectors.length - 1] ^= 0xff;
+    vectors[vectors.length - 1] = (vectors[vectors.length - 1] ?? 0) ^ 0xff;
     writeFileSync(join(dir, 'gen-2', VECTORS_FILE), vectors);
     const fallback = await new IndexStorage(dir).load();
     assert.match(fallback.problems.join('\n'), /generation 2 is unusable \(the vectors file does not match its metadata \(hash\)\)/);
