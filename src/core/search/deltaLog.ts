@@ -130,6 +130,9 @@ export function readDeltaLog(bytes: Uint8Array): DeltaLogContents {
   return { records, goodLength: at };
 }
 
+/** The log on disk is not the one this process read or wrote (changed by someone else). */
+export class DeltaLogChanged extends Error {}
+
 /**
  * Appends `record` at `goodLength` (cutting any torn tail a crash left after it) and fsyncs.
  * Returns the log's new length.
@@ -137,7 +140,7 @@ export function readDeltaLog(bytes: Uint8Array): DeltaLogContents {
 export async function appendDeltaRecord(path: string, goodLength: number, record: Uint8Array): Promise<number> {
   const existed = await stat(path).then((s) => s.size, () => undefined);
   // Shorter than what was read or written before: someone else changed it; appending would misplace the record.
-  if ((existed ?? 0) < goodLength) throw new Error(`The index's change log is shorter than expected (${existed ?? 0} bytes, not ${goodLength}).`);
+  if ((existed ?? 0) < goodLength) throw new DeltaLogChanged(`The index's change log is shorter than expected (${existed ?? 0} bytes, not ${goodLength}).`);
   const handle = await open(path, 'a');
   try {
     if (existed !== undefined && existed !== goodLength) await handle.truncate(goodLength);

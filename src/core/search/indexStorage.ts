@@ -13,7 +13,7 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeStrayTempFiles, syncFolder, writeFileDurably } from '../storage/durableFile';
-import { appendDeltaRecord, encodeDeltaRecord, readDeltaLog, type DeltaFile } from './deltaLog';
+import { appendDeltaRecord, DeltaLogChanged, encodeDeltaRecord, readDeltaLog, type DeltaFile } from './deltaLog';
 import { encodeMetadata, LEGACY_METADATA_VERSION, METADATA_VERSION, parseMetadata, vectorsCheck, verifyVectors } from './indexMetadata';
 import type { IndexedFile } from './indexPlan';
 import { SemanticIndex, type PendingChanges } from './semanticIndex';
@@ -206,7 +206,13 @@ export class IndexStorage {
     const limit = Math.max(this.options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES, (this.options.compactAt ?? DEFAULT_COMPACT_AT) * this.baseBytes);
     if (this.deltaLength + record.byteLength > limit) return this.writeGeneration(index, changes);
     await this.options.beforeStep?.('delta');
-    this.deltaLength = await appendDeltaRecord(join(this.generationDir(this.generation), DELTA_FILE), this.deltaLength, record);
+    try {
+      this.deltaLength = await appendDeltaRecord(join(this.generationDir(this.generation), DELTA_FILE), this.deltaLength, record);
+    } catch (error) {
+      // The generation was removed or its log changed under us (another tool, a user): start a new one.
+      if (!isMissing(error) && !(error instanceof DeltaLogChanged)) throw error;
+      return this.writeGeneration(index, changes);
+    }
     this.deltaRecords++;
     index.markSaved(changes);
     return { kind: 'delta', bytesWritten: record.byteLength, generation: this.generation };

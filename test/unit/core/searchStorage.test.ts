@@ -95,6 +95,7 @@ describe('core/search: the index on disk survives crashes and writes only what c
       await assert.rejects(crashing.save(before, { full: true }), /simulated crash/);
       const loaded = await new IndexStorage(dir).load();
       assert.ok(loaded.index, 'the index is never lost');
+      assert.deepEqual(loaded.problems, [], 'a crash is not damage: nothing to repair, only leftovers to remove');
       assert.deepEqual(snapshot(loaded.index), step === 'cleanup' ? now : old);
       assert.equal(generationsOnDisk().length, 1, `the orphan generation is removed on load: ${generationsOnDisk().join(', ')}`);
     });
@@ -174,6 +175,17 @@ describe('core/search: the index on disk survives crashes and writes only what c
     const none = await new IndexStorage(dir).load();
     assert.equal(none.index, undefined, 'nothing whole left: undefined (rebuild), not garbage');
     assert.match(none.problems.join('\n'), /48 bytes|bytes, its metadata says/);
+  });
+
+  it('a generation removed under it (the user emptied the folder) makes the next save write a whole new one', async () => {
+    const index = await built();
+    const storage = new IndexStorage(dir);
+    await storage.save(index);
+    rmSync(dir, { recursive: true });
+    writeFileSync(join(workspace, 'file1.ts'), text('edit', 20));
+    await update(index, fakeEmbedder(), ['file1.ts']);
+    assert.equal((await storage.save(index)).kind, 'generation');
+    assert.deepEqual(snapshot((await new IndexStorage(dir).load()).index), snapshot(index));
   });
 
   it('reads the version 1 layout once and replaces it on the next save (no re-embedding)', async () => {
