@@ -171,9 +171,11 @@ export { VectorStore, VECTOR_HEADER_BYTES } from './search/vectorStore';
 export type { ChunkRecord } from './search/vectorStore';
 export { contentHash, planUpdate } from './search/indexPlan';
 export type { FileState, IndexedFile, UpdatePlan } from './search/indexPlan';
-export { SemanticIndex, DEFAULT_BATCH_SIZE } from './search/semanticIndex';
-export type { EmbedBatch, IndexProgress, IndexSource, UpdateOptions, UpdateReport } from './search/semanticIndex';
-export { deleteIndex, loadIndex, saveIndex, METADATA_FILE, VECTORS_FILE } from './search/indexFiles';
+export { chunkHash, SemanticIndex, DEFAULT_BATCH_SIZE } from './search/semanticIndex';
+export type { EmbedBatch, IndexProgress, IndexSource, PendingChanges, UpdateOptions, UpdateReport } from './search/semanticIndex';
+export { deleteIndex, loadIndex, saveIndex } from './search/indexFiles';
+export { DELTA_FILE, IndexStorage, METADATA_FILE, POINTER_FILE, VECTORS_FILE } from './search/indexStorage';
+export type { IndexStorageOptions, LoadResult, SaveResult, SaveStep } from './search/indexStorage';
 export { rankResults, reorderLines } from './search/rankResults';
 export type { Candidate, RankedResult } from './search/rankResults';
 

@@ -54,7 +54,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(...participant.disposables);
   const workspaceFiles = new WorkspaceFilesService();
   context.subscriptions.push(workspaceFiles);
-  context.subscriptions.push(...registerSemanticSearch({ connection, catalog, log, storageUri: context.storageUri, workspaceFiles }));
+  const semanticSearch = registerSemanticSearch({ connection, catalog, log, storageUri: context.storageUri, workspaceFiles });
+  context.subscriptions.push(...semanticSearch.disposables);
   context.subscriptions.push(...registerMediaCommands({ connection, catalog, player: participant.player, extensionUri: context.extensionUri, log }));
 
   const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`), (value) => apiKeys.redact(value));
@@ -86,7 +87,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   await connection.initialize();
   log.info(`Unified Inference ${String(context.extension.packageJSON.version)} activated.`);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, searchIndex: semanticSearch.service })
     : undefined;
 }
 

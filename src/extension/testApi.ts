@@ -9,6 +9,7 @@ import type { ModelsView } from './models/modelsView';
 import type { ReportDocuments } from './research/reportDocuments';
 import type { ResearchJobs } from './research/researchJobs';
 import type { ResearchView } from './research/researchView';
+import type { SearchIndexService } from './search/searchIndexService';
 
 /** The parts of the running extension the integration tests drive and read. */
 export interface TestParts {
@@ -24,6 +25,8 @@ export interface TestParts {
   readonly participantHandler: vscode.ChatRequestHandler;
   /** The sidebar chat's controller (tests send prompts and read the conversation). */
   readonly chat: ChatController;
+  /** The semantic index service (tests wait on its onDidUpdate: watcher updates have no command to await). */
+  readonly searchIndex: SearchIndexService;
 }
 
 /**

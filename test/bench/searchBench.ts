@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GatewayClient, METADATA_FILE, saveIndex, SemanticIndex, VECTORS_FILE, VectorStore } from '../../src/core/index';
+import { GatewayClient, IndexStorage, METADATA_FILE, SemanticIndex, VECTORS_FILE, VectorStore } from '../../src/core/index';
 import { clientEmbedder, folderSource, listFolder } from '../unit/core/folderIndex';
 import { seededRandom } from '../harness/seededRandom';
 import { gatewayOnThread } from './gatewayThread';
@@ -81,11 +81,27 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<strin
     const incrementalMs = performance.now() - t;
 
     const indexDir = join(root, 'index');
+    const storage = new IndexStorage(indexDir);
     t = performance.now();
-    await saveIndex(indexDir, index);
+    const saved = await storage.save(index);
     const saveMs = performance.now() - t;
-    const vectorBytes = statSync(join(indexDir, VECTORS_FILE)).size;
-    const metadataBytes = statSync(join(indexDir, METADATA_FILE)).size;
+    const generation = join(indexDir, `gen-${saved.generation ?? 0}`);
+    const vectorBytes = statSync(join(generation, VECTORS_FILE)).size;
+    const metadataBytes = statSync(join(generation, METADATA_FILE)).size;
+
+    // One file edited, as the watcher sees it: only that file looked at, its changed chunks
+    // embedded, the change appended to the saved index.
+    const edited = join('pkg30', 'file30.ts');
+    writeFileSync(join(workspace, edited), `export function f30() {\n  cache retry edited once;\n}\n`);
+    const editedStat = statSync(join(workspace, edited));
+    const beforeOne = embed.inputs;
+    t = performance.now();
+    const one = await index.update({ current: new Map([[edited, { mtime: editedStat.mtimeMs, size: editedStat.size }]]), scope: new Set([edited]), source: folderSource(workspace), embed, model: MODEL });
+    const oneSaved = await storage.save(index);
+    const oneMs = performance.now() - t;
+    const oneChunks = embed.inputs - beforeOne;
+    if (one.embeddedFiles.length !== 1 || oneSaved.kind !== 'delta') throw new Error(`The one-file update was not incremental: ${JSON.stringify({ one, oneSaved })}`);
+    const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KB`;
     const perThousand = (bytes: number): string => `${((bytes / index.chunkCount) * 1000 / 1024 / 1024).toFixed(2)} MB`;
     const dims = index.store?.dimensions ?? 0;
 
@@ -100,6 +116,7 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<strin
       `| Full index of ${fileCount} generated files | ${(fullMs / 1000).toFixed(2)} s, ${full.embeddedChunks} chunks in ${full.embedRequests} requests |`,
       `| Throughput | **${(fileCount / (fullMs / 1000)).toFixed(0)} files/s, ${(full.embeddedChunks / (fullMs / 1000)).toFixed(0)} chunks/s** |`,
       `| Incremental update after editing 20 files | ${incrementalMs.toFixed(0)} ms, ${incremental.embeddedFiles.length} files / ${embed.inputs - before} chunks re-embedded, ${incremental.unchangedFiles} unchanged |`,
+      `| **One-file edit (watcher) vs full reindex** | **one file: ${oneMs.toFixed(0)} ms, ${oneChunks} chunk(s) embedded, ${kb(oneSaved.bytesWritten)} written (appended); full: ${((fullMs + saveMs) / 1000).toFixed(2)} s, ${full.embeddedChunks} chunks embedded, ${kb(saved.bytesWritten)} written** |`,
       `| Index on disk (${index.chunkCount} chunks) | vectors ${(vectorBytes / 1024 / 1024).toFixed(2)} MB + metadata ${(metadataBytes / 1024).toFixed(0)} KB, saved in ${saveMs.toFixed(0)} ms |`,
       `| **Size per 1,000 chunks** | **${perThousand(vectorBytes + metadataBytes)}** (${dims} x 4 bytes a vector + ${((metadataBytes / index.chunkCount) * 1000 / 1024).toFixed(0)} KB metadata) |`,
       ...latencies.map((l) => `| **Query latency, ${vectorCount / 1000}k vectors x ${l.dims} dims, top 50** | **median ${l.median.toFixed(1)} ms, p95 ${l.p95.toFixed(1)} ms** (building the store: ${(l.buildMs / 1000).toFixed(1)} s) |`),

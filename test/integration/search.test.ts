@@ -6,7 +6,7 @@ import type { RankedResult } from '../../src/core/index';
 import type { IndexRun } from '../../src/extension/search/searchIndexService';
 import type { SearchOutcome } from '../../src/extension/search/semanticSearch';
 import { startGateway, type LocalGateway } from '../gateway/index';
-import type { RequestRecord } from '../gateway/recorder';
+import type { TestApi } from '../../src/extension/testApi';
 import { activateExtension, clearKeyThroughCommand, recordNotifications, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
 
 const EMBEDDING = 'sim-openai/text-embedding-sim-small';
@@ -19,6 +19,21 @@ const FIXTURE: Record<string, string> = {
   '.gitignore': 'semantic/generated/\n',
 };
 
+/** The next watcher update that `accept`s, subscribed before the edit that causes it (state, not time). */
+function watcherRun(api: TestApi, accept: (run: IndexRun) => boolean, what: string): Promise<IndexRun> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (subscription.dispose(), reject(new Error(`No watcher update of the index: ${what}`))), 20_000);
+    const subscription = api.searchIndex.onDidUpdate((run) => {
+      if (run.trigger !== 'watcher' || !accept(run)) return;
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve(run);
+    });
+  });
+}
+
+const embeddedNamed = (run: IndexRun, name: string): boolean => run.report.embeddedFiles.some((f) => f.endsWith(`/semantic/${name}`));
+
 const embeddingCalls = (gateway: LocalGateway): { model: string; input: string[]; dimensions?: number }[] =>
   gateway.requests.filter((r) => r.path === '/api/v1/embeddings').map((r) => r.body as { model: string; input: string[]; dimensions?: number });
 
@@ -27,12 +42,13 @@ describe('semantic search against the local gateway', function () {
   let gateway: LocalGateway;
   let root: vscode.Uri;
   let notes: ReturnType<typeof recordNotifications>;
+  let api: TestApi;
   const uri = (path: string): vscode.Uri => vscode.Uri.joinPath(root, path);
   const write = (path: string, text: string): Thenable<void> => vscode.workspace.fs.writeFile(uri(path), new TextEncoder().encode(text));
   const index = (): Thenable<IndexRun | undefined> => vscode.commands.executeCommand<IndexRun | undefined>('unifiedInference.search.index');
 
   before(async () => {
-    const api = await activateExtension();
+    api = await activateExtension();
     root = vscode.workspace.workspaceFolders?.[0]?.uri ?? assert.fail('the suite opens a folder');
     gateway = await startGateway();
     await setSetting('baseUrl', gateway.url);
@@ -87,10 +103,9 @@ describe('semantic search against the local gateway', function () {
 
   it('re-embeds only an edited file (file watcher), and drops a deleted one', async () => {
     gateway.clearRequests();
+    const updated = watcherRun(api, (run) => embeddedNamed(run, 'http.ts'), 'http.ts re-embedded');
     await write('semantic/http.ts', 'export async function fetchWithRetry(url: string) {\n  // Retries with jitter now.\n}\n');
-    const record: RequestRecord = await gateway.waitForRequest((r) => r.path === '/api/v1/embeddings', 15_000);
-    await record.closed;
-    await new Promise((resolve) => setTimeout(resolve, 1_500)); // room for any further (wrong) request
+    await updated;
     const calls = embeddingCalls(gateway);
     assert.equal(calls.length, 1, 'one request');
     assert.equal(calls[0]?.input.length, 1, 'one input: the edited file\'s chunk');
@@ -98,6 +113,33 @@ describe('semantic search against the local gateway', function () {
     await vscode.workspace.fs.delete(uri('semantic/guide.md'));
     const run = await waitFor(async () => index(), (r) => r?.files === 2, 'the deleted file dropped', 15_000);
     assert.equal(run?.report.embeddedFiles.length, 0, 'nothing else re-embedded');
+  });
+
+  it('a one-file edit is one watcher update: only its changed chunk is re-embedded, saved as an appended change, and found by search', async () => {
+    // Two chunks (lines 0-39 and 35-59) under the 1 KB cap of this suite.
+    const lines = Array.from({ length: 60 }, (_, i) => `note ${i} ok`);
+    const created = watcherRun(api, (run) => embeddedNamed(run, 'notes.txt'), 'notes.txt indexed');
+    await write('semantic/notes.txt', `${lines.join('\n')}\n`);
+    const first = await created;
+    assert.equal(first.report.embeddedChunks, 2);
+
+    gateway.clearRequests();
+    lines[2] = 'the flamingo migrates south';
+    const edited = watcherRun(api, (run) => embeddedNamed(run, 'notes.txt'), 'notes.txt re-embedded');
+    await write('semantic/notes.txt', `${lines.join('\n')}\n`);
+    const run = await edited;
+    const calls = embeddingCalls(gateway);
+    assert.equal(calls.length, 1, 'one /embeddings request');
+    assert.deepEqual(calls[0]?.input.map((text) => text.includes('flamingo')), [true], 'only the chunk holding the edit');
+    assert.deepEqual([run.report.embeddedChunks, run.report.reusedChunks, run.report.removedFiles.length], [1, 1, 0]);
+    assert.equal(run.saved?.kind, 'delta', 'appended, not the whole index rewritten');
+    assert.ok((run.saved?.bytesWritten ?? Infinity) < (run.chunks - 1) * 1536 * 4, `bytes written: ${run.saved?.bytesWritten}, less than rewriting the ${run.chunks} vectors`);
+
+    const outcome = await vscode.commands.executeCommand<SearchOutcome | undefined>('unifiedInference.search.search', { query: 'flamingo migrates south' });
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    const top = outcome?.results[0];
+    assert.match(top?.record.file ?? '', /semantic\/notes\.txt$/);
+    assert.deepEqual([top?.record.startLine, top?.record.endLine], [0, 39]);
   });
 
   it('cancels indexing: the embedding request is aborted and the cancel is reported', async () => {

@@ -8,6 +8,8 @@ export interface ChunkRecord {
   readonly file: string;
   readonly startLine: number;
   readonly endLine: number;
+  /** Hash of the chunk's text when it was embedded: an unchanged chunk of an edited file keeps its vector. Absent in indexes of older versions. */
+  readonly hash?: string;
 }
 
 const MAGIC = 0x53564955; // "UIVS" read as a little-endian u32
@@ -46,6 +48,13 @@ export class VectorStore {
     this.ensureCapacity(this.rows.length + 1);
     this.data.set(normalize(vector), this.rows.length * this.dimensions);
     this.rows.push(record);
+  }
+
+  /** The rows of one file, in order. */
+  rowsOf(file: string): number[] {
+    const rows: number[] = [];
+    this.rows.forEach((record, row) => record.file === file && rows.push(row));
+    return rows;
   }
 
   /** Drops every row of the given files in one pass (rows keep their order). */

@@ -6,7 +6,7 @@
 import { promises as fs, type Dirent } from 'node:fs';
 import * as nodePath from 'node:path';
 import { compileGlob, type PathMatcher } from './glob';
-import { locate, type GitignoreCache, type RootFolder } from './rootFolders';
+import { locate, relativeInside, type GitignoreCache, type RootFolder } from './rootFolders';
 import { admit, displayPath, type WorkspaceFile } from './workspaceFile';
 
 export interface ListOptions {
@@ -43,17 +43,8 @@ export async function walkFiles(folders: readonly RootFolder[], gitignores: Giti
   let visited = 0;
   let truncated = false;
 
-  const matches = (folder: RootFolder, path: string): boolean => include(path) || (folders.length > 1 && include(`${folder.name}/${path}`));
-
-  const linkedFile = async (folder: RootFolder, path: string): Promise<WorkspaceFile | undefined> => {
-    const real = await fs.realpath(nodePath.join(folder.real, ...path.split('/'))).catch(() => undefined);
-    const target = real ? locate(folders, real, caseInsensitive) : undefined;
-    if (!real || !target || !(await fs.stat(real).then((s) => s.isFile(), () => false))) return undefined;
-    const admitted = await admit(target.folder, target.path, false, gitignores);
-    if (admitted.excluded !== undefined) return undefined;
-    const sensitive = admitted.sensitive ? [displayPath(folders, target.folder, target.path)] : [];
-    return { folder: folder.index, path, display: displayPath(folders, folder, path), real, sensitive };
-  };
+  const matches = includeMatcher(folders, include);
+  const linkedFile = (folder: RootFolder, path: string): Promise<WorkspaceFile | undefined> => linkedFileOf(folders, gitignores, caseInsensitive, folder, path);
 
   const walk = async (folder: RootFolder, dir: string): Promise<void> => {
     if (options.signal?.aborted) throw abortError();
@@ -101,4 +92,56 @@ export async function walkFiles(folders: readonly RootFolder[], gitignores: Giti
     await walk(folder, '');
   }
   return { files, sensitiveLeftOut, truncated };
+}
+
+function includeMatcher(folders: readonly RootFolder[], include: PathMatcher): (folder: RootFolder, path: string) => boolean {
+  return (folder, path) => include(path) || (folders.length > 1 && include(`${folder.name}/${path}`));
+}
+
+/** A link listed at `path`: the file it leads to, when that is inside a folder and shared there. */
+async function linkedFileOf(folders: readonly RootFolder[], gitignores: GitignoreCache, caseInsensitive: boolean, folder: RootFolder, path: string): Promise<WorkspaceFile | undefined> {
+  const real = await fs.realpath(nodePath.join(folder.real, ...path.split('/'))).catch(() => undefined);
+  const target = real ? locate(folders, real, caseInsensitive) : undefined;
+  if (!real || !target || !(await fs.stat(real).then((s) => s.isFile(), () => false))) return undefined;
+  const admitted = await admit(target.folder, target.path, false, gitignores);
+  if (admitted.excluded !== undefined) return undefined;
+  const sensitive = admitted.sensitive ? [displayPath(folders, target.folder, target.path)] : [];
+  return { folder: folder.index, path, display: displayPath(folders, folder, path), real, sensitive };
+}
+
+/**
+ * The file `walkFiles` would list for one absolute path, or undefined when it would not list it,
+ * decided the same way (without the walk): no folder on the way is a link, excluded, .gitignored
+ * or sensitive; the file itself is shared, not sensitive, matches `include`; a link leads to a
+ * shared file inside the folders. Nested folders: the first folder that lists it, as the walk
+ * does. For updating a listing from file-change events at the cost of the changed files only.
+ */
+export async function listedFileAt(folders: readonly RootFolder[], gitignores: GitignoreCache, caseInsensitive: boolean, absolute: string, include?: string | PathMatcher): Promise<WorkspaceFile | undefined> {
+  const matcher = typeof include === 'string' ? compileGlob(include, caseInsensitive) : (include ?? (() => true));
+  const matches = includeMatcher(folders, matcher);
+  const lexical = nodePath.resolve(absolute);
+  for (const folder of folders) {
+    const path = relativeInside(nodePath.resolve(folder.path), lexical, caseInsensitive) ?? relativeInside(folder.real, lexical, caseInsensitive);
+    if (path === undefined) continue;
+    const file = await listedIn(folder, path);
+    if (file) return file;
+  }
+  return undefined;
+
+  async function listedIn(folder: RootFolder, path: string): Promise<WorkspaceFile | undefined> {
+    const segments = path.split('/');
+    for (let depth = 1; depth < segments.length; depth++) {
+      const dir = segments.slice(0, depth).join('/');
+      const entry = await fs.lstat(nodePath.join(folder.real, ...segments.slice(0, depth))).catch(() => undefined);
+      if (!entry?.isDirectory()) return undefined; // gone, or a link the walk does not follow
+      const admitted = await admit(folder, dir, true, gitignores, true);
+      if (admitted.excluded !== undefined || admitted.sensitive) return undefined;
+    }
+    const entry = await fs.lstat(nodePath.join(folder.real, ...segments)).catch(() => undefined);
+    if (!entry || (!entry.isFile() && !entry.isSymbolicLink())) return undefined;
+    const admitted = await admit(folder, path, false, gitignores, true);
+    if (admitted.excluded !== undefined || admitted.sensitive || !matches(folder, path)) return undefined;
+    const file = entry.isSymbolicLink() ? await linkedFileOf(folders, gitignores, caseInsensitive, folder, path) : { folder: folder.index, path, display: displayPath(folders, folder, path), real: nodePath.join(folder.real, ...segments), sensitive: [] };
+    return file && !file.sensitive.length ? file : undefined;
+  }
 }

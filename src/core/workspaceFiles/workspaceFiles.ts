@@ -7,7 +7,8 @@
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import { readTextPrefix, type FileContent } from './boundedRead';
-import { walkFiles, type Listing, type ListOptions } from './fileWalk';
+import { listedFileAt, walkFiles, type Listing, type ListOptions } from './fileWalk';
+import type { PathMatcher } from './glob';
 import { GitignoreCache, locate, openFolders, relativeInside, type FolderConfig, type RootFolder } from './rootFolders';
 import { admit, displayPath, type WorkspaceFile } from './workspaceFile';
 
@@ -82,6 +83,20 @@ export class WorkspaceFiles {
   /** The shared files (sensitive ones counted, not listed). */
   list(options: ListOptions): Promise<Listing> {
     return walkFiles(this.folders, new GitignoreCache(this.caseInsensitive), this.caseInsensitive, options);
+  }
+
+  /**
+   * Whether `list` would list the file at this absolute path (with this include glob), and as what:
+   * the same gate, for a few changed files instead of a walk of the workspace. Reuse one
+   * `GitignoreCache` (from `gitignores()`) across a batch of paths.
+   */
+  listed(absolute: string, include?: string | PathMatcher, gitignores = this.gitignores()): Promise<WorkspaceFile | undefined> {
+    return listedFileAt(this.folders, gitignores, this.caseInsensitive, absolute, include);
+  }
+
+  /** A cache of .gitignore files for one batch of `listed` calls. */
+  gitignores(): GitignoreCache {
+    return new GitignoreCache(this.caseInsensitive);
   }
 
   /** The start of a file, at most `maxBytes` of it, with its whole size from fstat. */

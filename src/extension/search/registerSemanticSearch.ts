@@ -21,12 +21,12 @@ export interface SemanticSearchDeps {
   readonly workspaceFiles: WorkspaceFilesService;
 }
 
-export function registerSemanticSearch(deps: SemanticSearchDeps): vscode.Disposable[] {
+export function registerSemanticSearch(deps: SemanticSearchDeps): { readonly disposables: vscode.Disposable[]; readonly service: SearchIndexService } {
   const storageDir = deps.storageUri ? vscode.Uri.joinPath(deps.storageUri, 'semantic-index').fsPath : undefined;
   const service = new SearchIndexService(storageDir, deps, deps.log, deps.workspaceFiles);
   const view = new SearchResultsView();
   const commandDeps: SearchCommandDeps = { ...deps, service, view };
-  return [
+  const disposables = [
     service,
     view,
     vscode.commands.registerCommand('unifiedInference.search.index', () => indexCommand(commandDeps)),
@@ -40,4 +40,5 @@ export function registerSemanticSearch(deps: SemanticSearchDeps): vscode.Disposa
     vscode.commands.registerCommand('unifiedInference.search.copyEmbedding', (args?: CopyEmbeddingArgs) => copyEmbeddingCommand(deps, args)),
     vscode.commands.registerCommand(OPEN_RESULT_COMMAND, (result?: RankedResult) => openResult(result)),
   ];
+  return { disposables, service };
 }

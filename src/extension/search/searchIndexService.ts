@@ -1,21 +1,30 @@
 // The workspace's semantic index: loaded from and saved to the extension's workspace storage,
-// updated by the Index command and, once an index exists, by a file watcher (only the files
-// that changed are read, and only those whose content changed are embedded). Updates run one
-// at a time; the running one can be cancelled.
+// updated by the Index command and, once an index exists, by a file watcher. A burst of watcher
+// events (a checkout, a build) is one batch; a batch looks only at its files (no workspace walk),
+// embeds only the chunks whose text changed, and appends only those to the index on disk.
+// Updates run one at a time; the running one can be cancelled.
 import * as vscode from 'vscode';
-import { deleteIndex, isAbortError, loadIndex, saveIndex, SemanticIndex, type FileState, type IndexSource, type UpdateReport } from '../../core/index';
+import { IndexStorage, isAbortError, SemanticIndex, type FileState, type IndexSource, type SaveResult, type UpdateReport } from '../../core/index';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { chooseSearchModel, gatewayEmbedder, type SearchModelsDeps } from './gatewayModels';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
+import { changedFiles } from './changedFiles';
 import { indexSource, listIndexCandidates, statFiles, type IndexCandidates } from './indexedFiles';
 
+/** Quiet time after the last event before a batch starts... */
 const WATCH_DEBOUNCE_MS = 400;
+/** ...but a steady stream of events (a long build) is not postponed longer than this. */
+const WATCH_MAX_WAIT_MS = 3_000;
 
 export interface IndexRun {
   readonly report: UpdateReport;
   readonly files: number;
   readonly chunks: number;
+  /** The Index command, or file changes seen by the watcher. */
+  readonly trigger: 'command' | 'watcher';
+  /** What the save wrote (undefined without storage). */
+  readonly saved?: SaveResult;
 }
 
 export class SearchIndexService extends Disposable {
@@ -25,6 +34,8 @@ export class SearchIndexService extends Disposable {
   private running: AbortController | undefined;
   private readonly pendingChanges = new Set<string>();
   private watchTimer: NodeJS.Timeout | undefined;
+  private firstPending: number | undefined;
+  private readonly storage: IndexStorage | undefined;
   private readonly updated = this._register(new vscode.EventEmitter<IndexRun>());
   /** Fires after every update (command or watcher), cancelled ones included. */
   readonly onDidUpdate = this.updated.event;
@@ -36,6 +47,7 @@ export class SearchIndexService extends Disposable {
     private readonly workspaceFiles: WorkspaceFilesService,
   ) {
     super();
+    this.storage = storageDir ? new IndexStorage(storageDir) : undefined;
     const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/*'));
     const changed = (uri: vscode.Uri): void => this.noteChange(uri);
     this._register(watcher.onDidCreate(changed));
@@ -55,7 +67,10 @@ export class SearchIndexService extends Disposable {
   /** The index, loaded from storage on first use; undefined when the workspace was never indexed. */
   async current(): Promise<SemanticIndex | undefined> {
     this.loaded ??= (async () => {
-      if (this.storageDir) this.index ??= await loadIndex(this.storageDir);
+      if (!this.storage || this.index) return;
+      const loaded = await this.storage.load().catch((error: unknown) => ({ index: undefined, problems: [error instanceof Error ? error.message : String(error)], from: 'none' as const }));
+      for (const problem of loaded.problems) this.log.warn(`Semantic search: the saved index: ${problem}`);
+      this.index ??= loaded.index;
     })();
     await this.loaded;
     return this.index;
@@ -65,7 +80,7 @@ export class SearchIndexService extends Disposable {
   indexWorkspace(onProgress?: (message: string, fraction: number) => void): Promise<IndexRun> {
     return this.enqueue(async (signal) => {
       const listed = await listIndexCandidates(this.workspaceFiles, signal);
-      return this.update(listed, await statFiles(listed, [...listed.byUri.keys()]), undefined, signal, onProgress);
+      return this.update('command', listed, await statFiles(listed, [...listed.byUri.keys()]), undefined, signal, onProgress);
     });
   }
 
@@ -77,21 +92,24 @@ export class SearchIndexService extends Disposable {
   async clear(): Promise<void> {
     await this.enqueue(async () => {
       this.index = undefined;
-      if (this.storageDir) await deleteIndex(this.storageDir);
+      await this.storage?.delete();
     });
   }
 
   private noteChange(uri: vscode.Uri): void {
     if (!this.storageDir || !vscode.workspace.getWorkspaceFolder(uri)) return;
     this.pendingChanges.add(uri.toString());
+    const now = Date.now();
+    this.firstPending ??= now;
     clearTimeout(this.watchTimer);
-    this.watchTimer = setTimeout(() => void this.applyChanges(), WATCH_DEBOUNCE_MS);
+    this.watchTimer = setTimeout(() => void this.applyChanges(), Math.max(0, Math.min(WATCH_DEBOUNCE_MS, this.firstPending + WATCH_MAX_WAIT_MS - now)));
   }
 
   /** Re-checks just the changed files: still admitted (include/excludes/size)? changed content? */
   private async applyChanges(): Promise<void> {
-    const scope = new Set(this.pendingChanges);
+    const changed = [...this.pendingChanges];
     this.pendingChanges.clear();
+    this.firstPending = undefined;
     try {
       await this.enqueue(async (signal) => {
         // Never indexed: nothing to keep current. Indexed with another model than the one chosen
@@ -99,9 +117,8 @@ export class SearchIndexService extends Disposable {
         // changes wait for the next Index command (which re-embeds everything).
         const index = await this.current();
         if (!index || index.model !== (await chooseSearchModel(this.deps, 'embedding'))) return undefined;
-        const listed = await listIndexCandidates(this.workspaceFiles, signal);
-        const admitted = [...scope].filter((file) => listed.byUri.has(file));
-        return this.update(listed, await statFiles(listed, admitted), scope, signal);
+        const { candidates, scope } = await changedFiles(this.workspaceFiles, changed, index.files.keys(), signal);
+        return this.update('watcher', candidates, await statFiles(candidates, [...candidates.byUri.keys()]), scope, signal);
       });
     } catch (error) {
       this.log.warn(`Semantic search: updating the index after file changes failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -113,10 +130,11 @@ export class SearchIndexService extends Disposable {
     return indexSource(this.workspaceFiles);
   }
 
-  private async update(listed: IndexCandidates, current: Map<string, FileState>, scope: Set<string> | undefined, signal: AbortSignal, onProgress?: (message: string, fraction: number) => void): Promise<IndexRun> {
+  private async update(trigger: IndexRun['trigger'], listed: IndexCandidates, current: Map<string, FileState>, scope: Set<string> | undefined, signal: AbortSignal, onProgress?: (message: string, fraction: number) => void): Promise<IndexRun> {
     const index = (await this.current()) ?? new SemanticIndex();
     const model = await chooseSearchModel(this.deps, 'embedding');
     let report: UpdateReport;
+    let saved: SaveResult | undefined;
     try {
       report = await index.update({
         current,
@@ -130,10 +148,11 @@ export class SearchIndexService extends Disposable {
     } finally {
       // Whatever was embedded before a failure is kept: the next run continues from there.
       this.index = index;
-      if (this.storageDir) await saveIndex(this.storageDir, index);
+      saved = await this.storage?.save(index);
     }
-    const run: IndexRun = { report, files: index.files.size, chunks: index.chunkCount };
-    this.log.info(`Semantic search: ${report.embeddedFiles.length} file(s) embedded (${report.embeddedChunks} chunks in ${report.embedRequests} requests), ${report.removedFiles.length} removed, ${report.unchangedFiles} unchanged${report.cancelled ? ', cancelled' : ''}.`);
+    const run: IndexRun = { report, files: index.files.size, chunks: index.chunkCount, trigger, ...(saved ? { saved } : {}) };
+    const written = saved ? `; saved ${saved.kind === 'delta' ? 'as a change' : saved.kind === 'generation' ? 'whole' : 'nothing'}${saved.bytesWritten ? ` (${saved.bytesWritten} bytes)` : ''}` : '';
+    this.log.info(`Semantic search (${trigger}): ${report.embeddedFiles.length} file(s) embedded (${report.embeddedChunks} chunks in ${report.embedRequests} requests, ${report.reusedChunks} unchanged chunks kept), ${report.removedFiles.length} removed, ${report.unchangedFiles} unchanged${report.cancelled ? ', cancelled' : ''}${written}.`);
     this.updated.fire(run);
     return run;
   }

@@ -88,8 +88,8 @@ describe('core/search: vector store and cosine search', () => {
       const index = new SemanticIndex('m', new VectorStore(4), new Map([['a.ts', { mtime: 1, size: 2, hash: 'h', chunks: 1 }]]));
       index.store?.add({ file: 'a.ts', startLine: 0, endLine: 9 }, [0.5, 0.5, 0.5, 0.5]);
       await saveIndex(dir, index);
-      assert.equal(statSync(join(dir, VECTORS_FILE)).size, VECTOR_HEADER_BYTES + 16);
-      assert.doesNotMatch(readFileSync(join(dir, 'index.json'), 'utf8'), /0\.5/, 'no vector numbers in the JSON');
+      assert.equal(statSync(join(dir, 'gen-1', VECTORS_FILE)).size, VECTOR_HEADER_BYTES + 16);
+      assert.doesNotMatch(readFileSync(join(dir, 'gen-1', 'index.json'), 'utf8'), /0\.5/, 'no vector numbers in the JSON');
       const loaded = await loadIndex(dir);
       assert.equal(loaded?.model, 'm');
       assert.deepEqual(loaded?.files.get('a.ts'), { mtime: 1, size: 2, hash: 'h', chunks: 1 });

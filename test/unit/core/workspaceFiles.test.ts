@@ -1,7 +1,7 @@
 // The pure rules of what the workspace shares with a model (globs, .gitignore, sensitive paths,
 // binary detection), then WorkspaceFiles on a real folder on disk: links, exclusions, bounded reads.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, openSync, closeSync, ftruncateSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readdirSync, closeSync, ftruncateSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileGlob, decodeText, FileRules, isGitignored, looksBinary, parseGitignore, sensitiveMatcher, WorkspaceFiles, type GitignoreFile } from '../../../src/core/index';
@@ -217,6 +217,35 @@ describe('core/workspaceFiles: WorkspaceFiles on disk', () => {
     const content = await files.read(resolved.file, 20);
     assert.deepEqual(content, { kind: 'text', text: 'HEAD of a huge file\n', size: 3 * 1024 ** 3, bytesRead: 20, truncated: true });
     rmSync(path);
+  });
+
+  it('decides one path (a watcher event) exactly as the listing does, for every file of the tree', async () => {
+    symlinkSync(join(ws, 'pkg'), join(ws, 'pkg-link')); // a linked folder: the walk does not enter it
+    try {
+      const all: string[] = [];
+      const walk = (dir: string): void => {
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+          const path = join(dir, entry.name);
+          if (entry.isDirectory()) walk(path);
+          all.push(path); // files, links and folders alike: a folder is never listed
+        }
+      };
+      walk(ws);
+      all.push(join(ws, 'pkg-link', 'lib.ts'), join(ws, 'escape', 'secret.txt'), join(ws, 'missing.ts'), join(outside, 'secret.txt'));
+      for (const [options, include] of [[{}, undefined], [{ sensitive: ['*.ts'] }, undefined], [{}, '**/*.ts'], [{}, 'pkg/**']] as const) {
+        const files = await open(options);
+        const listed = (await files.list({ limit: 100, ...(include ? { include } : {}) })).files;
+        const expected = new Map(listed.map((f) => [join(ws, f.path), f]));
+        const gitignores = files.gitignores();
+        for (const path of all) {
+          const one = await files.listed(path, include, gitignores);
+          assert.deepEqual(one, expected.get(path), `${path} with ${JSON.stringify(options)} / ${include ?? 'no include'}`);
+        }
+        assert.ok(expected.size > 0);
+      }
+    } finally {
+      rmSync(join(ws, 'pkg-link'));
+    }
   });
 
   it('names multi-root files by folder, and finds a path in the folder it names', async () => {
