@@ -59,6 +59,8 @@ export type SaveOutcome =
 /** What one writer (one caller's conversation object) last saw of its file. */
 interface Seen {
   readonly stamp: Stamp;
+  /** This store's write count of the id then: exact within one window, whatever the clock's resolution. */
+  readonly writes: number;
   readonly base: MergeBase;
 }
 
@@ -76,6 +78,7 @@ export class ConversationStore {
    */
   private readonly seen = new WeakMap<Conversation, Seen>();
   private journalsFolded: Promise<void> | undefined;
+  private readonly writeCounts = new Map<string, number>();
 
   /**
    * `directory`: an absolute folder (the extension's global storage + '/conversations'); created on
@@ -112,7 +115,7 @@ export class ConversationStore {
     const live = await this.exclusive(id, () => this.foldJournal(id));
     const read = await this.read(id);
     if (read.kind === 'ok') {
-      this.seen.set(read.conversation, { stamp: read.stamp, base: baseOf(read.conversation) });
+      this.seen.set(read.conversation, { stamp: read.stamp, writes: this.writeCounts.get(id) ?? 0, base: baseOf(read.conversation) });
       // A reply still streaming in another window: shown as far as it got (that window saves the rest).
       if (live) replayJournal(read.conversation, live, false);
       return read.conversation;
@@ -275,6 +278,7 @@ export class ConversationStore {
   private async write(conversation: Conversation): Promise<Stamp> {
     const entries = await this.ready();
     const stamp = await this.writeAtomically(`${conversation.id}.json`, JSON.stringify(conversation));
+    this.writeCounts.set(conversation.id, (this.writeCounts.get(conversation.id) ?? 0) + 1);
     entries.set(conversation.id, { ...summaryFrom(conversation), ...stamp });
     if (this.searching) this.searchTexts.set(conversation.id, { stamp, text: searchTextOf(conversation) });
     else this.searchTexts.delete(conversation.id);
@@ -291,7 +295,7 @@ export class ConversationStore {
       if (seen) return { kind: 'deleted' };
       return this.writeSeen(target, ours, { kind: 'saved' });
     }
-    if (seen && sameStamp(seen.stamp, now)) return this.writeSeen(target, ours, { kind: 'saved' });
+    if (seen && sameStamp(seen.stamp, now) && seen.writes === (this.writeCounts.get(ours.id) ?? 0)) return this.writeSeen(target, ours, { kind: 'saved' });
     const read = await this.read(ours.id);
     if (read.kind === 'corrupt') await this.moveAside(ours.id, read);
     if (read.kind !== 'ok') return this.writeSeen(target, ours, { kind: 'saved' });
@@ -316,7 +320,7 @@ export class ConversationStore {
 
   private async writeSeen(target: Conversation, conversation: Conversation, outcome: SaveOutcome): Promise<SaveOutcome> {
     const stamp = await this.write(conversation);
-    this.seen.set(target, { stamp, base: baseOf(conversation) });
+    this.seen.set(target, { stamp, writes: this.writeCounts.get(conversation.id) ?? 0, base: baseOf(conversation) });
     return outcome;
   }
 
