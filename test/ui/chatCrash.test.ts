@@ -39,7 +39,9 @@ function conversationsFolder(dir: string, depth = 0): string | undefined {
 // The crash a user fears: VS Code's extension host dies (SIGKILL, by its pid) while a long reply
 // streams. VS Code is then started again on the same folders; the reply must be there up to at
 // most the last second of what the gateway had sent, marked interrupted, and every file must parse.
-describe('chat survives a killed extension host (real VS Code, SIGKILL, restart)', () => {
+describe('chat survives a killed extension host (real VS Code, SIGKILL, restart)', function () {
+  // Two VS Code starts and half a minute of streaming: measured 190 s on a loaded 2-core machine.
+  this.timeout(480_000);
   let gateway: LocalGateway;
   let workbench: Workbench | undefined;
   let runDir = '';
