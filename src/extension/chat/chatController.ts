@@ -427,11 +427,13 @@ export class ChatController extends Disposable {
   /** Tells the user when another chat view or window changed the same conversation. */
   private reportSave(conversation: Conversation, outcome: SaveOutcome): void {
     const shown = conversation === this.conversation;
+    // end() saves after the reply's status is final: busy only while a reply really streams.
+    const busy = this.running?.reply.status === 'streaming';
     if (outcome.kind === 'merged') {
-      if (shown) this.post({ type: 'conversation', conversation, busy: this.busy });
+      if (shown) this.post({ type: 'conversation', conversation, busy });
       void vscode.window.showInformationMessage(`"${conversation.title}" was also changed in another chat view or window; the messages of both are kept.`);
     } else if (outcome.kind === 'copied') {
-      if (shown) this.post({ type: 'conversation', conversation, busy: this.busy });
+      if (shown) this.post({ type: 'conversation', conversation, busy });
       void vscode.window.showWarningMessage(`"${conversation.title}" was rewritten in another chat view or window too, so this version was saved as a copy: "${outcome.title}".`);
     } else if (outcome.kind === 'deleted' && !this.deleted.has(conversation.id)) {
       // Not brought back by this later save: the user decides.
