@@ -25,6 +25,11 @@ export interface RequestRecord {
   fault?: string;
   /** Response body bytes written (SSE framing included, HTTP chunk framing not). */
   bytesWritten: number;
+  /**
+   * Every body write, when it was handed to the socket: `bytes` is bytesWritten after it, `text`
+   * the chunk (string writes only). Lets a test tell what a client had been sent by a given instant.
+   */
+  readonly writes: { readonly at: number; readonly bytes: number; readonly text?: string }[];
   /** True when fault injection (`cut-after`) destroyed the connection. */
   cutByFault: boolean;
   /** Set when the response finished or the connection closed early. */

@@ -76,6 +76,7 @@ export class Reply {
     }
     this.written += bytes.length;
     this.record.bytesWritten = this.written;
+    this.record.writes.push({ at: Date.now(), bytes: this.written, ...(typeof chunk === 'string' ? { text: chunk } : {}) });
     if (this.res.write(bytes)) return !this.gone;
     await new Promise<void>((resolve) => {
       const done = (): void => {

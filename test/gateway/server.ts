@@ -18,6 +18,7 @@ function newRecord(req: IncomingMessage, url: URL, seq: number): { record: Reque
     headers: redactHeaders(req.headers),
     startedAt: Date.now(),
     bytesWritten: 0,
+    writes: [],
     cutByFault: false,
     closed,
   };

@@ -56,6 +56,8 @@ const baseUserSettings: Record<string, unknown> = {
 export interface VsCodeServer {
   readonly url: string;
   readonly port: number;
+  /** The server process (its extension hosts are its descendants). */
+  readonly pid: number;
   /** The folder holding every state the run wrote (user data, server data, extensions, logs). */
   readonly runDir: string;
   readonly workspace: string;
@@ -82,6 +84,8 @@ export interface ServerOptions {
    * only: further extensions are listed in the extensions folder's extensions.json instead.
    */
   readonly installedExtensions?: readonly string[];
+  /** Start again on the folders of an earlier run (same user data, global storage, workspace): a restart. */
+  readonly runDir?: string;
 }
 
 /** The default profile's extension list, naming each folder where it is (nothing is copied). */
@@ -100,7 +104,7 @@ function writeInstalledExtensions(extensionsDir: string, folders: readonly strin
 
 export async function startVsCodeServer(host: HostPaths, options: ServerOptions = {}): Promise<VsCodeServer> {
   // Short paths: VS Code puts unix sockets under TMPDIR/XDG_RUNTIME_DIR (limit ~107 characters).
-  const runDir = mkdtempSync(join('/tmp', 'uiv-'));
+  const runDir = options.runDir ?? mkdtempSync(join('/tmp', 'uiv-'));
   const dirs = {
     userData: join(runDir, 'u'),
     serverData: join(runDir, 's'),
@@ -188,6 +192,7 @@ export async function startVsCodeServer(host: HostPaths, options: ServerOptions 
   }
   return {
     url, port, runDir,
+    pid: server.pid ?? 0,
     workspace: dirs.workspace,
     serverDataDir: dirs.serverData,
     userDataDir: dirs.userData,

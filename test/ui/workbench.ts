@@ -21,7 +21,7 @@ export class Workbench {
     let context: BrowserContext | undefined;
     try {
       const profile = join(server.runDir, 'browser');
-      mkdirSync(profile);
+      mkdirSync(profile, { recursive: true }); // a restart (options.runDir) reuses the browser's storage too
       context = await launchBrowser(host, profile);
       const page = context.pages()[0] ?? (await context.newPage());
       const remote = `vscode-remote://127.0.0.1:${server.port}${REPO_ROOT}`;

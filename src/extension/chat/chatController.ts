@@ -16,6 +16,7 @@ import { chatModelKey, chatModelOptions, chooseChatModel } from './chatModels';
 import { turnsToWire } from './conversationWire';
 import { DeltaBatcher } from './deltaBatcher';
 import { documentAttachment, fileAttachment, selectionAttachment } from './editorContext';
+import type { SaveOutcome } from './history/conversationStore';
 import { titleFromText } from './history/conversationTitle';
 import { runReply, type ToolHost } from './replyRunner';
 import { ToolApprovals } from './toolApprovals';
@@ -28,8 +29,6 @@ import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
  */
 const UNTRUSTED_NOTE = 'The workspace tools (reading, listing and searching the user\'s files) are off because this workspace is not trusted in VS Code (Restricted Mode). If the user asks about their files, say so: they can trust the workspace, or attach files to their message.';
 
-/** While a reply streams it is saved this often, so a crash loses at most this much of it. */
-const STREAMING_SAVE_MS = 3_000;
 
 interface Running {
   readonly controller: AbortController;
@@ -50,6 +49,8 @@ export class ChatController extends Disposable {
   private historyQuery = '';
   /** Conversations deleted here: a late save (a reply's cost arriving) must not bring one back. */
   private readonly deleted = new Set<string>();
+  /** Replies whose final save landed (their journal can go). */
+  private readonly savedReplies = new Set<string>();
   private post: (message: HostToChatMessage) => void = () => undefined;
 
   /**
@@ -127,7 +128,8 @@ export class ChatController extends Disposable {
         return this.selectModel(message.model);
       case 'setParameters':
         this.conversation.parameters = message.parameters;
-        return this.save();
+        await this.save();
+        return;
       case 'approveTool':
         this.approvals.decide(message.callId, message.decision);
         return;
@@ -309,11 +311,14 @@ export class ChatController extends Disposable {
     if (!setup.hasKey) return failEarly({ kind: 'setup', message: 'No API key is set for the gateway (it is kept in VS Code\'s secret storage).', actions: ['setApiKey'] });
     if (!reply.model) return failEarly({ kind: 'noModel', message: 'No chat model is selected and the model catalog could not be read.', actions: ['retry', 'openSettings'] });
 
+    // The user's message is on disk before the request goes out; the reply then goes to an
+    // append-only journal as it streams (O(new text) per write, a few times a second), and the
+    // whole conversation is written once, when the reply ends.
     await this.save();
+    const journal = this.deps.store.startJournal(conversation.id, reply);
     const client = setup.client;
     const settings = readSettings();
     const batcher = new DeltaBatcher((content, reasoning) => this.post({ type: 'replyDelta', id: reply.id, ...(content ? { content } : {}), ...(reasoning ? { reasoning } : {}) }));
-    const saver = setInterval(() => void this.save(conversation), STREAMING_SAVE_MS);
     const cost = this.deps.costs.start(client);
     const parameters: ChatParameters = conversation.parameters;
     // Checked per reply: trust can be granted (or the setting changed) between two messages.
@@ -346,10 +351,15 @@ export class ChatController extends Disposable {
         reply,
         ...(tools ? { tools } : {}),
         events: {
-          delta: (content, reasoning) => batcher.add(content, reasoning),
+          delta: (content, reasoning) => {
+            batcher.add(content, reasoning);
+            journal.append(content, reasoning);
+          },
           toolStep: (index, step) => {
             batcher.flush();
             this.post({ type: 'toolStep', id: reply.id, index, step });
+            // Rare and small: the whole conversation (the journal carries text only).
+            void journal.flush().then(() => this.save(conversation));
           },
         },
         signal,
@@ -368,7 +378,8 @@ export class ChatController extends Disposable {
         await this.end(conversation, reply, 'error', describeChatError(error, { baseUrl: setup.baseUrl, ...(reset ? { reset } : {}) }));
       }
     } finally {
-      clearInterval(saver);
+      // end() saved the whole conversation: the journal is folded in. Kept if that save failed.
+      await journal.close(this.savedReplies.delete(reply.id));
       // finish() first: it decides at once whether other requests overlapped this one.
       const measured = cost.finish();
       connection.reportModelUse();
@@ -392,7 +403,7 @@ export class ChatController extends Disposable {
       ...(error ? { error } : {}),
       ...(reply.usage ? { usage: reply.usage } : {}),
     });
-    await this.save(conversation);
+    if ((await this.save(conversation)) !== undefined) this.savedReplies.add(reply.id);
     await this.postHistory();
   }
 
@@ -401,16 +412,44 @@ export class ChatController extends Disposable {
     return typeof found?.provider === 'string' ? found.provider : undefined;
   }
 
-  /** Saves a conversation that has messages (an empty new one is not history yet). */
-  private async save(conversation = this.conversation): Promise<void> {
-    if (conversation.turns.length === 0 || this.deleted.has(conversation.id)) return;
+  /** Saves a conversation that has messages (an empty new one is not history yet); undefined when nothing was written. */
+  private async save(conversation = this.conversation): Promise<SaveOutcome | undefined> {
+    if (conversation.turns.length === 0 || this.deleted.has(conversation.id)) return undefined;
     conversation.updatedAt = Date.now();
     try {
-      await this.deps.store.save(conversation);
+      const outcome = await this.deps.store.save(conversation);
+      this.reportSave(conversation, outcome);
+      if (outcome.kind === 'deleted') return undefined;
       if (conversation === this.conversation && this.restoreLast) await this.deps.lastConversation.set(conversation.id);
+      return outcome;
     } catch (error) {
       this.deps.log.error(`Could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
       void vscode.window.showErrorMessage('Unified Inference could not save the conversation (see the log). It stays open here.');
+      return undefined;
+    }
+  }
+
+  /** Tells the user when another chat view or window changed the same conversation. */
+  private reportSave(conversation: Conversation, outcome: SaveOutcome): void {
+    const shown = conversation === this.conversation;
+    // end() saves after the reply's status is final: busy only while a reply really streams.
+    const busy = this.running?.reply.status === 'streaming';
+    if (outcome.kind === 'merged') {
+      if (shown) this.post({ type: 'conversation', conversation, busy });
+      void vscode.window.showInformationMessage(`"${conversation.title}" was also changed in another chat view or window; the messages of both are kept.`);
+    } else if (outcome.kind === 'copied') {
+      if (shown) this.post({ type: 'conversation', conversation, busy });
+      void vscode.window.showWarningMessage(`"${conversation.title}" was rewritten in another chat view or window too, so this version was saved as a copy: "${outcome.title}".`);
+    } else if (outcome.kind === 'deleted' && !this.deleted.has(conversation.id)) {
+      // Not brought back by this later save: the user decides.
+      this.deleted.add(conversation.id);
+      void vscode.window.showWarningMessage(`"${conversation.title}" was deleted in another chat view or window. This chat still shows it, unsaved.`, 'Save a Copy').then(async (choice) => {
+        if (choice !== 'Save a Copy') return;
+        const copy: Conversation = { ...conversation, id: newId('c') };
+        if (this.conversation === conversation) this.conversation = copy;
+        await this.save(copy);
+        await this.postHistory();
+      });
     }
   }
 

@@ -33,7 +33,8 @@ export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log)
         await chat.stop();
         await chat.newConversation();
       }
-      await openChatPanel(extensionUri, deps, log, id);
+      // Returned so a caller in this extension host (the integration tests) can drive the panel's chat.
+      return openChatPanel(extensionUri, deps, log, id);
     }),
     vscode.commands.registerCommand('unifiedInference.chat.askAboutSelection', async (_uri?: unknown, editorArg?: vscode.TextEditor) => {
       if (await addSelection(editorArg)) chat.prefill('Explain this code.');

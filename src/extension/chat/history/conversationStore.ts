@@ -12,8 +12,11 @@
 import { open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { removeStrayTempFiles, renameWithRetry, writeFileDurably, type FileStamp } from '../../../core/index';
-import type { Conversation, ConversationSummary } from '../../../shared/chatModel';
+import type { AssistantTurn, Conversation, ConversationSummary } from '../../../shared/chatModel';
+import { newId } from '../chatIds';
 import { isRecord, parseConversation } from './conversationShape';
+import { baseOf, mergeConversations, type MergeBase } from './conversationMerge';
+import { journalName, readJournal, replayJournal, ReplyJournal, writerIsAlive } from './replyJournal';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Its stem has a dot, so it can never collide with a conversation id. */
@@ -33,12 +36,32 @@ type FileRead =
   | { readonly kind: 'ok'; readonly conversation: Conversation; readonly stamp: Stamp }
   | { readonly kind: 'corrupt'; readonly reason: string; readonly stamp: Stamp };
 
-/** A save waiting for its turn; later saves of the same id replace its content (last call wins). */
+/** A save waiting for its turn; later saves of the same object replace its content (last call wins). */
 interface PendingSave {
+  readonly target: Conversation;
   json: string;
-  summary: ConversationSummary;
-  searchText: string | undefined;
-  readonly done: Promise<void>;
+  readonly done: Promise<SaveOutcome>;
+}
+
+/**
+ * How a save went. `merged`: the file had changed under this writer (another chat or window saved
+ * the conversation); both sides' turns are kept and the caller's object now holds the merge.
+ * `copied`: both sides had rewritten history, so the caller's version went to a new conversation
+ * (its object now has the copy's id and title). `deleted`: it was deleted elsewhere; nothing was
+ * written (save a copy under a new id to keep it).
+ */
+export type SaveOutcome =
+  | { readonly kind: 'saved' }
+  | { readonly kind: 'merged'; readonly fromOthers: number }
+  | { readonly kind: 'copied'; readonly id: string; readonly title: string }
+  | { readonly kind: 'deleted' };
+
+/** What one writer (one caller's conversation object) last saw of its file. */
+interface Seen {
+  readonly stamp: Stamp;
+  /** This store's write count of the id then: exact within one window, whatever the clock's resolution. */
+  readonly writes: number;
+  readonly base: MergeBase;
 }
 
 export class ConversationStore {
@@ -49,6 +72,13 @@ export class ConversationStore {
   private readonly locks = new Map<string, Promise<void>>();
   private readonly pendingSaves = new Map<string, PendingSave>();
   private queuedIndexWrite: Promise<void> | undefined;
+  /**
+   * Keyed by the caller's object, not the id: the sidebar and a panel each hold their own object of
+   * one conversation and share this store, so each must be checked against what it last saw.
+   */
+  private readonly seen = new WeakMap<Conversation, Seen>();
+  private journalsFolded: Promise<void> | undefined;
+  private readonly writeCounts = new Map<string, number>();
 
   /**
    * `directory`: an absolute folder (the extension's global storage + '/conversations'); created on
@@ -66,6 +96,7 @@ export class ConversationStore {
   /** Newest first (updatedAt). `query` (optional) matches title and every turn's text/content, case-insensitive; '' lists all. */
   async list(query = ''): Promise<ConversationSummary[]> {
     const entries = await this.ready();
+    await (this.journalsFolded ??= this.foldOrphanJournals());
     await this.reconcile(entries);
     const needle = query.trim().toLowerCase();
     let rows = [...entries.values()];
@@ -81,41 +112,53 @@ export class ConversationStore {
     assertId(id);
     const entries = await this.ready();
     await this.locks.get(id); // a save in flight finishes first, so load sees it
+    const live = await this.exclusive(id, () => this.foldJournal(id));
     const read = await this.read(id);
-    if (read.kind === 'ok') return read.conversation;
+    if (read.kind === 'ok') {
+      this.seen.set(read.conversation, { stamp: read.stamp, writes: this.writeCounts.get(id) ?? 0, base: baseOf(read.conversation) });
+      // A reply still streaming in another window: shown as far as it got (that window saves the rest).
+      if (live) replayJournal(read.conversation, live, false);
+      return read.conversation;
+    }
     if (read.kind === 'corrupt') await this.exclusive(id, () => this.moveAside(id, read));
     if (entries.delete(id)) await this.writeIndexSoon();
     return undefined;
   }
 
-  /** Atomic: write a temp file in the same folder, fsync, rename over the old one. Saves of one id are serialised, and the last call's content wins. */
-  async save(unsafe: Conversation): Promise<void> {
+  /**
+   * Atomic (temp file, fsync, rename). Saves of one id are serialised; saves of one object coalesce
+   * (the last call's content wins). Before writing, the file is checked against what this object
+   * last saw: a change made elsewhere is merged (or the save becomes a copy, or is refused when the
+   * conversation was deleted), never overwritten. See SaveOutcome.
+   */
+  async save(unsafe: Conversation): Promise<SaveOutcome> {
     const id = unsafe.id;
     assertId(id);
-    const conversation = this.redact(unsafe);
     // Serialise now: the caller may keep mutating the object after this call.
-    const json = JSON.stringify(conversation);
-    const summary = summaryFrom(conversation);
-    const searchText = this.searching ? searchTextOf(conversation) : undefined;
-    // A save still waiting for its turn just takes the newer content: a burst of saves (one per
-    // streamed reply, say) costs at most two writes, and every caller resolves once its content,
-    // or newer, is on disk.
+    const json = JSON.stringify(this.redact(unsafe));
+    // A save of this object still waiting for its turn just takes the newer content: a burst of
+    // saves costs at most two writes, and every caller resolves once its content, or newer, is on disk.
     const waiting = this.pendingSaves.get(id);
-    if (waiting) {
-      Object.assign(waiting, { json, summary, searchText });
+    if (waiting?.target === unsafe) {
+      waiting.json = json;
       return waiting.done;
     }
     const pending: PendingSave = {
+      target: unsafe,
       json,
-      summary,
-      searchText,
       done: this.exclusive(id, async () => {
-        this.pendingSaves.delete(id); // from here on, newer saves queue behind this write
-        await this.write(pending.summary, pending.json, pending.searchText);
+        if (this.pendingSaves.get(id) === pending) this.pendingSaves.delete(id); // newer saves queue behind this write
+        return this.checkedWrite(pending.target, JSON.parse(pending.json) as Conversation);
       }),
     };
     this.pendingSaves.set(id, pending);
     return pending.done;
+  }
+
+  /** A journal for the reply being streamed into conversation `id` (see replyJournal.ts). */
+  startJournal(id: string, turn: AssistantTurn): ReplyJournal {
+    assertId(id);
+    return new ReplyJournal(join(this.directory, journalName(id)), turn, (text) => this.redact(text), this.onProblem);
   }
 
   async rename(id: string, title: string): Promise<void> {
@@ -128,7 +171,7 @@ export class ConversationStore {
       const read = await this.read(id);
       if (read.kind !== 'ok') throw new Error(`There is no conversation ${id} to rename.`);
       const renamed: Conversation = this.redact({ ...read.conversation, title: clean });
-      await this.write(summaryFrom(renamed), JSON.stringify(renamed), this.searching ? searchTextOf(renamed) : undefined);
+      await this.write(renamed);
     });
   }
 
@@ -141,6 +184,7 @@ export class ConversationStore {
       const read = await this.read(id);
       if (read.kind === 'corrupt') await this.moveAside(id, read);
       if (read.kind === 'ok') await rm(this.fileOf(id), { force: true });
+      await rm(join(this.directory, journalName(id)), { force: true });
       // Inside the lock: an Undo save queued right behind this must find the entry gone, not remove its own.
       this.searchTexts.delete(id);
       indexChanged = entries.delete(id);
@@ -230,13 +274,83 @@ export class ConversationStore {
 
   // --- conversation files ------------------------------------------------------------------
 
-  private async write(summary: ConversationSummary, json: string, searchText: string | undefined): Promise<void> {
+  /** Writes a conversation (already redacted) and updates the index and search cache; returns the new stamp. */
+  private async write(conversation: Conversation): Promise<Stamp> {
     const entries = await this.ready();
-    const stamp = await this.writeAtomically(`${summary.id}.json`, json);
-    entries.set(summary.id, { ...summary, ...stamp });
-    if (searchText === undefined) this.searchTexts.delete(summary.id);
-    else this.searchTexts.set(summary.id, { stamp, text: searchText });
+    const stamp = await this.writeAtomically(`${conversation.id}.json`, JSON.stringify(conversation));
+    this.writeCounts.set(conversation.id, (this.writeCounts.get(conversation.id) ?? 0) + 1);
+    entries.set(conversation.id, { ...summaryFrom(conversation), ...stamp });
+    if (this.searching) this.searchTexts.set(conversation.id, { stamp, text: searchTextOf(conversation) });
+    else this.searchTexts.delete(conversation.id);
     await this.writeIndexSoon();
+    return stamp;
+  }
+
+  /** Under the id's lock: checks the file against what `target` last saw, merges if it changed, writes. */
+  private async checkedWrite(target: Conversation, ours: Conversation): Promise<SaveOutcome> {
+    const seen = this.seen.get(target);
+    const now = await stat(this.fileOf(ours.id)).catch(() => undefined);
+    if (!now) {
+      // It was on disk when this object last saw it, and now it is gone: deleted elsewhere.
+      if (seen) return { kind: 'deleted' };
+      return this.writeSeen(target, ours, { kind: 'saved' });
+    }
+    if (seen && sameStamp(seen.stamp, now) && seen.writes === (this.writeCounts.get(ours.id) ?? 0)) return this.writeSeen(target, ours, { kind: 'saved' });
+    const read = await this.read(ours.id);
+    if (read.kind === 'corrupt') await this.moveAside(ours.id, read);
+    if (read.kind !== 'ok') return this.writeSeen(target, ours, { kind: 'saved' });
+    const merge = mergeConversations(ours, read.conversation, seen?.base);
+    if (merge.kind === 'conflict') {
+      const copy: Conversation = { ...ours, id: newId('c'), title: `${ours.title} (copy)` };
+      Object.assign(target, { id: copy.id, title: copy.title }); // the caller goes on in its copy
+      return this.writeSeen(target, copy, { kind: 'copied', id: copy.id, title: copy.title });
+    }
+    const merged = merge.conversation;
+    // The caller's live turns stay the same objects (a reply may still be streaming into one).
+    const live = new Map(target.turns.map((turn) => [turn.id, turn]));
+    const mergedIds = new Set(merged.turns.map((turn) => turn.id));
+    const snapshotIds = new Set(ours.turns.map((turn) => turn.id));
+    target.turns = [
+      ...merged.turns.map((turn) => (snapshotIds.has(turn.id) && live.get(turn.id)) || turn),
+      ...target.turns.filter((turn) => !mergedIds.has(turn.id) && !snapshotIds.has(turn.id)), // added after this save was asked for
+    ];
+    Object.assign(target, { title: merged.title, model: merged.model, parameters: merged.parameters });
+    return this.writeSeen(target, merged, merge.fromTheirs > 0 || merged.turns.length !== ours.turns.length ? { kind: 'merged', fromOthers: merge.fromTheirs } : { kind: 'saved' });
+  }
+
+  private async writeSeen(target: Conversation, conversation: Conversation, outcome: SaveOutcome): Promise<SaveOutcome> {
+    const stamp = await this.write(conversation);
+    this.seen.set(target, { stamp, writes: this.writeCounts.get(conversation.id) ?? 0, base: baseOf(conversation) });
+    return outcome;
+  }
+
+  // --- reply journals ----------------------------------------------------------------------
+
+  /** Once per store (the first list): journals whose writer died (a crash) go into their conversations. */
+  private async foldOrphanJournals(): Promise<void> {
+    const ids = (await this.fileNames()).filter((name) => name.endsWith('.journal')).map((name) => name.slice(0, -'.journal'.length)).filter(isValidId);
+    for (const id of ids) await this.exclusive(id, () => this.foldJournal(id)).catch((error: unknown) => this.onProblem(`Could not recover the reply journal of ${id}: ${messageOf(error)}`));
+  }
+
+  /**
+   * Under the id's lock. A journal whose writer is gone is replayed into its conversation (the
+   * partial reply, marked interrupted), written durably, then removed. A live writer's journal is
+   * left alone and returned, so the caller can show the reply as far as it got.
+   */
+  private async foldJournal(id: string): Promise<Awaited<ReturnType<typeof readJournal>>> {
+    const path = join(this.directory, journalName(id));
+    const journal = await readJournal(path);
+    if (!journal) return undefined;
+    if (writerIsAlive(journal.pid)) return journal;
+    const read = await this.read(id);
+    if (read.kind === 'corrupt') return undefined; // left for load() to move aside; the journal waits
+    if (read.kind === 'ok') {
+      if (replayJournal(read.conversation, journal, true)) await this.write(this.redact(read.conversation));
+      this.onProblem(`Recovered the reply that was being written in conversation ${id} when VS Code closed.`);
+    }
+    // Missing: the conversation was deleted; its journal goes too.
+    await rm(path, { force: true });
+    return undefined;
   }
 
   /** Reads and validates one file; the stamp comes from the same open file, so it matches the content. */
