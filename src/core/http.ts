@@ -3,6 +3,7 @@
 import { request } from 'undici';
 import type { Dispatcher, FormData } from 'undici';
 import { resolveApiKey } from './apiKey';
+import { unexpectedContent } from './answers/unexpectedContent';
 import { apiBaseUrl } from './baseUrl';
 import { readCappedText } from './cappedBody';
 import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, abortError } from './errors';
@@ -129,24 +130,28 @@ export class Transport {
 
   /** A JSON request: the parsed body of the 2xx answer, refused (ResponseTooLargeError) past call.maxBytes. */
   async json(call: HttpCall): Promise<unknown> {
-    const { response } = await this.send({ accept: 'application/json', ...call });
+    const { response, key } = await this.send({ accept: 'application/json', ...call });
     const text = await readCappedText(response.body, response.headers, { maxBytes: call.maxBytes ?? MAX_JSON_BYTES, what: `the gateway's answer to ${call.method} ${call.path}`, status: response.status });
     const value = tryParseJson(text);
-    if (value === undefined) throw new GatewayError(`The gateway answered ${call.path} with something that is not JSON`, { status: response.status });
-    return value;
+    if (value !== undefined) return value;
+    const contentType = firstHeader(response.headers, 'content-type');
+    if (/json/i.test(contentType ?? '') || /^\s*[{[]/.test(text)) throw new GatewayError(`The gateway answered ${call.path} with JSON that could not be read (cut short or malformed)`, { status: response.status });
+    // A captive portal's page or a proxy's text says what it is (redacted: it is the server's text).
+    throw redactError(unexpectedContent(contentType, text.slice(0, 16 * 1024), response.status), [key]);
   }
 
   /**
-   * Sends a streaming request and puts `parse` (a pure function of the body bytes) on its body.
+   * Sends a streaming request and puts `parse` (a pure function of the body bytes and its
+   * Content-Type, '' when absent: an answer that is not a stream is read for what it is) on its body.
    * The stream is retried, within the same budget as send(), when it broke before any byte of its
    * body arrived.
    */
-  async openStream<T>(call: HttpCall, parse: (body: AsyncIterable<Uint8Array>) => DecodedStream<T>, firstAttempt = 0): Promise<OpenedStream<T>> {
+  async openStream<T>(call: HttpCall, parse: (body: AsyncIterable<Uint8Array>, contentType: string) => DecodedStream<T>, firstAttempt = 0): Promise<OpenedStream<T>> {
     const { response, attempt, key } = await this.send(call, firstAttempt);
     const maxRetries = call.retryable ? Math.max(0, call.options?.maxRetries ?? this.maxRetries) : 0;
     const requestId = responseRequestId(response.headers);
     return {
-      items: parse(response.body),
+      items: parse(response.body, firstHeader(response.headers, 'content-type') ?? ''),
       // An error event inside the stream is the server's text too: redacted after it was parsed.
       failure: (error: unknown): unknown => redactError(withResponseInfo(error, response.status, requestId), [key]),
       recover: async (error: unknown): Promise<OpenedStream<T> | undefined> => {

@@ -1,6 +1,7 @@
 import { badRequest } from './errors';
 import type { EchoMode } from './keyEcho';
 import { parseImageKinds, type ImageKind } from './imageLinks';
+import { isWireVariant, withVariant, type WireVariant } from './wireVariants';
 
 /** The header that selects a fault for one request; the same grammar works as a `::<spec>` model-name suffix. */
 export const FAULT_HEADER = 'x-gateway-fault';
@@ -26,6 +27,8 @@ export interface FaultSpec {
   readonly hugeBodyBytes?: number;
   /** `images=<kind>,...`: what each image of a generation answer is (imageLinks.ts). */
   readonly images?: readonly ImageKind[];
+  /** `whole-json`, `html-200`, `content-parts`...: answers shaped as other servers shape them (wireVariants.ts). */
+  readonly wire?: ReadonlySet<WireVariant>;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -70,6 +73,10 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'huge-body': spec.hugeBodyBytes = nonNegativeInt(name, value); break;
       case 'images': spec.images = parseImageKinds(value, FAULT_HEADER); break;
       default:
+        if (isWireVariant(name) && value === undefined) {
+          spec.wire = withVariant(spec.wire, name);
+          break;
+        }
         throw badRequest(FAULT_HEADER, `unknown fault item '${name}'`, 'invalid_fault');
     }
   }
