@@ -30,6 +30,36 @@ export class Exchange {
     this.firstByteTimer = this.arm('firstByte', timeouts.firstByteMs);
   }
 
+  /**
+   * The request's promise, or the abort (a timer, the caller) if that comes first. undici only
+   * acts on an abort once the connection is open, so a connect that hangs would otherwise hold
+   * the caller until the dispatcher's own connect timeout. A response that arrives after the
+   * abort won is handed to `discard` (to close it).
+   */
+  settleFirst<T>(pending: Promise<T>, discard: (late: T) => void): Promise<T> {
+    const signal = this.controller.signal;
+    return new Promise<T>((resolve, reject) => {
+      let lost = false;
+      const onAbort = (): void => {
+        lost = true;
+        reject(signal.reason);
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      pending.then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          if (lost) discard(value);
+          else resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
   /** A timer that aborts the attempt with that phase's TimeoutError; none for 0, negative or infinite. */
   private arm(phase: 'connect' | 'firstByte', ms: number): NodeJS.Timeout | undefined {
     if (!timed(ms)) return undefined;

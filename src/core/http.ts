@@ -100,7 +100,7 @@ export class Transport {
       const mapError = (error: unknown): Error => this.mapFailure(error, signal, key);
       let response: Dispatcher.ResponseData;
       try {
-        response = await request(this.url(call), {
+        response = await exchange.settleFirst(request(this.url(call), {
           method: call.method,
           headers: this.requestHeaders(call, options, key),
           body: call.form ? call.form() : call.json === undefined ? null : JSON.stringify(call.json),
@@ -110,7 +110,7 @@ export class Transport {
           // Exchange keeps its timeouts precisely; undici's own timers would cut in at their defaults.
           headersTimeout: 0,
           bodyTimeout: 0,
-        });
+        }), (late) => late.body.destroy());
       } catch (error) {
         exchange.detach();
         const mapped = mapError(error);
