@@ -27,7 +27,7 @@ function isEventStream(type: string): boolean {
 
 /** The mode the body's start says, or undefined while too little has arrived to tell. */
 function sniff(start: string, final: boolean, type: string): Mode | undefined {
-  const text = start.replace(/^\ufeff/, '').trimStart();
+  const text = start.trimStart();
   // Nothing at all: without a content type it reads as a stream that ended early (which may be
   // retried); a typed empty body is named for what it is.
   if (text === '') return final ? (type === '' ? 'sse' : 'other') : undefined;
@@ -65,7 +65,7 @@ export class AnswerDecoder<T> implements StreamDecoder<T> {
     this.chunks.push(bytes);
     this.size += bytes.byteLength;
     if (this.mode === 'sniff') {
-      const mode = sniff(this.text(SSE_PREFIX_CHARS * 4), false, this.type);
+      const mode = sniff(this.start(false), false, this.type);
       if (mode === undefined) return undefined;
       this.mode = mode;
       if (mode === 'sse') return this.replay(out);
@@ -83,11 +83,11 @@ export class AnswerDecoder<T> implements StreamDecoder<T> {
   end(out: T[]): Error | undefined {
     if (this.mode === 'sse') return this.sse.end(out);
     if (this.mode === 'sniff') {
-      this.mode = sniff(this.text(SSE_PREFIX_CHARS * 4), true, this.type) ?? 'other';
+      this.mode = sniff(this.start(true), true, this.type) ?? 'other';
       if (this.mode === 'sse') return this.replay(out) ?? this.sse.end(out);
     }
     this.ended = true;
-    const text = this.text();
+    const text = this.text().replace(/^\ufeff/, '');
     if (this.mode === 'other') return unexpectedContent(this.contentType, text);
     const json = tryParseJson(text);
     // A whole answer that ended cleanly but does not parse was cut short on the way.
@@ -113,9 +113,22 @@ export class AnswerDecoder<T> implements StreamDecoder<T> {
     return undefined;
   }
 
+  /**
+   * The first bytes as text for sniffing: a BOM is dropped, and a character cut at the end (also a
+   * BOM split across chunks) is held back until more arrives instead of reading as U+FFFD.
+   */
+  private start(final: boolean): string {
+    const bytes = this.bytes(SSE_PREFIX_CHARS * 4);
+    return new TextDecoder('utf-8').decode(bytes, { stream: !final });
+  }
+
+  private bytes(limit: number): Buffer {
+    const bytes = Buffer.concat(this.chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+    return bytes.subarray(0, Math.min(bytes.byteLength, limit));
+  }
+
   /** The held bytes as text (the first `limit` bytes of them, if given). */
   private text(limit = Number.POSITIVE_INFINITY): string {
-    const bytes = Buffer.concat(this.chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
-    return bytes.subarray(0, Math.min(bytes.byteLength, limit)).toString('utf8');
+    return this.bytes(limit).toString('utf8');
   }
 }

@@ -45,7 +45,7 @@ export function unexpectedContent(contentType: string | undefined, text: string,
   const type = mediaType(contentType);
   const html = looksLikeHtml(type, text);
   const snippet = contentSnippet(text, html);
-  const what = html ? 'a web page' : text.trim() === '' ? 'an empty answer' : 'something that is not an API answer';
+  const what = text.trim() === '' ? 'an empty answer' : html ? 'a web page' : 'something that is not an API answer';
   const details = [type === '' ? 'no content type' : type, ...(snippet === '' ? [] : [`"${snippet}"`])].join(', ');
   const message =
     `The gateway address answered with ${what} (${details}) instead of the model's answer. ` +
