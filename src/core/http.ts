@@ -215,7 +215,7 @@ export class Transport {
     if (requestId !== undefined) init.requestId = redactSecrets(requestId, [key]);
     if (status === 401 || status === 403) return new AuthenticationError(body.message, init);
     if (status === 402 || status === 429) {
-      return new RateLimitError(body.message, { ...init, quotaExhausted: status === 402 || isOutOfCredits(body.code, body.type) });
+      return new RateLimitError(body.message, { ...init, quotaExhausted: status === 402 || isOutOfCredits(body.code, body.type, limitWords(body.message, status, text), retryAfterMs !== undefined) });
     }
     return new GatewayError(body.message, init);
   }
@@ -248,6 +248,13 @@ export class Transport {
 function redactedBody(text: string, key: string): string {
   const json = tryParseJson(text);
   return json === undefined ? redactSecrets(text, [key]) : JSON.stringify(redactValue(json, [key]));
+}
+
+/** The words a 429 says itself in: its message, or a short plain-text body (not a proxy's HTML page). */
+function limitWords(message: string, status: number, text: string): string {
+  if (message !== `HTTP ${status}`) return message;
+  const plain = text.trim();
+  return plain.length <= 1000 && !plain.startsWith('<') ? plain : message;
 }
 
 function firstHeader(headers: HeaderBag, name: string): string | undefined {

@@ -57,9 +57,22 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || (status >= 500 && status <= 599);
 }
 
-/** A 429 whose code or type mentions quota, credit or insufficient: out of credits, never retried. */
-export function isOutOfCredits(code: string | undefined, type: string | undefined): boolean {
-  return /quota|credit|insufficient/i.test(`${code ?? ''} ${type ?? ''}`);
+/** Words of a body that speak of a transient request rate, not of used-up credits. */
+const RATE_WORDS = /rate[\s_-]*limit|too[\s_-]*many[\s_-]*requests|requests per|slow down/i;
+/** Words of a message that speak of a usage, plan, credit, quota or spend limit (or no money left). */
+const LIMIT_WORDS = /(usage|plan|spend(ing)?|billing|budget|credit|quota)[\s_-]*(limit|cap)|(limit|cap) (has been |was )?(reached|exceeded|hit)|out of credits?|insufficient[\s_-]*(funds|credits?|balance|quota)|credits? (are |is )?(exhausted|used up|depleted)|quota (exceeded|exhausted|reached)/i;
+
+/**
+ * A 429 (the spec: "usage limit or plan limit reached") that means out of credits, never retried:
+ * its code or type mentions quota, credit or insufficient, or (the real gateway may only say it in
+ * words) its message speaks of a usage/plan/credit/quota/spend limit, unless it says rate limit or
+ * too many requests, or carries Retry-After: those are transient and retried (wire-conventions).
+ */
+export function isOutOfCredits(code: string | undefined, type: string | undefined, message?: string, hasRetryAfter = false): boolean {
+  if (/quota|credit|insufficient/i.test(`${code ?? ''} ${type ?? ''}`)) return true;
+  // The message decides over a generic type: an Anthropic-shaped body says `rate_limit_error` for both.
+  if (message === undefined || hasRetryAfter || RATE_WORDS.test(message)) return false;
+  return LIMIT_WORDS.test(message);
 }
 
 /**

@@ -136,3 +136,10 @@ export interface ConversationSummary {
 }
 
 export const THINKING_MIN_BUDGET = 1024;
+
+/**
+ * /messages has no `reasoning_effort` (the spec lists it for chat completions only); there the
+ * effort becomes the one control that API has, an extended-thinking budget in tokens. An explicit
+ * thinking budget wins.
+ */
+export const EFFORT_THINKING_BUDGET: Readonly<Record<ReasoningEffort, number>> = { low: 2048, medium: 8192, high: 16384 };

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { readJson } from './body';
 import { errorForStatus, HttpError, type ErrorShape } from './errors';
+import { wordsError } from './limitWords';
 import { FAULT_HEADER, parseFaultSpec, splitModelFault, type FaultCounter, type FaultSpec } from './faults';
 import type { ImageStore } from './imageStore';
 import type { QuotaBook } from './quota';
@@ -100,6 +101,11 @@ export function createContext(init: {
         if (spec.retryAfterS !== undefined) error.headers['retry-after'] = String(spec.retryAfterS);
         if (spec.retryAfterMs !== undefined) error.headers['retry-after-ms'] = String(spec.retryAfterMs);
         throw init.reply.echo ? echoIntoHttpError(init.reply.echo.key, error) : error;
+      }
+      if (spec.words) {
+        const error = wordsError(spec.words);
+        if (spec.retryAfterS !== undefined) error.headers['retry-after'] = String(spec.retryAfterS);
+        throw error;
       }
     },
     async takeModel(body, field = 'model') {

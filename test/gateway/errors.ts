@@ -16,6 +16,9 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
+
+  /** A body sent exactly as it is (an object as JSON, a string as text), instead of the endpoint's error shape. */
+  rawBody?: unknown;
 }
 
 export function badRequest(param: string, message: string, code = 'invalid_value'): HttpError {

@@ -1,6 +1,7 @@
 import { badRequest } from './errors';
 import type { EchoMode } from './keyEcho';
 import { parseImageKinds, type ImageKind } from './imageLinks';
+import { parseLimitWords, type WordsFault } from './limitWords';
 import { isWireVariant, withVariant, type WireVariant } from './wireVariants';
 
 /** The header that selects a fault for one request; the same grammar works as a `::<spec>` model-name suffix. */
@@ -29,6 +30,12 @@ export interface FaultSpec {
   readonly images?: readonly ImageKind[];
   /** `whole-json`, `html-200`, `content-parts`...: answers shaped as other servers shape them (wireVariants.ts). */
   readonly wire?: ReadonlySet<WireVariant>;
+  /** `limit-words[=nested|text]` / `rate-words`: a 429 that says what it is only in words (limitWords.ts). */
+  readonly words?: WordsFault;
+  /** /messages streams: `ping`, `overloaded-mid`, `redacted-thinking` (messagesFaults.ts). */
+  readonly pings?: boolean;
+  readonly overloadedMid?: boolean;
+  readonly redactedThinking?: boolean;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -72,6 +79,14 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'times': spec.times = nonNegativeInt(name, value); break;
       case 'huge-body': spec.hugeBodyBytes = nonNegativeInt(name, value); break;
       case 'images': spec.images = parseImageKinds(value, FAULT_HEADER); break;
+      case 'limit-words':
+        spec.words = parseLimitWords(value);
+        if (!spec.words) throw badRequest(FAULT_HEADER, `fault item 'limit-words' takes no value, 'nested' or 'text'`, 'invalid_fault');
+        break;
+      case 'rate-words': spec.words = 'rate'; break;
+      case 'ping': spec.pings = true; break;
+      case 'overloaded-mid': spec.overloadedMid = true; break;
+      case 'redacted-thinking': spec.redactedThinking = true; break;
       default:
         if (isWireVariant(name) && value === undefined) {
           spec.wire = withVariant(spec.wire, name);

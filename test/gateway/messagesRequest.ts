@@ -1,5 +1,6 @@
 import type { SimInput, SimTool, SimToolChoice } from './chatSim';
 import { badRequest } from './errors';
+import { isIssuedRedactedData } from './messagesFaults';
 import { countTokens, hmacBase64 } from './text';
 import { isObject, optionalArray, requireString, type JsonObject } from './validate';
 
@@ -9,7 +10,7 @@ import { isObject, optionalArray, requireString, type JsonObject } from './valid
  * this gateway gave them, which is how clients are tested for returning them intact.
  */
 
-const BLOCK_TYPES = ['text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking'];
+const BLOCK_TYPES = ['text', 'image', 'document', 'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'mcp_tool_use', 'mcp_tool_result'];
 
 export interface ParsedMessages {
   readonly sim: Omit<SimInput, 'model' | 'maxTokens'>;
@@ -79,6 +80,12 @@ export function parseMessagesRequest(body: JsonObject, maxTokens: number, secret
         if (!id) throw badRequest(`${field}.tool_use_id`, `${field}.tool_use_id: Field required`, 'missing_required_parameter');
         result = { name: toolNames.get(id), content: blockText(block.content) };
       }
+      if (block.type === 'redacted_thinking') {
+        if (message.role !== 'assistant') throw badRequest(`${field}.type`, `${field}: redacted_thinking blocks belong to assistant messages`);
+        if (typeof block.data !== 'string' || !isIssuedRedactedData(secret, block.data)) {
+          throw badRequest(`${field}.data`, `${field}.data: Invalid \`data\` in \`redacted_thinking\` block (it must be sent back exactly as received)`, 'invalid_redacted_thinking');
+        }
+      }
       if (block.type === 'thinking') {
         if (message.role !== 'assistant') throw badRequest(`${field}.type`, `${field}: thinking blocks belong to assistant messages`);
         const thinking = typeof block.thinking === 'string' ? block.thinking : '';
@@ -109,6 +116,11 @@ export function parseMessagesRequest(body: JsonObject, maxTokens: number, secret
     }
   }
   const tools = parseTools(body);
+  // Attached tool servers, as on chat completions (wire-conventions: sent on /messages too).
+  const mcpServers = (optionalArray(body, 'mcp_servers') ?? []).map((server, i) => {
+    if (typeof server !== 'string' || server === '') throw badRequest(`mcp_servers.${i}`, `mcp_servers.${i}: must be a server address string`, 'invalid_type');
+    return server;
+  });
   const budget = isObject(body.thinking) ? Number(body.thinking.budget_tokens) : 0;
   return {
     inputTokens,
@@ -121,7 +133,7 @@ export function parseMessagesRequest(body: JsonObject, maxTokens: number, secret
       tools,
       toolChoice: parseToolChoice(body, tools),
       reasoningEffort: thinking ? (budget >= 8000 ? 'high' : 'medium') : undefined,
-      mcpServers: [],
+      mcpServers,
     },
   };
 }

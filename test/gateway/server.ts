@@ -41,6 +41,8 @@ async function sendError(reply: Reply, shape: ErrorShape, error: HttpError): Pro
     reply.end(); // mid-stream: the status line is gone, so the best we can do is stop cleanly
     return;
   }
+  if (typeof error.rawBody === 'string') return reply.send(error.status, 'text/plain; charset=utf-8', error.rawBody, error.headers);
+  if (error.rawBody !== undefined) return reply.json(error.status, error.rawBody, error.headers);
   // The spec fixes the 401 body as `{error: string}` on every endpoint.
   const body = error.status === 401 ? { error: error.message } : errorBody(shape, error);
   await reply.json(error.status, body, error.headers);

@@ -188,8 +188,14 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
         root.innerHTML = '<img src="/control.png" onerror="__xss(\'control-handler\')"><img src="https://evil.example/control.png"><a id="control" href="javascript:__xss(\'control-link\')">x</a>';
       });
       await page.click('#control');
-      await page.waitForTimeout(500);
-      const state = await harness(page);
+      // Wait for what the detectors must see (a positive control: a fixed pause raced a busy machine).
+      let state = await harness(page);
+      const seen = (): boolean =>
+        state.hits.includes('control-handler') && state.hits.includes('control-link') && watch.offPage.includes('https://evil.example/control.png') && watch.offPage.includes(`${server.origin}/control.png`);
+      for (const deadline = Date.now() + 15_000; !seen() && Date.now() < deadline; ) {
+        await page.waitForTimeout(100);
+        state = await harness(page);
+      }
       assert.ok(state.hits.includes('control-handler') && state.hits.includes('control-link'), `hits: ${state.hits.join(', ')}`);
       assert.ok(watch.offPage.includes('https://evil.example/control.png'), 'the request to another host was seen');
       assert.ok(watch.offPage.includes(`${server.origin}/control.png`), 'the request to the page server was seen');
@@ -205,17 +211,19 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
   });
 
   it(`renders ${payloads.length} hostile payloads inertly under the webview CSP`, async function () {
-    this.timeout(300_000); // each payload rendered three ways, one of them a render per slice
+    // Each payload rendered three ways, one of them a render per slice: CPU work in the page, no
+    // waiting. The limit only catches a hung browser (181 s measured with six sessions on 2 cores).
+    this.timeout(900_000);
     await runCorpus(true);
   });
 
   it(`renders ${payloads.length} hostile payloads inertly with no CSP at all (the sanitizer alone)`, async function () {
-    this.timeout(300_000);
+    this.timeout(900_000);
     await runCorpus(false);
   });
 
   it('renders output written to break the renderer (nesting, superlinear inputs, 1 MB blocks): nothing thrown, every word shown, the page painting', async function () {
-    this.timeout(600_000); // up to 500 KB an input, streamed a frame's worth at a time and set whole
+    this.timeout(1_200_000); // up to 500 KB an input, streamed a frame's worth at a time and set whole (286 s measured under load)
     const { page, watch } = await open(true);
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => void pageErrors.push(error.message));

@@ -220,7 +220,7 @@ describe('chat markdown: streaming', () => {
   const documents = [...RICH, RICH.join('\n')];
 
   it('gives the same DOM as setText however the text is sliced (and as renderMarkdown)', function () {
-    this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
+    this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
     let runs = 0;
     for (const [docIndex, text] of documents.entries()) {
       const whole = manual();
@@ -238,7 +238,7 @@ describe('chat markdown: streaming', () => {
   });
 
   it('gives the same DOM as setText for random soups of block starts (lists, fences, tables, quotes, HTML)', function () {
-    this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
+    this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
     // Lines whose meaning depends on their neighbours: lazy continuations, list items joining a
     // list across blank lines, tables interrupting paragraphs, setext underlines, HTML blocks.
     const pieces = ['# H\n', 'para text *em*\n', '\n', '- a\n', '* b\n', '1. x\n', '7) y\n', '  indented\n', '    code\n', '> q\n',
@@ -303,7 +303,7 @@ describe('chat markdown: streaming', () => {
   });
 
   it('keeps frozen blocks as the same nodes, and a streaming fence as the same element', function () {
-    this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
+    this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
     const { view, element, frame } = manual();
     view.append('# Heading\n\nFirst paragraph.\n\n');
     frame();
@@ -347,7 +347,7 @@ describe('chat markdown: streaming', () => {
   });
 
   it('keeps per-frame work small on a 100 KB reply (work follows the tail, not the message)', function () {
-    this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
+    this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
     const paragraph = 'Streaming text with **bold**, `code` and a [link](https://example.com) that goes on for a while. ';
     const parts: string[] = [];
     let size = 0;

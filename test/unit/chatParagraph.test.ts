@@ -41,7 +41,7 @@ const CLOSING = [
 
 describe('chat markdown: a paragraph rendered in pieces', () => {
   it('cut where paragraphCut allows, the pieces render as the whole paragraph does (6,000 random texts)', function () {
-    this.timeout(120_000);
+    this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
     let cuts = 0;
     for (let docIndex = 0; docIndex < 6000; docIndex++) {
       const next = seededRandom(docIndex + 1);
@@ -80,7 +80,7 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
   });
 
   it('streams random paragraphs to the same DOM as setText and renderMarkdown', function () {
-    this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
+    this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
     for (let docIndex = 0; docIndex < 200; docIndex++) {
       const next = seededRandom(docIndex + 31337);
       const definitions = docIndex % 2 ? '[a]: https://def.example\n[b]: https://b.example\n\n' : '';
@@ -94,7 +94,7 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
   });
 
   it('splits long random paragraphs into the same parts whether streamed or rendered whole', function () {
-    this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
+    this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
     let parts = 0;
     for (let docIndex = 0; docIndex < 6; docIndex++) {
       const next = seededRandom(docIndex + 4242);
@@ -113,7 +113,7 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
   });
 
   it('gives log lines parts, and falls back to whole rendering when raw HTML comes after parts', function () {
-    this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
+    this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
     const log = Array.from({ length: 400 }, (_, line) => `[INFO] step ${line}: a * b = c for snake_case_name`).join('\n');
     for (const text of [log, `${log}\nthen <b>raw\nHTML</b> at the end`, `${log.slice(0, 6000)}\ntook ~5 ms, never closed\n${log.slice(6000)}`]) {
       const streamed = streamSliced(text, () => 97, () => true);
@@ -135,7 +135,7 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
   });
 
   it('renders a 100 KB one-paragraph reply with per-frame work that does not grow with it', function () {
-    this.timeout(120_000); // jsdom builds DOM far slower than a browser, and CI machines are busy
+    this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
     // The benchmark model's text: words with a line break every dozen, never a blank line.
     const words = ['simulated ', 'token ', 'stream ', '**bytes** ', 'naïve ', 'café ', '`über` ', 'data ', '→ ', 'ok ', '🚀 ', 'local\n'];
     let text = '';

@@ -34,6 +34,8 @@ export interface MessageCreateRequest {
   /** 0 to 1. */
   temperature?: number;
   stop_sequences?: string[];
+  /** Addresses of tool servers the gateway runs tools on (as on chat completions). */
+  mcp_servers?: string[];
   [key: string]: unknown;
 }
 

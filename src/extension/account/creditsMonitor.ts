@@ -33,6 +33,14 @@ export class CreditsMonitor extends Disposable {
   private unfocusedSince: number | undefined;
   private lowNoticeArmed = true;
   private outOfCreditsNoticeArmed = true;
+  /**
+   * Set when a request was refused for a usage or plan limit (a 429 that said so, perhaps in words
+   * only) while the balance may still read above zero (a spend window, a plan cap): the item stays
+   * "out of credits" until the window's reset time passes or the balance rises above `credits`
+   * (new credits), instead of flipping back to a balance the gateway will not let us spend.
+   */
+  private limitHeld: { credits: number | undefined } | undefined;
+  private resetLookup: Promise<CreditsReading | undefined> | undefined;
 
   constructor(
     private readonly connection: GatewayConnection,
@@ -89,6 +97,7 @@ export class CreditsMonitor extends Disposable {
       const reading: CreditsReading = { credits: quota.credits, reset: quota.reset, at: this.now() };
       this.last = reading;
       this.tracker.record(reading.credits, reading.at);
+      if (this.holdsLimit(reading)) return this.set({ kind: 'outOfCredits', last: reading });
       if (reading.credits > 0) this.outOfCreditsNoticeArmed = true;
       this.noticeLowBalance(reading);
       return this.set({ kind: 'ok', reading });
@@ -106,6 +115,23 @@ export class CreditsMonitor extends Disposable {
     this.tracker = new SpendTracker(this.now);
     this.lowNoticeArmed = true;
     this.outOfCreditsNoticeArmed = true;
+    this.limitHeld = undefined;
+  }
+
+  /** Whether a limit refusal still stands against this reading (see limitHeld); forgets it once it is over. */
+  private holdsLimit(reading: CreditsReading): boolean {
+    const held = this.limitHeld;
+    if (!held) return false;
+    const reset = Date.parse(reading.reset);
+    const windowOver = Number.isFinite(reset) && this.now() >= reset;
+    const toppedUp = held.credits !== undefined && reading.credits > held.credits;
+    // A zero balance tells the story itself ($0.00 in the error colour), and any rise from it shows.
+    if (windowOver || toppedUp || reading.credits <= 0) {
+      this.limitHeld = undefined;
+      return false;
+    }
+    held.credits ??= reading.credits;
+    return true;
   }
 
   private stateForError(error: unknown): CreditsState {
@@ -171,6 +197,7 @@ export class CreditsMonitor extends Disposable {
 
   private onRequestFailed(error: unknown): void {
     if (!(error instanceof RateLimitError && error.quotaExhausted)) return;
+    this.limitHeld = { credits: this.last?.credits };
     this.set(this.last ? { kind: 'outOfCredits', last: this.last } : { kind: 'outOfCredits' });
     if (!this.outOfCreditsNoticeArmed) return;
     this.outOfCreditsNoticeArmed = false;
@@ -180,11 +207,21 @@ export class CreditsMonitor extends Disposable {
   private async showOutOfCreditsNotice(): Promise<void> {
     // No reading yet (e.g. the first request of the session was refused): one bounded read, so the
     // notice can say when credits return. /quota stays available when the credits are used up.
-    const reading = this.last ?? (await this.readForNotice());
+    const reading = this.last ?? (await (this.resetLookup ??= this.readForNotice().finally(() => (this.resetLookup = undefined))));
     const reset = reading ? this.resetText(reading) : '';
     const choice = await vscode.window.showErrorMessage(`Unified Inference: out of credits: the gateway refused the request.${reset}`, 'Refresh Credits', 'Show Log');
     if (choice === 'Refresh Credits') void this.refresh();
     else if (choice === 'Show Log') void vscode.commands.executeCommand('unifiedInference.showLog');
+  }
+
+  /**
+   * When the quota window resets (ISO 8601), for an out-of-credits error: the last reading's, else
+   * one bounded quota read (shared with the notice's when both ask at once); undefined if unknown.
+   */
+  async resetTime(): Promise<string | undefined> {
+    if (this.last) return this.last.reset;
+    this.resetLookup ??= this.readForNotice().finally(() => (this.resetLookup = undefined));
+    return (await this.resetLookup)?.reset;
   }
 
   /** One quota read for the out-of-credits notice (at most RESET_LOOKUP_TIMEOUT_MS); undefined if it fails. */
@@ -199,6 +236,7 @@ export class CreditsMonitor extends Disposable {
       if (account === this.readingsFrom && `${this.connection.setup.baseUrl}#${this.connection.setup.keyVersion}` === account && !this.last) {
         this.last = reading;
         this.tracker.record(reading.credits, reading.at);
+        if (this.limitHeld) this.limitHeld.credits ??= reading.credits;
         if (this.current.kind === 'outOfCredits') this.set({ kind: 'outOfCredits', last: reading });
       }
       return reading;

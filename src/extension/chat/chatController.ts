@@ -37,6 +37,10 @@ interface Running {
   readonly done: Promise<void>;
 }
 
+function isQuotaExhausted(error: unknown): boolean {
+  return error instanceof Error && error.name === 'RateLimitError' && (error as { quotaExhausted?: unknown }).quotaExhausted === true;
+}
+
 export class ChatController extends Disposable {
   private conversation: Conversation;
   private attachments: Attachment[] = [];
@@ -359,7 +363,8 @@ export class ChatController extends Disposable {
       } else {
         connection.reportFailure(error);
         log.warn(`Chat reply with ${reply.model} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
-        const reset = lastReading(this.deps.credits.state)?.reset;
+        // Out of credits: the chat says when they return, read from /quota if no reading is at hand.
+        const reset = lastReading(this.deps.credits.state)?.reset ?? (isQuotaExhausted(error) ? await this.deps.credits.resetTime() : undefined);
         await this.end(conversation, reply, 'error', describeChatError(error, { baseUrl: setup.baseUrl, ...(reset ? { reset } : {}) }));
       }
     } finally {

@@ -19,6 +19,12 @@ interface ErrorLike {
   readonly interrupted?: boolean;
   /** TimeoutError: which wait ran out ('connect' | 'firstByte' | 'idle'). */
   readonly phase?: string;
+  readonly type?: string;
+}
+
+/** An overloaded gateway or upstream (Anthropic's `overloaded_error`, 529): transient, worth another try. */
+function isOverloaded(e: ErrorLike): boolean {
+  return e.type === 'overloaded_error' || e.status === 529 || /\boverloaded\b/i.test(e.message ?? '');
 }
 
 function waitText(ms: number): string {
@@ -43,7 +49,7 @@ export function describeChatError(error: unknown, context: ErrorContext): ChatEr
       return { kind: 'auth', message: `The gateway refused the API key (${e.status ?? 401}): ${detail}`, actions: ['setApiKey', 'retry'] };
     case 'RateLimitError':
       return e.quotaExhausted
-        ? { kind: 'outOfCredits', message: `Out of credits. ${resetText(context.reset, now)}`, actions: ['refreshCredits', 'retry'] }
+        ? { kind: 'outOfCredits', message: `Out of credits or usage limit reached (${detail}). ${resetText(context.reset, now)}`, actions: ['refreshCredits', 'retry'] }
         : { kind: 'rateLimited', message: `Rate limited by the gateway${e.retryAfterMs ? `: try again in ${waitText(e.retryAfterMs)}` : ''}. (${detail})`, actions: ['retry'] };
     case 'ConnectionError':
     case 'ProxyError':
@@ -59,10 +65,13 @@ export function describeChatError(error: unknown, context: ErrorContext): ChatEr
     case 'StreamError':
       return e.interrupted
         ? { kind: 'interrupted', message: 'The connection closed before the reply finished. What arrived is kept.', actions: ['retry'] }
-        : { kind: 'server', message: `The gateway ended the reply with an error: ${detail}`, actions: ['retry', 'showLog'] };
+        : isOverloaded(e)
+          ? { kind: 'server', message: `The model is overloaded and stopped the reply partway (${detail}). What arrived is kept; try again in a moment.`, actions: ['retry'] }
+          : { kind: 'server', message: `The gateway ended the reply with an error: ${detail}`, actions: ['retry', 'showLog'] };
     case 'InvalidRequestError':
       return { kind: 'invalid', message: `The request was not sent: ${detail}`, actions: ['openSettings'] };
     default:
+      if (e.status !== undefined && isOverloaded(e)) return { kind: 'server', message: `The model is overloaded (${e.status}): ${detail}. Try again in a moment.`, actions: ['retry'] };
       if (e.status !== undefined && e.status >= 500) return { kind: 'server', message: `The gateway failed (${e.status}): ${detail}`, actions: ['retry', 'showLog'] };
       return { kind: 'other', message: detail, actions: ['retry', 'showLog'] };
   }

@@ -3,7 +3,7 @@
 // complete. Shared by the language model provider (VS Code's chat), the @unified participant and
 // the chat panel. The caller keeps what the sink received when the stream throws.
 import { ChatStreamAccumulator, MessageStreamAccumulator, type ChatCompletionRequest, type GatewayClient, type MessageCreateRequest, type ToolExecuted } from '../../core/index';
-import type { TokenUsage } from '../../shared/chatModel';
+import { EFFORT_THINKING_BUDGET, type TokenUsage } from '../../shared/chatModel';
 import { parseToolInput, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayAnswerRequest, type GatewayPart } from './gatewayMessages';
 
 export type { GatewayAnswerRequest, GatewayMessage, GatewayPart, GatewayTool } from './gatewayMessages';
@@ -80,7 +80,7 @@ async function viaChat(client: GatewayClient, request: GatewayAnswerRequest, sin
 
 function messagesRequest(request: GatewayAnswerRequest): MessageCreateRequest {
   const tools = toMessagesTools(request.tools);
-  const budget = request.thinkingBudget;
+  const budget = request.thinkingBudget ?? (request.reasoningEffort ? EFFORT_THINKING_BUDGET[request.reasoningEffort] : undefined);
   // The budget must stay below max_tokens: leave at least a default answer's room above it.
   const maxTokens = budget ? Math.max(request.maxTokens ?? 0, budget + DEFAULT_MESSAGES_MAX_TOKENS) : (request.maxTokens ?? DEFAULT_MESSAGES_MAX_TOKENS);
   return {
@@ -91,6 +91,7 @@ function messagesRequest(request: GatewayAnswerRequest): MessageCreateRequest {
     // Anthropic-style temperature is 0 to 1, and thinking only runs at the default temperature.
     ...(request.temperature !== undefined && !budget ? { temperature: Math.min(1, request.temperature) } : {}),
     ...(budget ? { thinking: { type: 'enabled', budget_tokens: budget } } : {}),
+    ...(request.mcpServers?.length ? { mcp_servers: [...request.mcpServers] } : {}),
     ...(tools ? { tools, tool_choice: { type: request.toolChoice === 'required' ? 'any' : 'auto' } } : {}),
   };
 }
@@ -110,6 +111,9 @@ async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest,
         const use = block as { id: string; name: string; input: unknown };
         const input = typeof use.input === 'string' ? parseToolInput(use.input) : toRecord(use.input);
         sink.toolCall?.({ id: use.id, name: use.name, input, arguments: JSON.stringify(input) });
+      } else if (block?.type === 'mcp_tool_result') {
+        const executed = mcpToolExecuted(accumulator.snapshot().content, block as Record<string, unknown>);
+        if (executed) sink.toolsExecuted?.([executed]);
       }
     }
   }
@@ -134,6 +138,24 @@ async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest,
     parts,
     ...(message.stop_reason ? { finishReason: message.stop_reason } : {}),
     ...(usage.input_tokens || usage.output_tokens ? { usage: { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens } } : {}),
+  };
+}
+
+/**
+ * A tool the gateway ran on an attached server, from Anthropic's MCP connector blocks: the
+ * `mcp_tool_result` and the `mcp_tool_use` it answers (these blocks are shown, not sent back).
+ */
+function mcpToolExecuted(blocks: readonly object[], result: Record<string, unknown>): ToolExecuted | undefined {
+  const use = (blocks as readonly Record<string, unknown>[]).find((b) => b.type === 'mcp_tool_use' && b.id === result.tool_use_id);
+  const text = Array.isArray(result.content)
+    ? result.content.map((part: unknown) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('\n')
+    : result.content;
+  if (!use) return undefined;
+  return {
+    name: typeof use.name === 'string' ? use.name : 'tool',
+    ...(use.input !== undefined ? { arguments: use.input } : {}),
+    ...(text !== undefined ? { result: result.is_error === true ? `Error: ${String(text)}` : text } : {}),
+    ...(typeof use.server_name === 'string' ? { server: use.server_name } : {}),
   };
 }
 

@@ -31,7 +31,7 @@ export interface GatewayAnswerRequest {
   readonly reasoningEffort?: ReasoningEffort;
   /** Extended thinking budget in tokens; undefined leaves thinking off. */
   readonly thinkingBudget?: number;
-  /** Tool servers the gateway runs tools on (`mcp_servers`, chat completions only). */
+  /** Tool servers the gateway runs tools on (`mcp_servers`, on both endpoints). */
   readonly mcpServers?: readonly string[];
 }
 

@@ -1,7 +1,7 @@
 // The bar above the conversation: the model picker (chat models first, any model selectable) and
 // the per-conversation parameters (temperature, max tokens, reasoning effort, thinking budget,
 // system prompt) behind a toggle.
-import { THINKING_MIN_BUDGET, type ChatParameters, type ReasoningEffort } from '../../shared/chatModel';
+import { EFFORT_THINKING_BUDGET, THINKING_MIN_BUDGET, type ChatParameters, type ReasoningEffort } from '../../shared/chatModel';
 import type { ModelOption } from '../../shared/chatProtocol';
 import { el, iconButton } from './dom';
 import type { Send } from './turnViews';
@@ -32,6 +32,8 @@ export class SettingsBar {
     this.temperature = el('input', { attrs: { type: 'number', min: '0', max: '2', step: '0.1', placeholder: 'default', 'aria-label': 'Temperature (0 to 2)' } });
     this.maxTokens = el('input', { attrs: { type: 'number', min: '1', step: '1', placeholder: 'default', 'aria-label': 'Max tokens' } });
     this.effort = el('select', { attrs: { 'aria-label': 'Reasoning effort' } }, ...['', 'low', 'medium', 'high'].map((v) => el('option', { text: v || 'default', attrs: { value: v } })));
+    // /messages has no reasoning_effort: say what the effort becomes there (gatewayAnswer maps it).
+    this.effort.title = `Chat completions: sent as reasoning_effort. Messages API (Anthropic-style models): becomes a thinking budget of ${EFFORT_THINKING_BUDGET.low} / ${EFFORT_THINKING_BUDGET.medium} / ${EFFORT_THINKING_BUDGET.high} tokens (low / medium / high), unless Thinking budget is set.`;
     this.thinking = el('input', { attrs: { type: 'number', min: String(THINKING_MIN_BUDGET), step: '256', placeholder: 'off', 'aria-label': `Extended thinking budget in tokens (at least ${THINKING_MIN_BUDGET}; empty turns it off)` } });
     this.system = el('textarea', { attrs: { rows: '3', placeholder: 'System prompt (optional)', 'aria-label': 'System prompt' } });
     const row = (label: string, input: HTMLElement): HTMLElement => el('label', { className: 'param' }, el('span', { text: label }), input);

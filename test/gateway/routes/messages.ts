@@ -3,6 +3,7 @@ import { lookupModel } from '../catalog';
 import { planReply, type SimPlan } from '../chatSim';
 import type { Route, RouteContext } from '../context';
 import { badRequest } from '../errors';
+import { overloadedMid, redactedThinkingData, withPings } from '../messagesFaults';
 import { parseMessagesRequest } from '../messagesRequest';
 import { writeSse, type SseEvent } from '../sse';
 import { countTokens, fragments, hmacBase64, streamPieces } from '../text';
@@ -13,13 +14,23 @@ const STOP_REASONS = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool
 
 type Block =
   | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'mcp_tool_use'; id: string; name: string; server_name: string; input: Record<string, unknown> }
+  | { type: 'mcp_tool_result'; tool_use_id: string; is_error: boolean; content: { type: 'text'; text: string }[] }
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
 /** The content blocks of the answer: thinking (signed), text, and a tool_use when the simulation calls a tool. */
-function blocksOf(plan: SimPlan, secret: string): Block[] {
+function blocksOf(plan: SimPlan, secret: string, redacted: boolean): Block[] {
   const blocks: Block[] = [];
+  if (redacted) blocks.push({ type: 'redacted_thinking', data: redactedThinkingData(secret) });
   if (plan.reasoning) blocks.push({ type: 'thinking', thinking: plan.reasoning, signature: hmacBase64(secret, plan.reasoning) });
+  // Tools run on the attached `mcp_servers`, in the shape of Anthropic's MCP connector.
+  for (const tool of plan.toolsExecuted) {
+    const id = `mcptoolu_sim_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
+    blocks.push({ type: 'mcp_tool_use', id, name: tool.name, server_name: tool.server, input: tool.arguments });
+    blocks.push({ type: 'mcp_tool_result', tool_use_id: id, is_error: false, content: [{ type: 'text', text: tool.result }] });
+  }
   if (plan.toolCall) {
     blocks.push({ type: 'text', text: `Calling \`${plan.toolCall.name}\` (local simulation).` });
     blocks.push({ type: 'tool_use', id: `toolu_sim_${randomUUID().replace(/-/g, '').slice(0, 20)}`, name: plan.toolCall.name, input: JSON.parse(plan.toolCall.arguments) as Record<string, unknown> });
@@ -30,7 +41,7 @@ function blocksOf(plan: SimPlan, secret: string): Block[] {
 }
 
 function outputTokens(blocks: readonly Block[], plan: SimPlan): number {
-  return blocks.reduce((sum, b) => sum + (b.type === 'thinking' ? countTokens(b.thinking) : b.type === 'tool_use' ? countTokens(JSON.stringify(b.input)) : 0), 0) + (plan.toolCall ? 6 : plan.contentPieces.length);
+  return blocks.reduce((sum, b) => sum + (b.type === 'thinking' ? countTokens(b.thinking) : b.type === 'redacted_thinking' || b.type === 'mcp_tool_result' ? 0 : b.type === 'mcp_tool_use' ? countTokens(JSON.stringify(b.input)) : b.type === 'tool_use' ? countTokens(JSON.stringify(b.input)) : 0), 0) + (plan.toolCall ? 6 : plan.contentPieces.length);
 }
 
 function streamEvents(message: Record<string, unknown>, blocks: readonly Block[], plan: SimPlan, usage: { input_tokens: number; output_tokens: number }): SseEvent[] {
@@ -41,7 +52,10 @@ function streamEvents(message: Record<string, unknown>, blocks: readonly Block[]
   ];
   blocks.forEach((block, index) => {
     const delta = (d: Record<string, unknown>): SseEvent => ev('content_block_delta', { index, delta: d });
-    if (block.type === 'thinking') {
+    if (block.type === 'redacted_thinking' || block.type === 'mcp_tool_use' || block.type === 'mcp_tool_result') {
+      // Sent whole in its start event, as the real API does: no deltas.
+      events.push(ev('content_block_start', { index, content_block: block }));
+    } else if (block.type === 'thinking') {
       events.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
       for (const piece of streamPieces(block.thinking)) events.push(delta({ type: 'thinking_delta', thinking: piece }));
       events.push(delta({ type: 'signature_delta', signature: block.signature }));
@@ -77,7 +91,8 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   const parsed = parseMessagesRequest(body, maxTokens, ctx.state.secret);
   ctx.state.quota.ensure(ctx.key);
   const plan = planReply({ ...parsed.sim, model, maxTokens });
-  const blocks = blocksOf(plan, ctx.state.secret);
+  const fault = ctx.reply.fault;
+  const blocks = blocksOf(plan, ctx.state.secret, fault?.redactedThinking === true);
   const usage = { input_tokens: parsed.inputTokens, output_tokens: outputTokens(blocks, plan) };
   ctx.state.quota.charge(ctx.key, (usage.input_tokens * (model.pricing.input ?? 0) + usage.output_tokens * (model.pricing.output ?? 0)) / 1e6);
   const message = { id: `msg_sim_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'message', role: 'assistant', model: modelId };
@@ -85,7 +100,10 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   if (stream && !wire?.has('whole-json')) {
     const error = { event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Simulated mid-stream error (x-gateway-fault error-event)' } }) };
     const malformed = { event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"this event is cut' };
-    await writeSse(ctx.reply, streamEvents(message, blocks, plan, usage), { malformed, error });
+    let events = streamEvents(message, blocks, plan, usage);
+    if (fault?.overloadedMid) events = overloadedMid(events);
+    if (fault?.pings) events = withPings(events);
+    await writeSse(ctx.reply, events, { malformed, error });
     return;
   }
   await ctx.reply.json(200, { ...message, content: blocks, stop_reason: STOP_REASONS[plan.finish], stop_sequence: null, usage });

@@ -53,7 +53,8 @@ export function reportCommandError(ctx: CommandContext, command: UnifiedCommand,
   connection.reportFailure(error);
   log.warn(`@unified${command ? ` /${command}` : ''} failed: ${errorMessage(error)}`);
   if (errorName(error) === 'RateLimitError' && (error as { quotaExhausted?: boolean }).quotaExhausted) {
-    ctx.stream.markdown('\n\n**Out of credits**: the gateway refused the request. New credits arrive when the quota window resets (`@unified /quota` shows when).');
+    // The server's words too: a usage or plan limit may be said only there (see isOutOfCredits).
+    ctx.stream.markdown(`\n\n**Out of credits**: the gateway refused the request (${escapeMarkdown(errorMessage(error))}). New credits arrive when the quota window resets (\`@unified /quota\` shows when).`);
     actionButtons(ctx.stream, ['refreshCredits']);
     return result(command, 'outOfCredits');
   }
