@@ -3,6 +3,7 @@
 // normalised already, but callers may also feed raw chunks from elsewhere, so add() reads every
 // field defensively (wire-conventions: tolerant of every variant) and never mutates the chunk.
 import { parseToolsExecuted, parseUsage } from './parse/chat';
+import { contentText } from './parse/contentParts';
 import { asRecord, isRecord, num, str } from './parse/json';
 import type { ChatCompletionChunk, ToolExecuted, Usage } from './types/chat';
 
@@ -62,8 +63,8 @@ export class ChatStreamAccumulator {
     // Some proxies put a `message` where the delta belongs.
     const delta = isRecord(value.delta) ? value.delta : isRecord(value.message) ? value.message : undefined;
     if (delta !== undefined) {
-      const content = delta.content;
-      if (typeof content === 'string') this.content += content;
+      const content = contentText(delta.content);
+      if (content !== undefined) this.content += content;
       const reasoning = str(delta.reasoning_content) ?? str(delta.reasoning);
       if (reasoning) this.reasoning += reasoning;
       const calls = delta.tool_calls;

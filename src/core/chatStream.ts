@@ -1,6 +1,8 @@
 // Chat completion streams: bytes in, typed chunks out. A pure function of an
 // AsyncIterable<Uint8Array>, so tests feed it recorded streams split anywhere and the transport
 // only supplies the body.
+import { AnswerDecoder } from './answers/answerDecoder';
+import { chatCompletionAsChunks } from './answers/wholeAnswers';
 import { DecodedStream } from './decodedStream';
 import { normalizeChatChunk } from './parse/chat';
 import { isRecord, tryParseJson } from './parse/json';
@@ -11,9 +13,13 @@ import type { ChatCompletionChunk } from './types/chat';
  * Yields every chunk of an OpenAI-style SSE chat stream. Ends normally at `[DONE]`, or at the end
  * of the bytes after a finish_reason (chunks that are not JSON are skipped). Throws StreamError for an error event,
  * and with `interrupted: true` when the stream ended or broke before either end marker.
+ * With the response's `contentType` (the transport passes it), an answer that is not an event
+ * stream is read for what it is: a whole JSON completion yields its chunk, anything else throws
+ * UnexpectedContentError.
  */
-export function parseChatStream(source: AsyncIterable<Uint8Array>): DecodedStream<ChatCompletionChunk> {
-  return new DecodedStream(source, new ChatStreamDecoder());
+export function parseChatStream(source: AsyncIterable<Uint8Array>, contentType?: string): DecodedStream<ChatCompletionChunk> {
+  const sse = new ChatStreamDecoder();
+  return new DecodedStream(source, contentType === undefined ? sse : new AnswerDecoder(sse, chatCompletionAsChunks, contentType));
 }
 
 export class ChatStreamDecoder extends SseStreamDecoder<ChatCompletionChunk> {

@@ -67,11 +67,32 @@ export class ConnectionError extends GatewayError {
   }
 }
 
-/** No response headers, or no stream data, within `timeoutMs`. */
+/** Which wait ran out: opening the connection, the first byte of the answer, or silence mid-answer. */
+export type TimeoutPhase = 'connect' | 'firstByte' | 'idle';
+
+/** No connection, no answer, or no more stream data in time; `phase` says which (absent: not known). */
 export class TimeoutError extends GatewayError {
-  constructor(message: string, init: GatewayErrorInit = {}) {
+  readonly phase?: TimeoutPhase;
+
+  constructor(message: string, init: GatewayErrorInit & { phase?: TimeoutPhase } = {}) {
     super(message, init);
     this.name = 'TimeoutError';
+    if (init.phase !== undefined) this.phase = init.phase;
+  }
+}
+
+/**
+ * A 2xx answer that is not an API answer at all: a captive portal's or a proxy's HTML page, plain
+ * text. The message names the content type and a short, sanitized snippet (its title).
+ */
+export class UnexpectedContentError extends GatewayError {
+  /** The Content-Type header as it arrived ('' when there was none). */
+  readonly contentType: string;
+
+  constructor(message: string, init: GatewayErrorInit & { contentType: string }) {
+    super(message, { code: 'unexpected_content', ...init });
+    this.name = 'UnexpectedContentError';
+    this.contentType = init.contentType;
   }
 }
 

@@ -1,12 +1,16 @@
 // The transport: one place that sends requests with undici, attaches the key, retries what may be
 // retried, turns failures into the error classes, and hands bodies on as AsyncIterable<Uint8Array>.
-import { request } from 'undici';
+import { getGlobalDispatcher, request } from 'undici';
 import type { Dispatcher, FormData } from 'undici';
 import { resolveApiKey } from './apiKey';
+import { unexpectedContent } from './answers/unexpectedContent';
 import { apiBaseUrl } from './baseUrl';
 import { readCappedText } from './cappedBody';
 import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, abortError } from './errors';
 import { Exchange } from './exchange';
+import { watchConnect } from './net/connectWatch';
+import { phaseTimeout, resolveTimeouts } from './timeouts';
+import type { TimeoutSettings } from './timeouts';
 import type { GatewayErrorInit } from './errors';
 import { parseErrorBody } from './parse/errorBody';
 import { tryParseJson } from './parse/json';
@@ -18,7 +22,6 @@ import type { DecodedStream } from './decodedStream';
 import type { OpenedStream } from './streamIterable';
 import type { ApiKeySource, AuthHeader, GatewayClientOptions, RequestOptions } from './types/common';
 
-export const DEFAULT_TIMEOUT_MS = 600_000;
 /** Error bodies are read up to this size; the message is all we need from them. */
 const MAX_ERROR_BODY = 64 * 1024;
 export const USER_AGENT = 'unified-inference-vscode/0.0.1';
@@ -61,7 +64,7 @@ export class Transport {
   private readonly apiBase: string;
   private readonly apiKey: ApiKeySource;
   private readonly authHeader: AuthHeader;
-  private readonly timeoutMs: number;
+  private readonly timeouts: TimeoutSettings;
   private readonly maxRetries: number;
   private readonly dispatcher: Dispatcher | undefined;
   private readonly headers: Record<string, string>;
@@ -70,7 +73,7 @@ export class Transport {
     this.apiBase = apiBaseUrl(options.baseUrl);
     this.apiKey = options.apiKey;
     this.authHeader = options.authHeader ?? 'authorization';
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.timeouts = { timeoutMs: options.timeoutMs, connectTimeoutMs: options.connectTimeoutMs, firstByteTimeoutMs: options.firstByteTimeoutMs, idleTimeoutMs: options.idleTimeoutMs };
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.dispatcher = options.dispatcher;
     this.headers = { ...options.headers };
@@ -86,26 +89,28 @@ export class Transport {
     const options = call.options ?? {};
     const signal = options.signal;
     const maxRetries = call.retryable ? Math.max(0, options.maxRetries ?? this.maxRetries) : 0;
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const timeouts = resolveTimeouts(options, this.timeouts);
+    const host = new URL(this.apiBase).host;
     for (let attempt = firstAttempt; ; attempt++) {
       if (signal?.aborted) throw abortError(signal);
       const key = await this.resolveKey();
       // The key may come from an async source (a secret store): the caller can cancel meanwhile.
       if (signal?.aborted) throw abortError(signal);
-      const exchange = new Exchange(signal, timeoutMs);
+      const exchange = new Exchange(signal, timeouts, host);
       const mapError = (error: unknown): Error => this.mapFailure(error, signal, key);
       let response: Dispatcher.ResponseData;
       try {
-        response = await request(this.url(call), {
+        response = await exchange.settleFirst(request(this.url(call), {
           method: call.method,
           headers: this.requestHeaders(call, options, key),
           body: call.form ? call.form() : call.json === undefined ? null : JSON.stringify(call.json),
           signal: exchange.signal,
-          dispatcher: this.dispatcher,
-          // Exchange keeps timeoutMs precisely; undici's own timers would cut in at their defaults.
+          // Watched so the connect timer stops once the socket is ready.
+          dispatcher: watchConnect(this.dispatcher ?? getGlobalDispatcher(), () => exchange.connected()),
+          // Exchange keeps its timeouts precisely; undici's own timers would cut in at their defaults.
           headersTimeout: 0,
           bodyTimeout: 0,
-        });
+        }), (late) => late.body.destroy());
       } catch (error) {
         exchange.detach();
         const mapped = mapError(error);
@@ -129,24 +134,28 @@ export class Transport {
 
   /** A JSON request: the parsed body of the 2xx answer, refused (ResponseTooLargeError) past call.maxBytes. */
   async json(call: HttpCall): Promise<unknown> {
-    const { response } = await this.send({ accept: 'application/json', ...call });
+    const { response, key } = await this.send({ accept: 'application/json', ...call });
     const text = await readCappedText(response.body, response.headers, { maxBytes: call.maxBytes ?? MAX_JSON_BYTES, what: `the gateway's answer to ${call.method} ${call.path}`, status: response.status });
     const value = tryParseJson(text);
-    if (value === undefined) throw new GatewayError(`The gateway answered ${call.path} with something that is not JSON`, { status: response.status });
-    return value;
+    if (value !== undefined) return value;
+    const contentType = firstHeader(response.headers, 'content-type');
+    if (/json/i.test(contentType ?? '') || /^\s*[{[]/.test(text)) throw new GatewayError(`The gateway answered ${call.path} with JSON that could not be read (cut short or malformed)`, { status: response.status });
+    // A captive portal's page or a proxy's text says what it is (redacted: it is the server's text).
+    throw redactError(unexpectedContent(contentType, text.slice(0, 16 * 1024), response.status), [key]);
   }
 
   /**
-   * Sends a streaming request and puts `parse` (a pure function of the body bytes) on its body.
+   * Sends a streaming request and puts `parse` (a pure function of the body bytes and its
+   * Content-Type, '' when absent: an answer that is not a stream is read for what it is) on its body.
    * The stream is retried, within the same budget as send(), when it broke before any byte of its
    * body arrived.
    */
-  async openStream<T>(call: HttpCall, parse: (body: AsyncIterable<Uint8Array>) => DecodedStream<T>, firstAttempt = 0): Promise<OpenedStream<T>> {
+  async openStream<T>(call: HttpCall, parse: (body: AsyncIterable<Uint8Array>, contentType: string) => DecodedStream<T>, firstAttempt = 0): Promise<OpenedStream<T>> {
     const { response, attempt, key } = await this.send(call, firstAttempt);
     const maxRetries = call.retryable ? Math.max(0, call.options?.maxRetries ?? this.maxRetries) : 0;
     const requestId = responseRequestId(response.headers);
     return {
-      items: parse(response.body),
+      items: parse(response.body, firstHeader(response.headers, 'content-type') ?? ''),
       // An error event inside the stream is the server's text too: redacted after it was parsed.
       failure: (error: unknown): unknown => redactError(withResponseInfo(error, response.status, requestId), [key]),
       recover: async (error: unknown): Promise<OpenedStream<T> | undefined> => {
@@ -223,6 +232,8 @@ export class Transport {
     // An error merely *named* AbortError while the caller did not cancel (undici gives that name to
     // some proxy and socket failures) is a failed connection, not a cancellation to stay quiet about.
     const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+    // undici's (or the OS's) own connect timer ran out before ours: the same phase, the same words.
+    if (!answered && (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT')) return phaseTimeout('connect', undefined, new URL(this.apiBase).host);
     const detail = error instanceof Error ? redactSecrets(error.message, [key]) : 'unknown failure';
     const host = new URL(this.apiBase).host;
     // The cause (an undici or proxy error) stays for diagnosis, with the key taken out of its text.

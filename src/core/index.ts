@@ -13,9 +13,10 @@ export {
   ResponseTooLargeError,
   StreamError,
   TimeoutError,
+  UnexpectedContentError,
   isAbortError,
 } from './errors';
-export type { GatewayErrorInit, ImageRefusal } from './errors';
+export type { GatewayErrorInit, ImageRefusal, TimeoutPhase } from './errors';
 
 // Image downloads (links from the gateway) and image types read from bytes.
 export { DEFAULT_IMAGE_TIMEOUT_MS, ImageDownloader, imageFromBase64, MAX_IMAGE_REDIRECTS, typedImage } from './images/imageDownloader';

@@ -1,4 +1,6 @@
 // Anthropic Messages streams: bytes in, typed events out. Pure, like parseChatStream.
+import { AnswerDecoder } from './answers/answerDecoder';
+import { messageAsEvents } from './answers/wholeAnswers';
 import { DecodedStream } from './decodedStream';
 import { isRecord, str, tryParseJson } from './parse/json';
 import { parseMessageEvent } from './parse/messages';
@@ -10,8 +12,10 @@ import type { MessageStreamEvent } from './types/messages';
  * `message_stop` (events that are not JSON are skipped); throws StreamError for an `error` event, and with
  * `interrupted: true` when the stream ends or breaks before the message was complete.
  */
-export function parseMessagesStream(source: AsyncIterable<Uint8Array>): DecodedStream<MessageStreamEvent> {
-  return new DecodedStream(source, new MessagesStreamDecoder());
+export function parseMessagesStream(source: AsyncIterable<Uint8Array>, contentType?: string): DecodedStream<MessageStreamEvent> {
+  const sse = new MessagesStreamDecoder();
+  // As parseChatStream: with the content type, a whole JSON message or a non-answer is read for what it is.
+  return new DecodedStream(source, contentType === undefined ? sse : new AnswerDecoder(sse, messageAsEvents, contentType));
 }
 
 export class MessagesStreamDecoder extends SseStreamDecoder<MessageStreamEvent> {

@@ -2,6 +2,7 @@ import { badRequest } from './errors';
 import type { EchoMode } from './keyEcho';
 import { parseImageKinds, type ImageKind } from './imageLinks';
 import { parseLimitWords, type WordsFault } from './limitWords';
+import { isWireVariant, withVariant, type WireVariant } from './wireVariants';
 
 /** The header that selects a fault for one request; the same grammar works as a `::<spec>` model-name suffix. */
 export const FAULT_HEADER = 'x-gateway-fault';
@@ -27,6 +28,8 @@ export interface FaultSpec {
   readonly hugeBodyBytes?: number;
   /** `images=<kind>,...`: what each image of a generation answer is (imageLinks.ts). */
   readonly images?: readonly ImageKind[];
+  /** `whole-json`, `html-200`, `content-parts`...: answers shaped as other servers shape them (wireVariants.ts). */
+  readonly wire?: ReadonlySet<WireVariant>;
   /** `limit-words[=nested|text]` / `rate-words`: a 429 that says what it is only in words (limitWords.ts). */
   readonly words?: WordsFault;
   /** /messages streams: `ping`, `overloaded-mid`, `redacted-thinking` (messagesFaults.ts). */
@@ -85,6 +88,10 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'overloaded-mid': spec.overloadedMid = true; break;
       case 'redacted-thinking': spec.redactedThinking = true; break;
       default:
+        if (isWireVariant(name) && value === undefined) {
+          spec.wire = withVariant(spec.wire, name);
+          break;
+        }
         throw badRequest(FAULT_HEADER, `unknown fault item '${name}'`, 'invalid_fault');
     }
   }

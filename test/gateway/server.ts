@@ -5,6 +5,7 @@ import { createContext, type GatewayState, type Route } from './context';
 import { errorBody, HttpError, type ErrorShape } from './errors';
 import { redactHeaders, type CloseOutcome, type RequestRecord, type RequestRecorder } from './recorder';
 import { Reply } from './reply';
+import { sendPortalPage } from './wireVariants';
 
 function newRecord(req: IncomingMessage, url: URL, seq: number): { record: RequestRecord; settle: (outcome: CloseOutcome) => void } {
   let settle: (outcome: CloseOutcome) => void = () => undefined;
@@ -82,6 +83,7 @@ export function createListener(routes: readonly Route[], state: GatewayState, re
       }
       const ctx = createContext({ req, url, params, reply, record, key, state, onRecordChange: () => recorder.notify(record) });
       if (!route.faultFromModel) await ctx.applyFault();
+      if (reply.fault?.wire?.has('html-200') && !route.faultFromModel) return sendPortalPage(reply);
       await route.handle(ctx);
     };
     run()

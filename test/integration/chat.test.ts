@@ -139,6 +139,26 @@ describe('chat panel host against the local gateway', function () {
     });
   }
 
+  it('shows a whole JSON answer to its stream request as the reply, and names a portal page in place of the answer', async () => {
+    await useModel('sim-openai/gpt-sim-mini::whole-json');
+    posted.length = 0;
+    await api.chat.handle({ type: 'send', text: 'Answer without streaming' });
+    const reply = lastReply();
+    assert.equal(reply.status, 'done');
+    assert.match(reply.content, /Local simulation/);
+    const deltas = posted.filter((m): m is Extract<HostToChatMessage, { type: 'replyDelta' }> => m.type === 'replyDelta' && m.id === reply.id);
+    assert.equal(deltas.map((d) => d.content ?? '').join(''), reply.content, 'the webview got the text');
+    assert.ok(reply.usage && reply.usage.completionTokens > 0);
+    await useModel('sim-openai/gpt-sim-mini::html-200');
+    await api.chat.handle({ type: 'send', text: 'Behind a captive portal' });
+    const failed = lastReply();
+    assert.equal(failed.status, 'error');
+    assert.equal(failed.error?.kind, 'unreachable');
+    assert.match(failed.error?.message ?? '', /text\/html, "Hotel Wi-Fi - Sign in to continue"/);
+    assert.match(failed.error?.message ?? '', /check your network\/proxy or the gateway address/);
+    assert.ok(failed.error?.actions.includes('openSettings'));
+  });
+
   it('edits a sent message and resends from it', async () => {
     await useModel('sim-openai/gpt-sim-mini');
     await api.chat.handle({ type: 'send', text: 'first version' });

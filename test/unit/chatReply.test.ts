@@ -163,6 +163,28 @@ describe('chat reply runner against the local gateway', () => {
     assert.ok(info.actions.includes('retry'));
   });
 
+  it('shows a whole JSON answer to a stream request as the reply, on both APIs', async () => {
+    for (const model of ['sim-openai/gpt-sim-mini', 'sim-anthropic/claude-sim-sonnet']) {
+      const reply = newReply(`${model}::whole-json`);
+      const rec = recorder();
+      await runReply({ client: client(), request: { model: reply.model, api: 'auto' }, history: turnsToWire([user('Explain SSE briefly')]), reply, events: rec.events, signal: new AbortController().signal });
+      assert.match(reply.content, /Local simulation/, model);
+      assert.equal(rec.deltas.join(''), reply.content, 'the page got the text');
+      assert.ok(reply.usage && reply.usage.completionTokens > 0, 'usage shown');
+    }
+  });
+
+  it('names a captive portal page for what it is, with a next step', async () => {
+    const reply = newReply('sim-openai/gpt-sim-mini::html-200');
+    const error = await runReply({ client: client(), request: { model: reply.model, api: 'chat' }, history: turnsToWire([user('Hello')]), reply, events: recorder().events, signal: new AbortController().signal }).then(() => undefined, (e: unknown) => e);
+    const info = describeChatError(error, { baseUrl: gateway().url });
+    assert.equal(info.kind, 'unreachable');
+    assert.match(info.message, /web page \(text\/html, "Hotel Wi-Fi - Sign in to continue"\)/);
+    assert.match(info.message, /check your network\/proxy or the gateway address/);
+    assert.doesNotMatch(info.message, /ended before/);
+    assert.ok(info.actions.includes('openSettings'));
+  });
+
   it('stops at once on abort, with what arrived kept', async () => {
     const reply = newReply('sim-openai/gpt-sim-mini::delay-chunks=100');
     const rec = recorder();

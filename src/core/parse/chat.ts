@@ -11,6 +11,7 @@ import type {
   ToolExecuted,
   Usage,
 } from '../types/chat';
+import { contentText } from './contentParts';
 import { arr, asRecord, isRecord, num, str } from './json';
 import type { JsonRecord } from './json';
 
@@ -48,7 +49,7 @@ function parseChoice(value: unknown, position: number): ChatChoice {
   const content = message.content;
   const parsed: ChatChoice = {
     index: num(choice.index) ?? position,
-    message: { role: str(message.role) ?? 'assistant', content: typeof content === 'string' ? content : joinContentParts(content) },
+    message: { role: str(message.role) ?? 'assistant', content: contentText(content) ?? null },
     finish_reason: str(choice.finish_reason) ?? null,
   };
   const reasoning = str(message.reasoning_content) ?? str(message.reasoning);
@@ -56,13 +57,6 @@ function parseChoice(value: unknown, position: number): ChatChoice {
   const toolCalls = arr(message.tool_calls).map(parseToolCall).filter((call): call is ChatToolCall => call !== undefined);
   if (toolCalls.length > 0) parsed.message.tool_calls = toolCalls;
   return parsed;
-}
-
-/** Some providers answer content as an array of text parts; the caller gets one string. */
-function joinContentParts(content: unknown): string | null {
-  if (!Array.isArray(content)) return null;
-  const texts = content.map((part) => (typeof part === 'string' ? part : str(asRecord(part).text) ?? ''));
-  return texts.join('');
 }
 
 export function parseChatCompletion(value: unknown): ChatCompletion {
@@ -102,7 +96,13 @@ function normalizeToolCallDelta(value: JsonRecord, position: number): ChatToolCa
 
 function normalizeDelta(value: JsonRecord): ChatChunkDelta {
   if (value.role !== undefined && typeof value.role !== 'string') delete value.role;
-  if (value.content !== undefined && typeof value.content !== 'string') delete value.content;
+  const content = value.content;
+  if (content !== undefined && typeof content !== 'string') {
+    // An array of parts becomes its text; null or anything else is dropped.
+    const text = contentText(content);
+    if (text === undefined) delete value.content;
+    else value.content = text;
+  }
   if (value.reasoning_content !== undefined && typeof value.reasoning_content !== 'string') delete value.reasoning_content;
   if (value.reasoning !== undefined && typeof value.reasoning !== 'string') delete value.reasoning;
   const calls = value.tool_calls;

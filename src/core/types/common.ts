@@ -11,8 +11,17 @@ export interface GatewayClientOptions {
   apiKey: ApiKeySource;
   /** 'authorization' (default) sends `Authorization: Bearer <key>`, 'x-api-key' sends `x-api-key: <key>`. */
   authHeader?: AuthHeader;
-  /** Bounds the wait for response headers and any silence in a response body. Default 10 minutes. */
+  /**
+   * The older single bound: when set, it is the first-byte and the silence timeout both (unless
+   * those are set themselves). Unset by default.
+   */
   timeoutMs?: number;
+  /** Opening the connection (TCP, TLS, a proxy). Default 15 s. */
+  connectTimeoutMs?: number;
+  /** From sending the request to the first byte of the answer's body (a reasoning model may think long). Default 5 min. */
+  firstByteTimeoutMs?: number;
+  /** Silence between chunks once the answer flows. Default 2 min. */
+  idleTimeoutMs?: number;
   /** Automatic retries of retryable failures on retryable endpoints. Default 2. */
   maxRetries?: number;
   /** An undici Dispatcher (e.g. a ProxyAgent); the global dispatcher when absent. */
@@ -24,7 +33,11 @@ export interface GatewayClientOptions {
 /** Per-call options; each overrides the client's value for that call. */
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** First-byte and silence timeout both, for this call (see GatewayClientOptions). */
   timeoutMs?: number;
+  connectTimeoutMs?: number;
+  firstByteTimeoutMs?: number;
+  idleTimeoutMs?: number;
   maxRetries?: number;
   headers?: Record<string, string>;
 }

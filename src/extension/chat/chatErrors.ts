@@ -17,6 +17,8 @@ interface ErrorLike {
   readonly quotaExhausted?: boolean;
   readonly retryAfterMs?: number;
   readonly interrupted?: boolean;
+  /** TimeoutError: which wait ran out ('connect' | 'firstByte' | 'idle'). */
+  readonly phase?: string;
   readonly type?: string;
 }
 
@@ -53,7 +55,13 @@ export function describeChatError(error: unknown, context: ErrorContext): ChatEr
     case 'ProxyError':
       return { kind: 'unreachable', message: `Could not reach the gateway at ${context.baseUrl || '(no address set)'}: ${detail}`, actions: ['retry', 'openSettings', 'showLog'] };
     case 'TimeoutError':
+      // The core's message names the wait (connect, first byte, silence), how long, and what to do.
+      if (e.phase === 'connect') return { kind: 'timeout', message: detail, actions: ['retry', 'openSettings', 'showLog'] };
+      if (e.phase !== undefined) return { kind: 'timeout', message: detail, actions: ['retry', 'showLog'] };
       return { kind: 'timeout', message: `The gateway at ${context.baseUrl} took too long to answer: ${detail}`, actions: ['retry', 'showLog'] };
+    case 'UnexpectedContentError':
+      // A captive portal or a proxy page: the network or the address is the thing to fix.
+      return { kind: 'unreachable', message: detail, actions: ['retry', 'openSettings', 'showLog'] };
     case 'StreamError':
       return e.interrupted
         ? { kind: 'interrupted', message: 'The connection closed before the reply finished. What arrived is kept.', actions: ['retry'] }

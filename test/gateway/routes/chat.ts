@@ -7,6 +7,7 @@ import { badRequest } from '../errors';
 import { writeSse, type SseEvent } from '../sse';
 import { countTokens, fragments, streamPieces } from '../text';
 import { isObject, optionalBoolean, optionalInteger, optionalNumber, type JsonObject } from '../validate';
+import { keepAliveChunk, sendPortalPage, shapeChatChunk, shapeChatCompletion, type WireVariant } from '../wireVariants';
 
 function usageOf(plan: SimPlan, promptTokens: number): Record<string, unknown> {
   const reasoningTokens = plan.reasoning ? countTokens(plan.reasoning) : 0;
@@ -25,26 +26,31 @@ function costOf(model: CatalogModel, usage: Record<string, unknown>): number {
   return (prompt * (model.pricing.input ?? 0) + completion * (model.pricing.output ?? 0)) / 1e6;
 }
 
-function streamEvents(plan: SimPlan, base: { id: string; created: number; model: string }, usage: Record<string, unknown> | undefined): SseEvent[] {
+function streamEvents(plan: SimPlan, base: { id: string; created: number; model: string }, usage: Record<string, unknown> | undefined, wire?: ReadonlySet<WireVariant>): SseEvent[] {
   // Each chunk is serialised when it is written, not up front: the first bytes leave at once and
   // the stream flows while it is produced, as from a real gateway (a 100k-chunk benchmark stream
   // would otherwise hold every byte back until all of it was built).
   const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): SseEvent => ({
     get data(): string {
-      return JSON.stringify({ id: base.id, object: 'chat.completion.chunk', created: base.created, model: base.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra });
+      return JSON.stringify(shapeChatChunk({ id: base.id, object: 'chat.completion.chunk', created: base.created, model: base.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra }, wire));
     },
   });
-  const events: SseEvent[] = [chunk({ role: 'assistant', content: '' })];
+  const keepAlive = keepAliveChunk(base, wire);
+  const events: SseEvent[] = keepAlive ? [{ data: JSON.stringify(keepAlive) }] : [];
+  events.push(chunk({ role: 'assistant', content: '' }));
   if (plan.toolsExecuted.length) events.push(chunk({}, null, { tools_executed: plan.toolsExecuted }));
   for (const piece of plan.reasoning ? streamPieces(plan.reasoning) : []) events.push(chunk({ reasoning_content: piece }));
-  for (const piece of plan.contentPieces) events.push(chunk({ content: piece }));
+  plan.contentPieces.forEach((piece, i) => {
+    events.push(chunk({ content: piece }));
+    if (i === 0 && keepAlive) events.push({ data: JSON.stringify(keepAlive) });
+  });
   if (plan.toolCall) {
     const call = plan.toolCall;
     events.push(chunk({ tool_calls: [{ index: 0, id: `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'function', function: { name: call.name, arguments: '' } }] }));
     for (const piece of fragments(call.arguments, 7)) events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
   }
   events.push(chunk({}, plan.finish));
-  if (usage) events.push({ data: JSON.stringify({ id: base.id, object: 'chat.completion.chunk', created: base.created, model: base.model, choices: [], usage }) });
+  if (usage) events.push({ data: JSON.stringify({ id: base.id, object: 'chat.completion.chunk', created: base.created, model: base.model, choices: wire?.has('no-choices') ? null : [], usage }) });
   events.push({ data: '[DONE]' });
   return events;
 }
@@ -66,16 +72,20 @@ async function handleChat(ctx: RouteContext): Promise<void> {
     if (!stream) throw badRequest('stream_options', "'stream_options' is only allowed when 'stream' is true");
     includeUsage = body.stream_options.include_usage === true;
   }
+  const wire = ctx.reply.fault?.wire;
+  if (wire?.has('html-200')) return sendPortalPage(ctx.reply);
   const parsed = parseChatRequest(body, model);
   ctx.state.quota.ensure(ctx.key);
   const plan = planReply({ ...parsed.sim, model, maxTokens });
   const usage = usageOf(plan, parsed.promptTokens);
   ctx.state.quota.charge(ctx.key, costOf(model, usage));
   const base = { id: `chatcmpl-sim-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: modelId };
-  if (stream) {
+  if (stream && !wire?.has('whole-json')) {
     const errorEvent = { data: JSON.stringify({ error: { message: 'Simulated mid-stream error (x-gateway-fault error-event)', type: 'server_error', code: 'simulated_fault' } }) };
     const malformed = { data: `{"id":"${base.id}","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"this chunk is cut` };
-    await writeSse(ctx.reply, streamEvents(plan, base, includeUsage ? usage : undefined), { malformed, error: errorEvent });
+    // usage-last-only: a final `choices: []` chunk with usage even when stream_options was not sent.
+    const streamUsage = includeUsage || wire?.has('usage-last-only') ? usage : undefined;
+    await writeSse(ctx.reply, streamEvents(plan, base, streamUsage, wire), { malformed, error: errorEvent });
     return;
   }
   const content = plan.contentPieces.join('');
@@ -84,14 +94,15 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   if (plan.toolCall) {
     message.tool_calls = [{ id: `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'function', function: { name: plan.toolCall.name, arguments: plan.toolCall.arguments } }];
   }
-  await ctx.reply.json(200, {
+  // whole-json on a stream request lands here too: the whole completion, as application/json.
+  await ctx.reply.json(200, shapeChatCompletion({
     ...base,
     object: 'chat.completion',
     system_fingerprint: 'local-simulation',
     choices: [{ index: 0, message, finish_reason: plan.finish, logprobs: null }],
     usage,
     ...(plan.toolsExecuted.length ? { tools_executed: plan.toolsExecuted } : {}),
-  });
+  }, wire));
 }
 
 export const chatRoutes: readonly Route[] = [

@@ -8,6 +8,7 @@ import { parseMessagesRequest } from '../messagesRequest';
 import { writeSse, type SseEvent } from '../sse';
 import { countTokens, fragments, hmacBase64, streamPieces } from '../text';
 import { optionalBoolean, optionalInteger, optionalNumber, type JsonObject } from '../validate';
+import { sendPortalPage } from '../wireVariants';
 
 const STOP_REASONS = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' } as const;
 
@@ -85,6 +86,8 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   if (maxTokens === undefined) throw badRequest('max_tokens', 'max_tokens: Field required', 'missing_required_parameter');
   optionalNumber(body, 'temperature', 0, 1);
   const stream = optionalBoolean(body, 'stream') ?? false;
+  const wire = ctx.reply.fault?.wire;
+  if (wire?.has('html-200')) return sendPortalPage(ctx.reply);
   const parsed = parseMessagesRequest(body, maxTokens, ctx.state.secret);
   ctx.state.quota.ensure(ctx.key);
   const plan = planReply({ ...parsed.sim, model, maxTokens });
@@ -93,7 +96,8 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   const usage = { input_tokens: parsed.inputTokens, output_tokens: outputTokens(blocks, plan) };
   ctx.state.quota.charge(ctx.key, (usage.input_tokens * (model.pricing.input ?? 0) + usage.output_tokens * (model.pricing.output ?? 0)) / 1e6);
   const message = { id: `msg_sim_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'message', role: 'assistant', model: modelId };
-  if (stream) {
+  // whole-json: a stream request answered with the whole message, as application/json.
+  if (stream && !wire?.has('whole-json')) {
     const error = { event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Simulated mid-stream error (x-gateway-fault error-event)' } }) };
     const malformed = { event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"this event is cut' };
     let events = streamEvents(message, blocks, plan, usage);

@@ -94,7 +94,7 @@ describe('core: abort while an async API key resolves (H2)', () => {
   }
 
   it('an Exchange made with an already aborted signal is aborted at once', () => {
-    const exchange = new Exchange(AbortSignal.abort(), 0);
+    const exchange = new Exchange(AbortSignal.abort(), { connectMs: 0, firstByteMs: 0, idleMs: 0 }, 'localhost');
     assert.equal(exchange.signal.aborted, true);
     exchange.detach();
   });

@@ -45,6 +45,20 @@ describe('local gateway: fault injection', () => {
     assert.equal((await json(typo)).error.param, FAULT_HEADER);
   });
 
+  it('wire variants: whole-json answers a stream with JSON, html-200 with a portal page; they take no value', async () => {
+    const whole = await post(gw(), '/chat/completions', chat({ stream: true }), { [FAULT_HEADER]: 'whole-json' });
+    assert.match(whole.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal((await json(whole)).object, 'chat.completion');
+    const portal = await post(gw(), '/messages', { model: 'sim-anthropic/claude-sim-sonnet', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'x' }] }, { [FAULT_HEADER]: 'html-200' });
+    assert.equal(portal.status, 200);
+    assert.match(portal.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(await portal.text(), /<title>Hotel Wi-Fi/);
+    const parts = chatChunks(await (await post(gw(), '/chat/completions', chat({ stream: true }), { [FAULT_HEADER]: 'content-parts;no-choices' })).text());
+    assert.ok(parts.some((c) => c.choices === null), 'a choices: null chunk');
+    assert.ok(parts.some((c) => Array.isArray((c.choices as Json[] | null)?.[0]?.delta?.content)), 'content as parts');
+    assert.equal((await post(gw(), '/chat/completions', chat(), { [FAULT_HEADER]: 'whole-json=1' })).status, 400);
+  });
+
   it('delays the headers by delay-headers', async () => {
     const started = Date.now();
     const res = await get(gw(), '/quota', { [FAULT_HEADER]: 'delay-headers=600' });
