@@ -26,6 +26,8 @@ export interface FaultSpec {
   readonly hugeBodyBytes?: number;
   /** `images=<kind>,...`: what each image of a generation answer is (imageLinks.ts). */
   readonly images?: readonly ImageKind[];
+  /** `settle-ms=<n>`: chat and messages charge the balance n ms after the response ended (lateSettle.ts). */
+  readonly settleMs?: number;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -69,6 +71,7 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'times': spec.times = nonNegativeInt(name, value); break;
       case 'huge-body': spec.hugeBodyBytes = nonNegativeInt(name, value); break;
       case 'images': spec.images = parseImageKinds(value, FAULT_HEADER); break;
+      case 'settle-ms': spec.settleMs = nonNegativeInt(name, value); break;
       default:
         throw badRequest(FAULT_HEADER, `unknown fault item '${name}'`, 'invalid_fault');
     }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { lookupModel } from '../catalog';
 import { planReply, type SimPlan } from '../chatSim';
 import type { Route, RouteContext } from '../context';
+import { chargeRequest } from '../lateSettle';
 import { badRequest } from '../errors';
 import { parseMessagesRequest } from '../messagesRequest';
 import { writeSse, type SseEvent } from '../sse';
@@ -76,7 +77,7 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   const plan = planReply({ ...parsed.sim, model, maxTokens });
   const blocks = blocksOf(plan, ctx.state.secret);
   const usage = { input_tokens: parsed.inputTokens, output_tokens: outputTokens(blocks, plan) };
-  ctx.state.quota.charge(ctx.key, (usage.input_tokens * (model.pricing.input ?? 0) + usage.output_tokens * (model.pricing.output ?? 0)) / 1e6);
+  chargeRequest(ctx, (usage.input_tokens * (model.pricing.input ?? 0) + usage.output_tokens * (model.pricing.output ?? 0)) / 1e6);
   const message = { id: `msg_sim_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'message', role: 'assistant', model: modelId };
   if (stream) {
     const error = { event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Simulated mid-stream error (x-gateway-fault error-event)' } }) };
