@@ -16,11 +16,20 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
   let chat: Frame;
 
   // The workspace settings file, rewritten by tests that need another default model (a fault of
-  // the local gateway is chosen by the model name) or theme; VS Code applies it at once.
+  // the local gateway is chosen by the model name) or theme; VS Code applies it soon after.
   const settings = (model: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ 'unifiedInference.defaultModels.chat': model, ...extra });
+  // Waits until VS Code has applied the file: a new chat starts with the model it names (each try
+  // opens a new chat, since the default model is read when a conversation starts).
   const useSettings = async (model: string, extra: Record<string, unknown> = {}): Promise<void> => {
     writeFileSync(join(workbench.server.workspace, '.vscode', 'settings.json'), JSON.stringify(settings(model, extra), null, 2));
-    await workbench.page.waitForTimeout(1_500);
+    const picker = chat.locator('select.model-picker');
+    for (const deadline = Date.now() + 30_000; ; ) {
+      await newChat();
+      const shown = await picker.inputValue();
+      if (shown === model) return;
+      if (Date.now() > deadline) throw new Error(`VS Code did not apply the settings: a new chat starts with ${shown}, not ${model}`);
+      await workbench.page.waitForTimeout(250);
+    }
   };
 
   before(async () => {
@@ -204,7 +213,14 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
       await newChat();
       await ask('Show me the theme');
       await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
-      const background = await chat.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
+      // The theme reaches the webview as VS Code applies the settings file: wait for it.
+      let background = '';
+      for (const deadline = Date.now() + 30_000; ; ) {
+        background = await chat.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
+        const [r = 0, g = 0, b = 0] = (background.match(/\d+/g) ?? []).map(Number);
+        if (r + g + b > 600 === light || Date.now() > deadline) break;
+        await workbench.page.waitForTimeout(250);
+      }
       const [r = 0, g = 0, b = 0] = (background.match(/\d+/g) ?? []).map(Number);
       assert.equal(r + g + b > 600, light, `the theme's background (${background})`);
       await workbench.screenshot(`chat-07-${name}-reply`);

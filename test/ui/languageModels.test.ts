@@ -23,26 +23,31 @@ describe('gateway models in VS Code\'s chat model picker (real VS Code in Chromi
   it('offers the gateway\'s chat models, labelled with their provider', async () => {
     const pickerButton = workbench.page.locator('.interactive-input-part .action-label', { hasText: /sim-/ }).first();
     await pickerButton.waitFor({ timeout: 60_000 });
-    await pickerButton.click();
     const search = workbench.page.locator('input[placeholder="Search models"]').first();
-    await search.waitFor();
     const rows = workbench.page.locator('.monaco-list-row', { hasText: /sim-(openai|anthropic|google)/ });
-    // Once in a clean-clone run the filter typed into a picker still being built showed no row
-    // within 30 s: type it again (at most 3 times), and leave a screenshot and the rows if it fails.
+    // VS Code's picker is an action widget that closes when it loses focus, and its chat view
+    // takes focus for its own input while it finishes loading; a clean-clone run once typed into
+    // a picker that had just closed ("rows shown: .vscode", the explorer). So each try first makes
+    // sure the picker is open (opening it again if VS Code closed it), then types the filter.
+    let labels: string[] = [];
     for (let attempt = 1; ; attempt++) {
-      await search.fill('');
-      await search.fill('sim');
       try {
+        if (!(await search.isVisible())) {
+          await pickerButton.click();
+          await search.waitFor({ state: 'visible', timeout: 15_000 });
+        }
+        await search.fill('sim', { timeout: 5_000 });
         await rows.first().waitFor({ timeout: 10_000 });
+        labels = await rows.allInnerTexts();
+        if (labels.length === 0) throw new Error('the picker closed while its rows were read');
         break;
       } catch (error) {
         if (attempt < 3) continue;
         await workbench.screenshot('lm-01-failed-model-picker');
         const shown = await workbench.page.locator('.monaco-list-row').allInnerTexts();
-        throw new Error(`no gateway model in the picker; rows shown: ${shown.join(' | ')}`, { cause: error });
+        throw new Error(`no gateway model in the picker after ${attempt} tries; picker open: ${await search.isVisible()}; rows shown: ${shown.join(' | ')}`, { cause: error });
       }
     }
-    const labels = await rows.allInnerTexts();
     assert.ok(labels.some((label) => /gpt-sim-mini/.test(label)), `the picker lists gpt-sim-mini (${labels.join(' | ')})`);
     assert.ok(!labels.some((label) => /embedding|rerank|tts|whisper/.test(label)), 'only chat models');
     await workbench.screenshot('lm-01-chat-model-picker');

@@ -34,7 +34,11 @@ describe('media: image gallery and read-aloud player (real VS Code in Chromium)'
     const { page } = workbench;
     await page.locator('.quick-input-widget .quick-input-title', { hasText: title }).waitFor({ timeout: 30_000 });
     if (text !== undefined) await page.locator('.quick-input-widget input').fill(text);
-    await page.waitForTimeout(150);
+    // A pick takes Enter for its focused row: wait until the filter has focused the typed one (a
+    // fixed pause raced the filter on a busy machine). An input box has no rows.
+    if ((await page.locator('.quick-input-list .monaco-list-row:visible').count()) > 0) {
+      await page.locator('.quick-input-list .monaco-list-row.focused:visible', text === undefined ? {} : { hasText: text }).waitFor({ timeout: 15_000 });
+    }
     await page.keyboard.press('Enter');
   }
 

@@ -188,8 +188,14 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
         root.innerHTML = '<img src="/control.png" onerror="__xss(\'control-handler\')"><img src="https://evil.example/control.png"><a id="control" href="javascript:__xss(\'control-link\')">x</a>';
       });
       await page.click('#control');
-      await page.waitForTimeout(500);
-      const state = await harness(page);
+      // Wait for what the detectors must see (a positive control: a fixed pause raced a busy machine).
+      let state = await harness(page);
+      const seen = (): boolean =>
+        state.hits.includes('control-handler') && state.hits.includes('control-link') && watch.offPage.includes('https://evil.example/control.png') && watch.offPage.includes(`${server.origin}/control.png`);
+      for (const deadline = Date.now() + 15_000; !seen() && Date.now() < deadline; ) {
+        await page.waitForTimeout(100);
+        state = await harness(page);
+      }
       assert.ok(state.hits.includes('control-handler') && state.hits.includes('control-link'), `hits: ${state.hits.join(', ')}`);
       assert.ok(watch.offPage.includes('https://evil.example/control.png'), 'the request to another host was seen');
       assert.ok(watch.offPage.includes(`${server.origin}/control.png`), 'the request to the page server was seen');

@@ -1,8 +1,9 @@
 // The index on disk: `vectors.bin` (VectorStore's binary form) and `index.json` (model, files,
 // and per vector its file and lines). Both are written to temporary names and renamed, so a
 // crash mid-save leaves the previous index.
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileDurably } from '../storage/durableFile';
 import type { IndexedFile } from './indexPlan';
 import { SemanticIndex } from './semanticIndex';
 import { VectorStore, type ChunkRecord } from './vectorStore';
@@ -32,8 +33,8 @@ export async function saveIndex(dir: string, index: SemanticIndex): Promise<void
     fileOrder,
     chunks: (store?.records ?? []).map((r) => [position.get(r.file) ?? 0, r.startLine, r.endLine]),
   };
-  await writeAtomic(join(dir, VECTORS_FILE), store ? store.encode() : new Uint8Array());
-  await writeAtomic(join(dir, METADATA_FILE), JSON.stringify(metadata));
+  await writeFileDurably(join(dir, VECTORS_FILE), store ? store.encode() : new Uint8Array());
+  await writeFileDurably(join(dir, METADATA_FILE), JSON.stringify(metadata));
 }
 
 /** The saved index, or undefined when there is none or it cannot be read (the caller rebuilds it). */
@@ -55,8 +56,3 @@ export async function deleteIndex(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
-async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, data);
-  await rename(temporary, path);
-}

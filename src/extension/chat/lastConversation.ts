@@ -1,8 +1,8 @@
 // Which conversation the chat view had open, per workspace, so a reload reopens it. Kept in a
 // small file of the workspace's storage folder rather than workspaceState: VS Code writes mementos
 // lazily, and a reload right after a reply brought back an older id.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileDurably } from '../../core/index';
 
 export class LastConversation {
   private writing: Promise<void> = Promise.resolve();
@@ -19,14 +19,13 @@ export class LastConversation {
     }
   }
 
-  /** Written atomically (temp file + rename); writes are serialised, so the last call wins. */
+  /** Written durably (temp file, fsync, rename); writes are serialised, so the last call wins. */
   set(id: string | undefined): Promise<void> {
-    this.writing = this.writing.then(async () => {
-      await mkdir(dirname(this.file), { recursive: true });
-      const temp = join(dirname(this.file), `.last-conversation-${process.pid}.tmp`);
-      await writeFile(temp, JSON.stringify({ id: id ?? null }));
-      await rename(temp, this.file);
-    }).catch(() => undefined);
+    this.writing = this.writing
+      .then(async () => {
+        await writeFileDurably(this.file, JSON.stringify({ id: id ?? null }));
+      })
+      .catch(() => undefined);
     return this.writing;
   }
 }

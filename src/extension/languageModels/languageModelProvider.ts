@@ -47,10 +47,23 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
     private readonly log: Log,
   ) {
     super();
-    // Key, address and catalog changes change the list (an empty list without a key).
+    // Key and address changes change the list (an empty list without a key). The catalog also
+    // fires for its loading status; telling VS Code then would make it re-query and rebuild its
+    // model picker under the user's pointer, so only a list that really differs is announced.
     this._register(connection.onDidChange(() => this.changed.fire()));
-    this._register(catalog.onDidChange(() => this.changed.fire()));
+    this._register(catalog.onDidChange(() => this.announceIfChanged()));
     this._register(vscode.lm.registerLanguageModelChatProvider(LANGUAGE_MODEL_VENDOR, this));
+  }
+
+  /** What the list looked like when VS Code last heard about it (undefined: never, or unknown). */
+  private announced: string | undefined;
+
+  private announceIfChanged(): void {
+    const offered = this.connection.setup.hasKey ? chatModelInformation(this.catalog.snapshot?.models ?? []) : [];
+    const fingerprint = JSON.stringify(offered);
+    if (fingerprint === this.announced) return;
+    this.announced = fingerprint;
+    this.changed.fire();
   }
 
   async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<Information[]> {
@@ -60,7 +73,9 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
       return [];
     }
     const snapshot = this.catalog.snapshot ?? (await this.catalog.refresh());
-    return chatModelInformation(snapshot?.models ?? []) as Information[];
+    const offered = chatModelInformation(snapshot?.models ?? []);
+    this.announced = JSON.stringify(offered);
+    return offered as Information[];
   }
 
   async provideLanguageModelChatResponse(

@@ -9,9 +9,9 @@
 // ~100 MB. Instead the first search reads each conversation once and keeps its lowercase text in
 // memory, keyed by the file's mtime and size; later searches (every keystroke) scan memory, and
 // saves made here refresh their entry directly.
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
+import { removeStrayTempFiles, renameWithRetry, writeFileDurably, type FileStamp } from '../../../core/index';
 import type { Conversation, ConversationSummary } from '../../../shared/chatModel';
 import { isRecord, parseConversation } from './conversationShape';
 
@@ -19,18 +19,12 @@ const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Its stem has a dot, so it can never collide with a conversation id. */
 const INDEX_FILE = 'index.v1.json';
 const INDEX_VERSION = 1;
-/** `<target>.<pid>-<random>.tmp`: the pid tells a crashed writer from a live one (another window). */
-const TEMP_PATTERN = /^.+\.json\.(\d+)-[0-9a-f]+\.tmp$/;
-const STALE_TEMP_MS = 60 * 60 * 1000;
 /** Files read at the same time while scanning: keeps clear of EMFILE. */
 const PARALLEL_READS = 16;
 /** Not a valid id, so the index's write queue never collides with a conversation's. */
 const INDEX_LOCK = ' index';
 
-interface Stamp {
-  readonly mtimeMs: number;
-  readonly size: number;
-}
+type Stamp = FileStamp;
 
 interface IndexEntry extends ConversationSummary, Stamp {}
 
@@ -307,56 +301,13 @@ export class ConversationStore {
     return read?.kind === 'ok' && searchTextOf(read.conversation).includes(needle);
   }
 
-  /** Temp file, fsync, rename: a crash at any point leaves either the old file or the new one. */
-  private async writeAtomically(name: string, data: string): Promise<Stamp> {
-    await mkdir(this.directory, { recursive: true });
-    const target = join(this.directory, name);
-    const temp = `${target}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      const handle = await open(temp, 'wx');
-      let stamp: Stamp;
-      try {
-        await handle.writeFile(data, 'utf8');
-        await handle.sync();
-        const info = await handle.stat(); // rename keeps mtime and size, so this is the target's stamp
-        stamp = { mtimeMs: info.mtimeMs, size: info.size };
-      } finally {
-        await handle.close();
-      }
-      await renameWithRetry(temp, target);
-      await this.syncDirectory();
-      return stamp;
-    } catch (error) {
-      await rm(temp, { force: true }).catch(() => undefined);
-      throw error;
-    }
-  }
-
-  /** Makes the rename itself durable where the platform allows it (not on Windows). */
-  private async syncDirectory(): Promise<void> {
-    try {
-      const handle = await open(this.directory, 'r');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    } catch {
-      // Best effort: the data is already synced; only the directory entry may lag after a power cut.
-    }
+  private writeAtomically(name: string, data: string): Promise<Stamp> {
+    return writeFileDurably(join(this.directory, name), data);
   }
 
   /** Temp files of writers that no longer run (a crash), or very old ones; never a live window's write in progress. */
   private async removeStrayTempFiles(): Promise<void> {
-    for (const name of await this.fileNames()) {
-      const match = TEMP_PATTERN.exec(name);
-      if (!match) continue;
-      const path = join(this.directory, name);
-      const info = await stat(path).catch(() => undefined);
-      if (!info) continue;
-      if (processIsAlive(Number(match[1])) && Date.now() - info.mtimeMs < STALE_TEMP_MS) continue;
-      await rm(path, { force: true }).catch((error: unknown) => this.onProblem(`Could not remove the stray temp file ${name}: ${messageOf(error)}`));
-    }
+    for (const problem of await removeStrayTempFiles(this.directory)) this.onProblem(`Could not remove the stray temp file ${problem}`);
   }
 
   private async fileNames(): Promise<string[]> {
@@ -424,30 +375,6 @@ function sameStamp(a: Stamp, b: Stamp): boolean {
   return a.mtimeMs === b.mtimeMs && a.size === b.size;
 }
 
-
-function processIsAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return codeOf(error) === 'EPERM'; // exists, but belongs to someone else
-  }
-}
-
-/** Windows refuses a rename over a file another process (an indexer, a virus scanner) holds open for a moment. */
-async function renameWithRetry(from: string, to: string): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await rename(from, to);
-      return;
-    } catch (error) {
-      const code = codeOf(error);
-      if (attempt >= 5 || (code !== 'EPERM' && code !== 'EACCES' && code !== 'EBUSY')) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-    }
-  }
-}
 
 async function mapLimited<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
