@@ -63,7 +63,8 @@ export {
   whereOr,
   whereStatus,
 } from './researchHelpers';
-export { classifyModel, identifyModelCategory } from './modelCategory';
+export { classifyModel } from './modelCategory';
+export { modelPricing, pricedCost, type TokenPricing } from './modelPricing';
 export { MAX_SPEECH_INPUT, splitSpeechInput } from './speechInput';
 export { audioUploadType, fileExtension, isTranscribableFile, SPEECH_CONTENT_TYPES, SPEECH_FORMATS, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS } from './audioFiles';
 export { decodeBase64Embedding } from './parse/resources';

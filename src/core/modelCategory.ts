@@ -1,23 +1,36 @@
 // Which purpose a model serves (wire-conventions "Quota and models"): explicit fields first, then
-// the id. Only a default for pickers: the user may use any model for anything.
+// the id. Unknown means chat: a real catalog is full of ids that give no hint (`anthropic/sonnet-4.5`,
+// `amazon/nova-pro-v1`), and hiding them from chat pickers hides most of what the gateway offers.
+// The id only moves a model out of chat when it clearly names another purpose (embed, rerank,
+// whisper, tts, dall-e...). Only a default: the user may correct it, and use any model for anything.
 import { isRecord } from './parse/json';
 import type { ModelCategory } from './types/account';
 
-const NAMES: readonly [RegExp, ModelCategory][] = [
+/** Words of explicit field values (type, mode, capabilities, endpoints), most specific first. */
+const PURPOSES: readonly [RegExp, ModelCategory][] = [
   [/rerank/, 'rerank'],
   [/embed|vector/, 'embedding'],
-  [/transcri|speech[-_ ]?to[-_ ]?text|stt|asr|whisper/, 'transcription'],
+  [/transcri|speech[-_ ]?to[-_ ]?text|\bstt\b|\basr\b|whisper/, 'transcription'],
   [/tts|text[-_ ]?to[-_ ]?speech|speech|audio[-_ ]?(generation|output)/, 'speech'],
-  [/image|dall-?e|flux|stable[-_ ]?diffusion|sdxl|imagen|midjourney|text[-_ ]?to[-_ ]?image|gpt-image/, 'image'],
-  [/chat|completion|text|llm|language|conversation|instruct/, 'chat'],
-  // Catalogs without type fields: the common chat model families, checked after the specific
-  // purposes above (so gpt-image, *-tts and *-transcribe models keep their own category).
-  [/gpt|claude|gemini|gemma|llama|mistral|mixtral|codestral|qwen|deepseek|grok|command-?r|phi-?\d|sonar|nemotron|(^|\/)o\d(-|$)|kimi|glm|reason/, 'chat'],
+  [/image|dall-?e|flux|stable[-_ ]?diffusion|sdxl|imagen|midjourney|gpt-image/, 'image'],
+  [/chat|completion|text|llm|language|conversation|instruct|messages|responses|reason/, 'chat'],
 ];
 
-function fromName(text: string): ModelCategory | undefined {
+/** Ids that clearly name a purpose other than chat. No chat patterns: an id without a hint is chat anyway. */
+const NON_CHAT_IDS: readonly [RegExp, ModelCategory][] = [
+  [/rerank/, 'rerank'],
+  [/embed/, 'embedding'],
+  [/transcri|whisper|speech[-_ ]?to[-_ ]?text|(^|[^a-z])(stt|asr)([^a-z]|$)/, 'transcription'],
+  [/(^|[^a-z])tts([^a-z]|$)|text[-_ ]?to[-_ ]?speech|(^|[/_-])speech([-_.]|$)/, 'speech'],
+  [/dall-?e|(^|[^a-z])flux([^a-z]|$)|stable[-_ ]?diffusion|sdxl|(^|[^a-z])imagen([^a-z]|$)|midjourney|text[-_ ]?to[-_ ]?image|gpt-image|(^|[^a-z])image([-_ ]?gen(eration)?)?([^a-z]|$)/, 'image'],
+];
+
+/** Capability words about what a chat model reads, not what it makes ("image_input", "vision"). */
+const INPUT_SIDE = /input|vision|understanding|read/;
+
+function match(table: readonly [RegExp, ModelCategory][], text: string): ModelCategory | undefined {
   const lower = text.toLowerCase();
-  for (const [pattern, category] of NAMES) if (pattern.test(lower)) return category;
+  for (const [pattern, category] of table) if (pattern.test(lower)) return category;
   return undefined;
 }
 
@@ -39,18 +52,28 @@ function fromModalities(input: string[], output: string[]): ModelCategory | unde
   return undefined;
 }
 
+/**
+ * A list of purposes (capabilities, endpoints): a model that can chat is chat (a chat model may
+ * also list "embeddings" or "image_input"), else the first other purpose named.
+ */
+function fromPurposeList(names: string[]): ModelCategory | undefined {
+  const categories = names.filter((name) => !INPUT_SIDE.test(name.toLowerCase())).map((name) => match(PURPOSES, name));
+  if (categories.includes('chat')) return 'chat';
+  return categories.find((category) => category !== undefined);
+}
+
 function fromExplicitFields(model: Record<string, unknown>): ModelCategory | undefined {
-  for (const field of ['category', 'type', 'task', 'mode']) {
+  for (const field of ['category', 'type', 'task', 'mode', 'model_type']) {
     const value = model[field];
     if (typeof value === 'string' && value !== 'model') {
-      const category = fromName(value);
+      const category = match(PURPOSES, value);
       if (category) return category;
     }
   }
   const architecture = isRecord(model.architecture) ? model.architecture : undefined;
   const modalities = model.modalities;
-  const input = [...words(isRecord(modalities) ? modalities.input : undefined), ...words(architecture?.input_modalities)];
-  const output = [...words(isRecord(modalities) ? modalities.output : undefined), ...words(architecture?.output_modalities)];
+  const input = [...words(isRecord(modalities) ? modalities.input : undefined), ...words(architecture?.input_modalities), ...words(model.input_modalities)];
+  const output = [...words(isRecord(modalities) ? modalities.output : undefined), ...words(architecture?.output_modalities), ...words(model.output_modalities)];
   // OpenRouter writes "text+image->text".
   const arrow = typeof architecture?.modality === 'string' ? architecture.modality.split('->') : [];
   if (arrow.length === 2) {
@@ -59,23 +82,16 @@ function fromExplicitFields(model: Record<string, unknown>): ModelCategory | und
   }
   const byModality = fromModalities(input, output);
   if (byModality) return byModality;
-  // Capabilities or a flat modalities list: a list of purposes.
-  for (const value of [model.capabilities, Array.isArray(modalities) ? modalities : undefined]) {
-    const names = words(value);
-    for (const category of ['rerank', 'embedding', 'transcription', 'speech', 'image'] as const) {
-      if (names.some((name) => fromName(name) === category)) return category;
-    }
-    if (names.some((name) => fromName(name) === 'chat')) return 'chat';
+  // Endpoints (e.g. "/v1/embeddings"), then capabilities or a flat modalities list.
+  for (const value of [model.endpoints, model.supported_endpoints, model.capabilities, Array.isArray(modalities) ? modalities : undefined]) {
+    const category = fromPurposeList(words(value));
+    if (category) return category;
   }
   return undefined;
 }
 
+/** The model's category: its catalog fields, else a clearly non-chat id, else chat. */
 export function classifyModel(model: { id: string; [key: string]: unknown } | string): ModelCategory {
-  return identifyModelCategory(model) ?? 'chat';
-}
-
-/** The category when the model's fields or id say it, else undefined (a catalog shows "other"). */
-export function identifyModelCategory(model: { id: string; [key: string]: unknown } | string): ModelCategory | undefined {
-  if (typeof model === 'string') return fromName(model);
-  return fromExplicitFields(model) ?? fromName(model.id);
+  if (typeof model === 'string') return match(NON_CHAT_IDS, model) ?? 'chat';
+  return fromExplicitFields(model) ?? match(NON_CHAT_IDS, model.id) ?? 'chat';
 }

@@ -21,6 +21,7 @@ import { registerMediaCommands } from './media/mediaCommands';
 import { CATEGORY_LABELS, categoryOf } from './models/catalogTree';
 import { ModelCatalog } from './models/modelCatalog';
 import { ModelsView } from './models/modelsView';
+import { changeModelCategory } from './models/changeCategory';
 import { pickDefaultModel, setDefaultModel } from './models/pickDefaultModel';
 import { ReportDocuments } from './research/reportDocuments';
 import { registerResearchCommands } from './research/researchCommands';
@@ -79,6 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     vscode.commands.registerCommand('unifiedInference.models.clearFilter', () => models.setFilter('')),
     vscode.commands.registerCommand('unifiedInference.models.copyId', (node?: { model?: Model }) => node?.model && vscode.env.clipboard.writeText(node.model.id)),
     vscode.commands.registerCommand('unifiedInference.models.setAsDefault', (node?: { model?: Model }) => setAsDefault(node?.model)),
+    vscode.commands.registerCommand('unifiedInference.models.changeCategory', (node?: { model?: Model }, category?: ModelCategoryName | 'auto') => changeModelCategory(catalog, node?.model, category)),
     ...MODEL_CATEGORIES.map((category) =>
       vscode.commands.registerCommand(`unifiedInference.pickDefault${CATEGORY_LABELS[category]}Model`, () => pickDefaultModel(catalog, category)),
     ),
@@ -91,13 +93,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     : undefined;
 }
 
-/** "Set as Default": the model's own category, or the one the user names for an unclassified model. */
+/** "Set as Default": the model's own category (the user's override if they chose one). */
 async function setAsDefault(model: Model | undefined): Promise<void> {
   if (!model) return;
-  const own = categoryOf(model);
-  const category: ModelCategoryName | undefined = own !== 'other' ? own
-    : (await vscode.window.showQuickPick(MODEL_CATEGORIES.map((c) => ({ label: CATEGORY_LABELS[c], category: c })), { title: `Use ${model.id} as the default for...` }))?.category;
-  if (category) await setDefaultModel(category, model.id);
+  await setDefaultModel(categoryOf(model), model.id);
 }
 
 export function deactivate(): void {

@@ -68,11 +68,26 @@ export interface TokenUsage {
   readonly completionTokens: number;
 }
 
-/** Credits a reply cost: the quota difference before and after it. */
+/** Where a reply's cost comes from (the chat says which). */
+export type ReplyCostSource = 'pricing' | 'balance';
+
+/** What a reply cost, in USD credits. */
 export interface ReplyCost {
   readonly credits: number;
-  /** Other requests ran at the same time, so the difference may include their cost. */
+  /** Other requests ran at the same time, so the balance difference may include their cost. */
   readonly estimate: boolean;
+  /**
+   * 'pricing': the catalog's token prices times the reply's usage (exact, at once); 'balance': the
+   * balance before the reply minus after it, once the gateway settled the charge. Absent in
+   * conversations saved before sources were told apart (those were balance differences).
+   */
+  readonly source?: ReplyCostSource;
+  /**
+   * Not a cost yet, `credits` is 0: 'pending' while the balance has not moved (gateways settle
+   * charges late), 'unknown' when it could not be told after all (a reading failed, or the
+   * balance rose). Shown, never saved.
+   */
+  readonly state?: 'pending' | 'unknown';
 }
 
 export type ReplyStatus = 'streaming' | 'done' | 'stopped' | 'error';

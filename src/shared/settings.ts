@@ -53,6 +53,8 @@ export interface Settings {
   readonly search: SearchSettings;
   /** The model used by default for each purpose ('' lets the feature choose). */
   readonly defaultModels: Readonly<Record<ModelCategoryName, string>>;
+  /** The user's corrections of the catalog's categories: model id -> category. */
+  readonly categoryOverrides: Readonly<Record<string, ModelCategoryName>>;
   /** Generated images: `folder` is where Save to Workspace writes, relative to the first workspace folder. */
   readonly images: { readonly folder: string };
   /** Globs added to the built-in sensitive files (keys, credentials, .env): never read without a one-time approval. */
@@ -76,6 +78,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'search.candidates': 50,
   'search.results': 10,
   ...Object.fromEntries(MODEL_CATEGORIES.map((category) => [`defaultModels.${category}`, ''])),
+  'models.categoryOverrides': {},
   'images.folder': 'images',
   sensitiveFiles: [],
 };
@@ -131,6 +134,17 @@ function toolServers(value: unknown): string[] {
   return [...new Set(urls)];
 }
 
+/** Model id -> category; entries naming no known category are dropped (a typo must not hide a model). */
+function categoryMap(value: unknown): Record<string, ModelCategoryName> {
+  const result: Record<string, ModelCategoryName> = Object.create(null) as Record<string, ModelCategoryName>;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return result;
+  for (const [id, raw] of Object.entries(value as Record<string, unknown>)) {
+    const category = MODEL_CATEGORIES.find((known) => known === (typeof raw === 'string' ? raw.trim().toLowerCase() : undefined));
+    if (id.trim() && category) result[id.trim()] = category;
+  }
+  return result;
+}
+
 /** Non-empty strings, each once. */
 function globList(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
@@ -163,6 +177,7 @@ export function parseSettings(read: (key: string) => unknown): Settings {
       results: Math.round(number(read('search.results'), 10, 1, 100)),
     },
     defaultModels: Object.fromEntries(MODEL_CATEGORIES.map((category) => [category, text(read(`defaultModels.${category}`), '')])) as Record<ModelCategoryName, string>,
+    categoryOverrides: categoryMap(read('models.categoryOverrides')),
     images: { folder: text(read('images.folder'), 'images') },
     sensitiveFiles: globList(read('sensitiveFiles')),
   };

@@ -34,6 +34,8 @@ export interface CatalogModel {
   readonly words?: boolean;
   /** Whether extra fields (context_length, pricing, type) are listed: some providers list them, some do not. */
   readonly detailed: boolean;
+  /** Detailed but without `type`/`category`: pricing and context are listed, the purpose is not (as many real catalogs do). */
+  readonly untyped?: boolean;
   readonly status: 'operational' | 'degraded';
 }
 
@@ -55,6 +57,13 @@ export const CATALOG: readonly CatalogModel[] = [
   { id: 'sim-elevenlabs/tts-sim-multilingual', provider: 'sim-elevenlabs', category: 'speech', pricing: { perMillionChars: 30 }, detailed: false, status: 'operational' },
   { id: 'sim-openai/dall-e-sim-3', provider: 'sim-openai', category: 'image', pricing: { perImage: 0.04 }, detailed: true, status: 'operational' },
   { id: 'sim-stability/stable-diffusion-sim-xl', provider: 'sim-stability', category: 'image', pricing: { perImage: 0.02 }, detailed: false, status: 'operational' },
+  // Ids that give no hint of their purpose, as in real catalogs (`anthropic/sonnet-4.5`,
+  // `amazon/nova-pro-v1`): a client that classifies by id pattern hides them from chat. One lists
+  // nothing but the spec's fields; one lists pricing but no type; the image one says its purpose
+  // only in its `type`/`category` fields.
+  { id: 'sim-anthropic/sonnet-sim-4.5', provider: 'sim-anthropic', category: 'chat', pricing: { input: 3, output: 15 }, detailed: false, status: 'operational' },
+  { id: 'sim-amazon/nova-sim-pro-v1', provider: 'sim-amazon', category: 'chat', pricing: { input: 0.8, output: 3.2 }, contextLength: 300000, detailed: true, untyped: true, status: 'operational' },
+  { id: 'sim-amazon/nova-sim-canvas-v1', provider: 'sim-amazon', category: 'image', pricing: { perImage: 0.04 }, detailed: true, status: 'operational' },
 ];
 
 /** A fixed creation time: the catalog is the same on every run. */
@@ -73,9 +82,8 @@ export function modelObject(model: CatalogModel): Record<string, unknown> {
   if (!model.detailed) return base;
   return {
     ...base,
-    type: model.category,
-    category: model.category,
-    description: `Local simulation of a ${model.category} model; no real provider is called.`,
+    ...(model.untyped ? {} : { type: model.category, category: model.category }),
+    description: model.untyped ? 'Local simulation; no real provider is called.' : `Local simulation of a ${model.category} model; no real provider is called.`,
     ...(model.contextLength ? { context_length: model.contextLength } : {}),
     ...(model.dimensions ? { dimensions: model.dimensions } : {}),
     ...(model.reasoning ? { capabilities: ['reasoning'] } : {}),

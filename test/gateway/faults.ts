@@ -36,6 +36,8 @@ export interface FaultSpec {
   readonly pings?: boolean;
   readonly overloadedMid?: boolean;
   readonly redactedThinking?: boolean;
+  /** `settle-ms=<n>`: chat and messages charge the balance n ms after the response ended (lateSettle.ts). */
+  readonly settleMs?: number;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -87,6 +89,7 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'ping': spec.pings = true; break;
       case 'overloaded-mid': spec.overloadedMid = true; break;
       case 'redacted-thinking': spec.redactedThinking = true; break;
+      case 'settle-ms': spec.settleMs = nonNegativeInt(name, value); break;
       default:
         if (isWireVariant(name) && value === undefined) {
           spec.wire = withVariant(spec.wire, name);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AssistantTurn } from '../../src/shared/chatModel';
+import type { AssistantTurn, ReplyCost } from '../../src/shared/chatModel';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
@@ -47,6 +47,34 @@ describe('chat panel host against the local gateway', function () {
     await clearKeyThroughCommand(true);
     await setSetting('baseUrl', undefined);
     await gateway?.stop();
+  });
+
+  it('shows a reply\'s cost with its source: the catalog\'s pricing at once, else the balance once the gateway settled', async () => {
+    const costs = (id: string): ReplyCost[] => posted.flatMap((m) => (m.type === 'replyCost' && m.id === id ? [m.cost] : []));
+    // A priced model: usage x pricing, which is what the gateway charges.
+    await useModel('sim-openai/gpt-sim-mini');
+    posted.length = 0;
+    let before = gateway.credits();
+    await api.chat.handle({ type: 'send', text: 'What does a token cost?' });
+    const priced = lastReply();
+    const [fromPricing] = await waitFor(() => costs(priced.id), (list) => list.length > 0, 'the priced cost');
+    assert.equal(fromPricing?.source, 'pricing');
+    assert.ok((fromPricing?.credits ?? 0) > 0);
+    assert.ok(Math.abs((before - gateway.credits()) - (fromPricing?.credits ?? 0)) < 2e-6, `pricing ${fromPricing?.credits} = balance change ${before - gateway.credits()}`);
+    // No pricing listed, and the gateway settles two seconds after the reply: "pending", then the balance change.
+    await useModel('sim-anthropic/sonnet-sim-4.5::settle-ms=2000');
+    posted.length = 0;
+    before = gateway.credits();
+    await api.chat.handle({ type: 'send', text: 'And without a price list?' });
+    const late = lastReply();
+    assert.equal(late.status, 'done');
+    const settled = await waitFor(() => costs(late.id), (list) => list.some((cost) => cost.source === 'balance'), 'the settled cost', 30_000);
+    assert.equal(settled[0]?.state, 'pending', 'said "pending" while the balance had not moved');
+    const final = settled.at(-1);
+    assert.equal(final?.source, 'balance');
+    assert.equal(final?.estimate, false);
+    assert.ok((final?.credits ?? 0) > 0 && Math.abs((final?.credits ?? 0) - (before - gateway.credits())) < 2e-6, `${final?.credits} vs ${before - gateway.credits()}`);
+    assert.deepEqual(lastReply().cost, final, 'the settled cost is saved with the reply, "pending" never is');
   });
 
   it('streams a reply as deltas, then saves the conversation with usage and cost', async () => {

@@ -42,6 +42,35 @@ describe('the gateway\'s models in VS Code\'s language model API', function () {
     assert.ok((await mini.countTokens('four score and seven years ago')) > 0, 'a token estimate');
   });
 
+  it('offers chat models whose id gives no hint, and a category override moves a model out of chat and into it', async () => {
+    const ids = async (): Promise<string[]> => (await gatewayModels()).map((model) => model.id);
+    const listed = await waitFor(ids, (list) => list.includes('sim-anthropic/sonnet-sim-4.5'), 'the no-hint chat models');
+    assert.ok(listed.includes('sim-amazon/nova-sim-pro-v1'), listed.join(', '));
+    assert.ok(!listed.includes('sim-amazon/nova-sim-canvas-v1'), 'an image model said so by its catalog fields only');
+    const sonnet = (await gatewayModels()).find((model) => model.id === 'sim-anthropic/sonnet-sim-4.5')!;
+    const answer = await askModel(sonnet, [vscode.LanguageModelChatMessage.User('Hello from a model without a hint')]);
+    assert.match(answer.text, /simulation/i, 'it answers too');
+
+    const catalogModel = (id: string) => ({ model: api.catalog.snapshot!.models.find((model) => model.id === id)! });
+    try {
+      await vscode.commands.executeCommand('unifiedInference.models.changeCategory', catalogModel('sim-amazon/nova-sim-pro-v1'), 'embedding');
+      await vscode.commands.executeCommand('unifiedInference.models.changeCategory', catalogModel('sim-amazon/nova-sim-canvas-v1'), 'chat');
+      const moved = await waitFor(ids, (list) => !list.includes('sim-amazon/nova-sim-pro-v1') && list.includes('sim-amazon/nova-sim-canvas-v1'), 'the overrides in vscode.lm');
+      assert.ok(moved.includes('sim-anthropic/sonnet-sim-4.5'));
+      const written = vscode.workspace.getConfiguration('unifiedInference').inspect<Record<string, string>>('models.categoryOverrides');
+      assert.deepEqual(written?.globalValue, { 'sim-amazon/nova-sim-pro-v1': 'embedding', 'sim-amazon/nova-sim-canvas-v1': 'chat' }, 'written to the user settings');
+      assert.equal(written?.workspaceValue, undefined);
+      assert.ok(api.models.groups().find((group) => group.category === 'embedding')?.providers.some((p) => p.models.some((m) => m.id === 'sim-amazon/nova-sim-pro-v1')), 'the Models view moved it too');
+      // Back to the catalog's category: the entry is removed, not pinned.
+      await vscode.commands.executeCommand('unifiedInference.models.changeCategory', catalogModel('sim-amazon/nova-sim-pro-v1'), 'auto');
+      await vscode.commands.executeCommand('unifiedInference.models.changeCategory', catalogModel('sim-amazon/nova-sim-canvas-v1'), 'image');
+      await waitFor(ids, (list) => list.includes('sim-amazon/nova-sim-pro-v1') && !list.includes('sim-amazon/nova-sim-canvas-v1'), 'the catalog categories again');
+      assert.equal(vscode.workspace.getConfiguration('unifiedInference').inspect('models.categoryOverrides')?.globalValue, undefined, 'no entries left');
+    } finally {
+      await setSetting('models.categoryOverrides', undefined);
+    }
+  });
+
   it('streams an answer', async () => {
     const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'sim-openai/gpt-sim-mini' });
     assert.ok(model);

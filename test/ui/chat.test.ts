@@ -76,6 +76,8 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     await reply.locator('.turn-footer .usage', { hasText: 'completion tokens' }).waitFor();
     assert.equal(await reply.locator('.badge').innerText(), '', 'no status badge on a finished reply');
     await reply.locator('.turn-footer .usage', { hasText: '$' }).waitFor({ timeout: 20_000 });
+    // The model id carries a fault suffix, so no catalog pricing applies: the figure is the balance's.
+    assert.match(await reply.locator('.turn-footer .usage').innerText(), /\$\d+\.\d+ \(balance change\)/, 'the cost says where it comes from');
     assert.ok((await reply.locator('.content h1, .content h2, .content h3').count()) >= 1, 'markdown headings rendered');
     for (const label of ['Copy', 'Insert at Cursor', 'New File']) assert.equal(await reply.locator(`button[aria-label="${label}"]`).count() >= 1, true, `${label} on code blocks`);
     assert.ok((await reply.locator('.content pre code span[class^="hljs"]').count()) > 0, 'code is highlighted');

@@ -75,10 +75,20 @@ describe('chat webview app (jsdom)', () => {
     handle({ type: 'replyEnded', id: 'a2', status: 'done', usage: { promptTokens: 12, completionTokens: 34 } });
     assert.equal(root.querySelector('.messages')?.getAttribute('aria-busy'), 'false');
     assert.match(root.querySelector('[data-turn-id="a2"] .usage')?.textContent ?? '', /12 prompt \+ 34 completion tokens/);
-    handle({ type: 'replyCost', id: 'a2', cost: { credits: 0.0012, estimate: true } });
-    assert.match(root.querySelector('[data-turn-id="a2"] .usage')?.textContent ?? '', /≈ \$0\.0012 \(estimate/);
-    handle({ type: 'replyCost', id: 'a2', cost: { credits: 0.00002, estimate: false } });
-    assert.match(root.querySelector('[data-turn-id="a2"] .usage')?.textContent ?? '', /< \$0\.0001$/, 'a tiny cost is not shown as nothing');
+    const usage = (): string => root.querySelector('[data-turn-id="a2"] .usage')?.textContent ?? '';
+    handle({ type: 'replyCost', id: 'a2', cost: { credits: 0, estimate: false, state: 'pending' } });
+    assert.match(usage(), /· cost pending \(waiting for the balance to change\)$/);
+    handle({ type: 'replyCost', id: 'a2', cost: { credits: 0.0012, estimate: true, source: 'balance' } });
+    assert.match(usage(), /≈ \$0\.0012 \(balance change, estimate: other requests overlapped\)$/);
+    assert.doesNotMatch(usage(), /pending/, 'the settled cost replaces "pending"');
+    handle({ type: 'replyCost', id: 'a2', cost: { credits: 0.00002, estimate: false, source: 'pricing' } });
+    assert.match(usage(), /< \$0\.0001 \(from pricing\)$/, 'a tiny cost is not shown as nothing');
+    handle({ type: 'replyCost', id: 'a2', cost: { credits: 0.0012, estimate: false } });
+    assert.match(usage(), /\$0\.0012 \(balance change\)$/, 'a cost saved before sources were told apart was a balance difference');
+    handle({ type: 'replyCost', id: 'a2', cost: { credits: 0, estimate: false, source: 'balance' } });
+    assert.match(usage(), /no charge seen \(balance unchanged\)$/);
+    handle({ type: 'replyCost', id: 'a2', cost: { credits: 0, estimate: false, state: 'unknown' } });
+    assert.match(usage(), /cost unknown/);
   });
 
   it('shows an error with its actions; the actions go to the host', () => {

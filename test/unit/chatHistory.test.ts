@@ -373,7 +373,7 @@ describe('chat history: exportMarkdown', () => {
     assert.ok(markdown.includes('> **Reasoning**\n>\n> The user asks about performance.\n> Look at split.'));
     assert.ok(markdown.includes('**Tools**\n\n- `web_search` (on `https://tools.example`) with `{"q":"split perf"}`: `Three results about String.prototype.split`\n- `readFile` (done) with `{"path":"src/parser.ts"}`: `function parse(s) {}`\n- `listFiles` (denied) with `{}`'));
     assert.ok(markdown.includes('It splits every character.\n\n```ts\nconst parts = s.split(",");\n```'));
-    assert.ok(markdown.includes('*Usage: 120 prompt + 45 completion tokens · 0.3 credits (estimate: other requests overlapped)*'));
+    assert.ok(markdown.includes('*Usage: 120 prompt + 45 completion tokens · 0.3 credits (balance change, estimate: other requests overlapped)*'));
   });
 
   it('notes errors and stopped replies, closing a code block the reply left open', () => {

@@ -72,7 +72,9 @@ describe('@unified participant: /models markdown', () => {
       Date.UTC(2026, 10, 22, 8, 30),
     );
     assert.match(md, /^\*\*4 models\*\* on the gateway \(read 2026-11-22 08:30 UTC\)/);
-    assert.ok(md.indexOf('### Chat (2)') < md.indexOf('### Speech (1)') && md.indexOf('### Speech (1)') < md.indexOf('### Other (1)'));
+    // An id without a hint is a chat model: there is no "Other" group any more.
+    assert.ok(md.indexOf('### Chat (3)') >= 0 && md.indexOf('### Chat (3)') < md.indexOf('### Speech (1)'));
+    assert.ok(!md.includes('### Other'));
     assert.match(md, /- `sim-openai\/gpt-sim` · sim-openai ★ default/);
     assert.match(md, /- `sim-google\/gemini-sim-flash` · sim-google · degraded\n/);
     assert.match(md, /- `odd'id\*<b>` · /, 'a backtick cannot end the code span');

@@ -73,6 +73,13 @@ describe('settings', () => {
     assert.equal(settings.defaultModels.chat, '');
   });
 
+  it('keeps only category overrides that name a known category', () => {
+    const values: Record<string, unknown> = { 'models.categoryOverrides': { 'anthropic/sonnet-4.5': 'Chat', 'x/y': 'embedding', 'x/typo': 'embeddings', 'x/n': 3, ' ': 'chat' } };
+    assert.deepEqual({ ...parseSettings((key) => values[key]).categoryOverrides }, { 'anthropic/sonnet-4.5': 'chat', 'x/y': 'embedding' });
+    assert.deepEqual({ ...parseSettings(() => ['chat']).categoryOverrides }, {});
+    assert.ok(manifest.capabilities?.untrustedWorkspaces?.restrictedConfigurations?.includes(`${SETTINGS_SECTION}.models.categoryOverrides`), 'a workspace must not move models in Restricted Mode');
+  });
+
   it('drops extra headers that could break a request', () => {
     const values: Record<string, unknown> = { extraHeaders: { 'Good-Name': 'v', 'Bad Name': 'v', 'X-Split': 'a\r\nInjected: 1', 'X-Number': 5 } };
     assert.deepEqual(parseSettings((key) => values[key]).extraHeaders, { 'Good-Name': 'v' });

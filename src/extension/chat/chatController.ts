@@ -10,7 +10,7 @@ import { Disposable } from '../lifecycle';
 import { runChatAction } from './chatActions';
 
 import { describeChatError } from './chatErrors';
-import { isAbortError } from '../../core/index';
+import { isAbortError, modelPricing, type TokenPricing } from '../../core/index';
 import { newId } from './chatIds';
 import { chatModelKey, chatModelOptions, chooseChatModel } from './chatModels';
 import { turnsToWire } from './conversationWire';
@@ -18,6 +18,7 @@ import { DeltaBatcher } from './deltaBatcher';
 import { documentAttachment, fileAttachment, selectionAttachment } from './editorContext';
 import type { SaveOutcome } from './history/conversationStore';
 import { titleFromText } from './history/conversationTitle';
+import { balanceReader } from './replyCost';
 import { runReply, type ToolHost } from './replyRunner';
 import { ToolApprovals } from './toolApprovals';
 import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
@@ -319,7 +320,7 @@ export class ChatController extends Disposable {
     const client = setup.client;
     const settings = readSettings();
     const batcher = new DeltaBatcher((content, reasoning) => this.post({ type: 'replyDelta', id: reply.id, ...(content ? { content } : {}), ...(reasoning ? { reasoning } : {}) }));
-    const cost = this.deps.costs.start(client);
+    const cost = this.deps.costs.start(balanceReader(client));
     const parameters: ChatParameters = conversation.parameters;
     // Checked per reply: trust can be granted (or the setting changed) between two messages.
     const trusted = vscode.workspace.isTrusted;
@@ -381,10 +382,25 @@ export class ChatController extends Disposable {
       // end() saved the whole conversation: the journal is folded in. Kept if that save failed.
       await journal.close(this.savedReplies.delete(reply.id));
       // finish() first: it decides at once whether other requests overlapped this one.
-      const measured = cost.finish();
+      let toldPending = false;
+      const pricing = this.pricingOf(reply.model);
+      const measured = cost.finish({
+        ...(reply.usage ? { usage: reply.usage } : {}),
+        ...(pricing ? { pricing } : {}),
+        pending: () => {
+          // A failed request rarely costs anything: no "pending" on its error box.
+          if (reply.status === 'error') return;
+          toldPending = true;
+          this.post({ type: 'replyCost', id: reply.id, cost: { credits: 0, estimate: false, state: 'pending' } });
+        },
+      });
       connection.reportModelUse();
       void measured.then(async (spent) => {
-        if (!spent) return;
+        if (!spent) {
+          // "cost pending" must not stay on screen when no cost could be told after all.
+          if (toldPending) this.post({ type: 'replyCost', id: reply.id, cost: { credits: 0, estimate: false, state: 'unknown' } });
+          return;
+        }
         reply.cost = spent;
         this.post({ type: 'replyCost', id: reply.id, cost: spent });
         await this.save(conversation);
@@ -405,6 +421,11 @@ export class ChatController extends Disposable {
     });
     if ((await this.save(conversation)) !== undefined) this.savedReplies.add(reply.id);
     await this.postHistory();
+  }
+
+  /** The model's token prices, when the catalog lists them (see core/modelPricing.ts for the shapes read). */
+  private pricingOf(model: string): TokenPricing | undefined {
+    return modelPricing(this.deps.catalog.snapshot?.models.find((m) => m.id === model));
   }
 
   private providerOf(model: string): string | undefined {

@@ -1,11 +1,12 @@
 // Groups the catalog for the Models view: category, then provider, then model. Pure (no vscode
 // import) so the grouping and filtering are unit-tested in Node.
-import { identifyModelCategory, type Model } from '../../core/index';
+import { classifyModel, type Model } from '../../core/index';
 import { MODEL_CATEGORIES, type ModelCategoryName } from '../../shared/settings';
+import { categoryOverrides } from './categoryOverrides';
 
-export type CatalogCategory = ModelCategoryName | 'other';
+export type CatalogCategory = ModelCategoryName;
 
-export const CATEGORY_ORDER: readonly CatalogCategory[] = [...MODEL_CATEGORIES, 'other'];
+export const CATEGORY_ORDER: readonly CatalogCategory[] = MODEL_CATEGORIES;
 
 export const CATEGORY_LABELS: Readonly<Record<CatalogCategory, string>> = {
   chat: 'Chat',
@@ -14,7 +15,6 @@ export const CATEGORY_LABELS: Readonly<Record<CatalogCategory, string>> = {
   transcription: 'Transcription',
   speech: 'Speech',
   image: 'Image',
-  other: 'Other',
 };
 
 export interface ProviderGroup {
@@ -28,8 +28,9 @@ export interface CategoryGroup {
   readonly count: number;
 }
 
+/** The user's override for this id, else the catalog's fields, else a clearly non-chat id, else chat. */
 export function categoryOf(model: Model): CatalogCategory {
-  return identifyModelCategory(model) ?? 'other';
+  return categoryOverrides.of(model.id) ?? classifyModel(model);
 }
 
 /** The provider label: the `provider` field, else the id's `provider/` segment, else owned_by. */
@@ -76,7 +77,7 @@ export function describeModel(model: Model): string[] {
     const text = typeof value === 'string' ? value : JSON.stringify(value);
     return (text ?? '').replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ').slice(0, 300);
   };
-  const lines = [`**${cell(model.id)}**`, '', '| | |', '|---|---|', `| Category | ${CATEGORY_LABELS[categoryOf(model)]} |`, `| Provider | ${cell(providerOf(model))} |`];
+  const lines = [`**${cell(model.id)}**`, '', '| | |', '|---|---|', `| Category | ${CATEGORY_LABELS[categoryOf(model)]}${categoryOverrides.of(model.id) ? ' (your choice)' : ''} |`, `| Provider | ${cell(providerOf(model))} |`];
   if (model.owned_by !== undefined) lines.push(`| Owned by | ${cell(model.owned_by)} |`);
   for (const [key, value] of Object.entries(model.provider_info ?? {})) lines.push(`| Provider ${cell(key)} | ${cell(value)} |`);
   for (const [key, value] of Object.entries(model)) {

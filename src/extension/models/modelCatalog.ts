@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { Model } from '../../core/index';
-import { onDidChangeSettingsUnder } from '../config';
+import { onDidChangeSettingsUnder, readSettings } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
+import { categoryOverrides } from './categoryOverrides';
 
 const CACHE_KEY = 'unifiedInference.modelCatalog';
 
@@ -41,6 +42,12 @@ export class ModelCatalog extends Disposable {
     // The default models mark entries of the catalog: whoever shows it (the Models view, the chat's
     // model picker) re-reads. The connection no longer rebuilds for these settings.
     this._register(onDidChangeSettingsUnder('defaultModels', () => this.changed.fire()));
+    // The user's category corrections move models between pickers (VS Code's chat among them).
+    categoryOverrides.set(readSettings().categoryOverrides);
+    this._register(onDidChangeSettingsUnder('models.categoryOverrides', () => {
+      categoryOverrides.set(readSettings().categoryOverrides);
+      this.changed.fire();
+    }));
   }
 
   /**

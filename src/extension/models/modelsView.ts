@@ -19,7 +19,6 @@ const CATEGORY_ICONS: Readonly<Record<CatalogCategory, string>> = {
   transcription: 'mic',
   speech: 'unmute',
   image: 'file-media',
-  other: 'question',
 };
 
 function age(ms: number): string {
@@ -89,7 +88,7 @@ export class ModelsView extends Disposable implements vscode.TreeDataProvider<No
         const slash = model.id.indexOf('/');
         const item = new vscode.TreeItem(slash > 0 ? model.id.slice(slash + 1) : model.id, vscode.TreeItemCollapsibleState.None);
         const category = categoryOf(model);
-        const isDefault = category !== 'other' && readSettings().defaultModels[category] === model.id;
+        const isDefault = readSettings().defaultModels[category] === model.id;
         const status = typeof model.provider_info?.status === 'string' ? model.provider_info.status : undefined;
         item.description = [isDefault ? 'default' : undefined, status].filter(Boolean).join(' · ');
         item.iconPath = new vscode.ThemeIcon(isDefault ? 'star-full' : status && !/^(ok|operational|active|available|online|healthy)$/i.test(status) ? 'warning' : 'circle-small-filled');

@@ -240,13 +240,30 @@ export class AssistantTurnView {
     if (this.finishReason === 'length' || this.finishReason === 'max_tokens') parts.push('cut at the max tokens limit');
     if (this.finishReason === 'tool_rounds') parts.push('stopped after too many tool rounds');
     if (this.usage) parts.push(`${COUNT_FORMAT.format(this.usage.promptTokens)} prompt + ${COUNT_FORMAT.format(this.usage.completionTokens)} completion tokens`);
-    // A stopped or failed reply often costs nothing: "$0.0000" would only be noise.
-    if (this.cost && this.cost.credits > 0) parts.push(`${this.cost.estimate ? '≈ ' : ''}${formatCost(this.cost.credits)}${this.cost.estimate ? ' (estimate: other requests overlapped)' : ''}`);
+    const cost = this.cost ? costText(this.cost, this.status) : undefined;
+    if (cost) parts.push(cost);
     const info = el('span', { className: 'usage', text: parts.join(' · ') });
     const copy = iconButton('copy', 'Copy reply', () => this.send({ type: 'copyText', text: this.text }), { className: 'turn-action' });
     const regenerate = iconButton('refresh', 'Regenerate', () => this.send({ type: 'regenerate' }), { className: 'turn-action regenerate' });
     this.footer.replaceChildren(info, this.status === 'streaming' ? '' : copy, this.status === 'streaming' ? '' : regenerate);
   }
+}
+
+/**
+ * The cost part of a reply's footer, always with where the figure comes from. A stopped or failed
+ * reply often costs nothing: "$0.0000" would only be noise there.
+ */
+export function costText(cost: ReplyCost, status: ReplyStatus): string | undefined {
+  if (cost.state === 'pending') return 'cost pending (waiting for the balance to change)';
+  if (cost.state === 'unknown') return 'cost unknown (no balance difference could be read)';
+  if (cost.credits <= 0) {
+    if (status !== 'done') return undefined;
+    return cost.source === 'pricing' ? 'free (from pricing)' : cost.source === 'balance' ? 'no charge seen (balance unchanged)' : undefined;
+  }
+  const source = cost.source === 'pricing' ? 'from pricing' : 'balance change';
+  return cost.estimate
+    ? `≈ ${formatCost(cost.credits)} (${source}, estimate: other requests overlapped)`
+    : `${formatCost(cost.credits)} (${source})`;
 }
 
 /** Credits a reply cost: cents for the usual amounts, and tiny ones never rounded to nothing. */

@@ -3,6 +3,7 @@ import { lookupModel, type CatalogModel } from '../catalog';
 import { parseChatRequest } from '../chatRequest';
 import { planReply, type SimPlan } from '../chatSim';
 import type { Route, RouteContext } from '../context';
+import { chargeRequest } from '../lateSettle';
 import { badRequest } from '../errors';
 import { writeSse, type SseEvent } from '../sse';
 import { countTokens, fragments, streamPieces } from '../text';
@@ -78,7 +79,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   ctx.state.quota.ensure(ctx.key);
   const plan = planReply({ ...parsed.sim, model, maxTokens });
   const usage = usageOf(plan, parsed.promptTokens);
-  ctx.state.quota.charge(ctx.key, costOf(model, usage));
+  chargeRequest(ctx, costOf(model, usage));
   const base = { id: `chatcmpl-sim-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: modelId };
   if (stream && !wire?.has('whole-json')) {
     const errorEvent = { data: JSON.stringify({ error: { message: 'Simulated mid-stream error (x-gateway-fault error-event)', type: 'server_error', code: 'simulated_fault' } }) };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { lookupModel } from '../catalog';
 import { planReply, type SimPlan } from '../chatSim';
 import type { Route, RouteContext } from '../context';
+import { chargeRequest } from '../lateSettle';
 import { badRequest } from '../errors';
 import { overloadedMid, redactedThinkingData, withPings } from '../messagesFaults';
 import { parseMessagesRequest } from '../messagesRequest';
@@ -94,7 +95,7 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   const fault = ctx.reply.fault;
   const blocks = blocksOf(plan, ctx.state.secret, fault?.redactedThinking === true);
   const usage = { input_tokens: parsed.inputTokens, output_tokens: outputTokens(blocks, plan) };
-  ctx.state.quota.charge(ctx.key, (usage.input_tokens * (model.pricing.input ?? 0) + usage.output_tokens * (model.pricing.output ?? 0)) / 1e6);
+  chargeRequest(ctx, (usage.input_tokens * (model.pricing.input ?? 0) + usage.output_tokens * (model.pricing.output ?? 0)) / 1e6);
   const message = { id: `msg_sim_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'message', role: 'assistant', model: modelId };
   // whole-json: a stream request answered with the whole message, as application/json.
   if (stream && !wire?.has('whole-json')) {

@@ -1,9 +1,26 @@
 import * as assert from 'node:assert/strict';
-import { get, json, post, useGateway } from './helpers';
+import { get, json, pollUntil, post, useGateway } from './helpers';
 
 describe('local gateway: quota', () => {
-  const gw = useGateway({ keys: { 'poor-key': { credits: 0.002 } } });
+  const gw = useGateway({ keys: { 'poor-key': { credits: 0.002 }, 'late-key': { credits: 10 } } });
   const poor = { authorization: 'Bearer poor-key' };
+  const late = { authorization: 'Bearer late-key' };
+
+  it('settle-ms charges chat and messages only that long after the response ended', async () => {
+    const credits = async (): Promise<number> => (await json(await get(gw(), '/quota', late))).credits as number;
+    // A charge far in the future: the balance read after the whole reply arrived has not moved.
+    const streamed = await post(gw(), '/chat/completions', { model: 'sim-openai/gpt-sim::settle-ms=600000', stream: true, messages: [{ role: 'user', content: 'settle later' }] }, late);
+    assert.equal(streamed.status, 200);
+    await streamed.text();
+    assert.equal(await credits(), 10, 'not charged when the reply ended');
+    // A short one: the balance falls by itself afterwards (waited for by polling, not by sleeping a guess).
+    const messages = await post(gw(), '/messages', { model: 'sim-anthropic/claude-sim-sonnet', max_tokens: 50, messages: [{ role: 'user', content: 'settle soon' }] }, { ...late, 'x-gateway-fault': 'settle-ms=50' });
+    assert.equal(messages.status, 200);
+    await messages.arrayBuffer();
+    const settled = await pollUntil(async () => ((await credits()) < 10 ? credits() : undefined));
+    assert.ok(settled < 10 && settled > 9.9, String(settled));
+    assert.equal((await post(gw(), '/chat/completions', { model: 'sim-openai/gpt-sim::settle-ms=soon', messages: [{ role: 'user', content: 'x' }] }, late)).status, 400, 'a bad value is a 400');
+  });
 
   it('reports credits and an ISO reset time, and credits fall with model use', async () => {
     const before = await json(await get(gw(), '/quota'));

@@ -65,7 +65,7 @@ function turn(value: unknown, at: string): ChatTurn {
       ? { promptTokens: o['usage']['promptTokens'], completionTokens: o['usage']['completionTokens'] }
       : undefined,
     cost: isRecord(o['cost']) && isFiniteNumber(o['cost']['credits']) && typeof o['cost']['estimate'] === 'boolean'
-      ? { credits: o['cost']['credits'], estimate: o['cost']['estimate'] }
+      ? { credits: o['cost']['credits'], estimate: o['cost']['estimate'], ...(o['cost']['source'] === 'pricing' || o['cost']['source'] === 'balance' ? { source: o['cost']['source'] } : {}) }
       : undefined,
     wire: list(o, 'wire', at, wireMessage),
   });

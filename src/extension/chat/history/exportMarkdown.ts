@@ -108,7 +108,8 @@ function usageLine(turn: AssistantTurn): string | undefined {
   if (turn.cost) {
     // Round away float noise (0.30000000000000004) without hiding small costs.
     const credits = Number(turn.cost.credits.toFixed(6));
-    parts.push(`${credits} ${credits === 1 ? 'credit' : 'credits'}${turn.cost.estimate ? ' (estimate: other requests overlapped)' : ''}`);
+    const source = turn.cost.source === 'pricing' ? 'from pricing' : 'balance change';
+    parts.push(`${credits} ${credits === 1 ? 'credit' : 'credits'} (${source}${turn.cost.estimate ? ', estimate: other requests overlapped' : ''})`);
   }
   return parts.length > 0 ? `*Usage: ${parts.join(' · ')}*` : undefined;
 }
