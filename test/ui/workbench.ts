@@ -8,6 +8,9 @@ import { ensureTestHost, launchBrowser, REPO_ROOT, removeRunDir, startVsCodeServ
 
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
 
+/** Bound on the extension's activation after the workbench shows (a hung start, not a slow one). */
+const EXTENSION_START_MS = 120_000;
+
 export class Workbench {
   private constructor(
     readonly page: Page,
@@ -27,6 +30,9 @@ export class Workbench {
       const remote = `vscode-remote://127.0.0.1:${server.port}${REPO_ROOT}`;
       await page.goto(workbenchUrl(server, [['extensionDevelopmentPath', remote]]));
       await waitForWorkbench(page);
+      // The extension activates after startup; on a loaded machine that took over 30 s, longer
+      // than a test's first wait. Its status bar item (always shown) says it is running.
+      await page.locator('.part.statusbar [aria-label^="Unified Inference:"]').first().waitFor({ timeout: EXTENSION_START_MS });
       const workbench = new Workbench(page, server, context);
       trackWorkbench(workbench);
       return workbench;
