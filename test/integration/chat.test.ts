@@ -3,8 +3,8 @@ import * as vscode from 'vscode';
 import type { AssistantTurn, ReplyCost } from '../../src/shared/chatModel';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
-import { startGateway, type LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, recordNotifications, replace, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import type { LocalGateway } from '../gateway/index';
+import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, replace, setSetting, waitFor } from './extensionHost';
 
 // The chat panel's host side in the real extension host: the sidebar chat's controller driven with
 // the messages its webview sends, against the local gateway; what it posts back is recorded.
@@ -32,10 +32,7 @@ describe('chat panel host against the local gateway', function () {
 
   before(async () => {
     api = await activateExtension();
-    gateway = await startGateway();
-    await setSetting('baseUrl', gateway.url);
-    await setKeyThroughCommand(gateway.apiKey);
-    await waitFor(() => api.connection.setup.hasKey && !!api.connection.setup.client, (ready) => ready, 'the connection');
+    gateway = await connectedGateway(api);
     posted = [];
     api.chat.attach((message) => posted.push(message));
     notes = recordNotifications();

@@ -3,8 +3,8 @@ import * as vscode from 'vscode';
 import type { ChatController } from '../../src/extension/chat/chatController';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
-import { startGateway, type LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, recordNotifications, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import type { LocalGateway } from '../gateway/index';
+import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, setSetting, waitFor } from './extensionHost';
 
 // One conversation open in the sidebar chat and in an editor panel at once (one store, two
 // controllers): a turn sent from each is kept in both and on disk, and a delete in one place is
@@ -18,10 +18,7 @@ describe('chat: one conversation in the sidebar and an editor panel', function (
 
   before(async () => {
     api = await activateExtension();
-    gateway = await startGateway();
-    await setSetting('baseUrl', gateway.url);
-    await setKeyThroughCommand(gateway.apiKey);
-    await waitFor(() => api.connection.setup.hasKey && !!api.connection.setup.client, (ready) => ready, 'the connection');
+    gateway = await connectedGateway(api);
     await setSetting('defaultModels.chat', 'sim-openai/gpt-sim-mini');
     await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get<string>('defaultModels.chat'), (seen) => seen === 'sim-openai/gpt-sim-mini', 'the model setting');
     notes = recordNotifications();

@@ -1,8 +1,18 @@
 import * as vscode from 'vscode';
 import { USER_ONLY_SETTING_KEYS } from '../../src/shared/settings';
 import type { TestApi } from '../../src/extension/testApi';
+import { startGateway, type GatewayOptions, type LocalGateway } from '../gateway/index';
 
 export const EXTENSION_ID = 'unified-inference.unified-inference';
+
+/** Starts a local gateway and connects the extension to it (address in user settings, key through the command). */
+export async function connectedGateway(api: TestApi, options: GatewayOptions = {}): Promise<LocalGateway> {
+  const gateway = await startGateway(options);
+  await setSetting('baseUrl', gateway.url);
+  await setKeyThroughCommand(gateway.apiKey);
+  await waitFor(() => api.connection.setup.hasKey && !!api.connection.setup.client, (ready) => ready, 'the connection');
+  return gateway;
+}
 
 /** Activates the extension under test and returns its test-mode API. */
 export async function activateExtension(): Promise<TestApi> {

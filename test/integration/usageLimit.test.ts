@@ -3,8 +3,8 @@ import * as vscode from 'vscode';
 import type { AssistantTurn } from '../../src/shared/chatModel';
 import type { CreditsState } from '../../src/extension/account/creditsPresentation';
 import type { TestApi } from '../../src/extension/testApi';
-import { startGateway, type LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, recordNotifications, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import type { LocalGateway } from '../gateway/index';
+import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, setSetting, waitFor } from './extensionHost';
 
 // The spec's 429, "usage limit or plan limit reached", as a real gateway may send it: in words
 // only (gateway mode `limit-words`). The chat and the status bar must treat it as a limit: no
@@ -18,10 +18,7 @@ describe('a usage limit said only in words', function () {
 
   before(async () => {
     api = await activateExtension();
-    gateway = await startGateway();
-    await setSetting('baseUrl', gateway.url);
-    await setKeyThroughCommand(gateway.apiKey);
-    await waitFor(() => api.connection.setup.hasKey && !!api.connection.setup.client, (ready) => ready, 'the connection');
+    gateway = await connectedGateway(api);
     await api.credits.refresh();
     await waitFor(state, (s) => s.kind === 'ok', 'a balance reading');
   });

@@ -12,8 +12,8 @@ import type { IndexRun } from '../../src/extension/search/searchIndexService';
 import type { AssistantTurn, ToolStep } from '../../src/shared/chatModel';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
-import { startGateway, type LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, recordNotifications, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import type { LocalGateway } from '../gateway/index';
+import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, setSetting, waitFor } from './extensionHost';
 
 type FunctionStep = Extract<ToolStep, { kind: 'function' }>;
 const NEEDLE = 'NEEDLE-4471 search_files';
@@ -60,10 +60,7 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
   before(async () => {
     api = await activateExtension();
     root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? assert.fail('the suite opens a folder');
-    gateway = await startGateway();
-    await setSetting('baseUrl', gateway.url);
-    await setKeyThroughCommand(gateway.apiKey);
-    await waitFor(() => api.connection.setup.hasKey && !!api.connection.setup.client, (ready) => ready, 'the connection');
+    gateway = await connectedGateway(api);
     await setSetting('defaultModels.chat', 'sim-openai/gpt-sim-mini');
     await vscode.workspace.getConfiguration('files').update('exclude', { '**/.git': true, 'hidden/**': true }, vscode.ConfigurationTarget.Workspace);
     // A folder outside the workspace, reached through a link made now.
