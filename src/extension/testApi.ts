@@ -25,6 +25,8 @@ export interface TestParts {
   readonly participantHandler: vscode.ChatRequestHandler;
   /** The sidebar chat's controller (tests send prompts and read the conversation). */
   readonly chat: ChatController;
+  /** The chat of the editor panel opened last by Open Chat in Editor. */
+  readonly chatPanel: () => ChatController | undefined;
   /** The semantic index service (tests wait on its onDidUpdate: watcher updates have no command to await). */
   readonly searchIndex: SearchIndexService;
 }

@@ -1,12 +1,15 @@
 // The chat's wiring: the sidebar view, editor panels, and the commands around them.
 import * as vscode from 'vscode';
 import type { Log } from '../log';
+import type { ChatController } from './chatController';
 import type { ChatDeps } from './chatDeps';
 import { openChatPanel } from './chatPanel';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 
-export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log): { view: ChatViewProvider; disposables: vscode.Disposable[] } {
+/** `lastPanel`: the chat of the editor panel opened last (for the test API; a command's return value would hand it to any extension). */
+export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log): { view: ChatViewProvider; lastPanel: () => ChatController | undefined; disposables: vscode.Disposable[] } {
   const view = new ChatViewProvider(extensionUri, deps, log);
+  let lastPanel: ChatController | undefined;
   const chat = view.controller;
   const addSelection = async (editor?: vscode.TextEditor): Promise<boolean> => {
     await view.reveal();
@@ -33,8 +36,8 @@ export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log)
         await chat.stop();
         await chat.newConversation();
       }
-      // Returned so a caller in this extension host (the integration tests) can drive the panel's chat.
-      return openChatPanel(extensionUri, deps, log, id);
+      // Not returned: any extension can run a command, and the controller reaches the key.
+      lastPanel = await openChatPanel(extensionUri, deps, log, id);
     }),
     vscode.commands.registerCommand('unifiedInference.chat.askAboutSelection', async (_uri?: unknown, editorArg?: vscode.TextEditor) => {
       if (await addSelection(editorArg)) chat.prefill('Explain this code.');
@@ -46,5 +49,5 @@ export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log)
     }),
     vscode.commands.registerCommand('unifiedInference.chat.stop', () => chat.stop()),
   ];
-  return { view, disposables };
+  return { view, lastPanel: () => lastPanel, disposables };
 }
