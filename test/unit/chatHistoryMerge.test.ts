@@ -57,6 +57,29 @@ describe('chat history: one conversation in two places', function () {
     assert.deepEqual(ids(await fresh().load('c')), ['u1', 'a1-again', 'u2']);
   });
 
+  it('a reply finished in the other view replaces this view\'s partial copy, and the next save keeps it finished', async () => {
+    const store = fresh();
+    // The sidebar streams a reply; the panel opened the conversation mid-stream (a partial copy).
+    const sidebar = (await store.load('c'))!;
+    sidebar.turns.push(user('u2', 30), reply('a2', 40, { status: 'streaming', content: 'par' }));
+    await store.save(sidebar);
+    const panel = (await store.load('c'))!;
+    assert.notEqual((panel.turns[3] as AssistantTurn).status, 'done', 'the panel holds an unfinished copy');
+    // The sidebar's reply ends; then the panel sends a message.
+    Object.assign(sidebar.turns[3]!, { status: 'done', content: 'partial no more' });
+    await store.save(sidebar);
+    panel.turns.push(user('u3', 50));
+    assert.equal((await store.save(panel)).kind, 'merged');
+    assert.equal((panel.turns[3] as AssistantTurn).content, 'partial no more', 'the panel shows the finished reply');
+    // The panel's next save (its own reply ending) must not write the stale copy back.
+    panel.turns.push(reply('a3', 60));
+    await store.save(panel);
+    const onDisk = (await fresh().load('c'))!;
+    assert.equal((onDisk.turns[3] as AssistantTurn).status, 'done');
+    assert.equal((onDisk.turns[3] as AssistantTurn).content, 'partial no more');
+    assert.deepEqual(ids(onDisk), ['u1', 'a1', 'u2', 'a2', 'u3', 'a3']);
+  });
+
   it('saves a copy when both sides rewrote history, leaving the other version in place', async () => {
     const store = fresh();
     const a = (await store.load('c'))!;

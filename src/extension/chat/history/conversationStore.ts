@@ -306,16 +306,22 @@ export class ConversationStore {
       return this.writeSeen(target, copy, { kind: 'copied', id: copy.id, title: copy.title });
     }
     const merged = merge.conversation;
-    // The caller's live turns stay the same objects (a reply may still be streaming into one).
+    // Where the merge kept our version of a turn, the caller's live object stays (a reply may still
+    // be streaming into it). Where it took theirs (a reply another view finished while ours held a
+    // partial copy), the caller takes theirs too: keeping the stale object would write it back
+    // over the finished reply at the next save.
     const live = new Map(target.turns.map((turn) => [turn.id, turn]));
     const mergedIds = new Set(merged.turns.map((turn) => turn.id));
     const snapshotIds = new Set(ours.turns.map((turn) => turn.id));
+    const oursKept = new Set<unknown>(ours.turns);
+    const takenOver = merged.turns.filter((turn) => snapshotIds.has(turn.id) && !oursKept.has(turn)).length;
     target.turns = [
-      ...merged.turns.map((turn) => (snapshotIds.has(turn.id) && live.get(turn.id)) || turn),
+      ...merged.turns.map((turn) => (oursKept.has(turn) && live.get(turn.id)) || turn),
       ...target.turns.filter((turn) => !mergedIds.has(turn.id) && !snapshotIds.has(turn.id)), // added after this save was asked for
     ];
     Object.assign(target, { title: merged.title, model: merged.model, parameters: merged.parameters });
-    return this.writeSeen(target, merged, merge.fromTheirs > 0 || merged.turns.length !== ours.turns.length ? { kind: 'merged', fromOthers: merge.fromTheirs } : { kind: 'saved' });
+    const changed = merge.fromTheirs > 0 || takenOver > 0 || merged.turns.length !== ours.turns.length;
+    return this.writeSeen(target, merged, changed ? { kind: 'merged', fromOthers: merge.fromTheirs + takenOver } : { kind: 'saved' });
   }
 
   private async writeSeen(target: Conversation, conversation: Conversation, outcome: SaveOutcome): Promise<SaveOutcome> {
