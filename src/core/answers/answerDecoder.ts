@@ -45,6 +45,13 @@ export class AnswerDecoder<T> implements StreamDecoder<T> {
   private chunks: Uint8Array[] = [];
   private size = 0;
   private ended = false;
+  /**
+   * While sniffing: the first characters after any BOM and leading whitespace (keep-alive newlines
+   * before a slow JSON answer), decoded as bytes arrive, so each chunk costs its own size. The
+   * streaming decoder holds back a character (or a BOM) cut at a chunk's end.
+   */
+  private readonly sniffDecoder = new TextDecoder('utf-8');
+  private sniffText = '';
 
   constructor(
     private readonly sse: StreamDecoder<T>,
@@ -65,7 +72,9 @@ export class AnswerDecoder<T> implements StreamDecoder<T> {
     this.chunks.push(bytes);
     this.size += bytes.byteLength;
     if (this.mode === 'sniff') {
-      const mode = sniff(this.start(false), false, this.type);
+      this.sniffText = (this.sniffText + this.sniffDecoder.decode(bytes, { stream: true })).trimStart().slice(0, SSE_PREFIX_CHARS * 4);
+      // Only whitespace so far: past a page's worth it is not an answer either.
+      const mode = sniff(this.sniffText, false, this.type) ?? (this.size >= PAGE_BYTES ? 'other' : undefined);
       if (mode === undefined) return undefined;
       this.mode = mode;
       if (mode === 'sse') return this.replay(out);
@@ -83,7 +92,8 @@ export class AnswerDecoder<T> implements StreamDecoder<T> {
   end(out: T[]): Error | undefined {
     if (this.mode === 'sse') return this.sse.end(out);
     if (this.mode === 'sniff') {
-      this.mode = sniff(this.start(true), true, this.type) ?? 'other';
+      this.sniffText = (this.sniffText + this.sniffDecoder.decode()).trimStart();
+      this.mode = sniff(this.sniffText, true, this.type) ?? 'other';
       if (this.mode === 'sse') return this.replay(out) ?? this.sse.end(out);
     }
     this.ended = true;
@@ -111,15 +121,6 @@ export class AnswerDecoder<T> implements StreamDecoder<T> {
       if (error !== undefined) return error;
     }
     return undefined;
-  }
-
-  /**
-   * The first bytes as text for sniffing: a BOM is dropped, and a character cut at the end (also a
-   * BOM split across chunks) is held back until more arrives instead of reading as U+FFFD.
-   */
-  private start(final: boolean): string {
-    const bytes = this.bytes(SSE_PREFIX_CHARS * 4);
-    return new TextDecoder('utf-8').decode(bytes, { stream: !final });
   }
 
   private bytes(limit: number): Buffer {

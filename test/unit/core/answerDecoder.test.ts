@@ -43,6 +43,17 @@ describe('answers to a streaming request, read for what they are', () => {
     }
   });
 
+  it('keep-alive whitespace longer than the sniffed prefix before a whole JSON answer is still that answer', async () => {
+    const body = `${'\n'.repeat(40)}${' \r\n'.repeat(20)}${WHOLE}`;
+    for (const split of [[encoder.encode(body)], [...encoder.encode(body)].map((byte) => Uint8Array.of(byte))]) {
+      const accumulator = new ChatStreamAccumulator();
+      const { items, error } = await collect(parseChatStream(chunked(split), 'application/json'));
+      for (const item of items) accumulator.add(item);
+      assert.equal(error, undefined, String(error));
+      assert.equal(accumulator.snapshot().content, 'Hello');
+    }
+  });
+
   it('a 200 JSON error body is the server error, a cut one an interruption', async () => {
     const [failed] = await chatText('{"error":{"message":"model overloaded","type":"server_error"}}', 'application/json');
     assert.ok(failed?.error instanceof StreamError && !failed.error.interrupted, String(failed?.error));
