@@ -58,7 +58,8 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /** Words of a body that speak of a transient request rate, not of used-up credits. */
-const RATE_WORDS = /rate[\s_-]*limit|too[\s_-]*many[\s_-]*requests|requests per|slow down/i;
+/** Words of a transient limit: a rate, a per-minute (or second, hour) budget, concurrency. */
+const RATE_WORDS = /rate[\s_-]*limit|too[\s_-]*many[\s_-]*requests|requests per|per[\s_-]*(second|minute|hour)|concurren|slow down/i;
 /** Words of a message that speak of a usage, plan, credit, quota or spend limit (or no money left). */
 const LIMIT_WORDS = /(usage|plan|spend(ing)?|billing|budget|credit|quota)[\s_-]*(limit|cap)|(limit|cap) (has been |was )?(reached|exceeded|hit)|out of credits?|insufficient[\s_-]*(funds|credits?|balance|quota)|credits? (are |is )?(exhausted|used up|depleted)|quota (exceeded|exhausted|reached)/i;
 

@@ -18,6 +18,9 @@ const HOUR_MS = 60 * 60_000;
  * the background longer than the interval; caught up at once on focus). Notifies once when the
  * balance crosses the low threshold and once when a request fails for lack of credits.
  */
+/** How long a usage-limit refusal keeps the item at "out of credits" when nothing else ends it. */
+const LIMIT_HOLD_MS = 60 * 60_000;
+
 export class CreditsMonitor extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<CreditsState>());
   readonly onDidChange = this.changed.event;
@@ -39,7 +42,7 @@ export class CreditsMonitor extends Disposable {
    * "out of credits" until the window's reset time passes or the balance rises above `credits`
    * (new credits), instead of flipping back to a balance the gateway will not let us spend.
    */
-  private limitHeld: { credits: number | undefined } | undefined;
+  private limitHeld: { credits: number | undefined; readonly since: number } | undefined;
   private resetLookup: Promise<CreditsReading | undefined> | undefined;
 
   constructor(
@@ -123,7 +126,9 @@ export class CreditsMonitor extends Disposable {
     const held = this.limitHeld;
     if (!held) return false;
     const reset = Date.parse(reading.reset);
-    const windowOver = Number.isFinite(reset) && this.now() >= reset;
+    // The quota's reset may be the end of a pay period, weeks away, while the limit that refused us
+    // was a shorter window: after LIMIT_HOLD_MS the balance shows again (a refusal sets it again).
+    const windowOver = (Number.isFinite(reset) && this.now() >= reset) || this.now() - held.since >= LIMIT_HOLD_MS;
     const toppedUp = held.credits !== undefined && reading.credits > held.credits;
     // A zero balance tells the story itself ($0.00 in the error colour), and any rise from it shows.
     if (windowOver || toppedUp || reading.credits <= 0) {
@@ -197,7 +202,7 @@ export class CreditsMonitor extends Disposable {
 
   private onRequestFailed(error: unknown): void {
     if (!(error instanceof RateLimitError && error.quotaExhausted)) return;
-    this.limitHeld = { credits: this.last?.credits };
+    this.limitHeld = { credits: this.last?.credits, since: this.now() };
     this.set(this.last ? { kind: 'outOfCredits', last: this.last } : { kind: 'outOfCredits' });
     if (!this.outOfCreditsNoticeArmed) return;
     this.outOfCreditsNoticeArmed = false;

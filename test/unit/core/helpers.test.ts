@@ -89,6 +89,11 @@ describe('core: retry policy', () => {
     assert.equal(isOutOfCredits('INSUFFICIENT_FUNDS', undefined), true);
     assert.equal(isOutOfCredits('rate_limit_exceeded', 'requests'), false);
     assert.equal(isOutOfCredits(undefined, undefined), false);
+    // In words only: a usage or plan limit is out of credits; a per-minute or concurrency limit is a rate.
+    assert.equal(isOutOfCredits(undefined, undefined, 'Usage limit reached for this billing period', false), true);
+    assert.equal(isOutOfCredits(undefined, undefined, 'Tokens per minute limit exceeded', false), false);
+    assert.equal(isOutOfCredits(undefined, undefined, 'Concurrency limit reached', false), false);
+    assert.equal(isOutOfCredits(undefined, undefined, 'Usage limit reached', true), false, 'Retry-After makes it transient');
   });
 });
 
