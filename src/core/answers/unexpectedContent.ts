@@ -5,6 +5,8 @@
 import { UnexpectedContentError } from '../errors';
 
 const SNIPPET_CHARS = 80;
+/** A run of key-like characters long enough to be a credential (a word of a title never is). */
+const TOKEN_LIKE = /[A-Za-z0-9_\-+/=.:]{20,}/g;
 
 /** The media type alone, lower-case ('' when there is none). */
 export function mediaType(contentType: string | undefined): string {
@@ -21,6 +23,9 @@ function clean(text: string): string {
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
     .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, ' ')
     .replace(/\s+/g, ' ')
+    // Before the cut: a page that echoes a credential would leave a prefix the redaction after
+    // this (which looks for the whole key) cannot recognise. Titles have no 20-character tokens.
+    .replace(TOKEN_LIKE, '[token]')
     .trim();
   return plain.length > SNIPPET_CHARS ? `${plain.slice(0, SNIPPET_CHARS - 1).trimEnd()}…` : plain;
 }
