@@ -6,7 +6,7 @@ import { resolveApiKey } from './apiKey';
 import { unexpectedContent } from './answers/unexpectedContent';
 import { apiBaseUrl } from './baseUrl';
 import { readCappedText } from './cappedBody';
-import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, abortError } from './errors';
+import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, TimeoutError, abortError } from './errors';
 import { Exchange } from './exchange';
 import { watchConnect } from './net/connectWatch';
 import { phaseTimeout, resolveTimeouts } from './timeouts';
@@ -114,7 +114,9 @@ export class Transport {
       } catch (error) {
         exchange.detach();
         const mapped = mapError(error);
-        if (mapped instanceof ConnectionError && attempt < maxRetries) {
+        // A connect timeout, like a refused connection, never reached the server: safe to try again.
+        const neverSent = mapped instanceof ConnectionError || (mapped instanceof TimeoutError && mapped.phase === 'connect');
+        if (neverSent && attempt < maxRetries) {
           await sleep(backoffDelay(attempt), signal);
           continue;
         }

@@ -103,6 +103,21 @@ describe('timeouts per phase', function () {
       const info = describeChatError(error, { baseUrl: `https://127.0.0.1:${port}` });
       assert.deepEqual(info.actions, ['retry', 'openSettings', 'showLog']);
     });
+
+    it('a connect timeout is tried again, as a refused connection is (the request never reached the server)', async () => {
+      const { port } = server.address() as net.AddressInfo;
+      let connections = 0;
+      const count = (): void => void connections++;
+      server.on('connection', count);
+      try {
+        const client = new GatewayClient({ baseUrl: `https://127.0.0.1:${port}`, apiKey: 'k', maxRetries: 1, connectTimeoutMs: 200, dispatcher: createDispatcher() });
+        const error = await rejectionOf(client.models.list());
+        assert.ok(error instanceof TimeoutError && error.phase === 'connect', String(error));
+        assert.equal(connections, 2, 'one try and one retry');
+      } finally {
+        server.off('connection', count);
+      }
+    });
   });
 
   describe('resolveTimeouts', () => {
