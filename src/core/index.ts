@@ -198,5 +198,5 @@ export { gitignoreVerdict, isGitignored, parseGitignore, parseGitignoreLine } fr
 export type { GitignoreFile, GitignoreRule } from './workspaceFiles/gitignore';
 export { BUILT_IN_SENSITIVE_FILES, sensitiveMatcher } from './workspaceFiles/sensitivePaths';
 export { BINARY_SAMPLE_BYTES, decodeText, looksBinary } from './workspaceFiles/binary';
-export { isDurableTempName, removeStrayTempFiles, renameWithRetry, syncFolder, writeFileDurably } from './storage/durableFile';
+export { isDurableTempName, processIsAlive, removeStrayTempFiles, renameWithRetry, syncFolder, writeFileDurably } from './storage/durableFile';
 export type { FileStamp } from './storage/durableFile';

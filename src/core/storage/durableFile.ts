@@ -99,7 +99,8 @@ export async function removeStrayTempFiles(folder: string): Promise<string[]> {
   return problems;
 }
 
-function processIsAlive(pid: number): boolean {
+/** Whether a process with this id runs (ours or another user's): tells a live writer from a crashed one. */
+export function processIsAlive(pid: number): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

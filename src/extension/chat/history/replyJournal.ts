@@ -8,6 +8,7 @@
 // already in the JSON (a full save landed after the batch) is skipped, never doubled. A crash
 // mid-append leaves a torn last line, which replay ignores. No vscode import (tested in Node).
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
+import { processIsAlive } from '../../../core/index';
 import type { AssistantTurn, Conversation } from '../../../shared/chatModel';
 import { isRecord } from './conversationShape';
 
@@ -176,12 +177,5 @@ function assistantTurnOf(value: unknown): AssistantTurn | undefined {
 
 /** Whether the process that wrote a journal still runs (then its journal is live, not a crash's). */
 export function writerIsAlive(pid: number | undefined): boolean {
-  if (pid === undefined || !Number.isSafeInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: unknown } | null)?.code === 'EPERM';
-  }
+  return pid !== undefined && processIsAlive(pid);
 }
