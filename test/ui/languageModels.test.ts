@@ -27,22 +27,26 @@ describe('gateway models in VS Code\'s chat model picker (real VS Code in Chromi
     const rows = workbench.page.locator('.monaco-list-row', { hasText: /sim-(openai|anthropic|google)/ });
     // VS Code's picker is an action widget that closes when it loses focus, and its chat view
     // takes focus for its own input while it finishes loading; a clean-clone run once typed into
-    // a picker that had just closed ("rows shown: .vscode", the explorer). So each try first makes
-    // sure the picker is open (opening it again if VS Code closed it), then types the filter.
+    // a picker that had just closed ("rows shown: .vscode", the explorer). The picker also builds
+    // its rows once, from the models VS Code knows when it opens: a CI run opened it while VS Code
+    // was re-reading our list after the key arrived, and it stayed open with no rows at all. So
+    // every try opens a fresh picker (closing one left from the try before), then types the filter.
     let labels: string[] = [];
     for (let attempt = 1; ; attempt++) {
       try {
-        if (!(await search.isVisible())) {
-          await pickerButton.click();
-          await search.waitFor({ state: 'visible', timeout: 15_000 });
+        if (await search.isVisible()) {
+          await workbench.page.keyboard.press('Escape');
+          await search.waitFor({ state: 'hidden', timeout: 5_000 });
         }
+        await pickerButton.click();
+        await search.waitFor({ state: 'visible', timeout: 15_000 });
         await search.fill('sim', { timeout: 5_000 });
         await rows.first().waitFor({ timeout: 10_000 });
         labels = await rows.allInnerTexts();
         if (labels.length === 0) throw new Error('the picker closed while its rows were read');
         break;
       } catch (error) {
-        if (attempt < 3) continue;
+        if (attempt < 5) continue;
         await workbench.screenshot('lm-01-failed-model-picker');
         const shown = await workbench.page.locator('.monaco-list-row').allInnerTexts();
         throw new Error(`no gateway model in the picker after ${attempt} tries; picker open: ${await search.isVisible()}; rows shown: ${shown.join(' | ')}`, { cause: error });
