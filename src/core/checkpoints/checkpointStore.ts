@@ -157,7 +157,8 @@ export class CheckpointStore {
     if (!isHash(hash)) throw new CheckpointCorruptError(`The checkpoint names a malformed content hash.`);
     let bytes: Uint8Array;
     try {
-      bytes = await fs.readFile(this.blobPath(hash));
+      const buffer = await fs.readFile(this.blobPath(hash));
+      bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
     } catch (error) {
       throw new CheckpointCorruptError(`The kept content ${hash.slice(0, 12)}… is missing from the checkpoint storage (${errorCode(error) ?? 'unreadable'}).`);
     }
