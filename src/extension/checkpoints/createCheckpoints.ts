@@ -23,6 +23,8 @@ export interface ChatCheckpoints {
 
 export interface Checkpoints extends ChatCheckpoints {
   readonly service: CheckpointService;
+  /** `confirm` instead of the preview (tests). */
+  restore(reply: ReplyRef, confirm?: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean>): Promise<RestoreOutcome>;
   readonly disposables: vscode.Disposable[];
 }
 
@@ -80,6 +82,6 @@ export function createCheckpoints(options: {
     disposables,
     onDidRecord: service.onDidRecord,
     turnsWithCheckpoints: (conversationId) => service.turnsWithCheckpoints(conversationId),
-    restore: (reply) => restoreToBefore(service, reply, options.log),
+    restore: (reply, confirm) => restoreToBefore(service, reply, options.log, confirm),
   };
 }
