@@ -17,7 +17,8 @@ import { WorkspaceFilesService } from '../../src/extension/workspaceFiles/worksp
 import type { AssistantTurn, UserTurn } from '../../src/shared/chatModel';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
-import { activateExtension, recordNotifications, waitFor } from './extensionHost';
+import { readdir, readFile } from 'node:fs/promises';
+import { activateExtension, recordNotifications, setSettingAndWait, waitFor } from './extensionHost';
 
 const CRLF_TEXT = 'first line\r\nsecond line\r\n\r\nno newline at the end';
 const BINARY = Uint8Array.from({ length: 600 }, (_, i) => (i * 37 + (i >> 3)) % 256);
@@ -207,5 +208,33 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
     await api.chat.handle({ type: 'ready' });
     assert.deepEqual(posted.find((m) => m.type === 'checkpoints'), { type: 'checkpoints', turnIds: [turn.id] }, 'a reloaded webview is told again');
     await api.chat.newConversation();
+  });
+
+  it('keeps the storage under unifiedInference.checkpoints.maxStorageMB, oldest first, and says so in the log', async () => {
+    const service = api.checkpoints.service;
+    const logText = async (): Promise<string> => {
+      const files: string[] = [];
+      const walk = async (at: string): Promise<void> => {
+        for (const entry of await readdir(at, { withFileTypes: true }).catch(() => [])) {
+          if (entry.isDirectory()) await walk(join(at, entry.name));
+          else files.push(join(at, entry.name));
+        }
+      };
+      await walk(api.logUri.fsPath);
+      return (await Promise.all(files.map((file) => readFile(file, 'utf8')))).join('\n');
+    };
+    await setSettingAndWait('checkpoints.maxStorageMB', 10);
+    try {
+      await service.prune(); // learns the storage's size: later checkpoints are counted from it
+      for (const turn of ['a-1', 'a-2', 'a-3']) {
+        writeFileSync(path('big.bin'), Buffer.alloc(4 * 1024 * 1024, turn));
+        await service.beforeChange(reply(turn), [uri('big.bin')]);
+      }
+      const left = await waitFor(() => service.turnsWithCheckpoints(reply('a-1').conversationId), (turns) => !turns.includes('a-1'), 'the oldest checkpoint pruned');
+      assert.ok(left.includes('a-3'), 'the newest stays');
+      await waitFor(logText, (text) => /Checkpoints: removed \d+ of deleted conversations and \d+ over the 10 MB budget \(oldest first\)/.test(text), 'the prune in the log');
+    } finally {
+      await setSettingAndWait('checkpoints.maxStorageMB', undefined);
+    }
   });
 });

@@ -160,7 +160,9 @@ export class ChatController extends Disposable {
         return;
       }
       case 'restoreCheckpoint':
-        await this.deps.checkpoints?.restore({ conversationId: this.conversation.id, turnId: message.turnId });
+        // A reply still writing would fight the restore.
+        if (this.running) void vscode.window.showInformationMessage('Wait for the reply to finish (or stop it), then restore the files.');
+        else await this.deps.checkpoints?.restore({ conversationId: this.conversation.id, turnId: message.turnId });
         return;
       case 'searchHistory':
         this.historyQuery = message.query;

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Log } from '../log';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { CHECKPOINT_SCHEME, CheckpointContentProvider } from './checkpointContent';
-import type { ReplyRef } from './checkpointRecorder';
+import type { CheckpointRecorder, ReplyRef } from './checkpointRecorder';
 import { CheckpointService, CheckpointUnusableError, type PreparedRestore } from './checkpointService';
 import { confirmRestore } from './restorePreview';
 import { changingItems } from '../../core/index';
@@ -16,6 +16,8 @@ export type RestoreOutcome = 'restored' | 'cancelled' | 'nothingToDo' | 'failed'
 
 /** What the chat needs of checkpoints. */
 export interface ChatCheckpoints {
+  /** For the writers (Apply on a code block, the model's edit tools): call beforeChange first. */
+  readonly recorder: CheckpointRecorder;
   readonly onDidRecord: vscode.Event<ReplyRef>;
   turnsWithCheckpoints(conversationId: string): Promise<string[]>;
   restore(reply: ReplyRef): Promise<RestoreOutcome>;
@@ -79,6 +81,7 @@ export function createCheckpoints(options: {
   void service.prune();
   return {
     service,
+    recorder: service,
     disposables,
     onDidRecord: service.onDidRecord,
     turnsWithCheckpoints: (conversationId) => service.turnsWithCheckpoints(conversationId),
