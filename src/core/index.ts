@@ -200,3 +200,10 @@ export { BUILT_IN_SENSITIVE_FILES, sensitiveMatcher } from './workspaceFiles/sen
 export { BINARY_SAMPLE_BYTES, decodeText, looksBinary } from './workspaceFiles/binary';
 export { isDurableTempName, processIsAlive, removeStrayTempFiles, renameWithRetry, syncFolder, writeFileDurably } from './storage/durableFile';
 export type { FileStamp } from './storage/durableFile';
+export { blockTargetPath, looksLikePath, pathFromFenceInfo, pathFromLineAbove } from './apply/codeTarget';
+export { classifyBlock, hasElisionMarkers, isElisionLine } from './apply/wholeFile';
+export type { BlockKind } from './apply/wholeFile';
+export { codeFromAnswer, fenceFor, matchFileConventions, mergePrompt } from './apply/mergeAnswer';
+export type { MergePrompt } from './apply/mergeAnswer';
+export { applyHunk, computeHunks, lineRangeOffsets, rebaseProposal, replaceLines, revertHunk, splitLines } from './apply/lineHunks';
+export type { Hunk } from './apply/lineHunks';
