@@ -185,7 +185,7 @@ export type { Candidate, RankedResult } from './search/rankResults';
 // folders, files.exclude / search.exclude / .gitignore (negations, nested files), sensitive paths,
 // reads bounded by a byte cap, binary detection.
 export { WorkspaceFiles } from './workspaceFiles/workspaceFiles';
-export type { Resolution, ResolveProblem, WorkspaceFilesConfig } from './workspaceFiles/workspaceFiles';
+export type { Resolution, ResolveProblem, WorkspaceFilesConfig, WriteResolution } from './workspaceFiles/workspaceFiles';
 export type { FolderConfig } from './workspaceFiles/rootFolders';
 export type { WorkspaceFile } from './workspaceFiles/workspaceFile';
 export type { Listing, ListOptions } from './workspaceFiles/fileWalk';
