@@ -4,6 +4,8 @@ import { showCreditsMenu } from './account/creditsMenu';
 import { CreditsMonitor } from './account/creditsMonitor';
 import { CreditsStatusItem } from './account/creditsStatusItem';
 import { clearApiKeyCommand, setApiKeyCommand } from './apiKey/apiKeyCommands';
+import { CodeApplier } from './apply/codeApplier';
+import { NO_CHECKPOINTS } from './checkpoints/checkpointRecorder';
 import { API_KEY_SECRET_ID, ApiKeyStore } from './apiKey/apiKeyStore';
 import { WorkspaceFileIndex } from './chat/editorContext';
 import { ConversationStore } from './chat/history/conversationStore';
@@ -62,7 +64,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`), (value) => apiKeys.redact(value));
   const costs = new CostMeter();
   context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
-  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files: new WorkspaceFileIndex(workspaceFiles), workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation: new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath), log }, log);
+  const files = new WorkspaceFileIndex(workspaceFiles);
+  // Apply on chat code blocks. Checkpoints: NO_CHECKPOINTS until the checkpoint recorder exists;
+  // pass the real CheckpointRecorder here (it is called before each reply's first write).
+  const codeApplier = new CodeApplier({ connection, catalog, workspaceFiles, files, log }, NO_CHECKPOINTS);
+  context.subscriptions.push(codeApplier);
+  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files, workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation: new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath), log, codeApplier }, log);
   context.subscriptions.push(...chat.disposables);
 
   context.subscriptions.push(
@@ -89,7 +96,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   await connection.initialize();
   log.info(`Unified Inference ${String(context.extension.packageJSON.version)} activated.`);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, codeApplier })
     : undefined;
 }
 

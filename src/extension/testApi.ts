@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { KeySource } from '../shared/chatProtocol';
 import type { CreditsMonitor } from './account/creditsMonitor';
+import type { CodeApplier } from './apply/codeApplier';
 import type { ChatController } from './chat/chatController';
 import type { CreditsStatusItem } from './account/creditsStatusItem';
 import type { GatewayConnection } from './gateway/gatewayConnection';
@@ -29,6 +30,8 @@ export interface TestParts {
   readonly chatPanel: () => ChatController | undefined;
   /** The semantic index service (tests wait on its onDidUpdate: watcher updates have no command to await). */
   readonly searchIndex: SearchIndexService;
+  /** Apply on chat code blocks and its open reviews. */
+  readonly codeApplier: CodeApplier;
 }
 
 /**

@@ -59,6 +59,8 @@ export interface Settings {
   readonly images: { readonly folder: string };
   /** Globs added to the built-in sensitive files (keys, credentials, .env): never read without a one-time approval. */
   readonly sensitiveFiles: readonly string[];
+  /** Apply on a chat code block: `model` merges a partial block into its file ('' = the conversation's model). */
+  readonly apply: { readonly model: string };
 }
 
 /** Every setting key (without the section prefix, dotted as in package.json) with its default. */
@@ -81,6 +83,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'models.categoryOverrides': {},
   'images.folder': 'images',
   sensitiveFiles: [],
+  'apply.model': '',
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
@@ -180,5 +183,6 @@ export function parseSettings(read: (key: string) => unknown): Settings {
     categoryOverrides: categoryMap(read('models.categoryOverrides')),
     images: { folder: text(read('images.folder'), 'images') },
     sensitiveFiles: globList(read('sensitiveFiles')),
+    apply: { model: text(read('apply.model'), '') },
   };
 }
