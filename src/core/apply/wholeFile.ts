@@ -3,8 +3,10 @@
 // "partial" wrongly only costs a merge request, so "whole" needs positive evidence:
 //   1. the file is empty or does not exist yet: whole;
 //   2. the block has an elision marker ("// ... existing code ...", "...", "# rest unchanged"): partial;
-//   3. the block keeps the file's first and last significant lines (so it spans the file, even
-//      with lines added before or after them) and has at least half as many lines: whole;
+//   3. the block must keep the file's first significant line (a block without it starts inside);
+//      then it is whole when it also keeps the last one and has at least half as many lines (it
+//      spans the file, lines added or removed inside), or when it is about the file's size (80%)
+//      and keeps most (60%) of its lines (the file with some lines changed, the last among them);
 //   4. anything else: partial.
 
 /** Lines that stand for "the original code goes here" in a partial block. */
@@ -45,12 +47,17 @@ export function classifyBlock(code: string, current: string | undefined): BlockK
   if (current === undefined || current.trim() === '') return 'whole';
   if (hasElisionMarkers(code)) return 'partial';
   const fileLines = normalized(current).filter(significant);
-  const blockLines = normalized(code);
+  const blockLines = normalized(code).filter(significant);
   const blockSet = new Set(blockLines);
   const first = fileLines[0];
   const last = fileLines[fileLines.length - 1];
   if (first === undefined || last === undefined) return 'whole';
-  const spans = blockSet.has(first) && blockSet.has(last);
-  const sized = blockLines.filter(significant).length * 2 >= fileLines.length;
-  return spans && sized ? 'whole' : 'partial';
+  if (!blockSet.has(first)) return 'partial';
+  const size = blockLines.length / fileLines.length;
+  const coverage = fileLines.filter((line) => blockSet.has(line)).length / fileLines.length;
+  // Spans the file (first and last lines kept), or is the file with some lines changed (its last
+  // one among them): about its size, and most of its lines still there.
+  const spans = blockSet.has(last) && size >= 0.5;
+  const rewritten = size >= 0.8 && coverage >= 0.6;
+  return spans || rewritten ? 'whole' : 'partial';
 }

@@ -74,12 +74,16 @@ describe('apply: whole file or partial', () => {
     assert.equal(classifyBlock(file.replace('a + 1', 'a + 2'), file), 'whole');
     // A line added above the first one still spans the file.
     assert.equal(classifyBlock(`import { b } from "./b";\n${file}`, file), 'whole');
+    // The file with its last line changed (and another): still the whole file.
+    assert.equal(classifyBlock(file.replace('return 2;', 'return 3;').replace('a + 1', 'a + 2'), file), 'whole');
   });
 
   it('one function out of several is partial', () => {
     assert.equal(classifyBlock('export function g(): number {\n  return 3;\n}\n', file), 'partial');
     // Only the closing braces in common: "}" is not significant.
     assert.equal(classifyBlock('export function h() {\n}\n', file), 'partial');
+    // Most of the file but not its start: a fragment, even a big one.
+    assert.equal(classifyBlock(file.split('\n').slice(1).join('\n'), file), 'partial');
   });
 });
 
