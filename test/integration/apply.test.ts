@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../src/extension/apply/codeApplier';
@@ -181,12 +181,18 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
   it('refuses a path outside the workspace (by .., absolute, or a folder link) and writes nothing', async () => {
     notes.shown.length = 0;
     const outside = join(root(), '..', 'apply-outside.ts');
-    for (const path of ['../apply-outside.ts', outside]) {
+    const outsideFolder = join(root(), '..', 'apply-outside-folder');
+    mkdirSync(outsideFolder, { recursive: true });
+    mkdirSync(dir(), { recursive: true });
+    symlinkSync(outsideFolder, join(dir(), 'link-out'));
+    for (const path of ['../apply-outside.ts', outside, 'apply-tests/link-out/apply-outside.ts']) {
       const outcome = await applyReply(`\`\`\`ts ${path}\nexport const x = 1;\n\`\`\`\n`);
       assert.equal(outcome.kind, 'refused', path);
       assert.match((outcome as { message?: string }).message ?? '', /outside the workspace/);
     }
     assert.equal(existsSync(outside), false);
+    assert.equal(existsSync(join(outsideFolder, 'apply-outside.ts')), false);
+    rmSync(outsideFolder, { recursive: true, force: true });
     assert.ok(notes.shown.some((n) => n.kind === 'warning' && /apply-outside\.ts.*outside the workspace.*Nothing was written/.test(n.message)), 'the user is told, with what happened');
     assert.equal(api.codeApplier.reviews.active.length, 0);
   });

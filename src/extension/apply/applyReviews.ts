@@ -45,6 +45,8 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
     this._register(vscode.languages.registerCodeLensProvider({ scheme: APPLY_SCHEME }, this));
     this._register(vscode.workspace.onDidChangeTextDocument((event) => {
       if (event.contentChanges.length === 0) return;
+      // A proposal document took its new text: its lenses can be placed now.
+      if (event.document.uri.scheme === APPLY_SCHEME) this.lensesChanged.fire();
       for (const review of this.reviewsOf(event.document.uri)) review.sync(event.document.getText());
     }));
     this._register(vscode.window.tabGroups.onDidChangeTabs((event) => {
