@@ -1,6 +1,8 @@
 // The host numbers a reply's code blocks (replyCodeBlocks) the way the webview shows them, so the
 // Apply button of block n applies the host's block n; and the button sends that number only.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { replyCodeBlocks } from '../../src/extension/apply/replyCodeBlocks';
 import { attachMarkdownActions } from '../../src/webview/chat/markdown/markdownActions';
 import { codeBlockOf } from '../../src/webview/chat/markdown/codeBlocks';
@@ -73,5 +75,9 @@ describe('apply: code blocks numbered as the webview shows them', () => {
     buttons[2]?.click();
     buttons[4]?.click();
     assert.deepEqual(actions.calls, [['apply', '2'], ['apply', '4']]);
+    // Its icon is one the bundled codicon font has (an unknown class shows an empty button).
+    const icon = buttons[0]?.querySelector('.codicon')?.className.split(' ').find((name) => name !== 'codicon') ?? '';
+    const css = readFileSync(join(__dirname, '..', '..', '..', 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.css'), 'utf8');
+    assert.ok(css.includes(`.${icon}:before`), `${icon} is in codicon.css`);
   });
 });

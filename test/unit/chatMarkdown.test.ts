@@ -58,7 +58,7 @@ describe('chat markdown: rendering', () => {
     const buttons = Array.from(first.querySelectorAll('.md-code-toolbar button'));
     assert.deepEqual(buttons.map((b) => b.getAttribute('aria-label')), ['Apply to File', 'Copy', 'Insert at Cursor', 'New File']);
     assert.ok(buttons.every((b) => b.getAttribute('type') === 'button'));
-    assert.deepEqual(buttons.map((b) => b.querySelector('.codicon')?.className), ['codicon codicon-git-pull-request-go', 'codicon codicon-copy', 'codicon codicon-insert', 'codicon codicon-new-file']);
+    assert.deepEqual(buttons.map((b) => b.querySelector('.codicon')?.className), ['codicon codicon-diff-single', 'codicon codicon-copy', 'codicon codicon-insert', 'codicon codicon-new-file']);
     assert.equal(first.querySelector('.md-code-language')?.textContent, 'ts');
     assert.ok(blocks[1]?.querySelector('code.language-python .hljs-string'));
   });

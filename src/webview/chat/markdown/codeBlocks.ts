@@ -63,7 +63,7 @@ export function createCodeBlock(doc: Document, code: string, language: string, c
   toolbar.append(
     label,
     // Apply: to the file the block names (or the active editor), reviewed as a diff before anything is written.
-    button(doc, 'apply', 'Apply to File', 'codicon-git-pull-request-go'),
+    button(doc, 'apply', 'Apply to File', 'codicon-diff-single'),
     button(doc, 'copy', 'Copy', 'codicon-copy'),
     button(doc, 'insert', 'Insert at Cursor', 'codicon-insert'),
     button(doc, 'newFile', 'New File', 'codicon-new-file'),
