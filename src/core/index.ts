@@ -39,6 +39,7 @@ export { backoffDelay, isOutOfCredits, isRetryableStatus, parseRetryAfter, DEFAU
 export { clampDelay, MAX_TIMER_DELAY_MS } from './delay';
 export {
   formatByteSize,
+  MAX_APPLY_MERGE_CHARS,
   MAX_CATALOG_BYTES,
   MAX_IMAGE_BYTES,
   MAX_JSON_BYTES,

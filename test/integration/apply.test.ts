@@ -212,15 +212,24 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
     assert.ok(text.includes('typed inside the change') && text.includes('a * b') && !text.includes('b * a'), 'the typing stays, nothing of the proposal was written');
   });
 
-  it('a failed merge (401) says so with a next step and writes nothing', async () => {
+  it('a failed merge (401, a cut stream, an error mid-stream) says so with a next step and writes nothing', async () => {
     const uri = write('failing.ts', FILE);
-    notes.shown.length = 0;
-    await setSettingAndWait('apply.model', 'sim-openai/gpt-sim-mini::status=401');
-    const outcome = await applyReply(`\`\`\`ts apply-tests/failing.ts\n// ... existing code ...\n${partialBlock}\n\`\`\`\n`);
-    assert.equal(outcome.kind, 'failed');
-    assert.ok(notes.shown.some((n) => n.kind === 'error' && /Could not merge the code block into apply-tests\/failing\.ts: .*Nothing was written\./.test(n.message)), JSON.stringify(notes.shown));
-    assert.equal(await textOf(uri), FILE);
-    assert.equal(api.codeApplier.reviews.active.length, 0);
+    const cases: [string, RegExp][] = [
+      ['status=401', /API key/i],
+      ['cut-after=300', /./],
+      ['error-event', /./],
+    ];
+    for (const [fault, says] of cases) {
+      notes.shown.length = 0;
+      await setSettingAndWait('apply.model', `sim-openai/gpt-sim-mini::${fault}`);
+      const outcome = await applyReply(`\`\`\`ts apply-tests/failing.ts\n// ... existing code ...\n${partialBlock}\n\`\`\`\n`);
+      assert.equal(outcome.kind, 'failed', fault);
+      const error = notes.shown.find((n) => n.kind === 'error');
+      assert.match(error?.message ?? '', /^Could not merge the code block into apply-tests\/failing\.ts: .+ Nothing was written\.$/s, fault);
+      assert.match(error?.message ?? '', says, fault);
+      assert.equal(await textOf(uri), FILE, fault);
+      assert.equal(api.codeApplier.reviews.active.length, 0, fault);
+    }
   });
 
   it('the chat\'s applyCode message applies block n of the reply the chat holds', async () => {

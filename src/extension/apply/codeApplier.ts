@@ -3,7 +3,7 @@
 // the workspace files gate), decide whole file or partial, merge a partial block through the
 // gateway, and open the review. Nothing is written here: the review writes on Accept.
 import * as vscode from 'vscode';
-import { blockTargetPath, classifyBlock, matchFileConventions, type WorkspaceFile } from '../../core/index';
+import { blockTargetPath, classifyBlock, matchFileConventions, MAX_APPLY_MERGE_CHARS, type WorkspaceFile } from '../../core/index';
 import type { AssistantTurn, Conversation } from '../../shared/chatModel';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
 import { newId } from '../chat/chatIds';
@@ -80,6 +80,9 @@ export class CodeApplier extends Disposable {
       proposal = code;
     } else {
       if (!model) return this.refuse('No chat model is selected to merge the block with: pick one in the chat, or set unifiedInference.apply.model.');
+      if (current.length > MAX_APPLY_MERGE_CHARS) {
+        return this.refuse(`${target.display} is too large to merge a partial block into through a model (${current.length.toLocaleString('en-US')} characters, at most ${MAX_APPLY_MERGE_CHARS.toLocaleString('en-US')}). Ask for the whole changed part with its surroundings, or make the change by hand.`);
+      }
       if (target.sensitive.length && !(await this.confirmSensitiveSend(target, model))) return { kind: 'cancelled' };
       const provider = this.deps.catalog.snapshot?.models.find((m) => m.id === model)?.provider;
       const merged = await mergeThroughGateway(this.deps.connection, this.deps.log, { display: target.display, current, block: code, model, ...(typeof provider === 'string' ? { provider } : {}) }, async () => {
