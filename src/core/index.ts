@@ -39,6 +39,7 @@ export { backoffDelay, isOutOfCredits, isRetryableStatus, parseRetryAfter, DEFAU
 export { clampDelay, MAX_TIMER_DELAY_MS } from './delay';
 export {
   formatByteSize,
+  MAX_APPLY_MERGE_CHARS,
   MAX_CATALOG_BYTES,
   MAX_IMAGE_BYTES,
   MAX_JSON_BYTES,
@@ -185,7 +186,7 @@ export type { Candidate, RankedResult } from './search/rankResults';
 // folders, files.exclude / search.exclude / .gitignore (negations, nested files), sensitive paths,
 // reads bounded by a byte cap, binary detection.
 export { WorkspaceFiles } from './workspaceFiles/workspaceFiles';
-export type { Resolution, ResolveProblem, WorkspaceFilesConfig } from './workspaceFiles/workspaceFiles';
+export type { Resolution, ResolveProblem, WorkspaceFilesConfig, WriteResolution } from './workspaceFiles/workspaceFiles';
 export type { FolderConfig } from './workspaceFiles/rootFolders';
 export type { Placement } from './workspaceFiles/placePath';
 export type { WorkspaceFile } from './workspaceFiles/workspaceFile';
@@ -210,3 +211,10 @@ export type { CurrentState, PlanFile, PlanItem, RestoreAction, RestorePlan, Skip
 export { decidePrune } from './checkpoints/pruneRules';
 export type { CheckpointSummary, PruneDecision, PruneInput } from './checkpoints/pruneRules';
 export { MAX_SNAPSHOT_BYTES } from './checkpoints/snapshotLimit';
+export { blockTargetPath, looksLikePath, pathFromFenceInfo, pathFromLineAbove } from './apply/codeTarget';
+export { classifyBlock, hasElisionMarkers, isElisionLine } from './apply/wholeFile';
+export type { BlockKind } from './apply/wholeFile';
+export { codeFromAnswer, fenceFor, matchFileConventions, mergePrompt } from './apply/mergeAnswer';
+export type { MergePrompt } from './apply/mergeAnswer';
+export { applyHunk, computeHunks, lineRangeOffsets, rebaseProposal, replaceLines, revertHunk, splitLines } from './apply/lineHunks';
+export type { Hunk } from './apply/lineHunks';

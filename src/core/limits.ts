@@ -74,3 +74,10 @@ export function formatByteSize(bytes: number): string {
 function trim(value: number): string {
   return value >= 10 ? String(Math.round(value)) : value.toFixed(1).replace(/\.0$/, '');
 }
+
+/**
+ * Apply: the largest file a partial code block is merged into through a model. The model reads
+ * the file and writes it back whole: 200,000 characters are about 50,000 tokens each way, past the
+ * output limit of most chat models; a larger file is better changed by a whole-file block or by hand.
+ */
+export const MAX_APPLY_MERGE_CHARS = 200_000;

@@ -4,6 +4,7 @@ import { showCreditsMenu } from './account/creditsMenu';
 import { CreditsMonitor } from './account/creditsMonitor';
 import { CreditsStatusItem } from './account/creditsStatusItem';
 import { clearApiKeyCommand, setApiKeyCommand } from './apiKey/apiKeyCommands';
+import { CodeApplier } from './apply/codeApplier';
 import { API_KEY_SECRET_ID, ApiKeyStore } from './apiKey/apiKeyStore';
 import { createCheckpoints } from './checkpoints/createCheckpoints';
 import { seedCheckpointForUiTest } from './checkpoints/uiTestSeed';
@@ -69,7 +70,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   if (context.extensionMode !== vscode.ExtensionMode.Production) await seedCheckpointForUiTest(store, checkpoints.service, lastConversation, log);
   const costs = new CostMeter();
   context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
-  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files: new WorkspaceFileIndex(workspaceFiles), workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation, log, checkpoints }, log);
+  const files = new WorkspaceFileIndex(workspaceFiles);
+  // Apply on chat code blocks: the checkpoint recorder keeps each file before a reply's first write.
+  const codeApplier = new CodeApplier({ connection, catalog, workspaceFiles, files, log }, checkpoints.service);
+  context.subscriptions.push(codeApplier);
+  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files, workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation, log, checkpoints, codeApplier }, log);
   context.subscriptions.push(...chat.disposables);
 
   context.subscriptions.push(
@@ -96,7 +101,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   await connection.initialize();
   log.info(`Unified Inference ${String(context.extension.packageJSON.version)} activated.`);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier })
     : undefined;
 }
 

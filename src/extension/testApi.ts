@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { KeySource } from '../shared/chatProtocol';
 import type { CreditsMonitor } from './account/creditsMonitor';
+import type { CodeApplier } from './apply/codeApplier';
 import type { ChatController } from './chat/chatController';
 import type { Checkpoints } from './checkpoints/createCheckpoints';
 import type { CreditsStatusItem } from './account/creditsStatusItem';
@@ -32,6 +33,8 @@ export interface TestParts {
   readonly searchIndex: SearchIndexService;
   /** The checkpoints of this window (tests record through `service` as a writer would, and restore). */
   readonly checkpoints: Checkpoints;
+  /** Apply on chat code blocks and its open reviews. */
+  readonly codeApplier: CodeApplier;
 }
 
 /**

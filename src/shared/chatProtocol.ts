@@ -75,6 +75,11 @@ export type ChatToHostMessage =
   | { readonly type: 'copyText'; readonly text: string }
   | { readonly type: 'insertCode'; readonly code: string }
   | { readonly type: 'newFile'; readonly code: string; readonly language: string }
+  /**
+   * Apply the reply's code block number `blockIndex` (0-based, in the order the reply shows its
+   * code blocks) to its file. No code: the host takes it from its own copy of the reply.
+   */
+  | { readonly type: 'applyCode'; readonly turnId: string; readonly blockIndex: number }
   | { readonly type: 'openLink'; readonly href: string }
   | { readonly type: 'errorAction'; readonly action: ChatErrorAction }
   /** "Restore files to before this reply" on an assistant turn (the host previews before it changes anything). */
@@ -151,6 +156,10 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
       return str(m.code) ? { type: 'insertCode', code: m.code } : undefined;
     case 'newFile':
       return str(m.code) && str(m.language, 100) ? { type: 'newFile', code: m.code, language: m.language } : undefined;
+    case 'applyCode':
+      return str(m.turnId, 200) && m.turnId && Number.isSafeInteger(m.blockIndex) && (m.blockIndex as number) >= 0 && (m.blockIndex as number) < 100_000
+        ? { type: 'applyCode', turnId: m.turnId, blockIndex: m.blockIndex as number }
+        : undefined;
     case 'openLink':
       return str(m.href, 8192) ? { type: 'openLink', href: m.href } : undefined;
     default:

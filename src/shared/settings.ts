@@ -59,6 +59,8 @@ export interface Settings {
   readonly images: { readonly folder: string };
   /** Globs added to the built-in sensitive files (keys, credentials, .env): never read without a one-time approval. */
   readonly sensitiveFiles: readonly string[];
+  /** Apply on a chat code block: `model` merges a partial block into its file ('' = the conversation's model). */
+  readonly apply: { readonly model: string };
   readonly checkpoints: CheckpointSettings;
 }
 
@@ -88,6 +90,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'images.folder': 'images',
   sensitiveFiles: [],
   'checkpoints.maxStorageMB': 500,
+  'apply.model': '',
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
@@ -188,5 +191,6 @@ export function parseSettings(read: (key: string) => unknown): Settings {
     images: { folder: text(read('images.folder'), 'images') },
     sensitiveFiles: globList(read('sensitiveFiles')),
     checkpoints: { maxStorageMB: number(read('checkpoints.maxStorageMB'), 500, 10, 100_000) },
+    apply: { model: text(read('apply.model'), '') },
   };
 }

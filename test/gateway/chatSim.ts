@@ -30,6 +30,8 @@ export interface SimInput {
   readonly reasoningEffort?: string;
   readonly mcpServers: readonly string[];
   readonly maxTokens?: number;
+  /** `reply=` fault: the text answer is exactly this (tool calls and reasoning still follow the rules). */
+  readonly scripted?: string;
 }
 
 export interface ToolExecution {
@@ -145,7 +147,7 @@ export function planReply(input: SimInput): SimPlan {
   } else if (toolsExecuted.length) {
     extra = `Server-side tools ran first: ${toolsExecuted.map((t) => `\`${t.name}\` on ${t.server}`).join(', ')}.`;
   }
-  const text = simulatedReply({ model: input.model.id, prompt: input.lastUserText, messageCount: input.messageCount, extra });
+  const text = input.scripted ?? simulatedReply({ model: input.model.id, prompt: input.lastUserText, messageCount: input.messageCount, extra });
   const { pieces, truncated } = cut(streamPieces(text), input.maxTokens);
   return { reasoning, contentPieces: pieces, toolsExecuted, finish: truncated ? 'length' : 'stop' };
 }

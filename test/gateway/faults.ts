@@ -3,6 +3,7 @@ import type { EchoMode } from './keyEcho';
 import { parseImageKinds, type ImageKind } from './imageLinks';
 import { parseLimitWords, type WordsFault } from './limitWords';
 import { isWireVariant, withVariant, type WireVariant } from './wireVariants';
+import { parseScriptedReply } from './scriptedReply';
 
 /** The header that selects a fault for one request; the same grammar works as a `::<spec>` model-name suffix. */
 export const FAULT_HEADER = 'x-gateway-fault';
@@ -38,6 +39,8 @@ export interface FaultSpec {
   readonly redactedThinking?: boolean;
   /** `settle-ms=<n>`: chat and messages charge the balance n ms after the response ended (lateSettle.ts). */
   readonly settleMs?: number;
+  /** `reply=<base64url>`: chat and messages answer exactly this text (scriptedReply.ts). */
+  readonly reply?: string;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -90,6 +93,7 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'overloaded-mid': spec.overloadedMid = true; break;
       case 'redacted-thinking': spec.redactedThinking = true; break;
       case 'settle-ms': spec.settleMs = nonNegativeInt(name, value); break;
+      case 'reply': spec.reply = parseScriptedReply(value); break;
       default:
         if (isWireVariant(name) && value === undefined) {
           spec.wire = withVariant(spec.wire, name);

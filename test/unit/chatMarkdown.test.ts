@@ -56,9 +56,9 @@ describe('chat markdown: rendering', () => {
     assert.equal(first.querySelector('code')?.textContent, 'const x: number = 1;\nfunction f(a: string): void {\n  console.log(`<b>${a}</b>`);\n}');
     assert.equal(first.querySelector('code b'), null, 'HTML inside code is text');
     const buttons = Array.from(first.querySelectorAll('.md-code-toolbar button'));
-    assert.deepEqual(buttons.map((b) => b.getAttribute('aria-label')), ['Copy', 'Insert at Cursor', 'New File']);
+    assert.deepEqual(buttons.map((b) => b.getAttribute('aria-label')), ['Apply to File', 'Copy', 'Insert at Cursor', 'New File']);
     assert.ok(buttons.every((b) => b.getAttribute('type') === 'button'));
-    assert.deepEqual(buttons.map((b) => b.querySelector('.codicon')?.className), ['codicon codicon-copy', 'codicon codicon-insert', 'codicon codicon-new-file']);
+    assert.deepEqual(buttons.map((b) => b.querySelector('.codicon')?.className), ['codicon codicon-diff-single', 'codicon codicon-copy', 'codicon codicon-insert', 'codicon codicon-new-file']);
     assert.equal(first.querySelector('.md-code-language')?.textContent, 'ts');
     assert.ok(blocks[1]?.querySelector('code.language-python .hljs-string'));
   });
@@ -268,7 +268,7 @@ describe('chat markdown: streaming', () => {
     const block = element.querySelector('.md-code-block');
     assert.ok(block, element.innerHTML);
     assert.equal(block.querySelector('code')?.textContent, 'print("<b>hi</b>")\nx = 1');
-    assert.equal(block.querySelectorAll('button').length, 3);
+    assert.equal(block.querySelectorAll('button').length, 4);
     view.append('\n``');
     frame();
     assert.equal(element.querySelector('.md-code-block code')?.textContent, 'print("<b>hi</b>")\nx = 1\n``');

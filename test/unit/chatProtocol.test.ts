@@ -18,3 +18,24 @@ describe('chat protocol: messages from the webview are validated', () => {
     for (const turnId of [undefined, '', '../c-1', 'a/b', 42, 'x'.repeat(201)]) assert.equal(parseChatToHostMessage({ type: 'restoreCheckpoint', turnId }), undefined, String(turnId));
   });
 });
+
+describe('chat protocol: applyCode carries a reply and a block number, never code or a path', () => {
+  it('keeps the turn id and the block index, and drops anything else', () => {
+    assert.deepEqual(parseChatToHostMessage({ type: 'applyCode', turnId: 'a-1', blockIndex: 2, code: 'rm -rf /', path: '/etc/passwd' }), { type: 'applyCode', turnId: 'a-1', blockIndex: 2 });
+  });
+
+  it('rejects a missing or odd turn id and an index that is not a small whole number', () => {
+    for (const value of [
+      { type: 'applyCode', blockIndex: 0 },
+      { type: 'applyCode', turnId: '', blockIndex: 0 },
+      { type: 'applyCode', turnId: 'x'.repeat(201), blockIndex: 0 },
+      { type: 'applyCode', turnId: 'a', blockIndex: -1 },
+      { type: 'applyCode', turnId: 'a', blockIndex: 1.5 },
+      { type: 'applyCode', turnId: 'a', blockIndex: '1' },
+      { type: 'applyCode', turnId: 'a', blockIndex: Number.NaN },
+      { type: 'applyCode', turnId: 'a', blockIndex: 1e9 },
+    ]) {
+      assert.equal(parseChatToHostMessage(value), undefined, JSON.stringify(value));
+    }
+  });
+});

@@ -26,6 +26,7 @@ export function recorder(): Recorded {
     insert: (code) => calls.push(['insert', code]),
     newFile: (code, language) => calls.push(['newFile', code, language]),
     openLink: (href) => calls.push(['openLink', href]),
+    apply: (blockIndex) => calls.push(['apply', String(blockIndex)]),
   };
 }
 

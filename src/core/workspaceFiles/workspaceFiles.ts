@@ -27,6 +27,11 @@ export type Resolution =
   | { readonly ok: true; readonly file: WorkspaceFile }
   | { readonly ok: false; readonly problem: ResolveProblem; readonly message: string };
 
+/** A file to write: one that exists, or one to create (`exists: false`). */
+export type WriteResolution =
+  | { readonly ok: true; readonly file: WorkspaceFile; readonly exists: boolean }
+  | { readonly ok: false; readonly problem: ResolveProblem; readonly message: string };
+
 interface Candidate {
   readonly folder: RootFolder;
   /** Absolute, as asked (before links are followed). */
@@ -79,6 +84,47 @@ export class WorkspaceFiles {
       return { ok: true, file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive } };
     }
     return refuse('missing', `No file ${asked} in the workspace.`);
+  }
+
+  /**
+   * A path to write (Apply, edits): an existing file as `resolve` gives it, or a file that does
+   * not exist yet under the same rules: inside a workspace folder by the real path of its nearest
+   * existing folder (no link leading out), not excluded, sensitive flagged. `exists` tells which.
+   */
+  async resolveForWrite(input: string): Promise<WriteResolution> {
+    const existing = await this.resolve(input);
+    if (existing.ok) return { ...existing, exists: true };
+    if (existing.problem !== 'missing') return existing;
+    const asked = input.trim().replace(/\\/g, '/');
+    const candidate = this.candidates(asked)[0];
+    if (!candidate) return existing;
+    // The nearest folder on the way that exists, by its real path; the rest is to be created.
+    let parent = nodePath.dirname(candidate.lexical);
+    const rest = [nodePath.basename(candidate.lexical)];
+    let realParent: string | undefined;
+    for (;;) {
+      realParent = await fs.realpath(parent).catch(() => undefined);
+      if (realParent !== undefined) break;
+      const up = nodePath.dirname(parent);
+      if (up === parent) break;
+      rest.unshift(nodePath.basename(parent));
+      parent = up;
+    }
+    if (realParent === undefined) return existing;
+    if (!(await fs.stat(realParent).then((s) => s.isDirectory(), () => false))) return { ok: false, problem: 'invalid', message: `${asked} cannot be created: ${nodePath.basename(parent)} is a file, not a folder.` };
+    const real = nodePath.join(realParent, ...rest);
+    const target = locate(this.folders, real, this.caseInsensitive);
+    if (!target) return { ok: false, problem: 'outside', message: `${asked} leads outside the workspace folders (through a link).` };
+    const gitignores = new GitignoreCache(this.caseInsensitive);
+    const sensitive: string[] = [];
+    for (const [folder, path] of [[candidate.folder, candidate.path], [target.folder, target.path]] as const) {
+      const admitted = await admit(folder, path, false, gitignores);
+      const shown = displayPath(this.folders, folder, path);
+      if (admitted.excluded !== undefined) return { ok: false, problem: 'excluded', message: `${shown} is excluded by ${admitted.excluded}.` };
+      if (admitted.sensitive && !sensitive.includes(shown)) sensitive.push(shown);
+    }
+    const display = displayPath(this.folders, candidate.folder, candidate.path);
+    return { ok: true, exists: false, file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive } };
   }
 
   /** The shared files (sensitive ones counted, not listed). */

@@ -167,6 +167,9 @@ export class ChatController extends Disposable {
       case 'searchHistory':
         this.historyQuery = message.query;
         return this.postHistory();
+      case 'applyCode':
+        await this.deps.codeApplier.applyFromReply(this.conversation, message.turnId, message.blockIndex);
+        return;
       case 'renameConversation':
       case 'deleteConversation':
       case 'exportConversation':

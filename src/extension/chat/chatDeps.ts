@@ -3,6 +3,7 @@
 import type * as vscode from 'vscode';
 import type { CreditsReading, CreditsState } from '../account/creditsPresentation';
 import type { CreditsMonitor } from '../account/creditsMonitor';
+import type { CodeApplier } from '../apply/codeApplier';
 import type { ApiKeyStore } from '../apiKey/apiKeyStore';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
@@ -31,6 +32,8 @@ export interface ChatDeps {
   readonly log: Log;
   /** Which replies have a checkpoint, and restoring one (absent: no Restore buttons). */
   readonly checkpoints?: ChatCheckpoints;
+  /** Apply on a reply's code block (shared by every chat: one review per file at a time). */
+  readonly codeApplier: CodeApplier;
 }
 
 /** The newest balance reading the credits monitor holds, in whatever state it is. */

@@ -120,7 +120,8 @@ export class AssistantTurnView {
       this.errorBox,
       this.footer,
     );
-    this.markdown = new StreamingMarkdown(this.content, actions);
+    // Apply names the reply and the block's number only: the host applies its own copy of the code.
+    this.markdown = new StreamingMarkdown(this.content, { ...actions, apply: (blockIndex) => this.send({ type: 'applyCode', turnId: turn.id, blockIndex }) });
     if (turn.reasoning) this.reasoningText.textContent = turn.reasoning;
     turn.toolSteps.forEach((step, index) => this.setStep(index, step));
     if (turn.content && options.deferMarkdown && turn.status !== 'streaming') this.defer(turn.content);

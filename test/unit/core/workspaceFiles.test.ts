@@ -157,6 +157,27 @@ describe('core/workspaceFiles: WorkspaceFiles on disk', () => {
     assert.equal((await files.resolve(join(ws, 'src', 'app.ts'))).ok, true, 'an absolute path inside');
   });
 
+  it('resolves a file to write: existing, or new inside the folders; never out through a link or into an excluded place', async () => {
+    const files = await open();
+    const existing = await files.resolveForWrite('src/app.ts');
+    assert.ok(existing.ok && existing.exists && existing.file.path === 'src/app.ts');
+    const created = await files.resolveForWrite('src/deep/new/file.ts');
+    assert.ok(created.ok && !created.exists, 'a missing file in missing folders is one to create');
+    assert.equal(created.ok && created.file.real, join(ws, 'src', 'deep', 'new', 'file.ts'));
+    for (const path of ['escape/new.txt', 'escape/deeper/new.txt', '../outside/new.txt', join(outside, 'new.txt')]) {
+      const refused = await files.resolveForWrite(path);
+      assert.equal(refused.ok ? 'ok' : refused.problem, 'outside', path);
+      if (!path.startsWith('/')) assert.ok(!(refused.ok ? '' : refused.message).includes(outside), 'the target is not named');
+    }
+    const ignoredNew = await files.resolveForWrite('gen/new.ts');
+    assert.equal(ignoredNew.ok ? 'ok' : ignoredNew.problem, 'excluded', 'a new file where .gitignore excludes is refused');
+    const sensitiveNew = await files.resolveForWrite('config/.env.local');
+    assert.ok(sensitiveNew.ok && !sensitiveNew.exists);
+    assert.deepEqual(sensitiveNew.ok && sensitiveNew.file.sensitive, ['config/.env.local']);
+    const underFile = await files.resolveForWrite('src/app.ts/inner.ts');
+    assert.equal(underFile.ok, false, 'a file cannot hold another');
+  });
+
   it('flags sensitive files by the path asked and by the real path of a link', async () => {
     const files = await open();
     const env = await files.resolve('.env');

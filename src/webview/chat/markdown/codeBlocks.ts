@@ -1,4 +1,4 @@
-// A fenced code block as DOM: a toolbar (language, Copy, Insert at Cursor, New File) over a
+// A fenced code block as DOM: a toolbar (language, Apply, Copy, Insert at Cursor, New File) over a
 // highlighted <pre><code>. The block can be updated in place while its fence is still streaming:
 // the code is cut into segments and only segments whose text changed are highlighted again, so a
 // block arriving token by token costs work proportional to its last segment per frame.
@@ -18,7 +18,7 @@ const SEGMENT_LINES = 30;
 /** And of at most this many characters: a segment that is one 1 MB line is cut (mid-line). */
 const SEGMENT_CHARS = 4_096;
 
-type CodeAction = 'copy' | 'insert' | 'newFile';
+type CodeAction = 'apply' | 'copy' | 'insert' | 'newFile';
 
 interface CodeBlockState {
   /** The code, and text after it shown but not committed yet (see appendCode). */
@@ -62,6 +62,8 @@ export function createCodeBlock(doc: Document, code: string, language: string, c
   label.textContent = language;
   toolbar.append(
     label,
+    // Apply: to the file the block names (or the active editor), reviewed as a diff before anything is written.
+    button(doc, 'apply', 'Apply to File', 'codicon-diff-single'),
     button(doc, 'copy', 'Copy', 'codicon-copy'),
     button(doc, 'insert', 'Insert at Cursor', 'codicon-insert'),
     button(doc, 'newFile', 'New File', 'codicon-new-file'),
@@ -120,6 +122,18 @@ export function appendCode(block: Element, more: string, preview: string, comple
   state.preview = preview;
   state.complete = complete;
   replaceSegments(state, block.ownerDocument, index, splitSegments(text));
+}
+
+/**
+ * The number of the code block holding `element` among the code blocks under `container`, in
+ * document order: the order in which marked's lexer meets the reply's code tokens, which is how
+ * the host finds the same block in its own copy of the reply.
+ */
+export function codeBlockIndex(container: Element, element: Element): number | undefined {
+  const block = element.closest('.md-code-block');
+  if (!block || !container.contains(block)) return undefined;
+  const index = Array.from(container.querySelectorAll('.md-code-block')).indexOf(block);
+  return index < 0 ? undefined : index;
 }
 
 /** The code and fence language of the block holding `element` (for the toolbar actions). */

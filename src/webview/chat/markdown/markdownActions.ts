@@ -2,7 +2,7 @@
 // prevented and, when its href passes the scheme check, handed to the host (which checks again).
 // One delegated listener on the container serves blocks rendered later, so re-rendering the
 // streaming tail never has to re-attach handlers.
-import { codeBlockOf } from './codeBlocks';
+import { codeBlockIndex, codeBlockOf } from './codeBlocks';
 import { safeHref } from './sanitize';
 import type { MarkdownActions } from './streamingMarkdown';
 
@@ -16,7 +16,7 @@ export function attachMarkdownActions(container: HTMLElement, actions: MarkdownA
     const button = target.closest('button[data-md-action]');
     if (button && container.contains(button)) {
       event.preventDefault();
-      runCodeAction(button, actions);
+      runCodeAction(container, button, actions);
       return;
     }
     const anchor = target.closest('a');
@@ -50,11 +50,14 @@ function elementOf(target: EventTarget | null): Element | undefined {
   return node.parentElement ?? undefined;
 }
 
-function runCodeAction(button: Element, actions: MarkdownActions): void {
+function runCodeAction(container: HTMLElement, button: Element, actions: MarkdownActions): void {
   const block = codeBlockOf(button);
   if (!block) return;
   const action = button.getAttribute('data-md-action');
-  if (action === 'copy') {
+  if (action === 'apply') {
+    const index = codeBlockIndex(container, button);
+    if (index !== undefined) actions.apply?.(index);
+  } else if (action === 'copy') {
     actions.copy(block.code);
     showCopied(button);
   } else if (action === 'insert') {

@@ -31,6 +31,8 @@ export interface MarkdownActions {
   insert(code: string): void;
   newFile(code: string, language: string): void;
   openLink(href: string): void;
+  /** Apply code block number `blockIndex` of this markdown to its file (absent: the button does nothing). */
+  apply?(blockIndex: number): void;
 }
 
 /** The last block of the tail, when it is handed to an open block: how. */

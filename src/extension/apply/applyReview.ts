@@ -1,0 +1,201 @@
+// One review of a proposed change to one file: the text it was made against (`base`, the
+// document's text), the proposal, and the hunks between them. Nothing is written until a hunk or
+// everything is accepted; each acceptance is one WorkspaceEdit of the document (so open editors,
+// undo and formatters see it as a person's edit), preceded by the reply's checkpoint. Typing in
+// the file meanwhile is carried into the proposal when it is elsewhere, and ends the review when
+// it is inside a proposed change (never overwritten).
+import * as vscode from 'vscode';
+import { applyHunk, computeHunks, lineRangeOffsets, rebaseProposal, revertHunk, type Hunk } from '../../core/index';
+import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
+
+export const APPLY_SCHEME = 'unified-inference-apply';
+
+export interface ReviewInit {
+  readonly id: string;
+  readonly target: vscode.Uri;
+  /** The path as the user knows it (workspace-relative). */
+  readonly display: string;
+  /** False: the file does not exist yet; accepting creates it. */
+  readonly exists: boolean;
+  /** Sensitive paths among the target's (its own, a link's target), named in the review. */
+  readonly sensitive: readonly string[];
+  readonly base: string;
+  readonly proposal: string;
+  readonly reply: ReplyRef;
+}
+
+export type ReviewEnd = 'accepted' | 'rejected' | 'closed' | 'conflict' | 'failed';
+
+export class ApplyReview {
+  private baseText: string;
+  private proposalText: string;
+  private hunkList: Hunk[];
+  private exists: boolean;
+  private ended: ReviewEnd | undefined;
+  private acceptedSome = false;
+  /** Bumped on every change of the hunks: a lens clicked on an older list is ignored. */
+  private revisionCount = 0;
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly endedEmitter = new vscode.EventEmitter<ReviewEnd>();
+  readonly onDidChange = this.changed.event;
+  readonly onDidEnd = this.endedEmitter.event;
+  readonly proposalUri: vscode.Uri;
+  /** The diff's left side: the file, or an empty document for a file to create. */
+  readonly originalUri: vscode.Uri;
+
+  constructor(
+    readonly init: ReviewInit,
+    private readonly checkpoints: CheckpointRecorder,
+  ) {
+    this.baseText = init.base;
+    this.proposalText = init.proposal;
+    this.exists = init.exists;
+    this.hunkList = computeHunks(this.baseText, this.proposalText);
+    // The path keeps the file's name, so the proposal gets the file's language (highlighting).
+    const path = `/${init.display.replace(/^\/+/, '')}`;
+    this.proposalUri = vscode.Uri.from({ scheme: APPLY_SCHEME, path, query: `review=${init.id}` });
+    this.originalUri = init.exists ? init.target : vscode.Uri.from({ scheme: APPLY_SCHEME, path, query: `review=${init.id}&side=empty` });
+  }
+
+  get id(): string {
+    return this.init.id;
+  }
+
+  get hunks(): readonly Hunk[] {
+    return this.hunkList;
+  }
+
+  get proposal(): string {
+    return this.proposalText;
+  }
+
+  get revision(): number {
+    return this.revisionCount;
+  }
+
+  get isEnded(): boolean {
+    return this.ended !== undefined;
+  }
+
+  get title(): string {
+    const name = this.init.display.split('/').pop() ?? this.init.display;
+    const sensitive = this.init.sensitive.length ? ' ⚠ sensitive file' : '';
+    return `${name}${sensitive} (${this.exists ? 'Current' : 'New File'} ↔ Proposed)`;
+  }
+
+  /** The document's text now (after the user typed, or a reload from disk): the proposal follows it or the review ends. */
+  sync(text: string): void {
+    if (this.ended || text === this.baseText) return;
+    const rebased = rebaseProposal(this.baseText, this.proposalText, text);
+    if (rebased === undefined) {
+      this.end('conflict');
+      return;
+    }
+    this.baseText = text;
+    this.setProposal(rebased);
+  }
+
+  async acceptHunk(index: number): Promise<void> {
+    const hunk = this.hunkList[index];
+    if (!hunk || this.ended) return;
+    if (!this.exists) return this.acceptAll(); // a new file is one hunk: creating it takes all
+    await this.write(hunk);
+  }
+
+  rejectHunk(index: number): void {
+    const hunk = this.hunkList[index];
+    if (!hunk || this.ended) return;
+    this.setProposal(revertHunk(this.proposalText, hunk));
+  }
+
+  async acceptAll(): Promise<void> {
+    if (this.ended) return;
+    if (this.hunkList.length === 0) return this.end('accepted');
+    if (!this.exists) return this.create();
+    await this.write('all');
+  }
+
+  /** Nothing (more) is written: the file stays as it is. */
+  rejectAll(): void {
+    this.end('rejected');
+  }
+
+  /** The diff editor was closed by the user: same as rejecting what is left. */
+  close(): void {
+    this.end('closed');
+  }
+
+  fail(): void {
+    this.end('failed');
+  }
+
+  /** Writes one hunk or all of them (against the current base) as one WorkspaceEdit of the document. */
+  private async write(which: Hunk | 'all'): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(this.init.target);
+    // Typing the listener has not seen yet: fold it in first, so the offsets below are right.
+    const revision = this.revisionCount;
+    this.sync(document.getText());
+    if (this.ended) return;
+    // A hunk from before a re-diff is not written: the user sees the new list first.
+    if (which !== 'all' && revision !== this.revisionCount) return;
+    const current = which === 'all' ? this.hunkList : this.hunkList.filter((h) => h === which);
+    if (current.length === 0) return;
+    await this.checkpoints.beforeChange(this.init.reply, [this.init.target]);
+    const edit = new vscode.WorkspaceEdit();
+    let expected = this.baseText;
+    for (const hunk of [...current].sort((a, b) => b.oldStart - a.oldStart)) {
+      const { start, end } = lineRangeOffsets(this.baseText, hunk.oldStart, hunk.oldLines.length);
+      edit.replace(this.init.target, new vscode.Range(document.positionAt(start), document.positionAt(end)), hunk.newLines.join(''));
+      expected = applyHunk(expected, hunk);
+    }
+    const before = this.baseText;
+    // Set first: the change event of this edit must read as ours, not as the user's typing.
+    this.baseText = expected;
+    const applied = await vscode.workspace.applyEdit(edit);
+    if (!applied || document.getText() !== expected) {
+      this.baseText = before;
+      this.sync(document.getText());
+      throw new Error(`VS Code did not apply the change to ${this.init.display} (is the file read-only?).`);
+    }
+    await this.checkpoints.afterChange?.(this.init.reply, [this.init.target]);
+    this.acceptedSome = true;
+    this.refresh();
+    if (this.hunkList.length === 0) this.end('accepted');
+  }
+
+  /** A file to create: created with the proposal as its text, in one WorkspaceEdit. */
+  private async create(): Promise<void> {
+    await this.checkpoints.beforeChange(this.init.reply, [this.init.target]);
+    const edit = new vscode.WorkspaceEdit();
+    edit.createFile(this.init.target, { overwrite: false, ignoreIfExists: false });
+    edit.insert(this.init.target, new vscode.Position(0, 0), this.proposalText);
+    if (!(await vscode.workspace.applyEdit(edit))) {
+      throw new Error(`${this.init.display} could not be created (it may exist by now: apply the block again to see the difference).`);
+    }
+    await this.checkpoints.afterChange?.(this.init.reply, [this.init.target]);
+    this.exists = true;
+    this.baseText = this.proposalText;
+    this.refresh();
+    this.end('accepted');
+  }
+
+  private setProposal(text: string): void {
+    this.proposalText = text;
+    this.refresh();
+    if (this.hunkList.length === 0) this.end(this.acceptedSome ? 'accepted' : 'rejected');
+  }
+
+  private refresh(): void {
+    this.hunkList = computeHunks(this.baseText, this.proposalText);
+    this.revisionCount++;
+    this.changed.fire();
+  }
+
+  private end(how: ReviewEnd): void {
+    if (this.ended) return;
+    this.ended = how;
+    this.endedEmitter.fire(how);
+    this.changed.dispose();
+    this.endedEmitter.dispose();
+  }
+}

@@ -1,0 +1,192 @@
+// The open reviews of Apply, shown in VS Code's diff editor: the file on the left, the proposal on
+// the right as a read-only document of our own scheme. Owns what the diff editor needs: the
+// proposal's content, the CodeLens on each change (Accept Change / Reject Change), the Accept All /
+// Reject All commands of the editor title, and the listeners that keep a review in step with the
+// document (typing) and end it when its diff editor is closed.
+import * as vscode from 'vscode';
+import type { Hunk } from '../../core/index';
+import type { CheckpointRecorder } from '../checkpoints/checkpointRecorder';
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
+import { APPLY_SCHEME, ApplyReview, type ReviewEnd, type ReviewInit } from './applyReview';
+
+export const APPLY_COMMANDS = {
+  acceptAll: 'unifiedInference.apply.acceptAll',
+  rejectAll: 'unifiedInference.apply.rejectAll',
+  acceptChange: 'unifiedInference.apply.acceptChange',
+  rejectChange: 'unifiedInference.apply.rejectChange',
+} as const;
+
+function reviewIdOf(uri: vscode.Uri): string | undefined {
+  return uri.scheme === APPLY_SCHEME ? /(?:^|&)review=([\w-]+)/.exec(uri.query)?.[1] : undefined;
+}
+
+/** The line a hunk's lens sits on in the proposal (a deletion has no line of its own: the one after it). */
+function lensLine(hunk: Hunk, lineCount: number): number {
+  return Math.max(0, Math.min(hunk.newStart, lineCount - 1));
+}
+
+export class ApplyReviews extends Disposable implements vscode.TextDocumentContentProvider, vscode.CodeLensProvider {
+  private readonly reviews = new Map<string, ApplyReview>();
+  private readonly contentChanged = this._register(new vscode.EventEmitter<vscode.Uri>());
+  private readonly lensesChanged = this._register(new vscode.EventEmitter<void>());
+  private readonly ended = this._register(new vscode.EventEmitter<{ review: ApplyReview; how: ReviewEnd }>());
+  readonly onDidChange = this.contentChanged.event;
+  readonly onDidChangeCodeLenses = this.lensesChanged.event;
+  /** A review ended (accepted, rejected, closed, or stopped by typing inside a change). */
+  readonly onDidEndReview = this.ended.event;
+
+  constructor(
+    private readonly checkpoints: CheckpointRecorder,
+    private readonly log: Log,
+  ) {
+    super();
+    this._register(vscode.workspace.registerTextDocumentContentProvider(APPLY_SCHEME, this));
+    this._register(vscode.languages.registerCodeLensProvider({ scheme: APPLY_SCHEME }, this));
+    this._register(vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.contentChanges.length === 0) return;
+      // A proposal document took its new text: its lenses can be placed now.
+      if (event.document.uri.scheme === APPLY_SCHEME) this.lensesChanged.fire();
+      for (const review of this.reviewsOf(event.document.uri)) review.sync(event.document.getText());
+    }));
+    this._register(vscode.window.tabGroups.onDidChangeTabs((event) => {
+      for (const tab of event.closed) {
+        const input = tab.input;
+        const id = input instanceof vscode.TabInputTextDiff ? reviewIdOf(input.modified) : undefined;
+        const review = id ? this.reviews.get(id) : undefined;
+        // Closed by the user (a review we end closes its own tab after it is gone from the map).
+        if (review && !this.isShown(review)) review.close();
+      }
+    }));
+    this._register(vscode.commands.registerCommand(APPLY_COMMANDS.acceptAll, (uri?: unknown) => this.run(uri, (review) => review.acceptAll())));
+    this._register(vscode.commands.registerCommand(APPLY_COMMANDS.rejectAll, (uri?: unknown) => this.run(uri, (review) => review.rejectAll())));
+    this._register(vscode.commands.registerCommand(APPLY_COMMANDS.acceptChange, (id?: unknown, revision?: unknown, index?: unknown) => this.onHunk(id, revision, index, (review, i) => review.acceptHunk(i))));
+    this._register(vscode.commands.registerCommand(APPLY_COMMANDS.rejectChange, (id?: unknown, revision?: unknown, index?: unknown) => this.onHunk(id, revision, index, (review, i) => review.rejectHunk(i))));
+    this._register({ dispose: () => [...this.reviews.values()].forEach((review) => review.close()) });
+  }
+
+  /** Opens a review in the diff editor; resolves with the review (ended or not). */
+  async open(init: ReviewInit): Promise<ApplyReview> {
+    // One review per file: a newer proposal for the same file replaces the older one.
+    for (const old of this.reviewsOf(init.target)) old.close();
+    const review = new ApplyReview(init, this.checkpoints);
+    this.reviews.set(review.id, review);
+    review.onDidChange(() => {
+      this.contentChanged.fire(review.proposalUri);
+      this.lensesChanged.fire();
+    });
+    review.onDidEnd((how) => void this.finish(review, how));
+    await vscode.commands.executeCommand('vscode.diff', review.originalUri, review.proposalUri, review.title, { preview: false });
+    return review;
+  }
+
+  get active(): readonly ApplyReview[] {
+    return [...this.reviews.values()];
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const review = this.reviews.get(reviewIdOf(uri) ?? '');
+    if (!review || /(?:^|&)side=empty/.test(uri.query)) return '';
+    return review.proposal;
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const review = this.reviews.get(reviewIdOf(document.uri) ?? '');
+    if (!review || /(?:^|&)side=empty/.test(document.uri.query) || document.getText() !== review.proposal) return [];
+    return review.hunks.flatMap((hunk, index) => {
+      const range = new vscode.Range(lensLine(hunk, document.lineCount), 0, lensLine(hunk, document.lineCount), 0);
+      const args = [review.id, review.revision, index];
+      const what = hunk.oldLines.length === 0 ? 'addition' : hunk.newLines.length === 0 ? 'deletion' : 'change';
+      return [
+        new vscode.CodeLens(range, { title: '$(check) Accept Change', command: APPLY_COMMANDS.acceptChange, arguments: args, tooltip: `Write this ${what} to ${review.init.display}` }),
+        new vscode.CodeLens(range, { title: '$(discard) Reject Change', command: APPLY_COMMANDS.rejectChange, arguments: args, tooltip: `Leave ${review.init.display} as it is here` }),
+      ];
+    });
+  }
+
+  private reviewsOf(target: vscode.Uri): ApplyReview[] {
+    return [...this.reviews.values()].filter((review) => review.init.target.toString() === target.toString());
+  }
+
+  private isShown(review: ApplyReview): boolean {
+    return this.tabsOf(review).length > 0;
+  }
+
+  private tabsOf(review: ApplyReview): vscode.Tab[] {
+    return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === review.proposalUri.toString());
+  }
+
+  /** The review a command is about: the URI it was given (editor title), else the active editor's. */
+  private reviewFor(arg: unknown): ApplyReview | undefined {
+    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+    if (!uri) return undefined;
+    const byId = this.reviews.get(reviewIdOf(uri) ?? '');
+    return byId ?? this.reviewsOf(uri)[0];
+  }
+
+  private async run(arg: unknown, action: (review: ApplyReview) => unknown): Promise<void> {
+    const review = this.reviewFor(arg) ?? (this.reviews.size === 1 ? [...this.reviews.values()][0] : undefined);
+    if (!review) {
+      void vscode.window.showInformationMessage('No proposed change is open for review here.');
+      return;
+    }
+    await this.guard(review, action);
+  }
+
+  /** From a lens (review id, revision, index) or the palette (the change at the cursor). */
+  private async onHunk(id: unknown, revision: unknown, index: unknown, action: (review: ApplyReview, index: number) => unknown): Promise<void> {
+    if (typeof id === 'string') {
+      const review = this.reviews.get(id);
+      if (!review || typeof index !== 'number') return;
+      // A lens from before the list changed: its number may now name another change.
+      if (revision !== review.revision) {
+        this.lensesChanged.fire();
+        return;
+      }
+      await this.guard(review, (r) => action(r, index));
+      return;
+    }
+    const editor = vscode.window.activeTextEditor;
+    const review = this.reviewFor(undefined);
+    if (!editor || !review) {
+      void vscode.window.showInformationMessage('Put the cursor on a proposed change in the review to accept or reject it.');
+      return;
+    }
+    const onProposal = editor.document.uri.scheme === APPLY_SCHEME;
+    const line = editor.selection.active.line;
+    const at = review.hunks.findIndex((hunk) => {
+      const start = onProposal ? hunk.newStart : hunk.oldStart;
+      const count = onProposal ? hunk.newLines.length : hunk.oldLines.length;
+      return line >= start && line < start + Math.max(1, count);
+    });
+    if (at < 0) {
+      void vscode.window.showInformationMessage('The cursor is not on a proposed change.');
+      return;
+    }
+    await this.guard(review, (r) => action(r, at));
+  }
+
+  private async guard(review: ApplyReview, action: (review: ApplyReview) => unknown): Promise<void> {
+    try {
+      await action(review);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.warn(`Apply to ${review.init.display}: ${message}`);
+      void vscode.window.showErrorMessage(`${message} Nothing else was written.`);
+    }
+  }
+
+  private async finish(review: ApplyReview, how: ReviewEnd): Promise<void> {
+    this.reviews.delete(review.id);
+    this.lensesChanged.fire();
+    this.ended.fire({ review, how });
+    const tabs = this.tabsOf(review);
+    if (tabs.length) await vscode.window.tabGroups.close(tabs).then(undefined, () => undefined);
+    if (how === 'accepted') {
+      // The change is in the document, unsaved: show it, where undo and save are at hand.
+      await vscode.window.showTextDocument(review.init.target, { preview: false }).then(undefined, () => undefined);
+    } else if (how === 'conflict') {
+      void vscode.window.showWarningMessage(`${review.init.display} was edited where the proposed change is, so the review was closed without writing anything more. Apply the block again to merge it with your edits.`);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+// A partial code block merged into its file by a chat model through the gateway: streamed, with a
+// cancellable progress notification that counts the lines received. The answer is used only when
+// it is complete (no cut stream, no answer cut by the token limit, not empty); any failure says
+// what happened and what to do next, and nothing is written.
+import * as vscode from 'vscode';
+import { codeFromAnswer, fenceFor, isAbortError, mergePrompt } from '../../core/index';
+import { readSettings } from '../config';
+import type { GatewayConnection } from '../gateway/gatewayConnection';
+import { streamGatewayAnswer } from '../languageModels/gatewayAnswer';
+import { describeChatError } from '../chat/chatErrors';
+import type { ChatErrorAction } from '../../shared/chatModel';
+import type { Log } from '../log';
+
+export interface MergeJob {
+  readonly display: string;
+  readonly current: string;
+  readonly block: string;
+  readonly model: string;
+  readonly provider?: string;
+}
+
+/** Outcome: the merged file, or undefined when it failed or was cancelled (the user was told). */
+export type MergeOutcome = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: 'cancelled' | 'failed'; readonly message?: string };
+
+const ACTION_LABELS: Record<Exclude<ChatErrorAction, 'retry'>, string> = {
+  setApiKey: 'Set API Key',
+  openSettings: 'Open Settings',
+  showLog: 'Show Log',
+  refreshCredits: 'Refresh Credits',
+};
+
+const ACTION_COMMANDS: Record<Exclude<ChatErrorAction, 'retry'>, () => Thenable<unknown>> = {
+  setApiKey: () => vscode.commands.executeCommand('unifiedInference.setApiKey'),
+  openSettings: () => vscode.commands.executeCommand('workbench.action.openSettings', 'unifiedInference'),
+  showLog: () => vscode.commands.executeCommand('unifiedInference.showLog'),
+  refreshCredits: () => vscode.commands.executeCommand('unifiedInference.refreshCredits'),
+};
+
+/**
+ * Room for the whole file in the answer (/messages needs max_tokens): about one token per two
+ * characters of file and block, at least a default answer's 4096 tokens, at most 64k.
+ */
+function answerTokens(job: MergeJob): number {
+  return Math.min(65_536, Math.max(4096, Math.ceil((job.current.length + job.block.length) / 2)));
+}
+
+export async function mergeThroughGateway(connection: GatewayConnection, log: Log, job: MergeJob, retry: () => Promise<void>): Promise<MergeOutcome> {
+  const setup = connection.setup;
+  if (!setup.client || !setup.baseUrl) return fail('The gateway address is not set, so the block cannot be merged.', ['openSettings']);
+  if (!setup.hasKey) return fail('No API key is set for the gateway, so the block cannot be merged.', ['setApiKey']);
+  const client = setup.client;
+  const prompt = mergePrompt(job.display, job.current, job.block);
+  const settings = readSettings();
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Merging the code block into ${job.display} with ${job.model}`, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const cancel = token.onCancellationRequested(() => controller.abort());
+      let text = '';
+      let lines = 0;
+      try {
+        const answer = await streamGatewayAnswer(
+          client,
+          { model: job.model, api: settings.chatApi, ...(job.provider ? { provider: job.provider } : {}), system: prompt.system, messages: [{ role: 'user', parts: [{ kind: 'text', text: prompt.user }] }], maxTokens: answerTokens(job), temperature: 0 },
+          {
+            text: (delta) => {
+              text += delta;
+              const now = text.split('\n').length - 1;
+              if (now !== lines) {
+                lines = now;
+                progress.report({ message: `${lines} line${lines === 1 ? '' : 's'} received` });
+              }
+            },
+          },
+          controller.signal,
+        );
+        return { kind: 'done' as const, text, finishReason: answer.finishReason };
+      } catch (error) {
+        return { kind: 'error' as const, error, cancelled: token.isCancellationRequested && isAbortError(error) };
+      } finally {
+        cancel.dispose();
+        connection.reportModelUse();
+      }
+    },
+  );
+  if (result.kind === 'error') {
+    if (result.cancelled) {
+      void vscode.window.showInformationMessage(`Merging into ${job.display} was cancelled; nothing was written.`);
+      return { ok: false, reason: 'cancelled' };
+    }
+    connection.reportFailure(result.error);
+    const error = connection.redactError(result.error);
+    log.warn(`Apply: merging into ${job.display} with ${job.model} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    const info = describeChatError(error, { baseUrl: setup.baseUrl });
+    return fail(info.message, info.actions, retry);
+  }
+  if (result.finishReason === 'length' || result.finishReason === 'max_tokens') {
+    return fail(`The model's answer was cut off by its output limit before the file ended. Choose a model with a longer output in unifiedInference.apply.model, or apply a smaller block.`, ['openSettings'], retry);
+  }
+  const merged = codeFromAnswer(result.text, fenceFor(job.current, job.block));
+  if (!merged.trim()) return fail(`${job.model} answered with no file.`, ['showLog'], retry);
+  return { ok: true, text: merged };
+
+  function fail(message: string, actions: readonly ChatErrorAction[], again?: () => Promise<void>): MergeOutcome {
+    const buttons = [...(again && actions.includes('retry') ? ['Try Again'] : []), ...actions.flatMap((a) => (a === 'retry' ? [] : [ACTION_LABELS[a]]))];
+    if (again && !buttons.includes('Try Again')) buttons.unshift('Try Again');
+    const full = `Could not merge the code block into ${job.display}: ${message} Nothing was written.`;
+    void vscode.window.showErrorMessage(full, ...buttons).then((choice) => {
+      if (choice === 'Try Again') return again?.();
+      const action = (Object.keys(ACTION_LABELS) as (keyof typeof ACTION_LABELS)[]).find((a) => ACTION_LABELS[a] === choice);
+      return action ? ACTION_COMMANDS[action]() : undefined;
+    });
+    return { ok: false, reason: 'failed', message: full };
+  }
+}

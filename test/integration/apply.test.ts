@@ -1,0 +1,255 @@
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ApplyOutcome } from '../../src/extension/apply/codeApplier';
+import type { ApplyReview } from '../../src/extension/apply/applyReview';
+import type { AssistantTurn, Conversation } from '../../src/shared/chatModel';
+import type { TestApi } from '../../src/extension/testApi';
+import type { LocalGateway } from '../gateway/index';
+import { scriptedReplyItem } from '../gateway/scriptedReply';
+import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, setSetting, setSettingAndWait, waitFor } from './extensionHost';
+
+// Apply on a chat code block in the real extension host: the block is taken from a reply the host
+// holds, the review opens in VS Code's diff editor, and only Accept writes (one undoable edit).
+// Partial blocks are merged by the local gateway answering a scripted file (reply=...).
+describe('apply: code blocks from the chat into files, reviewed as a diff', function () {
+  this.timeout(90_000);
+  let api: TestApi;
+  let gateway: LocalGateway;
+  let notes: ReturnType<typeof recordNotifications>;
+  const root = (): string => (vscode.workspace.workspaceFolders?.[0]?.uri.fsPath as string);
+  const dir = (): string => join(root(), 'apply-tests');
+
+  const FILE = [
+    'export function add(a: number, b: number): number {',
+    '  return a + b;',
+    '}',
+    '',
+    'export function sub(a: number, b: number): number {',
+    '  return a - b;',
+    '}',
+    '',
+    'export function mul(a: number, b: number): number {',
+    '  return a * b;',
+    '}',
+    '',
+  ].join('\n');
+
+  function write(name: string, text: string): vscode.Uri {
+    mkdirSync(dir(), { recursive: true });
+    writeFileSync(join(dir(), name), text);
+    return vscode.Uri.file(join(dir(), name));
+  }
+
+  function conversationWith(content: string, model = 'sim-openai/gpt-sim-mini'): { conversation: Conversation; turnId: string } {
+    const turn: AssistantTurn = { role: 'assistant', id: `a-${Math.random().toString(36).slice(2)}`, model, content, reasoning: '', toolSteps: [], status: 'done', wire: [], createdAt: Date.now() };
+    const conversation: Conversation = { id: `c-${Math.random().toString(36).slice(2)}`, title: 'Apply test', model, parameters: {}, turns: [turn], createdAt: Date.now(), updatedAt: Date.now() };
+    return { conversation, turnId: turn.id };
+  }
+
+  async function applyReply(content: string, index = 0): Promise<ApplyOutcome> {
+    const { conversation, turnId } = conversationWith(content);
+    return api.codeApplier.applyFromReply(conversation, turnId, index);
+  }
+
+  function reviewOf(outcome: ApplyOutcome): ApplyReview {
+    assert.equal(outcome.kind, 'review', `a review opened (got ${JSON.stringify(outcome)})`);
+    return (outcome as { review: ApplyReview }).review;
+  }
+
+  function ended(review: ApplyReview): Promise<void> {
+    return waitFor(() => review.isEnded, (done) => done, 'the review to end').then(() => undefined);
+  }
+
+  async function textOf(uri: vscode.Uri): Promise<string> {
+    return (await vscode.workspace.openTextDocument(uri)).getText();
+  }
+
+  /** The CodeLens commands VS Code shows on the proposal: [title, command, args] per lens. */
+  async function lenses(review: ApplyReview): Promise<vscode.Command[]> {
+    const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', review.proposalUri);
+    return found.flatMap((lens) => (lens.command ? [lens.command] : []));
+  }
+
+  const merged = FILE.replace('  return a - b;', '  // Subtract b from a.\n  return a - b;').replace('  return a * b;', '  return Math.imul(a, b);');
+  const partialBlock = 'export function mul(a: number, b: number): number {\n  return Math.imul(a, b);\n}';
+
+  before(async () => {
+    api = await activateExtension();
+    gateway = await connectedGateway(api);
+    notes = recordNotifications();
+  });
+
+  afterEach(async () => {
+    for (const review of api.codeApplier.reviews.active) review.rejectAll();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await setSetting('apply.model', undefined);
+  });
+
+  after(async () => {
+    notes?.restore();
+    rmSync(dir(), { recursive: true, force: true });
+    await clearKeyThroughCommand(true);
+    await setSetting('baseUrl', undefined);
+    await gateway?.stop();
+  });
+
+  it('applies a whole-file block: a diff first, nothing written before Accept, and Accept is one undoable edit', async () => {
+    const uri = write('whole.ts', FILE);
+    const whole = FILE.replace('a + b', 'a + b + 0').replace('a * b', 'b * a');
+    const merges = (): number => gateway.requests.filter((r) => r.path.endsWith('/chat/completions') || r.path.endsWith('/messages')).length;
+    const mergesBefore = merges();
+    const review = reviewOf(await applyReply(`Here it is:\n\n\`\`\`ts apply-tests/whole.ts\n${whole}\`\`\`\n`));
+    assert.equal(merges(), mergesBefore, 'a whole file needs no merge request');
+    assert.equal(review.hunks.length, 2);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'the diff editor shows the review');
+    assert.equal((tab.input as vscode.TabInputTextDiff).original.toString(), uri.toString());
+    assert.equal(await textOf(review.proposalUri), whole, 'the right side is the proposal');
+    assert.equal(await textOf(uri), FILE, 'nothing written before Accept');
+    assert.equal(readFileSync(uri.fsPath, 'utf8'), FILE);
+
+    await vscode.commands.executeCommand('unifiedInference.apply.acceptAll', review.proposalUri);
+    await ended(review);
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.equal(document.getText(), whole);
+    await waitFor(() => vscode.window.activeTextEditor?.document.uri.toString(), (active) => active === uri.toString(), 'the file shown after Accept');
+    await vscode.commands.executeCommand('undo');
+    assert.equal(document.getText(), FILE, 'one undo takes the whole change back');
+  });
+
+  it('merges a partial block through the gateway, and per-change Accept writes exactly that change', async () => {
+    const uri = write('partial.ts', FILE);
+    await setSettingAndWait('apply.model', `sim-openai/gpt-sim-mini::${scriptedReplyItem(`Here is the updated file:\n\n\`\`\`\`ts\n${merged}\`\`\`\`\n`)}`);
+    gateway.clearRequests();
+    const block = `\`apply-tests/partial.ts\`:\n\n\`\`\`ts\n// ... existing code ...\n${partialBlock}\n\`\`\`\n`;
+    const review = reviewOf(await applyReply(block));
+    const request = gateway.requests.find((r) => r.path.endsWith('/chat/completions'));
+    assert.ok(request, 'the merge went to the gateway\'s chat endpoint');
+    const sent = JSON.stringify(request.body);
+    assert.ok(sent.includes(JSON.stringify(FILE.slice(0, 40)).slice(1, -1)) && sent.includes('Math.imul(a, b)'), 'the request carries the file and the block');
+    assert.equal((request.body as { stream?: boolean }).stream, true, 'streamed');
+    assert.equal(review.proposal, merged, 'the proposal is the merged file, its wrapping fence stripped');
+    assert.equal(review.hunks.length, 2);
+
+    const commands = await lenses(review);
+    assert.deepEqual(commands.map((c) => c.title), ['$(check) Accept Change', '$(discard) Reject Change', '$(check) Accept Change', '$(discard) Reject Change']);
+    const secondAccept = commands[2] as vscode.Command;
+    await vscode.commands.executeCommand(secondAccept.command, ...(secondAccept.arguments ?? []));
+    const onlySecond = FILE.replace('  return a * b;', '  return Math.imul(a, b);');
+    await waitFor(() => textOf(uri), (text) => text === onlySecond, 'the accepted change in the document');
+    assert.equal(review.isEnded, false, 'the other change is still proposed');
+    assert.equal(review.hunks.length, 1);
+    assert.equal(await textOf(review.proposalUri), merged, 'the proposal shown is unchanged');
+    assert.equal((await lenses(review)).length, 2, 'the lenses follow: one change left');
+
+    await vscode.commands.executeCommand('unifiedInference.apply.rejectAll', review.proposalUri);
+    await ended(review);
+    assert.equal(await textOf(uri), onlySecond, 'exactly the accepted change');
+  });
+
+  it('Reject leaves the file byte-identical (CRLF, no final newline, a rejected change on the way)', async () => {
+    const crlf = FILE.replace(/\n/g, '\r\n').replace(/\r\n$/, '');
+    const uri = write('reject.ts', crlf);
+    const review = reviewOf(await applyReply(`\`\`\`ts apply-tests/reject.ts\n${FILE.replace('a + b', 'b + a').replace('a - b', '-(b - a)')}\`\`\`\n`));
+    assert.equal(review.hunks.length, 2, 'line endings and the missing final newline are not changes');
+    const [firstReject] = (await lenses(review)).filter((c) => c.title.includes('Reject'));
+    await vscode.commands.executeCommand(firstReject!.command, ...(firstReject!.arguments ?? []));
+    await waitFor(() => review.hunks.length, (n) => n === 1, 'one change left after rejecting one');
+    await vscode.commands.executeCommand('unifiedInference.apply.rejectAll', review.proposalUri);
+    await ended(review);
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.equal(document.getText(), crlf);
+    assert.equal(document.isDirty, false);
+    assert.deepEqual(readFileSync(uri.fsPath), Buffer.from(crlf, 'utf8'));
+  });
+
+  it('creates a new file only on Accept, shown as a diff against empty', async () => {
+    const path = join(dir(), 'created', 'new.ts');
+    const review = reviewOf(await applyReply('File: apply-tests/created/new.ts\n```ts\nexport const created = true;\n```\n'));
+    assert.equal(existsSync(path), false, 'not created before Accept');
+    assert.equal(await textOf(review.originalUri), '');
+    await vscode.commands.executeCommand('unifiedInference.apply.acceptAll', review.proposalUri);
+    await ended(review);
+    assert.equal(existsSync(path), true);
+    assert.equal(await textOf(vscode.Uri.file(path)), 'export const created = true;\n');
+  });
+
+  it('refuses a path outside the workspace (by .., absolute, or a folder link) and writes nothing', async () => {
+    notes.shown.length = 0;
+    const outside = join(root(), '..', 'apply-outside.ts');
+    const outsideFolder = join(root(), '..', 'apply-outside-folder');
+    mkdirSync(outsideFolder, { recursive: true });
+    mkdirSync(dir(), { recursive: true });
+    symlinkSync(outsideFolder, join(dir(), 'link-out'));
+    for (const path of ['../apply-outside.ts', outside, 'apply-tests/link-out/apply-outside.ts']) {
+      const outcome = await applyReply(`\`\`\`ts ${path}\nexport const x = 1;\n\`\`\`\n`);
+      assert.equal(outcome.kind, 'refused', path);
+      assert.match((outcome as { message?: string }).message ?? '', /outside the workspace/);
+    }
+    assert.equal(existsSync(outside), false);
+    assert.equal(existsSync(join(outsideFolder, 'apply-outside.ts')), false);
+    rmSync(outsideFolder, { recursive: true, force: true });
+    assert.ok(notes.shown.some((n) => n.kind === 'warning' && /apply-outside\.ts.*outside the workspace.*Nothing was written/.test(n.message)), 'the user is told, with what happened');
+    assert.equal(api.codeApplier.reviews.active.length, 0);
+  });
+
+  it('carries the user\'s typing elsewhere into the proposal, and ends the review on typing inside a change', async () => {
+    const uri = write('typing.ts', FILE);
+    const review = reviewOf(await applyReply(`\`\`\`ts apply-tests/typing.ts\n${FILE.replace('a * b', 'b * a')}\`\`\`\n`));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(0, 0), '// typed by the user\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await waitFor(() => review.proposal, (p) => p.startsWith('// typed by the user\n'), 'the typing carried into the proposal');
+    assert.equal(review.hunks.length, 1, 'the typing is not a proposed change');
+    const inside = new vscode.WorkspaceEdit();
+    const line = (await vscode.workspace.openTextDocument(uri)).getText().split('\n').findIndex((l) => l.includes('a * b'));
+    inside.insert(uri, new vscode.Position(line, 0), '  // typed inside the change\n');
+    assert.ok(await vscode.workspace.applyEdit(inside));
+    await ended(review);
+    const text = await textOf(uri);
+    assert.ok(text.includes('typed inside the change') && text.includes('a * b') && !text.includes('b * a'), 'the typing stays, nothing of the proposal was written');
+  });
+
+  it('a failed merge (401, a cut stream, an error mid-stream) says so with a next step and writes nothing', async () => {
+    const uri = write('failing.ts', FILE);
+    const cases: [string, RegExp][] = [
+      ['status=401', /API key/i],
+      ['cut-after=300', /./],
+      ['error-event', /./],
+    ];
+    for (const [fault, says] of cases) {
+      notes.shown.length = 0;
+      await setSettingAndWait('apply.model', `sim-openai/gpt-sim-mini::${fault}`);
+      const outcome = await applyReply(`\`\`\`ts apply-tests/failing.ts\n// ... existing code ...\n${partialBlock}\n\`\`\`\n`);
+      assert.equal(outcome.kind, 'failed', fault);
+      const error = notes.shown.find((n) => n.kind === 'error');
+      assert.match(error?.message ?? '', /^Could not merge the code block into apply-tests\/failing\.ts: .+ Nothing was written\.$/s, fault);
+      assert.match(error?.message ?? '', says, fault);
+      assert.equal(await textOf(uri), FILE, fault);
+      assert.equal(api.codeApplier.reviews.active.length, 0, fault);
+    }
+  });
+
+  it('the chat\'s applyCode message applies block n of the reply the chat holds', async () => {
+    const uri = write('fromChat.ts', FILE);
+    const whole = FILE.replace('a - b', 'a - b - 0');
+    const reply = `First block:\n\n\`\`\`sh\necho other\n\`\`\`\n\n\`\`\`ts apply-tests/fromChat.ts\n${whole}\`\`\`\n`;
+    api.chat.attach(() => undefined);
+    await setSettingAndWait('defaultModels.chat', `sim-openai/gpt-sim-mini::${scriptedReplyItem(reply)}`);
+    try {
+      await api.chat.handle({ type: 'newConversation' });
+      await api.chat.handle({ type: 'send', text: 'Change fromChat.ts' });
+      const turn = api.chat.current.turns.at(-1) as AssistantTurn;
+      assert.equal(turn.content, reply);
+      await api.chat.handle({ type: 'applyCode', turnId: turn.id, blockIndex: 1 });
+      const [review] = api.codeApplier.reviews.active;
+      assert.ok(review, 'a review opened');
+      assert.equal(review.init.target.toString(), uri.toString());
+      assert.equal(review.proposal, whole);
+    } finally {
+      await setSetting('defaultModels.chat', undefined);
+    }
+  });
+});
