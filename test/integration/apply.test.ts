@@ -232,7 +232,7 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
     }
   });
 
-  it('the chat\'s applyCode message applies block n of the reply the chat holds', async () => {
+  it('the chat\'s applyCode message applies block n of the reply the chat holds, and the accepted change can be restored from the reply\'s checkpoint', async () => {
     const uri = write('fromChat.ts', FILE);
     const whole = FILE.replace('a - b', 'a - b - 0');
     const reply = `First block:\n\n\`\`\`sh\necho other\n\`\`\`\n\n\`\`\`ts apply-tests/fromChat.ts\n${whole}\`\`\`\n`;
@@ -248,6 +248,16 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
       assert.ok(review, 'a review opened');
       assert.equal(review.init.target.toString(), uri.toString());
       assert.equal(review.proposal, whole);
+      // The accepted change is kept in the reply's checkpoint: the chat offers Restore, and it
+      // brings the file back byte for byte.
+      await review.acceptAll();
+      await ended(review);
+      assert.equal(await textOf(uri), whole);
+      const ref = { conversationId: api.chat.current.id, turnId: turn.id };
+      assert.deepEqual(await api.checkpoints.service.turnsWithCheckpoints(ref.conversationId), [turn.id]);
+      assert.equal(await api.checkpoints.restore(ref, async () => true), 'restored');
+      await vscode.workspace.save(uri);
+      assert.equal(readFileSync(uri.fsPath, 'utf8'), FILE);
     } finally {
       await setSetting('defaultModels.chat', undefined);
     }
