@@ -200,3 +200,14 @@ export { BUILT_IN_SENSITIVE_FILES, sensitiveMatcher } from './workspaceFiles/sen
 export { BINARY_SAMPLE_BYTES, decodeText, looksBinary } from './workspaceFiles/binary';
 export { isDurableTempName, processIsAlive, removeStrayTempFiles, renameWithRetry, syncFolder, writeFileDurably } from './storage/durableFile';
 export type { FileStamp } from './storage/durableFile';
+
+// The context window: token estimates, the input budget, the compaction plan, context-length errors.
+export { calibratedRatio, DEFAULT_TOKENS_PER_CHAR, estimateMessageTokens, estimateRequestTokens, estimateTextTokens, messageChars, MESSAGE_OVERHEAD_TOKENS } from './context/tokenEstimate';
+export type { ContextMessage, ContextPart } from './context/tokenEstimate';
+export { contextBudget, DEFAULT_OUTPUT_RESERVE } from './context/contextBudget';
+export type { ContextBudget } from './context/contextBudget';
+export { MIN_TRIM_CHARS, trimMiddle, trimmedNote } from './context/trimText';
+export { DEFAULT_KEEP_TURNS, OLD_RESULT_CHARS, planCompaction } from './context/compactionPlan';
+export type { CompactionInput, CompactionPlan, ContextTurn } from './context/compactionPlan';
+export { isContextLengthError, reportedInputTokens } from './context/contextErrors';
+export { catalogContextLength, catalogMaxOutputTokens } from './context/contextLength';
