@@ -209,5 +209,5 @@ export type { ContextBudget } from './context/contextBudget';
 export { MIN_TRIM_CHARS, trimMiddle, trimmedNote } from './context/trimText';
 export { DEFAULT_KEEP_TURNS, OLD_RESULT_CHARS, planCompaction } from './context/compactionPlan';
 export type { CompactionInput, CompactionPlan, ContextTurn } from './context/compactionPlan';
-export { isContextLengthError, reportedInputTokens } from './context/contextErrors';
+export { isContextLengthError, reportedContextLength, reportedInputTokens } from './context/contextErrors';
 export { catalogContextLength, catalogMaxOutputTokens } from './context/contextLength';

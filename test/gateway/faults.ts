@@ -38,6 +38,8 @@ export interface FaultSpec {
   readonly redactedThinking?: boolean;
   /** `settle-ms=<n>`: chat and messages charge the balance n ms after the response ended (lateSettle.ts). */
   readonly settleMs?: number;
+  /** `match=<text>`: only requests whose body contains the text (faultMatch.ts). */
+  readonly match?: string;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -90,6 +92,10 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'overloaded-mid': spec.overloadedMid = true; break;
       case 'redacted-thinking': spec.redactedThinking = true; break;
       case 'settle-ms': spec.settleMs = nonNegativeInt(name, value); break;
+      case 'match':
+        if (!value) throw badRequest(FAULT_HEADER, `fault item 'match' needs a text`, 'invalid_fault');
+        spec.match = value;
+        break;
       default:
         if (isWireVariant(name) && value === undefined) {
           spec.wire = withVariant(spec.wire, name);

@@ -31,3 +31,12 @@ export function reportedInputTokens(error: unknown): number | undefined {
   const value = match?.[1] ? Number(match[1].replace(/,/g, '')) : NaN;
   return Number.isFinite(value) && value > 0 ? value : undefined;
 }
+
+/** The model's context length, when the error names it ("maximum context length is 2,048 tokens", "> 2048 maximum"). */
+export function reportedContextLength(error: unknown): number | undefined {
+  const message = typeof error === 'object' && error !== null ? (error as ErrorLike).message : undefined;
+  if (typeof message !== 'string') return undefined;
+  const match = /maximum context length is ([\d,]+)/i.exec(message) ?? /> ([\d,]+) maximum/i.exec(message) ?? /context limit: [\d,]+ \+ [\d,]+ > ([\d,]+)/i.exec(message);
+  const value = match?.[1] ? Number(match[1].replace(/,/g, '')) : NaN;
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
