@@ -46,7 +46,7 @@ export function describeChatError(error: unknown, context: ErrorContext): ChatEr
   const detail = e.message ?? 'Unknown error';
   const now = context.now ?? Date.now();
   // The chat compacts before sending and once more after such a refusal: this is what is left.
-  const tooLong = 'Start a new conversation, pick a model with a larger context window, or shorten the message (or the system prompt and instruction files).';
+  const tooLong = 'Start a new conversation, pick a model with a larger context window, or shorten the message (or the system prompt, the instruction files, or the Max tokens parameter).';
   if (e.name === 'ContextOverflowError') return { kind: 'contextLength', message: `${detail} ${tooLong}`, actions: ['retry', 'openSettings'] };
   if (isContextLengthError(error)) return { kind: 'contextLength', message: `The gateway still found the conversation too long for the model's context window after it was compacted (${detail}). ${tooLong}`, actions: ['retry'] };
   switch (e.name) {

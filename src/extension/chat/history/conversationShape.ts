@@ -82,7 +82,7 @@ function replyContext(value: unknown): ReplyContext | undefined {
   const summary = isRecord(value['summary']) && typeof value['summary']['text'] === 'string' ? through(value['summary']) : undefined;
   const dropped = isRecord(value['dropped']) && typeof value['dropped']['reason'] === 'string' ? through(value['dropped']) : undefined;
   const tokensPerChar = value['tokensPerChar'];
-  return dropUndefined<ReplyContext>({
+  const context = dropUndefined<ReplyContext>({
     usedTokens: count('usedTokens'),
     contextLength: count('contextLength'),
     tokensPerChar: isFiniteNumber(tokensPerChar) && tokensPerChar > 0 && tokensPerChar <= 2 ? tokensPerChar : undefined,
@@ -92,6 +92,7 @@ function replyContext(value: unknown): ReplyContext | undefined {
     trimmedMessageChars: count('trimmedMessageChars'),
     retried: value['retried'] === true ? true : undefined,
   });
+  return Object.keys(context).length ? context : undefined;
 }
 
 function attachment(value: unknown, at: string): Attachment {
