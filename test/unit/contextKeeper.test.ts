@@ -89,6 +89,24 @@ describe('context keeper against the local gateway (2,048-token model)', () => {
     assert.match(String(((last?.body.messages as Json[])[0] as Json).content), /left out to fit your context window/);
   });
 
+  it('stops a summary in flight with the reply\'s stop, leaving nothing dropped', async () => {
+    const turns: ChatTurn[] = [];
+    for (let i = 0; i < 5; i++) await exchange(turns, `Topic ${i}: ${'the storage layer and its write-ahead log '.repeat(8)}`);
+    gateway().clearRequests();
+    const slow = client({ [FAULT_HEADER]: 'delay-headers=20000;match=compress a conversation' });
+    turns.push({ role: 'user', id: 'u-stop', text: `Now: ${'the query planner and its statistics '.repeat(25)}`, attachments: [], createdAt: 9 });
+    const reply = newReply('a-stop');
+    const keeper = new ContextKeeper({ client: slow, request: { model: TINY, api: 'auto' }, system: 'Help.', turns: [...turns], reply, contextLength: 2048, toolChars: 0, changed: () => undefined });
+    const controller = new AbortController();
+    const running = runReply({ client: slow, request: { model: TINY, api: 'auto' }, history: [], reply, context: keeper, events: { delta: () => undefined, toolStep: () => undefined }, signal: controller.signal });
+    const summaryRequest = await gateway().waitForRequest((r) => JSON.stringify(r.body ?? '').includes('compress a conversation'), 10_000);
+    controller.abort();
+    await assert.rejects(running, (error: Error) => error.name === 'AbortError');
+    assert.equal(await summaryRequest.closed, 'aborted', 'the summary request was cancelled on the wire');
+    assert.equal(reply.context?.dropped, undefined);
+    assert.equal(reply.context?.summary, undefined);
+  });
+
   it('compacts harder and retries once when the gateway refuses a request the estimate let through', async () => {
     const turns: ChatTurn[] = [];
     // Punctuation is one token per mark to the gateway, a third of that to the estimate.
