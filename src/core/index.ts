@@ -187,6 +187,7 @@ export type { Candidate, RankedResult } from './search/rankResults';
 export { WorkspaceFiles } from './workspaceFiles/workspaceFiles';
 export type { Resolution, ResolveProblem, WorkspaceFilesConfig } from './workspaceFiles/workspaceFiles';
 export type { FolderConfig } from './workspaceFiles/rootFolders';
+export type { Placement } from './workspaceFiles/placePath';
 export type { WorkspaceFile } from './workspaceFiles/workspaceFile';
 export type { Listing, ListOptions } from './workspaceFiles/fileWalk';
 export type { FileContent } from './workspaceFiles/boundedRead';
@@ -200,6 +201,15 @@ export { BUILT_IN_SENSITIVE_FILES, sensitiveMatcher } from './workspaceFiles/sen
 export { BINARY_SAMPLE_BYTES, decodeText, looksBinary } from './workspaceFiles/binary';
 export { isDurableTempName, processIsAlive, removeStrayTempFiles, renameWithRetry, syncFolder, writeFileDurably } from './storage/durableFile';
 export type { FileStamp } from './storage/durableFile';
+export { CheckpointCorruptError, CheckpointStore, sha256 } from './checkpoints/checkpointStore';
+export type { PreImageSource, PruneReport, RecordResult, ReplyIds } from './checkpoints/checkpointStore';
+export { fileKey, isCheckpointId, isSafeRelativePath, MANIFEST_VERSION, parseManifest } from './checkpoints/checkpointManifest';
+export type { CheckpointFile, CheckpointManifest, FileState as CheckpointFileState, ManifestParse } from './checkpoints/checkpointManifest';
+export { changingItems, planRestore } from './checkpoints/restorePlan';
+export type { CurrentState, PlanFile, PlanItem, RestoreAction, RestorePlan, SkippedFile } from './checkpoints/restorePlan';
+export { decidePrune } from './checkpoints/pruneRules';
+export type { CheckpointSummary, PruneDecision, PruneInput } from './checkpoints/pruneRules';
+export { MAX_SNAPSHOT_BYTES } from './checkpoints/snapshotLimit';
 
 // The context window: token estimates, the input budget, the compaction plan, context-length errors.
 export { calibratedRatio, DEFAULT_TOKENS_PER_CHAR, estimateMessageTokens, estimateRequestTokens, estimateTextTokens, messageChars, MESSAGE_OVERHEAD_TOKENS } from './context/tokenEstimate';

@@ -5,6 +5,8 @@ import { CreditsMonitor } from './account/creditsMonitor';
 import { CreditsStatusItem } from './account/creditsStatusItem';
 import { clearApiKeyCommand, setApiKeyCommand } from './apiKey/apiKeyCommands';
 import { API_KEY_SECRET_ID, ApiKeyStore } from './apiKey/apiKeyStore';
+import { createCheckpoints } from './checkpoints/createCheckpoints';
+import { seedCheckpointForUiTest } from './checkpoints/uiTestSeed';
 import { WorkspaceFileIndex } from './chat/editorContext';
 import { ConversationStore } from './chat/history/conversationStore';
 import { LastConversation } from './chat/lastConversation';
@@ -60,9 +62,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(...registerMediaCommands({ connection, catalog, player: participant.player, extensionUri: context.extensionUri, log }));
 
   const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`), (value) => apiKeys.redact(value));
+  // Checkpoints: the writers (Apply, the model's edit tools) get `checkpoints.service` as their CheckpointRecorder.
+  const checkpoints = createCheckpoints({ context, workspaceFiles, log, conversationIds: async () => new Set((await store.list('')).map((c) => c.id)) });
+  context.subscriptions.push(...checkpoints.disposables);
+  const lastConversation = new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath);
+  if (context.extensionMode !== vscode.ExtensionMode.Production) await seedCheckpointForUiTest(store, checkpoints.service, lastConversation, log);
   const costs = new CostMeter();
   context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
-  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files: new WorkspaceFileIndex(workspaceFiles), workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation: new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath), log }, log);
+  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files: new WorkspaceFileIndex(workspaceFiles), workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation, log, checkpoints }, log);
   context.subscriptions.push(...chat.disposables);
 
   context.subscriptions.push(
@@ -89,7 +96,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   await connection.initialize();
   log.info(`Unified Inference ${String(context.extension.packageJSON.version)} activated.`);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints })
     : undefined;
 }
 

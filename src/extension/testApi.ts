@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { KeySource } from '../shared/chatProtocol';
 import type { CreditsMonitor } from './account/creditsMonitor';
 import type { ChatController } from './chat/chatController';
+import type { Checkpoints } from './checkpoints/createCheckpoints';
 import type { CreditsStatusItem } from './account/creditsStatusItem';
 import type { GatewayConnection } from './gateway/gatewayConnection';
 import type { ModelCatalog } from './models/modelCatalog';
@@ -29,6 +30,8 @@ export interface TestParts {
   readonly chatPanel: () => ChatController | undefined;
   /** The semantic index service (tests wait on its onDidUpdate: watcher updates have no command to await). */
   readonly searchIndex: SearchIndexService;
+  /** The checkpoints of this window (tests record through `service` as a writer would, and restore). */
+  readonly checkpoints: Checkpoints;
 }
 
 /**

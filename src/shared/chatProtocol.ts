@@ -67,7 +67,9 @@ export type HostToChatMessage =
   | { readonly type: 'parameters'; readonly parameters: ChatParameters }
   /** Puts text in the composer (e.g. "Ask about selection"). */
   | { readonly type: 'prefill'; readonly text: string }
-  | { readonly type: 'showView'; readonly view: 'chat' | 'history' };
+  | { readonly type: 'showView'; readonly view: 'chat' | 'history' }
+  /** The turns of the open conversation whose reply has a checkpoint (sent when one opens, and when a checkpoint is made). */
+  | { readonly type: 'checkpoints'; readonly turnIds: readonly string[] };
 
 /** Commands the webview may ask the host to run (a closed list: never arbitrary command ids). */
 export type ChatWebviewCommand = 'setApiKey' | 'openSettings' | 'showLog' | 'refreshCredits';
@@ -100,7 +102,9 @@ export type ChatToHostMessage =
   | { readonly type: 'openLink'; readonly href: string }
   | { readonly type: 'errorAction'; readonly action: ChatErrorAction }
   /** Opens one of the instruction files the meter listed (the host checks it is one of them). */
-  | { readonly type: 'openInstructionFile'; readonly path: string };
+  | { readonly type: 'openInstructionFile'; readonly path: string }
+  /** "Restore files to before this reply" on an assistant turn (the host previews before it changes anything). */
+  | { readonly type: 'restoreCheckpoint'; readonly turnId: string };
 
 const webviewCommands: readonly ChatWebviewCommand[] = ['setApiKey', 'openSettings', 'showLog', 'refreshCredits'];
 const errorActions: readonly ChatErrorAction[] = ['retry', 'setApiKey', 'openSettings', 'showLog', 'refreshCredits'];
@@ -141,6 +145,8 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
       return errorActions.includes(m.action as ChatErrorAction) ? { type: 'errorAction', action: m.action as ChatErrorAction } : undefined;
     case 'send':
       return str(m.text) ? { type: 'send', text: m.text } : undefined;
+    case 'restoreCheckpoint':
+      return str(m.turnId, 200) && /^[A-Za-z0-9_-]+$/.test(m.turnId) ? { type: 'restoreCheckpoint', turnId: m.turnId } : undefined;
     case 'editAndResend':
       return str(m.turnId, 200) && str(m.text) ? { type: 'editAndResend', turnId: m.turnId, text: m.text } : undefined;
     case 'selectModel':

@@ -61,6 +61,12 @@ export interface Settings {
   readonly images: { readonly folder: string };
   /** Globs added to the built-in sensitive files (keys, credentials, .env): never read without a one-time approval. */
   readonly sensitiveFiles: readonly string[];
+  readonly checkpoints: CheckpointSettings;
+}
+
+export interface CheckpointSettings {
+  /** MB the workspace's checkpoints may take on disk; the oldest go first past it. */
+  readonly maxStorageMB: number;
 }
 
 /** Every setting key (without the section prefix, dotted as in package.json) with its default. */
@@ -84,6 +90,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'models.categoryOverrides': {},
   'images.folder': 'images',
   sensitiveFiles: [],
+  'checkpoints.maxStorageMB': 500,
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
@@ -184,5 +191,6 @@ export function parseSettings(read: (key: string) => unknown): Settings {
     categoryOverrides: categoryMap(read('models.categoryOverrides')),
     images: { folder: text(read('images.folder'), 'images') },
     sensitiveFiles: globList(read('sensitiveFiles')),
+    checkpoints: { maxStorageMB: number(read('checkpoints.maxStorageMB'), 500, 10, 100_000) },
   };
 }

@@ -1,5 +1,5 @@
 // `npm run bench`: runs the benchmarks and writes their tables to bench-results/ (gitignored).
-//   npm run bench -- [core] [research] [chat] [search] [durability]   only these parts (default: all)
+//   npm run bench -- [core] [research] [chat] [search] [durability] [checkpoints]   only these parts (default: all)
 //   --rounds=N   rounds per reader (default 7)
 //   --tokens=N   content chunks per stream (default 100000)
 //   --research-seconds=N   measured window per research polling case (default 20)
@@ -11,11 +11,13 @@
 //   --chat-markdown  also stream a realistic markdown reply of the same size into the chat (diagnostic, ~45 s)
 //   --chat-hostile=TEXT  only the hostile inputs whose name holds TEXT (default: all 20, ~10 min); --chat-hostile=none: none
 //   --chat-hostile-frames=N  frames a hostile input streams in at most (default 1500)
+//   --checkpoint-rounds=N  checkpoints per case of the checkpoints part (default 20)
 //   --durability-kills=N  SIGKILLs of a streaming reply for the loss window (default 8); --durability-seed=N (default 1)
 // The chat part drives Chromium: on a shared machine run it under the heavy-tests lock, e.g.
 //   flock /tmp/unified-heavy-tests.lock node out/test/bench/run.js chat
 import { join } from 'node:path';
 import { runChatBench } from './chatBench';
+import { runCheckpointBench } from './checkpointBench';
 import { runCoreBench } from './coreBench';
 import { runDurabilityBench } from './durabilityBench';
 import { runResearchBench } from './researchBench';
@@ -27,7 +29,7 @@ function flag(name: string, fallback: number): number {
   return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
-const PARTS = ['core', 'research', 'chat', 'search', 'durability'] as const;
+const PARTS = ['core', 'research', 'chat', 'search', 'durability', 'checkpoints'] as const;
 type Part = (typeof PARTS)[number];
 
 function selectedParts(): Part[] {
@@ -68,6 +70,11 @@ async function main(): Promise<void> {
     const durability = await runDurabilityBench({ outDir, kills: flag('durability-kills', 8), seed: flag('durability-seed', 1) });
     console.log(durability);
     console.log(`written to ${join(outDir, 'durability.md')}`);
+  }
+  if (parts.includes('checkpoints')) {
+    const checkpoints = await runCheckpointBench({ outDir, rounds: flag('checkpoint-rounds', 20) });
+    console.log(checkpoints);
+    console.log(`written to ${join(outDir, 'checkpoints.md')}`);
   }
 }
 

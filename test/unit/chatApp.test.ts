@@ -185,4 +185,25 @@ describe('chat webview app (jsdom)', () => {
     (root.querySelector('button[aria-label="Delete First"]') as HTMLButtonElement).click();
     assert.deepEqual(sent.at(-1), { type: 'deleteConversation', id: 'c1' });
   });
+
+  it('offers "Restore files to before this reply" on the replies the host says have a checkpoint, once they ended', () => {
+    handle({ type: 'conversation', conversation: conversation([user('u1', 'q'), assistant('a1', 'changed a file'), user('u2', 'q2'), assistant('a2', 'no files')]), busy: false });
+    const restoreButton = (id: string): HTMLButtonElement | null => root.querySelector(`[data-turn-id="${id}"] button.restore-checkpoint`);
+    assert.equal(restoreButton('a1'), null);
+    handle({ type: 'checkpoints', turnIds: ['a1'] });
+    const button = restoreButton('a1');
+    assert.ok(button, 'shown after the host names the turn');
+    assert.equal(button.getAttribute('aria-label'), 'Restore files to before this reply');
+    assert.ok(button.querySelector('.codicon-discard'));
+    assert.equal(restoreButton('a2'), null);
+    button.click();
+    assert.deepEqual(sent.at(-1), { type: 'restoreCheckpoint', turnId: 'a1' });
+    handle({ type: 'replyStarted', turn: assistant('a3', '', { status: 'streaming' }) });
+    handle({ type: 'checkpoints', turnIds: ['a1', 'a3'] });
+    assert.equal(restoreButton('a3'), null, 'not while the reply is still being written');
+    handle({ type: 'replyEnded', id: 'a3', status: 'done' });
+    assert.ok(restoreButton('a3'));
+    handle({ type: 'conversation', conversation: { ...conversation([user('u9', 'q'), assistant('a1', 'same id, other conversation')]), id: 'c2' }, busy: false });
+    assert.equal(restoreButton('a1'), null, 'another conversation starts without checkpoints until the host says');
+  });
 });

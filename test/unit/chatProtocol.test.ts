@@ -12,4 +12,9 @@ describe('chat protocol: messages from the webview are validated', () => {
       assert.equal(parseChatToHostMessage(value), undefined, JSON.stringify(value));
     }
   });
+
+  it('restoreCheckpoint carries a plain turn id only', () => {
+    assert.deepEqual(parseChatToHostMessage({ type: 'restoreCheckpoint', turnId: 'a-lx2k-1ab' }), { type: 'restoreCheckpoint', turnId: 'a-lx2k-1ab' });
+    for (const turnId of [undefined, '', '../c-1', 'a/b', 42, 'x'.repeat(201)]) assert.equal(parseChatToHostMessage({ type: 'restoreCheckpoint', turnId }), undefined, String(turnId));
+  });
 });

@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import { readTextPrefix, type FileContent } from './boundedRead';
+import { placeAbsolute, resolvePlaced, type Placement } from './placePath';
 import { listedFileAt, walkFiles, type Listing, type ListOptions } from './fileWalk';
 import type { PathMatcher } from './glob';
 import { GitignoreCache, locate, openFolders, relativeInside, type FolderConfig, type RootFolder } from './rootFolders';
@@ -113,6 +114,20 @@ export class WorkspaceFiles {
   absolutePath(file: WorkspaceFile): string {
     const folder = this.folders[file.folder];
     return folder ? nodePath.join(folder.path, ...file.path.split('/')) : file.real;
+  }
+
+  /**
+   * Where an absolute path (existing or not: a file about to be created) sits: its folder and the
+   * path in it, refused when its real path (through links) leaves the folders. Unlike `resolve`,
+   * excluded files count: checkpoints keep whatever a reply changes.
+   */
+  place(absolute: string): Promise<Placement> {
+    return placeAbsolute(this.folders, absolute, this.caseInsensitive);
+  }
+
+  /** A folder name + folder-relative path (as `place` gave it) back as an absolute path, checked again. */
+  placed(folderName: string, path: string): Promise<Placement> {
+    return resolvePlaced(this.folders, folderName, path, this.caseInsensitive);
   }
 
   /** The places `asked` may name, best first; none when every reading leaves the folders. */

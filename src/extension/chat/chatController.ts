@@ -74,6 +74,7 @@ export class ChatController extends Disposable {
     this._register(deps.catalog.onDidChange(() => this.postModels()));
     this._register(deps.connection.onDidChange(() => void this.postConnection()));
     this._register({ dispose: () => this.running?.controller.abort() });
+    if (deps.checkpoints) this._register(deps.checkpoints.onDidRecord((reply) => reply.conversationId === this.conversation.id && void this.postCheckpoints()));
   }
 
   /** Where messages go (a new webview after the view was hidden and shown again). */
@@ -116,6 +117,7 @@ export class ChatController extends Disposable {
     this.post({ type: 'parameters', parameters: this.conversation.parameters });
     this.post({ type: 'conversation', conversation: this.conversation, busy: this.busy });
     this.post({ type: 'attachments', attachments: this.attachments });
+    await this.postCheckpoints();
     await this.postHistory();
   }
 
@@ -164,6 +166,11 @@ export class ChatController extends Disposable {
         else void vscode.window.showWarningMessage('That conversation could not be read (see the log).');
         return;
       }
+      case 'restoreCheckpoint':
+        // A reply still writing would fight the restore.
+        if (this.running) void vscode.window.showInformationMessage('Wait for the reply to finish (or stop it), then restore the files.');
+        else await this.deps.checkpoints?.restore({ conversationId: this.conversation.id, turnId: message.turnId });
+        return;
       case 'searchHistory':
         this.historyQuery = message.query;
         return this.postHistory();
@@ -285,6 +292,7 @@ export class ChatController extends Disposable {
     this.post({ type: 'conversation', conversation, busy: false });
     this.post({ type: 'parameters', parameters: conversation.parameters });
     this.postModels();
+    await this.postCheckpoints();
   }
 
   private blankConversation(): Conversation {
@@ -506,6 +514,13 @@ export class ChatController extends Disposable {
   async showHistory(): Promise<void> {
     await this.postHistory();
     this.post({ type: 'showView', view: 'history' });
+  }
+
+  /** Which turns of the open conversation have a checkpoint (they show "Restore files to before this reply"). */
+  private async postCheckpoints(): Promise<void> {
+    const id = this.conversation.id;
+    const turnIds = (await this.deps.checkpoints?.turnsWithCheckpoints(id).catch(() => undefined)) ?? [];
+    if (id === this.conversation.id) this.post({ type: 'checkpoints', turnIds });
   }
 
   async postHistory(): Promise<void> {

@@ -12,6 +12,7 @@ import type { WorkspaceFileIndex } from './editorContext';
 import type { ConversationStore } from './history/conversationStore';
 import type { LastConversation } from './lastConversation';
 import type { CostMeter } from './replyCost';
+import type { ChatCheckpoints } from '../checkpoints/createCheckpoints';
 
 export interface ChatDeps {
   readonly connection: GatewayConnection;
@@ -28,6 +29,8 @@ export interface ChatDeps {
   /** Per workspace: the conversation the chat view had open. */
   readonly lastConversation: LastConversation;
   readonly log: Log;
+  /** Which replies have a checkpoint, and restoring one (absent: no Restore buttons). */
+  readonly checkpoints?: ChatCheckpoints;
 }
 
 /** The newest balance reading the credits monitor holds, in whatever state it is. */

@@ -28,6 +28,8 @@ export class ChatApp {
   private readonly replies = new Map<string, AssistantTurnView>();
   private readonly users: UserTurnView[] = [];
   private conversationId = '';
+  /** Turns of the open conversation whose reply has a checkpoint. */
+  private checkpointTurns = new Set<string>();
   private busy = false;
   private readonly markdownActions: MarkdownActions;
   /** Older replies of the opened conversation whose markdown is rendered later (see DeferredReplies). */
@@ -118,6 +120,10 @@ export class ChatApp {
         return;
       case 'showView':
         return this.showHistory(message.view === 'history');
+      case 'checkpoints':
+        this.checkpointTurns = new Set(message.turnIds);
+        for (const [id, view] of this.replies) view.setCheckpoint(this.checkpointTurns.has(id));
+        return;
       default:
         assertNever(message);
     }
@@ -130,6 +136,7 @@ export class ChatApp {
   }
 
   private openConversation(conversation: Conversation, busy: boolean): void {
+    if (conversation.id !== this.conversationId) this.checkpointTurns = new Set();
     this.conversationId = conversation.id;
     this.replies.clear();
     this.users.length = 0;
@@ -162,6 +169,7 @@ export class ChatApp {
     const defer = deferMarkdown && this.deferred !== undefined;
     const view = new AssistantTurnView(turn, this.send, this.markdownActions, { deferMarkdown: defer });
     if (defer) this.deferred?.add(view);
+    if (this.checkpointTurns.has(turn.id)) view.setCheckpoint(true);
     this.replies.set(turn.id, view);
     return view.element;
   }

@@ -100,6 +100,8 @@ export class AssistantTurnView {
   private finishReason: string | undefined;
   /** The stored text while its markdown is not rendered yet. */
   private deferred: string | undefined;
+  /** The reply changed files and their pre-images are kept: it offers "Restore files to before this reply". */
+  private checkpoint = false;
 
   constructor(readonly turn: AssistantTurn, private readonly send: Send, actions: MarkdownActions, options: AssistantTurnOptions = {}) {
     this.status = turn.status;
@@ -242,6 +244,12 @@ export class AssistantTurnView {
     this.renderFooter();
   }
 
+  setCheckpoint(has: boolean): void {
+    if (has === this.checkpoint) return;
+    this.checkpoint = has;
+    this.renderFooter();
+  }
+
   setCost(cost: ReplyCost): void {
     this.cost = cost;
     this.renderFooter();
@@ -257,7 +265,11 @@ export class AssistantTurnView {
     const info = el('span', { className: 'usage', text: parts.join(' · ') });
     const copy = iconButton('copy', 'Copy reply', () => this.send({ type: 'copyText', text: this.text }), { className: 'turn-action' });
     const regenerate = iconButton('refresh', 'Regenerate', () => this.send({ type: 'regenerate' }), { className: 'turn-action regenerate' });
-    this.footer.replaceChildren(info, this.status === 'streaming' ? '' : copy, this.status === 'streaming' ? '' : regenerate);
+    // Offered once the reply ended: restoring while its writer still runs would fight it.
+    const restore = this.checkpoint && this.status !== 'streaming'
+      ? iconButton('discard', 'Restore files to before this reply', () => this.send({ type: 'restoreCheckpoint', turnId: this.turn.id }), { className: 'turn-action restore-checkpoint' })
+      : '';
+    this.footer.replaceChildren(info, this.status === 'streaming' ? '' : copy, this.status === 'streaming' ? '' : regenerate, restore);
   }
 }
 

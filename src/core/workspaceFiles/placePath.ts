@@ -1,0 +1,48 @@
+// Where a file that may not exist yet sits in the workspace folders, and back: a path a checkpoint
+// keeps (folder name + folder-relative path) as an absolute path, checked again on the way back.
+// A file about to be created has no real path, so its nearest existing ancestor is followed
+// through links instead: a path that leads out of every folder (`..`, a link) is refused.
+import { promises as fs } from 'node:fs';
+import * as nodePath from 'node:path';
+import { locate, relativeInside, type RootFolder } from './rootFolders';
+
+export type Placement = { readonly ok: true; readonly folder: RootFolder; readonly path: string; readonly absolute: string } | { readonly ok: false; readonly message: string };
+
+/** The real path of `absolute`, or of its nearest existing ancestor with the rest appended. */
+async function realOfNearest(absolute: string): Promise<string> {
+  const rest: string[] = [];
+  let current = absolute;
+  for (;;) {
+    const real = await fs.realpath(current).catch(() => undefined);
+    if (real !== undefined) return rest.length ? nodePath.join(real, ...rest.reverse()) : real;
+    const parent = nodePath.dirname(current);
+    if (parent === current) return absolute;
+    rest.push(nodePath.basename(current));
+    current = parent;
+  }
+}
+
+/** An absolute path (existing or not) as a folder and a path in it, when it is inside one by its real path. */
+export async function placeAbsolute(folders: readonly RootFolder[], absolute: string, caseInsensitive: boolean): Promise<Placement> {
+  const lexical = nodePath.resolve(absolute);
+  const named = folders
+    .map((folder) => ({ folder, path: relativeInside(nodePath.resolve(folder.path), lexical, caseInsensitive) ?? relativeInside(folder.real, lexical, caseInsensitive) }))
+    .filter((c): c is { folder: RootFolder; path: string } => c.path !== undefined)
+    .sort((a, b) => a.path.length - b.path.length)[0];
+  if (!named) return { ok: false, message: `${lexical} is outside the workspace folders.` };
+  const target = locate(folders, await realOfNearest(lexical), caseInsensitive);
+  if (!target) return { ok: false, message: `${named.path} leads outside the workspace folders (through a link).` };
+  return { ok: true, folder: named.folder, path: named.path, absolute: lexical };
+}
+
+/** A kept folder name + path as an absolute path, checked to still resolve inside that folder. */
+export async function resolvePlaced(folders: readonly RootFolder[], folderName: string, path: string, caseInsensitive: boolean): Promise<Placement> {
+  const folder = folders.find((f) => f.name === folderName);
+  if (!folder) return { ok: false, message: `the workspace folder "${folderName}" is not open` };
+  const segments = path.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..') || path.includes('\\') || path.includes('\0')) return { ok: false, message: 'the path is not a plain path inside the folder' };
+  const absolute = nodePath.join(folder.path, ...segments);
+  const inside = relativeInside(folder.real, await realOfNearest(absolute), caseInsensitive);
+  if (inside === undefined) return { ok: false, message: 'it leads outside the workspace folder (through a link)' };
+  return { ok: true, folder, path, absolute };
+}

@@ -1,0 +1,216 @@
+// The checkpoints of this workspace: keeps each touched file's pre-image before a reply changes it
+// (the CheckpointRecorder the writers call), says which turns have one, prepares and applies
+// "Restore files to before this reply", and keeps the storage under its budget.
+import * as vscode from 'vscode';
+import { CheckpointCorruptError, CheckpointStore, changingItems, fileKey, planRestore, sha256, type CheckpointManifest, type CurrentState, type PlanFile, type PreImageSource, type PruneReport, type RestorePlan, type WorkspaceFiles } from '../../core/index';
+import { readSettings } from '../config';
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
+import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
+import { CheckpointRefusedError, type CheckpointRecorder, type ReplyRef } from './checkpointRecorder';
+import { readFileNow } from './fileSnapshot';
+
+/** A restore worked out and checked (every kept byte read and verified), ready to show and apply. */
+export interface PreparedRestore {
+  readonly reply: ReplyRef;
+  readonly plan: RestorePlan;
+  /** Each planned file's URI, by fileKey. */
+  readonly uris: ReadonlyMap<string, vscode.Uri>;
+  /** The kept bytes the plan writes back, by hash. */
+  readonly contents: ReadonlyMap<string, Uint8Array>;
+}
+
+/** A checkpoint that cannot be used (damaged, missing): the message says so; nothing was changed. */
+export class CheckpointUnusableError extends Error {
+  override readonly name = 'CheckpointUnusableError';
+}
+
+/** Checkpoints younger than this are never pruned for their conversation being unknown (it may not be saved yet). */
+const ORPHAN_GRACE_MS = 10 * 60 * 1000;
+
+export class CheckpointService extends Disposable implements CheckpointRecorder {
+  readonly store: CheckpointStore;
+  private readonly recorded = this._register(new vscode.EventEmitter<ReplyRef>());
+  /** Fires when a reply's checkpoint gains files (the chat shows its Restore button). */
+  readonly onDidRecord = this.recorded.event;
+  /** Bytes on disk as of the last prune plus what was written since; undefined before the first prune. */
+  private approxBytes: number | undefined;
+  private pruning: Promise<PruneReport | undefined> | undefined;
+  private lastReply: ReplyRef | undefined;
+
+  constructor(
+    root: string,
+    private readonly workspaceFiles: WorkspaceFilesService,
+    private readonly log: Log,
+    /** The conversations that exist (undefined when that cannot be told: nothing is pruned for it). */
+    private readonly liveConversations: () => Promise<ReadonlySet<string> | undefined>,
+  ) {
+    super();
+    this.store = new CheckpointStore(root);
+  }
+
+  async beforeChange(reply: ReplyRef, uris: readonly vscode.Uri[]): Promise<void> {
+    const files = await this.workspaceFiles.open();
+    const sources: PreImageSource[] = [];
+    for (const uri of uris) {
+      const place = await this.place(files, uri);
+      sources.push({ folder: place.folder, path: place.path, read: () => readFileNow(uri, place.path, true) });
+    }
+    let result;
+    try {
+      result = await this.store.record(reply, sources);
+    } catch (error) {
+      if (error instanceof CheckpointRefusedError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.error(`Checkpoint of reply ${reply.turnId} could not be written: ${message}`);
+      throw new CheckpointRefusedError('storage', `The checkpoint could not be written (${message}), so the change was not made.`);
+    }
+    if (result.added === 0) return;
+    this.lastReply = reply;
+    this.recorded.fire(reply);
+    if (this.approxBytes !== undefined) {
+      this.approxBytes += result.bytesWritten;
+      if (this.approxBytes > this.maxBytes()) void this.prune();
+    }
+  }
+
+  async afterChange(reply: ReplyRef, uris: readonly vscode.Uri[]): Promise<void> {
+    const files = await this.workspaceFiles.open();
+    const states = [];
+    for (const uri of uris) {
+      const place = await this.place(files, uri).catch(() => undefined);
+      if (!place) continue;
+      const bytes = await readFileNow(uri, place.path, false).catch(() => undefined);
+      if (bytes === undefined) continue;
+      states.push({ folder: place.folder, path: place.path, after: bytes === 'absent' ? ({ kind: 'absent' } as const) : ({ kind: 'file', hash: sha256(bytes), size: bytes.byteLength } as const) });
+    }
+    await this.store.recordAfter(reply, states);
+  }
+
+  /** The turns of a conversation that have a checkpoint (a damaged one too: its restore says what is wrong). */
+  async turnsWithCheckpoints(conversationId: string): Promise<string[]> {
+    return (await this.store.listConversation(conversationId)).map(({ turnId }) => turnId);
+  }
+
+  /**
+   * Works out the restore of `reply` and every later checkpoint of its conversation, reads every
+   * file's current state and every kept byte. Throws CheckpointUnusableError (having changed
+   * nothing) when a checkpoint involved is damaged or its kept content is missing.
+   */
+  async prepareRestore(reply: ReplyRef): Promise<PreparedRestore> {
+    const all = await this.store.listConversation(reply.conversationId);
+    const target = all.find(({ turnId }) => turnId === reply.turnId);
+    if (!target) throw new CheckpointUnusableError('This reply has no checkpoint (it may have been removed to keep the storage budget).');
+    if (!target.parse.ok) throw new CheckpointUnusableError(`The checkpoint of this reply is damaged (manifest.json: ${target.parse.problem}). Nothing was changed.`);
+    const seq = target.parse.manifest.seq;
+    const manifests: CheckpointManifest[] = [];
+    for (const { turnId, parse } of all) {
+      if (!parse.ok) throw new CheckpointUnusableError(`The checkpoint of a reply of this conversation (${turnId}) is damaged (manifest.json: ${parse.problem}), so the conversation cannot be restored to a point in time. Nothing was changed.`);
+      if (parse.manifest.seq >= seq) manifests.push(parse.manifest);
+    }
+    const files = await this.workspaceFiles.open();
+    const uris = new Map<string, vscode.Uri>();
+    const states = new Map<string, CurrentState | string>();
+    for (const manifest of manifests) {
+      for (const file of manifest.files) {
+        const key = fileKey(file);
+        if (states.has(key)) continue;
+        const placed = await files.placed(file.folder, file.path);
+        if (!placed.ok) {
+          states.set(key, `${placed.message}`);
+          continue;
+        }
+        const uri = vscode.Uri.file(placed.absolute);
+        uris.set(key, uri);
+        try {
+          const bytes = await readFileNow(uri, file.path, false);
+          states.set(key, bytes === 'absent' ? { kind: 'absent' } : { kind: 'file', hash: sha256(bytes) });
+        } catch (error) {
+          states.set(key, error instanceof Error ? error.message : String(error));
+        }
+      }
+    }
+    const plan = planRestore(manifests, (file: PlanFile) => states.get(fileKey(file)) ?? 'not found');
+    const contents = new Map<string, Uint8Array>();
+    for (const item of changingItems(plan)) {
+      if (item.action === 'moveBack' || item.before.kind !== 'file' || contents.has(item.before.hash)) continue;
+      try {
+        contents.set(item.before.hash, await this.store.readBlob(item.before.hash));
+      } catch (error) {
+        if (error instanceof CheckpointCorruptError) throw new CheckpointUnusableError(`${item.path} cannot be restored: ${error.message} Nothing was changed.`);
+        throw error;
+      }
+    }
+    return { reply, plan, uris, contents };
+  }
+
+  /** Applies a prepared restore as one workspace edit, then saves what it left open and unsaved. Returns the files changed. */
+  async applyRestore(prepared: PreparedRestore): Promise<number> {
+    const edit = new vscode.WorkspaceEdit();
+    const touched: vscode.Uri[] = [];
+    const items = changingItems(prepared.plan);
+    for (const item of items) {
+      const uri = prepared.uris.get(fileKey(item));
+      if (!uri) continue;
+      touched.push(uri);
+      if (item.action === 'delete') edit.deleteFile(uri, { ignoreIfNotExists: true });
+      else if (item.action === 'moveBack' && item.from) {
+        const from = prepared.uris.get(fileKey(item.from));
+        if (from) edit.renameFile(from, uri, { overwrite: true });
+      } else if (item.before.kind === 'file') {
+        const contents = prepared.contents.get(item.before.hash);
+        if (contents) edit.createFile(uri, { overwrite: true, contents });
+      }
+    }
+    if (items.length === 0) return 0;
+    if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) throw new Error('VS Code did not apply the restore (a file may be read-only or locked). Nothing was changed.');
+    // An editor that held unsaved text of a restored file now holds the restored text: saved, so disk and editor agree.
+    const keys = new Set(touched.map((uri) => uri.toString()));
+    for (const document of vscode.workspace.textDocuments) if (document.isDirty && keys.has(document.uri.toString())) await document.save();
+    this.log.info(`Checkpoints: restored ${items.length} file(s) to before reply ${prepared.reply.turnId} of conversation ${prepared.reply.conversationId} (${prepared.plan.checkpoints} checkpoint(s) undone${prepared.plan.skipped.length ? `; skipped: ${prepared.plan.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')}` : ''}).`);
+    return items.length;
+  }
+
+  /** Drops checkpoints of deleted conversations and the oldest past the budget; logs what went. */
+  prune(): Promise<PruneReport | undefined> {
+    this.pruning ??= (async () => {
+      try {
+        const live = await this.liveConversations().catch(() => undefined);
+        const last = this.lastReply;
+        const report = await this.store.prune({
+          maxBytes: this.maxBytes(),
+          graceMs: ORPHAN_GRACE_MS,
+          ...(live ? { liveConversations: live } : {}),
+          keep: (reply) => last !== undefined && reply.conversationId === last.conversationId && reply.turnId === last.turnId,
+        });
+        this.approxBytes = report.bytesAfter;
+        if (report.remove.length || report.blobsSwept) {
+          const deleted = report.remove.filter((r) => r.reason === 'deletedConversation').length;
+          this.log.info(`Checkpoints: removed ${deleted} of deleted conversations and ${report.remove.length - deleted} over the ${readSettings().checkpoints.maxStorageMB} MB budget (oldest first), ${report.blobsSwept} unreferenced content file(s); ${mb(report.bytesBefore)} → ${mb(report.bytesAfter)}.`);
+        }
+        return report;
+      } catch (error) {
+        this.log.warn(`Checkpoints: pruning failed: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      } finally {
+        this.pruning = undefined;
+      }
+    })();
+    return this.pruning;
+  }
+
+  private maxBytes(): number {
+    return readSettings().checkpoints.maxStorageMB * 1024 * 1024;
+  }
+
+  private async place(files: WorkspaceFiles, uri: vscode.Uri): Promise<{ folder: string; path: string }> {
+    if (uri.scheme !== 'file') throw new CheckpointRefusedError('notAFile', `${uri.toString()} is not a file on disk: checkpoints keep files of the workspace folders only, so the change was not made.`);
+    const placed = await files.place(uri.fsPath);
+    if (!placed.ok) throw new CheckpointRefusedError('outside', `${placed.message} Checkpoints keep files of the workspace folders only, so the change was not made.`);
+    return { folder: placed.folder.name, path: placed.path };
+  }
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,90 @@
+// The checkpoints' wiring: one CheckpointService per window (its storage is this workspace's), the
+// read-only documents "Show Diff" opens, the first prune, and "Restore files to before this reply"
+// from end to end (prepare, preview, apply, report). The writers (Apply on a code block, the
+// model's edit tools) get `service` as their CheckpointRecorder.
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Log } from '../log';
+import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
+import { CHECKPOINT_SCHEME, CheckpointContentProvider } from './checkpointContent';
+import type { CheckpointRecorder, ReplyRef } from './checkpointRecorder';
+import { CheckpointService, CheckpointUnusableError, type PreparedRestore } from './checkpointService';
+import { confirmRestore } from './restorePreview';
+import { changingItems } from '../../core/index';
+
+export type RestoreOutcome = 'restored' | 'cancelled' | 'nothingToDo' | 'failed';
+
+/** What the chat needs of checkpoints. */
+export interface ChatCheckpoints {
+  /** For the writers (Apply on a code block, the model's edit tools): call beforeChange first. */
+  readonly recorder: CheckpointRecorder;
+  readonly onDidRecord: vscode.Event<ReplyRef>;
+  turnsWithCheckpoints(conversationId: string): Promise<string[]>;
+  restore(reply: ReplyRef): Promise<RestoreOutcome>;
+}
+
+export interface Checkpoints extends ChatCheckpoints {
+  readonly service: CheckpointService;
+  /** `confirm` instead of the preview (tests). */
+  restore(reply: ReplyRef, confirm?: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean>): Promise<RestoreOutcome>;
+  readonly disposables: vscode.Disposable[];
+}
+
+/** Where this workspace's checkpoints live: its own storage, or (no workspace storage) a folder per set of folders. */
+export function checkpointRoot(context: Pick<vscode.ExtensionContext, 'storageUri' | 'globalStorageUri'>): string {
+  if (context.storageUri) return vscode.Uri.joinPath(context.storageUri, 'checkpoints').fsPath;
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString()).join('\n');
+  return vscode.Uri.joinPath(context.globalStorageUri, 'checkpoints', createHash('sha256').update(folders).digest('hex').slice(0, 16)).fsPath;
+}
+
+/**
+ * `confirm` shows the preview (tests answer it instead). Errors are shown to the user and logged;
+ * a damaged checkpoint changes nothing.
+ */
+export async function restoreToBefore(service: CheckpointService, reply: ReplyRef, log: Log, confirm: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean> = confirmRestore): Promise<RestoreOutcome> {
+  let prepared: PreparedRestore;
+  try {
+    prepared = await service.prepareRestore(reply);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log.warn(`Checkpoints: restore of reply ${reply.turnId} refused: ${message}`);
+    void vscode.window.showErrorMessage(`Cannot restore the files: ${message}`, ...(error instanceof CheckpointUnusableError ? [] : ['Show Log'])).then((choice) => choice && log.show());
+    return 'failed';
+  }
+  if (changingItems(prepared.plan).length === 0) {
+    const skipped = prepared.plan.skipped.map((s) => `${s.path} (${s.reason})`).join(', ');
+    void vscode.window.showInformationMessage(skipped ? `Nothing to restore: the other files are already as before this reply. Not restorable: ${skipped}.` : 'The files are already as they were before this reply.');
+    return 'nothingToDo';
+  }
+  if (!(await confirm(prepared, prepared.plan.checkpoints - 1))) return 'cancelled';
+  try {
+    const count = await service.applyRestore(prepared);
+    void vscode.window.showInformationMessage(`Restored ${count} ${count === 1 ? 'file' : 'files'} to before the reply.`);
+    return 'restored';
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log.error(`Checkpoints: restore failed: ${message}`);
+    void vscode.window.showErrorMessage(`The restore failed: ${message}`);
+    return 'failed';
+  }
+}
+
+/** Builds the checkpoints of this window. `conversationIds`: the chat history's conversations (for pruning). */
+export function createCheckpoints(options: {
+  readonly context: Pick<vscode.ExtensionContext, 'storageUri' | 'globalStorageUri'>;
+  readonly workspaceFiles: WorkspaceFilesService;
+  readonly log: Log;
+  readonly conversationIds: () => Promise<ReadonlySet<string>>;
+}): Checkpoints {
+  const service = new CheckpointService(checkpointRoot(options.context), options.workspaceFiles, options.log, options.conversationIds);
+  const disposables: vscode.Disposable[] = [service, vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointContentProvider(service.store))];
+  void service.prune();
+  return {
+    service,
+    recorder: service,
+    disposables,
+    onDidRecord: service.onDidRecord,
+    turnsWithCheckpoints: (conversationId) => service.turnsWithCheckpoints(conversationId),
+    restore: (reply, confirm) => restoreToBefore(service, reply, options.log, confirm),
+  };
+}

@@ -1,0 +1,242 @@
+// Checkpoints' pure parts (manifest validation, restore planning, pruning rules) and the store on
+// a real folder: first pre-image wins, blobs deduplicated, damage told, not trusted, nor spread.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  CheckpointCorruptError, CheckpointStore, decidePrune, isSafeRelativePath, parseManifest, planRestore, sha256, WorkspaceFiles,
+  type CheckpointManifest, type CheckpointSummary, type CurrentState, type PlanFile,
+} from '../../../src/core/index';
+
+const H = (c: string): string => sha256(new TextEncoder().encode(c));
+const file = (hash: string, size = 1) => ({ kind: 'file', hash, size }) as const;
+const ABSENT = { kind: 'absent' } as const;
+const manifest = (seq: number, files: CheckpointManifest['files'], turnId = `a-${seq}`): CheckpointManifest => ({ version: 1, conversationId: 'c-1', turnId, seq, createdAt: seq * 1000, files });
+
+describe('core/checkpoints: manifest validation', () => {
+  const good = { version: 1, conversationId: 'c-1', turnId: 'a-1', seq: 1, createdAt: 5, files: [{ folder: 'ws', path: 'src/a.ts', before: { kind: 'file', hash: H('x'), size: 1 } }, { folder: 'ws', path: 'new.ts', before: { kind: 'absent' }, after: { kind: 'file', hash: H('y'), size: 1 } }] };
+
+  it('accepts a well-formed manifest and keeps exactly its fields', () => {
+    const parsed = parseManifest(JSON.parse(JSON.stringify({ ...good, extra: 'ignored' })), { conversationId: 'c-1', turnId: 'a-1' });
+    assert.ok(parsed.ok);
+    assert.equal(parsed.manifest.files.length, 2);
+    assert.deepEqual(parsed.manifest.files[1]?.after, { kind: 'file', hash: H('y'), size: 1 });
+    assert.equal('extra' in parsed.manifest, false);
+  });
+
+  it('refuses damaged or hand-edited manifests, saying why', () => {
+    const bad = (value: unknown, why: RegExp, expected?: { conversationId: string; turnId: string }): void => {
+      const parsed = parseManifest(value, expected);
+      assert.equal(parsed.ok, false, JSON.stringify(value));
+      if (!parsed.ok) assert.match(parsed.problem, why);
+    };
+    bad(null, /not a JSON object/);
+    bad([], /not a JSON object/);
+    bad({ ...good, version: 2 }, /unknown version/);
+    bad({ ...good, turnId: '../x' }, /malformed/);
+    bad(good, /do not match/, { conversationId: 'c-1', turnId: 'a-2' });
+    bad({ ...good, seq: -1 }, /sequence/);
+    bad({ ...good, createdAt: 'now' }, /creation time/);
+    bad({ ...good, files: 'all' }, /no file list/);
+    bad({ ...good, files: [{ folder: 'ws', path: '../../etc/passwd', before: { kind: 'absent' } }] }, /unsafe path/);
+    bad({ ...good, files: [{ folder: 'ws', path: 'a.ts', before: { kind: 'file', hash: 'abc', size: 1 } }] }, /malformed "before"/);
+    bad({ ...good, files: [{ folder: 'ws', path: 'a.ts', before: { kind: 'absent' }, after: { kind: 'gone' } }] }, /malformed "after"/);
+    bad({ ...good, files: [good.files[0], good.files[0]] }, /listed twice/);
+    bad({ ...good, files: [{ path: 'a.ts', before: { kind: 'absent' } }] }, /no folder name/);
+  });
+
+  it('lets only plain folder-relative paths through', () => {
+    for (const path of ['a.ts', 'src/deep/a b.ts', '.env', 'a..b/c']) assert.ok(isSafeRelativePath(path), path);
+    for (const path of ['', '/etc/passwd', '../a', 'a/../../b', 'a//b', './a', 'a\\..\\b', 'C:/x', 'c:x', 'a\0b']) assert.ok(!isSafeRelativePath(path), path);
+  });
+});
+
+describe('core/checkpoints: restore plan', () => {
+  const states = (map: Record<string, CurrentState | string>) => (f: PlanFile): CurrentState | string => map[f.path] ?? { kind: 'absent' };
+
+  it('rewrites a changed file, deletes a created one, recreates a deleted one, moves a renamed one back', () => {
+    const plan = planRestore([manifest(1, [
+      { folder: 'ws', path: 'changed.ts', before: file(H('old')) },
+      { folder: 'ws', path: 'created.ts', before: ABSENT },
+      { folder: 'ws', path: 'deleted.ts', before: file(H('gone')) },
+      { folder: 'ws', path: 'old-name.ts', before: file(H('moved')) },
+      { folder: 'ws', path: 'new-name.ts', before: ABSENT },
+      { folder: 'ws', path: 'same.ts', before: file(H('same')) },
+    ])], states({ 'changed.ts': { kind: 'file', hash: H('new') }, 'created.ts': { kind: 'file', hash: H('c') }, 'new-name.ts': { kind: 'file', hash: H('moved') }, 'same.ts': { kind: 'file', hash: H('same') } }));
+    const byPath = Object.fromEntries(plan.items.map((i) => [i.path, i]));
+    assert.equal(byPath['changed.ts']?.action, 'rewrite');
+    assert.equal(byPath['created.ts']?.action, 'delete');
+    assert.equal(byPath['deleted.ts']?.action, 'recreate');
+    assert.equal(byPath['old-name.ts']?.action, 'moveBack');
+    assert.deepEqual(byPath['old-name.ts']?.from, { folder: 'ws', path: 'new-name.ts' });
+    assert.equal(byPath['new-name.ts'], undefined, 'the new name is folded into the move back');
+    assert.equal(byPath['same.ts']?.action, 'unchanged', 'restoring twice is harmless');
+    assert.equal(plan.checkpoints, 1);
+  });
+
+  it('a renamed file that was also edited is recreated and its new name deleted', () => {
+    const plan = planRestore([manifest(1, [{ folder: 'ws', path: 'a.ts', before: file(H('a')) }, { folder: 'ws', path: 'b.ts', before: ABSENT }])], states({ 'b.ts': { kind: 'file', hash: H('a edited') } }));
+    assert.deepEqual(plan.items.map((i) => [i.path, i.action]), [['a.ts', 'recreate'], ['b.ts', 'delete']]);
+  });
+
+  it('to a point in time: the earliest pre-image among this and later checkpoints wins, whatever their order', () => {
+    const later = manifest(2, [{ folder: 'ws', path: 'a.ts', before: file(H('v2')) }, { folder: 'ws', path: 'b.ts', before: file(H('b1')) }]);
+    const first = manifest(1, [{ folder: 'ws', path: 'a.ts', before: file(H('v1')) }]);
+    const plan = planRestore([later, first], states({ 'a.ts': { kind: 'file', hash: H('v3') }, 'b.ts': { kind: 'file', hash: H('b2') } }));
+    assert.equal(plan.checkpoints, 2);
+    assert.deepEqual(plan.items.map((i) => [i.path, i.before.kind === 'file' ? i.before.hash : 'absent']), [['a.ts', H('v1')], ['b.ts', H('b1')]]);
+  });
+
+  it('flags a file changed since the reply (known after-state differs) and skips paths that no longer resolve', () => {
+    const plan = planRestore([manifest(1, [
+      { folder: 'ws', path: 'edited-later.ts', before: file(H('a')), after: file(H('b')) },
+      { folder: 'ws', path: 'as-left.ts', before: file(H('a')), after: file(H('b')) },
+      { folder: 'ws', path: 'unknown-after.ts', before: file(H('a')) },
+      { folder: 'ws', path: 'escaped.ts', before: file(H('a')) },
+    ])], states({ 'edited-later.ts': { kind: 'file', hash: H('c') }, 'as-left.ts': { kind: 'file', hash: H('b') }, 'unknown-after.ts': { kind: 'file', hash: H('z') }, 'escaped.ts': 'it leads outside the workspace folder (through a link)' }));
+    const byPath = Object.fromEntries(plan.items.map((i) => [i.path, i]));
+    assert.equal(byPath['edited-later.ts']?.changedSince, true);
+    assert.equal(byPath['as-left.ts']?.changedSince, false);
+    assert.equal(byPath['unknown-after.ts']?.changedSince, false);
+    assert.deepEqual(plan.skipped, [{ folder: 'ws', path: 'escaped.ts', reason: 'it leads outside the workspace folder (through a link)' }]);
+  });
+});
+
+describe('core/checkpoints: pruning rules', () => {
+  const summary = (conversationId: string, turnId: string, createdAt: number, blobs: Array<[string, number]>): CheckpointSummary => ({ conversationId, turnId, createdAt, manifestBytes: 100, blobs: new Map(blobs) });
+
+  it('drops checkpoints of deleted conversations, but not young ones (a new conversation may not be saved yet)', () => {
+    const decision = decidePrune({ checkpoints: [summary('gone', 'a', 0, [['h1', 1000]]), summary('gone', 'b', 9_500, [['h2', 10]]), summary('live', 'c', 0, [])], liveConversations: new Set(['live']), maxBytes: 1e9, now: 10_000, graceMs: 1000 });
+    assert.deepEqual(decision.remove.map((r) => [r.checkpoint.turnId, r.reason]), [['a', 'deletedConversation']]);
+    assert.equal(decision.bytesBefore, 1000 + 10 + 300);
+    assert.equal(decision.bytesAfter, 10 + 200);
+  });
+
+  it('keeps the storage under the budget, oldest first, counting a shared blob once and freeing it with its last user', () => {
+    const checkpoints = [summary('c', 'new', 30, [['shared', 1000]]), summary('c', 'old', 10, [['shared', 1000], ['big', 5000]]), summary('c', 'mid', 20, [['mid', 2000]])];
+    const decision = decidePrune({ checkpoints, maxBytes: 3500, now: 100, graceMs: 0 });
+    assert.equal(decision.bytesBefore, 1000 + 5000 + 2000 + 300);
+    assert.deepEqual(decision.remove.map((r) => [r.checkpoint.turnId, r.reason]), [['old', 'budget']]);
+    assert.equal(decision.bytesAfter, 1000 + 2000 + 200, 'the shared blob stays: "new" still uses it');
+    const tighter = decidePrune({ checkpoints, maxBytes: 1000, now: 100, graceMs: 0, keep: (c) => c.turnId === 'new' });
+    assert.deepEqual(tighter.remove.map((r) => r.checkpoint.turnId), ['old', 'mid'], 'the kept one stays even over budget');
+  });
+
+  it('drops nothing for unknown conversations when the list of live ones is not known', () => {
+    assert.equal(decidePrune({ checkpoints: [summary('x', 'a', 0, [])], maxBytes: 1e9, now: 1e12, graceMs: 0 }).remove.length, 0);
+  });
+});
+
+describe('core/checkpoints: the store on disk', () => {
+  let root: string;
+  let store: CheckpointStore;
+  const reply = { conversationId: 'c-1', turnId: 'a-1' };
+  const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+  const source = (path: string, content: Uint8Array | 'absent', reads?: string[]) => ({ folder: 'ws', path, read: async () => { reads?.push(path); return content; } });
+  const blobCount = (): number => readdirSync(join(root, 'blobs'), { withFileTypes: true }).filter((d) => d.isDirectory()).reduce((n, d) => n + readdirSync(join(root, 'blobs', d.name)).length, 0);
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'ui-checkpoints-'));
+    store = new CheckpointStore(root);
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('keeps the first pre-image per reply and file, reads a kept file no more, keeps a missing one as absent', async () => {
+    const reads: string[] = [];
+    const first = await store.record(reply, [source('a.ts', bytes('v1'), reads), source('new.ts', 'absent', reads)]);
+    assert.equal(first.added, 2);
+    const again = await store.record(reply, [source('a.ts', bytes('v2'), reads), source('b.ts', bytes('b'), reads)]);
+    assert.equal(again.added, 1);
+    assert.deepEqual(reads, ['a.ts', 'new.ts', 'b.ts'], 'a.ts was not read a second time');
+    const loaded = await new CheckpointStore(root).load(reply);
+    assert.ok(loaded?.ok);
+    assert.deepEqual(loaded.manifest.files.map((f) => [f.path, f.before.kind === 'file' ? f.before.hash : 'absent']), [['a.ts', H('v1')], ['new.ts', 'absent'], ['b.ts', H('b')]]);
+    assert.deepEqual(await store.readBlob(H('v1')), bytes('v1'));
+  });
+
+  it('deduplicates content across checkpoints, numbers checkpoints in order, and writes bytes for the change only', async () => {
+    const big = new Uint8Array(100_000).fill(7);
+    const one = await store.record(reply, [source('a.bin', big)]);
+    const two = await store.record({ conversationId: 'c-1', turnId: 'a-2' }, [source('copy.bin', big)]);
+    assert.ok(one.bytesWritten >= 100_000 && one.bytesWritten < 101_000, String(one.bytesWritten));
+    assert.ok(two.bytesWritten < 1000, `the same content is not written twice (${two.bytesWritten})`);
+    assert.equal(blobCount(), 1);
+    const list = await store.listConversation('c-1');
+    assert.deepEqual(list.map((c) => (c.parse.ok ? [c.turnId, c.parse.manifest.seq] : [])).sort(), [['a-1', 1], ['a-2', 2]]);
+  });
+
+  it('a damaged manifest is told, never overwritten; altered or missing content is told', async () => {
+    await store.record(reply, [source('a.ts', bytes('v1'))]);
+    const path = join(root, 'conversations', 'c-1', 'a-1', 'manifest.json');
+    writeFileSync(path, '{"version":1,');
+    const fresh = new CheckpointStore(root);
+    const loaded = await fresh.load(reply);
+    assert.deepEqual(loaded, { ok: false, problem: 'it is not valid JSON' });
+    await assert.rejects(fresh.record(reply, [source('b.ts', bytes('b'))]), CheckpointCorruptError);
+    assert.equal((await import('node:fs')).readFileSync(path, 'utf8'), '{"version":1,', 'left as it was');
+    writeFileSync(join(root, 'blobs', H('v1').slice(0, 2), H('v1')), 'tampered');
+    await assert.rejects(store.readBlob(H('v1')), /altered/);
+    await assert.rejects(store.readBlob(H('nothing')), /missing/);
+    await assert.rejects(store.readBlob('../../etc/passwd'), /malformed/);
+  });
+
+  it('refuses reply ids that are not plain names (they become folder names)', async () => {
+    await assert.rejects(store.record({ conversationId: '../x', turnId: 'a' }, [source('a.ts', bytes('v'))]), /Malformed/);
+    assert.equal(await store.load({ conversationId: 'c', turnId: '..' }), undefined);
+  });
+
+  it('prune removes deleted conversations\' checkpoints and content no checkpoint names, and keeps the rest', async () => {
+    await store.record({ conversationId: 'c-gone', turnId: 'a-1' }, [source('gone.ts', bytes('gone'))]);
+    await store.record({ conversationId: 'c-live', turnId: 'a-1' }, [source('live.ts', bytes('live'))]);
+    const report = await store.prune({ liveConversations: new Set(['c-live']), maxBytes: 1e9, graceMs: 0, now: Date.now() + 1000 });
+    assert.deepEqual(report.remove.map((r) => r.checkpoint.conversationId), ['c-gone']);
+    assert.equal(report.blobsSwept, 1);
+    assert.equal(await store.load({ conversationId: 'c-gone', turnId: 'a-1' }), undefined);
+    assert.deepEqual(await store.readBlob(H('live')), bytes('live'));
+    await assert.rejects(store.readBlob(H('gone')), /missing/);
+  });
+
+  it('prune under the budget drops the oldest checkpoint first; a young orphan blob is left (another window may be writing)', async () => {
+    await store.record({ conversationId: 'c-1', turnId: 'a-old' }, [source('a.bin', new Uint8Array(3000).fill(1))]);
+    const manifestPath = join(root, 'conversations', 'c-1', 'a-old', 'manifest.json');
+    const m = JSON.parse((await import('node:fs')).readFileSync(manifestPath, 'utf8')) as { createdAt: number };
+    writeFileSync(manifestPath, JSON.stringify({ ...m, createdAt: m.createdAt - 60_000 }));
+    await store.record({ conversationId: 'c-1', turnId: 'a-new' }, [source('b.bin', new Uint8Array(3000).fill(2))]);
+    const report = await new CheckpointStore(root).prune({ maxBytes: 4000, graceMs: 60_000 });
+    assert.deepEqual(report.remove.map((r) => [r.checkpoint.turnId, r.reason]), [['a-old', 'budget']]);
+    assert.equal(report.blobsSwept, 0, 'the freed blob is younger than the grace period');
+    const blob = join(root, 'blobs', sha256(new Uint8Array(3000).fill(1)).slice(0, 2), sha256(new Uint8Array(3000).fill(1)));
+    utimesSync(blob, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
+    assert.equal((await store.prune({ maxBytes: 4000, graceMs: 60_000 })).blobsSwept, 1);
+  });
+});
+
+describe('core/workspaceFiles: placing paths that may not exist yet', () => {
+  let base: string;
+  let files: WorkspaceFiles;
+  before(async () => {
+    base = mkdtempSync(join(tmpdir(), 'ui-place-'));
+    mkdirSync(join(base, 'ws', 'src'), { recursive: true });
+    mkdirSync(join(base, 'outside'));
+    symlinkSync(join(base, 'outside'), join(base, 'ws', 'escape'));
+    files = await WorkspaceFiles.open({ folders: [{ name: 'ws', path: join(base, 'ws'), excludes: { 'files.exclude': [], 'search.exclude': [] } }] });
+  });
+  after(() => rmSync(base, { recursive: true, force: true }));
+
+  it('places a new file inside, refuses one outside or behind a link out, and resolves a kept path back', async () => {
+    const inside = await files.place(join(base, 'ws', 'src', 'deep', 'new.ts'));
+    assert.ok(inside.ok && inside.path === 'src/deep/new.ts' && inside.folder.name === 'ws');
+    const outside = await files.place(join(base, 'outside', 'x.ts'));
+    assert.ok(!outside.ok && /outside the workspace/.test(outside.message));
+    const linked = await files.place(join(base, 'ws', 'escape', 'x.ts'));
+    assert.ok(!linked.ok && /through a link/.test(linked.message));
+    const back = await files.placed('ws', 'src/deep/new.ts');
+    assert.ok(back.ok && back.absolute === join(base, 'ws', 'src', 'deep', 'new.ts'));
+    const viaLink = await files.placed('ws', 'escape/x.ts');
+    assert.ok(!viaLink.ok && /outside/.test(viaLink.message));
+    const unknown = await files.placed('other', 'a.ts');
+    assert.ok(!unknown.ok && /not open/.test(unknown.message));
+    assert.ok(!(await files.placed('ws', '../outside/x.ts')).ok);
+  });
+});
