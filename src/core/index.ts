@@ -218,3 +218,14 @@ export { codeFromAnswer, fenceFor, matchFileConventions, mergePrompt } from './a
 export type { MergePrompt } from './apply/mergeAnswer';
 export { applyHunk, computeHunks, lineRangeOffsets, rebaseProposal, replaceLines, revertHunk, splitLines } from './apply/lineHunks';
 export type { Hunk } from './apply/lineHunks';
+
+// The context window: token estimates, the input budget, the compaction plan, context-length errors.
+export { calibratedRatio, DEFAULT_TOKENS_PER_CHAR, estimateMessageTokens, estimateRequestTokens, estimateTextTokens, messageChars, MESSAGE_OVERHEAD_TOKENS } from './context/tokenEstimate';
+export type { ContextMessage, ContextPart } from './context/tokenEstimate';
+export { contextBudget, DEFAULT_OUTPUT_RESERVE } from './context/contextBudget';
+export type { ContextBudget } from './context/contextBudget';
+export { MIN_TRIM_CHARS, trimMiddle, trimmedNote } from './context/trimText';
+export { DEFAULT_KEEP_TURNS, OLD_RESULT_CHARS, planCompaction } from './context/compactionPlan';
+export type { CompactionInput, CompactionPlan, ContextTurn } from './context/compactionPlan';
+export { isContextLengthError, reportedContextLength, reportedInputTokens } from './context/contextErrors';
+export { catalogContextLength, catalogMaxOutputTokens } from './context/contextLength';

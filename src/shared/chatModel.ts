@@ -55,7 +55,7 @@ export type ToolCallStatus = 'awaitingApproval' | 'running' | 'done' | 'denied' 
 
 /** Why a reply ended early, with what the user can do about it. */
 export interface ChatErrorInfo {
-  readonly kind: 'auth' | 'outOfCredits' | 'rateLimited' | 'unreachable' | 'timeout' | 'interrupted' | 'server' | 'invalid' | 'noModel' | 'setup' | 'other';
+  readonly kind: 'auth' | 'outOfCredits' | 'rateLimited' | 'unreachable' | 'timeout' | 'interrupted' | 'server' | 'invalid' | 'noModel' | 'setup' | 'contextLength' | 'other';
   readonly message: string;
   /** Actions offered next to the error (closed list, run by the host). */
   readonly actions: readonly ChatErrorAction[];
@@ -92,6 +92,45 @@ export interface ReplyCost {
 
 export type ReplyStatus = 'streaming' | 'done' | 'stopped' | 'error';
 
+/** The oldest turns, replaced in requests by a summary the model wrote (the turns stay in the conversation). */
+export interface ContextSummary {
+  readonly text: string;
+  /** The last turn the summary covers: requests send the turns after it. */
+  readonly throughTurnId: string;
+  /** How many turns it covers, from the first. */
+  readonly turns: number;
+}
+
+/** The oldest turns, left out of requests because no summary of them could be made. */
+export interface ContextDrop {
+  readonly throughTurnId: string;
+  readonly turns: number;
+  /** Why (shown): the summary request's failure, in a few words. */
+  readonly reason: string;
+}
+
+/**
+ * How a reply's request was fitted into the model's context window, and how full the window was
+ * afterwards. Only the requests change: the conversation keeps every turn as it was.
+ */
+export interface ReplyContext {
+  /** Tokens the model's context held at the end of the reply: the last round's prompt plus its completion, as the gateway counted them. */
+  readonly usedTokens?: number;
+  /** The context length the catalog listed for the model, when it listed one. */
+  readonly contextLength?: number;
+  /** Tokens per character learned from the gateway's count, so the next estimate starts calibrated. */
+  readonly tokensPerChar?: number;
+  /** A summary made for this reply's request (it stays in use for later requests). */
+  readonly summary?: ContextSummary;
+  readonly dropped?: ContextDrop;
+  /** Long tool results of older turns trimmed to their head and tail. */
+  readonly trimmedResults?: number;
+  /** Characters cut out of the message being answered: it alone did not fit. */
+  readonly trimmedMessageChars?: number;
+  /** The gateway still found the request too long: it was compacted harder and sent again. */
+  readonly retried?: boolean;
+}
+
 export interface UserTurn {
   readonly role: 'user';
   readonly id: string;
@@ -112,6 +151,8 @@ export interface AssistantTurn {
   error?: ChatErrorInfo;
   usage?: TokenUsage;
   cost?: ReplyCost;
+  /** How the request fitted the model's context (absent: it fitted as it was, or older versions). */
+  context?: ReplyContext;
   /** The messages this reply added to the wire conversation (tool rounds, thinking blocks). */
   wire: WireMessage[];
   readonly createdAt: number;

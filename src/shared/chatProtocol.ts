@@ -2,7 +2,7 @@
 // webview sends `ready` first and the host queues everything until then. A streaming reply is a
 // `replyStarted`, then `replyDelta` / `toolStep` notifications carrying the reply's id, then
 // `replyEnded`: the conversation is sent whole only when one is opened, never per token.
-import type { Attachment, AssistantTurn, ChatErrorAction, ChatParameters, Conversation, ConversationSummary, ReplyCost, ReplyStatus, ChatErrorInfo, TokenUsage, ToolStep, UserTurn } from './chatModel';
+import type { Attachment, AssistantTurn, ReplyContext, ChatErrorAction, ChatParameters, Conversation, ConversationSummary, ReplyCost, ReplyStatus, ChatErrorInfo, TokenUsage, ToolStep, UserTurn } from './chatModel';
 
 /** Where the API key in use comes from (never the key itself). */
 export type KeySource = 'secretStorage' | 'environment' | 'none';
@@ -17,6 +17,26 @@ export interface ModelOption {
   readonly id: string;
   readonly provider?: string;
   readonly isChat: boolean;
+}
+
+/** The composer's context meter. */
+export interface ContextMeter {
+  /** Tokens the next request holds (before the draft being typed). */
+  readonly usedTokens: number;
+  /** The model's context length; absent when the catalog does not list it. */
+  readonly contextLength?: number;
+  /** 'measured': the last reply's usage from the gateway; 'estimated': counted from characters. */
+  readonly source: 'measured' | 'estimated';
+  /** Instruction files added to the system prompt (shown as chips). */
+  readonly files: readonly InstructionFileChip[];
+}
+
+export interface InstructionFileChip {
+  /** Workspace-relative path, as shown and as `openInstructionFile` names it. */
+  readonly path: string;
+  readonly tokens: number;
+  /** Cut to the size cap. */
+  readonly truncated: boolean;
 }
 
 export type ApprovalDecision = 'once' | 'always' | 'deny';
@@ -37,6 +57,10 @@ export type HostToChatMessage =
   | { readonly type: 'toolStep'; readonly id: string; readonly index: number; readonly step: ToolStep }
   | { readonly type: 'replyEnded'; readonly id: string; readonly status: ReplyStatus; readonly finishReason?: string; readonly error?: ChatErrorInfo; readonly usage?: TokenUsage }
   | { readonly type: 'replyCost'; readonly id: string; readonly cost: ReplyCost }
+  /** How the reply's request was fitted into the context window (summary, trims), as it happens. */
+  | { readonly type: 'replyContext'; readonly id: string; readonly context: ReplyContext }
+  /** How full the model's context is, and the instruction files the requests carry. */
+  | { readonly type: 'contextMeter'; readonly meter: ContextMeter }
   | { readonly type: 'attachments'; readonly attachments: readonly Attachment[] }
   | { readonly type: 'history'; readonly conversations: readonly ConversationSummary[]; readonly query: string }
   | { readonly type: 'fileSuggestions'; readonly requestId: number; readonly paths: readonly string[] }
@@ -82,6 +106,8 @@ export type ChatToHostMessage =
   | { readonly type: 'applyCode'; readonly turnId: string; readonly blockIndex: number }
   | { readonly type: 'openLink'; readonly href: string }
   | { readonly type: 'errorAction'; readonly action: ChatErrorAction }
+  /** Opens one of the instruction files the meter listed (the host checks it is one of them). */
+  | { readonly type: 'openInstructionFile'; readonly path: string }
   /** "Restore files to before this reply" on an assistant turn (the host previews before it changes anything). */
   | { readonly type: 'restoreCheckpoint'; readonly turnId: string };
 
@@ -162,6 +188,8 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
         : undefined;
     case 'openLink':
       return str(m.href, 8192) ? { type: 'openLink', href: m.href } : undefined;
+    case 'openInstructionFile':
+      return str(m.path, 4096) && m.path ? { type: 'openInstructionFile', path: m.path } : undefined;
     default:
       return undefined;
   }

@@ -26,6 +26,8 @@ export interface ChatSettings {
   readonly mcpServers: readonly string[];
   /** Offer models the workspace tools (read, list, search files), each call approved by the user. */
   readonly workspaceTools: boolean;
+  /** Add the workspace's AGENTS.md and .github/copilot-instructions.md to the system prompt (trusted workspaces only). */
+  readonly useInstructionFiles: boolean;
 }
 
 export interface SearchSettings {
@@ -81,6 +83,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'chat.api': 'auto',
   'chat.mcpServers': [],
   'chat.workspaceTools': true,
+  'chat.useInstructionFiles': true,
   'search.include': '**/*',
   'search.maxFileSizeKB': 256,
   'search.candidates': 50,
@@ -179,6 +182,7 @@ export function parseSettings(read: (key: string) => unknown): Settings {
     chat: {
       mcpServers: toolServers(read('chat.mcpServers')),
       workspaceTools: read('chat.workspaceTools') !== false,
+      useInstructionFiles: read('chat.useInstructionFiles') !== false,
     },
     search: {
       include: text(read('search.include'), '') || '**/*',

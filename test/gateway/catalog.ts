@@ -43,6 +43,8 @@ export interface CatalogModel {
 export const CATALOG: readonly CatalogModel[] = [
   { id: 'sim-openai/gpt-sim-mini', provider: 'sim-openai', category: 'chat', pricing: { input: 0.15, output: 0.6 }, contextLength: 128000, detailed: true, status: 'operational' },
   { id: 'sim-openai/gpt-sim', provider: 'sim-openai', category: 'chat', pricing: { input: 2.5, output: 10 }, contextLength: 128000, detailed: true, status: 'operational' },
+  // A small context (2,048 tokens, as early chat models had): what a long conversation outgrows.
+  { id: 'sim-openai/gpt-sim-tiny', provider: 'sim-openai', category: 'chat', pricing: { input: 0.05, output: 0.2 }, contextLength: 2048, detailed: true, status: 'operational' },
   { id: 'sim-openai/o-sim-reasoner', provider: 'sim-openai', category: 'chat', pricing: { input: 1.1, output: 4.4 }, contextLength: 200000, reasoning: true, detailed: true, status: 'operational' },
   { id: 'sim-anthropic/claude-sim-sonnet', provider: 'sim-anthropic', category: 'chat', pricing: { input: 3, output: 15 }, contextLength: 200000, detailed: true, status: 'operational' },
   { id: 'sim-google/gemini-sim-flash', provider: 'sim-google', category: 'chat', pricing: { input: 0.1, output: 0.4 }, detailed: false, status: 'degraded' },

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { readJson } from './body';
 import { errorForStatus, HttpError, type ErrorShape } from './errors';
 import { wordsError } from './limitWords';
+import { faultMatches } from './faultMatch';
 import { FAULT_HEADER, parseFaultSpec, splitModelFault, type FaultCounter, type FaultSpec } from './faults';
 import type { ImageStore } from './imageStore';
 import type { QuotaBook } from './quota';
@@ -90,6 +91,7 @@ export function createContext(init: {
       const raw = (Array.isArray(header) ? header[0] : header) ?? (modelWithSuffix ? splitModelFault(modelWithSuffix).fault : undefined);
       if (raw === undefined || raw.trim() === '') return;
       const spec: FaultSpec = parseFaultSpec(raw);
+      if (!faultMatches(spec.match, init.record.body)) return;
       if (!init.state.faults.applies(spec)) return;
       init.reply.fault = spec;
       if (spec.echoKey && init.key) init.reply.echo = { key: init.key, mode: spec.echoKey };

@@ -41,6 +41,8 @@ export interface FaultSpec {
   readonly settleMs?: number;
   /** `reply=<base64url>`: chat and messages answer exactly this text (scriptedReply.ts). */
   readonly reply?: string;
+  /** `match=<text>`: only requests whose body contains the text (faultMatch.ts). */
+  readonly match?: string;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -94,6 +96,10 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'redacted-thinking': spec.redactedThinking = true; break;
       case 'settle-ms': spec.settleMs = nonNegativeInt(name, value); break;
       case 'reply': spec.reply = parseScriptedReply(value); break;
+      case 'match':
+        if (!value) throw badRequest(FAULT_HEADER, `fault item 'match' needs a text`, 'invalid_fault');
+        spec.match = value;
+        break;
       default:
         if (isWireVariant(name) && value === undefined) {
           spec.wire = withVariant(spec.wire, name);

@@ -22,6 +22,8 @@ import { balanceReader } from './replyCost';
 import { runReply, type ToolHost } from './replyRunner';
 import { ToolApprovals } from './toolApprovals';
 import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
+import { ContextMeterReporter } from './context/contextMeter';
+import { prepareReplyContext } from './context/replyContext';
 
 /**
  * Told to the model when the workspace tools are on but the workspace is not trusted: the files
@@ -53,6 +55,7 @@ export class ChatController extends Disposable {
   /** Replies whose final save landed (their journal can go). */
   private readonly savedReplies = new Set<string>();
   private post: (message: HostToChatMessage) => void = () => undefined;
+  private readonly meter: ContextMeterReporter;
 
   /**
    * `restoreLast` (the sidebar): the first page load reopens the workspace's last conversation, and
@@ -66,6 +69,7 @@ export class ChatController extends Disposable {
     super();
     this.conversation = this.blankConversation();
     this.workspaceTools = new WorkspaceTools(deps.workspaceFiles);
+    this.meter = this._register(new ContextMeterReporter(deps, { conversation: () => this.conversation, attachments: () => this.attachments, post: (message) => this.post(message) }));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.approvals.forgetGrants()));
     this._register(deps.catalog.onDidChange(() => this.postModels()));
     this._register(deps.connection.onDidChange(() => void this.postConnection()));
@@ -76,7 +80,10 @@ export class ChatController extends Disposable {
   /** Where messages go (a new webview after the view was hidden and shown again). */
   attach(post: (message: HostToChatMessage) => void): void {
     // The last step before the webview: nothing the gateway echoed of the key reaches it.
-    this.post = (message) => post(this.deps.apiKeys.redact(message));
+    this.post = (message) => {
+      post(this.deps.apiKeys.redact(message));
+      this.meter.after(message);
+    };
   }
 
   get current(): Conversation {
@@ -181,6 +188,8 @@ export class ChatController extends Disposable {
       case 'errorAction':
         if (message.type === 'errorAction' && message.action === 'retry') return this.regenerate();
         return runChatAction(message, this.chatActionHost());
+      case 'openInstructionFile':
+        return this.meter.openFile(message.path);
     }
   }
 
@@ -344,14 +353,23 @@ export class ChatController extends Disposable {
           run: (call, abort, review) => this.workspaceTools.run(call, abort, review),
         }
       : undefined;
-    const system = [parameters.systemPrompt, settings.chat.workspaceTools && !trusted ? UNTRUSTED_NOTE : undefined].filter(Boolean).join('\n\n');
+    const baseSystem = [parameters.systemPrompt, settings.chat.workspaceTools && !trusted ? UNTRUSTED_NOTE : undefined].filter(Boolean).join('\n\n');
+    const turnsBefore = conversation.turns.slice(0, conversation.turns.indexOf(reply));
+    const provider = this.providerOf(reply.model);
     try {
+      // Instruction files in the system prompt; the keeper fits each round into the context window.
+      const { system, keeper } = await prepareReplyContext({
+        deps: this.deps, client, system: baseSystem, turns: turnsBefore, reply, post: (message) => this.post(message),
+        request: { model: reply.model, api: settings.chatApi, ...(provider ? { provider } : {}), ...(parameters.maxTokens ? { maxTokens: parameters.maxTokens } : {}) },
+        ...(tools ? { tools: tools.definitions } : {}),
+      });
       await runReply({
+        context: keeper,
         client,
         request: {
           model: reply.model,
           api: settings.chatApi,
-          ...(this.providerOf(reply.model) ? { provider: this.providerOf(reply.model) } : {}),
+          ...(provider ? { provider } : {}),
           ...(system ? { system } : {}),
           ...(parameters.maxTokens ? { maxTokens: parameters.maxTokens } : {}),
           ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),

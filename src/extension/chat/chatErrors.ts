@@ -1,6 +1,7 @@
 // Turns a failed request into what the chat shows: a specific message and the actions that fix
 // it. Compared by `name`, not instanceof: a caller's copy of the error classes may not be ours.
 // Pure (no vscode import): unit-tested in Node.
+import { isContextLengthError } from '../../core/index';
 import type { ChatErrorInfo } from '../../shared/chatModel';
 
 export interface ErrorContext {
@@ -44,6 +45,10 @@ export function describeChatError(error: unknown, context: ErrorContext): ChatEr
   const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ErrorLike;
   const detail = e.message ?? 'Unknown error';
   const now = context.now ?? Date.now();
+  // The chat compacts before sending and once more after such a refusal: this is what is left.
+  const tooLong = 'Start a new conversation, pick a model with a larger context window, or shorten the message (or the system prompt, the instruction files, or the Max tokens parameter).';
+  if (e.name === 'ContextOverflowError') return { kind: 'contextLength', message: `${detail} ${tooLong}`, actions: ['retry', 'openSettings'] };
+  if (isContextLengthError(error)) return { kind: 'contextLength', message: `The gateway still found the conversation too long for the model's context window after it was compacted (${detail}). ${tooLong}`, actions: ['retry'] };
   switch (e.name) {
     case 'AuthenticationError':
       return { kind: 'auth', message: `The gateway refused the API key (${e.status ?? 401}): ${detail}`, actions: ['setApiKey', 'retry'] };

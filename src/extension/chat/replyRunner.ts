@@ -2,8 +2,8 @@
 // function tools the extension provides, asks the user, runs them, sends the results back and
 // streams the next round. Mutates the reply as it goes, so whatever arrived stays when a round
 // throws (stop, network error). Pure (no vscode import): unit-tested in Node with the local gateway.
-import { isAbortError, type GatewayClient, type ToolExecuted } from '../../core/index';
-import type { AssistantTurn, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
+import { isAbortError, isContextLengthError, type GatewayClient, type ToolExecuted } from '../../core/index';
+import type { AssistantTurn, TokenUsage, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
 import { streamGatewayAnswer, type GatewayAnswerRequest, type GatewayTool } from '../languageModels/gatewayAnswer';
 
 export interface ToolCallRequest {
@@ -44,6 +44,14 @@ export interface ReplyEvents {
   toolStep(index: number, step: ToolStep): void;
 }
 
+/** Fits each round's request into the model's context window (context/contextKeeper.ts). */
+export interface ContextFitter {
+  /** The messages (history and `tail`, the reply's own rounds) and system prompt to send; `refusedWith`: the gateway's context-length error for the last try. */
+  fit(tail: readonly WireMessage[], refusedWith: unknown, signal: AbortSignal): Promise<{ readonly messages: readonly WireMessage[]; readonly system?: string }>;
+  /** One round's usage, as the gateway reported it. */
+  measured(usage: TokenUsage): void;
+}
+
 export interface ReplyRun {
   readonly client: GatewayClient;
   /** Everything of the request but the messages. */
@@ -55,6 +63,8 @@ export interface ReplyRun {
   readonly events: ReplyEvents;
   readonly signal: AbortSignal;
   readonly maxToolRounds?: number;
+  /** Without one, every round sends the whole history. */
+  readonly context?: ContextFitter;
 }
 
 const DEFAULT_MAX_TOOL_ROUNDS = 8;
@@ -102,29 +112,42 @@ export async function runReply(run: ReplyRun): Promise<void> {
     let separator = round > 0 && reply.content && !reply.content.endsWith('\n') ? '\n\n' : '';
     let roundText = '';
     const tools = run.tools && round < maxRounds ? run.tools.definitions : undefined;
-    const result = await streamGatewayAnswer(
-      run.client,
-      { ...run.request, messages: [...run.history, ...reply.wire], ...(tools?.length ? { tools } : {}) },
-      {
-        text: (delta) => {
-          const text = separator + delta;
-          separator = '';
-          roundText += delta;
-          reply.content += text;
-          events.delta(text, undefined);
+    const stream = async (refusedWith?: unknown): Promise<Awaited<ReturnType<typeof streamGatewayAnswer>>> => {
+      const fitted = run.context ? await run.context.fit(reply.wire, refusedWith, signal) : { messages: [...run.history, ...reply.wire] };
+      const request = { ...run.request, ...(fitted.system !== undefined ? { system: fitted.system } : {}), messages: fitted.messages, ...(tools?.length ? { tools } : {}) };
+      return streamGatewayAnswer(
+        run.client,
+        request,
+        {
+          text: (delta) => {
+            const text = separator + delta;
+            separator = '';
+            roundText += delta;
+            reply.content += text;
+            events.delta(text, undefined);
+          },
+          reasoning: (delta) => {
+            reply.reasoning += delta;
+            events.delta(undefined, delta);
+          },
+          toolsExecuted: (executed) => executed.forEach((tool) => addStep(serverToolStep(tool))),
         },
-        reasoning: (delta) => {
-          reply.reasoning += delta;
-          events.delta(undefined, delta);
-        },
-        toolsExecuted: (executed) => executed.forEach((tool) => addStep(serverToolStep(tool))),
-      },
-      signal,
-    ).catch((error: unknown) => {
-      // A later turn replays this reply: keep the text of the broken round on the wire too.
-      if (roundText) reply.wire.push({ role: 'assistant', parts: [{ kind: 'text', text: roundText }] });
-      throw error;
-    });
+        signal,
+      );
+    };
+    const result = await stream()
+      .catch((error: unknown) => {
+        // Too long after all (the estimate was wrong): compacted harder, sent once more. Only
+        // before anything of the round arrived: a refusal comes before the first byte.
+        if (run.context && !roundText && isContextLengthError(error) && (error as Error).name !== 'ContextOverflowError') return stream(error);
+        throw error;
+      })
+      .catch((error: unknown) => {
+        // A later turn replays this reply: keep the text of the broken round on the wire too.
+        if (roundText) reply.wire.push({ role: 'assistant', parts: [{ kind: 'text', text: roundText }] });
+        throw error;
+      });
+    if (result.usage) run.context?.measured(result.usage);
     if (result.usage) {
       const before = reply.usage ?? { promptTokens: 0, completionTokens: 0 };
       reply.usage = { promptTokens: before.promptTokens + result.usage.promptTokens, completionTokens: before.completionTokens + result.usage.completionTokens };

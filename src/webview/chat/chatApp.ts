@@ -101,6 +101,12 @@ export class ChatApp {
       case 'replyCost':
         this.replies.get(message.id)?.setCost(message.cost);
         return;
+      case 'replyContext':
+        this.replies.get(message.id)?.setContext(message.context);
+        this.scroll.contentChanged();
+        return;
+      case 'contextMeter':
+        return this.composer.setMeter(message.meter);
       case 'attachments':
         return this.composer.setAttachments(message.attachments);
       case 'history':

@@ -2,6 +2,8 @@
 // box edits the last message, `@` followed by a name suggests workspace files (arrows + Enter or
 // Tab to attach). Attachments show as removable chips above the box.
 import type { Attachment } from '../../shared/chatModel';
+import type { ContextMeter } from '../../shared/chatProtocol';
+import { ContextMeterView, instructionChip } from './contextViews';
 import { el, iconButton } from './dom';
 import { attachmentChip, type Send } from './turnViews';
 
@@ -16,6 +18,9 @@ export class Composer {
   readonly element: HTMLElement;
   readonly input: HTMLTextAreaElement;
   private readonly chips: HTMLElement;
+  private readonly attachmentChips: HTMLElement;
+  private readonly instructionChips: HTMLElement;
+  private readonly meter = new ContextMeterView();
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
   private readonly suggestions: HTMLUListElement;
@@ -27,7 +32,9 @@ export class Composer {
 
   constructor(private readonly send: Send, private readonly hooks: ComposerHooks) {
     this.input = el('textarea', { className: 'composer-input', attrs: { rows: '2', 'aria-label': 'Message (Enter to send, Shift+Enter for a new line, @ to add a file)', placeholder: 'Ask anything. @ adds a file; Enter sends.', 'aria-autocomplete': 'list', 'aria-controls': 'file-suggestions' } });
-    this.chips = el('div', { className: 'chips', attrs: { 'aria-label': 'Attached context' } });
+    this.attachmentChips = el('span', { className: 'attachment-chips', attrs: { role: 'group', 'aria-label': 'Attached context' } });
+    this.instructionChips = el('span', { className: 'instruction-chips', attrs: { role: 'group', 'aria-label': 'Instruction files in the system prompt' } });
+    this.chips = el('div', { className: 'chips' }, this.instructionChips, this.attachmentChips);
     this.suggestions = el('ul', { className: 'suggestions', attrs: { id: 'file-suggestions', role: 'listbox', 'aria-label': 'Workspace files' } });
     this.suggestions.hidden = true;
     this.sendButton = iconButton('send', 'Send', () => this.submit(), { className: 'send' });
@@ -39,6 +46,7 @@ export class Composer {
       iconButton('file', 'Add active file', () => this.send({ type: 'addContext', source: 'activeFile' })),
       iconButton('search', 'Add a workspace file…', () => this.send({ type: 'addContext', source: 'pickFile' })),
       el('span', { className: 'spacer' }),
+      this.meter.element,
       this.stopButton,
       this.sendButton,
     );
@@ -50,6 +58,7 @@ export class Composer {
       this.updateMention();
     });
     this.setBusy(false);
+    this.updateChipsRow();
   }
 
   setBusy(busy: boolean): void {
@@ -60,8 +69,19 @@ export class Composer {
 
   setAttachments(attachments: readonly Attachment[]): void {
     this.attachments = attachments;
-    this.chips.replaceChildren(...attachments.map((a) => attachmentChip(a, () => this.send({ type: 'removeAttachment', id: a.id }))));
-    this.chips.hidden = attachments.length === 0;
+    this.attachmentChips.replaceChildren(...attachments.map((a) => attachmentChip(a, () => this.send({ type: 'removeAttachment', id: a.id }))));
+    this.updateChipsRow();
+  }
+
+  /** The context meter and the instruction files' chips. */
+  setMeter(meter: ContextMeter): void {
+    this.meter.set(meter);
+    this.instructionChips.replaceChildren(...meter.files.map((file) => instructionChip(file, this.send)));
+    this.updateChipsRow();
+  }
+
+  private updateChipsRow(): void {
+    this.chips.hidden = this.attachmentChips.childElementCount === 0 && this.instructionChips.childElementCount === 0;
   }
 
   setText(text: string): void {

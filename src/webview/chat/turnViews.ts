@@ -1,7 +1,8 @@
 // One conversation turn in the DOM. A user turn is plain text (never parsed) with its attachment
 // chips and an Edit action; an assistant turn streams: reasoning (collapsed), tool steps with
 // approval buttons, the markdown answer, then usage, cost, and an error with its actions.
-import type { Attachment, AssistantTurn, ChatErrorInfo, ReplyCost, ReplyStatus, TokenUsage, ToolStep, UserTurn } from '../../shared/chatModel';
+import type { Attachment, AssistantTurn, ChatErrorInfo, ReplyContext, ReplyCost, ReplyStatus, TokenUsage, ToolStep, UserTurn } from '../../shared/chatModel';
+import { contextNote } from './contextViews';
 import type { ApprovalDecision, ChatToHostMessage } from '../../shared/chatProtocol';
 import { el, formatTime, icon, iconButton, textButton } from './dom';
 import { StreamingMarkdown, type MarkdownActions } from './markdown/streamingMarkdown';
@@ -92,6 +93,7 @@ export class AssistantTurnView {
   private readonly footer: HTMLElement;
   private readonly errorBox: HTMLElement;
   private readonly badge: HTMLElement;
+  private readonly contextBox: HTMLElement;
   private status: ReplyStatus;
   private usage: TokenUsage | undefined;
   private cost: ReplyCost | undefined;
@@ -110,10 +112,12 @@ export class AssistantTurnView {
     this.content = el('div', { className: 'content markdown', attrs: { 'aria-live': 'polite' } });
     this.errorBox = el('div', { className: 'error-box', attrs: { role: 'alert' } });
     this.footer = el('div', { className: 'turn-footer' });
+    this.contextBox = el('div', { className: 'context-box' });
     this.element = el(
       'article',
       { className: 'turn assistant', attrs: { 'aria-label': `Reply from ${turn.model || 'the gateway'}`, 'data-turn-id': turn.id, tabindex: '-1' } },
       el('div', { className: 'turn-header' }, el('span', { className: 'who', text: turn.model || 'Assistant' }), this.badge),
+      this.contextBox,
       this.reasoning,
       this.steps,
       this.content,
@@ -122,6 +126,7 @@ export class AssistantTurnView {
     );
     // Apply names the reply and the block's number only: the host applies its own copy of the code.
     this.markdown = new StreamingMarkdown(this.content, { ...actions, apply: (blockIndex) => this.send({ type: 'applyCode', turnId: turn.id, blockIndex }) });
+    this.setContext(turn.context);
     if (turn.reasoning) this.reasoningText.textContent = turn.reasoning;
     turn.toolSteps.forEach((step, index) => this.setStep(index, step));
     if (turn.content && options.deferMarkdown && turn.status !== 'streaming') this.defer(turn.content);
@@ -165,6 +170,13 @@ export class AssistantTurnView {
       this.reasoning.hidden = false;
     }
     if (content) this.markdown.append(content);
+  }
+
+  /** How the request was fitted into the context window (summary, trims): shown above the reply. */
+  setContext(context: ReplyContext | undefined): void {
+    const note = contextNote(context);
+    this.contextBox.replaceChildren(...(note ? [note] : []));
+    this.contextBox.hidden = !note;
   }
 
   setStep(index: number, step: ToolStep): void {

@@ -4,6 +4,7 @@ import { parseChatRequest } from '../chatRequest';
 import { planReply, type SimPlan } from '../chatSim';
 import type { Route, RouteContext } from '../context';
 import { chargeRequest } from '../lateSettle';
+import { enforceContextLength } from '../contextLimit';
 import { badRequest } from '../errors';
 import { writeSse, type SseEvent } from '../sse';
 import { countTokens, fragments, streamPieces } from '../text';
@@ -76,6 +77,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   const wire = ctx.reply.fault?.wire;
   if (wire?.has('html-200')) return sendPortalPage(ctx.reply);
   const parsed = parseChatRequest(body, model);
+  enforceContextLength(model, parsed.promptTokens, maxTokens, 'chat');
   ctx.state.quota.ensure(ctx.key);
   const plan = planReply({ ...parsed.sim, model, maxTokens, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) });
   const usage = usageOf(plan, parsed.promptTokens);

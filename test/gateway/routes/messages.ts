@@ -6,6 +6,7 @@ import { chargeRequest } from '../lateSettle';
 import { badRequest } from '../errors';
 import { overloadedMid, redactedThinkingData, withPings } from '../messagesFaults';
 import { parseMessagesRequest } from '../messagesRequest';
+import { enforceContextLength } from '../contextLimit';
 import { writeSse, type SseEvent } from '../sse';
 import { countTokens, fragments, hmacBase64, streamPieces } from '../text';
 import { optionalBoolean, optionalInteger, optionalNumber, type JsonObject } from '../validate';
@@ -90,6 +91,7 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   const wire = ctx.reply.fault?.wire;
   if (wire?.has('html-200')) return sendPortalPage(ctx.reply);
   const parsed = parseMessagesRequest(body, maxTokens, ctx.state.secret);
+  enforceContextLength(model, parsed.inputTokens, maxTokens, 'messages');
   ctx.state.quota.ensure(ctx.key);
   const plan = planReply({ ...parsed.sim, model, maxTokens, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) });
   const fault = ctx.reply.fault;

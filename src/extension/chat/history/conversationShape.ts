@@ -9,6 +9,7 @@ import type {
   ChatTurn,
   Conversation,
   ReasoningEffort,
+  ReplyContext,
   ReplyStatus,
   ToolCallStatus,
   ToolStep,
@@ -67,8 +68,31 @@ function turn(value: unknown, at: string): ChatTurn {
     cost: isRecord(o['cost']) && isFiniteNumber(o['cost']['credits']) && typeof o['cost']['estimate'] === 'boolean'
       ? { credits: o['cost']['credits'], estimate: o['cost']['estimate'], ...(o['cost']['source'] === 'pricing' || o['cost']['source'] === 'balance' ? { source: o['cost']['source'] } : {}) }
       : undefined,
+    context: replyContext(o['context']),
     wire: list(o, 'wire', at, wireMessage),
   });
+}
+
+/** Dropped when malformed: a reply without it is sent as it was, which is what older versions did. */
+function replyContext(value: unknown): ReplyContext | undefined {
+  if (!isRecord(value)) return undefined;
+  const count = (key: string): number | undefined => (isCount(value[key]) ? value[key] : undefined);
+  const through = (raw: unknown): { throughTurnId: string; turns: number } | undefined =>
+    isRecord(raw) && typeof raw['throughTurnId'] === 'string' && isCount(raw['turns']) ? { throughTurnId: raw['throughTurnId'], turns: raw['turns'] } : undefined;
+  const summary = isRecord(value['summary']) && typeof value['summary']['text'] === 'string' ? through(value['summary']) : undefined;
+  const dropped = isRecord(value['dropped']) && typeof value['dropped']['reason'] === 'string' ? through(value['dropped']) : undefined;
+  const tokensPerChar = value['tokensPerChar'];
+  const context = dropUndefined<ReplyContext>({
+    usedTokens: count('usedTokens'),
+    contextLength: count('contextLength'),
+    tokensPerChar: isFiniteNumber(tokensPerChar) && tokensPerChar > 0 && tokensPerChar <= 2 ? tokensPerChar : undefined,
+    summary: summary && isRecord(value['summary']) ? { ...summary, text: String(value['summary']['text']) } : undefined,
+    dropped: dropped && isRecord(value['dropped']) ? { ...dropped, reason: String(value['dropped']['reason']) } : undefined,
+    trimmedResults: count('trimmedResults'),
+    trimmedMessageChars: count('trimmedMessageChars'),
+    retried: value['retried'] === true ? true : undefined,
+  });
+  return Object.keys(context).length ? context : undefined;
 }
 
 function attachment(value: unknown, at: string): Attachment {
@@ -151,7 +175,7 @@ function parameters(value: unknown): ChatParameters {
 const REPLY_STATUSES = ['streaming', 'done', 'stopped', 'error'] as const satisfies readonly ReplyStatus[];
 const TOOL_STATUSES = ['awaitingApproval', 'running', 'done', 'denied', 'failed'] as const satisfies readonly ToolCallStatus[];
 const REASONING_EFFORTS = ['low', 'medium', 'high'] as const satisfies readonly ReasoningEffort[];
-const ERROR_KINDS = ['auth', 'outOfCredits', 'rateLimited', 'unreachable', 'timeout', 'interrupted', 'server', 'invalid', 'noModel', 'setup', 'other'] as const satisfies readonly ChatErrorInfo['kind'][];
+const ERROR_KINDS = ['auth', 'outOfCredits', 'rateLimited', 'unreachable', 'timeout', 'interrupted', 'server', 'invalid', 'noModel', 'setup', 'contextLength', 'other'] as const satisfies readonly ChatErrorInfo['kind'][];
 const ERROR_ACTIONS = ['retry', 'setApiKey', 'openSettings', 'showLog', 'refreshCredits'] as const satisfies readonly ChatErrorAction[];
 
 function object(value: unknown, at: string): Record<string, unknown> {

@@ -17,6 +17,7 @@ const ERROR_LABELS: Readonly<Record<string, string>> = {
   invalid: 'invalid request',
   noModel: 'no model',
   setup: 'setup needed',
+  contextLength: 'too long for the model\'s context',
   other: 'error',
 };
 
@@ -74,6 +75,8 @@ function attachmentBlock(item: Attachment): string {
 
 function assistantTurn(turn: AssistantTurn): string[] {
   const blocks = [`## Assistant (${inlineCode(turn.model || 'unknown')}) · ${formatDate(turn.createdAt)}`];
+  if (turn.context?.summary) blocks.push(`> **Earlier turns summarized** (the first ${turn.context.summary.turns} turns, for this and later requests)\n>\n${quote(closeOpenFence(turn.context.summary.text.trim()))}`);
+  if (turn.context?.dropped) blocks.push(quote(`*The first ${turn.context.dropped.turns} turns were left out of this and later requests (${collapseWhitespace(turn.context.dropped.reason)}).*`));
   if (turn.reasoning.trim()) blocks.push(`> **Reasoning**\n>\n${quote(closeOpenFence(turn.reasoning.trim()))}`);
   if (turn.toolSteps.length > 0) blocks.push(`**Tools**\n\n${turn.toolSteps.map(toolLine).join('\n')}`);
   // The reply as the model wrote it; a reply cut mid code block gets its fence closed, or it

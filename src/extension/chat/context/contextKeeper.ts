@@ -1,0 +1,181 @@
+// Fits each request of one reply into the model's context window, and measures how full it was.
+// Before every round (tool rounds grow the request too) it plans with core's planCompaction:
+// trims long old tool results, asks the model for a summary of the oldest exchanges when needed
+// (kept in the reply, so later requests reuse it), and falls back to leaving them out, visibly,
+// when the summary request fails. After the gateway still refuses a request as too long (the
+// estimate was wrong), it compacts once more with what the error told. Only requests change: the
+// conversation keeps every turn. Pure (no vscode import): unit-tested against the local gateway.
+import {
+  calibratedRatio,
+  contextBudget,
+  DEFAULT_TOKENS_PER_CHAR,
+  isAbortError,
+  messageChars,
+  planCompaction,
+  reportedContextLength,
+  reportedInputTokens,
+  type CompactionPlan,
+  type GatewayClient,
+} from '../../../core/index';
+import type { AssistantTurn, ChatTurn, ReplyContext, TokenUsage, WireMessage } from '../../../shared/chatModel';
+import type { GatewayAnswerRequest } from '../../languageModels/gatewayAnswer';
+import { turnsToWire } from '../conversationWire';
+import { compactedHistory, compactionNote, contextTurns, type CompactedHistory } from './compactedHistory';
+import { summarizeTurns } from './summarizer';
+
+/** The request could not be made to fit (the system prompt and tools alone are too long). */
+export class ContextOverflowError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ContextOverflowError';
+  }
+}
+
+export interface FittedRequest {
+  readonly messages: readonly WireMessage[];
+  readonly system?: string;
+}
+
+export interface ContextKeeperOptions {
+  readonly client: GatewayClient;
+  readonly request: Pick<GatewayAnswerRequest, 'model' | 'api' | 'provider' | 'maxTokens'>;
+  /** The system prompt before any compaction note (the user's prompt, notes, instruction files). */
+  readonly system: string;
+  /** The conversation's turns before the reply. */
+  readonly turns: readonly ChatTurn[];
+  readonly reply: AssistantTurn;
+  /** From the catalog; undefined when it lists none (then only a gateway's error makes the keeper act). */
+  readonly contextLength?: number;
+  /** Characters of the tool definitions sent with each round. */
+  readonly toolChars: number;
+  /** The reply's context record changed (shown at once, saved with the reply). */
+  changed(context: ReplyContext): void;
+}
+
+/** A summary is at most this long (and at most a quarter of the input budget). */
+const SUMMARY_MAX_TOKENS = 1024;
+
+export class ContextKeeper {
+  private history: CompactedHistory;
+  private ratio: number;
+  private lastChars = 0;
+
+  constructor(private readonly options: ContextKeeperOptions) {
+    this.history = compactedHistory(options.turns);
+    this.ratio = this.history.tokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
+    if (options.contextLength) this.update({ contextLength: options.contextLength });
+  }
+
+  /** The messages and system prompt for the next round; `refusedWith`: the gateway's context-length error for the last try. */
+  async fit(tail: readonly WireMessage[], refusedWith: unknown, signal: AbortSignal): Promise<FittedRequest> {
+    const harder = refusedWith !== undefined;
+    const contextLength = this.options.contextLength ?? (harder ? reportedContextLength(refusedWith) : undefined);
+    if (!contextLength && !harder) {
+      // Nothing to measure against: earlier compactions still apply, nothing new is planned.
+      return this.sent(turnsToWire(this.history.turns), tail);
+    }
+    let budget = contextBudget(contextLength ?? 0, this.options.request.maxTokens).input;
+    if (harder) {
+      // The gateway counted more than estimated: learn its ratio when it said its count, else
+      // aim well below the budget. Either way, keep fewer turns whole.
+      const counted = reportedInputTokens(refusedWith);
+      if (counted && this.lastChars) this.ratio = Math.max(this.ratio * 1.25, calibratedRatio(counted, this.lastChars));
+      else budget = Math.floor(budget * 0.6);
+      if (!contextLength) budget = Math.floor((counted ?? 0) * 0.5);
+    }
+    if (budget <= 0) throw new ContextOverflowError('The gateway refused the request as too long for the model\'s context, and did not say how long that is.');
+    const summaryTokens = Math.min(SUMMARY_MAX_TOKENS, Math.floor(budget / 4));
+    const keepTurns = harder ? 2 : 4;
+    let plan = this.plan(tail, budget, summaryTokens, keepTurns, true);
+    if (plan.summarize?.length) {
+      await this.summarize(plan.summarize.map((turn) => turn.id), budget, summaryTokens, signal);
+      plan = this.plan(tail, budget, summaryTokens, keepTurns, false);
+    }
+    if (!plan.fits) {
+      throw new ContextOverflowError(
+        `The request does not fit ${this.options.request.model}'s context window of ${(contextLength ?? 0).toLocaleString('en-US')} tokens even after compaction (about ${plan.tokens.toLocaleString('en-US')} tokens of input would be needed, ${budget.toLocaleString('en-US')} can be sent): the system prompt, instruction files or tools alone are too long.`,
+      );
+    }
+    const record = this.options.reply.context ?? {};
+    this.update({
+      ...(plan.trimmedResults || record.trimmedResults ? { trimmedResults: Math.max(plan.trimmedResults, record.trimmedResults ?? 0) } : {}),
+      ...(plan.trimmedLatest || record.trimmedMessageChars ? { trimmedMessageChars: Math.max(plan.trimmedLatest, record.trimmedMessageChars ?? 0) } : {}),
+      ...(harder || record.retried ? { retried: true } : {}),
+    });
+    return this.sent([...plan.turns.flatMap((turn) => turn.messages)], plan.tail);
+  }
+
+  /** One round's usage: how full the context was, and what the gateway's count teaches the estimate. */
+  measured(usage: TokenUsage): void {
+    if (this.lastChars) this.ratio = calibratedRatio(usage.promptTokens, this.lastChars);
+    this.update({
+      usedTokens: usage.promptTokens + usage.completionTokens,
+      ...(this.ratio > DEFAULT_TOKENS_PER_CHAR ? { tokensPerChar: Math.round(this.ratio * 1e4) / 1e4 } : {}),
+    });
+  }
+
+  private plan(tail: readonly WireMessage[], budget: number, summaryTokens: number, keepTurns: number, allowSummary: boolean): CompactionPlan {
+    return planCompaction({
+      system: this.system(),
+      turns: contextTurns(this.history.turns),
+      tail,
+      toolChars: this.options.toolChars,
+      budget,
+      tokensPerChar: this.ratio,
+      keepTurns,
+      allowSummary,
+      summaryTokens,
+    });
+  }
+
+  private async summarize(ids: readonly string[], budget: number, maxTokens: number, signal: AbortSignal): Promise<void> {
+    const through = ids[ids.length - 1] as string;
+    const covered = this.options.turns.findIndex((turn) => turn.id === through) + 1;
+    const old = this.history.turns.filter((turn) => ids.includes(turn.id));
+    const rest = this.history.turns.filter((turn) => !ids.includes(turn.id));
+    try {
+      const result = await summarizeTurns({
+        client: this.options.client,
+        request: { model: this.options.request.model, api: this.options.request.api, ...(this.options.request.provider ? { provider: this.options.request.provider } : {}) },
+        ...(this.history.summary ? { previous: this.history.summary.text } : {}),
+        turns: contextTurns(old),
+        inputBudget: budget,
+        maxTokens,
+        tokensPerChar: this.ratio,
+        signal,
+      });
+      const reply = this.options.reply;
+      const before = reply.usage ?? { promptTokens: 0, completionTokens: 0 };
+      // What the summary cost is part of what the reply cost.
+      reply.usage = { promptTokens: before.promptTokens + result.usage.promptTokens, completionTokens: before.completionTokens + result.usage.completionTokens };
+      const summary = { text: result.text, throughTurnId: through, turns: covered };
+      this.history = { turns: rest, summary };
+      this.update({ summary, dropped: undefined });
+    } catch (error) {
+      if (isAbortError(error) && signal.aborted) throw error;
+      // The reply matters more than the summary: leave the old turns out, and say so.
+      const reason = `the summary request failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300);
+      const dropped = { throughTurnId: through, turns: covered, reason };
+      this.history = { turns: rest, ...(this.history.summary ? { summary: this.history.summary } : {}), dropped };
+      this.update({ dropped });
+    }
+  }
+
+  private system(): string {
+    return [this.options.system, compactionNote(this.history.summary, this.history.dropped)].filter(Boolean).join('\n\n');
+  }
+
+  private sent(history: readonly WireMessage[], tail: readonly WireMessage[]): FittedRequest {
+    const messages = [...history, ...tail];
+    const system = this.system();
+    this.lastChars = system.length + this.options.toolChars + messages.reduce((sum, message) => sum + messageChars(message), 0);
+    return { messages, ...(system ? { system } : {}) };
+  }
+
+  private update(change: { [K in keyof ReplyContext]?: ReplyContext[K] | undefined }): void {
+    const next: Record<string, unknown> = { ...(this.options.reply.context ?? {}), ...change };
+    for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+    this.options.reply.context = next as ReplyContext;
+    this.options.changed(this.options.reply.context);
+  }
+}

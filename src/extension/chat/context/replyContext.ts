@@ -1,0 +1,46 @@
+// What one reply's requests need to fit the model's context: the instruction files in the system
+// prompt, the model's context length from the catalog, and the keeper that compacts each round.
+// The chat controller calls this once per reply.
+import { catalogContextLength, type GatewayClient } from '../../../core/index';
+import type { AssistantTurn, ChatTurn } from '../../../shared/chatModel';
+import type { HostToChatMessage } from '../../../shared/chatProtocol';
+import type { GatewayAnswerRequest, GatewayTool } from '../../languageModels/gatewayAnswer';
+import type { ChatDeps } from '../chatDeps';
+import { ContextKeeper } from './contextKeeper';
+import { readInstructionFiles } from './instructionFiles';
+import { instructionPrompt } from './instructionPrompt';
+
+export interface ReplyContextInput {
+  readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceFiles' | 'log'>;
+  readonly client: GatewayClient;
+  readonly request: Pick<GatewayAnswerRequest, 'model' | 'api' | 'provider' | 'maxTokens'>;
+  /** The system prompt so far (the conversation's, notes). */
+  readonly system: string;
+  /** The turns before the reply. */
+  readonly turns: readonly ChatTurn[];
+  readonly reply: AssistantTurn;
+  readonly tools?: readonly GatewayTool[];
+  readonly post: (message: HostToChatMessage) => void;
+}
+
+export async function prepareReplyContext(input: ReplyContextInput): Promise<{ system: string; keeper: ContextKeeper }> {
+  const files = await readInstructionFiles(input.deps.workspaceFiles).catch((error: unknown) => {
+    // A file that cannot be read is left out: the reply matters more.
+    input.deps.log.warn(`Could not read the workspace's instruction files: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  });
+  const system = [input.system, instructionPrompt(files)].filter(Boolean).join('\n\n');
+  const model = input.deps.catalog.snapshot?.models.find((m) => m.id === input.request.model);
+  const contextLength = catalogContextLength(model);
+  const keeper = new ContextKeeper({
+    client: input.client,
+    request: input.request,
+    system,
+    turns: input.turns,
+    reply: input.reply,
+    ...(contextLength ? { contextLength } : {}),
+    toolChars: input.tools?.length ? JSON.stringify(input.tools).length : 0,
+    changed: (context) => input.post({ type: 'replyContext', id: input.reply.id, context }),
+  });
+  return { system, keeper };
+}
