@@ -186,6 +186,7 @@ export type { Candidate, RankedResult } from './search/rankResults';
 // reads bounded by a byte cap, binary detection.
 export { WorkspaceFiles } from './workspaceFiles/workspaceFiles';
 export type { Resolution, ResolveProblem, WorkspaceFilesConfig } from './workspaceFiles/workspaceFiles';
+export type { NewFileProblem, NewFileResolution, NewFileTarget } from './workspaceFiles/newFileTarget';
 export type { FolderConfig } from './workspaceFiles/rootFolders';
 export type { Placement } from './workspaceFiles/placePath';
 export type { WorkspaceFile } from './workspaceFiles/workspaceFile';
@@ -210,3 +211,15 @@ export type { CurrentState, PlanFile, PlanItem, RestoreAction, RestorePlan, Skip
 export { decidePrune } from './checkpoints/pruneRules';
 export type { CheckpointSummary, PruneDecision, PruneInput } from './checkpoints/pruneRules';
 export { MAX_SNAPSHOT_BYTES } from './checkpoints/snapshotLimit';
+
+// A model's edits: exact search/replace, unified diffs (jsdiff), the review diff, line endings kept.
+export { applySearchReplace, lineAt, notFoundMessage, occurrences } from './edits/searchReplace';
+export type { EditOutcome, SearchReplaceEdit } from './edits/searchReplace';
+export { applyUnifiedDiff } from './edits/unifiedPatch';
+export { MAX_REVIEW_CHARS, MAX_REVIEW_LINES, reviewDiff } from './edits/reviewDiff';
+export type { ReviewDiff, ReviewedChange } from './edits/reviewDiff';
+export { applyReplacements, textReplacements } from './edits/textChanges';
+export type { TextReplacement } from './edits/textChanges';
+export { lineEndingOf, linesOf, withLineEnding } from './edits/lineEndings';
+export type { LineEnding } from './edits/lineEndings';
+export { closestLines } from './edits/closestLines';
