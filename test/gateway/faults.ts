@@ -38,6 +38,8 @@ export interface FaultSpec {
   readonly redactedThinking?: boolean;
   /** `settle-ms=<n>`: chat and messages charge the balance n ms after the response ended (lateSettle.ts). */
   readonly settleMs?: number;
+  /** `tool-args`: the tool call is scripted by the last user message, `<tool> <JSON>` (scriptedToolCall.ts). */
+  readonly toolArgs?: boolean;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -90,6 +92,7 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'overloaded-mid': spec.overloadedMid = true; break;
       case 'redacted-thinking': spec.redactedThinking = true; break;
       case 'settle-ms': spec.settleMs = nonNegativeInt(name, value); break;
+      case 'tool-args': spec.toolArgs = true; break;
       default:
         if (isWireVariant(name) && value === undefined) {
           spec.wire = withVariant(spec.wire, name);

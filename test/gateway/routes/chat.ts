@@ -77,7 +77,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   if (wire?.has('html-200')) return sendPortalPage(ctx.reply);
   const parsed = parseChatRequest(body, model);
   ctx.state.quota.ensure(ctx.key);
-  const plan = planReply({ ...parsed.sim, model, maxTokens });
+  const plan = planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true });
   const usage = usageOf(plan, parsed.promptTokens);
   chargeRequest(ctx, costOf(model, usage));
   const base = { id: `chatcmpl-sim-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: modelId };

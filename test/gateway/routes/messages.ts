@@ -91,7 +91,7 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   if (wire?.has('html-200')) return sendPortalPage(ctx.reply);
   const parsed = parseMessagesRequest(body, maxTokens, ctx.state.secret);
   ctx.state.quota.ensure(ctx.key);
-  const plan = planReply({ ...parsed.sim, model, maxTokens });
+  const plan = planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true });
   const fault = ctx.reply.fault;
   const blocks = blocksOf(plan, ctx.state.secret, fault?.redactedThinking === true);
   const usage = { input_tokens: parsed.inputTokens, output_tokens: outputTokens(blocks, plan) };
