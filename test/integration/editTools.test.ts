@@ -150,17 +150,19 @@ describe('edit tools: create, replace, delete and rename files, each reviewed as
     assert.equal(editor.document.getText(), crlf);
   });
 
-  it('delete_file shows what goes, deletes on Allow, and undo brings it back', async () => {
+  it('delete_file shows what goes, and deletes on Allow; its editor closes', async () => {
     const path = 'edits/delete-me.txt';
     writeFileSync(abs(path), 'old notes\n');
+    await openEditor(path);
     const { step, asked } = await callEdit('delete_file', { path });
     assert.ok(asked);
     assert.match(asked.change?.diff ?? '', /^deleted file\n--- a\/edits\/delete-me\.txt\n\+\+\+ \/dev\/null\n@@ -1,1 \+0,0 @@\n-old notes$/);
     assert.equal(step.status, 'done', step.result);
     assert.ok(!existsSync(abs(path)));
-    await vscode.commands.executeCommand('undo');
-    await waitFor(() => existsSync(abs(path)), (there) => there, 'undo to restore the deleted file');
-    assert.equal(readFileSync(abs(path), 'utf8'), 'old notes\n');
+    assert.match(lastToolResult(), /Deleted edits\/delete-me\.txt\./);
+    // VS Code closes the editor of a file a WorkspaceEdit deleted, so its undo is not reachable
+    // from an editor (as after a refactoring's delete): the reply's checkpoint is the way back.
+    await waitFor(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === 'delete-me.txt'), (open) => !open, 'the editor to close');
   });
 
   it('rename_file moves the file, its open editor follows, and undo moves it back', async () => {
@@ -215,17 +217,19 @@ describe('edit tools: create, replace, delete and rename files, each reviewed as
       assert.equal(asked, undefined, path);
       assert.equal(step.status, 'failed', path);
       assert.match(lastToolResult(), /outside the workspace folders/, path);
-      assert.ok(!lastToolResult().includes(outside), 'where the link leads is not told');
+      if (path.includes('escape')) assert.ok(!lastToolResult().includes(outside), 'where the link leads is not told');
     }
     assert.ok(!existsSync(join(root, '..', 'outside-edit.txt')) && !existsSync(join(outside, 'inside-link.txt')) && !existsSync(join(outside, 'absolute.txt')));
   });
 
   it('autoApproveEdits (user settings only) runs plain edits without asking, but a sensitive path asks every time', async () => {
-    // A workspace cannot turn it on for itself.
-    await vscode.workspace.getConfiguration('unifiedInference').update('chat.autoApproveEdits', true, vscode.ConfigurationTarget.Workspace);
-    const fromWorkspace = await callEdit('create_file', { path: 'edits/auto-ws.ts', content: 'x\n' }, 'deny');
-    assert.ok(fromWorkspace.asked, 'a workspace value is ignored');
-    await vscode.workspace.getConfiguration('unifiedInference').update('chat.autoApproveEdits', undefined, vscode.ConfigurationTarget.Workspace);
+    // A workspace cannot turn it on for itself (and readSettings reads the user's value only).
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.getConfiguration('unifiedInference').update('chat.autoApproveEdits', true, vscode.ConfigurationTarget.Workspace)),
+      /can be written only into User settings/,
+    );
+    const off = await callEdit('create_file', { path: 'edits/auto-ws.ts', content: 'x\n' }, 'deny');
+    assert.ok(off.asked, 'off by default: it asks');
 
     await setSetting('chat.autoApproveEdits', true);
     await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').inspect('chat.autoApproveEdits')?.globalValue, (on) => on === true, 'the setting');

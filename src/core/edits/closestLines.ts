@@ -12,7 +12,7 @@ const MAX_COMPARED = 60;
 export interface ClosestLines {
   /** 1-based line of the file where the closest stretch starts. */
   readonly line: number;
-  /** How many of the searched lines are in the file there (ignoring indentation). */
+  /** How many of the searched lines are in the file there (ignoring whitespace). */
   readonly alike: number;
   /** The searched lines that were compared. */
   readonly compared: number;
@@ -20,7 +20,8 @@ export interface ClosestLines {
   readonly quote: string;
 }
 
-const squash = (line: string): string => line.trim();
+/** Lines compared without their whitespace: indentation and `a*b` against `a * b` are the usual misses. */
+const squash = (line: string): string => line.replace(/\s+/g, '');
 
 /** The stretch of `text` most like `searched`, or undefined when no line of it occurs at all. */
 export function closestLines(text: string, searched: string): ClosestLines | undefined {

@@ -36,9 +36,9 @@ export function notFoundMessage(text: string, search: string, what: string): str
   if (!closest) return `${what} was not found, and none of its lines occurs in the file. Read the file again (read_file) and copy the lines to change exactly.`;
   const lastLine = closest.line + closest.compared - 1;
   if (closest.alike === closest.compared) {
-    return `${what} was not found exactly, but matches lines ${closest.line}-${lastLine} if indentation and trailing spaces are ignored. Copy the lines exactly as the file has them:\n${closest.quote}`;
+    return `${what} was not found exactly, but matches lines ${closest.line}-${lastLine} if whitespace is ignored. Copy the lines exactly as the file has them:\n${closest.quote}`;
   }
-  return `${what} was not found. The closest lines (${closest.alike} of its ${closest.compared} lines alike, ignoring indentation) start at line ${closest.line}:\n${closest.quote}`;
+  return `${what} was not found. The closest lines (${closest.alike} of its ${closest.compared} lines alike, ignoring whitespace) start at line ${closest.line}:\n${closest.quote}`;
 }
 
 /** Applies `edits` in order to `text`; the file's line endings are kept. */

@@ -44,13 +44,14 @@ describe('core/edits: search/replace', () => {
     assert.match(message, /^7\| export function two\(\): number \{\n8\| {3}return 2;\n9\| \}$/m);
   });
 
-  it('says when only the indentation differs', () => {
+  it('says when only whitespace differs', () => {
     const message = failure(applySearchReplace(FILE, [{ search: 'return 2;', replace: 'return 3;' }].map((e) => ({ ...e, search: `\t${e.search}` }))));
-    assert.match(message, /matches lines 8-8 if indentation and trailing spaces are ignored/);
+    assert.match(message, /matches lines 8-8 if whitespace is ignored/);
   });
 
   it('says when no line of the search occurs at all', () => {
     assert.match(failure(applySearchReplace(FILE, [{ search: 'nothing like this', replace: '' }])), /none of its lines occurs in the file/);
+    assert.match(failure(applySearchReplace(FILE, [{ search: '  return 2 ;', replace: '' }])), /matches lines 8-8 if whitespace is ignored\. Copy the lines exactly as the file has them:\n8\| {3}return 2;/);
   });
 
   it('refuses a search found in several places, saying how many and where', () => {
