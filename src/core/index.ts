@@ -223,3 +223,4 @@ export type { TextReplacement } from './edits/textChanges';
 export { lineEndingOf, linesOf, withLineEnding } from './edits/lineEndings';
 export type { LineEnding } from './edits/lineEndings';
 export { closestLines } from './edits/closestLines';
+export { CappedOutput } from './commands/cappedOutput';

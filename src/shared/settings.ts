@@ -28,6 +28,8 @@ export interface ChatSettings {
   readonly workspaceTools: boolean;
   /** Edits inside the workspace run without asking (sensitive files still ask every time). User settings only. */
   readonly autoApproveEdits: boolean;
+  /** Offer the run_command tool (always asked, never for the conversation). User settings only. */
+  readonly terminalTool: boolean;
 }
 
 export interface SearchSettings {
@@ -82,6 +84,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'chat.mcpServers': [],
   'chat.workspaceTools': true,
   'chat.autoApproveEdits': false,
+  'chat.terminalTool': false,
   'search.include': '**/*',
   'search.maxFileSizeKB': 256,
   'search.candidates': 50,
@@ -106,13 +109,13 @@ export const NETWORK_SETTING_IDS = ['http.proxy', 'http.proxyStrictSSL', 'http.n
 
 /**
  * The settings that decide where requests (and the key) go, which certificate authorities are
- * trusted, which headers are added, which tool servers the gateway runs, and whether the model's
- * edits run without asking. They are read from the
+ * trusted, which headers are added, which tool servers the gateway runs, whether the model's
+ * edits run without asking and whether it may run commands. They are read from the
  * user's settings only (declared `application` scope in package.json, and read through
  * `inspect().globalValue`): a cloned repository's `.vscode/settings.json` must not send the key to
  * its own server the moment the folder opens.
  */
-export const USER_ONLY_SETTING_KEYS: readonly string[] = [...CONNECTION_SETTING_KEYS, 'chat.mcpServers', 'chat.autoApproveEdits'];
+export const USER_ONLY_SETTING_KEYS: readonly string[] = [...CONNECTION_SETTING_KEYS, 'chat.mcpServers', 'chat.autoApproveEdits', 'chat.terminalTool'];
 
 /** Whether a configuration change touches the connection (`affects` is the event's affectsConfiguration). */
 export function affectsConnection(affects: (section: string) => boolean): boolean {
@@ -181,6 +184,7 @@ export function parseSettings(read: (key: string) => unknown): Settings {
       mcpServers: toolServers(read('chat.mcpServers')),
       workspaceTools: read('chat.workspaceTools') !== false,
       autoApproveEdits: read('chat.autoApproveEdits') === true,
+      terminalTool: read('chat.terminalTool') === true,
     },
     search: {
       include: text(read('search.include'), '') || '**/*',

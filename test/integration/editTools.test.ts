@@ -282,3 +282,79 @@ describe('edit tools: create, replace, delete and rename files, each reviewed as
     assert.ok(existsSync(abs('edits/cp-to.ts')));
   });
 });
+
+describe('edit tools: run_command (chat.terminalTool)', function () {
+  this.timeout(120_000);
+  let api: TestApi;
+  let gateway: LocalGateway;
+  let root: string;
+  let posted: HostToChatMessage[];
+
+  const toolSteps = (): FunctionStep[] => posted.flatMap((m) => (m.type === 'toolStep' && m.step.kind === 'function' ? [m.step] : []));
+  const lastToolResult = (): string => {
+    const sent = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1)?.body as { messages?: Array<{ role: string; content?: unknown }> } | undefined;
+    return String(sent?.messages?.filter((m) => m.role === 'tool').at(-1)?.content ?? '');
+  };
+  async function call(args: Record<string, unknown>, decision: ApprovalDecision): Promise<{ step: FunctionStep; asked: FunctionStep | undefined }> {
+    posted.length = 0;
+    const sending = api.chat.handle({ type: 'send', text: `run_command ${JSON.stringify(args)}` });
+    const first = await waitFor(() => toolSteps()[0], (step) => step !== undefined, 'the run_command call');
+    const asked = first?.status === 'awaitingApproval' ? first : undefined;
+    if (asked) await api.chat.handle({ type: 'approveTool', callId: asked.id, decision });
+    await sending;
+    return { step: (api.chat.current.turns.at(-1) as AssistantTurn).toolSteps[0] as FunctionStep, asked };
+  }
+
+  before(async () => {
+    api = await activateExtension();
+    root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? assert.fail('the suite opens a folder');
+    gateway = await connectedGateway(api);
+    await setSetting('defaultModels.chat', MODEL);
+    posted = [];
+  });
+
+  beforeEach(async () => {
+    api.chat.attach((message) => posted.push(message));
+    await api.chat.handle({ type: 'newConversation' });
+  });
+
+  after(async () => {
+    await setSetting('chat.terminalTool', undefined);
+    await setSetting('defaultModels.chat', undefined);
+    await clearKeyThroughCommand(true);
+    await setSetting('baseUrl', undefined);
+    await gateway?.stop();
+  });
+
+  it('is not offered while the setting is off', async () => {
+    gateway.clearRequests();
+    posted.length = 0;
+    const sending = api.chat.handle({ type: 'send', text: 'read_file {"path": "README.md"}' });
+    const first = await waitFor(() => toolSteps()[0], (step) => step !== undefined, 'a call');
+    if (first?.status === 'awaitingApproval') await api.chat.handle({ type: 'approveTool', callId: first.id, decision: 'deny' });
+    await sending;
+    const tools = (gateway.requests.find((r) => r.path === '/api/v1/chat/completions')?.body as { tools?: Array<{ function: { name: string } }> }).tools ?? [];
+    assert.ok(tools.some((t) => t.function.name === 'replace_in_file'), 'the edit tools are offered');
+    assert.ok(!tools.some((t) => t.function.name === 'run_command'), 'the terminal tool is not');
+  });
+
+  it('always asks, showing the command and folder; runs it in the workspace with output and exit code; asks again after "always"; Deny runs nothing', async () => {
+    await setSetting('chat.terminalTool', true);
+    await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').inspect('chat.terminalTool')?.globalValue, (on) => on === true, 'the setting');
+    const line = 'echo "out $((6*7))"; echo err 1>&2; pwd; exit 3';
+    const { step, asked } = await call({ command: line }, 'always');
+    assert.deepEqual(asked?.command, { command: line, cwd: '.' });
+    assert.equal(step.status, 'failed', 'a non-zero exit is an error result');
+    const result = lastToolResult();
+    assert.match(result, /out 42\n/);
+    assert.match(result, /err\n/);
+    assert.ok(result.includes(`\n${root}\n`) || result.includes(`\n${vscode.Uri.file(root).fsPath}\n`), `ran in the workspace folder: ${result}`);
+    assert.match(result, /\[exit code 3\]$/);
+
+    const marker = join(root, 'ran-marker.txt');
+    const denied = await call({ command: `touch ${JSON.stringify(marker)}` }, 'deny');
+    assert.ok(denied.asked, '"always" did not stick: it asks again');
+    assert.equal(denied.step.status, 'denied');
+    assert.ok(!existsSync(marker), 'nothing ran');
+  });
+});
