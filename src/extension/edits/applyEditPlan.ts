@@ -5,7 +5,7 @@
 // user had unsaved changes in is left unsaved: saving would write their unfinished work too.
 import * as vscode from 'vscode';
 import { textReplacements, type WorkspaceFiles } from '../../core/index';
-import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
+import { CheckpointRefusedError, type CheckpointRecorder, type ReplyRef } from '../checkpoints/checkpointRecorder';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { documentText, type EditPlan } from './editPlan';
 
@@ -56,7 +56,13 @@ function plural(count: number, word: string): string {
 export async function applyEditPlan(plan: EditPlan, service: WorkspaceFilesService, checkpoints: CheckpointRecorder, reply: ReplyRef): Promise<EditResult> {
   const stale = await staleness(plan, await service.open());
   if (stale) return { content: stale, isError: true };
-  await checkpoints.beforeChange(reply, plan.uris);
+  try {
+    await checkpoints.beforeChange(reply, plan.uris);
+  } catch (error) {
+    // A change that could not be undone with the reply's checkpoint is not made.
+    if (error instanceof CheckpointRefusedError) return { content: `${error.message} Nothing was written.`, isError: true };
+    throw error;
+  }
 
   const { from, detail } = plan;
   const edit = new vscode.WorkspaceEdit();
@@ -87,6 +93,10 @@ export async function applyEditPlan(plan: EditPlan, service: WorkspaceFilesServi
   if (plan.action === 'modify') {
     const document = openDocument(from.uri);
     if (document && !unsaved) await document.save();
+  }
+  // The states right after the write: a later restore tells the user's own later edits apart.
+  await checkpoints.afterChange?.(reply, plan.uris).catch(() => undefined);
+  if (plan.action === 'modify') {
     const counts = `+${plan.change.added} -${plan.change.removed} lines`;
     return { content: unsaved ? `Edited ${from.display} (${counts}) in its editor; the user has unsaved changes in it, so it was not saved.` : `Edited ${from.display} (${counts}).` };
   }

@@ -6,7 +6,7 @@ import type { EditPlan } from './editPlan';
 
 const SCHEME = 'unified-inference-review';
 /** Changes kept for Open Diff (their texts are at most MAX_EDIT_BYTES each). */
-const KEPT = 20;
+const KEPT = 10;
 
 interface Kept {
   readonly title: string;
