@@ -128,6 +128,9 @@ describe('edit tools: create, replace, delete and rename files, each reviewed as
     assert.equal(readFileSync(abs(path), 'utf8'), expected, 'saved to disk');
     assert.equal(editor.document.getText(), expected, 'the open editor shows it');
     assert.equal(editor.document.isDirty, false);
+    // The reply's checkpoint kept the file before the write: the turn offers Restore.
+    const replyId = lastReply().id;
+    await waitFor(() => posted.some((m) => m.type === 'checkpoints' && m.turnIds.includes(replyId)), (seen) => seen, 'the reply\'s checkpoint');
     await undoIn(path);
     assert.equal(editor.document.getText(), SOURCE, 'undo in the editor reverts the edit');
   });
