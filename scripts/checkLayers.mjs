@@ -1,6 +1,6 @@
 // Fails the build when an import crosses a layer boundary (see ../shared/design/architecture.md):
 //   src/shared    -> src/shared only (no vscode, no node built-ins, no DOM-only packages)
-//   src/core      -> src/core, node built-ins, undici, eventsource-parser, diff (pure line diffing)
+//   src/core      -> src/core, node built-ins, undici, eventsource-parser, diff (jsdiff: line diffs, patches, review diffs)
 //   src/webview   -> src/webview, src/shared, marked, dompurify, highlight.js (never vscode or node built-ins)
 //   src/extension -> src/extension, src/core, src/shared, vscode, node built-ins, packages
 // Imports are read with TypeScript's own pre-processor, so `import`, `export ... from`,

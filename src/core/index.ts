@@ -187,6 +187,7 @@ export type { Candidate, RankedResult } from './search/rankResults';
 // reads bounded by a byte cap, binary detection.
 export { WorkspaceFiles } from './workspaceFiles/workspaceFiles';
 export type { Resolution, ResolveProblem, WorkspaceFilesConfig, WriteResolution } from './workspaceFiles/workspaceFiles';
+export type { NewFileProblem, NewFileResolution, NewFileTarget } from './workspaceFiles/newFileTarget';
 export type { FolderConfig } from './workspaceFiles/rootFolders';
 export type { Placement } from './workspaceFiles/placePath';
 export type { WorkspaceFile } from './workspaceFiles/workspaceFile';
@@ -229,3 +230,16 @@ export { DEFAULT_KEEP_TURNS, OLD_RESULT_CHARS, planCompaction } from './context/
 export type { CompactionInput, CompactionPlan, ContextTurn } from './context/compactionPlan';
 export { isContextLengthError, reportedContextLength, reportedInputTokens } from './context/contextErrors';
 export { catalogContextLength, catalogMaxOutputTokens } from './context/contextLength';
+
+// A model's edits: exact search/replace, unified diffs (jsdiff), the review diff, line endings kept.
+export { applySearchReplace, lineAt, notFoundMessage, occurrences } from './edits/searchReplace';
+export type { EditOutcome, SearchReplaceEdit } from './edits/searchReplace';
+export { applyUnifiedDiff } from './edits/unifiedPatch';
+export { MAX_REVIEW_CHARS, MAX_REVIEW_LINES, reviewDiff } from './edits/reviewDiff';
+export type { ReviewDiff, ReviewedChange } from './edits/reviewDiff';
+export { applyReplacements, textReplacements } from './edits/textChanges';
+export type { TextReplacement } from './edits/textChanges';
+export { lineEndingOf, linesOf, withLineEnding } from './edits/lineEndings';
+export type { LineEnding } from './edits/lineEndings';
+export { closestLines } from './edits/closestLines';
+export { CappedOutput } from './commands/cappedOutput';

@@ -49,7 +49,38 @@ export type ToolStep =
       readonly sensitive?: readonly string[];
       /** What went back to the model (possibly shortened for display). */
       readonly result?: string;
+      /** An edit tool's change, computed before asking: the approval shows it as a diff. */
+      readonly change?: ToolChange;
+      /** A terminal command, shown verbatim: always asked, never allowed for the conversation. */
+      readonly command?: ToolCommand;
     };
+
+/** One file an edit call touches. */
+export interface ToolChangeFile {
+  readonly action: 'create' | 'modify' | 'delete' | 'rename';
+  /** Workspace path (the old one for a rename). */
+  readonly path: string;
+  /** The new path of a rename. */
+  readonly to?: string;
+}
+
+/** What an edit call will write, as reviewed. */
+export interface ToolChange {
+  readonly files: readonly ToolChangeFile[];
+  /** Unified diff text (git style), cut for display when `truncated`. */
+  readonly diff: string;
+  readonly truncated?: boolean;
+  /** Lines added and removed by the whole change. */
+  readonly added: number;
+  readonly removed: number;
+}
+
+export interface ToolCommand {
+  /** The command line exactly as it runs (through the shell, as one argument). */
+  readonly command: string;
+  /** The working folder (workspace path; '.' for the first folder itself). */
+  readonly cwd: string;
+}
 
 export type ToolCallStatus = 'awaitingApproval' | 'running' | 'done' | 'denied' | 'failed';
 

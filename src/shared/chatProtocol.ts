@@ -86,6 +86,8 @@ export type ChatToHostMessage =
   | { readonly type: 'selectModel'; readonly model: string }
   | { readonly type: 'setParameters'; readonly parameters: ChatParameters }
   | { readonly type: 'approveTool'; readonly callId: string; readonly decision: ApprovalDecision }
+  /** Opens VS Code's diff editor on an edit tool call's reviewed change. */
+  | { readonly type: 'openToolDiff'; readonly callId: string }
   | { readonly type: 'addContext'; readonly source: 'selection' | 'activeFile' | 'pickFile' }
   | { readonly type: 'attachFile'; readonly path: string }
   | { readonly type: 'removeAttachment'; readonly id: string }
@@ -162,6 +164,8 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
     }
     case 'approveTool':
       return str(m.callId, 500) && decisions.includes(m.decision as ApprovalDecision) ? { type: 'approveTool', callId: m.callId, decision: m.decision as ApprovalDecision } : undefined;
+    case 'openToolDiff':
+      return str(m.callId, 500) && m.callId ? { type: 'openToolDiff', callId: m.callId } : undefined;
     case 'addContext':
       return contextSources.includes(m.source as (typeof contextSources)[number]) ? { type: 'addContext', source: m.source as (typeof contextSources)[number] } : undefined;
     case 'attachFile':

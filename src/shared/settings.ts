@@ -24,10 +24,14 @@ export type ChatApi = 'auto' | 'chat' | 'messages';
 export interface ChatSettings {
   /** Tool server addresses sent as `mcp_servers`: the gateway runs their tools server-side. */
   readonly mcpServers: readonly string[];
-  /** Offer models the workspace tools (read, list, search files), each call approved by the user. */
+  /** Offer models the workspace tools (read, list, search files; create, edit, delete, rename files), each call approved by the user. */
   readonly workspaceTools: boolean;
   /** Add the workspace's AGENTS.md and .github/copilot-instructions.md to the system prompt (trusted workspaces only). */
   readonly useInstructionFiles: boolean;
+  /** Edits inside the workspace run without asking (sensitive files still ask every time). User settings only. */
+  readonly autoApproveEdits: boolean;
+  /** Offer the run_command tool (always asked, never for the conversation). User settings only. */
+  readonly terminalTool: boolean;
 }
 
 export interface SearchSettings {
@@ -84,6 +88,8 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'chat.mcpServers': [],
   'chat.workspaceTools': true,
   'chat.useInstructionFiles': true,
+  'chat.autoApproveEdits': false,
+  'chat.terminalTool': false,
   'search.include': '**/*',
   'search.maxFileSizeKB': 256,
   'search.candidates': 50,
@@ -109,12 +115,13 @@ export const NETWORK_SETTING_IDS = ['http.proxy', 'http.proxyStrictSSL', 'http.n
 
 /**
  * The settings that decide where requests (and the key) go, which certificate authorities are
- * trusted, which headers are added and which tool servers the gateway runs. They are read from the
+ * trusted, which headers are added, which tool servers the gateway runs, whether the model's
+ * edits run without asking and whether it may run commands. They are read from the
  * user's settings only (declared `application` scope in package.json, and read through
  * `inspect().globalValue`): a cloned repository's `.vscode/settings.json` must not send the key to
  * its own server the moment the folder opens.
  */
-export const USER_ONLY_SETTING_KEYS: readonly string[] = [...CONNECTION_SETTING_KEYS, 'chat.mcpServers'];
+export const USER_ONLY_SETTING_KEYS: readonly string[] = [...CONNECTION_SETTING_KEYS, 'chat.mcpServers', 'chat.autoApproveEdits', 'chat.terminalTool'];
 
 /** Whether a configuration change touches the connection (`affects` is the event's affectsConfiguration). */
 export function affectsConnection(affects: (section: string) => boolean): boolean {
@@ -183,6 +190,8 @@ export function parseSettings(read: (key: string) => unknown): Settings {
       mcpServers: toolServers(read('chat.mcpServers')),
       workspaceTools: read('chat.workspaceTools') !== false,
       useInstructionFiles: read('chat.useInstructionFiles') !== false,
+      autoApproveEdits: read('chat.autoApproveEdits') === true,
+      terminalTool: read('chat.terminalTool') === true,
     },
     search: {
       include: text(read('search.include'), '') || '**/*',

@@ -1,4 +1,5 @@
 import type { CatalogModel } from './catalog';
+import { scriptedToolCall } from './scriptedToolCall';
 import { benchPiece, simulatedReply, streamPieces, truncate, words } from './text';
 
 /**
@@ -32,6 +33,8 @@ export interface SimInput {
   readonly maxTokens?: number;
   /** `reply=` fault: the text answer is exactly this (tool calls and reasoning still follow the rules). */
   readonly scripted?: string;
+  /** `tool-args`: the call is scripted by the last user message (scriptedToolCall.ts). */
+  readonly scriptedTools?: boolean;
 }
 
 export interface ToolExecution {
@@ -135,6 +138,8 @@ export function planReply(input: SimInput): SimPlan {
     const count = Math.min(input.maxTokens ?? BENCH_DEFAULT_TOKENS, BENCH_MAX_TOKENS);
     return { reasoning, contentPieces: Array.from({ length: count }, (_, i) => benchPiece(i)), toolsExecuted: [], finish: 'stop' };
   }
+  const scripted = input.scriptedTools ? scriptedToolCall(input) : undefined;
+  if (scripted) return { reasoning, contentPieces: [], toolCall: scripted, toolsExecuted: [], finish: 'tool_calls' };
   const tool = chooseTool(input);
   if (tool) {
     const args = JSON.stringify(argumentsFor(tool.schema, input.lastUserText));

@@ -43,6 +43,8 @@ export interface FaultSpec {
   readonly reply?: string;
   /** `match=<text>`: only requests whose body contains the text (faultMatch.ts). */
   readonly match?: string;
+  /** `tool-args`: the tool call is scripted by the last user message, `<tool> <JSON>` (scriptedToolCall.ts). */
+  readonly toolArgs?: boolean;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -100,6 +102,7 @@ export function parseFaultSpec(raw: string): FaultSpec {
         if (!value) throw badRequest(FAULT_HEADER, `fault item 'match' needs a text`, 'invalid_fault');
         spec.match = value;
         break;
+      case 'tool-args': spec.toolArgs = true; break;
       default:
         if (isWireVariant(name) && value === undefined) {
           spec.wire = withVariant(spec.wire, name);

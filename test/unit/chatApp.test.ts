@@ -133,6 +133,34 @@ describe('chat webview app (jsdom)', () => {
     assert.match(root.querySelector('.tool-step .sensitive-note')?.textContent ?? '', /\.env/, 'still named once decided');
   });
 
+  it('shows an edit call\'s change as a diff (text, signs kept, lines classed for the diff colours) with Open Diff', () => {
+    handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
+    handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
+    const change = { files: [{ action: 'modify' as const, path: 'src/a.ts' }], diff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n keep\n-<b>old</b>\n+new', added: 1, removed: 1 };
+    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-e', name: 'replace_in_file', arguments: '{}', status: 'awaitingApproval', change } });
+    const step = root.querySelector('.tool-step');
+    const diff = step?.querySelector('.tool-change .diff');
+    assert.equal(diff?.getAttribute('aria-label'), 'Diff: Edit src/a.ts: 1 line added, 1 removed');
+    assert.deepEqual(Array.from(diff?.querySelectorAll('.diff-removed') ?? []).map((n) => n.textContent), ['-<b>old</b>\n'], 'model text stays text');
+    assert.deepEqual(Array.from(diff?.querySelectorAll('.diff-added') ?? []).map((n) => n.textContent), ['+new\n']);
+    assert.equal(diff?.querySelector('b'), null);
+    assert.equal(step?.querySelector('.approval')?.getAttribute('aria-label'), 'Allow replace_in_file (Edit src/a.ts: 1 line added, 1 removed)?');
+    assert.deepEqual(Array.from(step?.querySelectorAll('.approval button') ?? []).map((b) => b.textContent), ['Allow Once', 'Allow for This Conversation', 'Deny']);
+    const open = Array.from(step?.querySelectorAll('button') ?? []).find((b) => b.textContent === 'Open Diff') as HTMLButtonElement;
+    open.click();
+    assert.deepEqual(sent.at(-1), { type: 'openToolDiff', callId: 'call-e' });
+  });
+
+  it('shows a terminal command verbatim with its folder, and offers only Allow Once or Deny', () => {
+    handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
+    handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
+    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-c', name: 'run_command', arguments: '{}', status: 'awaitingApproval', command: { command: 'npm test && rm -rf "$HOME/x"', cwd: 'pkg' } } });
+    const step = root.querySelector('.tool-step');
+    assert.equal(step?.querySelector('.command-line')?.textContent, 'npm test && rm -rf "$HOME/x"');
+    assert.equal(step?.querySelector('.command-cwd')?.textContent, 'In pkg:');
+    assert.deepEqual(Array.from(step?.querySelectorAll('.approval button') ?? []).map((b) => b.textContent), ['Allow Once', 'Deny']);
+  });
+
   it('keyboard: Enter sends, Shift+Enter does not, Escape stops, Up edits the last message', () => {
     handle({ type: 'conversation', conversation: conversation([user('u1', 'first'), assistant('a1', 'answer')]), busy: false });
     const box = input();

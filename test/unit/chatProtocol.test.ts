@@ -5,6 +5,9 @@ describe('chat protocol: messages from the webview are validated', () => {
   it('accepts the known messages', () => {
     assert.deepEqual(parseChatToHostMessage({ type: 'ready' }), { type: 'ready' });
     assert.deepEqual(parseChatToHostMessage({ type: 'runCommand', command: 'setApiKey', extra: 1 }), { type: 'runCommand', command: 'setApiKey' });
+    assert.deepEqual(parseChatToHostMessage({ type: 'openToolDiff', callId: 'call_1' }), { type: 'openToolDiff', callId: 'call_1' });
+    assert.equal(parseChatToHostMessage({ type: 'openToolDiff', callId: '' }), undefined);
+    assert.equal(parseChatToHostMessage({ type: 'openToolDiff', callId: 7 }), undefined);
   });
 
   it('rejects unknown types, unknown commands and non-objects', () => {

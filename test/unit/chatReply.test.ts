@@ -91,6 +91,44 @@ describe('chat reply runner against the local gateway', () => {
     assert.deepEqual(rec.steps.map(([, step]) => (step.kind === 'function' ? [step.status, step.sensitive] : [])), [['awaitingApproval', ['.env']], ['running', ['.env']], ['done', ['.env']]]);
   });
 
+  it('sends a review\'s refusal back as a tool error without asking or running, and shows the reviewed change on the step', async () => {
+    const reply = newReply('sim-openai/gpt-sim-mini');
+    const rec = recorder();
+    const tools: ToolHost = {
+      definitions: [TOOL],
+      review: async () => ({ sensitivePaths: [], refusal: 'a.md: The search text was not found.' }),
+      needsApproval: () => true,
+      approve: async () => assert.fail('must not ask'),
+      run: async () => assert.fail('must not run'),
+    };
+    await runReply({ client: client(), request: { model: reply.model, api: 'chat' }, history: turnsToWire([user('read_file a.md')]), reply, tools, events: rec.events, signal: new AbortController().signal });
+    assert.deepEqual(rec.steps.map(([, step]) => (step.kind === 'function' ? [step.status, step.result] : [])), [['failed', 'a.md: The search text was not found.']]);
+    const sent = reply.wire.flatMap((m) => m.parts).find((p) => p.kind === 'toolResult');
+    assert.deepEqual(sent, { kind: 'toolResult', callId: (reply.toolSteps[0] as { id: string }).id, content: 'a.md: The search text was not found.', isError: true });
+    assert.equal(reply.status, 'streaming', 'the reply went on (the runner leaves the status to its caller)');
+
+    const change = { files: [{ action: 'modify' as const, path: 'a.md' }], diff: '-a\n+b', added: 1, removed: 1 };
+    const shown = newReply('sim-openai/gpt-sim-mini');
+    const rec2 = recorder();
+    const editing: ToolHost = { definitions: [TOOL], review: async () => ({ sensitivePaths: [], change }), needsApproval: () => false, approve: async () => true, run: async () => ({ content: 'Edited a.md' }) };
+    await runReply({ client: client(), request: { model: shown.model, api: 'chat' }, history: turnsToWire([user('read_file a.md')]), reply: shown, tools: editing, events: rec2.events, signal: new AbortController().signal });
+    assert.deepEqual(rec2.steps.map(([, step]) => (step.kind === 'function' ? step.change : undefined)), [change, change]);
+  });
+
+  it('asks every time for a terminal command: "always" is never remembered from it', async () => {
+    const approvals = new ToolApprovals();
+    const signal = new AbortController().signal;
+    const first = approvals.ask('c1', 'call1', 'run_command', signal, [], true);
+    assert.equal(approvals.waiting, 1);
+    approvals.decide('call1', 'always');
+    assert.equal(await first, true);
+    assert.equal(approvals.isAllowed('c1', 'run_command'), false, 'not remembered');
+    const second = approvals.ask('c1', 'call2', 'run_command', signal, [], true);
+    assert.equal(approvals.waiting, 1, 'it asks again');
+    approvals.decide('call2', 'deny');
+    assert.equal(await second, false);
+  });
+
   it('runs a tool the user already allowed without asking again', async () => {
     const reply = newReply('sim-openai/gpt-sim-mini');
     const rec = recorder();

@@ -12,6 +12,7 @@ import { listedFileAt, walkFiles, type Listing, type ListOptions } from './fileW
 import type { PathMatcher } from './glob';
 import { GitignoreCache, locate, openFolders, relativeInside, type FolderConfig, type RootFolder } from './rootFolders';
 import { admit, displayPath, type WorkspaceFile } from './workspaceFile';
+import { resolveNewFile, type NewFileResolution } from './newFileTarget';
 
 export interface WorkspaceFilesConfig {
   readonly folders: readonly FolderConfig[];
@@ -125,6 +126,16 @@ export class WorkspaceFiles {
     }
     const display = displayPath(this.folders, candidate.folder, candidate.path);
     return { ok: true, exists: false, file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive } };
+  }
+
+  /**
+   * A path where a new file would be written (create, the target of a rename), or why it may not
+   * be: outside the folders (also through a linked folder), existing already, excluded.
+   */
+  async resolveNew(input: string): Promise<NewFileResolution> {
+    const asked = input.trim().replace(/\\/g, '/');
+    if (!asked || asked.includes('\0') || (/^[a-z][a-z0-9+.-]+:/i.test(asked) && !/^[a-z]:\//i.test(asked))) return { ok: false, problem: 'invalid', message: `"${input}" is not a file path.` };
+    return resolveNewFile(this.folders, this.caseInsensitive, asked, this.candidates(asked)[0]);
   }
 
   /** The shared files (sensitive ones counted, not listed). */

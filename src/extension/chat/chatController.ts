@@ -21,7 +21,8 @@ import { titleFromText } from './history/conversationTitle';
 import { balanceReader } from './replyCost';
 import { runReply, type ToolHost } from './replyRunner';
 import { ToolApprovals } from './toolApprovals';
-import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
+import { ChatTools } from './chatTools';
+import { NO_CHECKPOINTS } from '../checkpoints/checkpointRecorder';
 import { ContextMeterReporter } from './context/contextMeter';
 import { prepareReplyContext } from './context/replyContext';
 
@@ -30,7 +31,7 @@ import { prepareReplyContext } from './context/replyContext';
  * of an untrusted repository are where a prompt injection would hide, so the model gets no tools,
  * and can say why instead of guessing.
  */
-const UNTRUSTED_NOTE = 'The workspace tools (reading, listing and searching the user\'s files) are off because this workspace is not trusted in VS Code (Restricted Mode). If the user asks about their files, say so: they can trust the workspace, or attach files to their message.';
+const UNTRUSTED_NOTE = 'The workspace tools (reading, listing, searching and editing the user\'s files) are off because this workspace is not trusted in VS Code (Restricted Mode). If the user asks about their files, say so: they can trust the workspace, or attach files to their message.';
 
 
 interface Running {
@@ -48,7 +49,7 @@ export class ChatController extends Disposable {
   private attachments: Attachment[] = [];
   private running: Running | undefined;
   private readonly approvals = new ToolApprovals();
-  private readonly workspaceTools: WorkspaceTools;
+  private readonly tools: ChatTools;
   private historyQuery = '';
   /** Conversations deleted here: a late save (a reply's cost arriving) must not bring one back. */
   private readonly deleted = new Set<string>();
@@ -68,7 +69,7 @@ export class ChatController extends Disposable {
   ) {
     super();
     this.conversation = this.blankConversation();
-    this.workspaceTools = new WorkspaceTools(deps.workspaceFiles);
+    this.tools = new ChatTools(deps.workspaceFiles, this.approvals, deps.checkpoints?.recorder ?? NO_CHECKPOINTS);
     this.meter = this._register(new ContextMeterReporter(deps, { conversation: () => this.conversation, attachments: () => this.attachments, post: (message) => this.post(message) }));
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.approvals.forgetGrants()));
     this._register(deps.catalog.onDidChange(() => this.postModels()));
@@ -142,6 +143,9 @@ export class ChatController extends Disposable {
         return;
       case 'approveTool':
         this.approvals.decide(message.callId, message.decision);
+        return;
+      case 'openToolDiff':
+        if (!(await this.tools.openDiff(message.callId))) void vscode.window.showInformationMessage('The diff of that edit is no longer kept in this window; the card shows it.');
         return;
       case 'addContext':
         return this.addContext(message.source);
@@ -344,15 +348,7 @@ export class ChatController extends Disposable {
     const parameters: ChatParameters = conversation.parameters;
     // Checked per reply: trust can be granted (or the setting changed) between two messages.
     const trusted = vscode.workspace.isTrusted;
-    const tools: ToolHost | undefined = settings.chat.workspaceTools && trusted
-      ? {
-          definitions: WORKSPACE_TOOLS,
-          review: (call) => this.workspaceTools.review(call),
-          needsApproval: (call, review) => !this.approvals.isAllowed(conversation.id, call.name, review.sensitivePaths),
-          approve: (call, abort, review) => this.approvals.ask(conversation.id, call.id, call.name, abort, review.sensitivePaths),
-          run: (call, abort, review) => this.workspaceTools.run(call, abort, review),
-        }
-      : undefined;
+    const tools: ToolHost | undefined = settings.chat.workspaceTools && trusted ? this.tools.forReply({ conversationId: conversation.id, turnId: reply.id }, settings) : undefined;
     const baseSystem = [parameters.systemPrompt, settings.chat.workspaceTools && !trusted ? UNTRUSTED_NOTE : undefined].filter(Boolean).join('\n\n');
     const turnsBefore = conversation.turns.slice(0, conversation.turns.indexOf(reply));
     const provider = this.providerOf(reply.model);

@@ -3,7 +3,7 @@
 // streams the next round. Mutates the reply as it goes, so whatever arrived stays when a round
 // throws (stop, network error). Pure (no vscode import): unit-tested in Node with the local gateway.
 import { isAbortError, isContextLengthError, type GatewayClient, type ToolExecuted } from '../../core/index';
-import type { AssistantTurn, TokenUsage, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
+import type { AssistantTurn, TokenUsage, ToolChange, ToolCommand, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
 import { streamGatewayAnswer, type GatewayAnswerRequest, type GatewayTool } from '../languageModels/gatewayAnswer';
 
 export interface ToolCallRequest {
@@ -20,8 +20,18 @@ export interface ToolOutcome {
 
 /** What a call would touch that the user must hear about before it runs. */
 export interface ToolReview {
-  /** Sensitive files it reads: always asked about (named), never covered by an earlier "allow for this conversation". */
+  /** Sensitive files it reads or writes: always asked about (named), never covered by an earlier "allow for this conversation". */
   readonly sensitivePaths: readonly string[];
+  /** An edit's change, computed before anyone is asked: the approval shows it. */
+  readonly change?: ToolChange;
+  /** A terminal command, shown verbatim. */
+  readonly command?: ToolCommand;
+  /** Asked every time, and only "Allow Once" lets it run (a terminal command). */
+  readonly askEveryTime?: boolean;
+  /** The call cannot run (a search that does not match, a path outside): a tool error, nobody is asked. */
+  readonly refusal?: string;
+  /** What the tool computed for `run` (the exact change reviewed); opaque to the runner. */
+  readonly plan?: unknown;
 }
 
 export const NOTHING_SENSITIVE: ToolReview = { sensitivePaths: [] };
@@ -166,7 +176,21 @@ export async function runReply(run: ReplyRun): Promise<void> {
       const input = (call.input ?? {}) as Record<string, unknown>;
       const request: ToolCallRequest = { id: call.id, name: call.name, input, arguments: JSON.stringify(input) };
       const review = run.tools.review ? await run.tools.review(request, signal) : NOTHING_SENSITIVE;
-      const base = { kind: 'function' as const, id: call.id, name: call.name, arguments: request.arguments, ...(review.sensitivePaths.length ? { sensitive: review.sensitivePaths } : {}) };
+      const base = {
+        kind: 'function' as const,
+        id: call.id,
+        name: call.name,
+        arguments: request.arguments,
+        ...(review.sensitivePaths.length ? { sensitive: review.sensitivePaths } : {}),
+        ...(review.change ? { change: review.change } : {}),
+        ...(review.command ? { command: review.command } : {}),
+      };
+      if (review.refusal !== undefined) {
+        // Nothing to decide: the model gets the reason as a tool error it can correct.
+        addStep({ ...base, status: 'failed', result: shorten(review.refusal) });
+        results.push({ kind: 'toolResult', callId: call.id, content: review.refusal, isError: true });
+        continue;
+      }
       const ask = run.tools.needsApproval(request, review);
       const index = addStep({ ...base, status: ask ? 'awaitingApproval' : 'running' });
       const allowed = !ask || (await run.tools.approve(request, signal, review).catch((error: unknown) => {

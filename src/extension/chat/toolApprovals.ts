@@ -2,14 +2,15 @@
 // conversation / Deny in the chat. "For this conversation" remembers the tool for that
 // conversation only, and covers only calls that touch nothing sensitive: a call that reads a
 // sensitive file asks every time, and only "once" can allow it (an "always" for it, which the
-// chat does not offer, counts as once). The grants are forgotten when the workspace folders
-// change (they were given for other folders). A stop (abort) ends every wait at once.
+// chat does not offer, counts as once); so does a terminal command, every time. The grants are
+// forgotten when the workspace folders change (they were given for other folders). A stop (abort) ends every wait at once.
 import type { ApprovalDecision } from '../../shared/chatProtocol';
 
 interface Pending {
   readonly conversationId: string;
   readonly tool: string;
-  readonly sensitive: boolean;
+  /** Sensitive files, or a terminal command: "always" counts as once. */
+  readonly onceOnly: boolean;
   readonly resolve: (allowed: boolean) => void;
 }
 
@@ -23,8 +24,8 @@ export class ToolApprovals {
   }
 
   /** Waits for the user's decision on call `callId` (or resolves at once when the call is allowed). */
-  ask(conversationId: string, callId: string, tool: string, signal: AbortSignal, sensitivePaths: readonly string[] = []): Promise<boolean> {
-    if (this.isAllowed(conversationId, tool, sensitivePaths)) return Promise.resolve(true);
+  ask(conversationId: string, callId: string, tool: string, signal: AbortSignal, sensitivePaths: readonly string[] = [], everyTime = false): Promise<boolean> {
+    if (!everyTime && this.isAllowed(conversationId, tool, sensitivePaths)) return Promise.resolve(true);
     return new Promise<boolean>((resolve, reject) => {
       const onAbort = (): void => {
         this.pending.delete(callId);
@@ -35,7 +36,7 @@ export class ToolApprovals {
       this.pending.set(callId, {
         conversationId,
         tool,
-        sensitive: sensitivePaths.length > 0,
+        onceOnly: everyTime || sensitivePaths.length > 0,
         resolve: (allowed) => {
           signal.removeEventListener('abort', onAbort);
           resolve(allowed);
@@ -49,7 +50,7 @@ export class ToolApprovals {
     const waiting = this.pending.get(callId);
     if (!waiting) return false;
     this.pending.delete(callId);
-    if (decision === 'always' && !waiting.sensitive) {
+    if (decision === 'always' && !waiting.onceOnly) {
       const tools = this.allowed.get(waiting.conversationId) ?? new Set<string>();
       tools.add(waiting.tool);
       this.allowed.set(waiting.conversationId, tools);

@@ -6,6 +6,7 @@ import { contextNote } from './contextViews';
 import type { ApprovalDecision, ChatToHostMessage } from '../../shared/chatProtocol';
 import { el, formatTime, icon, iconButton, textButton } from './dom';
 import { StreamingMarkdown, type MarkdownActions } from './markdown/streamingMarkdown';
+import { changeSummary, changeView, commandView } from './toolChangeView';
 
 export type Send = (message: ChatToHostMessage) => void;
 
@@ -199,21 +200,25 @@ export class AssistantTurnView {
     }
     const line = el('div', { className: 'step-line' }, icon(STEP_ICONS[step.status] ?? 'tools'), el('span', { className: 'step-name', text: step.name }), el('span', { className: 'step-status', text: STEP_WORDS[step.status] ?? step.status }));
     const sensitive = step.sensitive ?? [];
-    const item = el('li', { className: `tool-step function ${step.status}${sensitive.length ? ' sensitive' : ''}`, attrs: { 'data-call-id': step.id } }, line, el('code', { className: 'step-args', text: step.arguments }));
-    // Kept after the decision too: the history shows which secrets a reply read.
+    // An edit's card shows its change rather than the raw arguments (the diff says it better).
+    const shown = step.change ? changeView(step.change, () => this.send({ type: 'openToolDiff', callId: step.id })) : step.command ? commandView(step.command) : el('code', { className: 'step-args', text: step.arguments });
+    const item = el('li', { className: `tool-step function ${step.status}${sensitive.length ? ' sensitive' : ''}`, attrs: { 'data-call-id': step.id } }, line, shown);
+    // Kept after the decision too: the history shows which secrets a reply read or wrote.
     if (sensitive.length) item.append(sensitiveNotice(sensitive));
     if (step.status === 'awaitingApproval') {
       const decide = (decision: ApprovalDecision) => (): void => {
         item.querySelectorAll('button').forEach((button) => (button.disabled = true));
         this.send({ type: 'approveTool', callId: step.id, decision });
       };
-      // A sensitive file is allowed one call at a time: no standing permission is offered for it.
-      const label = sensitive.length ? `Allow ${step.name} to read the sensitive ${sensitive.length === 1 ? 'file' : 'files'} ${sensitive.join(', ')}?` : `Allow ${step.name}?`;
+      // A sensitive file, or a terminal command, is allowed one call at a time: no standing permission is offered for it.
+      const onceOnly = sensitive.length > 0 || step.command !== undefined;
+      const what = step.change ? ` (${changeSummary(step.change)})` : step.command ? ` to run ${step.command.command}` : '';
+      const label = sensitive.length ? `Allow ${step.name}${what} to ${step.change ? 'change' : 'read'} the sensitive ${sensitive.length === 1 ? 'file' : 'files'} ${sensitive.join(', ')}?` : `Allow ${step.name}${what}?`;
       const buttons = el(
         'div',
         { className: 'approval', attrs: { role: 'group', 'aria-label': label } },
         textButton('Allow Once', decide('once')),
-        sensitive.length ? undefined : textButton('Allow for This Conversation', decide('always'), true),
+        onceOnly ? undefined : textButton('Allow for This Conversation', decide('always'), true),
         textButton('Deny', decide('deny'), true),
       );
       item.append(buttons);

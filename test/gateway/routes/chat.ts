@@ -79,7 +79,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   const parsed = parseChatRequest(body, model);
   enforceContextLength(model, parsed.promptTokens, maxTokens, 'chat');
   ctx.state.quota.ensure(ctx.key);
-  const plan = planReply({ ...parsed.sim, model, maxTokens, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) });
+  const plan = planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) });
   const usage = usageOf(plan, parsed.promptTokens);
   chargeRequest(ctx, costOf(model, usage));
   const base = { id: `chatcmpl-sim-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: modelId };

@@ -93,7 +93,7 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   const parsed = parseMessagesRequest(body, maxTokens, ctx.state.secret);
   enforceContextLength(model, parsed.inputTokens, maxTokens, 'messages');
   ctx.state.quota.ensure(ctx.key);
-  const plan = planReply({ ...parsed.sim, model, maxTokens, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) });
+  const plan = planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) });
   const fault = ctx.reply.fault;
   const blocks = blocksOf(plan, ctx.state.secret, fault?.redactedThinking === true);
   const usage = { input_tokens: parsed.inputTokens, output_tokens: outputTokens(blocks, plan) };

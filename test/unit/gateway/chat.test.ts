@@ -109,6 +109,26 @@ describe('local gateway: chat completions', () => {
     assert.equal(required.choices[0].message.tool_calls[0].function.name, 'get_weather');
   });
 
+  it('tool-args: calls the tool the message names with exactly the JSON it holds, streamed or whole', async () => {
+    const args = { city: 'Paris\n"quoted"', days: 3, nested: { list: [1, 'two'] } };
+    const content = `get_weather ${JSON.stringify(args)}`;
+    const whole = await json(await post(gw(), '/chat/completions', { model: `${MODEL}::tool-args`, tools: [weatherTool], messages: [{ role: 'user', content }] }));
+    assert.equal(whole.choices[0].message.tool_calls[0].function.name, 'get_weather');
+    assert.deepEqual(JSON.parse(whole.choices[0].message.tool_calls[0].function.arguments), args);
+    const streamed = accumulate(chatChunks(await (await post(gw(), '/chat/completions', { model: `${MODEL}::tool-args`, stream: true, tools: [weatherTool], messages: [{ role: 'user', content }] })).text()));
+    assert.deepEqual(JSON.parse(streamed.calls[0]?.args ?? ''), args);
+    const messages = await json(await post(gw(), '/messages', { model: `${MODEL}::tool-args`, max_tokens: 200, tools: [{ name: 'get_weather', input_schema: weatherTool.function.parameters }], messages: [{ role: 'user', content }] }));
+    assert.deepEqual((messages.content as Json[]).find((b) => b.type === 'tool_use')?.input, args);
+  });
+
+  it('tool-args: a message that names no given tool, or holds no JSON object, is a 400 naming the fault header', async () => {
+    for (const content of ['no_such_tool {}', 'get_weather not json', 'get_weather [1]']) {
+      const response = await post(gw(), '/chat/completions', { model: `${MODEL}::tool-args`, tools: [weatherTool], messages: [{ role: 'user', content }] });
+      assert.equal(response.status, 400, content);
+      assert.equal((await json(response)).error.param, 'x-gateway-fault');
+    }
+  });
+
   it('answers in text using the result after a role: tool message', async () => {
     const body = await json(await post(gw(), '/chat/completions', {
       model: MODEL,

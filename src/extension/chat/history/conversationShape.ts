@@ -12,6 +12,9 @@ import type {
   ReplyContext,
   ReplyStatus,
   ToolCallStatus,
+  ToolChange,
+  ToolChangeFile,
+  ToolCommand,
   ToolStep,
   WireMessage,
   WirePart,
@@ -121,7 +124,32 @@ function toolStep(value: unknown, at: string): ToolStep {
   // Saved mid-reply (the window closed): after a reload nothing waits for a decision or runs it.
   const status = saved === 'awaitingApproval' ? 'denied' : saved === 'running' ? 'failed' : saved;
   const sensitive = Array.isArray(o['sensitive']) ? o['sensitive'].filter((path): path is string => typeof path === 'string') : [];
-  return dropUndefined<ToolStep>({ kind: 'function', id: string(o, 'id', at), name, arguments: string(o, 'arguments', at), status, sensitive: sensitive.length ? sensitive : undefined, result });
+  return dropUndefined<ToolStep>({ kind: 'function', id: string(o, 'id', at), name, arguments: string(o, 'arguments', at), status, sensitive: sensitive.length ? sensitive : undefined, result, change: toolChange(o['change']), command: toolCommand(o['command']) });
+}
+
+const CHANGE_ACTIONS = ['create', 'modify', 'delete', 'rename'] as const;
+
+/** A reviewed change shown again from history; dropped when malformed (it is a display detail). */
+function toolChange(value: unknown): ToolChange | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const o = value as Record<string, unknown>;
+  if (typeof o['diff'] !== 'string' || !Array.isArray(o['files'])) return undefined;
+  const files: ToolChangeFile[] = [];
+  for (const raw of o['files'] as unknown[]) {
+    if (typeof raw !== 'object' || raw === null) return undefined;
+    const f = raw as Record<string, unknown>;
+    const action = CHANGE_ACTIONS.find((a) => a === f['action']);
+    if (!action || typeof f['path'] !== 'string') return undefined;
+    files.push(dropUndefined<ToolChangeFile>({ action, path: f['path'], to: typeof f['to'] === 'string' ? f['to'] : undefined }));
+  }
+  const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : 0);
+  return dropUndefined<ToolChange>({ files, diff: o['diff'], truncated: o['truncated'] === true ? true : undefined, added: count(o['added']), removed: count(o['removed']) });
+}
+
+function toolCommand(value: unknown): ToolCommand | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const o = value as Record<string, unknown>;
+  return typeof o['command'] === 'string' && typeof o['cwd'] === 'string' ? { command: o['command'], cwd: o['cwd'] } : undefined;
 }
 
 /** Checked closely: these are replayed to the model in the next request. */

@@ -1,0 +1,52 @@
+// The function tools of one chat, put together for each reply: the read-only workspace tools and
+// the edit tools, and the user's say over them. An edit runs without asking only when the user
+// (in user settings) turned on autoApproveEdits and it touches nothing sensitive; otherwise the
+// usual Allow Once / for this conversation / Deny, sensitive files once at a time. The terminal
+// tool (chat.terminalTool, user settings only) asks every time.
+import type { Settings } from '../../shared/settings';
+import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
+import { EDIT_TOOLS, isEditTool } from '../edits/editDefinitions';
+import { EditTools } from '../edits/editTools';
+import { COMMAND_TOOL, CommandTool, RUN_COMMAND } from '../terminal/commandTool';
+import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
+import type { ToolHost } from './replyRunner';
+import type { ToolApprovals } from './toolApprovals';
+import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
+
+export class ChatTools {
+  private readonly workspace: WorkspaceTools;
+  private readonly edits: EditTools;
+  private readonly commands = new CommandTool();
+
+  constructor(service: WorkspaceFilesService, private readonly approvals: ToolApprovals, checkpoints: CheckpointRecorder) {
+    this.workspace = new WorkspaceTools(service);
+    this.edits = new EditTools(service, checkpoints);
+  }
+
+  /** The tools of one reply (its conversation and turn are where the checkpoint files its pre-images). */
+  forReply(reply: ReplyRef, settings: Settings): ToolHost {
+    const { conversationId } = reply;
+    const terminal = settings.chat.terminalTool;
+    return {
+      definitions: [...WORKSPACE_TOOLS, ...EDIT_TOOLS, ...(terminal ? [COMMAND_TOOL] : [])],
+      review: (call) => {
+        if (call.name === RUN_COMMAND) return terminal ? this.commands.review(call) : Promise.resolve({ sensitivePaths: [], refusal: 'The terminal tool is off.' });
+        return isEditTool(call.name) ? this.edits.review(call) : this.workspace.review(call);
+      },
+      needsApproval: (call, review) => {
+        if (review.askEveryTime) return true;
+        if (isEditTool(call.name) && settings.chat.autoApproveEdits && review.sensitivePaths.length === 0) return false;
+        return !this.approvals.isAllowed(conversationId, call.name, review.sensitivePaths);
+      },
+      approve: (call, abort, review) => this.approvals.ask(conversationId, call.id, call.name, abort, review.sensitivePaths, review.askEveryTime),
+      run: (call, abort, review) => {
+        if (call.name === RUN_COMMAND) return this.commands.run(review, abort);
+        return isEditTool(call.name) ? this.edits.run(call, review, reply) : this.workspace.run(call, abort, review);
+      },
+    };
+  }
+
+  openDiff(callId: string): Promise<boolean> {
+    return this.edits.openDiff(callId);
+  }
+}

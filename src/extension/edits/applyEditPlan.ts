@@ -1,0 +1,106 @@
+// Writes a reviewed edit: first checks that what the user saw is still what is there (the file's
+// text, its size and time on disk, a target still free, no path that became sensitive unseen),
+// then keeps the checkpoint's pre-images, then applies ONE WorkspaceEdit (so open editors, undo
+// and save participants treat it as a person's edit), then saves what it changed. A document the
+// user had unsaved changes in is left unsaved: saving would write their unfinished work too.
+import * as vscode from 'vscode';
+import { textReplacements, type WorkspaceFiles } from '../../core/index';
+import { CheckpointRefusedError, type CheckpointRecorder, type ReplyRef } from '../checkpoints/checkpointRecorder';
+import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
+import { documentText, type EditPlan } from './editPlan';
+
+export interface EditResult {
+  readonly content: string;
+  readonly isError?: boolean;
+}
+
+const CHANGED = 'changed after the user reviewed this edit, so nothing was written. Read it again and send the edit anew.';
+
+function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
+}
+
+/** Why the plan no longer matches the workspace, or undefined when it still does. */
+async function staleness(plan: EditPlan, files: WorkspaceFiles): Promise<string | undefined> {
+  const unseen = (sensitive: readonly string[]): string | undefined => {
+    const extra = sensitive.filter((path) => !plan.sensitive.includes(path));
+    return extra.length ? `${extra.join(', ')} is sensitive and was not shown as such when the user was asked; nothing was written.` : undefined;
+  };
+  const { detail } = plan;
+  if (plan.action === 'create') {
+    const fresh = await files.resolveNew(plan.from.display);
+    if (!fresh.ok) return fresh.problem === 'exists' ? `${plan.from.display} was created by someone else after the review, so nothing was written.` : fresh.message;
+    return unseen(fresh.target.sensitive);
+  }
+  const resolved = await files.resolve(plan.from.display);
+  if (!resolved.ok) return `${plan.from.display} ${resolved.problem === 'missing' ? 'was deleted' : 'changed'} after the review, so nothing was written.`;
+  const sensitive = unseen(resolved.file.sensitive);
+  if (sensitive) return sensitive;
+  if (detail.stamp) {
+    const now = await files.stat(resolved.file);
+    if (now.size !== detail.stamp.size || now.mtime !== detail.stamp.mtime) return `${plan.from.display} ${CHANGED}`;
+  }
+  if (detail.before !== undefined && (await documentText(plan.from.uri)) !== detail.before) return `${plan.from.display} ${CHANGED}`;
+  if (detail.to) {
+    const target = await files.resolveNew(detail.to.display);
+    if (!target.ok) return target.problem === 'exists' ? `${detail.to.display} was created after the review, so nothing was written.` : target.message;
+    return unseen(target.target.sensitive);
+  }
+  return undefined;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+export async function applyEditPlan(plan: EditPlan, service: WorkspaceFilesService, checkpoints: CheckpointRecorder, reply: ReplyRef): Promise<EditResult> {
+  const stale = await staleness(plan, await service.open());
+  if (stale) return { content: stale, isError: true };
+  try {
+    await checkpoints.beforeChange(reply, plan.uris);
+  } catch (error) {
+    // A change that could not be undone with the reply's checkpoint is not made.
+    if (error instanceof CheckpointRefusedError) return { content: `${error.message} Nothing was written.`, isError: true };
+    throw error;
+  }
+
+  const { from, detail } = plan;
+  const edit = new vscode.WorkspaceEdit();
+  const label = { label: `Unified Inference: ${plan.tool} ${from.display}`, needsConfirmation: false };
+  let unsaved = false;
+  switch (plan.action) {
+    case 'create':
+      edit.createFile(from.uri, { overwrite: false, contents: new TextEncoder().encode(detail.after ?? '') }, label);
+      break;
+    case 'modify': {
+      const document = await vscode.workspace.openTextDocument(from.uri);
+      unsaved = document.isDirty;
+      for (const r of textReplacements(detail.before ?? '', detail.after ?? '')) {
+        edit.replace(from.uri, new vscode.Range(document.positionAt(r.start), document.positionAt(r.end)), r.text, label);
+      }
+      break;
+    }
+    case 'delete':
+      // VS Code moves it to the trash where the file system has one (files.enableTrash), and keeps its content for undo.
+      edit.deleteFile(from.uri, { ignoreIfNotExists: false }, label);
+      break;
+    case 'rename':
+      if (detail.to) edit.renameFile(from.uri, detail.to.uri, { overwrite: false }, label);
+      break;
+  }
+  if (!(await vscode.workspace.applyEdit(edit))) return { content: `VS Code could not apply the edit to ${from.display} (nothing was written).`, isError: true };
+
+  if (plan.action === 'modify') {
+    const document = openDocument(from.uri);
+    if (document && !unsaved) await document.save();
+  }
+  // The states right after the write: a later restore tells the user's own later edits apart.
+  await checkpoints.afterChange?.(reply, plan.uris).catch(() => undefined);
+  if (plan.action === 'modify') {
+    const counts = `+${plan.change.added} -${plan.change.removed} lines`;
+    return { content: unsaved ? `Edited ${from.display} (${counts}) in its editor; the user has unsaved changes in it, so it was not saved.` : `Edited ${from.display} (${counts}).` };
+  }
+  if (plan.action === 'create') return { content: `Created ${from.display} (${plural(plan.change.added, 'line')}).` };
+  if (plan.action === 'delete') return { content: `Deleted ${from.display}.` };
+  return { content: `Renamed ${from.display} to ${detail.to?.display ?? ''}.` };
+}
