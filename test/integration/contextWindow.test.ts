@@ -39,6 +39,9 @@ describe('context window: compaction and instruction files', function () {
 
   async function useModel(model: string): Promise<void> {
     api.chat.attach((message) => posted.push(message));
+    // The seven workspace tools' definitions alone take about half of the tiny model's 2,048
+    // tokens; its tests are about the conversation, so it runs without them.
+    await setSettingAndWait('chat.workspaceTools', model === TINY ? false : undefined);
     await setSettingAndWait('defaultModels.chat', model);
     await api.chat.handle({ type: 'newConversation' });
     gateway.clearRequests();
@@ -65,6 +68,7 @@ describe('context window: compaction and instruction files', function () {
     await setSettingQuietly(api, 'extraHeaders', undefined);
     await setSetting('defaultModels.chat', undefined);
     await setSetting('chat.useInstructionFiles', undefined);
+    await setSetting('chat.workspaceTools', undefined);
     await clearKeyThroughCommand(true);
     await setSetting('baseUrl', undefined);
     await gateway?.stop();

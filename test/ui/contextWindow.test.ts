@@ -17,7 +17,8 @@ describe('context window (real VS Code in Chromium, local gateway)', () => {
     gateway = await startGateway();
     workbench = await Workbench.open({
       workspaceFiles: { 'AGENTS.md': '# Conventions\n\nUse tabs for indentation. Name tests after what they prove.\n', 'src/app.ts': 'export const answer = 42;\n' },
-      workspaceSettings: { 'unifiedInference.defaultModels.chat': TINY },
+      // The workspace tools' definitions alone take about half of the tiny model's 2,048 tokens.
+      workspaceSettings: { 'unifiedInference.defaultModels.chat': TINY, 'unifiedInference.chat.workspaceTools': false },
       userSettings: { 'unifiedInference.baseUrl': gateway.url },
       env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
     });
