@@ -45,6 +45,8 @@ describe('context window (real VS Code in Chromium, local gateway)', () => {
     assert.match((await meter().getAttribute('title')) ?? '', /estimated/);
 
     for (let i = 0; i < 12; i++) {
+      // The composer takes a message only once the last reply has fully ended (Send, not Stop).
+      await chat.locator('.send').waitFor();
       await input().fill(`Question ${i}: how does part ${i} of the pipeline handle retries, timeouts and partial failures in detail?`);
       await input().press('Enter');
       await chat.locator('.turn.assistant').nth(i).locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor({ timeout: 30_000 });

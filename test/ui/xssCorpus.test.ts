@@ -296,7 +296,7 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
       const state = await harness(page);
       assert.deepEqual(state.hits, []);
       assert.deepEqual(watch.offPage, []);
-      assert.equal(await page.locator('#corpus .md-code-block button').count(), 3);
+      assert.equal(await page.locator('#corpus .md-code-block button').count(), 4, 'Copy, Insert, New File, Apply');
       console.log(`      screenshot: ${SCREENSHOT}`);
     } finally {
       await page.close();
