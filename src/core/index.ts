@@ -229,7 +229,9 @@ export { MIN_TRIM_CHARS, trimMiddle, trimmedNote } from './context/trimText';
 export { DEFAULT_KEEP_TURNS, OLD_RESULT_CHARS, planCompaction } from './context/compactionPlan';
 export type { CompactionInput, CompactionPlan, ContextTurn } from './context/compactionPlan';
 export { isContextLengthError, reportedContextLength, reportedInputTokens } from './context/contextErrors';
-export { catalogContextLength, catalogMaxOutputTokens } from './context/contextLength';
+export { catalogContextLength, catalogMaxOutputTokens, catalogTokens, MAX_CATALOG_TOKENS } from './context/contextLength';
+export { catalogFeatures } from './modelFeatures';
+export type { ModelFeatures } from './modelFeatures';
 
 // A model's edits: exact search/replace, unified diffs (jsdiff), the review diff, line endings kept.
 export { applySearchReplace, lineAt, notFoundMessage, occurrences } from './edits/searchReplace';
