@@ -166,8 +166,9 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     await newChat();
     await ask('Remember the word KIWI');
     await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
-    await workbench.page.reload();
-    await workbench.page.locator('.monaco-workbench').waitFor();
+    // The page's own load: a loaded machine took over Playwright's default 30 s for all of it.
+    await workbench.page.reload({ waitUntil: 'domcontentloaded', timeout: 120_000 });
+    await workbench.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     chat = await workbench.webviewWith('.composer-input', 60_000);
     await chat.locator('.turn.user .user-text', { hasText: 'Remember the word KIWI' }).waitFor();
     await chat.locator('button[aria-label="History"]').click();
