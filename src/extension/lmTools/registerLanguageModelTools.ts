@@ -9,17 +9,22 @@ import type { LmToolDeps } from './lmToolDeps';
 import { rerankTool } from './rerankTool';
 import { researchStatusTool } from './researchStatusTool';
 import { semanticSearchTool } from './semanticSearchTool';
-import { LM_TOOLS } from './toolNames';
+import { LM_TOOLS, type LmToolKey } from './toolNames';
 import { transcribeTool } from './transcribeTool';
 
-export function registerLanguageModelTools(deps: LmToolDeps): vscode.Disposable[] {
-  return [
-    vscode.lm.registerTool(LM_TOOLS.deepResearch.name, deepResearchTool(deps)),
-    vscode.lm.registerTool(LM_TOOLS.researchStatus.name, researchStatusTool(deps)),
-    vscode.lm.registerTool(LM_TOOLS.semanticSearch.name, semanticSearchTool(deps)),
-    vscode.lm.registerTool(LM_TOOLS.rerank.name, rerankTool(deps)),
-    vscode.lm.registerTool(LM_TOOLS.generateImage.name, generateImageTool(deps)),
-    vscode.lm.registerTool(LM_TOOLS.transcribe.name, transcribeTool(deps)),
-    vscode.lm.registerTool(LM_TOOLS.credits.name, creditsTool(deps)),
-  ];
+export type LmTools = Readonly<Record<LmToolKey, vscode.LanguageModelTool<unknown>>>;
+
+/** Registers every tool; `tools` are the implementations (the integration tests read their confirmations). */
+export function registerLanguageModelTools(deps: LmToolDeps): { readonly disposables: vscode.Disposable[]; readonly tools: LmTools } {
+  const tools: LmTools = {
+    deepResearch: deepResearchTool(deps),
+    researchStatus: researchStatusTool(deps),
+    semanticSearch: semanticSearchTool(deps),
+    rerank: rerankTool(deps),
+    generateImage: generateImageTool(deps),
+    transcribe: transcribeTool(deps),
+    credits: creditsTool(deps),
+  };
+  const disposables = (Object.keys(LM_TOOLS) as LmToolKey[]).map((key) => vscode.lm.registerTool(LM_TOOLS[key].name, tools[key]));
+  return { disposables, tools };
 }
