@@ -187,7 +187,9 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
   it('#semanticSearch asks once to build the index, then searches it; a "no" is remembered', async () => {
     const asked: string[] = [];
     let answer: string | undefined = BUILD_INDEX_BUTTON;
+    // Only the question is answered; other notices (e.g. "index deleted") are passed over.
     const restore = replace(vscode.window, 'showInformationMessage', (async (message: string) => {
+      if (message !== BUILD_INDEX_QUESTION) return undefined;
       asked.push(message);
       return answer;
     }) as typeof vscode.window.showInformationMessage);
