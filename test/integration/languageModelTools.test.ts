@@ -11,7 +11,7 @@ import { LM_TOOLS, type LmToolKey } from '../../src/extension/lmTools/toolNames'
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { encodeWav } from '../gateway/wav';
-import { activateExtension, clearKeyThroughCommand, replace, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import { activateExtension, clearKeyThroughCommand, replace, setKeyThroughCommand, setSetting, setSettingAndWait, waitFor } from './extensionHost';
 
 const CONSUMER_ID = 'unified-inference-tests.lm-consumer';
 const AUTO_APPROVE_TEST_MODE = 'vscode.chat.tools.global.autoApprove.testMode';
@@ -276,5 +276,17 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
       assert.match(refused.message, /refused the API key \(HTTP 401\).*Set API Key/);
       assert.ok(!refused.message.includes(bad));
     });
+  });
+
+  it('answers a gateway server error (5xx, after the client\'s retries) with a message that says to try again later', async () => {
+    await setSettingAndWait('defaultModels.rerank', 'sim-cohere/rerank-sim-v1::status=503');
+    try {
+      gateway.clearRequests();
+      const failed = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
+      assert.match(failed.message, /server error \(HTTP 503.*Try again in a few minutes/s);
+      assert.ok(requests('/api/v1/rerank').every((r) => r.status === 503));
+    } finally {
+      await setSettingAndWait('defaultModels.rerank', 'sim-cohere/rerank-sim-v1');
+    }
   });
 });
