@@ -19,6 +19,7 @@ import { setBaseUrlCommand } from './gateway/setBaseUrl';
 import { testConnectionCommand } from './gateway/testConnection';
 import { GatewayLanguageModels, manageLanguageModels } from './languageModels/languageModelProvider';
 import { registerUnifiedParticipant } from './languageModels/participant/unifiedParticipant';
+import { registerLanguageModelTools } from './lmTools/registerLanguageModelTools';
 import { Log } from './log';
 import { registerMediaCommands } from './media/mediaCommands';
 import { CATEGORY_LABELS, categoryOf } from './models/catalogTree';
@@ -63,6 +64,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(workspaceFiles);
   const semanticSearch = registerSemanticSearch({ connection, catalog, log, storageUri: context.storageUri, workspaceFiles });
   context.subscriptions.push(...semanticSearch.disposables);
+  // The rest of the gateway as tools for chat agents (research, search, rerank, images, transcription, credits).
+  const lmTools = registerLanguageModelTools({ connection, catalog, credits, research, reports, searchIndex: semanticSearch.service, workspaceFiles, log });
+  context.subscriptions.push(...lmTools.disposables);
   context.subscriptions.push(...registerMediaCommands({ connection, catalog, player: participant.player, extensionUri: context.extensionUri, log }));
 
   const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`), (value) => apiKeys.redact(value));
@@ -104,7 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   await connection.initialize();
   log.info(`Unified Inference ${String(context.extension.packageJSON.version)} activated.`);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools })
     : undefined;
 }
 

@@ -6,6 +6,7 @@ import type { ChatController } from './chat/chatController';
 import type { Checkpoints } from './checkpoints/createCheckpoints';
 import type { CreditsStatusItem } from './account/creditsStatusItem';
 import type { GatewayConnection } from './gateway/gatewayConnection';
+import type { LmTools } from './lmTools/registerLanguageModelTools';
 import type { ModelCatalog } from './models/modelCatalog';
 import type { ModelsView } from './models/modelsView';
 import type { ReportDocuments } from './research/reportDocuments';
@@ -41,6 +42,8 @@ export interface TestParts {
   readonly languageModels: GatewayLanguageModels;
   /** The MCP server definition provider (tests call it as VS Code would). */
   readonly toolServers: ToolServerDefinitions;
+  /** The language model tools' implementations (tests read their confirmation messages; invocations go through vscode.lm). */
+  readonly lmTools: LmTools;
 }
 
 /**

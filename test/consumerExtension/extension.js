@@ -11,7 +11,32 @@
 'use strict';
 const vscode = require('vscode');
 
+/** The text parts of a tool result, joined (parts are matched by shape: they come from another extension's API). */
+function resultText(result) {
+  return (result && Array.isArray(result.content) ? result.content : [])
+    .map((part) => (part && typeof part.value === 'string' ? part.value : ''))
+    .join('');
+}
+
+/**
+ * vscode.lm.invokeTool as this extension, outside any chat request (no toolInvocationToken), as
+ * a script or another agent would call it. Settles with { text } or { error: { name, message } },
+ * never rejects, so a test can assert on either; `cancel` cancels the token passed to invokeTool.
+ */
+function startTool(name, input) {
+  const source = new vscode.CancellationTokenSource();
+  const done = Promise.resolve(vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, source.token)).then(
+    (result) => ({ text: resultText(result) }),
+    (error) => ({ error: { name: error && error.name ? String(error.name) : 'Error', message: error && error.message ? String(error.message) : String(error) } }),
+  ).finally(() => source.dispose());
+  return { done, cancel: () => source.cancel() };
+}
+
 function activate(context) {
+  context.subscriptions.push(
+    // The integration suite invokes each of Unified Inference's tools through this command.
+    vscode.commands.registerCommand('lmConsumer.invokeTool', (name, input) => startTool(name, input).done),
+  );
   return {
     extensionId: context.extension.id,
     /** vscode.lm.selectChatModels, as this extension. */
@@ -29,6 +54,10 @@ function activate(context) {
         command: server.command,
       }));
     },
+    /** The tools vscode.lm lists, as this extension sees them. */
+    tools: () => vscode.lm.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, tags: [...tool.tags] })),
+    /** An invocation the caller can cancel (a command cannot hand back the cancel function). */
+    startTool,
   };
 }
 
