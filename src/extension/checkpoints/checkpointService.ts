@@ -238,7 +238,8 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
     for (const item of items) {
       const uri = prepared.uris.get(fileKey(item));
       if (!uri) continue;
-      touched.push(uri);
+      // A deleted file's editor is not saved afterwards (that would bring the file back).
+      if (item.action !== 'delete') touched.push(uri);
       if (item.action === 'delete') edit.deleteFile(uri, { ignoreIfNotExists: true });
       else if (item.action === 'moveBack' && item.from) {
         const from = prepared.uris.get(fileKey(item.from));
