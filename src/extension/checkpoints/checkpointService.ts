@@ -10,6 +10,7 @@ import type { Log } from '../log';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { CheckpointRefusedError, type CheckpointRecorder, type ReplyRef } from './checkpointRecorder';
 import { readFileNow } from './fileSnapshot';
+import { RestoreGuard } from './restoreGuard';
 
 /** A restore worked out and checked (every kept byte read and verified), ready to show and apply. */
 export interface PreparedRestore extends PlannedRestore {
@@ -58,10 +59,8 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
   private approxBytes: number | undefined;
   private pruning: Promise<PruneReport | undefined> | undefined;
   private lastReply: ReplyRef | undefined;
-  /** The restore under way in this window (from any chat view or panel), preview included. */
-  private restoring: object | undefined;
-  /** Chat replies running in this window (any view or panel): their writes would fight a restore. */
-  private readonly writingReplies = new Set<object>();
+  /** One restore at a time for the window (every chat view and panel shares this service). */
+  readonly restoreGuard = new RestoreGuard();
   /** The restore being written (read again, checked, applied): writers wait for it. */
   private applying: Promise<unknown> | undefined;
 
@@ -113,33 +112,6 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
       states.push({ ...place, after: bytes === 'absent' ? ({ kind: 'absent' } as const) : ({ kind: 'file', hash: sha256(bytes), size: bytes.byteLength } as const) });
     }
     await this.store.recordAfter(reply, states);
-  }
-
-  /**
-   * Claims the one restore this window may run at a time (every chat view and panel shares this
-   * service), or says why not: another restore is under way, or a reply is still writing. The
-   * claim is taken synchronously, so two clicks cannot both pass. Call the returned release when done.
-   */
-  claimRestore(): (() => void) | string {
-    if (this.restoring) return 'Another restore of files is under way (its preview may be open): finish or close it first.';
-    if (this.writingReplies.size > 0) return 'Wait for the reply to finish (or stop it), then restore the files.';
-    const claim = {};
-    this.restoring = claim;
-    return () => {
-      if (this.restoring === claim) this.restoring = undefined;
-    };
-  }
-
-  /** Whether a restore is under way. */
-  get restoreUnderWay(): boolean {
-    return this.restoring !== undefined;
-  }
-
-  /** Marks a chat reply as running until `done` settles (a restore waits for it). */
-  trackReply(done: Promise<unknown>): void {
-    const token = {};
-    this.writingReplies.add(token);
-    void done.finally(() => this.writingReplies.delete(token));
   }
 
   /** The turns of a conversation that have a checkpoint (a damaged one too: its restore says what is wrong). */

@@ -48,7 +48,7 @@ export function checkpointRoot(context: Pick<vscode.ExtensionContext, 'storageUr
  * again, saying what changed.
  */
 export async function restoreToBefore(service: CheckpointService, reply: ReplyRef, log: Log, confirm: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean> = confirmRestore): Promise<RestoreOutcome> {
-  const release = service.claimRestore();
+  const release = service.restoreGuard.claim();
   if (typeof release === 'string') {
     void vscode.window.showInformationMessage(release);
     return 'busy';
@@ -112,6 +112,6 @@ export function createCheckpoints(options: {
     onDidRecord: service.onDidRecord,
     turnsWithCheckpoints: (conversationId) => service.turnsWithCheckpoints(conversationId),
     restore: (reply, confirm) => restoreToBefore(service, reply, options.log, confirm),
-    trackReply: (done) => service.trackReply(done),
+    trackReply: (done) => service.restoreGuard.trackReply(done),
   };
 }
