@@ -171,9 +171,8 @@ export class ChatController extends Disposable {
         return;
       }
       case 'restoreCheckpoint':
-        // A reply still writing would fight the restore.
-        if (this.running) void vscode.window.showInformationMessage('Wait for the reply to finish (or stop it), then restore the files.');
-        else await this.deps.checkpoints?.restore({ conversationId: this.conversation.id, turnId: message.turnId });
+        // The checkpoints refuse a restore while a reply of any chat is writing, or another restore is under way.
+        await this.deps.checkpoints?.restore({ conversationId: this.conversation.id, turnId: message.turnId });
         return;
       case 'searchHistory':
         this.historyQuery = message.query;
@@ -320,6 +319,8 @@ export class ChatController extends Disposable {
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
     this.running = { controller, reply, done };
+    // Every chat's replies count: a restore from another view or panel must wait for this one too.
+    this.deps.checkpoints?.trackReply(done);
     try {
       await this.write(conversation, reply, history, controller.signal);
     } finally {
