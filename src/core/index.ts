@@ -200,6 +200,8 @@ export type { PathMatcher } from './workspaceFiles/glob';
 export { gitignoreVerdict, isGitignored, parseGitignore, parseGitignoreLine } from './workspaceFiles/gitignore';
 export type { GitignoreFile, GitignoreRule } from './workspaceFiles/gitignore';
 export { BUILT_IN_SENSITIVE_FILES, sensitiveMatcher } from './workspaceFiles/sensitivePaths';
+export { BUILT_IN_GUARDED_WRITES, guardedWriteMatcher } from './workspaceFiles/guardedWrites';
+export type { GuardedPath, GuardReason } from './workspaceFiles/guardedWrites';
 export { BINARY_SAMPLE_BYTES, decodeText, looksBinary } from './workspaceFiles/binary';
 export { isDurableTempName, processIsAlive, removeStrayTempFiles, renameWithRetry, syncFolder, writeFileDurably } from './storage/durableFile';
 export type { FileStamp } from './storage/durableFile';

@@ -24,13 +24,13 @@ export interface RootFolder extends FolderConfig {
 /** A .gitignore larger than this is read only this far (a rule file, not data). */
 const MAX_GITIGNORE_BYTES = 1_000_000;
 
-export async function openFolders(folders: readonly FolderConfig[], sensitive: readonly string[], caseInsensitive: boolean): Promise<RootFolder[]> {
+export async function openFolders(folders: readonly FolderConfig[], sensitive: readonly string[], caseInsensitive: boolean, guarded: readonly string[] = []): Promise<RootFolder[]> {
   return Promise.all(
     folders.map(async (folder, index) => ({
       ...folder,
       index,
       real: await fs.realpath(folder.path).catch(() => nodePath.resolve(folder.path)),
-      rules: new FileRules(folder.excludes, sensitive, caseInsensitive),
+      rules: new FileRules(folder.excludes, sensitive, caseInsensitive, guarded),
     })),
   );
 }
