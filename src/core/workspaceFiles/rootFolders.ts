@@ -45,6 +45,15 @@ export function relativeInside(parent: string, child: string, caseInsensitive: b
   return relative ? relative.split(nodePath.sep).join('/') : undefined;
 }
 
+/** Like relativeInside, but the folder itself is '' (a working folder may be the root). */
+export function relativeWithin(parent: string, child: string, caseInsensitive: boolean): string | undefined {
+  const trim = (path: string): string => {
+    const folded = caseInsensitive ? path.toLowerCase() : path;
+    return folded.length > 1 && folded.endsWith(nodePath.sep) ? folded.slice(0, -1) : folded;
+  };
+  return trim(parent) === trim(child) ? '' : relativeInside(parent, child, caseInsensitive);
+}
+
 /** The folder whose real path holds `real` (the deepest, when folders nest), and the path in it. */
 export function locate(folders: readonly RootFolder[], real: string, caseInsensitive: boolean): { folder: RootFolder; path: string } | undefined {
   let best: { folder: RootFolder; path: string } | undefined;
