@@ -32,6 +32,7 @@ import { ResearchJobs } from './research/researchJobs';
 import { ResearchView } from './research/researchView';
 import { registerSemanticSearch } from './search/registerSemanticSearch';
 import { createTestApi, type TestApi } from './testApi';
+import { ToolServerDefinitions } from './toolServers/toolServerProvider';
 import { WorkspaceFilesService } from './workspaceFiles/workspaceFilesService';
 import type { Model } from '../core/index';
 
@@ -53,7 +54,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const reports = new ReportDocuments(connection, research);
   context.subscriptions.push(connection, credits, creditsItem, catalog, models, research, researchView, reports);
   context.subscriptions.push(...registerResearchCommands({ jobs: research, reports, view: researchView, connection, log }));
-  context.subscriptions.push(new GatewayLanguageModels(connection, catalog, log));
+  const languageModels = new GatewayLanguageModels(connection, catalog, log);
+  const toolServers = new ToolServerDefinitions(log);
+  context.subscriptions.push(languageModels, toolServers);
   const participant = registerUnifiedParticipant({ connection, research, reports, catalog, credits, log, extensionUri: context.extensionUri, storageUri: context.globalStorageUri });
   context.subscriptions.push(...participant.disposables);
   const workspaceFiles = new WorkspaceFilesService();
@@ -101,7 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   await connection.initialize();
   log.info(`Unified Inference ${String(context.extension.packageJSON.version)} activated.`);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers })
     : undefined;
 }
 

@@ -11,7 +11,9 @@ import type { ModelsView } from './models/modelsView';
 import type { ReportDocuments } from './research/reportDocuments';
 import type { ResearchJobs } from './research/researchJobs';
 import type { ResearchView } from './research/researchView';
+import type { GatewayLanguageModels } from './languageModels/languageModelProvider';
 import type { SearchIndexService } from './search/searchIndexService';
+import type { ToolServerDefinitions } from './toolServers/toolServerProvider';
 
 /** The parts of the running extension the integration tests drive and read. */
 export interface TestParts {
@@ -35,6 +37,10 @@ export interface TestParts {
   readonly checkpoints: Checkpoints;
   /** Apply on chat code blocks and its open reviews. */
   readonly codeApplier: CodeApplier;
+  /** The vscode.lm chat provider (tests read the usage it noted). */
+  readonly languageModels: GatewayLanguageModels;
+  /** The MCP server definition provider (tests call it as VS Code would). */
+  readonly toolServers: ToolServerDefinitions;
 }
 
 /**

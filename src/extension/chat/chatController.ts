@@ -354,25 +354,24 @@ export class ChatController extends Disposable {
     const provider = this.providerOf(reply.model);
     try {
       // Instruction files in the system prompt; the keeper fits each round into the context window.
+      const request = {
+        model: reply.model,
+        api: settings.chatApi,
+        ...(provider ? { provider } : {}),
+        ...(parameters.maxTokens ? { maxTokens: parameters.maxTokens } : {}),
+        ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
+        ...(parameters.reasoningEffort ? { reasoningEffort: parameters.reasoningEffort } : {}),
+        ...(parameters.thinkingBudget ? { thinkingBudget: parameters.thinkingBudget } : {}),
+        ...(settings.chat.mcpServers.length ? { mcpServers: settings.chat.mcpServers } : {}),
+      };
       const { system, keeper } = await prepareReplyContext({
-        deps: this.deps, client, system: baseSystem, turns: turnsBefore, reply, post: (message) => this.post(message),
-        request: { model: reply.model, api: settings.chatApi, ...(provider ? { provider } : {}), ...(parameters.maxTokens ? { maxTokens: parameters.maxTokens } : {}) },
+        deps: this.deps, client, system: baseSystem, turns: turnsBefore, reply, post: (message) => this.post(message), request,
         ...(tools ? { tools: tools.definitions } : {}),
       });
       await runReply({
         context: keeper,
         client,
-        request: {
-          model: reply.model,
-          api: settings.chatApi,
-          ...(provider ? { provider } : {}),
-          ...(system ? { system } : {}),
-          ...(parameters.maxTokens ? { maxTokens: parameters.maxTokens } : {}),
-          ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
-          ...(parameters.reasoningEffort ? { reasoningEffort: parameters.reasoningEffort } : {}),
-          ...(parameters.thinkingBudget ? { thinkingBudget: parameters.thinkingBudget } : {}),
-          ...(settings.chat.mcpServers.length ? { mcpServers: settings.chat.mcpServers } : {}),
-        },
+        request: { ...request, ...(system ? { system } : {}) },
         history,
         reply,
         ...(tools ? { tools } : {}),

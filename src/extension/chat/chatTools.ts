@@ -6,6 +6,7 @@
 // sensitive and guarded files once at a time. The terminal tool (chat.terminalTool, user
 // settings only) asks every time.
 import type { Settings } from '../../shared/settings';
+import type { GatewayTool } from '../languageModels/gatewayAnswer';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
 import { EDIT_TOOLS, isEditTool } from '../edits/editDefinitions';
 import { EditTools } from '../edits/editTools';
@@ -18,6 +19,11 @@ import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
 /** The paths no standing permission covers: sensitive ones, and writes that can run code. */
 function onceOnlyPaths(review: ToolReview): readonly string[] {
   return [...review.sensitivePaths, ...(review.guarded ?? []).map((g) => g.path)];
+}
+
+/** The definitions a reply offers the model (also what the context meter counts). */
+export function chatToolDefinitions(settings: Settings): readonly GatewayTool[] {
+  return [...WORKSPACE_TOOLS, ...EDIT_TOOLS, ...(settings.chat.terminalTool ? [COMMAND_TOOL] : [])];
 }
 
 export class ChatTools {
@@ -35,7 +41,7 @@ export class ChatTools {
     const { conversationId } = reply;
     const terminal = settings.chat.terminalTool;
     return {
-      definitions: [...WORKSPACE_TOOLS, ...EDIT_TOOLS, ...(terminal ? [COMMAND_TOOL] : [])],
+      definitions: chatToolDefinitions(settings),
       review: (call) => {
         if (call.name === RUN_COMMAND) return terminal ? this.commands.review(call) : Promise.resolve({ sensitivePaths: [], refusal: 'The terminal tool is off.' });
         return isEditTool(call.name) ? this.edits.review(call) : this.workspace.review(call);
