@@ -49,11 +49,25 @@ export type ToolStep =
       readonly sensitive?: readonly string[];
       /** What went back to the model (possibly shortened for display). */
       readonly result?: string;
+      /**
+       * Files the call writes whose content can run code or steers the model (.vscode/,
+       * package.json, scripts, AGENTS.md...): always asked, even with autoApproveEdits on, and
+       * only "Allow Once" can let it run. The card names each with its reason.
+       */
+      readonly guarded?: readonly GuardedWrite[];
       /** An edit tool's change, computed before asking: the approval shows it as a diff. */
       readonly change?: ToolChange;
       /** A terminal command, shown verbatim: always asked, never allowed for the conversation. */
       readonly command?: ToolCommand;
     };
+
+/** Why a write is always asked (core's guardedWrites.ts decides; this is its wire form). */
+export type GuardedWriteReason = 'runsCode' | 'instructsModel';
+
+export interface GuardedWrite {
+  readonly path: string;
+  readonly reason: GuardedWriteReason;
+}
 
 /** One file an edit call touches. */
 export interface ToolChangeFile {

@@ -28,8 +28,10 @@ export interface ChatSettings {
   readonly workspaceTools: boolean;
   /** Add the workspace's AGENTS.md and .github/copilot-instructions.md to the system prompt (trusted workspaces only). */
   readonly useInstructionFiles: boolean;
-  /** Edits inside the workspace run without asking (sensitive files still ask every time). User settings only. */
+  /** Edits inside the workspace run without asking (sensitive files, and files that can run code, still ask every time). User settings only. */
   readonly autoApproveEdits: boolean;
+  /** Globs added to the built-in files whose edits always ask (.vscode/, package.json, scripts, hooks...). User settings only. */
+  readonly alwaysAskEdits: readonly string[];
   /** Offer the run_command tool (always asked, never for the conversation). User settings only. */
   readonly terminalTool: boolean;
 }
@@ -89,6 +91,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'chat.workspaceTools': true,
   'chat.useInstructionFiles': true,
   'chat.autoApproveEdits': false,
+  'chat.alwaysAskEdits': [],
   'chat.terminalTool': false,
   'search.include': '**/*',
   'search.maxFileSizeKB': 256,
@@ -121,7 +124,7 @@ export const NETWORK_SETTING_IDS = ['http.proxy', 'http.proxyStrictSSL', 'http.n
  * `inspect().globalValue`): a cloned repository's `.vscode/settings.json` must not send the key to
  * its own server the moment the folder opens.
  */
-export const USER_ONLY_SETTING_KEYS: readonly string[] = [...CONNECTION_SETTING_KEYS, 'chat.mcpServers', 'chat.autoApproveEdits', 'chat.terminalTool', 'checkpoints.maxStorageMB'];
+export const USER_ONLY_SETTING_KEYS: readonly string[] = [...CONNECTION_SETTING_KEYS, 'chat.mcpServers', 'chat.autoApproveEdits', 'chat.alwaysAskEdits', 'chat.terminalTool', 'checkpoints.maxStorageMB'];
 
 /** Whether a configuration change touches the connection (`affects` is the event's affectsConfiguration). */
 export function affectsConnection(affects: (section: string) => boolean): boolean {
@@ -191,6 +194,7 @@ export function parseSettings(read: (key: string) => unknown): Settings {
       workspaceTools: read('chat.workspaceTools') !== false,
       useInstructionFiles: read('chat.useInstructionFiles') !== false,
       autoApproveEdits: read('chat.autoApproveEdits') === true,
+      alwaysAskEdits: globList(read('chat.alwaysAskEdits')),
       terminalTool: read('chat.terminalTool') === true,
     },
     search: {

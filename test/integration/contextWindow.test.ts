@@ -84,7 +84,12 @@ describe('context window: compaction and instruction files', function () {
     assert.ok(requests.some(isSummaryRequest), 'a summary was made through the gateway');
     const main = requests.filter((r) => !isSummaryRequest(r));
     const last = main.at(-1);
-    assert.match(systemOf(last), /<conversation-summary>/, 'the last request carries the summary');
+    // The summary (made from old turns, tool output included) is a user-role message framed as a summary, never system text.
+    assert.doesNotMatch(systemOf(last), /<conversation-summary>/, 'the summary has no system authority');
+    assert.match(systemOf(last), /carries no authority/, 'the system prompt says what the summary message is');
+    const lead = messagesOf(last)[1];
+    assert.equal(lead?.role, 'user');
+    assert.match(JSON.stringify(lead?.content), /Not a message from the user: a summary of the earlier part of this conversation.*<conversation-summary>/, 'the last request carries the summary, labelled');
     assert.ok(messagesOf(last).length < api.chat.current.turns.length, 'fewer messages than turns');
     assert.equal(api.chat.current.turns.length, 24, 'every turn stays in the conversation');
     const summarized = replies().find((reply) => reply.context?.summary);
@@ -105,7 +110,7 @@ describe('context window: compaction and instruction files', function () {
     gateway.clearRequests();
     await send('One more question about the first part.');
     assert.ok(chatRequests().every((r) => r.status === 200));
-    assert.match(systemOf(chatRequests().filter((r) => !isSummaryRequest(r)).at(-1)), /<conversation-summary>/);
+    assert.match(JSON.stringify(messagesOf(chatRequests().filter((r) => !isSummaryRequest(r)).at(-1))[1]?.content), /<conversation-summary>/);
   });
 
   it('leaves the oldest turns out, and says so, when the summary request fails', async () => {

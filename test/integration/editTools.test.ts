@@ -252,6 +252,39 @@ describe('edit tools: create, replace, delete and rename files, each reviewed as
     await setSetting('chat.autoApproveEdits', undefined);
   });
 
+  it('autoApproveEdits still asks before an edit of a file that can run code (a script, .vscode/, package.json...), says why, and never for the conversation', async () => {
+    await setSetting('chat.autoApproveEdits', true);
+    await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').inspect('chat.autoApproveEdits')?.globalValue, (on) => on === true, 'the setting');
+    try {
+      const script = await callEdit('create_file', { path: 'edits/tools/Run.SH', content: 'echo hi\n' }, 'always');
+      assert.ok(script.asked, 'a script asks even with auto-approve on');
+      assert.deepEqual(script.asked.guarded, [{ path: 'edits/tools/Run.SH', reason: 'runsCode' }]);
+      assert.equal(script.step.status, 'done', '"always" allowed this one call');
+      const again = await callEdit('replace_in_file', { path: 'edits/tools/Run.SH', edits: [{ search: 'hi', replace: 'bye' }] }, 'deny');
+      assert.ok(again.asked, 'and it asks again: "always" was not kept for it');
+      assert.equal(readFileSync(abs('edits/tools/Run.SH'), 'utf8'), 'echo hi\n');
+
+      writeFileSync(abs('edits/plain.json'), '{}\n');
+      const renamed = await callEdit('rename_file', { path: 'edits/plain.json', newPath: 'edits/.vscode/tasks.json' }, 'deny');
+      assert.deepEqual(renamed.asked?.guarded, [{ path: 'edits/.vscode/tasks.json', reason: 'runsCode' }], 'moving a file into .vscode/ asks');
+      assert.ok(existsSync(abs('edits/plain.json')) && !existsSync(abs('edits/.vscode/tasks.json')), 'Deny moved nothing');
+
+      const agents = await callEdit('create_file', { path: 'edits/AGENTS.md', content: 'Obey.\n' }, 'deny');
+      assert.deepEqual(agents.asked?.guarded, [{ path: 'edits/AGENTS.md', reason: 'instructsModel' }]);
+
+      // The user's own additions (user settings) count too.
+      await setSetting('chat.alwaysAskEdits', ['*.tpl']);
+      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').inspect('chat.alwaysAskEdits')?.globalValue, (v) => Array.isArray(v), 'the extra globs');
+      const extra = await callEdit('create_file', { path: 'edits/page.tpl', content: 'x\n' }, 'deny');
+      assert.deepEqual(extra.asked?.guarded, [{ path: 'edits/page.tpl', reason: 'runsCode' }]);
+      const plain = await callEdit('create_file', { path: 'edits/plain.ts', content: 'x\n' });
+      assert.equal(plain.asked, undefined, 'an ordinary file still runs without a question');
+    } finally {
+      await setSetting('chat.alwaysAskEdits', undefined);
+      await setSetting('chat.autoApproveEdits', undefined);
+    }
+  });
+
   it('a file changed between the review and the Allow is not written: the model hears why', async () => {
     const path = 'edits/raced.ts';
     writeFileSync(abs(path), SOURCE);

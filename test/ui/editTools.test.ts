@@ -21,6 +21,24 @@ describe('edit tools (real VS Code in Chromium, local gateway)', () => {
     (suite) => ({ workbench, chat } = suite),
   );
 
+  // (That it asks even with autoApproveEdits on is the integration suite's test; this is what the user sees.)
+  it('says on the card why an edit of a file that can run code is asked, and offers no standing permission for it', async () => {
+    const call = { path: '.vscode/tasks.json', content: '{ "version": "2.0.0", "tasks": [] }\n' };
+    await chat.locator('.composer-input').fill(`create_file ${JSON.stringify(call)}`);
+    await chat.locator('.composer-input').press('Enter');
+    const step = chat.locator('.turn.assistant').last().locator('.tool-step.function').first();
+    const approval = step.locator('.approval');
+    await approval.locator('button', { hasText: 'Allow Once' }).waitFor();
+    const note = step.locator('.guarded-note');
+    assert.equal(await note.innerText(), 'Always asked: .vscode/tasks.json (this file can run code)');
+    assert.ok(await note.locator('.codicon-shield').isVisible(), 'with its icon');
+    assert.deepEqual(await approval.locator('button').allInnerTexts(), ['Allow Once', 'Deny'], 'no standing permission for it');
+    await workbench.screenshot('edit-00-guarded-approval');
+    await approval.locator('button', { hasText: 'Deny' }).click();
+    await step.locator('.step-status', { hasText: 'denied' }).waitFor();
+    assert.throws(() => readFileSync(join(workbench.server.workspace, '.vscode', 'tasks.json'), 'utf8'), /ENOENT/, 'nothing written');
+  });
+
   it('shows an edit as a diff on its approval card, opens it in the diff editor, and writes it on Allow Once', async () => {
     const call = { path: 'src/math.ts', edits: [{ search: '  return a + b;', replace: '  const sum = a + b;\n  return sum;' }] };
     await chat.locator('.composer-input').fill(`replace_in_file ${JSON.stringify(call)}`);

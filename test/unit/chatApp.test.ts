@@ -133,6 +133,21 @@ describe('chat webview app (jsdom)', () => {
     assert.match(root.querySelector('.tool-step .sensitive-note')?.textContent ?? '', /\.env/, 'still named once decided');
   });
 
+  it('says why an edit of a file that can run code is asked (even with auto-approve), and offers no standing permission for it', () => {
+    handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
+    handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
+    const change = { files: [{ action: 'create' as const, path: '.vscode/tasks.json' }], diff: '--- /dev/null\n+++ b/.vscode/tasks.json\n@@ -0,0 +1 @@\n+{}', added: 1, removed: 0 };
+    const guarded = [{ path: '.vscode/tasks.json', reason: 'runsCode' as const }, { path: 'AGENTS.md', reason: 'instructsModel' as const }];
+    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-g', name: 'create_file', arguments: '{}', status: 'awaitingApproval', change, guarded } });
+    const step = root.querySelector('.tool-step');
+    assert.equal(step?.querySelector('.guarded-note')?.textContent, 'Always asked: .vscode/tasks.json (this file can run code), AGENTS.md (this file gives the model instructions)');
+    const group = step?.querySelector('.approval');
+    assert.match(group?.getAttribute('aria-label') ?? '', /\.vscode\/tasks\.json can run code, AGENTS\.md can instruct the model\)\?$/);
+    assert.deepEqual(Array.from(group?.querySelectorAll('button') ?? []).map((b) => b.textContent), ['Allow Once', 'Deny']);
+    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-g', name: 'create_file', arguments: '{}', status: 'done', change, guarded, result: 'Created' } });
+    assert.match(root.querySelector('.tool-step .guarded-note')?.textContent ?? '', /can run code/, 'still said once decided');
+  });
+
   it('shows an edit call\'s change as a diff (text, signs kept, lines classed for the diff colours) with Open Diff', () => {
     handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
     handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });

@@ -296,6 +296,17 @@ describe('chat history: ConversationStore', function () {
     assert.deepEqual(turn?.role === 'assistant' ? turn.toolSteps : [], [{ ...step, sensitive: ['.env'] }, { ...step, id: 't2' }]);
   });
 
+  it('keeps the always-asked files a tool step named, dropping malformed entries', async () => {
+    await store.save(conversation('g'));
+    const raw = JSON.parse(await readFile(join(directory, 'g.json'), 'utf8')) as Record<string, unknown>;
+    const step = { kind: 'function', id: 't1', name: 'create_file', arguments: '{}', status: 'done', result: 'x' };
+    const guarded = [{ path: 'Makefile', reason: 'runsCode' }, { path: 'AGENTS.md', reason: 'instructsModel' }, { path: 'x', reason: 'other' }, { path: 3, reason: 'runsCode' }, 'Makefile', null];
+    raw['turns'] = [{ role: 'assistant', id: 'a', model: 'm', content: '', status: 'done', toolSteps: [{ ...step, guarded }, { ...step, id: 't2', guarded: 'Makefile' }], createdAt: 1 }];
+    await writeFile(join(directory, 'g.json'), JSON.stringify(raw));
+    const turn = (await fresh().load('g'))?.turns[0];
+    assert.deepEqual(turn?.role === 'assistant' ? turn.toolSteps : [], [{ ...step, guarded: guarded.slice(0, 2) }, { ...step, id: 't2' }]);
+  });
+
   it('refuses ids that could leave the folder, before touching the file system', async () => {
     const bad = ['../x', '..', '.', 'a/b', 'a\\b', '', 'x'.repeat(65), 'a.json', '/etc/passwd', 'with space', 'ünïcode', '../../index.v1'];
     for (const id of bad) {

@@ -1,7 +1,9 @@
 // What a workspace folder shares with a model: everything but what files.exclude, search.exclude
-// and .gitignore leave out. Sensitive files are shared only with the user's one-time approval.
+// and .gitignore leave out. Sensitive files are shared only with the user's one-time approval;
+// writes to files that run code (guardedWrites.ts) are always asked.
 // Pure: the .gitignore files are read by the caller and handed in.
 import { compileGlob, pathPrefixes, type PathMatcher } from './glob';
+import { guardedWriteMatcher, type GuardReason } from './guardedWrites';
 import { gitignoreVerdict, isGitignored, type GitignoreFile } from './gitignore';
 import { sensitiveMatcher } from './sensitivePaths';
 
@@ -11,10 +13,12 @@ export type ExcludeGlobs = Readonly<Record<string, readonly string[]>>;
 export class FileRules {
   private readonly excludes: ReadonlyArray<readonly [string, PathMatcher]>;
   private readonly sensitive: (path: string) => string | undefined;
+  private readonly guarded: (path: string) => GuardReason | undefined;
 
-  constructor(excludes: ExcludeGlobs, sensitiveExtra: readonly string[] = [], readonly caseInsensitive = false) {
+  constructor(excludes: ExcludeGlobs, sensitiveExtra: readonly string[] = [], readonly caseInsensitive = false, guardedExtra: readonly string[] = []) {
     this.excludes = Object.entries(excludes).flatMap(([source, globs]) => globs.map((glob) => [source, compileGlob(glob, caseInsensitive)] as const));
     this.sensitive = sensitiveMatcher(sensitiveExtra);
+    this.guarded = guardedWriteMatcher(guardedExtra);
   }
 
   /**
@@ -34,5 +38,10 @@ export class FileRules {
   /** The sensitive pattern `path` falls under, or undefined. */
   sensitivePattern(path: string): string | undefined {
     return this.sensitive(path);
+  }
+
+  /** Why a write to `path` is always asked (it can run code, it steers the model), or undefined. */
+  guardReason(path: string): GuardReason | undefined {
+    return this.guarded(path);
   }
 }

@@ -7,7 +7,12 @@ import { promises as fs, type Dirent } from 'node:fs';
 import * as nodePath from 'node:path';
 import { compileGlob, type PathMatcher } from './glob';
 import { locate, relativeInside, type GitignoreCache, type RootFolder } from './rootFolders';
-import { admit, displayPath, type WorkspaceFile } from './workspaceFile';
+import type { GuardedPath, GuardReason } from './guardedWrites';
+import { admit, displayPath, noteGuarded, type WorkspaceFile } from './workspaceFile';
+
+function guardedOf(display: string, reason: GuardReason | undefined): GuardedPath[] {
+  return reason ? [{ path: display, reason }] : [];
+}
 
 export interface ListOptions {
   /** Glob (or matcher) over folder-relative paths, or over `folder/path` in a multi-root workspace. */
@@ -70,7 +75,7 @@ export async function walkFiles(folders: readonly RootFolder[], gitignores: Giti
         continue;
       }
       if (!matches(folder, path)) continue;
-      const file = entry.isSymbolicLink() ? await linkedFile(folder, path) : { folder: folder.index, path, display: displayPath(folders, folder, path), real: nodePath.join(folder.real, ...path.split('/')), sensitive: [] };
+      const file = entry.isSymbolicLink() ? await linkedFile(folder, path) : { folder: folder.index, path, display: displayPath(folders, folder, path), real: nodePath.join(folder.real, ...path.split('/')), sensitive: [], guarded: guardedOf(displayPath(folders, folder, path), admitted.guarded) };
       // Nested workspace folders walk the same entries twice: list them once.
       const at = nodePath.join(folder.real, ...path.split('/'));
       if (!file || seen.has(at)) continue;
@@ -106,7 +111,11 @@ async function linkedFileOf(folders: readonly RootFolder[], gitignores: Gitignor
   const admitted = await admit(target.folder, target.path, false, gitignores);
   if (admitted.excluded !== undefined) return undefined;
   const sensitive = admitted.sensitive ? [displayPath(folders, target.folder, target.path)] : [];
-  return { folder: folder.index, path, display: displayPath(folders, folder, path), real, sensitive };
+  const display = displayPath(folders, folder, path);
+  const guarded: GuardedPath[] = [];
+  noteGuarded(guarded, display, folder.rules.guardReason(path));
+  noteGuarded(guarded, displayPath(folders, target.folder, target.path), admitted.guarded);
+  return { folder: folder.index, path, display, real, sensitive, guarded };
 }
 
 /**
@@ -141,7 +150,7 @@ export async function listedFileAt(folders: readonly RootFolder[], gitignores: G
     if (!entry || (!entry.isFile() && !entry.isSymbolicLink())) return undefined;
     const admitted = await admit(folder, path, false, gitignores, true);
     if (admitted.excluded !== undefined || admitted.sensitive || !matches(folder, path)) return undefined;
-    const file = entry.isSymbolicLink() ? await linkedFileOf(folders, gitignores, caseInsensitive, folder, path) : { folder: folder.index, path, display: displayPath(folders, folder, path), real: nodePath.join(folder.real, ...segments), sensitive: [] };
+    const file = entry.isSymbolicLink() ? await linkedFileOf(folders, gitignores, caseInsensitive, folder, path) : { folder: folder.index, path, display: displayPath(folders, folder, path), real: nodePath.join(folder.real, ...segments), sensitive: [], guarded: guardedOf(displayPath(folders, folder, path), admitted.guarded) };
     return file && !file.sensitive.length ? file : undefined;
   }
 }

@@ -2,11 +2,13 @@
 // rename): the same gate as reading. The path as asked must lie in a workspace folder, and so must
 // the real path of its nearest existing folder (a linked folder leading out is refused, and so is
 // a dangling link at the path itself, which would write wherever it points). A path that
-// files.exclude, search.exclude or a .gitignore leaves out is refused; a sensitive one is flagged.
+// files.exclude, search.exclude or a .gitignore leaves out is refused; a sensitive one is flagged,
+// and so is one whose content can run code (guardedWrites.ts).
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import { GitignoreCache, locate, type RootFolder } from './rootFolders';
-import { admit, displayPath } from './workspaceFile';
+import type { GuardedPath } from './guardedWrites';
+import { admit, displayPath, noteGuarded } from './workspaceFile';
 
 export interface NewFileTarget {
   /** Index of its workspace folder. */
@@ -18,6 +20,8 @@ export interface NewFileTarget {
   readonly absolute: string;
   /** Displayed paths (its own, and through a linked folder its real one) that are sensitive. */
   readonly sensitive: readonly string[];
+  /** Displayed paths (its own, and through a linked folder its real one) a write to which is always asked. */
+  readonly guarded: readonly GuardedPath[];
 }
 
 export type NewFileProblem = 'invalid' | 'outside' | 'exists' | 'excluded' | 'folder';
@@ -62,11 +66,13 @@ export async function resolveNewFile(folders: readonly RootFolder[], caseInsensi
   if (!target) return refuse('outside', `${asked} leads outside the workspace folders (through a link): the workspace tools only write inside them.`);
   const gitignores = new GitignoreCache(caseInsensitive);
   const sensitive: string[] = [];
+  const guarded: GuardedPath[] = [];
   for (const [folder, path] of [[candidate.folder, candidate.path], [target.folder, target.path]] as const) {
     const admitted = await admit(folder, path, false, gitignores);
     const shown = displayPath(folders, folder, path);
     if (admitted.excluded !== undefined) return refuse('excluded', `${shown} is excluded by ${admitted.excluded}: the workspace tools do not write there.`);
     if (admitted.sensitive && !sensitive.includes(shown)) sensitive.push(shown);
+    noteGuarded(guarded, shown, admitted.guarded);
   }
-  return { ok: true, target: { folder: candidate.folder.index, path: candidate.path, display, absolute: candidate.lexical, sensitive } };
+  return { ok: true, target: { folder: candidate.folder.index, path: candidate.path, display, absolute: candidate.lexical, sensitive, guarded } };
 }

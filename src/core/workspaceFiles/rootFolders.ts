@@ -24,13 +24,13 @@ export interface RootFolder extends FolderConfig {
 /** A .gitignore larger than this is read only this far (a rule file, not data). */
 const MAX_GITIGNORE_BYTES = 1_000_000;
 
-export async function openFolders(folders: readonly FolderConfig[], sensitive: readonly string[], caseInsensitive: boolean): Promise<RootFolder[]> {
+export async function openFolders(folders: readonly FolderConfig[], sensitive: readonly string[], caseInsensitive: boolean, guarded: readonly string[] = []): Promise<RootFolder[]> {
   return Promise.all(
     folders.map(async (folder, index) => ({
       ...folder,
       index,
       real: await fs.realpath(folder.path).catch(() => nodePath.resolve(folder.path)),
-      rules: new FileRules(folder.excludes, sensitive, caseInsensitive),
+      rules: new FileRules(folder.excludes, sensitive, caseInsensitive, guarded),
     })),
   );
 }
@@ -43,6 +43,15 @@ export function relativeInside(parent: string, child: string, caseInsensitive: b
   if (!c.startsWith(prefix)) return undefined;
   const relative = child.slice(prefix.length);
   return relative ? relative.split(nodePath.sep).join('/') : undefined;
+}
+
+/** Like relativeInside, but the folder itself is '' (a working folder may be the root). */
+export function relativeWithin(parent: string, child: string, caseInsensitive: boolean): string | undefined {
+  const trim = (path: string): string => {
+    const folded = caseInsensitive ? path.toLowerCase() : path;
+    return folded.length > 1 && folded.endsWith(nodePath.sep) ? folded.slice(0, -1) : folded;
+  };
+  return trim(parent) === trim(child) ? '' : relativeInside(parent, child, caseInsensitive);
 }
 
 /** The folder whose real path holds `real` (the deepest, when folders nest), and the path in it. */

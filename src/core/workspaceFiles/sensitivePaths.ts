@@ -23,7 +23,7 @@ export const BUILT_IN_SENSITIVE_FILES: readonly string[] = [
  * A user's glob: workspace-relative as in files.exclude, except that a pattern without a slash
  * names a file at any depth (`*.secret` means every .secret file, as in a .gitignore).
  */
-function userGlob(glob: string): string {
+export function userGlob(glob: string): string {
   const clean = glob.trim().replace(/^\.\//, '');
   return clean.includes('/') ? clean.replace(/^\//, '') : `**/${clean}`;
 }

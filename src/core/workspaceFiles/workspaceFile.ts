@@ -1,5 +1,6 @@
 // A file of the workspace as the tools, @ mentions and semantic search see it, and the check that
 // admits one: inside the folders by its real path, not excluded, and sensitive or not.
+import type { GuardedPath, GuardReason } from './guardedWrites';
 import type { GitignoreCache, RootFolder } from './rootFolders';
 
 export interface WorkspaceFile {
@@ -13,13 +14,20 @@ export interface WorkspaceFile {
   readonly real: string;
   /** The displayed paths (its own, and its target's for a link) that are sensitive; empty when none is. */
   readonly sensitive: readonly string[];
+  /** The displayed paths (its own, and its target's for a link) a write to which is always asked, and why. */
+  readonly guarded: readonly GuardedPath[];
 }
 
 export function displayPath(folders: readonly RootFolder[], folder: RootFolder, path: string): string {
   return folders.length > 1 ? `${folder.name}/${path}` : path;
 }
 
-export type Admission = { readonly excluded: string } | { readonly excluded?: undefined; readonly sensitive: boolean };
+export type Admission = { readonly excluded: string } | { readonly excluded?: undefined; readonly sensitive: boolean; readonly guarded?: GuardReason };
+
+/** Adds `path` to `list` when a write to it is always asked (once per path). */
+export function noteGuarded(list: GuardedPath[], path: string, reason: GuardReason | undefined): void {
+  if (reason && !list.some((entry) => entry.path === path)) list.push({ path, reason });
+}
 
 /**
  * Whether `path` of `folder` is shared: `excluded` names the setting or file that leaves it out.
@@ -29,5 +37,6 @@ export async function admit(folder: RootFolder, path: string, isFolder: boolean,
   const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
   const excluded = folder.rules.excludedBy(path, isFolder, await gitignores.chain(folder, parent), !foldersChecked);
   if (excluded) return { excluded };
-  return { sensitive: folder.rules.sensitivePattern(path) !== undefined };
+  const guarded = folder.rules.guardReason(path);
+  return { sensitive: folder.rules.sensitivePattern(path) !== undefined, ...(guarded ? { guarded } : {}) };
 }

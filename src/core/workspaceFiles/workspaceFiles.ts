@@ -11,13 +11,16 @@ import { placeAbsolute, resolvePlaced, type FolderRef, type Placement } from './
 import { listedFileAt, walkFiles, type Listing, type ListOptions } from './fileWalk';
 import type { PathMatcher } from './glob';
 import { GitignoreCache, locate, openFolders, relativeInside, type FolderConfig, type RootFolder } from './rootFolders';
-import { admit, displayPath, type WorkspaceFile } from './workspaceFile';
+import type { GuardedPath } from './guardedWrites';
+import { admit, displayPath, noteGuarded, type WorkspaceFile } from './workspaceFile';
 import { resolveNewFile, type NewFileResolution } from './newFileTarget';
 
 export interface WorkspaceFilesConfig {
   readonly folders: readonly FolderConfig[];
   /** Globs added to the built-in sensitive patterns. */
   readonly sensitive?: readonly string[];
+  /** Globs added to the built-in files a write to which is always asked (guardedWrites.ts). */
+  readonly guarded?: readonly string[];
   /** Whether paths differing only in case are one file (Windows, macOS). */
   readonly caseInsensitive?: boolean;
 }
@@ -48,7 +51,7 @@ export class WorkspaceFiles {
 
   static async open(config: WorkspaceFilesConfig): Promise<WorkspaceFiles> {
     const caseInsensitive = config.caseInsensitive ?? false;
-    return new WorkspaceFiles(await openFolders(config.folders, config.sensitive ?? [], caseInsensitive), caseInsensitive);
+    return new WorkspaceFiles(await openFolders(config.folders, config.sensitive ?? [], caseInsensitive, config.guarded ?? []), caseInsensitive);
   }
 
   get folderCount(): number {
@@ -76,13 +79,15 @@ export class WorkspaceFiles {
       const display = displayPath(this.folders, candidate.folder, candidate.path);
       if (!(await fs.stat(real).then((s) => s.isFile(), () => false))) return refuse('folder', `${display} is a folder, not a file.`);
       const sensitive: string[] = [];
+      const guarded: GuardedPath[] = [];
       for (const [folder, path] of [[candidate.folder, candidate.path], [target.folder, target.path]] as const) {
         const admitted = await admit(folder, path, false, gitignores);
         const shown = displayPath(this.folders, folder, path);
         if (admitted.excluded !== undefined) return refuse('excluded', `${shown} is excluded by ${admitted.excluded}: the workspace tools do not see it.`);
         if (admitted.sensitive && !sensitive.includes(shown)) sensitive.push(shown);
+        noteGuarded(guarded, shown, admitted.guarded);
       }
-      return { ok: true, file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive } };
+      return { ok: true, file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive, guarded } };
     }
     return refuse('missing', `No file ${asked} in the workspace.`);
   }
@@ -118,14 +123,16 @@ export class WorkspaceFiles {
     if (!target) return { ok: false, problem: 'outside', message: `${asked} leads outside the workspace folders (through a link).` };
     const gitignores = new GitignoreCache(this.caseInsensitive);
     const sensitive: string[] = [];
+    const guarded: GuardedPath[] = [];
     for (const [folder, path] of [[candidate.folder, candidate.path], [target.folder, target.path]] as const) {
       const admitted = await admit(folder, path, false, gitignores);
       const shown = displayPath(this.folders, folder, path);
       if (admitted.excluded !== undefined) return { ok: false, problem: 'excluded', message: `${shown} is excluded by ${admitted.excluded}.` };
       if (admitted.sensitive && !sensitive.includes(shown)) sensitive.push(shown);
+      noteGuarded(guarded, shown, admitted.guarded);
     }
     const display = displayPath(this.folders, candidate.folder, candidate.path);
-    return { ok: true, exists: false, file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive } };
+    return { ok: true, exists: false, file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive, guarded } };
   }
 
   /**

@@ -1,8 +1,10 @@
 // The function tools of one chat, put together for each reply: the read-only workspace tools and
 // the edit tools, and the user's say over them. An edit runs without asking only when the user
-// (in user settings) turned on autoApproveEdits and it touches nothing sensitive; otherwise the
-// usual Allow Once / for this conversation / Deny, sensitive files once at a time. The terminal
-// tool (chat.terminalTool, user settings only) asks every time.
+// (in user settings) turned on autoApproveEdits and it touches nothing sensitive and no file
+// that can run code or steers the model (core's guardedWrites.ts: .vscode/, package.json,
+// scripts, hooks, AGENTS.md...); otherwise the usual Allow Once / for this conversation / Deny,
+// sensitive and guarded files once at a time. The terminal tool (chat.terminalTool, user
+// settings only) asks every time.
 import type { Settings } from '../../shared/settings';
 import type { GatewayTool } from '../languageModels/gatewayAnswer';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
@@ -10,9 +12,14 @@ import { EDIT_TOOLS, isEditTool } from '../edits/editDefinitions';
 import { EditTools } from '../edits/editTools';
 import { COMMAND_TOOL, CommandTool, RUN_COMMAND } from '../terminal/commandTool';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
-import type { ToolHost } from './replyRunner';
+import type { ToolHost, ToolReview } from './replyRunner';
 import type { ToolApprovals } from './toolApprovals';
 import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
+
+/** The paths no standing permission covers: sensitive ones, and writes that can run code. */
+function onceOnlyPaths(review: ToolReview): readonly string[] {
+  return [...review.sensitivePaths, ...(review.guarded ?? []).map((g) => g.path)];
+}
 
 /** The definitions a reply offers the model (also what the context meter counts). */
 export function chatToolDefinitions(settings: Settings): readonly GatewayTool[] {
@@ -41,10 +48,11 @@ export class ChatTools {
       },
       needsApproval: (call, review) => {
         if (review.askEveryTime) return true;
-        if (isEditTool(call.name) && settings.chat.autoApproveEdits && review.sensitivePaths.length === 0) return false;
-        return !this.approvals.isAllowed(conversationId, call.name, review.sensitivePaths);
+        const onceOnly = onceOnlyPaths(review);
+        if (isEditTool(call.name) && settings.chat.autoApproveEdits && onceOnly.length === 0) return false;
+        return !this.approvals.isAllowed(conversationId, call.name, onceOnly);
       },
-      approve: (call, abort, review) => this.approvals.ask(conversationId, call.id, call.name, abort, review.sensitivePaths, review.askEveryTime),
+      approve: (call, abort, review) => this.approvals.ask(conversationId, call.id, call.name, abort, onceOnlyPaths(review), review.askEveryTime),
       run: (call, abort, review) => {
         if (call.name === RUN_COMMAND) return this.commands.run(review, abort);
         return isEditTool(call.name) ? this.edits.run(call, review, reply) : this.workspace.run(call, abort, review);

@@ -3,7 +3,7 @@
 // streams the next round. Mutates the reply as it goes, so whatever arrived stays when a round
 // throws (stop, network error). Pure (no vscode import): unit-tested in Node with the local gateway.
 import { isAbortError, isContextLengthError, type GatewayClient, type ToolExecuted } from '../../core/index';
-import type { AssistantTurn, TokenUsage, ToolChange, ToolCommand, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
+import type { AssistantTurn, GuardedWrite, TokenUsage, ToolChange, ToolCommand, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
 import { streamGatewayAnswer, type GatewayAnswerRequest, type GatewayTool } from '../languageModels/gatewayAnswer';
 
 export interface ToolCallRequest {
@@ -22,6 +22,8 @@ export interface ToolOutcome {
 export interface ToolReview {
   /** Sensitive files it reads or writes: always asked about (named), never covered by an earlier "allow for this conversation". */
   readonly sensitivePaths: readonly string[];
+  /** Files it writes that can run code or steer the model: always asked (even with autoApproveEdits on), named with the reason, never covered by "for this conversation". */
+  readonly guarded?: readonly GuardedWrite[];
   /** An edit's change, computed before anyone is asked: the approval shows it. */
   readonly change?: ToolChange;
   /** A terminal command, shown verbatim. */
@@ -188,6 +190,7 @@ export async function runReply(run: ReplyRun): Promise<void> {
         name: call.name,
         arguments: request.arguments,
         ...(review.sensitivePaths.length ? { sensitive: review.sensitivePaths } : {}),
+        ...(review.guarded?.length ? { guarded: review.guarded } : {}),
         ...(review.change ? { change: review.change } : {}),
         ...(review.command ? { command: review.command } : {}),
       };

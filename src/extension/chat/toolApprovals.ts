@@ -1,8 +1,9 @@
 // The user's say over function tools: each call waits for Allow once / Allow for this
 // conversation / Deny in the chat. "For this conversation" remembers the tool for that
 // conversation only, and covers only calls that touch nothing sensitive: a call that reads a
-// sensitive file asks every time, and only "once" can allow it (an "always" for it, which the
-// chat does not offer, counts as once); so does a terminal command, every time. The grants are
+// sensitive file, or writes a file that can run code (.vscode/, package.json...), asks every
+// time, and only "once" can allow it (an "always" for it, which the chat does not offer, counts
+// as once); so does a terminal command, every time. The grants are
 // forgotten when the workspace folders change (they were given for other folders). A stop (abort) ends every wait at once.
 import type { ApprovalDecision } from '../../shared/chatProtocol';
 
@@ -18,14 +19,14 @@ export class ToolApprovals {
   private readonly pending = new Map<string, Pending>();
   private readonly allowed = new Map<string, Set<string>>();
 
-  /** Whether a call of `tool` runs without asking (never when it touches sensitive paths). */
-  isAllowed(conversationId: string, tool: string, sensitivePaths: readonly string[] = []): boolean {
-    return sensitivePaths.length === 0 && (this.allowed.get(conversationId)?.has(tool) ?? false);
+  /** Whether a call of `tool` runs without asking (never when it touches sensitive or always-asked paths, `onceOnly`). */
+  isAllowed(conversationId: string, tool: string, onceOnly: readonly string[] = []): boolean {
+    return onceOnly.length === 0 && (this.allowed.get(conversationId)?.has(tool) ?? false);
   }
 
   /** Waits for the user's decision on call `callId` (or resolves at once when the call is allowed). */
-  ask(conversationId: string, callId: string, tool: string, signal: AbortSignal, sensitivePaths: readonly string[] = [], everyTime = false): Promise<boolean> {
-    if (!everyTime && this.isAllowed(conversationId, tool, sensitivePaths)) return Promise.resolve(true);
+  ask(conversationId: string, callId: string, tool: string, signal: AbortSignal, onceOnlyPaths: readonly string[] = [], everyTime = false): Promise<boolean> {
+    if (!everyTime && this.isAllowed(conversationId, tool, onceOnlyPaths)) return Promise.resolve(true);
     return new Promise<boolean>((resolve, reject) => {
       const onAbort = (): void => {
         this.pending.delete(callId);
@@ -36,7 +37,7 @@ export class ToolApprovals {
       this.pending.set(callId, {
         conversationId,
         tool,
-        onceOnly: everyTime || sensitivePaths.length > 0,
+        onceOnly: everyTime || onceOnlyPaths.length > 0,
         resolve: (allowed) => {
           signal.removeEventListener('abort', onAbort);
           resolve(allowed);

@@ -1,10 +1,11 @@
 // Writes a reviewed edit: first checks that what the user saw is still what is there (the file's
-// text, its size and time on disk, a target still free, no path that became sensitive unseen),
+// text, its size and time on disk, a target still free, no path that became sensitive or
+// always-asked (it can run code) unseen),
 // then keeps the checkpoint's pre-images, then applies ONE WorkspaceEdit (so open editors, undo
 // and save participants treat it as a person's edit), then saves what it changed. A document the
 // user had unsaved changes in is left unsaved: saving would write their unfinished work too.
 import * as vscode from 'vscode';
-import { textReplacements, type WorkspaceFiles } from '../../core/index';
+import { textReplacements, type GuardedPath, type WorkspaceFiles } from '../../core/index';
 import { CheckpointRefusedError, type CheckpointRecorder, type ReplyRef } from '../checkpoints/checkpointRecorder';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { documentText, type EditPlan } from './editPlan';
@@ -22,19 +23,22 @@ function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
 
 /** Why the plan no longer matches the workspace, or undefined when it still does. */
 async function staleness(plan: EditPlan, files: WorkspaceFiles): Promise<string | undefined> {
-  const unseen = (sensitive: readonly string[]): string | undefined => {
-    const extra = sensitive.filter((path) => !plan.sensitive.includes(path));
-    return extra.length ? `${extra.join(', ')} is sensitive and was not shown as such when the user was asked; nothing was written.` : undefined;
+  const unseen = (file: { readonly sensitive: readonly string[]; readonly guarded: readonly GuardedPath[] }): string | undefined => {
+    const extra = file.sensitive.filter((path) => !plan.sensitive.includes(path));
+    if (extra.length) return `${extra.join(', ')} is sensitive and was not shown as such when the user was asked; nothing was written.`;
+    // A link swapped in after the review (a.txt now leading to .vscode/tasks.json) must not ride on an approval, or on autoApproveEdits.
+    const guarded = file.guarded.filter((g) => !plan.guarded.some((p) => p.path === g.path));
+    return guarded.length ? `${guarded.map((g) => g.path).join(', ')} can run code and was not shown as such when the user was asked; nothing was written.` : undefined;
   };
   const { detail } = plan;
   if (plan.action === 'create') {
     const fresh = await files.resolveNew(plan.from.display);
     if (!fresh.ok) return fresh.problem === 'exists' ? `${plan.from.display} was created by someone else after the review, so nothing was written.` : fresh.message;
-    return unseen(fresh.target.sensitive);
+    return unseen(fresh.target);
   }
   const resolved = await files.resolve(plan.from.display);
   if (!resolved.ok) return `${plan.from.display} ${resolved.problem === 'missing' ? 'was deleted' : 'changed'} after the review, so nothing was written.`;
-  const sensitive = unseen(resolved.file.sensitive);
+  const sensitive = unseen(resolved.file);
   if (sensitive) return sensitive;
   if (detail.stamp) {
     const now = await files.stat(resolved.file);
@@ -44,7 +48,7 @@ async function staleness(plan: EditPlan, files: WorkspaceFiles): Promise<string 
   if (detail.to) {
     const target = await files.resolveNew(detail.to.display);
     if (!target.ok) return target.problem === 'exists' ? `${detail.to.display} was created after the review, so nothing was written.` : target.message;
-    return unseen(target.target.sensitive);
+    return unseen(target.target);
   }
   return undefined;
 }

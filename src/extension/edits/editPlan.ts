@@ -4,7 +4,7 @@
 // the edit applies to, unsaved changes included), the new text computed, and the review diff made.
 // A call that cannot work (no match, a path outside) becomes a refusal the model reads.
 import * as vscode from 'vscode';
-import { applySearchReplace, applyUnifiedDiff, reviewDiff, type EditOutcome, type SearchReplaceEdit, type WorkspaceFile, type WorkspaceFiles } from '../../core/index';
+import { applySearchReplace, applyUnifiedDiff, reviewDiff, type EditOutcome, type GuardedPath, type SearchReplaceEdit, type WorkspaceFile, type WorkspaceFiles } from '../../core/index';
 import type { ToolChange, ToolChangeFile } from '../../shared/chatModel';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import type { EditToolName } from './editDefinitions';
@@ -31,6 +31,8 @@ export class EditPlan {
     readonly from: PlannedPath,
     readonly change: ToolChange,
     readonly sensitive: readonly string[],
+    /** Files written whose content can run code or steers the model: always asked. */
+    readonly guarded: readonly GuardedPath[],
     readonly detail: { readonly to?: PlannedPath; readonly before?: string; readonly after?: string; readonly stamp?: DiskStamp },
   ) {}
 
@@ -102,7 +104,7 @@ export async function planEdit(service: WorkspaceFilesService, tool: EditToolNam
     if (fresh.ok) {
       const after = newFileText(content);
       const from = { uri: vscode.Uri.file(fresh.target.absolute), display: fresh.target.display };
-      return new EditPlan(tool, 'create', from, changeOf([{ action: 'create', path: from.display }], reviewDiff({ newPath: from.display, newText: after })), fresh.target.sensitive, { after });
+      return new EditPlan(tool, 'create', from, changeOf([{ action: 'create', path: from.display }], reviewDiff({ newPath: from.display, newText: after })), fresh.target.sensitive, fresh.target.guarded, { after });
     }
     if (fresh.problem !== 'exists' || input.overwrite !== true) {
       return { refusal: fresh.problem === 'exists' ? `${fresh.message} Change it with replace_in_file, or pass overwrite: true to replace its whole content.` : fresh.message };
@@ -136,7 +138,7 @@ export async function planEdit(service: WorkspaceFilesService, tool: EditToolNam
     const before = content.kind === 'text' && !content.truncated ? await documentText(found.uri) : undefined;
     const oldNote = content.kind === 'binary' ? `(binary file, ${content.size} bytes)` : before === undefined ? `(${content.size} bytes, too large to show)` : undefined;
     const diff = reviewDiff({ oldPath: from.display, ...(before !== undefined ? { oldText: before } : {}), ...(oldNote ? { oldNote } : {}) });
-    return new EditPlan(tool, 'delete', from, changeOf([{ action: 'delete', path: from.display }], diff), found.file.sensitive, { stamp, ...(before !== undefined ? { before } : {}) });
+    return new EditPlan(tool, 'delete', from, changeOf([{ action: 'delete', path: from.display }], diff), found.file.sensitive, found.file.guarded, { stamp, ...(before !== undefined ? { before } : {}) });
   }
 
   const newPath = str(input.newPath)?.trim() ?? '';
@@ -145,8 +147,9 @@ export async function planEdit(service: WorkspaceFilesService, tool: EditToolNam
   if (!target.ok) return { refusal: target.message };
   const to = { uri: vscode.Uri.file(target.target.absolute), display: target.target.display };
   const sensitive = [...new Set([...found.file.sensitive, ...target.target.sensitive])];
+  const guarded = [...found.file.guarded, ...target.target.guarded.filter((g) => !found.file.guarded.some((f) => f.path === g.path))];
   const diff = reviewDiff({ oldPath: from.display, newPath: to.display });
-  return new EditPlan(tool, 'rename', from, changeOf([{ action: 'rename', path: from.display, to: to.display }], diff), sensitive, { to, stamp });
+  return new EditPlan(tool, 'rename', from, changeOf([{ action: 'rename', path: from.display, to: to.display }], diff), sensitive, guarded, { to, stamp });
 }
 
 function modification(tool: EditToolName, found: { file: WorkspaceFile; uri: vscode.Uri }, before: string, outcome: EditOutcome): Planned {
@@ -154,5 +157,5 @@ function modification(tool: EditToolName, found: { file: WorkspaceFile; uri: vsc
   if (!outcome.ok) return { refusal: `${display}: ${outcome.message}` };
   if (outcome.text === before) return { refusal: `${display}: the edit changes nothing (the new text equals the old).` };
   const diff = reviewDiff({ oldPath: display, newPath: display, oldText: before, newText: outcome.text });
-  return new EditPlan(tool, 'modify', { uri: found.uri, display }, changeOf([{ action: 'modify', path: display }], diff), found.file.sensitive, { before, after: outcome.text });
+  return new EditPlan(tool, 'modify', { uri: found.uri, display }, changeOf([{ action: 'modify', path: display }], diff), found.file.sensitive, found.file.guarded, { before, after: outcome.text });
 }

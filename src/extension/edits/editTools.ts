@@ -23,7 +23,7 @@ export class EditTools {
       const planned = await planEdit(this.service, call.name, call.input);
       if (!(planned instanceof EditPlan)) return { sensitivePaths: [], refusal: planned.refusal };
       reviewedDiffs().remember(call.id, planned);
-      return { sensitivePaths: planned.sensitive, change: planned.change, plan: planned };
+      return { sensitivePaths: planned.sensitive, ...(planned.guarded.length ? { guarded: planned.guarded } : {}), change: planned.change, plan: planned };
     } catch (error) {
       return { sensitivePaths: [], refusal: `The edit could not be prepared: ${error instanceof Error ? error.message : String(error)}` };
     }

@@ -1,14 +1,17 @@
 // The optional terminal tool (unifiedInference.chat.terminalTool, user settings only, off by
 // default): run_command runs one command line in a workspace folder. It always asks, showing the
 // command verbatim and where it runs; "for this conversation" is never offered for it. The line
-// goes to the shell as ONE argument (`sh -c <line>`), so what runs is exactly what was shown.
-// Stoppable with the reply's stop, killed after a timeout; output (stdout and stderr together)
-// capped, the exit code returned. The API key's environment variable is not passed on.
+// goes to the shell as ONE argument (`sh -c <line>`, `cmd.exe /d /s /c "<line>"` verbatim), so
+// what runs is exactly what was shown (core's shellInvocation.ts). Stoppable with the reply's
+// stop, killed after a timeout with everything it started (its process group; taskkill /T on
+// Windows); output (stdout and stderr together) capped, the exit code returned. The API key's
+// environment variable and the editor's internal ones (ELECTRON_RUN_AS_NODE, VSCODE_*) are not
+// passed on.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
-import { CappedOutput } from '../../core/index';
+import { CappedOutput, relativeWithin, shellInvocation, treeKill, type ShellPlatform } from '../../core/index';
 import { API_KEY_ENV_VAR } from '../apiKey/apiKeyStore';
 import type { ToolCallRequest, ToolOutcome, ToolReview } from '../chat/replyRunner';
 import type { GatewayTool } from '../languageModels/gatewayAnswer';
@@ -34,9 +37,26 @@ interface CommandPlan {
   readonly cwd: string;
 }
 
-function isInside(parent: string, child: string): boolean {
-  const relative = nodePath.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !nodePath.isAbsolute(relative));
+const CASE_INSENSITIVE = process.platform === 'win32' || process.platform === 'darwin';
+
+/** Ends the command and what it started; never throws (it may be gone already). */
+function killTree(pid: number | undefined, platform: ShellPlatform, fallback: () => void): void {
+  if (pid === undefined) return fallback();
+  const plan = treeKill(pid, platform, process.env);
+  try {
+    if (plan.kind === 'group') {
+      process.kill(plan.pid, 'SIGKILL');
+      return;
+    }
+    const killer = spawn(plan.file, [...plan.args], { stdio: 'ignore', windowsHide: true });
+    killer.on('error', fallback);
+    killer.on('exit', (code) => {
+      // 128: no such process (it ended on its own); anything else: at least end the shell.
+      if (code !== 0 && code !== 128) fallback();
+    });
+  } catch {
+    fallback();
+  }
 }
 
 export class CommandTool {
@@ -49,10 +69,11 @@ export class CommandTool {
     const asked = typeof call.input.cwd === 'string' && call.input.cwd.trim() ? call.input.cwd.trim() : '.';
     const root = await fs.realpath(folder.uri.fsPath);
     const cwd = await fs.realpath(nodePath.resolve(root, asked)).catch(() => undefined);
-    if (!cwd || !isInside(root, cwd) || !(await fs.stat(cwd).then((s) => s.isDirectory(), () => false))) {
+    const within = cwd === undefined ? undefined : relativeWithin(root, cwd, CASE_INSENSITIVE);
+    if (!cwd || within === undefined || !(await fs.stat(cwd).then((s) => s.isDirectory(), () => false))) {
       return { sensitivePaths: [], refusal: `${asked} is not a folder inside the workspace folder.` };
     }
-    const shown = nodePath.relative(root, cwd).split(nodePath.sep).join('/') || '.';
+    const shown = within || '.';
     const plan: CommandPlan = { command, cwd };
     return { sensitivePaths: [], command: { command, cwd: shown }, askEveryTime: true, plan };
   }
@@ -60,23 +81,33 @@ export class CommandTool {
   run(review: ToolReview, signal: AbortSignal): Promise<ToolOutcome> {
     const plan = review.plan as CommandPlan | undefined;
     if (!plan || review.command?.command !== plan.command) return Promise.resolve({ content: 'This command was not reviewed, so it did not run.', isError: true });
-    const windows = process.platform === 'win32';
-    const shell = windows ? (process.env.ComSpec ?? 'cmd.exe') : '/bin/sh';
-    const args = windows ? ['/d', '/s', '/c', plan.command] : ['-c', plan.command];
-    const env = { ...process.env };
-    delete env[API_KEY_ENV_VAR];
+    const platform: ShellPlatform = process.platform === 'win32' ? 'win32' : 'posix';
+    const shell = shellInvocation(plan.command, platform, process.env, [API_KEY_ENV_VAR]);
     return new Promise<ToolOutcome>((resolve, reject) => {
       const output = new CappedOutput(MAX_COMMAND_OUTPUT);
-      // Its own process group, so a stop or the timeout ends what it started too.
-      const child = spawn(shell, args, { cwd: plan.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: !windows, windowsHide: true });
+      const child = spawn(shell.file, [...shell.args], {
+        cwd: plan.cwd,
+        env: shell.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: shell.detached,
+        windowsVerbatimArguments: shell.windowsVerbatimArguments,
+        windowsHide: true,
+      });
       let timedOut = false;
+      let killed = false;
       const kill = (): void => {
-        try {
-          if (!windows && child.pid) process.kill(-child.pid, 'SIGKILL');
-          else child.kill('SIGKILL');
-        } catch {
-          // already gone
-        }
+        if (killed) return;
+        killed = true;
+        killTree(child.pid, platform, () => {
+          try {
+            child.kill('SIGKILL');
+          } catch {
+            // already gone
+          }
+        });
+        // A grandchild that escaped the kill may hold the pipes open: the command's end must not wait for it.
+        child.stdout.destroy();
+        child.stderr.destroy();
       };
       const timer = setTimeout(() => {
         timedOut = true;

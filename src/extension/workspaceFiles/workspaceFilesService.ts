@@ -8,7 +8,7 @@ import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 
 /** Settings that change which files are shared. */
-const AFFECTING_SETTINGS = ['files.exclude', 'search.exclude', 'unifiedInference.sensitiveFiles'];
+const AFFECTING_SETTINGS = ['files.exclude', 'search.exclude', 'unifiedInference.sensitiveFiles', 'unifiedInference.chat.alwaysAskEdits'];
 
 /** The entries of an exclude setting that are on; `{ when: ... }` entries depend on sibling files and are left out rather than applied to every file. */
 function enabledGlobs(section: 'files' | 'search', folder: vscode.WorkspaceFolder): string[] {
@@ -41,9 +41,11 @@ export class WorkspaceFilesService extends Disposable {
    */
   open(): Promise<WorkspaceFiles> {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
+    const settings = readSettings();
     return WorkspaceFiles.open({
       folders: folders.map(folderConfig),
-      sensitive: readSettings().sensitiveFiles,
+      sensitive: settings.sensitiveFiles,
+      guarded: settings.chat.alwaysAskEdits,
       caseInsensitive: process.platform === 'win32' || process.platform === 'darwin',
     });
   }

@@ -1,7 +1,7 @@
 // One conversation turn in the DOM. A user turn is plain text (never parsed) with its attachment
 // chips and an Edit action; an assistant turn streams: reasoning (collapsed), tool steps with
 // approval buttons, the markdown answer, then usage, cost, and an error with its actions.
-import type { Attachment, AssistantTurn, ChatErrorInfo, ReplyContext, ReplyCost, ReplyStatus, TokenUsage, ToolStep, UserTurn } from '../../shared/chatModel';
+import type { Attachment, AssistantTurn, ChatErrorInfo, GuardedWrite, ReplyContext, ReplyCost, ReplyStatus, TokenUsage, ToolStep, UserTurn } from '../../shared/chatModel';
 import { contextNote } from './contextViews';
 import type { ApprovalDecision, ChatToHostMessage } from '../../shared/chatProtocol';
 import { el, formatTime, icon, iconButton, textButton } from './dom';
@@ -32,6 +32,13 @@ export function attachmentChip(attachment: Attachment, onRemove?: () => void): H
   const chip = el('span', { className: 'chip', attrs: { title: `${label}${attachment.truncated ? ' (truncated)' : ''}` } }, icon(attachment.kind === 'selection' ? 'selection' : 'file'), el('span', { className: 'chip-label', text: label }));
   if (onRemove) chip.append(iconButton('close', `Remove ${label}`, onRemove, { className: 'chip-remove' }));
   return chip;
+}
+
+/** Files a call writes that are always asked about, each with why (text only: paths come from the model's arguments). */
+function guardedNotice(guarded: readonly GuardedWrite[]): HTMLElement {
+  const why = (reason: GuardedWrite['reason']): string => (reason === 'runsCode' ? 'this file can run code' : 'this file gives the model instructions');
+  const text = `Always asked: ${guarded.map((g) => `${g.path} (${why(g.reason)})`).join(', ')}`;
+  return el('div', { className: 'sensitive-note guarded-note', attrs: { role: 'note' } }, icon('shield'), el('span', { text }));
 }
 
 /** The sensitive files a tool call reads, named (text only: paths come from the model's arguments). */
@@ -205,15 +212,18 @@ export class AssistantTurnView {
     const item = el('li', { className: `tool-step function ${step.status}${sensitive.length ? ' sensitive' : ''}`, attrs: { 'data-call-id': step.id } }, line, shown);
     // Kept after the decision too: the history shows which secrets a reply read or wrote.
     if (sensitive.length) item.append(sensitiveNotice(sensitive));
+    const guarded = step.guarded ?? [];
+    if (guarded.length) item.append(guardedNotice(guarded));
     if (step.status === 'awaitingApproval') {
       const decide = (decision: ApprovalDecision) => (): void => {
         item.querySelectorAll('button').forEach((button) => (button.disabled = true));
         this.send({ type: 'approveTool', callId: step.id, decision });
       };
-      // A sensitive file, or a terminal command, is allowed one call at a time: no standing permission is offered for it.
-      const onceOnly = sensitive.length > 0 || step.command !== undefined;
+      // A sensitive file, a file that can run code, or a terminal command is allowed one call at a time: no standing permission is offered for it.
+      const onceOnly = sensitive.length > 0 || guarded.length > 0 || step.command !== undefined;
       const what = step.change ? ` (${changeSummary(step.change)})` : step.command ? ` to run ${step.command.command}` : '';
-      const label = sensitive.length ? `Allow ${step.name}${what} to ${step.change ? 'change' : 'read'} the sensitive ${sensitive.length === 1 ? 'file' : 'files'} ${sensitive.join(', ')}?` : `Allow ${step.name}${what}?`;
+      const risky = guarded.length ? ` (${guarded.map((g) => `${g.path} can ${g.reason === 'runsCode' ? 'run code' : 'instruct the model'}`).join(', ')})` : '';
+      const label = sensitive.length ? `Allow ${step.name}${what} to ${step.change ? 'change' : 'read'} the sensitive ${sensitive.length === 1 ? 'file' : 'files'} ${sensitive.join(', ')}${risky}?` : `Allow ${step.name}${what}${risky}?`;
       const buttons = el(
         'div',
         { className: 'approval', attrs: { role: 'group', 'aria-label': label } },

@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, openSync, readdirSync, closeSync, ftruncateSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { compileGlob, decodeText, FileRules, isGitignored, looksBinary, parseGitignore, sensitiveMatcher, WorkspaceFiles, type GitignoreFile } from '../../../src/core/index';
+import { join, sep } from 'node:path';
+import { compileGlob, decodeText, FileRules, isGitignored, looksBinary, parseGitignore, relativeWithin, sensitiveMatcher, WorkspaceFiles, type GitignoreFile } from '../../../src/core/index';
 
 const ignored = (files: GitignoreFile[], path: string, folder = false): boolean => isGitignored(files, path, folder);
 const root = (content: string): GitignoreFile => ({ base: '', rules: parseGitignore(content) });
@@ -91,6 +91,20 @@ describe('core/workspaceFiles: sensitive paths and exclusions', () => {
     assert.equal(rules.excludedBy('.git/config', false, []), 'files.exclude');
     assert.equal(rules.excludedBy('gen/out.ts', false, [root('gen/\n')]), '.gitignore');
     assert.equal(rules.excludedBy('src/app.ts', false, [root('gen/\n')]), undefined);
+  });
+});
+
+describe('core/workspaceFiles: a path within a folder', () => {
+  it('gives the folder-relative path with / separators, \'\' for the folder itself, undefined outside (run_command\'s working folder)', () => {
+    const root = join(tmpdir(), 'Proj');
+    assert.equal(relativeWithin(root, root, false), '');
+    assert.equal(relativeWithin(root, root + sep, false), '');
+    assert.equal(relativeWithin(root, join(root, 'a', 'b'), false), 'a/b');
+    assert.equal(relativeWithin(root, join(tmpdir(), 'Project'), false), undefined, 'a sibling sharing the prefix is outside');
+    assert.equal(relativeWithin(root, tmpdir(), false), undefined);
+    assert.equal(relativeWithin(root, join(tmpdir(), 'proj', 'x'), false), undefined);
+    assert.equal(relativeWithin(root, join(tmpdir(), 'proj', 'x'), true), 'x', 'case-insensitive disks');
+    assert.equal(relativeWithin(root, join(tmpdir(), 'PROJ'), true), '');
   });
 });
 

@@ -22,7 +22,7 @@ import { requestedAnswerTokens } from '../../languageModels/answerTokens';
 import type { GatewayAnswerRequest } from '../../languageModels/gatewayAnswer';
 import { usesMessagesApi } from '../../languageModels/gatewayMessages';
 import { turnsToWire } from '../conversationWire';
-import { compactedHistory, compactionNote, contextTurns, type CompactedHistory } from './compactedHistory';
+import { compactedHistory, compactionNote, contextTurns, summaryMessage, type CompactedHistory } from './compactedHistory';
 import { summarizeTurns } from './summarizer';
 
 /** The request could not be made to fit (the system prompt and tools alone are too long). */
@@ -124,8 +124,12 @@ export class ContextKeeper {
   }
 
   private plan(tail: readonly WireMessage[], budget: number, summaryTokens: number, keepTurns: number, allowSummary: boolean): CompactionPlan {
+    // The summary's message is sent with every request, like the system prompt: counted with it,
+    // never a turn the plan could trim or summarize again.
+    const lead = this.lead();
+    const leadText = lead ? lead.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('') : '';
     return planCompaction({
-      system: this.system(),
+      system: [this.system(), leadText].filter(Boolean).join('\n\n'),
       turns: contextTurns(this.history.turns),
       tail,
       toolChars: this.options.toolChars,
@@ -174,8 +178,14 @@ export class ContextKeeper {
     return [this.options.system, compactionNote(this.history.summary, this.history.dropped)].filter(Boolean).join('\n\n');
   }
 
+  /** The summary of the oldest turns, as the request's first (user-role) message. */
+  private lead(): WireMessage | undefined {
+    return this.history.summary ? summaryMessage(this.history.summary) : undefined;
+  }
+
   private sent(history: readonly WireMessage[], tail: readonly WireMessage[]): FittedRequest {
-    const messages = [...history, ...tail];
+    const lead = this.lead();
+    const messages = [...(lead ? [lead] : []), ...history, ...tail];
     const system = this.system();
     this.lastChars = system.length + this.options.toolChars + messages.reduce((sum, message) => sum + messageChars(message), 0);
     return { messages, ...(system ? { system } : {}) };

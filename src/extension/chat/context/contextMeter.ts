@@ -12,7 +12,7 @@ import { chooseChatModel } from '../chatModels';
 import { turnsToWire, userTurnText } from '../conversationWire';
 import { readSettings } from '../../config';
 import { chatToolDefinitions } from '../chatTools';
-import { compactedHistory, compactionNote } from './compactedHistory';
+import { compactedHistory, compactionNote, summaryMessage } from './compactedHistory';
 import { readInstructionFiles } from './instructionFiles';
 import { instructionPrompt, INSTRUCTION_FILE_NAMES, type InstructionFile } from './instructionPrompt';
 
@@ -75,7 +75,7 @@ export class ContextMeterReporter extends Disposable {
     }
     const history = compactedHistory(conversation.turns);
     const system = [conversation.parameters.systemPrompt, instructionPrompt(files), compactionNote(history.summary, history.dropped)].filter(Boolean).join('\n\n');
-    const messages = turnsToWire(history.turns);
+    const messages = [...(history.summary ? [summaryMessage(history.summary)] : []), ...turnsToWire(history.turns)];
     // The tools' definitions go with every request when they are offered (as the reply would).
     const settings = readSettings();
     const toolChars = settings.chat.workspaceTools && vscode.workspace.isTrusted ? JSON.stringify(chatToolDefinitions(settings)).length : 0;

@@ -8,6 +8,7 @@ import type {
   ChatParameters,
   ChatTurn,
   Conversation,
+  GuardedWrite,
   ReasoningEffort,
   ReplyContext,
   ReplyStatus,
@@ -124,7 +125,18 @@ function toolStep(value: unknown, at: string): ToolStep {
   // Saved mid-reply (the window closed): after a reload nothing waits for a decision or runs it.
   const status = saved === 'awaitingApproval' ? 'denied' : saved === 'running' ? 'failed' : saved;
   const sensitive = Array.isArray(o['sensitive']) ? o['sensitive'].filter((path): path is string => typeof path === 'string') : [];
-  return dropUndefined<ToolStep>({ kind: 'function', id: string(o, 'id', at), name, arguments: string(o, 'arguments', at), status, sensitive: sensitive.length ? sensitive : undefined, result, change: toolChange(o['change']), command: toolCommand(o['command']) });
+  const guarded = guardedWrites(o['guarded']);
+  return dropUndefined<ToolStep>({ kind: 'function', id: string(o, 'id', at), name, arguments: string(o, 'arguments', at), status, sensitive: sensitive.length ? sensitive : undefined, guarded: guarded.length ? guarded : undefined, result, change: toolChange(o['change']), command: toolCommand(o['command']) });
+}
+
+/** The always-asked files a step named; a malformed entry is dropped (a display detail). */
+function guardedWrites(value: unknown): GuardedWrite[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((raw: unknown): GuardedWrite[] => {
+    if (typeof raw !== 'object' || raw === null) return [];
+    const o = raw as Record<string, unknown>;
+    return typeof o['path'] === 'string' && (o['reason'] === 'runsCode' || o['reason'] === 'instructsModel') ? [{ path: o['path'], reason: o['reason'] }] : [];
+  });
 }
 
 const CHANGE_ACTIONS = ['create', 'modify', 'delete', 'rename'] as const;
