@@ -302,6 +302,21 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
     assert.equal(review.hunks[0]?.oldStart, 1, 'the change left is against the text now');
   });
 
+  it('two quick Accept Change clicks write one after the other, never with offsets from before the first', async () => {
+    const uri = write('double-click.ts', FILE);
+    const proposal = FILE.replace('  return a + b;', '  // Adds.\n  // Two lines more.\n  return a + b;').replace('a * b', 'b * a');
+    const { review, how } = reviewWith(uri, proposal, { beforeChange: async () => undefined });
+    assert.equal(review.hunks.length, 2);
+    await Promise.all([review.acceptHunk(0), review.acceptHunk(1)]);
+    const first = FILE.replace('  return a + b;', '  // Adds.\n  // Two lines more.\n  return a + b;');
+    assert.equal(await textOf(uri), first, 'the first change; the second, re-diffed by it, waits for a click on the new list');
+    assert.equal(how(), undefined);
+    assert.deepEqual(review.hunks.map((h) => h.oldStart), [11], 'the change left is placed against the text now');
+    await review.acceptHunk(0);
+    assert.equal(await textOf(uri), proposal);
+    assert.equal(how(), 'accepted');
+  });
+
   it('typing inside the change while the checkpoint is taken ends the review and writes nothing', async () => {
     const uri = write('raced-inside.ts', FILE);
     const proposal = FILE.replace('a * b', 'b * a');

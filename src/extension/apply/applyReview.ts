@@ -44,6 +44,7 @@ export class ApplyReview {
   /** While our own edit is being applied: the text it gives (its change event is not typing). */
   private ownText: string | undefined;
   private ownSeen = false;
+  private writing: Promise<void> = Promise.resolve();
   /** Bumped on every change of the hunks: a lens clicked on an older list is ignored. */
   private revisionCount = 0;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -98,9 +99,10 @@ export class ApplyReview {
   sync(text: string): void {
     if (this.ended || text === this.baseText) return;
     if (text === this.ownText) {
-      // Our own edit landing: the proposal stays, the hunks are redone once the write is done.
+      // Our own edit landing: the proposal stays, the hunks follow the new base.
       this.ownSeen = true;
       this.baseText = text;
+      this.refresh();
       return;
     }
     const rebased = rebaseProposal(this.baseText, this.proposalText, text);
@@ -116,7 +118,7 @@ export class ApplyReview {
     const hunk = this.hunkList[index];
     if (!hunk || this.ended) return;
     if (!this.exists) return this.acceptAll(); // a new file is one hunk: creating it takes all
-    await this.write(hunk);
+    await this.serial(() => this.write(hunk));
   }
 
   rejectHunk(index: number): void {
@@ -128,8 +130,18 @@ export class ApplyReview {
   async acceptAll(): Promise<void> {
     if (this.ended) return;
     if (this.hunkList.length === 0) return this.end('accepted');
-    if (!this.exists) return this.create();
-    await this.write('all');
+    if (!this.exists) return this.serial(() => this.create());
+    await this.serial(() => this.write('all'));
+  }
+
+  /**
+   * One write at a time (two quick clicks): the second starts from the hunks the first left, and
+   * a hunk the first one re-diffed away is not written (the user sees the new list first).
+   */
+  private serial(job: () => Promise<void>): Promise<void> {
+    const run = this.writing.then(job);
+    this.writing = run.catch(() => undefined);
+    return run;
   }
 
   /** Nothing (more) is written: the file stays as it is. */
@@ -155,7 +167,7 @@ export class ApplyReview {
    */
   private async write(which: Hunk | 'all'): Promise<void> {
     // A hunk from before a re-diff is not written: the user sees the new list first.
-    if (which !== 'all' && !this.hunkList.includes(which)) return;
+    if (this.ended || (which !== 'all' && !this.hunkList.includes(which))) return;
     const wanted = which === 'all' ? 'all' : { index: this.hunkList.indexOf(which), hunk: which };
     await this.checkpoints.beforeChange(this.init.reply, [this.init.target]);
     if (this.ended) return; // closed, rejected or ended by a conflict while the checkpoint was taken
@@ -188,8 +200,7 @@ export class ApplyReview {
       throw new Error(`VS Code did not apply the change to ${this.init.display} (the file changed at that moment, or it is read-only). The review shows what is proposed now.`);
     }
     this.acceptedSome = true;
-    // The review follows the write before anything else can fail.
-    if (!this.ended) this.refresh();
+    // The review has followed the write (sync above) before anything else can fail.
     if (this.hunkList.length === 0) this.end('accepted');
     await this.noteWritten();
   }
