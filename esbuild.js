@@ -27,6 +27,8 @@ function listTs(dir) {
 const reporter = {
   name: 'reporter',
   setup(build) {
+    // The watch task's problem matcher knows a rebuild from these two lines (.vscode/tasks.json).
+    if (watch) build.onStart(() => console.log('[watch] build started'));
     build.onEnd((result) => {
       for (const { text, location } of result.errors) {
         console.error(`✘ [ERROR] ${text}${location ? `\n    ${location.file}:${location.line}:${location.column}:` : ''}`);

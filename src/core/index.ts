@@ -1,4 +1,4 @@
-// The public surface of src/core (issue 3). Other layers import from here only.
+// The public surface of src/core. Other layers import from here only.
 export { GatewayClient } from './client';
 export { ChatStreamAccumulator } from './chatAccumulator';
 export type { AccumulatedToolCall, ChatStreamSnapshot } from './chatAccumulator';
@@ -71,7 +71,7 @@ export { audioUploadType, fileExtension, isTranscribableFile, SPEECH_CONTENT_TYP
 export { decodeBase64Embedding } from './parse/resources';
 export { REDACTED, redactError, redactSecrets, redactValue, secretForms } from './redact';
 
-// Account and network helpers (issue 6): credits formatting, spend tracking, proxies, diagnosis.
+// Account and network helpers: credits formatting, spend tracking, proxies, diagnosis.
 export { formatCredits, formatDuration, formatResetIn, UNKNOWN_CREDITS } from './account/creditsFormat';
 export { SpendTracker, SPEND_RETENTION_MS, MAX_SPEND_READINGS } from './account/spendTracker';
 export type { CreditReading } from './account/spendTracker';
@@ -158,13 +158,13 @@ export type {
   ResearchWhereOperator,
 } from './types/account';
 
-// Research polling policy (issue 5): the pure schedule and the loop that drives it on an injected clock.
+// Research polling policy: the pure schedule and the loop that drives it on an injected clock.
 export { DEFAULT_POLL_OPTIONS, intervalForAge, nextPollDelay, resolvePollOptions } from './research/pollSchedule';
 export type { PollDecision, PollInput, PollJob, PollOptions } from './research/pollSchedule';
 export { ResearchPollLoop, systemPollClock } from './research/pollLoop';
 export type { PollClock, ResearchPollLoopOptions, ResearchPollState } from './research/pollLoop';
 
-// Semantic search over a workspace (issue 7): chunking, the binary vector store, cosine top-k,
+// Semantic search over a workspace: chunking, the binary vector store, cosine top-k,
 // incremental index updates and their files on disk.
 export { chunkText, DEFAULT_CHUNK_OPTIONS } from './search/chunking';
 export type { ChunkOptions, TextChunk } from './search/chunking';
@@ -189,7 +189,8 @@ export { WorkspaceFiles } from './workspaceFiles/workspaceFiles';
 export type { Resolution, ResolveProblem, WorkspaceFilesConfig, WriteResolution } from './workspaceFiles/workspaceFiles';
 export type { NewFileProblem, NewFileResolution, NewFileTarget } from './workspaceFiles/newFileTarget';
 export type { FolderConfig } from './workspaceFiles/rootFolders';
-export type { Placement } from './workspaceFiles/placePath';
+export type { FolderRef, Placement } from './workspaceFiles/placePath';
+export { folderIdentity, isFolderIdentity } from './workspaceFiles/folderIdentity';
 export type { WorkspaceFile } from './workspaceFiles/workspaceFile';
 export type { Listing, ListOptions } from './workspaceFiles/fileWalk';
 export type { FileContent } from './workspaceFiles/boundedRead';
@@ -206,8 +207,10 @@ export type { FileStamp } from './storage/durableFile';
 export { CheckpointCorruptError, CheckpointStore, sha256 } from './checkpoints/checkpointStore';
 export type { PreImageSource, PruneReport, RecordResult, ReplyIds } from './checkpoints/checkpointStore';
 export { fileKey, isCheckpointId, isSafeRelativePath, MANIFEST_VERSION, parseManifest } from './checkpoints/checkpointManifest';
-export type { CheckpointFile, CheckpointManifest, FileState as CheckpointFileState, ManifestParse } from './checkpoints/checkpointManifest';
+export type { CheckpointFile, CheckpointFileRef, CheckpointManifest, FileState as CheckpointFileState, ManifestParse } from './checkpoints/checkpointManifest';
 export { changingItems, planRestore } from './checkpoints/restorePlan';
+export { describeDrift, restoreDrift } from './checkpoints/restoreDrift';
+export type { DriftKind, DriftNote, PlannedRestore, RestoreDrift } from './checkpoints/restoreDrift';
 export type { CurrentState, PlanFile, PlanItem, RestoreAction, RestorePlan, SkippedFile } from './checkpoints/restorePlan';
 export { decidePrune } from './checkpoints/pruneRules';
 export type { CheckpointSummary, PruneDecision, PruneInput } from './checkpoints/pruneRules';
@@ -229,7 +232,9 @@ export { MIN_TRIM_CHARS, trimMiddle, trimmedNote } from './context/trimText';
 export { DEFAULT_KEEP_TURNS, OLD_RESULT_CHARS, planCompaction } from './context/compactionPlan';
 export type { CompactionInput, CompactionPlan, ContextTurn } from './context/compactionPlan';
 export { isContextLengthError, reportedContextLength, reportedInputTokens } from './context/contextErrors';
-export { catalogContextLength, catalogMaxOutputTokens } from './context/contextLength';
+export { catalogContextLength, catalogMaxOutputTokens, catalogTokens, MAX_CATALOG_TOKENS } from './context/contextLength';
+export { catalogFeatures } from './modelFeatures';
+export type { ModelFeatures } from './modelFeatures';
 
 // A model's edits: exact search/replace, unified diffs (jsdiff), the review diff, line endings kept.
 export { applySearchReplace, lineAt, notFoundMessage, occurrences } from './edits/searchReplace';

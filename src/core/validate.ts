@@ -1,5 +1,5 @@
-// Checks before sending (issue 3: "validate before sending what the spec bounds"). Each failure is
-// an InvalidRequestError naming the field, thrown before any request goes out.
+// Checks before sending: what the spec bounds is validated on our side. Each failure is an
+// InvalidRequestError naming the field, thrown before any request goes out.
 import { InvalidRequestError } from './errors';
 
 export function requireString(field: string, value: unknown): void {

@@ -19,6 +19,7 @@ import { setBaseUrlCommand } from './gateway/setBaseUrl';
 import { testConnectionCommand } from './gateway/testConnection';
 import { GatewayLanguageModels, manageLanguageModels } from './languageModels/languageModelProvider';
 import { registerUnifiedParticipant } from './languageModels/participant/unifiedParticipant';
+import { registerLanguageModelTools } from './lmTools/registerLanguageModelTools';
 import { Log } from './log';
 import { registerMediaCommands } from './media/mediaCommands';
 import { CATEGORY_LABELS, categoryOf } from './models/catalogTree';
@@ -32,6 +33,7 @@ import { ResearchJobs } from './research/researchJobs';
 import { ResearchView } from './research/researchView';
 import { registerSemanticSearch } from './search/registerSemanticSearch';
 import { createTestApi, type TestApi } from './testApi';
+import { ToolServerDefinitions } from './toolServers/toolServerProvider';
 import { WorkspaceFilesService } from './workspaceFiles/workspaceFilesService';
 import type { Model } from '../core/index';
 
@@ -53,13 +55,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const reports = new ReportDocuments(connection, research);
   context.subscriptions.push(connection, credits, creditsItem, catalog, models, research, researchView, reports);
   context.subscriptions.push(...registerResearchCommands({ jobs: research, reports, view: researchView, connection, log }));
-  context.subscriptions.push(new GatewayLanguageModels(connection, catalog, log));
+  const languageModels = new GatewayLanguageModels(connection, catalog, log);
+  const toolServers = new ToolServerDefinitions(log);
+  context.subscriptions.push(languageModels, toolServers);
   const participant = registerUnifiedParticipant({ connection, research, reports, catalog, credits, log, extensionUri: context.extensionUri, storageUri: context.globalStorageUri });
   context.subscriptions.push(...participant.disposables);
   const workspaceFiles = new WorkspaceFilesService();
   context.subscriptions.push(workspaceFiles);
   const semanticSearch = registerSemanticSearch({ connection, catalog, log, storageUri: context.storageUri, workspaceFiles });
   context.subscriptions.push(...semanticSearch.disposables);
+  // The rest of the gateway as tools for chat agents (research, search, rerank, images, transcription, credits).
+  const lmTools = registerLanguageModelTools({ connection, catalog, credits, research, reports, searchIndex: semanticSearch.service, workspaceFiles, log });
+  context.subscriptions.push(...lmTools.disposables);
   context.subscriptions.push(...registerMediaCommands({ connection, catalog, player: participant.player, extensionUri: context.extensionUri, log }));
 
   const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`), (value) => apiKeys.redact(value));
@@ -101,7 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   await connection.initialize();
   log.info(`Unified Inference ${String(context.extension.packageJSON.version)} activated.`);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools })
     : undefined;
 }
 

@@ -6,12 +6,15 @@ import type { ChatController } from './chat/chatController';
 import type { Checkpoints } from './checkpoints/createCheckpoints';
 import type { CreditsStatusItem } from './account/creditsStatusItem';
 import type { GatewayConnection } from './gateway/gatewayConnection';
+import type { LmTools } from './lmTools/registerLanguageModelTools';
 import type { ModelCatalog } from './models/modelCatalog';
 import type { ModelsView } from './models/modelsView';
 import type { ReportDocuments } from './research/reportDocuments';
 import type { ResearchJobs } from './research/researchJobs';
 import type { ResearchView } from './research/researchView';
+import type { GatewayLanguageModels } from './languageModels/languageModelProvider';
 import type { SearchIndexService } from './search/searchIndexService';
+import type { ToolServerDefinitions } from './toolServers/toolServerProvider';
 
 /** The parts of the running extension the integration tests drive and read. */
 export interface TestParts {
@@ -35,6 +38,12 @@ export interface TestParts {
   readonly checkpoints: Checkpoints;
   /** Apply on chat code blocks and its open reviews. */
   readonly codeApplier: CodeApplier;
+  /** The vscode.lm chat provider (tests read the usage it noted). */
+  readonly languageModels: GatewayLanguageModels;
+  /** The MCP server definition provider (tests call it as VS Code would). */
+  readonly toolServers: ToolServerDefinitions;
+  /** The language model tools' implementations (tests read their confirmation messages; invocations go through vscode.lm). */
+  readonly lmTools: LmTools;
 }
 
 /**

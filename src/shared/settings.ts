@@ -71,7 +71,7 @@ export interface Settings {
 }
 
 export interface CheckpointSettings {
-  /** MB the workspace's checkpoints may take on disk; the oldest go first past it. */
+  /** MB the workspace's checkpoints may take on disk; the oldest go first past it. User settings only (a workspace could set it tiny and prune the user's checkpoints). */
   readonly maxStorageMB: number;
 }
 
@@ -116,12 +116,12 @@ export const NETWORK_SETTING_IDS = ['http.proxy', 'http.proxyStrictSSL', 'http.n
 /**
  * The settings that decide where requests (and the key) go, which certificate authorities are
  * trusted, which headers are added, which tool servers the gateway runs, whether the model's
- * edits run without asking and whether it may run commands. They are read from the
- * user's settings only (declared `application` scope in package.json, and read through
+ * edits run without asking, whether it may run commands, and how much of the user's undo history
+ * (checkpoints) is kept. They are read from the user's settings only (declared `application` scope in package.json, and read through
  * `inspect().globalValue`): a cloned repository's `.vscode/settings.json` must not send the key to
  * its own server the moment the folder opens.
  */
-export const USER_ONLY_SETTING_KEYS: readonly string[] = [...CONNECTION_SETTING_KEYS, 'chat.mcpServers', 'chat.autoApproveEdits', 'chat.terminalTool'];
+export const USER_ONLY_SETTING_KEYS: readonly string[] = [...CONNECTION_SETTING_KEYS, 'chat.mcpServers', 'chat.autoApproveEdits', 'chat.terminalTool', 'checkpoints.maxStorageMB'];
 
 /** Whether a configuration change touches the connection (`affects` is the event's affectsConfiguration). */
 export function affectsConnection(affects: (section: string) => boolean): boolean {

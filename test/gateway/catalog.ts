@@ -22,6 +22,8 @@ export interface CatalogModel {
   readonly category: ModelCategory;
   readonly pricing: Pricing;
   readonly contextLength?: number;
+  /** Chat: the answer's limit, listed as `max_output_tokens` (as some catalogs do). */
+  readonly maxOutputTokens?: number;
   /** Chat: always reasons (emits reasoning deltas even without `reasoning_effort`). */
   readonly reasoning?: boolean;
   /** Chat: answers every request with a long stream of `max_tokens` chunks (for benchmarks). */
@@ -46,7 +48,7 @@ export const CATALOG: readonly CatalogModel[] = [
   // A small context (2,048 tokens, as early chat models had): what a long conversation outgrows.
   { id: 'sim-openai/gpt-sim-tiny', provider: 'sim-openai', category: 'chat', pricing: { input: 0.05, output: 0.2 }, contextLength: 2048, detailed: true, status: 'operational' },
   { id: 'sim-openai/o-sim-reasoner', provider: 'sim-openai', category: 'chat', pricing: { input: 1.1, output: 4.4 }, contextLength: 200000, reasoning: true, detailed: true, status: 'operational' },
-  { id: 'sim-anthropic/claude-sim-sonnet', provider: 'sim-anthropic', category: 'chat', pricing: { input: 3, output: 15 }, contextLength: 200000, detailed: true, status: 'operational' },
+  { id: 'sim-anthropic/claude-sim-sonnet', provider: 'sim-anthropic', category: 'chat', pricing: { input: 3, output: 15 }, contextLength: 200000, maxOutputTokens: 64000, detailed: true, status: 'operational' },
   { id: 'sim-google/gemini-sim-flash', provider: 'sim-google', category: 'chat', pricing: { input: 0.1, output: 0.4 }, detailed: false, status: 'degraded' },
   { id: 'sim-bench/stream-bench', provider: 'sim-bench', category: 'chat', pricing: { input: 0, output: 0 }, contextLength: 1000000, bench: true, detailed: true, status: 'operational' },
   { id: 'sim-openai/text-embedding-sim-small', provider: 'sim-openai', category: 'embedding', pricing: { input: 0.02 }, dimensions: 1536, supportsDimensions: true, detailed: true, status: 'operational' },
@@ -87,6 +89,7 @@ export function modelObject(model: CatalogModel): Record<string, unknown> {
     ...(model.untyped ? {} : { type: model.category, category: model.category }),
     description: model.untyped ? 'Local simulation; no real provider is called.' : `Local simulation of a ${model.category} model; no real provider is called.`,
     ...(model.contextLength ? { context_length: model.contextLength } : {}),
+    ...(model.maxOutputTokens ? { max_output_tokens: model.maxOutputTokens } : {}),
     ...(model.dimensions ? { dimensions: model.dimensions } : {}),
     ...(model.reasoning ? { capabilities: ['reasoning'] } : {}),
     pricing: model.pricing,

@@ -5,6 +5,7 @@
 // UNIFIED_INFERENCE_BASE_URL (and UNIFIED_INFERENCE_API_KEY) it uses that gateway instead.
 // UNIFIED_INFERENCE_PORT picks VS Code's port (default: a free one).
 import { startGateway, type LocalGateway } from '../gateway/index';
+import { DEMO_FOLDER_FILES } from './demoFolder';
 import { REPO_ROOT, ensureTestHost, removeRunDir, startVsCodeServer, workbenchUrl } from './testHost';
 
 async function main(): Promise<void> {
@@ -20,10 +21,7 @@ async function main(): Promise<void> {
   }
   const server = await startVsCodeServer(host, {
     port: process.env.UNIFIED_INFERENCE_PORT ? Number(process.env.UNIFIED_INFERENCE_PORT) : undefined,
-    workspaceFiles: {
-      'README.md': '# Unified Inference demo folder\n\nOpen the Unified Inference view in the activity bar.\n',
-      'src/example.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
-    },
+    workspaceFiles: DEMO_FOLDER_FILES,
     userSettings: { 'unifiedInference.baseUrl': baseUrl },
     // The extension's environment-variable fallback carries the key: it never lands in a file.
     env: apiKey ? { UNIFIED_INFERENCE_API_KEY: apiKey } : {},

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { sha256, type PlanItem, type RestorePlan } from '../../src/core/index';
+import { sha256, WorkspaceFiles, type PlanItem, type RestorePlan } from '../../src/core/index';
 import { CheckpointRefusedError, type ReplyRef } from '../../src/extension/checkpoints/checkpointRecorder';
 import { CheckpointService, type PreparedRestore } from '../../src/extension/checkpoints/checkpointService';
 import { restoreToBefore } from '../../src/extension/checkpoints/createCheckpoints';
@@ -18,6 +18,7 @@ import type { AssistantTurn, UserTurn } from '../../src/shared/chatModel';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import { readdir, readFile } from 'node:fs/promises';
+import { readSettings } from '../../src/extension/config';
 import { activateExtension, recordNotifications, setSettingAndWait, waitFor } from './extensionHost';
 
 const CRLF_TEXT = 'first line\r\nsecond line\r\n\r\nno newline at the end';
@@ -164,6 +165,7 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
     const { outcome, plan } = await restore(ref, new CheckpointService(api.checkpoints.service.store.root, new WorkspaceFilesService(), new Log('Checkpoint test'), async () => undefined));
     assert.equal(outcome, 'restored');
     assert.deepEqual(plan?.skipped.map((s) => [s.path, s.reason]), [['etc/passwd', 'the workspace folder "no-such-folder" is not open']]);
+    assert.ok(plan?.items.every((item) => typeof item.folderId === 'string'), 'a file of the open folder is keyed by its identity');
     assert.ok(readFileSync(path('changed.txt')).equals(Buffer.from(CRLF_TEXT)));
   });
 
@@ -193,6 +195,7 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
   });
 
   it('the chat tells the webview which replies have a checkpoint, when one is made and when the conversation reopens', async () => {
+    await api.chat.newConversation(); // not one an earlier suite left open with replies of its own
     const posted: HostToChatMessage[] = [];
     api.chat.attach((message) => posted.push(message));
     const id = api.chat.current.id;
@@ -208,6 +211,185 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
     await api.chat.handle({ type: 'ready' });
     assert.deepEqual(posted.find((m) => m.type === 'checkpoints'), { type: 'checkpoints', turnIds: [turn.id] }, 'a reloaded webview is told again');
     await api.chat.newConversation();
+  });
+
+  it('files changed while the preview is open are never overwritten: the preview shows again, naming them, until it is confirmed as it stands', async () => {
+    const ref = reply('a-1');
+    await writeWithCheckpoint(api.checkpoints.service, ref, [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('by the reply') }, { kind: 'write', uri: uri('created.txt'), bytes: bytes('new') }]);
+    const shown: PreparedRestore[] = [];
+    const cancelled = await api.checkpoints.restore(ref, async (prepared) => {
+      shown.push(prepared);
+      if (shown.length === 1) writeFileSync(path('changed.txt'), 'typed on disk while the preview was open');
+      return shown.length === 1; // confirms the first preview, closes the second
+    });
+    assert.equal(cancelled, 'cancelled');
+    assert.equal(shown.length, 2, 'the preview showed again instead of writing');
+    assert.equal(shown[0]?.drift, undefined);
+    assert.deepEqual(shown[1]?.drift?.files.map((note) => [note.path, note.kind]), [['checkpoint-files/changed.txt', 'edited']]);
+    assert.equal(action(shown[1]?.plan, 'changed.txt')?.changedSince, true, 'now flagged: the edit would be lost');
+    assert.equal(readFileSync(path('changed.txt'), 'utf8'), 'typed on disk while the preview was open', 'the edit was not overwritten');
+    assert.equal(existsSync(path('created.txt')), true, 'nothing at all was written');
+
+    // Unsaved text typed in an editor while the preview is open counts too; confirming the preview as it stands restores.
+    const document = await vscode.workspace.openTextDocument(uri('created.txt'));
+    const again: PreparedRestore[] = [];
+    const restored = await api.checkpoints.restore(ref, async (prepared) => {
+      again.push(prepared);
+      if (again.length === 1) {
+        const edit = new vscode.WorkspaceEdit();
+        edit.insert(document.uri, new vscode.Position(0, 0), 'UNSAVED ');
+        assert.ok(await vscode.workspace.applyEdit(edit));
+      }
+      return true;
+    });
+    assert.equal(restored, 'restored');
+    assert.equal(again.length, 2);
+    assert.deepEqual(again[1]?.drift?.files.map((note) => [note.path, note.kind]), [['checkpoint-files/created.txt', 'edited']]);
+    assert.ok(readFileSync(path('changed.txt')).equals(Buffer.from(CRLF_TEXT)));
+    assert.equal(existsSync(path('created.txt')), false);
+  });
+
+  it('flags a file the user edited between two undone replies, though the last reply left it as it is now', async () => {
+    await writeWithCheckpoint(api.checkpoints.service, reply('a-1'), [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('v2') }]);
+    writeFileSync(path('changed.txt'), 'the user edited it between the replies');
+    await writeWithCheckpoint(api.checkpoints.service, reply('a-2'), [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('v3') }]);
+    const { outcome, plan } = await restore(reply('a-1'));
+    assert.equal(outcome, 'restored');
+    assert.equal(action(plan, 'changed.txt')?.changedSince, true);
+    const second = reply('a-3');
+    await writeWithCheckpoint(api.checkpoints.service, second, [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('v4') }]);
+    assert.equal(action((await restore(second)).plan, 'changed.txt')?.changedSince, false, 'a reply\'s own change is not flagged');
+  });
+
+  it('one restore at a time in the window, from any chat, and none while a reply of any chat is writing', async () => {
+    const ref = reply('a-1');
+    await writeWithCheckpoint(api.checkpoints.service, ref, [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('changed') }]);
+    let opened!: () => void;
+    const isOpen = new Promise<void>((resolve) => (opened = resolve));
+    let answer!: (value: boolean) => void;
+    const first = api.checkpoints.restore(ref, () => {
+      opened();
+      return new Promise<boolean>((resolve) => (answer = resolve));
+    });
+    await isOpen;
+    const notes = recordNotifications();
+    let asked = false;
+    try {
+      assert.equal(await api.checkpoints.restore(ref, async () => (asked = true)), 'busy');
+      // A chat's Restore button (the sidebar's or a panel's) goes through the same claim.
+      await api.chat.handle({ type: 'restoreCheckpoint', turnId: 'a-1' });
+      assert.equal(asked, false, 'no second preview');
+      assert.deepEqual(notes.shown.map((n) => /^Another restore of files is under way/.test(n.message)), [true, true], JSON.stringify(notes.shown));
+    } finally {
+      notes.restore();
+    }
+    answer(true);
+    assert.equal(await first, 'restored');
+    assert.ok(readFileSync(path('changed.txt')).equals(Buffer.from(CRLF_TEXT)));
+
+    await writeWithCheckpoint(api.checkpoints.service, reply('a-2'), [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('again') }]);
+    let finish!: () => void;
+    const writing = new Promise<void>((resolve) => (finish = resolve));
+    api.checkpoints.trackReply(writing); // a reply running in another chat panel
+    const busy = recordNotifications();
+    try {
+      assert.equal(await api.checkpoints.restore(reply('a-2'), async () => true), 'busy');
+      assert.match(busy.shown[0]?.message ?? '', /Wait for the reply to finish/);
+    } finally {
+      busy.restore();
+    }
+    finish();
+    await writing;
+    assert.equal((await restore(reply('a-2'))).outcome, 'restored', 'free again once the reply ended');
+  });
+
+  it('reads checkpoints of earlier versions (folder name only) and merges them with newer ones for the same file', async () => {
+    await writeWithCheckpoint(api.checkpoints.service, reply('a-1'), [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('v2') }, { kind: 'write', uri: uri('created.txt'), bytes: bytes('c') }]);
+    const manifestPath = join(api.checkpoints.service.store.root, 'conversations', reply('a-1').conversationId, 'a-1', 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { files: Array<Record<string, unknown>> };
+    assert.ok(manifest.files.every((f) => typeof f.folderId === 'string'), 'new checkpoints keep the folder identity');
+    for (const file of manifest.files) delete file.folderId;
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+    const reloaded = new CheckpointService(api.checkpoints.service.store.root, new WorkspaceFilesService(), new Log('Checkpoint test'), async () => undefined);
+    try {
+      await writeWithCheckpoint(reloaded, reply('a-2'), [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('v3') }]);
+      const { outcome, plan } = await restore(reply('a-1'), reloaded);
+      assert.equal(outcome, 'restored');
+      assert.deepEqual(plan?.items.map((i) => i.path).sort(), ['checkpoint-files/changed.txt', 'checkpoint-files/created.txt'], 'one item per file, the old entry and the new one merged');
+      assert.equal(plan?.skipped.length, 0);
+      assert.ok(readFileSync(path('changed.txt')).equals(Buffer.from(CRLF_TEXT)), 'the earliest pre-image (the old entry\'s) wins');
+      assert.equal(existsSync(path('created.txt')), false);
+    } finally {
+      reloaded.dispose();
+    }
+  });
+
+  it('two workspace folders with the same name: each file goes back into its own folder; an old name-only checkpoint refuses clearly', async () => {
+    for (const parent of ['one', 'two']) mkdirSync(path(`${parent}/app`), { recursive: true });
+    writeFileSync(path('one/app/a.txt'), 'one before');
+    writeFileSync(path('two/app/a.txt'), 'two before');
+    // The window opens one folder: this view of the files opens two, named alike (as two `app` folders from different parents would be).
+    class TwoApps extends WorkspaceFilesService {
+      override open(): Promise<WorkspaceFiles> {
+        return WorkspaceFiles.open({ folders: ['one', 'two'].map((parent) => ({ name: 'app', path: path(`${parent}/app`), excludes: { 'files.exclude': [], 'search.exclude': [] } })) });
+      }
+    }
+    const twoApps = new TwoApps();
+    const service = new CheckpointService(join(dir, '.store'), twoApps, new Log('Checkpoint test'), async () => undefined);
+    try {
+      const ref = reply('a-1');
+      await writeWithCheckpoint(service, ref, [{ kind: 'write', uri: uri('one/app/a.txt'), bytes: bytes('one by the reply') }, { kind: 'write', uri: uri('two/app/a.txt'), bytes: bytes('two by the reply') }]);
+      const { outcome, plan } = await restore(ref, service);
+      assert.equal(outcome, 'restored');
+      assert.equal(plan?.items.length, 2, 'two files, not one');
+      assert.equal(readFileSync(path('one/app/a.txt'), 'utf8'), 'one before');
+      assert.equal(readFileSync(path('two/app/a.txt'), 'utf8'), 'two before');
+
+      await writeWithCheckpoint(service, reply('a-2'), [{ kind: 'write', uri: uri('two/app/a.txt'), bytes: bytes('two again') }]);
+      const manifestPath = join(service.store.root, 'conversations', ref.conversationId, 'a-2', 'manifest.json');
+      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { files: Array<Record<string, unknown>> };
+      for (const file of manifest.files) delete file.folderId;
+      writeFileSync(manifestPath, JSON.stringify(manifest));
+      const notes = recordNotifications();
+      try {
+        const refused = await restoreToBefore(service, reply('a-2'), new Log('Checkpoint test'), async () => true);
+        assert.equal(refused, 'nothingToDo');
+        assert.match(notes.shown.at(-1)?.message ?? '', /Not restorable: a\.txt \(2 open workspace folders are named "app" .*cannot tell which one it meant/);
+      } finally {
+        notes.restore();
+      }
+      assert.equal(readFileSync(path('one/app/a.txt'), 'utf8'), 'one before', 'the other folder\'s file was not touched');
+      assert.equal(readFileSync(path('two/app/a.txt'), 'utf8'), 'two again');
+    } finally {
+      service.dispose();
+      twoApps.dispose();
+    }
+  });
+
+  it('a workspace cannot set unifiedInference.checkpoints.maxStorageMB (its .vscode/settings.json is ignored for it)', async () => {
+    const settingsDir = join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode');
+    const settingsFile = join(settingsDir, 'settings.json');
+    const before = existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : undefined;
+    const current = before?.trim() ? (JSON.parse(before) as Record<string, unknown>) : {};
+    mkdirSync(settingsDir, { recursive: true });
+    // A harmless setting in the same file: once VS Code shows it, it has read the file.
+    writeFileSync(settingsFile, JSON.stringify({ ...current, 'unifiedInference.checkpoints.maxStorageMB': 10, 'unifiedInference.credits.warningThreshold': 6.5 }));
+    try {
+      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'), (value) => value === 6.5, 'VS Code reading the workspace settings file');
+      assert.equal(readSettings().checkpoints.maxStorageMB, 500, 'the user\'s budget (the default) stands');
+      const service = api.checkpoints.service;
+      for (const turn of ['a-1', 'a-2', 'a-3']) {
+        // Content of its own (not the budget test's): kept content is shared by hash across checkpoints.
+        writeFileSync(path('big.bin'), Buffer.alloc(4 * 1024 * 1024, `workspace budget ${turn}`));
+        await service.beforeChange(reply(turn), [uri('big.bin')]);
+      }
+      const report = await service.prune();
+      assert.deepEqual(report?.remove.filter((r) => r.reason === 'budget').map((r) => r.checkpoint.turnId), [], 'nothing pruned for a workspace\'s budget');
+      assert.deepEqual((await service.turnsWithCheckpoints(reply('a-1').conversationId)).sort(), ['a-1', 'a-2', 'a-3']);
+    } finally {
+      writeFileSync(settingsFile, before ?? '{}');
+      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'), (value) => value !== 6.5, 'the workspace settings restored');
+    }
   });
 
   it('keeps the storage under unifiedInference.checkpoints.maxStorageMB, oldest first, and says so in the log', async () => {

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { contextBudget } from '../../src/core/index';
+import { DEFAULT_CONTEXT_LENGTH } from '../../src/extension/languageModels/modelInformation';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { activateExtension, askModel, clearKeyThroughCommand, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
@@ -69,6 +71,39 @@ describe('the gateway\'s models in VS Code\'s language model API', function () {
     } finally {
       await setSetting('models.categoryOverrides', undefined);
     }
+  });
+
+  it('states each model\'s context and output limits and tool calling from the catalog, and notes the usage of an answer', async () => {
+    const models = await waitFor(gatewayModels, (list) => list.some((model) => model.id === 'sim-openai/gpt-sim-tiny'), 'the gateway models');
+    const byId = (id: string): vscode.LanguageModelChat => {
+      const found = models.find((model) => model.id === id);
+      assert.ok(found, `${id} is listed`);
+      return found;
+    };
+    // The catalog's context_length (and max_output_tokens where listed), through the chat panel's budget.
+    const tiny = byId('sim-openai/gpt-sim-tiny');
+    assert.equal(tiny.maxInputTokens, contextBudget(2048).input);
+    assert.ok(tiny.maxInputTokens < 2048);
+    const sonnet = byId('sim-anthropic/claude-sim-sonnet');
+    assert.equal(sonnet.maxInputTokens, contextBudget(200000, 64000).input);
+    // A model whose catalog entry lists no limit gets the stated default, not a guess per model.
+    assert.equal(byId('sim-google/gemini-sim-flash').maxInputTokens, contextBudget(DEFAULT_CONTEXT_LENGTH).input);
+    for (const model of models) {
+      const capabilities = (model as unknown as { capabilities?: { supportsToolCalling?: boolean } }).capabilities;
+      assert.equal(capabilities?.supportsToolCalling, true, `${model.id}: no catalog entry of the local gateway takes tools away`);
+    }
+
+    const mini = byId('sim-openai/gpt-sim-mini');
+    const text = 'Count these words for the usage figure.';
+    const estimate = await mini.countTokens(text);
+    assert.equal(estimate, Math.ceil(text.length / 3), 'core\'s estimate: three characters a token');
+    assert.ok((await mini.countTokens(vscode.LanguageModelChatMessage.User(text))) > estimate, 'a message costs its role overhead too');
+    gateway.clearRequests();
+    await askModel(mini, [vscode.LanguageModelChatMessage.User(text)]);
+    const usage = await waitFor(() => api.languageModels.lastUsage, (seen) => seen?.model === mini.id, 'the usage of the answer');
+    assert.ok(usage && usage.promptTokens > 0 && usage.completionTokens > 0, JSON.stringify(usage));
+    const sent = gateway.requests.find((record) => record.path === '/api/v1/chat/completions')?.body as { stream_options?: { include_usage?: boolean } } | undefined;
+    assert.equal(sent?.stream_options?.include_usage, true, 'the usage was asked for');
   });
 
   it('streams an answer', async () => {

@@ -103,6 +103,7 @@ describe('trust: the workspace cannot redirect the key, and the gateway cannot m
       assert.equal(stranger.requests.length, 0, 'Test Connection did not go to the workspace\'s server either');
       const chat = home.requests.find((r) => r.path === '/api/v1/chat/completions');
       assert.equal((chat?.body as { mcp_servers?: unknown } | undefined)?.mcp_servers, undefined, 'no tool server from the workspace');
+      assert.deepEqual(api.toolServers.listing().offered, [], 'VS Code\'s agent is not offered the workspace\'s tool server either');
     } finally {
       undo();
       await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'), (value) => value !== 7.25, 'the workspace settings restored');

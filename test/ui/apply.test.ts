@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { startGateway, type LocalGateway } from '../gateway/index';
 import { scriptedReplyItem } from '../gateway/scriptedReply';
-import { Workbench } from './workbench';
+import { useChatSuite } from './chatSuite';
+import type { Workbench } from './workbench';
 
 // Apply as a user meets it: a reply's code block names a file, Apply (by keyboard) opens VS Code's
 // diff editor with Accept / Reject lenses on each change, and accepting writes the change into the
@@ -41,30 +41,19 @@ const REPLY = [
 ].join('\n');
 
 describe('apply a chat code block (real VS Code in Chromium, local gateway)', () => {
-  let gateway: LocalGateway;
   let workbench: Workbench;
   let chat: Frame;
 
-  before(async () => {
-    gateway = await startGateway();
-    workbench = await Workbench.open({
+  useChatSuite(
+    {
       workspaceFiles: { 'src/app.ts': FILE },
       workspaceSettings: {
         'unifiedInference.defaultModels.chat': `sim-openai/gpt-sim::${scriptedReplyItem(REPLY)}`,
         'unifiedInference.apply.model': `sim-openai/gpt-sim-mini::${scriptedReplyItem(`\`\`\`\`ts\n${MERGED}\`\`\`\`\n`)}`,
       },
-      userSettings: { 'unifiedInference.baseUrl': gateway.url },
-      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
-    });
-    await workbench.showOnlyView('Unified Inference', 'Chat');
-    chat = await workbench.webviewWith('.composer-input', 60_000);
-  });
-
-  after(async () => {
-    await workbench?.close();
-    workbench?.removeFiles();
-    await gateway?.stop();
-  });
+    },
+    (suite) => ({ workbench, chat } = suite),
+  );
 
   it('applies a block through the diff review: a lens per change, accept one, then the rest', async () => {
     const input = chat.locator('.composer-input');

@@ -2,9 +2,10 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { BENCH_DEFAULT_TOKENS, startGateway, type LocalGateway } from '../gateway/index';
+import { BENCH_DEFAULT_TOKENS, type LocalGateway } from '../gateway/index';
 import { benchPiece } from '../gateway/text';
-import { Workbench } from './workbench';
+import { useChatSuite } from './chatSuite';
+import type { Workbench } from './workbench';
 
 const SLOW_MODEL = 'sim-openai/gpt-sim-mini::delay-chunks=40';
 
@@ -32,27 +33,15 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     }
   };
 
-  before(async () => {
-    gateway = await startGateway();
-    workbench = await Workbench.open({
+  useChatSuite(
+    {
       workspaceFiles: { 'read_file.md': '# Notes\n\nThe launch code word is PAPAYA.\n', '.env.read_file': 'API_TOKEN=UI-SECRET-3141\n', 'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n' },
       // Each event 40 ms apart (a fault of the local gateway selected by the model name): slow
       // enough to stop a reply midway, fast enough for the suite.
       workspaceSettings: settings(SLOW_MODEL),
-      // Where requests and the key go is a user setting only (a workspace value is ignored).
-      userSettings: { 'unifiedInference.baseUrl': gateway.url },
-      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
-    });
-    // Room for the conversation: the other views of the container are folded.
-    await workbench.showOnlyView('Unified Inference', 'Chat');
-    chat = await workbench.webviewWith('.composer-input', 60_000);
-  });
-
-  after(async () => {
-    await workbench?.close();
-    workbench?.removeFiles();
-    await gateway?.stop();
-  });
+    },
+    (suite) => ({ gateway, workbench, chat } = suite),
+  );
 
   const input = () => chat.locator('.composer-input');
   const lastReply = () => chat.locator('.turn.assistant').last();
@@ -177,8 +166,9 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     await newChat();
     await ask('Remember the word KIWI');
     await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
-    await workbench.page.reload();
-    await workbench.page.locator('.monaco-workbench').waitFor();
+    // The page's own load: a loaded machine took over Playwright's default 30 s for all of it.
+    await workbench.page.reload({ waitUntil: 'domcontentloaded', timeout: 120_000 });
+    await workbench.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     chat = await workbench.webviewWith('.composer-input', 60_000);
     await chat.locator('.turn.user .user-text', { hasText: 'Remember the word KIWI' }).waitFor();
     await chat.locator('button[aria-label="History"]').click();

@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { startGateway, type LocalGateway } from '../gateway/index';
-import { Workbench } from './workbench';
+import { useChatSuite } from './chatSuite';
+import type { Workbench } from './workbench';
 
 // "Restore files to before this reply" as a user meets it: a conversation whose reply changed a
 // file through the checkpoint contract (made at activation by the UI-test seed, since the browser
@@ -13,27 +13,17 @@ const ORIGINAL = 'export function add(a: number, b: number): number {\r\n  retur
 const CHANGED = 'export function sum(values: number[]): number {\n  return values.reduce((a, b) => a + b, 0);\n}\n';
 
 describe('checkpoints: restore a reply\'s files (real VS Code in Chromium)', () => {
-  let gateway: LocalGateway;
   let workbench: Workbench;
   let chat: Frame;
   const onDisk = (): string => readFileSync(join(workbench.server.workspace, 'src', 'app.ts'), 'utf8');
 
-  before(async () => {
-    gateway = await startGateway();
-    workbench = await Workbench.open({
+  useChatSuite(
+    {
       workspaceFiles: { 'src/app.ts': ORIGINAL },
-      userSettings: { 'unifiedInference.baseUrl': gateway.url },
-      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey, UNIFIED_INFERENCE_UI_CHECKPOINT_SEED: JSON.stringify({ path: 'src/app.ts', text: CHANGED }) },
-    });
-    await workbench.showOnlyView('Unified Inference', 'Chat');
-    chat = await workbench.webviewWith('.composer-input', 60_000);
-  });
-
-  after(async () => {
-    await workbench?.close();
-    workbench?.removeFiles();
-    await gateway?.stop();
-  });
+      env: { UNIFIED_INFERENCE_UI_CHECKPOINT_SEED: JSON.stringify({ path: 'src/app.ts', text: CHANGED }) },
+    },
+    (suite) => ({ workbench, chat } = suite),
+  );
 
   it('shows the preview with the file and its diff, and restores the file on confirm', async () => {
     const restore = chat.locator('.turn.assistant button.restore-checkpoint');

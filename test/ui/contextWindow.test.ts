@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { startGateway, type LocalGateway } from '../gateway/index';
-import { Workbench } from './workbench';
+import { useChatSuite } from './chatSuite';
+import type { Workbench } from './workbench';
 
 const TINY = 'sim-openai/gpt-sim-tiny';
 
@@ -9,28 +9,17 @@ const TINY = 'sim-openai/gpt-sim-tiny';
 // tokens, the AGENTS.md chip, and the "Earlier turns summarized" block once the conversation
 // outgrows the model.
 describe('context window (real VS Code in Chromium, local gateway)', () => {
-  let gateway: LocalGateway;
   let workbench: Workbench;
   let chat: Frame;
 
-  before(async () => {
-    gateway = await startGateway();
-    workbench = await Workbench.open({
+  useChatSuite(
+    {
       workspaceFiles: { 'AGENTS.md': '# Conventions\n\nUse tabs for indentation. Name tests after what they prove.\n', 'src/app.ts': 'export const answer = 42;\n' },
       // The workspace tools' definitions alone take about half of the tiny model's 2,048 tokens.
       workspaceSettings: { 'unifiedInference.defaultModels.chat': TINY, 'unifiedInference.chat.workspaceTools': false },
-      userSettings: { 'unifiedInference.baseUrl': gateway.url },
-      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
-    });
-    await workbench.showOnlyView('Unified Inference', 'Chat');
-    chat = await workbench.webviewWith('.composer-input', 60_000);
-  });
-
-  after(async () => {
-    await workbench?.close();
-    workbench?.removeFiles();
-    await gateway?.stop();
-  });
+    },
+    (suite) => ({ workbench, chat } = suite),
+  );
 
   const input = () => chat.locator('.composer-input');
   const meter = () => chat.locator('.context-meter');

@@ -2,35 +2,24 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import { startGateway, type LocalGateway } from '../gateway/index';
-import { Workbench } from './workbench';
+import { useChatSuite } from './chatSuite';
+import type { Workbench } from './workbench';
 
 // A model's edit as a user reviews it: the real workbench in Chromium, the local gateway's
 // `tool-args` mode scripting the model's replace_in_file call. The approval card shows the diff
 // (VS Code's diff colours), Open Diff opens VS Code's diff editor, Allow Once writes the file.
 describe('edit tools (real VS Code in Chromium, local gateway)', () => {
-  let gateway: LocalGateway;
   let workbench: Workbench;
   let chat: Frame;
   const SOURCE = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function twice(n: number): number {\n  return add(n, n);\n}\n';
 
-  before(async () => {
-    gateway = await startGateway();
-    workbench = await Workbench.open({
+  useChatSuite(
+    {
       workspaceFiles: { 'src/math.ts': SOURCE },
       workspaceSettings: { 'unifiedInference.defaultModels.chat': 'sim-openai/gpt-sim-mini::tool-args' },
-      userSettings: { 'unifiedInference.baseUrl': gateway.url },
-      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
-    });
-    await workbench.showOnlyView('Unified Inference', 'Chat');
-    chat = await workbench.webviewWith('.composer-input', 60_000);
-  });
-
-  after(async () => {
-    await workbench?.close();
-    workbench?.removeFiles();
-    await gateway?.stop();
-  });
+    },
+    (suite) => ({ workbench, chat } = suite),
+  );
 
   it('shows an edit as a diff on its approval card, opens it in the diff editor, and writes it on Allow Once', async () => {
     const call = { path: 'src/math.ts', edits: [{ search: '  return a + b;', replace: '  const sum = a + b;\n  return sum;' }] };

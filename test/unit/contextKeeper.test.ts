@@ -15,6 +15,7 @@ import { useGateway } from './gateway/helpers';
 
 const TINY = 'sim-openai/gpt-sim-tiny';
 type Json = Record<string, unknown>;
+type KeptRequest = ConstructorParameters<typeof ContextKeeper>[0]['request'];
 
 function newReply(id: string): AssistantTurn {
   return { role: 'assistant', id, model: TINY, content: '', reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: 0 };
@@ -30,15 +31,16 @@ describe('context keeper against the local gateway (2,048-token model)', () => {
   const chatRequests = (): { status?: number; body: Json }[] => gateway().requests.filter((r) => r.path === '/api/v1/chat/completions').map((r) => ({ status: r.status, body: r.body as Json }));
 
   /** One user message and its reply, as the chat controller runs it. */
-  async function exchange(turns: ChatTurn[], text: string, options: { contextLength?: number; client?: GatewayClient; system?: string } = {}): Promise<{ reply: AssistantTurn; contexts: ReplyContext[] }> {
+  async function exchange(turns: ChatTurn[], text: string, options: { contextLength?: number; client?: GatewayClient; system?: string; request?: KeptRequest } = {}): Promise<{ reply: AssistantTurn; contexts: ReplyContext[] }> {
     const n = turns.length;
     turns.push({ role: 'user', id: `u${n}`, text, attachments: [], createdAt: n });
     const reply = newReply(`a${n}`);
     const contexts: ReplyContext[] = [];
     const c = options.client ?? client();
+    const request = options.request ?? { model: TINY, api: 'auto' };
     const keeper = new ContextKeeper({
       client: c,
-      request: { model: TINY, api: 'auto' },
+      request,
       system: options.system ?? 'You are a helpful assistant.',
       turns: [...turns],
       reply,
@@ -46,7 +48,7 @@ describe('context keeper against the local gateway (2,048-token model)', () => {
       toolChars: 0,
       changed: (context) => contexts.push(context),
     });
-    await runReply({ client: c, request: { model: TINY, api: 'auto' }, history: [], reply, context: keeper, events: { delta: () => undefined, toolStep: () => undefined }, signal: new AbortController().signal });
+    await runReply({ client: c, request, history: [], reply, context: keeper, events: { delta: () => undefined, toolStep: () => undefined }, signal: new AbortController().signal });
     reply.status = 'done';
     turns.push(reply);
     return { reply, contexts };
@@ -118,6 +120,31 @@ describe('context keeper against the local gateway (2,048-token model)', () => {
     assert.ok((reply.context?.trimmedMessageChars ?? 0) > 0, 'the message itself was trimmed, and that is said');
     assert.ok(contexts.length > 0);
     assert.ok(reply.content.length > 0);
+  });
+
+  it('fits an Anthropic-style request with thinking into the small model: max_tokens shrinks to the room, thinking goes off below 2,048', async () => {
+    // /messages asks for the thinking budget plus a long answer (6,144 tokens at effort low): more
+    // than the whole context, which the gateway refuses whatever the input.
+    const turns: ChatTurn[] = [];
+    const request: KeptRequest = { model: TINY, api: 'messages', reasoningEffort: 'low' };
+    for (let i = 0; i < 3; i++) await exchange(turns, `Part ${i}: ${'the cache invalidation rules of the build '.repeat(10)}`, { request });
+    const sent = gateway().requests.filter((r) => r.path === '/api/v1/messages');
+    assert.ok(sent.length >= 3);
+    assert.deepEqual(sent.map((r) => r.status), sent.map(() => 200), 'no request was refused as too long');
+    for (const r of sent) {
+      const body = r.body as Json;
+      assert.ok(typeof body.max_tokens === 'number' && body.max_tokens < 2048 && body.max_tokens >= 512, `max_tokens ${String(body.max_tokens)}`);
+      assert.equal(body.thinking, undefined, 'no thinking budget fits under 2,048 tokens of room');
+    }
+  });
+
+  it('reserves a thinking budget for the answer when the context is large', async () => {
+    const turns: ChatTurn[] = [];
+    const request: KeptRequest = { model: 'sim-anthropic/claude-sim-sonnet', api: 'auto', thinkingBudget: 4000 };
+    await exchange(turns, 'Short question.', { request, contextLength: 200_000 });
+    const body = gateway().requests.filter((r) => r.path === '/api/v1/messages').at(-1)?.body as Json;
+    assert.equal(body.max_tokens, 8096, 'the budget plus a long answer, uncapped: the context has room');
+    assert.deepEqual(body.thinking, { type: 'enabled', budget_tokens: 4000 });
   });
 
   it('learns the context length from the refusal when the catalog lists none', async () => {

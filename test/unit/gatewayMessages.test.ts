@@ -1,6 +1,5 @@
 import * as assert from 'node:assert/strict';
 import { parseToolInput, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayMessage } from '../../src/extension/languageModels/gatewayMessages';
-import { chatModelInformation, estimateTokens, modelInformation } from '../../src/extension/languageModels/modelInformation';
 
 const conversation: GatewayMessage[] = [
   { role: 'user', parts: [{ kind: 'text', text: 'Read README.md' }] },
@@ -60,28 +59,5 @@ describe('neutral conversation to the gateway formats', () => {
     assert.deepEqual(parseToolInput(''), {});
     assert.deepEqual(parseToolInput('[1,2]'), { value: [1, 2] });
     assert.deepEqual(parseToolInput('{"path":'), { invalidJson: '{"path":' });
-  });
-});
-
-describe('gateway models in VS Code\'s picker', () => {
-  it('lists only chat models, with limits and capabilities from the catalog when given', () => {
-    const infos = chatModelInformation([
-      { id: 'sim-openai/gpt-sim-mini', object: 'model', context_length: 64000, max_output_tokens: 4000, input_modalities: ['text', 'image'] },
-      { id: 'sim-openai/text-embedding-sim-small', object: 'model' },
-      { id: 'plain-llama-3', object: 'model', capabilities: { tools: false } },
-    ]);
-    assert.deepEqual(infos.map((i) => i.id), ['sim-openai/gpt-sim-mini', 'plain-llama-3']);
-    // Image input is never advertised, even for a model whose catalog entry takes images: the
-    // request mapping sends text and tool parts only (see requestMessages.test.ts).
-    assert.deepEqual([infos[0]!.maxInputTokens, infos[0]!.maxOutputTokens, infos[0]!.capabilities], [64000, 4000, { toolCalling: true, imageInput: false }]);
-    assert.equal(modelInformation({ id: 'x/vision', object: 'model', capabilities: { vision: true, image_input: true } }).capabilities.imageInput, false);
-    assert.equal(infos[1]!.capabilities.toolCalling, false);
-    assert.equal(modelInformation({ id: 'sim-openai/gpt-sim-mini', object: 'model' }).name, 'gpt-sim-mini');
-  });
-
-  it('estimates about four characters a token', () => {
-    assert.equal(estimateTokens(''), 0);
-    assert.equal(estimateTokens('abcdefgh'), 2);
-    assert.equal(estimateTokens('abcdefghi'), 3);
   });
 });

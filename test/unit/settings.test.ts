@@ -16,7 +16,7 @@ describe('settings', () => {
   });
 
   it('keeps where requests and the key go out of workspace settings (application scope)', () => {
-    for (const key of ['baseUrl', 'authHeader', 'extraHeaders', 'caCertificateFile', 'chat.mcpServers']) {
+    for (const key of ['baseUrl', 'authHeader', 'extraHeaders', 'caCertificateFile', 'chat.mcpServers', 'checkpoints.maxStorageMB']) {
       assert.ok(USER_ONLY_SETTING_KEYS.includes(key), `${key} is read from user settings only`);
     }
     for (const key of USER_ONLY_SETTING_KEYS) assert.equal(properties[`${SETTINGS_SECTION}.${key}`]?.scope, 'application', key);

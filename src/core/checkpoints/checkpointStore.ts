@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileDurably } from '../storage/durableFile';
-import { fileKey, isCheckpointId, isHash, MANIFEST_VERSION, parseManifest, type CheckpointFile, type CheckpointManifest, type FileState, type ManifestParse } from './checkpointManifest';
+import { fileKey, isCheckpointId, isHash, MANIFEST_VERSION, parseManifest, type CheckpointFile, type CheckpointFileRef, type CheckpointManifest, type FileState, type ManifestParse } from './checkpointManifest';
 import { decidePrune, type CheckpointSummary, type PruneDecision } from './pruneRules';
 
 export interface ReplyIds {
@@ -18,9 +18,7 @@ export interface ReplyIds {
 }
 
 /** A file about to change: where it is, and how to read what it holds now (only called when it is not kept yet). */
-export interface PreImageSource {
-  readonly folder: string;
-  readonly path: string;
+export interface PreImageSource extends CheckpointFileRef {
   /** The bytes the user sees now, or 'absent'. */
   read(): Promise<Uint8Array | 'absent'>;
 }
@@ -93,7 +91,7 @@ export class CheckpointStore {
           bytesWritten += await this.writeBlob(hash, bytes);
           before = { kind: 'file', hash, size: bytes.byteLength };
         }
-        added.push({ folder: source.folder, path: source.path, before });
+        added.push({ folder: source.folder, ...(source.folderId !== undefined ? { folderId: source.folderId } : {}), path: source.path, before });
       }
       if (added.length === 0) return { added: 0, bytesWritten };
       const manifest: CheckpointManifest = existing
@@ -105,7 +103,7 @@ export class CheckpointStore {
   }
 
   /** Notes each file's state after the reply changed it (files the reply's checkpoint does not hold are ignored). */
-  recordAfter(reply: ReplyIds, states: ReadonlyArray<{ readonly folder: string; readonly path: string; readonly after: FileState }>): Promise<void> {
+  recordAfter(reply: ReplyIds, states: ReadonlyArray<CheckpointFileRef & { readonly after: FileState }>): Promise<void> {
     return this.serial(async () => {
       const existing = await this.manifestFor(reply);
       if (!existing) return;

@@ -2,7 +2,7 @@
 // checkpoint and every later one of the conversation are undone (a point in time), so each file
 // goes back to its state in the earliest of those checkpoints that touched it. Pure: the caller
 // reads the files' current states and resolves the paths.
-import { fileKey, type CheckpointManifest, type FileState } from './checkpointManifest';
+import { fileKey, type CheckpointFileRef, type CheckpointManifest, type FileState } from './checkpointManifest';
 
 /** A file as it is now: absent, or its bytes' SHA-256 (the open editor's text when it has unsaved changes). */
 export type CurrentState = { readonly kind: 'absent' } | { readonly kind: 'file'; readonly hash: string };
@@ -19,10 +19,8 @@ export type RestoreAction =
   /** Already as it was: nothing to do (restoring twice is harmless). */
   | 'unchanged';
 
-export interface PlanFile {
-  readonly folder: string;
-  readonly path: string;
-}
+/** A file the plan names (folder identity and name, path). */
+export type PlanFile = CheckpointFileRef;
 
 export interface PlanItem extends PlanFile {
   readonly action: RestoreAction;
@@ -30,7 +28,11 @@ export interface PlanItem extends PlanFile {
   readonly before: FileState;
   /** For 'moveBack': the name it is moved back from (that name's own 'delete' is folded in). */
   readonly from?: PlanFile;
-  /** Changed by someone else after the (last) reply that touched it: restored all the same, but said. */
+  /**
+   * Changed by something other than the replies being undone (the user, another tool) after the
+   * first of them touched it: between two of those replies, or after the last one. Restored all
+   * the same (those changes are lost), but said.
+   */
   readonly changedSince: boolean;
 }
 
@@ -58,13 +60,23 @@ function sameState(a: FileState | CurrentState, b: FileState | CurrentState): bo
 export function planRestore(manifests: readonly CheckpointManifest[], current: (file: PlanFile) => CurrentState | string): RestorePlan {
   const ordered = [...manifests].sort((a, b) => a.seq - b.seq);
   const firstBefore = new Map<string, { file: PlanFile; before: FileState }>();
-  /** The newest known "after" per file; undefined when the newest checkpoint touching it did not say. */
-  const lastAfter = new Map<string, FileState | undefined>();
+  /**
+   * Per file, what the undone replies left it as: the newest "after" of one (undefined when that
+   * writer did not say), checked against the next one's pre-image as the chain goes on.
+   */
+  const leftAs = new Map<string, FileState | undefined>();
+  /** Files some other hand changed between two of the undone replies. */
+  const changedBetween = new Set<string>();
   for (const manifest of ordered) {
     for (const file of manifest.files) {
       const key = fileKey(file);
-      if (!firstBefore.has(key)) firstBefore.set(key, { file: { folder: file.folder, path: file.path }, before: file.before });
-      lastAfter.set(key, file.after);
+      if (!firstBefore.has(key)) firstBefore.set(key, { file: ref(file), before: file.before });
+      else {
+        // A later reply found the file other than the earlier one left it: someone edited it in between.
+        const left = leftAs.get(key);
+        if (left !== undefined && !sameState(left, file.before)) changedBetween.add(key);
+      }
+      leftAs.set(key, file.after);
     }
   }
   const items: PlanItem[] = [];
@@ -77,8 +89,8 @@ export function planRestore(manifests: readonly CheckpointManifest[], current: (
       continue;
     }
     now.set(key, state);
-    const after = lastAfter.get(key);
-    const changedSince = after !== undefined && !sameState(after, state);
+    const left = leftAs.get(key);
+    const changedSince = changedBetween.has(key) || (left !== undefined && !sameState(left, state));
     let action: RestoreAction;
     if (sameState(before, state)) action = 'unchanged';
     else if (before.kind === 'absent') action = 'delete';
@@ -87,6 +99,10 @@ export function planRestore(manifests: readonly CheckpointManifest[], current: (
     items.push({ ...file, action, before, changedSince });
   }
   return { checkpoints: ordered.length, items: foldRenames(items, now), skipped };
+}
+
+function ref(file: PlanFile): PlanFile {
+  return { folder: file.folder, ...(file.folderId !== undefined ? { folderId: file.folderId } : {}), path: file.path };
 }
 
 /**
@@ -112,7 +128,7 @@ function foldRenames(items: readonly PlanItem[], now: ReadonlyMap<string, Curren
       continue;
     }
     used.add(source);
-    out.push({ ...item, action: 'moveBack', from: { folder: source.folder, path: source.path } });
+    out.push({ ...item, action: 'moveBack', from: ref(source) });
   }
   return out.filter((item) => !used.has(item));
 }

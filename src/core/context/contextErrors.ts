@@ -1,7 +1,7 @@
 // A gateway that says the request was longer than the model's context: OpenAI's
-// `context_length_exceeded` (400), Anthropic's "prompt is too long", and the words other
-// providers use. Compared by fields and words, not classes (wire-conventions: errors come in
-// several shapes).
+// `context_length_exceeded` (400), Anthropic's "prompt is too long" and "input length and
+// `max_tokens` exceed context limit", and the words other providers use. Compared by fields and
+// words, not classes (wire-conventions: errors come in several shapes).
 
 interface ErrorLike {
   readonly status?: number;
@@ -10,7 +10,7 @@ interface ErrorLike {
   readonly message?: string;
 }
 
-const WORDS = /context[_ ]length|context window|maximum context|prompt is too long|too many (input )?tokens|input is too long|reduce the length of the messages/i;
+const WORDS = /context[_ ]length|context window|maximum context|exceeds? (the )?context limit|prompt is too long|too many (input )?tokens|input is too long|reduce the length of the messages/i;
 
 export function isContextLengthError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
@@ -22,12 +22,13 @@ export function isContextLengthError(error: unknown): boolean {
 
 /**
  * The input tokens the gateway counted, when its message says ("... (1,900 in the messages, ...)"
- * as OpenAI words it, or Anthropic's "prompt is too long: 2100 tokens > 2048 maximum").
+ * as OpenAI words it, or Anthropic's "prompt is too long: 2100 tokens > 2048 maximum" and
+ * "exceed context limit: 1900 + 4096 > 2048").
  */
 export function reportedInputTokens(error: unknown): number | undefined {
   const message = typeof error === 'object' && error !== null ? (error as ErrorLike).message : undefined;
   if (typeof message !== 'string') return undefined;
-  const match = /([\d,]+) (?:tokens )?in the messages/i.exec(message) ?? /prompt is too long:\s*([\d,]+) tokens/i.exec(message);
+  const match = /([\d,]+) (?:tokens )?in the messages/i.exec(message) ?? /prompt is too long:\s*([\d,]+) tokens/i.exec(message) ?? /context limit:\s*([\d,]+) \+/i.exec(message);
   const value = match?.[1] ? Number(match[1].replace(/,/g, '')) : NaN;
   return Number.isFinite(value) && value > 0 ? value : undefined;
 }

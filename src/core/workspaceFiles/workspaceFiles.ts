@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import { readTextPrefix, type FileContent } from './boundedRead';
-import { placeAbsolute, resolvePlaced, type Placement } from './placePath';
+import { placeAbsolute, resolvePlaced, type FolderRef, type Placement } from './placePath';
 import { listedFileAt, walkFiles, type Listing, type ListOptions } from './fileWalk';
 import type { PathMatcher } from './glob';
 import { GitignoreCache, locate, openFolders, relativeInside, type FolderConfig, type RootFolder } from './rootFolders';
@@ -182,9 +182,9 @@ export class WorkspaceFiles {
     return placeAbsolute(this.folders, absolute, this.caseInsensitive);
   }
 
-  /** A folder name + folder-relative path (as `place` gave it) back as an absolute path, checked again. */
-  placed(folderName: string, path: string): Promise<Placement> {
-    return resolvePlaced(this.folders, folderName, path, this.caseInsensitive);
+  /** A folder (identity and name, as `place` gave them) + folder-relative path back as an absolute path, checked again. */
+  placed(folder: FolderRef, path: string): Promise<Placement> {
+    return resolvePlaced(this.folders, folder, path, this.caseInsensitive);
   }
 
   /** The places `asked` may name, best first; none when every reading leaves the folders. */

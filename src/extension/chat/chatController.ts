@@ -171,9 +171,8 @@ export class ChatController extends Disposable {
         return;
       }
       case 'restoreCheckpoint':
-        // A reply still writing would fight the restore.
-        if (this.running) void vscode.window.showInformationMessage('Wait for the reply to finish (or stop it), then restore the files.');
-        else await this.deps.checkpoints?.restore({ conversationId: this.conversation.id, turnId: message.turnId });
+        // The checkpoints refuse a restore while a reply of any chat is writing, or another restore is under way.
+        await this.deps.checkpoints?.restore({ conversationId: this.conversation.id, turnId: message.turnId });
         return;
       case 'searchHistory':
         this.historyQuery = message.query;
@@ -320,6 +319,8 @@ export class ChatController extends Disposable {
     let finish!: () => void;
     const done = new Promise<void>((resolve) => (finish = resolve));
     this.running = { controller, reply, done };
+    // Every chat's replies count: a restore from another view or panel must wait for this one too.
+    this.deps.checkpoints?.trackReply(done);
     try {
       await this.write(conversation, reply, history, controller.signal);
     } finally {
@@ -354,25 +355,24 @@ export class ChatController extends Disposable {
     const provider = this.providerOf(reply.model);
     try {
       // Instruction files in the system prompt; the keeper fits each round into the context window.
+      const request = {
+        model: reply.model,
+        api: settings.chatApi,
+        ...(provider ? { provider } : {}),
+        ...(parameters.maxTokens ? { maxTokens: parameters.maxTokens } : {}),
+        ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
+        ...(parameters.reasoningEffort ? { reasoningEffort: parameters.reasoningEffort } : {}),
+        ...(parameters.thinkingBudget ? { thinkingBudget: parameters.thinkingBudget } : {}),
+        ...(settings.chat.mcpServers.length ? { mcpServers: settings.chat.mcpServers } : {}),
+      };
       const { system, keeper } = await prepareReplyContext({
-        deps: this.deps, client, system: baseSystem, turns: turnsBefore, reply, post: (message) => this.post(message),
-        request: { model: reply.model, api: settings.chatApi, ...(provider ? { provider } : {}), ...(parameters.maxTokens ? { maxTokens: parameters.maxTokens } : {}) },
+        deps: this.deps, client, system: baseSystem, turns: turnsBefore, reply, post: (message) => this.post(message), request,
         ...(tools ? { tools: tools.definitions } : {}),
       });
       await runReply({
         context: keeper,
         client,
-        request: {
-          model: reply.model,
-          api: settings.chatApi,
-          ...(provider ? { provider } : {}),
-          ...(system ? { system } : {}),
-          ...(parameters.maxTokens ? { maxTokens: parameters.maxTokens } : {}),
-          ...(parameters.temperature !== undefined ? { temperature: parameters.temperature } : {}),
-          ...(parameters.reasoningEffort ? { reasoningEffort: parameters.reasoningEffort } : {}),
-          ...(parameters.thinkingBudget ? { thinkingBudget: parameters.thinkingBudget } : {}),
-          ...(settings.chat.mcpServers.length ? { mcpServers: settings.chat.mcpServers } : {}),
-        },
+        request: { ...request, ...(system ? { system } : {}) },
         history,
         reply,
         ...(tools ? { tools } : {}),

@@ -4,6 +4,7 @@
 // usual Allow Once / for this conversation / Deny, sensitive files once at a time. The terminal
 // tool (chat.terminalTool, user settings only) asks every time.
 import type { Settings } from '../../shared/settings';
+import type { GatewayTool } from '../languageModels/gatewayAnswer';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
 import { EDIT_TOOLS, isEditTool } from '../edits/editDefinitions';
 import { EditTools } from '../edits/editTools';
@@ -12,6 +13,11 @@ import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesServ
 import type { ToolHost } from './replyRunner';
 import type { ToolApprovals } from './toolApprovals';
 import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
+
+/** The definitions a reply offers the model (also what the context meter counts). */
+export function chatToolDefinitions(settings: Settings): readonly GatewayTool[] {
+  return [...WORKSPACE_TOOLS, ...EDIT_TOOLS, ...(settings.chat.terminalTool ? [COMMAND_TOOL] : [])];
+}
 
 export class ChatTools {
   private readonly workspace: WorkspaceTools;
@@ -28,7 +34,7 @@ export class ChatTools {
     const { conversationId } = reply;
     const terminal = settings.chat.terminalTool;
     return {
-      definitions: [...WORKSPACE_TOOLS, ...EDIT_TOOLS, ...(terminal ? [COMMAND_TOOL] : [])],
+      definitions: chatToolDefinitions(settings),
       review: (call) => {
         if (call.name === RUN_COMMAND) return terminal ? this.commands.review(call) : Promise.resolve({ sensitivePaths: [], refusal: 'The terminal tool is off.' });
         return isEditTool(call.name) ? this.edits.review(call) : this.workspace.review(call);

@@ -57,7 +57,7 @@ export interface ReplyEvents {
 /** Fits each round's request into the model's context window (context/contextKeeper.ts). */
 export interface ContextFitter {
   /** The messages (history and `tail`, the reply's own rounds) and system prompt to send; `refusedWith`: the gateway's context-length error for the last try. */
-  fit(tail: readonly WireMessage[], refusedWith: unknown, signal: AbortSignal): Promise<{ readonly messages: readonly WireMessage[]; readonly system?: string }>;
+  fit(tail: readonly WireMessage[], refusedWith: unknown, signal: AbortSignal): Promise<{ readonly messages: readonly WireMessage[]; readonly system?: string; readonly answerRoom?: number }>;
   /** One round's usage, as the gateway reported it. */
   measured(usage: TokenUsage): void;
 }
@@ -124,7 +124,13 @@ export async function runReply(run: ReplyRun): Promise<void> {
     const tools = run.tools && round < maxRounds ? run.tools.definitions : undefined;
     const stream = async (refusedWith?: unknown): Promise<Awaited<ReturnType<typeof streamGatewayAnswer>>> => {
       const fitted = run.context ? await run.context.fit(reply.wire, refusedWith, signal) : { messages: [...run.history, ...reply.wire] };
-      const request = { ...run.request, ...(fitted.system !== undefined ? { system: fitted.system } : {}), messages: fitted.messages, ...(tools?.length ? { tools } : {}) };
+      const request = {
+        ...run.request,
+        ...(fitted.system !== undefined ? { system: fitted.system } : {}),
+        messages: fitted.messages,
+        ...(fitted.answerRoom ? { answerRoom: fitted.answerRoom } : {}),
+        ...(tools?.length ? { tools } : {}),
+      };
       return streamGatewayAnswer(
         run.client,
         request,

@@ -2,27 +2,49 @@
 // (the CheckpointRecorder the writers call), says which turns have one, prepares and applies
 // "Restore files to before this reply", and keeps the storage under its budget.
 import * as vscode from 'vscode';
-import { CheckpointCorruptError, CheckpointStore, changingItems, fileKey, planRestore, sha256, type CheckpointManifest, type CurrentState, type PlanFile, type PreImageSource, type PruneReport, type RestorePlan, type WorkspaceFiles } from '../../core/index';
+import * as nodePath from 'node:path';
+import { CheckpointCorruptError, CheckpointStore, changingItems, fileKey, planRestore, restoreDrift, sha256, type CheckpointFile, type CheckpointFileRef, type CheckpointManifest, type CurrentState, type PlannedRestore, type PlanFile, type PreImageSource, type PruneReport, type RestoreDrift, type RestorePlan, type WorkspaceFiles } from '../../core/index';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { CheckpointRefusedError, type CheckpointRecorder, type ReplyRef } from './checkpointRecorder';
 import { readFileNow } from './fileSnapshot';
+import { RestoreGuard } from './restoreGuard';
 
 /** A restore worked out and checked (every kept byte read and verified), ready to show and apply. */
-export interface PreparedRestore {
+export interface PreparedRestore extends PlannedRestore {
   readonly reply: ReplyRef;
   readonly plan: RestorePlan;
   /** Each planned file's URI, by fileKey. */
   readonly uris: ReadonlyMap<string, vscode.Uri>;
   /** The kept bytes the plan writes back, by hash. */
   readonly contents: ReadonlyMap<string, Uint8Array>;
+  /** How each planned file is shown, by fileKey: its path, with its folder when several are open. */
+  readonly labels: ReadonlyMap<string, string>;
+  /** What changed since an earlier preview of this restore (the preview says so first). */
+  readonly drift?: RestoreDrift;
 }
 
 /** A checkpoint that cannot be used (damaged, missing): the message says so; nothing was changed. */
 export class CheckpointUnusableError extends Error {
   override readonly name = 'CheckpointUnusableError';
+}
+
+/**
+ * The files changed after the preview was worked out: nothing was written. `fresh` is the restore
+ * as it stands now, to show again.
+ */
+export class RestoreOutdatedError extends Error {
+  override readonly name = 'RestoreOutdatedError';
+  constructor(readonly fresh: PreparedRestore) {
+    super('Files changed while the restore preview was open; nothing was restored.');
+  }
+}
+
+/** The label a planned file is shown under. */
+export function restoreLabel(prepared: Pick<PreparedRestore, 'labels'>, file: PlanFile): string {
+  return prepared.labels.get(fileKey(file)) ?? file.path;
 }
 
 /** Checkpoints younger than this are never pruned for their conversation being unknown (it may not be saved yet). */
@@ -37,6 +59,10 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
   private approxBytes: number | undefined;
   private pruning: Promise<PruneReport | undefined> | undefined;
   private lastReply: ReplyRef | undefined;
+  /** One restore at a time for the window (every chat view and panel shares this service). */
+  readonly restoreGuard = new RestoreGuard();
+  /** The restore being written (read again, checked, applied): writers wait for it. */
+  private applying: Promise<unknown> | undefined;
 
   constructor(
     root: string,
@@ -50,11 +76,12 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
   }
 
   async beforeChange(reply: ReplyRef, uris: readonly vscode.Uri[]): Promise<void> {
+    await this.applying;
     const files = await this.workspaceFiles.open();
     const sources: PreImageSource[] = [];
     for (const uri of uris) {
       const place = await this.place(files, uri);
-      sources.push({ folder: place.folder, path: place.path, read: () => readFileNow(uri, place.path, true) });
+      sources.push({ ...place, read: () => readFileNow(uri, place.path, true) });
     }
     let result;
     try {
@@ -82,7 +109,7 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
       if (!place) continue;
       const bytes = await readFileNow(uri, place.path, false).catch(() => undefined);
       if (bytes === undefined) continue;
-      states.push({ folder: place.folder, path: place.path, after: bytes === 'absent' ? ({ kind: 'absent' } as const) : ({ kind: 'file', hash: sha256(bytes), size: bytes.byteLength } as const) });
+      states.push({ ...place, after: bytes === 'absent' ? ({ kind: 'absent' } as const) : ({ kind: 'file', hash: sha256(bytes), size: bytes.byteLength } as const) });
     }
     await this.store.recordAfter(reply, states);
   }
@@ -111,17 +138,29 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
     const files = await this.workspaceFiles.open();
     const uris = new Map<string, vscode.Uri>();
     const states = new Map<string, CurrentState | string>();
+    const labels = new Map<string, string>();
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    // Each kept file is resolved to the open folder it names (by identity; an earlier version's by
+    // name, when unambiguous) and keyed by that folder from here on: an earlier version's entry and
+    // a newer one for the same file are one file, and two same-named folders' files are two.
+    const resolved = new Map<string, CheckpointFileRef>();
     for (const manifest of manifests) {
       for (const file of manifest.files) {
-        const key = fileKey(file);
-        if (states.has(key)) continue;
-        const placed = await files.placed(file.folder, file.path);
+        const kept = fileKey(file);
+        if (resolved.has(kept)) continue;
+        const placed = await files.placed({ name: file.folder, ...(file.folderId !== undefined ? { id: file.folderId } : {}) }, file.path);
         if (!placed.ok) {
-          states.set(key, `${placed.message}`);
+          resolved.set(kept, file);
+          states.set(kept, placed.message);
           continue;
         }
+        const ref: CheckpointFileRef = { folder: placed.folder.name, folderId: placed.folderId, path: file.path };
+        const key = fileKey(ref);
+        resolved.set(kept, ref);
+        if (states.has(key)) continue;
         const uri = vscode.Uri.file(placed.absolute);
         uris.set(key, uri);
+        labels.set(key, label(folders, placed.folder.name, placed.folder.path, file.path));
         try {
           const bytes = await readFileNow(uri, file.path, false);
           states.set(key, bytes === 'absent' ? { kind: 'absent' } : { kind: 'file', hash: sha256(bytes) });
@@ -130,7 +169,8 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
         }
       }
     }
-    const plan = planRestore(manifests, (file: PlanFile) => states.get(fileKey(file)) ?? 'not found');
+    const canonical = manifests.map((manifest) => ({ ...manifest, files: manifest.files.map((file): CheckpointFile => ({ ...file, ...resolved.get(fileKey(file)) })) }));
+    const plan = planRestore(canonical, (file: PlanFile) => states.get(fileKey(file)) ?? 'not found');
     const contents = new Map<string, Uint8Array>();
     for (const item of changingItems(plan)) {
       if (item.action === 'moveBack' || item.before.kind !== 'file' || contents.has(item.before.hash)) continue;
@@ -141,18 +181,37 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
         throw error;
       }
     }
-    return { reply, plan, uris, contents };
+    return { reply, plan, uris, contents, current: states, labels };
   }
 
-  /** Applies a prepared restore as one workspace edit, then saves what it left open and unsaved. Returns the files changed. */
-  async applyRestore(prepared: PreparedRestore): Promise<number> {
+  /**
+   * Applies a prepared restore as one workspace edit, then saves what it left open and unsaved.
+   * Returns the files changed. First every planned file is read again: when any is not as the
+   * preview showed it (edited meanwhile, in an editor or on disk, or a reply recorded another
+   * checkpoint), nothing is written and RestoreOutdatedError carries the restore as it stands now.
+   */
+  applyRestore(prepared: PreparedRestore): Promise<number> {
+    const applying = this.applyChecked(prepared);
+    // A writer that starts meanwhile keeps its pre-image after the restore, not before it.
+    this.applying = applying.catch(() => undefined);
+    return applying;
+  }
+
+  private async applyChecked(prepared: PreparedRestore): Promise<number> {
+    const fresh = await this.prepareRestore(prepared.reply);
+    const drift = restoreDrift(prepared, fresh);
+    if (drift) {
+      this.log.info(`Checkpoints: restore of reply ${prepared.reply.turnId} not applied: ${drift.files.length} file(s) changed while its preview was open${drift.checkpoints ? ', and the checkpoints to undo changed' : ''}; shown again.`);
+      throw new RestoreOutdatedError({ ...fresh, drift });
+    }
     const edit = new vscode.WorkspaceEdit();
     const touched: vscode.Uri[] = [];
     const items = changingItems(prepared.plan);
     for (const item of items) {
       const uri = prepared.uris.get(fileKey(item));
       if (!uri) continue;
-      touched.push(uri);
+      // A deleted file's editor is not saved afterwards (that would bring the file back).
+      if (item.action !== 'delete') touched.push(uri);
       if (item.action === 'delete') edit.deleteFile(uri, { ignoreIfNotExists: true });
       else if (item.action === 'moveBack' && item.from) {
         const from = prepared.uris.get(fileKey(item.from));
@@ -203,12 +262,19 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
     return readSettings().checkpoints.maxStorageMB * 1024 * 1024;
   }
 
-  private async place(files: WorkspaceFiles, uri: vscode.Uri): Promise<{ folder: string; path: string }> {
+  private async place(files: WorkspaceFiles, uri: vscode.Uri): Promise<CheckpointFileRef & { folderId: string }> {
     if (uri.scheme !== 'file') throw new CheckpointRefusedError('notAFile', `${uri.toString()} is not a file on disk: checkpoints keep files of the workspace folders only, so the change was not made.`);
     const placed = await files.place(uri.fsPath);
     if (!placed.ok) throw new CheckpointRefusedError('outside', `${placed.message} Checkpoints keep files of the workspace folders only, so the change was not made.`);
-    return { folder: placed.folder.name, path: placed.path };
+    return { folder: placed.folder.name, folderId: placed.folderId, path: placed.path };
   }
+}
+
+/** A planned file as the preview shows it: with its folder when several are open, and that folder's place when its name is shared. */
+function label(folders: readonly vscode.WorkspaceFolder[], name: string, folderPath: string, path: string): string {
+  if (folders.length < 2) return path;
+  const shared = folders.filter((folder) => folder.name === name).length > 1;
+  return shared ? `${name}/${path} (in ${nodePath.dirname(folderPath)})` : `${name}/${path}`;
 }
 
 function mb(bytes: number): string {

@@ -8,11 +8,12 @@ import type { Log } from '../log';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { CHECKPOINT_SCHEME, CheckpointContentProvider } from './checkpointContent';
 import type { CheckpointRecorder, ReplyRef } from './checkpointRecorder';
-import { CheckpointService, CheckpointUnusableError, type PreparedRestore } from './checkpointService';
+import { CheckpointService, CheckpointUnusableError, RestoreOutdatedError, type PreparedRestore } from './checkpointService';
 import { confirmRestore } from './restorePreview';
 import { changingItems } from '../../core/index';
 
-export type RestoreOutcome = 'restored' | 'cancelled' | 'nothingToDo' | 'failed';
+/** `busy`: another restore is under way in this window, or a reply is writing (the user was told). */
+export type RestoreOutcome = 'restored' | 'cancelled' | 'nothingToDo' | 'failed' | 'busy';
 
 /** What the chat needs of checkpoints. */
 export interface ChatCheckpoints {
@@ -20,7 +21,10 @@ export interface ChatCheckpoints {
   readonly recorder: CheckpointRecorder;
   readonly onDidRecord: vscode.Event<ReplyRef>;
   turnsWithCheckpoints(conversationId: string): Promise<string[]>;
+  /** One restore at a time for the whole window, never while a reply of any chat is writing. */
   restore(reply: ReplyRef): Promise<RestoreOutcome>;
+  /** A chat reply is running until `done` settles (restores wait for every chat's replies). */
+  trackReply(done: Promise<unknown>): void;
 }
 
 export interface Checkpoints extends ChatCheckpoints {
@@ -39,9 +43,24 @@ export function checkpointRoot(context: Pick<vscode.ExtensionContext, 'storageUr
 
 /**
  * `confirm` shows the preview (tests answer it instead). Errors are shown to the user and logged;
- * a damaged checkpoint changes nothing.
+ * a damaged checkpoint changes nothing. One restore runs at a time in the window (the service's
+ * claim), and when files change while the preview is open, nothing is written: the preview shows
+ * again, saying what changed.
  */
 export async function restoreToBefore(service: CheckpointService, reply: ReplyRef, log: Log, confirm: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean> = confirmRestore): Promise<RestoreOutcome> {
+  const release = service.restoreGuard.claim();
+  if (typeof release === 'string') {
+    void vscode.window.showInformationMessage(release);
+    return 'busy';
+  }
+  try {
+    return await restoreClaimed(service, reply, log, confirm);
+  } finally {
+    release();
+  }
+}
+
+async function restoreClaimed(service: CheckpointService, reply: ReplyRef, log: Log, confirm: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean>): Promise<RestoreOutcome> {
   let prepared: PreparedRestore;
   try {
     prepared = await service.prepareRestore(reply);
@@ -51,21 +70,28 @@ export async function restoreToBefore(service: CheckpointService, reply: ReplyRe
     void vscode.window.showErrorMessage(`Cannot restore the files: ${message}`, ...(error instanceof CheckpointUnusableError ? [] : ['Show Log'])).then((choice) => choice && log.show());
     return 'failed';
   }
-  if (changingItems(prepared.plan).length === 0) {
-    const skipped = prepared.plan.skipped.map((s) => `${s.path} (${s.reason})`).join(', ');
-    void vscode.window.showInformationMessage(skipped ? `Nothing to restore: the other files are already as before this reply. Not restorable: ${skipped}.` : 'The files are already as they were before this reply.');
-    return 'nothingToDo';
-  }
-  if (!(await confirm(prepared, prepared.plan.checkpoints - 1))) return 'cancelled';
-  try {
-    const count = await service.applyRestore(prepared);
-    void vscode.window.showInformationMessage(`Restored ${count} ${count === 1 ? 'file' : 'files'} to before the reply.`);
-    return 'restored';
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    log.error(`Checkpoints: restore failed: ${message}`);
-    void vscode.window.showErrorMessage(`The restore failed: ${message}`);
-    return 'failed';
+  for (;;) {
+    if (changingItems(prepared.plan).length === 0) {
+      const skipped = prepared.plan.skipped.map((s) => `${s.path} (${s.reason})`).join(', ');
+      void vscode.window.showInformationMessage(skipped ? `Nothing to restore: the other files are already as before this reply. Not restorable: ${skipped}.` : 'The files are already as they were before this reply.');
+      return 'nothingToDo';
+    }
+    if (!(await confirm(prepared, prepared.plan.checkpoints - 1))) return 'cancelled';
+    try {
+      const count = await service.applyRestore(prepared);
+      void vscode.window.showInformationMessage(`Restored ${count} ${count === 1 ? 'file' : 'files'} to before the reply.`);
+      return 'restored';
+    } catch (error) {
+      // Files changed while the preview was open: nothing was written; the preview shows the restore as it stands now.
+      if (error instanceof RestoreOutdatedError) {
+        prepared = error.fresh;
+        continue;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      log.error(`Checkpoints: restore failed: ${message}`);
+      void vscode.window.showErrorMessage(`The restore failed: ${message}`);
+      return 'failed';
+    }
   }
 }
 
@@ -86,5 +112,6 @@ export function createCheckpoints(options: {
     onDidRecord: service.onDidRecord,
     turnsWithCheckpoints: (conversationId) => service.turnsWithCheckpoints(conversationId),
     restore: (reply, confirm) => restoreToBefore(service, reply, options.log, confirm),
+    trackReply: (done) => service.restoreGuard.trackReply(done),
   };
 }

@@ -3,7 +3,8 @@
 // complete. Shared by the language model provider (VS Code's chat), the @unified participant and
 // the chat panel. The caller keeps what the sink received when the stream throws.
 import { ChatStreamAccumulator, MessageStreamAccumulator, type ChatCompletionRequest, type GatewayClient, type MessageCreateRequest, type ToolExecuted } from '../../core/index';
-import { EFFORT_THINKING_BUDGET, type TokenUsage } from '../../shared/chatModel';
+import type { TokenUsage } from '../../shared/chatModel';
+import { answerTokens, DEFAULT_MESSAGES_MAX_TOKENS } from './answerTokens';
 import { parseToolInput, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayAnswerRequest, type GatewayPart } from './gatewayMessages';
 
 export type { GatewayAnswerRequest, GatewayMessage, GatewayPart, GatewayTool } from './gatewayMessages';
@@ -24,22 +25,20 @@ export interface AnswerResult {
   readonly parts: readonly GatewayPart[];
 }
 
-/** /messages requires max_tokens; this leaves room for a long answer without a known limit. */
-const DEFAULT_MESSAGES_MAX_TOKENS = 4096;
-
 export async function streamGatewayAnswer(client: GatewayClient, request: GatewayAnswerRequest, sink: AnswerSink, signal: AbortSignal): Promise<AnswerResult> {
   return usesMessagesApi(request.model, request.api, request.provider) ? viaMessages(client, request, sink, signal) : viaChat(client, request, sink, signal);
 }
 
 function chatRequest(request: GatewayAnswerRequest): ChatCompletionRequest {
   const tools = toChatTools(request.tools);
+  const { maxTokens, thinkingBudget } = answerTokens(request, false);
   return {
     model: request.model,
     messages: toChatMessages(request),
-    ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
+    ...(maxTokens ? { max_tokens: maxTokens } : {}),
     ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     ...(request.reasoningEffort ? { reasoning_effort: request.reasoningEffort } : {}),
-    ...(request.thinkingBudget ? { thinking: { type: 'enabled', budget_tokens: request.thinkingBudget } } : {}),
+    ...(thinkingBudget ? { thinking: { type: 'enabled', budget_tokens: thinkingBudget } } : {}),
     ...(request.mcpServers?.length ? { mcp_servers: [...request.mcpServers] } : {}),
     ...(tools ? { tools, tool_choice: request.toolChoice === 'required' ? 'required' : 'auto' } : {}),
   };
@@ -80,12 +79,10 @@ async function viaChat(client: GatewayClient, request: GatewayAnswerRequest, sin
 
 function messagesRequest(request: GatewayAnswerRequest): MessageCreateRequest {
   const tools = toMessagesTools(request.tools);
-  const budget = request.thinkingBudget ?? (request.reasoningEffort ? EFFORT_THINKING_BUDGET[request.reasoningEffort] : undefined);
-  // The budget must stay below max_tokens: leave at least a default answer's room above it.
-  const maxTokens = budget ? Math.max(request.maxTokens ?? 0, budget + DEFAULT_MESSAGES_MAX_TOKENS) : (request.maxTokens ?? DEFAULT_MESSAGES_MAX_TOKENS);
+  const { maxTokens, thinkingBudget: budget } = answerTokens(request, true);
   return {
     model: request.model,
-    max_tokens: maxTokens,
+    max_tokens: maxTokens ?? DEFAULT_MESSAGES_MAX_TOKENS,
     messages: toMessagesParams(request.messages),
     ...(request.system ? { system: request.system } : {}),
     // Anthropic-style temperature is 0 to 1, and thinking only runs at the default temperature.

@@ -31,6 +31,11 @@ export interface GatewayAnswerRequest {
   readonly reasoningEffort?: ReasoningEffort;
   /** Extended thinking budget in tokens; undefined leaves thinking off. */
   readonly thinkingBudget?: number;
+  /**
+   * The most tokens the answer may ask for: what the model's context leaves after the input (the
+   * context keeper measures it). `max_tokens` and the thinking budget shrink to fit (answerTokens.ts).
+   */
+  readonly answerRoom?: number;
   /** Tool servers the gateway runs tools on (`mcp_servers`, on both endpoints). */
   readonly mcpServers?: readonly string[];
 }

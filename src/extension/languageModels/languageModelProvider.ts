@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { readSettings } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
+import type { TokenUsage } from '../../shared/chatModel';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
@@ -12,6 +13,13 @@ import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools,
 export const LANGUAGE_MODEL_VENDOR = 'unified-inference';
 
 type Information = vscode.LanguageModelChatInformation & ModelInformation;
+
+/** Token usage of one answer, as the gateway counted it. */
+export interface LanguageModelUsage {
+  readonly model: string;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+}
 
 /** The vscode classes the request mapping tells apart (System only where the running VS Code has it). */
 const KIT: LanguageModelKit = {
@@ -97,7 +105,7 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
     const catalogModel = this.catalog.snapshot?.models.find((entry) => entry.id === model.id);
     const tools = toGatewayTools(options.tools);
     try {
-      await streamGatewayAnswer(
+      const answer = await streamGatewayAnswer(
         client,
         {
           model: model.id,
@@ -114,6 +122,7 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
         },
         controller.signal,
       );
+      this.noteUsage(model.id, answer.usage);
       this.connection.reportModelUse();
     } catch (error) {
       if (token.isCancellationRequested) throw new vscode.CancellationError();
@@ -127,9 +136,27 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
     }
   }
 
-  /** An estimate (about four characters a token), documented as such in modelInformation.ts. */
+  /** An estimate (core's tokenEstimate.ts), documented as such in modelInformation.ts. */
   async provideTokenCount(_model: Information, text: string | vscode.LanguageModelChatRequestMessage): Promise<number> {
-    return estimateTokens(typeof text === 'string' ? text : countableText(text, KIT));
+    return typeof text === 'string' ? estimateTokens(text) : estimateTokens(countableText(text, KIT), true);
+  }
+
+  /** The gateway's usage figure of the last answer this provider streamed (undefined: none reported). */
+  get lastUsage(): LanguageModelUsage | undefined {
+    return this.usage;
+  }
+
+  private usage: LanguageModelUsage | undefined;
+
+  /**
+   * VS Code's stable language model API (1.104) has no part a provider can report usage with
+   * (only text, tool call and tool result parts), so the gateway's figure goes to the log, where
+   * a user can see what VS Code's chat spent, and the credits display refreshes (reportModelUse).
+   */
+  private noteUsage(modelId: string, usage: TokenUsage | undefined): void {
+    if (!usage) return;
+    this.usage = { model: modelId, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens };
+    this.log.info(`Language model answer from ${modelId}: ${usage.promptTokens} input and ${usage.completionTokens} output tokens (the gateway's count).`);
   }
 }
 

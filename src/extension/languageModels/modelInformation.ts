@@ -1,5 +1,7 @@
-// What VS Code's model picker shows for each gateway chat model. Pure (no vscode import).
-import type { Model } from '../../core/index';
+// What VS Code's model picker shows for each gateway chat model, from the catalog. Pure (no vscode
+// import). The limits and features are read by core (contextLength.ts, modelFeatures.ts), so the
+// chat panel and VS Code's chat agree on what a model can take.
+import { catalogContextLength, catalogFeatures, catalogMaxOutputTokens, contextBudget, estimateTextTokens, MESSAGE_OVERHEAD_TOKENS, type Model } from '../../core/index';
 import { categoryOf, providerOf } from '../models/catalogTree';
 
 export interface ModelInformation {
@@ -12,45 +14,66 @@ export interface ModelInformation {
   readonly tooltip: string;
   readonly detail: string;
   readonly capabilities: { readonly toolCalling: boolean; readonly imageInput: boolean };
+  /**
+   * The catalog says the model reasons before answering. VS Code's stable API (1.104) has no
+   * capability for it, so the picker shows it in `detail` and the tooltip; kept here for callers.
+   */
+  readonly reasoning: boolean;
 }
 
-/** Used when the catalog gives no limits: typical of current chat models, and only a hint to VS Code. */
-export const DEFAULT_MAX_INPUT_TOKENS = 128_000;
+/** Used when the catalog gives no context length: typical of current chat models, and only a hint to VS Code. */
+export const DEFAULT_CONTEXT_LENGTH = 128_000;
+/** Used when the catalog gives no output limit: a long answer, never more than the window allows. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 8_192;
 
-function positiveNumber(...values: unknown[]): number | undefined {
-  for (const value of values) {
-    const number = typeof value === 'string' ? Number(value) : value;
-    if (typeof number === 'number' && Number.isFinite(number) && number > 0) return Math.floor(number);
-  }
-  return undefined;
+function count(tokens: number): string {
+  return tokens >= 1000 ? `${Math.round(tokens / 1000).toLocaleString('en-US')}K` : String(tokens);
 }
 
 export function modelInformation(model: Model): ModelInformation {
   const slash = model.id.indexOf('/');
   const name = slash > 0 ? model.id.slice(slash + 1) : model.id;
-  const capabilities = (typeof model.capabilities === 'object' && model.capabilities !== null ? model.capabilities : {}) as Record<string, unknown>;
-  const contextLength = positiveNumber(model.context_length, model.context_window, model.max_input_tokens, (model.top_provider as Record<string, unknown> | undefined)?.context_length);
-  const maxOutput = positiveNumber(model.max_output_tokens, model.max_completion_tokens, (model.top_provider as Record<string, unknown> | undefined)?.max_completion_tokens);
+  const listedContext = catalogContextLength(model);
+  const contextLength = listedContext ?? DEFAULT_CONTEXT_LENGTH;
+  const listedOutput = catalogMaxOutputTokens(model);
+  // An answer never outgrows the window it shares with the prompt.
+  const maxOutputTokens = Math.min(listedOutput ?? DEFAULT_MAX_OUTPUT_TOKENS, contextLength);
+  // VS Code fills the prompt up to maxInputTokens and counts with provideTokenCount (our
+  // estimate): the same budget as the chat panel's (room for the answer, a margin for the
+  // estimate's error), so a full prompt still leaves the model room to answer.
+  const maxInputTokens = Math.max(1, contextBudget(contextLength, listedOutput).input);
+  const features = catalogFeatures(model);
+  // Tool calling is the norm for chat models; only a catalog that says otherwise turns it off.
+  const toolCalling = features.toolCalling ?? true;
+  const reasoning = features.reasoning === true;
   const status = typeof model.provider_info?.status === 'string' ? model.provider_info.status : undefined;
+  const provider = providerOf(model);
+  const limits = listedContext ? `${count(listedContext)} token context, ${count(maxOutputTokens)} output` : 'context length not listed by the gateway';
+  const traits = [reasoning ? 'reasons before answering' : '', toolCalling ? '' : 'no tool calling'].filter(Boolean);
   return {
     id: model.id,
     name,
     family: typeof model.family === 'string' ? model.family : name.replace(/[-_:.]?\d[\w.-]*$/, '') || name,
-    version: typeof model.version === 'string' ? model.version : typeof model.created === 'number' ? new Date(model.created * 1000).toISOString().slice(0, 10) : '1',
-    maxInputTokens: contextLength ?? DEFAULT_MAX_INPUT_TOKENS,
-    maxOutputTokens: maxOutput ?? Math.min(DEFAULT_MAX_OUTPUT_TOKENS, contextLength ?? DEFAULT_MAX_OUTPUT_TOKENS),
-    tooltip: `${model.id} through the Unified Inference gateway${status ? ` (provider ${status})` : ''}`,
-    detail: providerOf(model),
+    version: typeof model.version === 'string' ? model.version : typeof model.created === 'number' && Number.isFinite(model.created) ? safeDate(model.created) : '1',
+    maxInputTokens,
+    maxOutputTokens,
+    tooltip: `${model.id} through the Unified Inference gateway${status ? ` (provider ${status})` : ''}: ${[limits, ...traits].join('; ')}`,
+    detail: reasoning ? `${provider} · reasoning` : provider,
     capabilities: {
-      // Tool calling is the norm for chat models; a catalog can say otherwise.
-      toolCalling: capabilities.tools !== false && capabilities.tool_calling !== false && capabilities.function_calling !== false,
+      toolCalling,
       // Never advertised: the request mapping (requestMessages.ts, gatewayMessages.ts) carries text
       // and tool parts only, and the gateway's API documents string content only. VS Code then keeps
       // images out of requests to these models instead of their being dropped unseen.
       imageInput: false,
     },
+    reasoning,
   };
+}
+
+/** A catalog's `created` as a date; a timestamp no Date can hold is no version. */
+function safeDate(seconds: number): string {
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? '1' : date.toISOString().slice(0, 10);
 }
 
 /** The gateway's chat models, as VS Code's picker lists them. */
@@ -59,9 +82,10 @@ export function chatModelInformation(models: readonly Model[]): ModelInformation
 }
 
 /**
- * A token count estimate: about four characters per token for English text and code, which is
- * what VS Code needs to budget a prompt. Not the provider's tokenizer (none is exposed).
+ * VS Code's token count: core's estimate (tokenEstimate.ts, deliberately pessimistic at three
+ * characters a token), plus a message's role overhead when a message is counted. Not the
+ * provider's tokenizer (none is exposed).
  */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+export function estimateTokens(text: string, asMessage = false): number {
+  return estimateTextTokens(text) + (asMessage ? MESSAGE_OVERHEAD_TOKENS : 0);
 }

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  CheckpointCorruptError, CheckpointStore, decidePrune, isSafeRelativePath, parseManifest, planRestore, sha256, WorkspaceFiles,
-  type CheckpointManifest, type CheckpointSummary, type CurrentState, type PlanFile,
+  CheckpointCorruptError, CheckpointStore, decidePrune, describeDrift, fileKey, folderIdentity, isSafeRelativePath, parseManifest, planRestore, restoreDrift, sha256, WorkspaceFiles,
+  type CheckpointManifest, type CheckpointSummary, type CurrentState, type PlanFile, type PlannedRestore,
 } from '../../../src/core/index';
 
 const H = (c: string): string => sha256(new TextEncoder().encode(c));
@@ -44,6 +44,24 @@ describe('core/checkpoints: manifest validation', () => {
     bad({ ...good, files: [{ folder: 'ws', path: 'a.ts', before: { kind: 'absent' }, after: { kind: 'gone' } }] }, /malformed "after"/);
     bad({ ...good, files: [good.files[0], good.files[0]] }, /listed twice/);
     bad({ ...good, files: [{ path: 'a.ts', before: { kind: 'absent' } }] }, /no folder name/);
+  });
+
+  it('keeps a file\'s folder identity, reads manifests of earlier versions (name only), and refuses a malformed identity', () => {
+    const A = folderIdentity('/one/app', false);
+    const B = folderIdentity('/two/app', false);
+    assert.notEqual(A, B, 'two folders named alike are two identities');
+    const twoApps = { ...good, files: [{ folder: 'app', folderId: A, path: 'src/a.ts', before: ABSENT }, { folder: 'app', folderId: B, path: 'src/a.ts', before: ABSENT }] };
+    const parsed = parseManifest(twoApps);
+    assert.ok(parsed.ok, 'the same path in two same-named folders is two files');
+    assert.deepEqual(parsed.manifest.files.map((f) => f.folderId), [A, B]);
+    assert.notEqual(fileKey(parsed.manifest.files[0]!), fileKey(parsed.manifest.files[1]!));
+    const old = parseManifest(good);
+    assert.ok(old.ok && old.manifest.files.every((f) => f.folderId === undefined), 'an earlier version\'s manifest still reads');
+    assert.notEqual(fileKey({ folder: 'app', path: 'a.ts' }), fileKey({ folder: 'app', folderId: A, path: 'a.ts' }));
+    const bad = parseManifest({ ...good, files: [{ folder: 'app', folderId: '../x', path: 'a.ts', before: ABSENT }] });
+    assert.ok(!bad.ok && /malformed folder identity/.test(bad.problem));
+    const dup = parseManifest({ ...good, files: [twoApps.files[0], twoApps.files[0]] });
+    assert.ok(!dup.ok && /listed twice/.test(dup.problem));
   });
 
   it('lets only plain folder-relative paths through', () => {
@@ -100,6 +118,86 @@ describe('core/checkpoints: restore plan', () => {
     assert.equal(byPath['as-left.ts']?.changedSince, false);
     assert.equal(byPath['unknown-after.ts']?.changedSince, false);
     assert.deepEqual(plan.skipped, [{ folder: 'ws', path: 'escaped.ts', reason: 'it leads outside the workspace folder (through a link)' }]);
+  });
+});
+
+describe('core/checkpoints: "changed since the reply"', () => {
+  const now = (hash: string): (f: PlanFile) => CurrentState => () => ({ kind: 'file', hash });
+  const one = (plan: ReturnType<typeof planRestore>) => plan.items[0];
+
+  it('flags an edit made between two undone replies, though the last reply left the file as it is now', () => {
+    // Reply 1 wrote v2; the user edited it to "mine"; reply 2 found "mine" and wrote v3; it is v3 now.
+    const plan = planRestore([
+      manifest(1, [{ folder: 'ws', path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
+      manifest(2, [{ folder: 'ws', path: 'a.ts', before: file(H('mine')), after: file(H('v3')) }]),
+    ], now(H('v3')));
+    assert.equal(one(plan)?.changedSince, true, 'restoring to reply 1 loses the user\'s edit between the replies');
+  });
+
+  it('does not flag the replies\' own chain, and flags an edit after the last one', () => {
+    const chain = [
+      manifest(1, [{ folder: 'ws', path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
+      manifest(2, [{ folder: 'ws', path: 'a.ts', before: file(H('v2')), after: file(H('v3')) }]),
+    ];
+    assert.equal(one(planRestore(chain, now(H('v3'))))?.changedSince, false);
+    assert.equal(one(planRestore(chain, now(H('edited after'))))?.changedSince, true);
+  });
+
+  it('when the last reply\'s writer did not tell its after-state, an earlier gap is still judged, the last one is not', () => {
+    const unknownLast = [
+      manifest(1, [{ folder: 'ws', path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
+      manifest(2, [{ folder: 'ws', path: 'a.ts', before: file(H('v2')) }]),
+    ];
+    assert.equal(one(planRestore(unknownLast, now(H('anything'))))?.changedSince, false, 'nothing known to compare with');
+    const editedBetween = [unknownLast[0]!, manifest(2, [{ folder: 'ws', path: 'a.ts', before: file(H('mine')) }])];
+    assert.equal(one(planRestore(editedBetween, now(H('anything'))))?.changedSince, true);
+    // A later reply's checkpoint without the file does not hide an edit after the reply that touched it.
+    const skipping = [manifest(1, [{ folder: 'ws', path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]), manifest(2, [{ folder: 'ws', path: 'b.ts', before: ABSENT, after: file(H('b')) }])];
+    assert.equal(planRestore(skipping, (f) => (f.path === 'a.ts' ? { kind: 'file', hash: H('mine') } : { kind: 'file', hash: H('b') })).items.find((i) => i.path === 'a.ts')?.changedSince, true);
+  });
+
+  it('a file the user deleted between replies, and one the next reply recreated, are flagged', () => {
+    const plan = planRestore([
+      manifest(1, [{ folder: 'ws', path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
+      manifest(2, [{ folder: 'ws', path: 'a.ts', before: ABSENT, after: file(H('v3')) }]),
+    ], now(H('v3')));
+    assert.equal(one(plan)?.changedSince, true);
+  });
+
+  it('two same-named folders\' files are planned apart', () => {
+    const A = folderIdentity('/one/app', false);
+    const B = folderIdentity('/two/app', false);
+    const plan = planRestore([manifest(1, [{ folder: 'app', folderId: A, path: 'a.ts', before: file(H('one')) }, { folder: 'app', folderId: B, path: 'a.ts', before: file(H('two')) }])], () => ({ kind: 'file', hash: H('x') }));
+    assert.deepEqual(plan.items.map((i) => [i.folderId, i.before.kind === 'file' ? i.before.hash : '']), [[A, H('one')], [B, H('two')]]);
+  });
+});
+
+describe('core/checkpoints: what changed while the preview was open', () => {
+  const A = folderIdentity('/one/app', false);
+  const planned = (states: Record<string, CurrentState | string>, checkpoints = 1): PlannedRestore => {
+    const files = Object.keys(states).map((path) => ({ folder: 'app', folderId: A, path, before: file(H(`${path} before`)) }));
+    const current = new Map(files.map((f) => [fileKey(f), states[f.path]!]));
+    const manifests = [manifest(1, files), ...Array.from({ length: checkpoints - 1 }, (_, i) => manifest(i + 2, []))];
+    return { plan: planRestore(manifests, (f) => current.get(fileKey(f)) ?? 'not found'), current };
+  };
+  const F = (c: string): CurrentState => ({ kind: 'file', hash: H(c) });
+
+  it('nothing changed: no drift (the restore is applied as shown)', () => {
+    const shown = planned({ 'a.ts': F('now'), 'b.ts': { kind: 'absent' }, 'c.ts': 'it leads outside the workspace folder' });
+    assert.equal(restoreDrift(shown, planned({ 'a.ts': F('now'), 'b.ts': { kind: 'absent' }, 'c.ts': 'it leads outside the workspace folder' })), undefined);
+  });
+
+  it('names each file edited, created, deleted or no longer readable, and a change in the checkpoints to undo', () => {
+    const shown = planned({ 'a.ts': F('now'), 'b.ts': { kind: 'absent' }, 'c.ts': F('c'), 'd.ts': F('d') });
+    const drift = restoreDrift(shown, planned({ 'a.ts': F('typed meanwhile'), 'b.ts': F('made'), 'c.ts': { kind: 'absent' }, 'd.ts': 'locked' }, 2));
+    assert.deepEqual(drift?.files.map((n) => [n.path, n.kind]), [['a.ts', 'edited'], ['b.ts', 'created'], ['c.ts', 'deleted'], ['d.ts', 'unreadable']]);
+    assert.deepEqual(drift?.checkpoints, { shown: 1, now: 2 });
+    assert.match(describeDrift(drift!), /^a\.ts \(edited\), b\.ts \(created\), c\.ts \(deleted\), d\.ts \(no longer readable\), a newer reply/);
+  });
+
+  it('a file that joined the restore (a reply recorded it meanwhile) is named', () => {
+    const drift = restoreDrift(planned({ 'a.ts': F('now') }), planned({ 'a.ts': F('now'), 'new.ts': F('new') }));
+    assert.deepEqual(drift?.files.map((n) => [n.path, n.kind]), [['new.ts', 'newlyPlanned']]);
   });
 });
 
@@ -181,6 +279,17 @@ describe('core/checkpoints: the store on disk', () => {
     await assert.rejects(store.readBlob('../../etc/passwd'), /malformed/);
   });
 
+  it('keeps the same path of two same-named folders apart, by folder identity', async () => {
+    const A = folderIdentity('/one/app', false);
+    const B = folderIdentity('/two/app', false);
+    const result = await store.record(reply, [{ folder: 'app', folderId: A, path: 'a.ts', read: async () => bytes('one') }, { folder: 'app', folderId: B, path: 'a.ts', read: async () => bytes('two') }]);
+    assert.equal(result.added, 2, 'the second is not taken for the first');
+    await store.recordAfter(reply, [{ folder: 'app', folderId: B, path: 'a.ts', after: file(H('two after')) }]);
+    const loaded = await new CheckpointStore(root).load(reply);
+    assert.ok(loaded?.ok);
+    assert.deepEqual(loaded.manifest.files.map((f) => [f.folderId, f.before.kind === 'file' ? f.before.hash : '', f.after?.kind === 'file' ? f.after.hash : undefined]), [[A, H('one'), undefined], [B, H('two'), H('two after')]]);
+  });
+
   it('refuses reply ids that are not plain names (they become folder names)', async () => {
     await assert.rejects(store.record({ conversationId: '../x', turnId: 'a' }, [source('a.ts', bytes('v'))]), /Malformed/);
     assert.equal(await store.load({ conversationId: 'c', turnId: '..' }), undefined);
@@ -231,12 +340,42 @@ describe('core/workspaceFiles: placing paths that may not exist yet', () => {
     assert.ok(!outside.ok && /outside the workspace/.test(outside.message));
     const linked = await files.place(join(base, 'ws', 'escape', 'x.ts'));
     assert.ok(!linked.ok && /through a link/.test(linked.message));
-    const back = await files.placed('ws', 'src/deep/new.ts');
+    const back = await files.placed({ name: 'ws' }, 'src/deep/new.ts');
     assert.ok(back.ok && back.absolute === join(base, 'ws', 'src', 'deep', 'new.ts'));
-    const viaLink = await files.placed('ws', 'escape/x.ts');
+    const viaLink = await files.placed({ name: 'ws' }, 'escape/x.ts');
     assert.ok(!viaLink.ok && /outside/.test(viaLink.message));
-    const unknown = await files.placed('other', 'a.ts');
+    const unknown = await files.placed({ name: 'other' }, 'a.ts');
     assert.ok(!unknown.ok && /not open/.test(unknown.message));
-    assert.ok(!(await files.placed('ws', '../outside/x.ts')).ok);
+    assert.ok(!(await files.placed({ name: 'ws' }, '../outside/x.ts')).ok);
+  });
+
+  it('two open folders with the same name: each file is placed and resolved back in its own folder', async () => {
+    for (const parent of ['one', 'two']) mkdirSync(join(base, parent, 'app', 'src'), { recursive: true });
+    const config = (parent: string) => ({ name: 'app', path: join(base, parent, 'app'), excludes: { 'files.exclude': [], 'search.exclude': [] } });
+    const twoApps = await WorkspaceFiles.open({ folders: [config('one'), config('two')] });
+    const first = await twoApps.place(join(base, 'one', 'app', 'src', 'a.ts'));
+    const second = await twoApps.place(join(base, 'two', 'app', 'src', 'a.ts'));
+    assert.ok(first.ok && second.ok);
+    assert.equal(first.folder.name, second.folder.name);
+    assert.equal(first.path, second.path);
+    assert.notEqual(first.folderId, second.folderId, 'told apart by identity, not name');
+    const backFirst = await twoApps.placed({ name: 'app', id: first.folderId }, 'src/a.ts');
+    const backSecond = await twoApps.placed({ name: 'app', id: second.folderId }, 'src/a.ts');
+    assert.ok(backFirst.ok && backFirst.absolute === join(base, 'one', 'app', 'src', 'a.ts'));
+    assert.ok(backSecond.ok && backSecond.absolute === join(base, 'two', 'app', 'src', 'a.ts'));
+    // Reordered folders (indexes swap) keep their identities.
+    const reordered = await WorkspaceFiles.open({ folders: [config('two'), config('one')] });
+    const again = await reordered.placed({ name: 'app', id: first.folderId }, 'src/a.ts');
+    assert.ok(again.ok && again.absolute === join(base, 'one', 'app', 'src', 'a.ts'));
+    // A checkpoint of an earlier version kept the name only: with two such folders it cannot tell which.
+    const legacy = await twoApps.placed({ name: 'app' }, 'src/a.ts');
+    assert.ok(!legacy.ok && /2 open workspace folders are named "app".*cannot tell which one/.test(legacy.message), legacy.ok ? '' : legacy.message);
+    // With one, it resolves there (and its identity is told, for keying it like a new checkpoint's file).
+    const single = await WorkspaceFiles.open({ folders: [config('two')] });
+    const legacySingle = await single.placed({ name: 'app' }, 'src/a.ts');
+    assert.ok(legacySingle.ok && legacySingle.absolute === join(base, 'two', 'app', 'src', 'a.ts') && legacySingle.folderId === second.folderId);
+    // An identity no open folder has is not resolved by name instead.
+    const closed = await single.placed({ name: 'app', id: first.folderId }, 'src/a.ts');
+    assert.ok(!closed.ok && /not open/.test(closed.message));
   });
 });

@@ -9,6 +9,7 @@ import {
   MIN_TRIM_CHARS,
   OLD_RESULT_CHARS,
   planCompaction,
+  reportedContextLength,
   reportedInputTokens,
   trimMiddle,
   catalogContextLength,
@@ -205,6 +206,11 @@ describe('context window: errors and catalog fields', () => {
     assert.equal(isContextLengthError({ status: 400, code: 'context_length_exceeded', message: 'x' }), true);
     assert.equal(isContextLengthError({ status: 400, message: 'prompt is too long: 2100 tokens > 2048 maximum' }), true);
     assert.equal(isContextLengthError({ status: 400, message: "This model's maximum context length is 2048 tokens" }), true);
+    // Anthropic's words when the input fits but input plus max_tokens does not (no code field).
+    const anthropic = { status: 400, type: 'invalid_request_error', message: 'input length and `max_tokens` exceed context limit: 1900 + 4096 > 2048, decrease input length or `max_tokens` and try again' };
+    assert.equal(isContextLengthError(anthropic), true);
+    assert.equal(reportedInputTokens(anthropic), 1900);
+    assert.equal(reportedContextLength(anthropic), 2048);
     assert.equal(isContextLengthError({ status: 400, message: 'temperature must be between 0 and 2' }), false);
     assert.equal(isContextLengthError({ status: 500, message: 'context window exploded' }), false);
     assert.equal(isContextLengthError('context_length_exceeded'), false);

@@ -18,7 +18,9 @@ import {
   type GatewayClient,
 } from '../../../core/index';
 import type { AssistantTurn, ChatTurn, ReplyContext, TokenUsage, WireMessage } from '../../../shared/chatModel';
+import { requestedAnswerTokens } from '../../languageModels/answerTokens';
 import type { GatewayAnswerRequest } from '../../languageModels/gatewayAnswer';
+import { usesMessagesApi } from '../../languageModels/gatewayMessages';
 import { turnsToWire } from '../conversationWire';
 import { compactedHistory, compactionNote, contextTurns, type CompactedHistory } from './compactedHistory';
 import { summarizeTurns } from './summarizer';
@@ -34,11 +36,13 @@ export class ContextOverflowError extends Error {
 export interface FittedRequest {
   readonly messages: readonly WireMessage[];
   readonly system?: string;
+  /** Tokens the context leaves for the answer after this input (estimated); undefined when the context length is unknown. */
+  readonly answerRoom?: number;
 }
 
 export interface ContextKeeperOptions {
   readonly client: GatewayClient;
-  readonly request: Pick<GatewayAnswerRequest, 'model' | 'api' | 'provider' | 'maxTokens'>;
+  readonly request: Pick<GatewayAnswerRequest, 'model' | 'api' | 'provider' | 'maxTokens' | 'thinkingBudget' | 'reasoningEffort'>;
   /** The system prompt before any compaction note (the user's prompt, notes, instruction files). */
   readonly system: string;
   /** The conversation's turns before the reply. */
@@ -74,7 +78,10 @@ export class ContextKeeper {
       // Nothing to measure against: earlier compactions still apply, nothing new is planned.
       return this.sent(turnsToWire(this.history.turns), tail);
     }
-    let budget = contextBudget(contextLength ?? 0, this.options.request.maxTokens).input;
+    // The answer's reserve is what the request will ask for: a thinking budget counts too.
+    const request = this.options.request;
+    const reserve = contextBudget(contextLength ?? 0, requestedAnswerTokens(request, usesMessagesApi(request.model, request.api, request.provider)));
+    let budget = reserve.input;
     if (harder) {
       // The gateway counted more than estimated: learn its ratio when it said its count, else
       // aim well below the budget. Either way, keep fewer turns whole.
@@ -102,7 +109,9 @@ export class ContextKeeper {
       ...(plan.trimmedLatest || record.trimmedMessageChars ? { trimmedMessageChars: Math.max(plan.trimmedLatest, record.trimmedMessageChars ?? 0) } : {}),
       ...(harder || record.retried ? { retried: true } : {}),
     });
-    return this.sent([...plan.turns.flatMap((turn) => turn.messages)], plan.tail);
+    // What the input leaves, less the margin: max_tokens above it would be refused.
+    const answerRoom = contextLength ? Math.max(reserve.output, contextLength - plan.tokens - reserve.margin) : undefined;
+    return { ...this.sent([...plan.turns.flatMap((turn) => turn.messages)], plan.tail), ...(answerRoom ? { answerRoom } : {}) };
   }
 
   /** One round's usage: how full the context was, and what the gateway's count teaches the estimate. */

@@ -11,7 +11,7 @@ import type { ChatDeps } from '../chatDeps';
 import { chooseChatModel } from '../chatModels';
 import { turnsToWire, userTurnText } from '../conversationWire';
 import { readSettings } from '../../config';
-import { WORKSPACE_TOOLS } from '../workspaceTools';
+import { chatToolDefinitions } from '../chatTools';
 import { compactedHistory, compactionNote } from './compactedHistory';
 import { readInstructionFiles } from './instructionFiles';
 import { instructionPrompt, INSTRUCTION_FILE_NAMES, type InstructionFile } from './instructionPrompt';
@@ -77,7 +77,8 @@ export class ContextMeterReporter extends Disposable {
     const system = [conversation.parameters.systemPrompt, instructionPrompt(files), compactionNote(history.summary, history.dropped)].filter(Boolean).join('\n\n');
     const messages = turnsToWire(history.turns);
     // The tools' definitions go with every request when they are offered (as the reply would).
-    const toolChars = readSettings().chat.workspaceTools && vscode.workspace.isTrusted ? JSON.stringify(WORKSPACE_TOOLS).length : 0;
+    const settings = readSettings();
+    const toolChars = settings.chat.workspaceTools && vscode.workspace.isTrusted ? JSON.stringify(chatToolDefinitions(settings)).length : 0;
     const usedTokens = estimateRequestTokens({ system, messages, toolChars }, history.tokensPerChar) + pending;
     return { ...base, usedTokens, source: 'estimated' };
   }

@@ -13,7 +13,7 @@ import { instructionPrompt } from './instructionPrompt';
 export interface ReplyContextInput {
   readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceFiles' | 'log'>;
   readonly client: GatewayClient;
-  readonly request: Pick<GatewayAnswerRequest, 'model' | 'api' | 'provider' | 'maxTokens'>;
+  readonly request: Pick<GatewayAnswerRequest, 'model' | 'api' | 'provider' | 'maxTokens' | 'thinkingBudget' | 'reasoningEffort'>;
   /** The system prompt so far (the conversation's, notes). */
   readonly system: string;
   /** The turns before the reply. */

@@ -1,0 +1,92 @@
+// #semanticSearch: searches the workspace's semantic index (the one "Semantic Search..." uses) and
+// returns file, lines and text of the best chunks, reranked. Without an index it asks the user
+// once (a modal) whether to build it: building embeds every indexed file, which costs credits and
+// can take minutes; a "no" holds for the rest of the session. The files come through the
+// workspace-files gate (excluded, .gitignored and sensitive files are never indexed or returned).
+import * as vscode from 'vscode';
+import type { SemanticIndex } from '../../core/index';
+import { displayPath } from '../search/indexedFiles';
+import { runSemanticSearch } from '../search/semanticSearch';
+import type { LmToolDeps } from './lmToolDeps';
+import { LM_TOOLS } from './toolNames';
+import { resultsText } from './toolTexts';
+import { balanceNote, optionalInteger, requireClient, requiredText, requireTrustedWorkspace, textResult, toolFailure } from './toolSupport';
+
+export const BUILD_INDEX_BUTTON = 'Build Index';
+/** The modal's title: tests answer the question by it. */
+export const BUILD_INDEX_QUESTION = 'Build the semantic search index of this workspace?';
+const MAX_RESULTS = 50;
+
+export interface SemanticSearchInput {
+  readonly query: string;
+  readonly maxResults?: number;
+}
+
+export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<SemanticSearchInput> {
+  /** The user said no to building the index: not asked again in this session. */
+  let declined = false;
+
+  const hasIndex = async (): Promise<boolean> => ((await deps.searchIndex.current())?.chunkCount ?? 0) > 0;
+
+  /** The index, built first when there is none and the user agrees (asked once). */
+  async function ensureIndex(token: vscode.CancellationToken): Promise<SemanticIndex> {
+    const existing = await deps.searchIndex.current();
+    if (existing && existing.chunkCount > 0) return existing;
+    if (!deps.searchIndex.available) throw new Error('No folder is open, so there is no workspace to search.');
+    if (declined) throw new Error(`The workspace has no semantic index and the user chose not to build one in this session. Use other search tools, or ask the user to run "Unified Inference: Index Workspace for Semantic Search".`);
+    const answer = await vscode.window.showInformationMessage(BUILD_INDEX_QUESTION, {
+      modal: true,
+      detail: 'An agent wants to search this workspace by meaning. Building the index embeds every file the search settings admit (excluded, .gitignored and sensitive files are left out): it costs credits and can take minutes on a large workspace. File changes keep it current afterwards.',
+    }, BUILD_INDEX_BUTTON);
+    if (token.isCancellationRequested) throw new vscode.CancellationError();
+    if (answer !== BUILD_INDEX_BUTTON) {
+      declined = true;
+      throw new Error('The user chose not to build the semantic index, so the workspace cannot be searched by meaning now. Do not ask again in this session; use other search tools.');
+    }
+    const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Indexing workspace for semantic search', cancellable: true }, (progress, stop) => {
+      const cancel = [stop.onCancellationRequested(() => deps.searchIndex.cancel()), token.onCancellationRequested(() => deps.searchIndex.cancel())];
+      let reported = 0;
+      return deps.searchIndex.indexWorkspace((message, fraction) => {
+        progress.report({ message, increment: Math.max(0, fraction * 100 - reported) });
+        reported = Math.max(reported, fraction * 100);
+      }).finally(() => cancel.forEach((c) => c.dispose()));
+    });
+    if (token.isCancellationRequested) throw new vscode.CancellationError();
+    if (run.report.cancelled) throw new Error('Indexing was cancelled by the user before it finished, so the search did not run.');
+    const built = await deps.searchIndex.current();
+    if (!built || built.chunkCount === 0) throw new Error('The workspace has no files the semantic index admits (see the unifiedInference.search.include setting), so there is nothing to search.');
+    return built;
+  }
+
+  return {
+    async prepareInvocation(options) {
+      const query = typeof options.input?.query === 'string' ? options.input.query.trim().slice(0, 200) : '';
+      const indexNote = (await hasIndex().catch(() => false)) || declined ? '' : ' The workspace has no semantic index yet: you will be asked whether to build it first (that embeds the workspace\'s files: costs credits, can take minutes).';
+      return {
+        invocationMessage: `Searching the workspace for "${query}"`,
+        confirmationMessages: {
+          title: 'Search the workspace by meaning?',
+          message: `Query: "${query}". One embedding and one rerank request: charged by the tokens sent (usually a fraction of a cent), takes seconds.${indexNote}${balanceNote(deps.credits)}`,
+        },
+      };
+    },
+    async invoke(options, token) {
+      const controller = new AbortController();
+      const cancel = token.onCancellationRequested(() => controller.abort());
+      try {
+        requireTrustedWorkspace('semantic search of its files');
+        const query = requiredText(options.input, 'query', 2_000);
+        const maxResults = optionalInteger(options.input, 'maxResults', 1, MAX_RESULTS);
+        requireClient(deps.connection);
+        const index = await ensureIndex(token);
+        const outcome = await runSemanticSearch(deps, deps.searchIndex.source, index, query, deps.log, controller.signal);
+        const results = maxResults ? outcome.results.slice(0, maxResults) : outcome.results;
+        return textResult(deps.connection.redact(resultsText(query, results, outcome.rerankProblem, displayPath)));
+      } catch (error) {
+        throw await toolFailure(deps, LM_TOOLS.semanticSearch.reference, error, token);
+      } finally {
+        cancel.dispose();
+      }
+    },
+  };
+}
