@@ -3,12 +3,15 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../src/extension/apply/codeApplier';
-import type { ApplyReview } from '../../src/extension/apply/applyReview';
+import { ApplyReview, type ReviewEnd } from '../../src/extension/apply/applyReview';
+import { mergeThroughGateway } from '../../src/extension/apply/mergeRequest';
+import type { CheckpointRecorder } from '../../src/extension/checkpoints/checkpointRecorder';
+import { Log } from '../../src/extension/log';
 import type { AssistantTurn, Conversation } from '../../src/shared/chatModel';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
 import { scriptedReplyItem } from '../gateway/scriptedReply';
-import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, setSetting, setSettingAndWait, waitFor } from './extensionHost';
+import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, replace, setSetting, setSettingAndWait, waitFor } from './extensionHost';
 
 // Apply on a chat code block in the real extension host: the block is taken from a reply the host
 // holds, the review opens in VS Code's diff editor, and only Accept writes (one undoable edit).
@@ -230,6 +233,118 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
       assert.equal(await textOf(uri), FILE, fault);
       assert.equal(api.codeApplier.reviews.active.length, 0, fault);
     }
+  });
+
+  it('Try Again on a failed merge that fails in turn is told to the user, never left as an unhandled rejection', async () => {
+    const log = new Log('Unified Inference (apply test)');
+    const errors: string[] = [];
+    // The first error offers Try Again, which the "user" clicks; the retry itself then fails.
+    const restore = replace(vscode.window, 'showErrorMessage', (async (message: string) => {
+      errors.push(message);
+      return errors.length === 1 ? 'Try Again' : undefined;
+    }) as typeof vscode.window.showErrorMessage);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      if (reason instanceof Error && reason.message === 'the retry broke') unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const job = { display: 'apply-tests/retry.ts', current: FILE, block: partialBlock, model: 'sim-openai/gpt-sim-mini::status=401' };
+      const outcome = await mergeThroughGateway(api.connection, log, job, async () => Promise.reject(new Error('the retry broke')));
+      assert.equal(outcome.ok, false);
+      assert.match(errors[0] ?? '', /^Could not merge the code block into apply-tests\/retry\.ts: .*API key/s);
+      const told = await waitFor(() => errors[1], (message) => message !== undefined, 'the failed retry to be told');
+      assert.equal(told, 'Trying the merge into apply-tests/retry.ts again failed: the retry broke Nothing was written.');
+    } finally {
+      restore();
+      log.dispose();
+    }
+    // An unhandled rejection is reported after the microtasks of its turn: one more turn first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    process.off('unhandledRejection', onUnhandled);
+    assert.deepEqual(unhandled, []);
+  });
+
+  /** A review of its own (no chat, no lenses) whose checkpoint is `recorder`: the test acts while it is taken. */
+  function reviewWith(uri: vscode.Uri, proposal: string, recorder: CheckpointRecorder): { review: ApplyReview; how: () => ReviewEnd | undefined } {
+    const review = new ApplyReview({ id: `t${Math.random().toString(36).slice(2)}`, target: uri, display: `apply-tests/${uri.path.split('/').pop() ?? ''}`, exists: true, sensitive: [], base: FILE, proposal, reply: { conversationId: 'c-test', turnId: 'a-test' } }, recorder);
+    let how: ReviewEnd | undefined;
+    review.onDidEnd((end) => (how = end));
+    return { review, how: () => how };
+  }
+
+  /** Inserts `text` at the start of line `line` of the file's document, as typing would. */
+  async function typeAt(uri: vscode.Uri, line: number, text: string): Promise<void> {
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(line, 0), text);
+    assert.ok(await vscode.workspace.applyEdit(edit), 'the typing went in');
+  }
+
+  it('typing while the checkpoint is taken: Accept writes against the text as it is then, keeping the typing', async () => {
+    const uri = write('raced-all.ts', FILE);
+    const proposal = FILE.replace('a + b', 'b + a').replace('a * b', 'b * a');
+    const { review, how } = reviewWith(uri, proposal, { beforeChange: () => typeAt(uri, 0, '// typed during the checkpoint\n') });
+    await review.acceptAll();
+    assert.equal(await textOf(uri), `// typed during the checkpoint\n${proposal}`, 'both changes where they belong, and the typing');
+    assert.equal(how(), 'accepted');
+  });
+
+  it('typing while the checkpoint is taken: Accept Change writes that change only, where it now is', async () => {
+    const uri = write('raced-one.ts', FILE);
+    const proposal = FILE.replace('a + b', 'b + a').replace('a * b', 'b * a');
+    const { review, how } = reviewWith(uri, proposal, { beforeChange: () => typeAt(uri, 4, '// typed between the changes\n') });
+    assert.equal(review.hunks.length, 2);
+    await review.acceptHunk(1);
+    const typed = FILE.replace('export function sub', '// typed between the changes\nexport function sub');
+    assert.equal(await textOf(uri), typed.replace('a * b', 'b * a'), 'the second change only, below the typing');
+    assert.equal(how(), undefined, 'the first change is still proposed');
+    assert.equal(review.hunks.length, 1);
+    assert.equal(review.hunks[0]?.oldStart, 1, 'the change left is against the text now');
+  });
+
+  it('two quick Accept Change clicks write one after the other, never with offsets from before the first', async () => {
+    const uri = write('double-click.ts', FILE);
+    const proposal = FILE.replace('  return a + b;', '  // Adds.\n  // Two lines more.\n  return a + b;').replace('a * b', 'b * a');
+    const { review, how } = reviewWith(uri, proposal, { beforeChange: async () => undefined });
+    assert.equal(review.hunks.length, 2);
+    await Promise.all([review.acceptHunk(0), review.acceptHunk(1)]);
+    const first = FILE.replace('  return a + b;', '  // Adds.\n  // Two lines more.\n  return a + b;');
+    assert.equal(await textOf(uri), first, 'the first change; the second, re-diffed by it, waits for a click on the new list');
+    assert.equal(how(), undefined);
+    assert.deepEqual(review.hunks.map((h) => h.oldStart), [11], 'the change left is placed against the text now');
+    await review.acceptHunk(0);
+    assert.equal(await textOf(uri), proposal);
+    assert.equal(how(), 'accepted');
+  });
+
+  it('typing inside the change while the checkpoint is taken ends the review and writes nothing', async () => {
+    const uri = write('raced-inside.ts', FILE);
+    const proposal = FILE.replace('a * b', 'b * a');
+    const line = FILE.split('\n').indexOf('  return a * b;');
+    const { review, how } = reviewWith(uri, proposal, { beforeChange: () => typeAt(uri, line, '  // typed inside the change\n') });
+    await review.acceptAll();
+    assert.equal(how(), 'conflict');
+    const text = await textOf(uri);
+    assert.ok(text.includes('  // typed inside the change\n  return a * b;') && !text.includes('b * a'), text);
+
+    const closed = write('closed-meanwhile.ts', FILE);
+    const late = reviewWith(closed, proposal, { beforeChange: async () => late.review.close() });
+    await late.review.acceptAll();
+    assert.equal(late.how(), 'closed');
+    assert.equal(await textOf(closed), FILE, 'a review closed while the checkpoint was taken writes nothing');
+  });
+
+  it('a checkpoint that cannot note the written state: the change stays, the review follows it, and the failure is told as such', async () => {
+    const uri = write('after-fails.ts', FILE);
+    const proposal = FILE.replace('a + b', 'b + a').replace('a * b', 'b * a');
+    const { review, how } = reviewWith(uri, proposal, { beforeChange: async () => undefined, afterChange: async () => Promise.reject(new Error('disk full')) });
+    await assert.rejects(review.acceptHunk(0), (error: Error) => error.name === 'AfterChangeError' && /change to apply-tests\/after-fails\.ts was written.*disk full/.test(error.message));
+    assert.equal(await textOf(uri), FILE.replace('a + b', 'b + a'));
+    assert.equal(review.hunks.length, 1, 'the accepted change is no longer proposed');
+    assert.equal(how(), undefined);
+    await assert.rejects(review.acceptAll(), /was written/);
+    assert.equal(await textOf(uri), proposal);
+    assert.equal(how(), 'accepted');
   });
 
   it('the chat\'s applyCode message applies block n of the reply the chat holds, and the accepted change can be restored from the reply\'s checkpoint', async () => {

@@ -317,6 +317,23 @@ describe('edit tools: create, replace, delete and rename files, each reviewed as
     assert.deepEqual(kept, [{ reply, paths: [abs('edits/cp-from.ts'), abs('edits/cp-to.ts')], existed: [true, false] }]);
     assert.ok(existsSync(abs('edits/cp-to.ts')));
   });
+
+  it('a file changed while the checkpoint is taken is not written: the model is told to read it again', async () => {
+    const path = 'edits/cp-raced.ts';
+    writeFileSync(abs(path), SOURCE);
+    const editor = await openEditor(path);
+    // The user types in the file after Allow, while the checkpoint keeps its pre-image.
+    const recorder: CheckpointRecorder = { beforeChange: async () => void (await editor.edit((builder) => builder.insert(new vscode.Position(0, 0), '// typed\n'))) };
+    const tools = new EditTools(new WorkspaceFilesService(), recorder);
+    const call = { id: 'call-cp-raced', name: 'replace_in_file', input: { path, edits: [{ search: '  return width * height;', replace: '  return Math.abs(width * height);' }] }, arguments: '' };
+    const review = await tools.review(call);
+    assert.equal(review.refusal, undefined);
+    const outcome = await tools.run(call, review, { conversationId: 'c-test', turnId: 'a-raced' });
+    assert.equal(outcome.isError, true, outcome.content);
+    assert.match(outcome.content, /^edits\/cp-raced\.ts changed after the user reviewed this edit, so nothing was written\. Read it again/);
+    assert.equal(editor.document.getText(), `// typed\n${SOURCE}`, 'only the user\'s change is there');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
 });
 
 describe('edit tools: run_command (chat.terminalTool)', function () {

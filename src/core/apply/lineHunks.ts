@@ -3,6 +3,10 @@
 // hunk written back gives the file byte for byte (a missing newline at the end is just a different
 // last line). The diff itself is jsdiff's (Myers), on whole lines.
 import { diffArrays } from 'diff';
+import { splitLines } from '../edits/lineEndings';
+
+// The one line splitter of core (it lives with the line-ending rules); re-exported for the callers of hunks.
+export { splitLines };
 
 export interface Hunk {
   /** First changed line in the current text (0-based); for a pure insertion, the line it goes before. */
@@ -11,11 +15,6 @@ export interface Hunk {
   /** First line of the change in the proposal (0-based). */
   readonly newStart: number;
   readonly newLines: readonly string[];
-}
-
-/** `text` as lines with their terminators (`\n`, `\r\n` or a lone `\r`); no empty last line. */
-export function splitLines(text: string): string[] {
-  return text.match(/[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
 }
 
 /** The hunks that turn `current` into `proposal`, in order. */

@@ -1,5 +1,6 @@
 // A file keeps its line endings when a model edits it: models write `\n`, a Windows file has
 // `\r\n`. The model's text is converted to the file's ending before it is matched or inserted.
+// Also the one line splitter of core (Apply's hunks, the edit tools' replacements and messages).
 
 export type LineEnding = '\n' | '\r\n';
 
@@ -15,9 +16,13 @@ export function withLineEnding(text: string, ending: LineEnding): string {
   return text.replace(/\r\n|\r|\n/g, ending);
 }
 
-/** The text split into lines without their breaks (a final break gives no empty last line). */
+/** `text` as lines with their terminators (`\n`, `\r\n` or a lone `\r`); no empty last line. */
+export function splitLines(text: string): string[] {
+  return text.match(/[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
+}
+
+/** The text split into lines without their breaks (a final break gives no empty last line; "" is one empty line). */
 export function linesOf(text: string): string[] {
-  const lines = text.split(/\r\n|\r|\n/);
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
+  if (text === '') return [''];
+  return splitLines(text).map((line) => line.replace(/(?:\r\n|\r|\n)$/, ''));
 }

@@ -1,7 +1,8 @@
 // A whole-text change as the few replacements that make it, in offsets of the old text. Applied
 // as separate ranges, an edit leaves the rest of the document alone: cursors, folding, breakpoints
 // and markers outside the changed lines stay where they were, as after a person's edit.
-import { diffLines } from 'diff';
+import { computeHunks } from '../apply/lineHunks';
+import { splitLines } from './lineEndings';
 
 export interface TextReplacement {
   /** Offsets in the old text: [start, end) is replaced by `text`. */
@@ -10,29 +11,20 @@ export interface TextReplacement {
   readonly text: string;
 }
 
-/** The replacements that turn `before` into `after` (line-wise, adjacent removals and insertions merged). */
+/**
+ * The replacements that turn `before` into `after`: one per hunk of the line diff (the same diff
+ * Apply's review shows, adjacent removals and insertions merged), in offsets of `before`.
+ */
 export function textReplacements(before: string, after: string): TextReplacement[] {
   if (before === after) return [];
-  const out: TextReplacement[] = [];
-  let offset = 0;
-  let pending: { start: number; end: number; text: string } | undefined;
-  for (const part of diffLines(before, after)) {
-    if (!part.added && !part.removed) {
-      if (pending) out.push(pending);
-      pending = undefined;
-      offset += part.value.length;
-      continue;
-    }
-    pending ??= { start: offset, end: offset, text: '' };
-    if (part.removed) {
-      offset += part.value.length;
-      pending.end = offset;
-    } else {
-      pending.text += part.value;
-    }
-  }
-  if (pending) out.push(pending);
-  return out;
+  // Where each line of `before` starts, and the end of the text last.
+  const starts = [0];
+  for (const line of splitLines(before)) starts.push((starts[starts.length - 1] as number) + line.length);
+  return computeHunks(before, after).map((hunk) => ({
+    start: starts[hunk.oldStart] as number,
+    end: starts[hunk.oldStart + hunk.oldLines.length] as number,
+    text: hunk.newLines.join(''),
+  }));
 }
 
 /** `before` with `replacements` applied (what the editor will hold): the check that they are right. */

@@ -6,6 +6,7 @@
 // and so is one whose content can run code (guardedWrites.ts).
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
+import { realOfNearest } from './nearestReal';
 import { GitignoreCache, locate, type RootFolder } from './rootFolders';
 import type { GuardedPath } from './guardedWrites';
 import { admit, displayPath, noteGuarded } from './workspaceFile';
@@ -49,19 +50,12 @@ export async function resolveNewFile(folders: readonly RootFolder[], caseInsensi
     return refuse('exists', isFile ? `${display} already exists.` : `${display} already exists (and is not a file it could replace).`);
   }
   // The nearest folder on the way that exists: where the links are.
-  let parent = nodePath.dirname(candidate.lexical);
-  const rest = [nodePath.basename(candidate.lexical)];
-  while (!(await exists(parent))) {
-    const up = nodePath.dirname(parent);
-    if (up === parent) return refuse('outside', `${asked} is outside the workspace folders.`);
-    rest.unshift(nodePath.basename(parent));
-    parent = up;
-  }
-  const realParent = await fs.realpath(parent).catch(() => undefined);
-  if (!realParent || !(await fs.stat(realParent).then((s) => s.isDirectory(), () => false))) {
-    return refuse('folder', `${displayPath(folders, candidate.folder, candidate.path.split('/').slice(0, -rest.length).join('/'))} is not a folder.`);
-  }
-  const target = locate(folders, nodePath.join(realParent, ...rest), caseInsensitive);
+  const nearest = await realOfNearest(nodePath.dirname(candidate.lexical));
+  if (!nearest.ok && nearest.problem === 'nothing') return refuse('outside', `${asked} is outside the workspace folders.`);
+  const shownNearest = displayPath(folders, candidate.folder, candidate.path.split('/').slice(0, -(nearest.rest.length + 1)).join('/'));
+  if (!nearest.ok) return refuse('folder', `${shownNearest} is a link that leads nowhere, so nothing is written through it.`);
+  if (!(await fs.stat(nearest.realNearest).then((s) => s.isDirectory(), () => false))) return refuse('folder', `${shownNearest} is not a folder.`);
+  const target = locate(folders, nodePath.join(nearest.real, nodePath.basename(candidate.lexical)), caseInsensitive);
   // Do not say where the link leads: that is a path of the user's machine outside the workspace.
   if (!target) return refuse('outside', `${asked} leads outside the workspace folders (through a link): the workspace tools only write inside them.`);
   const gitignores = new GitignoreCache(caseInsensitive);

@@ -3,10 +3,11 @@
 // the way back. The folder is found by its identity (folderIdentity.ts), never by its name alone:
 // two open folders may share a name.
 // A file about to be created has no real path, so its nearest existing ancestor is followed
-// through links instead: a path that leads out of every folder (`..`, a link) is refused.
-import { promises as fs } from 'node:fs';
+// through links instead (nearestReal.ts): a path that leads out of every folder (`..`, a link),
+// or through a link that leads nowhere, is refused.
 import * as nodePath from 'node:path';
 import { folderIdentity } from './folderIdentity';
+import { realOfNearest } from './nearestReal';
 import { locate, relativeInside, type RootFolder } from './rootFolders';
 
 export type Placement =
@@ -19,20 +20,6 @@ export interface FolderRef {
   readonly id?: string;
 }
 
-/** The real path of `absolute`, or of its nearest existing ancestor with the rest appended. */
-async function realOfNearest(absolute: string): Promise<string> {
-  const rest: string[] = [];
-  let current = absolute;
-  for (;;) {
-    const real = await fs.realpath(current).catch(() => undefined);
-    if (real !== undefined) return rest.length ? nodePath.join(real, ...rest.reverse()) : real;
-    const parent = nodePath.dirname(current);
-    if (parent === current) return absolute;
-    rest.push(nodePath.basename(current));
-    current = parent;
-  }
-}
-
 /** An absolute path (existing or not) as a folder and a path in it, when it is inside one by its real path. */
 export async function placeAbsolute(folders: readonly RootFolder[], absolute: string, caseInsensitive: boolean): Promise<Placement> {
   const lexical = nodePath.resolve(absolute);
@@ -41,7 +28,9 @@ export async function placeAbsolute(folders: readonly RootFolder[], absolute: st
     .filter((c): c is { folder: RootFolder; path: string } => c.path !== undefined)
     .sort((a, b) => a.path.length - b.path.length)[0];
   if (!named) return { ok: false, message: `${lexical} is outside the workspace folders.` };
-  const target = locate(folders, await realOfNearest(lexical), caseInsensitive);
+  const real = await realOfNearest(lexical);
+  if (!real.ok) return { ok: false, message: `${named.path} ${real.problem === 'unresolvable' ? 'goes through a link that leads nowhere' : 'is not on any disk'}.` };
+  const target = locate(folders, real.real, caseInsensitive);
   if (!target) return { ok: false, message: `${named.path} leads outside the workspace folders (through a link).` };
   return { ok: true, folder: named.folder, folderId: folderIdentity(named.folder.path, caseInsensitive), path: named.path, absolute: lexical };
 }
@@ -65,7 +54,9 @@ export async function resolvePlaced(folders: readonly RootFolder[], ref: FolderR
   const segments = path.split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..') || path.includes('\\') || path.includes('\0')) return { ok: false, message: 'the path is not a plain path inside the folder' };
   const absolute = nodePath.join(folder.path, ...segments);
-  const inside = relativeInside(folder.real, await realOfNearest(absolute), caseInsensitive);
+  const real = await realOfNearest(absolute);
+  if (!real.ok) return { ok: false, message: real.problem === 'unresolvable' ? 'it goes through a link that leads nowhere' : 'it is not on any disk' };
+  const inside = relativeInside(folder.real, real.real, caseInsensitive);
   if (inside === undefined) return { ok: false, message: 'it leads outside the workspace folder (through a link)' };
   return { ok: true, folder, folderId: folderIdentity(folder.path, caseInsensitive), path, absolute };
 }

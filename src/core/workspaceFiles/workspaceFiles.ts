@@ -14,6 +14,7 @@ import { GitignoreCache, locate, openFolders, relativeInside, type FolderConfig,
 import type { GuardedPath } from './guardedWrites';
 import { admit, displayPath, noteGuarded, type WorkspaceFile } from './workspaceFile';
 import { resolveNewFile, type NewFileResolution } from './newFileTarget';
+import { realOfNearest } from './nearestReal';
 
 export interface WorkspaceFilesConfig {
   readonly folders: readonly FolderConfig[];
@@ -104,21 +105,20 @@ export class WorkspaceFiles {
     const asked = input.trim().replace(/\\/g, '/');
     const candidate = this.candidates(asked)[0];
     if (!candidate) return existing;
-    // The nearest folder on the way that exists, by its real path; the rest is to be created.
-    let parent = nodePath.dirname(candidate.lexical);
-    const rest = [nodePath.basename(candidate.lexical)];
-    let realParent: string | undefined;
-    for (;;) {
-      realParent = await fs.realpath(parent).catch(() => undefined);
-      if (realParent !== undefined) break;
-      const up = nodePath.dirname(parent);
-      if (up === parent) break;
-      rest.unshift(nodePath.basename(parent));
-      parent = up;
+    // The nearest entry on the way that exists, by its real path; the rest is to be created. A
+    // link there that leads nowhere is refused: writing through it would create its target,
+    // wherever that is (resolve() calls such a path missing, since it has no real path).
+    const nearest = await realOfNearest(candidate.lexical);
+    if (!nearest.ok && nearest.problem === 'nothing') return existing;
+    const segments = candidate.path.split('/');
+    const nearestShown = displayPath(this.folders, candidate.folder, segments.slice(0, segments.length - nearest.rest.length).join('/'));
+    if (!nearest.ok) {
+      const link = nearest.rest.length === 0 ? asked : `${nearestShown} (on the way to ${asked})`;
+      return { ok: false, problem: 'invalid', message: `${link} is a link that leads nowhere: writing there would create a file wherever the link points, maybe outside the workspace folders. Remove the link, or write to another path.` };
     }
-    if (realParent === undefined) return existing;
-    if (!(await fs.stat(realParent).then((s) => s.isDirectory(), () => false))) return { ok: false, problem: 'invalid', message: `${asked} cannot be created: ${nodePath.basename(parent)} is a file, not a folder.` };
-    const real = nodePath.join(realParent, ...rest);
+    if (nearest.rest.length === 0) return { ok: false, problem: 'invalid', message: `${asked} appeared while it was being checked: try again.` };
+    if (!(await fs.stat(nearest.realNearest).then((s) => s.isDirectory(), () => false))) return { ok: false, problem: 'invalid', message: `${asked} cannot be created: ${nearestShown} is a file, not a folder.` };
+    const real = nearest.real;
     const target = locate(this.folders, real, this.caseInsensitive);
     if (!target) return { ok: false, problem: 'outside', message: `${asked} leads outside the workspace folders (through a link).` };
     const gitignores = new GitignoreCache(this.caseInsensitive);

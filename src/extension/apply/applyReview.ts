@@ -24,6 +24,14 @@ export interface ReviewInit {
   readonly reply: ReplyRef;
 }
 
+/** The change was written, but the checkpoint could not note its state afterwards. */
+export class AfterChangeError extends Error {
+  override readonly name = 'AfterChangeError';
+  constructor(display: string, cause: unknown) {
+    super(`The change to ${display} was written, but its checkpoint could not note it (${cause instanceof Error ? cause.message : String(cause)}): Restore still brings the file back, but cannot warn about your own later edits to it.`);
+  }
+}
+
 export type ReviewEnd = 'accepted' | 'rejected' | 'closed' | 'conflict' | 'failed';
 
 export class ApplyReview {
@@ -33,6 +41,10 @@ export class ApplyReview {
   private exists: boolean;
   private ended: ReviewEnd | undefined;
   private acceptedSome = false;
+  /** While our own edit is being applied: the text it gives (its change event is not typing). */
+  private ownText: string | undefined;
+  private ownSeen = false;
+  private writing: Promise<void> = Promise.resolve();
   /** Bumped on every change of the hunks: a lens clicked on an older list is ignored. */
   private revisionCount = 0;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -86,6 +98,13 @@ export class ApplyReview {
   /** The document's text now (after the user typed, or a reload from disk): the proposal follows it or the review ends. */
   sync(text: string): void {
     if (this.ended || text === this.baseText) return;
+    if (text === this.ownText) {
+      // Our own edit landing: the proposal stays, the hunks follow the new base.
+      this.ownSeen = true;
+      this.baseText = text;
+      this.refresh();
+      return;
+    }
     const rebased = rebaseProposal(this.baseText, this.proposalText, text);
     if (rebased === undefined) {
       this.end('conflict');
@@ -99,7 +118,7 @@ export class ApplyReview {
     const hunk = this.hunkList[index];
     if (!hunk || this.ended) return;
     if (!this.exists) return this.acceptAll(); // a new file is one hunk: creating it takes all
-    await this.write(hunk);
+    await this.serial(() => this.write(hunk));
   }
 
   rejectHunk(index: number): void {
@@ -111,8 +130,18 @@ export class ApplyReview {
   async acceptAll(): Promise<void> {
     if (this.ended) return;
     if (this.hunkList.length === 0) return this.end('accepted');
-    if (!this.exists) return this.create();
-    await this.write('all');
+    if (!this.exists) return this.serial(() => this.create());
+    await this.serial(() => this.write('all'));
+  }
+
+  /**
+   * One write at a time (two quick clicks): the second starts from the hunks the first left, and
+   * a hunk the first one re-diffed away is not written (the user sees the new list first).
+   */
+  private serial(job: () => Promise<void>): Promise<void> {
+    const run = this.writing.then(job);
+    this.writing = run.catch(() => undefined);
+    return run;
   }
 
   /** Nothing (more) is written: the file stays as it is. */
@@ -129,18 +158,27 @@ export class ApplyReview {
     this.end('failed');
   }
 
-  /** Writes one hunk or all of them (against the current base) as one WorkspaceEdit of the document. */
+  /**
+   * Writes one hunk or all of them as one WorkspaceEdit of the document. The checkpoint comes
+   * first; everything after it (reading the document, folding in typing that came meanwhile,
+   * finding the hunk again, building the edit) runs without awaiting, so the offsets are those of
+   * the text the edit is applied to. VS Code refuses the edit if the document changes before it
+   * lands (the edit carries the document's version).
+   */
   private async write(which: Hunk | 'all'): Promise<void> {
+    // A hunk from before a re-diff is not written: the user sees the new list first.
+    if (this.ended || (which !== 'all' && !this.hunkList.includes(which))) return;
+    const wanted = which === 'all' ? 'all' : { index: this.hunkList.indexOf(which), hunk: which };
+    await this.checkpoints.beforeChange(this.init.reply, [this.init.target]);
+    if (this.ended) return; // closed, rejected or ended by a conflict while the checkpoint was taken
     const document = await vscode.workspace.openTextDocument(this.init.target);
     // Typing the listener has not seen yet: fold it in first, so the offsets below are right.
-    const revision = this.revisionCount;
     this.sync(document.getText());
-    if (this.ended) return;
-    // A hunk from before a re-diff is not written: the user sees the new list first.
-    if (which !== 'all' && revision !== this.revisionCount) return;
-    const current = which === 'all' ? this.hunkList : this.hunkList.filter((h) => h === which);
-    if (current.length === 0) return;
-    await this.checkpoints.beforeChange(this.init.reply, [this.init.target]);
+    if (this.ended) return; // typing inside the change: the conflict was told, nothing is written
+    const current = wanted === 'all' ? this.hunkList : this.sameHunk(wanted.index, wanted.hunk);
+    if (current.length === 0) {
+      throw new Error(`${this.init.display} changed while the change was being accepted, so it was not written. The review now shows the proposal against the new text: accept the change again.`);
+    }
     const edit = new vscode.WorkspaceEdit();
     let expected = this.baseText;
     for (const hunk of [...current].sort((a, b) => b.oldStart - a.oldStart)) {
@@ -148,35 +186,67 @@ export class ApplyReview {
       edit.replace(this.init.target, new vscode.Range(document.positionAt(start), document.positionAt(end)), hunk.newLines.join(''));
       expected = applyHunk(expected, hunk);
     }
-    const before = this.baseText;
-    // Set first: the change event of this edit must read as ours, not as the user's typing.
-    this.baseText = expected;
-    const applied = await vscode.workspace.applyEdit(edit);
-    if (!applied || document.getText() !== expected) {
-      this.baseText = before;
+    // The change event of this edit must read as ours, not as the user's typing.
+    this.ownText = expected;
+    this.ownSeen = false;
+    let applied: boolean;
+    try {
+      applied = await vscode.workspace.applyEdit(edit);
       this.sync(document.getText());
-      throw new Error(`VS Code did not apply the change to ${this.init.display} (is the file read-only?).`);
+    } finally {
+      this.ownText = undefined;
     }
-    await this.checkpoints.afterChange?.(this.init.reply, [this.init.target]);
+    if (!applied || !this.ownSeen) {
+      throw new Error(`VS Code did not apply the change to ${this.init.display} (the file changed at that moment, or it is read-only). The review shows what is proposed now.`);
+    }
     this.acceptedSome = true;
-    this.refresh();
+    // The review has followed the write (sync above) before anything else can fail.
     if (this.hunkList.length === 0) this.end('accepted');
+    await this.noteWritten();
+  }
+
+  /**
+   * The hunk the user accepted, found again in the list as it is now: the same list (nothing
+   * changed), or the one hunk with the same lines after the proposal was carried over the user's
+   * typing elsewhere. Empty when it cannot be told.
+   */
+  private sameHunk(index: number, hunk: Hunk): Hunk[] {
+    if (this.hunkList.includes(hunk)) return [hunk];
+    const same = (h: Hunk): boolean => h.oldLines.join('') === hunk.oldLines.join('') && h.newLines.join('') === hunk.newLines.join('') && h.oldLines.length === hunk.oldLines.length && h.newLines.length === hunk.newLines.length;
+    const at = this.hunkList[index];
+    if (at && same(at)) return [at];
+    const matches = this.hunkList.filter(same);
+    return matches.length === 1 ? matches : [];
   }
 
   /** A file to create: created with the proposal as its text, in one WorkspaceEdit. */
   private async create(): Promise<void> {
     await this.checkpoints.beforeChange(this.init.reply, [this.init.target]);
+    if (this.ended) return; // closed or rejected while the checkpoint was taken
     const edit = new vscode.WorkspaceEdit();
     edit.createFile(this.init.target, { overwrite: false, ignoreIfExists: false });
     edit.insert(this.init.target, new vscode.Position(0, 0), this.proposalText);
     if (!(await vscode.workspace.applyEdit(edit))) {
       throw new Error(`${this.init.display} could not be created (it may exist by now: apply the block again to see the difference).`);
     }
-    await this.checkpoints.afterChange?.(this.init.reply, [this.init.target]);
     this.exists = true;
     this.baseText = this.proposalText;
+    this.acceptedSome = true;
     this.refresh();
     this.end('accepted');
+    await this.noteWritten();
+  }
+
+  /**
+   * Tells the checkpoint what was just written (for "changed since" in a later restore). The change
+   * is made and stays whatever happens here; a failure is reported as such, not as a failed write.
+   */
+  private async noteWritten(): Promise<void> {
+    try {
+      await this.checkpoints.afterChange?.(this.init.reply, [this.init.target]);
+    } catch (error) {
+      throw new AfterChangeError(this.init.display, error);
+    }
   }
 
   private setProposal(text: string): void {

@@ -8,7 +8,7 @@ import type { Hunk } from '../../core/index';
 import type { CheckpointRecorder } from '../checkpoints/checkpointRecorder';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
-import { APPLY_SCHEME, ApplyReview, type ReviewEnd, type ReviewInit } from './applyReview';
+import { AfterChangeError, APPLY_SCHEME, ApplyReview, type ReviewEnd, type ReviewInit } from './applyReview';
 
 export const APPLY_COMMANDS = {
   acceptAll: 'unifiedInference.apply.acceptAll',
@@ -172,7 +172,9 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.log.warn(`Apply to ${review.init.display}: ${message}`);
-      void vscode.window.showErrorMessage(`${message} Nothing else was written.`);
+      // The change is in the file: only the checkpoint's note of it is missing.
+      if (error instanceof AfterChangeError) void vscode.window.showWarningMessage(message);
+      else void vscode.window.showErrorMessage(`${message} Nothing else was written.`);
     }
   }
 

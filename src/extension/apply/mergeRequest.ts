@@ -105,10 +105,19 @@ export async function mergeThroughGateway(connection: GatewayConnection, log: Lo
     const buttons = [...(again && actions.includes('retry') ? ['Try Again'] : []), ...actions.flatMap((a) => (a === 'retry' ? [] : [ACTION_LABELS[a]]))];
     if (again && !buttons.includes('Try Again')) buttons.unshift('Try Again');
     const full = `Could not merge the code block into ${job.display}: ${message} Nothing was written.`;
-    void vscode.window.showErrorMessage(full, ...buttons).then((choice) => {
-      if (choice === 'Try Again') return again?.();
+    // Nobody awaits the button: what it runs must not fail unseen (an unhandled rejection).
+    void vscode.window.showErrorMessage(full, ...buttons).then(async (choice) => {
       const action = (Object.keys(ACTION_LABELS) as (keyof typeof ACTION_LABELS)[]).find((a) => ACTION_LABELS[a] === choice);
-      return action ? ACTION_COMMANDS[action]() : undefined;
+      try {
+        if (choice === 'Try Again') await again?.();
+        else if (action) await ACTION_COMMANDS[action]();
+      } catch (error) {
+        const why = connection.redactError(error);
+        const text = why instanceof Error ? why.message : String(why);
+        const what = choice === 'Try Again' ? `Trying the merge into ${job.display} again failed` : `${choice ?? 'The action'} failed`;
+        log.warn(`Apply: ${what}: ${text}`);
+        void vscode.window.showErrorMessage(`${what}: ${text} Nothing was written.`);
+      }
     });
     return { ok: false, reason: 'failed', message: full };
   }

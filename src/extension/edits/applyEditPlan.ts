@@ -1,9 +1,10 @@
 // Writes a reviewed edit: first checks that what the user saw is still what is there (the file's
 // text, its size and time on disk, a target still free, no path that became sensitive or
-// always-asked (it can run code) unseen),
-// then keeps the checkpoint's pre-images, then applies ONE WorkspaceEdit (so open editors, undo
-// and save participants treat it as a person's edit), then saves what it changed. A document the
-// user had unsaved changes in is left unsaved: saving would write their unfinished work too.
+// always-asked (it can run code) unseen), then keeps the checkpoint's pre-images, checks again
+// (the checkpoint takes time), then applies ONE WorkspaceEdit (so open editors, undo and save
+// participants treat it as a person's edit), checks that the file now holds the reviewed text,
+// then saves what it changed. A document the user had unsaved changes in is left unsaved: saving
+// would write their unfinished work too.
 import * as vscode from 'vscode';
 import { textReplacements, type GuardedPath, type WorkspaceFiles } from '../../core/index';
 import { CheckpointRefusedError, type CheckpointRecorder, type ReplyRef } from '../checkpoints/checkpointRecorder';
@@ -57,8 +58,14 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
+/** The text of a created file as it is on disk now (undefined when it cannot be read). */
+async function createdText(uri: vscode.Uri): Promise<string | undefined> {
+  return vscode.workspace.fs.readFile(uri).then((bytes) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), () => undefined);
+}
+
 export async function applyEditPlan(plan: EditPlan, service: WorkspaceFilesService, checkpoints: CheckpointRecorder, reply: ReplyRef): Promise<EditResult> {
-  const stale = await staleness(plan, await service.open());
+  const files = await service.open();
+  const stale = await staleness(plan, files);
   if (stale) return { content: stale, isError: true };
   try {
     await checkpoints.beforeChange(reply, plan.uris);
@@ -67,17 +74,24 @@ export async function applyEditPlan(plan: EditPlan, service: WorkspaceFilesServi
     if (error instanceof CheckpointRefusedError) return { content: `${error.message} Nothing was written.`, isError: true };
     throw error;
   }
+  // Taking the checkpoint took time: the user may have typed, saved or moved files meanwhile.
+  const staleNow = await staleness(plan, files);
+  if (staleNow) return { content: staleNow, isError: true };
 
   const { from, detail } = plan;
   const edit = new vscode.WorkspaceEdit();
   const label = { label: `Unified Inference: ${plan.tool} ${from.display}`, needsConfirmation: false };
   let unsaved = false;
+  let document: vscode.TextDocument | undefined;
+  if (plan.action === 'modify') document = await vscode.workspace.openTextDocument(from.uri);
+  // From here to applyEdit nothing is awaited: the ranges are those of the text just compared, and
+  // the edit carries the document's version (VS Code refuses it if the document changes first).
   switch (plan.action) {
     case 'create':
       edit.createFile(from.uri, { overwrite: false, contents: new TextEncoder().encode(detail.after ?? '') }, label);
       break;
     case 'modify': {
-      const document = await vscode.workspace.openTextDocument(from.uri);
+      if (!document || document.getText() !== detail.before) return { content: `${from.display} ${CHANGED}`, isError: true };
       unsaved = document.isDirty;
       for (const r of textReplacements(detail.before ?? '', detail.after ?? '')) {
         edit.replace(from.uri, new vscode.Range(document.positionAt(r.start), document.positionAt(r.end)), r.text, label);
@@ -92,14 +106,20 @@ export async function applyEditPlan(plan: EditPlan, service: WorkspaceFilesServi
       if (detail.to) edit.renameFile(from.uri, detail.to.uri, { overwrite: false }, label);
       break;
   }
-  if (!(await vscode.workspace.applyEdit(edit))) return { content: `VS Code could not apply the edit to ${from.display} (nothing was written).`, isError: true };
+  if (!(await vscode.workspace.applyEdit(edit))) return { content: `VS Code could not apply the edit to ${from.display} (nothing was written). If the file changed at that moment, read it again and send the edit anew.`, isError: true };
 
-  if (plan.action === 'modify') {
-    const document = openDocument(from.uri);
-    if (document && !unsaved) await document.save();
-  }
+  // What is in the file now must be what the user allowed; otherwise say so (and do not save it).
+  const written = plan.action === 'modify' ? document?.getText() : plan.action === 'create' ? await createdText(from.uri) : undefined;
+  const differs = (plan.action === 'modify' || plan.action === 'create') && written !== detail.after;
+  if (plan.action === 'modify' && document && !unsaved && !differs) await document.save();
   // The states right after the write: a later restore tells the user's own later edits apart.
   await checkpoints.afterChange?.(reply, plan.uris).catch(() => undefined);
+  if (differs) {
+    return {
+      content: `The edit was applied to ${from.display}, but its text now is not what the user reviewed (another extension or a formatter may have changed it${plan.action === 'modify' ? '; it was not saved' : ''}). Read the file again before editing it further; the reply's checkpoint can restore it.`,
+      isError: true,
+    };
+  }
   if (plan.action === 'modify') {
     const counts = `+${plan.change.added} -${plan.change.removed} lines`;
     return { content: unsaved ? `Edited ${from.display} (${counts}) in its editor; the user has unsaved changes in it, so it was not saved.` : `Edited ${from.display} (${counts}).` };

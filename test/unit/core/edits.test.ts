@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyReplacements, applySearchReplace, applyUnifiedDiff, lineEndingOf, MAX_REVIEW_LINES, reviewDiff, textReplacements, WorkspaceFiles, type EditOutcome } from '../../../src/core/index';
+import { applyReplacements, applySearchReplace, applyUnifiedDiff, computeHunks, lineEndingOf, linesOf, MAX_REVIEW_LINES, reviewDiff, textReplacements, WorkspaceFiles, type EditOutcome } from '../../../src/core/index';
 
 const FILE = ['import { a } from "./a";', '', 'export function one(): number {', '  return 1;', '}', '', 'export function two(): number {', '  return 2;', '}', ''].join('\n');
 
@@ -159,6 +159,25 @@ describe('core/edits: replacements for the editor', () => {
     assert.deepEqual(textReplacements(FILE, FILE), []);
     assert.equal(applyReplacements('a\r\nb\r\n', textReplacements('a\r\nb\r\n', 'a\r\nc\r\nb\r\n')), 'a\r\nc\r\nb\r\n');
     assert.equal(applyReplacements('x', textReplacements('x', '')), '');
+  });
+
+  it('is the review\'s hunks as ranges: one replacement per hunk, right for any line endings', () => {
+    const pieces = ['a', 'b', 'x', '', ' '];
+    const breaks = ['\n', '\r\n', '\r', ''];
+    let seed = 7;
+    const next = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const text = (): string => Array.from({ length: next(6) }, () => `${pieces[next(pieces.length)]}${breaks[next(breaks.length)]}`).join('');
+    for (let i = 0; i < 300; i++) {
+      const before = text();
+      const after = text();
+      const replacements = textReplacements(before, after);
+      assert.equal(applyReplacements(before, replacements), after, JSON.stringify([before, after]));
+      assert.equal(replacements.length, computeHunks(before, after).length);
+      // The old splitter of the edit tools, kept here as the reference linesOf must still match.
+      const reference = before.split(/\r\n|\r|\n/);
+      if (reference.length > 1 && reference[reference.length - 1] === '') reference.pop();
+      assert.deepEqual(linesOf(before), reference, JSON.stringify(before));
+    }
   });
 });
 

@@ -192,6 +192,32 @@ describe('core/workspaceFiles: WorkspaceFiles on disk', () => {
     assert.equal(underFile.ok, false, 'a file cannot hold another');
   });
 
+  it('refuses to write through a link that leads nowhere (it would create its target, wherever that is)', async () => {
+    const dangling = join(ws, 'dangling.ts');
+    const danglingFolder = join(ws, 'dangling-folder');
+    symlinkSync(join(outside, 'not-there.ts'), dangling);
+    symlinkSync(join(outside, 'no-folder'), danglingFolder);
+    try {
+      const files = await open();
+      assert.equal((await files.resolve('dangling.ts')).ok, false, 'nothing to read there');
+      for (const [path, names] of [['dangling.ts', /^dangling\.ts is a link that leads nowhere/], ['dangling-folder/new.ts', /^dangling-folder \(on the way to dangling-folder\/new\.ts\) is a link that leads nowhere/]] as const) {
+        const refused = await files.resolveForWrite(path);
+        assert.equal(refused.ok ? 'ok' : refused.problem, 'invalid', path);
+        assert.match(refused.ok ? '' : refused.message, names, path);
+        assert.ok(!(refused.ok ? '' : refused.message).includes(outside), 'the target is not named');
+        const fresh = await files.resolveNew(path);
+        assert.equal(fresh.ok, false, `${path}: not a new file either`);
+        const placed = await files.place(join(ws, path));
+        assert.equal(placed.ok, false, `${path}: not kept by a checkpoint either`);
+        assert.match(placed.ok ? '' : placed.message, /link that leads nowhere/);
+      }
+      assert.ok((await files.place(join(ws, 'src', 'deep', 'new.ts'))).ok, 'a plain new path still places');
+    } finally {
+      rmSync(dangling);
+      rmSync(danglingFolder);
+    }
+  });
+
   it('flags sensitive files by the path asked and by the real path of a link', async () => {
     const files = await open();
     const env = await files.resolve('.env');
