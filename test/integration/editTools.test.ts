@@ -127,7 +127,8 @@ describe('edit tools: create, replace, delete and rename files, each reviewed as
     const expected = SOURCE.replace('width * height;', 'Math.abs(width * height);');
     assert.equal(readFileSync(abs(path), 'utf8'), expected, 'saved to disk');
     assert.equal(editor.document.getText(), expected, 'the open editor shows it');
-    assert.equal(editor.document.isDirty, false);
+    // The saved state reaches the extension host as its own event, which can come after the tool's result.
+    await waitFor(() => editor.document.isDirty, (dirty) => !dirty, 'the editor to show the file saved');
     // The reply's checkpoint kept the file before the write: the turn offers Restore.
     const replyId = lastReply().id;
     await waitFor(() => posted.some((m) => m.type === 'checkpoints' && m.turnIds.includes(replyId)), (seen) => seen, 'the reply\'s checkpoint');
