@@ -3,7 +3,7 @@
 // types) treated as "not listed" instead of reaching VS Code's budgets.
 import * as assert from 'node:assert/strict';
 import { catalogContextLength, catalogFeatures, catalogMaxOutputTokens, catalogTokens, contextBudget, estimateTextTokens, MAX_CATALOG_TOKENS, MESSAGE_OVERHEAD_TOKENS, type Model } from '../../src/core/index';
-import { chatModelInformation, DEFAULT_CONTEXT_LENGTH, DEFAULT_MAX_OUTPUT_TOKENS, estimateTokens, modelInformation } from '../../src/extension/languageModels/modelInformation';
+import { answerRoomOf, chatModelInformation, DEFAULT_CONTEXT_LENGTH, DEFAULT_MAX_OUTPUT_TOKENS, estimateTokens, modelInformation } from '../../src/extension/languageModels/modelInformation';
 
 const model = (fields: Record<string, unknown>): Model => ({ id: 'sim-openai/gpt-sim-mini', object: 'model', ...fields });
 
@@ -48,6 +48,18 @@ describe('catalog features (core modelFeatures.ts)', () => {
 });
 
 describe('gateway models in VS Code\'s picker (modelInformation.ts)', () => {
+  it('caps the answer at the room a full prompt leaves (a small model takes no 4,096-token max_tokens)', () => {
+    assert.equal(answerRoomOf(model({ context_length: 2048 })), 512, 'a quarter of a small context');
+    assert.equal(answerRoomOf(model({ context_length: 200000, max_output_tokens: 64000 })), 50000);
+    assert.equal(answerRoomOf(model({ context_length: 64000, max_output_tokens: 4000 })), 4000);
+    assert.equal(answerRoomOf(model({})), undefined, 'no context listed: nothing to cap against');
+    for (const context of [2048, 8192, 64000]) {
+      const m = model({ context_length: context });
+      const full = (modelInformation(m).maxInputTokens) + (answerRoomOf(m) ?? 0);
+      assert.ok(full <= context, `a full prompt plus the answer fit ${context}: ${full}`);
+    }
+  });
+
   it('lists only chat models, with limits and capabilities from the catalog when given', () => {
     const infos = chatModelInformation([
       model({ context_length: 64000, max_output_tokens: 4000, input_modalities: ['text', 'image'] }),

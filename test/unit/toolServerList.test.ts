@@ -5,21 +5,22 @@ import { MAX_OFFERED_TOOL_SERVERS, toolServerListing } from '../../src/extension
 
 describe('tool servers offered to VS Code\'s agent', () => {
   it('offers plain http(s) addresses with readable, unique labels', () => {
-    const listing = toolServerListing(['https://tools.example.com/mcp', 'http://127.0.0.1:8123/', 'https://tools.example.com/mcp/?team=a', 'https://tools.example.com/mcp#part']);
+    const listing = toolServerListing(['https://tools.example.com/mcp', 'http://127.0.0.1:8123/', 'https://tools.example.com/mcp/', 'https://tools.example.com/mcp#part']);
     assert.deepEqual(listing.offered, [
       { label: 'tools.example.com/mcp', uri: 'https://tools.example.com/mcp' },
       { label: '127.0.0.1:8123', uri: 'http://127.0.0.1:8123/' },
-      { label: 'tools.example.com/mcp (2)', uri: 'https://tools.example.com/mcp/?team=a' },
+      { label: 'tools.example.com/mcp (2)', uri: 'https://tools.example.com/mcp/' },
     ]);
     assert.deepEqual(listing.skipped, [], 'a fragment-only twin is the same server');
   });
 
   it('leaves addresses with credentials to the gateway, without repeating the password', () => {
-    const listing = toolServerListing(['https://alice:s3cret@tools.example.com/mcp', 'https://token@other.example/mcp']);
+    const listing = toolServerListing(['https://alice:s3cret@tools.example.com/mcp', 'https://token@other.example/mcp', 'https://third.example/mcp?key=QSECRET', 'https://bob:pw9@bad.example:99999/mcp']);
     assert.deepEqual(listing.offered, []);
-    assert.equal(listing.skipped.length, 2);
-    assert.ok(listing.skipped.every((entry) => /credentials/.test(entry.reason)));
-    assert.ok(!JSON.stringify(listing).includes('s3cret') && !JSON.stringify(listing).includes('token@'), JSON.stringify(listing));
+    assert.equal(listing.skipped.length, 4);
+    assert.ok(listing.skipped.slice(0, 3).every((entry) => /credentials/.test(entry.reason)));
+    assert.equal(listing.skipped[3]?.reason, 'not a valid URL');
+    for (const secret of ['s3cret', 'token@', 'QSECRET', 'pw9']) assert.ok(!JSON.stringify(listing).includes(secret), JSON.stringify(listing));
   });
 
   it('skips what is not an http(s) URL, and bounds the list', () => {

@@ -175,6 +175,8 @@ export class ApplyReview {
     // Typing the listener has not seen yet: fold it in first, so the offsets below are right.
     this.sync(document.getText());
     if (this.ended) return; // typing inside the change: the conflict was told, nothing is written
+    // The file already holds the proposal (typed in meanwhile): nothing is left to write.
+    if (wanted === 'all' && this.hunkList.length === 0) return this.end('accepted');
     const current = wanted === 'all' ? this.hunkList : this.sameHunk(wanted.index, wanted.hunk);
     if (current.length === 0) {
       throw new Error(`${this.init.display} changed while the change was being accepted, so it was not written. The review now shows the proposal against the new text: accept the change again.`);

@@ -7,7 +7,7 @@ import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
 import { providerOf } from '../models/catalogTree';
 import { streamGatewayAnswer } from './gatewayAnswer';
-import { chatModelInformation, estimateTokens, type ModelInformation } from './modelInformation';
+import { answerRoomOf, chatModelInformation, estimateTokens, type ModelInformation } from './modelInformation';
 import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools, type LanguageModelKit } from './requestMessages';
 
 export const LANGUAGE_MODEL_VENDOR = 'unified-inference';
@@ -104,6 +104,7 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
     const cancel = token.onCancellationRequested(() => controller.abort());
     const catalogModel = this.catalog.snapshot?.models.find((entry) => entry.id === model.id);
     const tools = toGatewayTools(options.tools);
+    const answerRoom = catalogModel ? answerRoomOf(catalogModel) : undefined;
     try {
       const answer = await streamGatewayAnswer(
         client,
@@ -113,6 +114,7 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
           ...(request.system ? { system: request.system } : {}),
           api: readSettings().chatApi,
           ...(catalogModel ? { provider: providerOf(catalogModel) } : {}),
+          ...(answerRoom ? { answerRoom } : {}),
           ...(tools ? { tools, toolChoice: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto' } : {}),
           ...toGatewayModelOptions(options.modelOptions),
         },

@@ -30,6 +30,16 @@ function count(tokens: number): string {
   return tokens >= 1000 ? `${Math.round(tokens / 1000).toLocaleString('en-US')}K` : String(tokens);
 }
 
+/**
+ * The most the answer may ask for when VS Code fills the prompt up to maxInputTokens: the
+ * budget's output reserve. /messages always sends max_tokens, and a model with a small context
+ * refuses input plus max_tokens over it; undefined when the catalog lists no context length.
+ */
+export function answerRoomOf(model: Model): number | undefined {
+  const listedContext = catalogContextLength(model);
+  return listedContext ? contextBudget(listedContext, catalogMaxOutputTokens(model)).output : undefined;
+}
+
 export function modelInformation(model: Model): ModelInformation {
   const slash = model.id.indexOf('/');
   const name = slash > 0 ? model.id.slice(slash + 1) : model.id;

@@ -19,7 +19,10 @@ export interface DeepResearchInput {
   readonly wait?: boolean;
 }
 
-type WaitEnd = { readonly kind: 'outcome'; readonly outcome: JobOutcome } | { readonly kind: 'stopped' | 'timeout' | 'connectionChanged' };
+type WaitEnd =
+  | { readonly kind: 'outcome'; readonly outcome: JobOutcome }
+  | { readonly kind: 'pollingStopped'; readonly reason: string }
+  | { readonly kind: 'stopped' | 'timeout' | 'connectionChanged' };
 
 export function deepResearchTool(deps: LmToolDeps): vscode.LanguageModelTool<DeepResearchInput> {
   return {
@@ -52,6 +55,7 @@ export function deepResearchTool(deps: LmToolDeps): vscode.LanguageModelTool<Dee
           if (!wait) return textResult(startedText(job));
           const end = await waitWithProgress(deps, job, finished, token);
           if (token.isCancellationRequested) throw new vscode.CancellationError();
+          if (end.kind === 'pollingStopped') throw new Error(`Deep research job ${job.id} was started, but following it stopped: ${end.reason}. The job goes on; once the key is fixed, read it with #${LM_TOOLS.researchStatus.reference} and this job id.`);
           if (end.kind !== 'outcome') return textResult(notWaitedText(job, end.kind));
           return await outcomeResult(deps, end.outcome, token);
         } finally {
@@ -91,7 +95,8 @@ function waitWithProgress(deps: LmToolDeps, job: ResearchJob, finished: Readonly
       new Promise<WaitEnd>((resolve) => {
         const already = finished.get(job.id);
         if (already) return resolve({ kind: 'outcome', outcome: already });
-        const subscriptions: vscode.Disposable[] = [];
+        // Polled at a visible view's pace while this waits, also with the window in the background.
+        const subscriptions: vscode.Disposable[] = [deps.research.watch()];
         const settle = (end: WaitEnd): void => {
           clearTimeout(timer);
           for (const subscription of subscriptions.splice(0)) subscription.dispose();
@@ -108,7 +113,12 @@ function waitWithProgress(deps: LmToolDeps, job: ResearchJob, finished: Readonly
         report();
         subscriptions.push(
           deps.research.onDidFinish((outcome) => outcome.job.id === job.id && settle({ kind: 'outcome', outcome })),
-          deps.research.onDidChange(report),
+          deps.research.onDidChange(() => {
+            // A refused key stops the polls until it changes: nothing would ever announce the job.
+            const stoppedBy = deps.research.pollingStopped;
+            if (stoppedBy !== undefined) settle({ kind: 'pollingStopped', reason: stoppedBy });
+            else report();
+          }),
           // The job list is reset for another gateway or key: this job will never be announced.
           deps.connection.onDidChange(() => settle({ kind: 'connectionChanged' })),
           stop.onCancellationRequested(() => settle({ kind: 'stopped' })),

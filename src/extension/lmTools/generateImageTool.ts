@@ -2,6 +2,7 @@
 // workspace's images folder (unifiedInference.images.folder, as the gallery's "Save to Workspace"
 // does), returning their workspace-relative paths. Each image that arrived is kept even when
 // another of the same answer did not (all are paid for). Charged per image: asks first.
+import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ImageGenerationRequest } from '../../core/index';
 import { readSettings } from '../config';
@@ -17,6 +18,8 @@ const MAX_IMAGES = 4;
 const MAX_PROMPT = 4_000;
 const IMAGE_TIMEOUT_MS = 180_000;
 const DOWNLOAD_TIMEOUT_MS = 60_000;
+/** Names tried for one image before giving up (`name`, `name-2` ... ). */
+const MAX_NAME_ATTEMPTS = 100;
 
 export interface GenerateImageInput {
   readonly prompt: string;
@@ -63,7 +66,8 @@ export function generateImageTool(deps: LmToolDeps): vscode.LanguageModelTool<Ge
         const answer = await client.images.generate(request, { signal: controller.signal, timeoutMs: IMAGE_TIMEOUT_MS });
         deps.connection.reportModelUse();
         if (answer.data.length === 0) throw new Error('The gateway answered without an image.');
-        const settled = await Promise.allSettled(answer.data.map((image) => client.images.download(image, { signal: controller.signal, timeoutMs: DOWNLOAD_TIMEOUT_MS })));
+        // Paid for once answered: a link's download is bounded by time only, not by the cancel.
+        const settled = await Promise.allSettled(answer.data.map((image) => client.images.download(image, { timeoutMs: DOWNLOAD_TIMEOUT_MS })));
         const { images, failures } = splitDownloads(answer.data, settled);
         // Paid for: what arrived is saved even when the request is being cancelled.
         const files = await deps.workspaceFiles.open();
@@ -71,12 +75,12 @@ export function generateImageTool(deps: LmToolDeps): vscode.LanguageModelTool<Ge
         const when = new Date();
         const saved: string[] = [];
         for (const [index, image] of images.entries()) {
-          const target = vscode.Uri.joinPath(folder, imageFileName(prompt, when, index, image.type.extension));
+          const named = vscode.Uri.joinPath(folder, imageFileName(prompt, when, index, image.type.extension));
           // The workspace-files gate: a folder setting or link that leads out of the workspace is refused.
-          const placement = await files.place(target.fsPath);
+          const placement = await files.place(named.fsPath);
           if (!placement.ok) throw new Error(`The images folder cannot be written: ${placement.message}`);
           await vscode.workspace.fs.createDirectory(folder);
-          await vscode.workspace.fs.writeFile(target, image.bytes);
+          const target = await writeNew(named, image.bytes);
           saved.push(`${vscode.workspace.asRelativePath(target, false)}${image.revisedPrompt ? ` (revised prompt: ${image.revisedPrompt})` : ''}`);
         }
         if (token.isCancellationRequested) throw new vscode.CancellationError();
@@ -91,4 +95,23 @@ export function generateImageTool(deps: LmToolDeps): vscode.LanguageModelTool<Ge
       }
     },
   };
+}
+
+/**
+ * Writes `bytes` to `uri`, or beside it as `name-2.png`, `name-3.png`... when the name is taken:
+ * names have one-second resolution, and two calls in the same second must not overwrite a paid
+ * image. Exclusive creation, so two writers never pick the same name.
+ */
+async function writeNew(uri: vscode.Uri, bytes: Uint8Array): Promise<vscode.Uri> {
+  const dot = uri.path.lastIndexOf('.');
+  for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
+    const candidate = attempt === 1 ? uri : uri.with({ path: `${uri.path.slice(0, dot)}-${attempt}${uri.path.slice(dot)}` });
+    try {
+      await fs.writeFile(candidate.fsPath, bytes, { flag: 'wx' });
+      return candidate;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  throw new Error(`${vscode.workspace.asRelativePath(uri, false)} and ${MAX_NAME_ATTEMPTS - 1} variants of its name already exist.`);
 }

@@ -44,12 +44,15 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
       throw new Error('The user chose not to build the semantic index, so the workspace cannot be searched by meaning now. Do not ask again in this session; use other search tools.');
     }
     const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Indexing workspace for semantic search', cancellable: true }, (progress, stop) => {
-      const cancel = [stop.onCancellationRequested(() => deps.searchIndex.cancel()), token.onCancellationRequested(() => deps.searchIndex.cancel())];
+      // Stops this tool's run only (another, e.g. a file-change update, may be current).
+      const controller = new AbortController();
+      const cancel = [stop.onCancellationRequested(() => controller.abort()), token.onCancellationRequested(() => controller.abort())];
+      if (token.isCancellationRequested) controller.abort();
       let reported = 0;
       return deps.searchIndex.indexWorkspace((message, fraction) => {
         progress.report({ message, increment: Math.max(0, fraction * 100 - reported) });
         reported = Math.max(reported, fraction * 100);
-      }).finally(() => cancel.forEach((c) => c.dispose()));
+      }, controller.signal).finally(() => cancel.forEach((c) => c.dispose()));
     });
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     if (run.report.cancelled) throw new Error('Indexing was cancelled by the user before it finished, so the search did not run.');

@@ -58,7 +58,7 @@ export function transcribeTool(deps: LmToolDeps): vscode.LanguageModelTool<Trans
         requireTrustedWorkspace('transcribing its files');
         const path = requiredText(options.input, 'path', 1_000);
         const language = optionalText(options.input, 'language', 10);
-        if (language !== undefined && !/^[a-z]{2,3}$/i.test(language)) throw new ToolInputError('"language" must be an ISO-639-1 code such as "en" or "de".');
+        if (language !== undefined && !/^[a-z]{2}$/i.test(language)) throw new ToolInputError('"language" must be an ISO-639-1 code such as "en" or "de".');
         const prompt = optionalText(options.input, 'prompt', 2_000);
         const files = await deps.workspaceFiles.open();
         const file = await audioFile(files, path);

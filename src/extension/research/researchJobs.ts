@@ -38,6 +38,9 @@ export class ResearchJobs extends Disposable {
   private queryValue: ResearchViewQuery = DEFAULT_QUERY;
   private lastGood: number | undefined;
   private problemValue: string | undefined;
+  private stoppedBy: string | undefined;
+  private viewVisible = true; // the loop's own default, until the view says
+  private watchers = 0;
   /** List requests in flight (page loads of any kind). */
   private loadsInFlight = 0;
   private readonly inProgress = new Map<string, ResearchJob>();
@@ -61,9 +64,12 @@ export class ResearchJobs extends Disposable {
     this.loop = new ResearchPollLoop({
       poll: (signal) => this.pollInProgress(signal),
       onError: (error) => {
-        this.setProblem(error);
         // A refused key will not heal by itself: polling resumes when the key changes.
-        if (error instanceof AuthenticationError) this.loop.stop();
+        if (error instanceof AuthenticationError) {
+          this.stoppedBy = error.message;
+          this.loop.stop();
+        }
+        this.setProblem(error);
       },
       focused: vscode.window.state.focused,
     });
@@ -99,8 +105,30 @@ export class ResearchJobs extends Disposable {
     return this.loop.state;
   }
 
+  /** Why polling stopped until the key changes (the gateway refused it), else undefined. */
+  get pollingStopped(): string | undefined {
+    return this.stoppedBy;
+  }
+
   setViewVisible(visible: boolean): void {
-    this.loop.setViewVisible(visible);
+    this.viewVisible = visible;
+    this.loop.setViewVisible(visible || this.watchers > 0);
+  }
+
+  /**
+   * Keeps polling at the pace of a visible view until disposed: someone (an agent's tool) waits for
+   * a job, and a window in the background with the view hidden would otherwise pause the polls.
+   */
+  watch(): vscode.Disposable {
+    this.watchers++;
+    this.loop.setViewVisible(true);
+    let disposed = false;
+    return new vscode.Disposable(() => {
+      if (disposed) return;
+      disposed = true;
+      this.watchers--;
+      this.loop.setViewVisible(this.viewVisible || this.watchers > 0);
+    });
   }
 
   find(id: string): ResearchJob | undefined {
@@ -156,6 +184,7 @@ export class ResearchJobs extends Disposable {
     this.inProgress.clear();
     this.lastGood = undefined;
     this.problemValue = undefined;
+    this.stoppedBy = undefined;
     // Another gateway or key: what the loop listed belongs to the old one. Restarted empty, it
     // counts as never listed, so a first poll that fails keeps retrying (with backoff) until the
     // gateway answers, as after a reload.

@@ -76,12 +76,15 @@ export class SearchIndexService extends Disposable {
     return this.index;
   }
 
-  /** Indexes the whole workspace (incrementally over a saved index). */
-  indexWorkspace(onProgress?: (message: string, fraction: number) => void): Promise<IndexRun> {
+  /**
+   * Indexes the whole workspace (incrementally over a saved index). `cancel` stops this run only,
+   * also while it waits behind another (cancel() stops whichever run is current).
+   */
+  indexWorkspace(onProgress?: (message: string, fraction: number) => void, cancel?: AbortSignal): Promise<IndexRun> {
     return this.enqueue(async (signal) => {
       const listed = await listIndexCandidates(this.workspaceFiles, signal);
       return this.update('command', listed, await statFiles(listed, [...listed.byUri.keys()]), undefined, signal, onProgress);
-    });
+    }, cancel);
   }
 
   cancel(): boolean {
@@ -157,9 +160,13 @@ export class SearchIndexService extends Disposable {
     return run;
   }
 
-  private enqueue<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  private enqueue<T>(work: (signal: AbortSignal) => Promise<T>, cancel?: AbortSignal): Promise<T> {
     const run = this.queue.then(async () => {
+      // Cancelled while it waited: it does not start (and charges nothing).
+      if (cancel?.aborted) throw new vscode.CancellationError();
       const controller = new AbortController();
+      const abort = (): void => controller.abort();
+      cancel?.addEventListener('abort', abort, { once: true });
       this.running = controller;
       try {
         return await work(controller.signal);
@@ -167,6 +174,7 @@ export class SearchIndexService extends Disposable {
         if (controller.signal.aborted && isAbortError(error)) throw new vscode.CancellationError();
         throw error;
       } finally {
+        cancel?.removeEventListener('abort', abort);
         this.running = undefined;
       }
     });

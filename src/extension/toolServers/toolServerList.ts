@@ -32,8 +32,8 @@ function labelOf(url: URL): string {
 
 /**
  * The addresses (already http(s) only, from parseSettings) that VS Code's agent may use:
- * plain http(s) URLs without credentials. An address with a user name or password in it is
- * left to the gateway: VS Code would show it in its MCP views and keep it in its caches.
+ * plain http(s) URLs without credentials. An address with a user name, password or query in it
+ * is left to the gateway: VS Code would show it in its MCP views and keep it in its caches.
  */
 export function toolServerListing(addresses: readonly string[]): ToolServerListing {
   const offered: OfferedToolServer[] = [];
@@ -45,22 +45,25 @@ export function toolServerListing(addresses: readonly string[]): ToolServerListi
     try {
       url = new URL(address);
     } catch {
-      skipped.push({ address, reason: 'not a valid URL' });
+      // Named by what cannot hold a secret: an unparsable address may still carry a password.
+      skipped.push({ address: `entry ${offered.length + skipped.length + 1}`, reason: 'not a valid URL' });
       continue;
     }
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      skipped.push({ address, reason: 'not an http or https address' });
+      skipped.push({ address: shown, reason: 'not an http or https address' });
       continue;
     }
-    if (url.username || url.password) {
-      skipped.push({ address: `${url.protocol}//${url.host}${url.pathname}`, reason: 'holds credentials, which VS Code would show and store' });
+    // A query often carries a token (?key=...): treated like a password in the address.
+    if (url.username || url.password || url.search) {
+      skipped.push({ address: shown, reason: 'holds credentials (a user name, password or query), which VS Code would show and store' });
       continue;
     }
     url.hash = '';
     const uri = url.href;
     if (seen.has(uri)) continue;
     if (offered.length >= MAX_OFFERED_TOOL_SERVERS) {
-      skipped.push({ address: uri, reason: `past the first ${MAX_OFFERED_TOOL_SERVERS} tool servers` });
+      skipped.push({ address: shown, reason: `past the first ${MAX_OFFERED_TOOL_SERVERS} tool servers` });
       continue;
     }
     seen.add(uri);
