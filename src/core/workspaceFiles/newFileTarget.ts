@@ -9,20 +9,11 @@ import * as nodePath from 'node:path';
 import { realOfNearest } from './nearestReal';
 import { GitignoreCache, locate, type RootFolder } from './rootFolders';
 import type { GuardedPath } from './guardedWrites';
-import { admit, displayPath, noteGuarded } from './workspaceFile';
+import { admit, displayPath, noteGuarded, type PlacedPath } from './workspaceFile';
 
-export interface NewFileTarget {
-  /** Index of its workspace folder. */
-  readonly folder: number;
-  /** Folder-relative, `/`-separated, as asked. */
-  readonly path: string;
-  readonly display: string;
+export interface NewFileTarget extends PlacedPath {
   /** The absolute path to write (as asked: under the folder as the editor names it). */
   readonly absolute: string;
-  /** Displayed paths (its own, and through a linked folder its real one) that are sensitive. */
-  readonly sensitive: readonly string[];
-  /** Displayed paths (its own, and through a linked folder its real one) a write to which is always asked. */
-  readonly guarded: readonly GuardedPath[];
 }
 
 export type NewFileProblem = 'invalid' | 'outside' | 'exists' | 'excluded' | 'folder';

@@ -3,19 +3,23 @@
 import type { GuardedPath, GuardReason } from './guardedWrites';
 import type { GitignoreCache, RootFolder } from './rootFolders';
 
-export interface WorkspaceFile {
+/** Where a path stands in the workspace and what the rules say of it: an existing file, or one to create. */
+export interface PlacedPath {
   /** Index of its workspace folder. */
   readonly folder: number;
   /** Folder-relative, `/`-separated: the path it was asked for or listed under (a link's own path). */
   readonly path: string;
   /** `path`, prefixed by the folder's name in a multi-root workspace (as the editor writes it). */
   readonly display: string;
+  /** The displayed paths (its own, and its real one through a link) that are sensitive; empty when none is. */
+  readonly sensitive: readonly string[];
+  /** The displayed paths (its own, and its real one through a link) a write to which is always asked, and why. */
+  readonly guarded: readonly GuardedPath[];
+}
+
+export interface WorkspaceFile extends PlacedPath {
   /** The real path that is read. */
   readonly real: string;
-  /** The displayed paths (its own, and its target's for a link) that are sensitive; empty when none is. */
-  readonly sensitive: readonly string[];
-  /** The displayed paths (its own, and its target's for a link) a write to which is always asked, and why. */
-  readonly guarded: readonly GuardedPath[];
 }
 
 export function displayPath(folders: readonly RootFolder[], folder: RootFolder, path: string): string {

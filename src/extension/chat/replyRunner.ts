@@ -56,10 +56,18 @@ export interface ReplyEvents {
   toolStep(index: number, step: ToolStep): void;
 }
 
+/** What a fitter hands back for one round: what to send, and the room left for the answer. */
+export interface FittedRequest {
+  readonly messages: readonly WireMessage[];
+  readonly system?: string;
+  /** Tokens the context leaves for the answer after this input (estimated); undefined when the context length is unknown. */
+  readonly answerRoom?: number;
+}
+
 /** Fits each round's request into the model's context window (context/contextKeeper.ts). */
 export interface ContextFitter {
   /** The messages (history and `tail`, the reply's own rounds) and system prompt to send; `refusedWith`: the gateway's context-length error for the last try. */
-  fit(tail: readonly WireMessage[], refusedWith: unknown, signal: AbortSignal): Promise<{ readonly messages: readonly WireMessage[]; readonly system?: string; readonly answerRoom?: number }>;
+  fit(tail: readonly WireMessage[], refusedWith: unknown, signal: AbortSignal): Promise<FittedRequest>;
   /** One round's usage, as the gateway reported it. */
   measured(usage: TokenUsage): void;
 }

@@ -22,6 +22,7 @@ import { requestedAnswerTokens } from '../../languageModels/answerTokens';
 import type { GatewayAnswerRequest } from '../../languageModels/gatewayAnswer';
 import { usesMessagesApi } from '../../languageModels/gatewayMessages';
 import { turnsToWire } from '../conversationWire';
+import type { ContextFitter, FittedRequest } from '../replyRunner';
 import { compactedHistory, compactionNote, contextTurns, summaryMessage, type CompactedHistory } from './compactedHistory';
 import { summarizeTurns } from './summarizer';
 
@@ -31,13 +32,6 @@ export class ContextOverflowError extends Error {
     super(message);
     this.name = 'ContextOverflowError';
   }
-}
-
-export interface FittedRequest {
-  readonly messages: readonly WireMessage[];
-  readonly system?: string;
-  /** Tokens the context leaves for the answer after this input (estimated); undefined when the context length is unknown. */
-  readonly answerRoom?: number;
 }
 
 export interface ContextKeeperOptions {
@@ -59,7 +53,7 @@ export interface ContextKeeperOptions {
 /** A summary is at most this long (and at most a quarter of the input budget). */
 const SUMMARY_MAX_TOKENS = 1024;
 
-export class ContextKeeper {
+export class ContextKeeper implements ContextFitter {
   private history: CompactedHistory;
   private ratio: number;
   private lastChars = 0;
