@@ -3,6 +3,8 @@
 //   src/core      -> src/core, node built-ins, undici, eventsource-parser, diff (jsdiff: line diffs, patches, review diffs)
 //   src/webview   -> src/webview, src/shared, marked, dompurify, highlight.js (never vscode or node built-ins)
 //   src/extension -> src/extension, src/core, src/shared, vscode, node built-ins, packages
+// Inside src/extension, folders stand in tiers (EXTENSION_TIERS): a file imports from its own folder
+// or from a lower tier, never sideways or up, so shared services never depend on a feature.
 // Imports are read with TypeScript's own pre-processor, so `import`, `export ... from`,
 // `import()` and `require()` are all seen.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -21,6 +23,41 @@ export const rules = {
   extension: { layers: ['extension', 'core', 'shared'], packages: 'any', builtins: true, vscode: true },
 };
 
+/**
+ * src/extension's folders (and top-level files), lowest first. Services sit low; a feature sits
+ * above what it uses; the composition root (activation, test API) is on top. A name missing
+ * here is a build error, so every new folder is placed on purpose.
+ */
+export const EXTENSION_TIERS = [
+  ['config.ts', 'lifecycle.ts', 'log.ts'],
+  ['apiKey', 'webview', 'workspaceFiles'],
+  ['gateway'],
+  ['models', 'account', 'answers', 'checkpoints', 'errors'],
+  ['apply', 'edits', 'terminal', 'media', 'research', 'search', 'languageModels', 'toolServers'],
+  ['chat', 'participant', 'lmTools'],
+  ['testApi.ts', 'uiTestSeed.ts'],
+  ['extension.ts'],
+];
+
+function extensionTier(name) {
+  const tier = EXTENSION_TIERS.findIndex((names) => names.includes(name));
+  return tier < 0 ? undefined : tier;
+}
+
+/** The import rule inside src/extension: own folder, or a strictly lower tier. */
+function extensionFolderViolation(srcRoot, file, target, where, spec) {
+  const from = relative(join(srcRoot, 'extension'), file).split(sep)[0];
+  const to = relative(join(srcRoot, 'extension'), target).split(sep)[0];
+  if (from === to) return undefined;
+  const fromTier = extensionTier(from);
+  if (fromTier === undefined) return `${where}: src/extension/${from} has no place in EXTENSION_TIERS (scripts/checkLayers.mjs)`;
+  const toName = extensionTier(to) === undefined && extensionTier(`${to}.ts`) !== undefined ? `${to}.ts` : to;
+  const toTier = extensionTier(toName);
+  if (toTier === undefined) return `${where}: src/extension/${to} has no place in EXTENSION_TIERS (scripts/checkLayers.mjs)`;
+  if (toTier >= fromTier) return `${where}: src/extension/${from} may not import from src/extension/${toName} (same tier or above: move the shared piece lower) ('${spec}')`;
+  return undefined;
+}
+
 function packageName(specifier) {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
@@ -38,6 +75,10 @@ export function violationsOf(srcRoot, file, text) {
       const target = resolve(dirname(file), spec);
       const targetLayer = relative(srcRoot, target).split(sep)[0];
       if (!rule.layers.includes(targetLayer)) found.push(`${where}: src/${layer} may not import from src/${targetLayer} ('${spec}')`);
+      else if (layer === 'extension' && targetLayer === 'extension') {
+        const problem = extensionFolderViolation(srcRoot, file, target, where, spec);
+        if (problem) found.push(problem);
+      }
     } else if (spec === 'vscode') {
       if (!rule.vscode) found.push(`${where}: src/${layer} may not import 'vscode'`);
     } else if (builtins.has(spec)) {

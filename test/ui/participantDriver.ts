@@ -3,7 +3,7 @@
 // type into a chat the offline workbench does not serve), then stays alive while the browser side
 // drives the audio panel.
 import * as vscode from 'vscode';
-import { PARTICIPANT_ID } from '../../src/extension/languageModels/participant/participantContext';
+import { PARTICIPANT_ID } from '../../src/extension/participant/participantContext';
 import type { TestApi } from '../../src/extension/testApi';
 
 const EXTENSION_ID = 'unified-inference.unified-inference';

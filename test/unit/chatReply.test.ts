@@ -1,10 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../src/core/index';
 import type { AssistantTurn, ChatTurn, ToolStep } from '../../src/shared/chatModel';
-import { describeChatError } from '../../src/extension/chat/chatErrors';
+import { describeChatError } from '../../src/extension/errors/describeError';
 import { attachmentLabel, turnsToWire, userTurnText } from '../../src/extension/chat/conversationWire';
 import { DeltaBatcher } from '../../src/extension/chat/deltaBatcher';
-import { runReply, serverToolStep, type ToolHost } from '../../src/extension/chat/replyRunner';
+import type { ToolHost } from '../../src/extension/answers/toolHost';
+import { runReply, serverToolStep } from '../../src/extension/chat/replyRunner';
 import { ToolApprovals } from '../../src/extension/chat/toolApprovals';
 import { useGateway } from './gateway/helpers';
 

@@ -8,7 +8,7 @@ import { compactedHistory, compactionNote, summaryMessage } from '../../src/exte
 import { ContextKeeper } from '../../src/extension/chat/context/contextKeeper';
 import { instructionPrompt } from '../../src/extension/chat/context/instructionPrompt';
 import { SUMMARY_SYSTEM, summaryPrompt, transcript } from '../../src/extension/chat/context/summarizer';
-import { describeChatError } from '../../src/extension/chat/chatErrors';
+import { describeChatError } from '../../src/extension/errors/describeError';
 import { runReply } from '../../src/extension/chat/replyRunner';
 import { FAULT_HEADER } from '../gateway/index';
 import { useGateway } from './gateway/helpers';

@@ -55,7 +55,7 @@ describe('credits in the status bar', () => {
   it('escapes server text in the markdown tooltip', () => {
     const shown = presentCredits({ kind: 'error', message: '[click](command:evil) **x**' }, thresholds, spend, now);
     assert.ok(!shown.tooltip.includes('[click](command:evil)'));
-    assert.match(shown.tooltip, /\\\[click\\\]\\\(command:evil\\\)/);
+    assert.match(shown.tooltip, /\\\[click\\\]\(command:evil\) \\\*\\\*x/); // the brackets escaped: no link can form
   });
 
   it('adds a connection setup problem (an unreadable CA file) to the tooltip in every state', () => {

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { GatewayClient, GatewayError, StreamError, type MessageCreateRequest } from '../../src/core/index';
 import { EFFORT_THINKING_BUDGET, type AssistantTurn, type ChatTurn } from '../../src/shared/chatModel';
-import { describeChatError } from '../../src/extension/chat/chatErrors';
+import { describeChatError } from '../../src/extension/errors/describeError';
 import { turnsToWire } from '../../src/extension/chat/conversationWire';
 import { runReply } from '../../src/extension/chat/replyRunner';
 import { useGateway, type Json } from './gateway/helpers';

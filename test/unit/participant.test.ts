@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import type { Model } from '../../src/core/index';
 import type { CreditsState } from '../../src/extension/account/creditsPresentation';
-import { chooseModel } from '../../src/extension/languageModels/participant/defaultModel';
-import { followupsFor } from '../../src/extension/languageModels/participant/followups';
-import { historyToMessages, lastAnswer, type ChatTurn } from '../../src/extension/languageModels/participant/history';
-import { modelsMarkdown } from '../../src/extension/languageModels/participant/modelsMarkdown';
-import { quotaMarkdown } from '../../src/extension/languageModels/participant/quotaMarkdown';
-import { speechText } from '../../src/extension/languageModels/participant/speechText';
+import { chooseModel } from '../../src/extension/models/defaultModel';
+import { followupsFor } from '../../src/extension/participant/followups';
+import { historyToMessages, lastAnswer, type ChatTurn } from '../../src/extension/participant/history';
+import { modelsMarkdown } from '../../src/extension/participant/modelsMarkdown';
+import { quotaMarkdown } from '../../src/extension/participant/quotaMarkdown';
+import { speechText } from '../../src/extension/participant/speechText';
 
 const model = (id: string, extra: Partial<Model> = {}): Model => ({ id, object: 'model', ...extra });
 const text = (t: string) => [{ kind: 'text' as const, text: t }];

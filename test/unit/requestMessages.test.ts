@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { toChatMessages, toMessagesParams } from '../../src/extension/languageModels/gatewayMessages';
+import { toChatMessages, toMessagesParams } from '../../src/extension/answers/gatewayMessages';
 import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools, type LanguageModelKit } from '../../src/extension/languageModels/requestMessages';
 
 // Stand-ins for the vscode classes (same fields and constructors as VS Code 1.139's).

@@ -3,6 +3,7 @@
 // balance that is not fresh says so, and an unknown one is never shown as $0.00.
 import { formatCredits, formatDuration, formatResetIn } from '../../core/index';
 import type { CreditSettings } from '../../shared/settings';
+import { escapeMarkdown } from '../../shared/markdownText';
 
 export interface CreditsReading {
   readonly credits: number;
@@ -45,11 +46,6 @@ export function severityOf(credits: number, thresholds: CreditSettings): Severit
   if (credits < thresholds.errorThreshold || credits <= 0) return 'error';
   if (credits < thresholds.warningThreshold) return 'warning';
   return 'normal';
-}
-
-/** Markdown text is escaped where it comes from outside (server messages). */
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
 }
 
 function resetLine(reading: CreditsReading, now: number): string {

@@ -6,8 +6,8 @@ import * as vscode from 'vscode';
 import { codeFromAnswer, fenceFor, isAbortError, mergePrompt } from '../../core/index';
 import { readSettings } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
-import { streamGatewayAnswer } from '../languageModels/gatewayAnswer';
-import { describeChatError } from '../chat/chatErrors';
+import { streamGatewayAnswer } from '../answers/gatewayAnswer';
+import { describeChatError } from '../errors/describeError';
 import type { ChatErrorAction } from '../../shared/chatModel';
 import type { Log } from '../log';
 

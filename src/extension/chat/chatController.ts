@@ -9,9 +9,9 @@ import { lastReading, type ChatDeps } from './chatDeps';
 import { Disposable } from '../lifecycle';
 import { runChatAction } from './chatActions';
 
-import { describeChatError } from './chatErrors';
+import { describeChatError } from '../errors/describeError';
 import { isAbortError, modelPricing, type TokenPricing } from '../../core/index';
-import { newId } from './chatIds';
+import { newId } from '../../shared/ids';
 import { chatModelKey, chatModelOptions, chooseChatModel } from './chatModels';
 import { turnsToWire } from './conversationWire';
 import { DeltaBatcher } from './deltaBatcher';
@@ -19,7 +19,8 @@ import { documentAttachment, fileAttachment, selectionAttachment } from './edito
 import type { SaveOutcome } from './history/conversationStore';
 import { titleFromText } from './history/conversationTitle';
 import { balanceReader } from './replyCost';
-import { runReply, type ToolHost } from './replyRunner';
+import type { ToolHost } from '../answers/toolHost';
+import { runReply } from './replyRunner';
 import { ToolApprovals } from './toolApprovals';
 import { ChatTools } from './chatTools';
 import { NO_CHECKPOINTS } from '../checkpoints/checkpointRecorder';

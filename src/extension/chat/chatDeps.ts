@@ -9,7 +9,7 @@ import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import type { ModelCatalog } from '../models/modelCatalog';
-import type { WorkspaceFileIndex } from './editorContext';
+import type { WorkspaceFileIndex } from '../workspaceFiles/workspaceFileIndex';
 import type { ConversationStore } from './history/conversationStore';
 import type { LastConversation } from './lastConversation';
 import type { CostMeter } from './replyCost';

@@ -6,13 +6,13 @@
 // sensitive and guarded files once at a time. The terminal tool (chat.terminalTool, user
 // settings only) asks every time.
 import type { Settings } from '../../shared/settings';
-import type { GatewayTool } from '../languageModels/gatewayAnswer';
+import type { GatewayTool } from '../answers/gatewayAnswer';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
 import { EDIT_TOOLS, isEditTool } from '../edits/editDefinitions';
 import { EditTools } from '../edits/editTools';
 import { COMMAND_TOOL, CommandTool, RUN_COMMAND } from '../terminal/commandTool';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
-import type { ToolHost, ToolReview } from './replyRunner';
+import type { ToolHost, ToolReview } from '../answers/toolHost';
 import type { ToolApprovals } from './toolApprovals';
 import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
 

@@ -4,9 +4,9 @@
 // after the user allowed that very call (review names it); listing and searching leave sensitive
 // files out. Every call goes through the user's approval (ToolApprovals) before it runs.
 import type { WorkspaceFile, WorkspaceFiles } from '../../core/index';
-import type { GatewayTool } from '../languageModels/gatewayAnswer';
+import type { GatewayTool } from '../answers/gatewayAnswer';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
-import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolOutcome, type ToolReview } from './replyRunner';
+import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolOutcome, type ToolReview } from '../answers/toolHost';
 
 export const MAX_READ_BYTES = 200_000;
 const MAX_LISTED = 500;

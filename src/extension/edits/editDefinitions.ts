@@ -1,6 +1,6 @@
 // The edit tools as the model sees them: names, what each does, and its arguments' schema. The
 // descriptions say the rules the tools enforce, so a model gets them right the first time.
-import type { GatewayTool } from '../languageModels/gatewayAnswer';
+import type { GatewayTool } from '../answers/gatewayAnswer';
 
 export const EDIT_TOOL_NAMES = ['create_file', 'replace_in_file', 'delete_file', 'rename_file'] as const;
 export type EditToolName = (typeof EDIT_TOOL_NAMES)[number];

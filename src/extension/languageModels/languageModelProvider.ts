@@ -6,7 +6,7 @@ import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
 import { providerOf } from '../models/catalogTree';
-import { streamGatewayAnswer } from './gatewayAnswer';
+import { streamGatewayAnswer } from '../answers/gatewayAnswer';
 import { answerRoomOf, chatModelInformation, estimateTokens, type ModelInformation } from './modelInformation';
 import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools, type LanguageModelKit } from './requestMessages';
 

@@ -1,7 +1,7 @@
 // VS Code's language model request (messages, model options, tools) in the neutral shape the
 // gateway mapping takes. Pure: the vscode classes it recognises are handed in (`LanguageModelKit`),
 // so the mapping is unit-tested in plain Node with stand-ins.
-import type { GatewayMessage, GatewayPart, GatewayTool } from './gatewayMessages';
+import type { GatewayMessage, GatewayPart, GatewayTool } from '../answers/gatewayMessages';
 
 type PartClass<T> = abstract new (...args: never[]) => T;
 

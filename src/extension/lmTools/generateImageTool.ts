@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ImageGenerationRequest } from '../../core/index';
 import { readSettings } from '../config';
-import { modelFor } from '../languageModels/participant/catalogModels';
+import { modelFor } from '../models/catalogModels';
 import { IMAGE_SIZES } from '../media/generateImageCommand';
 import { imageFileName, imageFolderSegments, splitDownloads } from '../media/imageData';
 import type { LmToolDeps } from './lmToolDeps';

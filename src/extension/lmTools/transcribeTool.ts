@@ -4,7 +4,7 @@
 // before a byte is read. Charged per minute of audio: asks first, naming the file and its size.
 import * as vscode from 'vscode';
 import { audioUploadType, formatByteSize, isTranscribableFile, TRANSCRIPTION_FILE_EXTENSIONS, transcriptionUploadVerdict, type Transcription, type WorkspaceFile, type WorkspaceFiles } from '../../core/index';
-import { modelFor } from '../languageModels/participant/catalogModels';
+import { modelFor } from '../models/catalogModels';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from './toolNames';
 import { balanceNote, optionalText, requireClient, requiredText, requireTrustedWorkspace, textResult, toolFailure, ToolInputError } from './toolSupport';

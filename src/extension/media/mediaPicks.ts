@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ModelCategoryName } from '../../shared/settings';
-import { catalogModels, modelFor } from '../languageModels/participant/catalogModels';
+import { catalogModels, modelFor } from '../models/catalogModels';
 import { CATEGORY_LABELS, categoryOf } from '../models/catalogTree';
 import type { ModelCatalog } from '../models/modelCatalog';
 

@@ -3,7 +3,7 @@
 import type { EmbedBatch, GatewayClient, RerankItem } from '../../core/index';
 import type { ModelCategoryName } from '../../shared/settings';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
-import { modelFor } from '../languageModels/participant/catalogModels';
+import { modelFor } from '../models/catalogModels';
 import type { ModelCatalog } from '../models/modelCatalog';
 
 export class SearchModelError extends Error {}

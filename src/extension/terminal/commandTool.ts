@@ -13,8 +13,8 @@ import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
 import { CappedOutput, relativeWithin, shellInvocation, treeKill, type ShellPlatform } from '../../core/index';
 import { API_KEY_ENV_VAR } from '../apiKey/apiKeyStore';
-import type { ToolCallRequest, ToolOutcome, ToolReview } from '../chat/replyRunner';
-import type { GatewayTool } from '../languageModels/gatewayAnswer';
+import type { ToolCallRequest, ToolOutcome, ToolReview } from '../answers/toolHost';
+import type { GatewayTool } from '../answers/gatewayAnswer';
 
 export const RUN_COMMAND = 'run_command';
 /** A command still running after this is killed (a build or a test run fits; a server does not). */

@@ -9,7 +9,7 @@ import type { LocalGateway } from '../../gateway/index';
 import { ChatStreamAccumulator, createDispatcher, GatewayClient, TimeoutError } from '../../../src/core/index';
 import type { ChatCompletionRequest } from '../../../src/core/index';
 import { resolveTimeouts } from '../../../src/core/timeouts';
-import { describeChatError } from '../../../src/extension/chat/chatErrors';
+import { describeChatError } from '../../../src/extension/errors/describeError';
 import { rejectionOf } from './testUtil';
 
 const CHAT = 'sim-openai/gpt-sim-mini';

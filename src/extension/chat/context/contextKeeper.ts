@@ -18,9 +18,9 @@ import {
   type GatewayClient,
 } from '../../../core/index';
 import type { AssistantTurn, ChatTurn, ReplyContext, TokenUsage, WireMessage } from '../../../shared/chatModel';
-import { requestedAnswerTokens } from '../../languageModels/answerTokens';
-import type { GatewayAnswerRequest } from '../../languageModels/gatewayAnswer';
-import { usesMessagesApi } from '../../languageModels/gatewayMessages';
+import { requestedAnswerTokens } from '../../answers/answerTokens';
+import type { GatewayAnswerRequest } from '../../answers/gatewayAnswer';
+import { usesMessagesApi } from '../../answers/gatewayMessages';
 import { turnsToWire } from '../conversationWire';
 import type { ContextFitter, FittedRequest } from '../replyRunner';
 import { compactedHistory, compactionNote, contextTurns, summaryMessage, type CompactedHistory } from './compactedHistory';

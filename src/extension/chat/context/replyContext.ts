@@ -4,7 +4,7 @@
 import { catalogContextLength, type GatewayClient } from '../../../core/index';
 import type { AssistantTurn, ChatTurn } from '../../../shared/chatModel';
 import type { HostToChatMessage } from '../../../shared/chatProtocol';
-import type { GatewayAnswerRequest, GatewayTool } from '../../languageModels/gatewayAnswer';
+import type { GatewayAnswerRequest, GatewayTool } from '../../answers/gatewayAnswer';
 import type { ChatDeps } from '../chatDeps';
 import { ContextKeeper } from './contextKeeper';
 import { readInstructionFiles } from './instructionFiles';

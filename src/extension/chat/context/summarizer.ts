@@ -7,7 +7,7 @@
 // unit-tested in Node against the local gateway.
 import { estimateTextTokens, trimMiddle, type ContextTurn, type GatewayClient } from '../../../core/index';
 import type { TokenUsage } from '../../../shared/chatModel';
-import { streamGatewayAnswer, type GatewayAnswerRequest } from '../../languageModels/gatewayAnswer';
+import { streamGatewayAnswer, type GatewayAnswerRequest } from '../../answers/gatewayAnswer';
 
 export const SUMMARY_SYSTEM =
   'You compress a conversation between a user and an AI coding assistant so it can continue within a smaller context window. ' +

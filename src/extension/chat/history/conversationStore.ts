@@ -13,7 +13,7 @@ import { open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { removeStrayTempFiles, renameWithRetry, writeFileDurably, type FileStamp } from '../../../core/index';
 import type { AssistantTurn, Conversation, ConversationSummary } from '../../../shared/chatModel';
-import { newId } from '../chatIds';
+import { newId } from '../../../shared/ids';
 import { isRecord, parseConversation } from './conversationShape';
 import { baseOf, mergeConversations, type MergeBase } from './conversationMerge';
 import { journalName, readJournal, replayJournal, ReplyJournal, writerIsAlive } from './replyJournal';

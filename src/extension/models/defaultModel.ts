@@ -1,7 +1,7 @@
 // Which model a participant command uses. Pure (no vscode import).
-import type { Model } from '../../../core/index';
-import type { ModelCategoryName } from '../../../shared/settings';
-import { categoryOf, providerOf } from '../../models/catalogTree';
+import type { Model } from '../../core/index';
+import type { ModelCategoryName } from '../../shared/settings';
+import { categoryOf, providerOf } from './catalogTree';
 
 export interface ChosenModel {
   readonly id: string;

@@ -1,11 +1,11 @@
 import type * as vscode from 'vscode';
-import type { CreditsMonitor } from '../../account/creditsMonitor';
-import type { GatewayConnection } from '../../gateway/gatewayConnection';
-import type { Log } from '../../log';
-import type { AudioPlayer } from '../../media/audioPlayer';
-import type { ModelCatalog } from '../../models/modelCatalog';
-import type { ReportDocuments } from '../../research/reportDocuments';
-import type { ResearchJobs } from '../../research/researchJobs';
+import type { CreditsMonitor } from '../account/creditsMonitor';
+import type { GatewayConnection } from '../gateway/gatewayConnection';
+import type { Log } from '../log';
+import type { AudioPlayer } from '../media/audioPlayer';
+import type { ModelCatalog } from '../models/modelCatalog';
+import type { ReportDocuments } from '../research/reportDocuments';
+import type { ResearchJobs } from '../research/researchJobs';
 import type { ChatTurn } from './history';
 
 export const PARTICIPANT_ID = 'unifiedInference.unified';

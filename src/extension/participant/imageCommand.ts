@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { modelFor, noModelText } from './catalogModels';
+import { modelFor, noModelText } from '../models/catalogModels';
 import { SAVE_IMAGE_COMMAND, storeImage } from './imageFiles';
-import { escapeMarkdown, inlineCode } from './markdownText';
+import { escapeMarkdown, inlineCode } from '../../shared/markdownText';
 import { reportCommandError, requireClient } from './participantErrors';
 import { result, type CommandContext } from './participantContext';
 

@@ -1,8 +1,8 @@
 import type * as vscode from 'vscode';
-import type { ResearchJob } from '../../../core/index';
-import type { JobOutcome } from '../../research/researchJobs';
-import { failureReason, jobTitle } from '../../research/jobPresentation';
-import { escapeMarkdown } from './markdownText';
+import type { ResearchJob } from '../../core/index';
+import type { JobOutcome } from '../research/researchJobs';
+import { failureReason, jobTitle } from '../research/jobPresentation';
+import { escapeMarkdown } from '../../shared/markdownText';
 import { reportCommandError, requireClient } from './participantErrors';
 import { result, type CommandContext } from './participantContext';
 

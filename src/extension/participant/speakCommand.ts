@@ -1,9 +1,9 @@
 import type * as vscode from 'vscode';
-import { splitSpeechInput } from '../../../core/index';
-import { readingTitle } from '../../media/speechOptions';
-import { modelFor, noModelText } from './catalogModels';
+import { splitSpeechInput } from '../../core/index';
+import { readingTitle } from '../media/speechOptions';
+import { modelFor, noModelText } from '../models/catalogModels';
 import { lastAnswer } from './history';
-import { inlineCode } from './markdownText';
+import { inlineCode } from '../../shared/markdownText';
 import { reportCommandError, requireClient } from './participantErrors';
 import { result, type CommandContext } from './participantContext';
 import { speechText } from './speechText';

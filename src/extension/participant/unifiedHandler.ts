@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AudioPlayer } from '../../media/audioPlayer';
+import { AudioPlayer } from '../media/audioPlayer';
 import { listModels, showQuota } from './catalogCommands';
 import { answerPrompt } from './answerCommand';
 import { chatTurns } from './chatTurns';

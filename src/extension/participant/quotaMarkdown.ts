@@ -1,8 +1,8 @@
 // /quota: the credits state as chat markdown, with the setup action it calls for. Pure (no vscode
 // import; dates in UTC so the text is the same everywhere).
-import { formatCredits, formatResetIn } from '../../../core/index';
-import type { CreditsReading, CreditsState, SpendFigures } from '../../account/creditsPresentation';
-import { escapeMarkdown } from './markdownText';
+import { formatCredits, formatResetIn } from '../../core/index';
+import type { CreditsReading, CreditsState, SpendFigures } from '../account/creditsPresentation';
+import { escapeMarkdown } from '../../shared/markdownText';
 
 export type SetupAction = 'setBaseUrl' | 'setApiKey' | 'refreshCredits';
 

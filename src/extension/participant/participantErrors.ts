@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
-import type { GatewayClient } from '../../../core/index';
+import type { GatewayClient } from '../../core/index';
 import type { SetupAction } from './quotaMarkdown';
-import { escapeMarkdown } from './markdownText';
+import { escapeMarkdown } from '../../shared/markdownText';
 import { result, type CommandContext, type UnifiedCommand } from './participantContext';
 
 const ACTION_BUTTONS: Readonly<Record<SetupAction, vscode.Command>> = {

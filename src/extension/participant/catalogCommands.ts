@@ -1,12 +1,12 @@
 import type * as vscode from 'vscode';
-import type { CreditsState } from '../../account/creditsPresentation';
-import type { CreditsMonitor } from '../../account/creditsMonitor';
-import { readSettings } from '../../config';
+import type { CreditsState } from '../account/creditsPresentation';
+import type { CreditsMonitor } from '../account/creditsMonitor';
+import { readSettings } from '../config';
 import { modelsMarkdown } from './modelsMarkdown';
 import { actionButtons, requireClient } from './participantErrors';
 import { quotaMarkdown } from './quotaMarkdown';
 import { result, type CommandContext } from './participantContext';
-import { escapeMarkdown } from './markdownText';
+import { escapeMarkdown } from '../../shared/markdownText';
 
 /** /models: the catalog grouped by category, the defaults marked. */
 export async function listModels(ctx: CommandContext): Promise<vscode.ChatResult> {

@@ -1,8 +1,8 @@
 // /models: the catalog as markdown, grouped by category then provider, the defaults marked. Pure.
-import type { Model } from '../../../core/index';
-import { MODEL_CATEGORIES, type ModelCategoryName } from '../../../shared/settings';
-import { CATEGORY_LABELS, groupCatalog } from '../../models/catalogTree';
-import { escapeMarkdown, inlineCode } from './markdownText';
+import type { Model } from '../../core/index';
+import { MODEL_CATEGORIES, type ModelCategoryName } from '../../shared/settings';
+import { CATEGORY_LABELS, groupCatalog } from '../models/catalogTree';
+import { escapeMarkdown, inlineCode } from '../../shared/markdownText';
 
 export function modelsMarkdown(models: readonly Model[], defaults: Readonly<Record<ModelCategoryName, string>>, fetchedAt: number | undefined): string {
   if (models.length === 0) return 'The gateway lists no models.';

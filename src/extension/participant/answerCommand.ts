@@ -1,11 +1,11 @@
 import type * as vscode from 'vscode';
-import { readSettings } from '../../config';
-import { streamGatewayAnswer } from '../gatewayAnswer';
-import { modelFor, noModelText } from './catalogModels';
+import { readSettings } from '../config';
+import { streamGatewayAnswer } from '../answers/gatewayAnswer';
+import { modelFor, noModelText } from '../models/catalogModels';
 import { historyToMessages } from './history';
 import { reportCommandError, requireClient } from './participantErrors';
 import { result, type CommandContext } from './participantContext';
-import { inlineCode } from './markdownText';
+import { inlineCode } from '../../shared/markdownText';
 
 /** A plain prompt: the default chat model answers, with this participant's conversation so far. */
 export async function answerPrompt(ctx: CommandContext): Promise<vscode.ChatResult> {

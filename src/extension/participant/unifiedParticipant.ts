@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AudioPlayer } from '../../media/audioPlayer';
+import type { AudioPlayer } from '../media/audioPlayer';
 import { SAVE_IMAGE_COMMAND, saveImageToWorkspace } from './imageFiles';
 import { PARTICIPANT_ID, type UnifiedParticipantDeps } from './participantContext';
 import { SHOW_AUDIO_PLAYER_COMMAND } from './speakCommand';

@@ -3,12 +3,12 @@
 // variable, for a conversation whose reply changed a file through the checkpoint contract. It is
 // made once (a reload finds it in the history) and opened in the chat view.
 import * as vscode from 'vscode';
-import type { Conversation } from '../../shared/chatModel';
-import type { ConversationStore } from '../chat/history/conversationStore';
-import type { LastConversation } from '../chat/lastConversation';
-import type { Log } from '../log';
-import type { CheckpointService } from './checkpointService';
-import { writeWithCheckpoint } from './testWriter';
+import type { Conversation } from '../shared/chatModel';
+import type { ConversationStore } from './chat/history/conversationStore';
+import type { LastConversation } from './chat/lastConversation';
+import type { Log } from './log';
+import type { CheckpointService } from './checkpoints/checkpointService';
+import { writeWithCheckpoint } from './checkpoints/testWriter';
 
 export const UI_SEED_ENV = 'UNIFIED_INFERENCE_UI_CHECKPOINT_SEED';
 const CONVERSATION_ID = 'c-ui-checkpoint-seed';

@@ -1,9 +1,9 @@
-import type { Model } from '../../../core/index';
-import type { ModelCategoryName } from '../../../shared/settings';
-import { readSettings } from '../../config';
-import type { ModelCatalog } from '../../models/modelCatalog';
+import type { Model } from '../../core/index';
+import type { ModelCategoryName } from '../../shared/settings';
+import { readSettings } from '../config';
+import type { ModelCatalog } from './modelCatalog';
 import { chooseModel, type ChosenModel } from './defaultModel';
-import { escapeMarkdown } from './markdownText';
+import { escapeMarkdown } from '../../shared/markdownText';
 
 const SETTLE_TIMEOUT_MS = 30_000;
 
