@@ -61,8 +61,15 @@ for (const file of listTs(srcRoot).sort()) {
         else bundle[`${message}/${comments.join('')}`] = { message, comment: comments };
       } else {
         const message = first && literalText(first);
-        if (message === undefined) problems.push(`${where(node)}: the first argument of l10n.t must be a literal string (put values in {0} placeholders): ${first ? first.getText(source).slice(0, 80) : '(none)'}`);
-        else bundle[message] = message;
+        if (message === undefined) {
+          problems.push(`${where(node)}: the first argument of l10n.t must be a literal string (put values in {0} placeholders): ${first ? first.getText(source).slice(0, 80) : '(none)'}`);
+          return;
+        }
+        // l10n.t(message, ...args) or l10n.t(message, [args]): a {n} with no value would show as is.
+        const values = node.arguments.length === 2 && ts.isArrayLiteralExpression(node.arguments[1]) ? node.arguments[1].elements.length : node.arguments.length - 1;
+        const highest = Math.max(-1, ...[...message.matchAll(/\{(\d+)\}/g)].map((m) => Number(m[1])));
+        if (highest >= values) problems.push(`${where(node)}: ${JSON.stringify(message)} uses {${highest}} but l10n.t gets ${values} value(s)`);
+        bundle[message] = message;
       }
     }
     ts.forEachChild(node, visit);

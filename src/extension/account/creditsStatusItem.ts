@@ -17,7 +17,7 @@ export class CreditsStatusItem extends Disposable {
 
   constructor(private readonly monitor: CreditsMonitor) {
     super();
-    this.item.name = 'Unified Inference Credits';
+    this.item.name = vscode.l10n.t('Unified Inference Credits');
     this._register(monitor.onDidChange(() => this.render()));
     // The relative times in the tooltip ("resets in 2 h 10 min") age: refresh them every minute.
     const ticker = setInterval(() => this.render(), 60_000);

@@ -14,7 +14,7 @@ export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log)
   const addSelection = async (editor?: vscode.TextEditor): Promise<boolean> => {
     await view.reveal();
     if (chat.addSelection(editor ?? vscode.window.activeTextEditor)) return true;
-    void vscode.window.showInformationMessage('Select some text in an editor first.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Select some text in an editor first.'));
     return false;
   };
   const disposables: vscode.Disposable[] = [
@@ -40,7 +40,7 @@ export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log)
       lastPanel = await openChatPanel(extensionUri, deps, log, id);
     }),
     vscode.commands.registerCommand('unifiedInference.chat.askAboutSelection', async (_uri?: unknown, editorArg?: vscode.TextEditor) => {
-      if (await addSelection(editorArg)) chat.prefill('Explain this code.');
+      if (await addSelection(editorArg)) chat.prefill(vscode.l10n.t('Explain this code.'));
     }),
     vscode.commands.registerCommand('unifiedInference.chat.addSelection', () => addSelection()),
     vscode.commands.registerCommand('unifiedInference.chat.addFile', async () => {

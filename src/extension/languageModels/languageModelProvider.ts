@@ -34,10 +34,10 @@ export function languageModelError(error: unknown): Error {
   if (!(error instanceof Error)) return new Error(String(error));
   if (error.name === 'AbortError') return error;
   const quotaExhausted = (error as { quotaExhausted?: boolean }).quotaExhausted === true;
-  if (error.name === 'AuthenticationError') return vscode.LanguageModelError.NoPermissions(`Unified Inference: ${error.message} Run "Unified Inference: Set API Key".`);
-  if (error.name === 'RateLimitError' && quotaExhausted) return vscode.LanguageModelError.Blocked(`Unified Inference: out of credits. ${error.message}`);
-  if ((error as { status?: number }).status === 404) return vscode.LanguageModelError.NotFound(`Unified Inference: ${error.message}`);
-  if ((error as { code?: string }).code === 'content_filter') return vscode.LanguageModelError.Blocked(`Unified Inference: ${error.message}`);
+  if (error.name === 'AuthenticationError') return vscode.LanguageModelError.NoPermissions(vscode.l10n.t('Unified Inference: {0} Run "Unified Inference: Set API Key".', error.message));
+  if (error.name === 'RateLimitError' && quotaExhausted) return vscode.LanguageModelError.Blocked(vscode.l10n.t('Unified Inference: out of credits. {0}', error.message));
+  if ((error as { status?: number }).status === 404) return vscode.LanguageModelError.NotFound(vscode.l10n.t('Unified Inference: {0}', error.message));
+  if ((error as { code?: string }).code === 'content_filter') return vscode.LanguageModelError.Blocked(vscode.l10n.t('Unified Inference: {0}', error.message));
   return error;
 }
 
@@ -165,11 +165,11 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
 /** The provider's management command: the setup steps, in a quick pick. */
 export async function manageLanguageModels(): Promise<void> {
   const items = [
-    { label: '$(globe) Set Gateway Address', command: 'unifiedInference.setBaseUrl' },
-    { label: '$(key) Set API Key', command: 'unifiedInference.setApiKey' },
-    { label: '$(plug) Test Connection', command: 'unifiedInference.testConnection' },
-    { label: '$(list-tree) Show the Models view', command: 'unifiedInference.models.focus' },
+    { label: `$(globe) ${vscode.l10n.t('Set Gateway Address')}`, command: 'unifiedInference.setBaseUrl' },
+    { label: `$(key) ${vscode.l10n.t('Set API Key')}`, command: 'unifiedInference.setApiKey' },
+    { label: `$(plug) ${vscode.l10n.t('Test Connection')}`, command: 'unifiedInference.testConnection' },
+    { label: `$(list-tree) ${vscode.l10n.t('Show the Models view')}`, command: 'unifiedInference.models.focus' },
   ];
-  const choice = await vscode.window.showQuickPick(items, { title: 'Unified Inference models in VS Code chat', placeHolder: 'Connect the gateway whose models VS Code chat offers' });
+  const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Unified Inference models in VS Code chat'), placeHolder: vscode.l10n.t('Connect the gateway whose models VS Code chat offers') });
   if (choice) await vscode.commands.executeCommand(choice.command);
 }
