@@ -32,7 +32,7 @@ export class CreditsStatusItem extends Disposable {
   }
 
   private render(): void {
-    const presentation = presentCredits(this.monitor.state, readSettings().credits, this.monitor.spend(), Date.now(), this.monitor.setupProblem);
+    const presentation = presentCredits(this.monitor.state, readSettings().credits, this.monitor.spend(), Date.now(), this.monitor.setupProblem, vscode.l10n);
     this.shown = presentation;
     this.item.text = presentation.text;
     const tooltip = new vscode.MarkdownString(presentation.tooltip);
