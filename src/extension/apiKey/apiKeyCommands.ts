@@ -10,10 +10,10 @@ export async function setApiKeyCommand(store: ApiKeyStore, log: Log): Promise<bo
     placeHolder: vscode.l10n.t('Paste the API key'),
     password: true,
     ignoreFocusOut: true,
-    validateInput: validateApiKeyInput,
+    validateInput: (input) => validateApiKeyInput(input, vscode.l10n),
   });
   if (value === undefined) return false;
-  const problem = validateApiKeyInput(value);
+  const problem = validateApiKeyInput(value, vscode.l10n);
   if (problem) {
     void vscode.window.showErrorMessage(vscode.l10n.t('API key not saved: {0}', problem));
     return false;

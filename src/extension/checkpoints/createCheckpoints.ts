@@ -48,7 +48,7 @@ export function checkpointRoot(context: Pick<vscode.ExtensionContext, 'storageUr
  * again, saying what changed.
  */
 export async function restoreToBefore(service: CheckpointService, reply: ReplyRef, log: Log, confirm: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean> = confirmRestore): Promise<RestoreOutcome> {
-  const release = service.restoreGuard.claim();
+  const release = service.restoreGuard.claim(vscode.l10n);
   if (typeof release === 'string') {
     void vscode.window.showInformationMessage(release);
     return 'busy';

@@ -11,7 +11,7 @@ export async function setBaseUrlCommand(): Promise<boolean> {
     placeHolder: 'https://gateway.example.com',
     value: readSettings().baseUrl,
     ignoreFocusOut: true,
-    validateInput: validateBaseUrlInput,
+    validateInput: (input) => validateBaseUrlInput(input, vscode.l10n),
   });
   if (value === undefined || validateBaseUrlInput(value)) return false;
   // The address is a user setting only: a workspace cannot choose where the key goes.
