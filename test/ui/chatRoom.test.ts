@@ -62,8 +62,7 @@ describe('the chat has room (1400 x 900, real VS Code in Chromium, local gateway
     assert.ok(footer.y >= area.y && footer.y + footer.height <= area.y + area.height + 1, `the reply's end is inside the area (footer ${footer.y}..${footer.y + footer.height}, area ${area.y}..${area.y + area.height})`);
     const visible = Math.min(area.y + area.height, shown.y + shown.height) - Math.max(area.y, shown.y);
     assert.ok(visible >= Math.min(shown.height, area.height) - 2, `the reply is shown (${visible} of ${shown.height} px visible)`);
-    await page.mouse.move(700, 450); // off the activity bar: no tooltip over the chat in the pictures
-    await page.locator('.monaco-hover, .workbench-hover').first().waitFor({ state: 'hidden' });
+    await workbench.movePointerAway();
     await workbench.screenshot('chat-room-01-reply-1400x900');
     await workbench.readmeScreenshot('chatReply');
   });

@@ -166,6 +166,17 @@ export class Workbench {
   }
 
   /**
+   * Moves the mouse off whatever it last clicked (an activity bar entry's tooltip would cover the
+   * side bar in a picture) to the editor area's lower part, where nothing has a hover, and waits
+   * for open hovers to close.
+   */
+  async movePointerAway(): Promise<void> {
+    const viewport = this.page.viewportSize() ?? { width: 1400, height: 900 };
+    await this.page.mouse.move(Math.round(viewport.width * 0.7), viewport.height - 100);
+    await this.page.locator('.monaco-hover:visible').first().waitFor({ state: 'hidden' });
+  }
+
+  /**
    * A picture for the README: a JPEG of the workbench left of the secondary side bar (VS Code's own
    * chat sits there), into test-results/screenshots/readme-<file>, and into media/screenshots/ only
    * when UNIFIED_INFERENCE_UPDATE_SCREENSHOTS=1, so a test run never changes the tree.
@@ -173,6 +184,7 @@ export class Workbench {
   async readmeScreenshot(name: ReadmeScreenshot): Promise<string> {
     const file = README_SCREENSHOTS[name];
     const viewport = this.page.viewportSize() ?? { width: 1400, height: 900 };
+    await this.movePointerAway();
     const aux = this.page.locator('.part.auxiliarybar');
     const auxBox = (await aux.isVisible()) ? await aux.boundingBox() : null;
     const width = Math.round(auxBox && auxBox.x > viewport.width / 2 ? auxBox.x : viewport.width);
