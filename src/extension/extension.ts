@@ -46,8 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const apiKeys = new ApiKeyStore(context.secrets);
   context.subscriptions.push(log, apiKeys);
   log.redactFrom(() => apiKeys.knownSecrets());
-  clock.firstAwait();
-  await apiKeys.get(); // learn the stored key now, so the log redacts it from the first line
+  await clock.awaiting(apiKeys.get()); // learn the stored key now, so the log redacts it from the first line
 
   const connection = new GatewayConnection(apiKeys, log);
   const credits = new CreditsMonitor(connection, log);
@@ -78,7 +77,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const checkpoints = createCheckpoints({ context, workspaceFiles, log, conversationIds: async () => new Set((await store.list('')).map((c) => c.id)) });
   context.subscriptions.push(...checkpoints.disposables);
   const lastConversation = new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath);
-  if (context.extensionMode !== vscode.ExtensionMode.Production) await seedCheckpointForUiTest(store, checkpoints.service, lastConversation, log);
+  if (context.extensionMode !== vscode.ExtensionMode.Production) await clock.awaiting(seedCheckpointForUiTest(store, checkpoints.service, lastConversation, log));
   const costs = new CostMeter();
   context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
   const files = new WorkspaceFileIndex(workspaceFiles);
@@ -109,7 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     ),
   );
 
-  await connection.initialize();
+  await clock.awaiting(connection.initialize());
   const activation = clock.finish();
   log.info(formatActivationLine(String(context.extension.packageJSON.version), activation));
   return context.extensionMode === vscode.ExtensionMode.Test

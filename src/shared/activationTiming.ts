@@ -9,11 +9,13 @@ export interface ActivationTiming {
   readonly untilFirstAwaitMs: number;
   /** From the first line of activate() until its promise resolves, awaited work included ("Finish Activate" plus the above). */
   readonly totalMs: number;
+  /** Of totalMs, the time spent waiting on awaited promises (secret storage, settings I/O): the rest is our own work on the host's thread. */
+  readonly awaitedMs: number;
 }
 
 export interface ActivationClock {
-  /** Call right before activate()'s first await. */
-  firstAwait(): void;
+  /** Wraps each promise activate() awaits: the first marks the end of the synchronous part, and every wait is summed. */
+  awaiting<T>(promise: Promise<T>): Promise<T>;
   /** Call when activate() is about to return; later calls return the first result. */
   finish(): ActivationTiming;
 }
@@ -21,24 +23,33 @@ export interface ActivationClock {
 export function startActivationClock(now: () => number): ActivationClock {
   const start = now();
   let firstAwaitAt: number | undefined;
+  let awaitedMs = 0;
   let result: ActivationTiming | undefined;
   return {
-    firstAwait: () => {
-      firstAwaitAt ??= now();
+    awaiting: async (promise) => {
+      const from = now();
+      firstAwaitAt ??= from;
+      try {
+        return await promise;
+      } finally {
+        awaitedMs += now() - from;
+      }
     },
     finish: () => {
       if (result) return result;
       const end = now();
-      result = { untilFirstAwaitMs: (firstAwaitAt ?? end) - start, totalMs: end - start };
+      result = { untilFirstAwaitMs: (firstAwaitAt ?? end) - start, totalMs: end - start, awaitedMs };
       return result;
     },
   };
 }
 
-const LINE = /activated in (\d+(?:\.\d+)?) ms \((\d+(?:\.\d+)?) ms before its first await\)/;
+const NUMBER = '(\\d+(?:\\.\\d+)?)';
+const LINE = new RegExp(`activated in ${NUMBER} ms \\(${NUMBER} ms before its first await, ${NUMBER} ms awaiting\\)`);
 
 export function formatActivationLine(version: string, timing: ActivationTiming): string {
-  return `Unified Inference ${version} activated in ${timing.totalMs.toFixed(1)} ms (${timing.untilFirstAwaitMs.toFixed(1)} ms before its first await).`;
+  const ms = (n: number): string => n.toFixed(1);
+  return `Unified Inference ${version} activated in ${ms(timing.totalMs)} ms (${ms(timing.untilFirstAwaitMs)} ms before its first await, ${ms(timing.awaitedMs)} ms awaiting).`;
 }
 
 /** The timing in a log text (the last activation in it), or undefined when it holds none. */
@@ -46,5 +57,5 @@ export function parseActivationLine(text: string): ActivationTiming | undefined 
   const lines = text.split('\n').filter((line) => LINE.test(line));
   const match = LINE.exec(lines[lines.length - 1] ?? '');
   if (!match) return undefined;
-  return { totalMs: Number(match[1]), untilFirstAwaitMs: Number(match[2]) };
+  return { totalMs: Number(match[1]), untilFirstAwaitMs: Number(match[2]), awaitedMs: Number(match[3]) };
 }

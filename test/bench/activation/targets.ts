@@ -17,6 +17,12 @@ export const ACTIVATION_TARGETS = {
     unit: 'ms',
     why: 'This is the time the extension host is busy with us and cannot serve other extensions, and the figure users see next to the extension in Developer: Show Running Extensions. 50 ms is VS Code\'s own "slow extension" concern threshold order of magnitude and one long task in the RAIL model.',
   },
+  busy: {
+    what: 'activate() own work after its first await, median (self-measured: total minus awaiting)',
+    limit: 50,
+    unit: 'ms',
+    why: 'VS Code files the code that runs after activate()\'s first await under Finish Activate, not in the figure above, but it blocks the extension host just the same: it gets the same 50 ms budget.',
+  },
   total: {
     what: 'activate() until its promise resolves, median (self-measured)',
     limit: 200,
