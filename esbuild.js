@@ -42,6 +42,31 @@ const reporter = {
   },
 };
 
+/**
+ * `undici` in the extension bundle is scripts/undiciEntry.js: the members src/ uses, loaded on first
+ * use, instead of undici's index.js, which evaluates all of undici when the bundle loads.
+ */
+const undiciEntry = {
+  name: 'undici-entry',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: path.join(__dirname, 'scripts', 'undiciEntry.js') }));
+  },
+};
+
+/**
+ * One `vscode` namespace for the whole bundle. esbuild gives every module that imports the external
+ * `vscode` its own copy of the API object's properties (a getter per member, ~200 members, in ~150
+ * modules) while the bundle loads; importing it through one ES module re-export makes that a single copy.
+ */
+const oneVscodeNamespace = {
+  name: 'one-vscode-namespace',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-namespace' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-namespace' });
+    build.onLoad({ filter: /.*/, namespace: 'vscode-namespace' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
 async function main() {
   const { checkLayers } = await import('./scripts/checkLayers.mjs');
   const violations = checkLayers(path.join(__dirname, 'src'));
@@ -61,6 +86,7 @@ async function main() {
       format: 'cjs',
       target: 'node22',
       external: ['vscode'],
+      plugins: [...common.plugins, undiciEntry, oneVscodeNamespace],
     },
     {
       ...common,
