@@ -138,7 +138,7 @@ export async function runActivationBench(options: ActivationBenchOptions): Promi
     '',
     verdictTable(verdicts),
     '',
-    `Took ${((Date.now() - started) / 1000).toFixed(0)} s. The bench reports; it does not fail on a budget.`,
+    `Took ${((Date.now() - started) / 1000).toFixed(0)} s. The bench reports; it does not fail on a budget. Every figure here grows with the machine's load (${cpus().length} cores, load average ${loadavg()[0]?.toFixed(2)} at the end): compare runs made at a similar load.`,
   ].join('\n');
   mkdirSync(options.outDir, { recursive: true });
   writeFileSync(join(options.outDir, 'activation.md'), `${table}\n`);

@@ -34,21 +34,21 @@ export const ACTIVATION_TARGETS = {
 export const BUNDLE_TARGETS = {
   extension: {
     what: 'dist/extension.js gzip',
-    limit: 350,
+    limit: 300,
     unit: 'KB',
-    why: 'The extension bundle is downloaded once with the .vsix (gzip is the transfer cost) and parsed at every activation (its raw size feeds Load Code, which has its own budget above). 350 KB gzip keeps the .vsix small while allowing the HTTP stack (undici) and every feature in one file.',
+    why: 'The extension bundle is downloaded with the .vsix (gzip is about the transfer cost). It was 323 KB gzip while the bundle took all of undici; with only the undici members src/ uses it is about 266 KB. 300 KB leaves room for features and fails when a full library (all of undici again, a second HTTP stack) slips in.',
   },
   extensionRaw: {
     what: 'dist/extension.js minified',
-    limit: 1200,
+    limit: 900,
     unit: 'KB',
-    why: 'Raw size is what the host parses and compiles before activate(); above ~1 MB parse time alone on a slow machine approaches the 50 ms activation budget.',
+    why: 'Raw size is what the extension host reads and compiles before activate() (Load Code, budget above). 1010 KB with all of undici, about 816 KB now: 900 KB holds that gain.',
   },
   chatWebview: {
     what: 'dist/webview/chat.js gzip',
     limit: 100,
     unit: 'KB',
-    why: 'The chat webview loads this script every time the view opens (and again when VS Code recreates a hidden webview), locally and without a cache between webview instances; 100 KB gzip (markdown, sanitizer and highlighter included) keeps the open under the chat bench\'s 1 s target.',
+    why: 'The chat webview loads this script every time the view opens (and again when VS Code recreates a hidden webview), locally and without a cache between webview instances; it is about 76 KB gzip with marked, DOMPurify and highlight.js; 100 KB gives a feature room and fails on a second markdown or highlighting library or all of highlight.js\'s languages.',
   },
   smallWebviews: {
     what: 'each other webview (audio, gallery) gzip',
