@@ -4,12 +4,16 @@
 //   node esbuild.js               development build (sourcemaps) + out/ for tests
 //   node esbuild.js --production  minified bundles only (what the .vsix ships)
 //   node esbuild.js --watch       rebuild on change
+//   --dist=DIR                    write the bundles to DIR instead of dist/ (the bench stages a
+//                                 production build there without touching the developer's dist/)
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const distArg = process.argv.find((arg) => arg.startsWith('--dist='));
+const dist = distArg ? path.resolve(distArg.slice('--dist='.length)) : path.join(__dirname, 'dist');
 
 /** The webview entry points: one bundle per webview, named after its folder. */
 const webviews = ['chat', 'audio', 'gallery'];
@@ -38,6 +42,31 @@ const reporter = {
   },
 };
 
+/**
+ * `undici` in the extension bundle is scripts/undiciEntry.js: the members src/ uses, loaded on first
+ * use, instead of undici's index.js, which evaluates all of undici when the bundle loads.
+ */
+const undiciEntry = {
+  name: 'undici-entry',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: path.join(__dirname, 'scripts', 'undiciEntry.js') }));
+  },
+};
+
+/**
+ * One `vscode` namespace for the whole bundle. esbuild gives every module that imports the external
+ * `vscode` its own copy of the API object's properties (a getter per member, ~200 members, in ~150
+ * modules) while the bundle loads; importing it through one ES module re-export makes that a single copy.
+ */
+const oneVscodeNamespace = {
+  name: 'one-vscode-namespace',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-namespace' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-namespace' });
+    build.onLoad({ filter: /.*/, namespace: 'vscode-namespace' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
 async function main() {
   const { checkLayers } = await import('./scripts/checkLayers.mjs');
   const violations = checkLayers(path.join(__dirname, 'src'));
@@ -46,21 +75,23 @@ async function main() {
     process.exit(1);
   }
 
+  // Production is what the .vsix ships: minified, and no source maps (.vscodeignore keeps any out too).
   const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'silent', plugins: [reporter] };
   const configs = [
     {
       ...common,
       entryPoints: ['src/extension/extension.ts'],
-      outfile: 'dist/extension.js',
+      outfile: path.join(dist, 'extension.js'),
       platform: 'node',
       format: 'cjs',
       target: 'node22',
       external: ['vscode'],
+      plugins: [...common.plugins, undiciEntry, oneVscodeNamespace],
     },
     {
       ...common,
       entryPoints: Object.fromEntries(webviews.map((name) => [name, `src/webview/${name}/main.ts`])),
-      outdir: 'dist/webview',
+      outdir: path.join(dist, 'webview'),
       platform: 'browser',
       format: 'iife',
       target: 'es2022',
@@ -95,7 +126,7 @@ async function main() {
 function copyStaticAssets() {
   const from = path.join(__dirname, 'node_modules', '@vscode', 'codicons', 'dist');
   if (!fs.existsSync(from)) return;
-  const to = path.join(__dirname, 'dist', 'codicons');
+  const to = path.join(dist, 'codicons');
   fs.mkdirSync(to, { recursive: true });
   for (const file of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(from, file), path.join(to, file));
 }

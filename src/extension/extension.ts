@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { formatActivationLine, startActivationClock } from '../shared/activationTiming';
 import { MODEL_CATEGORIES, type ModelCategoryName } from '../shared/settings';
 import { showCreditsMenu } from './account/creditsMenu';
 import { CreditsMonitor } from './account/creditsMonitor';
@@ -39,11 +40,13 @@ import type { Model } from '../core/index';
 
 /** Wires the extension together; every object it builds is owned by `context.subscriptions`. */
 export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
+  // Activation cost is measured here and logged (npm run bench -- activation reads the line).
+  const clock = startActivationClock(() => performance.now());
   const log = new Log();
   const apiKeys = new ApiKeyStore(context.secrets);
   context.subscriptions.push(log, apiKeys);
   log.redactFrom(() => apiKeys.knownSecrets());
-  await apiKeys.get(); // learn the stored key now, so the log redacts it from the first line
+  await clock.awaiting(apiKeys.get()); // learn the stored key now, so the log redacts it from the first line
 
   const connection = new GatewayConnection(apiKeys, log);
   const credits = new CreditsMonitor(connection, log);
@@ -74,7 +77,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const checkpoints = createCheckpoints({ context, workspaceFiles, log, conversationIds: async () => new Set((await store.list('')).map((c) => c.id)) });
   context.subscriptions.push(...checkpoints.disposables);
   const lastConversation = new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath);
-  if (context.extensionMode !== vscode.ExtensionMode.Production) await seedCheckpointForUiTest(store, checkpoints.service, lastConversation, log);
+  if (context.extensionMode !== vscode.ExtensionMode.Production) await clock.awaiting(seedCheckpointForUiTest(store, checkpoints.service, lastConversation, log));
   const costs = new CostMeter();
   context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
   const files = new WorkspaceFileIndex(workspaceFiles);
@@ -105,10 +108,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     ),
   );
 
-  await connection.initialize();
-  log.info(`Unified Inference ${String(context.extension.packageJSON.version)} activated.`);
+  await clock.awaiting(connection.initialize());
+  const activation = clock.finish();
+  log.info(formatActivationLine(String(context.extension.packageJSON.version), activation));
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), activation, { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools })
     : undefined;
 }
 

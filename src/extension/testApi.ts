@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { ActivationTiming } from '../shared/activationTiming';
 import type { KeySource } from '../shared/chatProtocol';
 import type { CreditsMonitor } from './account/creditsMonitor';
 import type { CodeApplier } from './apply/codeApplier';
@@ -59,9 +60,11 @@ export interface TestApi extends TestParts {
   storedApiKey(): Thenable<string | undefined>;
   /** Where the key in use comes from, as the rest of the extension sees it. */
   apiKeySource(): Promise<KeySource>;
+  /** How long this window's activate() took, as the extension measured it (also in the log). */
+  readonly activation: ActivationTiming;
 }
 
-export function createTestApi(context: vscode.ExtensionContext, apiKeySecretId: string, apiKeySource: () => Promise<KeySource>, parts: TestParts): TestApi {
+export function createTestApi(context: vscode.ExtensionContext, apiKeySecretId: string, apiKeySource: () => Promise<KeySource>, activation: ActivationTiming, parts: TestParts): TestApi {
   const dump = (memento: vscode.Memento): Record<string, unknown> =>
     Object.fromEntries(memento.keys().map((key) => [key, memento.get(key)]));
   return {
@@ -70,5 +73,6 @@ export function createTestApi(context: vscode.ExtensionContext, apiKeySecretId: 
     logUri: context.logUri,
     storedApiKey: () => context.secrets.get(apiKeySecretId),
     apiKeySource,
+    activation,
   };
 }

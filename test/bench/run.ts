@@ -1,5 +1,5 @@
 // `npm run bench`: runs the benchmarks and writes their tables to bench-results/ (gitignored).
-//   npm run bench -- [core] [research] [chat] [search] [durability] [checkpoints]   only these parts (default: all)
+//   npm run bench -- [core] [research] [chat] [search] [durability] [checkpoints] [bundles] [activation]   only these parts (default: all)
 //   --rounds=N   rounds per reader (default 7)
 //   --tokens=N   content chunks per stream (default 100000)
 //   --research-seconds=N   measured window per research polling case (default 20)
@@ -12,10 +12,13 @@
 //   --chat-hostile=TEXT  only the hostile inputs whose name holds TEXT (default: all 20, ~10 min); --chat-hostile=none: none
 //   --chat-hostile-frames=N  frames a hostile input streams in at most (default 1500)
 //   --checkpoint-rounds=N  checkpoints per case of the checkpoints part (default 20)
+//   --activation-launches=N  fresh VS Code launches for the activation part (default 5)
 //   --durability-kills=N  SIGKILLs of a streaming reply for the loss window (default 8); --durability-seed=N (default 1)
 // The chat part drives Chromium: on a shared machine run it under the heavy-tests lock, e.g.
 //   flock /tmp/unified-heavy-tests.lock node out/test/bench/run.js chat
 import { join } from 'node:path';
+import { runActivationBench } from './activationBench';
+import { runBundleBench } from './bundleBench';
 import { runChatBench } from './chatBench';
 import { runCheckpointBench } from './checkpointBench';
 import { runCoreBench } from './coreBench';
@@ -29,7 +32,7 @@ function flag(name: string, fallback: number): number {
   return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
-const PARTS = ['core', 'research', 'chat', 'search', 'durability', 'checkpoints'] as const;
+const PARTS = ['core', 'research', 'chat', 'search', 'durability', 'checkpoints', 'bundles', 'activation'] as const;
 type Part = (typeof PARTS)[number];
 
 function selectedParts(): Part[] {
@@ -75,6 +78,14 @@ async function main(): Promise<void> {
     const checkpoints = await runCheckpointBench({ outDir, rounds: flag('checkpoint-rounds', 20) });
     console.log(checkpoints);
     console.log(`written to ${join(outDir, 'checkpoints.md')}`);
+  }
+  if (parts.includes('bundles')) {
+    console.log(await runBundleBench({ outDir }));
+    console.log(`written to ${join(outDir, 'bundles.md')}`);
+  }
+  if (parts.includes('activation')) {
+    console.log(await runActivationBench({ outDir, launches: flag('activation-launches', 5) }));
+    console.log(`written to ${join(outDir, 'activation.md')}`);
   }
 }
 

@@ -6,10 +6,19 @@
 // UNIFIED_INFERENCE_PORT picks VS Code's port (default: a free one).
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { DEMO_FOLDER_FILES } from './demoFolder';
+import { gatherStartFacts } from './startFacts';
+import { startPreflight } from './startPreflight';
 import { REPO_ROOT, ensureTestHost, removeRunDir, startVsCodeServer, workbenchUrl } from './testHost';
 
 async function main(): Promise<void> {
-  const host = ensureTestHost();
+  // Before anything is installed: a platform the installer cannot serve gets one clear message.
+  const preflight = startPreflight(gatherStartFacts());
+  if (!preflight.ok) {
+    console.error(`\n${preflight.message}\n`);
+    process.exit(1);
+  }
+  // The browser is the user's own: Chromium is installed for the tests only.
+  const host = ensureTestHost({ browser: false });
   let gateway: LocalGateway | undefined;
   let baseUrl = process.env.UNIFIED_INFERENCE_BASE_URL ?? '';
   let apiKey = process.env.UNIFIED_INFERENCE_API_KEY;

@@ -15,11 +15,15 @@ interface HostPaths {
   readonly chromium: string;
 }
 
-/** Installs (first run) or finds (later runs) the VS Code server, Node 24 and Chromium. */
-export function ensureTestHost(): HostPaths {
+/**
+ * Installs (first run) or finds (later runs) the VS Code server, Node 24 and Chromium.
+ * `browser: false` (npm start, where the user brings the browser) leaves Chromium out.
+ */
+export function ensureTestHost(options: { readonly browser?: boolean } = {}): HostPaths {
   const cache = process.env.UNIFIED_INFERENCE_TEST_CACHE ?? join(process.env.HOME ?? tmpdir(), '.cache', 'unified-inference-test-host');
   const pathsFile = join(cache, 'paths.json');
-  const result = spawnSync('bash', [join(REPO_ROOT, 'test', 'harness', 'installTestHost.sh')], { stdio: 'inherit' });
+  const env = options.browser === false ? { ...process.env, UNIFIED_INFERENCE_NO_BROWSER: '1' } : process.env;
+  const result = spawnSync('bash', [join(REPO_ROOT, 'test', 'harness', 'installTestHost.sh')], { stdio: 'inherit', env });
   if (result.status !== 0 || !existsSync(pathsFile)) throw new Error('Could not install the test host (see the lines above).');
   return JSON.parse(readFileSync(pathsFile, 'utf8')) as HostPaths;
 }
