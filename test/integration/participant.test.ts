@@ -92,6 +92,7 @@ describe('the @unified chat participant against the local gateway', function () 
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     unified = createUnifiedHandler({
       connection: api.connection,
+      failures: api.failures,
       research: api.research,
       reports: api.reports,
       catalog: api.catalog,
