@@ -82,7 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
   const files = new WorkspaceFileIndex(workspaceFiles);
   // Apply on chat code blocks: the checkpoint recorder keeps each file before a reply's first write.
-  const codeApplier = new CodeApplier({ connection, catalog, workspaceFiles, files, log }, checkpoints.service);
+  const codeApplier = new CodeApplier({ connection, failures, catalog, workspaceFiles, files, log }, checkpoints.service);
   context.subscriptions.push(codeApplier);
   const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files, workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation, log, checkpoints, codeApplier }, log);
   context.subscriptions.push(...chat.disposables);

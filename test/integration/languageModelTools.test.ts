@@ -260,7 +260,7 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
   it('answers out of credits (429) with a message the model can act on, never with the key', async () => {
     await withKey(EMPTY_KEY, async () => {
       const refused = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
-      assert.match(refused.message, /^Out of credits: .*New credits arrive when the quota resets at \d{4}-.*Do not retry now/s);
+      assert.match(refused.message, /^Out of credits or usage limit reached .*The quota window resets at \d{4}-.* UTC \(in .*Do not retry now/s);
       assert.ok(!refused.message.includes(EMPTY_KEY));
       const research = failure(await invoke('deepResearch', { topic: 'Anything' }));
       assert.match(research.message, /^Out of credits/);
@@ -273,7 +273,7 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
     const bad = 'sim-not-a-valid-key-lmtools';
     await withKey(bad, async () => {
       const refused = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
-      assert.match(refused.message, /refused the API key \(HTTP 401\).*Set API Key/);
+      assert.match(refused.message, /refused the API key \(401\).*"Unified Inference: Set API Key"; retrying will not help/s);
       assert.ok(!refused.message.includes(bad));
     });
   });
@@ -283,7 +283,7 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
     try {
       gateway.clearRequests();
       const failed = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
-      assert.match(failed.message, /server error \(HTTP 503.*Try again in a few minutes/s);
+      assert.match(failed.message, /gateway failed \(503\).*Try again in a few minutes/s);
       assert.ok(requests('/api/v1/rerank').every((r) => r.status === 503));
     } finally {
       await setSettingAndWait('defaultModels.rerank', 'sim-cohere/rerank-sim-v1');

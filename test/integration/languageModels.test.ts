@@ -178,7 +178,7 @@ describe('the gateway\'s models in VS Code\'s language model API', function () {
     await setKeyThroughCommand('sim-empty-key');
     const blocked = await failure();
     assert.equal(blocked.code, vscode.LanguageModelError.Blocked().code);
-    assert.match(blocked.message, /out of credits/);
+    assert.match(blocked.message, /out of credits.*Do not retry now/is);
     await setKeyThroughCommand(gateway.apiKey);
   });
 
