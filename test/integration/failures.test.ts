@@ -81,6 +81,7 @@ describe('failures: one description and its actions in every feature', function 
     await setKeyThroughCommand(gateway.apiKey);
     await waitFor(() => api.connection.setup, (setup) => setup.baseUrl === gateway.url && setup.hasKey, 'the connection');
     await setSetting('defaultModels.image', 'sim-openai/dall-e-sim-3');
+    await setSetting('defaultModels.chat', 'sim-openai/gpt-sim-mini');
     await setSetting('defaultModels.embedding', 'sim-openai/text-embedding-sim-small');
     await setSetting('defaultModels.rerank', 'sim-cohere/rerank-sim-v1');
     await setSetting('search.include', 'failures-test/**');
@@ -94,7 +95,7 @@ describe('failures: one description and its actions in every feature', function 
     listener?.dispose();
     await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
     await vscode.workspace.fs.delete(vscode.Uri.joinPath(root(), 'failures-test'), { recursive: true }).then(undefined, () => undefined);
-    for (const key of ['defaultModels.image', 'defaultModels.embedding', 'defaultModels.rerank', 'search.include']) await setSetting(key, undefined);
+    for (const key of ['defaultModels.image', 'defaultModels.chat', 'defaultModels.embedding', 'defaultModels.rerank', 'search.include']) await setSetting(key, undefined);
     await clearKeyThroughCommand(true);
     await setSetting('baseUrl', undefined);
     await gateway?.stop();
@@ -267,7 +268,7 @@ describe('failures: one description and its actions in every feature', function 
       await waitFor(() => api.connection.setup.baseUrl, (url) => url === address, 'the closed address');
       try {
         const { recorder, result } = await ask('Hello?');
-        assert.ok((result.errorDetails?.message ?? '').includes(`Could not reach the gateway at ${address}`), result.errorDetails?.message);
+        assert.ok((result.errorDetails?.message ?? '').includes(`Could not reach the gateway at ${address}`), `${result.errorDetails?.message} / ${recorder.text}`);
         assert.deepEqual(titles(recorder), ['Open Settings', 'Show Log']);
       } finally {
         await setSetting('baseUrl', gateway.url);

@@ -5,6 +5,7 @@
 // approval in its test mode (a context key VS Code provides for tests) and reads the confirmation
 // texts from the tools themselves.
 import * as assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import { BUILD_INDEX_BUTTON, BUILD_INDEX_QUESTION } from '../../src/extension/lmTools/semanticSearchTool';
 import { LM_TOOLS, type LmToolKey } from '../../src/extension/lmTools/toolNames';
@@ -276,6 +277,34 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
       assert.match(refused.message, /refused the API key \(401\).*"Unified Inference: Set API Key"; retrying will not help/s);
       assert.ok(!refused.message.includes(bad));
     });
+  });
+
+  it('answers an unreachable gateway with its address and what to check, and no key with the command that sets one', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await setSetting('baseUrl', address);
+    try {
+      await waitFor(() => api.connection.setup.baseUrl, (url) => url === address, 'the closed address');
+      const offline = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
+      assert.ok(offline.message.startsWith(`Could not reach the gateway at ${address}`), offline.message);
+      assert.match(offline.message, /ask the user to check the gateway address \("Unified Inference: Set Gateway Address"\) and the network/);
+    } finally {
+      await setSetting('baseUrl', gateway.url);
+      await waitFor(() => api.connection.setup.baseUrl, (url) => url === gateway.url, 'the gateway again');
+    }
+    await clearKeyThroughCommand(true);
+    try {
+      await waitFor(() => api.connection.setup.hasKey, (hasKey) => !hasKey, 'no key');
+      gateway.clearRequests();
+      const noKey = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
+      assert.match(noKey.message, /^No API key is set for the gateway\..*"Unified Inference: Set API Key"; retrying will not help/s);
+      assert.equal(requests('/api/v1/rerank').length, 0, 'nothing sent');
+    } finally {
+      await setKeyThroughCommand(gateway.apiKey);
+      await waitFor(() => api.connection.setup.hasKey, (hasKey) => hasKey, 'the key again');
+    }
   });
 
   it('answers a gateway server error (5xx, after the client\'s retries) with a message that says to try again later', async () => {

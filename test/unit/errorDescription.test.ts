@@ -129,6 +129,10 @@ describe('describeInWords: the next step for a reader without buttons (tools, vs
     assert.doesNotMatch(text, /Trying again later/);
   });
 
+  it('a feature\'s own error keeps its words alone (they already say what to do)', () => {
+    assert.equal(words(new Error('The user chose not to build the semantic index.')), 'The user chose not to build the semantic index.');
+  });
+
   it('transient failures invite a later try; unreachable ones say what to check', () => {
     assert.match(words(new GatewayError('down', { status: 503 })), /Try again in a few minutes.*Trying again later may succeed/);
     assert.match(words(new ConnectionError('refused')), /check the gateway address \("Unified Inference: Set Gateway Address"\) and the network/);

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError } from '../../src/core/errors';
 import { redactError, redactSecrets, redactValue } from '../../src/core/redact';
+import { describeError } from '../../src/extension/errors/describeError';
+import { describeInWords } from '../../src/extension/errors/errorWords';
 
 const KEY = 'uik/abc-123/xyz';
 
@@ -46,9 +48,7 @@ describe('redactError', () => {
 });
 
 describe('the shared failure description never carries the key', () => {
-  it('takes the key out of the message and the detail, whatever the error echoed', async () => {
-    const { describeError } = await import('../../src/extension/errors/describeError');
-    const { describeInWords } = await import('../../src/extension/errors/errorWords');
+  it('takes the key out of the message and the detail, whatever the error echoed', () => {
     const echoed = [
       new AuthenticationError(`Invalid key ${KEY}`, { status: 401 }),
       new RateLimitError(`no credits left for ${JSON.stringify(KEY).slice(1, -1).replace(/\//g, '\\/')}`, { status: 429, quotaExhausted: true }),

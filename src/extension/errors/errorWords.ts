@@ -38,6 +38,8 @@ function stepFor(description: ErrorDescription, action: ErrorAction): string | u
  * anything that would invite a retry.
  */
 export function describeInWords(description: ErrorDescription): string {
+  // An error of the feature's own (no gateway status): its words already say what to do.
+  if (description.kind === 'other') return description.message;
   const actions = description.kind === 'outOfCredits' || description.kind === 'auth' || description.kind === 'setup' ? description.actions.filter((action) => action !== 'retry') : description.actions;
   const steps = [...new Set(actions.map((action) => stepFor(description, action)).filter((step): step is string => !!step))];
   return [description.message, ...steps].join(' ');
