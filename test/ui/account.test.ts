@@ -46,7 +46,7 @@ describe('account and catalog in the workbench (real VS Code in Chromium, local 
   });
 
   it('lists the catalog in the Models view, grouped by category and provider', async () => {
-    await workbench.showOnlyView('Unified Inference', 'Models');
+    await workbench.showOnlyView('Research & Models', 'Models');
     const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Models' }) }).first();
     await pane.locator('.monaco-list-row', { hasText: 'Chat' }).first().waitFor();
     await pane.locator('.monaco-list-row', { hasText: 'gpt-sim-mini' }).first().waitFor();

@@ -77,6 +77,7 @@ describe('apply a chat code block (real VS Code in Chromium, local gateway)', ()
     assert.ok(await page.locator('.editor-actions [aria-label^="Accept All Changes"]').first().isVisible(), 'Accept All in the editor title');
     assert.ok(await page.locator('.editor-actions [aria-label^="Reject All Changes"]').first().isVisible(), 'Reject All in the editor title');
     await workbench.screenshot('apply-01-diff-review');
+    await workbench.readmeScreenshot('editReview');
 
     // Accept the first change only: the other stays proposed, with its lenses.
     await acceptLens.first().click();

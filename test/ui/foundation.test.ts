@@ -21,14 +21,18 @@ describe('the workbench with Unified Inference (real VS Code in Chromium)', () =
     assert.deepEqual(leaks, [], 'no file written by VS Code or the browser holds the key');
   });
 
-  it('shows the Unified Inference view container with the Chat and Research Jobs views', async () => {
-    const item = workbench.activityItem('Unified Inference');
-    await item.click();
+  it('shows the Research & Models view container with the Research Jobs and Models views', async () => {
+    await workbench.openContainer('Research & Models');
     const page = workbench.page;
-    await page.locator('.pane-header', { hasText: 'Chat' }).first().waitFor();
     await page.locator('.pane-header', { hasText: 'Research Jobs' }).first().waitFor();
+    await page.locator('.pane-header', { hasText: 'Models' }).first().waitFor();
     await page.locator('.welcome-view-content', { hasText: 'First, set your API key' }).first().waitFor();
     await workbench.screenshot('01-view-container');
+  });
+
+  it('shows the Chat alone in the Unified Inference view container', async () => {
+    await workbench.showOnlyView('Unified Inference', 'Chat');
+    assert.equal(await workbench.page.locator('.part.sidebar .pane-header:visible').count(), 0, 'no other view shares the side bar');
   });
 
   it('renders the chat webview through the secure page, showing what is missing', async () => {

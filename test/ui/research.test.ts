@@ -34,7 +34,7 @@ describe('research jobs in the workbench (real VS Code in Chromium, local gatewa
   const row = (text: string) => pane().locator('.monaco-list-row', { hasText: text }).first();
 
   it('lists the account\'s jobs with an icon per status', async () => {
-    await workbench.activityItem('Unified Inference').click();
+    await workbench.openContainer('Research & Models');
     await workbench.runCommand('Unified Inference: Refresh Research Jobs');
     await row('Which vector database').locator('.codicon-pass').waitFor();
     await row('An impossible topic').locator('.codicon-error').waitFor();
@@ -66,5 +66,6 @@ describe('research jobs in the workbench (real VS Code in Chromium, local gatewa
     assert.ok((await preview.locator('ol li a').count()) >= 1, 'sources are links');
     await preview.locator('text=Which vector database').first().waitFor();
     await workbench.screenshot('research-03-report');
+    await workbench.readmeScreenshot('researchReport');
   });
 });

@@ -64,7 +64,7 @@ describe('semantic search in the workbench (real VS Code in Chromium, local gate
   });
 
   it('lists the last results in the Search Results view', async () => {
-    await workbench.activityItem('Unified Inference').click();
+    await workbench.openContainer('Research & Models');
     const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Search Results' }) }).first();
     const header = pane.locator('.pane-header').first();
     if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();

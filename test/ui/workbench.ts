@@ -1,12 +1,14 @@
 // A real VS Code workbench in a real Chromium with the extension loaded from this repository, for
 // the UI tests: start it once per suite, drive it like a user, take screenshots.
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { trackWorkbench, untrackWorkbench } from './failureScreenshots';
+import { README_SCREENSHOT_MAX_BYTES, README_SCREENSHOTS, UPDATE_SCREENSHOTS_ENV, type ReadmeScreenshot } from './readmeScreenshots';
 import { ensureTestHost, launchBrowser, REPO_ROOT, removeRunDir, startVsCodeServer, waitForWorkbench, workbenchUrl, type ServerOptions, type VsCodeServer } from '../harness/testHost';
 
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
+export const README_SCREENSHOT_DIR = join(REPO_ROOT, 'media', 'screenshots');
 
 /** Bound on the extension's activation after the workbench shows (a hung start, not a slow one). */
 const EXTENSION_START_MS = 120_000;
@@ -80,13 +82,18 @@ export class Workbench {
   }
 
   /**
-   * Opens a view container and gives one of its views the room: the other views are folded (their
-   * lists are virtual, so rows below a small view's fold are never rendered).
+   * Opens a view container (unless it is open already: a click on the open one would close the
+   * side bar) and gives one of its views the room: the other views are folded (their lists are
+   * virtual, so rows below a small view's fold are never rendered). A container with one view
+   * (the chat's) shows it merged with the container's title, without a view header.
    */
   async showOnlyView(container: string, view: string): Promise<void> {
-    await this.activityItem(container).click();
-    const headers = this.page.locator('.sidebar .pane-header');
-    await headers.filter({ hasText: view }).first().waitFor();
+    await this.openContainer(container);
+    const sidebar = this.page.locator('.part.sidebar');
+    const headers = sidebar.locator('.pane-header:visible');
+    const merged = sidebar.locator('.composite.title .title-label', { hasText: new RegExp(`: ${escapeRegExp(view)}$`, 'i') });
+    await headers.filter({ hasText: view }).or(merged).first().waitFor();
+    if (await merged.isVisible()) return;
     for (const header of await headers.all()) {
       const title = (await header.innerText()).split('\n')[0]?.trim() ?? '';
       const expanded = (await header.getAttribute('aria-expanded')) === 'true';
@@ -94,9 +101,20 @@ export class Workbench {
     }
   }
 
-  /** The activity bar entry of a view container. */
+  /** Shows a view container in the side bar as a user does, by its activity bar entry. */
+  async openContainer(container: string): Promise<void> {
+    if (!(await this.isContainerOpen(container))) await this.activityItem(container).click();
+    await this.page.locator('.part.sidebar .composite.title .title-label', { hasText: new RegExp(`^${escapeRegExp(container)}(:|$)`, 'i') }).waitFor();
+  }
+
+  async isContainerOpen(container: string): Promise<boolean> {
+    const item = this.page.locator('.activitybar .action-item.checked').filter({ has: this.page.locator(activityLabel(container)) });
+    return (await item.count()) > 0 && (await this.page.locator('.part.sidebar').isVisible());
+  }
+
+  /** The activity bar entry of a view container, by its exact title (titles may share a prefix). */
   activityItem(name: string): Locator {
-    return this.page.locator(`.activitybar .action-label[aria-label^="${name}"]`).first();
+    return this.page.locator('.activitybar').locator(activityLabel(name)).first();
   }
 
   /** The inner frame of the (only visible) webview, where its page runs. */
@@ -146,4 +164,48 @@ export class Workbench {
     await this.page.screenshot({ path });
     return path;
   }
+
+  /**
+   * Moves the mouse off whatever it last clicked (an activity bar entry's tooltip would cover the
+   * side bar in a picture) to the editor area's lower part, where nothing has a hover, and waits
+   * for open hovers to close.
+   */
+  async movePointerAway(): Promise<void> {
+    const viewport = this.page.viewportSize() ?? { width: 1400, height: 900 };
+    await this.page.mouse.move(Math.round(viewport.width * 0.7), viewport.height - 100);
+    await this.page.locator('.monaco-hover:visible').first().waitFor({ state: 'hidden' });
+  }
+
+  /**
+   * A picture for the README: a JPEG of the workbench left of the secondary side bar (VS Code's own
+   * chat sits there), into test-results/screenshots/readme-<file>, and into media/screenshots/ only
+   * when UNIFIED_INFERENCE_UPDATE_SCREENSHOTS=1, so a test run never changes the tree.
+   */
+  async readmeScreenshot(name: ReadmeScreenshot): Promise<string> {
+    const file = README_SCREENSHOTS[name];
+    const viewport = this.page.viewportSize() ?? { width: 1400, height: 900 };
+    await this.movePointerAway();
+    const aux = this.page.locator('.part.auxiliarybar');
+    const auxBox = (await aux.isVisible()) ? await aux.boundingBox() : null;
+    const width = Math.round(auxBox && auxBox.x > viewport.width / 2 ? auxBox.x : viewport.width);
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const path = join(SCREENSHOT_DIR, `readme-${file}`);
+    await this.page.screenshot({ path, type: 'jpeg', quality: 80, clip: { x: 0, y: 0, width, height: viewport.height } });
+    const size = statSync(path).size;
+    if (size > README_SCREENSHOT_MAX_BYTES) throw new Error(`${path} is ${size} bytes, over the README's cap of ${README_SCREENSHOT_MAX_BYTES}`);
+    if (process.env[UPDATE_SCREENSHOTS_ENV] === '1') {
+      mkdirSync(README_SCREENSHOT_DIR, { recursive: true });
+      copyFileSync(path, join(README_SCREENSHOT_DIR, file));
+    }
+    return path;
+  }
+}
+
+/** An activity bar entry's label: its title, maybe followed by a keybinding in brackets. */
+function activityLabel(name: string): string {
+  return `.action-label[aria-label="${name}"], .action-label[aria-label^="${name} ("]`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

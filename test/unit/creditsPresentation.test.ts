@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { presentCredits, severityOf, type CreditsState } from '../../src/extension/account/creditsPresentation';
+import { ENGLISH, type Translator } from '../../src/shared/translator';
 
 const thresholds = { refreshIntervalMinutes: 5, warningThreshold: 5, errorThreshold: 1 };
 const now = Date.parse('2026-11-22T10:00:00.000Z');
@@ -69,5 +70,28 @@ describe('credits in the status bar', () => {
       assert.equal(shown.text, presentCredits(state, thresholds, spend, now).text, 'the text itself is unchanged');
     }
     assert.doesNotMatch(presentCredits({ kind: 'ok', reading }, thresholds, spend, now).tooltip, /Connection setup/);
+  });
+
+  it('says every word through the translator it is given (vscode.l10n in the extension)', () => {
+    // A pseudo-translation marks each message: a line without the mark was not translated.
+    const marked: Translator = { t: (message, ...args) => `«${ENGLISH.t(message, ...args)}»` };
+    const states: CreditsState[] = [
+      { kind: 'noBaseUrl' }, { kind: 'noKey' }, { kind: 'loading' }, { kind: 'loading', last: reading }, { kind: 'ok', reading },
+      { kind: 'badKey', message: 'bad' }, { kind: 'outOfCredits', last: reading }, { kind: 'offline', message: 'down' },
+      { kind: 'offline', message: 'down', last: reading }, { kind: 'error', message: 'x' }, { kind: 'error', message: 'x', last: reading },
+    ];
+    for (const state of states) {
+      const shown = presentCredits(state, thresholds, spend, now, 'CA file unreadable', marked);
+      const words = shown.text.replace(/^\$\([^)]*\)\s*/, '');
+      if (/[a-z]/i.test(words)) assert.match(words, /^«.*»$/, `${state.kind}: status bar text`);
+      for (const line of shown.tooltip.split('\n').map((l) => l.trim()).filter(Boolean)) assert.match(line, /«.*»/, `${state.kind}: tooltip line ${line}`);
+      assert.equal(presentCredits(state, thresholds, spend, now).text.includes('«'), false, 'English by default');
+    }
+  });
+
+  it('fills {n} placeholders in English as vscode.l10n.t does, leaving one without a value as written', () => {
+    assert.equal(ENGLISH.t('Spent {0} of {1}', '$1.00', 3), 'Spent $1.00 of 3');
+    assert.equal(ENGLISH.t('{0} and {1}', 'a'), 'a and {1}');
+    assert.equal(ENGLISH.t('{0}', '$&'), '$&', 'a value is inserted as is, never as a replacement pattern');
   });
 });

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { validateApiKeyInput } from '../../src/extension/apiKey/apiKeyInput';
 import { validateBaseUrlInput } from '../../src/extension/gateway/baseUrlInput';
+import { ENGLISH, type Translator } from '../../src/shared/translator';
 
 describe('what a user types', () => {
   it('accepts an API key with surrounding spaces, refuses empty or split keys', () => {
@@ -19,5 +20,12 @@ describe('what a user types', () => {
     assert.match(String(validateBaseUrlInput('ftp://gateway.example.com')), /https:\/\/ or http:\/\//);
     assert.match(String(validateBaseUrlInput('https://user:secret@gateway.example.com')), /credentials/);
     assert.match(String(validateBaseUrlInput('https://gateway.example.com/?key=1')), /no \?query/);
+  });
+
+  it('says why in the display language when the input box passes vscode.l10n', () => {
+    const marked: Translator = { t: (message, ...args) => `«${ENGLISH.t(message, ...args)}»` };
+    assert.equal(validateApiKeyInput('sk a', marked), '«An API key has no spaces or line breaks inside it.»');
+    assert.equal(validateBaseUrlInput('', marked), '«Enter the gateway address, e.g. https://gateway.example.com»');
+    for (const bad of ['x', 'ftp://a.example', 'https://u:p@a.example', 'https://a.example/#f']) assert.match(String(validateBaseUrlInput(bad, marked)), /^«.*»$/, bad);
   });
 });

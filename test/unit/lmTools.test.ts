@@ -1,11 +1,10 @@
 // The language model tools' manifest entries and the texts they return (pure parts; the tools
 // themselves run in test/integration/languageModelTools.test.ts).
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { RankedResult } from '../../src/core/index';
 import { LM_TOOL_SET, LM_TOOLS } from '../../src/extension/lmTools/toolNames';
 import { creditsText, rankingText, resultsText } from '../../src/extension/lmTools/toolTexts';
+import { readManifest } from './manifest';
 
 interface ToolEntry {
   name: string;
@@ -20,9 +19,9 @@ interface ToolEntry {
   when?: string;
 }
 
-const manifest = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
+const manifest = readManifest<{
   contributes: { languageModelTools?: ToolEntry[]; languageModelToolSets?: { name: string; description: string; tools: string[] }[] };
-};
+}>();
 
 describe('language model tools: package.json', () => {
   const entries = manifest.contributes.languageModelTools ?? [];

@@ -1,9 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { appendPage, chunkPages, uniqueJobs } from '../../src/extension/research/jobPages';
 import { demoteHeadings, failureReason, lookOf, outcomeMessage, relativeAge, reportMarkdown } from '../../src/extension/research/jobPresentation';
 import { describeFilter, DEFAULT_QUERY, inProgressQuery, jobsByIdQuery, listQuery } from '../../src/extension/research/researchQuery';
+import { readManifest } from './manifest';
 
 const now = Date.parse('2026-11-22T10:00:00.000Z');
 const job = { id: 'a1b2', status: 'running', title: 'Vector databases', topic: 'Compare vector databases', createdAt: '2026-11-22T09:57:00.000Z', updatedAt: '2026-11-22T09:58:00.000Z' };
@@ -135,9 +134,7 @@ describe('report headings', () => {
 
 describe('report actions in the manifest', () => {
   type Contribution = { command: string; title?: string; icon?: string; when?: string; group?: string };
-  const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
-    contributes: { commands: Contribution[]; menus: Record<string, Contribution[]> };
-  };
+  const manifest = readManifest<{ contributes: { commands: Contribution[]; menus: Record<string, Contribution[]> } }>();
 
   it('offers "Refresh Report" with a codicon in the title bar of a report (its source and its preview)', () => {
     const command = manifest.contributes.commands.find((c) => c.command === 'unifiedInference.research.refreshReport');

@@ -196,7 +196,7 @@ export class CreditsMonitor extends Disposable {
     this.lowNoticeArmed = false;
     const reset = this.resetText(reading);
     void vscode.window
-      .showWarningMessage(`Unified Inference: credits are low: ${formatCredits(reading.credits)} left (warning under ${formatCredits(warningThreshold)}).${reset}`, 'Open Settings')
+      .showWarningMessage(vscode.l10n.t('Unified Inference: credits are low: {0} left (warning under {1}).', formatCredits(reading.credits), formatCredits(warningThreshold)) + reset, vscode.l10n.t('Open Settings'))
       .then((choice) => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'unifiedInference.credits'));
   }
 
@@ -214,9 +214,11 @@ export class CreditsMonitor extends Disposable {
     // notice can say when credits return. /quota stays available when the credits are used up.
     const reading = this.last ?? (await (this.resetLookup ??= this.readForNotice().finally(() => (this.resetLookup = undefined))));
     const reset = reading ? this.resetText(reading) : '';
-    const choice = await vscode.window.showErrorMessage(`Unified Inference: out of credits: the gateway refused the request.${reset}`, 'Refresh Credits', 'Show Log');
-    if (choice === 'Refresh Credits') void this.refresh();
-    else if (choice === 'Show Log') void vscode.commands.executeCommand('unifiedInference.showLog');
+    const refreshCredits = vscode.l10n.t('Refresh Credits');
+    const showLog = vscode.l10n.t('Show Log');
+    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference: out of credits: the gateway refused the request.') + reset, refreshCredits, showLog);
+    if (choice === refreshCredits) void this.refresh();
+    else if (choice === showLog) void vscode.commands.executeCommand('unifiedInference.showLog');
   }
 
   /**
@@ -253,7 +255,7 @@ export class CreditsMonitor extends Disposable {
 
   private resetText(reading: CreditsReading): string {
     const reset = new Date(reading.reset);
-    return Number.isNaN(reset.getTime()) ? '' : ` New credits when the window resets (${formatResetIn(reset, new Date(this.now()))}, ${reset.toLocaleString()}).`;
+    return Number.isNaN(reset.getTime()) ? '' : ` ${vscode.l10n.t('New credits when the window resets ({0}, {1}).', formatResetIn(reset, new Date(this.now())), reset.toLocaleString())}`;
   }
 
   private stopTimers(): void {

@@ -17,7 +17,7 @@ export class CreditsStatusItem extends Disposable {
 
   constructor(private readonly monitor: CreditsMonitor) {
     super();
-    this.item.name = 'Unified Inference Credits';
+    this.item.name = vscode.l10n.t('Unified Inference Credits');
     this._register(monitor.onDidChange(() => this.render()));
     // The relative times in the tooltip ("resets in 2 h 10 min") age: refresh them every minute.
     const ticker = setInterval(() => this.render(), 60_000);
@@ -32,7 +32,7 @@ export class CreditsStatusItem extends Disposable {
   }
 
   private render(): void {
-    const presentation = presentCredits(this.monitor.state, readSettings().credits, this.monitor.spend(), Date.now(), this.monitor.setupProblem);
+    const presentation = presentCredits(this.monitor.state, readSettings().credits, this.monitor.spend(), Date.now(), this.monitor.setupProblem, vscode.l10n);
     this.shown = presentation;
     this.item.text = presentation.text;
     const tooltip = new vscode.MarkdownString(presentation.tooltip);
@@ -40,6 +40,6 @@ export class CreditsStatusItem extends Disposable {
     this.item.tooltip = tooltip;
     this.item.command = presentation.command;
     this.item.backgroundColor = BACKGROUND[presentation.severity];
-    this.item.accessibilityInformation = { label: `Unified Inference: ${presentation.text.replace(/\$\([^)]*\)\s*/g, '')}`, role: 'button' };
+    this.item.accessibilityInformation = { label: vscode.l10n.t('Unified Inference: {0}', presentation.text.replace(/\$\([^)]*\)\s*/g, '')), role: 'button' };
   }
 }

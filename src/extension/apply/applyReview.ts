@@ -28,7 +28,7 @@ export interface ReviewInit {
 export class AfterChangeError extends Error {
   override readonly name = 'AfterChangeError';
   constructor(display: string, cause: unknown) {
-    super(`The change to ${display} was written, but its checkpoint could not note it (${cause instanceof Error ? cause.message : String(cause)}): Restore still brings the file back, but cannot warn about your own later edits to it.`);
+    super(vscode.l10n.t('The change to {0} was written, but its checkpoint could not note it ({1}): Restore still brings the file back, but cannot warn about your own later edits to it.', display, cause instanceof Error ? cause.message : String(cause)));
   }
 }
 
@@ -91,8 +91,8 @@ export class ApplyReview {
 
   get title(): string {
     const name = this.init.display.split('/').pop() ?? this.init.display;
-    const sensitive = this.init.sensitive.length ? ' ⚠ sensitive file' : '';
-    return `${name}${sensitive} (${this.exists ? 'Current' : 'New File'} ↔ Proposed)`;
+    const sensitive = this.init.sensitive.length ? ` ${vscode.l10n.t('⚠ sensitive file')}` : '';
+    return this.exists ? vscode.l10n.t('{0} (Current ↔ Proposed)', name + sensitive) : vscode.l10n.t('{0} (New File ↔ Proposed)', name + sensitive);
   }
 
   /** The document's text now (after the user typed, or a reload from disk): the proposal follows it or the review ends. */

@@ -96,10 +96,11 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
     return review.hunks.flatMap((hunk, index) => {
       const range = new vscode.Range(lensLine(hunk, document.lineCount), 0, lensLine(hunk, document.lineCount), 0);
       const args = [review.id, review.revision, index];
-      const what = hunk.oldLines.length === 0 ? 'addition' : hunk.newLines.length === 0 ? 'deletion' : 'change';
+      const display = review.init.display;
+      const write = hunk.oldLines.length === 0 ? vscode.l10n.t('Write this addition to {0}', display) : hunk.newLines.length === 0 ? vscode.l10n.t('Write this deletion to {0}', display) : vscode.l10n.t('Write this change to {0}', display);
       return [
-        new vscode.CodeLens(range, { title: '$(check) Accept Change', command: APPLY_COMMANDS.acceptChange, arguments: args, tooltip: `Write this ${what} to ${review.init.display}` }),
-        new vscode.CodeLens(range, { title: '$(discard) Reject Change', command: APPLY_COMMANDS.rejectChange, arguments: args, tooltip: `Leave ${review.init.display} as it is here` }),
+        new vscode.CodeLens(range, { title: `$(check) ${vscode.l10n.t('Accept Change')}`, command: APPLY_COMMANDS.acceptChange, arguments: args, tooltip: write }),
+        new vscode.CodeLens(range, { title: `$(discard) ${vscode.l10n.t('Reject Change')}`, command: APPLY_COMMANDS.rejectChange, arguments: args, tooltip: vscode.l10n.t('Leave {0} as it is here', display) }),
       ];
     });
   }
@@ -127,7 +128,7 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
   private async run(arg: unknown, action: (review: ApplyReview) => unknown): Promise<void> {
     const review = this.reviewFor(arg) ?? (this.reviews.size === 1 ? [...this.reviews.values()][0] : undefined);
     if (!review) {
-      void vscode.window.showInformationMessage('No proposed change is open for review here.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('No proposed change is open for review here.'));
       return;
     }
     await this.guard(review, action);
@@ -149,7 +150,7 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
     const editor = vscode.window.activeTextEditor;
     const review = this.reviewFor(undefined);
     if (!editor || !review) {
-      void vscode.window.showInformationMessage('Put the cursor on a proposed change in the review to accept or reject it.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Put the cursor on a proposed change in the review to accept or reject it.'));
       return;
     }
     const onProposal = editor.document.uri.scheme === APPLY_SCHEME;
@@ -160,7 +161,7 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
       return line >= start && line < start + Math.max(1, count);
     });
     if (at < 0) {
-      void vscode.window.showInformationMessage('The cursor is not on a proposed change.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('The cursor is not on a proposed change.'));
       return;
     }
     await this.guard(review, (r) => action(r, at));
@@ -174,7 +175,7 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
       this.log.warn(`Apply to ${review.init.display}: ${message}`);
       // The change is in the file: only the checkpoint's note of it is missing.
       if (error instanceof AfterChangeError) void vscode.window.showWarningMessage(message);
-      else void vscode.window.showErrorMessage(`${message} Nothing else was written.`);
+      else void vscode.window.showErrorMessage(vscode.l10n.t('{0} Nothing else was written.', message));
     }
   }
 
@@ -188,7 +189,7 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
       // The change is in the document, unsaved: show it, where undo and save are at hand.
       await vscode.window.showTextDocument(review.init.target, { preview: false }).then(undefined, () => undefined);
     } else if (how === 'conflict') {
-      void vscode.window.showWarningMessage(`${review.init.display} was edited where the proposed change is, so the review was closed without writing anything more. Apply the block again to merge it with your edits.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} was edited where the proposed change is, so the review was closed without writing anything more. Apply the block again to merge it with your edits.', review.init.display));
     }
   }
 }

@@ -58,8 +58,8 @@ export class CodeApplier extends Disposable {
   async applyFromReply(conversation: Conversation, turnId: string, blockIndex: number): Promise<ApplyOutcome> {
     const turn = conversation.turns.find((t): t is AssistantTurn => t.role === 'assistant' && t.id === turnId);
     const block = turn ? replyCodeBlocks(turn.content)[blockIndex] : undefined;
-    if (!turn || !block) return this.refuse('That code block is no longer in the conversation.');
-    if (!block.closed && turn.status === 'streaming') return this.refuse('That code block is still being written: apply it once it is complete.', 'info');
+    if (!turn || !block) return this.refuse(vscode.l10n.t('That code block is no longer in the conversation.'));
+    if (!block.closed && turn.status === 'streaming') return this.refuse(vscode.l10n.t('That code block is still being written: apply it once it is complete.'), 'info');
     const model = readSettings().apply.model || conversation.model || turn.model;
     return this.applyBlock(block, { conversationId: conversation.id, turnId }, model);
   }
@@ -82,7 +82,7 @@ export class CodeApplier extends Disposable {
     if (kind === 'whole' || current === undefined) {
       proposal = code;
     } else {
-      if (!model) return this.refuse('No chat model is selected to merge the block with: pick one in the chat, or set unifiedInference.apply.model.');
+      if (!model) return this.refuse(vscode.l10n.t('No chat model is selected to merge the block with: pick one in the chat, or set {0}.', 'unifiedInference.apply.model'));
       if (current.length > MAX_APPLY_MERGE_CHARS) {
         return this.refuse(`${target.display} is too large to merge a partial block into through a model (${current.length.toLocaleString('en-US')} characters, at most ${MAX_APPLY_MERGE_CHARS.toLocaleString('en-US')}). Ask for the whole changed part with its surroundings, or make the change by hand.`);
       }
@@ -98,14 +98,14 @@ export class CodeApplier extends Disposable {
     // The document may have changed during the merge: the review starts from its text now.
     const base = target.exists ? (await vscode.workspace.openTextDocument(target.uri)).getText() : '';
     if (current !== undefined && base !== current) {
-      return this.refuse(`${target.display} changed while the block was being merged. Apply the block again to merge it with the new text.`);
+      return this.refuse(vscode.l10n.t('{0} changed while the block was being merged. Apply the block again to merge it with the new text.', target.display));
     }
     if (target.exists && proposal === base) {
-      void vscode.window.showInformationMessage(`The code block changes nothing in ${target.display}.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('The code block changes nothing in {0}.', target.display));
       return { kind: 'unchanged' };
     }
     if (target.sensitive.length) {
-      void vscode.window.showWarningMessage(`${target.display} is a sensitive file (${target.sensitive.join(', ')}): review the proposed change carefully before you accept it.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} is a sensitive file ({1}): review the proposed change carefully before you accept it.', target.display, target.sensitive.join(', ')));
     }
     const review = await this.reviews.open({ id: newId('r'), target: target.uri, display: target.display, exists: target.exists, sensitive: target.sensitive, base, proposal, reply });
     return { kind: 'review', review };
@@ -115,7 +115,7 @@ export class CodeApplier extends Disposable {
   private async target(block: ReplyCodeBlock): Promise<Target | { refused: string } | undefined> {
     const files = await this.deps.workspaceFiles.open();
     if (files.folderCount === 0) {
-      const message = 'Open a folder first: Apply writes only to files inside the workspace folders.';
+      const message = vscode.l10n.t('Open a folder first: Apply writes only to files inside the workspace folders.');
       void vscode.window.showInformationMessage(message);
       return { refused: message };
     }
@@ -123,10 +123,11 @@ export class CodeApplier extends Disposable {
     if (named) {
       const resolved = await files.resolveForWrite(named);
       if (resolved.ok) return this.asTarget(files.absolutePath(resolved.file), resolved.file, resolved.exists);
-      const message = `The code block names ${named}, which Apply will not write: ${resolved.message}`;
+      const message = vscode.l10n.t('The code block names {0}, which Apply will not write: {1}', named, resolved.message);
       this.deps.log.warn(`Apply: ${message}`);
-      const choice = await vscode.window.showWarningMessage(`${message} Nothing was written.`, 'Choose a File…');
-      if (choice !== 'Choose a File…') return { refused: message };
+      const chooseFile = vscode.l10n.t('Choose a File…');
+      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('{0} Nothing was written.', message), chooseFile);
+      if (choice !== chooseFile) return { refused: message };
       return this.pick(files);
     }
     // With the chat in an editor panel there is no active text editor: a visible one is meant.
@@ -140,11 +141,11 @@ export class CodeApplier extends Disposable {
 
   private async pick(files: Awaited<ReturnType<WorkspaceFilesService['open']>>): Promise<Target | undefined> {
     const paths = await this.deps.files.paths();
-    const picked = await vscode.window.showQuickPick(paths, { title: 'Apply the Code Block to…', placeHolder: 'The block names no file and no editor is open: pick the file to change' });
+    const picked = await vscode.window.showQuickPick(paths, { title: vscode.l10n.t('Apply the Code Block to…'), placeHolder: vscode.l10n.t('The block names no file and no editor is open: pick the file to change') });
     if (!picked) return undefined;
     const resolved = await files.resolveForWrite(picked);
     if (!resolved.ok) {
-      void vscode.window.showWarningMessage(`Apply will not write ${picked}: ${resolved.message}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Apply will not write {0}: {1}', picked, resolved.message));
       return undefined;
     }
     return this.asTarget(files.absolutePath(resolved.file), resolved.file, resolved.exists);
@@ -155,12 +156,13 @@ export class CodeApplier extends Disposable {
   }
 
   private async confirmSensitiveSend(target: Target, model: string): Promise<boolean> {
+    const sendAndMerge = vscode.l10n.t('Send and Merge');
     const choice = await vscode.window.showWarningMessage(
-      `${target.display} is a sensitive file (${target.sensitive.join(', ')}).`,
-      { modal: true, detail: `Merging the code block sends the whole file to ${model} through the gateway. Nothing is written before you accept the change.` },
-      'Send and Merge',
+      vscode.l10n.t('{0} is a sensitive file ({1}).', target.display, target.sensitive.join(', ')),
+      { modal: true, detail: vscode.l10n.t('Merging the code block sends the whole file to {0} through the gateway. Nothing is written before you accept the change.', model) },
+      sendAndMerge,
     );
-    return choice === 'Send and Merge';
+    return choice === sendAndMerge;
   }
 
   private refuse(message: string, level: 'info' | 'warning' = 'warning'): ApplyOutcome {

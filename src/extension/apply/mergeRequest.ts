@@ -45,13 +45,13 @@ function answerTokens(job: MergeJob): number {
 
 export async function mergeThroughGateway(connection: GatewayConnection, failures: Failures, log: Log, job: MergeJob, retry: () => Promise<void>): Promise<MergeOutcome> {
   const setup = connection.setup;
-  if (!setup.client || !setup.baseUrl) return fail('The gateway address is not set, so the block cannot be merged.', ['setBaseUrl']);
-  if (!setup.hasKey) return fail('No API key is set for the gateway, so the block cannot be merged.', ['setApiKey']);
+  if (!setup.client || !setup.baseUrl) return fail(vscode.l10n.t('The gateway address is not set, so the block cannot be merged.'), ['setBaseUrl']);
+  if (!setup.hasKey) return fail(vscode.l10n.t('No API key is set for the gateway, so the block cannot be merged.'), ['setApiKey']);
   const client = setup.client;
   const prompt = mergePrompt(job.display, job.current, job.block);
   const settings = readSettings();
   const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Merging the code block into ${job.display} with ${job.model}`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Merging the code block into {0} with {1}', job.display, job.model), cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
       const cancel = token.onCancellationRequested(() => controller.abort());
@@ -84,7 +84,7 @@ export async function mergeThroughGateway(connection: GatewayConnection, failure
   );
   if (result.kind === 'error') {
     if (result.cancelled) {
-      void vscode.window.showInformationMessage(`Merging into ${job.display} was cancelled; nothing was written.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Merging into {0} was cancelled; nothing was written.', job.display));
       return { ok: false, reason: 'cancelled' };
     }
     // The shared description (reset time, gateway address, key redacted); reported to the connection once.
@@ -94,28 +94,29 @@ export async function mergeThroughGateway(connection: GatewayConnection, failure
     return fail(info.message, info.actions, retry);
   }
   if (result.finishReason === 'length' || result.finishReason === 'max_tokens') {
-    return fail(`The model's answer was cut off by its output limit before the file ended. Choose a model with a longer output in unifiedInference.apply.model, or apply a smaller block.`, ['openSettings'], retry);
+    return fail(vscode.l10n.t('The model\'s answer was cut off by its output limit before the file ended. Choose a model with a longer output in {0}, or apply a smaller block.', 'unifiedInference.apply.model'), ['openSettings'], retry);
   }
   const merged = codeFromAnswer(result.text, fenceFor(job.current, job.block));
-  if (!merged.trim()) return fail(`${job.model} answered with no file.`, ['showLog'], retry);
+  if (!merged.trim()) return fail(vscode.l10n.t('{0} answered with no file.', job.model), ['showLog'], retry);
   return { ok: true, text: merged };
 
   function fail(message: string, actions: readonly ErrorAction[], again?: () => Promise<void>): MergeOutcome {
     const shown = actions.filter((a): a is ButtonAction => a !== 'retry');
-    const buttons = [...(again ? ['Try Again'] : []), ...shown.map(actionLabel)];
-    const full = `Could not merge the code block into ${job.display}: ${message} Nothing was written.`;
+    const tryAgain = vscode.l10n.t('Try Again');
+    const buttons = [...(again ? [tryAgain] : []), ...shown.map(actionLabel)];
+    const full = vscode.l10n.t('Could not merge the code block into {0}: {1} Nothing was written.', job.display, message);
     // Nobody awaits the button: what it runs must not fail unseen (an unhandled rejection).
     void vscode.window.showErrorMessage(full, ...buttons).then(async (choice) => {
       const action = shown.find((a) => actionLabel(a) === choice);
       try {
-        if (choice === 'Try Again') await again?.();
+        if (choice === tryAgain) await again?.();
         else if (action) await vscode.commands.executeCommand(ACTION_COMMANDS[action].command);
       } catch (error) {
         const why = connection.redactError(error);
         const text = why instanceof Error ? why.message : String(why);
-        const what = choice === 'Try Again' ? `Trying the merge into ${job.display} again failed` : `${choice ?? 'The action'} failed`;
+        const what = choice === tryAgain ? vscode.l10n.t('Trying the merge into {0} again failed', job.display) : vscode.l10n.t('{0} failed', choice ?? vscode.l10n.t('The action'));
         log.warn(`Apply: ${what}: ${text}`);
-        void vscode.window.showErrorMessage(`${what}: ${text} Nothing was written.`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('{0}: {1} Nothing was written.', what, text));
       }
     });
     return { ok: false, reason: 'failed', message: full };

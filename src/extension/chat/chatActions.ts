@@ -46,7 +46,7 @@ export async function runChatAction(message: ActionMessage, host: ChatActionHost
       return;
     case 'copyText':
       await vscode.env.clipboard.writeText(message.text);
-      void vscode.window.setStatusBarMessage('$(check) Copied', 2_000);
+      void vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Copied')}`, 2_000);
       return;
     case 'insertCode':
       return insertCode(message.code);
@@ -63,7 +63,7 @@ export async function runChatAction(message: ActionMessage, host: ChatActionHost
     case 'renameConversation': {
       const conversation = await conversationById(host, message.id);
       if (!conversation) return;
-      const title = await vscode.window.showInputBox({ title: 'Rename Conversation', value: conversation.title, validateInput: (v) => (v.trim() ? undefined : 'A title cannot be empty.') });
+      const title = await vscode.window.showInputBox({ title: vscode.l10n.t('Rename Conversation'), value: conversation.title, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A title cannot be empty.')) });
       if (!title?.trim()) return;
       if (conversation === host.current()) conversation.title = title.trim();
       await host.store.rename(message.id, title.trim()).catch(() => undefined);
@@ -75,8 +75,9 @@ export async function runChatAction(message: ActionMessage, host: ChatActionHost
       const deleted = await host.store.delete(message.id);
       await host.onDeleted(message.id);
       if (!deleted) return;
-      const undo = await vscode.window.showInformationMessage(`Deleted "${deleted.title}".`, 'Undo');
-      if (undo === 'Undo') {
+      const undoLabel = vscode.l10n.t('Undo');
+      const undo = await vscode.window.showInformationMessage(vscode.l10n.t('Deleted "{0}".', deleted.title), undoLabel);
+      if (undo === undoLabel) {
         host.onRestored(deleted.id);
         await host.store.save(deleted);
         await host.onRenamed(deleted.id, deleted.title);
@@ -88,10 +89,10 @@ export async function runChatAction(message: ActionMessage, host: ChatActionHost
       if (!conversation) return;
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       const name = `${conversation.title.replace(/[^\w\- ]+/g, '').trim().slice(0, 60) || 'conversation'}.md`;
-      const target = await vscode.window.showSaveDialog({ title: 'Export Conversation', filters: { Markdown: ['md'] }, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}) });
+      const target = await vscode.window.showSaveDialog({ title: vscode.l10n.t('Export Conversation'), filters: { [vscode.l10n.t('Markdown')]: ['md'] }, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}) });
       if (!target) return;
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportMarkdown(host.redact(conversation))));
-      const open = await vscode.window.showInformationMessage(`Exported to ${vscode.workspace.asRelativePath(target)}.`, 'Open');
+      const open = await vscode.window.showInformationMessage(vscode.l10n.t('Exported to {0}.', vscode.workspace.asRelativePath(target)), vscode.l10n.t('Open'));
       if (open) await vscode.window.showTextDocument(target);
       return;
     }
@@ -109,7 +110,7 @@ async function insertCode(code: string): Promise<void> {
   // With the chat in an editor panel there is no active text editor: use the visible one.
   const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
   if (!editor) {
-    void vscode.window.showInformationMessage('Open a file to insert the code into (or use New File).');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Open a file to insert the code into (or use New File).'));
     return;
   }
   await editor.edit((edit) => {

@@ -146,14 +146,14 @@ export class ChatController extends Disposable {
         this.approvals.decide(message.callId, message.decision);
         return;
       case 'openToolDiff':
-        if (!(await this.tools.openDiff(message.callId))) void vscode.window.showInformationMessage('The diff of that edit is no longer kept in this window; the card shows it.');
+        if (!(await this.tools.openDiff(message.callId))) void vscode.window.showInformationMessage(vscode.l10n.t('The diff of that edit is no longer kept in this window; the card shows it.'));
         return;
       case 'addContext':
         return this.addContext(message.source);
       case 'attachFile': {
         const attachment = await fileAttachment(this.deps.workspaceFiles, message.path);
         if (typeof attachment !== 'string') this.addAttachment(attachment);
-        else void vscode.window.showWarningMessage(`Could not add ${message.path}: ${attachment}`);
+        else void vscode.window.showWarningMessage(vscode.l10n.t('Could not add {0}: {1}', message.path, attachment));
         return;
       }
       case 'removeAttachment':
@@ -168,7 +168,7 @@ export class ChatController extends Disposable {
       case 'openConversation': {
         const conversation = await this.deps.store.load(message.id);
         if (conversation) await this.open(conversation);
-        else void vscode.window.showWarningMessage('That conversation could not be read (see the log).');
+        else void vscode.window.showWarningMessage(vscode.l10n.t('That conversation could not be read (see the log).'));
         return;
       }
       case 'restoreCheckpoint':
@@ -270,18 +270,18 @@ export class ChatController extends Disposable {
 
   private async addContext(source: 'selection' | 'activeFile' | 'pickFile'): Promise<void> {
     if (source === 'selection') {
-      if (!this.addSelection()) void vscode.window.showInformationMessage('Select some text in an editor first, then add it to the chat.');
+      if (!this.addSelection()) void vscode.window.showInformationMessage(vscode.l10n.t('Select some text in an editor first, then add it to the chat.'));
       return;
     }
     if (source === 'activeFile') {
       const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
       if (editor) this.addAttachment(documentAttachment(editor.document));
-      else void vscode.window.showInformationMessage('Open a file in an editor first, then add it to the chat.');
+      else void vscode.window.showInformationMessage(vscode.l10n.t('Open a file in an editor first, then add it to the chat.'));
       return;
     }
     const path = await this.deps.files.pick();
     const attachment = path ? await fileAttachment(this.deps.workspaceFiles, path) : undefined;
-    if (typeof attachment === 'string') void vscode.window.showWarningMessage(`Could not add ${path ?? ''}: ${attachment}`);
+    if (typeof attachment === 'string') void vscode.window.showWarningMessage(vscode.l10n.t('Could not add {0}: {1}', path ?? '', attachment));
     else if (attachment) this.addAttachment(attachment);
   }
 
@@ -304,7 +304,7 @@ export class ChatController extends Disposable {
 
   private blankConversation(): Conversation {
     const now = Date.now();
-    return { id: newId('c'), title: 'New conversation', model: '', parameters: {}, turns: [], createdAt: now, updatedAt: now };
+    return { id: newId('c'), title: vscode.l10n.t('New conversation'), model: '', parameters: {}, turns: [], createdAt: now, updatedAt: now };
   }
 
   /** Writes the reply to the last user turn, start to end; never throws. */
@@ -334,9 +334,9 @@ export class ChatController extends Disposable {
     const { connection, log } = this.deps;
     const setup = connection.setup;
     const failEarly = (error: ChatErrorInfo): Promise<void> => this.end(conversation, reply, 'error', error);
-    if (!setup.client || !setup.baseUrl) return failEarly({ kind: 'setup', message: 'The gateway address is not set.', actions: ['openSettings'] });
-    if (!setup.hasKey) return failEarly({ kind: 'setup', message: 'No API key is set for the gateway (it is kept in VS Code\'s secret storage).', actions: ['setApiKey'] });
-    if (!reply.model) return failEarly({ kind: 'noModel', message: 'No chat model is selected and the model catalog could not be read.', actions: ['retry', 'openSettings'] });
+    if (!setup.client || !setup.baseUrl) return failEarly({ kind: 'setup', message: vscode.l10n.t('The gateway address is not set.'), actions: ['openSettings'] });
+    if (!setup.hasKey) return failEarly({ kind: 'setup', message: vscode.l10n.t('No API key is set for the gateway (it is kept in VS Code\'s secret storage).'), actions: ['setApiKey'] });
+    if (!reply.model) return failEarly({ kind: 'noModel', message: vscode.l10n.t('No chat model is selected and the model catalog could not be read.'), actions: ['retry', 'openSettings'] });
 
     // The user's message is on disk before the request goes out; the reply then goes to an
     // append-only journal as it streams (O(new text) per write, a few times a second), and the
@@ -471,7 +471,7 @@ export class ChatController extends Disposable {
       return outcome;
     } catch (error) {
       this.deps.log.error(`Could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
-      void vscode.window.showErrorMessage('Unified Inference could not save the conversation (see the log). It stays open here.');
+      void vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference could not save the conversation (see the log). It stays open here.'));
       return undefined;
     }
   }
@@ -483,15 +483,16 @@ export class ChatController extends Disposable {
     const busy = this.running?.reply.status === 'streaming';
     if (outcome.kind === 'merged') {
       if (shown) this.post({ type: 'conversation', conversation, busy });
-      void vscode.window.showInformationMessage(`"${conversation.title}" was also changed in another chat view or window; the messages of both are kept.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" was also changed in another chat view or window; the messages of both are kept.', conversation.title));
     } else if (outcome.kind === 'copied') {
       if (shown) this.post({ type: 'conversation', conversation, busy });
-      void vscode.window.showWarningMessage(`"${conversation.title}" was rewritten in another chat view or window too, so this version was saved as a copy: "${outcome.title}".`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('"{0}" was rewritten in another chat view or window too, so this version was saved as a copy: "{1}".', conversation.title, outcome.title));
     } else if (outcome.kind === 'deleted' && !this.deleted.has(conversation.id)) {
       // Not brought back by this later save: the user decides.
       this.deleted.add(conversation.id);
-      void vscode.window.showWarningMessage(`"${conversation.title}" was deleted in another chat view or window. This chat still shows it, unsaved.`, 'Save a Copy').then(async (choice) => {
-        if (choice !== 'Save a Copy') return;
+      const saveCopy = vscode.l10n.t('Save a Copy');
+      void vscode.window.showWarningMessage(vscode.l10n.t('"{0}" was deleted in another chat view or window. This chat still shows it, unsaved.', conversation.title), saveCopy).then(async (choice) => {
+        if (choice !== saveCopy) return;
         const copy: Conversation = { ...conversation, id: newId('c') };
         if (this.conversation === conversation) this.conversation = copy;
         await this.save(copy);

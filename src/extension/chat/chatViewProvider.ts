@@ -8,7 +8,7 @@ import { bindChatWebview } from './chatWebview';
 export const CHAT_VIEW_ID = 'unifiedInference.chat';
 
 /**
- * The Chat view in the Unified Inference container. Its controller outlives the webview, so a
+ * The Chat view, alone in the Unified Inference view container. Its controller outlives the webview, so a
  * reply keeps streaming (and is kept) while the view is hidden; showing it again rebuilds the page
  * from the controller's state.
  */

@@ -11,7 +11,7 @@ export function bindChatWebview(webview: vscode.Webview, extensionUri: vscode.Ur
   let ready = false;
   const pending: HostToChatMessage[] = [];
   webview.options = webviewOptions(extensionUri);
-  webview.html = buildWebviewHtml(webview, extensionUri, { title: 'Unified Inference Chat', script: 'chat', styles: ['media/webview.css', 'media/chat.css', 'media/chatMarkdown.css'] });
+  webview.html = buildWebviewHtml(webview, extensionUri, { title: vscode.l10n.t('Unified Inference Chat'), script: 'chat', styles: ['media/webview.css', 'media/chat.css', 'media/chatMarkdown.css'] });
   controller.attach((message) => {
     if (!ready) pending.push(message);
     else void webview.postMessage(message);
@@ -32,7 +32,7 @@ export function bindChatWebview(webview: vscode.Webview, extensionUri: vscode.Ur
       if (message.type === 'ready') for (const queued of pending.splice(0)) void webview.postMessage(queued);
     } catch (error) {
       log.error(`Chat: handling "${message.type}" failed: ${error instanceof Error ? error.message : String(error)}`);
-      void vscode.window.showErrorMessage(`Unified Inference chat: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference chat: {0}', error instanceof Error ? error.message : String(error)));
     }
   });
 }

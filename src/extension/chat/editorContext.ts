@@ -48,13 +48,13 @@ export async function fileAttachment(service: WorkspaceFilesService, path: strin
   if (!resolved.ok) return resolved.message;
   const file = resolved.file;
   // Sent as soon as the message is: a secret would leave without the question a tool call gets.
-  if (file.sensitive.length) return `${file.sensitive.join(', ')} is a sensitive file (keys, credentials, .env): it is not attached by path. Open it and use Add Active File if you mean to send it.`;
+  if (file.sensitive.length) return vscode.l10n.t('{0} is a sensitive file (keys, credentials, .env): it is not attached by path. Open it and use Add Active File if you mean to send it.', file.sensitive.join(', '));
   const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === service.uri(files, file).toString());
   if (open) return documentAttachment(open); // what the editor shows, unsaved edits included
   // Read no further than an attachment may hold (up to 4 bytes a character).
   const content = await files.read(file, MAX_ATTACHMENT_CHARS * 4).catch(() => undefined);
-  if (!content) return `No file ${path} in the workspace.`;
-  if (content.kind === 'binary') return `${file.display} is a binary file.`;
+  if (!content) return vscode.l10n.t('No file {0} in the workspace.', path);
+  if (content.kind === 'binary') return vscode.l10n.t('{0} is a binary file.', file.display);
   const text = capped(content.text);
   // Unopened, the file has no language id; its extension labels the code fence just as well.
   const extension = /\.([A-Za-z0-9]{1,10})$/.exec(file.path)?.[1];

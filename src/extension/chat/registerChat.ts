@@ -6,6 +6,9 @@ import type { ChatDeps } from './chatDeps';
 import { openChatPanel } from './chatPanel';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 
+/** package.json's view container of the Research Jobs, Models and Search Results views. */
+const RESEARCH_CONTAINER_ID = 'unifiedInferenceResearch';
+
 /** `lastPanel`: the chat of the editor panel opened last (for the test API; a command's return value would hand it to any extension). */
 export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log): { view: ChatViewProvider; lastPanel: () => ChatController | undefined; disposables: vscode.Disposable[] } {
   const view = new ChatViewProvider(extensionUri, deps, log);
@@ -14,7 +17,7 @@ export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log)
   const addSelection = async (editor?: vscode.TextEditor): Promise<boolean> => {
     await view.reveal();
     if (chat.addSelection(editor ?? vscode.window.activeTextEditor)) return true;
-    void vscode.window.showInformationMessage('Select some text in an editor first.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Select some text in an editor first.'));
     return false;
   };
   const disposables: vscode.Disposable[] = [
@@ -40,7 +43,7 @@ export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log)
       lastPanel = await openChatPanel(extensionUri, deps, log, id);
     }),
     vscode.commands.registerCommand('unifiedInference.chat.askAboutSelection', async (_uri?: unknown, editorArg?: vscode.TextEditor) => {
-      if (await addSelection(editorArg)) chat.prefill('Explain this code.');
+      if (await addSelection(editorArg)) chat.prefill(vscode.l10n.t('Explain this code.'));
     }),
     vscode.commands.registerCommand('unifiedInference.chat.addSelection', () => addSelection()),
     vscode.commands.registerCommand('unifiedInference.chat.addFile', async () => {
@@ -48,6 +51,9 @@ export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log)
       await chat.handle({ type: 'addContext', source: 'pickFile' });
     }),
     vscode.commands.registerCommand('unifiedInference.chat.stop', () => chat.stop()),
+    // The chat has a view container of its own (room for the conversation); the research jobs,
+    // models and search results are in the other one, a click away from the chat's title bar.
+    vscode.commands.registerCommand('unifiedInference.showResearchAndModels', () => vscode.commands.executeCommand(`workbench.view.extension.${RESEARCH_CONTAINER_ID}`)),
   ];
   return { view, lastPanel: () => lastPanel, disposables };
 }

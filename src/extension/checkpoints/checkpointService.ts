@@ -177,7 +177,7 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
       try {
         contents.set(item.before.hash, await this.store.readBlob(item.before.hash));
       } catch (error) {
-        if (error instanceof CheckpointCorruptError) throw new CheckpointUnusableError(`${item.path} cannot be restored: ${error.message} Nothing was changed.`);
+        if (error instanceof CheckpointCorruptError) throw new CheckpointUnusableError(vscode.l10n.t('{0} cannot be restored: {1} Nothing was changed.', item.path, error.message));
         throw error;
       }
     }

@@ -48,7 +48,7 @@ export function checkpointRoot(context: Pick<vscode.ExtensionContext, 'storageUr
  * again, saying what changed.
  */
 export async function restoreToBefore(service: CheckpointService, reply: ReplyRef, log: Log, confirm: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean> = confirmRestore): Promise<RestoreOutcome> {
-  const release = service.restoreGuard.claim();
+  const release = service.restoreGuard.claim(vscode.l10n);
   if (typeof release === 'string') {
     void vscode.window.showInformationMessage(release);
     return 'busy';
@@ -67,19 +67,19 @@ async function restoreClaimed(service: CheckpointService, reply: ReplyRef, log: 
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log.warn(`Checkpoints: restore of reply ${reply.turnId} refused: ${message}`);
-    void vscode.window.showErrorMessage(`Cannot restore the files: ${message}`, ...(error instanceof CheckpointUnusableError ? [] : ['Show Log'])).then((choice) => choice && log.show());
+    void vscode.window.showErrorMessage(vscode.l10n.t('Cannot restore the files: {0}', message), ...(error instanceof CheckpointUnusableError ? [] : [vscode.l10n.t('Show Log')])).then((choice) => choice && log.show());
     return 'failed';
   }
   for (;;) {
     if (changingItems(prepared.plan).length === 0) {
       const skipped = prepared.plan.skipped.map((s) => `${s.path} (${s.reason})`).join(', ');
-      void vscode.window.showInformationMessage(skipped ? `Nothing to restore: the other files are already as before this reply. Not restorable: ${skipped}.` : 'The files are already as they were before this reply.');
+      void vscode.window.showInformationMessage(skipped ? vscode.l10n.t('Nothing to restore: the other files are already as before this reply. Not restorable: {0}.', skipped) : vscode.l10n.t('The files are already as they were before this reply.'));
       return 'nothingToDo';
     }
     if (!(await confirm(prepared, prepared.plan.checkpoints - 1))) return 'cancelled';
     try {
       const count = await service.applyRestore(prepared);
-      void vscode.window.showInformationMessage(`Restored ${count} ${count === 1 ? 'file' : 'files'} to before the reply.`);
+      void vscode.window.showInformationMessage(count === 1 ? vscode.l10n.t('Restored 1 file to before the reply.') : vscode.l10n.t('Restored {0} files to before the reply.', count));
       return 'restored';
     } catch (error) {
       // Files changed while the preview was open: nothing was written; the preview shows the restore as it stands now.
@@ -89,7 +89,7 @@ async function restoreClaimed(service: CheckpointService, reply: ReplyRef, log: 
       }
       const message = error instanceof Error ? error.message : String(error);
       log.error(`Checkpoints: restore failed: ${message}`);
-      void vscode.window.showErrorMessage(`The restore failed: ${message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('The restore failed: {0}', message));
       return 'failed';
     }
   }

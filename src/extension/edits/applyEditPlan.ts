@@ -80,7 +80,7 @@ export async function applyEditPlan(plan: EditPlan, service: WorkspaceFilesServi
 
   const { from, detail } = plan;
   const edit = new vscode.WorkspaceEdit();
-  const label = { label: `Unified Inference: ${plan.tool} ${from.display}`, needsConfirmation: false };
+  const label = { label: vscode.l10n.t('Unified Inference: {0} {1}', plan.tool, from.display), needsConfirmation: false };
   let unsaved = false;
   let document: vscode.TextDocument | undefined;
   if (plan.action === 'modify') document = await vscode.workspace.openTextDocument(from.uri);

@@ -16,6 +16,16 @@ interface Kept {
   readonly rightPath: string;
 }
 
+/** The diff editor's tab title: the file (old → new for a rename) and what the edit does. */
+function diffTitle(action: EditPlan['action'], from: string, to: string): string {
+  switch (action) {
+    case 'modify': return vscode.l10n.t('{0} (proposed edit)', from);
+    case 'create': return vscode.l10n.t('{0} (proposed create)', from);
+    case 'delete': return vscode.l10n.t('{0} (proposed delete)', from);
+    case 'rename': return vscode.l10n.t('{0} → {1} (proposed rename)', from, to);
+  }
+}
+
 class ReviewedDiffs implements vscode.TextDocumentContentProvider {
   private readonly kept = new Map<string, Kept>();
 
@@ -24,7 +34,7 @@ class ReviewedDiffs implements vscode.TextDocumentContentProvider {
     const to = detail.to?.display ?? from.display;
     this.kept.delete(callId);
     this.kept.set(callId, {
-      title: `${plan.action === 'rename' ? `${from.display} → ${to}` : from.display} (proposed ${plan.action === 'modify' ? 'edit' : plan.action})`,
+      title: diffTitle(plan.action, from.display, to),
       before: detail.before ?? '',
       after: plan.action === 'delete' ? '' : (detail.after ?? detail.before ?? ''),
       leftPath: from.display,

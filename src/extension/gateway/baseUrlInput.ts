@@ -1,17 +1,19 @@
-// Checks what a user types as the gateway address. No vscode import: unit-tested in Node.
+// Checks what a user types as the gateway address. No vscode import: unit-tested in Node (the
+// input box passes vscode.l10n to have the message in the display language).
+import { ENGLISH, type Translator } from '../../shared/translator';
 
 /** A message for the input box when the address cannot be used, else undefined. */
-export function validateBaseUrlInput(value: string): string | undefined {
+export function validateBaseUrlInput(value: string, l10n: Translator = ENGLISH): string | undefined {
   const trimmed = value.trim();
-  if (!trimmed) return 'Enter the gateway address, e.g. https://gateway.example.com';
+  if (!trimmed) return l10n.t('Enter the gateway address, e.g. {0}', 'https://gateway.example.com');
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    return 'This is not a full address: start with https:// (or http:// for a local gateway).';
+    return l10n.t('This is not a full address: start with https:// (or http:// for a local gateway).');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'The address must start with https:// or http://';
-  if (url.username || url.password) return 'Do not put credentials in the address: use Set API Key.';
-  if (url.search || url.hash) return 'The address takes no ?query or #fragment.';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return l10n.t('The address must start with https:// or http://');
+  if (url.username || url.password) return l10n.t('Do not put credentials in the address: use Set API Key.');
+  if (url.search || url.hash) return l10n.t('The address takes no ?query or #fragment.');
   return undefined;
 }

@@ -17,9 +17,9 @@ const TIMEOUT_MS = 20_000;
 
 /** The buttons offered with each kind of failure: the one next step first, then the log. */
 function actionsFor(kind: ConnectionDiagnosis['kind']): [string, () => Thenable<unknown>][] {
-  const setKey: [string, () => Thenable<unknown>] = ['Set API Key', () => vscode.commands.executeCommand('unifiedInference.setApiKey')];
-  const setAddress: [string, () => Thenable<unknown>] = ['Set Gateway Address', () => vscode.commands.executeCommand('unifiedInference.setBaseUrl')];
-  const proxySettings: [string, () => Thenable<unknown>] = ['Open Proxy Settings', () => vscode.commands.executeCommand('workbench.action.openSettings', 'http.proxy')];
+  const setKey: [string, () => Thenable<unknown>] = [vscode.l10n.t('Set API Key'), () => vscode.commands.executeCommand('unifiedInference.setApiKey')];
+  const setAddress: [string, () => Thenable<unknown>] = [vscode.l10n.t('Set Gateway Address'), () => vscode.commands.executeCommand('unifiedInference.setBaseUrl')];
+  const proxySettings: [string, () => Thenable<unknown>] = [vscode.l10n.t('Open Proxy Settings'), () => vscode.commands.executeCommand('workbench.action.openSettings', 'http.proxy')];
   switch (kind) {
     case 'noKey':
     case 'unauthorized':
@@ -47,22 +47,25 @@ function failure(baseUrl: string, diagnosis: ConnectionDiagnosis): ConnectionRep
  */
 export async function testConnectionCommand(connection: GatewayConnection, log: Log): Promise<ConnectionReport> {
   const setup = connection.setup;
+  const openSettings = vscode.l10n.t('Open Settings');
+  const openChat = vscode.l10n.t('Open Chat');
+  const showLog = vscode.l10n.t('Show Log');
   let report: ConnectionReport;
   if (!setup.baseUrl || !setup.client) {
-    report = failure('', { kind: 'invalidUrl', title: 'No gateway address', detail: 'The setting unifiedInference.baseUrl is empty.', nextStep: 'Set the gateway address.' });
+    report = failure('', { kind: 'invalidUrl', title: vscode.l10n.t('No gateway address'), detail: vscode.l10n.t('The setting {0} is empty.', 'unifiedInference.baseUrl'), nextStep: vscode.l10n.t('Set the gateway address.') });
   } else if (!setup.hasKey) {
-    report = failure(setup.baseUrl, { kind: 'noKey', title: 'No API key', detail: 'No key is stored and UNIFIED_INFERENCE_API_KEY is not set.', nextStep: 'Set your API key.' });
+    report = failure(setup.baseUrl, { kind: 'noKey', title: vscode.l10n.t('No API key'), detail: vscode.l10n.t('No key is stored and {0} is not set.', 'UNIFIED_INFERENCE_API_KEY'), nextStep: vscode.l10n.t('Set your API key.') });
   } else {
     const client = setup.client;
     report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Unified Inference: testing ${setup.baseUrl}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Unified Inference: testing {0}', setup.baseUrl), cancellable: true },
       async (progress, token): Promise<ConnectionReport> => {
         const controller = new AbortController();
         const cancel = token.onCancellationRequested(() => controller.abort());
         try {
-          progress.report({ message: 'reading the model catalog...' });
+          progress.report({ message: vscode.l10n.t('reading the model catalog...') });
           const models = await client.models.list({ signal: controller.signal, timeoutMs: TIMEOUT_MS });
-          progress.report({ message: 'reading the balance...' });
+          progress.report({ message: vscode.l10n.t('reading the balance...') });
           const quota = await client.quota.get({ signal: controller.signal, timeoutMs: TIMEOUT_MS });
           return { ok: true, baseUrl: setup.baseUrl, modelCount: models.length, credits: quota.credits };
         } catch (error) {
@@ -76,21 +79,24 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
   }
 
   if (setup.problem) report = { ...report, setupProblem: setup.problem };
-  const setupNote = report.setupProblem ? ` Note: ${report.setupProblem}` : '';
+  const setupNote = report.setupProblem ? ` ${vscode.l10n.t('Note: {0}', report.setupProblem)}` : '';
   if (report.ok) {
-    const message = `Connected to ${report.baseUrl}${setup.proxy ? ` through ${setup.proxy}` : ''}: ${report.modelCount} models, balance ${formatCredits(report.credits ?? 0)}.`;
+    const balance = formatCredits(report.credits ?? 0);
+    const message = setup.proxy
+      ? vscode.l10n.t('Connected to {0} through {1}: {2} models, balance {3}.', report.baseUrl, setup.proxy, report.modelCount ?? 0, balance)
+      : vscode.l10n.t('Connected to {0}: {1} models, balance {2}.', report.baseUrl, report.modelCount ?? 0, balance);
     log.info(`Test connection: ${message}${setupNote}`);
     void vscode.commands.executeCommand('setContext', 'unifiedInference.connectionTested', true);
     if (report.setupProblem) {
       // Connected, but not as configured: say so where the user looks, with the setting to fix.
       void vscode.window
-        .showWarningMessage(`Unified Inference: ${message}${setupNote}`, 'Open Settings', 'Open Chat')
+        .showWarningMessage(vscode.l10n.t('Unified Inference: {0}', message + setupNote), openSettings, openChat)
         .then((choice) => {
-          if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'unifiedInference.caCertificateFile');
-          else if (choice === 'Open Chat') void vscode.commands.executeCommand('unifiedInference.chat.focus');
+          if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'unifiedInference.caCertificateFile');
+          else if (choice === openChat) void vscode.commands.executeCommand('unifiedInference.chat.focus');
         });
     } else {
-      void vscode.window.showInformationMessage(`Unified Inference: ${message}`, 'Open Chat').then((choice) => choice && vscode.commands.executeCommand('unifiedInference.chat.focus'));
+      void vscode.window.showInformationMessage(vscode.l10n.t('Unified Inference: {0}', message), openChat).then((choice) => choice && vscode.commands.executeCommand('unifiedInference.chat.focus'));
     }
     void vscode.commands.executeCommand('unifiedInference.refreshCredits'); // the status bar follows at once
   } else if (report.diagnosis) {
@@ -98,9 +104,9 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
     log.warn(`Test connection failed (${kind}): ${title}. ${detail} ${nextStep}${setupNote}`);
     const actions = actionsFor(kind);
     void vscode.window
-      .showErrorMessage(`Unified Inference: ${title}. ${detail} ${nextStep}${setupNote}`, ...actions.map(([label]) => label), 'Show Log')
+      .showErrorMessage(vscode.l10n.t('Unified Inference: {0}. {1} {2}', title, detail, nextStep + setupNote), ...actions.map(([label]) => label), showLog)
       .then((choice) => {
-        if (choice === 'Show Log') log.show();
+        if (choice === showLog) log.show();
         else actions.find(([label]) => label === choice)?.[1]();
       });
   }

@@ -40,7 +40,7 @@ const KIT: LanguageModelKit = {
  */
 export function languageModelError(error: unknown, description: ErrorDescription): Error {
   if (error instanceof Error && error.name === 'AbortError') return error;
-  const text = `Unified Inference: ${describeInWords(description)}`;
+  const text = vscode.l10n.t('Unified Inference: {0}', describeInWords(description));
   if (description.kind === 'auth' || description.kind === 'setup') return vscode.LanguageModelError.NoPermissions(text);
   if (description.kind === 'outOfCredits') return vscode.LanguageModelError.Blocked(text);
   if ((error as { status?: number } | undefined)?.status === 404) return vscode.LanguageModelError.NotFound(text);
@@ -179,11 +179,11 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
 /** The provider's management command: the setup steps, in a quick pick. */
 export async function manageLanguageModels(): Promise<void> {
   const items = [
-    { label: '$(globe) Set Gateway Address', command: 'unifiedInference.setBaseUrl' },
-    { label: '$(key) Set API Key', command: 'unifiedInference.setApiKey' },
-    { label: '$(plug) Test Connection', command: 'unifiedInference.testConnection' },
-    { label: '$(list-tree) Show the Models view', command: 'unifiedInference.models.focus' },
+    { label: `$(globe) ${vscode.l10n.t('Set Gateway Address')}`, command: 'unifiedInference.setBaseUrl' },
+    { label: `$(key) ${vscode.l10n.t('Set API Key')}`, command: 'unifiedInference.setApiKey' },
+    { label: `$(plug) ${vscode.l10n.t('Test Connection')}`, command: 'unifiedInference.testConnection' },
+    { label: `$(list-tree) ${vscode.l10n.t('Show the Models view')}`, command: 'unifiedInference.models.focus' },
   ];
-  const choice = await vscode.window.showQuickPick(items, { title: 'Unified Inference models in VS Code chat', placeHolder: 'Connect the gateway whose models VS Code chat offers' });
+  const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Unified Inference models in VS Code chat'), placeHolder: vscode.l10n.t('Connect the gateway whose models VS Code chat offers') });
   if (choice) await vscode.commands.executeCommand(choice.command);
 }

@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import { classifyModel, type Model } from '../../core/index';
 import { MODEL_CATEGORIES, SETTINGS_SECTION, type ModelCategoryName } from '../../shared/settings';
-import { CATEGORY_LABELS, categoryOf, providerOf } from './catalogTree';
+import { categoryOf, providerOf } from './catalogTree';
+import { categoryLabel } from './categoryLabel';
 import { categoryOverrides } from './categoryOverrides';
 import type { ModelCatalog } from './modelCatalog';
 
@@ -30,12 +31,12 @@ export async function writeCategoryOverride(modelId: string, category: ModelCate
 async function pickModel(catalog: ModelCatalog): Promise<Model | undefined> {
   const snapshot = catalog.snapshot ?? (await catalog.refresh());
   if (!snapshot || snapshot.models.length === 0) {
-    void vscode.window.showWarningMessage('Unified Inference: no model catalog yet. Connect to the gateway first.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Unified Inference: no model catalog yet. Connect to the gateway first.'));
     return undefined;
   }
   const choice = await vscode.window.showQuickPick(
-    [...snapshot.models].sort((a, b) => a.id.localeCompare(b.id)).map((model) => ({ label: model.id, description: `${CATEGORY_LABELS[categoryOf(model)]} · ${providerOf(model)}`, model })),
-    { title: 'Change Model Category', placeHolder: 'Which model?', matchOnDescription: true },
+    [...snapshot.models].sort((a, b) => a.id.localeCompare(b.id)).map((model) => ({ label: model.id, description: `${categoryLabel(categoryOf(model))} · ${providerOf(model)}`, model })),
+    { title: vscode.l10n.t('Change Model Category'), placeHolder: vscode.l10n.t('Which model?'), matchOnDescription: true },
   );
   return choice?.model;
 }
@@ -52,12 +53,12 @@ export async function changeModelCategory(catalog: ModelCatalog, model: Model | 
   let chosen: ModelCategoryName | 'auto' | undefined = given;
   if (chosen === undefined) {
     const items: CategoryItem[] = MODEL_CATEGORIES.map((category) => ({
-      label: `${category === current ? '$(check) ' : ''}${CATEGORY_LABELS[category]}`,
-      description: category === detected ? 'from the catalog' : undefined,
+      label: `${category === current ? '$(check) ' : ''}${categoryLabel(category)}`,
+      description: category === detected ? vscode.l10n.t('from the catalog') : undefined,
       category,
     }));
-    if (categoryOverrides.of(target.id)) items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, category: undefined }, { label: '$(discard) Use the catalog\'s category', description: CATEGORY_LABELS[detected], category: undefined });
-    const choice = await vscode.window.showQuickPick(items, { title: `Category of ${target.id}`, placeHolder: 'Chat models are offered in VS Code\'s chat and the chat panel; the others in their own commands' });
+    if (categoryOverrides.of(target.id)) items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, category: undefined }, { label: `$(discard) ${vscode.l10n.t('Use the catalog\'s category')}`, description: categoryLabel(detected), category: undefined });
+    const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Category of {0}', target.id), placeHolder: vscode.l10n.t('Chat models are offered in VS Code\'s chat and the chat panel; the others in their own commands') });
     if (!choice) return;
     chosen = choice.category ?? 'auto';
   }

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { Model } from '../../core/index';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
-import { CATEGORY_LABELS, categoryOf, describeModel, groupCatalog, type CatalogCategory, type CategoryGroup, type ProviderGroup } from './catalogTree';
+import { categoryOf, describeModel, groupCatalog, type CatalogCategory, type CategoryGroup, type ProviderGroup } from './catalogTree';
+import { categoryLabel } from './categoryLabel';
 import type { ModelCatalog } from './modelCatalog';
 
 export const MODELS_VIEW_ID = 'unifiedInference.models';
@@ -23,9 +24,9 @@ const CATEGORY_ICONS: Readonly<Record<CatalogCategory, string>> = {
 
 function age(ms: number): string {
   const minutes = Math.round(ms / 60_000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min ago`;
-  return `${Math.round(minutes / 60)} h ago`;
+  if (minutes < 1) return vscode.l10n.t('just now');
+  if (minutes < 60) return vscode.l10n.t('{0} min ago', minutes);
+  return vscode.l10n.t('{0} h ago', Math.round(minutes / 60));
 }
 
 /** The Models view: the catalog by category and provider, with filter, refresh and defaults. */
@@ -54,8 +55,8 @@ export class ModelsView extends Disposable implements vscode.TreeDataProvider<No
 
   async promptFilter(): Promise<void> {
     const value = await vscode.window.showInputBox({
-      title: 'Filter Models',
-      prompt: 'Words that the model id, provider, category or status must contain (empty shows all).',
+      title: vscode.l10n.t('Filter Models'),
+      prompt: vscode.l10n.t('Words that the model id, provider, category or status must contain (empty shows all).'),
       value: this.filter,
     });
     if (value !== undefined) this.setFilter(value);
@@ -70,7 +71,7 @@ export class ModelsView extends Disposable implements vscode.TreeDataProvider<No
   getTreeItem(node: Node): vscode.TreeItem {
     switch (node.kind) {
       case 'category': {
-        const item = new vscode.TreeItem(CATEGORY_LABELS[node.group.category], vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(categoryLabel(node.group.category), vscode.TreeItemCollapsibleState.Expanded);
         item.description = String(node.group.count);
         item.iconPath = new vscode.ThemeIcon(CATEGORY_ICONS[node.group.category]);
         item.id = `category:${node.group.category}`;
@@ -90,13 +91,13 @@ export class ModelsView extends Disposable implements vscode.TreeDataProvider<No
         const category = categoryOf(model);
         const isDefault = readSettings().defaultModels[category] === model.id;
         const status = typeof model.provider_info?.status === 'string' ? model.provider_info.status : undefined;
-        item.description = [isDefault ? 'default' : undefined, status].filter(Boolean).join(' · ');
+        item.description = [isDefault ? vscode.l10n.t('default') : undefined, status].filter(Boolean).join(' · ');
         item.iconPath = new vscode.ThemeIcon(isDefault ? 'star-full' : status && !/^(ok|operational|active|available|online|healthy)$/i.test(status) ? 'warning' : 'circle-small-filled');
         const tooltip = new vscode.MarkdownString(describeModel(model).join('\n'));
         item.tooltip = tooltip;
         item.contextValue = 'model';
         item.id = `model:${model.id}`;
-        item.accessibilityInformation = { label: `${model.id}${isDefault ? ', default' : ''}${status ? `, ${status}` : ''}` };
+        item.accessibilityInformation = { label: [model.id, isDefault ? vscode.l10n.t('default') : undefined, status].filter(Boolean).join(', ') };
         return item;
       }
     }
@@ -115,11 +116,11 @@ export class ModelsView extends Disposable implements vscode.TreeDataProvider<No
     const total = snapshot?.models.length ?? 0;
     const shown = this.groups().reduce((sum, group) => sum + group.count, 0);
     const messages: string[] = [];
-    if (status.kind === 'loading') messages.push('Loading the catalog...');
-    if (status.kind === 'error') messages.push(`Could not refresh the catalog: ${status.message}${snapshot ? ' (showing the cached one)' : ''}`);
-    if (this.filter) messages.push(`Filter "${this.filter}": ${shown} of ${total} models.`);
+    if (status.kind === 'loading') messages.push(vscode.l10n.t('Loading the catalog...'));
+    if (status.kind === 'error') messages.push(snapshot ? vscode.l10n.t('Could not refresh the catalog: {0} (showing the cached one)', status.message) : vscode.l10n.t('Could not refresh the catalog: {0}', status.message));
+    if (this.filter) messages.push(vscode.l10n.t('Filter "{0}": {1} of {2} models.', this.filter, shown, total));
     this.view.message = messages.join(' ') || undefined;
-    this.view.description = snapshot ? `${total} models · ${age(Date.now() - snapshot.fetchedAt)}` : undefined;
+    this.view.description = snapshot ? vscode.l10n.t('{0} models · {1}', total, age(Date.now() - snapshot.fetchedAt)) : undefined;
     this.changed.fire(undefined);
   }
 }

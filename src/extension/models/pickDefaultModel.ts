@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { Model } from '../../core/index';
 import { SETTINGS_SECTION, type ModelCategoryName } from '../../shared/settings';
 import { readSettings } from '../config';
-import { CATEGORY_LABELS, categoryOf, providerOf } from './catalogTree';
+import { categoryOf, providerOf } from './catalogTree';
+import { categoryLabel } from './categoryLabel';
 import type { ModelCatalog } from './modelCatalog';
 
 interface ModelItem extends vscode.QuickPickItem {
@@ -21,12 +22,12 @@ function items(models: readonly Model[], current: string, category: ModelCategor
     .sort((a, b) => a.id.localeCompare(b.id))
     .map((model) => ({
       label: `${model.id === current ? '$(check) ' : ''}${model.id}`,
-      description: [providerOf(model), all ? CATEGORY_LABELS[categoryOf(model)] : undefined, typeof model.provider_info?.status === 'string' ? model.provider_info.status : undefined].filter(Boolean).join(' · '),
+      description: [providerOf(model), all ? categoryLabel(categoryOf(model)) : undefined, typeof model.provider_info?.status === 'string' ? model.provider_info.status : undefined].filter(Boolean).join(' · '),
       modelId: model.id,
     }));
   const extras: ModelItem[] = [{ label: '', kind: vscode.QuickPickItemKind.Separator }];
-  if (!all) extras.push({ label: '$(list-flat) Show all models...', description: 'any model can serve any purpose', action: 'showAll' });
-  if (current) extras.push({ label: '$(clear-all) Clear the default', description: current, action: 'clear' });
+  if (!all) extras.push({ label: `$(list-flat) ${vscode.l10n.t('Show all models...')}`, description: vscode.l10n.t('any model can serve any purpose'), action: 'showAll' });
+  if (current) extras.push({ label: `$(clear-all) ${vscode.l10n.t('Clear the default')}`, description: current, action: 'clear' });
   return extras.length > 1 ? [...result, ...extras] : result;
 }
 
@@ -37,7 +38,7 @@ function items(models: readonly Model[], current: string, category: ModelCategor
 export async function pickDefaultModel(catalog: ModelCatalog, category: ModelCategoryName): Promise<string | undefined> {
   const snapshot = catalog.snapshot ?? (await catalog.refresh());
   if (!snapshot || snapshot.models.length === 0) {
-    const choice = await vscode.window.showWarningMessage('Unified Inference: no model catalog yet. Connect to the gateway first.', 'Test Connection');
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Unified Inference: no model catalog yet. Connect to the gateway first.'), vscode.l10n.t('Test Connection'));
     if (choice) await vscode.commands.executeCommand('unifiedInference.testConnection');
     return undefined;
   }
@@ -45,8 +46,8 @@ export async function pickDefaultModel(catalog: ModelCatalog, category: ModelCat
   let all = false;
   for (let attempt = 0; attempt < 2; attempt++) {
     const choice = await vscode.window.showQuickPick(items(snapshot.models, current, category, all), {
-      title: `Default ${CATEGORY_LABELS[category]} Model`,
-      placeHolder: all ? 'All models of the gateway' : `${CATEGORY_LABELS[category]} models of the gateway`,
+      title: vscode.l10n.t('Default {0} Model', categoryLabel(category)),
+      placeHolder: all ? vscode.l10n.t('All models of the gateway') : vscode.l10n.t('{0} models of the gateway', categoryLabel(category)),
       matchOnDescription: true,
     });
     if (!choice) return undefined;
