@@ -6,6 +6,7 @@ import { CreditsMonitor } from './account/creditsMonitor';
 import { CreditsStatusItem } from './account/creditsStatusItem';
 import { clearApiKeyCommand, setApiKeyCommand } from './apiKey/apiKeyCommands';
 import { CodeApplier } from './apply/codeApplier';
+import { Failures } from './errors/failures';
 import { API_KEY_SECRET_ID, ApiKeyStore } from './apiKey/apiKeyStore';
 import { createCheckpoints } from './checkpoints/createCheckpoints';
 import { seedCheckpointForUiTest } from './uiTestSeed';
@@ -51,26 +52,28 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const connection = new GatewayConnection(apiKeys, log);
   const credits = new CreditsMonitor(connection, log);
   const creditsItem = new CreditsStatusItem(credits);
+  // Every feature's failures: described one way, reported to the connection once, shown with their actions.
+  const failures = new Failures(connection, log, () => credits.resetTime());
   const catalog = new ModelCatalog(connection, context.globalState, log);
   const models = new ModelsView(catalog);
   const research = new ResearchJobs(connection, log);
   const researchView = new ResearchView(research);
   const reports = new ReportDocuments(connection, research);
-  context.subscriptions.push(connection, credits, creditsItem, catalog, models, research, researchView, reports);
-  context.subscriptions.push(...registerResearchCommands({ jobs: research, reports, view: researchView, connection, log }));
-  const languageModels = new GatewayLanguageModels(connection, catalog, log);
+  context.subscriptions.push(connection, credits, creditsItem, failures, catalog, models, research, researchView, reports);
+  context.subscriptions.push(...registerResearchCommands({ jobs: research, reports, view: researchView, connection, failures, log }));
+  const languageModels = new GatewayLanguageModels(connection, catalog, log, failures);
   const toolServers = new ToolServerDefinitions(log);
   context.subscriptions.push(languageModels, toolServers);
-  const participant = registerUnifiedParticipant({ connection, research, reports, catalog, credits, log, extensionUri: context.extensionUri, storageUri: context.globalStorageUri });
+  const participant = registerUnifiedParticipant({ connection, failures, research, reports, catalog, credits, log, extensionUri: context.extensionUri, storageUri: context.globalStorageUri });
   context.subscriptions.push(...participant.disposables);
   const workspaceFiles = new WorkspaceFilesService();
   context.subscriptions.push(workspaceFiles);
-  const semanticSearch = registerSemanticSearch({ connection, catalog, log, storageUri: context.storageUri, workspaceFiles });
+  const semanticSearch = registerSemanticSearch({ connection, failures, catalog, log, storageUri: context.storageUri, workspaceFiles });
   context.subscriptions.push(...semanticSearch.disposables);
   // The rest of the gateway as tools for chat agents (research, search, rerank, images, transcription, credits).
-  const lmTools = registerLanguageModelTools({ connection, catalog, credits, research, reports, searchIndex: semanticSearch.service, workspaceFiles, log });
+  const lmTools = registerLanguageModelTools({ connection, failures, catalog, credits, research, reports, searchIndex: semanticSearch.service, workspaceFiles, log });
   context.subscriptions.push(...lmTools.disposables);
-  context.subscriptions.push(...registerMediaCommands({ connection, catalog, player: participant.player, extensionUri: context.extensionUri, log }));
+  context.subscriptions.push(...registerMediaCommands({ connection, failures, catalog, player: participant.player, extensionUri: context.extensionUri, log }));
 
   const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`), (value) => apiKeys.redact(value));
   // Checkpoints: the writers (Apply, the model's edit tools) get `checkpoints.service` as their CheckpointRecorder.
@@ -82,7 +85,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
   const files = new WorkspaceFileIndex(workspaceFiles);
   // Apply on chat code blocks: the checkpoint recorder keeps each file before a reply's first write.
-  const codeApplier = new CodeApplier({ connection, catalog, workspaceFiles, files, log }, checkpoints.service);
+  const codeApplier = new CodeApplier({ connection, failures, catalog, workspaceFiles, files, log }, checkpoints.service);
   context.subscriptions.push(codeApplier);
   const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files, workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation, log, checkpoints, codeApplier }, log);
   context.subscriptions.push(...chat.disposables);
@@ -112,7 +115,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const activation = clock.finish();
   log.info(formatActivationLine(String(context.extension.packageJSON.version), activation));
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), activation, { connection, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), activation, { connection, failures, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools })
     : undefined;
 }
 

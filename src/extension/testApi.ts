@@ -6,6 +6,7 @@ import type { CodeApplier } from './apply/codeApplier';
 import type { ChatController } from './chat/chatController';
 import type { Checkpoints } from './checkpoints/createCheckpoints';
 import type { CreditsStatusItem } from './account/creditsStatusItem';
+import type { Failures } from './errors/failures';
 import type { GatewayConnection } from './gateway/gatewayConnection';
 import type { LmTools } from './lmTools/registerLanguageModelTools';
 import type { ModelCatalog } from './models/modelCatalog';
@@ -20,6 +21,8 @@ import type { ToolServerDefinitions } from './toolServers/toolServerProvider';
 /** The parts of the running extension the integration tests drive and read. */
 export interface TestParts {
   readonly connection: GatewayConnection;
+  /** Every feature's failure presenter: tests wait on its onDidShow for what a failure showed, and with which buttons. */
+  readonly failures: Failures;
   readonly credits: CreditsMonitor;
   readonly creditsItem: CreditsStatusItem;
   readonly catalog: ModelCatalog;

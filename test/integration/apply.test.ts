@@ -250,7 +250,7 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
     process.on('unhandledRejection', onUnhandled);
     try {
       const job = { display: 'apply-tests/retry.ts', current: FILE, block: partialBlock, model: 'sim-openai/gpt-sim-mini::status=401' };
-      const outcome = await mergeThroughGateway(api.connection, log, job, async () => Promise.reject(new Error('the retry broke')));
+      const outcome = await mergeThroughGateway(api.connection, api.failures, log, job, async () => Promise.reject(new Error('the retry broke')));
       assert.equal(outcome.ok, false);
       assert.match(errors[0] ?? '', /^Could not merge the code block into apply-tests\/retry\.ts: .*API key/s);
       const told = await waitFor(() => errors[1], (message) => message !== undefined, 'the failed retry to be told');

@@ -183,7 +183,7 @@ describe('the language models from a second extension (vscode.lm)', function () 
       const blocked = await failure(hello);
       assert.ok(blocked instanceof vscode.LanguageModelError);
       assert.equal(blocked.code, vscode.LanguageModelError.Blocked().code);
-      assert.match(blocked.message, /out of credits/);
+      assert.match(blocked.message, /out of credits.*Do not retry now/is);
     } finally {
       await setKeyThroughCommand(gateway.apiKey);
     }

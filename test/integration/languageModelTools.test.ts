@@ -5,6 +5,7 @@
 // approval in its test mode (a context key VS Code provides for tests) and reads the confirmation
 // texts from the tools themselves.
 import * as assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import { BUILD_INDEX_BUTTON, BUILD_INDEX_QUESTION } from '../../src/extension/lmTools/semanticSearchTool';
 import { LM_TOOLS, type LmToolKey } from '../../src/extension/lmTools/toolNames';
@@ -260,7 +261,7 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
   it('answers out of credits (429) with a message the model can act on, never with the key', async () => {
     await withKey(EMPTY_KEY, async () => {
       const refused = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
-      assert.match(refused.message, /^Out of credits: .*New credits arrive when the quota resets at \d{4}-.*Do not retry now/s);
+      assert.match(refused.message, /^Out of credits or usage limit reached .*The quota window resets at \d{4}-.* UTC \(in .*Do not retry now/s);
       assert.ok(!refused.message.includes(EMPTY_KEY));
       const research = failure(await invoke('deepResearch', { topic: 'Anything' }));
       assert.match(research.message, /^Out of credits/);
@@ -273,9 +274,37 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
     const bad = 'sim-not-a-valid-key-lmtools';
     await withKey(bad, async () => {
       const refused = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
-      assert.match(refused.message, /refused the API key \(HTTP 401\).*Set API Key/);
+      assert.match(refused.message, /refused the API key \(401\).*"Unified Inference: Set API Key"; retrying will not help/s);
       assert.ok(!refused.message.includes(bad));
     });
+  });
+
+  it('answers an unreachable gateway with its address and what to check, and no key with the command that sets one', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await setSetting('baseUrl', address);
+    try {
+      await waitFor(() => api.connection.setup.baseUrl, (url) => url === address, 'the closed address');
+      const offline = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
+      assert.ok(offline.message.startsWith(`Could not reach the gateway at ${address}`), offline.message);
+      assert.match(offline.message, /ask the user to check the gateway address \("Unified Inference: Set Gateway Address"\) and the network/);
+    } finally {
+      await setSetting('baseUrl', gateway.url);
+      await waitFor(() => api.connection.setup.baseUrl, (url) => url === gateway.url, 'the gateway again');
+    }
+    await clearKeyThroughCommand(true);
+    try {
+      await waitFor(() => api.connection.setup.hasKey, (hasKey) => !hasKey, 'no key');
+      gateway.clearRequests();
+      const noKey = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
+      assert.match(noKey.message, /^No API key is set for the gateway\..*"Unified Inference: Set API Key"; retrying will not help/s);
+      assert.equal(requests('/api/v1/rerank').length, 0, 'nothing sent');
+    } finally {
+      await setKeyThroughCommand(gateway.apiKey);
+      await waitFor(() => api.connection.setup.hasKey, (hasKey) => hasKey, 'the key again');
+    }
   });
 
   it('answers a gateway server error (5xx, after the client\'s retries) with a message that says to try again later', async () => {
@@ -283,7 +312,7 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
     try {
       gateway.clearRequests();
       const failed = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
-      assert.match(failed.message, /server error \(HTTP 503.*Try again in a few minutes/s);
+      assert.match(failed.message, /gateway failed \(503\).*Try again in a few minutes/s);
       assert.ok(requests('/api/v1/rerank').every((r) => r.status === 503));
     } finally {
       await setSettingAndWait('defaultModels.rerank', 'sim-cohere/rerank-sim-v1');

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import { contextBudget } from '../../src/core/index';
 import { DEFAULT_CONTEXT_LENGTH } from '../../src/extension/languageModels/modelInformation';
@@ -178,8 +179,23 @@ describe('the gateway\'s models in VS Code\'s language model API', function () {
     await setKeyThroughCommand('sim-empty-key');
     const blocked = await failure();
     assert.equal(blocked.code, vscode.LanguageModelError.Blocked().code);
-    assert.match(blocked.message, /out of credits/);
+    assert.match(blocked.message, /out of credits.*Do not retry now/is);
     await setKeyThroughCommand(gateway.apiKey);
+    // Unreachable: the shared description, the gateway's address and the next step in words.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await setSetting('baseUrl', address);
+    try {
+      await waitFor(() => api.connection.setup.baseUrl, (url) => url === address, 'the closed address');
+      const offline = await askModel(model, [vscode.LanguageModelChatMessage.User('hello')]).then(() => assert.fail('expected the request to fail'), (error: unknown) => error as Error);
+      assert.ok(offline.message.includes(`Could not reach the gateway at ${address}`), offline.message);
+      assert.match(offline.message, /Set Gateway Address/);
+    } finally {
+      await setSetting('baseUrl', gateway.url);
+      await waitFor(() => api.connection.setup.baseUrl, (url) => url === gateway.url, 'the gateway again');
+    }
   });
 
   it('offers no models without a key, and the list comes back when one is set', async () => {

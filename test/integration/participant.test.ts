@@ -92,6 +92,7 @@ describe('the @unified chat participant against the local gateway', function () 
     const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
     unified = createUnifiedHandler({
       connection: api.connection,
+      failures: api.failures,
       research: api.research,
       reports: api.reports,
       catalog: api.catalog,
@@ -264,7 +265,8 @@ describe('the @unified chat participant against the local gateway', function () 
     gateway.setCredits(gateway.apiKey, 0);
     try {
       const { recorder, result } = await ask('Hello again');
-      assert.match(recorder.text, /\*\*Out of credits\*\*/);
+      assert.match(result.errorDetails?.message ?? '', /^Out of credits or usage limit reached .*The quota window resets at/s);
+      assert.deepEqual(recorder.buttonTitles(), ['Refresh Credits']);
       assert.deepEqual(result.metadata, { command: '', outcome: 'outOfCredits' });
       await waitFor(() => api.credits.state.kind, (kind) => kind === 'outOfCredits', 'the credits monitor to hear of it');
     } finally {

@@ -214,7 +214,7 @@ describe('research jobs against the local gateway', function () {
     try {
       const job = await vscode.commands.executeCommand<ResearchJob | undefined>('unifiedInference.research.start');
       assert.equal(job, undefined);
-      assert.ok(notes.shown.some((n) => n.kind === 'error' && /the research job was not started/.test(n.message)));
+      assert.ok(notes.shown.some((n) => n.kind === 'error' && /^The research job was not started: Out of credits/.test(n.message)));
       await waitFor(() => api.credits.state.kind, (kind) => kind === 'outOfCredits', 'the credits state');
       assert.equal(api.creditsItem.presentation?.text, '$(error) Out of credits');
       await waitFor(() => notes.shown, (all) => all.some((n) => n.kind === 'error' && /^Unified Inference: out of credits/.test(n.message)), 'the one-time out-of-credits notice');

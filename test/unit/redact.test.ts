@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { GatewayError, StreamError } from '../../src/core/errors';
+import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError } from '../../src/core/errors';
 import { redactError, redactSecrets, redactValue } from '../../src/core/redact';
+import { describeError } from '../../src/extension/errors/describeError';
+import { describeInWords } from '../../src/extension/errors/errorWords';
 
 const KEY = 'uik/abc-123/xyz';
 
@@ -42,5 +44,24 @@ describe('redactError', () => {
     assert.ok(!exposed.includes(KEY), exposed);
     assert.equal(error.message, 'bad [redacted]');
     assert.equal(error.requestId, '[redacted]');
+  });
+});
+
+describe('the shared failure description never carries the key', () => {
+  it('takes the key out of the message and the detail, whatever the error echoed', () => {
+    const echoed = [
+      new AuthenticationError(`Invalid key ${KEY}`, { status: 401 }),
+      new RateLimitError(`no credits left for ${JSON.stringify(KEY).slice(1, -1).replace(/\//g, '\\/')}`, { status: 429, quotaExhausted: true }),
+      new ConnectionError(`proxy refused Bearer ${KEY}`),
+      new GatewayError(`upstream said ${encodeURIComponent(KEY)}`, { status: 502 }),
+      new Error(KEY),
+    ];
+    for (const error of echoed) {
+      const shown = describeError(error, { baseUrl: `http://gw.local/${KEY}`, secrets: [KEY] });
+      for (const text of [shown.message, shown.detail, describeInWords(shown)]) {
+        assert.ok(!text.includes(KEY) && !text.includes(encodeURIComponent(KEY)) && !text.includes('uik\\/abc'), `${error.name}: ${text}`);
+      }
+      assert.match(shown.detail, /\[redacted\]/);
+    }
   });
 });

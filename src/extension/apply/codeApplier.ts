@@ -9,6 +9,7 @@ import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointReco
 import { newId } from '../../shared/ids';
 import type { WorkspaceFileIndex } from '../workspaceFiles/workspaceFileIndex';
 import { readSettings } from '../config';
+import type { Failures } from '../errors/failures';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
@@ -21,6 +22,8 @@ import { replyCodeBlocks, type ReplyCodeBlock } from './replyCodeBlocks';
 
 export interface CodeApplierDeps {
   readonly connection: GatewayConnection;
+  /** Describes a failed merge request the shared way (and reports it once). */
+  readonly failures: Failures;
   readonly catalog: ModelCatalog;
   readonly workspaceFiles: WorkspaceFilesService;
   readonly files: WorkspaceFileIndex;
@@ -85,7 +88,7 @@ export class CodeApplier extends Disposable {
       }
       if (target.sensitive.length && !(await this.confirmSensitiveSend(target, model))) return { kind: 'cancelled' };
       const provider = this.deps.catalog.snapshot?.models.find((m) => m.id === model)?.provider;
-      const merged = await mergeThroughGateway(this.deps.connection, this.deps.log, { display: target.display, current, block: code, model, ...(typeof provider === 'string' ? { provider } : {}) }, async () => {
+      const merged = await mergeThroughGateway(this.deps.connection, this.deps.failures, this.deps.log, { display: target.display, current, block: code, model, ...(typeof provider === 'string' ? { provider } : {}) }, async () => {
         await this.applyBlock(block, reply, model);
       });
       if (!merged.ok) return { kind: merged.reason, ...(merged.message ? { message: merged.message } : {}) };

@@ -7,8 +7,9 @@ import { codeFromAnswer, fenceFor, isAbortError, mergePrompt } from '../../core/
 import { readSettings } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { streamGatewayAnswer } from '../answers/gatewayAnswer';
-import { describeChatError } from '../errors/describeError';
-import type { ChatErrorAction } from '../../shared/chatModel';
+import type { ErrorAction } from '../errors/describeError';
+import { ACTION_COMMANDS } from '../errors/errorWords';
+import type { Failures } from '../errors/failures';
 import type { Log } from '../log';
 
 export interface MergeJob {
@@ -22,19 +23,17 @@ export interface MergeJob {
 /** Outcome: the merged file, or undefined when it failed or was cancelled (the user was told). */
 export type MergeOutcome = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: 'cancelled' | 'failed'; readonly message?: string };
 
-const actionLabels = (): Record<Exclude<ChatErrorAction, 'retry'>, string> => ({
-  setApiKey: vscode.l10n.t('Set API Key'),
-  openSettings: vscode.l10n.t('Open Settings'),
-  showLog: vscode.l10n.t('Show Log'),
-  refreshCredits: vscode.l10n.t('Refresh Credits'),
-});
+type ButtonAction = Exclude<ErrorAction, 'retry'>;
 
-const ACTION_COMMANDS: Record<Exclude<ChatErrorAction, 'retry'>, () => Thenable<unknown>> = {
-  setApiKey: () => vscode.commands.executeCommand('unifiedInference.setApiKey'),
-  openSettings: () => vscode.commands.executeCommand('workbench.action.openSettings', 'unifiedInference'),
-  showLog: () => vscode.commands.executeCommand('unifiedInference.showLog'),
-  refreshCredits: () => vscode.commands.executeCommand('unifiedInference.refreshCredits'),
-};
+function actionLabel(action: ButtonAction): string {
+  switch (action) {
+    case 'setApiKey': return vscode.l10n.t('Set API Key');
+    case 'setBaseUrl': return vscode.l10n.t('Set Gateway Address');
+    case 'openSettings': return vscode.l10n.t('Open Settings');
+    case 'showLog': return vscode.l10n.t('Show Log');
+    case 'refreshCredits': return vscode.l10n.t('Refresh Credits');
+  }
+}
 
 /**
  * Room for the whole file in the answer (/messages needs max_tokens): about one token per two
@@ -44,9 +43,9 @@ function answerTokens(job: MergeJob): number {
   return Math.min(65_536, Math.max(4096, Math.ceil((job.current.length + job.block.length) / 2)));
 }
 
-export async function mergeThroughGateway(connection: GatewayConnection, log: Log, job: MergeJob, retry: () => Promise<void>): Promise<MergeOutcome> {
+export async function mergeThroughGateway(connection: GatewayConnection, failures: Failures, log: Log, job: MergeJob, retry: () => Promise<void>): Promise<MergeOutcome> {
   const setup = connection.setup;
-  if (!setup.client || !setup.baseUrl) return fail(vscode.l10n.t('The gateway address is not set, so the block cannot be merged.'), ['openSettings']);
+  if (!setup.client || !setup.baseUrl) return fail(vscode.l10n.t('The gateway address is not set, so the block cannot be merged.'), ['setBaseUrl']);
   if (!setup.hasKey) return fail(vscode.l10n.t('No API key is set for the gateway, so the block cannot be merged.'), ['setApiKey']);
   const client = setup.client;
   const prompt = mergePrompt(job.display, job.current, job.block);
@@ -88,10 +87,10 @@ export async function mergeThroughGateway(connection: GatewayConnection, log: Lo
       void vscode.window.showInformationMessage(vscode.l10n.t('Merging into {0} was cancelled; nothing was written.', job.display));
       return { ok: false, reason: 'cancelled' };
     }
-    connection.reportFailure(result.error);
-    const error = connection.redactError(result.error);
-    log.warn(`Apply: merging into ${job.display} with ${job.model} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
-    const info = describeChatError(error, { baseUrl: setup.baseUrl });
+    // The shared description (reset time, gateway address, key redacted); reported to the connection once.
+    failures.report(result.error);
+    const info = await failures.describe(result.error);
+    log.warn(`Apply: merging into ${job.display} with ${job.model} failed: ${info.detail}`);
     return fail(info.message, info.actions, retry);
   }
   if (result.finishReason === 'length' || result.finishReason === 'max_tokens') {
@@ -101,18 +100,17 @@ export async function mergeThroughGateway(connection: GatewayConnection, log: Lo
   if (!merged.trim()) return fail(vscode.l10n.t('{0} answered with no file.', job.model), ['showLog'], retry);
   return { ok: true, text: merged };
 
-  function fail(message: string, actions: readonly ChatErrorAction[], again?: () => Promise<void>): MergeOutcome {
-    const ACTION_LABELS = actionLabels();
+  function fail(message: string, actions: readonly ErrorAction[], again?: () => Promise<void>): MergeOutcome {
+    const shown = actions.filter((a): a is ButtonAction => a !== 'retry');
     const tryAgain = vscode.l10n.t('Try Again');
-    const buttons = [...(again && actions.includes('retry') ? [tryAgain] : []), ...actions.flatMap((a) => (a === 'retry' ? [] : [ACTION_LABELS[a]]))];
-    if (again && !buttons.includes(tryAgain)) buttons.unshift(tryAgain);
+    const buttons = [...(again ? [tryAgain] : []), ...shown.map(actionLabel)];
     const full = vscode.l10n.t('Could not merge the code block into {0}: {1} Nothing was written.', job.display, message);
     // Nobody awaits the button: what it runs must not fail unseen (an unhandled rejection).
     void vscode.window.showErrorMessage(full, ...buttons).then(async (choice) => {
-      const action = (Object.keys(ACTION_LABELS) as (keyof typeof ACTION_LABELS)[]).find((a) => ACTION_LABELS[a] === choice);
+      const action = shown.find((a) => actionLabel(a) === choice);
       try {
         if (choice === tryAgain) await again?.();
-        else if (action) await ACTION_COMMANDS[action]();
+        else if (action) await vscode.commands.executeCommand(ACTION_COMMANDS[action].command);
       } catch (error) {
         const why = connection.redactError(error);
         const text = why instanceof Error ? why.message : String(why);

@@ -1,14 +1,33 @@
-// Turns a failed request into what the chat shows: a specific message and the actions that fix
-// it. Compared by `name`, not instanceof: a caller's copy of the error classes may not be ours.
-// Pure (no vscode import): unit-tested in Node.
-import { isContextLengthError } from '../../core/index';
-import type { ChatErrorInfo } from '../../shared/chatModel';
+// Turns a failed request into what every feature shows: a kind, a specific message that names the
+// cause and the next step, the actions that fix it, and the error's own (redacted) text. The chat,
+// the palette commands, @unified, the language model tools and the vscode.lm provider all present
+// this one description (see failures.ts and errorWords.ts). Compared by `name`, not instanceof: a
+// caller's copy of the error classes may not be ours. Pure (no vscode import): unit-tested in Node.
+import { isContextLengthError, redactSecrets } from '../../core/index';
+import type { ChatErrorAction, ChatErrorInfo } from '../../shared/chatModel';
+import { SETUP_ERROR_NAME } from './setupError';
+
+export type ErrorKind = ChatErrorInfo['kind'];
+/** The chat's actions, plus setting the gateway address (the chat offers Open Settings for that). */
+export type ErrorAction = ChatErrorAction | 'setBaseUrl';
+
+export interface ErrorDescription {
+  readonly kind: ErrorKind;
+  /** One or two sentences: what happened, then what to do about it. Never the API key. */
+  readonly message: string;
+  /** What fixes it, most useful first ('retry' is offered only where the caller can re-run). */
+  readonly actions: readonly ErrorAction[];
+  /** The error's own text (redacted), for the log and for callers that quote it. */
+  readonly detail: string;
+}
 
 export interface ErrorContext {
   readonly baseUrl: string;
   /** When the quota window resets (ISO 8601), from the last credits reading, if any. */
   readonly reset?: string;
   readonly now?: number;
+  /** Values that must never appear in the description (the API key, old and new). */
+  readonly secrets?: readonly string[];
 }
 
 interface ErrorLike {
@@ -21,6 +40,8 @@ interface ErrorLike {
   /** TimeoutError: which wait ran out ('connect' | 'firstByte' | 'idle'). */
   readonly phase?: string;
   readonly type?: string;
+  /** SetupRequiredError: what is missing. */
+  readonly missing?: string;
 }
 
 /** An overloaded gateway or upstream (Anthropic's `overloaded_error`, 529): transient, worth another try. */
@@ -33,7 +54,8 @@ function waitText(ms: number): string {
   return seconds < 90 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
 }
 
-function resetText(reset: string | undefined, now: number): string {
+/** When new credits arrive, from the reset of the last credits reading. */
+export function resetText(reset: string | undefined, now: number): string {
   const at = reset ? Date.parse(reset) : NaN;
   if (!Number.isFinite(at)) return 'New credits arrive when the quota window resets.';
   const minutes = Math.max(0, Math.round((at - now) / 60_000));
@@ -41,43 +63,81 @@ function resetText(reset: string | undefined, now: number): string {
   return `The quota window resets at ${new Date(at).toISOString().replace('T', ' ').slice(0, 16)} UTC (in ${relative}).`;
 }
 
-export function describeChatError(error: unknown, context: ErrorContext): ChatErrorInfo {
-  const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ErrorLike;
-  const detail = e.message ?? 'Unknown error';
+const TOO_LONG = 'Start a new conversation, pick a model with a larger context window, or shorten the message (or the system prompt, the instruction files, or the Max tokens parameter).';
+
+type Shown = Omit<ErrorDescription, 'detail'>;
+
+function describeKnown(error: unknown, e: ErrorLike, detail: string, context: ErrorContext): Shown {
   const now = context.now ?? Date.now();
+  const address = context.baseUrl || '(no address set)';
   // The chat compacts before sending and once more after such a refusal: this is what is left.
-  const tooLong = 'Start a new conversation, pick a model with a larger context window, or shorten the message (or the system prompt, the instruction files, or the Max tokens parameter).';
-  if (e.name === 'ContextOverflowError') return { kind: 'contextLength', message: `${detail} ${tooLong}`, actions: ['retry', 'openSettings'] };
-  if (isContextLengthError(error)) return { kind: 'contextLength', message: `The gateway still found the conversation too long for the model's context window after it was compacted (${detail}). ${tooLong}`, actions: ['retry'] };
+  if (e.name === 'ContextOverflowError') return { kind: 'contextLength', message: `${detail} ${TOO_LONG}`, actions: ['retry', 'openSettings'] };
+  if (isContextLengthError(error)) return { kind: 'contextLength', message: `The gateway still found the conversation too long for the model's context window after it was compacted (${detail}). ${TOO_LONG}`, actions: ['retry'] };
   switch (e.name) {
+    case SETUP_ERROR_NAME:
+      return e.missing === 'baseUrl'
+        ? { kind: 'setup', message: 'The gateway address is not set. Set it, then try again.', actions: ['setBaseUrl'] }
+        : { kind: 'setup', message: 'No API key is set for the gateway. Set one (it is kept in VS Code\'s secret storage), then try again.', actions: ['setApiKey'] };
     case 'AuthenticationError':
-      return { kind: 'auth', message: `The gateway refused the API key (${e.status ?? 401}): ${detail}`, actions: ['setApiKey', 'retry'] };
+      return { kind: 'auth', message: `The gateway refused the API key (${e.status ?? 401}): ${detail} Set a valid key, then try again.`, actions: ['setApiKey', 'retry'] };
     case 'RateLimitError':
       return e.quotaExhausted
-        ? { kind: 'outOfCredits', message: `Out of credits or usage limit reached (${detail}). ${resetText(context.reset, now)}`, actions: ['refreshCredits', 'retry'] }
-        : { kind: 'rateLimited', message: `Rate limited by the gateway${e.retryAfterMs ? `: try again in ${waitText(e.retryAfterMs)}` : ''}. (${detail})`, actions: ['retry'] };
+        ? { kind: 'outOfCredits', message: `Out of credits or usage limit reached (${detail}). ${resetText(context.reset, now)} Add credits or wait for the reset before trying again.`, actions: ['refreshCredits', 'retry'] }
+        : { kind: 'rateLimited', message: `Rate limited by the gateway${e.retryAfterMs ? `: try again in ${waitText(e.retryAfterMs)}` : ': try again in a moment'}. (${detail})`, actions: ['retry'] };
     case 'ConnectionError':
     case 'ProxyError':
-      return { kind: 'unreachable', message: `Could not reach the gateway at ${context.baseUrl || '(no address set)'}: ${detail}`, actions: ['retry', 'openSettings', 'showLog'] };
+      return { kind: 'unreachable', message: `Could not reach the gateway at ${address}: ${detail} Check the address and the network (or proxy), then try again.`, actions: ['retry', 'openSettings', 'showLog'] };
     case 'TimeoutError':
       // The core's message names the wait (connect, first byte, silence), how long, and what to do.
       if (e.phase === 'connect') return { kind: 'timeout', message: detail, actions: ['retry', 'openSettings', 'showLog'] };
       if (e.phase !== undefined) return { kind: 'timeout', message: detail, actions: ['retry', 'showLog'] };
-      return { kind: 'timeout', message: `The gateway at ${context.baseUrl} took too long to answer: ${detail}`, actions: ['retry', 'showLog'] };
+      return { kind: 'timeout', message: `The gateway at ${address} took too long to answer: ${detail} Try again; the log has the details.`, actions: ['retry', 'showLog'] };
     case 'UnexpectedContentError':
       // A captive portal or a proxy page: the network or the address is the thing to fix.
       return { kind: 'unreachable', message: detail, actions: ['retry', 'openSettings', 'showLog'] };
     case 'StreamError':
       return e.interrupted
-        ? { kind: 'interrupted', message: 'The connection closed before the reply finished. What arrived is kept.', actions: ['retry'] }
+        ? { kind: 'interrupted', message: 'The connection closed before the reply finished. What arrived is kept; try again.', actions: ['retry'] }
         : isOverloaded(e)
           ? { kind: 'server', message: `The model is overloaded and stopped the reply partway (${detail}). What arrived is kept; try again in a moment.`, actions: ['retry'] }
-          : { kind: 'server', message: `The gateway ended the reply with an error: ${detail}`, actions: ['retry', 'showLog'] };
+          : { kind: 'server', message: `The gateway ended the reply with an error: ${detail} Try again; the log has the details.`, actions: ['retry', 'showLog'] };
     case 'InvalidRequestError':
       return { kind: 'invalid', message: `The request was not sent: ${detail}`, actions: ['openSettings'] };
     default:
-      if (e.status !== undefined && isOverloaded(e)) return { kind: 'server', message: `The model is overloaded (${e.status}): ${detail}. Try again in a moment.`, actions: ['retry'] };
-      if (e.status !== undefined && e.status >= 500) return { kind: 'server', message: `The gateway failed (${e.status}): ${detail}`, actions: ['retry', 'showLog'] };
-      return { kind: 'other', message: detail, actions: ['retry', 'showLog'] };
+      return describeByStatus(e, detail);
   }
+}
+
+function describeByStatus(e: ErrorLike, detail: string): Shown {
+  if (e.status === 413) return { kind: 'invalid', message: 'The gateway refused the upload as too large (HTTP 413). Shorten or compress it (e.g. a lower-bitrate MP3) and try again.', actions: [] };
+  if (e.status !== undefined && isOverloaded(e)) return { kind: 'server', message: `The model is overloaded (${e.status}): ${detail}. Try again in a moment.`, actions: ['retry'] };
+  if (e.status !== undefined && e.status >= 500) return { kind: 'server', message: `The gateway failed (${e.status}): ${detail} Try again in a few minutes; the log has the details.`, actions: ['retry', 'showLog'] };
+  if (e.status !== undefined && e.status >= 400) return { kind: 'invalid', message: `The gateway refused the request (${e.status}): ${detail} Check the model and the settings it names.`, actions: ['openSettings', 'showLog'] };
+  return { kind: 'other', message: detail, actions: ['retry', 'showLog'] };
+}
+
+/** The one description of a failure, for every feature. */
+export function describeError(error: unknown, context: ErrorContext): ErrorDescription {
+  const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ErrorLike;
+  const secrets = context.secrets ?? [];
+  // Redacted before anything is built from it; the whole text again after (an address could hold a key too).
+  const detail = redactSecrets(e.message || 'Unknown error', secrets);
+  const shown = describeKnown(error, { ...pick(e), message: detail }, detail, context);
+  return { ...shown, message: redactSecrets(shown.message, secrets), detail };
+}
+
+/** The fields read above, copied (an Error's own properties are not spread by `...`). */
+function pick(e: ErrorLike): ErrorLike {
+  return { name: e.name, status: e.status, quotaExhausted: e.quotaExhausted, retryAfterMs: e.retryAfterMs, interrupted: e.interrupted, phase: e.phase, type: e.type, missing: e.missing };
+}
+
+/** The chat webview's shape (ChatErrorInfo): the gateway address is set through Open Settings there. */
+export function chatErrorInfo(description: ErrorDescription): ChatErrorInfo {
+  const actions = [...new Set(description.actions.map((action): ChatErrorAction => (action === 'setBaseUrl' ? 'openSettings' : action)))];
+  return { kind: description.kind, message: description.message, actions };
+}
+
+/** What the chat shows for a failed reply. */
+export function describeChatError(error: unknown, context: ErrorContext): ChatErrorInfo {
+  return chatErrorInfo(describeError(error, context));
 }

@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
 import { readSettings } from '../config';
+import type { ErrorDescription } from '../errors/describeError';
+import { describeInWords } from '../errors/errorWords';
+import type { Failures } from '../errors/failures';
+import { missingSetup, SetupRequiredError } from '../errors/setupError';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { TokenUsage } from '../../shared/chatModel';
 import { Disposable } from '../lifecycle';
@@ -29,16 +33,21 @@ const KIT: LanguageModelKit = {
   roles: vscode.LanguageModelChatMessageRole as unknown as LanguageModelKit['roles'],
 };
 
-/** Maps a gateway failure to the LanguageModelError kinds VS Code's chat knows how to show. */
-export function languageModelError(error: unknown): Error {
-  if (!(error instanceof Error)) return new Error(String(error));
-  if (error.name === 'AbortError') return error;
-  const quotaExhausted = (error as { quotaExhausted?: boolean }).quotaExhausted === true;
-  if (error.name === 'AuthenticationError') return vscode.LanguageModelError.NoPermissions(vscode.l10n.t('Unified Inference: {0} Run "Unified Inference: Set API Key".', error.message));
-  if (error.name === 'RateLimitError' && quotaExhausted) return vscode.LanguageModelError.Blocked(vscode.l10n.t('Unified Inference: out of credits. {0}', error.message));
-  if ((error as { status?: number }).status === 404) return vscode.LanguageModelError.NotFound(vscode.l10n.t('Unified Inference: {0}', error.message));
-  if ((error as { code?: string }).code === 'content_filter') return vscode.LanguageModelError.Blocked(vscode.l10n.t('Unified Inference: {0}', error.message));
-  return error;
+/**
+ * Maps a failure, described the shared way (errors/describeError.ts), to the LanguageModelError
+ * kinds VS Code's chat knows how to show; the text carries the next step in words (the caller, often
+ * another extension, cannot show our buttons).
+ */
+export function languageModelError(error: unknown, description: ErrorDescription): Error {
+  if (error instanceof Error && error.name === 'AbortError') return error;
+  const text = vscode.l10n.t('Unified Inference: {0}', describeInWords(description));
+  if (description.kind === 'auth' || description.kind === 'setup') return vscode.LanguageModelError.NoPermissions(text);
+  if (description.kind === 'outOfCredits') return vscode.LanguageModelError.Blocked(text);
+  if ((error as { status?: number } | undefined)?.status === 404) return vscode.LanguageModelError.NotFound(text);
+  if ((error as { code?: string } | undefined)?.code === 'content_filter') return vscode.LanguageModelError.Blocked(text);
+  const mapped = new Error(text);
+  if (error instanceof Error) mapped.name = error.name;
+  return mapped;
 }
 
 /**
@@ -53,6 +62,7 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
     private readonly connection: GatewayConnection,
     private readonly catalog: ModelCatalog,
     private readonly log: Log,
+    private readonly failures: Failures,
   ) {
     super();
     // Key and address changes change the list (an empty list without a key). The catalog also
@@ -93,9 +103,12 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
     progress: vscode.Progress<vscode.LanguageModelResponsePart>,
     token: vscode.CancellationToken,
   ): Promise<void> {
-    const { client, hasKey } = this.connection.setup;
-    if (!client) throw vscode.LanguageModelError.NoPermissions('Unified Inference: the gateway address is not set. Run "Unified Inference: Set Gateway Address".');
-    if (!hasKey) throw vscode.LanguageModelError.NoPermissions('Unified Inference: no API key is set. Run "Unified Inference: Set API Key".');
+    const { client } = this.connection.setup;
+    const missing = missingSetup(this.connection.setup);
+    if (missing || !client) {
+      const error = new SetupRequiredError(missing ?? 'baseUrl');
+      throw languageModelError(error, await this.failures.describe(error));
+    }
     const request = toGatewayRequest(messages, KIT);
     if (request.images.length) {
       throw new Error(`Unified Inference: ${model.id} takes text only through this extension; the request held ${request.images.length === 1 ? 'an image' : `${request.images.length} images`} (${[...new Set(request.images)].join(', ')}).`);
@@ -128,11 +141,12 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
       this.connection.reportModelUse();
     } catch (error) {
       if (token.isCancellationRequested) throw new vscode.CancellationError();
-      this.log.warn(`Language model request to ${model.id} failed: ${error instanceof Error ? error.message : String(error)}`);
-      this.connection.reportFailure(error);
+      this.failures.report(error);
       this.connection.reportModelUse();
-      // Another extension gets this error and may show or keep it: no key the gateway echoed.
-      throw languageModelError(this.connection.redactError(error));
+      // Another extension gets this error and may show or keep it: no key the gateway echoed (describe redacts).
+      const description = await this.failures.describe(error);
+      this.log.warn(`Language model request to ${model.id} failed: ${description.detail}`);
+      throw languageModelError(error, description);
     } finally {
       cancel.dispose();
     }

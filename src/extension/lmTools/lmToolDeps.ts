@@ -1,4 +1,5 @@
 import type { CreditsMonitor } from '../account/creditsMonitor';
+import type { Failures } from '../errors/failures';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
@@ -10,6 +11,8 @@ import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesServ
 /** What the language model tools use: the services the commands and views already use, never a second client. */
 export interface LmToolDeps {
   readonly connection: GatewayConnection;
+  /** Describes and reports failures the shared way (toolFailure turns them into words). */
+  readonly failures: Failures;
   readonly catalog: ModelCatalog;
   readonly credits: CreditsMonitor;
   /** The Research view's own job list: a job a tool starts shows there like any other. */

@@ -3,8 +3,11 @@
 // and the one place a failure becomes a message the model can act on. The API key never reaches
 // a result: gateway texts are redacted, and setup problems are written here, not echoed.
 import * as vscode from 'vscode';
-import { AuthenticationError, ConnectionError, GatewayError, formatCredits, formatResetIn, isAbortError, RateLimitError, type GatewayClient } from '../../core/index';
+import { formatCredits, isAbortError, type GatewayClient } from '../../core/index';
 import type { CreditsMonitor } from '../account/creditsMonitor';
+import { describeInWords } from '../errors/errorWords';
+import type { Failures } from '../errors/failures';
+import { missingSetup, SetupRequiredError } from '../errors/setupError';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
 
@@ -12,11 +15,11 @@ export function textResult(text: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
 }
 
-/** The gateway client, or an Error saying what the user must set up first. */
+/** The gateway client, or a SetupRequiredError (toolFailure says what the user must set up first). */
 export function requireClient(connection: GatewayConnection): GatewayClient {
-  const { client, hasKey } = connection.setup;
-  if (!client) throw new Error('The Unified Inference gateway address is not set. Ask the user to run "Unified Inference: Set Gateway Address", then try again.');
-  if (!hasKey) throw new Error('No Unified Inference API key is set. Ask the user to run "Unified Inference: Set API Key", then try again.');
+  const { client } = connection.setup;
+  const missing = missingSetup(connection.setup);
+  if (missing || !client) throw new SetupRequiredError(missing ?? 'baseUrl');
   return client;
 }
 
@@ -89,45 +92,22 @@ export function balanceNote(credits: CreditsMonitor): string {
 }
 
 export interface FailureContext {
-  readonly connection: GatewayConnection;
-  readonly credits: CreditsMonitor;
+  readonly failures: Failures;
   readonly log: Log;
 }
 
 /**
- * The Error a tool throws for a failure: cancellation stays a CancellationError; out of credits,
- * a refused key, a rate limit, an unreachable or failing gateway each say what happened and what
- * to do next, in words a model can act on. The failure is reported to the connection (the credits
+ * The Error a tool throws for a failure: cancellation stays a CancellationError; everything else
+ * is the shared description (errors/describeError.ts) with its next steps in words a model can act
+ * on (a tool cannot show buttons). The failure is reported to the connection once (the credits
  * status and its out-of-credits notice follow), and the text is redacted.
  */
 export async function toolFailure(deps: FailureContext, tool: string, error: unknown, token: vscode.CancellationToken): Promise<Error> {
   if (token.isCancellationRequested || isAbortError(error) || error instanceof vscode.CancellationError) return new vscode.CancellationError();
   if (error instanceof ToolInputError) return new Error(`Invalid input for ${tool}: ${error.message}`);
-  deps.connection.redactError(error);
-  deps.connection.reportFailure(error);
-  const detail = error instanceof Error ? error.message : String(error);
-  deps.log.warn(`Language model tool ${tool} failed: ${detail}`);
-  const message = await describe(deps, error, detail);
-  return new Error(deps.connection.redact(message));
-}
-
-async function describe(deps: FailureContext, error: unknown, detail: string): Promise<string> {
-  if (error instanceof RateLimitError && error.quotaExhausted) {
-    const reset = await deps.credits.resetTime().catch(() => undefined);
-    const at = reset && !Number.isNaN(Date.parse(reset)) ? ` New credits arrive when the quota resets at ${new Date(reset).toISOString()} (${formatResetIn(new Date(reset), new Date())}).` : '';
-    return `Out of credits: the Unified Inference gateway refused the request (${detail}).${at} Do not retry now; tell the user, who can add credits or wait for the reset.`;
-  }
-  if (error instanceof RateLimitError) {
-    const wait = error.retryAfterMs !== undefined ? ` It asked to wait ${Math.ceil(error.retryAfterMs / 1000)} s.` : '';
-    return `The Unified Inference gateway is rate limiting requests (HTTP ${error.status ?? 429}).${wait} Try again later.`;
-  }
-  if (error instanceof AuthenticationError) {
-    return `The Unified Inference gateway refused the API key (${error.status ? `HTTP ${error.status}` : 'no key'}). Ask the user to set a valid key with "Unified Inference: Set API Key"; retrying will not help until then.`;
-  }
-  if (error instanceof ConnectionError) return `The Unified Inference gateway could not be reached (${detail}). Try again later, or ask the user to check the gateway address and network.`;
-  if (error instanceof GatewayError && error.status !== undefined && error.status >= 500) {
-    return `The Unified Inference gateway had a server error (HTTP ${error.status}: ${detail}). Try again in a few minutes.`;
-  }
-  if (error instanceof GatewayError && error.status !== undefined) return `The Unified Inference gateway refused the request (HTTP ${error.status}): ${detail}`;
-  return detail;
+  // A setup problem is not a failed request: nothing to report to the connection.
+  if (!(error instanceof SetupRequiredError)) deps.failures.report(error);
+  const description = await deps.failures.describe(error);
+  deps.log.warn(`Language model tool ${tool} failed: ${description.detail}`);
+  return new Error(describeInWords(description));
 }

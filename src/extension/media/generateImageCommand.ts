@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ImageGenerationRequest } from '../../core/index';
+import { SetupRequiredError } from '../errors/setupError';
 import { failureSummary, splitDownloads, type ImageFailure } from './imageData';
 import type { ImageGallery, GalleryEntry } from './imageGallery';
 import type { MediaDeps } from './mediaDeps';
@@ -22,10 +23,8 @@ export interface GeneratedImages {
 
 /** "Generate Image...": prompt, model, size, quality, count; results in the gallery. */
 export async function generateImageCommand(deps: MediaDeps, gallery: ImageGallery): Promise<Outcome<GeneratedImages> | undefined> {
-  if (!deps.connection.setup.client) {
-    void vscode.window.showErrorMessage('Set the gateway address first (Unified Inference: Set Gateway Address).');
-    return undefined;
-  }
+  // No key: said before the first question; once it is set, the command starts again.
+  if (!deps.failures.requireSetup(vscode.l10n.t('Generate Image'), () => generateImageCommand(deps, gallery))) return undefined;
   const prompt = (await vscode.window.showInputBox({ title: 'Generate Image: prompt', prompt: 'Describe the image', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Describe the image.') }))?.trim();
   if (!prompt) return undefined;
   const model = await pickModel(deps.catalog, 'image', 'Generate Image: model');
@@ -44,9 +43,9 @@ export async function generateInto(deps: MediaDeps, gallery: ImageGallery, reque
   const busy = `Generating ${request.n ?? 1} image${(request.n ?? 1) > 1 ? 's' : ''} with ${request.model}...`;
   gallery.setBusy(busy);
   try {
-    return await runMedia(deps.connection, 'Generating image', async (signal, report) => {
+    return await runMedia(deps.failures, vscode.l10n.t('Generating image'), async (signal, report) => {
       const client = deps.connection.setup.client;
-      if (!client) throw new Error('The gateway address is not set.');
+      if (!client) throw new SetupRequiredError('baseUrl');
       report(`with ${request.model}...`);
       const answer = await client.images.generate(request, { signal, timeoutMs: IMAGE_TIMEOUT_MS });
       deps.connection.reportModelUse();
@@ -62,7 +61,7 @@ export async function generateInto(deps: MediaDeps, gallery: ImageGallery, reque
       if (images.length === 0) throw new Error(failureSummary(0, failures));
       if (failures.length > 0) void vscode.window.showWarningMessage(`Unified Inference: ${failureSummary(images.length, failures)}`, 'Show Gallery').then((choice) => choice && gallery.show());
       return { entries, gallery, failures };
-    });
+    }, () => generateInto(deps, gallery, request));
   } finally {
     gallery.setBusy(undefined);
   }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { GatewayError, isAbortError } from '../../core/index';
-import type { GatewayConnection } from '../gateway/gatewayConnection';
+import { isAbortError } from '../../core/index';
+import type { Failures } from '../errors/failures';
 
 export type Report = (message: string, increment?: number) => void;
 
@@ -10,10 +10,11 @@ export type Outcome<T> = { readonly kind: 'done'; readonly value: T } | { readon
 /**
  * Runs gateway work under a cancellable notification. Cancel aborts the request in flight (the
  * signal goes into the client), so the gateway sees the connection close rather than a result
- * thrown away later. Failures are reported to the connection (credits display, out-of-credits
- * notice) and shown; a cancel is not an error and shows nothing.
+ * thrown away later. A failure is shown the shared way (failures.ts): its message names the cause
+ * and the next step, its buttons do it, and Retry runs `retry` (the same request again, no
+ * questions asked again). A cancel is not an error and shows nothing.
  */
-export async function runMedia<T>(connection: GatewayConnection, title: string, work: (signal: AbortSignal, report: Report) => Promise<T>): Promise<Outcome<T>> {
+export async function runMedia<T>(failures: Failures, title: string, work: (signal: AbortSignal, report: Report) => Promise<T>, retry?: () => unknown): Promise<Outcome<T>> {
   const controller = new AbortController();
   try {
     const value = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
@@ -27,18 +28,7 @@ export async function runMedia<T>(connection: GatewayConnection, title: string, 
     return { kind: 'done', value };
   } catch (error) {
     if (controller.signal.aborted || isAbortError(error)) return { kind: 'cancelled' };
-    connection.reportFailure(error);
-    const message = describeMediaError(error);
-    void vscode.window.showErrorMessage(message);
-    return { kind: 'failed', message };
+    const description = await failures.show(error, { title: vscode.l10n.t('{0} failed', title), ...(retry ? { retry } : {}) });
+    return { kind: 'failed', message: description.message };
   }
-}
-
-/** The user-facing sentence for a failed media request. */
-export function describeMediaError(error: unknown): string {
-  if (error instanceof GatewayError && error.status === 413) {
-    return 'The gateway refused the file as too large (HTTP 413). Shorten or compress the audio (e.g. a lower-bitrate MP3) and try again.';
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return `Unified Inference: ${message}`;
 }

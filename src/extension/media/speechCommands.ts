@@ -22,23 +22,31 @@ export interface SavedSpeech { readonly files: readonly vscode.Uri[]; readonly p
 
 /** "Read Selection Aloud": the selection spoken in the audio panel, parts playing as they arrive. */
 export async function readSelectionAloud(deps: MediaDeps): Promise<Outcome<ReadAloudResult> | undefined> {
+  if (!deps.failures.requireSetup(vscode.l10n.t('Read Aloud'), () => readSelectionAloud(deps))) return undefined;
   const start = await prepare(deps, 'Read Aloud', SPEECH_FORMATS.filter(isPlayableFormat));
   if (!start) return undefined;
+  return readAloudWith(deps, start);
+}
+
+/** The reading itself, with the choices made: Retry comes back here without asking again. */
+async function readAloudWith(deps: MediaDeps, start: Prepared): Promise<Outcome<ReadAloudResult>> {
   const { client, choice, parts, title } = start;
   const playlist = deps.player.start(title, parts.length);
-  const outcome = await runMedia(deps.connection, 'Reading aloud', async (signal, report) => {
+  const outcome = await runMedia(deps.failures, vscode.l10n.t('Reading aloud'), async (signal, report) => {
     await synthesize(deps, client, choice, parts, signal, report, (index, audio) => deps.player.addPart(playlist, index, audio));
     return { playlist, parts: parts.length };
-  });
+  }, () => readAloudWith(deps, start));
+  // The audio panel shows the same message as the notification.
   if (outcome.kind !== 'done') deps.player.fail(playlist, outcome.kind === 'cancelled' ? 'cancelled' : outcome.message);
   return outcome;
 }
 
 /** "Save Selection as Speech...": one file, or one numbered file per part when the format cannot be joined. */
 export async function saveSelectionAsSpeech(deps: MediaDeps): Promise<Outcome<SavedSpeech> | undefined> {
+  if (!deps.failures.requireSetup(vscode.l10n.t('Save as Speech'), () => saveSelectionAsSpeech(deps))) return undefined;
   const start = await prepare(deps, 'Save as Speech', SPEECH_FORMATS);
   if (!start) return undefined;
-  const { client, choice, parts } = start;
+  const { choice } = start;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const target = await vscode.window.showSaveDialog({
     title: 'Save Speech',
@@ -47,7 +55,13 @@ export async function saveSelectionAsSpeech(deps: MediaDeps): Promise<Outcome<Sa
     ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, `speech.${choice.format}`) } : {}),
   });
   if (!target) return undefined;
-  return runMedia(deps.connection, `Saving speech to ${target.path.split('/').pop() ?? ''}`, async (signal, report) => {
+  return saveSpeechWith(deps, start, target);
+}
+
+/** The saving itself, with the choices and the file made: Retry comes back here without asking again. */
+async function saveSpeechWith(deps: MediaDeps, start: Prepared, target: vscode.Uri): Promise<Outcome<SavedSpeech>> {
+  const { client, choice, parts } = start;
+  return runMedia(deps.failures, vscode.l10n.t('Saving speech to {0}', target.path.split('/').pop() ?? ''), async (signal, report) => {
     const audio: Uint8Array[] = [];
     await synthesize(deps, client, choice, parts, signal, report, (_index, part) => audio.push(part.data));
     const joined = joinSpeechParts(choice.format, audio);
@@ -58,10 +72,12 @@ export async function saveSelectionAsSpeech(deps: MediaDeps): Promise<Outcome<Sa
     const where = files.map((file) => vscode.workspace.asRelativePath(file)).join(', ');
     void vscode.window.showInformationMessage(parts.length > 1 && !joined ? `Speech saved in ${files.length} parts: ${where}` : `Speech saved to ${where}`);
     return { files, parts: parts.length, joined: !!joined };
-  });
+  }, () => saveSpeechWith(deps, start, target));
 }
 
-async function prepare(deps: MediaDeps, what: string, formats: readonly SpeechFormat[]): Promise<{ client: GatewayClient; choice: SpeechChoice; parts: string[]; title: string } | undefined> {
+interface Prepared { readonly client: GatewayClient; readonly choice: SpeechChoice; readonly parts: string[]; readonly title: string }
+
+async function prepare(deps: MediaDeps, what: string, formats: readonly SpeechFormat[]): Promise<Prepared | undefined> {
   const editor = vscode.window.activeTextEditor;
   const text = editor ? editor.selections.map((selection) => editor.document.getText(selection)).join('\n').trim() : '';
   if (!text) {
@@ -69,10 +85,7 @@ async function prepare(deps: MediaDeps, what: string, formats: readonly SpeechFo
     return undefined;
   }
   const client = deps.connection.setup.client;
-  if (!client) {
-    void vscode.window.showErrorMessage('Set the gateway address first (Unified Inference: Set Gateway Address).');
-    return undefined;
-  }
+  if (!client) return undefined; // checked before: only a change of settings since then gets here
   const choice = await pickSpeechChoice(deps, what, formats);
   if (!choice) return undefined;
   return { client, choice, parts: splitSpeechInput(text), title: readingTitle(text, 'Selection') };

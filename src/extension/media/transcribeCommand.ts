@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { audioUploadType, isTranscribableFile, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS, transcriptionUploadVerdict, type TranscriptionFormat } from '../../core/index';
+import { SetupRequiredError } from '../errors/setupError';
 import type { MediaDeps } from './mediaDeps';
 import { TRANSCRIPTION_LANGUAGES } from './languageCodes';
 import { pickModel, pickValue } from './mediaPicks';
@@ -24,6 +25,8 @@ export interface TranscribeResult {
 
 /** "Transcribe Audio File...": from the Explorer (the file clicked) or the palette (a file picked). */
 export async function transcribeAudioFile(deps: MediaDeps, resource?: unknown): Promise<Outcome<TranscribeResult> | undefined> {
+  // No key: said before the file dialog; once it is set, the command starts again (same file).
+  if (!deps.failures.requireSetup(vscode.l10n.t('Transcribe Audio File'), () => transcribeAudioFile(deps, resource))) return undefined;
   const file = resource instanceof vscode.Uri ? resource : await pickAudioFile();
   if (!file) return undefined;
   if (!isTranscribableFile(file.path)) {
@@ -33,11 +36,6 @@ export async function transcribeAudioFile(deps: MediaDeps, resource?: unknown): 
   }
   const sizeProblem = await checkUploadSize(file);
   if (sizeProblem) return sizeProblem;
-  const client = deps.connection.setup.client;
-  if (!client) {
-    void vscode.window.showErrorMessage('Set the gateway address first (Unified Inference: Set Gateway Address).');
-    return undefined;
-  }
   const model = await pickModel(deps.catalog, 'transcription', 'Transcribe: model');
   if (!model) return undefined;
   const language = await pickLanguage();
@@ -46,8 +44,16 @@ export async function transcribeAudioFile(deps: MediaDeps, resource?: unknown): 
   if (!format) return undefined;
   const prompt = await vscode.window.showInputBox({ title: 'Transcribe: prompt (optional)', prompt: 'Words, names or style the transcript should follow; in the language of the audio. Leave empty for none.', ignoreFocusOut: true });
   if (prompt === undefined) return undefined;
+  return transcribeWith(deps, file, { model, language, format, prompt: prompt.trim() });
+}
 
-  const outcome = await runMedia(deps.connection, `Transcribing ${basename(file)}`, async (signal, report) => {
+interface TranscribeChoice { readonly model: string; readonly language: string; readonly format: TranscriptionFormat; readonly prompt: string }
+
+/** The upload and its result, with the choices made: Retry comes back here without asking again. */
+async function transcribeWith(deps: MediaDeps, file: vscode.Uri, { model, language, format, prompt }: TranscribeChoice): Promise<Outcome<TranscribeResult>> {
+  const outcome = await runMedia(deps.failures, vscode.l10n.t('Transcribing {0}', basename(file)), async (signal, report) => {
+    const client = deps.connection.setup.client;
+    if (!client) throw new SetupRequiredError('baseUrl');
     report('reading the file...');
     const data = await vscode.workspace.fs.readFile(file);
     // It may have grown since it was checked: the same verdict on what was read.
@@ -55,12 +61,12 @@ export async function transcribeAudioFile(deps: MediaDeps, resource?: unknown): 
     if (grown.kind === 'refuse') throw new Error(grown.message);
     report(`uploading ${formatBytes(data.byteLength)} to ${model}...`);
     const answer = await client.audio.transcribe(
-      { model, file: { data, filename: basename(file), contentType: audioUploadType(file.path) }, response_format: format, ...(language ? { language } : {}), ...(prompt.trim() ? { prompt: prompt.trim() } : {}) },
+      { model, file: { data, filename: basename(file), contentType: audioUploadType(file.path) }, response_format: format, ...(language ? { language } : {}), ...(prompt ? { prompt } : {}) },
       { signal, timeoutMs: TRANSCRIBE_TIMEOUT_MS },
     );
     deps.connection.reportModelUse();
     return answer;
-  });
+  }, () => transcribeWith(deps, file, { model, language, format, prompt }));
   if (outcome.kind !== 'done') return outcome;
 
   const shown = transcriptDocument(outcome.value, format);

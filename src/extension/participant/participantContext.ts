@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { CreditsMonitor } from '../account/creditsMonitor';
+import type { Failures } from '../errors/failures';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
 import type { AudioPlayer } from '../media/audioPlayer';
@@ -12,6 +13,8 @@ export const PARTICIPANT_ID = 'unifiedInference.unified';
 
 export interface UnifiedParticipantDeps {
   readonly connection: GatewayConnection;
+  /** Describes and reports failures the shared way. */
+  readonly failures: Failures;
   readonly research: ResearchJobs;
   readonly reports: ReportDocuments;
   readonly catalog: ModelCatalog;

@@ -1,67 +1,65 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { GatewayClient } from '../../core/index';
 import type { SetupAction } from './quotaMarkdown';
-import { escapeMarkdown } from '../../shared/markdownText';
-import { result, type CommandContext, type UnifiedCommand } from './participantContext';
+import { describeError, type ErrorAction, type ErrorDescription } from '../errors/describeError';
+import { ACTION_COMMANDS } from '../errors/errorWords';
+import { missingSetup, SetupRequiredError } from '../errors/setupError';
+import { result, type CommandContext, type Outcome, type UnifiedCommand } from './participantContext';
 
-const ACTION_BUTTONS: Readonly<Record<SetupAction, vscode.Command>> = {
-  setBaseUrl: { command: 'unifiedInference.setBaseUrl', title: 'Set Gateway Address' },
-  setApiKey: { command: 'unifiedInference.setApiKey', title: 'Set API Key' },
-  refreshCredits: { command: 'unifiedInference.refreshCredits', title: 'Refresh Credits' },
-};
-
-export function actionButtons(stream: vscode.ChatResponseStream, actions: readonly SetupAction[]): void {
-  for (const action of actions) stream.button(ACTION_BUTTONS[action]);
+/** A button's title (the command's title without the category). */
+function buttonTitle(action: Exclude<ErrorAction, 'retry'>): string {
+  switch (action) {
+    case 'setApiKey': return vscode.l10n.t('Set API Key');
+    case 'setBaseUrl': return vscode.l10n.t('Set Gateway Address');
+    case 'openSettings': return vscode.l10n.t('Open Settings');
+    case 'showLog': return vscode.l10n.t('Show Log');
+    case 'refreshCredits': return vscode.l10n.t('Refresh Credits');
+  }
 }
 
 /**
- * The client when the gateway address and a key are set; otherwise says what is missing, with the
- * button that fixes it, and gives undefined.
+ * The actions as chat buttons. Retry is left out: VS Code's chat has its own (the request is
+ * asked again from the chat input).
+ */
+export function actionButtons(stream: vscode.ChatResponseStream, actions: readonly (ErrorAction | SetupAction)[]): void {
+  for (const action of new Set(actions)) {
+    if (action === 'retry') continue;
+    stream.button({ command: ACTION_COMMANDS[action].command, title: buttonTitle(action) });
+  }
+}
+
+/**
+ * The client when the gateway address and a key are set; otherwise says what is missing (the
+ * shared description), with the button that fixes it, and gives undefined.
  */
 export function requireClient(ctx: CommandContext): GatewayClient | undefined {
-  const { client, hasKey } = ctx.deps.connection.setup;
-  if (!client) {
-    ctx.stream.markdown('The gateway address is not set. Set it, then ask again.');
-    actionButtons(ctx.stream, ['setBaseUrl']);
-    return undefined;
-  }
-  if (!hasKey) {
-    ctx.stream.markdown('No API key is set for the gateway. Set one (it is kept in VS Code\'s secret storage), then ask again.');
-    actionButtons(ctx.stream, ['setApiKey']);
-    return undefined;
-  }
-  return client;
+  const { setup } = ctx.deps.connection;
+  const missing = missingSetup(setup);
+  if (!missing && setup.client) return setup.client;
+  const description = describeError(new SetupRequiredError(missing ?? 'baseUrl'), { baseUrl: setup.baseUrl });
+  ctx.stream.markdown(description.message);
+  actionButtons(ctx.stream, description.actions);
+  return undefined;
 }
 
-function errorName(error: unknown): string {
-  return error instanceof Error ? error.name : '';
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+function outcomeOf(description: ErrorDescription): Outcome {
+  if (description.kind === 'outOfCredits') return 'outOfCredits';
+  if (description.kind === 'auth' || description.kind === 'setup') return 'setup';
+  return 'error';
 }
 
 /**
- * Says what went wrong after a request failed, below whatever part of the answer already arrived.
- * Compared by `name`: a caller's copy of the error classes may not be the bundle's.
+ * Says what went wrong after a request failed, below whatever part of the answer already arrived:
+ * the shared description as the result's errorDetails (VS Code's chat shows it as the error), its
+ * actions as buttons. Compared by `name`: a caller's copy of the error classes may not be the bundle's.
  */
-export function reportCommandError(ctx: CommandContext, command: UnifiedCommand, error: unknown): vscode.ChatResult {
-  if (ctx.token.isCancellationRequested || errorName(error) === 'AbortError') return result(command, 'cancelled');
-  const { connection, log } = ctx.deps;
-  // What VS Code's chat shows (and keeps in its history) must not carry a key the gateway echoed.
-  connection.redactError(error);
-  connection.reportFailure(error);
-  log.warn(`@unified${command ? ` /${command}` : ''} failed: ${errorMessage(error)}`);
-  if (errorName(error) === 'RateLimitError' && (error as { quotaExhausted?: boolean }).quotaExhausted) {
-    // The server's words too: a usage or plan limit may be said only there (see isOutOfCredits).
-    ctx.stream.markdown(`\n\n**Out of credits**: the gateway refused the request (${escapeMarkdown(errorMessage(error))}). New credits arrive when the quota window resets (\`@unified /quota\` shows when).`);
-    actionButtons(ctx.stream, ['refreshCredits']);
-    return result(command, 'outOfCredits');
-  }
-  if (errorName(error) === 'AuthenticationError') {
-    ctx.stream.markdown(`\n\nThe gateway refused the API key: ${escapeMarkdown(errorMessage(error))}`);
-    actionButtons(ctx.stream, ['setApiKey']);
-    return result(command, 'setup');
-  }
-  return result(command, 'error', errorMessage(error));
+export async function reportCommandError(ctx: CommandContext, command: UnifiedCommand, error: unknown): Promise<vscode.ChatResult> {
+  if (ctx.token.isCancellationRequested || (error instanceof Error && error.name === 'AbortError')) return result(command, 'cancelled');
+  const { failures, log } = ctx.deps;
+  // What VS Code's chat shows (and keeps in its history) must not carry a key the gateway echoed: describe redacts.
+  failures.report(error);
+  const description = await failures.describe(error);
+  log.warn(`@unified${command ? ` /${command}` : ''} failed: ${description.detail}`);
+  actionButtons(ctx.stream, description.actions);
+  return result(command, outcomeOf(description), description.message);
 }

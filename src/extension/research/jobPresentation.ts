@@ -1,5 +1,6 @@
 // How a research job looks in the tree and in its report document. Pure (no vscode import).
-import { classifyResearchStatus, extractResearchReport, extractResearchSources, isKnownResearchStatus, type ResearchJob } from '../../core/index';
+import { classifyResearchStatus, extractResearchReport, extractResearchSources, isKnownResearchStatus, isOutOfCredits, type ResearchJob } from '../../core/index';
+import type { ErrorDescription } from '../errors/describeError';
 
 export interface JobLook {
   readonly label: string;
@@ -48,6 +49,21 @@ export function outcomeMessage(job: ResearchJob, phase: 'succeeded' | 'failed'):
   if (phase === 'succeeded') return `Research finished: ${jobTitle(job)}`;
   const reason = failureReason(job);
   return `Research failed: ${jobTitle(job)}${reason ? `: ${reason}` : ''}`;
+}
+
+/**
+ * A job that ended in failure, described as a failed request is (errors/describeError.ts): its
+ * title and reason, then the next step. Shown after "Research failed: ", as outcomeMessage was.
+ */
+export function describeJobFailure(job: ResearchJob): ErrorDescription {
+  const reason = failureReason(job);
+  const status = job.status || 'unknown';
+  const title = jobTitle(job);
+  if (reason && isOutOfCredits(undefined, undefined, reason)) {
+    return { kind: 'outOfCredits', message: `${title}: ${reason}. The job stopped for lack of credits: add credits or wait for the quota window to reset, then start it again.`, actions: ['refreshCredits', 'retry'], detail: reason };
+  }
+  const why = reason ? `${reason}${/[.!?]$/.test(reason) ? '' : '.'}` : `the job ended as "${status}" without a reason.`;
+  return { kind: 'server', message: `${title}: ${why} Start it again, or open the report for what the job gave.`, actions: ['retry', 'showLog'], detail: reason ?? status };
 }
 
 export function lookOf(job: ResearchJob, now: number): JobLook {

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import type { ResearchJob } from '../../core/index';
+import type { Failures } from '../errors/failures';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
-import { jobTitle, outcomeMessage } from './jobPresentation';
+import { describeJobFailure, jobTitle, outcomeMessage } from './jobPresentation';
 import { SORT_LABELS, STATUS_LABELS, type SortKey, type StatusFilter } from './researchQuery';
 import type { JobOutcome, ResearchJobs } from './researchJobs';
 import type { ResearchNode, ResearchView } from './researchView';
@@ -13,6 +14,7 @@ export interface ResearchCommandDeps {
   readonly reports: ReportDocuments;
   readonly view: ResearchView;
   readonly connection: GatewayConnection;
+  readonly failures: Failures;
   readonly log: Log;
 }
 
@@ -43,8 +45,10 @@ async function jobFrom(jobs: ResearchJobs, node: ResearchNode | undefined, purpo
   return picked?.job;
 }
 
-export function registerResearchCommands({ jobs, reports, view, connection, log }: ResearchCommandDeps): vscode.Disposable[] {
+export function registerResearchCommands({ jobs, reports, view, failures, log }: ResearchCommandDeps): vscode.Disposable[] {
   const start = async (initial = ''): Promise<ResearchJob | undefined> => {
+    // No key: said before the topic is asked for; once it is set, the command starts again.
+    if (!failures.requireSetup(vscode.l10n.t('Start Deep Research'), () => start(initial))) return undefined;
     const topic = await vscode.window.showInputBox({
       title: 'Unified Inference: Start Deep Research',
       prompt: 'The question or subject to investigate. A job takes 2 to 5 minutes; you can keep working.',
@@ -53,27 +57,31 @@ export function registerResearchCommands({ jobs, reports, view, connection, log 
       validateInput: validateTopic,
     });
     if (topic === undefined || validateTopic(topic)) return undefined;
+    return startTopic(topic.trim());
+  };
+
+  /** Creates the job; research creation is never retried automatically (it costs money): Retry is offered. */
+  const startTopic = async (topic: string): Promise<ResearchJob | undefined> => {
     try {
-      const job = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Starting research...' }, () => jobs.start(topic.trim()));
+      const job = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Starting research...' }, () => jobs.start(topic));
       void view.reveal(job.id).then(undefined, (error: unknown) => log.warn(`Could not reveal the new job in the Research view: ${String(error)}`));
       return job;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      log.error('Could not start research', error);
-      // Out of credits (or a refused key) shows in the status bar and its one-time notice too.
-      connection.reportFailure(error);
-      // Research creation is never retried automatically (it costs money): offer it here.
-      const choice = await vscode.window.showErrorMessage(`Unified Inference: the research job was not started: ${message}`, 'Retry', 'Show Log');
-      if (choice === 'Retry') return start(topic);
-      if (choice === 'Show Log') log.show();
+      // Out of credits (or a refused key) shows in the status bar too: the failure is reported once, here.
+      await failures.show(error, { title: vscode.l10n.t('The research job was not started'), retry: () => startTopic(topic) });
       return undefined;
     }
   };
 
   const announce = ({ job, phase }: JobOutcome): void => {
-    const message = outcomeMessage(job, phase);
-    const show = phase === 'succeeded' ? vscode.window.showInformationMessage : vscode.window.showErrorMessage;
-    void show(message, 'Open Report').then((choice) => choice && reports.open(job));
+    const open = { label: vscode.l10n.t('Open Report'), run: () => reports.open(job) };
+    if (phase === 'succeeded') {
+      void vscode.window.showInformationMessage(outcomeMessage(job, phase), open.label).then((choice) => (choice ? reports.open(job) : undefined));
+      return;
+    }
+    // A failed job, the same way as a failed request: the reason, the next step, Retry starts the topic again.
+    const topic = job.topic?.trim();
+    failures.present(describeJobFailure(job), { title: vscode.l10n.t('Research failed'), ...(topic ? { retry: () => startTopic(topic) } : {}), more: [open] });
   };
 
   return [

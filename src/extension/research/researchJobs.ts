@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { AuthenticationError, classifyResearchStatus, ResearchPollLoop, type GatewayClient, type ResearchJob } from '../../core/index';
+import { SetupRequiredError } from '../errors/setupError';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
@@ -170,8 +171,8 @@ export class ResearchJobs extends Disposable {
 
   private requireClient(): NonNullable<GatewayConnection['setup']['client']> {
     const { client, hasKey } = this.connection.setup;
-    if (!client) throw new Error('The gateway address is not set (Unified Inference: Set Gateway Address).');
-    if (!hasKey) throw new Error('No API key is set (Unified Inference: Set API Key).');
+    if (!client) throw new SetupRequiredError('baseUrl');
+    if (!hasKey) throw new SetupRequiredError('apiKey');
     return client;
   }
 

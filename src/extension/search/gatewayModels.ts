@@ -2,6 +2,8 @@
 // (model use for the credits display, failures for the out-of-credits notice) in one place.
 import type { EmbedBatch, GatewayClient, RerankItem } from '../../core/index';
 import type { ModelCategoryName } from '../../shared/settings';
+import type { Failures } from '../errors/failures';
+import { SetupRequiredError } from '../errors/setupError';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { modelFor } from '../models/catalogModels';
 import type { ModelCatalog } from '../models/modelCatalog';
@@ -11,11 +13,13 @@ export class SearchModelError extends Error {}
 export interface SearchModelsDeps {
   readonly connection: GatewayConnection;
   readonly catalog: ModelCatalog;
+  /** Reports each failure to the connection once (the command or tool around the request shows it). */
+  readonly failures: Failures;
 }
 
 function client(deps: SearchModelsDeps): GatewayClient {
   const current = deps.connection.setup.client;
-  if (!current) throw new SearchModelError('No gateway address is set (unifiedInference.baseUrl).');
+  if (!current) throw new SetupRequiredError('baseUrl');
   return current;
 }
 
@@ -25,14 +29,19 @@ export async function chooseSearchModel(deps: SearchModelsDeps, category: Extrac
   return chosen.id;
 }
 
-/** Reports the failure to the connection (out-of-credits notice) and passes it on. */
+/**
+ * Reports the failure to the connection (out-of-credits notice) and passes it on. Reported here,
+ * where the request is made, because some failures go no further (a file-change update, a rerank
+ * that falls back to the cosine order); the command or tool that shows it reports it again through
+ * the same Failures, which counts it once.
+ */
 async function reported<T>(deps: SearchModelsDeps, work: () => Promise<T>): Promise<T> {
   try {
     const value = await work();
     deps.connection.reportModelUse();
     return value;
   } catch (error) {
-    deps.connection.reportFailure(error);
+    deps.failures.report(error);
     throw error;
   }
 }

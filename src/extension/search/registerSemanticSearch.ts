@@ -1,5 +1,6 @@
 // Semantic search's commands, view and index service, built and registered in one call.
 import * as vscode from 'vscode';
+import type { Failures } from '../errors/failures';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
@@ -13,6 +14,7 @@ import type { RankedResult } from '../../core/index';
 
 export interface SemanticSearchDeps {
   readonly connection: GatewayConnection;
+  readonly failures: Failures;
   readonly catalog: ModelCatalog;
   readonly log: Log;
   /** The extension's workspace storage (undefined without a folder: nothing to index). */

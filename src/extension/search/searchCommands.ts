@@ -15,12 +15,10 @@ export interface SearchCommandDeps extends SearchModelsDeps {
   readonly log: Log;
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Indexes with a cancellable notification; cancelling aborts the embedding request in flight. */
 export async function indexCommand(deps: SearchCommandDeps): Promise<IndexRun | undefined> {
+  // No key: said before anything else; once it is set, the command starts again.
+  if (!deps.failures.requireSetup(vscode.l10n.t('Index Workspace for Semantic Search'), () => indexCommand(deps))) return undefined;
   if (!deps.service.available) {
     void vscode.window.showWarningMessage('Open a folder first: semantic search indexes the files of a workspace.');
     return undefined;
@@ -43,8 +41,8 @@ export async function indexCommand(deps: SearchCommandDeps): Promise<IndexRun | 
     return run;
   } catch (error) {
     if (error instanceof vscode.CancellationError) return undefined;
-    deps.log.error('Semantic search: indexing failed', error);
-    void vscode.window.showErrorMessage(`Indexing failed: ${message(error)}`);
+    // What was embedded before the failure is kept: Retry goes on from there.
+    await deps.failures.show(error, { title: vscode.l10n.t('Indexing for semantic search failed'), retry: () => indexCommand(deps) });
     return undefined;
   }
 }
@@ -60,6 +58,7 @@ export interface SearchArgs {
  * user picks, so callers (and tests) are not held by an open pick.
  */
 export async function searchCommand(deps: SearchCommandDeps, args?: SearchArgs): Promise<SearchOutcome | undefined> {
+  if (!deps.failures.requireSetup(vscode.l10n.t('Semantic Search'), () => searchCommand(deps, args))) return undefined;
   const query = (args?.query ?? (await vscode.window.showInputBox({ title: 'Semantic Search', prompt: 'Describe what you are looking for, in your own words', value: deps.view.last?.query, ignoreFocusOut: true })))?.trim();
   if (!query) return undefined;
   let index = await deps.service.current();
@@ -73,9 +72,8 @@ export async function searchCommand(deps: SearchCommandDeps, args?: SearchArgs):
     showPick(outcome);
     return outcome;
   } catch (error) {
-    deps.connection.reportFailure(error);
-    deps.log.error('Semantic search failed', error);
-    void vscode.window.showErrorMessage(`Semantic search failed: ${message(error)}`);
+    // Reported once: the request helper already told the connection (Failures counts it once).
+    await deps.failures.show(error, { title: vscode.l10n.t('Semantic search failed'), retry: () => searchCommand(deps, { query }) });
     return undefined;
   }
 }

@@ -12,9 +12,8 @@ export interface RerankLinesArgs {
   readonly mode?: RerankMode;
 }
 
-function fail(log: Log, what: string, error: unknown): undefined {
-  log.error(`${what} failed`, error);
-  void vscode.window.showErrorMessage(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+async function fail(deps: SearchModelsDeps, title: string, error: unknown): Promise<undefined> {
+  await deps.failures.show(error, { title });
   return undefined;
 }
 
@@ -27,6 +26,7 @@ function selectedLines(editor: vscode.TextEditor): vscode.Range {
 
 /** Reranks the selected lines against a query; returns the lines in their new order. */
 export async function rerankLinesCommand(deps: SearchModelsDeps & { log: Log }, args?: RerankLinesArgs): Promise<string[] | undefined> {
+  if (!deps.failures.requireSetup(vscode.l10n.t('Rerank Lines'), () => rerankLinesCommand(deps, args))) return undefined;
   const editor = vscode.window.activeTextEditor;
   if (!editor) return void vscode.window.showInformationMessage('Open a file and select the lines to rerank.');
   const range = selectedLines(editor);
@@ -46,7 +46,7 @@ export async function rerankLinesCommand(deps: SearchModelsDeps & { log: Log }, 
     const documents = lines.map((l) => l.trim() || ' ');
     ordered = reorderLines(lines, await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reranking lines...' }, () => gatewayRerank(deps, model, query, documents, documents.length)));
   } catch (error) {
-    return fail(deps.log, 'Rerank', error);
+    return fail(deps, vscode.l10n.t('Rerank failed'), error);
   }
   const texts = ordered.map((o) => o.line);
   if (mode === 'replace') {
@@ -74,6 +74,7 @@ function parseDimensions(text: string): number | undefined | 'invalid' {
 
 /** Embeds the selection and copies the vector as a JSON array. */
 export async function copyEmbeddingCommand(deps: SearchModelsDeps & { log: Log }, args?: CopyEmbeddingArgs): Promise<number[] | undefined> {
+  if (!deps.failures.requireSetup(vscode.l10n.t('Copy Embedding of Selection'), () => copyEmbeddingCommand(deps, args))) return undefined;
   const editor = vscode.window.activeTextEditor;
   const text = editor?.document.getText(editor.selection) ?? '';
   if (!text.trim()) return void vscode.window.showInformationMessage('Select the text to embed first.');
@@ -94,6 +95,6 @@ export async function copyEmbeddingCommand(deps: SearchModelsDeps & { log: Log }
     void vscode.window.showInformationMessage(`Copied an embedding of ${numbers.length} dimensions (${model}).`);
     return numbers;
   } catch (error) {
-    return fail(deps.log, 'Embedding', error);
+    return fail(deps, vscode.l10n.t('Embedding failed'), error);
   }
 }
