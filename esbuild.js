@@ -43,15 +43,59 @@ const reporter = {
 };
 
 /**
- * `undici` in the extension bundle is scripts/undiciEntry.js: the members src/ uses, loaded on first
- * use, instead of undici's index.js, which evaluates all of undici when the bundle loads.
+ * Libraries the extension needs only for some features, built into files of their own under
+ * dist/vendor/ and loaded on first use. In the extension bundle each is a few lines of getters
+ * (lazyVendorShims): VS Code reads and compiles dist/extension.js before activate() (its "Load
+ * Code"), and these were about 400 KB of its 816 KB. `undici` is scripts/undiciEntry.js: the
+ * members src/ uses, each loaded on first use, instead of undici's index.js, which evaluates all
+ * of undici (fetch, WebSocket, caches, mocks...).
  */
-const undiciEntry = {
-  name: 'undici-entry',
-  setup(build) {
-    build.onResolve({ filter: /^undici$/ }, () => ({ path: path.join(__dirname, 'scripts', 'undiciEntry.js') }));
-  },
+const lazyVendors = {
+  undici: path.join(__dirname, 'scripts', 'undiciEntry.js'),
+  marked: 'marked',
+  diff: 'diff',
 };
+
+/** The vendor bundles (CommonJS, node), built before the extension so their export names are known. */
+async function buildVendors(common) {
+  await Promise.all(Object.entries(lazyVendors).map(([name, entry]) => esbuild.build({
+    ...common,
+    sourcemap: false,
+    entryPoints: { [name]: entry },
+    outdir: path.join(dist, 'vendor'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    absWorkingDir: __dirname,
+  })));
+  // The names each one exports (reading them evaluates nothing lazy: undici's members are getters).
+  return Object.fromEntries(Object.keys(lazyVendors).map((name) => {
+    const file = path.join(dist, 'vendor', `${name}.js`);
+    delete require.cache[file];
+    return [name, Object.keys(require(file))];
+  }));
+}
+
+/** `import { x } from '<vendor>'` in the extension bundle gets getters that require dist/vendor/<vendor>.js when first read. */
+function lazyVendorShims(exportNames) {
+  return {
+    name: 'lazy-vendor-shims',
+    setup(build) {
+      const names = Object.keys(lazyVendors).join('|');
+      build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => ({ path: args.path, namespace: 'lazy-vendor' }));
+      // The shim's own require stays a run-time require, relative to dist/extension.js.
+      build.onResolve({ filter: /^\.\/vendor\// }, (args) => ({ path: args.path, external: true }));
+      build.onLoad({ filter: /.*/, namespace: 'lazy-vendor' }, (args) => ({
+        loader: 'js',
+        contents: [
+          'let loaded;',
+          `const load = () => loaded || (loaded = require('./vendor/${args.path}.js'));`,
+          `for (const name of ${JSON.stringify(exportNames[args.path])}) Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });`,
+        ].join('\n'),
+      }));
+    },
+  };
+}
 
 /**
  * One `vscode` namespace for the whole bundle. esbuild gives every module that imports the external
@@ -77,6 +121,7 @@ async function main() {
 
   // Production is what the .vsix ships: minified, and no source maps (.vscodeignore keeps any out too).
   const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'silent', plugins: [reporter] };
+  const vendorExports = await buildVendors(common);
   const configs = [
     {
       ...common,
@@ -86,7 +131,7 @@ async function main() {
       format: 'cjs',
       target: 'node22',
       external: ['vscode'],
-      plugins: [...common.plugins, undiciEntry, oneVscodeNamespace],
+      plugins: [...common.plugins, lazyVendorShims(vendorExports), oneVscodeNamespace],
     },
     {
       ...common,

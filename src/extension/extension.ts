@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatActivationLine, startActivationClock } from '../shared/activationTiming';
+import { formatActivationLine, formatActivationPhases, startActivationClock } from '../shared/activationTiming';
 import { MODEL_CATEGORIES, type ModelCategoryName } from '../shared/settings';
 import { showCreditsMenu } from './account/creditsMenu';
 import { CreditsMonitor } from './account/creditsMonitor';
@@ -48,32 +48,41 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(log, apiKeys);
   log.redactFrom(() => apiKeys.knownSecrets());
   await clock.awaiting(apiKeys.get()); // learn the stored key now, so the log redacts it from the first line
+  clock.phase('log and key');
 
   const connection = new GatewayConnection(apiKeys, log);
   const credits = new CreditsMonitor(connection, log);
   const creditsItem = new CreditsStatusItem(credits);
   // Every feature's failures: described one way, reported to the connection once, shown with their actions.
   const failures = new Failures(connection, log, () => credits.resetTime());
+  clock.phase('connection and credits');
   const catalog = new ModelCatalog(connection, context.globalState, log);
   const models = new ModelsView(catalog);
+  clock.phase('models');
   const research = new ResearchJobs(connection, log);
   const researchView = new ResearchView(research);
   const reports = new ReportDocuments(connection, research);
   context.subscriptions.push(connection, credits, creditsItem, failures, catalog, models, research, researchView, reports);
   context.subscriptions.push(...registerResearchCommands({ jobs: research, reports, view: researchView, connection, failures, log }));
+  clock.phase('research');
   const languageModels = new GatewayLanguageModels(connection, catalog, log, failures);
   const toolServers = new ToolServerDefinitions(log);
   context.subscriptions.push(languageModels, toolServers);
+  clock.phase('language models and tool servers');
   const participant = registerUnifiedParticipant({ connection, failures, research, reports, catalog, credits, log, extensionUri: context.extensionUri, storageUri: context.globalStorageUri });
   context.subscriptions.push(...participant.disposables);
+  clock.phase('@unified');
   const workspaceFiles = new WorkspaceFilesService();
   context.subscriptions.push(workspaceFiles);
   const semanticSearch = registerSemanticSearch({ connection, failures, catalog, log, storageUri: context.storageUri, workspaceFiles });
   context.subscriptions.push(...semanticSearch.disposables);
+  clock.phase('semantic search');
   // The rest of the gateway as tools for chat agents (research, search, rerank, images, transcription, credits).
   const lmTools = registerLanguageModelTools({ connection, failures, catalog, credits, research, reports, searchIndex: semanticSearch.service, workspaceFiles, log });
   context.subscriptions.push(...lmTools.disposables);
+  clock.phase('language model tools');
   context.subscriptions.push(...registerMediaCommands({ connection, failures, catalog, player: participant.player, extensionUri: context.extensionUri, log }));
+  clock.phase('media');
 
   const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`), (value) => apiKeys.redact(value));
   // Checkpoints: the writers (Apply, the model's edit tools) get `checkpoints.service` as their CheckpointRecorder.
@@ -81,14 +90,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(...checkpoints.disposables);
   const lastConversation = new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath);
   if (context.extensionMode !== vscode.ExtensionMode.Production) await clock.awaiting(seedCheckpointForUiTest(store, checkpoints.service, lastConversation, log));
+  clock.phase('history and checkpoints');
   const costs = new CostMeter();
   context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
   const files = new WorkspaceFileIndex(workspaceFiles);
   // Apply on chat code blocks: the checkpoint recorder keeps each file before a reply's first write.
   const codeApplier = new CodeApplier({ connection, failures, catalog, workspaceFiles, files, log }, checkpoints.service);
   context.subscriptions.push(codeApplier);
+  clock.phase('apply');
   const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files, workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation, log, checkpoints, codeApplier }, log);
   context.subscriptions.push(...chat.disposables);
+  clock.phase('chat');
 
   context.subscriptions.push(
     vscode.commands.registerCommand('unifiedInference.setApiKey', () => setApiKeyCommand(apiKeys, log)),
@@ -110,10 +122,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       vscode.commands.registerCommand(`unifiedInference.pickDefault${CATEGORY_LABELS[category]}Model`, () => pickDefaultModel(catalog, category)),
     ),
   );
+  clock.phase('commands');
 
   await clock.awaiting(connection.initialize());
+  clock.phase('initialize');
   const activation = clock.finish();
   log.info(formatActivationLine(String(context.extension.packageJSON.version), activation));
+  const phases = formatActivationPhases(activation);
+  if (phases) log.info(phases);
   return context.extensionMode === vscode.ExtensionMode.Test
     ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), activation, { connection, failures, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools })
     : undefined;

@@ -11,11 +11,20 @@ export interface ActivationTiming {
   readonly totalMs: number;
   /** Of totalMs, the time spent waiting on awaited promises (secret storage, settings I/O): the rest is our own work on the host's thread. */
   readonly awaitedMs: number;
+  /** activate()'s own work (awaited time left out) split at the points it named: what to make lazy next. */
+  readonly phases: readonly ActivationPhase[];
+}
+
+export interface ActivationPhase {
+  readonly name: string;
+  readonly ms: number;
 }
 
 export interface ActivationClock {
   /** Wraps each promise activate() awaits: the first marks the end of the synchronous part, and every wait is summed. */
   awaiting<T>(promise: Promise<T>): Promise<T>;
+  /** Ends the phase of own work that ran since the previous phase (or the start), under this name. */
+  phase(name: string): void;
   /** Call when activate() is about to return; later calls return the first result. */
   finish(): ActivationTiming;
 }
@@ -25,6 +34,9 @@ export function startActivationClock(now: () => number): ActivationClock {
   let firstAwaitAt: number | undefined;
   let awaitedMs = 0;
   let result: ActivationTiming | undefined;
+  const phases: ActivationPhase[] = [];
+  // Where the current phase began, moved later by every wait so that a phase holds only own work.
+  let phaseStart = start;
   return {
     awaiting: async (promise) => {
       const from = now();
@@ -32,13 +44,20 @@ export function startActivationClock(now: () => number): ActivationClock {
       try {
         return await promise;
       } finally {
-        awaitedMs += now() - from;
+        const waited = now() - from;
+        awaitedMs += waited;
+        phaseStart += waited;
       }
+    },
+    phase: (name) => {
+      const at = now();
+      phases.push({ name, ms: at - phaseStart });
+      phaseStart = at;
     },
     finish: () => {
       if (result) return result;
       const end = now();
-      result = { untilFirstAwaitMs: (firstAwaitAt ?? end) - start, totalMs: end - start, awaitedMs };
+      result = { untilFirstAwaitMs: (firstAwaitAt ?? end) - start, totalMs: end - start, awaitedMs, phases };
       return result;
     },
   };
@@ -47,15 +66,31 @@ export function startActivationClock(now: () => number): ActivationClock {
 const NUMBER = '(\\d+(?:\\.\\d+)?)';
 const LINE = new RegExp(`activated in ${NUMBER} ms \\(${NUMBER} ms before its first await, ${NUMBER} ms awaiting\\)`);
 
+const PHASES = /Activation phases, own work in ms: (.*)\.\s*$/;
+const PHASE = new RegExp(`^(.+) ${NUMBER}$`);
+const ms = (n: number): string => n.toFixed(1);
+
 export function formatActivationLine(version: string, timing: ActivationTiming): string {
-  const ms = (n: number): string => n.toFixed(1);
   return `Unified Inference ${version} activated in ${ms(timing.totalMs)} ms (${ms(timing.untilFirstAwaitMs)} ms before its first await, ${ms(timing.awaitedMs)} ms awaiting).`;
+}
+
+/** The log line after formatActivationLine's: the phases, or undefined when none were named. */
+export function formatActivationPhases(timing: ActivationTiming): string | undefined {
+  if (!timing.phases.length) return undefined;
+  return `Activation phases, own work in ms: ${timing.phases.map((p) => `${p.name} ${ms(p.ms)}`).join(', ')}.`;
 }
 
 /** The timing in a log text (the last activation in it), or undefined when it holds none. */
 export function parseActivationLine(text: string): ActivationTiming | undefined {
-  const lines = text.split('\n').filter((line) => LINE.test(line));
-  const match = LINE.exec(lines[lines.length - 1] ?? '');
+  const lines = text.split('\n');
+  let at = lines.length - 1;
+  while (at >= 0 && !LINE.test(lines[at] as string)) at--;
+  const match = LINE.exec(lines[at] ?? '');
   if (!match) return undefined;
-  return { totalMs: Number(match[1]), untilFirstAwaitMs: Number(match[2]), awaitedMs: Number(match[3]) };
+  const phaseList = PHASES.exec(lines[at + 1] ?? '')?.[1];
+  const phases = (phaseList ? phaseList.split(', ') : []).flatMap((part) => {
+    const phase = PHASE.exec(part);
+    return phase ? [{ name: phase[1] as string, ms: Number(phase[2]) }] : [];
+  });
+  return { totalMs: Number(match[1]), untilFirstAwaitMs: Number(match[2]), awaitedMs: Number(match[3]), phases };
 }

@@ -83,6 +83,15 @@ async function launchOnce(extensionFolder: string, extensionId: string, gateway:
 
 const ms = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
 
+/** One row per phase name, in the order of their medians. */
+function phaseRows(launches: readonly Launch[]): string[] {
+  const names = [...new Set(launches.flatMap((l) => l.self.phases.map((p) => p.name)))];
+  return names
+    .map((name) => ({ name, summary: summarize(launches.map((l) => l.self.phases.find((p) => p.name === name)?.ms ?? NaN)) }))
+    .sort((a, b) => b.summary.median - a.summary.median)
+    .map(({ name, summary }) => `| ${name} | ${ms(summary.median)} | ${ms(summary.max)} |`);
+}
+
 export async function runActivationBench(options: ActivationBenchOptions): Promise<string> {
   const started = Date.now();
   const loadStart = loadavg();
@@ -135,6 +144,14 @@ export async function runActivationBench(options: ActivationBenchOptions): Promi
     '| launch | load code | call activate | finish activate | self sync | self total | self awaiting | event | launch s |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...perLaunch,
+    '',
+    '### Own work by phase (median over the launches, largest first)',
+    '',
+    'The phases activate() names (the extension\'s log has them per launch): where the next lazy load would pay.',
+    '',
+    '| phase | median ms | max ms |',
+    '| --- | --- | --- |',
+    ...phaseRows(launches),
     '',
     verdictTable(verdicts),
     '',

@@ -1,7 +1,7 @@
 // The activation clock and its log line (src/shared/activationTiming.ts), the figures VS Code's
 // Startup Performance table gives (test/bench/activation/vscodeTimes.ts), and the bench's budgets.
 import * as assert from 'node:assert/strict';
-import { formatActivationLine, parseActivationLine, startActivationClock } from '../../src/shared/activationTiming';
+import { formatActivationLine, formatActivationPhases, parseActivationLine, startActivationClock } from '../../src/shared/activationTiming';
 import { ACTIVATION_TARGETS, summarize, verdict, verdictTable } from '../bench/activation/targets';
 import { parseActivationRow } from '../bench/activation/vscodeTimes';
 
@@ -20,22 +20,39 @@ describe('activation timing', () => {
     const clock = startActivationClock(readings(10, 12, 30, 31, 40, 45));
     assert.equal(await clock.awaiting(Promise.resolve('key')), 'key');
     await clock.awaiting(Promise.resolve());
-    assert.deepEqual(clock.finish(), { untilFirstAwaitMs: 2, totalMs: 35, awaitedMs: 27 });
-    assert.deepEqual(clock.finish(), { untilFirstAwaitMs: 2, totalMs: 35, awaitedMs: 27 }, 'a second finish keeps the first result');
+    assert.deepEqual(clock.finish(), { untilFirstAwaitMs: 2, totalMs: 35, awaitedMs: 27, phases: [] });
+    assert.deepEqual(clock.finish(), { untilFirstAwaitMs: 2, totalMs: 35, awaitedMs: 27, phases: [] }, 'a second finish keeps the first result');
   });
 
   it('counts a rejected await as waiting and passes the rejection on', async () => {
     const clock = startActivationClock(readings(0, 1, 5, 6));
     await assert.rejects(clock.awaiting(Promise.reject(new Error('no secret storage'))), /no secret storage/);
-    assert.deepEqual(clock.finish(), { untilFirstAwaitMs: 1, totalMs: 6, awaitedMs: 4 });
+    assert.deepEqual(clock.finish(), { untilFirstAwaitMs: 1, totalMs: 6, awaitedMs: 4, phases: [] });
+  });
+
+  it('names phases of own work, leaving out the time awaited inside them', async () => {
+    // start 0; "key" phase: work 0-2, await 2-50, work 50-51; "chat" phase: 51-58; finish at 60
+    const clock = startActivationClock(readings(0, 2, 50, 51, 58, 60));
+    await clock.awaiting(Promise.resolve());
+    clock.phase('key');
+    clock.phase('chat');
+    const timing = clock.finish();
+    assert.deepEqual(timing.phases, [{ name: 'key', ms: 3 }, { name: 'chat', ms: 7 }]);
+    assert.equal(timing.totalMs - timing.awaitedMs, 12, 'the unnamed rest (58-60) is own work too');
   });
 
   it('writes a log line the bench reads back (the last activation in the log wins)', () => {
-    const first = formatActivationLine('1.2.3', { untilFirstAwaitMs: 0.71, totalMs: 1662.44, awaitedMs: 900 });
+    const firstTiming = { untilFirstAwaitMs: 0.71, totalMs: 1662.44, awaitedMs: 900, phases: [{ name: 'key', ms: 1 }] };
+    const first = formatActivationLine('1.2.3', firstTiming);
     assert.equal(first, 'Unified Inference 1.2.3 activated in 1662.4 ms (0.7 ms before its first await, 900.0 ms awaiting).');
-    const second = formatActivationLine('1.2.3', { untilFirstAwaitMs: 3, totalMs: 40, awaitedMs: 20 });
-    const log = `2026-11-24 13:00:00.000 [info] ${first}\n2026-11-24 13:05:00.000 [info] something else\n2026-11-24 13:10:00.000 [info] ${second}\n`;
-    assert.deepEqual(parseActivationLine(log), { untilFirstAwaitMs: 3, totalMs: 40, awaitedMs: 20 });
+    const secondTiming = { untilFirstAwaitMs: 3, totalMs: 40, awaitedMs: 20, phases: [{ name: 'api key', ms: 0.25 }, { name: 'chat', ms: 12 }] };
+    const phases = formatActivationPhases(secondTiming);
+    assert.equal(phases, 'Activation phases, own work in ms: api key 0.3, chat 12.0.');
+    assert.equal(formatActivationPhases({ ...secondTiming, phases: [] }), undefined);
+    const second = formatActivationLine('1.2.3', secondTiming);
+    const log = `2026-11-24 13:00:00.000 [info] ${first}\n2026-11-24 13:00:00.001 [info] ${formatActivationPhases(firstTiming)}\n2026-11-24 13:05:00.000 [info] something else\n2026-11-24 13:10:00.000 [info] ${second}\n2026-11-24 13:10:00.001 [info] ${phases}\n`;
+    assert.deepEqual(parseActivationLine(log), { untilFirstAwaitMs: 3, totalMs: 40, awaitedMs: 20, phases: [{ name: 'api key', ms: 0.3 }, { name: 'chat', ms: 12 }] });
+    assert.deepEqual(parseActivationLine(`[info] ${second}\n`)?.phases, [], 'a log without the phases line');
     assert.equal(parseActivationLine('[info] Unified Inference activated.'), undefined);
   });
 

@@ -33,6 +33,7 @@ export function createDispatcher(options: DispatcherOptions = {}): Dispatcher {
   // holds none, and a user name without a password still authenticates.
   parsed.username = '';
   parsed.password = '';
+  const { TranslatingProxyAgent, TunnelPool } = translatingClasses();
   return new TranslatingProxyAgent({
     uri: parsed.href,
     ...(token === undefined ? {} : { token }),
@@ -45,28 +46,42 @@ export function createDispatcher(options: DispatcherOptions = {}): Dispatcher {
   });
 }
 
-/** A ProxyAgent whose refusals come out as ProxyError (see proxyError.ts). */
-class TranslatingProxyAgent extends ProxyAgent {
-  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    return super.dispatch(options, withProxyErrors(handler));
-  }
-}
-
 type TunnelConnectOptions = Omit<Dispatcher.ConnectOptions, 'origin'>;
 
-/** The connection to the proxy, whose failed CONNECTs end the request instead of looping (see translateTunnelError). */
-class TunnelPool extends Pool {
-  override connect(options: TunnelConnectOptions): Promise<Dispatcher.ConnectData>;
-  override connect(options: TunnelConnectOptions, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
-  override connect(options: TunnelConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void): void | Promise<Dispatcher.ConnectData> {
-    if (callback) {
-      super.connect(options, (error, data) => callback(error ? (translateTunnelError(error) as Error) : null, data));
-      return;
+interface ProxyClasses {
+  TranslatingProxyAgent: typeof ProxyAgent;
+  TunnelPool: typeof Pool;
+}
+let proxyClasses: ProxyClasses | undefined;
+
+/**
+ * The two undici subclasses, defined on first use: `extends ProxyAgent` at module level would load
+ * undici's dispatchers when the extension bundle loads, before any request (undici is loaded lazily).
+ */
+function translatingClasses(): ProxyClasses {
+  if (proxyClasses) return proxyClasses;
+  /** A ProxyAgent whose refusals come out as ProxyError (see proxyError.ts). */
+  class TranslatingProxyAgent extends ProxyAgent {
+    override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      return super.dispatch(options, withProxyErrors(handler));
     }
-    return super.connect(options).catch((error: unknown) => {
-      throw translateTunnelError(error);
-    });
   }
+  /** The connection to the proxy, whose failed CONNECTs end the request instead of looping (see translateTunnelError). */
+  class TunnelPool extends Pool {
+    override connect(options: TunnelConnectOptions): Promise<Dispatcher.ConnectData>;
+    override connect(options: TunnelConnectOptions, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
+    override connect(options: TunnelConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void): void | Promise<Dispatcher.ConnectData> {
+      if (callback) {
+        super.connect(options, (error, data) => callback(error ? (translateTunnelError(error) as Error) : null, data));
+        return;
+      }
+      return super.connect(options).catch((error: unknown) => {
+        throw translateTunnelError(error);
+      });
+    }
+  }
+  proxyClasses = { TranslatingProxyAgent, TunnelPool };
+  return proxyClasses;
 }
 
 /** The proxy URL for display and logs: scheme, host and port, never the credentials. */

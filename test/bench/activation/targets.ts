@@ -33,16 +33,16 @@ export const ACTIVATION_TARGETS = {
 
 export const BUNDLE_TARGETS = {
   extension: {
-    what: 'dist/extension.js gzip',
+    what: 'dist/extension.js + dist/vendor/*.js gzip',
     limit: 300,
     unit: 'KB',
-    why: 'The extension bundle is downloaded with the .vsix (gzip is about the transfer cost). It was 323 KB gzip while the bundle took all of undici; with only the undici members src/ uses it is about 266 KB. 300 KB leaves room for features and fails when a full library (all of undici again, a second HTTP stack) slips in.',
+    why: 'The extension side is downloaded with the .vsix (gzip is about the transfer cost): the bundle and the libraries loaded on first use. It was 323 KB gzip while the bundle took all of undici; with only the undici members src/ uses it is about 266 KB. 300 KB leaves room for features and fails when a full library (all of undici again, a second HTTP stack) slips in.',
   },
   extensionRaw: {
     what: 'dist/extension.js minified',
-    limit: 900,
+    limit: 500,
     unit: 'KB',
-    why: 'Raw size is what the extension host reads and compiles before activate() (Load Code, budget above). 1010 KB with all of undici, about 816 KB now: 900 KB holds that gain.',
+    why: 'Raw size is what the extension host reads and compiles before activate() (Load Code, budget above). It was 1010 KB with all of undici and 816 KB with its members only; with undici, marked and diff in dist/vendor/ (loaded on first use) it is about 440 KB. 500 KB holds that and fails when a library is imported into the bundle instead of through esbuild.js\'s lazyVendors.',
   },
   chatWebview: {
     what: 'dist/webview/chat.js gzip',
