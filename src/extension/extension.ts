@@ -47,7 +47,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const apiKeys = new ApiKeyStore(context.secrets);
   context.subscriptions.push(log, apiKeys);
   log.redactFrom(() => apiKeys.knownSecrets());
-  await clock.awaiting(apiKeys.get()); // learn the stored key now, so the log redacts it from the first line
+  const storedKey = await clock.awaiting(apiKeys.get()); // learn the stored key now, so the log redacts it from the first line
   clock.phase('log and key');
 
   const connection = new GatewayConnection(apiKeys, log);
@@ -124,7 +124,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   );
   clock.phase('commands');
 
-  await clock.awaiting(connection.initialize());
+  await clock.awaiting(connection.initialize(storedKey !== undefined));
   clock.phase('initialize');
   const activation = clock.finish();
   log.info(formatActivationLine(String(context.extension.packageJSON.version), activation));

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import type { ShownFailure } from '../../src/extension/errors/failures';
+import type { RequestFailure } from '../../src/extension/gateway/gatewayConnection';
 import { MEDIA_COMMANDS } from '../../src/extension/media/mediaCommands';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
@@ -214,22 +215,29 @@ describe('failures: one description and its actions in every feature', function 
     }
   });
 
-  it('semantic search reports one failure once (to the connection) and shows it once', async () => {
+  it('semantic search reports one failure once (to the connection, as shown) and shows it once: no second out-of-credits notice', async () => {
     const built = await vscode.commands.executeCommand<{ chunks: number } | undefined>('unifiedInference.search.index');
     assert.ok(built && built.chunks > 0, 'an index to search');
-    await useKey(EMPTY_KEY);
-    const reported: unknown[] = [];
-    const listening = api.connection.onDidFail((error) => reported.push(error));
+    await useKey(EMPTY_KEY); // another account: the credits monitor's out-of-credits notice is armed again
+    const reported: RequestFailure[] = [];
+    const listening = api.connection.onDidFail((failure) => reported.push(failure));
+    let notices = 0;
+    const noticing = api.credits.onDidShowOutOfCreditsNotice(() => notices++);
     try {
       shown.length = 0;
       const outcome = await vscode.commands.executeCommand('unifiedInference.search.search', { query: 'lighthouse' });
       assert.equal(outcome, undefined);
       await waitFor(() => shown, (all) => all.length > 0, 'the failure shown');
       // Only the refusal counts: a key change also re-reads the catalog and the research list.
-      assert.equal(reported.filter((error) => error instanceof Error && error.name === 'RateLimitError').length, 1, 'reported to the connection once');
+      const refusals = reported.filter(({ error }) => error instanceof Error && error.name === 'RateLimitError');
+      assert.equal(refusals.length, 1, 'reported to the connection once');
+      assert.equal(refusals[0]!.shown, true, 'reported as shown by the command');
       assert.equal(shown.length, 1, 'shown once');
       assert.match(shown[0]!.message, /^Semantic search failed: Out of credits/);
+      // The monitor decides when the failure is reported (synchronously, before the command shows it).
+      assert.equal(notices, 0, 'the credits monitor did not show its own out-of-credits notice as well');
     } finally {
+      noticing.dispose();
       listening.dispose();
       await useKey(gateway.apiKey);
     }

@@ -98,6 +98,8 @@ describe('media bounds: failing image links, audio too large (local gateway)', f
       const { outcome, prompted } = await run<GeneratedImages>(MEDIA_COMMANDS.generateImage, { ...answers, picks: { ...answers.picks, 'how many images': '1' } });
       assert.equal(outcome?.kind, 'failed', JSON.stringify(outcome));
       assert.match(prompted.errors[0] ?? '', /is an HTML page, not a PNG, JPEG, WebP or GIF image/);
+      // The gateway charged for the answer: Retry would generate (and pay) again, so none is offered.
+      assert.ok(!(prompted.errorButtons[0] ?? []).includes('Retry'), `buttons: ${prompted.errorButtons[0]?.join(', ')}`);
     });
   });
 

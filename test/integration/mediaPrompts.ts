@@ -17,6 +17,8 @@ export interface Answers {
 export interface Prompted {
   readonly titles: string[];
   readonly errors: string[];
+  /** The buttons each error notification offered (same order as `errors`). */
+  readonly errorButtons: string[][];
   readonly infos: string[];
   readonly warnings: string[];
   /** Each input box's validateInput answer for the texts in `probe`. */
@@ -30,6 +32,7 @@ export interface Prompted {
 export function answerPrompts(answers: Answers, probe: Readonly<Record<string, readonly string[]>> = {}): Prompted {
   const titles: string[] = [];
   const errors: string[] = [];
+  const errorButtons: string[][] = [];
   const infos: string[] = [];
   const warnings: string[] = [];
   const validation: Record<string, (string | undefined)[]> = {};
@@ -56,8 +59,9 @@ export function answerPrompts(answers: Answers, probe: Readonly<Record<string, r
       return answers.inputs?.[name];
     }) as typeof vscode.window.showInputBox),
     replace(vscode.window, 'showSaveDialog', (async () => answers.saveTo) as typeof vscode.window.showSaveDialog),
-    replace(vscode.window, 'showErrorMessage', (async (message: string) => {
+    replace(vscode.window, 'showErrorMessage', (async (message: string, ...rest: unknown[]) => {
       errors.push(message);
+      errorButtons.push(rest.filter((button): button is string => typeof button === 'string'));
       return undefined;
     }) as typeof vscode.window.showErrorMessage),
     replace(vscode.window, 'showInformationMessage', (async (message: string, ...buttons: unknown[]) => {
@@ -76,6 +80,7 @@ export function answerPrompts(answers: Answers, probe: Readonly<Record<string, r
   return {
     titles,
     errors,
+    errorButtons,
     infos,
     warnings,
     validation,

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { AuthenticationError, formatCredits, formatResetIn, RateLimitError, SpendTracker } from '../../core/index';
 import { onDidChangeSettingsUnder, readSettings } from '../config';
-import type { GatewayConnection } from '../gateway/gatewayConnection';
+import type { GatewayConnection, RequestFailure } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { CreditsReading, CreditsState, SpendFigures } from './creditsPresentation';
@@ -24,6 +24,9 @@ const LIMIT_HOLD_MS = 60 * 60_000;
 export class CreditsMonitor extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<CreditsState>());
   readonly onDidChange = this.changed.event;
+  private readonly noticeShown = this._register(new vscode.EventEmitter<void>());
+  /** Fires when the out-of-credits notice is about to show (tests count notifications with it). */
+  readonly onDidShowOutOfCreditsNotice = this.noticeShown.event;
   private tracker: SpendTracker;
   private current: CreditsState = { kind: 'loading' };
   private last: CreditsReading | undefined;
@@ -62,7 +65,7 @@ export class CreditsMonitor extends Disposable {
       this.set(this.current);
     }));
     this._register(connection.onDidUseModel(() => this.refreshSoon()));
-    this._register(connection.onDidFail((error) => this.onRequestFailed(error)));
+    this._register(connection.onDidFail((failure) => this.onRequestFailed(failure)));
     this._register(vscode.window.onDidChangeWindowState((state) => this.onFocusChanged(state.focused)));
     this._register({ dispose: () => this.stopTimers() });
     if (!vscode.window.state.focused) this.unfocusedSince = now();
@@ -200,12 +203,15 @@ export class CreditsMonitor extends Disposable {
       .then((choice) => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'unifiedInference.credits'));
   }
 
-  private onRequestFailed(error: unknown): void {
+  private onRequestFailed({ error, shown }: RequestFailure): void {
     if (!(error instanceof RateLimitError && error.quotaExhausted)) return;
     this.limitHeld = { credits: this.last?.credits, since: this.now() };
     this.set(this.last ? { kind: 'outOfCredits', last: this.last } : { kind: 'outOfCredits' });
     if (!this.outOfCreditsNoticeArmed) return;
+    // Told once: a feature that showed the failure with its fix (the reset time, Refresh Credits) was that once.
     this.outOfCreditsNoticeArmed = false;
+    if (shown) return;
+    this.noticeShown.fire();
     void this.showOutOfCreditsNotice();
   }
 

@@ -88,7 +88,7 @@ export async function mergeThroughGateway(connection: GatewayConnection, failure
       return { ok: false, reason: 'cancelled' };
     }
     // The shared description (reset time, gateway address, key redacted); reported to the connection once.
-    failures.report(result.error);
+    failures.report(result.error, true); // fail() below shows it, with its fix
     const info = await failures.describe(result.error);
     log.warn(`Apply: merging into ${job.display} with ${job.model} failed: ${info.detail}`);
     return fail(info.message, info.actions, retry);

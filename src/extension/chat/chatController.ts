@@ -398,7 +398,7 @@ export class ChatController extends Disposable {
       if (isAbortError(error) && signal.aborted) {
         await this.end(conversation, reply, 'stopped');
       } else {
-        connection.reportFailure(error);
+        connection.reportFailure(error, true); // the reply's error card shows it, with its fix
         log.warn(`Chat reply with ${reply.model} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
         // Out of credits: the chat says when they return, read from /quota if no reading is at hand.
         const reset = lastReading(this.deps.credits.state)?.reset ?? (isQuotaExhausted(error) ? await this.deps.credits.resetTime() : undefined);

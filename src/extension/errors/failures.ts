@@ -66,12 +66,12 @@ export class Failures extends Disposable {
    * Tells the connection about a failure, once however many layers see it (the request helper and
    * the command around it both may): the credits display and its out-of-credits notice follow.
    */
-  report(error: unknown): void {
+  report(error: unknown, shown = false): void {
     if (typeof error === 'object' && error !== null) {
       if (this.reported.has(error)) return;
       this.reported.add(error);
     }
-    this.connection.reportFailure(error);
+    this.connection.reportFailure(error, shown);
   }
 
   /** The shared description, redacted, with the reset time when the failure is out of credits. */
@@ -83,7 +83,7 @@ export class Failures extends Disposable {
 
   /** Palette and views: reports, logs and shows the failure; resolves once it is shown (not when a button is pressed). */
   async show(error: unknown, options: ShowOptions): Promise<ErrorDescription> {
-    this.report(error);
+    this.report(error, true);
     const description = await this.describe(error);
     this.log.warn(`${options.title}: ${description.detail}`);
     this.present(description, options);

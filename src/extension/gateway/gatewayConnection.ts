@@ -29,6 +29,13 @@ export interface GatewaySetup {
  * in this or another window applies at once. Features report model use and failures here, and the
  * credits display listens.
  */
+/** A failed request, as features report it to the connection. */
+export interface RequestFailure {
+  readonly error: unknown;
+  /** The feature showed it to the user with its fix (a notification, the chat's error card, VS Code's chat). */
+  readonly shown: boolean;
+}
+
 export class GatewayConnection extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<GatewaySetup>());
   /**
@@ -40,8 +47,8 @@ export class GatewayConnection extends Disposable {
   private readonly modelUsed = this._register(new vscode.EventEmitter<void>());
   /** Fires after any request that used a model (and so may have cost credits). */
   readonly onDidUseModel = this.modelUsed.event;
-  private readonly failed = this._register(new vscode.EventEmitter<unknown>());
-  /** Fires when a feature's request failed (for out-of-credits notices). */
+  private readonly failed = this._register(new vscode.EventEmitter<RequestFailure>());
+  /** Fires when a feature's request failed (for the credits display and its out-of-credits notice). */
   readonly onDidFail = this.failed.event;
 
   private current: GatewaySetup = { baseUrl: '', hasKey: false, keyVersion: 0, client: undefined, proxy: undefined, problem: undefined, caCertificateFile: '' };
@@ -64,8 +71,9 @@ export class GatewayConnection extends Disposable {
   }
 
   /** Builds the first client; call once after construction. */
-  async initialize(): Promise<GatewaySetup> {
-    return this.rebuild();
+  /** The first build; `hasKey`: whether activate() found a key (it read it already: no second SecretStorage round trip). */
+  async initialize(hasKey?: boolean): Promise<GatewaySetup> {
+    return this.rebuild(hasKey);
   }
 
   reportModelUse(): void {
@@ -81,16 +89,17 @@ export class GatewayConnection extends Disposable {
     return this.apiKeys.redactError(error);
   }
 
-  reportFailure(error: unknown): void {
+  /** `shown`: the feature shows this failure itself, with its fix (so the credits notice need not). */
+  reportFailure(error: unknown, shown = false): void {
     if (error instanceof RateLimitError && error.quotaExhausted) this.log.warn('A request failed: out of credits.');
-    this.failed.fire(error);
+    this.failed.fire({ error, shown });
   }
 
-  async rebuild(): Promise<GatewaySetup> {
+  async rebuild(knownHasKey?: boolean): Promise<GatewaySetup> {
     const generation = ++this.generation;
     const settings = readSettings();
     const network = readNetworkSettings();
-    const hasKey = !!(await this.apiKeys.get());
+    const hasKey = knownHasKey ?? !!(await this.apiKeys.get());
     let problem: string | undefined;
     let ca: string | undefined;
     if (settings.caCertificateFile) {

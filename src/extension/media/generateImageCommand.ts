@@ -5,7 +5,7 @@ import { failureSummary, splitDownloads, type ImageFailure } from './imageData';
 import type { ImageGallery, GalleryEntry } from './imageGallery';
 import type { MediaDeps } from './mediaDeps';
 import { pickModel, pickValue } from './mediaPicks';
-import { runMedia, type Outcome } from './mediaRun';
+import { PaidFailure, runMedia, type Outcome } from './mediaRun';
 
 export const IMAGE_SIZES = ['1024x1024', '1024x1792', '1792x1024'] as const;
 const QUALITIES = ['standard', 'hd'] as const;
@@ -58,7 +58,7 @@ export async function generateInto(deps: MediaDeps, gallery: ImageGallery, reque
       // Cancelled while downloading: what arrived stays in the gallery; the command reports a cancel.
       signal.throwIfAborted();
       if (failures.length > 0) gallery.addFailures(request, failures);
-      if (images.length === 0) throw new Error(failureSummary(0, failures));
+      if (images.length === 0) throw new PaidFailure(failureSummary(0, failures));
       if (failures.length > 0) void vscode.window.showWarningMessage(`Unified Inference: ${failureSummary(images.length, failures)}`, 'Show Gallery').then((choice) => choice && gallery.show());
       return { entries, gallery, failures };
     }, () => generateInto(deps, gallery, request));

@@ -7,6 +7,11 @@ export type Report = (message: string, increment?: number) => void;
 /** What a media command ended with: the commands return it, so scripted callers and tests can see it. */
 export type Outcome<T> = { readonly kind: 'done'; readonly value: T } | { readonly kind: 'cancelled' } | { readonly kind: 'failed'; readonly message: string };
 
+/** A failure after the gateway charged for the answer (every image link broken): Retry would pay again, so it offers none. */
+export class PaidFailure extends Error {
+  override name = 'PaidFailure';
+}
+
 /**
  * Runs gateway work under a cancellable notification. Cancel aborts the request in flight (the
  * signal goes into the client), so the gateway sees the connection close rather than a result
@@ -28,7 +33,8 @@ export async function runMedia<T>(failures: Failures, title: string, work: (sign
     return { kind: 'done', value };
   } catch (error) {
     if (controller.signal.aborted || isAbortError(error)) return { kind: 'cancelled' };
-    const description = await failures.show(error, { title: vscode.l10n.t('{0} failed', title), ...(retry ? { retry } : {}) });
+    const again = retry && !(error instanceof PaidFailure) ? { retry } : {};
+    const description = await failures.show(error, { title: vscode.l10n.t('{0} failed', title), ...again });
     return { kind: 'failed', message: description.message };
   }
 }

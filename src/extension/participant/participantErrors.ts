@@ -57,7 +57,7 @@ export async function reportCommandError(ctx: CommandContext, command: UnifiedCo
   if (ctx.token.isCancellationRequested || (error instanceof Error && error.name === 'AbortError')) return result(command, 'cancelled');
   const { failures, log } = ctx.deps;
   // What VS Code's chat shows (and keeps in its history) must not carry a key the gateway echoed: describe redacts.
-  failures.report(error);
+  failures.report(error, true); // shown below, with its fix as buttons
   const description = await failures.describe(error);
   log.warn(`@unified${command ? ` /${command}` : ''} failed: ${description.detail}`);
   actionButtons(ctx.stream, description.actions);

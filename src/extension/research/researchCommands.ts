@@ -45,13 +45,13 @@ async function jobFrom(jobs: ResearchJobs, node: ResearchNode | undefined, purpo
   return picked?.job;
 }
 
-export function registerResearchCommands({ jobs, reports, view, failures, log }: ResearchCommandDeps): vscode.Disposable[] {
+export function registerResearchCommands({ jobs, reports, view, connection, failures, log }: ResearchCommandDeps): vscode.Disposable[] {
   const start = async (initial = ''): Promise<ResearchJob | undefined> => {
     // No key: said before the topic is asked for; once it is set, the command starts again.
     if (!failures.requireSetup(vscode.l10n.t('Start Deep Research'), () => start(initial))) return undefined;
     const topic = await vscode.window.showInputBox({
-      title: 'Unified Inference: Start Deep Research',
-      prompt: 'The question or subject to investigate. A job takes 2 to 5 minutes; you can keep working.',
+      title: vscode.l10n.t('Unified Inference: Start Deep Research'),
+      prompt: vscode.l10n.t('The question or subject to investigate. A job takes 2 to 5 minutes; you can keep working.'),
       value: initial,
       ignoreFocusOut: true,
       validateInput: validateTopic,
@@ -63,7 +63,7 @@ export function registerResearchCommands({ jobs, reports, view, failures, log }:
   /** Creates the job; research creation is never retried automatically (it costs money): Retry is offered. */
   const startTopic = async (topic: string): Promise<ResearchJob | undefined> => {
     try {
-      const job = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Starting research...' }, () => jobs.start(topic));
+      const job = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting research...') }, () => jobs.start(topic));
       void view.reveal(job.id).then(undefined, (error: unknown) => log.warn(`Could not reveal the new job in the Research view: ${String(error)}`));
       return job;
     } catch (error) {
@@ -81,7 +81,8 @@ export function registerResearchCommands({ jobs, reports, view, failures, log }:
     }
     // A failed job, the same way as a failed request: the reason, the next step, Retry starts the topic again.
     const topic = job.topic?.trim();
-    failures.present(describeJobFailure(job), { title: vscode.l10n.t('Research failed'), ...(topic ? { retry: () => startTopic(topic) } : {}), more: [open] });
+    // The job's error text comes from the gateway: redacted like every other failure shown.
+    failures.present(connection.redact(describeJobFailure(job)), { title: vscode.l10n.t('Research failed'), ...(topic ? { retry: () => startTopic(topic) } : {}), more: [open] });
   };
 
   return [

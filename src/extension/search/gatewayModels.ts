@@ -30,31 +30,26 @@ export async function chooseSearchModel(deps: SearchModelsDeps, category: Extrac
 }
 
 /**
- * Reports the failure to the connection (out-of-credits notice) and passes it on. Reported here,
- * where the request is made, because some failures go no further (a file-change update, a rerank
- * that falls back to the cosine order); the command or tool that shows it reports it again through
- * the same Failures, which counts it once.
+ * Tells the connection a model was used (the credits display refreshes). A failure is passed on
+ * unreported: whoever ends it reports it once, saying whether it showed it (a command's
+ * notification), or not (a file-change update, a rerank that falls back to the cosine order, a
+ * tool's result), which the out-of-credits notice needs to know.
  */
-async function reported<T>(deps: SearchModelsDeps, work: () => Promise<T>): Promise<T> {
-  try {
-    const value = await work();
-    deps.connection.reportModelUse();
-    return value;
-  } catch (error) {
-    deps.failures.report(error);
-    throw error;
-  }
+async function countingUse<T>(deps: SearchModelsDeps, work: () => Promise<T>): Promise<T> {
+  const value = await work();
+  deps.connection.reportModelUse();
+  return value;
 }
 
 /** An EmbedBatch on `model`; base64 halves the bytes on the wire (the client decodes it to numbers). */
 export function gatewayEmbedder(deps: SearchModelsDeps, model: string, dimensions?: number): EmbedBatch {
   return (texts, signal) =>
-    reported(deps, async () => {
+    countingUse(deps, async () => {
       const list = await client(deps).embeddings.create({ model, input: texts, encoding_format: 'base64', ...(dimensions ? { dimensions } : {}) }, { signal });
       return [...list.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
     });
 }
 
 export function gatewayRerank(deps: SearchModelsDeps, model: string, query: string, documents: string[], topN: number, signal?: AbortSignal): Promise<RerankItem[]> {
-  return reported(deps, async () => (await client(deps).rerank.create({ model, query, documents, top_n: Math.min(topN, documents.length) }, { signal })).results);
+  return countingUse(deps, async () => (await client(deps).rerank.create({ model, query, documents, top_n: Math.min(topN, documents.length) }, { signal })).results);
 }

@@ -15,17 +15,21 @@ export interface SearchCommandDeps extends SearchModelsDeps {
   readonly log: Log;
 }
 
-/** Indexes with a cancellable notification; cancelling aborts the embedding request in flight. */
-export async function indexCommand(deps: SearchCommandDeps): Promise<IndexRun | undefined> {
+/**
+ * Indexes with a cancellable notification; cancelling aborts the embedding request in flight.
+ * `retry`: what Retry runs after a failure (a search that indexes first passes itself, so the
+ * query is not lost); indexing again by default.
+ */
+export async function indexCommand(deps: SearchCommandDeps, retry: () => unknown = () => indexCommand(deps)): Promise<IndexRun | undefined> {
   // No key: said before anything else; once it is set, the command starts again.
   if (!deps.failures.requireSetup(vscode.l10n.t('Index Workspace for Semantic Search'), () => indexCommand(deps))) return undefined;
   if (!deps.service.available) {
-    void vscode.window.showWarningMessage('Open a folder first: semantic search indexes the files of a workspace.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: semantic search indexes the files of a workspace.'));
     return undefined;
   }
   try {
     const run = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Indexing workspace for semantic search', cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Indexing workspace for semantic search'), cancellable: true },
       (progress, token) => {
         token.onCancellationRequested(() => deps.service.cancel());
         let reported = 0;
@@ -36,13 +40,13 @@ export async function indexCommand(deps: SearchCommandDeps): Promise<IndexRun | 
       },
     );
     const { report } = run;
-    const summary = `${run.files} files, ${run.chunks} chunks indexed (${report.embeddedFiles.length} embedded now, ${report.removedFiles.length} removed).`;
-    void (report.cancelled ? vscode.window.showWarningMessage(`Indexing cancelled: ${summary}`) : vscode.window.showInformationMessage(`Semantic search: ${summary}`));
+    const summary = vscode.l10n.t('{0} files, {1} chunks indexed ({2} embedded now, {3} removed).', run.files, run.chunks, report.embeddedFiles.length, report.removedFiles.length);
+    void (report.cancelled ? vscode.window.showWarningMessage(vscode.l10n.t('Indexing cancelled: {0}', summary)) : vscode.window.showInformationMessage(vscode.l10n.t('Semantic search: {0}', summary)));
     return run;
   } catch (error) {
     if (error instanceof vscode.CancellationError) return undefined;
     // What was embedded before the failure is kept: Retry goes on from there.
-    await deps.failures.show(error, { title: vscode.l10n.t('Indexing for semantic search failed'), retry: () => indexCommand(deps) });
+    await deps.failures.show(error, { title: vscode.l10n.t('Indexing for semantic search failed'), retry });
     return undefined;
   }
 }
@@ -59,20 +63,21 @@ export interface SearchArgs {
  */
 export async function searchCommand(deps: SearchCommandDeps, args?: SearchArgs): Promise<SearchOutcome | undefined> {
   if (!deps.failures.requireSetup(vscode.l10n.t('Semantic Search'), () => searchCommand(deps, args))) return undefined;
-  const query = (args?.query ?? (await vscode.window.showInputBox({ title: 'Semantic Search', prompt: 'Describe what you are looking for, in your own words', value: deps.view.last?.query, ignoreFocusOut: true })))?.trim();
+  const query = (args?.query ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Semantic Search'), prompt: vscode.l10n.t('Describe what you are looking for, in your own words'), value: deps.view.last?.query, ignoreFocusOut: true })))?.trim();
   if (!query) return undefined;
   let index = await deps.service.current();
-  if (!index?.chunkCount && !(await indexCommand(deps))) return undefined;
+  // Indexing first: if it fails, its Retry searches for this query again (indexing on the way).
+  if (!index?.chunkCount && !(await indexCommand(deps, () => searchCommand(deps, { query })))) return undefined;
   index = await deps.service.current();
   if (!index) return undefined;
   try {
-    const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Semantic search...' }, () => runSemanticSearch(deps, deps.service.source, index, query, deps.log));
+    const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Semantic search...') }, () => runSemanticSearch(deps, deps.service.source, index, query, deps.log));
     deps.view.show(outcome);
-    if (outcome.rerankProblem) void vscode.window.showWarningMessage(`Results in similarity order: the rerank failed (${outcome.rerankProblem}).`);
+    if (outcome.rerankProblem) void vscode.window.showWarningMessage(vscode.l10n.t('Results in similarity order: the rerank failed ({0}).', outcome.rerankProblem));
     showPick(outcome);
     return outcome;
   } catch (error) {
-    // Reported once: the request helper already told the connection (Failures counts it once).
+    // Reported once, as shown (the request helpers leave reporting to whoever ends the failure).
     await deps.failures.show(error, { title: vscode.l10n.t('Semantic search failed'), retry: () => searchCommand(deps, { query }) });
     return undefined;
   }

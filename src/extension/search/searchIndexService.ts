@@ -124,6 +124,7 @@ export class SearchIndexService extends Disposable {
         return this.update('watcher', candidates, await statFiles(candidates, [...candidates.byUri.keys()]), scope, signal);
       });
     } catch (error) {
+      this.deps.failures.report(error); // nobody else sees it: the credits display and its notice do
       this.log.warn(`Semantic search: updating the index after file changes failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }

@@ -49,6 +49,7 @@ export async function runSemanticSearch(deps: SearchModelsDeps, source: IndexSou
   } catch (error) {
     if (signal?.aborted) throw error;
     // The cosine order is still a useful answer: show it and say why it was not reranked.
+    deps.failures.report(error);
     const problem = error instanceof Error ? error.message : String(error);
     log.warn(`Semantic search: rerank failed, showing the cosine order: ${problem}`);
     return { query, results: rankResults(candidates, undefined, settings.results), rerankProblem: problem };
