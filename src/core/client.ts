@@ -2,6 +2,7 @@
 import { keyHeader, resolveApiKey } from './apiKey';
 import { Transport, USER_AGENT } from './http';
 import { ImageDownloader } from './images/imageDownloader';
+import { madeOnce } from './net/dispatcherOnDemand';
 import { AudioResource } from './resources/audio';
 import { ChatResource } from './resources/chat';
 import { EmbeddingsResource, RerankResource } from './resources/embeddings';
@@ -24,7 +25,9 @@ export class GatewayClient {
   readonly baseUrl: string;
 
   /** Throws InvalidRequestError('baseUrl') for an address that is not http(s). */
-  constructor(options: GatewayClientOptions) {
+  constructor(given: GatewayClientOptions) {
+    // One dispatcher for requests and image links, made on the first of either when given as a function.
+    const options: GatewayClientOptions = { ...given, dispatcher: madeOnce(given.dispatcher) };
     const transport = new Transport(options);
     this.baseUrl = transport.baseUrl;
     this.models = new ModelsResource(transport);

@@ -2,6 +2,7 @@
 // retried, turns failures into the error classes, and hands bodies on as AsyncIterable<Uint8Array>.
 import { getGlobalDispatcher, request } from 'undici';
 import type { Dispatcher, FormData } from 'undici';
+import { dispatcherOnDemand } from './net/dispatcherOnDemand';
 import { resolveApiKey } from './apiKey';
 import { unexpectedContent } from './answers/unexpectedContent';
 import { apiBaseUrl } from './baseUrl';
@@ -66,7 +67,7 @@ export class Transport {
   private readonly authHeader: AuthHeader;
   private readonly timeouts: TimeoutSettings;
   private readonly maxRetries: number;
-  private readonly dispatcher: Dispatcher | undefined;
+  private readonly dispatcher: () => Dispatcher | undefined;
   private readonly headers: Record<string, string>;
 
   constructor(options: GatewayClientOptions) {
@@ -75,7 +76,7 @@ export class Transport {
     this.authHeader = options.authHeader ?? 'authorization';
     this.timeouts = { timeoutMs: options.timeoutMs, connectTimeoutMs: options.connectTimeoutMs, firstByteTimeoutMs: options.firstByteTimeoutMs, idleTimeoutMs: options.idleTimeoutMs };
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-    this.dispatcher = options.dispatcher;
+    this.dispatcher = dispatcherOnDemand(options.dispatcher);
     this.headers = { ...options.headers };
   }
 
@@ -106,7 +107,7 @@ export class Transport {
           body: call.form ? call.form() : call.json === undefined ? null : JSON.stringify(call.json),
           signal: exchange.signal,
           // Watched so the connect timer stops once the socket is ready.
-          dispatcher: watchConnect(this.dispatcher ?? getGlobalDispatcher(), () => exchange.connected()),
+          dispatcher: watchConnect(this.dispatcher() ?? getGlobalDispatcher(), () => exchange.connected()),
           // Exchange keeps its timeouts precisely; undici's own timers would cut in at their defaults.
           headersTimeout: 0,
           bodyTimeout: 0,

@@ -83,7 +83,7 @@ export { ProxyError } from './net/proxyError';
 export { diagnoseConnectionError } from './net/diagnose';
 export type { ConnectionDiagnosis, ConnectionDiagnosisKind, DiagnosisContext } from './net/diagnose';
 
-export type { ApiKeySource, AuthHeader, GatewayClientOptions, RequestOptions } from './types/common';
+export type { ApiKeySource, AuthHeader, DispatcherSource, GatewayClientOptions, RequestOptions } from './types/common';
 export type {
   ChatChoice,
   ChatChunkChoice,

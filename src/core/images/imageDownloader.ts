@@ -11,6 +11,8 @@ import { abortError, GatewayError, ImageDownloadError, ResponseTooLargeError, Ti
 import { formatByteSize, MAX_IMAGE_BYTES } from '../limits';
 import { AddressPolicy, systemLookup } from './addressPolicy';
 import type { HostLookup } from './addressPolicy';
+import { dispatcherOnDemand } from '../net/dispatcherOnDemand';
+import type { DispatcherSource } from '../types/common';
 import { downloadDispatcher, isProxied } from './downloadDispatcher';
 import { describeNonImage, sniffImageType } from './imageType';
 import type { ImageType } from './imageType';
@@ -22,8 +24,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export interface ImageSource {
   /** The gateway's address: its origin is the only one credentials go to; its network is allowed. */
   readonly gatewayUrl: string;
-  /** The gateway client's dispatcher (proxy, CA, TLS policy); the global one when absent. */
-  readonly dispatcher?: Dispatcher | undefined;
+  /** The gateway client's dispatcher (proxy, CA, TLS policy), perhaps made on first use; the global one when absent. */
+  readonly dispatcher?: DispatcherSource | undefined;
   /** Headers for the gateway's own origin only (the key, the user's extra headers). */
   readonly gatewayHeaders?: () => Promise<Record<string, string>>;
   readonly userAgent: string;
@@ -46,14 +48,20 @@ export interface DownloadedImage {
 
 export class ImageDownloader {
   private readonly gateway: URL;
-  private readonly policy: AddressPolicy;
-  private readonly dispatcher: Dispatcher;
+  private network: { readonly policy: AddressPolicy; readonly dispatcher: Dispatcher } | undefined;
 
   constructor(private readonly source: ImageSource) {
     this.gateway = new URL(source.gatewayUrl);
-    const proxied = source.dispatcher !== undefined && isProxied(source.dispatcher);
-    this.policy = new AddressPolicy(this.gateway, proxied, source.lookup ?? systemLookup);
-    this.dispatcher = downloadDispatcher(source.dispatcher, this.policy, proxied);
+  }
+
+  /** The address policy and the download dispatcher, made on the first download (they load undici). */
+  private get reach(): { readonly policy: AddressPolicy; readonly dispatcher: Dispatcher } {
+    if (this.network) return this.network;
+    const base = dispatcherOnDemand(this.source.dispatcher)();
+    const proxied = base !== undefined && isProxied(base);
+    const policy = new AddressPolicy(this.gateway, proxied, this.source.lookup ?? systemLookup);
+    this.network = { policy, dispatcher: downloadDispatcher(base, policy, proxied) };
+    return this.network;
   }
 
   async download(link: string, options: ImageDownloadOptions = {}): Promise<DownloadedImage> {
@@ -93,11 +101,11 @@ export class ImageDownloader {
     for (let redirects = 0; ; redirects++) {
       const url = hop.url;
       onGateway &&= url.origin === this.gateway.origin;
-      await this.policy.checkHost(url);
+      await this.reach.policy.checkHost(url);
       const response = await request(url, {
         method: 'GET',
         headers: await this.headersFor(onGateway),
-        dispatcher: this.dispatcher,
+        dispatcher: this.reach.dispatcher,
         signal,
         headersTimeout: 0,
         bodyTimeout: 0,

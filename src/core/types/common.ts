@@ -24,8 +24,12 @@ export interface GatewayClientOptions {
   idleTimeoutMs?: number;
   /** Automatic retries of retryable failures on retryable endpoints. Default 2. */
   maxRetries?: number;
-  /** An undici Dispatcher (e.g. a ProxyAgent); the global dispatcher when absent. */
-  dispatcher?: Dispatcher;
+  /**
+   * An undici Dispatcher (e.g. a ProxyAgent), or a function that makes it when the first request
+   * goes out (the extension passes one, so that undici loads on first use, not while it activates);
+   * the global dispatcher when absent.
+   */
+  dispatcher?: DispatcherSource;
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;
 }
@@ -41,3 +45,7 @@ export interface RequestOptions {
   maxRetries?: number;
   headers?: Record<string, string>;
 }
+
+/** A dispatcher, or the function that makes it on first use (see GatewayClientOptions.dispatcher). */
+export type DispatcherSource = Dispatcher | (() => Dispatcher);
+

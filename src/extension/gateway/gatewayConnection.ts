@@ -52,7 +52,8 @@ export class GatewayConnection extends Disposable {
   readonly onDidFail = this.failed.event;
 
   private current: GatewaySetup = { baseUrl: '', hasKey: false, keyVersion: 0, client: undefined, proxy: undefined, problem: undefined, caCertificateFile: '' };
-  private dispatcher: Dispatcher | undefined;
+  /** The current setup's dispatcher, once its first request made it (undici loads then, not during activation). */
+  private dispatcher: { made?: Dispatcher } | undefined;
   private generation = 0;
 
   constructor(
@@ -63,7 +64,7 @@ export class GatewayConnection extends Disposable {
     super();
     this._register(onDidChangeConnectionSettings(() => void this.rebuild()));
     this._register(apiKeys.onDidChange(() => void this.refreshKeyState()));
-    this._register({ dispose: () => void this.dispatcher?.close().catch(() => undefined) });
+    this._register({ dispose: () => void this.dispatcher?.made?.close().catch(() => undefined) });
   }
 
   get setup(): GatewaySetup {
@@ -113,8 +114,9 @@ export class GatewayConnection extends Disposable {
 
     const proxyUrl = settings.baseUrl ? this.proxyFor(settings.baseUrl, network) : undefined;
     const previous = this.dispatcher;
-    this.dispatcher = settings.baseUrl ? createDispatcher({ proxyUrl, strictSSL: network.strictSSL, ca }) : undefined;
-    void previous?.close().catch(() => undefined);
+    const slot: { made?: Dispatcher } = {};
+    this.dispatcher = settings.baseUrl ? slot : undefined;
+    void previous?.made?.close().catch(() => undefined);
 
     const client = settings.baseUrl
       ? new GatewayClient({
@@ -122,7 +124,7 @@ export class GatewayConnection extends Disposable {
           apiKey: async () => (await this.apiKeys.get())?.value,
           authHeader: settings.authHeader,
           headers: { ...settings.extraHeaders },
-          ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+          dispatcher: () => (slot.made ??= createDispatcher({ proxyUrl, strictSSL: network.strictSSL, ca })),
         })
       : undefined;
     const proxy = proxyUrl ? describeProxy(proxyUrl) : undefined;

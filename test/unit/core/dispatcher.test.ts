@@ -72,6 +72,31 @@ describe('core: createDispatcher', function () {
       await Promise.all([proxy.stop(), authProxy.stop()]);
     });
 
+    it('a dispatcher given as a function is made on the first request, once, and serves image links too', async () => {
+      let made = 0;
+      const client = new GatewayClient({
+        baseUrl: gateway.url,
+        apiKey: gateway.apiKey,
+        maxRetries: 0,
+        dispatcher: () => {
+          made++;
+          const dispatcher = createDispatcher({ proxyUrl: proxy.url });
+          dispatchers.push(dispatcher);
+          return dispatcher;
+        },
+      });
+      assert.equal(made, 0, 'building the client makes no dispatcher (the extension activates without loading undici)');
+      const models = await client.models.list();
+      assert.ok(models.some((m) => m.id === 'sim-openai/gpt-sim-mini'));
+      assert.equal(made, 1);
+      const images = await client.images.generate({ model: 'sim-openai/dall-e-sim-3', prompt: 'a lighthouse', response_format: 'url' });
+      const link = images.data[0];
+      assert.ok(link?.url, 'a link to download');
+      await client.images.download(link);
+      assert.equal(made, 1, 'one dispatcher for requests and image links');
+      assert.ok(proxy.requests.includes(link.url), `the image link went through the proxy: ${proxy.requests.join(', ')}`);
+    });
+
     it('plain http goes to the proxy as an absolute-URI request, and the answer is the gateway\'s', async () => {
       const client = clientFor(gateway.url, { proxyUrl: proxy.url });
       const models = await client.models.list();
