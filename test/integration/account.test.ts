@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import { GatewayClient } from '../../src/core/index';
 import type { CreditsState } from '../../src/extension/account/creditsPresentation';
@@ -7,18 +6,11 @@ import type { TestApi } from '../../src/extension/testApi';
 import { startConnectProxy } from '../harness/connectProxy';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { activateExtension, clearKeyThroughCommand, recordNotifications, replace, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import { closedPort } from '../harness/closedPort';
 
 const SECOND_KEY = 'sim-second-key-0042';
 const CHAT_MODEL = 'sim-openai/gpt-sim-mini';
 
-/** A port on 127.0.0.1 that nothing listens on (bound, then closed). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('account: credits, connection and catalog against the local gateway', function () {
   this.timeout(60_000);

@@ -3,7 +3,6 @@
 // and an unreachable gateway each end in the shared description with the actions that fix it.
 // What was shown is read from the extension's Failures presenter (its onDidShow), never timed.
 import * as assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import type { ShownFailure } from '../../src/extension/errors/failures';
 import type { RequestFailure } from '../../src/extension/gateway/gatewayConnection';
@@ -12,17 +11,11 @@ import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { activateExtension, clearKeyThroughCommand, replace, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
 import { answerPrompts, type Answers } from './mediaPrompts';
+import { closedPort } from '../harness/closedPort';
 
 const BAD_KEY = 'sim-not-a-valid-key-failures';
 const EMPTY_KEY = 'sim-empty-key';
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A command of the palette, with the answers its questions get. */
 interface PaletteCase {

@@ -5,7 +5,6 @@
 // approval in its test mode (a context key VS Code provides for tests) and reads the confirmation
 // texts from the tools themselves.
 import * as assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import { BUILD_INDEX_BUTTON, BUILD_INDEX_QUESTION } from '../../src/extension/lmTools/semanticSearchTool';
 import { LM_TOOLS, type LmToolKey } from '../../src/extension/lmTools/toolNames';
@@ -13,6 +12,7 @@ import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { encodeWav } from '../gateway/wav';
 import { activateExtension, clearKeyThroughCommand, replace, setKeyThroughCommand, setSetting, setSettingAndWait, waitFor } from './extensionHost';
+import { closedPort } from '../harness/closedPort';
 
 const CONSUMER_ID = 'unified-inference-tests.lm-consumer';
 const AUTO_APPROVE_TEST_MODE = 'vscode.chat.tools.global.autoApprove.testMode';
@@ -280,10 +280,7 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
   });
 
   it('answers an unreachable gateway with its address and what to check, and no key with the command that sets one', async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const address = `http://127.0.0.1:${await closedPort()}`;
     await setSetting('baseUrl', address);
     try {
       await waitFor(() => api.connection.setup.baseUrl, (url) => url === address, 'the closed address');

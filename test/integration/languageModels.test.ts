@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import { contextBudget } from '../../src/core/index';
 import { DEFAULT_CONTEXT_LENGTH } from '../../src/extension/languageModels/modelInformation';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { activateExtension, askModel, clearKeyThroughCommand, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import { closedPort } from '../harness/closedPort';
 
 const VENDOR = 'unified-inference';
 
@@ -182,10 +182,7 @@ describe('the gateway\'s models in VS Code\'s language model API', function () {
     assert.match(blocked.message, /out of credits.*Do not retry now/is);
     await setKeyThroughCommand(gateway.apiKey);
     // Unreachable: the shared description, the gateway's address and the next step in words.
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const address = `http://127.0.0.1:${await closedPort()}`;
     await setSetting('baseUrl', address);
     try {
       await waitFor(() => api.connection.setup.baseUrl, (url) => url === address, 'the closed address');

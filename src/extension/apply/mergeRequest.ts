@@ -9,7 +9,7 @@ import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { streamGatewayAnswer } from '../answers/gatewayAnswer';
 import type { ErrorAction } from '../errors/describeError';
 import { ACTION_COMMANDS } from '../errors/errorWords';
-import type { Failures } from '../errors/failures';
+import { actionLabel, type Failures } from '../errors/failures';
 import type { Log } from '../log';
 
 export interface MergeJob {
@@ -25,15 +25,6 @@ export type MergeOutcome = { readonly ok: true; readonly text: string } | { read
 
 type ButtonAction = Exclude<ErrorAction, 'retry'>;
 
-function actionLabel(action: ButtonAction): string {
-  switch (action) {
-    case 'setApiKey': return vscode.l10n.t('Set API Key');
-    case 'setBaseUrl': return vscode.l10n.t('Set Gateway Address');
-    case 'openSettings': return vscode.l10n.t('Open Settings');
-    case 'showLog': return vscode.l10n.t('Show Log');
-    case 'refreshCredits': return vscode.l10n.t('Refresh Credits');
-  }
-}
 
 /**
  * Room for the whole file in the answer (/messages needs max_tokens): about one token per two

@@ -32,7 +32,8 @@ export interface ShowOptions {
   readonly more?: readonly { readonly label: string; readonly run: () => unknown }[];
 }
 
-function label(action: ErrorAction): string {
+/** An action's button title, translated (every feature's buttons for a failure use these). */
+export function actionLabel(action: ErrorAction): string {
   switch (action) {
     case 'retry': return vscode.l10n.t('Retry');
     case 'setApiKey': return vscode.l10n.t('Set API Key');
@@ -105,7 +106,7 @@ export class Failures extends Disposable {
   present(description: ErrorDescription, options: ShowOptions, offerRetry = true): ShownFailure {
     const actions = description.actions.filter((action) => action !== 'retry' || (offerRetry && options.retry));
     const more = options.more ?? [];
-    const buttons = [...actions.map(label), ...more.map((button) => button.label)];
+    const buttons = [...actions.map(actionLabel), ...more.map((button) => button.label)];
     const message = `${options.title}: ${description.message}`;
     const shown: ShownFailure = { description, message, buttons };
     this.shownEmitter.fire(shown);

@@ -3,19 +3,10 @@ import type { GatewayClient } from '../../core/index';
 import type { SetupAction } from './quotaMarkdown';
 import { describeError, type ErrorAction, type ErrorDescription } from '../errors/describeError';
 import { ACTION_COMMANDS } from '../errors/errorWords';
+import { actionLabel } from '../errors/failures';
 import { missingSetup, SetupRequiredError } from '../errors/setupError';
 import { result, type CommandContext, type Outcome, type UnifiedCommand } from './participantContext';
 
-/** A button's title (the command's title without the category). */
-function buttonTitle(action: Exclude<ErrorAction, 'retry'>): string {
-  switch (action) {
-    case 'setApiKey': return vscode.l10n.t('Set API Key');
-    case 'setBaseUrl': return vscode.l10n.t('Set Gateway Address');
-    case 'openSettings': return vscode.l10n.t('Open Settings');
-    case 'showLog': return vscode.l10n.t('Show Log');
-    case 'refreshCredits': return vscode.l10n.t('Refresh Credits');
-  }
-}
 
 /**
  * The actions as chat buttons. Retry is left out: VS Code's chat has its own (the request is
@@ -24,7 +15,7 @@ function buttonTitle(action: Exclude<ErrorAction, 'retry'>): string {
 export function actionButtons(stream: vscode.ChatResponseStream, actions: readonly (ErrorAction | SetupAction)[]): void {
   for (const action of new Set(actions)) {
     if (action === 'retry') continue;
-    stream.button({ command: ACTION_COMMANDS[action].command, title: buttonTitle(action) });
+    stream.button({ command: ACTION_COMMANDS[action].command, title: actionLabel(action) });
   }
 }
 
