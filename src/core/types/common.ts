@@ -48,4 +48,3 @@ export interface RequestOptions {
 
 /** A dispatcher, or the function that makes it on first use (see GatewayClientOptions.dispatcher). */
 export type DispatcherSource = Dispatcher | (() => Dispatcher);
-
