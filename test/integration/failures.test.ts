@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ShownFailure } from '../../src/extension/errors/failures';
+import type { AssistantTurn } from '../../src/shared/chatModel';
 import type { RequestFailure } from '../../src/extension/gateway/gatewayConnection';
 import { MEDIA_COMMANDS } from '../../src/extension/media/mediaCommands';
 import type { TestApi } from '../../src/extension/testApi';
@@ -136,6 +137,17 @@ describe('failures: one description and its actions in every feature', function 
       assert.deepEqual(prompted.errors, [shown[0]!.message], `${command}: the notification is that message`);
     }
     assert.equal(gateway.requests.filter((r) => r.method === 'POST').length, 0, 'nothing was sent');
+
+    // The chat says it in its reply's error card: the same words and the same button.
+    api.chat.attach(() => undefined);
+    await api.chat.handle({ type: 'newConversation' });
+    await api.chat.handle({ type: 'send', text: 'Hello without a key' });
+    const reply = api.chat.current.turns.at(-1) as AssistantTurn;
+    assert.equal(reply.status, 'error');
+    assert.equal(reply.error?.kind, 'setup');
+    assert.match(reply.error?.message ?? '', /^No API key is set for the gateway\. Set one .*then try again/);
+    assert.deepEqual(reply.error?.actions, ['setApiKey']);
+    assert.equal(gateway.requests.filter((r) => r.method === 'POST').length, 0, 'the chat sent nothing either');
   });
 
   it('Set API Key on that message sets the key and the command goes on (research asks for its topic)', async () => {

@@ -10,6 +10,7 @@ import { Disposable } from '../lifecycle';
 import { runChatAction } from './chatActions';
 
 import { describeChatError } from '../errors/describeError';
+import { missingSetup, SetupRequiredError } from '../errors/setupError';
 import { isAbortError, modelPricing, type TokenPricing } from '../../core/index';
 import { newId } from '../../shared/ids';
 import { chatModelKey, chatModelOptions, chooseChatModel } from './chatModels';
@@ -334,8 +335,10 @@ export class ChatController extends Disposable {
     const { connection, log } = this.deps;
     const setup = connection.setup;
     const failEarly = (error: ChatErrorInfo): Promise<void> => this.end(conversation, reply, 'error', error);
-    if (!setup.client || !setup.baseUrl) return failEarly({ kind: 'setup', message: vscode.l10n.t('The gateway address is not set.'), actions: ['openSettings'] });
-    if (!setup.hasKey) return failEarly({ kind: 'setup', message: vscode.l10n.t('No API key is set for the gateway (it is kept in VS Code\'s secret storage).'), actions: ['setApiKey'] });
+    // No address or key: the shared description, as every feature says it.
+    const missing = missingSetup(setup);
+    const client = setup.client;
+    if (missing || !client) return failEarly(describeChatError(new SetupRequiredError(missing ?? 'baseUrl'), { baseUrl: setup.baseUrl }));
     if (!reply.model) return failEarly({ kind: 'noModel', message: vscode.l10n.t('No chat model is selected and the model catalog could not be read.'), actions: ['retry', 'openSettings'] });
 
     // The user's message is on disk before the request goes out; the reply then goes to an
@@ -343,7 +346,6 @@ export class ChatController extends Disposable {
     // whole conversation is written once, when the reply ends.
     await this.save();
     const journal = this.deps.store.startJournal(conversation.id, reply);
-    const client = setup.client;
     const settings = readSettings();
     const batcher = new DeltaBatcher((content, reasoning) => this.post({ type: 'replyDelta', id: reply.id, ...(content ? { content } : {}), ...(reasoning ? { reasoning } : {}) }));
     const cost = this.deps.costs.start(balanceReader(client));
