@@ -33,10 +33,10 @@ export class ResearchView extends Disposable implements vscode.TreeDataProvider<
 
   getTreeItem(node: ResearchNode): vscode.TreeItem {
     if (node.kind === 'loadMore') {
-      const item = new vscode.TreeItem('Load more...', vscode.TreeItemCollapsibleState.None);
-      item.description = `${node.shown} of ${node.total}`;
+      const item = new vscode.TreeItem(vscode.l10n.t('Load more...'), vscode.TreeItemCollapsibleState.None);
+      item.description = vscode.l10n.t('{0} of {1}', node.shown, node.total);
       item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.command = { command: 'unifiedInference.research.loadMore', title: 'Load more' };
+      item.command = { command: 'unifiedInference.research.loadMore', title: vscode.l10n.t('Load more') };
       item.id = 'loadMore';
       return item;
     }
@@ -47,7 +47,7 @@ export class ResearchView extends Disposable implements vscode.TreeDataProvider<
     item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
     item.tooltip = new vscode.MarkdownString(look.tooltipLines.map((line) => line.replace(/[\\`*_[\]<>]/g, (c) => `\\${c}`)).join('  \n'));
     item.contextValue = `researchJob.${look.icon === 'pass' ? 'succeeded' : look.icon === 'error' ? 'failed' : 'inProgress'}`;
-    item.command = { command: 'unifiedInference.research.openReport', title: 'Open Report', arguments: [node] };
+    item.command = { command: 'unifiedInference.research.openReport', title: vscode.l10n.t('Open Report'), arguments: [node] };
     item.accessibilityInformation = { label: `${look.label}, ${look.description}` };
     return item;
   }
