@@ -179,7 +179,7 @@ export class ApplyReview {
     if (wanted === 'all' && this.hunkList.length === 0) return this.end('accepted');
     const current = wanted === 'all' ? this.hunkList : this.sameHunk(wanted.index, wanted.hunk);
     if (current.length === 0) {
-      throw new Error(`${this.init.display} changed while the change was being accepted, so it was not written. The review now shows the proposal against the new text: accept the change again.`);
+      throw new Error(vscode.l10n.t('{0} changed while the change was being accepted, so it was not written. The review now shows the proposal against the new text: accept the change again.', this.init.display));
     }
     const edit = new vscode.WorkspaceEdit();
     let expected = this.baseText;
@@ -199,7 +199,7 @@ export class ApplyReview {
       this.ownText = undefined;
     }
     if (!applied || !this.ownSeen) {
-      throw new Error(`VS Code did not apply the change to ${this.init.display} (the file changed at that moment, or it is read-only). The review shows what is proposed now.`);
+      throw new Error(vscode.l10n.t('VS Code did not apply the change to {0} (the file changed at that moment, or it is read-only). The review shows what is proposed now.', this.init.display));
     }
     this.acceptedSome = true;
     // The review has followed the write (sync above) before anything else can fail.
@@ -229,7 +229,7 @@ export class ApplyReview {
     edit.createFile(this.init.target, { overwrite: false, ignoreIfExists: false });
     edit.insert(this.init.target, new vscode.Position(0, 0), this.proposalText);
     if (!(await vscode.workspace.applyEdit(edit))) {
-      throw new Error(`${this.init.display} could not be created (it may exist by now: apply the block again to see the difference).`);
+      throw new Error(vscode.l10n.t('{0} could not be created (it may exist by now: apply the block again to see the difference).', this.init.display));
     }
     this.exists = true;
     this.baseText = this.proposalText;

@@ -58,7 +58,7 @@ export async function mergeThroughGateway(connection: GatewayConnection, failure
               const now = text.split('\n').length - 1;
               if (now !== lines) {
                 lines = now;
-                progress.report({ message: `${lines} line${lines === 1 ? '' : 's'} received` });
+                progress.report({ message: lines === 1 ? vscode.l10n.t('{0} line received', lines) : vscode.l10n.t('{0} lines received', lines) });
               }
             },
           },

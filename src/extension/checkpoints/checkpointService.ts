@@ -222,7 +222,7 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
       }
     }
     if (items.length === 0) return 0;
-    if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) throw new Error('VS Code did not apply the restore (a file may be read-only or locked). Nothing was changed.');
+    if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) throw new Error(vscode.l10n.t('VS Code did not apply the restore (a file may be read-only or locked). Nothing was changed.'));
     // An editor that held unsaved text of a restored file now holds the restored text: saved, so disk and editor agree.
     const keys = new Set(touched.map((uri) => uri.toString()));
     for (const document of vscode.workspace.textDocuments) if (document.isDirty && keys.has(document.uri.toString())) await document.save();

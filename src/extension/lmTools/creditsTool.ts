@@ -10,7 +10,7 @@ const MAX_READS = 3;
 
 export function creditsTool(deps: LmToolDeps): vscode.LanguageModelTool<Record<string, never>> {
   return {
-    prepareInvocation: () => ({ invocationMessage: 'Reading the Unified Inference credit balance' }),
+    prepareInvocation: () => ({ invocationMessage: vscode.l10n.t('Reading the Unified Inference credit balance') }),
     async invoke(_options, token) {
       let state = await deps.credits.refresh();
       for (let read = 1; state.kind === 'loading' && read < MAX_READS && !token.isCancellationRequested; read++) state = await deps.credits.refresh();

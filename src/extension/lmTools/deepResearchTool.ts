@@ -30,14 +30,12 @@ export function deepResearchTool(deps: LmToolDeps): vscode.LanguageModelTool<Dee
       const topic = typeof options.input?.topic === 'string' ? options.input.topic.trim() : '';
       const wait = options.input?.wait !== false;
       return {
-        invocationMessage: `Starting deep research: ${topic.slice(0, 80)}`,
+        invocationMessage: vscode.l10n.t('Starting deep research: {0}', topic.slice(0, 80)),
         confirmationMessages: {
-          title: 'Start a deep research job?',
-          message: new vscode.MarkdownString(
-            `Topic: *${topic.slice(0, 500).replace(/[*_`[\]]/g, '')}*\n\n` +
-              `A research job costs credits (the gateway charges each job) and typically takes **2 to 5 minutes**.${balanceNote(deps.credits)} ` +
-              (wait ? 'The tool waits for the report; cancelling stops the waiting, not the job.' : 'The tool returns the job id at once; the report is read later with #researchStatus.') +
-              ' The job shows in the Research view.',
+          title: vscode.l10n.t('Start a deep research job?'),
+          message: new vscode.MarkdownString(wait
+            ? vscode.l10n.t('Topic: *{0}*\n\nA research job costs credits (the gateway charges each job) and typically takes **2 to 5 minutes**.{1} The tool waits for the report; cancelling stops the waiting, not the job. The job shows in the Research view.', topic.slice(0, 500).replace(/[*_`[\]]/g, ''), balanceNote(deps.credits))
+            : vscode.l10n.t('Topic: *{0}*\n\nA research job costs credits (the gateway charges each job) and typically takes **2 to 5 minutes**.{1} The tool returns the job id at once; the report is read later with #researchStatus. The job shows in the Research view.', topic.slice(0, 500).replace(/[*_`[\]]/g, ''), balanceNote(deps.credits)),
           ),
         },
       };
@@ -89,7 +87,7 @@ async function outcomeResult(deps: LmToolDeps, { job, phase }: JobOutcome, token
 
 /** Waits for the job under a cancellable notification that shows its status as the Research view polls it. */
 function waitWithProgress(deps: LmToolDeps, job: ResearchJob, finished: ReadonlyMap<string, JobOutcome>, token: vscode.CancellationToken): Promise<WaitEnd> {
-  const title = `Deep research: ${jobTitle(job).slice(0, 60)}`;
+  const title = vscode.l10n.t('Deep research: {0}', jobTitle(job).slice(0, 60));
   return Promise.resolve(
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, stop) =>
       new Promise<WaitEnd>((resolve) => {
@@ -108,7 +106,7 @@ function waitWithProgress(deps: LmToolDeps, job: ResearchJob, finished: Readonly
           const status = deps.research.find(job.id)?.status ?? job.status;
           if (status === shown) return;
           shown = status;
-          progress.report({ message: `${status} (typically 2 to 5 minutes; the Research view follows it too)` });
+          progress.report({ message: vscode.l10n.t('{0} (typically 2 to 5 minutes; the Research view follows it too)', status) });
         };
         report();
         subscriptions.push(

@@ -36,13 +36,16 @@ export function generateImageTool(deps: LmToolDeps): vscode.LanguageModelTool<Ge
       const quality = input.quality === 'hd' ? 'hd' : 'standard';
       const size = typeof input.size === 'string' ? input.size : '1024x1024';
       const model = await modelFor(deps.catalog, 'image').catch(() => undefined);
-      const folder = readSettings().images.folder || '(the workspace root)';
+      const folder = readSettings().images.folder || vscode.l10n.t('(the workspace root)');
       const prompt = typeof input.prompt === 'string' ? input.prompt.trim().slice(0, 300) : '';
+      const modelName = model?.id ?? vscode.l10n.t('(the default image model)');
       return {
-        invocationMessage: `Generating ${count} image${count === 1 ? '' : 's'}`,
+        invocationMessage: count === 1 ? vscode.l10n.t('Generating {0} image', count) : vscode.l10n.t('Generating {0} images', count),
         confirmationMessages: {
-          title: `Generate ${count === 1 ? 'an image' : `${count} images`}?`,
-          message: `Prompt: "${prompt}"\n\nModel ${model?.id ?? '(the default image model)'}, ${size}, ${quality} quality. Charged per image${quality === 'hd' ? ' (hd costs more)' : ''}; takes up to a minute. Saved into ${folder} in the workspace.${balanceNote(deps.credits)}`,
+          title: count === 1 ? vscode.l10n.t('Generate an image?') : vscode.l10n.t('Generate {0} images?', count),
+          message: quality === 'hd'
+            ? vscode.l10n.t('Prompt: "{0}"\n\nModel {1}, {2}, {3} quality. Charged per image (hd costs more); takes up to a minute. Saved into {4} in the workspace.{5}', prompt, modelName, size, quality, folder, balanceNote(deps.credits))
+            : vscode.l10n.t('Prompt: "{0}"\n\nModel {1}, {2}, {3} quality. Charged per image; takes up to a minute. Saved into {4} in the workspace.{5}', prompt, modelName, size, quality, folder, balanceNote(deps.credits)),
         },
       };
     },

@@ -23,10 +23,12 @@ export function rerankTool(deps: LmToolDeps): vscode.LanguageModelTool<RerankInp
     prepareInvocation(options) {
       const count = Array.isArray(options.input?.passages) ? options.input.passages.length : 0;
       return {
-        invocationMessage: `Reranking ${count} passages`,
+        invocationMessage: vscode.l10n.t('Reranking {0} passages', count),
         confirmationMessages: {
-          title: 'Rerank passages with the gateway?',
-          message: `One rerank request for ${count} passage${count === 1 ? '' : 's'}: charged by the tokens sent (usually a fraction of a cent), takes seconds.${balanceNote(deps.credits)}`,
+          title: vscode.l10n.t('Rerank passages with the gateway?'),
+          message: count === 1
+            ? vscode.l10n.t('One rerank request for {0} passage: charged by the tokens sent (usually a fraction of a cent), takes seconds.{1}', count, balanceNote(deps.credits))
+            : vscode.l10n.t('One rerank request for {0} passages: charged by the tokens sent (usually a fraction of a cent), takes seconds.{1}', count, balanceNote(deps.credits)),
         },
       };
     },

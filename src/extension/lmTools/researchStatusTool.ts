@@ -16,7 +16,7 @@ export interface ResearchStatusInput {
 
 export function researchStatusTool(deps: LmToolDeps): vscode.LanguageModelTool<ResearchStatusInput> {
   return {
-    prepareInvocation: (options) => ({ invocationMessage: `Reading research job ${String(options.input?.jobId ?? '').slice(0, 40)}` }),
+    prepareInvocation: (options) => ({ invocationMessage: vscode.l10n.t('Reading research job {0}', String(options.input?.jobId ?? '').slice(0, 40)) }),
     async invoke(options, token) {
       const controller = new AbortController();
       const cancel = token.onCancellationRequested(() => controller.abort());

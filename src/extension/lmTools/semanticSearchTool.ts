@@ -13,7 +13,7 @@ import { resultsText } from './toolTexts';
 import { balanceNote, optionalInteger, requireClient, requiredText, requireTrustedWorkspace, textResult, toolFailure } from './toolSupport';
 
 export const BUILD_INDEX_BUTTON = 'Build Index';
-/** The modal's title: tests answer the question by it. */
+/** The modal's title in English (it shows in the display language): tests answer the question by it. */
 export const BUILD_INDEX_QUESTION = 'Build the semantic search index of this workspace?';
 const MAX_RESULTS = 50;
 
@@ -34,16 +34,18 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
     if (existing && existing.chunkCount > 0) return existing;
     if (!deps.searchIndex.available) throw new Error('No folder is open, so there is no workspace to search.');
     if (declined) throw new Error(`The workspace has no semantic index and the user chose not to build one in this session. Use other search tools, or ask the user to run "Unified Inference: Index Workspace for Semantic Search".`);
-    const answer = await vscode.window.showInformationMessage(BUILD_INDEX_QUESTION, {
+    // The translated label is the button and the answer: compared by identity.
+    const build = vscode.l10n.t('Build Index');
+    const answer = await vscode.window.showInformationMessage(vscode.l10n.t('Build the semantic search index of this workspace?'), {
       modal: true,
-      detail: 'An agent wants to search this workspace by meaning. Building the index embeds every file the search settings admit (excluded, .gitignored and sensitive files are left out): it costs credits and can take minutes on a large workspace. File changes keep it current afterwards.',
-    }, BUILD_INDEX_BUTTON);
+      detail: vscode.l10n.t('An agent wants to search this workspace by meaning. Building the index embeds every file the search settings admit (excluded, .gitignored and sensitive files are left out): it costs credits and can take minutes on a large workspace. File changes keep it current afterwards.'),
+    }, build);
     if (token.isCancellationRequested) throw new vscode.CancellationError();
-    if (answer !== BUILD_INDEX_BUTTON) {
+    if (answer !== build) {
       declined = true;
       throw new Error('The user chose not to build the semantic index, so the workspace cannot be searched by meaning now. Do not ask again in this session; use other search tools.');
     }
-    const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Indexing workspace for semantic search', cancellable: true }, (progress, stop) => {
+    const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Indexing workspace for semantic search'), cancellable: true }, (progress, stop) => {
       // Stops this tool's run only (another, e.g. a file-change update, may be current).
       const controller = new AbortController();
       const cancel = [stop.onCancellationRequested(() => controller.abort()), token.onCancellationRequested(() => controller.abort())];
@@ -64,12 +66,12 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
   return {
     async prepareInvocation(options) {
       const query = typeof options.input?.query === 'string' ? options.input.query.trim().slice(0, 200) : '';
-      const indexNote = (await hasIndex().catch(() => false)) || declined ? '' : ' The workspace has no semantic index yet: you will be asked whether to build it first (that embeds the workspace\'s files: costs credits, can take minutes).';
+      const indexNote = (await hasIndex().catch(() => false)) || declined ? '' : vscode.l10n.t(' The workspace has no semantic index yet: you will be asked whether to build it first (that embeds the workspace\'s files: costs credits, can take minutes).');
       return {
-        invocationMessage: `Searching the workspace for "${query}"`,
+        invocationMessage: vscode.l10n.t('Searching the workspace for "{0}"', query),
         confirmationMessages: {
-          title: 'Search the workspace by meaning?',
-          message: `Query: "${query}". One embedding and one rerank request: charged by the tokens sent (usually a fraction of a cent), takes seconds.${indexNote}${balanceNote(deps.credits)}`,
+          title: vscode.l10n.t('Search the workspace by meaning?'),
+          message: vscode.l10n.t('Query: "{0}". One embedding and one rerank request: charged by the tokens sent (usually a fraction of a cent), takes seconds.{1}{2}', query, indexNote, balanceNote(deps.credits)),
         },
       };
     },

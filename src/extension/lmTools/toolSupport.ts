@@ -86,8 +86,8 @@ export function requiredTexts(input: unknown, key: string, maxCount: number, max
 /** One line on the balance for a confirmation ("" when it has not been read). */
 export function balanceNote(credits: CreditsMonitor): string {
   const state = credits.state;
-  if (state.kind === 'ok') return ` Current balance: ${formatCredits(state.reading.credits)}.`;
-  if (state.kind === 'outOfCredits') return ' The account is out of credits right now: the gateway will likely refuse this.';
+  if (state.kind === 'ok') return vscode.l10n.t(' Current balance: {0}.', formatCredits(state.reading.credits));
+  if (state.kind === 'outOfCredits') return vscode.l10n.t(' The account is out of credits right now: the gateway will likely refuse this.');
   return '';
 }
 

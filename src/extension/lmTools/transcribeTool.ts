@@ -44,10 +44,10 @@ export function transcribeTool(deps: LmToolDeps): vscode.LanguageModelTool<Trans
       }
       const model = await modelFor(deps.catalog, 'transcription').catch(() => undefined);
       return {
-        invocationMessage: `Transcribing ${path}`,
+        invocationMessage: vscode.l10n.t('Transcribing {0}', path),
         confirmationMessages: {
-          title: 'Transcribe an audio file?',
-          message: `Upload ${path}${size} to the gateway and transcribe it with ${model?.id ?? 'the default transcription model'}. Charged per minute of audio; a long recording can take minutes.${warning}${balanceNote(deps.credits)}`,
+          title: vscode.l10n.t('Transcribe an audio file?'),
+          message: vscode.l10n.t('Upload {0}{1} to the gateway and transcribe it with {2}. Charged per minute of audio; a long recording can take minutes.{3}{4}', path, size, model?.id ?? vscode.l10n.t('the default transcription model'), warning, balanceNote(deps.credits)),
         },
       };
     },

@@ -6,6 +6,7 @@ import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
 import { parseAudioToHostMessage, safeAudioType, type HostToAudioMessage, type PlayerState } from './audioProtocol';
 
 export const AUDIO_PANEL_TYPE = 'unifiedInference.audioPlayer';
+/** The panel's English title; the panel shows it in the display language. */
 export const AUDIO_PANEL_TITLE = 'Unified Inference Audio';
 
 export interface AudioPart {
@@ -92,13 +93,14 @@ export class AudioPlayer extends Disposable {
       this.panel.reveal(undefined, true);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(AUDIO_PANEL_TYPE, AUDIO_PANEL_TITLE, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+    const title = vscode.l10n.t('Unified Inference Audio');
+    const panel = vscode.window.createWebviewPanel(AUDIO_PANEL_TYPE, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       ...webviewOptions(this.extensionUri),
       // Playback must go on while another editor is in front.
       retainContextWhenHidden: true,
     });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'unified-inference.svg');
-    panel.webview.html = buildWebviewHtml(panel.webview, this.extensionUri, { title: AUDIO_PANEL_TITLE, script: 'audio', styles: ['media/webview.css', 'media/audio.css'] });
+    panel.webview.html = buildWebviewHtml(panel.webview, this.extensionUri, { title, script: 'audio', styles: ['media/webview.css', 'media/audio.css'] });
     this.panel = panel;
     this.ready = false;
     const subscription = panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw));

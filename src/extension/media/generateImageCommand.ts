@@ -25,32 +25,33 @@ export interface GeneratedImages {
 export async function generateImageCommand(deps: MediaDeps, gallery: ImageGallery): Promise<Outcome<GeneratedImages> | undefined> {
   // No key: said before the first question; once it is set, the command starts again.
   if (!deps.failures.requireSetup(vscode.l10n.t('Generate Image'), () => generateImageCommand(deps, gallery))) return undefined;
-  const prompt = (await vscode.window.showInputBox({ title: 'Generate Image: prompt', prompt: 'Describe the image', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : 'Describe the image.') }))?.trim();
+  const prompt = (await vscode.window.showInputBox({ title: vscode.l10n.t('Generate Image: prompt'), prompt: vscode.l10n.t('Describe the image'), ignoreFocusOut: true, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Describe the image.')) }))?.trim();
   if (!prompt) return undefined;
-  const model = await pickModel(deps.catalog, 'image', 'Generate Image: model');
+  const model = await pickModel(deps.catalog, 'image', vscode.l10n.t('Generate Image: model'));
   if (!model) return undefined;
-  const size = await pickValue(IMAGE_SIZES, 'Generate Image: size', (s) => (s === '1024x1024' ? 'square' : s === '1024x1792' ? 'portrait' : 'landscape'));
+  const size = await pickValue(IMAGE_SIZES, vscode.l10n.t('Generate Image: size'), (s) => (s === '1024x1024' ? vscode.l10n.t('square') : s === '1024x1792' ? vscode.l10n.t('portrait') : vscode.l10n.t('landscape')));
   if (!size) return undefined;
-  const quality = await pickValue(QUALITIES, 'Generate Image: quality', (q) => (q === 'hd' ? 'finer detail, costs more' : undefined));
+  const quality = await pickValue(QUALITIES, vscode.l10n.t('Generate Image: quality'), (q) => (q === 'hd' ? vscode.l10n.t('finer detail, costs more') : undefined));
   if (!quality) return undefined;
-  const count = await pickValue(COUNTS, 'Generate Image: how many images');
+  const count = await pickValue(COUNTS, vscode.l10n.t('Generate Image: how many images'));
   if (!count) return undefined;
   return generateInto(deps, gallery, { model, prompt, size, quality, n: Number(count), response_format: 'url' });
 }
 
 /** Asks the gateway and puts the images in the gallery; Regenerate comes back here with the same request. */
 export async function generateInto(deps: MediaDeps, gallery: ImageGallery, request: ImageGenerationRequest): Promise<Outcome<GeneratedImages>> {
-  const busy = `Generating ${request.n ?? 1} image${(request.n ?? 1) > 1 ? 's' : ''} with ${request.model}...`;
+  const n = request.n ?? 1;
+  const busy = n > 1 ? vscode.l10n.t('Generating {0} images with {1}...', n, request.model) : vscode.l10n.t('Generating {0} image with {1}...', n, request.model);
   gallery.setBusy(busy);
   try {
     return await runMedia(deps.failures, vscode.l10n.t('Generating image'), async (signal, report) => {
       const client = deps.connection.setup.client;
       if (!client) throw new SetupRequiredError('baseUrl');
-      report(`with ${request.model}...`);
+      report(vscode.l10n.t('with {0}...', request.model));
       const answer = await client.images.generate(request, { signal, timeoutMs: IMAGE_TIMEOUT_MS });
       deps.connection.reportModelUse();
-      if (answer.data.length === 0) throw new Error('The gateway answered without an image.');
-      report('downloading...');
+      if (answer.data.length === 0) throw new Error(vscode.l10n.t('The gateway answered without an image.'));
+      report(vscode.l10n.t('downloading...'));
       // Each image on its own: a bad link must not cost the images that did arrive (all are paid for).
       const settled = await Promise.allSettled(answer.data.map((image) => client.images.download(image, { signal, timeoutMs: DOWNLOAD_TIMEOUT_MS })));
       const { images, failures } = splitDownloads(answer.data, settled);
@@ -59,7 +60,7 @@ export async function generateInto(deps: MediaDeps, gallery: ImageGallery, reque
       signal.throwIfAborted();
       if (failures.length > 0) gallery.addFailures(request, failures);
       if (images.length === 0) throw new PaidFailure(failureSummary(0, failures));
-      if (failures.length > 0) void vscode.window.showWarningMessage(`Unified Inference: ${failureSummary(images.length, failures)}`, 'Show Gallery').then((choice) => choice && gallery.show());
+      if (failures.length > 0) void vscode.window.showWarningMessage(vscode.l10n.t('Unified Inference: {0}', failureSummary(images.length, failures)), vscode.l10n.t('Show Gallery')).then((choice) => choice && gallery.show());
       return { entries, gallery, failures };
     }, () => generateInto(deps, gallery, request));
   } finally {

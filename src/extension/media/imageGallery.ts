@@ -9,6 +9,7 @@ import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
 import { imageFileName, imageFolderSegments, markdownImageLink, type ImageFailure, type ReceivedImage } from './imageData';
 
 export const GALLERY_PANEL_TYPE = 'unifiedInference.imageGallery';
+/** The panel's English title; the panel shows it in the display language. */
 export const GALLERY_PANEL_TITLE = 'Unified Inference Images';
 /** Images kept in the panel (and in memory); older ones drop out, saved files stay on disk. */
 const KEEP_IMAGES = 24;
@@ -102,9 +103,10 @@ export class ImageGallery extends Disposable {
       this.panel.reveal(undefined, true);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(GALLERY_PANEL_TYPE, GALLERY_PANEL_TITLE, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, webviewOptions(this.extensionUri));
+    const title = vscode.l10n.t('Unified Inference Images');
+    const panel = vscode.window.createWebviewPanel(GALLERY_PANEL_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, webviewOptions(this.extensionUri));
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'unified-inference.svg');
-    panel.webview.html = buildWebviewHtml(panel.webview, this.extensionUri, { title: GALLERY_PANEL_TITLE, script: 'gallery', styles: ['media/webview.css', 'media/gallery.css'] });
+    panel.webview.html = buildWebviewHtml(panel.webview, this.extensionUri, { title, script: 'gallery', styles: ['media/webview.css', 'media/gallery.css'] });
     this.panel = panel;
     this.ready = false;
     const subscription = panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw));
@@ -130,7 +132,7 @@ export class ImageGallery extends Disposable {
       return;
     }
     const entry = this.entryList.find((candidate) => candidate.image.id === message.id);
-    if (!entry) return this.notice('That image is no longer in the gallery.');
+    if (!entry) return this.notice(vscode.l10n.t('That image is no longer in the gallery.'));
     try {
       switch (message.type) {
         case 'save':
@@ -146,7 +148,7 @@ export class ImageGallery extends Disposable {
           assertNever(message);
       }
     } catch (error) {
-      this.notice(`${error instanceof Error ? error.message : String(error)}`);
+      this.notice(error instanceof Error ? error.message : String(error));
     }
   }
 
@@ -155,8 +157,8 @@ export class ImageGallery extends Disposable {
     if (entry.saved) return entry.saved;
     const root = vscode.workspace.workspaceFolders?.[0]?.uri;
     const segments = imageFolderSegments(readSettings().images.folder);
-    if (!root) return this.notice('Open a folder first: images are saved into the workspace.');
-    if (!segments) return this.notice('unifiedInference.images.folder must be a relative folder inside the workspace.');
+    if (!root) return this.notice(vscode.l10n.t('Open a folder first: images are saved into the workspace.'));
+    if (!segments) return this.notice(vscode.l10n.t('unifiedInference.images.folder must be a relative folder inside the workspace.'));
     const folder = vscode.Uri.joinPath(root, ...segments);
     await vscode.workspace.fs.createDirectory(folder);
     const index = this.entryList.filter((e) => e.request === entry.request).indexOf(entry);
@@ -165,15 +167,15 @@ export class ImageGallery extends Disposable {
     entry.saved = target;
     const savedPath = vscode.workspace.asRelativePath(target, false);
     this.post({ type: 'saved', id: entry.image.id, savedPath });
-    void vscode.window.setStatusBarMessage(`$(check) Image saved to ${savedPath}`, 4000);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Image saved to {0}', savedPath), 4000);
     return target;
   }
 
   async copyLink(entry: GalleryEntry): Promise<string | undefined> {
-    if (!entry.saved) return this.notice('Save the image to the workspace first: the link points at the saved file.');
+    if (!entry.saved) return this.notice(vscode.l10n.t('Save the image to the workspace first: the link points at the saved file.'));
     const link = markdownImageLink(entry.image.revisedPrompt || entry.image.prompt, vscode.workspace.asRelativePath(entry.saved, false));
     await vscode.env.clipboard.writeText(link);
-    void vscode.window.setStatusBarMessage('$(check) Markdown link copied', 4000);
+    void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Markdown link copied'), 4000);
     return link;
   }
 

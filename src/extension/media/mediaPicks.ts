@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { ModelCategoryName } from '../../shared/settings';
 import { catalogModels, modelFor } from '../models/catalogModels';
-import { CATEGORY_LABELS, categoryOf } from '../models/catalogTree';
+import { categoryLabel } from '../models/categoryLabel';
+import { categoryOf } from '../models/catalogTree';
 import type { ModelCatalog } from '../models/modelCatalog';
 
 interface ModelItem extends vscode.QuickPickItem { readonly id: string }
@@ -15,12 +16,12 @@ export async function pickModel(catalog: ModelCatalog, category: ModelCategoryNa
   const listed = ((await catalogModels(catalog)) ?? []).filter((model) => categoryOf(model) === category).map((model) => model.id);
   const ids = [...new Set([...(preferred ? [preferred.id] : []), ...listed])];
   if (ids.length === 0) {
-    void vscode.window.showErrorMessage(`No ${CATEGORY_LABELS[category].toLowerCase()} model is available: the catalog lists none (or could not be read) and no default is set in unifiedInference.defaultModels.${category}.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('No {0} model is available: the catalog lists none (or could not be read) and no default is set in unifiedInference.defaultModels.{1}.', categoryLabel(category).toLowerCase(), category));
     return undefined;
   }
   if (ids.length === 1) return ids[0];
-  const items: ModelItem[] = ids.map((id) => ({ id, label: id, ...(id === preferred?.id ? { description: 'default' } : {}) }));
-  return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Model', ignoreFocusOut: true }))?.id;
+  const items: ModelItem[] = ids.map((id) => ({ id, label: id, ...(id === preferred?.id ? { description: vscode.l10n.t('default') } : {}) }));
+  return (await vscode.window.showQuickPick(items, { title, placeHolder: vscode.l10n.t('Model'), ignoreFocusOut: true }))?.id;
 }
 
 /** A quick pick of plain values; the first is the default. */

@@ -8,7 +8,6 @@ import { runMedia, type Outcome, type Report } from './mediaRun';
 import { isPlayableFormat, numberedPath, parseSpeedText, readingTitle, SPEECH_VOICES, speedProblem, voiceIdProblem } from './speechOptions';
 
 const SPEECH_TIMEOUT_MS = 120_000;
-const OTHER_VOICE = 'Other voice id...';
 
 interface SpeechChoice {
   readonly model: string;
@@ -23,7 +22,7 @@ export interface SavedSpeech { readonly files: readonly vscode.Uri[]; readonly p
 /** "Read Selection Aloud": the selection spoken in the audio panel, parts playing as they arrive. */
 export async function readSelectionAloud(deps: MediaDeps): Promise<Outcome<ReadAloudResult> | undefined> {
   if (!deps.failures.requireSetup(vscode.l10n.t('Read Aloud'), () => readSelectionAloud(deps))) return undefined;
-  const start = await prepare(deps, 'Read Aloud', SPEECH_FORMATS.filter(isPlayableFormat));
+  const start = await prepare(deps, vscode.l10n.t('Read Aloud'), SPEECH_FORMATS.filter(isPlayableFormat));
   if (!start) return undefined;
   return readAloudWith(deps, start);
 }
@@ -37,21 +36,21 @@ async function readAloudWith(deps: MediaDeps, start: Prepared): Promise<Outcome<
     return { playlist, parts: parts.length };
   }, () => readAloudWith(deps, start));
   // The audio panel shows the same message as the notification.
-  if (outcome.kind !== 'done') deps.player.fail(playlist, outcome.kind === 'cancelled' ? 'cancelled' : outcome.message);
+  if (outcome.kind !== 'done') deps.player.fail(playlist, outcome.kind === 'cancelled' ? vscode.l10n.t('cancelled') : outcome.message);
   return outcome;
 }
 
 /** "Save Selection as Speech...": one file, or one numbered file per part when the format cannot be joined. */
 export async function saveSelectionAsSpeech(deps: MediaDeps): Promise<Outcome<SavedSpeech> | undefined> {
   if (!deps.failures.requireSetup(vscode.l10n.t('Save as Speech'), () => saveSelectionAsSpeech(deps))) return undefined;
-  const start = await prepare(deps, 'Save as Speech', SPEECH_FORMATS);
+  const start = await prepare(deps, vscode.l10n.t('Save as Speech'), SPEECH_FORMATS);
   if (!start) return undefined;
   const { choice } = start;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const target = await vscode.window.showSaveDialog({
-    title: 'Save Speech',
-    saveLabel: 'Save Speech',
-    filters: { Audio: [choice.format] },
+    title: vscode.l10n.t('Save Speech'),
+    saveLabel: vscode.l10n.t('Save Speech'),
+    filters: { [vscode.l10n.t('Audio')]: [choice.format] },
     ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, `speech.${choice.format}`) } : {}),
   });
   if (!target) return undefined;
@@ -70,7 +69,7 @@ async function saveSpeechWith(deps: MediaDeps, start: Prepared, target: vscode.U
     if (joined) await vscode.workspace.fs.writeFile(target, joined);
     else for (const [index, file] of files.entries()) await vscode.workspace.fs.writeFile(file, audio[index] ?? new Uint8Array());
     const where = files.map((file) => vscode.workspace.asRelativePath(file)).join(', ');
-    void vscode.window.showInformationMessage(parts.length > 1 && !joined ? `Speech saved in ${files.length} parts: ${where}` : `Speech saved to ${where}`);
+    void vscode.window.showInformationMessage(parts.length > 1 && !joined ? vscode.l10n.t('Speech saved in {0} parts: {1}', files.length, where) : vscode.l10n.t('Speech saved to {0}', where));
     return { files, parts: parts.length, joined: !!joined };
   }, () => saveSpeechWith(deps, start, target));
 }
@@ -81,25 +80,27 @@ async function prepare(deps: MediaDeps, what: string, formats: readonly SpeechFo
   const editor = vscode.window.activeTextEditor;
   const text = editor ? editor.selections.map((selection) => editor.document.getText(selection)).join('\n').trim() : '';
   if (!text) {
-    void vscode.window.showInformationMessage(`${what}: select the text to speak in an editor first.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('{0}: select the text to speak in an editor first.', what));
     return undefined;
   }
   const client = deps.connection.setup.client;
   if (!client) return undefined; // checked before: only a change of settings since then gets here
   const choice = await pickSpeechChoice(deps, what, formats);
   if (!choice) return undefined;
-  return { client, choice, parts: splitSpeechInput(text), title: readingTitle(text, 'Selection') };
+  return { client, choice, parts: splitSpeechInput(text), title: readingTitle(text, vscode.l10n.t('Selection')) };
 }
 
 async function pickSpeechChoice(deps: MediaDeps, what: string, formats: readonly SpeechFormat[]): Promise<SpeechChoice | undefined> {
-  const model = await pickModel(deps.catalog, 'speech', `${what}: model`);
+  const model = await pickModel(deps.catalog, 'speech', vscode.l10n.t('{0}: model', what));
   if (!model) return undefined;
-  const picked = await pickValue([...SPEECH_VOICES, OTHER_VOICE], `${what}: voice`, (v) => (v === OTHER_VOICE ? 'a voice id of the provider' : undefined));
-  const voice = picked !== OTHER_VOICE ? picked : (await vscode.window.showInputBox({ title: `${what}: voice id`, prompt: 'A raw voice id, passed to the provider as is', validateInput: voiceIdProblem, ignoreFocusOut: true }))?.trim();
+  // The translated label is the item and the answer: compared by identity.
+  const otherVoice = vscode.l10n.t('Other voice id...');
+  const picked = await pickValue([...SPEECH_VOICES, otherVoice], vscode.l10n.t('{0}: voice', what), (v) => (v === otherVoice ? vscode.l10n.t('a voice id of the provider') : undefined));
+  const voice = picked !== otherVoice ? picked : (await vscode.window.showInputBox({ title: vscode.l10n.t('{0}: voice id', what), prompt: vscode.l10n.t('A raw voice id, passed to the provider as is'), validateInput: voiceIdProblem, ignoreFocusOut: true }))?.trim();
   if (!voice) return undefined;
-  const format = await pickValue(formats, `${what}: audio format`, (f) => (f === 'pcm' ? 'raw 16-bit samples, no header' : undefined));
+  const format = await pickValue(formats, vscode.l10n.t('{0}: audio format', what), (f) => (f === 'pcm' ? vscode.l10n.t('raw 16-bit samples, no header') : undefined));
   if (!format) return undefined;
-  const speedText = await vscode.window.showInputBox({ title: `${what}: speed`, prompt: 'From 0.25 to 4; 1 is normal', value: '1', validateInput: speedProblem, ignoreFocusOut: true });
+  const speedText = await vscode.window.showInputBox({ title: vscode.l10n.t('{0}: speed', what), prompt: vscode.l10n.t('From 0.25 to 4; 1 is normal'), value: '1', validateInput: speedProblem, ignoreFocusOut: true });
   const speed = speedText === undefined ? undefined : parseSpeedText(speedText);
   if (speed === undefined) return undefined;
   return { model, voice, format, speed };
@@ -108,7 +109,7 @@ async function pickSpeechChoice(deps: MediaDeps, what: string, formats: readonly
 /** The parts requested one after another, in order: a listener hears part 1 while part 2 is made. */
 async function synthesize(deps: MediaDeps, client: GatewayClient, choice: SpeechChoice, parts: readonly string[], signal: AbortSignal, report: Report, onPart: (index: number, audio: SpeechResult) => void): Promise<void> {
   for (const [index, input] of parts.entries()) {
-    report(parts.length > 1 ? `part ${index + 1} of ${parts.length}...` : `with ${choice.model}...`, parts.length > 1 ? 100 / parts.length : undefined);
+    report(parts.length > 1 ? vscode.l10n.t('part {0} of {1}...', index + 1, parts.length) : vscode.l10n.t('with {0}...', choice.model), parts.length > 1 ? 100 / parts.length : undefined);
     const audio = await client.audio.speech({ model: choice.model, input, voice: choice.voice, response_format: choice.format, speed: choice.speed }, { signal, timeoutMs: SPEECH_TIMEOUT_MS });
     deps.connection.reportModelUse();
     onPart(index, audio);

@@ -8,13 +8,16 @@ import { runMedia, type Outcome } from './mediaRun';
 import { subtitlePath, transcriptDocument } from './transcriptText';
 
 const TRANSCRIBE_TIMEOUT_MS = 10 * 60_000;
-const FORMAT_NOTES: Partial<Record<TranscriptionFormat, string>> = {
-  text: 'plain transcript',
-  srt: 'SubRip subtitles',
-  vtt: 'WebVTT subtitles',
-  verbose_json: 'segments and word timestamps, as tables',
-  json: 'the JSON answer',
-};
+/** What each output format gives, in the display language. */
+function formatNote(format: TranscriptionFormat): string {
+  switch (format) {
+    case 'text': return vscode.l10n.t('plain transcript');
+    case 'srt': return vscode.l10n.t('SubRip subtitles');
+    case 'vtt': return vscode.l10n.t('WebVTT subtitles');
+    case 'verbose_json': return vscode.l10n.t('segments and word timestamps, as tables');
+    case 'json': return vscode.l10n.t('the JSON answer');
+  }
+}
 
 export interface TranscribeResult {
   readonly document: vscode.TextDocument;
@@ -30,19 +33,19 @@ export async function transcribeAudioFile(deps: MediaDeps, resource?: unknown): 
   const file = resource instanceof vscode.Uri ? resource : await pickAudioFile();
   if (!file) return undefined;
   if (!isTranscribableFile(file.path)) {
-    const message = `${basename(file)} is not an audio file the gateway transcribes. Use one of: ${TRANSCRIPTION_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')}.`;
+    const message = vscode.l10n.t('{0} is not an audio file the gateway transcribes. Use one of: {1}.', basename(file), TRANSCRIPTION_FILE_EXTENSIONS.map((e) => `.${e}`).join(', '));
     void vscode.window.showErrorMessage(message);
     return { kind: 'failed', message };
   }
   const sizeProblem = await checkUploadSize(file);
   if (sizeProblem) return sizeProblem;
-  const model = await pickModel(deps.catalog, 'transcription', 'Transcribe: model');
+  const model = await pickModel(deps.catalog, 'transcription', vscode.l10n.t('Transcribe: model'));
   if (!model) return undefined;
   const language = await pickLanguage();
   if (language === undefined) return undefined;
-  const format = await pickValue(TRANSCRIPTION_FORMATS, 'Transcribe: output format', (f) => FORMAT_NOTES[f]);
+  const format = await pickValue(TRANSCRIPTION_FORMATS, vscode.l10n.t('Transcribe: output format'), formatNote);
   if (!format) return undefined;
-  const prompt = await vscode.window.showInputBox({ title: 'Transcribe: prompt (optional)', prompt: 'Words, names or style the transcript should follow; in the language of the audio. Leave empty for none.', ignoreFocusOut: true });
+  const prompt = await vscode.window.showInputBox({ title: vscode.l10n.t('Transcribe: prompt (optional)'), prompt: vscode.l10n.t('Words, names or style the transcript should follow; in the language of the audio. Leave empty for none.'), ignoreFocusOut: true });
   if (prompt === undefined) return undefined;
   return transcribeWith(deps, file, { model, language, format, prompt: prompt.trim() });
 }
@@ -54,12 +57,12 @@ async function transcribeWith(deps: MediaDeps, file: vscode.Uri, { model, langua
   const outcome = await runMedia(deps.failures, vscode.l10n.t('Transcribing {0}', basename(file)), async (signal, report) => {
     const client = deps.connection.setup.client;
     if (!client) throw new SetupRequiredError('baseUrl');
-    report('reading the file...');
+    report(vscode.l10n.t('reading the file...'));
     const data = await vscode.workspace.fs.readFile(file);
     // It may have grown since it was checked: the same verdict on what was read.
     const grown = transcriptionUploadVerdict(basename(file), data.byteLength);
     if (grown.kind === 'refuse') throw new Error(grown.message);
-    report(`uploading ${formatBytes(data.byteLength)} to ${model}...`);
+    report(vscode.l10n.t('uploading {0} to {1}...', formatBytes(data.byteLength), model));
     const answer = await client.audio.transcribe(
       { model, file: { data, filename: basename(file), contentType: audioUploadType(file.path) }, response_format: format, ...(language ? { language } : {}), ...(prompt ? { prompt } : {}) },
       { signal, timeoutMs: TRANSCRIBE_TIMEOUT_MS },
@@ -86,7 +89,7 @@ async function checkUploadSize(file: vscode.Uri): Promise<Outcome<TranscribeResu
   try {
     size = (await vscode.workspace.fs.stat(file)).size;
   } catch (error) {
-    const message = `${basename(file)} could not be read (${error instanceof Error ? error.message : String(error)}).`;
+    const message = vscode.l10n.t('{0} could not be read ({1}).', basename(file), error instanceof Error ? error.message : String(error));
     void vscode.window.showErrorMessage(message);
     return { kind: 'failed', message };
   }
@@ -96,7 +99,7 @@ async function checkUploadSize(file: vscode.Uri): Promise<Outcome<TranscribeResu
     return { kind: 'failed', message: verdict.message };
   }
   if (verdict.kind === 'confirm') {
-    const upload = 'Upload Anyway';
+    const upload = vscode.l10n.t('Upload Anyway');
     if ((await vscode.window.showWarningMessage(verdict.message, { modal: true }, upload)) !== upload) return { kind: 'cancelled' };
   }
   return undefined;
@@ -104,28 +107,28 @@ async function checkUploadSize(file: vscode.Uri): Promise<Outcome<TranscribeResu
 
 async function pickAudioFile(): Promise<vscode.Uri | undefined> {
   const picked = await vscode.window.showOpenDialog({
-    title: 'Transcribe Audio File',
-    openLabel: 'Transcribe',
+    title: vscode.l10n.t('Transcribe Audio File'),
+    openLabel: vscode.l10n.t('Transcribe'),
     canSelectMany: false,
-    filters: { Audio: [...TRANSCRIPTION_FILE_EXTENSIONS], 'All files': ['*'] },
+    filters: { [vscode.l10n.t('Audio')]: [...TRANSCRIPTION_FILE_EXTENSIONS], [vscode.l10n.t('All files')]: ['*'] },
   });
   return picked?.[0];
 }
 
 /** '' = let the model detect the language; undefined = the user dismissed the pick. */
 async function pickLanguage(): Promise<string | undefined> {
-  const items = [{ label: 'Detect automatically', code: '' }, ...TRANSCRIPTION_LANGUAGES.map(([code, name]) => ({ label: name, description: code, code }))];
-  return (await vscode.window.showQuickPick(items, { title: 'Transcribe: language (optional)', placeHolder: 'The language spoken; a known language improves accuracy and speed', matchOnDescription: true, ignoreFocusOut: true }))?.code;
+  const items = [{ label: vscode.l10n.t('Detect automatically'), code: '' }, ...TRANSCRIPTION_LANGUAGES.map(([code, name]) => ({ label: name, description: code, code }))];
+  return (await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Transcribe: language (optional)'), placeHolder: vscode.l10n.t('The language spoken; a known language improves accuracy and speed'), matchOnDescription: true, ignoreFocusOut: true }))?.code;
 }
 
 /** Subtitles are most useful beside their audio (players pick them up by name). */
 async function offerSubtitleSave(audio: vscode.Uri, format: 'srt' | 'vtt', content: string): Promise<vscode.Uri | undefined> {
   const target = audio.with({ path: subtitlePath(audio.path, format) });
-  const action = `Save as ${basename(target)}`;
-  const answer = await vscode.window.showInformationMessage(`Transcript of ${basename(audio)} ready.`, action);
+  const action = vscode.l10n.t('Save as {0}', basename(target));
+  const answer = await vscode.window.showInformationMessage(vscode.l10n.t('Transcript of {0} ready.', basename(audio)), action);
   if (answer !== action) return undefined;
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
-  void vscode.window.setStatusBarMessage(`$(check) Saved ${vscode.workspace.asRelativePath(target)}`, 4000);
+  void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Saved {0}', vscode.workspace.asRelativePath(target)), 4000);
   return target;
 }
 

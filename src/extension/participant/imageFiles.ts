@@ -32,13 +32,13 @@ export async function saveImageToWorkspace(source: unknown): Promise<vscode.Uri 
   const name = from.path.split('/').pop() ?? 'image.png';
   const type = imageTypeOfExtension(name);
   const target = await vscode.window.showSaveDialog({
-    title: 'Save Image',
-    saveLabel: 'Save Image',
-    filters: type ? { [`${type.label} image`]: [type.extension] } : { Images: ['png', 'jpg', 'webp', 'gif'] },
+    title: vscode.l10n.t('Save Image'),
+    saveLabel: vscode.l10n.t('Save Image'),
+    filters: type ? { [vscode.l10n.t('{0} image', type.label)]: [type.extension] } : { [vscode.l10n.t('Images')]: ['png', 'jpg', 'webp', 'gif'] },
     ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
   });
   if (!target) return undefined;
   await vscode.workspace.fs.writeFile(target, await vscode.workspace.fs.readFile(from));
-  void vscode.window.setStatusBarMessage(`$(check) Image saved to ${vscode.workspace.asRelativePath(target)}`, 4000);
+  void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Image saved to {0}', vscode.workspace.asRelativePath(target)), 4000);
   return target;
 }

@@ -41,7 +41,7 @@ export function createUnifiedHandler(deps: UnifiedParticipantDeps): UnifiedHandl
   const handler: vscode.ChatRequestHandler = async (request, context, stream, token) => {
     const command = commandOf(request);
     if (command === undefined) {
-      stream.markdown(`\`@unified\` has no \`/${request.command ?? ''}\` command. Try \`/research\`, \`/image\`, \`/speak\`, \`/models\` or \`/quota\`.`);
+      stream.markdown(vscode.l10n.t('`@unified` has no `/{0}` command. Try `/research`, `/image`, `/speak`, `/models` or `/quota`.', request.command ?? ''));
       return { metadata: { command: '', outcome: 'usage' } };
     }
     // Cancelling the chat request aborts the gateway request at once (the socket closes).

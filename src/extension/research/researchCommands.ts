@@ -40,7 +40,7 @@ async function jobFrom(jobs: ResearchJobs, node: ResearchNode | undefined, purpo
   if (node?.kind === 'job') return jobs.find(node.job.id) ?? node.job;
   const picked = await vscode.window.showQuickPick(
     jobs.jobs.map((job) => ({ label: jobTitle(job), description: job.status, job })),
-    { title: purpose, placeHolder: 'Pick a research job' },
+    { title: purpose, placeHolder: vscode.l10n.t('Pick a research job') },
   );
   return picked?.job;
 }
@@ -104,22 +104,22 @@ export function registerResearchCommands({ jobs, reports, view, connection, fail
       let uri = target instanceof vscode.Uri && target.scheme === REPORT_SCHEME ? target : reports.activeReportUri;
       if (!uri) {
         const id = jobIdFrom(target);
-        const job = id ? jobs.find(id) ?? { id, status: 'unknown' } : await jobFrom(jobs, undefined, 'Refresh Report');
+        const job = id ? jobs.find(id) ?? { id, status: 'unknown' } : await jobFrom(jobs, undefined, vscode.l10n.t('Refresh Report'));
         if (!job) return undefined;
         uri = reportUri(job);
       }
       await reports.refresh(uri);
-      void vscode.window.setStatusBarMessage('$(check) Report refreshed', 3000);
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Report refreshed'), 3000);
       return uri;
     }),
     vscode.commands.registerCommand('unifiedInference.research.loadMore', () => jobs.loadMore()),
     vscode.commands.registerCommand('unifiedInference.research.filter', async () => {
       const statusPick = await vscode.window.showQuickPick(
         (Object.keys(STATUS_LABELS) as StatusFilter[]).map((status) => ({ label: STATUS_LABELS[status], status, picked: status === jobs.query.status })),
-        { title: 'Filter Research Jobs (1/2): status' },
+        { title: vscode.l10n.t('Filter Research Jobs (1/2): status') },
       );
       if (!statusPick) return;
-      const text = await vscode.window.showInputBox({ title: 'Filter Research Jobs (2/2): text in the topic', prompt: 'Leave empty for any topic.', value: jobs.query.text });
+      const text = await vscode.window.showInputBox({ title: vscode.l10n.t('Filter Research Jobs (2/2): text in the topic'), prompt: vscode.l10n.t('Leave empty for any topic.'), value: jobs.query.text });
       if (text === undefined) return;
       await jobs.setQuery({ ...jobs.query, status: statusPick.status, text: text.trim() });
     }),
@@ -127,33 +127,33 @@ export function registerResearchCommands({ jobs, reports, view, connection, fail
     vscode.commands.registerCommand('unifiedInference.research.sort', async () => {
       const pick = await vscode.window.showQuickPick(
         (Object.keys(SORT_LABELS) as SortKey[]).map((sort) => ({ label: `${sort === jobs.query.sort ? '$(check) ' : ''}${SORT_LABELS[sort]}`, sort })),
-        { title: 'Sort Research Jobs' },
+        { title: vscode.l10n.t('Sort Research Jobs') },
       );
       if (pick) await jobs.setQuery({ ...jobs.query, sort: pick.sort });
     }),
     vscode.commands.registerCommand('unifiedInference.research.openReport', async (node?: ResearchNode) => {
-      const job = await jobFrom(jobs, node, 'Open Report');
+      const job = await jobFrom(jobs, node, vscode.l10n.t('Open Report'));
       if (job) await reports.open(job);
     }),
     vscode.commands.registerCommand('unifiedInference.research.copyReport', async (node?: ResearchNode) => {
-      const job = await jobFrom(jobs, node, 'Copy Report');
+      const job = await jobFrom(jobs, node, vscode.l10n.t('Copy Report'));
       if (!job) return;
       await vscode.env.clipboard.writeText(await reports.text(job));
-      void vscode.window.setStatusBarMessage('$(check) Report copied', 3000);
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Report copied'), 3000);
     }),
     vscode.commands.registerCommand('unifiedInference.research.saveReport', async (node?: ResearchNode) => {
-      const job = await jobFrom(jobs, node, 'Save Report As...');
+      const job = await jobFrom(jobs, node, vscode.l10n.t('Save Report As...'));
       if (!job) return undefined;
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       const name = `${jobTitle(job).replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'research-report'}.md`;
-      const target = await vscode.window.showSaveDialog({ title: 'Save Report As', filters: { Markdown: ['md'] }, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}) });
+      const target = await vscode.window.showSaveDialog({ title: vscode.l10n.t('Save Report As'), filters: { [vscode.l10n.t('Markdown')]: ['md'] }, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}) });
       if (!target) return undefined;
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(await reports.text(job)));
-      void vscode.window.showInformationMessage(`Report saved to ${vscode.workspace.asRelativePath(target)}.`, 'Open').then((choice) => choice && vscode.window.showTextDocument(target));
+      void vscode.window.showInformationMessage(vscode.l10n.t('Report saved to {0}.', vscode.workspace.asRelativePath(target)), vscode.l10n.t('Open')).then((choice) => (choice ? vscode.window.showTextDocument(target) : undefined));
       return target;
     }),
     vscode.commands.registerCommand('unifiedInference.research.copyId', async (node?: ResearchNode) => {
-      const job = await jobFrom(jobs, node, 'Copy Job Id');
+      const job = await jobFrom(jobs, node, vscode.l10n.t('Copy Job Id'));
       if (job) await vscode.env.clipboard.writeText(job.id);
     }),
   ];

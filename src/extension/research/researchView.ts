@@ -33,10 +33,10 @@ export class ResearchView extends Disposable implements vscode.TreeDataProvider<
 
   getTreeItem(node: ResearchNode): vscode.TreeItem {
     if (node.kind === 'loadMore') {
-      const item = new vscode.TreeItem('Load more...', vscode.TreeItemCollapsibleState.None);
-      item.description = `${node.shown} of ${node.total}`;
+      const item = new vscode.TreeItem(vscode.l10n.t('Load more...'), vscode.TreeItemCollapsibleState.None);
+      item.description = vscode.l10n.t('{0} of {1}', node.shown, node.total);
       item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.command = { command: 'unifiedInference.research.loadMore', title: 'Load more' };
+      item.command = { command: 'unifiedInference.research.loadMore', title: vscode.l10n.t('Load more') };
       item.id = 'loadMore';
       return item;
     }
@@ -47,7 +47,7 @@ export class ResearchView extends Disposable implements vscode.TreeDataProvider<
     item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
     item.tooltip = new vscode.MarkdownString(look.tooltipLines.map((line) => line.replace(/[\\`*_[\]<>]/g, (c) => `\\${c}`)).join('  \n'));
     item.contextValue = `researchJob.${look.icon === 'pass' ? 'succeeded' : look.icon === 'error' ? 'failed' : 'inProgress'}`;
-    item.command = { command: 'unifiedInference.research.openReport', title: 'Open Report', arguments: [node] };
+    item.command = { command: 'unifiedInference.research.openReport', title: vscode.l10n.t('Open Report'), arguments: [node] };
     item.accessibilityInformation = { label: `${look.label}, ${look.description}` };
     return item;
   }
@@ -95,12 +95,14 @@ export class ResearchView extends Disposable implements vscode.TreeDataProvider<
     void vscode.commands.executeCommand('setContext', 'unifiedInference.research.filterActive', filter !== undefined);
     const parts: string[] = [];
     if (this.jobs.problem) {
-      const when = this.jobs.lastGoodRefresh ? `showing the list of ${new Date(this.jobs.lastGoodRefresh).toLocaleTimeString()}` : 'nothing loaded yet';
-      parts.push(`$(warning) Could not refresh (${this.jobs.problem}); ${when}.`);
+      parts.push(this.jobs.lastGoodRefresh
+        ? vscode.l10n.t('$(warning) Could not refresh ({0}); showing the list of {1}.', this.jobs.problem, new Date(this.jobs.lastGoodRefresh).toLocaleTimeString())
+        : vscode.l10n.t('$(warning) Could not refresh ({0}); nothing loaded yet.', this.jobs.problem));
     }
-    if (filter) parts.push(`${filter}. ${this.jobs.totalDocs} matching.`);
+    if (filter) parts.push(vscode.l10n.t('{0}. {1} matching.', filter, this.jobs.totalDocs));
     this.view.message = parts.join(' ') || undefined;
-    this.view.description = this.jobs.loading ? 'refreshing...' : this.jobs.totalDocs ? `${this.jobs.totalDocs} ${this.jobs.totalDocs === 1 ? 'job' : 'jobs'}` : undefined;
+    const total = this.jobs.totalDocs;
+    this.view.description = this.jobs.loading ? vscode.l10n.t('refreshing...') : total ? (total === 1 ? vscode.l10n.t('{0} job', total) : vscode.l10n.t('{0} jobs', total)) : undefined;
     this.changed.fire(undefined);
   }
 }

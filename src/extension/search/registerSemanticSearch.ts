@@ -35,7 +35,7 @@ export function registerSemanticSearch(deps: SemanticSearchDeps): { readonly dis
     vscode.commands.registerCommand('unifiedInference.search.cancelIndexing', () => service.cancel()),
     vscode.commands.registerCommand('unifiedInference.search.clearIndex', async () => {
       await service.clear();
-      void vscode.window.showInformationMessage('The semantic search index was deleted.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('The semantic search index was deleted.'));
     }),
     vscode.commands.registerCommand('unifiedInference.search.search', (args?: SearchArgs) => searchCommand(commandDeps, args)),
     vscode.commands.registerCommand('unifiedInference.search.rerankLines', (args?: RerankLinesArgs) => rerankLinesCommand(deps, args)),

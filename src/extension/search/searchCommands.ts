@@ -87,8 +87,8 @@ type ResultItem = vscode.QuickPickItem & { result: RankedResult };
 
 function showPick(outcome: SearchOutcome): void {
   const pick = vscode.window.createQuickPick<ResultItem>();
-  pick.title = `Semantic Search: ${outcome.query}`;
-  pick.placeholder = outcome.results.length ? 'Open a result' : 'No results (is the workspace indexed?)';
+  pick.title = vscode.l10n.t('Semantic Search: {0}', outcome.query);
+  pick.placeholder = outcome.results.length ? vscode.l10n.t('Open a result') : vscode.l10n.t('No results (is the workspace indexed?)');
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   pick.items = outcome.results.map((result) => {

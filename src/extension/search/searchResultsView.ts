@@ -9,7 +9,8 @@ export const SEARCH_RESULTS_VIEW_ID = 'unifiedInference.searchResults';
 export const OPEN_RESULT_COMMAND = 'unifiedInference.search.openResult';
 
 export function scoreLabel(result: RankedResult): string {
-  return `${result.reranked ? 'relevance' : 'similarity'} ${result.score.toFixed(3)}`;
+  const score = result.score.toFixed(3);
+  return result.reranked ? vscode.l10n.t('relevance {0}', score) : vscode.l10n.t('similarity {0}', score);
 }
 
 export class SearchResultsView extends Disposable implements vscode.TreeDataProvider<RankedResult> {
@@ -29,8 +30,9 @@ export class SearchResultsView extends Disposable implements vscode.TreeDataProv
 
   show(outcome: SearchOutcome): void {
     this.outcome = outcome;
-    const reranked = outcome.rerankProblem ? ' (not reranked)' : '';
-    this.view.message = outcome.results.length ? `“${outcome.query}”${reranked}` : `No results for “${outcome.query}”.`;
+    this.view.message = !outcome.results.length
+      ? vscode.l10n.t('No results for “{0}”.', outcome.query)
+      : outcome.rerankProblem ? vscode.l10n.t('“{0}” (not reranked)', outcome.query) : `“${outcome.query}”`;
     this.changed.fire();
   }
 
@@ -42,10 +44,10 @@ export class SearchResultsView extends Disposable implements vscode.TreeDataProv
     const path = displayPath(result.record.file);
     const item = new vscode.TreeItem(`${path.split('/').pop() ?? path}:${lineLabel(result)}`, vscode.TreeItemCollapsibleState.None);
     item.description = `${result.score.toFixed(3)} · ${previewOf(result, 60)}`;
-    item.tooltip = new vscode.MarkdownString().appendText(`${path}, lines ${lineLabel(result)} · ${scoreLabel(result)}\n\n`).appendCodeblock(result.text.slice(0, 1500));
+    item.tooltip = new vscode.MarkdownString().appendText(`${vscode.l10n.t('{0}, lines {1} · {2}', path, lineLabel(result), scoreLabel(result))}\n\n`).appendCodeblock(result.text.slice(0, 1500));
     item.resourceUri = vscode.Uri.parse(result.record.file);
     item.iconPath = vscode.ThemeIcon.File;
-    item.command = { command: OPEN_RESULT_COMMAND, title: 'Open', arguments: [result] };
+    item.command = { command: OPEN_RESULT_COMMAND, title: vscode.l10n.t('Open'), arguments: [result] };
     return item;
   }
 }

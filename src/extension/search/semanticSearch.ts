@@ -39,7 +39,7 @@ export async function runSemanticSearch(deps: SearchModelsDeps, source: IndexSou
   const store = index.store;
   if (!store || store.count === 0) return { query, results: [] };
   const [vector] = await gatewayEmbedder(deps, index.model)([query], signal);
-  if (!vector) throw new Error('The gateway returned no embedding for the query.');
+  if (!vector) throw new Error(vscode.l10n.t('The gateway returned no embedding for the query.'));
   const candidates = await candidateTexts(source, index, store.search(vector, settings.candidates));
   if (!candidates.length) return { query, results: [] };
   try {

@@ -57,7 +57,7 @@ export class WorkspaceFilesService extends Disposable {
 
   /** A URI (an editor's, an index entry's) as a workspace file, or why it is not one. */
   resolveUri(files: WorkspaceFiles, uri: vscode.Uri): Promise<Resolution> {
-    if (uri.scheme !== 'file') return Promise.resolve({ ok: false, problem: 'invalid', message: `${uri.toString()} is not a file on disk.` });
+    if (uri.scheme !== 'file') return Promise.resolve({ ok: false, problem: 'invalid', message: vscode.l10n.t('{0} is not a file on disk.', uri.toString()) });
     return files.resolve(uri.fsPath);
   }
 }
