@@ -13,8 +13,37 @@ function userValue(configuration: vscode.WorkspaceConfiguration, key: string): u
 
 /** Reads the extension's settings, typed (one accessor for every key in package.json). */
 export function readSettings(): Settings {
+  if (!remembered) return readSettingsNow();
+  return (remembered.settings ??= readSettingsNow());
+}
+
+function readSettingsNow(): Settings {
   const configuration = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   return parseSettings((key: string) => (USER_ONLY_SETTING_KEYS.includes(key) ? userValue(configuration, key) : configuration.get(key)));
+}
+
+/** While `rememberSettings` watches: the settings read since the last configuration change. */
+let remembered: { settings?: Settings } | undefined;
+
+/**
+ * Keeps one reading of the settings until the configuration changes or the workspace is trusted.
+ * A reading costs ~2 ms in the extension host (one `inspect` per user-only key) and views read
+ * per row. activate() calls this before anything else registers a listener, so the reading is
+ * forgotten before any other listener of the same change event runs and reads again.
+ */
+export function rememberSettings(): vscode.Disposable {
+  const state: { settings?: Settings } = {};
+  remembered = state;
+  const forget = (): void => {
+    state.settings = undefined;
+  };
+  return vscode.Disposable.from(
+    vscode.workspace.onDidChangeConfiguration(forget),
+    vscode.workspace.onDidGrantWorkspaceTrust(forget),
+    new vscode.Disposable(() => {
+      if (remembered === state) remembered = undefined;
+    }),
+  );
 }
 
 /** VS Code's own network settings, which every request of the extension honours. */

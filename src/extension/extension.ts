@@ -15,7 +15,7 @@ import { ConversationStore } from './chat/history/conversationStore';
 import { LastConversation } from './chat/lastConversation';
 import { registerChat } from './chat/registerChat';
 import { CostMeter } from './chat/replyCost';
-import { openSettings } from './config';
+import { openSettings, rememberSettings } from './config';
 import { GatewayConnection } from './gateway/gatewayConnection';
 import { setBaseUrlCommand } from './gateway/setBaseUrl';
 import { testConnectionCommand } from './gateway/testConnection';
@@ -43,6 +43,8 @@ import type { Model } from '../core/index';
 export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
   // Activation cost is measured here and logged (npm run bench -- activation reads the line).
   const clock = startActivationClock(() => performance.now());
+  // First, so the remembered settings are forgotten before any other configuration listener runs.
+  context.subscriptions.push(rememberSettings());
   const log = new Log();
   const apiKeys = new ApiKeyStore(context.secrets);
   context.subscriptions.push(log, apiKeys);

@@ -1,5 +1,7 @@
 import type * as vscode from 'vscode';
+import { readSettings } from './config';
 import type { ActivationTiming } from '../shared/activationTiming';
+import type { Settings } from '../shared/settings';
 import type { KeySource } from '../shared/chatProtocol';
 import type { CreditsMonitor } from './account/creditsMonitor';
 import type { CodeApplier } from './apply/codeApplier';
@@ -65,6 +67,8 @@ export interface TestApi extends TestParts {
   apiKeySource(): Promise<KeySource>;
   /** How long this window's activate() took, as the extension measured it (also in the log). */
   readonly activation: ActivationTiming;
+  /** The settings as every feature reads them (remembered between configuration changes). */
+  settings(): Settings;
 }
 
 export function createTestApi(context: vscode.ExtensionContext, apiKeySecretId: string, apiKeySource: () => Promise<KeySource>, activation: ActivationTiming, parts: TestParts): TestApi {
@@ -77,5 +81,6 @@ export function createTestApi(context: vscode.ExtensionContext, apiKeySecretId: 
     storedApiKey: () => context.secrets.get(apiKeySecretId),
     apiKeySource,
     activation,
+    settings: readSettings,
   };
 }
