@@ -84,7 +84,7 @@ function lazyVendorShims(exportNames) {
       const names = Object.keys(lazyVendors).join('|');
       build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => ({ path: args.path, namespace: 'lazy-vendor' }));
       // The shim's own require stays a run-time require, relative to dist/extension.js.
-      build.onResolve({ filter: /^\.\/vendor\// }, (args) => ({ path: args.path, external: true }));
+      build.onResolve({ filter: /^\.\/vendor\//, namespace: 'lazy-vendor' }, (args) => ({ path: args.path, external: true }));
       build.onLoad({ filter: /.*/, namespace: 'lazy-vendor' }, (args) => ({
         loader: 'js',
         contents: [

@@ -92,6 +92,9 @@ export class Transport {
     const maxRetries = call.retryable ? Math.max(0, options.maxRetries ?? this.maxRetries) : 0;
     const timeouts = resolveTimeouts(options, this.timeouts);
     const host = new URL(this.apiBase).host;
+    // Made before the first attempt: one that cannot be made (an invalid proxy address) fails the
+    // call as itself, not as an unreachable gateway tried again.
+    const dispatcher = this.dispatcher() ?? getGlobalDispatcher();
     for (let attempt = firstAttempt; ; attempt++) {
       if (signal?.aborted) throw abortError(signal);
       const key = await this.resolveKey();
@@ -107,7 +110,7 @@ export class Transport {
           body: call.form ? call.form() : call.json === undefined ? null : JSON.stringify(call.json),
           signal: exchange.signal,
           // Watched so the connect timer stops once the socket is ready.
-          dispatcher: watchConnect(this.dispatcher() ?? getGlobalDispatcher(), () => exchange.connected()),
+          dispatcher: watchConnect(dispatcher, () => exchange.connected()),
           // Exchange keeps its timeouts precisely; undici's own timers would cut in at their defaults.
           headersTimeout: 0,
           bodyTimeout: 0,

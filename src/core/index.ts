@@ -77,7 +77,7 @@ export { SpendTracker, SPEND_RETENTION_MS, MAX_SPEND_READINGS } from './account/
 export type { CreditReading } from './account/spendTracker';
 export { matchesNoProxy, selectProxy } from './net/proxy';
 export type { ProxyConfig } from './net/proxy';
-export { createDispatcher, describeProxy, InvalidProxyUrlError } from './net/dispatcher';
+export { createDispatcher, describeProxy, InvalidProxyUrlError, isValidProxyUrl } from './net/dispatcher';
 export type { DispatcherOptions } from './net/dispatcher';
 export { ProxyError } from './net/proxyError';
 export { diagnoseConnectionError } from './net/diagnose';

@@ -57,7 +57,7 @@ export function startActivationClock(now: () => number): ActivationClock {
     finish: () => {
       if (result) return result;
       const end = now();
-      result = { untilFirstAwaitMs: (firstAwaitAt ?? end) - start, totalMs: end - start, awaitedMs, phases };
+      result = { untilFirstAwaitMs: (firstAwaitAt ?? end) - start, totalMs: end - start, awaitedMs, phases: [...phases] };
       return result;
     },
   };

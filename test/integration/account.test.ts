@@ -11,7 +11,6 @@ import { closedPort } from '../harness/closedPort';
 const SECOND_KEY = 'sim-second-key-0042';
 const CHAT_MODEL = 'sim-openai/gpt-sim-mini';
 
-
 describe('account: credits, connection and catalog against the local gateway', function () {
   this.timeout(60_000);
   let api: TestApi;

@@ -17,7 +17,6 @@ import { closedPort } from '../harness/closedPort';
 const BAD_KEY = 'sim-not-a-valid-key-failures';
 const EMPTY_KEY = 'sim-empty-key';
 
-
 /** A command of the palette, with the answers its questions get. */
 interface PaletteCase {
   readonly feature: string;
@@ -26,13 +25,16 @@ interface PaletteCase {
   readonly answers: Answers;
   /** The start of the failure's title. */
   readonly title: RegExp;
+  /** Run first, so the command has work that asks the gateway. */
+  readonly prepare?: string;
 }
 
 const IMAGE_ANSWERS: Answers = { inputs: { prompt: 'A lighthouse at dusk' }, picks: { size: '1024x1024', quality: 'standard', 'how many images': '1' } };
 
 const PALETTE: readonly PaletteCase[] = [
   { feature: 'media (image)', command: MEDIA_COMMANDS.generateImage, answers: IMAGE_ANSWERS, title: /^Generating image failed: / },
-  { feature: 'search (index)', command: 'unifiedInference.search.index', answers: {}, title: /^Indexing for semantic search failed: / },
+  // An empty index: a background update (a file event, a key change) may have finished it meanwhile, leaving nothing to embed.
+  { feature: 'search (index)', command: 'unifiedInference.search.index', answers: {}, title: /^Indexing for semantic search failed: /, prepare: 'unifiedInference.search.clearIndex' },
   { feature: 'research (start)', command: 'unifiedInference.research.start', answers: { inputs: { 'Start Deep Research': 'Failure paths of a gateway' } }, title: /^The research job was not started: / },
 ];
 
@@ -104,6 +106,7 @@ describe('failures: one description and its actions in every feature', function 
 
   /** Runs a palette command; resolves with what the Failures presenter showed for it. */
   async function runFailing(run: PaletteCase): Promise<{ failure: ShownFailure; titles: string[] }> {
+    if (run.prepare) await vscode.commands.executeCommand(run.prepare);
     shown.length = 0;
     const prompted = answerPrompts(run.answers);
     try {
@@ -245,6 +248,39 @@ describe('failures: one description and its actions in every feature', function 
       noticing.dispose();
       listening.dispose();
       await useKey(gateway.apiKey);
+    }
+  });
+
+  it('Retry after indexing failed on the way to a search indexes the rest, then searches (not half an index)', async () => {
+    // More files than one embedding batch (64 chunks): the credits last for the first batch only.
+    const folder = vscode.Uri.joinPath(root(), 'failures-test', 'many');
+    for (let i = 0; i < 70; i++) await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, `note-${i}.md`), new TextEncoder().encode(`Note ${i}: the keeper of lighthouse ${i} logs the weather.\n`));
+    await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
+    const saved = gateway.credits(gateway.apiKey);
+    gateway.setCredits(gateway.apiKey, 0.000001);
+    let retried = false;
+    const restore = replace(vscode.window, 'showErrorMessage', (async (message: string, ...buttons: unknown[]) => {
+      if (retried || !/^Indexing for semantic search failed: Out of credits/.test(message) || !buttons.includes('Retry')) return undefined;
+      retried = true;
+      gateway.setCredits(gateway.apiKey, saved);
+      return 'Retry';
+    }) as typeof vscode.window.showErrorMessage);
+    try {
+      gateway.clearRequests();
+      const outcome = await vscode.commands.executeCommand('unifiedInference.search.search', { query: 'lighthouse weather' });
+      assert.equal(outcome, undefined, 'the first run ended in the failure');
+      const partial = await api.searchIndex.current();
+      assert.ok(partial && partial.chunkCount > 0 && partial.chunkCount < 71, `a partial index was kept (${partial?.chunkCount} chunks)`);
+      await waitFor(() => gateway.requests.filter((r) => r.path === '/api/v1/rerank').length, (n) => n > 0, 'the search after Retry');
+      assert.ok(retried, 'Retry was pressed');
+      const whole = await api.searchIndex.current();
+      assert.equal(whole?.chunkCount, 71, 'the index was finished before the search');
+    } finally {
+      restore();
+      gateway.setCredits(gateway.apiKey, saved);
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
+      await vscode.workspace.fs.delete(folder, { recursive: true });
     }
   });
 

@@ -211,6 +211,8 @@ describe('research jobs against the local gateway', function () {
     await api.credits.refresh(); // a positive reading arms the one-time notice
     gateway.setCredits(gateway.apiKey, 0);
     const restore = replace(vscode.window, 'showInputBox', (async () => 'A topic without credits') as typeof vscode.window.showInputBox);
+    let notices = 0;
+    const noticing = api.credits.onDidShowOutOfCreditsNotice(() => notices++);
     try {
       const job = await vscode.commands.executeCommand<ResearchJob | undefined>('unifiedInference.research.start');
       assert.equal(job, undefined);
@@ -221,7 +223,9 @@ describe('research jobs against the local gateway', function () {
       assert.equal(api.creditsItem.presentation?.text, '$(error) Out of credits');
       // The credits monitor decides on its own notice when the failure is reported, before it is shown: shown with its fix, none.
       assert.ok(!notes.shown.some((n) => /^Unified Inference: out of credits/.test(n.message)), 'no second out-of-credits notification');
+      assert.equal(notices, 0, 'the credits monitor decided against its notice (it decides when the failure is reported)');
     } finally {
+      noticing.dispose();
       restore();
       gateway.setCredits(gateway.apiKey, saved);
       await api.credits.refresh();

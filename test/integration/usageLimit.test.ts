@@ -37,6 +37,8 @@ describe('a usage limit said only in words', function () {
     await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get<string>('defaultModels.chat'), (seen) => seen === model, 'the model setting');
     await api.chat.handle({ type: 'newConversation' });
     const notes = recordNotifications();
+    let notices = 0;
+    const noticing = api.credits.onDidShowOutOfCreditsNotice(() => notices++);
     try {
       gateway.clearRequests();
       await api.chat.handle({ type: 'send', text: 'Hello past the limit' });
@@ -54,12 +56,14 @@ describe('a usage limit said only in words', function () {
       // The reply's error card says it with the reset time: no notification repeats it (the monitor
       // decided when the failure was reported, before the reply ended).
       assert.deepEqual(notes.shown.filter((n) => /out of credits/i.test(n.message)), [], 'no second out-of-credits notification');
+      assert.equal(notices, 0, 'the credits monitor decided against its notice');
       // The balance still reads above zero (a window limit): a refresh must not flip the item back to it.
       const after = await api.credits.refresh();
       assert.equal(after.kind, 'outOfCredits');
       assert.ok(after.kind === 'outOfCredits' && (after.last?.credits ?? 0) > 0, 'the reading is kept for the tooltip');
       assert.equal(api.creditsItem.presentation?.text, '$(error) Out of credits');
     } finally {
+      noticing.dispose();
       notes.restore();
     }
   });

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { AuthenticationError, ConnectionError, GatewayError, InvalidRequestError, RateLimitError, StreamError, TimeoutError, UnexpectedContentError } from '../../src/core/errors';
+import { InvalidProxyUrlError } from '../../src/core/net/dispatcher';
 import { chatErrorInfo, describeError, type ErrorContext, type ErrorDescription } from '../../src/extension/errors/describeError';
 import { describeInWords } from '../../src/extension/errors/errorWords';
 import { missingSetup, SetupRequiredError } from '../../src/extension/errors/setupError';
@@ -59,6 +60,13 @@ describe('describeError: one description of a failure for every feature', () => 
     assert.match(describeError(new ConnectionError('refused'), { baseUrl: '' }).message, /\(no address set\)/);
     const portal = describeError(new UnexpectedContentError('The gateway answered with a web page', { contentType: 'text/html' }), ctx);
     assert.equal(portal.kind, 'unreachable');
+  });
+
+  it('an invalid proxy address: VS Code\'s proxy setting to correct, not the gateway address', () => {
+    const shown = describeError(new InvalidProxyUrlError(), ctx);
+    assert.equal(shown.kind, 'invalid');
+    assert.match(shown.message, /^The proxy address is not a valid URL \(expected http:\/\/host:port\)\. Correct VS Code's http\.proxy setting/);
+    assert.deepEqual(shown.actions, ['showLog']);
   });
 
   it('timeout: the core\'s phase message as it is, or the address when no phase is known', () => {

@@ -101,6 +101,16 @@ function withScheme(proxyUrl: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(proxyUrl) ? proxyUrl : `http://${proxyUrl}`;
 }
 
+/** Whether createDispatcher accepts this proxy address (checked without loading undici). */
+export function isValidProxyUrl(proxyUrl: string): boolean {
+  try {
+    parseProxyUrl(proxyUrl.trim());
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function parseProxyUrl(proxyUrl: string): URL {
   let url: URL;
   try {

@@ -12,15 +12,16 @@ const QUOTA_TIMEOUT_MS = 15_000;
 const RESET_LOOKUP_TIMEOUT_MS = 5_000;
 const HOUR_MS = 60 * 60_000;
 
+/** How long a usage-limit refusal keeps the item at "out of credits" when nothing else ends it. */
+const LIMIT_HOLD_MS = 60 * 60_000;
+
 /**
  * Keeps the credit balance current: on start, whenever the connection changes, shortly after any
  * request that used a model (debounced), and on an interval (skipped while the window has been in
  * the background longer than the interval; caught up at once on focus). Notifies once when the
- * balance crosses the low threshold and once when a request fails for lack of credits.
+ * balance crosses the low threshold and once when a request fails for lack of credits (unless the
+ * feature that made it showed the failure with its fix: that was the once).
  */
-/** How long a usage-limit refusal keeps the item at "out of credits" when nothing else ends it. */
-const LIMIT_HOLD_MS = 60 * 60_000;
-
 export class CreditsMonitor extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<CreditsState>());
   readonly onDidChange = this.changed.event;

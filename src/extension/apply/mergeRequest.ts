@@ -25,7 +25,6 @@ export type MergeOutcome = { readonly ok: true; readonly text: string } | { read
 
 type ButtonAction = Exclude<ErrorAction, 'retry'>;
 
-
 /**
  * Room for the whole file in the answer (/messages needs max_tokens): about one token per two
  * characters of file and block, at least a default answer's 4096 tokens, at most 64k.

@@ -101,6 +101,9 @@ function describeKnown(error: unknown, e: ErrorLike, detail: string, context: Er
         : isOverloaded(e)
           ? { kind: 'server', message: `The model is overloaded and stopped the reply partway (${detail}). What arrived is kept; try again in a moment.`, actions: ['retry'] }
           : { kind: 'server', message: `The gateway ended the reply with an error: ${detail} Try again; the log has the details.`, actions: ['retry', 'showLog'] };
+    case 'InvalidProxyUrlError':
+      // VS Code's own setting (or the environment): our Open Settings would not show it.
+      return { kind: 'invalid', message: `${detail}. Correct VS Code's http.proxy setting (or the HTTPS_PROXY environment variable), then try again.`, actions: ['showLog'] };
     case 'InvalidRequestError':
       return { kind: 'invalid', message: `The request was not sent: ${detail}`, actions: ['openSettings'] };
     default:

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { createDispatcher, describeProxy, GatewayClient, RateLimitError, selectProxy } from '../../core/index';
+import { createDispatcher, describeProxy, GatewayClient, isValidProxyUrl, RateLimitError, selectProxy } from '../../core/index';
 import type { Dispatcher } from 'undici';
 import type { ApiKeyStore } from '../apiKey/apiKeyStore';
 import { onDidChangeConnectionSettings, readNetworkSettings, readSettings } from '../config';
@@ -23,12 +23,6 @@ export interface GatewaySetup {
   readonly caCertificateFile: string;
 }
 
-/**
- * The one GatewayClient of the extension. Settings (ours and VS Code's `http.*`), the proxy
- * environment and the CA file are read here; the key is asked for on every request, so a key set
- * in this or another window applies at once. Features report model use and failures here, and the
- * credits display listens.
- */
 /** A failed request, as features report it to the connection. */
 export interface RequestFailure {
   readonly error: unknown;
@@ -36,6 +30,12 @@ export interface RequestFailure {
   readonly shown: boolean;
 }
 
+/**
+ * The one GatewayClient of the extension. Settings (ours and VS Code's `http.*`), the proxy
+ * environment and the CA file are read here; the key is asked for on every request, so a key set
+ * in this or another window applies at once. Features report model use and failures here, and the
+ * credits display listens.
+ */
 export class GatewayConnection extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<GatewaySetup>());
   /**
@@ -71,8 +71,10 @@ export class GatewayConnection extends Disposable {
     return this.current;
   }
 
-  /** Builds the first client; call once after construction. */
-  /** The first build; `hasKey`: whether activate() found a key (it read it already: no second SecretStorage round trip). */
+  /**
+   * Builds the first client; call once after construction. `hasKey`: whether activate() found a
+   * key (it has read it already: no second SecretStorage round trip).
+   */
   async initialize(hasKey?: boolean): Promise<GatewaySetup> {
     return this.rebuild(hasKey);
   }
@@ -113,6 +115,11 @@ export class GatewayConnection extends Disposable {
     if (generation !== this.generation || this.isDisposed) return this.current;
 
     const proxyUrl = settings.baseUrl ? this.proxyFor(settings.baseUrl, network) : undefined;
+    if (proxyUrl && !isValidProxyUrl(proxyUrl)) {
+      // Said now (tooltip, log), not only by the first request, which fails with the same words.
+      const proxyProblem = `The proxy address ${describeProxy(proxyUrl)} (VS Code's http.proxy setting or the proxy environment) is not a valid URL (expected http://host:port): requests fail until it is corrected.`;
+      problem = problem ? `${problem} ${proxyProblem}` : proxyProblem;
+    }
     const previous = this.dispatcher;
     const slot: { made?: Dispatcher } = {};
     this.dispatcher = settings.baseUrl ? slot : undefined;

@@ -84,7 +84,7 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
         const maxResults = optionalInteger(options.input, 'maxResults', 1, MAX_RESULTS);
         requireClient(deps.connection);
         const index = await ensureIndex(token);
-        const outcome = await runSemanticSearch(deps, deps.searchIndex.source, index, query, deps.log, controller.signal);
+        const outcome = await runSemanticSearch(deps, deps.searchIndex.source, index, query, deps.log, { signal: controller.signal });
         const results = maxResults ? outcome.results.slice(0, maxResults) : outcome.results;
         return textResult(deps.connection.redact(resultsText(query, results, outcome.rerankProblem, displayPath)));
       } catch (error) {

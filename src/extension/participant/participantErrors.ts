@@ -7,7 +7,6 @@ import { actionLabel } from '../errors/failures';
 import { missingSetup, SetupRequiredError } from '../errors/setupError';
 import { result, type CommandContext, type Outcome, type UnifiedCommand } from './participantContext';
 
-
 /**
  * The actions as chat buttons. Retry is left out: VS Code's chat has its own (the request is
  * asked again from the chat input).

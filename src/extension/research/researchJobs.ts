@@ -371,7 +371,8 @@ export class ResearchJobs extends Disposable {
   }
 
   private setProblem(error: unknown): void {
-    this.problemValue = error instanceof Error ? error.message : String(error);
+    // The gateway's words go into the view's message: redacted like every failure shown.
+    this.problemValue = this.connection.redact(error instanceof Error ? error.message : String(error));
     this.log.warn(`Research list: ${this.problemValue}`);
     this.connection.reportFailure(error);
     this.changed.fire();

@@ -66,12 +66,14 @@ export async function searchCommand(deps: SearchCommandDeps, args?: SearchArgs):
   const query = (args?.query ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Semantic Search'), prompt: vscode.l10n.t('Describe what you are looking for, in your own words'), value: deps.view.last?.query, ignoreFocusOut: true })))?.trim();
   if (!query) return undefined;
   let index = await deps.service.current();
-  // Indexing first: if it fails, its Retry searches for this query again (indexing on the way).
-  if (!index?.chunkCount && !(await indexCommand(deps, () => searchCommand(deps, { query })))) return undefined;
+  // Indexing first: if it fails, its Retry goes on indexing and then searches for this query (a
+  // failed run keeps what it embedded, so searching at once would search half an index).
+  const indexThenSearch = async (): Promise<SearchOutcome | undefined> => ((await indexCommand(deps, indexThenSearch)) ? searchCommand(deps, { query }) : undefined);
+  if (!index?.chunkCount && !(await indexCommand(deps, indexThenSearch))) return undefined;
   index = await deps.service.current();
   if (!index) return undefined;
   try {
-    const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Semantic search...') }, () => runSemanticSearch(deps, deps.service.source, index, query, deps.log));
+    const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Semantic search...') }, () => runSemanticSearch(deps, deps.service.source, index, query, deps.log, { showsRerankProblem: true }));
     deps.view.show(outcome);
     if (outcome.rerankProblem) void vscode.window.showWarningMessage(vscode.l10n.t('Results in similarity order: the rerank failed ({0}).', outcome.rerankProblem));
     showPick(outcome);

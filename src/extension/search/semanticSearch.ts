@@ -33,8 +33,14 @@ async function candidateTexts(source: IndexSource, index: SemanticIndex, rows: {
   return candidates;
 }
 
+export interface SearchRun {
+  readonly signal?: AbortSignal;
+  /** The caller shows `rerankProblem` to the user (a command's warning), so a failed rerank is reported as shown. */
+  readonly showsRerankProblem?: boolean;
+}
+
 /** `source` reads the indexed files as they are now (through the workspace-files service: a file no longer shared is skipped). */
-export async function runSemanticSearch(deps: SearchModelsDeps, source: IndexSource, index: SemanticIndex, query: string, log: Log, signal?: AbortSignal): Promise<SearchOutcome> {
+export async function runSemanticSearch(deps: SearchModelsDeps, source: IndexSource, index: SemanticIndex, query: string, log: Log, { signal, showsRerankProblem = false }: SearchRun = {}): Promise<SearchOutcome> {
   const settings = readSettings().search;
   const store = index.store;
   if (!store || store.count === 0) return { query, results: [] };
@@ -49,8 +55,9 @@ export async function runSemanticSearch(deps: SearchModelsDeps, source: IndexSou
   } catch (error) {
     if (signal?.aborted) throw error;
     // The cosine order is still a useful answer: show it and say why it was not reranked.
-    deps.failures.report(error);
-    const problem = error instanceof Error ? error.message : String(error);
+    deps.failures.report(error, showsRerankProblem);
+    // The gateway's words, shown and logged: redacted like every failure.
+    const problem = deps.connection.redact(error instanceof Error ? error.message : String(error));
     log.warn(`Semantic search: rerank failed, showing the cosine order: ${problem}`);
     return { query, results: rankResults(candidates, undefined, settings.results), rerankProblem: problem };
   }

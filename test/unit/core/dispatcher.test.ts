@@ -9,7 +9,7 @@ import { startConnectProxy } from '../../harness/connectProxy';
 import type { ConnectProxy } from '../../harness/connectProxy';
 import { startGateway } from '../../gateway/index';
 import type { LocalGateway } from '../../gateway/index';
-import { ConnectionError, createDispatcher, diagnoseConnectionError, GatewayClient, InvalidProxyUrlError, ProxyError } from '../../../src/core/index';
+import { ConnectionError, createDispatcher, diagnoseConnectionError, GatewayClient, InvalidProxyUrlError, isValidProxyUrl, ProxyError } from '../../../src/core/index';
 import type { Dispatcher } from 'undici';
 import { tlsConnectOptions } from '../../../src/core/net/dispatcher';
 import { closedPort, selfSignedCertificate, startHttpsServer } from './netFixtures';
@@ -48,6 +48,23 @@ describe('core: createDispatcher', function () {
   it('rejects a proxy setting that is not a URL without repeating it', () => {
     assert.throws(() => createDispatcher({ proxyUrl: 'http://user:secret@' }), (error: unknown) => error instanceof InvalidProxyUrlError && !error.message.includes('secret'));
     assert.throws(() => createDispatcher({ proxyUrl: 'ftp://proxy:21' }), InvalidProxyUrlError);
+    assert.equal(isValidProxyUrl('ftp://proxy:21'), false);
+    assert.equal(isValidProxyUrl(' proxy.example:3128 '), true, 'a bare host:port is http');
+  });
+
+  it('a dispatcher that cannot be made fails the request as itself, tried once (not as an unreachable gateway, retried)', async () => {
+    let attempts = 0;
+    const client = new GatewayClient({
+      baseUrl: gateway.url,
+      apiKey: gateway.apiKey,
+      maxRetries: 2,
+      dispatcher: () => {
+        attempts++;
+        return createDispatcher({ proxyUrl: 'ftp://user:secret@proxy:21' });
+      },
+    });
+    await assert.rejects(client.models.list(), (error: unknown) => error instanceof InvalidProxyUrlError && !error.message.includes('secret'));
+    assert.equal(attempts, 1);
   });
 
   it('an extra CA is added to the default roots, never instead of them', () => {
