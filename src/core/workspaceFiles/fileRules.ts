@@ -16,7 +16,8 @@ export class FileRules {
   private readonly guarded: (path: string) => GuardReason | undefined;
 
   constructor(excludes: ExcludeGlobs, sensitiveExtra: readonly string[] = [], readonly caseInsensitive = false, guardedExtra: readonly string[] = []) {
-    this.excludes = Object.entries(excludes).flatMap(([source, globs]) => globs.map((glob) => [source, compileGlob(glob, caseInsensitive)] as const));
+    // An exclude pattern that cannot be read keeps everything out rather than nothing.
+    this.excludes = Object.entries(excludes).flatMap(([source, globs]) => globs.map((glob) => [source, compileGlob(glob, caseInsensitive, 'everything')] as const));
     this.sensitive = sensitiveMatcher(sensitiveExtra);
     this.guarded = guardedWriteMatcher(guardedExtra);
   }
