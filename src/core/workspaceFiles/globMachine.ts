@@ -1,106 +1,163 @@
 // Matches a glob tree (globParse.ts) against a whole path without backtracking: the tree becomes
-// a small nondeterministic automaton, run over the path one character at a time with the set of
-// states it may be in (Thompson's construction). Each character costs at most one visit per
-// state, so a match takes at most about 2 x states x (path length + 1) steps, whatever the
-// pattern: `*a*a*a*b` against 'aaaa...', `**/**/**/x`, `{a,b}{a,b}{a,b}...` stay linear. (The
-// regular expressions this replaced backtracked: a short .gitignore line with a dozen stars held
-// the extension host for tens of seconds against one long file name.)
+// a small automaton (globProgram.ts), run over the path one character at a time with the SET of
+// states it may be in. Each character costs at most one visit per state, so a match takes at most
+// 2 x states x (path length + 1) steps whatever the pattern: `*a*a*a*b` against 'aaaa...',
+// `**/**/**/x`, `{a,b}{a,b}{a,b}...` stay linear. (The regular expressions this replaced
+// backtracked: a short .gitignore line with a dozen stars held the extension host for tens of
+// seconds against one long file name.)
+// Speed for ordinary patterns: each state set met is kept with a table of where each character
+// leads (a deterministic automaton built as needed, as RE2 does), so a path costs about one table
+// read per character. Past MAX_CACHED_SETS sets (patterns such as `**/a??????????`), the run goes
+// on set by set: still linear, only slower.
 import type { GlobNode } from './globParse';
+import { fold, GlobProgram, JUMP, MATCH, SPLIT } from './globProgram';
 
-const CHAR = 0;
-const CLASS = 1;
-const NOT_SLASH = 2;
-const ANY = 3;
-const SPLIT = 4;
-const JUMP = 5;
-const MATCH = 6;
-
-const SLASH = 0x2f;
-
-interface CharClass {
-  readonly negated: boolean;
-  readonly ranges: ReadonlyArray<readonly [number, number]>;
-}
-
-/** One character folded as a case-insensitive regular expression folds it (upper case, no widening to ASCII). */
-function fold(code: number): number {
-  if (code < 0x80) return code >= 0x61 && code <= 0x7a ? code - 0x20 : code;
-  const upper = String.fromCharCode(code).toUpperCase();
-  if (upper.length !== 1) return code;
-  const folded = upper.charCodeAt(0);
-  return folded < 0x80 ? code : folded;
-}
-
-function inRanges(ranges: CharClass['ranges'], code: number): boolean {
-  for (const [low, high] of ranges) if (code >= low && code <= high) return true;
-  return false;
-}
+const ASCII = 128;
+const UNKNOWN = -1;
+/** The empty set: nothing further can match. */
+const DEAD = -2;
+/** No room left to keep a new set. */
+const FULL = -3;
+/** State sets kept per machine, each with a table of 128 entries for ASCII characters. */
+const MAX_CACHED_SETS = 64;
 
 export class GlobMachine {
-  private readonly op: Uint8Array;
-  private readonly x: Int32Array;
-  private readonly y: Int32Array;
-  private readonly classes: readonly CharClass[];
+  private readonly program: GlobProgram;
   // Work space reused by every run (a run never yields, so one machine is never in two runs).
-  private readonly current: Int32Array;
-  private readonly next: Int32Array;
-  private readonly stack: Int32Array;
   private readonly seen: Uint32Array;
+  private readonly stack: Int32Array;
+  private current: Int32Array;
+  private next: Int32Array;
   private generation = 0;
+  private work = 0;
+  // The kept sets (sorted states), whether each accepts, and where each character leads from it.
+  private readonly sets: Int32Array[] = [];
+  private readonly accepting: boolean[] = [];
+  /** Where each ASCII character leads from each kept set: set id x 128 + code (grown as sets are kept). */
+  private table = new Int32Array(4 * ASCII);
+  private readonly otherNext: Array<Map<number, number> | undefined> = [];
+  private readonly ids = new Map<string, number>();
+  private readonly start: number;
+  /** Characters every match starts / ends with (folded when case-insensitive): most paths are turned away on them alone. */
+  private readonly prefix: readonly number[];
+  private readonly suffix: readonly number[];
 
-  /** Steps taken by the last `matches` (states visited plus transitions tried): deterministic, for tests and benches. */
+  /** Steps taken by the last `matches` (states visited, transitions tried, table reads): deterministic, for tests and benches. */
   lastSteps = 0;
 
   constructor(nodes: readonly GlobNode[], private readonly caseInsensitive: boolean) {
-    const program = new Program(caseInsensitive);
-    program.emitAll(nodes);
-    program.emit(MATCH);
-    this.op = Uint8Array.from(program.op);
-    this.x = Int32Array.from(program.x);
-    this.y = Int32Array.from(program.y);
-    this.classes = program.classes;
-    const size = this.op.length;
-    this.current = new Int32Array(size);
-    this.next = new Int32Array(size);
+    this.program = new GlobProgram(nodes, caseInsensitive);
+    this.prefix = literalRun(nodes, caseInsensitive);
+    this.suffix = literalRun([...nodes].reverse(), caseInsensitive).reverse();
+    const size = this.program.op.length;
+    this.seen = new Uint32Array(size);
     // Each state visited pushes at most two others.
     this.stack = new Int32Array(2 * size + 2);
-    this.seen = new Uint32Array(size);
+    this.current = new Int32Array(size);
+    this.next = new Int32Array(size);
+    this.newGeneration();
+    this.start = this.keep(this.current, this.follow(this.current, 0, 0));
   }
 
-  /** States of the automaton (the bound on steps per character). */
+  /** States of the automaton: a match takes at most 2 x size x (path length + 1) steps. */
   get size(): number {
-    return this.op.length;
+    return this.program.op.length;
   }
 
   /** Whether the whole of `path` matches. */
   matches(path: string): boolean {
-    let current = this.current;
-    let next = this.next;
-    let count = this.follow(current, 0, 0);
-    let steps = this.followSteps;
-    for (let i = 0; i < path.length; i++) {
-      if (count === 0) break; // no state left: nothing further can match
-      const raw = path.charCodeAt(i);
-      const code = this.caseInsensitive ? fold(raw) : raw;
-      this.newGeneration();
-      let nextCount = 0;
-      for (let t = 0; t < count; t++) {
-        const pc = current[t] as number;
-        steps++;
-        if (this.step(pc, code, raw)) {
-          nextCount = this.follow(next, nextCount, pc + 1, false);
-          steps += this.followSteps;
-        }
+    this.lastSteps = this.prefix.length + this.suffix.length;
+    if (!this.has(path, this.prefix, 0) || !this.has(path, this.suffix, path.length - this.suffix.length)) return false;
+    let steps = 0;
+    let id = this.start;
+    for (let i = 0; i < path.length && id !== DEAD; i++) {
+      const code = path.charCodeAt(i);
+      let to = code < ASCII ? (this.table[id * ASCII + code] as number) : (this.otherNext[id]?.get(code) ?? UNKNOWN);
+      steps++;
+      if (to === UNKNOWN) {
+        to = this.transition(id, code);
+        steps += this.work;
+        if (to === FULL) return this.simulate(path, i + 1, steps);
       }
-      [current, next] = [next, current];
-      count = nextCount;
+      id = to;
     }
     this.lastSteps = steps;
-    for (let t = 0; t < count; t++) if (this.op[current[t] as number] === MATCH) return true;
+    return id !== DEAD && this.accepting[id] === true;
+  }
+
+  private has(path: string, literal: readonly number[], at: number): boolean {
+    if (at < 0 || at + literal.length > path.length) return false;
+    for (let j = 0; j < literal.length; j++) {
+      const raw = path.charCodeAt(at + j);
+      if ((this.caseInsensitive ? fold(raw) : raw) !== literal[j]) return false;
+    }
+    return true;
+  }
+
+  /** Where `code` leads from kept set `id` (kept too when there is room), computed from the states. */
+  private transition(id: number, code: number): number {
+    const count = this.stepAll(this.sets[id] as Int32Array, this.sets[id]?.length ?? 0, code, this.next);
+    const to = count === 0 ? DEAD : this.keep(this.next, count);
+    if (to !== FULL) {
+      if (code < ASCII) this.table[id * ASCII + code] = to;
+      else (this.otherNext[id] ??= new Map()).set(code, to);
+    }
+    return to;
+  }
+
+  /** The rest of a run set by set, from `this.next` (the states after `path[from - 1]`). */
+  private simulate(path: string, from: number, steps: number): boolean {
+    let count = this.stepCount;
+    for (let i = from; i < path.length && count > 0; i++) {
+      [this.current, this.next] = [this.next, this.current];
+      count = this.stepAll(this.current, count, path.charCodeAt(i), this.next);
+      steps += this.work;
+    }
+    this.lastSteps = steps;
+    for (let t = 0; t < count; t++) if (this.program.op[this.next[t] as number] === MATCH) return true;
     return false;
   }
 
-  private followSteps = 0;
+  private stepCount = 0;
+
+  /** The states `code` leads to from the first `count` of `states`, into `into`; returns their number (also in stepCount). */
+  private stepAll(states: Int32Array, count: number, code: number, into: Int32Array): number {
+    this.newGeneration();
+    let work = 0;
+    let reached = 0;
+    for (let t = 0; t < count; t++) {
+      const pc = states[t] as number;
+      work++;
+      if (this.program.reads(pc, code)) {
+        reached = this.follow(into, reached, pc + 1);
+        work += this.work;
+      }
+    }
+    this.work = work;
+    this.stepCount = reached;
+    return reached;
+  }
+
+  /** The id of the set of the first `count` states of `list`, kept now if new; FULL when there is no room. */
+  private keep(list: Int32Array, count: number): number {
+    const set = list.slice(0, count).sort();
+    const key = set.join(',');
+    const known = this.ids.get(key);
+    if (known !== undefined) return known;
+    if (this.sets.length >= MAX_CACHED_SETS) return FULL;
+    const id = this.sets.length;
+    this.ids.set(key, id);
+    this.sets.push(set);
+    this.accepting.push(set.some((pc) => this.program.op[pc] === MATCH));
+    if (this.table.length < (id + 1) * ASCII) {
+      const grown = new Int32Array(this.table.length * 2);
+      grown.set(this.table);
+      this.table = grown;
+    }
+    this.table.fill(UNKNOWN, id * ASCII, (id + 1) * ASCII);
+    this.otherNext.push(undefined);
+    return id;
+  }
 
   private newGeneration(): void {
     if (++this.generation === 0xffffffff) {
@@ -109,19 +166,22 @@ export class GlobMachine {
     }
   }
 
-  /** Adds state `start` and every state reached from it without reading a character to `list` (from `count` on); returns the new count. */
-  private follow(list: Int32Array, count: number, start: number, fresh = true): number {
-    if (fresh) this.newGeneration();
-    const { op, x, y, seen, stack } = this;
+  /**
+   * Adds state `start` and every state reached from it without reading a character (not seen in
+   * this generation) to `list` from `count` on; returns the new count, the states visited in `work`.
+   */
+  private follow(list: Int32Array, count: number, start: number): number {
+    const { op, x, y } = this.program;
+    const { seen, stack } = this;
     const generation = this.generation;
-    let steps = 0;
+    let work = 0;
     let top = 0;
     stack[top++] = start;
     while (top > 0) {
       const pc = stack[--top] as number;
       if (seen[pc] === generation) continue;
       seen[pc] = generation;
-      steps++;
+      work++;
       const kind = op[pc];
       if (kind === JUMP) {
         stack[top++] = x[pc] as number;
@@ -132,103 +192,17 @@ export class GlobMachine {
         list[count++] = pc;
       }
     }
-    this.followSteps = steps;
+    this.work = work;
     return count;
-  }
-
-  private step(pc: number, code: number, raw: number): boolean {
-    switch (this.op[pc]) {
-      case CHAR:
-        return this.x[pc] === code;
-      case NOT_SLASH:
-        return raw !== SLASH;
-      case ANY:
-        return true;
-      case CLASS:
-        return this.inClass(this.classes[this.x[pc] as number] as CharClass, raw);
-      default:
-        return false; // MATCH reads nothing
-    }
-  }
-
-  private inClass(charClass: CharClass, raw: number): boolean {
-    let member = inRanges(charClass.ranges, raw);
-    if (!member && this.caseInsensitive) {
-      // A case-insensitive class holds a character when it holds another case of it.
-      const text = String.fromCharCode(raw);
-      const lower = text.toLowerCase();
-      const upper = text.toUpperCase();
-      member = (lower.length === 1 && inRanges(charClass.ranges, lower.charCodeAt(0))) || (upper.length === 1 && inRanges(charClass.ranges, upper.charCodeAt(0)));
-    }
-    return charClass.negated ? !member && raw !== SLASH : member;
   }
 }
 
-/** The instructions of an automaton, emitted from a tree. */
-class Program {
-  readonly op: number[] = [];
-  readonly x: number[] = [];
-  readonly y: number[] = [];
-  readonly classes: CharClass[] = [];
-
-  constructor(private readonly caseInsensitive: boolean) {}
-
-  emit(kind: number, x = 0, y = 0): number {
-    this.op.push(kind);
-    this.x.push(x);
-    this.y.push(y);
-    return this.op.length - 1;
+/** The codes of the single characters that open `nodes` (folded when case-insensitive). */
+function literalRun(nodes: readonly GlobNode[], caseInsensitive: boolean): number[] {
+  const run: number[] = [];
+  for (const node of nodes) {
+    if (node.kind !== 'char') break;
+    run.push(caseInsensitive ? fold(node.code) : node.code);
   }
-
-  emitAll(nodes: readonly GlobNode[]): void {
-    for (const node of nodes) this.emitNode(node);
-  }
-
-  private emitNode(node: GlobNode): void {
-    switch (node.kind) {
-      case 'char':
-        this.emit(CHAR, this.caseInsensitive ? fold(node.code) : node.code);
-        return;
-      case 'class':
-        this.classes.push(node);
-        this.emit(CLASS, this.classes.length - 1);
-        return;
-      case 'one':
-        this.emit(node.crossesFolders ? ANY : NOT_SLASH);
-        return;
-      case 'many': {
-        // loop: SPLIT read, out; read: one character; JUMP loop; out:
-        const loop = this.emit(SPLIT);
-        this.emit(node.crossesFolders ? ANY : NOT_SLASH);
-        this.emit(JUMP, loop);
-        this.patch(loop, loop + 1, this.op.length);
-        return;
-      }
-      case 'optional': {
-        const split = this.emit(SPLIT);
-        this.emitAll(node.body);
-        this.patch(split, split + 1, this.op.length);
-        return;
-      }
-      case 'either': {
-        const jumps: number[] = [];
-        node.branches.forEach((branch, index) => {
-          const last = index === node.branches.length - 1;
-          const split = last ? -1 : this.emit(SPLIT);
-          this.emitAll(branch);
-          if (!last) {
-            jumps.push(this.emit(JUMP));
-            this.patch(split, split + 1, this.op.length);
-          }
-        });
-        for (const jump of jumps) this.x[jump] = this.op.length;
-        return;
-      }
-    }
-  }
-
-  private patch(split: number, first: number, second: number): void {
-    this.x[split] = first;
-    this.y[split] = second;
-  }
+  return run;
 }
