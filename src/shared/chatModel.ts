@@ -80,7 +80,7 @@ export function guardedWriteWords(reason: GuardedWriteReason): string {
     case 'changesReads':
       return 'decides what the model may read';
     case 'otherNames':
-      return 'may have other names (a hard link, or links not all checked) that run code';
+      return 'may run code under another name, a hard link or a link not checked';
   }
 }
 

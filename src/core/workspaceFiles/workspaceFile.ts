@@ -14,7 +14,11 @@ export interface PlacedPath {
   readonly display: string;
   /** The displayed paths (its own, and its real one through a link) that are sensitive; empty when none is. */
   readonly sensitive: readonly string[];
-  /** The displayed paths (its own, and its real one through a link) a write to which is always asked, and why. */
+  /**
+   * The displayed paths (its own, its real one through a link, a guarded link's leading to it) a
+   * write to which is always asked, and why. Worked out when a path is resolved, not by a listing
+   * (a write resolves its path anew).
+   */
   readonly guarded: readonly GuardedPath[];
 }
 
