@@ -1,6 +1,8 @@
 // What a workspace folder shares with a model: everything but what files.exclude, search.exclude
 // and .gitignore leave out. Sensitive files are shared only with the user's one-time approval;
-// writes to files that run code (guardedWrites.ts) are always asked.
+// writes to files that run code (guardedWrites.ts) are always asked. Both are decided by the path
+// in the folder and by the real absolute path: a folder opened at `~/.aws` (or at `.vscode`) holds
+// `credentials` (`tasks.json`), which its folder-relative paths do not say.
 // Pure: the .gitignore files are read by the caller and handed in.
 import { compileGlob, pathPrefixes, type PathMatcher } from './glob';
 import { guardedWriteMatcher, type GuardReason } from './guardedWrites';
@@ -12,14 +14,27 @@ export type ExcludeGlobs = Readonly<Record<string, readonly string[]>>;
 
 export class FileRules {
   private readonly excludes: ReadonlyArray<readonly [string, PathMatcher]>;
-  private readonly sensitive: (path: string) => string | undefined;
-  private readonly guarded: (path: string) => GuardReason | undefined;
+  private readonly sensitive: (path: string, checkedDepth?: number) => string | undefined;
+  private readonly guarded: (path: string, checkedDepth?: number) => GuardReason | undefined;
+  /** The folder's real path as matched (`/`-separated, no leading slash), its depth, and what it is itself. */
+  private readonly root?: { readonly path: string; readonly depth: number; readonly sensitive?: string; readonly guarded?: GuardReason };
+  private readonly sensitiveAbsolute: (path: string, checkedDepth?: number) => string | undefined;
+  private readonly guardedAbsolute: (path: string, checkedDepth?: number) => GuardReason | undefined;
 
-  constructor(excludes: ExcludeGlobs, sensitiveExtra: readonly string[] = [], readonly caseInsensitive = false, guardedExtra: readonly string[] = []) {
+  /** `root`: the folder's real absolute path, matched too (see above); none in pure tests of relative paths. */
+  constructor(excludes: ExcludeGlobs, sensitiveExtra: readonly string[] = [], readonly caseInsensitive = false, guardedExtra: readonly string[] = [], root?: string) {
     // An exclude pattern that cannot be read keeps everything out rather than nothing.
     this.excludes = Object.entries(excludes).flatMap(([source, globs]) => globs.map((glob) => [source, compileGlob(glob, caseInsensitive, 'everything')] as const));
     this.sensitive = sensitiveMatcher(sensitiveExtra);
     this.guarded = guardedWriteMatcher(guardedExtra);
+    this.sensitiveAbsolute = sensitiveMatcher(sensitiveExtra, false);
+    this.guardedAbsolute = guardedWriteMatcher(guardedExtra, false);
+    if (root !== undefined) {
+      const path = root.replace(/\\/g, '/').split('/').filter(Boolean).join('/');
+      const sensitive = path ? this.sensitiveAbsolute(path) : undefined;
+      const guarded = path ? this.guardedAbsolute(path) : undefined;
+      this.root = { path, depth: path ? path.split('/').length : 0, ...(sensitive ? { sensitive } : {}), ...(guarded ? { guarded } : {}) };
+    }
   }
 
   /**
@@ -36,13 +51,21 @@ export class FileRules {
     return ignored ? '.gitignore' : undefined;
   }
 
-  /** The sensitive pattern `path` falls under, or undefined. */
-  sensitivePattern(path: string): string | undefined {
-    return this.sensitive(path);
+  /**
+   * The sensitive pattern `path` falls under (by itself or its real absolute path), or undefined.
+   * `foldersChecked`: its folders were already found not sensitive (a walk), so only it is looked at.
+   */
+  sensitivePattern(path: string, foldersChecked = false): string | undefined {
+    const skip = foldersChecked ? path.split('/').length - 1 : 0;
+    return this.sensitive(path, skip) ?? (this.root && (this.root.sensitive ?? this.sensitiveAbsolute(this.absolute(path), this.root.depth + skip)));
   }
 
-  /** Why a write to `path` is always asked (it can run code, it steers the model), or undefined. */
+  /** Why a write to `path` is always asked (it can run code, it steers the model, it decides what is read), or undefined. */
   guardReason(path: string): GuardReason | undefined {
-    return this.guarded(path);
+    return this.guarded(path) ?? (this.root && (this.root.guarded ?? this.guardedAbsolute(this.absolute(path), this.root.depth)));
+  }
+
+  private absolute(path: string): string {
+    return this.root?.path ? `${this.root.path}/${path}` : path;
   }
 }

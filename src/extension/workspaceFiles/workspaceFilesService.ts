@@ -3,7 +3,7 @@
 // and unifiedInference.sensitiveFiles. A view is built per operation (a few settings reads and a
 // realpath per folder), so a changed setting or .gitignore counts from the next call on.
 import * as vscode from 'vscode';
-import { WorkspaceFiles, type ExcludeGlobs, type FolderConfig, type Resolution, type WorkspaceFile } from '../../core/index';
+import { WorkspaceFiles, type ExcludeGlobs, type ExclusionBaseline, type FolderConfig, type Resolution, type WorkspaceFile } from '../../core/index';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 
@@ -37,9 +37,10 @@ export class WorkspaceFilesService extends Disposable {
 
   /**
    * The files of the folders on disk, under the settings of now. Folders of other file systems
-   * (virtual workspaces) are left out: their real paths cannot be checked.
+   * (virtual workspaces) are left out: their real paths cannot be checked. `baseline`: a
+   * conversation's memory of what was excluded when it began, which stays excluded for it.
    */
-  open(): Promise<WorkspaceFiles> {
+  open(baseline?: ExclusionBaseline): Promise<WorkspaceFiles> {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
     const settings = readSettings();
     return WorkspaceFiles.open({
@@ -47,6 +48,7 @@ export class WorkspaceFilesService extends Disposable {
       sensitive: settings.sensitiveFiles,
       guarded: settings.chat.alwaysAskEdits,
       caseInsensitive: process.platform === 'win32' || process.platform === 'darwin',
+      ...(baseline ? { baseline } : {}),
     });
   }
 
