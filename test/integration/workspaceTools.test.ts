@@ -143,6 +143,10 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     for (const absent of ['node_modules/dep/index.js', 'notes/private.local.md', 'hidden/by-setting.txt', '.env.read_file', 'escape/read_file.md']) assert.ok(!paths.includes(absent), `${absent} not listed`);
     assert.match(listed.step.result ?? '', /\[1 sensitive file .* left out\]/);
 
+    const refused = await callTool('{[z-a],list_files}');
+    assert.equal(refused.step.status, 'failed', 'a pattern it cannot read is an error the model reads, not "no files"');
+    assert.match(refused.step.result ?? '', /cannot be used/);
+
     const searched = await callTool(NEEDLE);
     assert.equal(searched.step.status, 'done');
     const found = (searched.step.result ?? '').split('\n').filter((line) => line.includes(NEEDLE)).map((line) => line.slice(0, line.indexOf(':')));

@@ -20,6 +20,8 @@ const DEAD = -2;
 const FULL = -3;
 /** State sets kept per machine, each with a table of 128 entries for ASCII characters. */
 const MAX_CACHED_SETS = 64;
+/** Other characters remembered per kept set (file names could hold thousands of distinct ones). */
+const MAX_OTHER_PER_SET = 256;
 
 export class GlobMachine {
   private readonly program: GlobProgram;
@@ -68,7 +70,7 @@ export class GlobMachine {
   matches(path: string): boolean {
     this.lastSteps = this.prefix.length + this.suffix.length;
     if (!this.has(path, this.prefix, 0) || !this.has(path, this.suffix, path.length - this.suffix.length)) return false;
-    let steps = 0;
+    let steps = this.lastSteps;
     let id = this.start;
     for (let i = 0; i < path.length && id !== DEAD; i++) {
       const code = path.charCodeAt(i);
@@ -100,7 +102,10 @@ export class GlobMachine {
     const to = count === 0 ? DEAD : this.keep(this.next, count);
     if (to !== FULL) {
       if (code < ASCII) this.table[id * ASCII + code] = to;
-      else (this.otherNext[id] ??= new Map()).set(code, to);
+      else {
+        const other = (this.otherNext[id] ??= new Map());
+        if (other.size < MAX_OTHER_PER_SET) other.set(code, to);
+      }
     }
     return to;
   }

@@ -3,7 +3,7 @@
 // excluded or .gitignored, reads capped by size before reading. A sensitive file is read only
 // after the user allowed that very call (review names it); listing and searching leave sensitive
 // files out. Every call goes through the user's approval (ToolApprovals) before it runs.
-import type { ExclusionBaseline, WorkspaceFile, WorkspaceFiles } from '../../core/index';
+import { globMachine, MAX_BRACE_DEPTH, MAX_GLOB_LENGTH, type ExclusionBaseline, type WorkspaceFile, type WorkspaceFiles } from '../../core/index';
 import type { GatewayTool } from '../answers/gatewayAnswer';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolOutcome, type ToolReview } from '../answers/toolHost';
@@ -94,6 +94,8 @@ async function readFileTool(files: WorkspaceFiles, input: Record<string, unknown
 
 async function listFilesTool(files: WorkspaceFiles, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
   const pattern = typeof input.pattern === 'string' && input.pattern.trim() ? input.pattern.trim() : '**/*';
+  // A refused pattern would match nothing: say so rather than walk the folders for no file.
+  if (!globMachine(pattern)) return { content: `The pattern cannot be used: at most ${MAX_GLOB_LENGTH} characters, braces nested at most ${MAX_BRACE_DEPTH} deep, ranges such as [a-z] in order.`, isError: true };
   const listing = await files.list({ include: pattern, limit: MAX_LISTED, signal });
   const paths = listing.files.map((file) => file.display).sort();
   const notes = (listing.truncated ? `\n[more than ${MAX_LISTED} files; narrow the pattern]` : '') + sensitiveNote(listing.sensitiveLeftOut);

@@ -73,6 +73,15 @@ describe('core/workspaceFiles: matching is linear, whatever the pattern', () => 
     for (const cut of [4000, 3999, 3998, 3997]) assert.equal(boundedMatch(glob, path.slice(0, cut)), expected(path.slice(0, cut)));
   });
 
+  it('answers the same for names of thousands of distinct characters (past what it remembers per state set)', () => {
+    const matches = compileGlob('**/[!x]?*.txt', true);
+    for (let i = 0; i < 2000; i++) {
+      const name = String.fromCharCode(0x4e00 + i, 0x4e00 + 2 * i, 0x4e00 + 3 * i);
+      assert.equal(matches(`docs/${name}.TXT`), true, name);
+      assert.equal(matches(`docs/${name}/x`), false, name);
+    }
+  });
+
   it('refuses what it will not read: nothing gets in, nothing sensitive or excluded gets out', () => {
     const long = `${'a'.repeat(MAX_GLOB_LENGTH)}*`;
     let tooDeep = 'z';
