@@ -79,5 +79,10 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
     const hook = await files.resolveNew('post-merge');
     assert.ok(hook.ok);
     assert.deepEqual(hook.target.guarded, [{ path: 'post-merge', reason: 'runsCode' }]);
+    // Opened by a linked name (.vscode leading to conf/): VS Code reads it by that name.
+    const named = await WorkspaceFiles.open({ folders: [{ name: '.vscode', path: join(ws, '.vscode'), excludes: {} }] });
+    const launch = await named.resolveNew('launch.json');
+    assert.ok(launch.ok);
+    assert.deepEqual(launch.target.guarded, [{ path: 'launch.json', reason: 'runsCode' }]);
   });
 });
