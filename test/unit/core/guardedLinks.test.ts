@@ -6,6 +6,8 @@ import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gitConfigRunValues, WorkspaceFiles } from '../../../src/core/index';
+import { findGuardedLinks, linksReaching } from '../../../src/core/workspaceFiles/guardedLinks';
+import { GitignoreCache, openFolders } from '../../../src/core/workspaceFiles/rootFolders';
 
 describe('core/workspaceFiles: writes judged by the file they reach', () => {
   let ws: string;
@@ -67,6 +69,14 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
     const beside = await files.resolveNew('tools/other.txt');
     assert.ok(beside.ok);
     assert.deepEqual(beside.target.guarded, []);
+  });
+
+  it('says when the walk for links stopped at its bound (then every write asks)', async () => {
+    const folders = await openFolders([{ name: 'ws', path: ws, excludes: {} }], [], false);
+    const whole = await findGuardedLinks(folders, new GitignoreCache(false));
+    assert.ok(whole.complete);
+    assert.deepEqual(linksReaching(whole, join(ws, 'conf', 'x', 'y.json'), false), [{ path: '.vscode/x/y.json', reason: 'runsCode' }]);
+    assert.equal((await findGuardedLinks(folders, new GitignoreCache(false), 3)).complete, false);
   });
 
   it('reads core.hooksPath and a core.fsmonitor program from a git config, and nothing else', () => {
