@@ -16,25 +16,29 @@ export class FileRules {
   private readonly excludes: ReadonlyArray<readonly [string, PathMatcher]>;
   private readonly sensitive: (path: string, checkedDepth?: number) => string | undefined;
   private readonly guarded: (path: string, checkedDepth?: number) => GuardReason | undefined;
-  /** The folder's real path as matched (`/`-separated, no leading slash), its depth, and what it is itself. */
-  private readonly root?: { readonly path: string; readonly depth: number; readonly sensitive?: string; readonly guarded?: GuardReason };
+  /** The folder's absolute paths as matched (`/`-separated, no leading slash), their depth, and what each is itself. */
+  private readonly roots: ReadonlyArray<{ readonly path: string; readonly depth: number; readonly sensitive?: string; readonly guarded?: GuardReason }>;
   private readonly sensitiveAbsolute: (path: string, checkedDepth?: number) => string | undefined;
   private readonly guardedAbsolute: (path: string, checkedDepth?: number) => GuardReason | undefined;
 
-  /** `root`: the folder's real absolute path, matched too (see above); none in pure tests of relative paths. */
-  constructor(excludes: ExcludeGlobs, sensitiveExtra: readonly string[] = [], readonly caseInsensitive = false, guardedExtra: readonly string[] = [], root?: string) {
+  /**
+   * `roots`: the folder's real absolute path, and its path as the editor names it when that differs
+   * (a folder opened at a link named .git/hooks is run by that name), matched too (see above); none
+   * in pure tests of relative paths.
+   */
+  constructor(excludes: ExcludeGlobs, sensitiveExtra: readonly string[] = [], readonly caseInsensitive = false, guardedExtra: readonly string[] = [], roots: string | readonly string[] = []) {
     // An exclude pattern that cannot be read keeps everything out rather than nothing.
     this.excludes = Object.entries(excludes).flatMap(([source, globs]) => globs.map((glob) => [source, compileGlob(glob, caseInsensitive, 'everything')] as const));
     this.sensitive = sensitiveMatcher(sensitiveExtra);
     this.guarded = guardedWriteMatcher(guardedExtra);
     this.sensitiveAbsolute = sensitiveMatcher(sensitiveExtra, false);
     this.guardedAbsolute = guardedWriteMatcher(guardedExtra, false);
-    if (root !== undefined) {
-      const path = root.replace(/\\/g, '/').split('/').filter(Boolean).join('/');
+    const paths = (typeof roots === 'string' ? [roots] : roots).map((root) => root.replace(/\\/g, '/').split('/').filter(Boolean).join('/'));
+    this.roots = [...new Set(paths)].map((path) => {
       const sensitive = path ? this.sensitiveAbsolute(path) : undefined;
       const guarded = path ? this.guardedAbsolute(path) : undefined;
-      this.root = { path, depth: path ? path.split('/').length : 0, ...(sensitive ? { sensitive } : {}), ...(guarded ? { guarded } : {}) };
-    }
+      return { path, depth: path ? path.split('/').length : 0, ...(sensitive ? { sensitive } : {}), ...(guarded ? { guarded } : {}) };
+    });
   }
 
   /**
@@ -57,15 +61,23 @@ export class FileRules {
    */
   sensitivePattern(path: string, foldersChecked = false): string | undefined {
     const skip = foldersChecked ? path.split('/').length - 1 : 0;
-    return this.sensitive(path, skip) ?? (this.root && (this.root.sensitive ?? this.sensitiveAbsolute(this.absolute(path), this.root.depth + skip)));
+    const relative = this.sensitive(path, skip);
+    if (relative !== undefined) return relative;
+    for (const root of this.roots) {
+      const hit = root.sensitive ?? this.sensitiveAbsolute(`${root.path}/${path}`, root.depth + skip);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
   }
 
   /** Why a write to `path` is always asked (it can run code, it steers the model, it decides what is read), or undefined. */
   guardReason(path: string): GuardReason | undefined {
-    return this.guarded(path) ?? (this.root && (this.root.guarded ?? this.guardedAbsolute(this.absolute(path), this.root.depth)));
-  }
-
-  private absolute(path: string): string {
-    return this.root?.path ? `${this.root.path}/${path}` : path;
+    const relative = this.guarded(path);
+    if (relative) return relative;
+    for (const root of this.roots) {
+      const hit = root.guarded ?? this.guardedAbsolute(`${root.path}/${path}`, root.depth);
+      if (hit) return hit;
+    }
+    return undefined;
   }
 }

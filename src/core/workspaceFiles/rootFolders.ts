@@ -35,7 +35,7 @@ export async function openFolders(folders: readonly FolderConfig[], sensitive: r
       // What the repository's own config makes git run (a custom hooks folder) is guarded like .git/hooks; anchored, glob characters escaped.
       const runByGit = await gitRunPaths(real, caseInsensitive);
       const runGlobs = runByGit.map((path) => `/${path.replace(/[\\*?{}[\]!]/g, '\\$&')}`);
-      return { ...folder, index, real, runByGit, rules: new FileRules(folder.excludes, sensitive, caseInsensitive, [...guarded, ...runGlobs], real) };
+      return { ...folder, index, real, runByGit, rules: new FileRules(folder.excludes, sensitive, caseInsensitive, [...guarded, ...runGlobs], [real, nodePath.resolve(folder.path)]) };
     }),
   );
 }

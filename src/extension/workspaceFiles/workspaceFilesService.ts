@@ -57,9 +57,9 @@ export class WorkspaceFilesService extends Disposable {
     return vscode.Uri.file(files.absolutePath(file));
   }
 
-  /** A URI (an editor's, an index entry's) as a workspace file, or why it is not one. */
-  resolveUri(files: WorkspaceFiles, uri: vscode.Uri): Promise<Resolution> {
+  /** A URI (an editor's, an index entry's) as a workspace file, or why it is not one (`write`: with every reason a write to it is always asked). */
+  resolveUri(files: WorkspaceFiles, uri: vscode.Uri, purpose: 'read' | 'write' = 'read'): Promise<Resolution> {
     if (uri.scheme !== 'file') return Promise.resolve({ ok: false, problem: 'invalid', message: vscode.l10n.t('{0} is not a file on disk.', uri.toString()) });
-    return files.resolve(uri.fsPath);
+    return files.resolve(uri.fsPath, purpose);
   }
 }

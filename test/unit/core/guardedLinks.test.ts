@@ -6,6 +6,8 @@ import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gitConfigRunValues, WorkspaceFiles } from '../../../src/core/index';
+import { findGuardedLinks, linksReaching } from '../../../src/core/workspaceFiles/guardedLinks';
+import { GitignoreCache, openFolders } from '../../../src/core/workspaceFiles/rootFolders';
 
 describe('core/workspaceFiles: writes judged by the file they reach', () => {
   let ws: string;
@@ -69,6 +71,14 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
     assert.deepEqual(beside.target.guarded, []);
   });
 
+  it('says when the walk for links stopped at its bound (then every write asks)', async () => {
+    const folders = await openFolders([{ name: 'ws', path: ws, excludes: {} }], [], false);
+    const whole = await findGuardedLinks(folders, new GitignoreCache(false));
+    assert.ok(whole.complete);
+    assert.deepEqual(linksReaching(whole, join(ws, 'conf', 'x', 'y.json'), false), [{ path: '.vscode/x/y.json', reason: 'runsCode' }]);
+    assert.equal((await findGuardedLinks(folders, new GitignoreCache(false), 3)).complete, false);
+  });
+
   it('reads core.hooksPath and a core.fsmonitor program from a git config, and nothing else', () => {
     assert.deepEqual(gitConfigRunValues('[core]\n\thooksPath = .githooks\n\tfsmonitor = tools/watch.sh # comment\n[alias]\n\thooksPath = no\n'), ['.githooks', 'tools/watch.sh']);
     assert.deepEqual(gitConfigRunValues('[CORE]\nHooksPath="a b/hooks"\nfsmonitor = true\n[core "sub"]\nhooksPath = x\n'), ['a b/hooks']);
@@ -79,5 +89,10 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
     const hook = await files.resolveNew('post-merge');
     assert.ok(hook.ok);
     assert.deepEqual(hook.target.guarded, [{ path: 'post-merge', reason: 'runsCode' }]);
+    // Opened by a linked name (.vscode leading to conf/): VS Code reads it by that name.
+    const named = await WorkspaceFiles.open({ folders: [{ name: '.vscode', path: join(ws, '.vscode'), excludes: {} }] });
+    const launch = await named.resolveNew('launch.json');
+    assert.ok(launch.ok);
+    assert.deepEqual(launch.target.guarded, [{ path: 'launch.json', reason: 'runsCode' }]);
   });
 });
