@@ -210,8 +210,10 @@ export async function runReply(run: ReplyRun): Promise<void> {
       updateStep(index, { ...base, status: outcome.isError ? 'failed' : 'done', result: shorten(outcome.content) });
       results.push({ kind: 'toolResult', callId: call.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });
     }
-    // The calls past the cap are not on the wire (the assistant message holds the first ones only): the model hears why.
-    if (result.refusedToolCalls) results.push({ kind: 'text', text: refusedCallsNote(result.refusedToolCalls) });
+    // The calls past the cap are not on the wire (the assistant message holds the first ones
+    // only): the model hears why, in the last result (a user message after it would read as the user's).
+    const last = results.at(-1);
+    if (result.refusedToolCalls && last?.kind === 'toolResult') results[results.length - 1] = { ...last, content: `${last.content}\n\n${refusedCallsNote(result.refusedToolCalls)}` };
     reply.wire.push({ role: 'user', parts: results });
     events.roundEnded?.();
   }
