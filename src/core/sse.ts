@@ -43,6 +43,8 @@ export class SseDecoder {
   private readonly parser: EventSourceParser;
   private ending = false;
   private total = 0;
+  /** Bytes fed since the last event was dispatched (the part of a chunk after a dispatch is not counted: one chunk of slack). */
+  private eventBytes = 0;
   private failure: StreamError | undefined;
 
   constructor(
@@ -50,9 +52,12 @@ export class SseDecoder {
     private readonly limits: SseLimits = SSE_LIMITS,
   ) {
     this.parser = createParser({
-      onEvent: (message: EventSourceMessage): void => listener(message.data, message.event, this.ending),
-      // The parser counts characters (UTF-16 units), never more than the bytes they came from:
-      // over the cap in characters is over it in bytes too. It drops its buffer when it says so.
+      onEvent: (message: EventSourceMessage): void => {
+        this.eventBytes = 0;
+        listener(message.data, message.event, this.ending);
+      },
+      // Bytes are counted above; the parser's own cap (in characters, never more than the bytes
+      // they came from) also holds when one chunk both ends an event and starts a huge one.
       maxBufferSize: limits.maxEventBytes,
       onError: (error: ParseError): void => {
         if (error.type === 'max-buffer-size-exceeded') this.failure ??= eventTooLarge(limits.maxEventBytes);
@@ -68,7 +73,9 @@ export class SseDecoder {
     if (this.failure !== undefined) return this.failure;
     this.total += bytes.byteLength;
     if (this.total > this.limits.maxStreamBytes) return (this.failure = streamTooLarge(this.limits.maxStreamBytes));
+    this.eventBytes += bytes.byteLength;
     this.parser.feed(this.decoder.decode(bytes, { stream: true }));
+    if (this.eventBytes > this.limits.maxEventBytes) this.failure ??= eventTooLarge(this.limits.maxEventBytes);
     return this.failure;
   }
 

@@ -69,6 +69,15 @@ describe('core: streams are bounded', () => {
     assert.equal(decoder.push(chunk), failure, 'nothing is read after the cap');
   });
 
+  it('counts the event cap in bytes, not characters (an endless line of 3-byte characters)', () => {
+    const decoder = new SseDecoder(() => assert.fail('no event may be dispatched'), { maxEventBytes: 3000, maxStreamBytes: 1 << 20 });
+    let pushes = 0;
+    let failure: StreamError | undefined = decoder.push(encoder.encode('data: "'));
+    for (; pushes < 100 && failure === undefined; pushes++) failure = decoder.push(encoder.encode('€'.repeat(100))); // 300 bytes, 100 characters
+    assert.equal(failure?.code, 'event_too_large');
+    assert.ok(pushes <= 11, `stopped after ${pushes} pushes of 300 bytes for a 3,000-byte cap`);
+  });
+
   it('stops one event of many short data lines at the event cap too', () => {
     const decoder = new SseDecoder(() => assert.fail('no event may be dispatched'), { maxEventBytes: 4096, maxStreamBytes: 1 << 20 });
     let failure: StreamError | undefined;
