@@ -31,7 +31,10 @@ export type { AddressClass } from './net/addressClass';
 export { apiBaseUrl, normalizeBaseUrl } from './baseUrl';
 export { parseChatStream } from './chatStream';
 export { parseMessagesStream } from './messagesStream';
-export { sseEvents } from './sse';
+export { sseEvents, EVENT_TOO_LARGE, STREAM_TOO_LARGE } from './sse';
+export { TOO_MANY_BLOCKS } from './messagesStream';
+export { checkJsonValue, parseBoundedJson } from './parse/boundedJson';
+export type { BoundedJson, JsonBounds } from './parse/boundedJson';
 export type { SseEvent } from './sse';
 export { parseErrorBody } from './parse/errorBody';
 export type { ErrorBody } from './parse/errorBody';
@@ -43,7 +46,14 @@ export {
   MAX_CATALOG_BYTES,
   MAX_IMAGE_BYTES,
   MAX_JSON_BYTES,
+  MAX_MESSAGE_BLOCKS,
   MAX_RESEARCH_LIST_BYTES,
+  MAX_SERVER_TOOL_STEPS_PER_ANSWER,
+  MAX_SSE_EVENT_BYTES,
+  MAX_SSE_STREAM_BYTES,
+  MAX_TOOL_ARGUMENT_BYTES,
+  MAX_TOOL_ARGUMENT_DEPTH,
+  MAX_TOOL_CALLS_PER_ANSWER,
   MAX_SMALL_JSON_BYTES,
   MAX_SPEECH_BYTES,
   MAX_TRANSCRIPTION_BYTES,
