@@ -23,7 +23,7 @@ export interface FaultSpec {
   readonly retryAfterMs?: number;
   readonly times?: number;
   readonly rejectStreamOptions: boolean;
-  /** Repeat the caller's key in errors, error events and headers (`echo-key` or `echo-key=escaped`). */
+  /** Repeat the caller's key in errors, error events and headers (`echo-key`, `echo-key=escaped`), or split in the answer (`echo-key=split`). */
   readonly echoKey?: EchoMode;
   /** `huge-body=<bytes>`: a 2xx JSON answer padded to that many bytes, chunked (hugeBody.ts). */
   readonly hugeBodyBytes?: number;
@@ -45,6 +45,8 @@ export interface FaultSpec {
   readonly match?: string;
   /** `tool-args`: the tool call is scripted by the last user message, `<tool> <JSON>` (scriptedToolCall.ts). */
   readonly toolArgs?: boolean;
+  /** `hang-before-end`: a stream sends all but its last two events, then stays open, silent, until the client goes away. */
+  readonly hang?: boolean;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -70,8 +72,8 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'error-event': spec.errorEvent = true; break;
       case 'reject-stream-options': spec.rejectStreamOptions = true; break;
       case 'echo-key':
-        if (value !== undefined && value !== 'escaped') throw badRequest(FAULT_HEADER, `fault item 'echo-key' takes no value or 'escaped'`, 'invalid_fault');
-        spec.echoKey = value === 'escaped' ? 'escaped' : 'plain';
+        if (value !== undefined && value !== 'escaped' && value !== 'split') throw badRequest(FAULT_HEADER, `fault item 'echo-key' takes no value, 'escaped' or 'split'`, 'invalid_fault');
+        spec.echoKey = value ?? 'plain';
         break;
       case 'status': {
         const status = nonNegativeInt(name, value);
@@ -103,6 +105,7 @@ export function parseFaultSpec(raw: string): FaultSpec {
         spec.match = value;
         break;
       case 'tool-args': spec.toolArgs = true; break;
+      case 'hang-before-end': spec.hang = true; break;
       default:
         if (isWireVariant(name) && value === undefined) {
           spec.wire = withVariant(spec.wire, name);

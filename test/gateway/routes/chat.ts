@@ -10,6 +10,7 @@ import { writeSse, type SseEvent } from '../sse';
 import { countTokens, fragments, streamPieces } from '../text';
 import { isObject, optionalBoolean, optionalInteger, optionalNumber, type JsonObject } from '../validate';
 import { keepAliveChunk, sendPortalPage, shapeChatChunk, shapeChatCompletion, type WireVariant } from '../wireVariants';
+import { echoIntoPlan } from '../keyEcho';
 
 function usageOf(plan: SimPlan, promptTokens: number): Record<string, unknown> {
   const reasoningTokens = plan.reasoning ? countTokens(plan.reasoning) : 0;
@@ -79,7 +80,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   const parsed = parseChatRequest(body, model);
   enforceContextLength(model, parsed.promptTokens, maxTokens, 'chat');
   ctx.state.quota.ensure(ctx.key);
-  const plan = planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) });
+  const plan = echoIntoPlan(ctx.reply.echo, planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) }));
   const usage = usageOf(plan, parsed.promptTokens);
   chargeRequest(ctx, costOf(model, usage));
   const base = { id: `chatcmpl-sim-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: modelId };
