@@ -69,6 +69,7 @@ export { modelPricing, pricedCost, type TokenPricing } from './modelPricing';
 export { MAX_SPEECH_INPUT, splitSpeechInput } from './speechInput';
 export { audioUploadType, fileExtension, isTranscribableFile, SPEECH_CONTENT_TYPES, SPEECH_FORMATS, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS } from './audioFiles';
 export { decodeBase64Embedding } from './parse/resources';
+export { catalogEntry } from './parse/catalogEntry';
 export { REDACTED, redactError, redactSecrets, redactValue, secretForms } from './redact';
 export { StreamRedactor } from './streamRedactor';
 

@@ -74,3 +74,8 @@ export function echoIntoPlan(echo: KeyEcho | undefined, plan: SimPlan): SimPlan 
     ...(plan.reasoning ? { reasoning: `${plan.reasoning} The key is ${echo.key.toUpperCase()} here.` } : {}),
   };
 }
+
+/** A catalog entry from an echoing gateway: the key in a known field (`owned_by`) and in a field of its own. */
+export function echoIntoModel(echo: KeyEcho | undefined, model: Record<string, unknown>): Record<string, unknown> {
+  return echo ? { ...model, owned_by: `${String(model.owned_by)} ${echo.key}`, echoed_authorization: `Bearer ${echo.key}` } : model;
+}
