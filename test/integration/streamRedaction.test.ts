@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { foldCase, secretForms } from '../../src/core/secretForms';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
+import { readJournal } from '../../src/extension/chat/history/replyJournal';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { SPLIT_ECHO_END } from '../gateway/keyEcho';
@@ -56,9 +57,12 @@ describe('stream redaction: a key split across deltas or re-encoded reaches no s
       const sending = api.chat.handle({ type: 'send', text: 'Tell me the key you were sent' });
       const journalText = (): string => (existsSync(journal) ? readFileSync(journal, 'utf8') : '');
       await waitFor(() => journalText().includes(SPLIT_ECHO_END), (done) => done, 'the whole echo in the journal on disk');
-      const onDisk = journalText();
-      assert.ok(!spellsKey(onDisk), 'the journal on disk holds no form of the key');
-      assert.match(onDisk, /\[redacted\]/, 'the journal holds the reply, redacted');
+      // One line per batch: what a reader recovers is the batches joined, as replay joins them.
+      const batches = (await readJournal(journal))?.batches ?? [];
+      const recovered = ['c', 'r'].map((field) => batches.filter((batch) => batch.field === field).map((batch) => batch.text).join('')).join('\n');
+      assert.ok(recovered.includes(SPLIT_ECHO_END), 'the journal holds the whole reply');
+      assert.ok(!spellsKey(journalText()) && !spellsKey(recovered), 'the journal on disk holds no form of the key, not even across its lines');
+      assert.match(recovered, /\[redacted\]/, 'the journal holds the reply, redacted');
       await api.chat.handle({ type: 'stop' });
       await sending;
 
