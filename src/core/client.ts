@@ -23,12 +23,16 @@ export class GatewayClient {
   readonly research: ResearchResource;
   /** `{root}/api/v1`, as requests use it. */
   readonly baseUrl: string;
+  private readonly apiKey: GatewayClientOptions['apiKey'];
+  private readonly knownSecrets: () => readonly string[];
 
   /** Throws InvalidRequestError('baseUrl') for an address that is not http(s). */
   constructor(given: GatewayClientOptions) {
     // One dispatcher for requests and image links, made on the first of either when given as a function.
     const options: GatewayClientOptions = { ...given, dispatcher: madeOnce(given.dispatcher) };
     const transport = new Transport(options);
+    this.apiKey = given.apiKey;
+    this.knownSecrets = given.knownSecrets ?? ((): readonly string[] => []);
     this.baseUrl = transport.baseUrl;
     this.models = new ModelsResource(transport);
     this.quota = new QuotaResource(transport);
@@ -39,6 +43,17 @@ export class GatewayClient {
     this.audio = new AudioResource(transport);
     this.images = new ImagesResource(transport, imageDownloader(options, transport.baseUrl));
     this.research = new ResearchResource(transport);
+  }
+
+  /**
+   * What whoever hands this client's answers on must take out of them (StreamRedactor,
+   * redactValue): the key requests carry now, and the other known secrets. A gateway or proxy may
+   * echo the key into an answer's text; the transport redacts what it parses itself (errors), the
+   * text of a streamed answer is the consumer's to redact.
+   */
+  async redactionSecrets(): Promise<readonly string[]> {
+    const current = await resolveApiKey(this.apiKey).catch(() => undefined);
+    return [...new Set([...(current ? [current] : []), ...this.knownSecrets()])];
   }
 }
 

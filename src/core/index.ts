@@ -79,7 +79,9 @@ export { modelPricing, pricedCost, type TokenPricing } from './modelPricing';
 export { MAX_SPEECH_INPUT, splitSpeechInput } from './speechInput';
 export { audioUploadType, fileExtension, isTranscribableFile, SPEECH_CONTENT_TYPES, SPEECH_FORMATS, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS } from './audioFiles';
 export { decodeBase64Embedding } from './parse/resources';
+export { catalogEntry } from './parse/catalogEntry';
 export { REDACTED, redactError, redactSecrets, redactValue, secretForms } from './redact';
+export { StreamRedactor } from './streamRedactor';
 
 // Account and network helpers: credits formatting, spend tracking, proxies, diagnosis.
 export { formatCredits, formatDuration, formatResetIn, UNKNOWN_CREDITS } from './account/creditsFormat';

@@ -2,29 +2,27 @@
 // host is about to persist or show. Defence in depth: code never puts a key into a message, but a
 // gateway or proxy that echoes a header must not get it out. Redaction of server answers happens
 // after parsing, so an escaped key (`\/`, `\u0041`) has been decoded to its plain form by then;
-// raw text that could not be parsed is searched for the usual encodings as well.
+// raw text is searched for every form a reader could recover (secretForms.ts). A key split across
+// the deltas of a stream is caught by StreamRedactor (streamRedactor.ts), not here.
+import { foldCase, MIN_SECRET_LENGTH, replaceRanges, secretPatterns, secretRanges, type SecretPatterns } from './secretForms';
 
-const MIN_SECRET_LENGTH = 4;
 export const REDACTED = '[redacted]';
 
-/** The forms a secret takes inside text that was not parsed: plain, JSON-escaped (also with `\/`), URL-encoded. */
-export function secretForms(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
-  const forms = [secret, json, json.replace(/\//g, '\\/'), encodeURIComponent(secret)];
-  // Longest first, so a form that contains another is replaced whole.
-  return [...new Set(forms)].sort((a, b) => b.length - a.length);
-}
+export { secretForms } from './secretForms';
 
 function usable(secrets: readonly (string | undefined)[]): string[] {
   return secrets.filter((secret): secret is string => !!secret && secret.length >= MIN_SECRET_LENGTH);
 }
 
+/** `text` with every form of each secret (secretForms.ts: escapes, base64, hex, any letter case) replaced; the same string when none occurs. */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let result = text;
-  for (const secret of usable(secrets)) {
-    for (const form of secretForms(secret)) if (result.includes(form)) result = result.split(form).join(REDACTED);
-  }
-  return result;
+  const list = usable(secrets);
+  return list.length === 0 ? text : redactWith(text, secretPatterns(list));
+}
+
+function redactWith(text: string, patterns: SecretPatterns): string {
+  if (text.length < MIN_SECRET_LENGTH || patterns.forms.length === 0) return text;
+  return replaceRanges(text, secretRanges(foldCase(text), patterns), REDACTED);
 }
 
 /**
@@ -35,13 +33,13 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
 export function redactValue<T>(value: T, secrets: readonly (string | undefined)[]): T {
   const list = usable(secrets);
   if (list.length === 0) return value;
-  return redactIn(value, list, 0) as T;
+  return redactIn(value, secretPatterns(list), 0) as T;
 }
 
 const MAX_DEPTH = 64;
 
-function redactIn(value: unknown, secrets: readonly string[], depth: number): unknown {
-  if (typeof value === 'string') return redactSecrets(value, secrets);
+function redactIn(value: unknown, secrets: SecretPatterns, depth: number): unknown {
+  if (typeof value === 'string') return redactWith(value, secrets);
   if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
@@ -54,7 +52,7 @@ function redactIn(value: unknown, secrets: readonly string[], depth: number): un
   if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value; // bytes, dates: no text
   let copy: Record<string, unknown> | undefined;
   for (const [key, item] of Object.entries(value)) {
-    const redactedKey = redactSecrets(key, secrets);
+    const redactedKey = redactWith(key, secrets);
     const redacted = redactIn(item, secrets, depth + 1);
     if (redacted === item && redactedKey === key) continue;
     copy ??= { ...(value as Record<string, unknown>) };

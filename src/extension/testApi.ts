@@ -61,6 +61,8 @@ export interface TestApi extends TestParts {
   storedState(): Record<string, unknown>;
   /** Where the extension's log files are written. */
   readonly logUri: vscode.Uri;
+  /** The extension's global storage folder (the chat history and the reply journals are in `conversations/`). */
+  readonly globalStorage: string;
   /** The raw SecretStorage entry for the key (to check what the commands stored). */
   storedApiKey(): Thenable<string | undefined>;
   /** Where the key in use comes from, as the rest of the extension sees it. */
@@ -78,6 +80,7 @@ export function createTestApi(context: vscode.ExtensionContext, apiKeySecretId: 
     ...parts,
     storedState: () => ({ global: dump(context.globalState), workspace: dump(context.workspaceState) }),
     logUri: context.logUri,
+    globalStorage: context.globalStorageUri.fsPath,
     storedApiKey: () => context.secrets.get(apiKeySecretId),
     apiKeySource,
     activation,

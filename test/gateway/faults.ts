@@ -23,7 +23,7 @@ export interface FaultSpec {
   readonly retryAfterMs?: number;
   readonly times?: number;
   readonly rejectStreamOptions: boolean;
-  /** Repeat the caller's key in errors, error events and headers (`echo-key` or `echo-key=escaped`). */
+  /** Repeat the caller's key in errors, error events and headers (`echo-key`, `echo-key=escaped`), or split in the answer (`echo-key=split`). */
   readonly echoKey?: EchoMode;
   /** `huge-body=<bytes>`: a 2xx JSON answer padded to that many bytes, chunked (hugeBody.ts). */
   readonly hugeBodyBytes?: number;
@@ -51,6 +51,8 @@ export interface FaultSpec {
   readonly toolFlood?: number;
   /** `tools-executed=<n>`: chat streams: n server-run tools in the tools_executed chunk (floods.ts). */
   readonly toolsExecuted?: number;
+  /** `hang-before-end`: a stream sends all but its last two events, then stays open, silent, until the client goes away. */
+  readonly hang?: boolean;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -76,8 +78,8 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'error-event': spec.errorEvent = true; break;
       case 'reject-stream-options': spec.rejectStreamOptions = true; break;
       case 'echo-key':
-        if (value !== undefined && value !== 'escaped') throw badRequest(FAULT_HEADER, `fault item 'echo-key' takes no value or 'escaped'`, 'invalid_fault');
-        spec.echoKey = value === 'escaped' ? 'escaped' : 'plain';
+        if (value !== undefined && value !== 'escaped' && value !== 'split') throw badRequest(FAULT_HEADER, `fault item 'echo-key' takes no value, 'escaped' or 'split'`, 'invalid_fault');
+        spec.echoKey = value ?? 'plain';
         break;
       case 'status': {
         const status = nonNegativeInt(name, value);
@@ -112,6 +114,7 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'endless-line': spec.endlessLine = true; break;
       case 'tool-flood': spec.toolFlood = nonNegativeInt(name, value); break;
       case 'tools-executed': spec.toolsExecuted = nonNegativeInt(name, value); break;
+      case 'hang-before-end': spec.hang = true; break;
       default:
         if (isWireVariant(name) && value === undefined) {
           spec.wire = withVariant(spec.wire, name);

@@ -32,6 +32,8 @@ export interface RequestRecord {
   readonly writes: { readonly at: number; readonly bytes: number; readonly text?: string }[];
   /** True when fault injection (`cut-after`) destroyed the connection. */
   cutByFault: boolean;
+  /** `hang-before-end`: the stream has sent all but its end and waits for the client to go. */
+  hanging?: boolean;
   /** Set when the response finished or the connection closed early. */
   outcome?: CloseOutcome;
   /** 'completed' when the whole response was handed to the socket; 'aborted' when the connection closed first. */

@@ -22,6 +22,8 @@ export class Reply {
   constructor(
     private readonly res: ServerResponse,
     private readonly record: RequestRecord,
+    /** Re-offers the record to waiters (waitForRequest) after a change they may wait on. */
+    private readonly recordChanged: () => void = () => undefined,
   ) {
     res.on('close', () => {
       this.closed = true;
@@ -62,6 +64,14 @@ export class Reply {
       const timer = setTimeout(wake, ms);
       this.closeWaiters.add(wake);
     });
+  }
+
+  /** Resolves when the client has gone away (`hang-before-end`); the record says `hanging` meanwhile, for waitForRequest. */
+  untilGone(): Promise<void> {
+    if (this.gone) return Promise.resolve();
+    this.record.hanging = true;
+    this.recordChanged();
+    return new Promise((resolve) => this.closeWaiters.add(resolve));
   }
 
   /** Writes body bytes, honouring `cut-after` and backpressure. Resolves false when the connection is gone. */

@@ -62,7 +62,7 @@ export function createListener(routes: readonly Route[], state: GatewayState, re
       settle(record.outcome);
       recorder.notify(record);
     });
-    const reply = new Reply(res, record);
+    const reply = new Reply(res, record, () => recorder.notify(record));
     const { route, params, pathKnown } = match(routes, req.method ?? 'GET', path);
     const run = async (): Promise<void> => {
       if (!route) {

@@ -46,9 +46,15 @@ export async function writeSse(reply: Reply, events: readonly SseEvent[], faults
     pending = '';
     return reply.write(text);
   };
+  // `hang-before-end`: the content has gone out, the end has not (a test reads what the client wrote meanwhile).
+  const hangAt = fault?.hang ? Math.max(1, events.length - 2) : -1;
   for (let i = 0; i < events.length; i++) {
     const event = events[i];
     if (event === undefined) continue;
+    if (i === hangAt) {
+      if (await flush()) await reply.untilGone();
+      return;
+    }
     if (i === middle && fault?.malformedChunk) pending += formatEvent(faults.malformed);
     if (i === middle && fault?.endlessLine) {
       if (await flush()) await writeEndlessLine(reply);

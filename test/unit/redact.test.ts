@@ -65,3 +65,38 @@ describe('the shared failure description never carries the key', () => {
     }
   });
 });
+
+describe('redactSecrets: the forms a proxy re-encodes the key into', () => {
+  const key = 'sim/echo-key/0123456789abcdef';
+  const bytes = Buffer.from(key);
+
+  it('finds base64 (standard and URL-safe) of the key alone and inside a longer string at each of the three alignments', () => {
+    const texts = [
+      bytes.toString('base64'),
+      bytes.toString('base64url'),
+      Buffer.from(`Basic user:${key}`).toString('base64'),
+      Buffer.from(`a${key}`).toString('base64'),
+      Buffer.from(`ab${key}zz`).toString('base64url'),
+      Buffer.from(`abc${key}`).toString('base64'),
+    ];
+    for (const text of texts) {
+      const redacted = redactSecrets(`header ${text} end`, [key]);
+      assert.match(redacted, /^header \S*\[redacted\]\S* end$/, text);
+      // All of the key's encoding went but a character or two at its edges (shared with its neighbours).
+      const left = redacted.replace(/^header |\s*end$/g, '').replace('[redacted]', '');
+      assert.ok(text.length - left.length >= Math.floor((key.length * 4) / 3) - 2, `${text}: only the edges stay (${left})`);
+    }
+  });
+
+  it('finds hex in either case, and the key in any letter case', () => {
+    for (const text of [bytes.toString('hex'), bytes.toString('hex').toUpperCase(), key.toUpperCase(), 'SIM/Echo-Key/0123456789ABCDEF']) {
+      assert.equal(redactSecrets(`<${text}>`, [key]), '<[redacted]>', text);
+    }
+  });
+
+  it('leaves text without the key as the same string, and does not search encodings of a short key', () => {
+    const text = 'nothing to see: 73696d2f and c2lt and SIM/';
+    assert.equal(redactSecrets(text, [key]), text);
+    assert.equal(redactSecrets('abcd YWJjZA== 61626364', ['abcd']), '[redacted] YWJjZA== 61626364');
+  });
+});

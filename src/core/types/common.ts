@@ -32,6 +32,11 @@ export interface GatewayClientOptions {
   dispatcher?: DispatcherSource;
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;
+  /**
+   * Other values a consumer of the answers must never hand on (keys used earlier in the session,
+   * an environment key): redactionSecrets() adds them to the key requests carry.
+   */
+  knownSecrets?: () => readonly string[];
 }
 
 /** Per-call options; each overrides the client's value for that call. */

@@ -2,9 +2,13 @@
 // /messages, handing text and reasoning to the sink as they arrive and tool calls when each is
 // complete. Shared by the language model provider (VS Code's chat), the @unified participant and
 // the chat panel. The caller keeps what the sink received when the stream throws.
-import { ChatStreamAccumulator, MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER, MessageStreamAccumulator, type ChatCompletionRequest, type GatewayClient, type MessageCreateRequest, type ToolExecuted } from '../../core/index';
+//
+// Everything handed to the sink and returned is redacted here, once for every consumer: a gateway
+// or proxy may echo the key into the answer, split across deltas or re-encoded (redactingSink.ts).
+import { ChatStreamAccumulator, MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER, MessageStreamAccumulator, redactValue, type ChatCompletionRequest, type GatewayClient, type MessageCreateRequest, type ToolExecuted } from '../../core/index';
 import type { TokenUsage } from '../../shared/chatModel';
 import { answerTokens, DEFAULT_MESSAGES_MAX_TOKENS } from './answerTokens';
+import { redactingSink } from './redactingSink';
 import { parseToolInput, toolInputOf, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayAnswerRequest, type GatewayPart } from './gatewayMessages';
 
 export type { GatewayAnswerRequest, GatewayMessage, GatewayPart, GatewayTool } from './gatewayMessages';
@@ -53,7 +57,17 @@ function counts(refused: number, servers: ServerTools): { refusedToolCalls?: num
 }
 
 export async function streamGatewayAnswer(client: GatewayClient, request: GatewayAnswerRequest, sink: AnswerSink, signal: AbortSignal): Promise<AnswerResult> {
-  return usesMessagesApi(request.model, request.api, request.provider) ? viaMessages(client, request, sink, signal) : viaChat(client, request, sink, signal);
+  const secrets = await client.redactionSecrets();
+  const redacting = redactingSink(sink, secrets);
+  try {
+    const result = usesMessagesApi(request.model, request.api, request.provider) ? await viaMessages(client, request, redacting.sink, signal) : await viaChat(client, request, redacting.sink, signal);
+    redacting.flush();
+    return redactValue(result, secrets);
+  } catch (error) {
+    // A cut or stopped stream: the text that arrived stays, held-back tail included.
+    redacting.flush();
+    throw error;
+  }
 }
 
 function chatRequest(request: GatewayAnswerRequest): ChatCompletionRequest {

@@ -129,6 +129,8 @@ export class GatewayConnection extends Disposable {
       ? new GatewayClient({
           baseUrl: settings.baseUrl,
           apiKey: async () => (await this.apiKeys.get())?.value,
+          // Streamed answers are redacted of every key seen in this session, not only the current one.
+          knownSecrets: () => this.apiKeys.knownSecrets(),
           authHeader: settings.authHeader,
           headers: { ...settings.extraHeaders },
           dispatcher: () => (slot.made ??= createDispatcher({ proxyUrl, strictSSL: network.strictSSL, ca })),

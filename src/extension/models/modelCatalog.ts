@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Model } from '../../core/index';
+import { catalogEntry, type Model } from '../../core/index';
 import { onDidChangeSettingsUnder, readSettings } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
@@ -8,7 +8,11 @@ import { categoryOverrides } from './categoryOverrides';
 
 const CACHE_KEY = 'unifiedInference.modelCatalog';
 
-/** The catalog as last read from a gateway, with when (kept in globalState: model ids are not secrets). */
+/**
+ * The catalog as last read from a gateway, with when (kept in globalState: model ids are not
+ * secrets). Each model holds only the fields the extension reads (catalogEntry), redacted: the
+ * gateway's answer may carry anything, an echoed key included, and extension state is on disk.
+ */
 export interface CatalogSnapshot {
   readonly baseUrl: string;
   readonly fetchedAt: number;
@@ -37,7 +41,7 @@ export class ModelCatalog extends Disposable {
     private readonly log: Log,
   ) {
     super();
-    this.snapshotValue = state.get<CatalogSnapshot>(CACHE_KEY);
+    this.snapshotValue = this.kept(state.get<unknown>(CACHE_KEY));
     this._register(connection.onDidChange(() => void this.refresh()));
     // The default models mark entries of the catalog: whoever shows it (the Models view, the chat's
     // model picker) re-reads. The connection no longer rebuilds for these settings.
@@ -75,7 +79,7 @@ export class ModelCatalog extends Disposable {
     try {
       const models = await client.models.list({ timeoutMs: 30_000 });
       if (sequence !== this.sequence) return this.snapshot;
-      this.snapshotValue = { baseUrl, fetchedAt: Date.now(), models };
+      this.snapshotValue = { baseUrl, fetchedAt: Date.now(), models: this.keptModels(models) };
       await this.state.update(CACHE_KEY, this.snapshotValue);
       this.setStatus({ kind: 'idle' });
       return this.snapshotValue;
@@ -87,6 +91,18 @@ export class ModelCatalog extends Disposable {
       this.setStatus({ kind: 'error', message });
       return this.snapshot;
     }
+  }
+
+  /** A snapshot as stored (by this or an earlier version), checked and cut down like a fresh one. */
+  private kept(stored: unknown): CatalogSnapshot | undefined {
+    if (typeof stored !== 'object' || stored === null) return undefined;
+    const { baseUrl, fetchedAt, models } = stored as Record<string, unknown>;
+    if (typeof baseUrl !== 'string' || typeof fetchedAt !== 'number' || !Array.isArray(models)) return undefined;
+    return { baseUrl, fetchedAt, models: this.keptModels(models) };
+  }
+
+  private keptModels(models: readonly unknown[]): Model[] {
+    return this.connection.redact(models.map(catalogEntry).filter((model): model is Model => model !== undefined));
   }
 
   private setStatus(status: CatalogStatus): void {

@@ -1,8 +1,9 @@
 import { CATALOG, modelObject } from '../catalog';
 import type { Route, RouteContext } from '../context';
+import { echoIntoModel } from '../keyEcho';
 
 async function handleModels(ctx: RouteContext): Promise<void> {
-  await ctx.reply.json(200, { object: 'list', data: CATALOG.map(modelObject) });
+  await ctx.reply.json(200, { object: 'list', data: CATALOG.map((model) => echoIntoModel(ctx.reply.echo, modelObject(model))) });
 }
 
 async function handleQuota(ctx: RouteContext): Promise<void> {

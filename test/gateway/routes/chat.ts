@@ -11,6 +11,7 @@ import { countTokens, fragments, streamPieces } from '../text';
 import { isObject, optionalBoolean, optionalInteger, optionalNumber, type JsonObject } from '../validate';
 import { floodedToolCalls, floodedToolsExecuted } from '../floods';
 import { keepAliveChunk, sendPortalPage, shapeChatChunk, shapeChatCompletion, type WireVariant } from '../wireVariants';
+import { echoIntoPlan } from '../keyEcho';
 
 function usageOf(plan: SimPlan, promptTokens: number): Record<string, unknown> {
   const reasoningTokens = plan.reasoning ? countTokens(plan.reasoning) : 0;
@@ -84,7 +85,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   const parsed = parseChatRequest(body, model);
   enforceContextLength(model, parsed.promptTokens, maxTokens, 'chat');
   ctx.state.quota.ensure(ctx.key);
-  const planned = planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) });
+  const planned = echoIntoPlan(ctx.reply.echo, planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) }));
   // tools-executed: the tool servers "ran" that many tools before a text answer (none after a tool result).
   const flooded = ctx.reply.fault?.toolsExecuted;
   const plan = flooded !== undefined && !planned.toolCall && !parsed.sim.toolResult ? { ...planned, toolsExecuted: floodedToolsExecuted(flooded) } : planned;

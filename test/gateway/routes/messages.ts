@@ -11,6 +11,7 @@ import { writeSse, type SseEvent } from '../sse';
 import { countTokens, fragments, hmacBase64, streamPieces } from '../text';
 import { optionalBoolean, optionalInteger, optionalNumber, type JsonObject } from '../validate';
 import { sendPortalPage } from '../wireVariants';
+import { echoIntoPlan } from '../keyEcho';
 
 const STOP_REASONS = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' } as const;
 
@@ -93,7 +94,7 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   const parsed = parseMessagesRequest(body, maxTokens, ctx.state.secret);
   enforceContextLength(model, parsed.inputTokens, maxTokens, 'messages');
   ctx.state.quota.ensure(ctx.key);
-  const plan = planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) });
+  const plan = echoIntoPlan(ctx.reply.echo, planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) }));
   const fault = ctx.reply.fault;
   const blocks = blocksOf(plan, ctx.state.secret, fault?.redactedThinking === true);
   const usage = { input_tokens: parsed.inputTokens, output_tokens: outputTokens(blocks, plan) };

@@ -1,0 +1,98 @@
+// A model of the catalog as the extension keeps it (extension state, the views, VS Code's model
+// picker): only the fields something reads (the spec's, and the ones contextLength.ts,
+// modelCategory.ts, modelFeatures.ts, modelPricing.ts and the pickers look at), each of the type it
+// is read as. The gateway's answer is untrusted: whatever else a model entry carries (an echoed
+// header, a provider's notes, megabytes of anything) is not kept.
+import type { Model } from '../types/account';
+import { isRecord } from './json';
+import { parseModel } from './resources';
+
+type Shape = 'string' | 'boolean' | 'amount' | 'words' | { readonly [field: string]: Shape };
+
+/**
+ * Capability and modality lists: a word, a list of words, or a record of words set to true or
+ * false; `modalities` may also be `{input: [...], output: [...]}` (a word or a list each).
+ */
+function words(value: unknown): unknown {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.filter((item) => typeof item === 'string');
+  if (!isRecord(value)) return undefined;
+  const kept: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value)) {
+    if (typeof item === 'boolean') kept[name] = item;
+    else if (Array.isArray(item)) kept[name] = item.filter((word) => typeof word === 'string');
+    else if (typeof item === 'string' && (name === 'input' || name === 'output')) kept[name] = item;
+  }
+  return kept;
+}
+
+const AMOUNT = 'amount';
+const FIELDS: { readonly [field: string]: Shape } = {
+  created: 'amount',
+  owned_by: 'string',
+  provider: 'string',
+  created_at: 'string',
+  provider_info: { status: 'string' },
+  family: 'string',
+  version: 'string',
+  category: 'string',
+  type: 'string',
+  task: 'string',
+  mode: 'string',
+  model_type: 'string',
+  architecture: { input_modalities: 'words', output_modalities: 'words', modality: 'string' },
+  modalities: 'words',
+  input_modalities: 'words',
+  output_modalities: 'words',
+  endpoints: 'words',
+  supported_endpoints: 'words',
+  capabilities: 'words',
+  supported_parameters: 'words',
+  supports_vision: 'boolean',
+  supports_image_input: 'boolean',
+  supports_tools: 'boolean',
+  supports_function_calling: 'boolean',
+  supports_tool_choice: 'boolean',
+  supports_reasoning: 'boolean',
+  reasoning: 'boolean',
+  pricing: { prompt: AMOUNT, completion: AMOUNT, input: AMOUNT, output: AMOUNT, unit: 'string' },
+  input_cost_per_token: AMOUNT,
+  output_cost_per_token: AMOUNT,
+  context_length: AMOUNT,
+  context_window: AMOUNT,
+  max_input_tokens: AMOUNT,
+  max_output_tokens: AMOUNT,
+  max_completion_tokens: AMOUNT,
+  top_provider: { context_length: AMOUNT, max_completion_tokens: AMOUNT },
+};
+
+function shaped(value: unknown, shape: Shape): unknown {
+  switch (shape) {
+    case 'string':
+      return typeof value === 'string' ? value : undefined;
+    case 'boolean':
+      return typeof value === 'boolean' ? value : undefined;
+    case 'amount':
+      return (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'string' ? value : undefined;
+    case 'words':
+      return words(value);
+    default:
+      return isRecord(value) ? keep(value, shape) : undefined;
+  }
+}
+
+function keep(value: Record<string, unknown>, fields: { readonly [field: string]: Shape }): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [field, shape] of Object.entries(fields)) {
+    if (!Object.prototype.hasOwnProperty.call(value, field)) continue;
+    const item = shaped(value[field], shape);
+    if (item !== undefined) kept[field] = item;
+  }
+  return kept;
+}
+
+/** The known fields of one catalog entry (as the gateway sent it, or as stored before); undefined without an id. */
+export function catalogEntry(value: unknown): Model | undefined {
+  const model = parseModel(value);
+  return model && { ...keep(model, FIELDS), id: model.id, object: model.object };
+}

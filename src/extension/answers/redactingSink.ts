@@ -1,0 +1,40 @@
+// The sink streamGatewayAnswer hands its consumer: text and reasoning pass through a
+// StreamRedactor each (a key split across deltas is caught; the end of what arrived may wait for
+// the next delta), tool calls and server tool steps are redacted whole. Held text goes out before
+// a tool call, so the consumer still sees text and calls in the order they came.
+import { redactValue, StreamRedactor } from '../../core/index';
+import type { AnswerSink } from './gatewayAnswer';
+
+export interface RedactingSink {
+  readonly sink: AnswerSink;
+  /** Hands on what is held: at the end of the answer, and when it fails or is stopped. */
+  flush(): void;
+}
+
+export function redactingSink(target: AnswerSink, secrets: readonly string[]): RedactingSink {
+  const text = new StreamRedactor(secrets);
+  const reasoning = new StreamRedactor(secrets);
+  const emitText = (delta: string): void => {
+    if (delta) target.text(delta);
+  };
+  const emitReasoning = (delta: string): void => {
+    if (delta) target.reasoning?.(delta);
+  };
+  const flush = (): void => {
+    emitReasoning(reasoning.flush());
+    emitText(text.flush());
+  };
+  const sink: AnswerSink = {
+    text: (delta) => emitText(text.push(delta)),
+    reasoning: (delta) => emitReasoning(reasoning.push(delta)),
+    toolCall: (call) => {
+      flush();
+      target.toolCall?.(redactValue(call, secrets));
+    },
+    toolsExecuted: (tools) => {
+      flush();
+      target.toolsExecuted?.(redactValue(tools, secrets));
+    },
+  };
+  return { sink, flush };
+}

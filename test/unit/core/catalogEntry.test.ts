@@ -1,0 +1,51 @@
+import * as assert from 'node:assert/strict';
+import { catalogContextLength, catalogEntry, catalogFeatures, catalogMaxOutputTokens, classifyModel, modelPricing, type Model } from '../../../src/core/index';
+import { CATALOG, modelObject } from '../../gateway/catalog';
+
+/** Everything the extension derives from a catalog entry. */
+function derived(model: Model): unknown {
+  return { category: classifyModel(model), features: catalogFeatures(model), pricing: modelPricing(model), context: catalogContextLength(model), output: catalogMaxOutputTokens(model), provider: model.provider, owner: model.owned_by, status: model.provider_info?.status, family: model.family, version: model.version, created: model.created };
+}
+
+describe('catalogEntry: a catalog model as the extension keeps it', () => {
+  it('drops unknown fields and sub-fields, and values of the wrong type', () => {
+    const entry = catalogEntry({
+      id: 'p/m',
+      object: 'model',
+      echoed: 'sim/echo-key/0123456789abcdef',
+      description: 'x'.repeat(10_000),
+      provider_info: { status: 'operational', token: 'secret', nested: { deep: 1 } },
+      pricing: { input: 1, output: '2', note: 'free text', unit: 5 },
+      capabilities: { tools: true, comment: 'no', weird: { a: 1 } },
+      supported_parameters: ['tools', 7, { x: 1 }],
+      context_length: { huge: true },
+      supports_tools: 'yes',
+    });
+    assert.deepEqual(entry, {
+      id: 'p/m',
+      object: 'model',
+      provider_info: { status: 'operational' },
+      pricing: { input: 1, output: '2' },
+      capabilities: { tools: true },
+      supported_parameters: ['tools'],
+    });
+    assert.equal(catalogEntry({ name: 'named' })?.id, 'named', 'the id falls back to the name, as parseModel reads it');
+    assert.equal(catalogEntry(42), undefined);
+  });
+
+  it('keeps everything the extension reads: the local gateway\'s catalog and the shapes of real catalogs derive the same', () => {
+    const shapes: Record<string, unknown>[] = [
+      ...CATALOG.map(modelObject),
+      { id: 'openrouter/x', object: 'model', architecture: { modality: 'text+image->text', input_modalities: ['text', 'image'], output_modalities: ['text'] }, top_provider: { context_length: 200000, max_completion_tokens: 8192 }, pricing: { prompt: '0.000003', completion: '0.000015' }, supported_parameters: ['tools', 'reasoning'] },
+      { id: 'litellm/y', object: 'model', mode: 'embedding', input_cost_per_token: 1e-7, output_cost_per_token: 0, max_input_tokens: 8191, supports_vision: false, supports_function_calling: true },
+      { id: 'z', object: 'model', modalities: { input: ['audio'], output: ['text'] }, capabilities: ['transcription'], endpoints: ['/audio/transcriptions'], family: 'zz', version: '2025-01-01', context_window: '32000', max_output_tokens: 1024, supports_reasoning: true, reasoning: true },
+      { id: 'w', object: 'model', type: 'image', model_type: 'image', task: 'text-to-image', category: 'image', supported_endpoints: ['images'], supports_image_input: true, supports_tools: false, supports_tool_choice: false, max_completion_tokens: 4096, pricing: { input: 3, output: 15, unit: 'per_1m_tokens' } },
+    ];
+    for (const shape of shapes) {
+      const raw = { ...(shape as Model) };
+      const kept = catalogEntry(shape);
+      assert.ok(kept, String(shape.id));
+      assert.deepEqual(derived(kept), derived(raw), String(shape.id));
+    }
+  });
+});
