@@ -253,3 +253,7 @@ export { closestLines } from './edits/closestLines';
 export { CappedOutput } from './commands/cappedOutput';
 export { commandEnvironment, shellInvocation, treeKill } from './commands/shellInvocation';
 export type { ShellInvocation, ShellPlatform, TreeKill } from './commands/shellInvocation';
+export { COMMAND_MARKER_VAR, runCommand } from './commands/runCommand';
+export type { CommandRunOptions, CommandRunResult } from './commands/runCommand';
+export { descendantsOf, environHas, parseProcStat, ProcessTree } from './commands/processTree';
+export type { ProcessEntry } from './commands/processTree';
