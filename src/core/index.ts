@@ -28,7 +28,7 @@ export { addressClass } from './net/addressClass';
 export type { AddressClass } from './net/addressClass';
 
 // Pure helpers later features use.
-export { apiBaseUrl, normalizeBaseUrl } from './baseUrl';
+export { apiBaseUrl, normalizeBaseUrl, sendsKeyInClearText } from './baseUrl';
 export { parseChatStream } from './chatStream';
 export { parseMessagesStream } from './messagesStream';
 export { sseEvents } from './sse';
