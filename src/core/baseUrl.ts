@@ -1,5 +1,6 @@
 // The user's base URL setting, made into the address requests go to (wire-conventions "Addresses").
 import { InvalidRequestError } from './errors';
+import { addressClass, bareHost, isLocalhostName } from './net/addressClass';
 
 const API_SUFFIX = '/api/v1';
 
@@ -27,4 +28,23 @@ export function normalizeBaseUrl(baseUrl: string): string {
 /** `{root}/api/v1` for a base URL in any of the accepted forms. */
 export function apiBaseUrl(baseUrl: string): string {
   return `${normalizeBaseUrl(baseUrl)}${API_SUFFIX}`;
+}
+
+/**
+ * Whether requests to this address carry the key in clear text over a network: `http://` to a
+ * host that is not this machine (loopback addresses 127.0.0.0/8 and ::1, `localhost`). False for
+ * https, loopback, and anything that is not an http(s) URL.
+ */
+export function sendsKeyInClearText(baseUrl: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:') return false;
+  const host = bareHost(url.hostname);
+  const kind = addressClass(host);
+  // 0.0.0.0 and :: are reached on this machine too.
+  return !(isLocalhostName(host) || kind === 'loopback' || kind === 'unspecified');
 }

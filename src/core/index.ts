@@ -28,7 +28,7 @@ export { addressClass } from './net/addressClass';
 export type { AddressClass } from './net/addressClass';
 
 // Pure helpers later features use.
-export { apiBaseUrl, normalizeBaseUrl } from './baseUrl';
+export { apiBaseUrl, normalizeBaseUrl, sendsKeyInClearText } from './baseUrl';
 export { parseChatStream } from './chatStream';
 export { parseMessagesStream } from './messagesStream';
 export { sseEvents, EVENT_TOO_LARGE, STREAM_TOO_LARGE } from './sse';
@@ -268,3 +268,7 @@ export { closestLines } from './edits/closestLines';
 export { CappedOutput } from './commands/cappedOutput';
 export { commandEnvironment, shellInvocation, treeKill } from './commands/shellInvocation';
 export type { ShellInvocation, ShellPlatform, TreeKill } from './commands/shellInvocation';
+export { COMMAND_MARKER_VAR, runCommand } from './commands/runCommand';
+export type { CommandRunOptions, CommandRunResult } from './commands/runCommand';
+export { descendantsOf, environHas, parseProcStat, ProcessTree } from './commands/processTree';
+export type { ProcessEntry } from './commands/processTree';

@@ -83,7 +83,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const lmTools = registerLanguageModelTools({ connection, failures, catalog, credits, research, reports, searchIndex: semanticSearch.service, workspaceFiles, log });
   context.subscriptions.push(...lmTools.disposables);
   clock.phase('language model tools');
-  context.subscriptions.push(...registerMediaCommands({ connection, failures, catalog, player: participant.player, extensionUri: context.extensionUri, log }));
+  context.subscriptions.push(...registerMediaCommands({ connection, failures, catalog, player: participant.player, extensionUri: context.extensionUri, log, workspaceFiles }));
   clock.phase('media');
 
   const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`), (value) => apiKeys.redact(value));

@@ -324,4 +324,36 @@ describe('account: credits, connection and catalog against the local gateway', f
     await setKeyThroughCommand(gateway.apiKey);
     await waitFor(() => api.models.groups().length, (n) => n > 0, 'the catalog again');
   });
+
+  it('warns that the key travels in clear text for an http:// address on another machine (Set Gateway Address, tooltip, Test Connection), not for loopback', async () => {
+    // No key: nothing is sent to the address (it is never connected to; .invalid never resolves).
+    await clearKeyThroughCommand(true);
+    const remote = 'http://gateway.invalid:8080';
+    let asked: vscode.InputBoxOptions | undefined;
+    const notes = recordNotifications();
+    const restoreInput = replace(vscode.window, 'showInputBox', (async (options?: vscode.InputBoxOptions) => {
+      asked = options;
+      return remote;
+    }) as typeof vscode.window.showInputBox);
+    try {
+      assert.equal(await vscode.commands.executeCommand('unifiedInference.setBaseUrl'), true);
+      const warning = (await asked?.validateInput?.(remote)) as vscode.InputBoxValidationMessage | undefined;
+      assert.equal(warning?.severity, vscode.InputBoxValidationSeverity.Warning, 'the input box warns (and still accepts)');
+      assert.match(warning?.message ?? '', /clear text/);
+      assert.equal(await asked?.validateInput?.('http://127.0.0.1:8080'), undefined, 'loopback is fine');
+      assert.equal(await asked?.validateInput?.('https://gateway.example.com'), undefined, 'https is fine');
+      assert.ok(notes.shown.some((n) => n.kind === 'warning' && /clear text/.test(n.message)), 'said once it is set');
+      await waitFor(() => api.connection.setup.problem ?? '', (problem) => /gateway\.invalid:8080 is http:\/\/ on another machine.*clear text/.test(problem), 'the connection problem');
+      await waitFor(() => api.creditsItem.presentation?.tooltip ?? '', (tooltip) => /Connection setup:.*clear text/.test(tooltip), 'the tooltip to say so');
+      const report = await vscode.commands.executeCommand<{ ok: boolean; setupProblem?: string }>('unifiedInference.testConnection');
+      assert.match(report.setupProblem ?? '', /clear text/, 'Test Connection says so');
+    } finally {
+      restoreInput();
+      notes.restore();
+    }
+    await setSetting('baseUrl', gateway.url);
+    await waitFor(() => api.connection.setup.baseUrl, (url) => url === gateway.url, 'the local gateway again');
+    assert.equal(api.connection.setup.problem, undefined, 'a loopback http:// gateway is no problem');
+    await setKeyThroughCommand(gateway.apiKey);
+  });
 });

@@ -179,6 +179,41 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
     assert.equal(await textOf(vscode.Uri.file(path)), 'export const created = true;\n');
   });
 
+  it('names a file that can run code (package.json) like the edit tools do, and writes it only after an explicit yes', async () => {
+    const original = '{\n  "name": "apply-guarded",\n  "version": "1.0.0",\n  "scripts": {\n    "test": "node test.js"\n  },\n  "license": "MIT"\n}\n';
+    const changed = original.replace('"node test.js"', '"node test.js",\n    "postinstall": "node evil.js"');
+    const uri = write('package.json', original);
+    notes.shown.length = 0;
+    const review = reviewOf(await applyReply(`\`\`\`json apply-tests/package.json\n${changed}\`\`\`\n`));
+    assert.ok(notes.shown.some((n) => n.kind === 'warning' && /apply-tests\/package\.json can run code/.test(n.message)), `the notice: ${JSON.stringify(notes.shown)}`);
+    assert.match(review.title, /can run code/, 'the review\'s title says so');
+    const asked: { message: string; modal: boolean; detail: string }[] = [];
+    const answering = (answer: boolean): (() => void) =>
+      replace(vscode.window, 'showWarningMessage', (async (message: string, ...rest: unknown[]) => {
+        const options = rest[0] as vscode.MessageOptions | undefined;
+        asked.push({ message, modal: options?.modal === true, detail: options?.detail ?? '' });
+        return answer ? rest.find((item): item is string => typeof item === 'string') : undefined;
+      }) as typeof vscode.window.showWarningMessage);
+    let restore = answering(false);
+    try {
+      await vscode.commands.executeCommand('unifiedInference.apply.acceptAll', review.proposalUri);
+    } finally {
+      restore();
+    }
+    assert.equal(asked.length, 1, 'Accept asked first');
+    assert.ok(asked[0]?.modal && /package\.json/.test(asked[0].message) && /can run code/.test(asked[0].detail), JSON.stringify(asked[0]));
+    assert.equal(review.isEnded, false, 'declined: the review stays open');
+    assert.equal(readFileSync(uri.fsPath, 'utf8'), original, 'declined: nothing written');
+    restore = answering(true);
+    try {
+      await vscode.commands.executeCommand('unifiedInference.apply.acceptAll', review.proposalUri);
+    } finally {
+      restore();
+    }
+    await ended(review);
+    assert.equal(await textOf(uri), changed, 'written after the yes');
+  });
+
   it('refuses a path outside the workspace (by .., absolute, or a folder link) and writes nothing', async () => {
     notes.shown.length = 0;
     const outside = join(root(), '..', 'apply-outside.ts');
@@ -371,7 +406,6 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
       const ref = { conversationId: api.chat.current.id, turnId: turn.id };
       assert.deepEqual(await api.checkpoints.service.turnsWithCheckpoints(ref.conversationId), [turn.id]);
       assert.equal(await api.checkpoints.restore(ref, async () => true), 'restored');
-      await vscode.workspace.save(uri);
       assert.equal(readFileSync(uri.fsPath, 'utf8'), FILE);
     } finally {
       await setSetting('defaultModels.chat', undefined);

@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { splitSpeechInput } from '../../src/core/index';
 import type { GeneratedImages } from '../../src/extension/media/generateImageCommand';
@@ -277,6 +280,30 @@ describe('media commands (transcription, read aloud, images) against the local g
       assert.equal(gallery.entries.length, before + 2, 'the same request again');
       await gallery.receive({ type: 'save', id: 'img-999999' });
       await gallery.receive({ type: 'delete', id: first.image.id });
+    });
+
+    it('Save to Workspace refuses an images folder that is a link leading out of the workspace, and writes nothing there', async () => {
+      const outside = mkdtempSync(join(tmpdir(), 'ui-images-outside-'));
+      const link = join(root().fsPath, 'media-test', 'link-out');
+      mkdirSync(join(root().fsPath, 'media-test'), { recursive: true });
+      rmSync(link, { force: true });
+      symlinkSync(outside, link);
+      try {
+        for (const folder of ['media-test/link-out', 'media-test/link-out/made-through-the-link']) {
+          await setQuietly('images.folder', folder);
+          const { outcome } = await run<GeneratedImages>(MEDIA_COMMANDS.generateImage, { ...imageAnswers, picks: { ...imageAnswers.picks, 'how many images': '1' } });
+          assert.equal(outcome?.kind, 'done', JSON.stringify(outcome));
+          if (outcome?.kind !== 'done') return;
+          const entry = outcome.value.entries[0]!;
+          await outcome.value.gallery.receive({ type: 'save', id: entry.image.id });
+          assert.equal(entry.saved, undefined, `${folder}: not saved`);
+          assert.deepEqual(readdirSync(outside), [], `${folder}: nothing written outside the workspace`);
+        }
+      } finally {
+        rmSync(link, { force: true });
+        rmSync(outside, { recursive: true, force: true });
+        await setSetting('images.folder', undefined);
+      }
     });
 
     it('cancel aborts the generation', async () => {

@@ -79,6 +79,18 @@ describe('research jobs against the local gateway', function () {
     assert.match(text, /## Sources\n\n1\. \[/);
   });
 
+  it('previews a report without loading its images or HTML (a tracker never learns it was read); Copy keeps the text as written', async () => {
+    const topic = 'Trackers ![pixel](https://tracker.example/p.png) and <img src="https://tracker.example/i.png">';
+    const job = await startThroughCommand(topic);
+    await waitFor(() => statusOf(job.id), (status) => status === 'succeeded', 'the job to succeed', 60_000);
+    await vscode.commands.executeCommand('unifiedInference.research.openReport', { kind: 'job', job: api.research.find(job.id) });
+    const shown = (await vscode.workspace.openTextDocument(reportUri(job))).getText();
+    assert.ok(shown.includes('tracker.example/p.png'), 'the report with the topic is shown');
+    assert.doesNotMatch(shown, /!\[|<img/, 'no image or HTML syntax is left in what the preview renders');
+    assert.equal(shown.replace(/\u200B/g, ''), await api.reports.text(job), 'the same text otherwise');
+    assert.match(await api.reports.text(job), /!\[pixel\]\(https:\/\/tracker\.example\/p\.png\)/, 'Copy and Save As keep the report as written');
+  });
+
   it('announces a failed job with the reason the gateway gives', async () => {
     await waitFor(() => statusOf(failing.id), (status) => status === 'failed', 'the job to fail', 60_000);
     const shown = await waitFor(() => notes.shown, (all) => all.some((n) => n.kind === 'error' && n.message.startsWith('Research failed:')), 'the failure notice');

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { validateApiKeyInput } from '../../src/extension/apiKey/apiKeyInput';
-import { validateBaseUrlInput } from '../../src/extension/gateway/baseUrlInput';
+import { sendsKeyInClearText } from '../../src/core/index';
+import { baseUrlInputWarning, validateBaseUrlInput } from '../../src/extension/gateway/baseUrlInput';
 import { ENGLISH, type Translator } from '../../src/shared/translator';
 
 describe('what a user types', () => {
@@ -12,6 +13,17 @@ describe('what a user types', () => {
 
   it('accepts http(s) gateway addresses, with or without /api/v1', () => {
     for (const ok of ['https://gateway.example.com', 'http://127.0.0.1:4000/', ' https://gw.example.com/api/v1 ']) assert.equal(validateBaseUrlInput(ok), undefined, ok);
+  });
+
+  it('warns when the key would travel in clear text: http:// to anything but this machine', () => {
+    for (const clear of ['http://gateway.example.com', 'http://10.0.0.5:4000', 'http://192.168.1.10/api/v1', 'HTTP://GW.EXAMPLE.COM', 'http://[2001:db8::1]:8080', 'http://127.0.0.1.nip.io', 'http://localhost.example.com']) {
+      assert.equal(sendsKeyInClearText(clear), true, clear);
+      assert.match(String(baseUrlInputWarning(clear)), /clear text/, clear);
+    }
+    for (const local of ['https://gateway.example.com', 'http://127.0.0.1:4000', 'http://127.8.9.10', 'http://localhost:8787', 'http://gw.localhost', 'http://[::1]:4000', 'http://[::ffff:127.0.0.1]', 'http://0.0.0.0:4000', 'not a url']) {
+      assert.equal(sendsKeyInClearText(local), false, local);
+      assert.equal(baseUrlInputWarning(local), undefined, local);
+    }
   });
 
   it('refuses addresses that cannot work, saying why', () => {

@@ -1,8 +1,11 @@
 // Where an image download may connect: the public internet, plus the kind of network the gateway
 // itself is on (a gateway on 127.0.0.1 may hand out 127.0.0.1 links; one on a public address may
 // not send us to 127.0.0.1, 10.x or 169.254.169.254). Literal IPs are checked before connecting;
-// host names are checked on the addresses DNS gives, at connect time, unless a proxy connects for
-// us (then DNS is the proxy's and only literal IPs can be checked here).
+// host names are checked on the addresses DNS gives, at connect time. Behind a proxy the proxy
+// resolves names and connects, so a name is resolved here first and every address it gives must be
+// allowed (one that does not resolve here is refused), except the gateway's own origin, which the
+// extension talks to anyway. The proxy resolves the name again on its own: a name that answers
+// differently there is the residue this cannot see.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { ImageDownloadError } from '../errors';
@@ -27,7 +30,7 @@ export class AddressPolicy {
 
   constructor(
     private readonly gateway: URL,
-    /** A proxy connects for us: host names are resolved by it, not here. */
+    /** A proxy connects for us (and resolves names again itself): names are checked before the request. */
     private readonly proxied: boolean,
     private readonly lookup: HostLookup = systemLookup,
   ) {}
@@ -44,11 +47,23 @@ export class AddressPolicy {
     return allowed;
   }
 
-  /** Before connecting: refuses a literal IP (or `localhost`) of a class the gateway is not in. */
+  /**
+   * Before connecting: refuses a literal IP (or `localhost`) of a class the gateway is not in;
+   * behind a proxy, also a host name (other than the gateway's origin) resolving to one here.
+   */
   async checkHost(url: URL): Promise<void> {
     const host = bareHost(url.hostname);
     const kind = isIP(host) !== 0 ? addressClass(host) : isLocalhostName(host) ? 'loopback' : undefined;
-    if (kind !== undefined) await this.require(kind, url.host, undefined);
+    if (kind !== undefined) return this.require(kind, url.host, undefined);
+    if (!this.proxied || url.origin === this.gateway.origin) return;
+    const addresses = await this.lookup(host).catch(() => [] as readonly ResolvedAddress[]);
+    if (addresses.length === 0) {
+      throw new ImageDownloadError(
+        'address',
+        `Refused to download the image from ${url.host}: behind a proxy, the extension checks where an image link leads by resolving its name on this machine first, and ${host} does not resolve here.`,
+      );
+    }
+    for (const { address } of addresses) await this.require(addressClass(address) ?? 'reserved', host, address);
   }
 
   /** At connect time (no proxy): every address the name resolved to must be allowed. */
@@ -75,9 +90,7 @@ export class AddressPolicy {
     const literal = addressClass(host);
     if (literal !== undefined) return { classes: new Set([literal]), known: true };
     if (isLocalhostName(host)) return { classes: new Set(['loopback']), known: true };
-    // Behind a proxy the gateway's address is the proxy's business: count it as public, so only
-    // public literal addresses are accepted (the proxy resolves names itself).
-    if (this.proxied) return { classes: new Set(['public']), known: true };
+    // Also behind a proxy: links are checked by what names resolve to here, the gateway's too.
     try {
       const addresses = await this.lookup(host);
       return { classes: new Set(addresses.map(({ address }) => addressClass(address) ?? 'public')), known: addresses.length > 0 };

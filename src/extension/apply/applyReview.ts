@@ -5,7 +5,7 @@
 // the file meanwhile is carried into the proposal when it is elsewhere, and ends the review when
 // it is inside a proposed change (never overwritten).
 import * as vscode from 'vscode';
-import { applyHunk, computeHunks, lineRangeOffsets, rebaseProposal, revertHunk, type Hunk } from '../../core/index';
+import { applyHunk, computeHunks, lineRangeOffsets, rebaseProposal, revertHunk, type GuardedPath, type Hunk } from '../../core/index';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
 
 export const APPLY_SCHEME = 'unified-inference-apply';
@@ -19,6 +19,8 @@ export interface ReviewInit {
   readonly exists: boolean;
   /** Sensitive paths among the target's (its own, a link's target), named in the review. */
   readonly sensitive: readonly string[];
+  /** Paths among the target's whose content can run code or instruct the model (guardedWrites.ts): Accept asks first. */
+  readonly guarded?: readonly GuardedPath[];
   readonly base: string;
   readonly proposal: string;
   readonly reply: ReplyRef;
@@ -91,7 +93,7 @@ export class ApplyReview {
 
   get title(): string {
     const name = this.init.display.split('/').pop() ?? this.init.display;
-    const sensitive = this.init.sensitive.length ? ` ${vscode.l10n.t('⚠ sensitive file')}` : '';
+    const sensitive = this.init.sensitive.length ? ` ${vscode.l10n.t('⚠ sensitive file')}` : this.init.guarded?.length ? ` ${vscode.l10n.t('⚠ can run code')}` : '';
     return this.exists ? vscode.l10n.t('{0} (Current ↔ Proposed)', name + sensitive) : vscode.l10n.t('{0} (New File ↔ Proposed)', name + sensitive);
   }
 

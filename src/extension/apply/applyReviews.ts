@@ -4,7 +4,7 @@
 // Reject All commands of the editor title, and the listeners that keep a review in step with the
 // document (typing) and end it when its diff editor is closed.
 import * as vscode from 'vscode';
-import type { Hunk } from '../../core/index';
+import type { GuardedPath, Hunk } from '../../core/index';
 import type { CheckpointRecorder } from '../checkpoints/checkpointRecorder';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
@@ -17,6 +17,12 @@ export const APPLY_COMMANDS = {
   rejectChange: 'unifiedInference.apply.rejectChange',
 } as const;
 
+/** What the edit tools' card says of a guarded file, for Apply's notice and confirmation. */
+export function guardedNotice(guarded: readonly GuardedPath[]): string {
+  const why = guarded.map((g) => (g.reason === 'runsCode' ? vscode.l10n.t('{0} can run code', g.path) : vscode.l10n.t('{0} gives the model instructions', g.path)));
+  return vscode.l10n.t('{0}: a change there takes effect without anyone looking at it again (a task, a script, a hook, the next model\'s instructions). Accept only a change you have read.', why.join(', '));
+}
+
 function reviewIdOf(uri: vscode.Uri): string | undefined {
   return uri.scheme === APPLY_SCHEME ? /(?:^|&)review=([\w-]+)/.exec(uri.query)?.[1] : undefined;
 }
@@ -28,6 +34,8 @@ function lensLine(hunk: Hunk, lineCount: number): number {
 
 export class ApplyReviews extends Disposable implements vscode.TextDocumentContentProvider, vscode.CodeLensProvider {
   private readonly reviews = new Map<string, ApplyReview>();
+  /** Reviews of guarded files whose writing the user confirmed. */
+  private readonly confirmed = new Set<string>();
   private readonly contentChanged = this._register(new vscode.EventEmitter<vscode.Uri>());
   private readonly lensesChanged = this._register(new vscode.EventEmitter<void>());
   private readonly ended = this._register(new vscode.EventEmitter<{ review: ApplyReview; how: ReviewEnd }>());
@@ -58,9 +66,9 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
         if (review && !this.isShown(review)) review.close();
       }
     }));
-    this._register(vscode.commands.registerCommand(APPLY_COMMANDS.acceptAll, (uri?: unknown) => this.run(uri, (review) => review.acceptAll())));
+    this._register(vscode.commands.registerCommand(APPLY_COMMANDS.acceptAll, (uri?: unknown) => this.run(uri, async (review) => (await this.confirmGuarded(review)) && review.acceptAll())));
     this._register(vscode.commands.registerCommand(APPLY_COMMANDS.rejectAll, (uri?: unknown) => this.run(uri, (review) => review.rejectAll())));
-    this._register(vscode.commands.registerCommand(APPLY_COMMANDS.acceptChange, (id?: unknown, revision?: unknown, index?: unknown) => this.onHunk(id, revision, index, (review, i) => review.acceptHunk(i))));
+    this._register(vscode.commands.registerCommand(APPLY_COMMANDS.acceptChange, (id?: unknown, revision?: unknown, index?: unknown) => this.onHunk(id, revision, index, async (review, i) => (await this.confirmGuarded(review)) && review.acceptHunk(i))));
     this._register(vscode.commands.registerCommand(APPLY_COMMANDS.rejectChange, (id?: unknown, revision?: unknown, index?: unknown) => this.onHunk(id, revision, index, (review, i) => review.rejectHunk(i))));
     this._register({ dispose: () => [...this.reviews.values()].forEach((review) => review.close()) });
   }
@@ -132,6 +140,25 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
       return;
     }
     await this.guard(review, action);
+  }
+
+  /**
+   * A file that can run code or instruct the model (.vscode/, package.json, hooks, AGENTS.md...):
+   * its change is written only after a deliberate yes, as the edit tools' Allow Once (once per
+   * review: its changes are all to that one file).
+   */
+  private async confirmGuarded(review: ApplyReview): Promise<boolean> {
+    const guarded = review.init.guarded ?? [];
+    if (guarded.length === 0 || this.confirmed.has(review.id)) return true;
+    const write = vscode.l10n.t('Write the Change');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Write the change to {0}?', review.init.display),
+      { modal: true, detail: guardedNotice(guarded) },
+      write,
+    );
+    if (choice !== write) return false;
+    this.confirmed.add(review.id);
+    return true;
   }
 
   /** From a lens (review id, revision, index) or the palette (the change at the cursor). */

@@ -3,7 +3,7 @@
 // the workspace files gate), decide whole file or partial, merge a partial block through the
 // gateway, and open the review. Nothing is written here: the review writes on Accept.
 import * as vscode from 'vscode';
-import { blockTargetPath, classifyBlock, matchFileConventions, MAX_APPLY_MERGE_CHARS, type WorkspaceFile } from '../../core/index';
+import { blockTargetPath, classifyBlock, matchFileConventions, MAX_APPLY_MERGE_CHARS, type GuardedPath, type WorkspaceFile } from '../../core/index';
 import type { AssistantTurn, Conversation } from '../../shared/chatModel';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
 import { newId } from '../../shared/ids';
@@ -16,7 +16,7 @@ import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import type { ApplyReview } from './applyReview';
-import { ApplyReviews } from './applyReviews';
+import { ApplyReviews, guardedNotice } from './applyReviews';
 import { mergeThroughGateway } from './mergeRequest';
 import { replyCodeBlocks, type ReplyCodeBlock } from './replyCodeBlocks';
 
@@ -35,6 +35,8 @@ interface Target {
   readonly display: string;
   readonly exists: boolean;
   readonly sensitive: readonly string[];
+  /** Its paths whose content can run code or instruct the model (the same list the edit tools ask for). */
+  readonly guarded: readonly GuardedPath[];
 }
 
 /** What happened to one Apply (tests read it; the user was told along the way). */
@@ -107,7 +109,10 @@ export class CodeApplier extends Disposable {
     if (target.sensitive.length) {
       void vscode.window.showWarningMessage(vscode.l10n.t('{0} is a sensitive file ({1}): review the proposed change carefully before you accept it.', target.display, target.sensitive.join(', ')));
     }
-    const review = await this.reviews.open({ id: newId('r'), target: target.uri, display: target.display, exists: target.exists, sensitive: target.sensitive, base, proposal, reply });
+    // The same words as the edit tools' approval card; Accept then asks once more (applyReviews.ts).
+    if (target.guarded.length) void vscode.window.showWarningMessage(guardedNotice(target.guarded));
+    const guarded = target.guarded.length ? { guarded: target.guarded } : {};
+    const review = await this.reviews.open({ id: newId('r'), target: target.uri, display: target.display, exists: target.exists, sensitive: target.sensitive, ...guarded, base, proposal, reply });
     return { kind: 'review', review };
   }
 
@@ -152,7 +157,7 @@ export class CodeApplier extends Disposable {
   }
 
   private asTarget(absolute: string, file: WorkspaceFile, exists: boolean): Target {
-    return { uri: vscode.Uri.file(absolute), display: file.display, exists, sensitive: file.sensitive };
+    return { uri: vscode.Uri.file(absolute), display: file.display, exists, sensitive: file.sensitive, guarded: file.guarded };
   }
 
   private async confirmSensitiveSend(target: Target, model: string): Promise<boolean> {

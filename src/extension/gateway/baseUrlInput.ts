@@ -1,5 +1,6 @@
 // Checks what a user types as the gateway address. No vscode import: unit-tested in Node (the
 // input box passes vscode.l10n to have the message in the display language).
+import { sendsKeyInClearText } from '../../core/baseUrl';
 import { ENGLISH, type Translator } from '../../shared/translator';
 
 /** A message for the input box when the address cannot be used, else undefined. */
@@ -16,4 +17,10 @@ export function validateBaseUrlInput(value: string, l10n: Translator = ENGLISH):
   if (url.username || url.password) return l10n.t('Do not put credentials in the address: use Set API Key.');
   if (url.search || url.hash) return l10n.t('The address takes no ?query or #fragment.');
   return undefined;
+}
+
+/** A warning for an address that works but sends the key in clear text (http:// to another machine), else undefined. */
+export function baseUrlInputWarning(value: string, l10n: Translator = ENGLISH): string | undefined {
+  if (validateBaseUrlInput(value) !== undefined || !sendsKeyInClearText(value)) return undefined;
+  return l10n.t('This address is http:// on another machine: your API key and everything you send would travel in clear text. Use https:// unless the network between is yours alone.');
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { createDispatcher, describeProxy, GatewayClient, isValidProxyUrl, RateLimitError, selectProxy } from '../../core/index';
+import { createDispatcher, describeProxy, GatewayClient, isValidProxyUrl, RateLimitError, selectProxy, sendsKeyInClearText } from '../../core/index';
 import type { Dispatcher } from 'undici';
 import type { ApiKeyStore } from '../apiKey/apiKeyStore';
 import { onDidChangeConnectionSettings, readNetworkSettings, readSettings } from '../config';
@@ -17,10 +17,12 @@ export interface GatewaySetup {
   readonly client: GatewayClient | undefined;
   /** The proxy in use, without credentials, for messages. */
   readonly proxy: string | undefined;
-  /** Why the network setup is not what the settings ask (e.g. an unreadable CA file). */
+  /** Why the network setup is not what the settings ask (e.g. an unreadable CA file), or not safe (the key in clear text). */
   readonly problem: string | undefined;
   /** The CA certificate file setting ('' when none is set), whether or not it could be read. */
   readonly caCertificateFile: string;
+  /** The CA certificate file is set and could not be read. */
+  readonly caCertificateUnreadable: boolean;
 }
 
 /** A failed request, as features report it to the connection. */
@@ -51,7 +53,7 @@ export class GatewayConnection extends Disposable {
   /** Fires when a feature's request failed (for the credits display and its out-of-credits notice). */
   readonly onDidFail = this.failed.event;
 
-  private current: GatewaySetup = { baseUrl: '', hasKey: false, keyVersion: 0, client: undefined, proxy: undefined, problem: undefined, caCertificateFile: '' };
+  private current: GatewaySetup = { baseUrl: '', hasKey: false, keyVersion: 0, client: undefined, proxy: undefined, problem: undefined, caCertificateFile: '', caCertificateUnreadable: false };
   /** The current setup's dispatcher, once its first request made it (undici loads then, not during activation). */
   private dispatcher: { made?: Dispatcher } | undefined;
   private generation = 0;
@@ -105,12 +107,19 @@ export class GatewayConnection extends Disposable {
     const hasKey = knownHasKey ?? !!(await this.apiKeys.get());
     let problem: string | undefined;
     let ca: string | undefined;
+    let caCertificateUnreadable = false;
     if (settings.caCertificateFile) {
       try {
         ca = await readFile(settings.caCertificateFile, 'utf8');
       } catch (error) {
+        caCertificateUnreadable = true;
         problem = `The CA certificate file ${settings.caCertificateFile} could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); the default certificate authorities are used.`;
       }
+    }
+    if (settings.baseUrl && sendsKeyInClearText(settings.baseUrl)) {
+      // Said wherever the connection's problems are (credits tooltip, Test Connection, log): it works, but not safely.
+      const clear = vscode.l10n.t('The gateway address {0} is http:// on another machine: the API key and everything sent travel in clear text. Use https://.', settings.baseUrl);
+      problem = problem ? `${problem} ${clear}` : clear;
     }
     if (generation !== this.generation || this.isDisposed) return this.current;
 
@@ -137,7 +146,7 @@ export class GatewayConnection extends Disposable {
         })
       : undefined;
     const proxy = proxyUrl ? describeProxy(proxyUrl) : undefined;
-    this.current = { baseUrl: settings.baseUrl, hasKey, keyVersion: this.current.keyVersion, client, proxy, problem, caCertificateFile: settings.caCertificateFile };
+    this.current = { baseUrl: settings.baseUrl, hasKey, keyVersion: this.current.keyVersion, client, proxy, problem, caCertificateFile: settings.caCertificateFile, caCertificateUnreadable };
     if (problem) this.log.warn(problem);
     this.log.info(`Gateway: ${settings.baseUrl || '(not configured)'}${proxy ? ` through proxy ${proxy}` : ''}.`);
     this.publishContext();

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION } from '../../shared/settings';
 import { readSettings } from '../config';
-import { validateBaseUrlInput } from './baseUrlInput';
+import { baseUrlInputWarning, validateBaseUrlInput } from './baseUrlInput';
 
 /** Asks for the gateway address and stores it in the user settings. */
 export async function setBaseUrlCommand(): Promise<boolean> {
@@ -11,10 +11,17 @@ export async function setBaseUrlCommand(): Promise<boolean> {
     placeHolder: 'https://gateway.example.com',
     value: readSettings().baseUrl,
     ignoreFocusOut: true,
-    validateInput: (input) => validateBaseUrlInput(input, vscode.l10n),
+    validateInput: (input) => {
+      const error = validateBaseUrlInput(input, vscode.l10n);
+      if (error) return error;
+      const warning = baseUrlInputWarning(input, vscode.l10n);
+      return warning ? { message: warning, severity: vscode.InputBoxValidationSeverity.Warning } : undefined;
+    },
   });
   if (value === undefined || validateBaseUrlInput(value)) return false;
   // The address is a user setting only: a workspace cannot choose where the key goes.
   await vscode.workspace.getConfiguration(SETTINGS_SECTION).update('baseUrl', value.trim(), vscode.ConfigurationTarget.Global);
+  const warning = baseUrlInputWarning(value, vscode.l10n);
+  if (warning) void vscode.window.showWarningMessage(vscode.l10n.t('Unified Inference: {0}', warning));
   return true;
 }

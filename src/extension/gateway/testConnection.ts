@@ -69,7 +69,7 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
           const quota = await client.quota.get({ signal: controller.signal, timeoutMs: TIMEOUT_MS });
           return { ok: true, baseUrl: setup.baseUrl, modelCount: models.length, credits: quota.credits };
         } catch (error) {
-          const ca = setup.caCertificateFile ? { caCertificateFile: setup.caCertificateFile, caCertificateUnreadable: setup.problem !== undefined } : {};
+          const ca = setup.caCertificateFile ? { caCertificateFile: setup.caCertificateFile, caCertificateUnreadable: setup.caCertificateUnreadable } : {};
           return failure(setup.baseUrl, diagnoseConnectionError(error, { baseUrl: setup.baseUrl, ...(setup.proxy ? { proxyUrl: setup.proxy } : {}), ...ca }));
         } finally {
           cancel.dispose();
@@ -92,7 +92,7 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
       void vscode.window
         .showWarningMessage(vscode.l10n.t('Unified Inference: {0}', message + setupNote), openSettings, openChat)
         .then((choice) => {
-          if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', 'unifiedInference.caCertificateFile');
+          if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', setup.caCertificateUnreadable ? 'unifiedInference.caCertificateFile' : 'unifiedInference.baseUrl');
           else if (choice === openChat) void vscode.commands.executeCommand('unifiedInference.chat.focus');
         });
     } else {

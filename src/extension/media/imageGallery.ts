@@ -5,6 +5,7 @@ import { parseGalleryToHostMessage, type GalleryFailure, type GalleryImage, type
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
+import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
 import { imageFileName, imageFolderSegments, markdownImageLink, type ImageFailure, type ReceivedImage } from './imageData';
 
@@ -44,6 +45,8 @@ export class ImageGallery extends Disposable {
     private readonly regenerate: (request: ImageGenerationRequest) => Promise<unknown>,
     /** Takes known keys out of what the webview gets (revised prompts and failures are the gateway's text). */
     private readonly redact: <T>(value: T) => T = (value) => value,
+    /** The gate every write into the workspace goes through (no write through a link leading out). */
+    private readonly workspaceFiles?: WorkspaceFilesService,
   ) {
     super();
     this._register({ dispose: () => this.panel?.dispose() });
@@ -160,15 +163,32 @@ export class ImageGallery extends Disposable {
     if (!root) return this.notice(vscode.l10n.t('Open a folder first: images are saved into the workspace.'));
     if (!segments) return this.notice(vscode.l10n.t('unifiedInference.images.folder must be a relative folder inside the workspace.'));
     const folder = vscode.Uri.joinPath(root, ...segments);
-    await vscode.workspace.fs.createDirectory(folder);
     const index = this.entryList.filter((e) => e.request === entry.request).indexOf(entry);
     const target = vscode.Uri.joinPath(folder, imageFileName(entry.image.prompt, new Date(), Math.max(0, index), entry.type.extension));
+    // Checked before the folder is made (creating it through a link would already write outside)
+    // and again before the file is written.
+    const refusal = await this.outsideWorkspace(target);
+    if (refusal) return this.notice(refusal);
+    await vscode.workspace.fs.createDirectory(folder);
+    const late = await this.outsideWorkspace(target);
+    if (late) return this.notice(late);
     await vscode.workspace.fs.writeFile(target, entry.bytes);
     entry.saved = target;
     const savedPath = vscode.workspace.asRelativePath(target, false);
     this.post({ type: 'saved', id: entry.image.id, savedPath });
     void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Image saved to {0}', savedPath), 4000);
     return target;
+  }
+
+  /**
+   * Why `target` may not be written: its real path (through links, also of folders still to be
+   * made) leaves the workspace folders. Folders on other file systems (a virtual workspace) have
+   * no links to follow and are written as they are.
+   */
+  private async outsideWorkspace(target: vscode.Uri): Promise<string | undefined> {
+    if (target.scheme !== 'file' || !this.workspaceFiles) return undefined;
+    const placed = await (await this.workspaceFiles.open()).place(target.fsPath);
+    return placed.ok ? undefined : vscode.l10n.t('The image was not saved: {0} Choose another folder in {1}.', placed.message, 'unifiedInference.images.folder');
   }
 
   async copyLink(entry: GalleryEntry): Promise<string | undefined> {

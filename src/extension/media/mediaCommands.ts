@@ -15,7 +15,7 @@ export const MEDIA_COMMANDS = {
 
 /** Transcription, read aloud and image generation: the commands (declared in package.json) and the gallery they share. */
 export function registerMediaCommands(deps: MediaDeps): vscode.Disposable[] {
-  const gallery: ImageGallery = new ImageGallery(deps.extensionUri, deps.log, (request) => generateInto(deps, gallery, request), (value) => deps.connection.redact(value));
+  const gallery: ImageGallery = new ImageGallery(deps.extensionUri, deps.log, (request) => generateInto(deps, gallery, request), (value) => deps.connection.redact(value), deps.workspaceFiles);
   return [
     gallery,
     vscode.commands.registerCommand(MEDIA_COMMANDS.transcribe, (resource?: unknown) => transcribeAudioFile(deps, resource)),

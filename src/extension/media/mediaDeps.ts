@@ -3,6 +3,7 @@ import type { Failures } from '../errors/failures';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
+import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import type { AudioPlayer } from './audioPlayer';
 
 /** What the media commands (transcription, read aloud, images) need from the rest of the extension. */
@@ -15,4 +16,6 @@ export interface MediaDeps {
   readonly player: AudioPlayer;
   readonly extensionUri: vscode.Uri;
   readonly log: Log;
+  /** The gate to the workspace's files: the gallery's Save to Workspace goes through it. */
+  readonly workspaceFiles: WorkspaceFilesService;
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { GatewayError, type ResearchJob } from '../../core/index';
+import { inertMarkdown } from '../../shared/inertMarkdown';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import { jobTitle, reportMarkdown } from './jobPresentation';
@@ -56,8 +57,17 @@ export class ReportDocuments extends Disposable implements vscode.TextDocumentCo
     return this.activeReport;
   }
 
-  /** Every way a report leaves (the preview, Copy, Save As, @unified's chat) goes through here: redacted. */
+  /**
+   * The document the editor and the markdown preview show: redacted, and inert (no image or HTML
+   * of the report loads anything from the network when it is previewed: a tracker would learn
+   * when and where it was read).
+   */
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
+    return inertMarkdown(await this.redactedReport(uri, token));
+  }
+
+  /** Every way a report leaves (the preview, Copy, Save As, @unified's chat) goes through here: redacted. */
+  private async redactedReport(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
     return this.connection.redact(await this.readReport(uri, token));
   }
 
@@ -131,8 +141,8 @@ export class ReportDocuments extends Disposable implements vscode.TextDocumentCo
     void vscode.commands.executeCommand('setContext', REPORT_ACTIVE_CONTEXT, uri !== undefined);
   }
 
-  /** The report's markdown, freshly read (for Copy and Save). */
+  /** The report's markdown as the gateway wrote it (redacted), freshly read: for Copy, Save As and models. */
   async text(job: ResearchJob): Promise<string> {
-    return this.provideTextDocumentContent(reportUri(job), new vscode.CancellationTokenSource().token);
+    return this.redactedReport(reportUri(job), new vscode.CancellationTokenSource().token);
   }
 }

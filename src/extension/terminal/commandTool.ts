@@ -3,15 +3,15 @@
 // command verbatim and where it runs; "for this conversation" is never offered for it. The line
 // goes to the shell as ONE argument (`sh -c <line>`, `cmd.exe /d /s /c "<line>"` verbatim), so
 // what runs is exactly what was shown (core's shellInvocation.ts). Stoppable with the reply's
-// stop, killed after a timeout with everything it started (its process group; taskkill /T on
+// stop, killed after a timeout, and what it started is ended with it, also when it ends by itself
+// (core's runCommand.ts: its process group, on Linux also what left the group; taskkill /T on
 // Windows); output (stdout and stderr together) capped, the exit code returned. The API key's
 // environment variable and the editor's internal ones (ELECTRON_RUN_AS_NODE, VSCODE_*) are not
 // passed on.
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
-import { CappedOutput, relativeWithin, shellInvocation, treeKill, type ShellPlatform } from '../../core/index';
+import { relativeWithin, runCommand, type ShellPlatform } from '../../core/index';
 import { API_KEY_ENV_VAR } from '../apiKey/apiKeyStore';
 import type { ToolCallRequest, ToolOutcome, ToolReview } from '../answers/toolHost';
 import type { GatewayTool } from '../answers/gatewayAnswer';
@@ -39,26 +39,6 @@ interface CommandPlan {
 
 const CASE_INSENSITIVE = process.platform === 'win32' || process.platform === 'darwin';
 
-/** Ends the command and what it started; never throws (it may be gone already). */
-function killTree(pid: number | undefined, platform: ShellPlatform, fallback: () => void): void {
-  if (pid === undefined) return fallback();
-  const plan = treeKill(pid, platform, process.env);
-  try {
-    if (plan.kind === 'group') {
-      process.kill(plan.pid, 'SIGKILL');
-      return;
-    }
-    const killer = spawn(plan.file, [...plan.args], { stdio: 'ignore', windowsHide: true });
-    killer.on('error', fallback);
-    killer.on('exit', (code) => {
-      // 128: no such process (it ended on its own); anything else: at least end the shell.
-      if (code !== 0 && code !== 128) fallback();
-    });
-  } catch {
-    fallback();
-  }
-}
-
 export class CommandTool {
   /** The folder and the command, checked; or why it cannot run. */
   async review(call: ToolCallRequest): Promise<ToolReview> {
@@ -78,58 +58,27 @@ export class CommandTool {
     return { sensitivePaths: [], command: { command, cwd: shown }, askEveryTime: true, plan };
   }
 
-  run(review: ToolReview, signal: AbortSignal): Promise<ToolOutcome> {
+  async run(review: ToolReview, signal: AbortSignal): Promise<ToolOutcome> {
     const plan = review.plan as CommandPlan | undefined;
-    if (!plan || review.command?.command !== plan.command) return Promise.resolve({ content: 'This command was not reviewed, so it did not run.', isError: true });
+    if (!plan || review.command?.command !== plan.command) return { content: 'This command was not reviewed, so it did not run.', isError: true };
     const platform: ShellPlatform = process.platform === 'win32' ? 'win32' : 'posix';
-    const shell = shellInvocation(plan.command, platform, process.env, [API_KEY_ENV_VAR]);
-    return new Promise<ToolOutcome>((resolve, reject) => {
-      const output = new CappedOutput(MAX_COMMAND_OUTPUT);
-      const child = spawn(shell.file, [...shell.args], {
-        cwd: plan.cwd,
-        env: shell.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: shell.detached,
-        windowsVerbatimArguments: shell.windowsVerbatimArguments,
-        windowsHide: true,
-      });
-      let timedOut = false;
-      let killed = false;
-      const kill = (): void => {
-        if (killed) return;
-        killed = true;
-        killTree(child.pid, platform, () => {
-          try {
-            child.kill('SIGKILL');
-          } catch {
-            // already gone
-          }
-        });
-        // A grandchild that escaped the kill may hold the pipes open: the command's end must not wait for it.
-        child.stdout.destroy();
-        child.stderr.destroy();
-      };
-      const timer = setTimeout(() => {
-        timedOut = true;
-        kill();
-      }, COMMAND_TIMEOUT_MS);
-      const onAbort = (): void => kill();
-      signal.addEventListener('abort', onAbort, { once: true });
-      child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-      child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
-      child.on('error', (error) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        resolve({ content: `The command could not start: ${error.message}`, isError: true });
-      });
-      child.on('close', (code, killedBy) => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        if (signal.aborted) return reject(Object.assign(new Error('The reply was stopped while a command ran.'), { name: 'AbortError' }));
-        const text = output.text();
-        const ending = timedOut ? `killed after ${COMMAND_TIMEOUT_MS / 1000} s` : code !== null ? `exit code ${code}` : `ended by ${killedBy ?? 'a signal'}`;
-        resolve({ content: `$ ${plan.command}\n${text}${text && !text.endsWith('\n') ? '\n' : ''}[${ending}]`, ...(timedOut || code !== 0 ? { isError: true } : {}) });
-      });
+    const result = await runCommand({
+      command: plan.command,
+      cwd: plan.cwd,
+      platform,
+      baseEnv: process.env,
+      removed: [API_KEY_ENV_VAR],
+      timeoutMs: COMMAND_TIMEOUT_MS,
+      maxOutputBytes: MAX_COMMAND_OUTPUT,
+      signal,
+    }).catch((error: unknown) => {
+      if (signal.aborted) throw Object.assign(new Error('The reply was stopped while a command ran.'), { name: 'AbortError' });
+      throw error;
     });
+    if (result.kind === 'notStarted') return { content: `The command could not start: ${result.message}`, isError: true };
+    const text = result.output;
+    const ending = result.kind === 'timedOut' ? `killed after ${COMMAND_TIMEOUT_MS / 1000} s` : result.code !== null ? `exit code ${result.code}` : `ended by ${result.signal ?? 'a signal'}`;
+    const failed = result.kind === 'timedOut' || result.code !== 0;
+    return { content: `$ ${plan.command}\n${text}${text && !text.endsWith('\n') ? '\n' : ''}[${ending}]`, ...(failed ? { isError: true } : {}) };
   }
 }

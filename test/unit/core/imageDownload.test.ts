@@ -247,4 +247,27 @@ describe('image downloads through the gateway client\'s proxy (the same network 
       await dispatcher.close();
     }
   });
+
+  it('refuses a link by a host name that resolves to loopback here, before the proxy is asked; a public name goes through it', async () => {
+    const dispatcher = createDispatcher({ proxyUrl: proxy.url });
+    const dns: Record<string, string> = { 'gateway.example.test': '93.184.216.34', 'rebound.example.test': '127.0.0.1', 'cdn.example.test': '93.184.216.35' };
+    const lookup = async (hostname: string): Promise<{ address: string; family: number }[]> => (dns[hostname] ? [{ address: dns[hostname] as string, family: 4 }] : []);
+    try {
+      const images = new ImageDownloader({ gatewayUrl: 'https://gateway.example.test/api/v1', dispatcher, userAgent: 'test', lookup });
+      const port = new URL(gateway.url).port;
+      proxy.requests.length = 0;
+      proxy.connects.length = 0;
+      for (const link of [`http://rebound.example.test:${port}/files/images/x.png`, `https://rebound.example.test:${port}/x.png`, `http://unknown.example.test:${port}/x.png`]) {
+        const refused = await rejectionOf(images.download(link));
+        assert.ok(refused instanceof ImageDownloadError && refused.reason === 'address', `${link}: ${String(refused)}`);
+      }
+      assert.deepEqual([...proxy.requests, ...proxy.connects], [], 'the proxy was never asked');
+      // A name that resolves to a public address is asked of the proxy (which refuses it here: no traffic leaves this machine).
+      const passed = await rejectionOf(images.download(`http://cdn.example.test:${port}/x.png`));
+      assert.ok(passed instanceof ImageDownloadError && passed.reason === 'status', String(passed));
+      assert.deepEqual(proxy.requests.map((uri) => new URL(uri).hostname), ['cdn.example.test']);
+    } finally {
+      await dispatcher.close();
+    }
+  });
 });

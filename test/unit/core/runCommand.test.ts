@@ -1,0 +1,131 @@
+// run_command's process handling for real on this machine: what a command started is gone after
+// a stop, a timeout or its own end, also what left the process group (setsid) or cleared its
+// environment, and the /proc parsing behind it. Every wait is on state (a pid file, a process).
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { descendantsOf, environHas, parseProcStat, runCommand, type CommandRunOptions, type CommandRunResult, type ProcessTree } from '../../../src/core/index';
+
+const linux = process.platform === 'linux';
+
+/** Whether `pid` still runs (a zombie waiting for its parent counts as gone). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = linux ? (() => { try { return readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { return undefined; } })() : '';
+  return stat === undefined ? false : parseProcStat(stat)?.state !== 'Z';
+}
+
+async function until<T>(read: () => T, accept: (value: T) => boolean, what: string): Promise<T> {
+  for (let i = 0; i < 600; i++) {
+    const value = read();
+    if (accept(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const pidIn = (file: string): number | undefined => {
+  const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  return /^\d+$/.test(text) ? Number(text) : undefined;
+};
+
+describe('core/commands: /proc parsing and the descendant tree', () => {
+  it('reads pid, parent, state and start time, a name with spaces and parentheses included', () => {
+    const line = '4242 (we ird) (x)) S 4200 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987654 1 2 3';
+    assert.deepEqual(parseProcStat(line), { pid: 4242, ppid: 4200, state: 'S', startTime: '987654' });
+    assert.equal(parseProcStat('garbage'), undefined);
+  });
+
+  it('finds every process below the roots by parent pid, and nothing else', () => {
+    const e = (pid: number, ppid: number) => ({ pid, ppid, startTime: '1', state: 'S' });
+    const table = [e(1, 0), e(10, 1), e(11, 10), e(12, 11), e(13, 12), e(20, 1), e(21, 20)];
+    assert.deepEqual(descendantsOf([10], table).map((p) => p.pid).sort(), [11, 12, 13]);
+    assert.deepEqual(descendantsOf([12, 20], table).map((p) => p.pid).sort(), [13, 21]);
+  });
+
+  it('matches the marker only as a whole NUL-separated entry', () => {
+    const block = Buffer.from('A=1\0RUN=abc\0B=RUN=abcd\0');
+    assert.equal(environHas(block, 'RUN', 'abc'), true);
+    assert.equal(environHas(block, 'RUN', 'ab'), false);
+    assert.equal(environHas(Buffer.from('XRUN=abc\0'), 'RUN', 'abc'), false);
+    assert.equal(environHas(Buffer.from('RUN=abc'), 'RUN', 'abc'), true);
+  });
+});
+
+(linux ? describe : describe.skip)('core/commands: run_command ends everything it started (Linux)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  const started: number[] = [];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ui-run-'));
+  });
+  afterEach(() => {
+    for (const pid of started.splice(0)) if (running(pid)) process.kill(pid, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function run(command: string, signal: AbortSignal, extra: Partial<CommandRunOptions> = {}): Promise<CommandRunResult> {
+    return runCommand({ command, cwd: dir, platform: 'posix', baseEnv: process.env, removed: [], timeoutMs: 60_000, maxOutputBytes: 4096, signal, ...extra });
+  }
+
+  /** Waits for the command to write its grandchild's pid, and for that process to be `sleep` (setsid and env have run). */
+  async function grandchild(file: string): Promise<number> {
+    const isSleep = (pid: number | undefined): boolean => pid !== undefined && running(pid) && /^\d+ \(sleep\) /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const pid = await until(() => pidIn(file), isSleep, 'the grandchild to start');
+    started.push(pid as number);
+    return pid as number;
+  }
+
+  it('a stop ends a grandchild that left the process group (setsid)', async () => {
+    const file = join(dir, 'pid');
+    const controller = new AbortController();
+    const running_ = run(`setsid sleep 300 & echo $! > ${file}; sleep 300`, controller.signal);
+    const pid = await grandchild(file);
+    controller.abort();
+    await assert.rejects(running_, { name: 'AbortError' });
+    assert.equal(running(pid), false, 'the setsid grandchild is gone');
+  });
+
+  it('a timeout ends a grandchild that left the group and cleared its environment', async () => {
+    const file = join(dir, 'pid');
+    // The middle shell stays, so the tree still leads to the grandchild when the kill comes.
+    const result = await Promise.all([
+      run(`setsid sh -c 'env -i sleep 300 & echo $! > ${file}; sleep 300' & sleep 300`, new AbortController().signal, { timeoutMs: 3_000 }),
+      grandchild(file),
+    ]);
+    assert.equal(result[0].kind, 'timedOut');
+    assert.equal(running(result[1]), false, 'the grandchild is gone');
+  });
+
+  it('a grandchild seen while its parent lived is ended after the parent is gone (environment cleared, double fork)', async () => {
+    const file = join(dir, 'pid');
+    const go = join(dir, 'go');
+    const controller = new AbortController();
+    let tree: ProcessTree | undefined;
+    // The middle shell waits for the test (a bounded loop) and then exits: the grandchild is orphaned.
+    const line = `setsid sh -c 'env -i sleep 300 & echo $! > ${file}; i=0; while [ ! -e ${go} ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done' & sleep 300`;
+    const running_ = run(line, controller.signal, { onTracking: (t) => (tree = t) });
+    const pid = await grandchild(file);
+    await until(() => tree?.tracked.some((p) => p.pid === pid), (seen) => seen === true, 'the tracker to see the grandchild');
+    writeFileSync(go, '');
+    await until(() => readFileSync(`/proc/${pid}/stat`, 'utf8'), (stat) => parseProcStat(stat)?.ppid !== tree?.tracked.find((p) => p.pid === pid)?.ppid, 'the grandchild to be orphaned');
+    controller.abort();
+    await assert.rejects(running_, { name: 'AbortError' });
+    assert.equal(running(pid), false, 'the orphaned grandchild is gone');
+  });
+
+  it('the command\'s own end ends what it left running, and the result comes at once', async () => {
+    const file = join(dir, 'pid');
+    const result = await run(`setsid sleep 300 > /dev/null 2>&1 & echo $! > ${file}; echo done`, new AbortController().signal);
+    assert.deepEqual(result, { kind: 'ended', code: 0, signal: null, output: 'done\n' });
+    const pid = pidIn(file) as number;
+    started.push(pid);
+    assert.equal(running(pid), false, 'the daemon it left is gone');
+  });
+});
