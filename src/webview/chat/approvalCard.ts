@@ -75,12 +75,9 @@ export function approvalCard(step: FunctionStep, decide: (decision: ApprovalDeci
     take('once');
   });
   allowOnce.setAttribute('aria-keyshortcuts', 'Control+Alt+Enter Meta+Alt+Enter');
-  card.append(
-    allowOnce,
-    onceOnly ? '' : textButton('Allow for This Conversation', () => take('always'), true),
-    textButton('Deny', () => take('deny'), true),
-    hint,
-  );
+  // No standing permission for a once-only call.
+  const always = onceOnly ? [] : [textButton('Allow for This Conversation', () => take('always'), true)];
+  card.append(allowOnce, ...always, textButton('Deny', () => take('deny'), true), hint);
   card.querySelectorAll('button').forEach((button) => (button.disabled = true));
   shortcutAllows.set(card, () => take('once'));
   arm(() => {
