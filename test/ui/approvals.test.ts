@@ -89,7 +89,7 @@ describe('approvals: only a deliberate act approves (real VS Code in Chromium, l
     assert.ok(await composerHasFocus(), 'the focus never left the composer');
   }
 
-  it('types through the arrival of a terminal command: nothing runs; Enter on its button does not allow it; Ctrl+Alt+Enter does', async () => {
+  it('types through the arrival of a terminal command: nothing runs; Enter on its button does not allow it; Ctrl+Shift+Alt+Enter does', async () => {
     const marker = join(workbench.server.workspace, 'ran.txt');
     // A right-to-left override in a comment: the card must show it, and the shell still gets it.
     const command = 'echo approved > ran.txt # \u202Etxt.daer';
@@ -107,13 +107,13 @@ describe('approvals: only a deliberate act approves (real VS Code in Chromium, l
     await allow.press('Enter');
     await allow.press('Space');
     await step.locator('.approval[data-refused="keyboard"]').waitFor();
-    assert.equal(await step.locator('.approval-hint').innerText(), 'Enter and Space do not allow this: click Allow Once or press Ctrl+Alt+Enter.');
+    assert.equal(await step.locator('.approval-hint').innerText(), 'Enter and Space do not allow this: click Allow Once or press Ctrl+Shift+Alt+Enter.');
     assert.equal(toolResultsSent(), resultsBefore);
     assert.equal(existsSync(marker), false, 'still not run');
     await input().focus();
     await workbench.screenshot('approval-01-command-card-pending-after-typing-and-enter');
 
-    await workbench.page.keyboard.press('Control+Alt+Enter');
+    await workbench.page.keyboard.press('Control+Shift+Alt+Enter');
     await step.locator('.step-status', { hasText: 'done' }).waitFor();
     assert.equal(readFileSync(marker, 'utf8').trim(), 'approved', 'allowed deliberately, it ran as written');
     await chat.locator('button[aria-label="Send"]').waitFor();
@@ -126,7 +126,7 @@ describe('approvals: only a deliberate act approves (real VS Code in Chromium, l
     await assertNothingApproved(typed);
     assert.equal(existsSync(tasks), false, 'nothing written');
     const step = lastStep();
-    assert.equal(await step.locator('.approval-hint').innerText(), 'Click Allow Once or press Ctrl+Alt+Enter to allow; Enter and Space do not.');
+    assert.equal(await step.locator('.approval-hint').innerText(), 'Click Allow Once or press Ctrl+Shift+Alt+Enter to allow; Enter and Space do not.');
     await workbench.screenshot('approval-02-guarded-write-card-pending-after-typing');
 
     await step.locator('.approval button', { hasText: 'Allow Once' }).click();

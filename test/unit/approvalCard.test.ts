@@ -1,7 +1,7 @@
 // Only a deliberate act approves a tool call (the chat webview in jsdom): a card never takes the
 // focus from the composer, its buttons take nothing until it is armed, and a card that can only be
 // allowed once (a command, a sensitive file, a file that can run code) is allowed by a pointer
-// click or Ctrl+Alt+Enter, never by Enter or Space on a focused button.
+// click or Ctrl+Shift+Alt+Enter, never by Enter or Space on a focused button.
 import * as assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
 import type { AssistantTurn, ToolStep, UserTurn } from '../../src/shared/chatModel';
@@ -55,7 +55,7 @@ describe('approval cards: only a deliberate act approves (jsdom)', () => {
   const pointerClick = (target: Element): void => {
     target.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true, cancelable: true, detail: 1 }));
   };
-  const shortcut = (target: Element, init: KeyboardEventInit = { ctrlKey: true, altKey: true }): boolean =>
+  const shortcut = (target: Element, init: KeyboardEventInit = { ctrlKey: true, shiftKey: true, altKey: true }): boolean =>
     target.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true, ...init }));
 
   it('leaves the focus in the composer when a card arrives, and says the card is there', async () => {
@@ -64,8 +64,8 @@ describe('approval cards: only a deliberate act approves (jsdom)', () => {
     armAll(); // armed at once, so nothing but the rule keeps a focus call from landing on a button
     await frame();
     assert.equal(dom.window.document.activeElement, input(), 'the focus stays where the user types');
-    assert.equal(root.querySelector('[role="status"][aria-live="polite"]')?.textContent, 'Waiting for your approval: Allow run_command to run npm test? Click Allow Once or press Ctrl+Alt+Enter to allow; Enter and Space do not.');
-    assert.equal(button('Allow Once').getAttribute('aria-keyshortcuts'), 'Control+Alt+Enter Meta+Alt+Enter');
+    assert.equal(root.querySelector('[role="status"][aria-live="polite"]')?.textContent, 'Waiting for your approval: Allow run_command to run npm test? Click Allow Once or press Ctrl+Shift+Alt+Enter to allow; Enter and Space do not.');
+    assert.equal(button('Allow Once').getAttribute('aria-keyshortcuts'), 'Control+Shift+Alt+Enter Meta+Shift+Alt+Enter');
   });
 
   it('takes no click and no shortcut while arming, and shows it (disabled buttons), then takes them', () => {
@@ -92,7 +92,7 @@ describe('approval cards: only a deliberate act approves (jsdom)', () => {
       button('Allow Once').click(); // what Enter or Space on the focused button does: a click with no pointer press
       assert.deepEqual(approvals(), [], 'a keyboard click does not allow it');
       assert.equal(card().dataset['refused'], 'keyboard', 'said, not silently dropped');
-      assert.equal(card().querySelector('.approval-hint')?.textContent, 'Enter and Space do not allow this: click Allow Once or press Ctrl+Alt+Enter.');
+      assert.equal(card().querySelector('.approval-hint')?.textContent, 'Enter and Space do not allow this: click Allow Once or press Ctrl+Shift+Alt+Enter.');
       pointerClick(button('Allow Once'));
       assert.deepEqual(approvals(), [{ type: 'approveTool', callId: step.kind === 'function' ? step.id : '', decision: 'once' }]);
     });
@@ -105,18 +105,24 @@ describe('approval cards: only a deliberate act approves (jsdom)', () => {
     assert.deepEqual(approvals(), [{ type: 'approveTool', callId: 'call-1', decision: 'deny' }]);
   });
 
-  it('allows the first waiting card with Ctrl+Alt+Enter (or Cmd+Alt+Enter) from the composer; other chords and held keys do nothing', () => {
+  it('allows the first waiting card with Ctrl+Shift+Alt+Enter (or Cmd+Shift+Option+Enter) from the composer, and keeps the key from VS Code; other chords and held keys do nothing', () => {
     app.handle({ type: 'toolStep', id: 'a1', index: 0, step: command('call-1', 'npm test') });
     app.handle({ type: 'toolStep', id: 'a1', index: 1, step: command('call-2', 'npm run lint') });
     armAll();
     input().focus();
-    for (const init of [{ altKey: true }, { ctrlKey: true }, { ctrlKey: true, altKey: true, shiftKey: true }, { ctrlKey: true, altKey: true, metaKey: true }, { ctrlKey: true, altKey: true, repeat: true }]) shortcut(input(), init);
+    // Where VS Code's webview host listens to forward keys to the workbench's keybindings.
+    let forwarded = 0;
+    dom.window.addEventListener('keydown', () => forwarded++);
+    for (const init of [{ altKey: true, shiftKey: true }, { ctrlKey: true, altKey: true }, { ctrlKey: true, shiftKey: true }, { ctrlKey: true, shiftKey: true, altKey: true, metaKey: true }, { ctrlKey: true, shiftKey: true, altKey: true, repeat: true }]) shortcut(input(), init);
     assert.deepEqual(approvals(), [], 'only the exact chord, pressed anew');
+    assert.equal(forwarded, 5);
     assert.equal(shortcut(input()), false, 'the chord is taken (default prevented)');
     assert.deepEqual(approvals(), [{ type: 'approveTool', callId: 'call-1', decision: 'once' }]);
-    shortcut(input(), { metaKey: true, altKey: true });
+    assert.equal(forwarded, 5, 'VS Code never sees a chord the chat took');
+    shortcut(input(), { metaKey: true, shiftKey: true, altKey: true });
     assert.deepEqual(approvals().at(-1), { type: 'approveTool', callId: 'call-2', decision: 'once' });
     assert.equal(shortcut(input()), true, 'no card waits: the key is left alone');
+    assert.equal(forwarded, 6, 'and goes on to VS Code');
   });
 
   it('draws a command\'s control and bidirectional characters visibly on the card (the command itself is unchanged)', () => {

@@ -5,11 +5,13 @@
 // - its buttons stay disabled (drawn as such) for a moment after it appears, so a click or a key
 //   meant for what was under the pointer or in focus before lands on nothing;
 // - a card that can only be allowed once (a terminal command, a sensitive file, a file that can run
-//   code or instruct the model) is allowed by a pointer click or by Ctrl+Alt+Enter, never by Enter
+//   code or instruct the model) is allowed by a pointer click or by the shortcut, never by Enter
 //   or Space on a focused button. Deny stays keyboard-easy: denying is always safe.
-// Ctrl+Alt+Enter (Cmd+Alt+Enter on macOS) types nothing on any keyboard layout (Alt+letter types
-// letters on macOS and opens localized menus elsewhere), is no reflex like Ctrl+Enter "send", and
-// VS Code binds it only while an editor's find widget has the focus, never inside a webview.
+// The shortcut, Ctrl+Shift+Alt+Enter (Cmd+Shift+Option+Enter on macOS), types nothing on any
+// layout (Alt+letter types letters on macOS, AltGr+letter elsewhere), is no reflex (Ctrl+Enter
+// sends in many chats), and means nothing else in VS Code: Ctrl+Alt+Enter is "Skip" in VS Code's
+// own chat confirmations and Alt+Shift+Enter "Send". While a card waits the chat keeps the key
+// (the webview's host forwards keys to VS Code from the window, after the document).
 import type { ToolStep } from '../../shared/chatModel';
 import type { ApprovalDecision } from '../../shared/chatProtocol';
 import { visibleText } from '../../shared/visibleControls';
@@ -18,7 +20,7 @@ import { changeSummary } from './toolChangeView';
 
 /** As long as Firefox keeps its install and download prompts disabled (security.dialog_enable_delay). */
 export const ARMING_MS = 1000;
-export const ALLOW_SHORTCUT = 'Ctrl+Alt+Enter';
+export const ALLOW_SHORTCUT = 'Ctrl+Shift+Alt+Enter';
 
 /** Calls `arm` when the card may take a decision (a test arms on its own terms). */
 export type Arm = (arm: () => void) => void;
@@ -74,7 +76,7 @@ export function approvalCard(step: FunctionStep, decide: (decision: ApprovalDeci
     }
     take('once');
   });
-  allowOnce.setAttribute('aria-keyshortcuts', 'Control+Alt+Enter Meta+Alt+Enter');
+  allowOnce.setAttribute('aria-keyshortcuts', 'Control+Shift+Alt+Enter Meta+Shift+Alt+Enter');
   // No standing permission for a once-only call.
   const always = onceOnly ? [] : [textButton('Allow for This Conversation', () => take('always'), true)];
   card.append(allowOnce, ...always, textButton('Deny', () => take('deny'), true), hint);
@@ -88,9 +90,9 @@ export function approvalCard(step: FunctionStep, decide: (decision: ApprovalDeci
   return card;
 }
 
-/** Ctrl+Alt+Enter, or Cmd+Alt+Enter; a held key's repeats are not a new decision. */
+/** Ctrl+Shift+Alt+Enter, or Cmd+Shift+Option+Enter; a held key's repeats are not a new decision. */
 export function isAllowShortcut(event: KeyboardEvent): boolean {
-  return event.key === 'Enter' && event.altKey && event.ctrlKey !== event.metaKey && !event.shiftKey && !event.repeat && !event.isComposing;
+  return event.key === 'Enter' && event.altKey && event.shiftKey && event.ctrlKey !== event.metaKey && !event.repeat && !event.isComposing;
 }
 
 /**

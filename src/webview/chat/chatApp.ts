@@ -63,7 +63,11 @@ export class ChatApp {
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.busy && !event.defaultPrevented) send({ type: 'stop' });
       // The explicit way to allow from the keyboard, wherever the focus is (the card never takes it).
-      if (isAllowShortcut(event) && !this.chat.hidden && allowFirstPending(this.messages)) event.preventDefault();
+      // Taken, it goes no further: VS Code, which gets the webview's keys from the window, never sees it.
+      if (isAllowShortcut(event) && !this.chat.hidden && allowFirstPending(this.messages)) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
     });
   }
 
