@@ -108,6 +108,7 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     const step = lastReply().locator('.tool-step.function').first();
     await step.locator('.approval button', { hasText: 'Allow Once' }).waitFor();
     assert.match(await step.locator('.step-name').innerText(), /read_file/);
+    await step.locator('.approval[data-state="armed"]').waitFor(); // drawn past its arming
     await workbench.screenshot('chat-03-tool-approval');
     await step.locator('.approval button', { hasText: 'Allow Once' }).click();
     await lastReply().locator('.tool-step.function.done').waitFor();
@@ -125,6 +126,7 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     assert.match(await step.locator('.sensitive-note').innerText(), /Sensitive file.*\.env\.read_file/);
     assert.equal(await approval.getAttribute('aria-label'), 'Allow read_file to read the sensitive file .env.read_file?');
     assert.deepEqual(await approval.locator('button').allInnerTexts(), ['Allow Once', 'Deny']);
+    await step.locator('.approval[data-state="armed"]').waitFor(); // drawn past its arming
     await workbench.screenshot('chat-03b-sensitive-file-approval');
     await approval.locator('button', { hasText: 'Deny' }).click();
     await lastReply().locator('.tool-step.function.denied').waitFor();

@@ -33,6 +33,7 @@ describe('edit tools (real VS Code in Chromium, local gateway)', () => {
     assert.equal(await note.innerText(), 'Always asked: .vscode/tasks.json (this file can run code)');
     assert.ok(await note.locator('.codicon-shield').isVisible(), 'with its icon');
     assert.deepEqual(await approval.locator('button').allInnerTexts(), ['Allow Once', 'Deny'], 'no standing permission for it');
+    await step.locator('.approval[data-state="armed"]').waitFor(); // drawn as the user acts on it, past its arming
     await workbench.screenshot('edit-00-guarded-approval');
     await approval.locator('button', { hasText: 'Deny' }).click();
     await step.locator('.step-status', { hasText: 'denied' }).waitFor();
@@ -56,6 +57,7 @@ describe('edit tools (real VS Code in Chromium, local gateway)', () => {
     const added = await diff.locator('.diff-added').first().evaluate((node) => getComputedStyle(node).backgroundColor);
     assert.notEqual(added, 'rgba(0, 0, 0, 0)', 'added lines have a background');
     assert.equal(await step.locator('.change-counts').innerText(), '+2 −1');
+    await step.locator('.approval[data-state="armed"]').waitFor(); // drawn as the user acts on it, past its arming
     await workbench.screenshot('edit-01-tool-diff-approval');
 
     await step.locator('button', { hasText: 'Open Diff' }).click();

@@ -33,7 +33,8 @@ describe('chat webview app (jsdom)', () => {
     root = dom.window.document.getElementById('root') as HTMLElement;
     root.replaceChildren();
     sent = [];
-    app = new ChatApp(root, (message) => sent.push(message), undefined, () => undefined);
+    // Cards armed at once here: arming and the keyboard rules are approvalCard.test.ts's.
+    app = new ChatApp(root, (message) => sent.push(message), undefined, () => undefined, { armApprovals: (arm) => arm() });
     app.handle({ type: 'connectionState', state: { baseUrl: 'http://gw', keySource: 'secretStorage' } });
   });
 

@@ -3,6 +3,7 @@
 // when one is opened.
 import type { AssistantTurn, ChatTurn, Conversation, UserTurn } from '../../shared/chatModel';
 import { assertNever, type ConnectionState, type HostToChatMessage } from '../../shared/chatProtocol';
+import { allowFirstPending, approvalHint, approvalLabel, isAllowShortcut, isOnceOnly, type Arm } from './approvalCard';
 import { AutoScroll } from './autoscroll';
 import { Composer } from './composer';
 import { renderConnectionCard } from './connectionCard';
@@ -14,6 +15,11 @@ import { AssistantTurnView, DeferredReplies, EAGER_TURNS, UserTurnView, type Sen
 
 export interface DraftState {
   readonly draft?: string;
+}
+
+export interface ChatAppOptions {
+  /** When approval cards start to take decisions (default: ARMING_MS after they appear; tests arm on their own terms). */
+  readonly armApprovals?: Arm;
 }
 
 export class ChatApp {
@@ -35,7 +41,7 @@ export class ChatApp {
   /** Older replies of the opened conversation whose markdown is rendered later (see DeferredReplies). */
   private deferred: DeferredReplies | undefined;
 
-  constructor(root: HTMLElement, private readonly send: Send, draft: DraftState | undefined, saveDraft: (state: DraftState) => void) {
+  constructor(root: HTMLElement, private readonly send: Send, draft: DraftState | undefined, saveDraft: (state: DraftState) => void, private readonly options: ChatAppOptions = {}) {
     this.markdownActions = {
       copy: (text) => send({ type: 'copyText', text }),
       insert: (code) => send({ type: 'insertCode', code }),
@@ -56,6 +62,12 @@ export class ChatApp {
     if (draft?.draft) this.composer.setText(draft.draft);
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.busy && !event.defaultPrevented) send({ type: 'stop' });
+      // The explicit way to allow from the keyboard, wherever the focus is (the card never takes it).
+      // Taken, it goes no further: VS Code, which gets the webview's keys from the window, never sees it.
+      if (isAllowShortcut(event) && !this.chat.hidden && allowFirstPending(this.messages)) {
+        event.preventDefault();
+        event.stopPropagation();
+      }
     });
   }
 
@@ -86,10 +98,14 @@ export class ChatApp {
         this.replies.get(message.id)?.append(message.content, message.reasoning);
         this.scroll.contentChanged();
         return;
-      case 'toolStep':
-        this.replies.get(message.id)?.setStep(message.index, message.step);
+      case 'toolStep': {
+        const step = message.step;
+        this.replies.get(message.id)?.setStep(message.index, step);
+        // Said, not focused: the focus stays where the user is typing.
+        if (step.kind === 'function' && step.status === 'awaitingApproval') this.announcer.textContent = `Waiting for your approval: ${approvalLabel(step)} ${approvalHint(isOnceOnly(step))}`;
         this.scroll.contentChanged();
         return;
+      }
       case 'replyEnded': {
         const view = this.replies.get(message.id);
         view?.end(message.status, message.error, message.usage, message.finishReason);
@@ -167,7 +183,7 @@ export class ChatApp {
       return view.element;
     }
     const defer = deferMarkdown && this.deferred !== undefined;
-    const view = new AssistantTurnView(turn, this.send, this.markdownActions, { deferMarkdown: defer });
+    const view = new AssistantTurnView(turn, this.send, this.markdownActions, { deferMarkdown: defer, armApprovals: this.options.armApprovals });
     if (defer) this.deferred?.add(view);
     if (this.checkpointTurns.has(turn.id)) view.setCheckpoint(true);
     this.replies.set(turn.id, view);

@@ -3,6 +3,7 @@
 // Tab to attach). Attachments show as removable chips above the box.
 import type { Attachment } from '../../shared/chatModel';
 import type { ContextMeter } from '../../shared/chatProtocol';
+import { isAllowShortcut } from './approvalCard';
 import { ContextMeterView, instructionChip } from './contextViews';
 import { el, iconButton } from './dom';
 import { attachmentChip, type Send } from './turnViews';
@@ -111,7 +112,8 @@ export class Composer {
   }
 
   private onKey(event: KeyboardEvent): void {
-    if (event.isComposing) return;
+    // The approval shortcut is the app's (document-wide), never a send.
+    if (event.isComposing || isAllowShortcut(event)) return;
     if (!this.suggestions.hidden && this.suggestionPaths.length) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();

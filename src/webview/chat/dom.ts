@@ -32,7 +32,8 @@ export function iconButton(codicon: string, label: string, onClick: () => void, 
   return button;
 }
 
-export function textButton(label: string, onClick: () => void, secondary = false): HTMLButtonElement {
+/** `onClick` gets the event: a click's `detail` tells a pointer press (1+) from Enter or Space (0). */
+export function textButton(label: string, onClick: (event: MouseEvent) => void, secondary = false): HTMLButtonElement {
   const button = el('button', { className: secondary ? 'secondary' : '', text: label, attrs: { type: 'button' } });
   button.addEventListener('click', onClick);
   return button;

@@ -1,8 +1,10 @@
 // An edit tool call's proposed change on its card: which files, +/- counts, the diff as text with
 // added and removed lines in VS Code's diff colours (a line keeps its +/- sign, so it reads the
 // same without colour and to a screen reader), and Open Diff for VS Code's diff editor. A terminal
-// command shows verbatim, with its working folder. All of it is model output: text only.
+// command shows verbatim, with its working folder and its hidden characters drawn visibly. All of
+// it is model output: text only.
 import type { ToolChange, ToolCommand } from '../../shared/chatModel';
+import { visibleControls, visibleText } from '../../shared/visibleControls';
 import { el, icon, textButton } from './dom';
 
 const ACTION_WORDS = { create: 'Create', modify: 'Edit', delete: 'Delete', rename: 'Rename' } as const;
@@ -43,11 +45,22 @@ export function changeView(change: ToolChange, openDiff: () => void): HTMLElemen
   );
 }
 
+/**
+ * The command as it will run, with every control, bidirectional and invisible character drawn as a
+ * badge (⟨U+202E⟩, ⟨\x1b⟩): a right-to-left override must not make `rm` read as something else.
+ */
 export function commandView(command: ToolCommand): HTMLElement {
+  const segments = visibleControls(command.command);
+  const line = el('pre', { className: 'command-line', attrs: { tabindex: '0', dir: 'ltr', 'aria-label': `Command: ${visibleText(command.command)}` } });
+  for (const segment of segments) {
+    line.append(segment.kind === 'text' ? segment.text : el('span', { className: 'control-char', text: segment.badge, attrs: { title: segment.name } }));
+  }
+  const hidden = segments.some((segment) => segment.kind === 'control');
   return el(
     'div',
     { className: 'tool-command' },
     el('div', { className: 'command-cwd', text: `In ${command.cwd}:` }),
-    el('pre', { className: 'command-line', text: command.command, attrs: { tabindex: '0', 'aria-label': `Command: ${command.command}` } }),
+    line,
+    hidden ? el('div', { className: 'sensitive-note control-note', attrs: { role: 'note' } }, icon('warning'), el('span', { text: 'This command holds control or invisible characters, shown as ⟨…⟩; it runs exactly as written.' })) : undefined,
   );
 }

@@ -3,10 +3,11 @@
 // approval buttons, the markdown answer, then usage, cost, and an error with its actions.
 import { guardedWriteWords, type Attachment, type AssistantTurn, type ChatErrorInfo, type GuardedWrite, type ReplyContext, type ReplyCost, type ReplyStatus, type TokenUsage, type ToolStep, type UserTurn } from '../../shared/chatModel';
 import { contextNote } from './contextViews';
-import type { ApprovalDecision, ChatToHostMessage } from '../../shared/chatProtocol';
+import type { ChatToHostMessage } from '../../shared/chatProtocol';
+import { approvalCard, armAfterDelay, type Arm } from './approvalCard';
 import { el, formatTime, icon, iconButton, textButton } from './dom';
 import { StreamingMarkdown, type MarkdownActions } from './markdown/streamingMarkdown';
-import { changeSummary, changeView, commandView } from './toolChangeView';
+import { changeView, commandView } from './toolChangeView';
 
 export type Send = (message: ChatToHostMessage) => void;
 
@@ -25,6 +26,8 @@ export interface AssistantTurnOptions {
    * highlight.js for all of them (see DeferredReplies).
    */
   readonly deferMarkdown?: boolean;
+  /** When an approval card's buttons start to take decisions (tests arm at once). */
+  readonly armApprovals?: Arm;
 }
 
 export function attachmentChip(attachment: Attachment, onRemove?: () => void): HTMLElement {
@@ -109,9 +112,11 @@ export class AssistantTurnView {
   private deferred: string | undefined;
   /** The reply changed files and their pre-images are kept: it offers "Restore files to before this reply". */
   private checkpoint = false;
+  private readonly arm: Arm;
 
   constructor(readonly turn: AssistantTurn, private readonly send: Send, actions: MarkdownActions, options: AssistantTurnOptions = {}) {
     this.status = turn.status;
+    this.arm = options.armApprovals ?? armAfterDelay;
     this.badge = el('span', { className: 'badge' });
     this.reasoningText = el('div', { className: 'reasoning-text' });
     this.reasoning = el('details', { className: 'reasoning' }, el('summary', {}, icon('lightbulb'), el('span', { text: 'Reasoning' })), this.reasoningText);
@@ -214,24 +219,8 @@ export class AssistantTurnView {
     const guarded = step.guarded ?? [];
     if (guarded.length) item.append(guardedNotice(guarded));
     if (step.status === 'awaitingApproval') {
-      const decide = (decision: ApprovalDecision) => (): void => {
-        item.querySelectorAll('button').forEach((button) => (button.disabled = true));
-        this.send({ type: 'approveTool', callId: step.id, decision });
-      };
-      // A sensitive file, a file that can run code, or a terminal command is allowed one call at a time: no standing permission is offered for it.
-      const onceOnly = sensitive.length > 0 || guarded.length > 0 || step.command !== undefined;
-      const what = step.change ? ` (${changeSummary(step.change)})` : step.command ? ` to run ${step.command.command}` : '';
-      const risky = guarded.length ? ` (${guarded.map((g) => `${g.path} ${guardedWriteWords(g.reason)}`).join(', ')})` : '';
-      const label = sensitive.length ? `Allow ${step.name}${what} to ${step.change ? 'change' : 'read'} the sensitive ${sensitive.length === 1 ? 'file' : 'files'} ${sensitive.join(', ')}${risky}?` : `Allow ${step.name}${what}${risky}?`;
-      const buttons = el(
-        'div',
-        { className: 'approval', attrs: { role: 'group', 'aria-label': label } },
-        textButton('Allow Once', decide('once')),
-        onceOnly ? undefined : textButton('Allow for This Conversation', decide('always'), true),
-        textButton('Deny', decide('deny'), true),
-      );
-      item.append(buttons);
-      queueMicrotask(() => buttons.querySelector('button')?.focus());
+      // Never focused from here: see approvalCard.ts (typing in the composer must not approve).
+      item.append(approvalCard(step, (decision) => this.send({ type: 'approveTool', callId: step.id, decision }), this.arm));
     }
     if (step.result) item.append(el('details', {}, el('summary', { text: 'Result' }), el('pre', { className: 'step-result', text: step.result })));
     return item;
