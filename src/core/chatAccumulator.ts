@@ -47,8 +47,9 @@ export class ChatStreamAccumulator {
     if (body.tools_executed !== undefined) {
       // Some servers repeat the whole list on every chunk; keep each tool once.
       for (const tool of parseToolsExecuted(body.tools_executed) ?? []) {
-        const key = JSON.stringify(tool);
-        if (this.toolsSeen.has(key)) continue;
+        const key = keyOf(tool);
+        // Nested too deep to write down: neither shown nor kept (it could not be saved either).
+        if (key === undefined || this.toolsSeen.has(key)) continue;
         this.toolsSeen.add(key);
         this.toolsExecuted.push(tool);
       }
@@ -96,6 +97,16 @@ export class ChatStreamAccumulator {
     if (args) call.arguments += args;
   }
 
+  /** How many tools the gateway reported running so far (no copy, unlike snapshot()). */
+  get toolsExecutedCount(): number {
+    return this.toolsExecuted.length;
+  }
+
+  /** The tools reported from position `start` on: what arrived since a caller last looked. */
+  toolsExecutedFrom(start: number): ToolExecuted[] {
+    return this.toolsExecuted.slice(start);
+  }
+
   snapshot(): ChatStreamSnapshot {
     return {
       content: this.content,
@@ -105,5 +116,13 @@ export class ChatStreamAccumulator {
       usage: this.usage === null ? null : { ...this.usage },
       toolsExecuted: [...this.toolsExecuted],
     };
+  }
+}
+
+function keyOf(tool: ToolExecuted): string | undefined {
+  try {
+    return JSON.stringify(tool);
+  } catch {
+    return undefined; // a stack overflow: nested thousands of levels deep
   }
 }

@@ -31,7 +31,10 @@ export type { AddressClass } from './net/addressClass';
 export { apiBaseUrl, normalizeBaseUrl } from './baseUrl';
 export { parseChatStream } from './chatStream';
 export { parseMessagesStream } from './messagesStream';
-export { sseEvents } from './sse';
+export { sseEvents, EVENT_TOO_LARGE, STREAM_TOO_LARGE } from './sse';
+export { TOO_MANY_BLOCKS } from './messagesStream';
+export { checkJsonValue, parseBoundedJson } from './parse/boundedJson';
+export type { BoundedJson, JsonBounds } from './parse/boundedJson';
 export type { SseEvent } from './sse';
 export { parseErrorBody } from './parse/errorBody';
 export type { ErrorBody } from './parse/errorBody';
@@ -43,7 +46,14 @@ export {
   MAX_CATALOG_BYTES,
   MAX_IMAGE_BYTES,
   MAX_JSON_BYTES,
+  MAX_MESSAGE_BLOCKS,
   MAX_RESEARCH_LIST_BYTES,
+  MAX_SERVER_TOOL_STEPS_PER_ANSWER,
+  MAX_SSE_EVENT_BYTES,
+  MAX_SSE_STREAM_BYTES,
+  MAX_TOOL_ARGUMENT_BYTES,
+  MAX_TOOL_ARGUMENT_DEPTH,
+  MAX_TOOL_CALLS_PER_ANSWER,
   MAX_SMALL_JSON_BYTES,
   MAX_SPEECH_BYTES,
   MAX_TRANSCRIPTION_BYTES,
@@ -188,6 +198,8 @@ export type { Candidate, RankedResult } from './search/rankResults';
 // folders, files.exclude / search.exclude / .gitignore (negations, nested files), sensitive paths,
 // reads bounded by a byte cap, binary detection.
 export { WorkspaceFiles } from './workspaceFiles/workspaceFiles';
+export { AS_IT_WAS, ExclusionBaseline } from './workspaceFiles/exclusionBaseline';
+export { gitConfigRunValues } from './workspaceFiles/gitRunPaths';
 export type { Resolution, ResolveProblem, WorkspaceFilesConfig, WriteResolution } from './workspaceFiles/workspaceFiles';
 export type { NewFileProblem, NewFileResolution, NewFileTarget } from './workspaceFiles/newFileTarget';
 export type { FolderConfig } from './workspaceFiles/rootFolders';
@@ -199,8 +211,9 @@ export type { Listing, ListOptions } from './workspaceFiles/fileWalk';
 export type { FileContent } from './workspaceFiles/boundedRead';
 export { FileRules } from './workspaceFiles/fileRules';
 export type { ExcludeGlobs } from './workspaceFiles/fileRules';
-export { compileGlob, compileGlobs, globSource } from './workspaceFiles/glob';
-export type { PathMatcher } from './workspaceFiles/glob';
+export { compileGlob, compileGlobs, globMachine } from './workspaceFiles/glob';
+export type { PathMatcher, RefusedGlob } from './workspaceFiles/glob';
+export { MAX_BRACE_DEPTH, MAX_GLOB_LENGTH } from './workspaceFiles/globParse';
 export { gitignoreVerdict, isGitignored, parseGitignore, parseGitignoreLine } from './workspaceFiles/gitignore';
 export type { GitignoreFile, GitignoreRule } from './workspaceFiles/gitignore';
 export { BUILT_IN_SENSITIVE_FILES, sensitiveMatcher } from './workspaceFiles/sensitivePaths';

@@ -81,3 +81,51 @@ function trim(value: number): string {
  * output limit of most chat models; a larger file is better changed by a whole-file block or by hand.
  */
 export const MAX_APPLY_MERGE_CHARS = 200_000;
+
+/**
+ * One server-sent event (the bytes fed since the last event was dispatched): a chat token's event
+ * is about 250 bytes, and the largest real one (a tool call's arguments or a tool server's result
+ * sent whole) a few hundred KB. Without this cap a line that never ends is held until the editor
+ * runs out of memory.
+ */
+export const MAX_SSE_EVENT_BYTES = 16 * MiB;
+
+/**
+ * One streamed answer, all its events: the longest answer a model writes (128,000 output tokens,
+ * with reasoning) as one event per token is about 40 MB of SSE; 256 MiB is six times that, and
+ * stops a stream of small events that never ends.
+ */
+export const MAX_SSE_STREAM_BYTES = 256 * MiB;
+
+/**
+ * Content blocks of one Messages answer (its `index`): text, thinking, tool calls and tool server
+ * blocks alternate, a few dozen in a long agentic answer. The index becomes an array index: a huge
+ * one would make every snapshot walk a sparse array of that length.
+ */
+export const MAX_MESSAGE_BLOCKS = 4096;
+
+/** A content block's `index` that may be used as an array index: whole, not negative, under MAX_MESSAGE_BLOCKS. */
+export function isBlockIndex(index: number): boolean {
+  return Number.isInteger(index) && index >= 0 && index < MAX_MESSAGE_BLOCKS;
+}
+
+/**
+ * Tool calls one answer may ask for: models call a handful in parallel (rarely 20). The rest are
+ * not run, and the model is told so; an answer with thousands would otherwise ask and save for
+ * each one.
+ */
+export const MAX_TOOL_CALLS_PER_ANSWER = 64;
+
+/**
+ * Tools the gateway ran (`tools_executed`, MCP connector blocks) shown per answer: a few per
+ * attached server. Past it they are counted in one line, not shown one by one.
+ */
+export const MAX_SERVER_TOOL_STEPS_PER_ANSWER = 64;
+
+/**
+ * A tool call's arguments: redaction reads values 64 levels deep, and no tool schema nests past a
+ * handful; deeper JSON would also make saving the conversation overflow the stack. The size is
+ * four times the longest answer a model writes (128,000 tokens, about 512 KB).
+ */
+export const MAX_TOOL_ARGUMENT_DEPTH = 64;
+export const MAX_TOOL_ARGUMENT_BYTES = 2 * MiB;

@@ -3,6 +3,7 @@
 import type { ContentBlock, Message, MessageStreamEvent, OtherBlock } from './types/messages';
 import { parseContentBlock } from './parse/messages';
 import { tryParseJson } from './parse/json';
+import { isBlockIndex } from './limits';
 
 export class MessageStreamAccumulator {
   private message: Message = { id: '', type: 'message', role: 'assistant', model: '', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } };
@@ -10,6 +11,8 @@ export class MessageStreamAccumulator {
   private readonly partialJson = new Map<number, string>();
 
   add(event: MessageStreamEvent): void {
+    // Events fed from elsewhere are read as defensively as the stream's: an index is an array index here.
+    if ('index' in event && !isBlockIndex(event.index)) return;
     switch (event.type) {
       case 'message_start':
         this.message = { ...event.message, content: [...event.message.content], usage: { ...event.message.usage } };
@@ -69,16 +72,29 @@ export class MessageStreamAccumulator {
   snapshot(): Message {
     const content: (ContentBlock | OtherBlock)[] = [];
     this.message.content.forEach((block, index) => {
-      if (block === undefined) return;
-      const copy = { ...block };
-      const json = this.partialJson.get(index);
-      if (copy.type === 'tool_use' && json !== undefined) {
-        const input = tryParseJson(json);
-        (copy as { input: unknown }).input = input === undefined ? json : input;
-      }
-      content.push(copy);
+      const copy = this.copyOf(block, index);
+      if (copy !== undefined) content.push(copy);
     });
     return { ...this.message, content, usage: { ...this.message.usage } };
+  }
+
+  /**
+   * One block as snapshot() shows it, at the cost of that block alone: a caller that looks at each
+   * block when it stops would otherwise copy (and parse) the whole message every time.
+   */
+  block(index: number): ContentBlock | OtherBlock | undefined {
+    return isBlockIndex(index) ? this.copyOf(this.message.content[index], index) : undefined;
+  }
+
+  private copyOf(block: ContentBlock | OtherBlock | undefined, index: number): ContentBlock | OtherBlock | undefined {
+    if (block === undefined) return undefined;
+    const copy = { ...block };
+    const json = this.partialJson.get(index);
+    if (copy.type === 'tool_use' && json !== undefined) {
+      const input = tryParseJson(json);
+      (copy as { input: unknown }).input = input === undefined ? json : input;
+    }
+    return copy;
   }
 
   /** The text blocks joined. */

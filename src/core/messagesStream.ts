@@ -2,6 +2,8 @@
 import { AnswerDecoder } from './answers/answerDecoder';
 import { messageAsEvents } from './answers/wholeAnswers';
 import { DecodedStream } from './decodedStream';
+import { StreamError } from './errors';
+import { isBlockIndex, MAX_MESSAGE_BLOCKS } from './limits';
 import { isRecord, str, tryParseJson } from './parse/json';
 import { parseMessageEvent } from './parse/messages';
 import { SseStreamDecoder, errorEvent } from './streamCommon';
@@ -40,8 +42,19 @@ export class MessagesStreamDecoder extends SseStreamDecoder<MessageStreamEvent> 
     }
     const parsed = parseMessageEvent(type, json);
     if (parsed === undefined) return; // ping, or a type this client does not know
+    if ('index' in parsed && !isBlockIndex(parsed.index)) {
+      this.error = blockIndexRefused(parsed.index);
+      return;
+    }
     if (parsed.type === 'message_stop') this.done = true;
     else if (parsed.type === 'message_delta' && parsed.delta.stop_reason !== null) this.finished = true;
     this.out.push(parsed);
   }
+}
+
+/** Code of the StreamError for a block index past MAX_MESSAGE_BLOCKS. */
+export const TOO_MANY_BLOCKS = 'too_many_blocks';
+
+function blockIndexRefused(index: number): StreamError {
+  return new StreamError(`The gateway sent content block number ${String(index)}; the extension reads at most ${MAX_MESSAGE_BLOCKS} blocks of one answer, so the answer was cut there.`, { interrupted: true, code: TOO_MANY_BLOCKS });
 }

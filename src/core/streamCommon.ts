@@ -51,13 +51,16 @@ export abstract class SseStreamDecoder<T> implements StreamDecoder<T> {
 
   push(bytes: Uint8Array, out: T[]): Error | undefined {
     this.out = out;
-    this.sse.push(bytes);
+    // A cap passed: the events before it stand, the stream ends here (the source is closed).
+    const failure = this.sse.push(bytes);
+    this.error ??= failure;
     return this.error;
   }
 
   end(out: T[]): Error | undefined {
     this.out = out;
-    this.sse.end();
+    const failure = this.sse.end();
+    this.error ??= failure;
     if (this.error === undefined && !this.done && !this.finished) this.error = interrupted();
     return this.error;
   }

@@ -61,8 +61,28 @@ export type ToolStep =
       readonly command?: ToolCommand;
     };
 
-/** Why a write is always asked (core's guardedWrites.ts decides; this is its wire form). */
-export type GuardedWriteReason = 'runsCode' | 'instructsModel';
+/**
+ * Why a write is always asked (core's guardedWrites.ts decides; this is its wire form): it can run
+ * code, it instructs the model, it decides what the model may read (.gitignore), or it is a hard
+ * link whose other names (a hook, a script) cannot be told.
+ */
+export type GuardedWriteReason = 'runsCode' | 'instructsModel' | 'changesReads' | 'otherNames';
+
+export const GUARDED_WRITE_REASONS: readonly GuardedWriteReason[] = ['runsCode', 'instructsModel', 'changesReads', 'otherNames'];
+
+/** What a reason means, said of the file ("can run code"): the card's words. */
+export function guardedWriteWords(reason: GuardedWriteReason): string {
+  switch (reason) {
+    case 'runsCode':
+      return 'can run code';
+    case 'instructsModel':
+      return 'can instruct the model';
+    case 'changesReads':
+      return 'decides what the model may read';
+    case 'otherNames':
+      return 'may run code under another name, a hard link or a link not checked';
+  }
+}
 
 export interface GuardedWrite {
   readonly path: string;

@@ -9,6 +9,7 @@ import { request } from 'undici';
 import { GatewayClient } from '../../src/core/index';
 import { startGateway } from '../gateway/index';
 import { gatewayOnThread, type RunningGateway } from './gatewayThread';
+import { runGlobBench } from './globBench';
 
 export interface CoreBenchOptions {
   rounds: number;
@@ -153,6 +154,7 @@ export async function runCoreBench(options: CoreBenchOptions): Promise<string> {
     "figure. In the client thread, the simulator's JSON.stringify of every chunk and the client's JSON.parse of it run one",
     'after the other on one core, so that row adds the parse cost (about 1.3 us a chunk, mostly JSON.parse) to the raw time.',
     '',
+    runGlobBench(),
   ];
   const table = lines.join('\n');
   mkdirSync(options.outDir, { recursive: true });

@@ -45,6 +45,12 @@ export interface FaultSpec {
   readonly match?: string;
   /** `tool-args`: the tool call is scripted by the last user message, `<tool> <JSON>` (scriptedToolCall.ts). */
   readonly toolArgs?: boolean;
+  /** `endless-line`: streams: after the middle event, one data line that never ends (floods.ts). */
+  readonly endlessLine?: boolean;
+  /** `tool-flood=<n>`: chat streams: the tool call is sent n times in one answer (floods.ts). */
+  readonly toolFlood?: number;
+  /** `tools-executed=<n>`: chat streams: n server-run tools in the tools_executed chunk (floods.ts). */
+  readonly toolsExecuted?: number;
   /** `hang-before-end`: a stream sends all but its last two events, then stays open, silent, until the client goes away. */
   readonly hang?: boolean;
 }
@@ -105,6 +111,9 @@ export function parseFaultSpec(raw: string): FaultSpec {
         spec.match = value;
         break;
       case 'tool-args': spec.toolArgs = true; break;
+      case 'endless-line': spec.endlessLine = true; break;
+      case 'tool-flood': spec.toolFlood = nonNegativeInt(name, value); break;
+      case 'tools-executed': spec.toolsExecuted = nonNegativeInt(name, value); break;
       case 'hang-before-end': spec.hang = true; break;
       default:
         if (isWireVariant(name) && value === undefined) {

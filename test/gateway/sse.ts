@@ -1,5 +1,6 @@
 import { echoIntoError, echoJson } from './keyEcho';
 import type { Reply } from './reply';
+import { writeEndlessLine } from './floods';
 
 /** One Server-Sent Event: an optional `event:` name and a `data:` payload (one line of JSON, or `[DONE]`). */
 export interface SseEvent {
@@ -55,6 +56,10 @@ export async function writeSse(reply: Reply, events: readonly SseEvent[], faults
       return;
     }
     if (i === middle && fault?.malformedChunk) pending += formatEvent(faults.malformed);
+    if (i === middle && fault?.endlessLine) {
+      if (await flush()) await writeEndlessLine(reply);
+      return;
+    }
     if (i === middle && fault?.errorEvent) {
       const echo = reply.echo;
       pending += formatEvent(echo ? { ...faults.error, data: echoJson(echo, JSON.stringify(echoIntoError(echo, JSON.parse(faults.error.data)))) } : faults.error);

@@ -4,7 +4,7 @@
 // far larger than the read cap. The local gateway's model calls the tool its prompt names, with the
 // prompt as the argument: ".env.read_file" reads the file of that name.
 import * as assert from 'node:assert/strict';
-import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, symlinkSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdtempSync, openSync, promises as fsPromises, rmSync, symlinkSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -143,6 +143,10 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     for (const absent of ['node_modules/dep/index.js', 'notes/private.local.md', 'hidden/by-setting.txt', '.env.read_file', 'escape/read_file.md']) assert.ok(!paths.includes(absent), `${absent} not listed`);
     assert.match(listed.step.result ?? '', /\[1 sensitive file .* left out\]/);
 
+    const refused = await callTool('{[z-a],list_files}');
+    assert.equal(refused.step.status, 'failed', 'a pattern it cannot read is an error the model reads, not "no files"');
+    assert.match(refused.step.result ?? '', /cannot be used/);
+
     const searched = await callTool(NEEDLE);
     assert.equal(searched.step.status, 'done');
     const found = (searched.step.result ?? '').split('\n').filter((line) => line.includes(NEEDLE)).map((line) => line.slice(0, line.indexOf(':')));
@@ -181,6 +185,31 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     for (const absent of ['notes/private.local.md', '.env.read_file', 'escape/read_file.md', 'node_modules/dep/index.js']) assert.ok(!suggested.includes(absent), `${absent} not suggested`);
     const refused = await api.chat.handle({ type: 'attachFile', path: 'notes/private.local.md' }).then(() => notes.shown.at(-1)?.message ?? '');
     assert.match(refused, /excluded by \.gitignore/);
+  });
+
+  it('@ mentions do not walk an untrusted workspace: no suggestion, no folder read', async () => {
+    const trust = Object.getOwnPropertyDescriptor(vscode.workspace, 'isTrusted');
+    // The extension host shares node:fs with this test: count the folder reads a walk would make.
+    const promises = fsPromises as unknown as { readdir: (...args: unknown[]) => Promise<unknown> };
+    const readdir = promises.readdir;
+    let reads = 0;
+    promises.readdir = (...args) => {
+      reads++;
+      return readdir.apply(fsPromises, args);
+    };
+    Object.defineProperty(vscode.workspace, 'isTrusted', { configurable: true, get: () => false });
+    try {
+      posted.length = 0;
+      await api.chat.handle({ type: 'suggestFiles', requestId: 21, query: 'read_file' });
+      assert.deepEqual(posted.flatMap((m) => (m.type === 'fileSuggestions' ? [m.paths] : [])), [[]], 'answered, with nothing');
+      assert.equal(reads, 0, 'no folder was read');
+    } finally {
+      promises.readdir = readdir;
+      if (trust) Object.defineProperty(vscode.workspace, 'isTrusted', trust);
+    }
+    posted.length = 0;
+    await api.chat.handle({ type: 'suggestFiles', requestId: 22, query: 'read_file' });
+    assert.ok(posted.some((m) => m.type === 'fileSuggestions' && m.paths.includes('read_file.md')), 'trusted again, it suggests');
   });
 
   it('semantic indexing goes through the same gate: no gitignored, sensitive or linked-out file is embedded', async () => {

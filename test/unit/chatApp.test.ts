@@ -137,12 +137,12 @@ describe('chat webview app (jsdom)', () => {
     handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
     handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
     const change = { files: [{ action: 'create' as const, path: '.vscode/tasks.json' }], diff: '--- /dev/null\n+++ b/.vscode/tasks.json\n@@ -0,0 +1 @@\n+{}', added: 1, removed: 0 };
-    const guarded = [{ path: '.vscode/tasks.json', reason: 'runsCode' as const }, { path: 'AGENTS.md', reason: 'instructsModel' as const }];
+    const guarded = [{ path: '.vscode/tasks.json', reason: 'runsCode' as const }, { path: 'AGENTS.md', reason: 'instructsModel' as const }, { path: '.gitignore', reason: 'changesReads' as const }, { path: 'b.ts', reason: 'otherNames' as const }];
     handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-g', name: 'create_file', arguments: '{}', status: 'awaitingApproval', change, guarded } });
     const step = root.querySelector('.tool-step');
-    assert.equal(step?.querySelector('.guarded-note')?.textContent, 'Always asked: .vscode/tasks.json (this file can run code), AGENTS.md (this file gives the model instructions)');
+    assert.equal(step?.querySelector('.guarded-note')?.textContent, 'Always asked: .vscode/tasks.json (this file can run code), AGENTS.md (this file can instruct the model), .gitignore (this file decides what the model may read), b.ts (this file may run code under another name, a hard link or a link not checked)');
     const group = step?.querySelector('.approval');
-    assert.match(group?.getAttribute('aria-label') ?? '', /\.vscode\/tasks\.json can run code, AGENTS\.md can instruct the model\)\?$/);
+    assert.match(group?.getAttribute('aria-label') ?? '', /\.vscode\/tasks\.json can run code, AGENTS\.md can instruct the model, \.gitignore decides what the model may read, b\.ts may run code under another name/);
     assert.deepEqual(Array.from(group?.querySelectorAll('button') ?? []).map((b) => b.textContent), ['Allow Once', 'Deny']);
     handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-g', name: 'create_file', arguments: '{}', status: 'done', change, guarded, result: 'Created' } });
     assert.match(root.querySelector('.tool-step .guarded-note')?.textContent ?? '', /can run code/, 'still said once decided');

@@ -300,11 +300,11 @@ describe('chat history: ConversationStore', function () {
     await store.save(conversation('g'));
     const raw = JSON.parse(await readFile(join(directory, 'g.json'), 'utf8')) as Record<string, unknown>;
     const step = { kind: 'function', id: 't1', name: 'create_file', arguments: '{}', status: 'done', result: 'x' };
-    const guarded = [{ path: 'Makefile', reason: 'runsCode' }, { path: 'AGENTS.md', reason: 'instructsModel' }, { path: 'x', reason: 'other' }, { path: 3, reason: 'runsCode' }, 'Makefile', null];
+    const guarded = [{ path: 'Makefile', reason: 'runsCode' }, { path: 'AGENTS.md', reason: 'instructsModel' }, { path: '.gitignore', reason: 'changesReads' }, { path: 'b.ts', reason: 'otherNames' }, { path: 'x', reason: 'other' }, { path: 3, reason: 'runsCode' }, 'Makefile', null];
     raw['turns'] = [{ role: 'assistant', id: 'a', model: 'm', content: '', status: 'done', toolSteps: [{ ...step, guarded }, { ...step, id: 't2', guarded: 'Makefile' }], createdAt: 1 }];
     await writeFile(join(directory, 'g.json'), JSON.stringify(raw));
     const turn = (await fresh().load('g'))?.turns[0];
-    assert.deepEqual(turn?.role === 'assistant' ? turn.toolSteps : [], [{ ...step, guarded: guarded.slice(0, 2) }, { ...step, id: 't2' }]);
+    assert.deepEqual(turn?.role === 'assistant' ? turn.toolSteps : [], [{ ...step, guarded: guarded.slice(0, 4) }, { ...step, id: 't2' }]);
   });
 
   it('refuses ids that could leave the folder, before touching the file system', async () => {

@@ -2,13 +2,27 @@
 // with a slash before its end is anchored to the folder of its .gitignore, `dir/` matches folders
 // only, and nothing inside an ignored folder can be re-included (git does not even look there).
 // Deeper .gitignore files come later, so their rules win over the ones above them.
-import { globSource } from './glob';
+// Lines are matched by the same linear-time automaton as globs (globMachine.ts), never by a
+// regular expression built from the line: a repository cannot stall the host with a pattern.
+import { GlobMachine } from './globMachine';
+import { parseGlob, type GlobNode } from './globParse';
 
 export interface GitignoreRule {
   readonly negated: boolean;
   readonly folderOnly: boolean;
-  readonly regex: RegExp;
+  /** Whether the rule's pattern matches a path relative to the folder of its .gitignore. */
+  readonly matches: (path: string) => boolean;
 }
+
+/** `s` without the characters `drop` says to drop at its end (a loop: `/\s+$/` backtracks on long runs). */
+function trimEnd(s: string, drop: (at: number) => boolean): string {
+  let end = s.length;
+  while (end > 0 && drop(end - 1)) end--;
+  return s.slice(0, end);
+}
+
+const ANY_FOLDERS: GlobNode = { kind: 'optional', body: [{ kind: 'many', crossesFolders: true }, { kind: 'char', code: 0x2f }] };
+const SOMETHING_BELOW: readonly GlobNode[] = [{ kind: 'char', code: 0x2f }, { kind: 'one', crossesFolders: true }, { kind: 'many', crossesFolders: true }];
 
 /** The rules of one .gitignore, which sits in folder `base` ('' for the workspace folder). */
 export interface GitignoreFile {
@@ -16,27 +30,30 @@ export interface GitignoreFile {
   readonly rules: readonly GitignoreRule[];
 }
 
-/** A line of a .gitignore as a rule, or undefined for blank lines and comments. */
+/**
+ * A line of a .gitignore as a rule, or undefined for blank lines and comments. A line that cannot
+ * be read (longer than MAX_GLOB_LENGTH, a range such as `[z-a]`) errs on the side of sharing less:
+ * an ignoring line ignores everything, a `!` line re-includes nothing.
+ */
 export function parseGitignoreLine(raw: string, caseInsensitive = false): GitignoreRule | undefined {
   // Trailing spaces are dropped unless escaped with a backslash.
-  let line = raw.replace(/\r$/, '').replace(/(?<!\\)\s+$/, '');
+  let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+  line = trimEnd(line, (at) => /\s/.test(line[at] as string) && line[at - 1] !== '\\');
   if (!line || line.startsWith('#')) return undefined;
   const negated = line.startsWith('!');
   if (negated) line = line.slice(1);
   else if (line.startsWith('\\!') || line.startsWith('\\#')) line = line.slice(1);
   const folderOnly = line.endsWith('/');
-  if (folderOnly) line = line.replace(/\/+$/, '');
+  if (folderOnly) line = trimEnd(line, (at) => line[at] === '/');
   const anchored = line.includes('/');
-  line = line.replace(/^\//, '');
+  if (line.startsWith('/')) line = line.slice(1);
   if (!line) return undefined;
   // `dir/**` is everything inside dir, not dir itself (so `!dir/keep` can still re-include).
-  const source = line.endsWith('/**') ? `${globSource(line.slice(0, -3))}/.+` : globSource(line);
-  try {
-    const regex = new RegExp(`^${anchored ? '' : '(?:.*/)?'}${source}$`, caseInsensitive ? 'i' : '');
-    return { negated, folderOnly, regex };
-  } catch {
-    return undefined;
-  }
+  const below = line.endsWith('/**');
+  const nodes = parseGlob(below ? line.slice(0, -3) : line);
+  if (!nodes) return { negated, folderOnly, matches: () => !negated };
+  const machine = new GlobMachine([...(anchored ? [] : [ANY_FOLDERS]), ...nodes, ...(below ? SOMETHING_BELOW : [])], caseInsensitive);
+  return { negated, folderOnly, matches: (path) => machine.matches(path) };
 }
 
 export function parseGitignore(content: string, caseInsensitive = false): GitignoreRule[] {
@@ -55,7 +72,7 @@ export function gitignoreVerdict(files: readonly GitignoreFile[], path: string, 
     const relative = path.slice(prefix.length);
     for (const rule of file.rules) {
       if (rule.folderOnly && !isFolder) continue;
-      if (rule.regex.test(relative)) verdict = !rule.negated;
+      if (rule.matches(relative)) verdict = !rule.negated;
     }
   }
   return verdict;

@@ -1,88 +1,43 @@
 // Globs as VS Code writes them (files.exclude, search.exclude, findFiles): `*` and `?` within one
 // path segment, `**` across segments, `{a,b}` alternatives, `[abc]` / `[!abc]` classes, `\` to
 // escape. Paths are workspace-relative with `/` separators. Also the body of a .gitignore pattern,
-// whose wildcards mean the same.
-
-/** The regular-expression source of `glob` (no anchors). */
-export function globSource(glob: string): string {
-  let out = '';
-  let braces = 0;
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i] as string;
-    if (c === '\\' && i + 1 < glob.length) {
-      out += escapeRegExp(glob[++i] as string);
-    } else if (c === '*') {
-      let end = i;
-      while (glob[end + 1] === '*') end++;
-      const before = i === 0 ? '/' : glob[i - 1];
-      const after = glob[end + 1];
-      const segmentStart = before === '/' || (braces > 0 && (before === '{' || before === ','));
-      const segmentEnd = after === undefined || after === '/' || (braces > 0 && (after === ',' || after === '}'));
-      if (end > i && segmentStart && segmentEnd) {
-        if (after === '/') {
-          // `**/`: any number of whole folders, none included.
-          out += '(?:.*/)?';
-          end++;
-        } else if (out.endsWith('/')) {
-          // `x/**`: x itself and everything below it.
-          out = `${out.slice(0, -1)}(?:/.*)?`;
-        } else {
-          out += '.*';
-        }
-      } else {
-        out += '[^/]*';
-      }
-      i = end;
-    } else if (c === '?') {
-      out += '[^/]';
-    } else if (c === '[') {
-      const close = glob.indexOf(']', i + 2);
-      if (close < 0) {
-        out += '\\[';
-        continue;
-      }
-      let body = glob.slice(i + 1, close);
-      const negated = body.startsWith('!') || body.startsWith('^');
-      if (negated) body = body.slice(1);
-      out += `[${negated ? '^/' : ''}${body.replace(/\\/g, '\\\\').replace(/\]/g, '\\]')}]`;
-      i = close;
-    } else if (c === '{') {
-      braces++;
-      out += '(?:';
-    } else if (c === '}' && braces > 0) {
-      braces--;
-      out += ')';
-    } else if (c === ',' && braces > 0) {
-      out += '|';
-    } else {
-      out += escapeRegExp(c);
-    }
-  }
-  // An unclosed brace: close its group, so the source still compiles.
-  return out + ')'.repeat(braces);
-}
-
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+// whose wildcards mean the same. Read by globParse.ts, matched by globMachine.ts: no regular
+// expression is built from a pattern, so no pattern (from a model, a repository's ignore files or
+// settings) can make a match backtrack.
+import { GlobMachine } from './globMachine';
+import { parseGlob } from './globParse';
 
 export type PathMatcher = (path: string) => boolean;
 
-/** A matcher for whole workspace-relative paths; a pattern that does not compile matches nothing. */
-export function compileGlob(glob: string, caseInsensitive = false): PathMatcher {
+/**
+ * What a refused pattern (longer than MAX_GLOB_LENGTH, braces nested deeper than
+ * MAX_BRACE_DEPTH, a range such as `[z-a]`) matches. 'nothing' suits what a pattern lets in
+ * (`list_files`, `search.include`); 'everything' suits what it keeps out (files.exclude,
+ * sensitive files): a pattern that cannot be read then errs on the side of sharing less.
+ */
+export type RefusedGlob = 'nothing' | 'everything';
+
+/**
+ * The automaton of a glob (already cleaned), or undefined when refused. Matching takes time
+ * linear in the path's length times the pattern's, never backtracking (globMachine.ts).
+ */
+export function globMachine(glob: string, caseInsensitive = false): GlobMachine | undefined {
+  const nodes = parseGlob(glob);
+  return nodes && new GlobMachine(nodes, caseInsensitive);
+}
+
+/** A matcher for whole workspace-relative paths; a blank pattern matches nothing, a refused one what `refused` says. */
+export function compileGlob(glob: string, caseInsensitive = false, refused: RefusedGlob = 'nothing'): PathMatcher {
   const clean = glob.trim().replace(/^\.\//, '').replace(/^\//, '');
   if (!clean) return () => false;
-  try {
-    const regex = new RegExp(`^${globSource(clean)}$`, caseInsensitive ? 'i' : '');
-    return (path) => regex.test(path);
-  } catch {
-    return () => false;
-  }
+  const machine = globMachine(clean, caseInsensitive);
+  if (!machine) return refused === 'everything' ? () => true : () => false;
+  return (path) => machine.matches(path);
 }
 
 /** One matcher for several globs (any of them). */
-export function compileGlobs(globs: readonly string[], caseInsensitive = false): PathMatcher {
-  const matchers = globs.map((glob) => compileGlob(glob, caseInsensitive));
+export function compileGlobs(globs: readonly string[], caseInsensitive = false, refused: RefusedGlob = 'nothing'): PathMatcher {
+  const matchers = globs.map((glob) => compileGlob(glob, caseInsensitive, refused));
   return (path) => matchers.some((matches) => matches(path));
 }
 

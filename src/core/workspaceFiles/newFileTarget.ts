@@ -31,7 +31,9 @@ export interface NewFileCandidate {
 
 const exists = (path: string): Promise<boolean> => fs.lstat(path).then(() => true, () => false);
 
-export async function resolveNewFile(folders: readonly RootFolder[], caseInsensitive: boolean, asked: string, candidate: NewFileCandidate | undefined): Promise<NewFileResolution> {
+export async function resolveNewFile(folders: readonly RootFolder[], caseInsensitive: boolean, asked: string, candidate: NewFileCandidate | undefined, gitignores = new GitignoreCache(caseInsensitive),
+  noteLinksTo?: (real: string, display: string, guarded: GuardedPath[]) => Promise<void>,
+): Promise<NewFileResolution> {
   const refuse = (problem: NewFileProblem, message: string): NewFileResolution => ({ ok: false, problem, message });
   if (!candidate) return refuse('outside', `${asked} is outside the workspace folders: the workspace tools only write inside them.`);
   const display = displayPath(folders, candidate.folder, candidate.path);
@@ -49,7 +51,6 @@ export async function resolveNewFile(folders: readonly RootFolder[], caseInsensi
   const target = locate(folders, nodePath.join(nearest.real, nodePath.basename(candidate.lexical)), caseInsensitive);
   // Do not say where the link leads: that is a path of the user's machine outside the workspace.
   if (!target) return refuse('outside', `${asked} leads outside the workspace folders (through a link): the workspace tools only write inside them.`);
-  const gitignores = new GitignoreCache(caseInsensitive);
   const sensitive: string[] = [];
   const guarded: GuardedPath[] = [];
   for (const [folder, path] of [[candidate.folder, candidate.path], [target.folder, target.path]] as const) {
@@ -59,5 +60,6 @@ export async function resolveNewFile(folders: readonly RootFolder[], caseInsensi
     if (admitted.sensitive && !sensitive.includes(shown)) sensitive.push(shown);
     noteGuarded(guarded, shown, admitted.guarded);
   }
+  await noteLinksTo?.(nodePath.join(nearest.real, nodePath.basename(candidate.lexical)), display, guarded);
   return { ok: true, target: { folder: candidate.folder.index, path: candidate.path, display, absolute: candidate.lexical, sensitive, guarded } };
 }

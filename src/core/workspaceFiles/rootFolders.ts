@@ -5,6 +5,8 @@ import * as nodePath from 'node:path';
 import { readPrefix } from './boundedRead';
 import { FileRules, type ExcludeGlobs } from './fileRules';
 import { parseGitignore, type GitignoreFile } from './gitignore';
+import type { ExclusionBaseline } from './exclusionBaseline';
+import { gitRunPaths } from './gitRunPaths';
 
 export interface FolderConfig {
   /** The folder's name as the editor shows it (multi-root paths start with it). */
@@ -19,6 +21,8 @@ export interface RootFolder extends FolderConfig {
   /** The folder's real path: what every resolved path is checked against. */
   readonly real: string;
   readonly rules: FileRules;
+  /** Folder-relative paths its repository's config makes git run (gitRunPaths.ts): guarded by `rules` too. */
+  readonly runByGit: readonly string[];
 }
 
 /** A .gitignore larger than this is read only this far (a rule file, not data). */
@@ -26,12 +30,13 @@ const MAX_GITIGNORE_BYTES = 1_000_000;
 
 export async function openFolders(folders: readonly FolderConfig[], sensitive: readonly string[], caseInsensitive: boolean, guarded: readonly string[] = []): Promise<RootFolder[]> {
   return Promise.all(
-    folders.map(async (folder, index) => ({
-      ...folder,
-      index,
-      real: await fs.realpath(folder.path).catch(() => nodePath.resolve(folder.path)),
-      rules: new FileRules(folder.excludes, sensitive, caseInsensitive, guarded),
-    })),
+    folders.map(async (folder, index) => {
+      const real = await fs.realpath(folder.path).catch(() => nodePath.resolve(folder.path));
+      // What the repository's own config makes git run (a custom hooks folder) is guarded like .git/hooks; anchored, glob characters escaped.
+      const runByGit = await gitRunPaths(real, caseInsensitive);
+      const runGlobs = runByGit.map((path) => `/${path.replace(/[\\*?{}[\]!]/g, '\\$&')}`);
+      return { ...folder, index, real, runByGit, rules: new FileRules(folder.excludes, sensitive, caseInsensitive, [...guarded, ...runGlobs], [real, nodePath.resolve(folder.path)]) };
+    }),
   );
 }
 
@@ -64,32 +69,65 @@ export function locate(folders: readonly RootFolder[], real: string, caseInsensi
   return best;
 }
 
-/** The .gitignore files of folders, read once per operation (edits between operations count). */
+/** One .gitignore as read now, and as the conversation first saw it (the same when there is no baseline). */
+interface IgnoreEntry {
+  readonly now: GitignoreFile | undefined;
+  readonly past: GitignoreFile | undefined;
+  readonly changed: boolean;
+}
+
+/**
+ * The .gitignore files of folders, read once per operation (edits between operations count). With
+ * a conversation's baseline (exclusionBaseline.ts), also each file as that conversation first saw it.
+ */
 export class GitignoreCache {
-  private readonly read = new Map<string, Promise<GitignoreFile | undefined>>();
+  private readonly read = new Map<string, Promise<IgnoreEntry>>();
 
-  constructor(private readonly caseInsensitive: boolean) {}
+  constructor(
+    private readonly caseInsensitive: boolean,
+    private readonly baseline?: ExclusionBaseline,
+  ) {}
 
-  /** The .gitignore of folder `dir` ('' for the workspace folder itself), if it has one. */
-  file(folder: RootFolder, dir: string): Promise<GitignoreFile | undefined> {
+  private entry(folder: RootFolder, dir: string): Promise<IgnoreEntry> {
     const key = `${folder.index}\0${dir}`;
     let found = this.read.get(key);
     if (!found) {
       const path = nodePath.join(folder.real, ...dir.split('/').filter(Boolean), '.gitignore');
-      found = readPrefix(path, MAX_GITIGNORE_BYTES).then(
-        ({ bytes }) => ({ base: dir, rules: parseGitignore(new TextDecoder().decode(bytes), this.caseInsensitive) }),
-        () => undefined,
-      );
+      found = readPrefix(path, MAX_GITIGNORE_BYTES)
+        .then(({ bytes }) => new TextDecoder().decode(bytes), () => undefined)
+        .then((text) => {
+          const now = text === undefined ? undefined : { base: dir, rules: parseGitignore(text, this.caseInsensitive) };
+          if (!this.baseline) return { now, past: now, changed: false };
+          const seen = this.baseline.ignoreFile(`${folder.real}\0${dir}`, { text, parsed: now });
+          return { now, past: seen.parsed, changed: seen.text !== text };
+        });
       this.read.set(key, found);
     }
     return found;
   }
 
+  /** The .gitignore of folder `dir` ('' for the workspace folder itself), if it has one. */
+  async file(folder: RootFolder, dir: string): Promise<GitignoreFile | undefined> {
+    return (await this.entry(folder, dir)).now;
+  }
+
   /** Every .gitignore that applies inside folder `dir`: the workspace folder's first. */
   async chain(folder: RootFolder, dir: string): Promise<GitignoreFile[]> {
+    return (await this.entries(folder, dir)).flatMap((entry) => (entry.now ? [entry.now] : []));
+  }
+
+  /**
+   * The same files as the conversation first saw them, or undefined when none has changed since
+   * (then `chain` says it all).
+   */
+  async pastChain(folder: RootFolder, dir: string): Promise<GitignoreFile[] | undefined> {
+    const entries = await this.entries(folder, dir);
+    return entries.some((entry) => entry.changed) ? entries.flatMap((entry) => (entry.past ? [entry.past] : [])) : undefined;
+  }
+
+  private entries(folder: RootFolder, dir: string): Promise<IgnoreEntry[]> {
     const parts = dir ? dir.split('/') : [];
     const dirs = ['', ...parts.map((_, i) => parts.slice(0, i + 1).join('/'))];
-    const files = await Promise.all(dirs.map((d) => this.file(folder, d)));
-    return files.filter((file): file is GitignoreFile => file !== undefined);
+    return Promise.all(dirs.map((d) => this.entry(folder, d)));
   }
 }

@@ -2,6 +2,7 @@
 // admits one: inside the folders by its real path, not excluded, and sensitive or not.
 import type { GuardedPath, GuardReason } from './guardedWrites';
 import type { GitignoreCache, RootFolder } from './rootFolders';
+import { AS_IT_WAS } from './exclusionBaseline';
 
 /** Where a path stands in the workspace and what the rules say of it: an existing file, or one to create. */
 export interface PlacedPath {
@@ -13,7 +14,11 @@ export interface PlacedPath {
   readonly display: string;
   /** The displayed paths (its own, and its real one through a link) that are sensitive; empty when none is. */
   readonly sensitive: readonly string[];
-  /** The displayed paths (its own, and its real one through a link) a write to which is always asked, and why. */
+  /**
+   * The displayed paths (its own, its real one through a link, a guarded link's leading to it) a
+   * write to which is always asked, and why. Worked out when a path is resolved, not by a listing
+   * (a write resolves its path anew).
+   */
   readonly guarded: readonly GuardedPath[];
 }
 
@@ -34,13 +39,17 @@ export function noteGuarded(list: GuardedPath[], path: string, reason: GuardReas
 }
 
 /**
- * Whether `path` of `folder` is shared: `excluded` names the setting or file that leaves it out.
- * `foldersChecked`: its folders were already admitted (a walk), so only the path itself is looked at.
+ * Whether `path` of `folder` is shared: `excluded` names the setting or file that leaves it out
+ * (now, or as the conversation's baseline first saw it). `foldersChecked`: its folders were
+ * already admitted (a walk), so only the path itself is looked at, and why a write to it would be
+ * asked is not worked out (a listing never writes; a write resolves its path anew).
  */
 export async function admit(folder: RootFolder, path: string, isFolder: boolean, gitignores: GitignoreCache, foldersChecked = false): Promise<Admission> {
   const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
   const excluded = folder.rules.excludedBy(path, isFolder, await gitignores.chain(folder, parent), !foldersChecked);
   if (excluded) return { excluded };
-  const guarded = folder.rules.guardReason(path);
-  return { sensitive: folder.rules.sensitivePattern(path) !== undefined, ...(guarded ? { guarded } : {}) };
+  const past = await gitignores.pastChain(folder, parent);
+  if (past && folder.rules.excludedBy(path, isFolder, past, !foldersChecked) === '.gitignore') return { excluded: `.gitignore${AS_IT_WAS}` };
+  const guarded = foldersChecked ? undefined : folder.rules.guardReason(path);
+  return { sensitive: folder.rules.sensitivePattern(path, foldersChecked) !== undefined, ...(guarded ? { guarded } : {}) };
 }

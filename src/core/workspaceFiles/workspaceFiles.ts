@@ -15,6 +15,8 @@ import type { GuardedPath } from './guardedWrites';
 import { admit, displayPath, noteGuarded, type WorkspaceFile } from './workspaceFile';
 import { resolveNewFile, type NewFileResolution } from './newFileTarget';
 import { realOfNearest } from './nearestReal';
+import type { ExclusionBaseline } from './exclusionBaseline';
+import { findGuardedLinks, linksReaching, type GuardedLinks } from './guardedLinks';
 
 export interface WorkspaceFilesConfig {
   readonly folders: readonly FolderConfig[];
@@ -24,6 +26,8 @@ export interface WorkspaceFilesConfig {
   readonly guarded?: readonly string[];
   /** Whether paths differing only in case are one file (Windows, macOS). */
   readonly caseInsensitive?: boolean;
+  /** A conversation's memory of what was excluded when it began: still excluded (exclusionBaseline.ts). */
+  readonly baseline?: ExclusionBaseline;
 }
 
 export type ResolveProblem = 'invalid' | 'outside' | 'missing' | 'excluded' | 'folder';
@@ -45,14 +49,20 @@ interface Candidate {
 }
 
 export class WorkspaceFiles {
+  /** The guarded links of the folders, looked for once per view, at its first write (guardedLinks.ts). */
+  private guardedLinks: Promise<GuardedLinks> | undefined;
+
   private constructor(
     private readonly folders: readonly RootFolder[],
     private readonly caseInsensitive: boolean,
+    private readonly baseline: ExclusionBaseline | undefined,
   ) {}
 
   static async open(config: WorkspaceFilesConfig): Promise<WorkspaceFiles> {
     const caseInsensitive = config.caseInsensitive ?? false;
-    return new WorkspaceFiles(await openFolders(config.folders, config.sensitive ?? [], caseInsensitive, config.guarded ?? []), caseInsensitive);
+    const { baseline } = config;
+    const folders = baseline ? config.folders.map((folder) => ({ ...folder, excludes: baseline.excludes(nodePath.resolve(folder.path), folder.excludes) })) : config.folders;
+    return new WorkspaceFiles(await openFolders(folders, config.sensitive ?? [], caseInsensitive, config.guarded ?? []), caseInsensitive, baseline);
   }
 
   get folderCount(): number {
@@ -64,13 +74,13 @@ export class WorkspaceFiles {
    * workspace, or absolute) as a workspace file, or why it is not one. The message is written for
    * the model to read.
    */
-  async resolve(input: string): Promise<Resolution> {
+  async resolve(input: string, purpose: 'read' | 'write' = 'read'): Promise<Resolution> {
     const asked = input.trim().replace(/\\/g, '/');
     const refuse = (problem: ResolveProblem, message: string): Resolution => ({ ok: false, problem, message });
     if (!asked || asked.includes('\0') || (/^[a-z][a-z0-9+.-]+:/i.test(asked) && !/^[a-z]:\//i.test(asked))) return refuse('invalid', `"${input}" is not a file path.`);
     const candidates = this.candidates(asked);
     if (candidates.length === 0) return refuse('outside', `${asked} is outside the workspace folders: the workspace tools only see files inside them.`);
-    const gitignores = new GitignoreCache(this.caseInsensitive);
+    const gitignores = this.gitignores();
     for (const candidate of candidates) {
       const real = await fs.realpath(candidate.lexical).catch(() => undefined);
       if (!real) continue;
@@ -78,7 +88,8 @@ export class WorkspaceFiles {
       // Do not say where the link leads: that is a path of the user's machine outside the workspace.
       if (!target) return refuse('outside', `${asked} leads outside the workspace folders (through a link): the workspace tools only see files inside them.`);
       const display = displayPath(this.folders, candidate.folder, candidate.path);
-      if (!(await fs.stat(real).then((s) => s.isFile(), () => false))) return refuse('folder', `${display} is a folder, not a file.`);
+      const stat = await fs.stat(real).catch(() => undefined);
+      if (!stat?.isFile()) return refuse('folder', `${display} is a folder, not a file.`);
       const sensitive: string[] = [];
       const guarded: GuardedPath[] = [];
       for (const [folder, path] of [[candidate.folder, candidate.path], [target.folder, target.path]] as const) {
@@ -87,6 +98,12 @@ export class WorkspaceFiles {
         if (admitted.excluded !== undefined) return refuse('excluded', `${shown} is excluded by ${admitted.excluded}: the workspace tools do not see it.`);
         if (admitted.sensitive && !sensitive.includes(shown)) sensitive.push(shown);
         noteGuarded(guarded, shown, admitted.guarded);
+      }
+      if (purpose === 'write') {
+        await this.noteLinksTo(real, display, guarded);
+        // A hard link's other names (a hook, a script) cannot be found without reading every
+        // folder's entries by inode: a file that has them is always asked.
+        if (stat.nlink > 1) noteGuarded(guarded, display, 'otherNames');
       }
       return { ok: true, file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive, guarded } };
     }
@@ -99,7 +116,7 @@ export class WorkspaceFiles {
    * existing folder (no link leading out), not excluded, sensitive flagged. `exists` tells which.
    */
   async resolveForWrite(input: string): Promise<WriteResolution> {
-    const existing = await this.resolve(input);
+    const existing = await this.resolve(input, 'write');
     if (existing.ok) return { ...existing, exists: true };
     if (existing.problem !== 'missing') return existing;
     const asked = input.trim().replace(/\\/g, '/');
@@ -121,7 +138,7 @@ export class WorkspaceFiles {
     const real = nearest.real;
     const target = locate(this.folders, real, this.caseInsensitive);
     if (!target) return { ok: false, problem: 'outside', message: `${asked} leads outside the workspace folders (through a link).` };
-    const gitignores = new GitignoreCache(this.caseInsensitive);
+    const gitignores = this.gitignores();
     const sensitive: string[] = [];
     const guarded: GuardedPath[] = [];
     for (const [folder, path] of [[candidate.folder, candidate.path], [target.folder, target.path]] as const) {
@@ -132,6 +149,7 @@ export class WorkspaceFiles {
       noteGuarded(guarded, shown, admitted.guarded);
     }
     const display = displayPath(this.folders, candidate.folder, candidate.path);
+    await this.noteLinksTo(real, display, guarded);
     return { ok: true, exists: false, file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive, guarded } };
   }
 
@@ -142,12 +160,23 @@ export class WorkspaceFiles {
   async resolveNew(input: string): Promise<NewFileResolution> {
     const asked = input.trim().replace(/\\/g, '/');
     if (!asked || asked.includes('\0') || (/^[a-z][a-z0-9+.-]+:/i.test(asked) && !/^[a-z]:\//i.test(asked))) return { ok: false, problem: 'invalid', message: `"${input}" is not a file path.` };
-    return resolveNewFile(this.folders, this.caseInsensitive, asked, this.candidates(asked)[0]);
+    return resolveNewFile(this.folders, this.caseInsensitive, asked, this.candidates(asked)[0], this.gitignores(), (real, display, guarded) => this.noteLinksTo(real, display, guarded));
+  }
+
+  /**
+   * Adds to `guarded` the guarded links that lead to `real` (or to a folder holding it), written
+   * as `display`; when the workspace is too large to look at every link, `display` itself.
+   */
+  private async noteLinksTo(real: string, display: string, guarded: GuardedPath[]): Promise<void> {
+    this.guardedLinks ??= findGuardedLinks(this.folders, new GitignoreCache(this.caseInsensitive));
+    const found = await this.guardedLinks;
+    for (const link of linksReaching(found, real, this.caseInsensitive)) noteGuarded(guarded, link.path, link.reason);
+    if (!found.complete) noteGuarded(guarded, display, 'otherNames');
   }
 
   /** The shared files (sensitive ones counted, not listed). */
   list(options: ListOptions): Promise<Listing> {
-    return walkFiles(this.folders, new GitignoreCache(this.caseInsensitive), this.caseInsensitive, options);
+    return walkFiles(this.folders, this.gitignores(), this.caseInsensitive, options);
   }
 
   /**
@@ -161,7 +190,7 @@ export class WorkspaceFiles {
 
   /** A cache of .gitignore files for one batch of `listed` calls. */
   gitignores(): GitignoreCache {
-    return new GitignoreCache(this.caseInsensitive);
+    return new GitignoreCache(this.caseInsensitive, this.baseline);
   }
 
   /** The start of a file, at most `maxBytes` of it, with its whole size from fstat. */

@@ -5,11 +5,11 @@
 //
 // Everything handed to the sink and returned is redacted here, once for every consumer: a gateway
 // or proxy may echo the key into the answer, split across deltas or re-encoded (redactingSink.ts).
-import { ChatStreamAccumulator, MessageStreamAccumulator, redactValue, type ChatCompletionRequest, type GatewayClient, type MessageCreateRequest, type ToolExecuted } from '../../core/index';
+import { ChatStreamAccumulator, MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER, MessageStreamAccumulator, redactValue, type ChatCompletionRequest, type GatewayClient, type MessageCreateRequest, type ToolExecuted } from '../../core/index';
 import type { TokenUsage } from '../../shared/chatModel';
 import { answerTokens, DEFAULT_MESSAGES_MAX_TOKENS } from './answerTokens';
 import { redactingSink } from './redactingSink';
-import { parseToolInput, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayAnswerRequest, type GatewayPart } from './gatewayMessages';
+import { parseToolInput, toolInputOf, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayAnswerRequest, type GatewayPart } from './gatewayMessages';
 
 export type { GatewayAnswerRequest, GatewayMessage, GatewayPart, GatewayTool } from './gatewayMessages';
 
@@ -27,6 +27,33 @@ export interface AnswerResult {
   readonly usage?: TokenUsage;
   /** The assistant message as the wire saw it: text, thinking blocks with signatures, tool calls. */
   readonly parts: readonly GatewayPart[];
+  /**
+   * Tool calls past MAX_TOOL_CALLS_PER_ANSWER: left out of `parts` and never handed to the sink
+   * (so nothing runs them); the caller tells the model.
+   */
+  readonly refusedToolCalls?: number;
+  /** Tools the gateway ran past MAX_SERVER_TOOL_STEPS_PER_ANSWER: counted, not handed to the sink. */
+  readonly hiddenServerTools?: number;
+}
+
+/** Hands server-run tools to the sink up to the cap, and counts the rest. */
+class ServerTools {
+  shown = 0;
+  hidden = 0;
+
+  constructor(private readonly sink: AnswerSink) {}
+
+  report(tools: readonly ToolExecuted[]): void {
+    const room = Math.max(0, MAX_SERVER_TOOL_STEPS_PER_ANSWER - this.shown);
+    const shown = tools.length > room ? tools.slice(0, room) : tools;
+    this.hidden += tools.length - shown.length;
+    this.shown += shown.length;
+    if (shown.length > 0) this.sink.toolsExecuted?.(shown);
+  }
+}
+
+function counts(refused: number, servers: ServerTools): { refusedToolCalls?: number; hiddenServerTools?: number } {
+  return { ...(refused > 0 ? { refusedToolCalls: refused } : {}), ...(servers.hidden > 0 ? { hiddenServerTools: servers.hidden } : {}) };
 }
 
 export async function streamGatewayAnswer(client: GatewayClient, request: GatewayAnswerRequest, sink: AnswerSink, signal: AbortSignal): Promise<AnswerResult> {
@@ -61,6 +88,7 @@ function chatRequest(request: GatewayAnswerRequest): ChatCompletionRequest {
 async function viaChat(client: GatewayClient, request: GatewayAnswerRequest, sink: AnswerSink, signal: AbortSignal): Promise<AnswerResult> {
   const stream = client.chat.stream(chatRequest(request), { signal });
   const accumulator = new ChatStreamAccumulator();
+  const servers = new ServerTools(sink);
   let toolsReported = 0;
   for await (const chunk of stream) {
     accumulator.add(chunk);
@@ -71,21 +99,23 @@ async function viaChat(client: GatewayClient, request: GatewayAnswerRequest, sin
       const reasoning = delta.reasoning_content ?? delta.reasoning;
       if (reasoning) sink.reasoning?.(reasoning);
     }
-    if (chunk.tools_executed) {
-      const executed = accumulator.snapshot().toolsExecuted;
-      if (executed.length > toolsReported) sink.toolsExecuted?.(executed.slice(toolsReported));
-      toolsReported = executed.length;
+    // What is new since the last look only: a copy of the whole list per chunk is quadratic.
+    if (chunk.tools_executed && accumulator.toolsExecutedCount > toolsReported) {
+      servers.report(accumulator.toolsExecutedFrom(toolsReported));
+      toolsReported = accumulator.toolsExecutedCount;
     }
   }
   const snapshot = accumulator.snapshot();
   const parts: GatewayPart[] = snapshot.content ? [{ kind: 'text', text: snapshot.content }] : [];
-  for (const call of snapshot.toolCalls) {
+  const calls = snapshot.toolCalls.slice(0, MAX_TOOL_CALLS_PER_ANSWER);
+  for (const call of calls) {
     const input = parseToolInput(call.arguments);
     parts.push({ kind: 'toolCall', id: call.id, name: call.name, input });
     sink.toolCall?.({ id: call.id, name: call.name, input, arguments: call.arguments });
   }
   return {
     parts,
+    ...counts(snapshot.toolCalls.length - calls.length, servers),
     ...(snapshot.finishReason ? { finishReason: snapshot.finishReason } : {}),
     ...(snapshot.usage ? { usage: { promptTokens: snapshot.usage.prompt_tokens, completionTokens: snapshot.usage.completion_tokens } } : {}),
   };
@@ -110,25 +140,37 @@ function messagesRequest(request: GatewayAnswerRequest): MessageCreateRequest {
 async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest, sink: AnswerSink, signal: AbortSignal): Promise<AnswerResult> {
   const stream = client.messages.stream(messagesRequest(request), { signal });
   const accumulator = new MessageStreamAccumulator();
+  const servers = new ServerTools(sink);
+  /** The tool_use blocks handed to the sink: a block that stops twice is handed once. */
+  const callsSeen = new Set<number>();
+  /** MCP tool uses by id, for the results that follow them (a search per result is quadratic). */
+  const mcpUses = new Map<unknown, Record<string, unknown>>();
   for await (const event of stream) {
     accumulator.add(event);
     if (event.type === 'content_block_delta') {
       const delta = event.delta;
       if (delta.type === 'text_delta' && delta.text) sink.text(delta.text);
       else if (delta.type === 'thinking_delta' && delta.thinking) sink.reasoning?.(delta.thinking);
+    } else if (event.type === 'content_block_start' && event.content_block.type === 'mcp_tool_use') {
+      mcpUses.set((event.content_block as Record<string, unknown>).id, accumulator.block(event.index) as Record<string, unknown>);
     } else if (event.type === 'content_block_stop') {
-      const block = accumulator.snapshot().content[event.index];
+      const block = accumulator.block(event.index);
       if (block?.type === 'tool_use') {
+        if (callsSeen.size >= MAX_TOOL_CALLS_PER_ANSWER || callsSeen.has(event.index)) continue;
+        callsSeen.add(event.index);
         const use = block as { id: string; name: string; input: unknown };
-        const input = typeof use.input === 'string' ? parseToolInput(use.input) : toRecord(use.input);
+        const input = toolInputOf(use.input);
         sink.toolCall?.({ id: use.id, name: use.name, input, arguments: JSON.stringify(input) });
+      } else if (block?.type === 'mcp_tool_use') {
+        mcpUses.set((block as Record<string, unknown>).id, block as Record<string, unknown>);
       } else if (block?.type === 'mcp_tool_result') {
-        const executed = mcpToolExecuted(accumulator.snapshot().content, block as Record<string, unknown>);
-        if (executed) sink.toolsExecuted?.([executed]);
+        const executed = mcpToolExecuted(mcpUses, block as Record<string, unknown>);
+        if (executed) servers.report([executed]);
       }
     }
   }
   const message = accumulator.snapshot();
+  let toolCalls = 0;
   const parts = message.content.flatMap((block): GatewayPart[] => {
     const b = block as Record<string, unknown>;
     switch (block.type) {
@@ -139,7 +181,9 @@ async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest,
       case 'redacted_thinking':
         return [{ kind: 'redactedThinking', data: String(b.data ?? '') }];
       case 'tool_use':
-        return [{ kind: 'toolCall', id: String(b.id ?? ''), name: String(b.name ?? ''), input: typeof b.input === 'string' ? parseToolInput(b.input) : toRecord(b.input) }];
+        // Past the cap: left out of the message, as the sink never got it (see refusedToolCalls).
+        if (++toolCalls > MAX_TOOL_CALLS_PER_ANSWER) return [];
+        return [{ kind: 'toolCall', id: String(b.id ?? ''), name: String(b.name ?? ''), input: toolInputOf(b.input) }];
       default:
         return [];
     }
@@ -147,6 +191,7 @@ async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest,
   const usage = message.usage;
   return {
     parts,
+    ...counts(Math.max(0, toolCalls - MAX_TOOL_CALLS_PER_ANSWER), servers),
     ...(message.stop_reason ? { finishReason: message.stop_reason } : {}),
     ...(usage.input_tokens || usage.output_tokens ? { usage: { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens } } : {}),
   };
@@ -156,8 +201,8 @@ async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest,
  * A tool the gateway ran on an attached server, from Anthropic's MCP connector blocks: the
  * `mcp_tool_result` and the `mcp_tool_use` it answers (these blocks are shown, not sent back).
  */
-function mcpToolExecuted(blocks: readonly object[], result: Record<string, unknown>): ToolExecuted | undefined {
-  const use = (blocks as readonly Record<string, unknown>[]).find((b) => b.type === 'mcp_tool_use' && b.id === result.tool_use_id);
+function mcpToolExecuted(uses: ReadonlyMap<unknown, Record<string, unknown>>, result: Record<string, unknown>): ToolExecuted | undefined {
+  const use = uses.get(result.tool_use_id);
   const text = Array.isArray(result.content)
     ? result.content.map((part: unknown) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('\n')
     : result.content;
@@ -168,8 +213,4 @@ function mcpToolExecuted(blocks: readonly object[], result: Record<string, unkno
     ...(text !== undefined ? { result: result.is_error === true ? `Error: ${String(text)}` : text } : {}),
     ...(typeof use.server_name === 'string' ? { server: use.server_name } : {}),
   };
-}
-
-function toRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }

@@ -1,7 +1,7 @@
 // A neutral conversation (what VS Code's chat and the @unified participant hand us) and its
 // mapping to the two gateway formats: OpenAI chat completions and Anthropic messages. Pure (no
 // vscode import): unit-tested in Node.
-import type { ChatFunctionTool, ChatMessageParam, ContentBlockParam, MessageParam, MessageTool } from '../../core/index';
+import { checkJsonValue, formatByteSize, MAX_TOOL_ARGUMENT_BYTES, MAX_TOOL_ARGUMENT_DEPTH, parseBoundedJson, type BoundedJson, type ChatFunctionTool, type ChatMessageParam, type ContentBlockParam, type MessageParam, type MessageTool } from '../../core/index';
 import type { ReasoningEffort, WireMessage, WirePart } from '../../shared/chatModel';
 import type { ChatApi } from '../../shared/settings';
 
@@ -115,13 +115,47 @@ export function toMessagesTools(tools: readonly GatewayTool[] | undefined): Mess
   return tools.map((tool) => ({ name: tool.name, ...(tool.description ? { description: tool.description } : {}), input_schema: tool.inputSchema ?? EMPTY_SCHEMA }));
 }
 
-/** Tool arguments arrive as JSON text; a model can send broken JSON, which must not crash the turn. */
+const TOOL_INPUT_BOUNDS = { maxDepth: MAX_TOOL_ARGUMENT_DEPTH, maxBytes: MAX_TOOL_ARGUMENT_BYTES };
+
+/**
+ * The key of a tool input refused before any tool saw it (nested too deep, too large); its value
+ * is the reason, which the chat sends back to the model as the call's error. What is kept is that
+ * short text, never the refused JSON: a conversation must always stay saveable.
+ */
+export const REFUSED_INPUT = 'refusedInput';
+
+function refusedInput(verdict: Extract<BoundedJson, { ok: false }>): Record<string, unknown> {
+  const reason = verdict.reason === 'depth'
+    ? `The arguments of this call nest deeper than ${MAX_TOOL_ARGUMENT_DEPTH} levels, more than a tool call may; the tool was not run. Send flatter arguments.`
+    : `The arguments of this call are ${formatByteSize(verdict.bytes)} of JSON, more than the ${formatByteSize(MAX_TOOL_ARGUMENT_BYTES)} a tool call may carry; the tool was not run. Split the work into smaller calls.`;
+  return { [REFUSED_INPUT]: reason };
+}
+
+/** Why a tool input was refused (see REFUSED_INPUT), or undefined for an input the tool may see. */
+export function toolInputRefusal(input: Record<string, unknown> | undefined): string | undefined {
+  const reason = input?.[REFUSED_INPUT];
+  return typeof reason === 'string' && Object.keys(input ?? {}).length === 1 ? reason : undefined;
+}
+
+function asInput(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+}
+
+/**
+ * Tool arguments arrive as JSON text; a model can send broken JSON, which must not crash the turn,
+ * and JSON nested too deep or too large is refused (see REFUSED_INPUT).
+ */
 export function parseToolInput(text: string): Record<string, unknown> {
   if (!text.trim()) return {};
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
-  } catch {
-    return { invalidJson: text };
-  }
+  const parsed = parseBoundedJson(text, TOOL_INPUT_BOUNDS);
+  if (parsed.ok) return asInput(parsed.value);
+  return parsed.reason === 'syntax' ? { invalidJson: text } : refusedInput(parsed);
+}
+
+/** A tool input that arrived already parsed (inside a Messages event), within the same bounds. */
+export function toolInputOf(value: unknown): Record<string, unknown> {
+  if (typeof value === 'string') return parseToolInput(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const checked = checkJsonValue(value, TOOL_INPUT_BOUNDS);
+  return checked.ok ? (value as Record<string, unknown>) : refusedInput(checked);
 }

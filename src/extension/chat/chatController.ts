@@ -387,9 +387,10 @@ export class ChatController extends Disposable {
           toolStep: (index, step) => {
             batcher.flush();
             this.post({ type: 'toolStep', id: reply.id, index, step });
-            // Rare and small: the whole conversation (the journal carries text only).
-            void journal.flush().then(() => this.save(conversation));
           },
+          // The steps reach the disk once per round (the journal carries text only): one answer
+          // can carry thousands of steps, and a save serializes the whole conversation.
+          roundEnded: () => void journal.flush().then(() => this.save(conversation)),
         },
         signal,
       });
@@ -461,9 +462,13 @@ export class ChatController extends Disposable {
     return typeof found?.provider === 'string' ? found.provider : undefined;
   }
 
+  /** Saves asked of the store, per conversation id (tests check that a reply saves per round, not per event). */
+  readonly saveCounts = new Map<string, number>();
+
   /** Saves a conversation that has messages (an empty new one is not history yet); undefined when nothing was written. */
   private async save(conversation = this.conversation): Promise<SaveOutcome | undefined> {
     if (conversation.turns.length === 0 || this.deleted.has(conversation.id)) return undefined;
+    this.saveCounts.set(conversation.id, (this.saveCounts.get(conversation.id) ?? 0) + 1);
     conversation.updatedAt = Date.now();
     try {
       const outcome = await this.deps.store.save(conversation);

@@ -4,7 +4,9 @@
 // that can run code or steers the model (core's guardedWrites.ts: .vscode/, package.json,
 // scripts, hooks, AGENTS.md...); otherwise the usual Allow Once / for this conversation / Deny,
 // sensitive and guarded files once at a time. The terminal tool (chat.terminalTool, user
-// settings only) asks every time.
+// settings only) asks every time. Each conversation keeps what was excluded when its tools first
+// looked (core's exclusionBaseline.ts): an edited .gitignore does not open it to the model.
+import { ExclusionBaseline } from '../../core/index';
 import type { Settings } from '../../shared/settings';
 import type { GatewayTool } from '../answers/gatewayAnswer';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
@@ -15,6 +17,9 @@ import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesServ
 import type { ToolHost, ToolReview } from '../answers/toolHost';
 import type { ToolApprovals } from './toolApprovals';
 import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
+
+/** Conversations whose exclusion baseline is kept (the least recently used is forgotten). */
+const MAX_BASELINES = 200;
 
 /** The paths no standing permission covers: sensitive ones, and writes that can run code. */
 function onceOnlyPaths(review: ToolReview): readonly string[] {
@@ -30,6 +35,8 @@ export class ChatTools {
   private readonly workspace: WorkspaceTools;
   private readonly edits: EditTools;
   private readonly commands = new CommandTool();
+  /** Per conversation, most recently used last; bounded (a few parsed .gitignore files each). */
+  private readonly baselines = new Map<string, ExclusionBaseline>();
 
   constructor(service: WorkspaceFilesService, private readonly approvals: ToolApprovals, checkpoints: CheckpointRecorder) {
     this.workspace = new WorkspaceTools(service);
@@ -40,11 +47,12 @@ export class ChatTools {
   forReply(reply: ReplyRef, settings: Settings): ToolHost {
     const { conversationId } = reply;
     const terminal = settings.chat.terminalTool;
+    const baseline = this.baseline(conversationId);
     return {
       definitions: chatToolDefinitions(settings),
       review: (call) => {
         if (call.name === RUN_COMMAND) return terminal ? this.commands.review(call) : Promise.resolve({ sensitivePaths: [], refusal: 'The terminal tool is off.' });
-        return isEditTool(call.name) ? this.edits.review(call) : this.workspace.review(call);
+        return isEditTool(call.name) ? this.edits.review(call, baseline) : this.workspace.review(call, baseline);
       },
       needsApproval: (call, review) => {
         if (review.askEveryTime) return true;
@@ -55,9 +63,19 @@ export class ChatTools {
       approve: (call, abort, review) => this.approvals.ask(conversationId, call.id, call.name, abort, onceOnlyPaths(review), review.askEveryTime),
       run: (call, abort, review) => {
         if (call.name === RUN_COMMAND) return this.commands.run(review, abort);
-        return isEditTool(call.name) ? this.edits.run(call, review, reply) : this.workspace.run(call, abort, review);
+        return isEditTool(call.name) ? this.edits.run(call, review, reply, baseline) : this.workspace.run(call, abort, review, baseline);
       },
     };
+  }
+
+  /** The conversation's exclusion baseline (made at its first reply with tools in this window). */
+  private baseline(conversationId: string): ExclusionBaseline {
+    const kept = this.baselines.get(conversationId) ?? new ExclusionBaseline();
+    this.baselines.delete(conversationId);
+    this.baselines.set(conversationId, kept);
+    const oldest = this.baselines.keys().next().value;
+    if (this.baselines.size > MAX_BASELINES && oldest !== undefined) this.baselines.delete(oldest);
+    return kept;
   }
 
   openDiff(callId: string): Promise<boolean> {

@@ -2,14 +2,22 @@
 // function tools the extension provides, asks the user, runs them, sends the results back and
 // streams the next round. Mutates the reply as it goes, so whatever arrived stays when a round
 // throws (stop, network error). Pure (no vscode import): unit-tested in Node with the local gateway.
-import { isAbortError, isContextLengthError, type GatewayClient, type ToolExecuted } from '../../core/index';
+import { isAbortError, isContextLengthError, MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER, type GatewayClient, type ToolExecuted } from '../../core/index';
 import type { AssistantTurn, TokenUsage, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
 import { streamGatewayAnswer, type GatewayAnswerRequest, type GatewayTool } from '../answers/gatewayAnswer';
+import { toolInputRefusal } from '../answers/gatewayMessages';
 import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolHost, type ToolOutcome } from '../answers/toolHost';
 
 export interface ReplyEvents {
   delta(content: string | undefined, reasoning: string | undefined): void;
+  /** A step was added or changed: show it (cheap; never a save of the whole conversation). */
   toolStep(index: number, step: ToolStep): void;
+  /**
+   * A tool round ended (its results are on the wire, the next round is about to start): the one
+   * point per round to save the whole conversation. Steps arrive by the thousand in a hostile
+   * answer; rounds are few (maxToolRounds).
+   */
+  roundEnded?(): void;
 }
 
 /** What a fitter hands back for one round: what to send, and the room left for the answer. */
@@ -53,7 +61,22 @@ function shorten(text: string, max = SHOWN_RESULT_CHARS): string {
 
 function asText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return '(not shown: nested too deep to write down)'; // a stack overflow, from a hostile answer
+  }
+}
+
+/** Told to the model (as text after the tool results) about the calls past the cap. */
+export function refusedCallsNote(count: number): string {
+  return `${count} more tool call${count === 1 ? ' was' : 's were'} in your answer and ${count === 1 ? 'was' : 'were'} not run: an answer may ask for at most ${MAX_TOOL_CALLS_PER_ANSWER} tool calls. Ask again for the ones still needed.`;
+}
+
+/** One step for the tools the gateway ran past the cap (they ran; they are only not shown one by one). */
+export function hiddenServerToolsStep(count: number): ToolStep {
+  return { kind: 'server', name: `${count} more`, result: `The gateway ran ${count} more tool${count === 1 ? '' : 's'} in this answer; at most ${MAX_SERVER_TOOL_STEPS_PER_ANSWER} are shown per answer.` };
 }
 
 /** A tools_executed element (a name, or an object with what the server told) as a step. */
@@ -136,6 +159,7 @@ export async function runReply(run: ReplyRun): Promise<void> {
     }
     if (result.finishReason) reply.finishReason = result.finishReason;
     reply.wire.push({ role: 'assistant', parts: [...result.parts] });
+    if (result.hiddenServerTools) addStep(hiddenServerToolsStep(result.hiddenServerTools));
 
     const calls = result.parts.filter((part): part is Extract<WirePart, { kind: 'toolCall' }> => part.kind === 'toolCall');
     if (calls.length === 0 || !run.tools) return;
@@ -147,7 +171,9 @@ export async function runReply(run: ReplyRun): Promise<void> {
     for (const call of calls) {
       const input = (call.input ?? {}) as Record<string, unknown>;
       const request: ToolCallRequest = { id: call.id, name: call.name, input, arguments: JSON.stringify(input) };
-      const review = run.tools.review ? await run.tools.review(request, signal) : NOTHING_SENSITIVE;
+      // Arguments nested too deep or too large never reach a tool (nor its review).
+      const refused = toolInputRefusal(input);
+      const review = refused !== undefined ? { ...NOTHING_SENSITIVE, refusal: refused } : run.tools.review ? await run.tools.review(request, signal) : NOTHING_SENSITIVE;
       const base = {
         kind: 'function' as const,
         id: call.id,
@@ -184,6 +210,11 @@ export async function runReply(run: ReplyRun): Promise<void> {
       updateStep(index, { ...base, status: outcome.isError ? 'failed' : 'done', result: shorten(outcome.content) });
       results.push({ kind: 'toolResult', callId: call.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });
     }
+    // The calls past the cap are not on the wire (the assistant message holds the first ones
+    // only): the model hears why, in the last result (a user message after it would read as the user's).
+    const last = results.at(-1);
+    if (result.refusedToolCalls && last?.kind === 'toolResult') results[results.length - 1] = { ...last, content: `${last.content}\n\n${refusedCallsNote(result.refusedToolCalls)}` };
     reply.wire.push({ role: 'user', parts: results });
+    events.roundEnded?.();
   }
 }

@@ -3,7 +3,7 @@
 // excluded or .gitignored, reads capped by size before reading. A sensitive file is read only
 // after the user allowed that very call (review names it); listing and searching leave sensitive
 // files out. Every call goes through the user's approval (ToolApprovals) before it runs.
-import type { WorkspaceFile, WorkspaceFiles } from '../../core/index';
+import { globMachine, MAX_BRACE_DEPTH, MAX_GLOB_LENGTH, type ExclusionBaseline, type WorkspaceFile, type WorkspaceFiles } from '../../core/index';
 import type { GatewayTool } from '../answers/gatewayAnswer';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolOutcome, type ToolReview } from '../answers/toolHost';
@@ -41,19 +41,19 @@ function sensitiveNote(count: number): string {
 export class WorkspaceTools {
   constructor(private readonly service: WorkspaceFilesService) {}
 
-  /** The sensitive files a call would read, for the approval to name. Never throws. */
-  async review(call: ToolCallRequest): Promise<ToolReview> {
+  /** The sensitive files a call would read, for the approval to name. Never throws. `baseline`: the conversation's (see WorkspaceFilesService.open). */
+  async review(call: ToolCallRequest, baseline?: ExclusionBaseline): Promise<ToolReview> {
     if (call.name !== 'read_file' || typeof call.input.path !== 'string') return NOTHING_SENSITIVE;
     try {
-      const resolved = await (await this.service.open()).resolve(call.input.path);
+      const resolved = await (await this.service.open(baseline)).resolve(call.input.path);
       return resolved.ok ? { sensitivePaths: resolved.file.sensitive } : NOTHING_SENSITIVE;
     } catch {
       return NOTHING_SENSITIVE;
     }
   }
 
-  async run(call: ToolCallRequest, signal: AbortSignal, review: ToolReview = NOTHING_SENSITIVE): Promise<ToolOutcome> {
-    const files = await this.service.open();
+  async run(call: ToolCallRequest, signal: AbortSignal, review: ToolReview = NOTHING_SENSITIVE, baseline?: ExclusionBaseline): Promise<ToolOutcome> {
+    const files = await this.service.open(baseline);
     switch (call.name) {
       case 'read_file':
         return readFileTool(files, call.input, review);
@@ -94,6 +94,8 @@ async function readFileTool(files: WorkspaceFiles, input: Record<string, unknown
 
 async function listFilesTool(files: WorkspaceFiles, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
   const pattern = typeof input.pattern === 'string' && input.pattern.trim() ? input.pattern.trim() : '**/*';
+  // A refused pattern would match nothing: say so rather than walk the folders for no file.
+  if (!globMachine(pattern)) return { content: `The pattern cannot be used: at most ${MAX_GLOB_LENGTH} characters, braces nested at most ${MAX_BRACE_DEPTH} deep, ranges such as [a-z] in order.`, isError: true };
   const listing = await files.list({ include: pattern, limit: MAX_LISTED, signal });
   const paths = listing.files.map((file) => file.display).sort();
   const notes = (listing.truncated ? `\n[more than ${MAX_LISTED} files; narrow the pattern]` : '') + sensitiveNote(listing.sensitiveLeftOut);

@@ -6,8 +6,9 @@
 // then saves what it changed. A document the user had unsaved changes in is left unsaved: saving
 // would write their unfinished work too.
 import * as vscode from 'vscode';
-import { textReplacements, type GuardedPath, type WorkspaceFiles } from '../../core/index';
+import { textReplacements, type ExclusionBaseline, type GuardedPath, type WorkspaceFiles } from '../../core/index';
 import { CheckpointRefusedError, type CheckpointRecorder, type ReplyRef } from '../checkpoints/checkpointRecorder';
+import { guardedWriteWords } from '../../shared/chatModel';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { documentText, type EditPlan } from './editPlan';
 
@@ -29,7 +30,7 @@ async function staleness(plan: EditPlan, files: WorkspaceFiles): Promise<string 
     if (extra.length) return `${extra.join(', ')} is sensitive and was not shown as such when the user was asked; nothing was written.`;
     // A link swapped in after the review (a.txt now leading to .vscode/tasks.json) must not ride on an approval, or on autoApproveEdits.
     const guarded = file.guarded.filter((g) => !plan.guarded.some((p) => p.path === g.path));
-    return guarded.length ? `${guarded.map((g) => g.path).join(', ')} can run code and was not shown as such when the user was asked; nothing was written.` : undefined;
+    return guarded.length ? `${guarded.map((g) => `${g.path} ${guardedWriteWords(g.reason)}`).join(', ')}: this was not shown when the user was asked; nothing was written.` : undefined;
   };
   const { detail } = plan;
   if (plan.action === 'create') {
@@ -37,7 +38,7 @@ async function staleness(plan: EditPlan, files: WorkspaceFiles): Promise<string 
     if (!fresh.ok) return fresh.problem === 'exists' ? `${plan.from.display} was created by someone else after the review, so nothing was written.` : fresh.message;
     return unseen(fresh.target);
   }
-  const resolved = await files.resolve(plan.from.display);
+  const resolved = await files.resolve(plan.from.display, 'write');
   if (!resolved.ok) return `${plan.from.display} ${resolved.problem === 'missing' ? 'was deleted' : 'changed'} after the review, so nothing was written.`;
   const sensitive = unseen(resolved.file);
   if (sensitive) return sensitive;
@@ -63,8 +64,8 @@ async function createdText(uri: vscode.Uri): Promise<string | undefined> {
   return vscode.workspace.fs.readFile(uri).then((bytes) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), () => undefined);
 }
 
-export async function applyEditPlan(plan: EditPlan, service: WorkspaceFilesService, checkpoints: CheckpointRecorder, reply: ReplyRef): Promise<EditResult> {
-  const files = await service.open();
+export async function applyEditPlan(plan: EditPlan, service: WorkspaceFilesService, checkpoints: CheckpointRecorder, reply: ReplyRef, baseline?: ExclusionBaseline): Promise<EditResult> {
+  const files = await service.open(baseline);
   const stale = await staleness(plan, files);
   if (stale) return { content: stale, isError: true };
   try {

@@ -4,7 +4,7 @@
 // the edit applies to, unsaved changes included), the new text computed, and the review diff made.
 // A call that cannot work (no match, a path outside) becomes a refusal the model reads.
 import * as vscode from 'vscode';
-import { applySearchReplace, applyUnifiedDiff, reviewDiff, type EditOutcome, type GuardedPath, type SearchReplaceEdit, type WorkspaceFile, type WorkspaceFiles } from '../../core/index';
+import { applySearchReplace, applyUnifiedDiff, reviewDiff, type EditOutcome, type ExclusionBaseline, type GuardedPath, type SearchReplaceEdit, type WorkspaceFile, type WorkspaceFiles } from '../../core/index';
 import type { ToolChange, ToolChangeFile } from '../../shared/chatModel';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import type { EditToolName } from './editDefinitions';
@@ -86,13 +86,13 @@ function parseEdits(value: unknown): SearchReplaceEdit[] | string {
   return edits;
 }
 
-/** Computes the change of an edit call, reading the files as they are now. */
-export async function planEdit(service: WorkspaceFilesService, tool: EditToolName, input: Record<string, unknown>): Promise<Planned> {
-  const files = await service.open();
+/** Computes the change of an edit call, reading the files as they are now (`baseline`: the conversation's, see WorkspaceFilesService.open). */
+export async function planEdit(service: WorkspaceFilesService, tool: EditToolName, input: Record<string, unknown>, baseline?: ExclusionBaseline): Promise<Planned> {
+  const files = await service.open(baseline);
   const path = str(input.path)?.trim() ?? '';
   if (!path) return { refusal: 'A "path" is required.' };
   const existing = async (): Promise<{ file: WorkspaceFile; uri: vscode.Uri } | { refusal: string }> => {
-    const resolved = await files.resolve(path);
+    const resolved = await files.resolve(path, 'write');
     if (!resolved.ok) return { refusal: resolved.problem === 'missing' && tool !== 'delete_file' ? `${resolved.message} (create it with create_file)` : resolved.message };
     return { file: resolved.file, uri: service.uri(files, resolved.file) };
   };

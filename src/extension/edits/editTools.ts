@@ -2,6 +2,7 @@
 // change before anyone is asked (a diff for the approval card, or a refusal the model reads), and
 // `run` writes exactly that change, after the user allowed it, through one WorkspaceEdit. The
 // checkpoint of the reply keeps each file's pre-image before the first byte moves.
+import type { ExclusionBaseline } from '../../core/index';
 import type { ToolCallRequest, ToolOutcome, ToolReview } from '../answers/toolHost';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
@@ -16,11 +17,11 @@ export class EditTools {
     private readonly checkpoints: CheckpointRecorder,
   ) {}
 
-  /** The change a call would make (read now), or why it cannot run. Never throws. */
-  async review(call: ToolCallRequest): Promise<ToolReview> {
+  /** The change a call would make (read now), or why it cannot run. Never throws. `baseline`: the conversation's (see WorkspaceFilesService.open). */
+  async review(call: ToolCallRequest, baseline?: ExclusionBaseline): Promise<ToolReview> {
     if (!isEditTool(call.name)) return { sensitivePaths: [], refusal: `There is no edit tool named ${call.name}.` };
     try {
-      const planned = await planEdit(this.service, call.name, call.input);
+      const planned = await planEdit(this.service, call.name, call.input, baseline);
       if (!(planned instanceof EditPlan)) return { sensitivePaths: [], refusal: planned.refusal };
       reviewedDiffs().remember(call.id, planned);
       return { sensitivePaths: planned.sensitive, ...(planned.guarded.length ? { guarded: planned.guarded } : {}), change: planned.change, plan: planned };
@@ -30,9 +31,9 @@ export class EditTools {
   }
 
   /** Writes the reviewed change (and only it). */
-  async run(call: ToolCallRequest, review: ToolReview, reply: ReplyRef): Promise<ToolOutcome> {
+  async run(call: ToolCallRequest, review: ToolReview, reply: ReplyRef, baseline?: ExclusionBaseline): Promise<ToolOutcome> {
     if (!(review.plan instanceof EditPlan) || review.plan.tool !== call.name) return { content: 'This edit was not reviewed, so nothing was written.', isError: true };
-    return applyEditPlan(review.plan, this.service, this.checkpoints, reply);
+    return applyEditPlan(review.plan, this.service, this.checkpoints, reply, baseline);
   }
 
   /** Opens VS Code's diff editor on a reviewed change; false when it is no longer kept. */

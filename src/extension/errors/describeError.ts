@@ -3,7 +3,7 @@
 // the palette commands, @unified, the language model tools and the vscode.lm provider all present
 // this one description (see failures.ts and errorWords.ts). Compared by `name`, not instanceof: a
 // caller's copy of the error classes may not be ours. Pure (no vscode import): unit-tested in Node.
-import { isContextLengthError, redactSecrets } from '../../core/index';
+import { EVENT_TOO_LARGE, isContextLengthError, redactSecrets, STREAM_TOO_LARGE, TOO_MANY_BLOCKS } from '../../core/index';
 import type { ChatErrorAction, ChatErrorInfo } from '../../shared/chatModel';
 import { SETUP_ERROR_NAME } from './setupError';
 
@@ -37,6 +37,7 @@ interface ErrorLike {
   readonly quotaExhausted?: boolean;
   readonly retryAfterMs?: number;
   readonly interrupted?: boolean;
+  readonly code?: string;
   /** TimeoutError: which wait ran out ('connect' | 'firstByte' | 'idle'). */
   readonly phase?: string;
   readonly type?: string;
@@ -47,6 +48,10 @@ interface ErrorLike {
 /** An overloaded gateway or upstream (Anthropic's `overloaded_error`, 529): transient, worth another try. */
 function isOverloaded(e: ErrorLike): boolean {
   return e.type === 'overloaded_error' || e.status === 529 || /\boverloaded\b/i.test(e.message ?? '');
+}
+
+function isStreamCap(code: string | undefined): boolean {
+  return code === EVENT_TOO_LARGE || code === STREAM_TOO_LARGE || code === TOO_MANY_BLOCKS;
 }
 
 function waitText(ms: number): string {
@@ -96,6 +101,8 @@ function describeKnown(error: unknown, e: ErrorLike, detail: string, context: Er
       // A captive portal or a proxy page: the network or the address is the thing to fix.
       return { kind: 'unreachable', message: detail, actions: ['retry', 'openSettings', 'showLog'] };
     case 'StreamError':
+      // A cap of the extension cut the answer (limits.ts): the core's message names which.
+      if (e.interrupted && isStreamCap(e.code)) return { kind: 'interrupted', message: `${detail} What arrived is kept.`, actions: ['retry', 'showLog'] };
       return e.interrupted
         ? { kind: 'interrupted', message: 'The connection closed before the reply finished. What arrived is kept; try again.', actions: ['retry'] }
         : isOverloaded(e)
@@ -131,7 +138,7 @@ export function describeError(error: unknown, context: ErrorContext): ErrorDescr
 
 /** The fields read above, copied (an Error's own properties are not spread by `...`). */
 function pick(e: ErrorLike): ErrorLike {
-  return { name: e.name, status: e.status, quotaExhausted: e.quotaExhausted, retryAfterMs: e.retryAfterMs, interrupted: e.interrupted, phase: e.phase, type: e.type, missing: e.missing };
+  return { name: e.name, status: e.status, quotaExhausted: e.quotaExhausted, retryAfterMs: e.retryAfterMs, interrupted: e.interrupted, code: e.code, phase: e.phase, type: e.type, missing: e.missing };
 }
 
 /** The chat webview's shape (ChatErrorInfo): the gateway address is set through Open Settings there. */

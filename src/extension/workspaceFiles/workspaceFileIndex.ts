@@ -22,8 +22,13 @@ export class WorkspaceFileIndex {
     return paths;
   }
 
-  /** Paths containing every character of `query` in order, best (shortest, name match) first. */
+  /**
+   * Paths containing every character of `query` in order, best (shortest, name match) first.
+   * None in Restricted Mode: typing `@` does not walk an untrusted folder (its ignore files and
+   * its size are the repository's); a file can still be added through the picker, on purpose.
+   */
   async suggest(query: string, limit = 20): Promise<string[]> {
+    if (!vscode.workspace.isTrusted) return [];
     const q = query.toLowerCase();
     const scored = (await this.paths()).flatMap((path) => {
       const lower = path.toLowerCase();

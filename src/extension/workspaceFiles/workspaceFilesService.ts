@@ -3,7 +3,7 @@
 // and unifiedInference.sensitiveFiles. A view is built per operation (a few settings reads and a
 // realpath per folder), so a changed setting or .gitignore counts from the next call on.
 import * as vscode from 'vscode';
-import { WorkspaceFiles, type ExcludeGlobs, type FolderConfig, type Resolution, type WorkspaceFile } from '../../core/index';
+import { WorkspaceFiles, type ExcludeGlobs, type ExclusionBaseline, type FolderConfig, type Resolution, type WorkspaceFile } from '../../core/index';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 
@@ -37,9 +37,10 @@ export class WorkspaceFilesService extends Disposable {
 
   /**
    * The files of the folders on disk, under the settings of now. Folders of other file systems
-   * (virtual workspaces) are left out: their real paths cannot be checked.
+   * (virtual workspaces) are left out: their real paths cannot be checked. `baseline`: a
+   * conversation's memory of what was excluded when it began, which stays excluded for it.
    */
-  open(): Promise<WorkspaceFiles> {
+  open(baseline?: ExclusionBaseline): Promise<WorkspaceFiles> {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
     const settings = readSettings();
     return WorkspaceFiles.open({
@@ -47,6 +48,7 @@ export class WorkspaceFilesService extends Disposable {
       sensitive: settings.sensitiveFiles,
       guarded: settings.chat.alwaysAskEdits,
       caseInsensitive: process.platform === 'win32' || process.platform === 'darwin',
+      ...(baseline ? { baseline } : {}),
     });
   }
 
@@ -55,9 +57,9 @@ export class WorkspaceFilesService extends Disposable {
     return vscode.Uri.file(files.absolutePath(file));
   }
 
-  /** A URI (an editor's, an index entry's) as a workspace file, or why it is not one. */
-  resolveUri(files: WorkspaceFiles, uri: vscode.Uri): Promise<Resolution> {
+  /** A URI (an editor's, an index entry's) as a workspace file, or why it is not one (`write`: with every reason a write to it is always asked). */
+  resolveUri(files: WorkspaceFiles, uri: vscode.Uri, purpose: 'read' | 'write' = 'read'): Promise<Resolution> {
     if (uri.scheme !== 'file') return Promise.resolve({ ok: false, problem: 'invalid', message: vscode.l10n.t('{0} is not a file on disk.', uri.toString()) });
-    return files.resolve(uri.fsPath);
+    return files.resolve(uri.fsPath, purpose);
   }
 }

@@ -1,7 +1,7 @@
 // One conversation turn in the DOM. A user turn is plain text (never parsed) with its attachment
 // chips and an Edit action; an assistant turn streams: reasoning (collapsed), tool steps with
 // approval buttons, the markdown answer, then usage, cost, and an error with its actions.
-import type { Attachment, AssistantTurn, ChatErrorInfo, GuardedWrite, ReplyContext, ReplyCost, ReplyStatus, TokenUsage, ToolStep, UserTurn } from '../../shared/chatModel';
+import { guardedWriteWords, type Attachment, type AssistantTurn, type ChatErrorInfo, type GuardedWrite, type ReplyContext, type ReplyCost, type ReplyStatus, type TokenUsage, type ToolStep, type UserTurn } from '../../shared/chatModel';
 import { contextNote } from './contextViews';
 import type { ApprovalDecision, ChatToHostMessage } from '../../shared/chatProtocol';
 import { el, formatTime, icon, iconButton, textButton } from './dom';
@@ -36,8 +36,7 @@ export function attachmentChip(attachment: Attachment, onRemove?: () => void): H
 
 /** Files a call writes that are always asked about, each with why (text only: paths come from the model's arguments). */
 function guardedNotice(guarded: readonly GuardedWrite[]): HTMLElement {
-  const why = (reason: GuardedWrite['reason']): string => (reason === 'runsCode' ? 'this file can run code' : 'this file gives the model instructions');
-  const text = `Always asked: ${guarded.map((g) => `${g.path} (${why(g.reason)})`).join(', ')}`;
+  const text = `Always asked: ${guarded.map((g) => `${g.path} (this file ${guardedWriteWords(g.reason)})`).join(', ')}`;
   return el('div', { className: 'sensitive-note guarded-note', attrs: { role: 'note' } }, icon('shield'), el('span', { text }));
 }
 
@@ -222,7 +221,7 @@ export class AssistantTurnView {
       // A sensitive file, a file that can run code, or a terminal command is allowed one call at a time: no standing permission is offered for it.
       const onceOnly = sensitive.length > 0 || guarded.length > 0 || step.command !== undefined;
       const what = step.change ? ` (${changeSummary(step.change)})` : step.command ? ` to run ${step.command.command}` : '';
-      const risky = guarded.length ? ` (${guarded.map((g) => `${g.path} can ${g.reason === 'runsCode' ? 'run code' : 'instruct the model'}`).join(', ')})` : '';
+      const risky = guarded.length ? ` (${guarded.map((g) => `${g.path} ${guardedWriteWords(g.reason)}`).join(', ')})` : '';
       const label = sensitive.length ? `Allow ${step.name}${what} to ${step.change ? 'change' : 'read'} the sensitive ${sensitive.length === 1 ? 'file' : 'files'} ${sensitive.join(', ')}${risky}?` : `Allow ${step.name}${what}${risky}?`;
       const buttons = el(
         'div',

@@ -9,6 +9,7 @@ import { badRequest } from '../errors';
 import { writeSse, type SseEvent } from '../sse';
 import { countTokens, fragments, streamPieces } from '../text';
 import { isObject, optionalBoolean, optionalInteger, optionalNumber, type JsonObject } from '../validate';
+import { floodedToolCalls, floodedToolsExecuted } from '../floods';
 import { keepAliveChunk, sendPortalPage, shapeChatChunk, shapeChatCompletion, type WireVariant } from '../wireVariants';
 import { echoIntoPlan } from '../keyEcho';
 
@@ -29,7 +30,7 @@ function costOf(model: CatalogModel, usage: Record<string, unknown>): number {
   return (prompt * (model.pricing.input ?? 0) + completion * (model.pricing.output ?? 0)) / 1e6;
 }
 
-function streamEvents(plan: SimPlan, base: { id: string; created: number; model: string }, usage: Record<string, unknown> | undefined, wire?: ReadonlySet<WireVariant>): SseEvent[] {
+function streamEvents(plan: SimPlan, base: { id: string; created: number; model: string }, usage: Record<string, unknown> | undefined, wire?: ReadonlySet<WireVariant>, toolFlood?: number): SseEvent[] {
   // Each chunk is serialised when it is written, not up front: the first bytes leave at once and
   // the stream flows while it is produced, as from a real gateway (a 100k-chunk benchmark stream
   // would otherwise hold every byte back until all of it was built).
@@ -47,7 +48,11 @@ function streamEvents(plan: SimPlan, base: { id: string; created: number; model:
     events.push(chunk({ content: piece }));
     if (i === 0 && keepAlive) events.push({ data: JSON.stringify(keepAlive) });
   });
-  if (plan.toolCall) {
+  if (plan.toolCall && toolFlood !== undefined) {
+    // tool-flood: every call whole, all in one chunk.
+    const calls = floodedToolCalls(plan, toolFlood).map((call, index) => ({ index, id: `call_flood_${index}`, type: 'function', function: call }));
+    events.push(chunk({ tool_calls: calls }));
+  } else if (plan.toolCall) {
     const call = plan.toolCall;
     events.push(chunk({ tool_calls: [{ index: 0, id: `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'function', function: { name: call.name, arguments: '' } }] }));
     for (const piece of fragments(call.arguments, 7)) events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
@@ -80,7 +85,10 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   const parsed = parseChatRequest(body, model);
   enforceContextLength(model, parsed.promptTokens, maxTokens, 'chat');
   ctx.state.quota.ensure(ctx.key);
-  const plan = echoIntoPlan(ctx.reply.echo, planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) }));
+  const planned = planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) });
+  // tools-executed: the tool servers "ran" that many tools before a text answer (none after a tool result).
+  const flooded = ctx.reply.fault?.toolsExecuted;
+  const plan = echoIntoPlan(ctx.reply.echo, flooded !== undefined && !planned.toolCall && !parsed.sim.toolResult ? { ...planned, toolsExecuted: floodedToolsExecuted(flooded) } : planned);
   const usage = usageOf(plan, parsed.promptTokens);
   chargeRequest(ctx, costOf(model, usage));
   const base = { id: `chatcmpl-sim-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: modelId };
@@ -89,7 +97,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
     const malformed = { data: `{"id":"${base.id}","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"this chunk is cut` };
     // usage-last-only: a final `choices: []` chunk with usage even when stream_options was not sent.
     const streamUsage = includeUsage || wire?.has('usage-last-only') ? usage : undefined;
-    await writeSse(ctx.reply, streamEvents(plan, base, streamUsage, wire), { malformed, error: errorEvent });
+    await writeSse(ctx.reply, streamEvents(plan, base, streamUsage, wire, ctx.reply.fault?.toolFlood), { malformed, error: errorEvent });
     return;
   }
   const content = plan.contentPieces.join('');

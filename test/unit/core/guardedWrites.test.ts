@@ -21,6 +21,41 @@ describe('core/workspaceFiles: writes that are always asked', () => {
     for (const path of runsCode) assert.equal(guard(path), 'runsCode', path);
   });
 
+  it('knows the build and test entry points of every ecosystem, task runners, other CI hosts and other agents\' MCP files (running code)', () => {
+    const runsCode = [
+      // Rust, Python
+      'build.rs', 'crates/x/build.rs', 'Cargo.toml', '.cargo/config.toml', '.cargo/config', 'rust-toolchain.toml',
+      'tests/conftest.py', 'setup.py', 'setup.cfg', 'pyproject.toml', 'tox.ini', 'pytest.ini', 'noxfile.py', 'Pipfile', 'sitecustomize.py', '.venv/lib/site-packages/x.pth',
+      // JVM, .NET, Go, Ruby and friends
+      'build.gradle', 'app/build.gradle.kts', 'settings.gradle', 'gradle.properties', 'gradlew', 'gradlew.bat', 'gradle/wrapper/gradle-wrapper.properties', 'buildSrc/src/main/kotlin/x.kt',
+      'pom.xml', 'mvnw', 'mvnw.cmd', '.mvn/extensions.xml', 'build.sbt', 'project/Build.scala', 'App.csproj', 'Directory.Build.props', 'go.mod', 'go.work',
+      'Gemfile', 'x.gemspec', 'Rakefile', 'lib/tasks/db.rake', 'composer.json', 'mix.exs', 'Package.swift', 'CMakeLists.txt', 'cmake/x.cmake', 'meson.build', 'flake.nix',
+      // JavaScript tool configuration in any extension, and rc files that name plugins
+      '.prettierrc', '.prettierrc.json', '.prettierrc.yaml', '.babelrc', '.babelrc.js', '.mocharc.yml', '.lintstagedrc.json', '.eslintrc.json', '.nycrc', 'babel.config.json', 'jest.config.json', 'karma.conf.js', 'gulpfile.js', '.yarn/releases/yarn.cjs', '.pnp.cjs', 'deno.json',
+      // Task runners, other CI hosts, a nested repository's workflows
+      'justfile', '.justfile', 'Taskfile.yml', 'mise.toml', '.mise.toml', 'mise/tasks/build', '.travis.yml', 'bitbucket-pipelines.yml', '.buildkite/pipeline.yml', '.drone.yml',
+      'vendor/lib/.github/workflows/ci.yml', '.gitea/workflows/x.yml', '.gitlab/ci/test.yml', 'azure-pipelines.yml', 'Jenkinsfile', 'action.yml', 'netlify.toml', '.gitattributes',
+      // Other editors and agents
+      '.idea/runConfigurations/x.xml', '.zed/tasks.json', '.mcp.json', '.cursor/mcp.json', '.claude/settings.json', '.gemini/settings.json', '.roo/mcp.json', '.continue/config.yaml', '.aider.conf.yml',
+    ];
+    for (const path of runsCode) assert.equal(guard(path), 'runsCode', path);
+    for (const path of ['GEMINI.md', '.clinerules', '.clinerules/style.md', '.windsurfrules', '.github/chatmodes/x.chatmode.md', 'CLAUDE.local.md']) assert.equal(guard(path), 'instructsModel', path);
+    for (const path of ['.gitignore', 'src/gen/.gitignore']) assert.equal(guard(path), 'changesReads', path);
+    for (const path of ['build/out.js', 'src/build/index.ts', 'src/project.scala', 'docs/setup.md', 'src/config.ts', 'lib/gradle.ts']) assert.equal(guard(path), undefined, path);
+  });
+
+  it('also judges the real absolute path, with the globs that match at any depth (a folder opened at .vscode or .git/hooks)', () => {
+    const absolute = guardedWriteMatcher(['*.tpl', 'tools/**'], false);
+    assert.equal(absolute('home/me/proj/.vscode/tasks.json'), 'runsCode');
+    assert.equal(absolute('C:/Users/me/proj/.git/hooks/pre-commit'), 'runsCode');
+    assert.equal(absolute('home/me/views/a.tpl'), 'runsCode', 'a user glob without a slash floats');
+    assert.equal(absolute('tools/proj/src/a.ts'), undefined, 'a glob anchored at the workspace folder means nothing in an absolute path');
+    assert.equal(absolute('home/me/PROGRA~1/src/a.ts'), undefined, 'a real path has no short names to distrust');
+    const rules = new FileRules({}, [], false, [], join(tmpdir(), 'proj', '.vscode'));
+    assert.equal(rules.guardReason('tasks.json'), 'runsCode');
+    assert.equal(new FileRules({}, [], false, [], join(tmpdir(), 'proj')).guardReason('src/a.ts'), undefined);
+  });
+
   it('knows the instruction files that steer the model', () => {
     for (const path of ['AGENTS.md', 'pkg/AGENTS.md', '.github/copilot-instructions.md', '.github/instructions/ts.instructions.md', 'CLAUDE.md', '.cursorrules']) assert.equal(guard(path), 'instructsModel', path);
   });

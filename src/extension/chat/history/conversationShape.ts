@@ -20,6 +20,7 @@ import type {
   WireMessage,
   WirePart,
 } from '../../../shared/chatModel';
+import { GUARDED_WRITE_REASONS } from '../../../shared/chatModel';
 // Files are untrusted input (an older version, a hand edit, a half-synced folder). Fields the
 // chat relies on are checked and the file is refused (moved aside) when they are wrong; arrays
 // an older file may lack default to empty; a malformed optional detail (usage, cost, error, a
@@ -135,7 +136,8 @@ function guardedWrites(value: unknown): GuardedWrite[] {
   return value.flatMap((raw: unknown): GuardedWrite[] => {
     if (typeof raw !== 'object' || raw === null) return [];
     const o = raw as Record<string, unknown>;
-    return typeof o['path'] === 'string' && (o['reason'] === 'runsCode' || o['reason'] === 'instructsModel') ? [{ path: o['path'], reason: o['reason'] }] : [];
+    const reason = GUARDED_WRITE_REASONS.find((known) => known === o['reason']);
+    return typeof o['path'] === 'string' && reason ? [{ path: o['path'], reason }] : [];
   });
 }
 

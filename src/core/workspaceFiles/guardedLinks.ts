@@ -1,0 +1,75 @@
+// The other way through a link: a committed `package.json` (or `.vscode/`) that is a link to
+// `data/pkg.json` (`conf/`) makes a write to the harmless-looking target a write to what npm (the
+// editor) runs. Checking the path written and its real path does not see that, since the guarded
+// name is the link's, elsewhere. So before a write the workspace is walked once for links (no
+// file is read, links are not followed), and each link whose own path is guarded is kept with its
+// real target: a write reaching that target, or a path below a linked folder, is guarded under
+// the link's name. Git's hook folders (.git/hooks, which the walk does not enter, and a custom
+// core.hooksPath) are looked at too: `ln -s ../../scripts/check .git/hooks/pre-commit` is common.
+import { promises as fs, type Dirent } from 'node:fs';
+import * as nodePath from 'node:path';
+import type { GuardedPath, GuardReason } from './guardedWrites';
+import { relativeWithin, type GitignoreCache, type RootFolder } from './rootFolders';
+import { displayPath } from './workspaceFile';
+
+export interface GuardedLink {
+  /** The link's displayed path (its guarded name). */
+  readonly display: string;
+  /** Where it leads (a real path, a file or a folder). */
+  readonly real: string;
+  readonly reason: GuardReason;
+}
+
+export interface GuardedLinks {
+  readonly links: readonly GuardedLink[];
+  /** False when the walk stopped at its bound: some links were not looked at. */
+  readonly complete: boolean;
+}
+
+/** Most folder entries looked at: bounds the time a huge tree can take. */
+const MAX_VISITED = 200_000;
+
+export async function findGuardedLinks(folders: readonly RootFolder[], gitignores: GitignoreCache, maxVisited = MAX_VISITED): Promise<GuardedLinks> {
+  const links: GuardedLink[] = [];
+  let visited = 0;
+  let complete = true;
+
+  const note = async (folder: RootFolder, path: string): Promise<void> => {
+    const reason = folder.rules.guardReason(path);
+    if (!reason) return;
+    const real = await fs.realpath(nodePath.join(folder.real, ...path.split('/'))).catch(() => undefined);
+    if (real) links.push({ display: displayPath(folders, folder, path), real, reason });
+  };
+
+  const walk = async (folder: RootFolder, dir: string, enterExcluded: boolean): Promise<void> => {
+    const entries: Dirent[] = await fs.readdir(nodePath.join(folder.real, ...dir.split('/').filter(Boolean)), { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (++visited > maxVisited) {
+        complete = false;
+        return;
+      }
+      const path = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isSymbolicLink()) await note(folder, path);
+      else if (entry.isDirectory()) {
+        // Excluded folders (node_modules, build output, .git) are not walked: nothing there is written.
+        const chain = enterExcluded ? [] : await gitignores.chain(folder, dir);
+        if (enterExcluded || folder.rules.excludedBy(path, true, chain, false) === undefined) await walk(folder, path, enterExcluded);
+      }
+    }
+  };
+
+  for (const folder of folders) {
+    await walk(folder, '', false);
+    for (const hooks of ['.git/hooks', ...folder.runByGit]) await walk(folder, hooks, true);
+    if (!complete) break;
+  }
+  return { links, complete };
+}
+
+/** The guarded links a write to real path `real` goes through the other way (`real` is, or lies under, what they lead to). */
+export function linksReaching(found: GuardedLinks, real: string, caseInsensitive: boolean): GuardedPath[] {
+  return found.links.flatMap((link) => {
+    const below = relativeWithin(link.real, real, caseInsensitive);
+    return below === undefined ? [] : [{ path: below ? `${link.display}/${below}` : link.display, reason: link.reason }];
+  });
+}
