@@ -34,7 +34,7 @@ function fakeClient(answer: Answer, sent: unknown[]): GatewayClient {
     sent.push(JSON.parse(JSON.stringify(request)));
     return parse(bytes(answer(request)));
   };
-  return { chat: { stream: stream(parseChatStream) }, messages: { stream: stream(parseMessagesStream) } } as unknown as GatewayClient;
+  return { redactionSecrets: async () => [], chat: { stream: stream(parseChatStream) }, messages: { stream: stream(parseMessagesStream) } } as unknown as GatewayClient;
 }
 
 /** Did the last request carry tool results (the round after the calls)? */

@@ -85,10 +85,10 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   const parsed = parseChatRequest(body, model);
   enforceContextLength(model, parsed.promptTokens, maxTokens, 'chat');
   ctx.state.quota.ensure(ctx.key);
-  const planned = echoIntoPlan(ctx.reply.echo, planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) }));
+  const planned = planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) });
   // tools-executed: the tool servers "ran" that many tools before a text answer (none after a tool result).
   const flooded = ctx.reply.fault?.toolsExecuted;
-  const plan = flooded !== undefined && !planned.toolCall && !parsed.sim.toolResult ? { ...planned, toolsExecuted: floodedToolsExecuted(flooded) } : planned;
+  const plan = echoIntoPlan(ctx.reply.echo, flooded !== undefined && !planned.toolCall && !parsed.sim.toolResult ? { ...planned, toolsExecuted: floodedToolsExecuted(flooded) } : planned);
   const usage = usageOf(plan, parsed.promptTokens);
   chargeRequest(ctx, costOf(model, usage));
   const base = { id: `chatcmpl-sim-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: modelId };

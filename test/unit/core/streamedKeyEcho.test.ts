@@ -47,6 +47,27 @@ describe('streamed answers: a key split across deltas and re-encoded never comes
     });
   }
 
+  for (const model of ['sim-openai/gpt-sim-mini', 'sim-anthropic/claude-sim-sonnet']) {
+    it(`${model}: a tool call whose arguments (streamed in fragments) carry the key reaches the sink redacted`, async () => {
+      const client = new GatewayClient({ baseUrl: gateway.url, apiKey: KEY, maxRetries: 0 });
+      const calls: unknown[] = [];
+      const result = await streamGatewayAnswer(
+        client,
+        {
+          model: `${model}::tool-args`,
+          messages: [{ role: 'user', parts: [{ kind: 'text', text: `read_file {"path": "${KEY.toUpperCase()}", "note": "${Buffer.from(KEY).toString('base64')}"}` }] }],
+          api: 'auto',
+          tools: [{ name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' }, note: { type: 'string' } } } }],
+        },
+        { text: () => undefined, toolCall: (call) => calls.push(call) },
+        new AbortController().signal,
+      );
+      assert.equal(calls.length, 1, 'the call arrived');
+      assert.deepEqual((calls[0] as { input: unknown }).input, { path: '[redacted]', note: '[redacted]' });
+      for (const [where, value] of [['the call', JSON.stringify(calls)], ['parts', JSON.stringify(result.parts)]] as const) assert.equal(spellsKey(value), undefined, `${where} spells the key`);
+    });
+  }
+
   it('hands on the text received before a failure, the held-back start of a key included', async () => {
     // A client whose stream breaks right after a delta that could begin the key.
     const chunk = (content: string): unknown => ({ id: 'c', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
