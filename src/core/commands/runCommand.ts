@@ -12,7 +12,7 @@ import { shellInvocation, treeKill, type ShellPlatform } from './shellInvocation
 
 /** Every process of one command starts with this variable (a random value per run): how its escaped descendants are found. */
 export const COMMAND_MARKER_VAR = 'UNIFIED_INFERENCE_COMMAND_RUN';
-/** How often the descendant tree is walked while a command runs (Linux). */
+/** How often the descendant tree is walked while a command runs (Linux), at least. */
 const TRACK_INTERVAL_MS = 250;
 
 export interface CommandRunOptions {
@@ -62,10 +62,12 @@ export function runCommand(options: CommandRunOptions): Promise<CommandRunResult
         return true;
       });
       const tick = (): void => {
+        const started = Date.now();
         void tracking.then(async (on) => {
           if (on) await tree.scan();
         }).catch(() => undefined).finally(() => {
-          if (!stopping) ticker = setTimeout(tick, TRACK_INTERVAL_MS);
+          // A scan reads every process's stat: on a busy machine the pause grows, so scanning stays under a fifth of the time.
+          if (!stopping) ticker = setTimeout(tick, Math.max(TRACK_INTERVAL_MS, (Date.now() - started) * 4));
         });
       };
       ticker = setTimeout(tick, TRACK_INTERVAL_MS);

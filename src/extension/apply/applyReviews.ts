@@ -221,6 +221,7 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
 
   private async finish(review: ApplyReview, how: ReviewEnd): Promise<void> {
     this.reviews.delete(review.id);
+    this.confirmed.delete(review.id);
     this.lensesChanged.fire();
     this.ended.fire({ review, how });
     const tabs = this.tabsOf(review);
