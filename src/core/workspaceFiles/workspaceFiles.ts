@@ -72,7 +72,8 @@ export class WorkspaceFiles {
   /**
    * A path as a model or a user writes it (folder-relative, `folder/path` in a multi-root
    * workspace, or absolute) as a workspace file, or why it is not one. The message is written for
-   * the model to read.
+   * the model to read. `write`: its `guarded` also names what costs more to find (a guarded link
+   * leading to it, other names of a hard link): for the edit tools and Apply, not for reads.
    */
   async resolve(input: string, purpose: 'read' | 'write' = 'read'): Promise<Resolution> {
     const asked = input.trim().replace(/\\/g, '/');
