@@ -5,6 +5,7 @@ import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
 import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, replace, setSetting, waitFor } from './extensionHost';
+import { lastAssistantTurn, newConversationWith } from './chatDriver';
 
 // The chat panel's host side in the real extension host: the sidebar chat's controller driven with
 // the messages its webview sends, against the local gateway; what it posts back is recorded.
@@ -15,20 +16,9 @@ describe('chat panel host against the local gateway', function () {
   let posted: HostToChatMessage[];
   let notes: ReturnType<typeof recordNotifications>;
 
-  const lastReply = (): AssistantTurn => {
-    const turn = api.chat.current.turns.at(-1);
-    assert.equal(turn?.role, 'assistant');
-    return turn as AssistantTurn;
-  };
+  const lastReply = (): AssistantTurn => lastAssistantTurn(api);
 
-  async function useModel(model: string): Promise<void> {
-    // A chat view that opened meanwhile (Ask about Selection reveals it) took the controller's
-    // messages: take them back.
-    api.chat.attach((message) => posted.push(message));
-    await setSetting('defaultModels.chat', model);
-    await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get<string>('defaultModels.chat'), (seen) => seen === model, 'the model setting');
-    await api.chat.handle({ type: 'newConversation' });
-  }
+  const useModel = (model: string): Promise<void> => newConversationWith(api, posted, model);
 
   before(async () => {
     api = await activateExtension();

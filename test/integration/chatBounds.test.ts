@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import * as vscode from 'vscode';
 import type { AssistantTurn, Conversation } from '../../src/shared/chatModel';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
 import { activateExtension, clearKeyThroughCommand, connectedGateway, setSetting, waitFor } from './extensionHost';
+import { lastAssistantTurn, newConversationWith } from './chatDriver';
 
 // Hostile answers against the real chat: a line that never ends, thousands of tool calls, thousands
 // of server-run tools. The chat survives each with what arrived kept, saves the conversation a few
@@ -15,18 +15,9 @@ describe('chat bounds: hostile answers', function () {
   let gateway: LocalGateway;
   let posted: HostToChatMessage[];
 
-  const lastReply = (): AssistantTurn => {
-    const turn = api.chat.current.turns.at(-1);
-    assert.equal(turn?.role, 'assistant');
-    return turn as AssistantTurn;
-  };
+  const lastReply = (): AssistantTurn => lastAssistantTurn(api);
 
-  async function useModel(model: string): Promise<void> {
-    api.chat.attach((message) => posted.push(message));
-    await setSetting('defaultModels.chat', model);
-    await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get<string>('defaultModels.chat'), (seen) => seen === model, 'the model setting');
-    await api.chat.handle({ type: 'newConversation' });
-  }
+  const useModel = (model: string): Promise<void> => newConversationWith(api, posted, model);
 
   /** Opens another conversation, then this one again from disk: what was saved. */
   async function reloaded(id: string): Promise<Conversation> {

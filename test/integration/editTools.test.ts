@@ -17,6 +17,7 @@ import type { ApprovalDecision, HostToChatMessage } from '../../src/shared/chatP
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
 import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, setSetting, waitFor } from './extensionHost';
+import { lastToolResult as lastToolResultOf } from './chatDriver';
 
 type FunctionStep = Extract<ToolStep, { kind: 'function' }>;
 const MODEL = 'sim-openai/gpt-sim-mini::tool-args';
@@ -54,10 +55,7 @@ describe('edit tools: create, replace, delete and rename files, each reviewed as
   }
 
   /** The tool result the model got back in the request after the call. */
-  const lastToolResult = (): string => {
-    const sent = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1)?.body as { messages?: Array<{ role: string; content?: unknown }> } | undefined;
-    return String(sent?.messages?.filter((m) => m.role === 'tool').at(-1)?.content ?? '');
-  };
+  const lastToolResult = (): string => lastToolResultOf(gateway);
 
   async function openEditor(path: string): Promise<vscode.TextEditor> {
     const document = await vscode.workspace.openTextDocument(vscode.Uri.file(abs(path)));
@@ -345,10 +343,7 @@ describe('edit tools: run_command (chat.terminalTool)', function () {
   let posted: HostToChatMessage[];
 
   const toolSteps = (): FunctionStep[] => posted.flatMap((m) => (m.type === 'toolStep' && m.step.kind === 'function' ? [m.step] : []));
-  const lastToolResult = (): string => {
-    const sent = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1)?.body as { messages?: Array<{ role: string; content?: unknown }> } | undefined;
-    return String(sent?.messages?.filter((m) => m.role === 'tool').at(-1)?.content ?? '');
-  };
+  const lastToolResult = (): string => lastToolResultOf(gateway);
   async function call(args: Record<string, unknown>, decision: ApprovalDecision): Promise<{ step: FunctionStep; asked: FunctionStep | undefined }> {
     posted.length = 0;
     const sending = api.chat.handle({ type: 'send', text: `run_command ${JSON.stringify(args)}` });

@@ -12,6 +12,7 @@ import type { ApprovalDecision, HostToChatMessage } from '../../src/shared/chatP
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
 import { activateExtension, clearKeyThroughCommand, connectedGateway, setSetting, waitFor } from './extensionHost';
+import { lastToolResult as lastToolResultOf } from './chatDriver';
 
 type FunctionStep = Extract<ToolStep, { kind: 'function' }>;
 const MODEL = 'sim-openai/gpt-sim-mini::tool-args';
@@ -40,10 +41,7 @@ describe('trust gate: what a model may read and write, judged by what it reaches
   }
 
   /** The tool result the model got back in the request after the call. */
-  const lastToolResult = (): string => {
-    const sent = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1)?.body as { messages?: Array<{ role: string; content?: unknown }> } | undefined;
-    return String(sent?.messages?.filter((m) => m.role === 'tool').at(-1)?.content ?? '');
-  };
+  const lastToolResult = (): string => lastToolResultOf(gateway);
 
   before(async () => {
     api = await activateExtension();

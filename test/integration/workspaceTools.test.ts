@@ -14,6 +14,7 @@ import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
 import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, setSetting, waitFor } from './extensionHost';
+import { lastToolResult as lastToolResultOf } from './chatDriver';
 
 type FunctionStep = Extract<ToolStep, { kind: 'function' }>;
 const NEEDLE = 'NEEDLE-4471 search_files';
@@ -52,10 +53,7 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
   }
 
   /** What the last request to the model carried as the last tool result (the whole of it). */
-  const lastToolResult = (): string => {
-    const sent = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1)?.body as { messages?: Array<{ role: string; content?: unknown }> } | undefined;
-    return String(sent?.messages?.filter((m) => m.role === 'tool').at(-1)?.content ?? '');
-  };
+  const lastToolResult = (): string => lastToolResultOf(gateway);
 
   before(async () => {
     api = await activateExtension();

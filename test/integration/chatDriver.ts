@@ -1,0 +1,31 @@
+// What several integration suites read off the chat and the local gateway, written once.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { AssistantTurn } from '../../src/shared/chatModel';
+import type { HostToChatMessage } from '../../src/shared/chatProtocol';
+import type { TestApi } from '../../src/extension/testApi';
+import type { LocalGateway } from '../gateway/index';
+import { setSetting, waitFor } from './extensionHost';
+
+/** The chat's last turn, which must be the model's. */
+export function lastAssistantTurn(api: TestApi): AssistantTurn {
+  const turn = api.chat.current.turns.at(-1);
+  assert.equal(turn?.role, 'assistant');
+  return turn as AssistantTurn;
+}
+
+/** The last tool result the model got back (the whole of it), from the last chat request. */
+export function lastToolResult(gateway: LocalGateway): string {
+  const sent = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1)?.body as { messages?: Array<{ role: string; content?: unknown }> } | undefined;
+  return String(sent?.messages?.filter((m) => m.role === 'tool').at(-1)?.content ?? '');
+}
+
+/** Records what the chat posts, sets its model and opens a new conversation with it. */
+export async function newConversationWith(api: TestApi, posted: HostToChatMessage[], model: string): Promise<void> {
+  // A chat view that opened meanwhile (Ask about Selection reveals it) took the controller's
+  // messages: take them back.
+  api.chat.attach((message) => posted.push(message));
+  await setSetting('defaultModels.chat', model);
+  await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get<string>('defaultModels.chat'), (seen) => seen === model, 'the model setting');
+  await api.chat.handle({ type: 'newConversation' });
+}
