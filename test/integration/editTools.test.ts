@@ -17,7 +17,7 @@ import type { ApprovalDecision, HostToChatMessage } from '../../src/shared/chatP
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
 import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, setSetting, waitFor } from './extensionHost';
-import { lastToolResult as lastToolResultOf } from './chatDriver';
+import { callScriptedTool, lastToolResult as lastToolResultOf } from './chatDriver';
 
 type FunctionStep = Extract<ToolStep, { kind: 'function' }>;
 const MODEL = 'sim-openai/gpt-sim-mini::tool-args';
@@ -39,19 +39,9 @@ describe('edit tools: create, replace, delete and rename files, each reviewed as
 
   /** Sends the scripted call; answers the approval with `decision` when asked (or waits on `whileAsked` first). */
   async function callEdit(tool: string, args: Record<string, unknown>, decision: ApprovalDecision = 'once', whileAsked?: (asked: FunctionStep) => Promise<void>): Promise<{ step: FunctionStep; asked: FunctionStep | undefined }> {
-    posted.length = 0;
-    const sending = api.chat.handle({ type: 'send', text: `${tool} ${JSON.stringify(args)}` });
-    const first = await waitFor(() => toolSteps()[0], (step) => step !== undefined, `the ${tool} call`);
-    const asked = first?.status === 'awaitingApproval' ? first : undefined;
-    if (asked) {
-      await whileAsked?.(asked);
-      await api.chat.handle({ type: 'approveTool', callId: asked.id, decision });
-    }
-    await sending;
-    const step = lastReply().toolSteps[0];
-    assert.equal(step?.kind, 'function', JSON.stringify(lastReply()));
+    const called = await callScriptedTool(api, posted, { tool, args, decision, ...(whileAsked ? { whileAsked } : {}) });
     assert.equal(lastReply().status, 'done', 'the reply went on after the tool');
-    return { step: step as FunctionStep, asked };
+    return called;
   }
 
   /** The tool result the model got back in the request after the call. */

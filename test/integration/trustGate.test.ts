@@ -12,7 +12,7 @@ import type { ApprovalDecision, HostToChatMessage } from '../../src/shared/chatP
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
 import { activateExtension, clearKeyThroughCommand, connectedGateway, setSetting, waitFor } from './extensionHost';
-import { lastToolResult as lastToolResultOf } from './chatDriver';
+import { callScriptedTool, lastToolResult as lastToolResultOf } from './chatDriver';
 
 type FunctionStep = Extract<ToolStep, { kind: 'function' }>;
 const MODEL = 'sim-openai/gpt-sim-mini::tool-args';
@@ -27,18 +27,7 @@ describe('trust gate: what a model may read and write, judged by what it reaches
   const abs = (path: string): string => join(root, path);
   const lastReply = (): AssistantTurn => api.chat.current.turns.at(-1) as AssistantTurn;
 
-  /** Sends the scripted call; answers the approval with `decision` when asked. */
-  async function call(tool: string, args: Record<string, unknown>, decision: ApprovalDecision = 'once'): Promise<{ step: FunctionStep; asked: FunctionStep | undefined }> {
-    posted.length = 0;
-    const sending = api.chat.handle({ type: 'send', text: `${tool} ${JSON.stringify(args)}` });
-    const first = await waitFor(() => posted.flatMap((m) => (m.type === 'toolStep' && m.step.kind === 'function' ? [m.step] : []))[0], (step) => step !== undefined, `the ${tool} call`);
-    const asked = first?.status === 'awaitingApproval' ? first : undefined;
-    if (asked) await api.chat.handle({ type: 'approveTool', callId: asked.id, decision });
-    await sending;
-    const step = lastReply().toolSteps[0];
-    assert.equal(step?.kind, 'function', JSON.stringify(lastReply()));
-    return { step: step as FunctionStep, asked };
-  }
+  const call = (tool: string, args: Record<string, unknown>, decision: ApprovalDecision = 'once'): Promise<{ step: FunctionStep; asked: FunctionStep | undefined }> => callScriptedTool(api, posted, { tool, args, decision });
 
   /** The tool result the model got back in the request after the call. */
   const lastToolResult = (): string => lastToolResultOf(gateway);
