@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, linkSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ApplyOutcome } from '../../src/extension/apply/codeApplier';
@@ -212,6 +212,22 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
     }
     await ended(review);
     assert.equal(await textOf(uri), changed, 'written after the yes');
+  });
+
+  it('judges the open editor\'s file as a write: a hard link (another name for a hook or script) is named and asked', async () => {
+    const original = 'first line\nsecond line\nlast line\n';
+    const uri = write('hooked.txt', original);
+    const otherName = join(dir(), 'other-name.txt');
+    rmSync(otherName, { force: true });
+    linkSync(uri.fsPath, otherName);
+    await vscode.window.showTextDocument(uri);
+    notes.shown.length = 0;
+    const review = reviewOf(await applyReply('```text\nfirst line\nchanged line\nlast line\n```\n'));
+    assert.ok(notes.shown.some((n) => n.kind === 'warning' && /hooked\.txt may run code under another name/.test(n.message)), `the notice: ${JSON.stringify(notes.shown)}`);
+    assert.match(review.title, /can run code/, 'the review\'s title says so');
+    await vscode.commands.executeCommand('unifiedInference.apply.rejectAll', review.proposalUri);
+    await ended(review);
+    rmSync(otherName, { force: true });
   });
 
   it('refuses a path outside the workspace (by .., absolute, or a folder link) and writes nothing', async () => {

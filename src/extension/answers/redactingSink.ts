@@ -1,7 +1,9 @@
 // The sink streamGatewayAnswer hands its consumer: text and reasoning pass through a
 // StreamRedactor each (a key split across deltas is caught; the end of what arrived may wait for
-// the next delta), tool calls and server tool steps are redacted whole. Held text goes out before
-// a tool call, so the consumer still sees text and calls in the order they came.
+// the next delta), tool calls and server tool steps are redacted whole. A tool event does not
+// release held text: a gateway could put one between the two halves of a key. The held tail (shorter
+// than the key) goes out with the next text or at the end, so a few characters may follow a step
+// that came after them.
 import { redactValue, StreamRedactor } from '../../core/index';
 import type { AnswerSink } from './gatewayAnswer';
 
@@ -27,14 +29,8 @@ export function redactingSink(target: AnswerSink, secrets: readonly string[]): R
   const sink: AnswerSink = {
     text: (delta) => emitText(text.push(delta)),
     reasoning: (delta) => emitReasoning(reasoning.push(delta)),
-    toolCall: (call) => {
-      flush();
-      target.toolCall?.(redactValue(call, secrets));
-    },
-    toolsExecuted: (tools) => {
-      flush();
-      target.toolsExecuted?.(redactValue(tools, secrets));
-    },
+    toolCall: (call) => target.toolCall?.(redactValue(call, secrets)),
+    toolsExecuted: (tools) => target.toolsExecuted?.(redactValue(tools, secrets)),
   };
   return { sink, flush };
 }

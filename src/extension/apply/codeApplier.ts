@@ -138,7 +138,8 @@ export class CodeApplier extends Disposable {
     // With the chat in an editor panel there is no active text editor: a visible one is meant.
     const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'file');
     if (editor && editor.document.uri.scheme === 'file') {
-      const resolved = await this.deps.workspaceFiles.resolveUri(files, editor.document.uri);
+      // 'write': Apply writes there, so links the other way and hard links are looked for too.
+      const resolved = await this.deps.workspaceFiles.resolveUri(files, editor.document.uri, 'write');
       if (resolved.ok) return this.asTarget(files.absolutePath(resolved.file), resolved.file, true);
     }
     return this.pick(files);
