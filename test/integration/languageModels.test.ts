@@ -138,6 +138,22 @@ describe('the gateway\'s models in VS Code\'s language model API', function () {
     });
   }
 
+  it('never hands VS Code\'s agent a tool call whose arguments were refused (nested too deep): the caller reads why', async () => {
+    await setSetting('extraHeaders', { 'x-gateway-fault': 'tool-args' });
+    await waitFor(() => api.connection.setup.client, (client) => client !== undefined, 'the rebuilt client');
+    try {
+      const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'sim-openai/gpt-sim-mini' });
+      assert.ok(model);
+      const tools: vscode.LanguageModelChatTool[] = [{ name: 'read_file', description: 'Read a workspace file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }];
+      const deep = `${'{"a":'.repeat(80)}1${'}'.repeat(80)}`;
+      const answer = await askModel(model, [vscode.LanguageModelChatMessage.User(`read_file {"path": ${deep}}`)], { tools });
+      assert.equal(answer.calls.length, 0, `no tool call reached the caller: ${JSON.stringify(answer.calls.map((c) => c.input)).slice(0, 200)}`);
+      assert.match(answer.text, /read_file: .*nest deeper than 64 levels/, answer.text);
+    } finally {
+      await setSetting('extraHeaders', undefined);
+    }
+  });
+
   it('cancels at once: the request stops and the gateway sees the connection close', async () => {
     await setSetting('extraHeaders', { 'x-gateway-fault': 'delay-chunks=300' });
     await waitFor(() => api.connection.setup.client, (client) => client !== undefined, 'the rebuilt client');

@@ -11,6 +11,7 @@ import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
 import { providerOf } from '../models/catalogTree';
 import { streamGatewayAnswer } from '../answers/gatewayAnswer';
+import { toolInputRefusal } from '../answers/gatewayMessages';
 import { answerRoomOf, chatModelInformation, estimateTokens, type ModelInformation } from './modelInformation';
 import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools, type LanguageModelKit } from './requestMessages';
 
@@ -133,7 +134,13 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
         },
         {
           text: (delta) => progress.report(new vscode.LanguageModelTextPart(delta)),
-          toolCall: (call) => progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, call.input)),
+          toolCall: (call) => {
+            // Arguments refused as too deep or too large: VS Code's agent would run the tool with
+            // the placeholder, so the caller reads why in the text instead.
+            const refused = toolInputRefusal(call.input);
+            if (refused) progress.report(new vscode.LanguageModelTextPart(`\n\n[${call.name}: ${refused}]\n`));
+            else progress.report(new vscode.LanguageModelToolCallPart(call.id, call.name, call.input));
+          },
         },
         controller.signal,
       );
