@@ -2,7 +2,8 @@
 // picker): only the fields something reads (the spec's, and the ones contextLength.ts,
 // modelCategory.ts, modelFeatures.ts, modelPricing.ts and the pickers look at), each of the type it
 // is read as. The gateway's answer is untrusted: whatever else a model entry carries (an echoed
-// header, a provider's notes, megabytes of anything) is not kept.
+// header, a provider's notes, megabytes of anything) is not kept, and what is kept is bounded: at
+// most 64 words of at most 64 characters a list, 256 characters a string.
 import type { Model } from '../types/account';
 import { isRecord } from './json';
 import { parseModel } from './resources';
@@ -14,16 +15,31 @@ type Shape = 'string' | 'boolean' | 'amount' | 'words' | { readonly [field: stri
  * false; `modalities` may also be `{input: [...], output: [...]}` (a word or a list each).
  */
 function words(value: unknown): unknown {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.filter((item) => typeof item === 'string');
+  if (typeof value === 'string') return short(value);
+  if (Array.isArray(value)) return wordList(value);
   if (!isRecord(value)) return undefined;
   const kept: Record<string, unknown> = {};
-  for (const [name, item] of Object.entries(value)) {
+  for (const [name, item] of Object.entries(value).slice(0, MAX_WORDS)) {
+    if (name.length > MAX_WORD_LENGTH) continue;
     if (typeof item === 'boolean') kept[name] = item;
-    else if (Array.isArray(item)) kept[name] = item.filter((word) => typeof word === 'string');
-    else if (typeof item === 'string' && (name === 'input' || name === 'output')) kept[name] = item;
+    else if (Array.isArray(item)) kept[name] = wordList(item);
+    else if (typeof item === 'string' && (name === 'input' || name === 'output')) kept[name] = short(item);
   }
   return kept;
+}
+
+// Real catalogs list a few dozen capabilities of a few words each; past these, what is kept could
+// only be filler, and each entry is stored in extension state for every model.
+const MAX_WORDS = 64;
+const MAX_WORD_LENGTH = 64;
+const MAX_STRING_LENGTH = 256;
+
+function wordList(items: readonly unknown[]): string[] {
+  return items.filter((item): item is string => typeof item === 'string' && item.length <= MAX_WORD_LENGTH).slice(0, MAX_WORDS);
+}
+
+function short(text: string): string {
+  return text.length > MAX_STRING_LENGTH ? text.slice(0, MAX_STRING_LENGTH) : text;
 }
 
 const AMOUNT = 'amount';
@@ -69,11 +85,11 @@ const FIELDS: { readonly [field: string]: Shape } = {
 function shaped(value: unknown, shape: Shape): unknown {
   switch (shape) {
     case 'string':
-      return typeof value === 'string' ? value : undefined;
+      return typeof value === 'string' ? short(value) : undefined;
     case 'boolean':
       return typeof value === 'boolean' ? value : undefined;
     case 'amount':
-      return (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'string' ? value : undefined;
+      return (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'string' ? (typeof value === 'string' ? short(value) : value) : undefined;
     case 'words':
       return words(value);
     default:

@@ -33,6 +33,24 @@ describe('catalogEntry: a catalog model as the extension keeps it', () => {
     assert.equal(catalogEntry(42), undefined);
   });
 
+  it('keeps at most 64 short words a list and 256 characters a string: a catalog cannot fill extension state', () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => `word${i}`);
+    const entry = catalogEntry({
+      id: 'p/m',
+      family: 'f'.repeat(100_000),
+      supported_parameters: ['tools', 'x'.repeat(1_000), ...many],
+      capabilities: Object.fromEntries(many.map((word) => [word, true])),
+      modalities: { input: 'i'.repeat(1_000), output: many },
+    }) as unknown as Record<string, unknown>;
+    assert.equal((entry.family as string).length, 256);
+    assert.deepEqual((entry.supported_parameters as string[]).slice(0, 2), ['tools', 'word0'], 'a word over 64 characters is dropped');
+    assert.equal((entry.supported_parameters as string[]).length, 64);
+    assert.equal(Object.keys(entry.capabilities as object).length, 64);
+    assert.equal(((entry.modalities as { input: string }).input).length, 256);
+    assert.equal(((entry.modalities as { output: string[] }).output).length, 64);
+    assert.ok(JSON.stringify(entry).length < 4_000, `kept ${JSON.stringify(entry).length} characters`);
+  });
+
   it('keeps everything the extension reads: the local gateway\'s catalog and the shapes of real catalogs derive the same', () => {
     const shapes: Record<string, unknown>[] = [
       ...CATALOG.map(modelObject),
