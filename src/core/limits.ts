@@ -123,9 +123,14 @@ export const MAX_TOOL_CALLS_PER_ANSWER = 64;
 export const MAX_SERVER_TOOL_STEPS_PER_ANSWER = 64;
 
 /**
- * A tool call's arguments: redaction reads values 64 levels deep, and no tool schema nests past a
- * handful; deeper JSON would also make saving the conversation overflow the stack. The size is
+ * A tool call's arguments: no tool schema nests past a handful; deeper JSON would also make saving the conversation overflow the stack. The size is
  * four times the longest answer a model writes (128,000 tokens, about 512 KB).
  */
 export const MAX_TOOL_ARGUMENT_DEPTH = 64;
 export const MAX_TOOL_ARGUMENT_BYTES = 2 * MiB;
+
+/**
+ * How deep redaction reads a value: a conversation around a tool call's arguments, with room to
+ * spare. A value deeper than this is replaced, never passed on unread (it could hide the key).
+ */
+export const MAX_REDACTION_DEPTH = 2 * MAX_TOOL_ARGUMENT_DEPTH;

@@ -4,6 +4,7 @@
 // after parsing, so an escaped key (`\/`, `\u0041`) has been decoded to its plain form by then;
 // raw text is searched for every form a reader could recover (secretForms.ts). A key split across
 // the deltas of a stream is caught by StreamRedactor (streamRedactor.ts), not here.
+import { MAX_REDACTION_DEPTH } from './limits';
 import { foldCase, MIN_SECRET_LENGTH, replaceRanges, secretPatterns, secretRanges, type SecretPatterns } from './secretForms';
 
 export const REDACTED = '[redacted]';
@@ -36,11 +37,13 @@ export function redactValue<T>(value: T, secrets: readonly (string | undefined)[
   return redactIn(value, secretPatterns(list), 0) as T;
 }
 
-const MAX_DEPTH = 64;
+/** What stands for a value nested deeper than redaction reads: never the value unread. */
+export const TOO_DEEP_TO_REDACT = '[nested too deep to check]';
 
 function redactIn(value: unknown, secrets: SecretPatterns, depth: number): unknown {
   if (typeof value === 'string') return redactWith(value, secrets);
-  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > MAX_REDACTION_DEPTH) return TOO_DEEP_TO_REDACT;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     value.forEach((item: unknown, index) => {

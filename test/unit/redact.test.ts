@@ -32,6 +32,14 @@ describe('redactValue', () => {
     const untouched = { a: ['b', { c: 'd' }] };
     assert.equal(redactValue(untouched, [KEY]), untouched, 'nothing to redact: no copy');
   });
+
+  it('never passes on unread a value nested deeper than it reads', () => {
+    let deep: unknown = `the key: ${KEY}`;
+    for (let i = 0; i < 200; i++) deep = { a: deep };
+    const text = JSON.stringify(redactValue({ deep }, [KEY]));
+    assert.ok(!text.includes(KEY), 'the key is not in what comes out');
+    assert.ok(text.includes('[nested too deep to check]'));
+  });
 });
 
 describe('redactError', () => {

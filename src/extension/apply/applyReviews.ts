@@ -5,6 +5,7 @@
 // document (typing) and end it when its diff editor is closed.
 import * as vscode from 'vscode';
 import type { GuardedPath, Hunk } from '../../core/index';
+import { guardedWriteWords } from '../../shared/chatModel';
 import type { CheckpointRecorder } from '../checkpoints/checkpointRecorder';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
@@ -19,21 +20,9 @@ export const APPLY_COMMANDS = {
 
 /** What the edit tools' card says of a guarded file, for Apply's notice and confirmation. */
 export function guardedNotice(guarded: readonly GuardedPath[]): string {
-  const why = guarded.map((g) => guardedWhy(g));
+  // The card's own words (shared/chatModel.ts), so Apply and the edit tools name a file alike.
+  const why = guarded.map((g) => `${g.path} ${guardedWriteWords(g.reason)}`);
   return vscode.l10n.t('{0}: a change there takes effect without anyone looking at it again (a task, a script, a hook, the next model\'s instructions). Accept only a change you have read.', why.join(', '));
-}
-
-function guardedWhy(g: GuardedPath): string {
-  switch (g.reason) {
-    case 'runsCode':
-      return vscode.l10n.t('{0} can run code', g.path);
-    case 'instructsModel':
-      return vscode.l10n.t('{0} gives the model instructions', g.path);
-    case 'changesReads':
-      return vscode.l10n.t('{0} decides what the model may read', g.path);
-    case 'otherNames':
-      return vscode.l10n.t('{0} may run code under another name (a hard link, or a link not checked)', g.path);
-  }
 }
 
 function reviewIdOf(uri: vscode.Uri): string | undefined {
