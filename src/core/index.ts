@@ -198,7 +198,7 @@ export type { Candidate, RankedResult } from './search/rankResults';
 // folders, files.exclude / search.exclude / .gitignore (negations, nested files), sensitive paths,
 // reads bounded by a byte cap, binary detection.
 export { WorkspaceFiles } from './workspaceFiles/workspaceFiles';
-export { AS_IT_WAS, ExclusionBaseline } from './workspaceFiles/exclusionBaseline';
+export { AS_IT_WAS, ExclusionBaseline, NOT_KEPT, NOT_KEPT_NOTE, type BaselineBounds } from './workspaceFiles/exclusionBaseline';
 export { gitConfigRunValues } from './workspaceFiles/gitRunPaths';
 export type { Resolution, ResolveProblem, WorkspaceFilesConfig, WriteResolution } from './workspaceFiles/workspaceFiles';
 export type { NewFileProblem, NewFileResolution, NewFileTarget } from './workspaceFiles/newFileTarget';

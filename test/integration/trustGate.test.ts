@@ -2,9 +2,10 @@
 // gateway (whose `tool-args` mode scripts the model's call as "<tool> <JSON>"): a model cannot
 // widen what it may read by editing a .gitignore (the edit always asks, and what was excluded when
 // the conversation began stays excluded for it), and a write is judged by the file it reaches (a
-// committed link named package.json makes its target always asked, also with autoApproveEdits on).
+// committed link named package.json makes its target always asked, also with autoApproveEdits on,
+// and so does a committed .vscode/tasks.json leading to a file not created yet).
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AssistantTurn, ToolStep } from '../../src/shared/chatModel';
@@ -40,6 +41,10 @@ describe('trust gate: what a model may read and write, judged by what it reaches
     writeFileSync(abs('gate/secret.txt'), `${SECRET}\n`);
     writeFileSync(abs('gate/pkg/data.json'), '{ "scripts": {} }\n');
     symlinkSync(abs('gate/pkg/data.json'), abs('gate/pkg/package.json'));
+    // A committed tasks.json leading to a file that does not exist yet.
+    mkdirSync(abs('gate/.vscode'));
+    mkdirSync(abs('gate/notes'));
+    symlinkSync(join('..', 'notes', 'todo.json'), abs('gate/.vscode/tasks.json'));
     gateway = await connectedGateway(api);
     await setSetting('defaultModels.chat', MODEL);
     await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get<string>('defaultModels.chat'), (seen) => seen === MODEL, 'the model setting');
@@ -90,5 +95,12 @@ describe('trust gate: what a model may read and write, judged by what it reaches
     assert.ok(edit.asked, 'asked, although data.json is an ordinary name');
     assert.deepEqual(edit.asked.guarded, [{ path: 'gate/pkg/package.json', reason: 'runsCode' }]);
     assert.equal(readFileSync(abs('gate/pkg/data.json'), 'utf8'), '{ "scripts": {} }\n', 'Deny wrote nothing');
+  });
+
+  it('creating the missing target of a committed link named .vscode/tasks.json asks, under the link\'s name, with autoApproveEdits on', async () => {
+    const create = await call('create_file', { path: 'gate/notes/todo.json', content: '{ "tasks": [] }\n' }, 'deny');
+    assert.ok(create.asked, 'asked, although notes/todo.json is an ordinary name');
+    assert.deepEqual(create.asked.guarded, [{ path: 'gate/.vscode/tasks.json', reason: 'runsCode' }]);
+    assert.ok(!existsSync(abs('gate/notes/todo.json')), 'Deny wrote nothing');
   });
 });

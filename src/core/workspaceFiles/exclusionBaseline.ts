@@ -5,30 +5,77 @@
 // .gitignore of its folder first), and from then on a path is excluded when the rules of now OR
 // the rules as first seen leave it out. A new conversation starts from the rules of its day.
 // Pure: the caller reads the files and hands their text in.
+//
+// Bounded, since a window keeps many conversations: only the text is kept (the caller parses it
+// again only when it differs from today's), up to MAX_CHARS of it, then a digest (enough to tell
+// "unchanged"); and up to MAX_FILES files. What it cannot tell (a file past the bounds, or one
+// kept by digest that changed) is NOT_KEPT, and the caller then takes the file to exclude its
+// whole folder: sharing less, never more.
+import { createHash } from 'node:crypto';
 import type { ExcludeGlobs } from './fileRules';
-
-/** One .gitignore as first seen: its text (undefined: there was none) and whatever the caller parsed of it. */
-export interface SeenIgnoreFile<T> {
-  readonly text: string | undefined;
-  readonly parsed: T;
-}
 
 /** Appended to a rule source's name when only its earlier form still excludes a path. */
 export const AS_IT_WAS = ' (as it was when this conversation began)';
 
+/** What an ignore file was when first seen cannot be told (see above). */
+export const NOT_KEPT: unique symbol = Symbol('not kept');
+
+/** Appended to `.gitignore` when a NOT_KEPT file excludes a path. */
+export const NOT_KEPT_NOTE = ' (this conversation keeps track of only so many .gitignore files, and cannot tell what this one said when it began, so its folder stays excluded: start a new conversation)';
+
+/** Most ignore files (present or not) remembered per conversation. */
+const MAX_FILES = 10_000;
+/** Most characters of their text remembered per conversation (paths included); past it a digest. */
+const MAX_CHARS = 500_000;
+
+export interface BaselineBounds {
+  readonly maxFiles: number;
+  readonly maxChars: number;
+}
+
+/** Text, undefined (there was no file), or a digest of a text too large to keep. */
+type Kept = string | undefined | { readonly digest: string };
+
+const digestOf = (text: string | undefined): string => (text === undefined ? '' : createHash('sha256').update(text).digest('base64'));
+
 export class ExclusionBaseline {
-  private readonly ignoreFiles = new Map<string, SeenIgnoreFile<unknown>>();
+  /** Per folder (a real path), per folder in it: the ignore file as first seen. */
+  private readonly ignoreFiles = new Map<string, Map<string, Kept>>();
   private readonly globs = new Map<string, ExcludeGlobs>();
+  private files = 0;
+  private chars = 0;
+
+  constructor(private readonly bounds: BaselineBounds = { maxFiles: MAX_FILES, maxChars: MAX_CHARS }) {}
 
   /**
-   * The ignore file at `key` (a folder and a path in it) as first seen: `now` is remembered when
-   * it is the first sighting, and what was remembered is returned.
+   * The ignore file of folder `dir` in workspace folder `folder` (as the disk names them: the
+   * caller folds case on a case-insensitive disk) as first seen, its text now being `now`: `now`
+   * is remembered at the first sighting. NOT_KEPT when that cannot be told (see above).
    */
-  ignoreFile<T>(key: string, now: SeenIgnoreFile<T>): SeenIgnoreFile<T> {
-    const seen = this.ignoreFiles.get(key) as SeenIgnoreFile<T> | undefined;
-    if (seen) return seen;
-    this.ignoreFiles.set(key, now);
+  ignoreFile(folder: string, dir: string, now: string | undefined): string | undefined | typeof NOT_KEPT {
+    let inFolder = this.ignoreFiles.get(folder);
+    if (inFolder?.has(dir)) {
+      const kept = inFolder.get(dir);
+      if (typeof kept !== 'object') return kept;
+      return kept.digest === digestOf(now) ? now : NOT_KEPT;
+    }
+    if (this.files >= this.bounds.maxFiles) return NOT_KEPT;
+    if (!inFolder) {
+      inFolder = new Map();
+      this.ignoreFiles.set(folder, inFolder);
+      this.chars += folder.length;
+    }
+    const whole = this.chars + dir.length + (now?.length ?? 0) <= this.bounds.maxChars;
+    const kept: Kept = whole || now === undefined ? now : { digest: digestOf(now) };
+    inFolder.set(dir, kept);
+    this.files++;
+    this.chars += dir.length + (typeof kept === 'object' ? kept.digest.length : (kept?.length ?? 0));
     return now;
+  }
+
+  /** How much is remembered (for tests of the bounds). */
+  get size(): { readonly files: number; readonly chars: number } {
+    return { files: this.files, chars: this.chars };
   }
 
   /**

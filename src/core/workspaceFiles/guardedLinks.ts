@@ -6,9 +6,11 @@
 // real target: a write reaching that target, or a path below a linked folder, is guarded under
 // the link's name. Git's hook folders (.git/hooks, which the walk does not enter, and a custom
 // core.hooksPath) are looked at too: `ln -s ../../scripts/check .git/hooks/pre-commit` is common.
+// A link leading nowhere yet counts too: creating its missing target creates what the editor runs.
 import { promises as fs, type Dirent } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { GuardedPath, GuardReason } from './guardedWrites';
+import { realOfNearest } from './nearestReal';
 import { relativeWithin, type GitignoreCache, type RootFolder } from './rootFolders';
 import { displayPath } from './workspaceFile';
 
@@ -37,7 +39,7 @@ export async function findGuardedLinks(folders: readonly RootFolder[], gitignore
   const note = async (folder: RootFolder, path: string): Promise<void> => {
     const reason = folder.rules.guardReason(path);
     if (!reason) return;
-    const real = await fs.realpath(nodePath.join(folder.real, ...path.split('/'))).catch(() => undefined);
+    const real = await whereLinkLeads(nodePath.join(folder.real, ...path.split('/')));
     if (real) links.push({ display: displayPath(folders, folder, path), real, reason });
   };
 
@@ -64,6 +66,30 @@ export async function findGuardedLinks(folders: readonly RootFolder[], gitignore
     if (!complete) break;
   }
   return { links, complete };
+}
+
+/** Most links followed one after another (as the kernel's own limit on a chain of links). */
+const MAX_HOPS = 40;
+
+/**
+ * The real path a link leads to, also when that does not exist (yet): a dangling
+ * `.vscode/tasks.json -> ../notes/todo.json` leads to where `notes/todo.json` would be created, by
+ * the real path of its nearest existing folder. Undefined for a loop or an unreadable link.
+ */
+async function whereLinkLeads(link: string): Promise<string | undefined> {
+  let path = link;
+  for (let hop = 0; hop < MAX_HOPS; hop++) {
+    const nearest = await realOfNearest(path);
+    if (nearest.ok) return nearest.real;
+    if (nearest.problem === 'nothing') return undefined;
+    // `nearest.nearest` exists but leads nowhere: a link (read it and go on from where it points).
+    const target = await fs.readlink(nearest.nearest).catch(() => undefined);
+    if (target === undefined) return undefined;
+    const from = nodePath.dirname(nearest.nearest);
+    const base = await fs.realpath(from).catch(() => from);
+    path = nodePath.join(nodePath.resolve(base, target), ...nearest.rest);
+  }
+  return undefined;
 }
 
 /** The guarded links a write to real path `real` goes through the other way (`real` is, or lies under, what they lead to). */

@@ -143,7 +143,7 @@ export const BUILT_IN_GUARDED_WRITES: ReadonlyArray<readonly [string, GuardReaso
   ['**/*.dockerfile', 'runsCode'],
   ['**/{docker-,}compose*.{yml,yaml}', 'runsCode'],
   // Version control: hooks inside .git, or installed from the repository by husky / pre-commit /
-  // lefthook / overcommit (a custom core.hooksPath is added per folder, gitHooksPath.ts); filter
+  // lefthook / overcommit (a custom core.hooksPath is added per folder, gitRunPaths.ts); filter
   // and diff drivers chosen by .gitattributes.
   ['**/.git', 'runsCode'],
   ['**/.husky', 'runsCode'],

@@ -4,8 +4,8 @@ import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import { readPrefix } from './boundedRead';
 import { FileRules, type ExcludeGlobs } from './fileRules';
-import { parseGitignore, type GitignoreFile } from './gitignore';
-import type { ExclusionBaseline } from './exclusionBaseline';
+import { parseGitignore, type GitignoreFile, type GitignoreRule } from './gitignore';
+import { NOT_KEPT, type ExclusionBaseline } from './exclusionBaseline';
 import { gitRunPaths } from './gitRunPaths';
 
 export interface FolderConfig {
@@ -74,11 +74,23 @@ interface IgnoreEntry {
   readonly now: GitignoreFile | undefined;
   readonly past: GitignoreFile | undefined;
   readonly changed: boolean;
+  /** The conversation could not tell what it was (NOT_KEPT): `past` excludes the whole folder. */
+  readonly notKept?: true;
+}
+
+/** What a .gitignore the conversation could not keep track of is taken to say: everything is left out. */
+const EVERYTHING: readonly GitignoreRule[] = [{ negated: false, folderOnly: false, matches: () => true }];
+
+/** The same files as first seen, when some changed since; `notKept` when one could not be told. */
+export interface PastChain {
+  readonly files: GitignoreFile[];
+  readonly notKept: boolean;
 }
 
 /**
  * The .gitignore files of folders, read once per operation (edits between operations count). With
- * a conversation's baseline (exclusionBaseline.ts), also each file as that conversation first saw it.
+ * a conversation's baseline (exclusionBaseline.ts), also each file as that conversation first saw
+ * it: the baseline keeps text only, parsed again here when it differs from today's.
  */
 export class GitignoreCache {
   private readonly read = new Map<string, Promise<IgnoreEntry>>();
@@ -95,11 +107,15 @@ export class GitignoreCache {
       const path = nodePath.join(folder.real, ...dir.split('/').filter(Boolean), '.gitignore');
       found = readPrefix(path, MAX_GITIGNORE_BYTES)
         .then(({ bytes }) => new TextDecoder().decode(bytes), () => undefined)
-        .then((text) => {
-          const now = text === undefined ? undefined : { base: dir, rules: parseGitignore(text, this.caseInsensitive) };
+        .then((text): IgnoreEntry => {
+          const parse = (content: string | undefined): GitignoreFile | undefined => (content === undefined ? undefined : { base: dir, rules: parseGitignore(content, this.caseInsensitive) });
+          const now = parse(text);
           if (!this.baseline) return { now, past: now, changed: false };
-          const seen = this.baseline.ignoreFile(`${folder.real}\0${dir}`, { text, parsed: now });
-          return { now, past: seen.parsed, changed: seen.text !== text };
+          // Keyed as the disk names it: on a case-insensitive disk `SUB/` is the `sub/` seen before.
+          const fold = (name: string): string => (this.caseInsensitive ? name.toLowerCase() : name);
+          const seen = this.baseline.ignoreFile(fold(folder.real), fold(dir), text);
+          if (seen === NOT_KEPT) return { now, past: { base: dir, rules: EVERYTHING }, changed: true, notKept: true };
+          return seen === text ? { now, past: now, changed: false } : { now, past: parse(seen), changed: true };
         });
       this.read.set(key, found);
     }
@@ -120,9 +136,10 @@ export class GitignoreCache {
    * The same files as the conversation first saw them, or undefined when none has changed since
    * (then `chain` says it all).
    */
-  async pastChain(folder: RootFolder, dir: string): Promise<GitignoreFile[] | undefined> {
+  async pastChain(folder: RootFolder, dir: string): Promise<PastChain | undefined> {
     const entries = await this.entries(folder, dir);
-    return entries.some((entry) => entry.changed) ? entries.flatMap((entry) => (entry.past ? [entry.past] : [])) : undefined;
+    if (!entries.some((entry) => entry.changed)) return undefined;
+    return { files: entries.flatMap((entry) => (entry.past ? [entry.past] : [])), notKept: entries.some((entry) => entry.notKept) };
   }
 
   private entries(folder: RootFolder, dir: string): Promise<IgnoreEntry[]> {

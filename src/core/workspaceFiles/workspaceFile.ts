@@ -2,7 +2,7 @@
 // admits one: inside the folders by its real path, not excluded, and sensitive or not.
 import type { GuardedPath, GuardReason } from './guardedWrites';
 import type { GitignoreCache, RootFolder } from './rootFolders';
-import { AS_IT_WAS } from './exclusionBaseline';
+import { AS_IT_WAS, NOT_KEPT_NOTE } from './exclusionBaseline';
 
 /** Where a path stands in the workspace and what the rules say of it: an existing file, or one to create. */
 export interface PlacedPath {
@@ -49,7 +49,7 @@ export async function admit(folder: RootFolder, path: string, isFolder: boolean,
   const excluded = folder.rules.excludedBy(path, isFolder, await gitignores.chain(folder, parent), !foldersChecked);
   if (excluded) return { excluded };
   const past = await gitignores.pastChain(folder, parent);
-  if (past && folder.rules.excludedBy(path, isFolder, past, !foldersChecked) === '.gitignore') return { excluded: `.gitignore${AS_IT_WAS}` };
+  if (past && folder.rules.excludedBy(path, isFolder, past.files, !foldersChecked) === '.gitignore') return { excluded: `.gitignore${past.notKept ? NOT_KEPT_NOTE : AS_IT_WAS}` };
   const guarded = foldersChecked ? undefined : folder.rules.guardReason(path);
   return { sensitive: folder.rules.sensitivePattern(path, foldersChecked) !== undefined, ...(guarded ? { guarded } : {}) };
 }

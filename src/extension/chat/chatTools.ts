@@ -18,8 +18,12 @@ import type { ToolHost, ToolReview } from '../answers/toolHost';
 import type { ToolApprovals } from './toolApprovals';
 import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
 
-/** Conversations whose exclusion baseline is kept (the least recently used is forgotten). */
-const MAX_BASELINES = 200;
+/**
+ * Conversations whose exclusion baseline is kept (the least recently used is forgotten): each is
+ * bounded (exclusionBaseline.ts: the .gitignore files of at most 10,000 folders, 500,000
+ * characters of their text, digests of the rest).
+ */
+const MAX_BASELINES = 50;
 
 /** The paths no standing permission covers: sensitive ones, and writes that can run code. */
 function onceOnlyPaths(review: ToolReview): readonly string[] {
@@ -35,7 +39,7 @@ export class ChatTools {
   private readonly workspace: WorkspaceTools;
   private readonly edits: EditTools;
   private readonly commands = new CommandTool();
-  /** Per conversation, most recently used last; bounded (a few parsed .gitignore files each). */
+  /** Per conversation, most recently used last; bounded in number and each in size (see MAX_BASELINES). */
   private readonly baselines = new Map<string, ExclusionBaseline>();
 
   constructor(service: WorkspaceFilesService, private readonly approvals: ToolApprovals, checkpoints: CheckpointRecorder) {

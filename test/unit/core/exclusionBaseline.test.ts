@@ -1,20 +1,36 @@
 // What was excluded when a conversation began stays excluded for it: editing a .gitignore (or the
 // exclude settings) does not open a file to the model. The pure memory, then the gate on disk.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AS_IT_WAS, ExclusionBaseline, WorkspaceFiles, type ExcludeGlobs } from '../../../src/core/index';
+import { AS_IT_WAS, ExclusionBaseline, NOT_KEPT, NOT_KEPT_NOTE, WorkspaceFiles, type ExcludeGlobs } from '../../../src/core/index';
+import { GitignoreCache, openFolders } from '../../../src/core/workspaceFiles/rootFolders';
+import { admit } from '../../../src/core/workspaceFiles/workspaceFile';
 
 describe('core/workspaceFiles: exclusions kept per conversation', () => {
   it('remembers each ignore file as first seen, and adds back exclude globs that went away', () => {
     const baseline = new ExclusionBaseline();
-    assert.deepEqual(baseline.ignoreFile('a', { text: 'secret/\n', parsed: 1 }), { text: 'secret/\n', parsed: 1 });
-    assert.deepEqual(baseline.ignoreFile('a', { text: '', parsed: 2 }), { text: 'secret/\n', parsed: 1 }, 'the first sighting wins');
-    assert.deepEqual(baseline.ignoreFile('b', { text: undefined, parsed: undefined }), { text: undefined, parsed: undefined });
+    assert.equal(baseline.ignoreFile('/ws', 'a', 'secret/\n'), 'secret/\n');
+    assert.equal(baseline.ignoreFile('/ws', 'a', ''), 'secret/\n', 'the first sighting wins');
+    assert.equal(baseline.ignoreFile('/ws', 'b', undefined), undefined);
+    assert.equal(baseline.ignoreFile('/ws', 'b', '!x\n'), undefined, 'a file that was not there is remembered as not there');
     const first: ExcludeGlobs = { 'files.exclude': ['**/.git', 'private/**'], 'search.exclude': [] };
     assert.deepEqual(baseline.excludes('/ws', first), first);
     assert.deepEqual(baseline.excludes('/ws', { 'files.exclude': ['**/.git', 'more/**'] }), { 'files.exclude': ['**/.git', 'more/**'], [`files.exclude${AS_IT_WAS}`]: ['private/**'] });
+  });
+
+  it('is bounded: past its files it cannot tell (NOT_KEPT), past its characters it keeps a digest', () => {
+    const baseline = new ExclusionBaseline({ maxFiles: 100, maxChars: 1_000 });
+    for (let i = 0; i < 150; i++) baseline.ignoreFile('/ws', `dir${i}`, i < 100 ? 'x'.repeat(200) : undefined);
+    assert.deepEqual(baseline.size.files, 100, 'files past the bound are not kept');
+    // 3 + "dirN" names + 4 whole texts of 200 + 96 digests of 44: far below the 100 texts' 20,000.
+    assert.ok(baseline.size.chars < 1_000 + 100 * (5 + 44), String(baseline.size.chars));
+    assert.equal(baseline.ignoreFile('/ws', 'dir0', 'changed'), 'x'.repeat(200), 'a text within the bound is kept whole');
+    assert.equal(baseline.ignoreFile('/ws', 'dir99', 'x'.repeat(200)), 'x'.repeat(200), 'one kept by digest, unchanged');
+    assert.equal(baseline.ignoreFile('/ws', 'dir99', 'changed'), NOT_KEPT, 'one kept by digest that changed cannot be told');
+    assert.equal(baseline.ignoreFile('/ws', 'dir120', undefined), NOT_KEPT, 'one past the bound cannot be told, even unchanged');
+    assert.equal(baseline.size.files, 100);
   });
 
   describe('on disk', () => {
@@ -69,6 +85,30 @@ describe('core/workspaceFiles: exclusions kept per conversation', () => {
       const after = await (await open(baseline, [])).resolve('notes/n.txt');
       assert.ok(!after.ok && after.problem === 'excluded');
       assert.match(after.message, /files\.exclude \(as it was when this conversation began\)/);
+    });
+
+    it('knows a folder by the name the disk gives it: on a case-insensitive disk SUB/ is the sub/ seen first', async () => {
+      mkdirSync(join(ws, 'sub'));
+      writeFileSync(join(ws, 'sub', '.gitignore'), 'hidden.txt\n');
+      writeFileSync(join(ws, 'sub', 'hidden.txt'), 's\n');
+      symlinkSync('sub', join(ws, 'SUB')); // what a case-insensitive disk answers for SUB/, on any disk
+      const [folder] = await openFolders([{ name: 'ws', path: ws, excludes: {} }], [], true);
+      assert.ok(folder);
+      const baseline = new ExclusionBaseline();
+      assert.equal((await admit(folder, 'sub/hidden.txt', false, new GitignoreCache(true, baseline))).excluded, '.gitignore');
+      writeFileSync(join(ws, 'sub', '.gitignore'), '# nothing ignored any more\n');
+      const typed = await admit(folder, 'SUB/hidden.txt', false, new GitignoreCache(true, baseline));
+      assert.equal(typed.excluded, `.gitignore${AS_IT_WAS}`, 'not a first sighting under another case');
+    });
+
+    it('keeps the folders of .gitignore files past its bound excluded, saying why', async () => {
+      const baseline = new ExclusionBaseline({ maxFiles: 1, maxChars: 1_000 });
+      const files = await open(baseline, []);
+      assert.ok(!(await files.resolve('secret.txt')).ok, 'the root .gitignore is kept');
+      const past = await files.resolve('notes/n.txt');
+      assert.ok(!past.ok && past.problem === 'excluded', 'notes/.gitignore (none) is past the bound');
+      assert.ok(past.message.includes(NOT_KEPT_NOTE), past.message);
+      assert.ok((await (await open(undefined, [])).resolve('notes/n.txt')).ok, 'without a baseline it is shared');
     });
   });
 });

@@ -46,6 +46,29 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
     assert.deepEqual(plain.file.guarded, [], 'a file no guarded link reaches');
   });
 
+  it('guards the missing target of a dangling guarded link (creating it creates what the editor runs)', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'ui-dangling-'));
+    try {
+      for (const dir of ['.vscode', 'notes', 'data']) mkdirSync(join(repo, dir));
+      // Committed links whose targets do not exist (yet): in an existing folder, a missing one, and through a second dangling link.
+      symlinkSync(join('..', 'notes', 'todo.json'), join(repo, '.vscode', 'tasks.json'));
+      symlinkSync(join('..', 'later', 'launch.json'), join(repo, '.vscode', 'launch.json'));
+      symlinkSync('pkg-link', join(repo, 'package.json'));
+      symlinkSync(join('data', 'new.json'), join(repo, 'pkg-link'));
+      const files = await WorkspaceFiles.open({ folders: [{ name: 'repo', path: repo, excludes: {} }] });
+      for (const [path, link] of [['notes/todo.json', '.vscode/tasks.json'], ['later/launch.json', '.vscode/launch.json'], ['data/new.json', 'package.json']]) {
+        const created = await files.resolveNew(path as string);
+        assert.ok(created.ok, path);
+        assert.deepEqual(created.target.guarded, [{ path: link, reason: 'runsCode' }], path);
+      }
+      const other = await files.resolveNew('notes/other.json');
+      assert.ok(other.ok);
+      assert.deepEqual(other.target.guarded, [], 'a file no link reaches');
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
   it('guards a script that a link in .git/hooks runs', async () => {
     const check = await (await open()).resolve('scripts/check', 'write');
     assert.ok(check.ok);
