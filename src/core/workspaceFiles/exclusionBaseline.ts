@@ -9,7 +9,8 @@
 // Bounded, since a window keeps many conversations: only the text is kept (the caller parses it
 // again only when it differs from today's), up to MAX_CHARS of it, then a digest (enough to tell
 // "unchanged"); and up to MAX_FILES files. What it cannot tell (a file past the bounds, or one
-// kept by digest that changed) is NOT_KEPT, and the caller then takes the file to exclude its
+// kept by digest that changed) is NOT_KEPT (past the bounds a folder without an ignore file now
+// is taken as it is: its ignore file could only have gone by a deletion, which always asks), and the caller then takes the file to exclude its
 // whole folder: sharing less, never more.
 import { createHash } from 'node:crypto';
 import type { ExcludeGlobs } from './fileRules';
@@ -59,7 +60,10 @@ export class ExclusionBaseline {
       if (typeof kept !== 'object') return kept;
       return kept.digest === digestOf(now) ? now : NOT_KEPT;
     }
-    if (this.files >= this.bounds.maxFiles) return NOT_KEPT;
+    // Past the bound, a folder with no ignore file now is taken at its word: one that was there
+    // when the conversation began could only be gone by a deletion, which always asks. So only
+    // folders that hold an ignore file are kept out, not every folder of a large repository.
+    if (this.files >= this.bounds.maxFiles) return now === undefined ? undefined : NOT_KEPT;
     if (!inFolder) {
       inFolder = new Map();
       this.ignoreFiles.set(folder, inFolder);

@@ -29,7 +29,8 @@ describe('core/workspaceFiles: exclusions kept per conversation', () => {
     assert.equal(baseline.ignoreFile('/ws', 'dir0', 'changed'), 'x'.repeat(200), 'a text within the bound is kept whole');
     assert.equal(baseline.ignoreFile('/ws', 'dir99', 'x'.repeat(200)), 'x'.repeat(200), 'one kept by digest, unchanged');
     assert.equal(baseline.ignoreFile('/ws', 'dir99', 'changed'), NOT_KEPT, 'one kept by digest that changed cannot be told');
-    assert.equal(baseline.ignoreFile('/ws', 'dir120', undefined), NOT_KEPT, 'one past the bound cannot be told, even unchanged');
+    assert.equal(baseline.ignoreFile('/ws', 'dir120', 'x'), NOT_KEPT, 'one past the bound cannot be told');
+    assert.equal(baseline.ignoreFile('/ws', 'dir121', undefined), undefined, 'a folder with no ignore file past the bound is taken as it is (not every folder of a large repository kept out)');
     assert.equal(baseline.size.files, 100);
   });
 
@@ -105,8 +106,10 @@ describe('core/workspaceFiles: exclusions kept per conversation', () => {
       const baseline = new ExclusionBaseline({ maxFiles: 1, maxChars: 1_000 });
       const files = await open(baseline, []);
       assert.ok(!(await files.resolve('secret.txt')).ok, 'the root .gitignore is kept');
-      const past = await files.resolve('notes/n.txt');
-      assert.ok(!past.ok && past.problem === 'excluded', 'notes/.gitignore (none) is past the bound');
+      assert.ok((await files.resolve('notes/n.txt')).ok, 'notes/ has no .gitignore: past the bound it is taken as it is');
+      writeFileSync(join(ws, 'notes', '.gitignore'), 'other.txt\n');
+      const past = await (await open(baseline, [])).resolve('notes/n.txt');
+      assert.ok(!past.ok && past.problem === 'excluded', 'notes/.gitignore is past the bound: what it said cannot be told');
       assert.ok(past.message.includes(NOT_KEPT_NOTE), past.message);
       assert.ok((await (await open(undefined, [])).resolve('notes/n.txt')).ok, 'without a baseline it is shared');
     });
