@@ -31,6 +31,8 @@ export interface CommandRunOptions {
   readonly signal: AbortSignal;
   /** Tests: the tracker of this run (Linux), once the command started. */
   readonly onTracking?: (tree: ProcessTree) => void;
+  /** Tests: where /proc is (default '/proc'); a missing one stands for a system without it (macOS). */
+  readonly procRoot?: string;
 }
 
 export type CommandRunResult =
@@ -54,12 +56,12 @@ export function runCommand(options: CommandRunOptions): Promise<CommandRunResult
       windowsVerbatimArguments: shell.windowsVerbatimArguments,
       windowsHide: true,
     });
-    const tree = platform === 'posix' && child.pid !== undefined ? new ProcessTree(child.pid, marker) : undefined;
+    const tree = platform === 'posix' && child.pid !== undefined ? new ProcessTree(child.pid, marker, options.procRoot) : undefined;
     let stopping: Promise<void> | undefined;
     let tracking: Promise<boolean> = Promise.resolve(false);
     let ticker: NodeJS.Timeout | undefined;
     if (tree) {
-      tracking = ProcessTree.available().then(async (available) => {
+      tracking = ProcessTree.available(options.procRoot).then(async (available) => {
         if (!available) return false;
         await tree.scan();
         options.onTracking?.(tree);

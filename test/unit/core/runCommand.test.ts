@@ -162,6 +162,26 @@ describe('core/commands: /proc parsing and the descendant tree', () => {
     assert.equal(running(pid), false, 'the orphaned grandchild is gone');
   });
 
+  it('without /proc the group is killed on a stop, but not signalled after the shell\'s end (its id may be reused by then)', async () => {
+    const noProc = { procRoot: join(dir, 'no-proc') };
+    const file = join(dir, 'pid');
+    const controller = new AbortController();
+    const stopped = run(`sleep 300 & echo $! > ${file}; sleep 300`, controller.signal, noProc);
+    const inGroup = await grandchild(file);
+    controller.abort();
+    await assert.rejects(stopped, { name: 'AbortError' });
+    // Nothing repeats the kill here (no /proc): the process is gone once the kernel has ended it.
+    await until(() => running(inGroup), (alive) => !alive, 'the group to be killed while the shell ran');
+    rmSync(file);
+    const result = await run(`sleep 300 > /dev/null 2>&1 & echo $! > ${file}; echo done`, new AbortController().signal, noProc);
+    assert.equal(result.kind, 'ended');
+    const left = pidIn(file) as number;
+    started.push(left);
+    // A SIGKILL, once sent, wakes a sleeping process for good: seen asleep again, it was never sent.
+    const state = await until(() => readProcess(left)?.state, (now) => now !== 'R' && now !== 'D', 'the left process to sleep or end');
+    assert.equal(state, 'S', 'nothing verifies the group id after the end, so it is left alone');
+  });
+
   it('the command\'s own end ends what it left running, and the result comes at once', async () => {
     const file = join(dir, 'pid');
     const result = await run(`setsid sleep 300 > /dev/null 2>&1 & echo $! > ${file}; echo done`, new AbortController().signal);
