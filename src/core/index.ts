@@ -270,5 +270,5 @@ export { commandEnvironment, shellInvocation, treeKill } from './commands/shellI
 export type { ShellInvocation, ShellPlatform, TreeKill } from './commands/shellInvocation';
 export { COMMAND_MARKER_VAR, runCommand } from './commands/runCommand';
 export type { CommandRunOptions, CommandRunResult } from './commands/runCommand';
-export { descendantsOf, environHas, parseProcStat, ProcessTree } from './commands/processTree';
+export { descendantsOf, environHas, groupMember, parseProcStat, ProcessTree, readProcess } from './commands/processTree';
 export type { ProcessEntry } from './commands/processTree';

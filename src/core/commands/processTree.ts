@@ -7,18 +7,26 @@
 // - the descendant tree, walked by parent pid while the command runs (periodically) and once more
 //   just before killing, so a child that cleared its environment is known while its parent lives.
 // Each process is remembered with its start time, so a pid the system reused is never killed.
+// The process group is signalled only while a process of the command, verified and stopped, is
+// still in it: once a group is empty its id may be taken by an unrelated process's new group.
 // Elsewhere (macOS, Windows) there is no /proc: the group kill (POSIX) or taskkill /T (Windows,
 // the tree by parent pid) is all there is. Node built-ins only; no vscode.
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 
 export interface ProcessEntry {
   readonly pid: number;
   readonly ppid: number;
+  /** The process group's id. */
+  readonly pgrp: number;
+  /** The executable's name as the kernel keeps it (at most 15 bytes). */
+  readonly name: string;
   /** Clock ticks after boot: with the pid, the identity of one process (pids are reused). */
   readonly startTime: string;
   /** 'Z' (zombie) and 'X' (dead) are gone already. */
   readonly state: string;
 }
+
+const live = (entry: ProcessEntry): boolean => entry.state !== 'Z' && entry.state !== 'X';
 
 /** One /proc/<pid>/stat line; undefined when it is not one. The name in parentheses may contain anything, ')' too. */
 export function parseProcStat(text: string): ProcessEntry | undefined {
@@ -26,13 +34,36 @@ export function parseProcStat(text: string): ProcessEntry | undefined {
   const close = text.lastIndexOf(')');
   if (open < 1 || close < open) return undefined;
   const pid = Number(text.slice(0, open).trim());
-  // After the name: state (field 3), ppid (4), ... starttime (22).
+  // After the name: state (field 3), ppid (4), pgrp (5), ... starttime (22).
   const fields = text.slice(close + 1).trim().split(/\s+/);
   const ppid = Number(fields[1]);
+  const pgrp = Number(fields[2]);
   const startTime = fields[19];
   const state = fields[0];
-  if (!Number.isInteger(pid) || !Number.isInteger(ppid) || !startTime || !state) return undefined;
-  return { pid, ppid, startTime, state };
+  if (!Number.isInteger(pid) || !Number.isInteger(ppid) || !Number.isInteger(pgrp) || !startTime || !state) return undefined;
+  return { pid, ppid, pgrp, name: text.slice(open + 1, close), startTime, state };
+}
+
+/** One process as /proc shows it now, read synchronously (nothing else of ours runs between this and a signal). */
+export function readProcess(pid: number, procRoot = '/proc'): ProcessEntry | undefined {
+  try {
+    return parseProcStat(readFileSync(`${procRoot}/${pid}/stat`, 'utf8'));
+  } catch {
+    return undefined; // gone
+  }
+}
+
+/**
+ * A process of `stopped` (each verified by start time, and stopped so it cannot exit by itself)
+ * that, read again now, is still the same live process and in group `pgid`; undefined when none
+ * is. Only then does `pgid` still name the command's group: an empty group's id may be reused.
+ */
+export function groupMember(pgid: number, stopped: readonly ProcessEntry[], reread: (pid: number) => ProcessEntry | undefined): ProcessEntry | undefined {
+  for (const entry of stopped) {
+    const now = reread(entry.pid);
+    if (now && now.startTime === entry.startTime && live(now) && now.pgrp === pgid) return now;
+  }
+  return undefined;
 }
 
 /** Every process of `table` below one of `roots` (by parent pid), roots excluded. */
@@ -66,8 +97,6 @@ export function environHas(block: Buffer, name: string, value: string): boolean 
   }
   return false;
 }
-
-const live = (entry: ProcessEntry): boolean => entry.state !== 'Z' && entry.state !== 'X';
 
 /** Bounded: a process table larger than this is read only this far. */
 const MAX_PROCESSES = 65_536;
@@ -114,8 +143,9 @@ export class ProcessTree {
   }
 
   /**
-   * Kills the process group, everything below the command, everything carrying the marker, and
-   * everything seen before that still runs as the same process; repeated while anything is left.
+   * Kills everything below the command, everything carrying the marker, everything seen before
+   * that still runs as the same process, and the process group while one of those is in it;
+   * repeated while anything is left.
    */
   async killAll(signalGroup: () => void): Promise<void> {
     for (let round = 0; round < MAX_KILL_ROUNDS; round++) {
@@ -128,7 +158,8 @@ export class ProcessTree {
       const alive = [...targets.values()].filter(live);
       // Stopped first so none forks while the others are being killed; then killed.
       for (const entry of alive) signal(entry.pid, 'SIGSTOP');
-      if (round === 0) signalGroup();
+      // The group catches what is in it but was never seen; its id is ours only while one of ours is in it.
+      if (round === 0 && groupMember(this.rootPid, alive, (pid) => readProcess(pid, this.procRoot))) signalGroup();
       for (const entry of alive) {
         this.known.set(entry.pid, entry);
         signal(entry.pid, 'SIGKILL');

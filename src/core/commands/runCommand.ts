@@ -3,6 +3,10 @@
 // shell runs in a process group of its own (POSIX) and the group is killed; on Linux a ProcessTree
 // also finds what left the group (setsid, double forks). Windows: taskkill /T /F walks the tree by
 // parent pid, so a process whose parent already ended escapes it. Output is capped.
+// The group id (and on Windows the pid) is signalled only while it is still the command's: while
+// the shell is not yet reaped (its pid, so its group's id, cannot be reused), or on Linux while a
+// verified process of the command is in the group. After the shell's end an empty group's id may
+// already belong to an unrelated process, so without /proc the group is not signalled then.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { abortError } from '../errors';
@@ -27,6 +31,8 @@ export interface CommandRunOptions {
   readonly signal: AbortSignal;
   /** Tests: the tracker of this run (Linux), once the command started. */
   readonly onTracking?: (tree: ProcessTree) => void;
+  /** Tests: where /proc is (default '/proc'); a missing one stands for a system without it (macOS). */
+  readonly procRoot?: string;
 }
 
 export type CommandRunResult =
@@ -50,12 +56,12 @@ export function runCommand(options: CommandRunOptions): Promise<CommandRunResult
       windowsVerbatimArguments: shell.windowsVerbatimArguments,
       windowsHide: true,
     });
-    const tree = platform === 'posix' && child.pid !== undefined ? new ProcessTree(child.pid, marker) : undefined;
+    const tree = platform === 'posix' && child.pid !== undefined ? new ProcessTree(child.pid, marker, options.procRoot) : undefined;
     let stopping: Promise<void> | undefined;
     let tracking: Promise<boolean> = Promise.resolve(false);
     let ticker: NodeJS.Timeout | undefined;
     if (tree) {
-      tracking = ProcessTree.available().then(async (available) => {
+      tracking = ProcessTree.available(options.procRoot).then(async (available) => {
         if (!available) return false;
         await tree.scan();
         options.onTracking?.(tree);
@@ -77,8 +83,12 @@ export function runCommand(options: CommandRunOptions): Promise<CommandRunResult
       stopping ??= (async () => {
         if (ticker) clearTimeout(ticker);
         const group = (): void => killGroup(child.pid, platform, options.baseEnv, () => child.kill('SIGKILL'));
-        if (tree && (await tracking.catch(() => false))) await tree.killAll(group).catch(group);
-        else group();
+        // Node sets these when it reaps the shell, in the same step: before that the pid is still held.
+        const groupWhileShellUnreaped = (): void => {
+          if (child.exitCode === null && child.signalCode === null) group();
+        };
+        if (tree && (await tracking.catch(() => false))) await tree.killAll(group).catch(groupWhileShellUnreaped);
+        else groupWhileShellUnreaped();
         // A grandchild that escaped every kill may hold the pipes open: the command's end must not wait for it.
         child.stdout?.destroy();
         child.stderr?.destroy();

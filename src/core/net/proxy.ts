@@ -1,6 +1,7 @@
 // Which proxy a request goes through: VS Code's `http.proxy` setting, else the conventional
 // environment variables, minus the hosts NO_PROXY / `http.noProxy` exempt.
 import { BlockList, isIP } from 'node:net';
+import { bareHost } from './addressClass';
 
 export interface ProxyConfig {
   /** VS Code's `http.proxy`; wins over the environment when set (non-blank). */
@@ -53,35 +54,31 @@ function nonBlank(value: string | undefined): string | undefined {
  * 127.0.0.1); a CIDR range (`10.0.0.0/8`, `fd00::/8`) the addresses in it.
  */
 export function matchesNoProxy(host: string, port: number, noProxy: string): boolean {
-  const bareHost = normalizeHost(host);
-  if (!bareHost) return false;
-  const hostIp = isIP(bareHost);
+  // Lower case, without IPv6 brackets or a trailing dot (`example.com.` is the same name).
+  const target = bareHost(host);
+  if (!target) return false;
+  const hostIp = isIP(target);
   for (const raw of noProxy.split(/[\s,]+/)) {
     const entry = raw.trim().toLowerCase();
     if (!entry) continue;
     if (entry === '*') return true;
     const cidr = /^([^/]+)\/(\d{1,3})$/.exec(entry);
     if (cidr?.[1] && cidr[2]) {
-      if (hostIp && inSubnet(bareHost, hostIp, normalizeHost(cidr[1]), Number(cidr[2]))) return true;
+      if (hostIp && inSubnet(target, hostIp, bareHost(cidr[1]), Number(cidr[2]))) return true;
       continue;
     }
     const { name, entryPort } = splitPort(entry);
     if (entryPort !== undefined && entryPort !== port) continue;
-    const entryHost = normalizeHost(name.replace(/^\*?\./, ''));
+    const entryHost = bareHost(name.replace(/^\*?\./, ''));
     if (!entryHost) continue;
     const entryIp = isIP(entryHost);
     if (hostIp || entryIp) {
-      if (hostIp && entryIp && sameAddress(bareHost, hostIp, entryHost, entryIp)) return true;
+      if (hostIp && entryIp && sameAddress(target, hostIp, entryHost, entryIp)) return true;
       continue;
     }
-    if (bareHost === entryHost || bareHost.endsWith(`.${entryHost}`)) return true;
+    if (target === entryHost || target.endsWith(`.${entryHost}`)) return true;
   }
   return false;
-}
-
-/** Lower case, without IPv6 brackets or a trailing dot (`example.com.` is the same name). */
-function normalizeHost(host: string): string {
-  return host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
 }
 
 function splitPort(entry: string): { name: string; entryPort?: number } {

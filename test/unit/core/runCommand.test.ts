@@ -2,10 +2,10 @@
 // a stop, a timeout or its own end, also what left the process group (setsid) or cleared its
 // environment, and the /proc parsing behind it. Every wait is on state (a pid file, a process).
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { descendantsOf, environHas, parseProcStat, runCommand, type CommandRunOptions, type CommandRunResult, type ProcessTree } from '../../../src/core/index';
+import { descendantsOf, environHas, groupMember, parseProcStat, ProcessTree, readProcess, runCommand, type CommandRunOptions, type CommandRunResult, type ProcessEntry } from '../../../src/core/index';
 
 const linux = process.platform === 'linux';
 
@@ -16,8 +16,9 @@ function running(pid: number): boolean {
   } catch {
     return false;
   }
-  const stat = linux ? (() => { try { return readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { return undefined; } })() : '';
-  return stat === undefined ? false : parseProcStat(stat)?.state !== 'Z';
+  if (!linux) return true;
+  const entry = readProcess(pid);
+  return entry !== undefined && entry.state !== 'Z';
 }
 
 async function until<T>(read: () => T, accept: (value: T) => boolean, what: string): Promise<T> {
@@ -37,15 +38,56 @@ const pidIn = (file: string): number | undefined => {
 describe('core/commands: /proc parsing and the descendant tree', () => {
   it('reads pid, parent, state and start time, a name with spaces and parentheses included', () => {
     const line = '4242 (we ird) (x)) S 4200 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987654 1 2 3';
-    assert.deepEqual(parseProcStat(line), { pid: 4242, ppid: 4200, state: 'S', startTime: '987654' });
+    assert.deepEqual(parseProcStat(line), { pid: 4242, ppid: 4200, pgrp: 4242, name: 'we ird) (x)', state: 'S', startTime: '987654' });
     assert.equal(parseProcStat('garbage'), undefined);
   });
 
   it('finds every process below the roots by parent pid, and nothing else', () => {
-    const e = (pid: number, ppid: number) => ({ pid, ppid, startTime: '1', state: 'S' });
+    const e = (pid: number, ppid: number): ProcessEntry => ({ pid, ppid, pgrp: 1, name: 'sh', startTime: '1', state: 'S' });
     const table = [e(1, 0), e(10, 1), e(11, 10), e(12, 11), e(13, 12), e(20, 1), e(21, 20)];
     assert.deepEqual(descendantsOf([10], table).map((p) => p.pid).sort(), [11, 12, 13]);
     assert.deepEqual(descendantsOf([12, 20], table).map((p) => p.pid).sort(), [13, 21]);
+  });
+
+  it('takes a group id for the command\'s only while a verified process of it is still in that group', () => {
+    const p = (pid: number, pgrp: number, startTime = '100', state = 'T'): ProcessEntry => ({ pid, ppid: 1, pgrp, name: 'sleep', startTime, state });
+    const stopped = [p(11, 10), p(12, 10)];
+    const now = (...table: ProcessEntry[]) => (pid: number) => table.find((entry) => entry.pid === pid);
+    assert.equal(groupMember(10, stopped, now(p(11, 10), p(12, 10)))?.pid, 11);
+    assert.equal(groupMember(10, stopped, now(p(12, 10)))?.pid, 12, 'one member left is enough');
+    assert.equal(groupMember(10, stopped, now()), undefined, 'all gone: the id may be reused');
+    assert.equal(groupMember(10, stopped, now(p(11, 10, '900'), p(12, 10, '901'))), undefined, 'pids reused by other processes');
+    assert.equal(groupMember(10, stopped, now(p(11, 10, '100', 'Z'), p(12, 12))), undefined, 'a zombie, and one that left the group (setsid)');
+  });
+
+  it('does not signal the group once none of the command is in it: after the shell\'s end its id may be another\'s', async () => {
+    // A /proc of its own, with pids above any pid_max (2^22): a signal the tree sends reaches nobody.
+    const proc = mkdtempSync(join(tmpdir(), 'ui-proc-'));
+    const shell = 5_000_001;
+    const put = (pid: number, ppid: number, pgrp: number, start: number): void => {
+      mkdirSync(join(proc, String(pid)), { recursive: true });
+      writeFileSync(join(proc, String(pid), 'stat'), `${pid} (sh) S ${ppid} ${pgrp} ${pgrp} 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 ${start} 1 2 3`);
+    };
+    try {
+      put(shell, 1, shell, 100);
+      put(shell + 1, shell, shell, 101);
+      const tree = new ProcessTree(shell, { name: 'RUN', value: 'x' }, proc);
+      await tree.scan();
+      assert.deepEqual(tree.tracked.map((entry) => entry.pid), [shell + 1]);
+      let groupSignals = 0;
+      // Still in the group: the group is signalled.
+      await tree.killAll(() => groupSignals++);
+      assert.equal(groupSignals, 1);
+      // The command ended; an unrelated process got the shell's pid and leads a group of that id.
+      rmSync(join(proc, String(shell)), { recursive: true });
+      rmSync(join(proc, String(shell + 1)), { recursive: true });
+      put(shell, 1, shell, 500);
+      put(shell + 2, 1, shell, 501);
+      await tree.killAll(() => groupSignals++);
+      assert.equal(groupSignals, 1, 'the reused group id is not signalled');
+    } finally {
+      rmSync(proc, { recursive: true, force: true });
+    }
   });
 
   it('matches the marker only as a whole NUL-separated entry', () => {
@@ -76,7 +118,7 @@ describe('core/commands: /proc parsing and the descendant tree', () => {
 
   /** Waits for the command to write its grandchild's pid, and for that process to be `sleep` (setsid and env have run). */
   async function grandchild(file: string): Promise<number> {
-    const isSleep = (pid: number | undefined): boolean => pid !== undefined && running(pid) && /^\d+ \(sleep\) /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const isSleep = (pid: number | undefined): boolean => pid !== undefined && running(pid) && readProcess(pid)?.name === 'sleep';
     const pid = await until(() => pidIn(file), isSleep, 'the grandchild to start');
     started.push(pid as number);
     return pid as number;
@@ -114,10 +156,30 @@ describe('core/commands: /proc parsing and the descendant tree', () => {
     const pid = await grandchild(file);
     await until(() => tree?.tracked.some((p) => p.pid === pid), (seen) => seen === true, 'the tracker to see the grandchild');
     writeFileSync(go, '');
-    await until(() => readFileSync(`/proc/${pid}/stat`, 'utf8'), (stat) => parseProcStat(stat)?.ppid !== tree?.tracked.find((p) => p.pid === pid)?.ppid, 'the grandchild to be orphaned');
+    await until(() => readProcess(pid)?.ppid, (ppid) => ppid !== tree?.tracked.find((p) => p.pid === pid)?.ppid, 'the grandchild to be orphaned');
     controller.abort();
     await assert.rejects(running_, { name: 'AbortError' });
     assert.equal(running(pid), false, 'the orphaned grandchild is gone');
+  });
+
+  it('without /proc the group is killed on a stop, but not signalled after the shell\'s end (its id may be reused by then)', async () => {
+    const noProc = { procRoot: join(dir, 'no-proc') };
+    const file = join(dir, 'pid');
+    const controller = new AbortController();
+    const stopped = run(`sleep 300 & echo $! > ${file}; sleep 300`, controller.signal, noProc);
+    const inGroup = await grandchild(file);
+    controller.abort();
+    await assert.rejects(stopped, { name: 'AbortError' });
+    // Nothing repeats the kill here (no /proc): the process is gone once the kernel has ended it.
+    await until(() => running(inGroup), (alive) => !alive, 'the group to be killed while the shell ran');
+    rmSync(file);
+    const result = await run(`sleep 300 > /dev/null 2>&1 & echo $! > ${file}; echo done`, new AbortController().signal, noProc);
+    assert.equal(result.kind, 'ended');
+    const left = pidIn(file) as number;
+    started.push(left);
+    // A SIGKILL, once sent, wakes a sleeping process for good: seen asleep again, it was never sent.
+    const state = await until(() => readProcess(left)?.state, (now) => now !== 'R' && now !== 'D', 'the left process to sleep or end');
+    assert.equal(state, 'S', 'nothing verifies the group id after the end, so it is left alone');
   });
 
   it('the command\'s own end ends what it left running, and the result comes at once', async () => {
