@@ -220,14 +220,17 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
     const otherName = join(dir(), 'other-name.txt');
     rmSync(otherName, { force: true });
     linkSync(uri.fsPath, otherName);
-    await vscode.window.showTextDocument(uri);
-    notes.shown.length = 0;
-    const review = reviewOf(await applyReply('```text\nfirst line\nchanged line\nlast line\n```\n'));
-    assert.ok(notes.shown.some((n) => n.kind === 'warning' && /hooked\.txt may run code under another name/.test(n.message)), `the notice: ${JSON.stringify(notes.shown)}`);
-    assert.match(review.title, /can run code/, 'the review\'s title says so');
-    await vscode.commands.executeCommand('unifiedInference.apply.rejectAll', review.proposalUri);
-    await ended(review);
-    rmSync(otherName, { force: true });
+    try {
+      await vscode.window.showTextDocument(uri);
+      notes.shown.length = 0;
+      const review = reviewOf(await applyReply('```text\nfirst line\nchanged line\nlast line\n```\n'));
+      assert.ok(notes.shown.some((n) => n.kind === 'warning' && /hooked\.txt may run code under another name/.test(n.message)), `the notice: ${JSON.stringify(notes.shown)}`);
+      assert.match(review.title, /can run code/, 'the review\'s title says so');
+      await vscode.commands.executeCommand('unifiedInference.apply.rejectAll', review.proposalUri);
+      await ended(review);
+    } finally {
+      rmSync(otherName, { force: true });
+    }
   });
 
   it('refuses a path outside the workspace (by .., absolute, or a folder link) and writes nothing', async () => {

@@ -13,7 +13,7 @@ import type { AssistantTurn, ToolStep } from '../../src/shared/chatModel';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, setSetting, waitFor } from './extensionHost';
+import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, setSetting, setSettingAndWait, waitFor } from './extensionHost';
 import { lastToolResult as lastToolResultOf } from './chatDriver';
 
 type FunctionStep = Extract<ToolStep, { kind: 'function' }>;
@@ -186,6 +186,9 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
   });
 
   it('@ mentions do not walk an untrusted workspace: no suggestion, no folder read', async () => {
+    // The test before filled the suggestion index's file list: a setting it follows forgets it, so
+    // a walk would have to read the folders again (and the count below could catch it).
+    await setSettingAndWait('sensitiveFiles', ['**/*.never-in-this-workspace']);
     const trust = Object.getOwnPropertyDescriptor(vscode.workspace, 'isTrusted');
     // The extension host shares node:fs with this test: count the folder reads a walk would make.
     const promises = fsPromises as unknown as { readdir: (...args: unknown[]) => Promise<unknown> };
@@ -204,6 +207,7 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     } finally {
       promises.readdir = readdir;
       if (trust) Object.defineProperty(vscode.workspace, 'isTrusted', trust);
+      await setSettingAndWait('sensitiveFiles', undefined);
     }
     posted.length = 0;
     await api.chat.handle({ type: 'suggestFiles', requestId: 22, query: 'read_file' });

@@ -1,7 +1,7 @@
 // JSON from the gateway that the extension keeps (tool call arguments) is parsed with a cap on its
 // size and nesting. JSON.parse itself copes with any depth, but what is kept must stay usable:
 // JSON.stringify (every save of the conversation) overflows the stack a few thousand levels down,
-// and redaction stops reading at 64. The checks are linear scans that never recurse past the cap.
+// and redaction replaces what lies past MAX_REDACTION_DEPTH (limits.ts). The checks are linear scans that never recurse past the cap.
 
 export type BoundedJson =
   | { readonly ok: true; readonly value: unknown }

@@ -27,6 +27,8 @@ export function gitConfigRunValues(text: string): string[] {
     if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1).replace(/\\(["\\])/g, '$1');
     // fsmonitor = true / false picks git's built-in daemon: no program of the repository.
     if (entry[1]?.toLowerCase() === 'fsmonitor' && /^(true|false|yes|no|on|off|1|0)?$/i.test(value)) continue;
+    // git runs fsmonitor through the shell: the program is its first word (`tools/watch.sh --flag`).
+    if (entry[1]?.toLowerCase() === 'fsmonitor') value = value.split(/\s+/)[0] ?? '';
     if (value) values.push(value);
   }
   return values;

@@ -56,8 +56,24 @@ export function parseGitignoreLine(raw: string, caseInsensitive = false): Gitign
   return { negated, folderOnly, matches: (path) => machine.matches(path) };
 }
 
+/**
+ * Rules read from one .gitignore. Real ones hold tens to hundreds; each rule is an automaton with
+ * tables of its own, and a committed file of a million one-character lines must not take the
+ * host's memory. Past this, the file ignores everything in its folder (sharing less, never more).
+ */
+export const MAX_GITIGNORE_RULES = 10_000;
+
+const IGNORES_EVERYTHING: GitignoreRule = { negated: false, folderOnly: false, matches: () => true };
+
 export function parseGitignore(content: string, caseInsensitive = false): GitignoreRule[] {
-  return content.split('\n').flatMap((line) => parseGitignoreLine(line, caseInsensitive) ?? []);
+  const rules: GitignoreRule[] = [];
+  for (const line of content.split('\n')) {
+    const rule = parseGitignoreLine(line, caseInsensitive);
+    if (!rule) continue;
+    if (rules.length === MAX_GITIGNORE_RULES) return [...rules, IGNORES_EVERYTHING];
+    rules.push(rule);
+  }
+  return rules;
 }
 
 /**

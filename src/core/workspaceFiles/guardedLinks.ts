@@ -1,11 +1,14 @@
-// The other way through a link: a committed `package.json` (or `.vscode/`) that is a link to
-// `data/pkg.json` (`conf/`) makes a write to the harmless-looking target a write to what npm (the
-// editor) runs. Checking the path written and its real path does not see that, since the guarded
-// name is the link's, elsewhere. So before a write the workspace is walked once for links (no
-// file is read, links are not followed), and each link whose own path is guarded is kept with its
-// real target: a write reaching that target, or a path below a linked folder, is guarded under
-// the link's name. Git's hook folders (.git/hooks, which the walk does not enter, and a custom
-// core.hooksPath) are looked at too: `ln -s ../../scripts/check .git/hooks/pre-commit` is common.
+// The other way through a link: a committed `package.json` (or `.vscode/`, or `.github` above
+// `workflows/`) that is a link to `data/pkg.json` (`conf/`, `ci/`) makes a write to the
+// harmless-looking target a write to what npm (the editor, CI) runs. Checking the path written and
+// its real path does not see that, since the guarded name is the link's, elsewhere. So before a
+// write the workspace is walked once for links (no file is read, links are not followed), each kept
+// with its real target, and a write reaching that target, or a path below a linked folder, is
+// judged by the name it has through the link (`.github` -> `ci/` makes `ci/workflows/x.yml`
+// `.github/workflows/x.yml`). Excluded folders are not walked, except those that are guarded
+// themselves (a gitignored `.vscode/`); git's hook folders (.git/hooks, and a custom core.hooksPath)
+// are looked at too, and are links themselves as often as they hold links
+// (`ln -s ../../scripts/check .git/hooks/pre-commit`, `ln -s ../hooks .git/hooks`).
 // A link leading nowhere yet counts too: creating its missing target creates what the editor runs.
 import { promises as fs, type Dirent } from 'node:fs';
 import * as nodePath from 'node:path';
@@ -15,11 +18,14 @@ import { relativeWithin, type GitignoreCache, type RootFolder } from './rootFold
 import { displayPath } from './workspaceFile';
 
 export interface GuardedLink {
-  /** The link's displayed path (its guarded name). */
+  /** The link's displayed path (the name a write through it has). */
   readonly display: string;
+  /** Its path in its workspace folder. */
+  readonly path: string;
   /** Where it leads (a real path, a file or a folder). */
   readonly real: string;
-  readonly reason: GuardReason;
+  /** Why a write to the link's path (or below it) is always asked, if it is. */
+  readonly guardReason: (path: string) => GuardReason | undefined;
 }
 
 export interface GuardedLinks {
@@ -36,11 +42,10 @@ export async function findGuardedLinks(folders: readonly RootFolder[], gitignore
   let visited = 0;
   let complete = true;
 
+  // Every link, guarded name or not: what is guarded may lie below it (`.github` -> `ci/`).
   const note = async (folder: RootFolder, path: string): Promise<void> => {
-    const reason = folder.rules.guardReason(path);
-    if (!reason) return;
     const real = await whereLinkLeads(nodePath.join(folder.real, ...path.split('/')));
-    if (real) links.push({ display: displayPath(folders, folder, path), real, reason });
+    if (real) links.push({ display: displayPath(folders, folder, path), path, real, guardReason: (below) => folder.rules.guardReason(below) });
   };
 
   const walk = async (folder: RootFolder, dir: string, enterExcluded: boolean): Promise<void> => {
@@ -53,16 +58,24 @@ export async function findGuardedLinks(folders: readonly RootFolder[], gitignore
       const path = dir ? `${dir}/${entry.name}` : entry.name;
       if (entry.isSymbolicLink()) await note(folder, path);
       else if (entry.isDirectory()) {
-        // Excluded folders (node_modules, build output, .git) are not walked: nothing there is written.
+        // Excluded folders (node_modules, build output) are not walked: nothing there is written.
+        // A guarded one is (a gitignored .vscode/ still runs its tasks), but not .git (its hooks
+        // folders are walked below; its objects are thousands of entries that run nothing).
         const chain = enterExcluded ? [] : await gitignores.chain(folder, dir);
-        if (enterExcluded || folder.rules.excludedBy(path, true, chain, false) === undefined) await walk(folder, path, enterExcluded);
+        const enter = enterExcluded || folder.rules.excludedBy(path, true, chain, false) === undefined || (entry.name !== '.git' && folder.rules.guardReason(path) !== undefined);
+        if (enter) await walk(folder, path, enterExcluded);
       }
     }
   };
 
   for (const folder of folders) {
     await walk(folder, '', false);
-    for (const hooks of ['.git/hooks', ...folder.runByGit]) await walk(folder, hooks, true);
+    for (const hooks of ['.git/hooks', ...folder.runByGit]) {
+      // A hooks folder that is a link: the files where it leads are what git runs.
+      const stat = await fs.lstat(nodePath.join(folder.real, ...hooks.split('/'))).catch(() => undefined);
+      if (stat?.isSymbolicLink()) await note(folder, hooks);
+      await walk(folder, hooks, true);
+    }
     if (!complete) break;
   }
   return { links, complete };
@@ -92,10 +105,15 @@ async function whereLinkLeads(link: string): Promise<string | undefined> {
   return undefined;
 }
 
-/** The guarded links a write to real path `real` goes through the other way (`real` is, or lies under, what they lead to). */
+/**
+ * The guarded names a write to real path `real` has through links the other way (`real` is, or
+ * lies under, what a link leads to, and the path it has through the link is guarded).
+ */
 export function linksReaching(found: GuardedLinks, real: string, caseInsensitive: boolean): GuardedPath[] {
   return found.links.flatMap((link) => {
     const below = relativeWithin(link.real, real, caseInsensitive);
-    return below === undefined ? [] : [{ path: below ? `${link.display}/${below}` : link.display, reason: link.reason }];
+    if (below === undefined) return [];
+    const reason = link.guardReason(below ? `${link.path}/${below}` : link.path);
+    return reason ? [{ path: below ? `${link.display}/${below}` : link.display, reason }] : [];
   });
 }

@@ -153,6 +153,8 @@ export const BUILT_IN_GUARDED_WRITES: ReadonlyArray<readonly [string, GuardReaso
   ['**/.overcommit.yml', 'runsCode'],
   ['**/.gitmodules', 'runsCode'],
   ['**/.gitattributes', 'runsCode'],
+  // A shared config a repository's .git/config includes (include.path): core.fsmonitor, filters, hooksPath.
+  ['**/.gitconfig', 'runsCode'],
   // What the model may read: a .gitignore decides it (.git/info/exclude is under .git above).
   ['**/.gitignore', 'changesReads'],
   // Continuous integration: runs with the repository's secrets (also a repository nested here).

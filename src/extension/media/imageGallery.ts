@@ -44,9 +44,9 @@ export class ImageGallery extends Disposable {
     private readonly log: Log,
     private readonly regenerate: (request: ImageGenerationRequest) => Promise<unknown>,
     /** Takes known keys out of what the webview gets (revised prompts and failures are the gateway's text). */
-    private readonly redact: <T>(value: T) => T = (value) => value,
+    private readonly redact: <T>(value: T) => T,
     /** The gate every write into the workspace goes through (no write through a link leading out). */
-    private readonly workspaceFiles?: WorkspaceFilesService,
+    private readonly workspaceFiles: WorkspaceFilesService,
   ) {
     super();
     this._register({ dispose: () => this.panel?.dispose() });
@@ -186,7 +186,7 @@ export class ImageGallery extends Disposable {
    * no links to follow and are written as they are.
    */
   private async outsideWorkspace(target: vscode.Uri): Promise<string | undefined> {
-    if (target.scheme !== 'file' || !this.workspaceFiles) return undefined;
+    if (target.scheme !== 'file') return undefined;
     const placed = await (await this.workspaceFiles.open()).place(target.fsPath);
     return placed.ok ? undefined : vscode.l10n.t('The image was not saved: {0} Choose another folder in {1}.', placed.message, 'unifiedInference.images.folder');
   }

@@ -111,4 +111,12 @@ describe('core/workspaceFiles: matching is linear, whatever the pattern', () => 
     assert.equal(isGitignored(root(`a${spaces}b\n`), 'anything', false), true);
     assert.equal(isGitignored(root(`a${'/'.repeat(50_000)}b/\n`), 'anything', true), true);
   });
+
+  it('reads at most 10,000 rules of one .gitignore, and past them ignores everything in its folder (a million-line file cannot take the memory)', () => {
+    const lines = Array.from({ length: 200_000 }, (_, i) => `f${i}`).join('\n');
+    const rules = parseGitignore(`${lines}\n!keep.txt\n`);
+    assert.equal(rules.length, 10_001, 'the cap, then one rule that ignores everything');
+    assert.equal(isGitignored(root(`${lines}\n!keep.txt\n`), 'keep.txt', false), true, 'what the unread rest says cannot re-include');
+    assert.equal(isGitignored(root('f1\n'), 'keep.txt', false), false);
+  });
 });

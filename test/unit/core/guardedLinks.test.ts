@@ -46,6 +46,38 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
     assert.deepEqual(plain.file.guarded, [], 'a file no guarded link reaches');
   });
 
+  it('judges a write by its name through any link: a folder above a guarded path, a gitignored .vscode/, a linked hooks folder', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'ui-through-'));
+    try {
+      for (const dir of ['ci/workflows', 'scripts', 'hooks', '.vscode', '.git']) mkdirSync(join(repo, dir), { recursive: true });
+      writeFileSync(join(repo, 'ci', 'workflows', 'deploy.yml'), 'on: push\n');
+      writeFileSync(join(repo, 'scripts', 't.json'), '{}\n');
+      writeFileSync(join(repo, 'hooks', 'pre-commit'), 'echo ok\n');
+      writeFileSync(join(repo, '.gitignore'), '.vscode/\n');
+      // `.github` is not guarded itself; `.github/workflows` is.
+      symlinkSync('ci', join(repo, '.github'));
+      // Inside an excluded (gitignored) but guarded folder.
+      symlinkSync(join('..', 'scripts', 't.json'), join(repo, '.vscode', 'tasks.json'));
+      // The whole hooks folder is a link.
+      symlinkSync(join('..', 'hooks'), join(repo, '.git', 'hooks'));
+      const files = await WorkspaceFiles.open({ folders: [{ name: 'repo', path: repo, excludes: {} }] });
+      for (const [path, name] of [['ci/workflows/deploy.yml', '.github/workflows/deploy.yml'], ['scripts/t.json', '.vscode/tasks.json'], ['hooks/pre-commit', '.git/hooks/pre-commit']]) {
+        const resolved = await files.resolve(path as string, 'write');
+        assert.ok(resolved.ok, path);
+        assert.deepEqual(resolved.file.guarded.map((g) => g.path), [name], path);
+      }
+      const fresh = await files.resolveNew('ci/workflows/new.yml');
+      assert.ok(fresh.ok);
+      assert.deepEqual(fresh.target.guarded.map((g) => g.path), ['.github/workflows/new.yml']);
+      writeFileSync(join(repo, 'ci', 'README.md'), 'notes\n');
+      const plain = await files.resolve('ci/README.md', 'write');
+      assert.ok(plain.ok);
+      assert.deepEqual(plain.file.guarded, [], 'below the link, a name that is not guarded there (.github/README.md)');
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
   it('guards the missing target of a dangling guarded link (creating it creates what the editor runs)', async () => {
     const repo = mkdtempSync(join(tmpdir(), 'ui-dangling-'));
     try {
@@ -105,6 +137,15 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
   it('reads core.hooksPath and a core.fsmonitor program from a git config, and nothing else', () => {
     assert.deepEqual(gitConfigRunValues('[core]\n\thooksPath = .githooks\n\tfsmonitor = tools/watch.sh # comment\n[alias]\n\thooksPath = no\n'), ['.githooks', 'tools/watch.sh']);
     assert.deepEqual(gitConfigRunValues('[CORE]\nHooksPath="a b/hooks"\nfsmonitor = true\n[core "sub"]\nhooksPath = x\n'), ['a b/hooks']);
+  });
+
+  it('takes the program of an fsmonitor with arguments (git runs it through the shell), and guards a shared .gitconfig', async () => {
+    assert.deepEqual(gitConfigRunValues('[core]\n\tfsmonitor = tools/watch.sh --since 0\n'), ['tools/watch.sh']);
+    const files = await open();
+    writeFileSync(join(ws, '.gitconfig'), '[core]\n');
+    const shared = await files.resolve('.gitconfig', 'write');
+    assert.ok(shared.ok);
+    assert.equal(shared.file.guarded[0]?.reason, 'runsCode');
   });
 
   it('guards everything in a folder opened at a guarded place (its folder-relative paths do not say it)', async () => {

@@ -103,18 +103,30 @@ describe('core/commands: /proc parsing and the descendant tree', () => {
   this.timeout(60_000);
   let dir: string;
   const started: number[] = [];
+  /** Every run's stop: a test that fails half way leaves no command running after it. */
+  const runs: Array<{ stop: AbortController; done: Promise<unknown> }> = [];
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'ui-run-'));
   });
-  afterEach(() => {
+  afterEach(async () => {
+    for (const { stop, done } of runs.splice(0)) {
+      stop.abort();
+      await done.catch(() => undefined);
+    }
     for (const pid of started.splice(0)) if (running(pid)) process.kill(pid, 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
   function run(command: string, signal: AbortSignal, extra: Partial<CommandRunOptions> = {}): Promise<CommandRunResult> {
-    return runCommand({ command, cwd: dir, platform: 'posix', baseEnv: process.env, removed: [], timeoutMs: 60_000, maxOutputBytes: 4096, signal, ...extra });
+    const stop = new AbortController();
+    const done = runCommand({ command, cwd: dir, platform: 'posix', baseEnv: process.env, removed: [], timeoutMs: 60_000, maxOutputBytes: 4096, signal: AbortSignal.any([signal, stop.signal]), ...extra });
+    runs.push({ stop, done });
+    return done;
   }
+
+  /** Waits until the kernel has ended `pid` (a SIGKILL is sent; its end is not instant). */
+  const gone = (pid: number, what: string): Promise<unknown> => until(() => running(pid), (alive) => !alive, what);
 
   /** Waits for the command to write its grandchild's pid, and for that process to be `sleep` (setsid and env have run). */
   async function grandchild(file: string): Promise<number> {
@@ -131,18 +143,19 @@ describe('core/commands: /proc parsing and the descendant tree', () => {
     const pid = await grandchild(file);
     controller.abort();
     await assert.rejects(running_, { name: 'AbortError' });
-    assert.equal(running(pid), false, 'the setsid grandchild is gone');
+    await gone(pid, 'the setsid grandchild to be gone');
   });
 
   it('a timeout ends a grandchild that left the group and cleared its environment', async () => {
     const file = join(dir, 'pid');
     // The middle shell stays, so the tree still leads to the grandchild when the kill comes.
     const result = await Promise.all([
-      run(`setsid sh -c 'env -i sleep 300 & echo $! > ${file}; sleep 300' & sleep 300`, new AbortController().signal, { timeoutMs: 3_000 }),
+      // Long enough for the test to see the grandchild start on a loaded machine before the kill.
+      run(`setsid sh -c 'env -i sleep 300 & echo $! > ${file}; sleep 300' & sleep 300`, new AbortController().signal, { timeoutMs: 10_000 }),
       grandchild(file),
     ]);
     assert.equal(result[0].kind, 'timedOut');
-    assert.equal(running(result[1]), false, 'the grandchild is gone');
+    await gone(result[1], 'the grandchild to be gone');
   });
 
   it('a grandchild seen while its parent lived is ended after the parent is gone (environment cleared, double fork)', async () => {
@@ -156,10 +169,10 @@ describe('core/commands: /proc parsing and the descendant tree', () => {
     const pid = await grandchild(file);
     await until(() => tree?.tracked.some((p) => p.pid === pid), (seen) => seen === true, 'the tracker to see the grandchild');
     writeFileSync(go, '');
-    await until(() => readProcess(pid)?.ppid, (ppid) => ppid !== tree?.tracked.find((p) => p.pid === pid)?.ppid, 'the grandchild to be orphaned');
+    await until(() => readProcess(pid)?.ppid, (ppid) => ppid !== undefined && ppid !== tree?.tracked.find((p) => p.pid === pid)?.ppid, 'the grandchild to be orphaned');
     controller.abort();
     await assert.rejects(running_, { name: 'AbortError' });
-    assert.equal(running(pid), false, 'the orphaned grandchild is gone');
+    await gone(pid, 'the orphaned grandchild to be gone');
   });
 
   it('without /proc the group is killed on a stop, but not signalled after the shell\'s end (its id may be reused by then)', async () => {
@@ -174,9 +187,9 @@ describe('core/commands: /proc parsing and the descendant tree', () => {
     await until(() => running(inGroup), (alive) => !alive, 'the group to be killed while the shell ran');
     rmSync(file);
     const result = await run(`sleep 300 > /dev/null 2>&1 & echo $! > ${file}; echo done`, new AbortController().signal, noProc);
-    assert.equal(result.kind, 'ended');
     const left = pidIn(file) as number;
     started.push(left);
+    assert.equal(result.kind, 'ended');
     // A SIGKILL, once sent, wakes a sleeping process for good: seen asleep again, it was never sent.
     const state = await until(() => readProcess(left)?.state, (now) => now !== 'R' && now !== 'D', 'the left process to sleep or end');
     assert.equal(state, 'S', 'nothing verifies the group id after the end, so it is left alone');
@@ -185,9 +198,9 @@ describe('core/commands: /proc parsing and the descendant tree', () => {
   it('the command\'s own end ends what it left running, and the result comes at once', async () => {
     const file = join(dir, 'pid');
     const result = await run(`setsid sleep 300 > /dev/null 2>&1 & echo $! > ${file}; echo done`, new AbortController().signal);
-    assert.deepEqual(result, { kind: 'ended', code: 0, signal: null, output: 'done\n' });
     const pid = pidIn(file) as number;
     started.push(pid);
-    assert.equal(running(pid), false, 'the daemon it left is gone');
+    assert.deepEqual(result, { kind: 'ended', code: 0, signal: null, output: 'done\n' });
+    await gone(pid, 'the daemon it left to be gone');
   });
 });
