@@ -49,6 +49,10 @@ describe('completionIsComplete: stop paying once the answer is complete', () => 
     assert.equal(stopsAt(answer, BLOCK), 'export function add(a: number, b: number): number {\n  return a + b;\n}');
   });
 
+  it('a Python block ignores brackets in # comments', () => {
+    assert.equal(completionIsComplete('total = 0  # the ) of the call below\n    for v in values:\n', PYTHON), false);
+  });
+
   it('a Python block is complete at a dedent below the cursor', () => {
     assert.equal(completionIsComplete('if not values:\n        return 0.0\n    return sum(values) / len(values)\n\n\n', PYTHON), false);
     assert.equal(completionIsComplete('if not values:\n        return 0.0\n    return sum(values) / len(values)\n\n\nd', PYTHON), true);

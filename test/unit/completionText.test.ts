@@ -104,6 +104,16 @@ describe('insertionFrom: what a model answered, made an insertion', () => {
     assert.equal(insertionFrom('const result = items.reduce((a, b) => a + b, 0);\n  return result;\n}', prompt), 'const result = items.reduce((a, b) => a + b, 0);');
   });
 
+  it('ends a block at the repeated line even when the answer then goes another way', () => {
+    const prompt = promptAt('function total(a) {\n  |\n  const b = 2;\n  return a + b;\n}\n');
+    assert.equal(insertionFrom('const a2 = a * 2;\n  const b = 2;\n  console.log(a2, b);\n  return a2 + b;\n}', prompt), 'const a2 = a * 2;');
+  });
+
+  it('ends a Python block at a dedent also when nothing follows the cursor in the file', () => {
+    const prompt = promptAt('def mean(values):\n    |\n', 'python');
+    assert.equal(insertionFrom('return sum(values) / len(values)\n\n\ndef median(values):\n    return sorted(values)[len(values) // 2]\n', prompt), 'return sum(values) / len(values)');
+  });
+
   it('shows nothing for an empty, blank or explanation-only answer', () => {
     assert.equal(insertionFrom('', promptAt(ADD_LINE)), undefined);
     assert.equal(insertionFrom('  \n\n ', promptAt(ADD_LINE)), undefined);

@@ -18,10 +18,9 @@ const REPEAT_LINES = 8;
 // eslint-disable-next-line no-control-regex -- control characters are what this detects
 const GARBAGE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/;
 
-/** Removes an echoed hole marker and the file delimiters of the prompt (see completionPrompt.ts). */
-function withoutMarkers(code: string, marker: string | undefined): string {
-  let text = marker ? code.split(marker).join('') : code;
-  text = text.replace(/<\|FILL_HERE(?:_\d+)?\|>/g, '');
+/** Removes an echoed hole marker and the file delimiters of the prompt (every marker completionPrompt.ts makes). */
+function withoutMarkers(code: string): string {
+  const text = code.replace(/<\|FILL_HERE(?:_\d+)?\|>/g, '');
   return text.split('\n').filter((line) => !/^\s*<\|FILE_(?:START|END)(?:_\d+)?\|>\s*$/.test(line)).join('\n');
 }
 
@@ -144,7 +143,7 @@ function isGarbage(text: string): boolean {
 
 export function insertionFrom(raw: string, prompt: CompletionPrompt): string | undefined {
   const { code: fenced } = answerCode(raw.slice(0, MAX_ANSWER_CHARS));
-  let code = withoutRepeatedPrefix(withoutMarkers(fenced, prompt.marker), prompt.sentPrefix);
+  let code = withoutRepeatedPrefix(withoutMarkers(fenced), prompt.sentPrefix);
   if (prompt.shape === 'line') {
     const lead = /^\n+/.exec(code)?.[0] ?? '';
     if (lead && lineAfterCursor(prompt.sentSuffix).trim() !== '') return undefined;
