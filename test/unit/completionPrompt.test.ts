@@ -44,7 +44,12 @@ describe('buildCompletionPrompt: a hole for chat models', () => {
 
   it('cuts a long file to the budget, keeping the end of the prefix and the start of the suffix in whole lines, the prefix getting most', () => {
     const lines = (n: number, tag: string): string => Array.from({ length: n }, (_, i) => `const ${tag}${i} = ${i};\n`).join('');
-    const prompt = buildCompletionPrompt(input({ prefix: `${lines(2000, 'before')}const last = `, suffix: `;\n${lines(2000, 'after')}` }), BUDGET);
+    const prefix = `${lines(2000, 'before')}const last = `;
+    const prompt = buildCompletionPrompt(input({ prefix, suffix: `;\n${lines(2000, 'after')}` }), BUDGET);
+    for (const maxInputTokens of [2000, 2001, 2002, 3001]) {
+      const cut = buildCompletionPrompt(input({ prefix, suffix: `;\n${lines(2000, 'after')}` }), { ...BUDGET, maxInputTokens });
+      assert.equal(prefix.charAt(prefix.length - cut.sentPrefix.length - 1), '\n', `the prefix sent starts at a line start (${maxInputTokens})`);
+    }
     assert.ok(prompt.sentPrefix.endsWith('const before1999 = 1999;\nconst last = '));
     assert.ok(prompt.sentPrefix.startsWith('const before'), 'starts at a line start');
     assert.ok(prompt.sentSuffix.startsWith(';\nconst after0 = 0;\n'));
