@@ -65,16 +65,25 @@ export interface SchedulerEvents {
   /** A request ended with its usage (for the money count). */
   onSpent?(outcome: CompletionOutcome): void;
   /** The pause changed (undefined: requests go through again). */
-  onPause?(pause: Pause | undefined): void;
+  onPause?(pause: Pause | undefined, error?: unknown): void;
   /** A request failed without pausing (e.g. a 500): shows nothing this time. */
   onError?(error: unknown): void;
+}
+
+/** The ask waiting or in flight, and how many editor asks still want it (it stops when none does). */
+interface Pending {
+  readonly key: string;
+  readonly controller: AbortController;
+  result: Promise<string | undefined>;
+  waiters: number;
 }
 
 export class CompletionScheduler<P> {
   readonly counters = emptyCounters();
   readonly backoff: CompletionBackoff;
   private shown: ShownCompletion | undefined;
-  private pending: AbortController | undefined;
+  /** The ask waiting or in flight: one at a time (a newer place makes it useless). */
+  private pending: Pending | undefined;
 
   constructor(
     private readonly clock: SchedulerClock,
@@ -90,31 +99,52 @@ export class CompletionScheduler<P> {
    * The suggestion for `ask`, or undefined. `cancel`: the editor no longer wants this one. The
    * synchronous part (typed-through, cache) is all a keystroke pays for before the debounce.
    */
-  async complete(ask: CompletionAsk, cancel?: AbortSignal): Promise<string | undefined> {
+  complete(ask: CompletionAsk, cancel?: AbortSignal): Promise<string | undefined> {
     this.counters.asks++;
+    // The editor asks again for the same place (a re-render, a second trigger): join the ask in flight.
+    const same = this.pending;
+    if (same?.key === ask.key && !same.controller.signal.aborted) {
+      this.follow(same, cancel);
+      return same.result;
+    }
+    // A newer place: the older ask stops waiting, or its request is aborted (the connection closes).
+    this.pending?.controller.abort();
     const rest = typedThrough(this.shown, ask.document, ask.offset, ask.prefix, ask.suffix);
     if (rest !== undefined) {
       this.counters.typedThrough++;
       this.counters.shown++;
-      return rest;
+      return Promise.resolve(rest);
     }
     const cached = this.cache.get(ask.key);
     if (cached !== undefined) {
       this.counters.cacheHits++;
-      return this.show(ask, cached);
+      return Promise.resolve(this.show(ask, cached));
     }
-    // A newer keystroke: the older ask stops waiting, or its request is aborted.
-    this.pending?.abort();
     if (this.backoff.blocks()) {
       this.counters.pausedSkips++;
-      return undefined;
+      return Promise.resolve(undefined);
     }
-    const controller = new AbortController();
-    this.pending = controller;
-    const onCancel = (): void => controller.abort();
-    cancel?.addEventListener('abort', onCancel, { once: true });
+    const pending: Pending = { key: ask.key, controller: new AbortController(), result: Promise.resolve(undefined), waiters: 0 };
+    this.pending = pending;
+    this.follow(pending, cancel);
+    pending.result = this.wait(ask, pending.controller);
+    return pending.result;
+  }
+
+  /** One more editor ask wants `pending`; when every one that wanted it is cancelled, it stops. */
+  private follow(pending: Pending, cancel: AbortSignal | undefined): void {
+    pending.waiters++;
+    if (!cancel) return;
+    const leave = (): void => {
+      if (--pending.waiters <= 0) pending.controller.abort();
+    };
+    if (cancel.aborted) leave();
+    else cancel.addEventListener('abort', leave, { once: true });
+  }
+
+  private async wait(ask: CompletionAsk, controller: AbortController): Promise<string | undefined> {
     try {
-      if (cancel?.aborted || !(await this.clock.wait(this.debounceMs(), controller.signal))) {
+      if (controller.signal.aborted || !(await this.clock.wait(this.debounceMs(), controller.signal))) {
         this.counters.debouncedAway++;
         return undefined;
       }
@@ -122,8 +152,7 @@ export class CompletionScheduler<P> {
       if (prepared === undefined || controller.signal.aborted) return undefined;
       return await this.request(ask, prepared, controller.signal);
     } finally {
-      cancel?.removeEventListener('abort', onCancel);
-      if (this.pending === controller) this.pending = undefined;
+      if (this.pending?.controller === controller) this.pending = undefined;
     }
   }
 
@@ -141,7 +170,7 @@ export class CompletionScheduler<P> {
 
   /** Stops whatever waits or is in flight (completions turned off, snoozed, disposed). */
   stop(): void {
-    this.pending?.abort();
+    this.pending?.controller.abort();
     this.shown = undefined;
   }
 
@@ -153,7 +182,7 @@ export class CompletionScheduler<P> {
     } catch (error) {
       this.counters.failed++;
       const pause = this.backoff.fail(error);
-      if (pause) this.events.onPause?.(pause);
+      if (pause) this.events.onPause?.(pause, error);
       else this.events.onError?.(error);
       return undefined;
     }
