@@ -28,6 +28,8 @@ export interface CatalogModel {
   readonly reasoning?: boolean;
   /** Chat: answers every request with a long stream of `max_tokens` chunks (for benchmarks). */
   readonly bench?: boolean;
+  /** Chat: answers a hole prompt with the real continuation of a source file (completionModel.ts). */
+  readonly completion?: boolean;
   /** Embedding: default and maximum vector length. */
   readonly dimensions?: number;
   /** Embedding: honours the `dimensions` request field. */
@@ -50,6 +52,8 @@ export const CATALOG: readonly CatalogModel[] = [
   { id: 'sim-openai/o-sim-reasoner', provider: 'sim-openai', category: 'chat', pricing: { input: 1.1, output: 4.4 }, contextLength: 200000, reasoning: true, detailed: true, status: 'operational' },
   { id: 'sim-anthropic/claude-sim-sonnet', provider: 'sim-anthropic', category: 'chat', pricing: { input: 3, output: 15 }, contextLength: 200000, maxOutputTokens: 64000, detailed: true, status: 'operational' },
   { id: 'sim-google/gemini-sim-flash', provider: 'sim-google', category: 'chat', pricing: { input: 0.1, output: 0.4 }, detailed: false, status: 'degraded' },
+  // Inline completions: the answer is the file's real continuation, streamed in small delayed pieces.
+  { id: 'sim-openai/gpt-sim-complete', provider: 'sim-openai', category: 'chat', pricing: { input: 0.1, output: 0.4 }, contextLength: 16000, completion: true, detailed: true, status: 'operational' },
   { id: 'sim-bench/stream-bench', provider: 'sim-bench', category: 'chat', pricing: { input: 0, output: 0 }, contextLength: 1000000, bench: true, detailed: true, status: 'operational' },
   { id: 'sim-openai/text-embedding-sim-small', provider: 'sim-openai', category: 'embedding', pricing: { input: 0.02 }, dimensions: 1536, supportsDimensions: true, detailed: true, status: 'operational' },
   { id: 'sim-openai/text-embedding-sim-large', provider: 'sim-openai', category: 'embedding', pricing: { input: 0.13 }, dimensions: 3072, supportsDimensions: true, detailed: true, status: 'operational' },

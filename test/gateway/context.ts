@@ -1,3 +1,4 @@
+import type { CompletionFiles } from './completionFiles';
 import type { IncomingMessage } from 'node:http';
 import { readJson } from './body';
 import { errorForStatus, HttpError, type ErrorShape } from './errors';
@@ -29,6 +30,8 @@ export interface GatewayState {
   readonly images: ImageStore;
   readonly faults: FaultCounter;
   readonly settings: GatewaySettings;
+  /** The source files the completion model continues. */
+  readonly completionFiles: CompletionFiles;
   /** `http://127.0.0.1:<port>`, known once listening (image URLs point here). */
   baseUrl: string;
 }

@@ -4,6 +4,7 @@ import { parseImageKinds, type ImageKind } from './imageLinks';
 import { parseLimitWords, type WordsFault } from './limitWords';
 import { isWireVariant, withVariant, type WireVariant } from './wireVariants';
 import { parseScriptedReply } from './scriptedReply';
+import { parseWrap, type WrapKind } from './completionModel';
 
 /** The header that selects a fault for one request; the same grammar works as a `::<spec>` model-name suffix. */
 export const FAULT_HEADER = 'x-gateway-fault';
@@ -53,6 +54,8 @@ export interface FaultSpec {
   readonly toolsExecuted?: number;
   /** `hang-before-end`: a stream sends all but its last two events, then stays open, silent, until the client goes away. */
   readonly hang?: boolean;
+  /** `wrap=fence+explain...`: the completion model wraps its continuation as real models do (completionModel.ts). */
+  readonly wrap?: ReadonlySet<WrapKind>;
 }
 
 function nonNegativeInt(item: string, value: string | undefined): number {
@@ -115,6 +118,7 @@ export function parseFaultSpec(raw: string): FaultSpec {
       case 'tool-flood': spec.toolFlood = nonNegativeInt(name, value); break;
       case 'tools-executed': spec.toolsExecuted = nonNegativeInt(name, value); break;
       case 'hang-before-end': spec.hang = true; break;
+      case 'wrap': spec.wrap = parseWrap(value); break;
       default:
         if (isWireVariant(name) && value === undefined) {
           spec.wire = withVariant(spec.wire, name);

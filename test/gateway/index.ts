@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GatewayState, Route } from './context';
+import { CompletionFiles } from './completionFiles';
 import { FaultCounter } from './faults';
 import { ImageStore } from './imageStore';
 import { QuotaBook } from './quota';
@@ -46,6 +47,8 @@ export interface GatewayOptions {
   readonly rejectStreamOptions?: boolean;
   /** How long image URLs stay valid, default one hour. */
   readonly imageUrlTtlMs?: number;
+  /** Absolute folder of source files the completion model (`sim-openai/gpt-sim-complete`) continues; read lazily. */
+  readonly completionFiles?: string;
 }
 
 export type RequestPredicate = ((record: RequestRecord) => boolean) | string;
@@ -78,6 +81,8 @@ export interface LocalGateway {
   setResearchDetailAvailable(available: boolean): void;
   /** Timings for research jobs created from now on, so one test can hold some jobs in each status. */
   setResearchTimings(timings: { queuedMs: number; runningMs: number }): void;
+  /** The folder the completion model reads from now on (a workspace made after the gateway started). */
+  setCompletionFiles(folder: string | undefined): void;
   stop(): Promise<void>;
 }
 
@@ -120,6 +125,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<LocalG
       rejectStreamOptions: options.rejectStreamOptions ?? false,
       imageUrlTtlMs: options.imageUrlTtlMs ?? 3600_000,
     },
+    completionFiles: new CompletionFiles(options.completionFiles),
     baseUrl: '',
   };
   state.research.detailUnavailable = options.research?.detailUnavailable ?? false;
@@ -151,6 +157,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<LocalG
       state.research.detailUnavailable = !available;
     },
     setResearchTimings: (timings) => state.research.setTimings(timings),
+    setCompletionFiles: (folder) => state.completionFiles.setFolder(folder),
     stop() {
       stopped ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

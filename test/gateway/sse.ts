@@ -28,7 +28,7 @@ const BATCH_BYTES = 16 * 1024;
  * long benchmark stream must not cost one syscall per token); with it, each event is its own
  * write after the delay. `malformed-chunk` and `error-event` strike at the middle event.
  */
-export async function writeSse(reply: Reply, events: readonly SseEvent[], faults: StreamFaultEvents): Promise<void> {
+export async function writeSse(reply: Reply, events: readonly SseEvent[], faults: StreamFaultEvents, options: { readonly pieceDelayMs?: number } = {}): Promise<void> {
   reply.head(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
@@ -37,7 +37,8 @@ export async function writeSse(reply: Reply, events: readonly SseEvent[], faults
   });
   reply.flushHeaders();
   const fault = reply.fault;
-  const delay = fault?.delayChunksMs ?? 0;
+  // `pieceDelayMs`: a model that streams slowly by nature (the completion model), unless delay-chunks says otherwise.
+  const delay = fault?.delayChunksMs ?? options.pieceDelayMs ?? 0;
   const middle = Math.max(1, Math.floor(events.length / 2));
   let pending = '';
   const flush = async (): Promise<boolean> => {

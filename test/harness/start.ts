@@ -35,6 +35,8 @@ async function main(): Promise<void> {
     // The extension's environment-variable fallback carries the key: it never lands in a file.
     env: apiKey ? { UNIFIED_INFERENCE_API_KEY: apiKey } : {},
   });
+  // The completion model continues the demo folder's files (what the user opens and types in).
+  gateway?.setCompletionFiles(server.workspace);
   const url = workbenchUrl(server, [['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${server.port}${REPO_ROOT}`]]);
   console.log('\nVS Code with Unified Inference is running. Open this address in a browser:\n');
   console.log(`  ${url}\n`);

@@ -49,4 +49,8 @@ export interface CompletionPrompt {
   /** The prefix and suffix actually sent (after the budget cut): post-processing compares against them. */
   readonly sentPrefix: string;
   readonly sentSuffix: string;
+  /** The document's language id (post-processing: indentation-closed blocks, comment syntax). Optional so hand-made prompts in tests stay short. */
+  readonly languageId?: string;
+  /** The hole marker the prompt used (post-processing removes it if the model echoes it). */
+  readonly marker?: string;
 }

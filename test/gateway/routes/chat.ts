@@ -12,6 +12,7 @@ import { isObject, optionalBoolean, optionalInteger, optionalNumber, type JsonOb
 import { floodedToolCalls, floodedToolsExecuted } from '../floods';
 import { keepAliveChunk, sendPortalPage, shapeChatChunk, shapeChatCompletion, type WireVariant } from '../wireVariants';
 import { echoIntoPlan } from '../keyEcho';
+import { pieceDelayMs, scriptedText } from '../completionRoute';
 
 function usageOf(plan: SimPlan, promptTokens: number): Record<string, unknown> {
   const reasoningTokens = plan.reasoning ? countTokens(plan.reasoning) : 0;
@@ -85,7 +86,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   const parsed = parseChatRequest(body, model);
   enforceContextLength(model, parsed.promptTokens, maxTokens, 'chat');
   ctx.state.quota.ensure(ctx.key);
-  const planned = planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) });
+  const planned = planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...scriptedText(ctx, model, parsed.sim.lastUserText) });
   // tools-executed: the tool servers "ran" that many tools before a text answer (none after a tool result).
   const flooded = ctx.reply.fault?.toolsExecuted;
   const plan = echoIntoPlan(ctx.reply.echo, flooded !== undefined && !planned.toolCall && !parsed.sim.toolResult ? { ...planned, toolsExecuted: floodedToolsExecuted(flooded) } : planned);
@@ -97,7 +98,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
     const malformed = { data: `{"id":"${base.id}","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"this chunk is cut` };
     // usage-last-only: a final `choices: []` chunk with usage even when stream_options was not sent.
     const streamUsage = includeUsage || wire?.has('usage-last-only') ? usage : undefined;
-    await writeSse(ctx.reply, streamEvents(plan, base, streamUsage, wire, ctx.reply.fault?.toolFlood), { malformed, error: errorEvent });
+    await writeSse(ctx.reply, streamEvents(plan, base, streamUsage, wire, ctx.reply.fault?.toolFlood), { malformed, error: errorEvent }, { pieceDelayMs: pieceDelayMs(model) });
     return;
   }
   const content = plan.contentPieces.join('');

@@ -1,3 +1,4 @@
+import { pieceDelayMs, scriptedText } from '../completionRoute';
 import { randomUUID } from 'node:crypto';
 import { lookupModel } from '../catalog';
 import { planReply, type SimPlan } from '../chatSim';
@@ -94,7 +95,7 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   const parsed = parseMessagesRequest(body, maxTokens, ctx.state.secret);
   enforceContextLength(model, parsed.inputTokens, maxTokens, 'messages');
   ctx.state.quota.ensure(ctx.key);
-  const plan = echoIntoPlan(ctx.reply.echo, planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...(ctx.reply.fault?.reply !== undefined ? { scripted: ctx.reply.fault.reply } : {}) }));
+  const plan = echoIntoPlan(ctx.reply.echo, planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...scriptedText(ctx, model, parsed.sim.lastUserText) }));
   const fault = ctx.reply.fault;
   const blocks = blocksOf(plan, ctx.state.secret, fault?.redactedThinking === true);
   const usage = { input_tokens: parsed.inputTokens, output_tokens: outputTokens(blocks, plan) };
@@ -107,7 +108,7 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
     let events = streamEvents(message, blocks, plan, usage);
     if (fault?.overloadedMid) events = overloadedMid(events);
     if (fault?.pings) events = withPings(events);
-    await writeSse(ctx.reply, events, { malformed, error });
+    await writeSse(ctx.reply, events, { malformed, error }, { pieceDelayMs: pieceDelayMs(model) });
     return;
   }
   await ctx.reply.json(200, { ...message, content: blocks, stop_reason: STOP_REASONS[plan.finish], stop_sequence: null, usage });
