@@ -14,6 +14,7 @@ import { WorkspaceFileIndex } from './workspaceFiles/workspaceFileIndex';
 import { ConversationStore } from './chat/history/conversationStore';
 import { LastConversation } from './chat/lastConversation';
 import { registerChat } from './chat/registerChat';
+import { registerCompletions } from './completions/registerCompletions';
 import { CostMeter } from './chat/replyCost';
 import { openSettings, rememberSettings } from './config';
 import { GatewayConnection } from './gateway/gatewayConnection';
@@ -85,6 +86,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   clock.phase('language model tools');
   context.subscriptions.push(...registerMediaCommands({ connection, failures, catalog, player: participant.player, extensionUri: context.extensionUri, log, workspaceFiles }));
   clock.phase('media');
+  const completions = registerCompletions({ connection, catalog, credits, workspaceFiles, log });
+  context.subscriptions.push(...completions.disposables);
 
   const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`), (value) => apiKeys.redact(value));
   // Checkpoints: the writers (Apply, the model's edit tools) get `checkpoints.service` as their CheckpointRecorder.
@@ -133,7 +136,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const phases = formatActivationPhases(activation);
   if (phases) log.info(phases);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), activation, { connection, failures, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), activation, { connection, failures, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools, completions })
     : undefined;
 }
 

@@ -5,6 +5,7 @@ import type { Settings } from '../shared/settings';
 import type { KeySource } from '../shared/chatProtocol';
 import type { CreditsMonitor } from './account/creditsMonitor';
 import type { CodeApplier } from './apply/codeApplier';
+import type { Completions } from './completions/registerCompletions';
 import type { ChatController } from './chat/chatController';
 import type { Checkpoints } from './checkpoints/createCheckpoints';
 import type { CreditsStatusItem } from './account/creditsStatusItem';
@@ -50,6 +51,8 @@ export interface TestParts {
   readonly toolServers: ToolServerDefinitions;
   /** The language model tools' implementations (tests read their confirmation messages; invocations go through vscode.lm). */
   readonly lmTools: LmTools;
+  /** Inline completions: the controller (counters, state), the provider (tests call it as VS Code would) and the status item. */
+  readonly completions: Completions;
 }
 
 /**

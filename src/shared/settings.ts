@@ -70,7 +70,22 @@ export interface Settings {
   /** Apply on a chat code block: `model` merges a partial block into its file ('' = the conversation's model). */
   readonly apply: { readonly model: string };
   readonly checkpoints: CheckpointSettings;
+  readonly completions: CompletionSettings;
 }
+
+export interface CompletionSettings {
+  /** Inline completions (ghost text) as you type: off until the user turns them on (they cost credits). */
+  readonly enabled: boolean;
+  /** The chat model that completes ('' = none picked yet: no completion until one is). */
+  readonly model: string;
+  /** Language id -> on/off, `*` for the rest (the peers' `enable` map). */
+  readonly languages: Readonly<Record<string, boolean>>;
+  /** How long typing must pause before a request (ms). */
+  readonly debounceMs: number;
+}
+
+/** Prose and commit messages are off by default: completions there cost credits for little. */
+export const DEFAULT_COMPLETION_LANGUAGES: Readonly<Record<string, boolean>> = { '*': true, plaintext: false, markdown: false, scminput: false };
 
 export interface CheckpointSettings {
   /** MB the workspace's checkpoints may take on disk; the oldest go first past it. User settings only (a workspace could set it tiny and prune the user's checkpoints). */
@@ -103,6 +118,10 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   sensitiveFiles: [],
   'checkpoints.maxStorageMB': 500,
   'apply.model': '',
+  'completions.enabled': false,
+  'completions.model': '',
+  'completions.languages': DEFAULT_COMPLETION_LANGUAGES,
+  'completions.debounceMs': 250,
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
@@ -168,6 +187,14 @@ function categoryMap(value: unknown): Record<string, ModelCategoryName> {
   return result;
 }
 
+/** Language id -> boolean; other entries are dropped. Not given (or not an object): the defaults. */
+function languageMap(value: unknown): Record<string, boolean> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ...DEFAULT_COMPLETION_LANGUAGES };
+  const result: Record<string, boolean> = Object.create(null) as Record<string, boolean>;
+  for (const [id, on] of Object.entries(value as Record<string, unknown>)) if (id.trim() && typeof on === 'boolean') result[id.trim()] = on;
+  return result;
+}
+
 /** Non-empty strings, each once. */
 function globList(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
@@ -209,5 +236,11 @@ export function parseSettings(read: (key: string) => unknown): Settings {
     sensitiveFiles: globList(read('sensitiveFiles')),
     checkpoints: { maxStorageMB: number(read('checkpoints.maxStorageMB'), 500, 10, 100_000) },
     apply: { model: text(read('apply.model'), '') },
+    completions: {
+      enabled: read('completions.enabled') === true,
+      model: text(read('completions.model'), ''),
+      languages: languageMap(read('completions.languages')),
+      debounceMs: Math.round(number(read('completions.debounceMs'), 250, 50, 2_000)),
+    },
   };
 }

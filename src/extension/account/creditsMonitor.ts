@@ -48,6 +48,7 @@ export class CreditsMonitor extends Disposable {
    */
   private limitHeld: { credits: number | undefined; readonly since: number } | undefined;
   private resetLookup: Promise<CreditsReading | undefined> | undefined;
+  private completionSpend: (() => number | undefined) | undefined;
 
   constructor(
     private readonly connection: GatewayConnection,
@@ -83,7 +84,24 @@ export class CreditsMonitor extends Disposable {
   }
 
   spend(): SpendFigures {
-    return { session: this.tracker.spentThisSession(), lastHour: this.tracker.spentInLast(HOUR_MS), burnRatePerHour: this.tracker.burnRatePerHour() };
+    const completions = this.completionSpend?.();
+    return { session: this.tracker.spentThisSession(), lastHour: this.tracker.spentInLast(HOUR_MS), burnRatePerHour: this.tracker.burnRatePerHour(), ...(completions !== undefined ? { completions } : {}) };
+  }
+
+  /**
+   * A feature above this layer that counts its own spend (inline completions, from token counts:
+   * many small requests the balance cannot tell apart) hands it down here for the tooltip.
+   */
+  setCompletionSpend(read: () => number | undefined): vscode.Disposable {
+    this.completionSpend = read;
+    return new vscode.Disposable(() => {
+      if (this.completionSpend === read) this.completionSpend = undefined;
+    });
+  }
+
+  /** The completion spend changed: the item re-renders (no quota read). */
+  noteCompletionSpend(): void {
+    this.changed.fire(this.current);
   }
 
   /** Reads the balance now (a newer call supersedes an older one still in flight). */

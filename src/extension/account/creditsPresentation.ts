@@ -29,6 +29,8 @@ export interface SpendFigures {
   readonly session: number;
   readonly lastHour: number;
   readonly burnRatePerHour: number | undefined;
+  /** What inline completions spent this session (USD, from their token counts); absent when none ran. */
+  readonly completions?: number;
 }
 
 export type Severity = 'normal' | 'warning' | 'error';
@@ -59,6 +61,7 @@ function resetLine(reading: CreditsReading, now: number, l10n: Translator): stri
 function spendLines(spend: SpendFigures, l10n: Translator): string[] {
   const lines = [l10n.t('Spent this session: {0}', formatCredits(spend.session)), l10n.t('Spent in the last hour: {0}', formatCredits(spend.lastHour))];
   if (spend.burnRatePerHour !== undefined) lines.push(l10n.t('Burn rate: {0} per hour', formatCredits(spend.burnRatePerHour)));
+  if (spend.completions !== undefined) lines.push(l10n.t('Inline completions this session: {0}', formatCredits(spend.completions)));
   return lines;
 }
 

@@ -1,0 +1,50 @@
+// VS Code's side of inline completions: a thin adapter. Per keystroke it only checks cheap gates
+// (scheme, on/off, language, selection), reads bounded windows around the cursor and asks the
+// scheduler, which answers from a shown suggestion or the cache at once, or waits the debounce.
+import * as vscode from 'vscode';
+import { completionCacheKey } from '../../core/completions/completionCache';
+import type { CompletionsController } from './completionsController';
+
+/** Only documents that are files the user edits: not output, git, settings, comments, debug console, search editors. */
+export const COMPLETION_SCHEMES: readonly string[] = ['file', 'untitled'];
+export const COMPLETION_SELECTOR: vscode.DocumentSelector = COMPLETION_SCHEMES.map((scheme) => ({ scheme, pattern: '**' }));
+
+/** Characters read before and after the cursor: more than any budget sends (the prompt builder cuts to budget). */
+export const PREFIX_WINDOW_CHARS = 12_000;
+export const SUFFIX_WINDOW_CHARS = 4_000;
+
+export const ACCEPTED_COMMAND = 'unifiedInference.completions.accepted';
+
+export class CompletionProvider implements vscode.InlineCompletionItemProvider {
+  constructor(private readonly controller: CompletionsController) {}
+
+  provideInlineCompletionItems(document: vscode.TextDocument, position: vscode.Position, context: vscode.InlineCompletionContext, token: vscode.CancellationToken): vscode.ProviderResult<vscode.InlineCompletionItem[]> {
+    if (!COMPLETION_SCHEMES.includes(document.uri.scheme) || !this.controller.wants(document.languageId)) return undefined;
+    // The suggest widget is open: its item is what the user is choosing; ghost text would fight it.
+    if (context.selectedCompletionInfo) return undefined;
+    // A selection (or several cursors, as a snippet's placeholders make) would be replaced, not completed.
+    const editor = vscode.window.activeTextEditor;
+    if (editor?.document === document && (editor.selections.length > 1 || !editor.selection.isEmpty)) return undefined;
+    const offset = document.offsetAt(position);
+    const prefixStart = Math.max(0, offset - PREFIX_WINDOW_CHARS);
+    const prefix = document.getText(new vscode.Range(document.positionAt(prefixStart), position));
+    const suffix = document.getText(new vscode.Range(position, document.positionAt(offset + SUFFIX_WINDOW_CHARS)));
+    const uri = document.uri.toString();
+    const key = completionCacheKey(this.controller.modelId, uri, prefix, suffix);
+    const controller = new AbortController();
+    const cancelled = token.onCancellationRequested(() => controller.abort());
+    if (token.isCancellationRequested) controller.abort();
+    return this.controller.complete({ document: uri, offset, prefix, suffix, key }, { document, prefix, suffix, prefixStart }, controller.signal).then(
+      (insertion) => {
+        cancelled.dispose();
+        if (!insertion || token.isCancellationRequested) return undefined;
+        const item = new vscode.InlineCompletionItem(insertion, new vscode.Range(position, position), { command: ACCEPTED_COMMAND, title: vscode.l10n.t('Inline completion accepted'), arguments: [insertion.length] });
+        return [item];
+      },
+      () => {
+        cancelled.dispose();
+        return undefined;
+      },
+    );
+  }
+}

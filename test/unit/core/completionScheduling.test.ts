@@ -1,0 +1,250 @@
+// The pure scheduling of inline completions (src/core/completions): when a keystroke costs a
+// request and when it does not, what a request is stopped for, and how failures pause and resume.
+import * as assert from 'node:assert/strict';
+import { AuthenticationError, ConnectionError, RateLimitError } from '../../../src/core/errors';
+import { CompletionBackoff, FIRST_PAUSE_MS, MAX_PAUSE_MS, pauseReasonOf } from '../../../src/core/completions/completionBackoff';
+import { completionBudget, MAX_COMPLETION_INPUT_TOKENS } from '../../../src/core/completions/completionBudget';
+import { CompletionCache, completionCacheKey } from '../../../src/core/completions/completionCache';
+import type { CompletionPrompt } from '../../../src/core/completions/completionInput';
+import { MAX_COMPLETION_RAW_CHARS, runCompletion, type CompletionOutcome, type CompletionSend } from '../../../src/core/completions/completionRun';
+import { CompletionScheduler, type CompletionAsk, type SchedulerClock } from '../../../src/core/completions/completionScheduler';
+import { completionsEnabledFor } from '../../../src/core/completions/languageEnablement';
+import { shownCompletion, typedThrough } from '../../../src/core/completions/typedThrough';
+
+/** A clock whose waits end only when the test says. */
+class ManualClock implements SchedulerClock {
+  time = 1_000_000;
+  private waits: { resolve: (done: boolean) => void }[] = [];
+  now(): number {
+    return this.time;
+  }
+  wait(_ms: number, signal: AbortSignal): Promise<boolean> {
+    return new Promise((resolve) => {
+      if (signal.aborted) return resolve(false);
+      const entry = { resolve };
+      this.waits.push(entry);
+      signal.addEventListener('abort', () => resolve(false), { once: true });
+    });
+  }
+  /** Ends every wait (the debounce ran out). */
+  release(): void {
+    for (const wait of this.waits.splice(0)) wait.resolve(true);
+  }
+  get waiting(): number {
+    return this.waits.length;
+  }
+}
+
+const LINE_PROMPT: CompletionPrompt = { system: 's', user: 'u', shape: 'line', maxTokens: 64, sentPrefix: 'const a = ', sentSuffix: '' };
+
+function outcome(insertion: string | undefined, extra: Partial<CompletionOutcome> = {}): CompletionOutcome {
+  return { insertion, rawChars: insertion?.length ?? 0, usage: { promptTokens: 100, completionTokens: 5 }, estimated: false, stoppedEarly: false, bounded: false, aborted: false, ...extra };
+}
+
+function ask(prefix: string, suffix = '', document = 'file:///a.ts'): CompletionAsk {
+  return { document, offset: prefix.length, prefix, suffix, key: completionCacheKey('m', document, prefix, suffix) };
+}
+
+/** A scheduler whose requests the test answers. */
+function harness(answer: (signal: AbortSignal) => Promise<CompletionOutcome>) {
+  const clock = new ManualClock();
+  const sent: AbortSignal[] = [];
+  const scheduler = new CompletionScheduler<string>(clock, {
+    prepare: async (a) => a.prefix,
+    send: (_prepared, signal) => {
+      sent.push(signal);
+      return answer(signal);
+    },
+  }, () => 250);
+  return { clock, sent, scheduler };
+}
+
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('completion scheduling (pure)', () => {
+  it('the cache keeps the most recently used entries within its bound', () => {
+    const cache = new CompletionCache(2);
+    cache.set('a', '1');
+    cache.set('b', '2');
+    assert.equal(cache.get('a'), '1');
+    cache.set('c', '3');
+    assert.equal(cache.get('b'), undefined, 'the least recently used went first');
+    assert.equal(cache.get('a'), '1');
+    assert.equal(cache.size, 2);
+  });
+
+  it('a shown suggestion is typed through: the rest, only while what was typed matches it and the text around is unchanged', () => {
+    const shown = shownCompletion('d', 10, 'const x = ', ')', 'foo(bar');
+    assert.equal(typedThrough(shown, 'd', 10, 'const x = ', ')'), 'foo(bar');
+    assert.equal(typedThrough(shown, 'd', 13, 'const x = foo', ')'), '(bar');
+    assert.equal(typedThrough(shown, 'd', 13, 'const x = fox', ')'), undefined, 'typed something else');
+    assert.equal(typedThrough(shown, 'd', 17, 'const x = foo(bar', ')'), undefined, 'typed all of it');
+    assert.equal(typedThrough(shown, 'd', 13, 'const y = foo', ')'), undefined, 'the text before changed');
+    assert.equal(typedThrough(shown, 'd', 13, 'const x = foo', ';'), undefined, 'the text after changed');
+    assert.equal(typedThrough(shown, 'e', 13, 'const x = foo', ')'), undefined, 'another document');
+  });
+
+  it('languages: own entry, else *, else on', () => {
+    const map = { '*': true, markdown: false };
+    assert.equal(completionsEnabledFor(map, 'typescript'), true);
+    assert.equal(completionsEnabledFor(map, 'markdown'), false);
+    assert.equal(completionsEnabledFor({ '*': false, python: true }, 'python'), true);
+    assert.equal(completionsEnabledFor({ '*': false }, 'go'), false);
+    assert.equal(completionsEnabledFor({}, 'toString'), true, 'no prototype keys');
+  });
+
+  it('the budget: a share of the context, bounded by money and by a ceiling', () => {
+    assert.equal(completionBudget(undefined, undefined).maxInputTokens, MAX_COMPLETION_INPUT_TOKENS);
+    assert.equal(completionBudget(2048, undefined).maxInputTokens, Math.floor(2048 * 0.6));
+    assert.equal(completionBudget(200_000, 3 / 1e6).maxInputTokens, 1000, 'an expensive model gets a shorter prompt');
+    assert.ok(completionBudget(200_000, 1).maxInputTokens >= 256, 'never below a useful prompt');
+  });
+
+  it('failures that pause, doubling up to a bound; Retry-After counts when longer; reset ends it', () => {
+    assert.equal(pauseReasonOf(new AuthenticationError('no')), 'badKey');
+    assert.equal(pauseReasonOf(new RateLimitError('slow down')), 'rateLimited');
+    assert.equal(pauseReasonOf(new RateLimitError('empty', { quotaExhausted: true })), 'noCredits');
+    assert.equal(pauseReasonOf(new RateLimitError('pay', { status: 402 })), 'noCredits');
+    assert.equal(pauseReasonOf(new ConnectionError('down')), 'offline');
+    assert.equal(pauseReasonOf(new Error('500')), undefined);
+    let now = 0;
+    const backoff = new CompletionBackoff(() => now);
+    assert.equal(backoff.fail(new ConnectionError('down'))?.until, FIRST_PAUSE_MS);
+    assert.ok(backoff.blocks());
+    assert.equal(backoff.fail(new ConnectionError('down'))?.until, 2 * FIRST_PAUSE_MS);
+    for (let i = 0; i < 20; i++) backoff.fail(new ConnectionError('down'));
+    assert.equal(backoff.pause?.until, MAX_PAUSE_MS);
+    now = MAX_PAUSE_MS;
+    assert.equal(backoff.blocks(), false, 'the pause runs out by itself');
+    assert.ok(backoff.reset());
+    assert.equal(backoff.fail(new RateLimitError('slow', { retryAfterMs: 60_000 }))?.until, now + 60_000);
+  });
+
+  it('runCompletion stops the stream as soon as the completion is complete, and counts estimated tokens', async () => {
+    let stoppedAt = '';
+    const send: CompletionSend = async (_prompt, onText, signal) => {
+      for (const piece of ['foo', '(1);\n', 'more();\n', 'and more']) {
+        if (signal.aborted) {
+          stoppedAt = piece;
+          throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+        }
+        onText(piece);
+      }
+      return { usage: { promptTokens: 1, completionTokens: 1 } };
+    };
+    const result = await runCompletion(LINE_PROMPT, send, new AbortController().signal);
+    assert.equal(stoppedAt, 'more();\n', 'nothing read after the line ended');
+    assert.equal(result.stoppedEarly, true);
+    assert.equal(result.estimated, true);
+    assert.ok(result.usage.completionTokens > 0);
+    assert.equal(result.rawChars, 'foo(1);\n'.length);
+  });
+
+  it('runCompletion cuts an endless answer at its bound and shows nothing; an outside abort shows nothing either', async () => {
+    const endless: CompletionSend = async (_prompt, onText, signal) => {
+      while (!signal.aborted) onText('x'.repeat(1000));
+      throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+    };
+    const block = { ...LINE_PROMPT, shape: 'block' as const };
+    const huge = await runCompletion(block, endless, new AbortController().signal);
+    assert.equal(huge.bounded, true);
+    assert.equal(huge.insertion, undefined);
+    assert.ok(huge.rawChars <= MAX_COMPLETION_RAW_CHARS + 1000);
+    const outside = new AbortController();
+    const slow: CompletionSend = (_prompt, onText, signal) =>
+      new Promise((_resolve, reject) => {
+        signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })));
+        onText('par');
+        outside.abort();
+      });
+    const cut = await runCompletion(block, slow, outside.signal);
+    assert.equal(cut.aborted, true);
+    assert.equal(cut.insertion, undefined);
+  });
+
+  it('a keystroke within the debounce supersedes the one before: one request for the last place only', async () => {
+    const { clock, sent, scheduler } = harness(async () => outcome('1;'));
+    const first = scheduler.complete(ask('const a = '));
+    const second = scheduler.complete(ask('const a = 4'));
+    assert.equal(await first, undefined);
+    clock.release();
+    assert.equal(await second, '1;');
+    assert.equal(sent.length, 1);
+    assert.equal(scheduler.counters.debouncedAway, 1);
+  });
+
+  it('a newer keystroke aborts the request in flight', async () => {
+    const { clock, sent, scheduler } = harness((signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(outcome(undefined, { aborted: true })))));
+    const first = scheduler.complete(ask('let b = '));
+    clock.release();
+    await settle();
+    assert.equal(sent.length, 1);
+    void scheduler.complete(ask('let b = 1'));
+    assert.equal(sent[0]?.aborted, true);
+    assert.equal(await first, undefined);
+    assert.equal(scheduler.counters.aborted, 1);
+  });
+
+  it('the same place asked again joins the ask in flight; a cancelled ask stops only when nobody else wants it', async () => {
+    const { clock, sent, scheduler } = harness(async () => outcome('x'));
+    const cancel = new AbortController();
+    const one = scheduler.complete(ask('q = '), cancel.signal);
+    const two = scheduler.complete(ask('q = '));
+    cancel.abort();
+    clock.release();
+    assert.equal(await one, 'x');
+    assert.equal(await two, 'x');
+    assert.equal(sent.length, 1);
+    const alone = new AbortController();
+    const three = scheduler.complete(ask('r = '), alone.signal);
+    alone.abort();
+    clock.release();
+    assert.equal(await three, undefined);
+    assert.equal(sent.length, 1, 'the cancelled ask never sent');
+  });
+
+  it('cache hits and typing through a shown suggestion send nothing', async () => {
+    const { clock, sent, scheduler } = harness(async () => outcome('hello();'));
+    const first = scheduler.complete(ask('say: '));
+    clock.release();
+    assert.equal(await first, 'hello();');
+    assert.equal(await scheduler.complete(ask('say: he')), 'llo();');
+    assert.equal(await scheduler.complete(ask('say: hel')), 'lo();');
+    assert.equal(scheduler.counters.typedThrough, 2);
+    // Back to an earlier place (after the shown one was forgotten): the cache answers.
+    scheduler.noteAccepted(8);
+    assert.equal(await scheduler.complete(ask('say: ')), 'hello();');
+    assert.equal(scheduler.counters.cacheHits, 1);
+    assert.equal(sent.length, 1);
+    assert.equal(clock.waiting, 0);
+  });
+
+  it('a failure pauses: no request until the pause ends, then one probe; a success resumes', async () => {
+    let fail = true;
+    const pauses: unknown[] = [];
+    const clock = new ManualClock();
+    let sends = 0;
+    const scheduler = new CompletionScheduler<string>(clock, {
+      prepare: async (a) => a.prefix,
+      send: async () => {
+        sends++;
+        if (fail) throw new AuthenticationError('refused');
+        return outcome('ok');
+      },
+    }, () => 250, undefined, { onPause: (pause) => pauses.push(pause?.reason) });
+    const first = scheduler.complete(ask('a'));
+    clock.release();
+    assert.equal(await first, undefined);
+    assert.deepEqual(pauses, ['badKey']);
+    assert.equal(await scheduler.complete(ask('ab')), undefined);
+    assert.equal(scheduler.counters.pausedSkips, 1);
+    assert.equal(sends, 1);
+    clock.time += FIRST_PAUSE_MS;
+    fail = false;
+    const probe = scheduler.complete(ask('abc'));
+    clock.release();
+    assert.equal(await probe, 'ok');
+    assert.deepEqual(pauses, ['badKey', undefined]);
+    assert.equal(sends, 2);
+  });
+});
