@@ -1,5 +1,5 @@
 // `npm run bench`: runs the benchmarks and writes their tables to bench-results/ (gitignored).
-//   npm run bench -- [core] [research] [chat] [search] [durability] [checkpoints] [bundles] [activation]   only these parts (default: all)
+//   npm run bench -- [core] [research] [chat] [search] [durability] [checkpoints] [bundles] [activation] [completions]   only these parts (default: all)
 //   --rounds=N   rounds per reader (default 7)
 //   --tokens=N   content chunks per stream (default 100000)
 //   --research-seconds=N   measured window per research polling case (default 20)
@@ -13,6 +13,7 @@
 //   --chat-hostile-frames=N  frames a hostile input streams in at most (default 1500)
 //   --checkpoint-rounds=N  checkpoints per case of the checkpoints part (default 20)
 //   --activation-launches=N  fresh VS Code launches for the activation part (default 5)
+//   --completions-chars=N  characters the seeded typist retypes (default 1200); --completions-samples=N  prompts timed against the raw stream (default 12); --completions-seed=N (default 1)
 //   --durability-kills=N  SIGKILLs of a streaming reply for the loss window (default 8); --durability-seed=N (default 1)
 // The chat part drives Chromium: on a shared machine run it under the heavy-tests lock, e.g.
 //   flock /tmp/unified-heavy-tests.lock node out/test/bench/run.js chat
@@ -21,6 +22,7 @@ import { runActivationBench } from './activationBench';
 import { runBundleBench } from './bundleBench';
 import { runChatBench } from './chatBench';
 import { runCheckpointBench } from './checkpointBench';
+import { runCompletionsBench } from './completionsBench';
 import { runCoreBench } from './coreBench';
 import { runDurabilityBench } from './durabilityBench';
 import { runResearchBench } from './researchBench';
@@ -32,7 +34,7 @@ function flag(name: string, fallback: number): number {
   return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
-const PARTS = ['core', 'research', 'chat', 'search', 'durability', 'checkpoints', 'bundles', 'activation'] as const;
+const PARTS = ['core', 'research', 'chat', 'search', 'durability', 'checkpoints', 'bundles', 'activation', 'completions'] as const;
 type Part = (typeof PARTS)[number];
 
 function selectedParts(): Part[] {
@@ -82,6 +84,10 @@ async function main(): Promise<void> {
   if (parts.includes('bundles')) {
     console.log(await runBundleBench({ outDir }));
     console.log(`written to ${join(outDir, 'bundles.md')}`);
+  }
+  if (parts.includes('completions')) {
+    console.log(await runCompletionsBench({ outDir, chars: flag('completions-chars', 1200), samples: flag('completions-samples', 12), seed: flag('completions-seed', 1) }));
+    console.log(`written to ${join(outDir, 'completions.md')}`);
   }
   if (parts.includes('activation')) {
     console.log(await runActivationBench({ outDir, launches: flag('activation-launches', 5) }));

@@ -36,6 +36,8 @@ export interface RequestRecord {
   hanging?: boolean;
   /** Set when the response finished or the connection closed early. */
   outcome?: CloseOutcome;
+  /** When the response finished or the connection closed (Date.now(), like `startedAt`). */
+  closedAt?: number;
   /** 'completed' when the whole response was handed to the socket; 'aborted' when the connection closed first. */
   readonly closed: Promise<CloseOutcome>;
 }

@@ -59,6 +59,7 @@ export function createListener(routes: readonly Route[], state: GatewayState, re
     recorder.add(record);
     res.on('close', () => {
       record.outcome = res.writableFinished ? 'completed' : 'aborted';
+      record.closedAt = Date.now();
       settle(record.outcome);
       recorder.notify(record);
     });

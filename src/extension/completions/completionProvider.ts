@@ -3,15 +3,13 @@
 // scheduler, which answers from a shown suggestion or the cache at once, or waits the debounce.
 import * as vscode from 'vscode';
 import { completionCacheKey } from '../../core/completions/completionCache';
+import { PREFIX_WINDOW_CHARS, SUFFIX_WINDOW_CHARS } from '../../core/completions/completionWindow';
 import type { CompletionsController } from './completionsController';
 
 /** Only documents that are files the user edits: not output, git, settings, comments, debug console, search editors. */
 export const COMPLETION_SCHEMES: readonly string[] = ['file', 'untitled'];
 export const COMPLETION_SELECTOR: vscode.DocumentSelector = COMPLETION_SCHEMES.map((scheme) => ({ scheme, pattern: '**' }));
 
-/** Characters read before and after the cursor: more than any budget sends (the prompt builder cuts to budget). */
-export const PREFIX_WINDOW_CHARS = 12_000;
-export const SUFFIX_WINDOW_CHARS = 4_000;
 
 export const ACCEPTED_COMMAND = 'unifiedInference.completions.accepted';
 
