@@ -1,5 +1,5 @@
 // `npm run bench`: runs the benchmarks and writes their tables to bench-results/ (gitignored).
-//   npm run bench -- [core] [research] [chat] [search] [durability] [checkpoints] [bundles] [activation] [completions]   only these parts (default: all)
+//   npm run bench -- [core] [research] [chat] [markdown] [search] [durability] [checkpoints] [bundles] [activation] [completions]   only these parts (default: all)
 //   --rounds=N   rounds per reader (default 7)
 //   --tokens=N   content chunks per stream (default 100000)
 //   --research-seconds=N   measured window per research polling case (default 20)
@@ -11,6 +11,7 @@
 //   --chat-markdown  also stream a realistic markdown reply of the same size into the chat (diagnostic, ~45 s)
 //   --chat-hostile=TEXT  only the hostile inputs whose name holds TEXT (default: all 20, ~10 min); --chat-hostile=none: none
 //   --chat-hostile-frames=N  frames a hostile input streams in at most (default 1500)
+//   markdown: the hostile-markdown unit checks in jsdom at full size (the unit tests run them just past the budgets), ~2 min
 //   --checkpoint-rounds=N  checkpoints per case of the checkpoints part (default 20)
 //   --activation-launches=N  fresh VS Code launches for the activation part (default 5)
 //   --completions-chars=N  characters the seeded typist retypes (default 1200); --completions-samples=N  prompts timed against the raw stream (default 12); --completions-seed=N (default 1)
@@ -25,6 +26,7 @@ import { runCheckpointBench } from './checkpointBench';
 import { runCompletionsBench } from './completionsBench';
 import { runCoreBench } from './coreBench';
 import { runDurabilityBench } from './durabilityBench';
+import { runMarkdownBench } from './markdownBench';
 import { runResearchBench } from './researchBench';
 import { runSearchBench } from './searchBench';
 
@@ -34,7 +36,7 @@ function flag(name: string, fallback: number): number {
   return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
-const PARTS = ['core', 'research', 'chat', 'search', 'durability', 'checkpoints', 'bundles', 'activation', 'completions'] as const;
+const PARTS = ['core', 'research', 'chat', 'markdown', 'search', 'durability', 'checkpoints', 'bundles', 'activation', 'completions'] as const;
 type Part = (typeof PARTS)[number];
 
 function selectedParts(): Part[] {
@@ -65,6 +67,10 @@ async function main(): Promise<void> {
     });
     console.log(chat);
     console.log(`written to ${join(outDir, 'chat.md')}`);
+  }
+  if (parts.includes('markdown')) {
+    console.log(await runMarkdownBench({ outDir, scale: 0.25 }));
+    console.log(`written to ${join(outDir, 'markdown.md')}`);
   }
   if (parts.includes('search')) {
     const search = await runSearchBench({ outDir, files: flag('search-files', 2000), vectors: flag('search-vectors', 100_000) });

@@ -39,8 +39,12 @@ export interface GatewayOptions {
   readonly keys?: Readonly<Record<string, { readonly credits?: number }>>;
   /** Credits of the demo key (USD), default 25. */
   readonly demoCredits?: number;
-  /** Research timings; defaults 3 s queued, 15 s running. `detailUnavailable`: GET /research/{id} is always a 404. */
-  readonly research?: { readonly queuedMs?: number; readonly runningMs?: number; readonly detailUnavailable?: boolean };
+  /**
+   * Research timings; defaults 3 s queued, 15 s running. `detailUnavailable`: GET /research/{id} is
+   * always a 404. `now`: the clock job statuses are computed from (default Date.now): a test that
+   * moves it walks a job through queued, running and done without waiting.
+   */
+  readonly research?: { readonly queuedMs?: number; readonly runningMs?: number; readonly detailUnavailable?: boolean; readonly now?: () => number };
   /** Transcription upload limit in bytes, default 25 MB. */
   readonly maxUploadBytes?: number;
   /** Reject every chat request that carries `stream_options` with a 400 naming it. */
@@ -117,7 +121,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<LocalG
   const state: GatewayState = {
     secret,
     quota: new QuotaBook(credits),
-    research: new ResearchStore({ queuedMs: options.research?.queuedMs ?? 3000, runningMs: options.research?.runningMs ?? 15000 }),
+    research: new ResearchStore({ queuedMs: options.research?.queuedMs ?? 3000, runningMs: options.research?.runningMs ?? 15000 }, options.research?.now),
     images: new ImageStore(options.imageUrlTtlMs ?? 3600_000),
     faults,
     settings: {

@@ -54,7 +54,11 @@ export class ResearchStore {
    */
   detailUnavailable = false;
 
-  constructor(private timings: ResearchTimings) {}
+  constructor(
+    private timings: ResearchTimings,
+    /** The clock statuses are computed from: a test can move it instead of waiting. */
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Timings for jobs created from now on (jobs already created keep theirs). */
   setTimings(timings: ResearchTimings): void {
@@ -63,7 +67,7 @@ export class ResearchStore {
 
   create(key: string, topic: string): ResearchDoc {
     // Strictly increasing creation times, so sorting by createdAt is total even within one millisecond.
-    const createdMs = Math.max(Date.now(), this.lastCreated + 1);
+    const createdMs = Math.max(this.now(), this.lastCreated + 1);
     this.lastCreated = createdMs;
     const job: StoredJob = { id: randomUUID(), key, topic, title: truncate(topic, 80), createdMs, timings: this.timings };
     this.jobs.push(job);
@@ -72,11 +76,11 @@ export class ResearchStore {
 
   get(key: string, id: string): ResearchDoc | undefined {
     const job = this.jobs.find((j) => j.id === id && j.key === key);
-    return job && this.document(job, Date.now());
+    return job && this.document(job, this.now());
   }
 
   list(key: string, query: ListQuery): { docs: ResearchDoc[]; totalDocs: number } & Record<string, unknown> {
-    const now = Date.now();
+    const now = this.now();
     let docs = this.jobs.filter((j) => j.key === key).map((j) => this.document(j, now));
     if (query.where !== undefined) docs = docs.filter((doc) => matchesWhere(doc, query.where));
     const desc = query.sort.startsWith('-');

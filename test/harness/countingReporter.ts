@@ -13,7 +13,9 @@ class CountingReporter extends Mocha.reporters.Spec {
     const report: TestReport = { label, passed: 0, failed: 0, pending: 0, lines: [] };
     runner.on('pass', (test) => {
       report.passed++;
-      report.lines.push(`  ✔ ${test.fullTitle()}`);
+      // The duration of a slow test, as the spec output gives it: the integration layer's only timing per test.
+      const slow = test.duration !== undefined && test.duration > test.slow() ? ` (${test.duration} ms)` : '';
+      report.lines.push(`  ✔ ${test.fullTitle()}${slow}`);
     });
     runner.on('fail', (test, error: Error) => {
       report.failed++;

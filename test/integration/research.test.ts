@@ -18,6 +18,9 @@ async function startThroughCommand(topic: string): Promise<ResearchJob> {
   }
 }
 
+/** Jobs done (2 s) before the extension's second poll, 3 s after the one their start sends. */
+const FAST_JOBS = { queuedMs: 500, runningMs: 1500 };
+
 describe('research jobs against the local gateway', function () {
   this.timeout(90_000);
   let api: TestApi;
@@ -80,6 +83,9 @@ describe('research jobs against the local gateway', function () {
   });
 
   it('previews a report without loading its images or HTML (a tracker never learns it was read); Copy keeps the text as written', async () => {
+    // Only the first test must see a job running between two polls (3 s apart): jobs from here on
+    // finish before the poll after the one that follows their start, so each waits ~3 s, not ~12 s.
+    gateway.setResearchTimings(FAST_JOBS);
     const topic = 'Trackers ![pixel](https://tracker.example/p.png) and <img src="https://tracker.example/i.png">';
     const job = await startThroughCommand(topic);
     await waitFor(() => statusOf(job.id), (status) => status === 'succeeded', 'the job to succeed', 60_000);
@@ -125,7 +131,9 @@ describe('research jobs against the local gateway', function () {
   });
 
   it('re-reads an open report when its job finishes, and on "Refresh Report"', async () => {
-    const job = await api.research.start('A report that is open while the job runs');
+    // In progress for 5 s: the report must be opened (and read) before the job ends, on a busy machine too.
+    gateway.setResearchTimings({ queuedMs: 500, runningMs: 4_500 });
+    const job = await api.research.start('A report that is open while the job runs').finally(() => gateway.setResearchTimings(FAST_JOBS));
     await api.reports.open(job);
     const uri = reportUri(job).toString();
     const report = (): string | undefined => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)?.getText();
@@ -252,7 +260,7 @@ describe('research jobs against the local gateway', function () {
     await waitFor(() => api.research.problem, (problem) => problem !== undefined, 'the stale state');
     assert.equal(api.research.jobs.length, shownBefore, 'nothing lost');
     assert.ok(api.research.lastGoodRefresh !== undefined);
-    gateway = await startGateway({ port: Number(port), research: { queuedMs: 3_500, runningMs: 6_000 } });
+    gateway = await startGateway({ port: Number(port), research: FAST_JOBS });
     await vscode.commands.executeCommand('unifiedInference.research.refresh');
     await waitFor(() => api.research.problem, (problem) => problem === undefined, 'the recovery');
   });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { RESEARCH_FAILURE_WORD } from '../../gateway/index';
-import { get, json, pollUntil, post, useGateway, type Json } from './helpers';
+import { get, json, post, useGateway, type Json } from './helpers';
 
 function list(gw: Parameters<typeof get>[0], query: Record<string, string | number>, headers: Record<string, string> = {}): Promise<Response> {
   const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
@@ -8,22 +8,25 @@ function list(gw: Parameters<typeof get>[0], query: Record<string, string | numb
 }
 
 describe('local gateway: research job lifecycle', () => {
-  const gw = useGateway({ research: { queuedMs: 1500, runningMs: 2500 } });
+  // The gateway's clock, moved by the tests: a job walks through its statuses without waiting.
+  const clock = { ms: Date.parse('2026-03-01T09:00:00.000Z') };
+  const gw = useGateway({ research: { queuedMs: 1500, runningMs: 2500, now: () => clock.ms } });
+  const read = async (id: string): Promise<Json> => json(await get(gw(), `/research/${id}`));
 
   it('goes queued -> running -> succeeded, then carries a markdown report with sources', async () => {
     const created = await post(gw(), '/research', { topic: 'Heat pumps in cold climates' });
     assert.equal(created.status, 200);
     const job = await json(created);
-    assert.match(job.id as string, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const id = job.id as string;
+    assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal(job.status, 'queued');
     const seen: string[] = [];
-    const done = await pollUntil(async () => {
-      const doc = await json(await get(gw(), `/research/${job.id as string}`));
-      if (seen[seen.length - 1] !== doc.status) seen.push(doc.status as string);
-      return doc.status === 'succeeded' ? doc : undefined;
-    }, 20_000);
-    assert.deepEqual(seen.filter((s) => s !== 'queued').slice(0, 1), ['running'], `states seen: ${seen.join(' -> ')}`);
-    assert.equal(seen[seen.length - 1], 'succeeded');
+    for (const step of [0, 1499, 1, 2499, 1]) {
+      clock.ms += step;
+      seen.push((await read(id)).status as string);
+    }
+    assert.deepEqual(seen, ['queued', 'queued', 'running', 'running', 'succeeded'], 'queued for queuedMs, then running for runningMs');
+    const done = await read(id);
     assert.match(done.report as string, /^# Heat pumps/);
     assert.match(done.report as string, /simulation/);
     const sources = done.sources as Json[];
@@ -35,10 +38,11 @@ describe('local gateway: research job lifecycle', () => {
 
   it(`fails a job whose topic contains '${RESEARCH_FAILURE_WORD}', with a reason`, async () => {
     const job = await json(await post(gw(), '/research', { topic: `Please ${RESEARCH_FAILURE_WORD} now` }));
-    const doc = await pollUntil(async () => {
-      const d = await json(await get(gw(), `/research/${job.id as string}`));
-      return d.status === 'failed' ? d : undefined;
-    }, 20_000);
+    clock.ms += 1500;
+    assert.equal((await read(job.id as string)).status, 'running');
+    clock.ms += 2500;
+    const doc = await read(job.id as string);
+    assert.equal(doc.status, 'failed');
     assert.match(doc.error as string, /simulate-failure/);
     assert.equal(doc.report, undefined);
   });
