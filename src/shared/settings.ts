@@ -69,6 +69,8 @@ export interface Settings {
   readonly sensitiveFiles: readonly string[];
   /** Apply on a chat code block: `model` merges a partial block into its file ('' = the conversation's model). */
   readonly apply: { readonly model: string };
+  /** Inline edit in the editor: `model` rewrites the selection ('' = defaultModels.chat). */
+  readonly inlineEdit: { readonly model: string };
   readonly checkpoints: CheckpointSettings;
 }
 
@@ -103,6 +105,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   sensitiveFiles: [],
   'checkpoints.maxStorageMB': 500,
   'apply.model': '',
+  'inlineEdit.model': '',
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
@@ -209,5 +212,6 @@ export function parseSettings(read: (key: string) => unknown): Settings {
     sensitiveFiles: globList(read('sensitiveFiles')),
     checkpoints: { maxStorageMB: number(read('checkpoints.maxStorageMB'), 500, 10, 100_000) },
     apply: { model: text(read('apply.model'), '') },
+    inlineEdit: { model: text(read('inlineEdit.model'), '') },
   };
 }

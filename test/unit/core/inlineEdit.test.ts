@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { computeHunks } from '../../../src/core/apply/lineHunks';
 import { inlineChangeViews, JOINED_LINES, MAX_GHOST_CHARS } from '../../../src/core/inlineEdit/inlineDiffLines';
 import { inlineEditPrompt, replacementFromAnswer, streamedReplacement, surroundingCode } from '../../../src/core/inlineEdit/inlineEditPrompt';
+import { followLineScope } from '../../../src/core/inlineEdit/lineScope';
 import { MAX_REMEMBERED_INSTRUCTIONS, parseHistory, rememberInstruction } from '../../../src/core/inlineEdit/instructionHistory';
 
 describe('inline edit (pure)', () => {
@@ -104,5 +105,18 @@ describe('inline edit (pure)', () => {
       const [view] = inlineChangeViews(computeHunks('a\n', `${'x'.repeat(1000)}\n`), 2);
       assert.equal(view?.ghosts[0]?.text.length, MAX_GHOST_CHARS);
     });
+  });
+});
+
+describe('inline edit: followLineScope', () => {
+  const base = 'a\nb\nc\nd\ne\n';
+  it('moves with lines typed above and stays with lines typed below', () => {
+    assert.deepEqual(followLineScope(base, 'new\na\nb\nc\nd\ne\n', { start: 2, end: 4 }), { start: 3, end: 5 });
+    assert.deepEqual(followLineScope(base, 'a\nb\nc\nd\ne\nmore\n', { start: 2, end: 4 }), { start: 2, end: 4 });
+    assert.deepEqual(followLineScope(base, 'b\nc\nd\ne\n', { start: 2, end: 4 }), { start: 1, end: 3 });
+  });
+  it('is undefined when the typing touched the scope', () => {
+    assert.equal(followLineScope(base, 'a\nb\nC\nd\ne\n', { start: 2, end: 4 }), undefined);
+    assert.equal(followLineScope(base, 'a\nb\nc\nx\nd\ne\n', { start: 2, end: 4 }), undefined);
   });
 });
