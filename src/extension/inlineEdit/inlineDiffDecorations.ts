@@ -27,9 +27,10 @@ export class InlineDiffDecorations implements vscode.Disposable {
   private readonly pending: vscode.TextEditorDecorationType;
 
   constructor(extensionUri: vscode.Uri) {
+    // The removed text only (not the whole line): the added text after it keeps its own colour.
     this.removed = vscode.window.createTextEditorDecorationType({
-      isWholeLine: true,
       backgroundColor: new vscode.ThemeColor('diffEditor.removedLineBackground'),
+      textDecoration: 'line-through',
       overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
       overviewRulerLane: vscode.OverviewRulerLane.Left,
       gutterIconPath: vscode.Uri.joinPath(extensionUri, 'media', 'inline-edit-removed.svg'),
