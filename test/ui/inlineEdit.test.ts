@@ -107,3 +107,56 @@ describe('inline edit (real VS Code in Chromium, local gateway)', () => {
     assert.match(onDisk(), /\/\/ Subtract b from a, never below zero\.\n {2}return Math\.max\(0, a - b\);\n/, 'accepted, then auto-saved like any edit');
   });
 });
+
+describe('inline edit without inline chat: Ctrl+I, Escape and the recalled instruction (real VS Code in Chromium)', () => {
+  let gateway: LocalGateway;
+  let workbench: Workbench;
+
+  before(async () => {
+    gateway = await startGateway();
+    workbench = await Workbench.open({
+      workspaceFiles: { 'src/math.ts': FILE },
+      workspaceSettings: { 'unifiedInference.inlineEdit.model': `sim-openai/gpt-sim-mini::${scriptedReplyItem('```ts\n// Subtraction follows.\n```')}` },
+      // No AI features of VS Code's own: no chat agent, so VS Code's inline chat does not take Ctrl+I.
+      userSettings: { 'unifiedInference.baseUrl': gateway.url, 'chat.disableAIFeatures': true },
+      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
+    });
+  });
+
+  after(async () => {
+    await workbench?.close();
+    workbench?.removeFiles();
+    await gateway?.stop();
+  });
+
+  it('Ctrl+I on an empty line opens the input; Escape rejects all; ↓ recalls the last instruction', async () => {
+    const { page } = workbench;
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('math.ts');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'math.ts' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.monaco-editor .view-line', { hasText: 'export function sub' }).first().click();
+    await page.keyboard.press('ArrowUp'); // the empty line 4
+    const widget = page.locator('.quick-input-widget', { hasText: 'Edit with Unified Inference: src/math.ts' });
+    await page.keyboard.press('Control+I');
+    await widget.waitFor({ timeout: 30_000 });
+    await page.locator('.quick-input-widget input').fill('note what follows');
+    await page.keyboard.press('Enter');
+    const acceptAll = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Accept All' });
+    await acceptAll.first().waitFor({ timeout: 60_000 });
+    await page.keyboard.press('Escape');
+    await acceptAll.first().waitFor({ state: 'detached', timeout: 30_000 });
+    assert.equal(await page.locator('.tabs-container .tab.dirty').count(), 0, 'rejected: nothing written');
+
+    // Again: the input lists the last instruction; ↓ and Enter send it.
+    await page.keyboard.press('Control+I');
+    await widget.waitFor({ timeout: 30_000 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'note what follows' }).first().waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await acceptAll.first().waitFor({ timeout: 60_000 });
+    await workbench.screenshot('inline-edit-03-recalled');
+    await page.keyboard.press('Control+Enter');
+    await page.locator('.monaco-editor .view-line', { hasText: '// Subtraction follows.' }).first().waitFor({ timeout: 30_000 });
+  });
+});
