@@ -202,7 +202,11 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     const last = gateway.requests.at(-1)?.seq ?? 0;
     const session = await edit(uri, 4, 7, long, 'slow', ';delay-chunks=200');
     const record = await gateway.waitForRequest((r) => r.seq > last && r.path.endsWith('/chat/completions'));
-    await waitFor(() => record.writes.length, (n) => n > 2, 'the stream to start');
+    // The answer streams into the editor: the lines that came are drawn before the answer ends.
+    const document = await vscode.workspace.openTextDocument(uri);
+    await waitFor(() => session.hunksFor(document.getText()).length, (n) => n > 0, 'streamed lines drawn');
+    assert.equal(session.state, 'streaming');
+    assert.ok(session.hunksFor(document.getText()).some((h) => h.newLines.some((l) => l.startsWith('// line 0'))), 'the first streamed line is shown');
     const titles = await lensTitles(uri);
     assert.ok(titles.some((t) => t.includes('Stop')), titles.join(' | '));
     await vscode.commands.executeCommand('unifiedInference.inlineEdit.stop', session.id);
@@ -232,15 +236,57 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     assert.equal(session.state, 'review', 'still under review');
   });
 
+  it('offers itself in the lightbulb on a selection, shows a change whole in the hover, and asks before sending a sensitive file', async () => {
+    const uri = write('offers.ts', FILE);
+    await vscode.window.showTextDocument(uri);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(4, 0, 7, 0), vscode.CodeActionKind.RefactorRewrite.value);
+    const ours = actions.find((a) => a.title === 'Edit with Unified Inference');
+    assert.ok(ours, actions.map((a) => a.title).join(' | '));
+    assert.equal(ours.kind?.value, vscode.CodeActionKind.RefactorRewrite.value);
+    assert.equal(ours.command?.command, 'unifiedInference.inlineEdit.start');
+    const onCode = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(5, 3, 5, 3), vscode.CodeActionKind.RefactorRewrite.value);
+    assert.ok(!onCode.some((a) => a.title === 'Edit with Unified Inference'), 'not on every cursor move inside code');
+
+    const session = await reviewed(await edit(uri, 8, 11, '```ts\nexport function mul(a: number, b: number): number {\n  return Math.imul(a, b);\n}\n```'));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(9, 4));
+    const hoverText = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(hoverText, /return Math\.imul\(a, b\);/);
+    await vscode.commands.executeCommand('unifiedInference.inlineEdit.rejectAll', session.id);
+
+    const secret = write('.env.local', 'API_URL=https://example.test\nDEBUG=1\n');
+    const requests = chatRequests();
+    const asked: string[] = [];
+    const restore = replace(vscode.window, 'showWarningMessage', (async (message: string) => {
+      asked.push(message);
+      return undefined;
+    }) as typeof vscode.window.showWarningMessage);
+    try {
+      await setSettingAndWait('inlineEdit.model', `${MODEL}::${scriptedReplyItem('```\nDEBUG=0\n```')}`);
+      const editor = await vscode.window.showTextDocument(secret);
+      editor.selection = new vscode.Selection(1, 0, 2, 0);
+      const none = await vscode.commands.executeCommand('unifiedInference.inlineEdit.start', { instruction: 'turn debug off' });
+      assert.equal(none, undefined, 'declined: no edit');
+    } finally {
+      restore();
+    }
+    assert.ok(asked.some((m) => m.includes('.env.local') && m.includes('sensitive')), JSON.stringify(asked));
+    assert.equal(chatRequests(), requests, 'nothing sent');
+  });
+
   it('a gateway failure is shown through Failures with its fix, and nothing is written', async () => {
     const uri = write('fails.ts', FILE);
     const shown: string[] = [];
-    const listener = api.failures.onDidShow((failure) => shown.push(failure.message));
+    const buttons: string[][] = [];
+    const listener = api.failures.onDidShow((failure) => {
+      shown.push(failure.message);
+      buttons.push([...failure.buttons]);
+    });
     try {
       const session = await edit(uri, 4, 7, 'x', 'fail', ';status=401');
       await waitFor(() => session.state, (s) => s === 'ended', 'the edit to end');
       await waitFor(() => shown.length, (n) => n > 0, 'the failure shown');
       assert.match(shown[0] ?? '', /Inline edit of inline-edit-tests\/fails\.ts failed/);
+      assert.ok(buttons[0]?.includes('Set API Key'), `the action that fixes it: ${JSON.stringify(buttons)}`);
     } finally {
       listener.dispose();
     }
