@@ -137,8 +137,17 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     assert.equal(document.getText(), FILE, 'one undo step per accepted change');
     // The undo is the user's edit: the review follows it and goes on with the other change.
     await waitFor(() => session.state, (s) => s === 'review', 'the review going on');
-    await vscode.commands.executeCommand('unifiedInference.inlineEdit.rejectAll', session.id);
-    await waitFor(() => session.state, (s) => s === 'ended', 'the review to end');
+    assert.equal(session.review?.hunks.length, 1);
+    // Alt+N: the change at the cursor (no lens arguments).
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(9, 2, 9, 2);
+    await vscode.commands.executeCommand('unifiedInference.inlineEdit.rejectChange');
+    await waitFor(() => session.state, (s) => s === 'ended', 'the last change rejected');
+    assert.equal(document.getText(), FILE);
+    // Reject All on a fresh review: exactly the text as it was.
+    const again = await reviewed(await edit(uri, 0, 12, answer, 'swap the operands'));
+    await vscode.commands.executeCommand('unifiedInference.inlineEdit.rejectAll', again.id);
+    await waitFor(() => again.state, (s) => s === 'ended', 'the review to end');
     assert.equal(document.getText(), FILE, 'rejected: exactly the text as it was');
     assert.equal(readFileSync(uri.fsPath, 'utf8'), FILE);
   });
