@@ -34,7 +34,7 @@ export const EXTENSION_TIERS = [
   ['gateway'],
   ['models', 'account', 'answers', 'checkpoints', 'errors'],
   ['apply', 'edits', 'terminal', 'media', 'research', 'search', 'languageModels', 'toolServers', 'completions'],
-  ['chat', 'participant', 'lmTools'],
+  ['chat', 'participant', 'lmTools', 'inlineEdit'],
   ['testApi.ts', 'uiTestSeed.ts'],
   ['extension.ts'],
 ];

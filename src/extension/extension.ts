@@ -15,6 +15,7 @@ import { ConversationStore } from './chat/history/conversationStore';
 import { LastConversation } from './chat/lastConversation';
 import { registerChat } from './chat/registerChat';
 import { registerCompletions } from './completions/registerCompletions';
+import { registerInlineEdit } from './inlineEdit/registerInlineEdit';
 import { CostMeter } from './chat/replyCost';
 import { openSettings, rememberSettings } from './config';
 import { GatewayConnection } from './gateway/gatewayConnection';
@@ -103,6 +104,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const codeApplier = new CodeApplier({ connection, failures, catalog, workspaceFiles, files, log }, checkpoints.service);
   context.subscriptions.push(codeApplier);
   clock.phase('apply');
+  // Inline edit: the selection rewritten in its editor, reviewed by Apply's rules (checkpoint before the first write).
+  context.subscriptions.push(registerInlineEdit({ connection, failures, workspaceFiles, checkpoints: checkpoints.service, log, context, redact: (text) => apiKeys.redact(text) }));
   const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files, workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation, log, checkpoints, codeApplier }, log);
   context.subscriptions.push(...chat.disposables);
   clock.phase('chat');

@@ -69,6 +69,8 @@ export interface Settings {
   readonly sensitiveFiles: readonly string[];
   /** Apply on a chat code block: `model` merges a partial block into its file ('' = the conversation's model). */
   readonly apply: { readonly model: string };
+  /** Inline edit in the editor: `model` rewrites the selection ('' = defaultModels.chat). */
+  readonly inlineEdit: { readonly model: string };
   readonly checkpoints: CheckpointSettings;
   readonly completions: CompletionSettings;
 }
@@ -122,6 +124,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'completions.model': '',
   'completions.languages': DEFAULT_COMPLETION_LANGUAGES,
   'completions.debounceMs': 250,
+  'inlineEdit.model': '',
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
@@ -242,5 +245,6 @@ export function parseSettings(read: (key: string) => unknown): Settings {
       languages: languageMap(read('completions.languages')),
       debounceMs: Math.round(number(read('completions.debounceMs'), 250, 50, 2_000)),
     },
+    inlineEdit: { model: text(read('inlineEdit.model'), '') },
   };
 }

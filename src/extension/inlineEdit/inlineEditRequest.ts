@@ -1,0 +1,74 @@
+// One inline edit request through the one path to the chat models (streamGatewayAnswer: both APIs,
+// redaction included). The caller gets the replacement as it streams (whole lines only) and at the
+// end; the answer is bounded (a runaway model is stopped, not followed) and an answer cut by the
+// output limit is refused rather than shown as a half-written change.
+import * as vscode from 'vscode';
+import { isAbortError, type GatewayClient } from '../../core/index';
+import { inlineEditPrompt, MAX_INLINE_EDIT_ANSWER_CHARS, replacementFromAnswer, streamedReplacement, type InlineEditRequestText } from '../../core/inlineEdit/inlineEditPrompt';
+import { streamGatewayAnswer } from '../answers/gatewayAnswer';
+import type { ChatApi } from '../../shared/settings';
+
+export interface InlineEditJob {
+  readonly client: GatewayClient;
+  readonly model: string;
+  readonly api: ChatApi;
+  readonly text: InlineEditRequestText;
+}
+
+export type InlineEditAnswer =
+  | { readonly kind: 'done'; readonly replacement: string }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'failed'; readonly error: unknown }
+  | { readonly kind: 'refused'; readonly message: string };
+
+export class AnswerTooLongError extends Error {
+  override readonly name = 'AnswerTooLongError';
+}
+
+/** Room for the replacement (/messages needs max_tokens): about one token per two characters of selection, at least 2,048. */
+function answerTokens(text: InlineEditRequestText): number {
+  return Math.min(32_768, Math.max(2048, Math.ceil(((text.previous?.proposal.length ?? 0) + text.selection.length) / 2) + 1024));
+}
+
+export async function requestInlineEdit(job: InlineEditJob, onLines: (replacementSoFar: string) => void, signal: AbortSignal): Promise<InlineEditAnswer> {
+  const prompt = inlineEditPrompt(job.text);
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  signal.addEventListener('abort', stop);
+  let answer = '';
+  let shown = '';
+  try {
+    const result = await streamGatewayAnswer(
+      job.client,
+      { model: job.model, api: job.api, system: prompt.system, messages: [{ role: 'user', parts: [{ kind: 'text', text: prompt.user }] }], maxTokens: answerTokens(job.text), temperature: 0 },
+      {
+        text: (delta) => {
+          answer += delta;
+          if (answer.length > MAX_INLINE_EDIT_ANSWER_CHARS) {
+            controller.abort(new AnswerTooLongError());
+            return;
+          }
+          const soFar = streamedReplacement(answer);
+          if (soFar !== undefined && soFar !== shown) {
+            shown = soFar;
+            onLines(soFar);
+          }
+        },
+      },
+      controller.signal,
+    );
+    if (result.finishReason === 'length' || result.finishReason === 'max_tokens') {
+      return { kind: 'refused', message: vscode.l10n.t('The model\'s answer was cut off by its output limit before the code ended. Select less code, or choose a model with a longer output in {0}.', 'unifiedInference.inlineEdit.model') };
+    }
+    return { kind: 'done', replacement: replacementFromAnswer(answer, job.text.selection, prompt.fence) };
+  } catch (error) {
+    if (controller.signal.reason instanceof AnswerTooLongError) {
+      return { kind: 'refused', message: vscode.l10n.t('The model\'s answer passed {0} characters, so it was stopped: an inline edit is for a selection, not a whole file.', MAX_INLINE_EDIT_ANSWER_CHARS.toLocaleString('en-US')) };
+    }
+    // Stopped by the user: whatever the stream threw on the way out (an abort, a cut body) is the stop.
+    if (signal.aborted || (isAbortError(error) && controller.signal.aborted)) return { kind: 'cancelled' };
+    return { kind: 'failed', error };
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}

@@ -1,0 +1,307 @@
+// Inline edit: the command that starts (or refines) an edit of the selection, the sessions per
+// document, and what keeps them drawn (decorations, lenses, context keys for the keybindings).
+// The review's writes are Apply's (ApplyReview); a file that can run code is confirmed before
+// Accept, as Apply does, and named in a lens from the moment the review opens.
+import * as vscode from 'vscode';
+import { MAX_INLINE_EDIT_SELECTION_CHARS, surroundingCode } from '../../core/inlineEdit/inlineEditPrompt';
+import { guardedNotice } from '../apply/applyReviews';
+import { AfterChangeError } from '../apply/applyReview';
+import type { CheckpointRecorder } from '../checkpoints/checkpointRecorder';
+import { readSettings } from '../config';
+import type { Failures } from '../errors/failures';
+import type { GatewayConnection } from '../gateway/gatewayConnection';
+import { Disposable } from '../lifecycle';
+import type { Log } from '../log';
+import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
+import { InlineDiffDecorations } from './inlineDiffDecorations';
+import { requestInlineEdit } from './inlineEditRequest';
+import { InlineEditSession, scopeText } from './inlineEditSession';
+import { askInstruction, type InstructionHistory } from './instructionInput';
+
+export const INLINE_EDIT_COMMANDS = {
+  start: 'unifiedInference.inlineEdit.start',
+  acceptAll: 'unifiedInference.inlineEdit.acceptAll',
+  rejectAll: 'unifiedInference.inlineEdit.rejectAll',
+  acceptChange: 'unifiedInference.inlineEdit.acceptChange',
+  rejectChange: 'unifiedInference.inlineEdit.rejectChange',
+  stop: 'unifiedInference.inlineEdit.stop',
+  showWarning: 'unifiedInference.inlineEdit.showWarning',
+} as const;
+
+/** Context keys of the active editor, for the review's keybindings. */
+const REVIEWING = 'unifiedInference.inlineEdit.reviewing';
+const STREAMING = 'unifiedInference.inlineEdit.streaming';
+
+export interface InlineEditDeps {
+  readonly connection: GatewayConnection;
+  readonly failures: Failures;
+  readonly workspaceFiles: WorkspaceFilesService;
+  readonly checkpoints: CheckpointRecorder;
+  readonly history: InstructionHistory;
+  readonly log: Log;
+  readonly extensionUri: vscode.Uri;
+}
+
+/** The command's optional argument (scripts and tests): the instruction, instead of the input. */
+export interface StartArgs {
+  readonly instruction?: string;
+}
+
+export class InlineEdits extends Disposable {
+  private readonly sessions = new Map<string, InlineEditSession>();
+  /** Sessions of guarded files whose writing the user confirmed. */
+  private readonly confirmed = new Set<string>();
+  readonly decorations: InlineDiffDecorations;
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  /** Fires when any session changes (lenses follow). */
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly deps: InlineEditDeps) {
+    super();
+    this.decorations = this._register(new InlineDiffDecorations(deps.extensionUri));
+    this._register(vscode.workspace.onDidChangeTextDocument((event) => {
+      const session = this.sessions.get(event.document.uri.toString());
+      if (!session || event.contentChanges.length === 0) return;
+      // Typing elsewhere is carried into the proposal; typing inside a change ends the review (ApplyReview).
+      session.review?.sync(event.document.getText());
+      this.redraw(session);
+    }));
+    this._register(vscode.workspace.onDidCloseTextDocument((document) => this.sessions.get(document.uri.toString())?.end('closed')));
+    this._register(vscode.window.onDidChangeVisibleTextEditors(() => this.redrawAll()));
+    this._register(vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()));
+    this._register({ dispose: () => [...this.sessions.values()].forEach((session) => session.end('closed')) });
+  }
+
+  sessionOf(uri: vscode.Uri): InlineEditSession | undefined {
+    return this.sessions.get(uri.toString());
+  }
+
+  get active(): readonly InlineEditSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** Edit with Unified Inference: a new edit of the selection, or a refinement of the open review. */
+  async start(args?: StartArgs): Promise<InlineEditSession | undefined> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Open a file and select the code to edit (or put the cursor on an empty line), then run Edit with Unified Inference.'));
+      return undefined;
+    }
+    const document = editor.document;
+    if (document.uri.scheme !== 'file') {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Inline edit changes files on disk: save this document as a file first.'));
+      return undefined;
+    }
+    const existing = this.sessions.get(document.uri.toString());
+    if (existing?.state === 'streaming') return existing;
+    const title = vscode.l10n.t('Edit with Unified Inference');
+    if (!this.deps.failures.requireSetup(title, () => this.start(args))) return undefined;
+    const settings = readSettings();
+    const model = settings.inlineEdit.model || settings.defaultModels.chat;
+    if (!model) {
+      const pick = vscode.l10n.t('Pick Default Chat Model');
+      void vscode.window.showErrorMessage(vscode.l10n.t('No model is set for inline edit: pick a default chat model, or set {0}.', 'unifiedInference.inlineEdit.model'), pick).then((choice) => choice === pick && vscode.commands.executeCommand('unifiedInference.pickDefaultChatModel'));
+      return undefined;
+    }
+    // The gate: only a workspace file that may be written (not excluded, ignored or outside the folders).
+    const files = await this.deps.workspaceFiles.open();
+    const resolved = await this.deps.workspaceFiles.resolveUri(files, document.uri, 'write');
+    if (!resolved.ok) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Inline edit will not change {0}: {1}', vscode.workspace.asRelativePath(document.uri), resolved.message));
+      return undefined;
+    }
+    const file = resolved.file;
+    const refining = existing?.canRefine === true;
+    const instruction = args?.instruction?.trim() || (await askInstruction(this.deps.history, { refining, model, file: file.display }));
+    if (!instruction) return undefined;
+    await this.deps.history.remember(instruction);
+    if (refining && existing) {
+      if (!existing.rebase(document.getText())) {
+        void vscode.window.showWarningMessage(vscode.l10n.t('The code of this edit changed (part of it was accepted, or you edited it), so it cannot be refined: reject the rest and select the code again.'));
+        return existing;
+      }
+      existing.restart(instruction, model);
+      void this.run(existing, instruction, true);
+      return existing;
+    }
+    existing?.end('closed');
+    const scope = scopeOf(editor);
+    const text = document.getText();
+    if (scopeText(text, scope).length > MAX_INLINE_EDIT_SELECTION_CHARS) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('The selection is longer than {0} characters: select less code for an inline edit (Apply from the chat handles whole files).', MAX_INLINE_EDIT_SELECTION_CHARS.toLocaleString('en-US')));
+      return undefined;
+    }
+    if (file.sensitive.length > 0 && !(await this.confirmSensitiveSend(file.display, file.sensitive, model))) return undefined;
+    const session = new InlineEditSession({ uri: document.uri, display: file.display, language: document.languageId, sensitive: file.sensitive, guarded: file.guarded, base: text, scope, model }, this.deps.checkpoints);
+    session.instructions.push(instruction);
+    this.sessions.set(document.uri.toString(), session);
+    session.onDidChange(() => this.redraw(session));
+    session.onDidEnd((how) => this.finish(session, how));
+    this.redraw(session);
+    void this.run(session, instruction, false);
+    return session;
+  }
+
+  /** Streams the model's replacement into the session, then opens its review. */
+  private async run(session: InlineEditSession, instruction: string, refining: boolean): Promise<void> {
+    const client = this.deps.connection.setup.client;
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === session.init.uri.toString());
+    const text = document?.getText() ?? session.init.base;
+    const scope = session.scopeIn(text);
+    if (!client || !scope || !document) {
+      session.end('failed');
+      return;
+    }
+    const start = document.offsetAt(new vscode.Position(scope.start, 0));
+    const end = scope.end >= document.lineCount ? text.length : document.offsetAt(new vscode.Position(scope.end, 0));
+    const { before, after } = surroundingCode(text, start, end);
+    const previous = refining ? { instructions: session.instructions.slice(0, -1), proposal: session.previousProposal } : undefined;
+    const job = { client, model: session.model, api: readSettings().chatApi, text: { path: session.init.display, language: session.init.language, before, selection: session.original, after, instruction, ...(previous ? { previous } : {}) } };
+    const answer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Editing {0} with {1}…', session.init.display, session.model) }, async () => {
+      try {
+        return await requestInlineEdit(job, (soFar) => session.showStreamed(soFar), session.signal);
+      } finally {
+        this.deps.connection.reportModelUse();
+      }
+    });
+    if (session.state !== 'streaming') return; // closed meanwhile
+    switch (answer.kind) {
+      case 'done': {
+        const review = session.startReview(answer.replacement, document.getText());
+        if (review?.isEnded) void vscode.window.showInformationMessage(vscode.l10n.t('{0} proposed no change to the selection.', session.model));
+        return;
+      }
+      case 'cancelled':
+        session.end('cancelled');
+        vscode.window.setStatusBarMessage(vscode.l10n.t('Inline edit stopped: nothing was written.'), 5000);
+        return;
+      case 'refused':
+        session.end('failed');
+        this.deps.log.warn(`Inline edit of ${session.init.display}: ${answer.message}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Inline edit of {0}: {1} Nothing was written.', session.init.display, answer.message));
+        return;
+      case 'failed':
+        session.end('failed');
+        await this.deps.failures.show(answer.error, { title: vscode.l10n.t('Inline edit of {0} failed (nothing was written)', session.init.display) });
+        return;
+    }
+  }
+
+  async acceptAll(id?: unknown): Promise<void> {
+    const session = this.sessionFor(id);
+    const review = session?.review;
+    if (!session || !review || review.isEnded) return;
+    await this.guard(session, async () => (await this.confirmGuarded(session)) && review.acceptAll());
+  }
+
+  rejectAll(id?: unknown): void {
+    const session = this.sessionFor(id);
+    if (session?.state === 'review') session.review?.rejectAll();
+  }
+
+  stop(id?: unknown): void {
+    const session = this.sessionFor(id);
+    if (session?.state === 'streaming') session.stop();
+  }
+
+  /** From a lens (session id, revision, index) or a key (the change at the cursor). */
+  async onChange(accept: boolean, id?: unknown, revision?: unknown, index?: unknown): Promise<void> {
+    const session = this.sessionFor(id);
+    const review = session?.review;
+    if (!session || !review || review.isEnded) return;
+    let at = typeof index === 'number' ? index : -1;
+    if (typeof id === 'string') {
+      if (revision !== review.revision) return this.changed.fire(); // a lens from before the list changed
+    } else {
+      const editor = vscode.window.activeTextEditor;
+      const line = editor?.selection.active.line ?? -1;
+      at = editor ? this.decorations.changesOf(session, editor.document).findIndex((c) => c.anchor === line || c.removed.includes(line)) : -1;
+      if (at < 0) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('The cursor is not on a proposed change.'));
+        return;
+      }
+    }
+    if (accept) await this.guard(session, async () => (await this.confirmGuarded(session)) && review.acceptHunk(at));
+    else review.rejectHunk(at);
+  }
+
+  showWarning(id?: unknown): void {
+    const session = this.sessionFor(id);
+    if (session) void vscode.window.showWarningMessage(guardedNotice(session.init.guarded), { modal: true });
+  }
+
+  private sessionFor(id: unknown): InlineEditSession | undefined {
+    if (typeof id === 'string') return [...this.sessions.values()].find((s) => s.id === id);
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    return uri ? this.sessions.get(uri.toString()) : undefined;
+  }
+
+  /** A file that can run code or instruct the model: written only after a deliberate yes (once per edit), as Apply does. */
+  private async confirmGuarded(session: InlineEditSession): Promise<boolean> {
+    if (session.init.guarded.length === 0 || this.confirmed.has(session.id)) return true;
+    const write = vscode.l10n.t('Write the Change');
+    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Write the change to {0}?', session.init.display), { modal: true, detail: guardedNotice(session.init.guarded) }, write);
+    if (choice !== write) return false;
+    this.confirmed.add(session.id);
+    return true;
+  }
+
+  private async confirmSensitiveSend(display: string, sensitive: readonly string[], model: string): Promise<boolean> {
+    const send = vscode.l10n.t('Send and Edit');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('{0} is a sensitive file ({1}).', display, sensitive.join(', ')),
+      { modal: true, detail: vscode.l10n.t('Inline edit sends the selection and the code around it to {0} through the gateway. Nothing is written before you accept the change.', model) },
+      send,
+    );
+    return choice === send;
+  }
+
+  private async guard(session: InlineEditSession, action: () => Promise<unknown>): Promise<void> {
+    try {
+      await action();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.deps.log.warn(`Inline edit of ${session.init.display}: ${message}`);
+      if (error instanceof AfterChangeError) void vscode.window.showWarningMessage(message);
+      else void vscode.window.showErrorMessage(vscode.l10n.t('{0} Nothing else was written.', message));
+    }
+  }
+
+  private finish(session: InlineEditSession, how: string): void {
+    if (this.sessions.get(session.init.uri.toString()) === session) this.sessions.delete(session.init.uri.toString());
+    this.confirmed.delete(session.id);
+    if (how === 'conflict') void vscode.window.showWarningMessage(vscode.l10n.t('{0} was edited where the proposed change is, so the inline edit was closed without writing anything more.', session.init.display));
+    this.redraw(session);
+  }
+
+  private redraw(session: InlineEditSession): void {
+    for (const editor of vscode.window.visibleTextEditors) {
+      if (editor.document.uri.toString() === session.init.uri.toString()) this.decorations.draw(editor, session.state === 'ended' ? undefined : session);
+    }
+    this.updateContext();
+    this.changed.fire();
+  }
+
+  private redrawAll(): void {
+    for (const editor of vscode.window.visibleTextEditors) this.decorations.draw(editor, this.sessions.get(editor.document.uri.toString()));
+    this.updateContext();
+  }
+
+  private updateContext(): void {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    const session = uri ? this.sessions.get(uri.toString()) : undefined;
+    void vscode.commands.executeCommand('setContext', REVIEWING, session?.state === 'review');
+    void vscode.commands.executeCommand('setContext', STREAMING, session?.state === 'streaming');
+  }
+}
+
+/**
+ * The whole lines of the selection: a selection ending at the start of a line does not take that
+ * line; no selection takes the cursor's line (an empty line: the code is written there).
+ */
+function scopeOf(editor: vscode.TextEditor): { start: number; end: number } {
+  const selection = editor.selection;
+  const start = selection.start.line;
+  const end = selection.isEmpty ? start + 1 : selection.end.character === 0 && selection.end.line > start ? selection.end.line : selection.end.line + 1;
+  return { start, end: Math.min(end, editor.document.lineCount) };
+}
