@@ -33,7 +33,7 @@ export const EXTENSION_TIERS = [
   ['apiKey', 'webview', 'workspaceFiles'],
   ['gateway'],
   ['models', 'account', 'answers', 'checkpoints', 'errors'],
-  ['apply', 'edits', 'terminal', 'media', 'research', 'search', 'languageModels', 'toolServers'],
+  ['apply', 'edits', 'terminal', 'media', 'research', 'search', 'languageModels', 'toolServers', 'commitMessage'],
   ['chat', 'participant', 'lmTools'],
   ['testApi.ts', 'uiTestSeed.ts'],
   ['extension.ts'],

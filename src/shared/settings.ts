@@ -69,6 +69,7 @@ export interface Settings {
   readonly sensitiveFiles: readonly string[];
   /** Apply on a chat code block: `model` merges a partial block into its file ('' = the conversation's model). */
   readonly apply: { readonly model: string };
+  readonly commitMessage: { readonly model: string };
   readonly checkpoints: CheckpointSettings;
 }
 
@@ -103,6 +104,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   sensitiveFiles: [],
   'checkpoints.maxStorageMB': 500,
   'apply.model': '',
+  'commitMessage.model': '',
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
@@ -209,5 +211,6 @@ export function parseSettings(read: (key: string) => unknown): Settings {
     sensitiveFiles: globList(read('sensitiveFiles')),
     checkpoints: { maxStorageMB: number(read('checkpoints.maxStorageMB'), 500, 10, 100_000) },
     apply: { model: text(read('apply.model'), '') },
+    commitMessage: { model: text(read('commitMessage.model'), '') },
   };
 }

@@ -48,3 +48,11 @@ export function fileLine(file: ChangedFile): string {
 export function isBinaryDiff(diff: string): boolean {
   return /^Binary files .* differ$/m.test(diff) || /^GIT binary patch$/m.test(diff);
 }
+
+/** A new, untracked file shown as git would show it added (git has no diff for it yet). */
+export function untrackedDiff(path: string, text: string, truncated: boolean): string {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const name = plainLine(path);
+  return `diff --git a/${name} b/${name}\nnew file (untracked)\n--- /dev/null\n+++ b/${name}\n@@ -0,0 +1,${lines.length} @@\n${lines.map((line) => `+${line}\n`).join('')}${truncated ? '[... the rest of this new file not read]\n' : ''}`;
+}

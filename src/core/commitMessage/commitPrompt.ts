@@ -10,6 +10,8 @@ import { fileLine, plainLine, type ChangedFile } from './changedFiles';
 export const MAX_EXAMPLE_SUBJECTS = 15;
 /** A subject longer than this is cut in the prompt (a pasted paragraph is not a style). */
 const MAX_EXAMPLE_CHARS = 200;
+/** The user's own draft, bounded like any text sent. */
+const MAX_DRAFT_CHARS = 2_000;
 
 export interface CommitPromptInput {
   readonly files: readonly ChangedFile[];
@@ -18,6 +20,8 @@ export interface CommitPromptInput {
   /** `staged`: the index; `all`: every change (nothing was staged). */
   readonly scope: 'staged' | 'all';
   readonly cut: DiffCut;
+  /** What the user had typed in the commit box: their intent, for the model to keep. */
+  readonly draft?: string;
 }
 
 export interface CommitPrompt {
@@ -72,6 +76,8 @@ export function commitPrompt(input: CommitPromptInput): CommitPrompt {
   if (diffs.length > 0) parts.push(`Diff:\n${diffs.join('')}`);
   const note = cutNote(input.cut);
   if (note) parts.push(`[${note}]`);
+  const draft = input.draft?.trim().slice(0, MAX_DRAFT_CHARS);
+  if (draft) parts.push(`The user's draft of the message (keep its intent and any issue references):\n${draft}`);
   parts.push('Write the commit message now.');
   return { system, user: parts.join('\n\n') };
 }
