@@ -102,8 +102,8 @@ describe('commit messages: written into the real git input box', function () {
     assert.ok(body.includes('+  if (input === \\"\\") return [];'), 'the staged diff is sent');
     for (const subject of SUBJECTS) assert.ok(body.includes(subject), `the recent subject "${subject}" is sent`);
     assert.ok(body.includes('start with a conventional-commit prefix'), 'the style is spelled out');
-    assert.ok(body.includes('A .env (content not sent: sensitive)'), 'the .env is named');
     assert.ok(!body.includes(SECRET), 'the .env content is never sent');
+    assert.ok(body.includes('A .env (content not sent: sensitive)'), 'the .env is named');
     assert.ok(!body.includes('UNSTAGED-README-LINE'), 'an unstaged change is not part of a staged commit');
     assert.ok(body.includes('Changes staged for this commit, 2 files'));
   });
@@ -121,8 +121,8 @@ describe('commit messages: written into the real git input box', function () {
     assert.ok(body.includes('UNSTAGED-README-LINE'), 'the unstaged change is sent');
     assert.ok(body.includes('+  if (input === \\"\\") return [];'), 'the unstaged parser change is sent');
     assert.ok(body.includes('+export const UNTRACKED_LEXER = true;'), 'the untracked file is sent as added');
-    assert.ok(body.includes('.env (content not sent: sensitive)'), 'the untracked .env is named');
-    assert.ok(!body.includes(SECRET), 'and its content never sent');
+    assert.ok(!body.includes(SECRET), 'the untracked .env content is never sent');
+    assert.ok(body.includes('.env (content not sent: sensitive)'), 'and it is named');
   });
 
   it('Stop aborts the request (the gateway sees the connection close) and puts the draft back', async () => {

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { cleanCommitMessage, MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS } from '../../../src/core/commitMessage/commitAnswer';
 import { commitPrompt, subjectStyle } from '../../../src/core/commitMessage/commitPrompt';
-import { fileLine, isBinaryDiff, type ChangedFile } from '../../../src/core/commitMessage/changedFiles';
+import { fileLine, isBinaryDiff, untrackedDiff, type ChangedFile } from '../../../src/core/commitMessage/changedFiles';
 import { COMMIT_INPUT_TOKEN_CAP, cutNote, diffCharBudget, fitDiffs, MIN_FILE_DIFF_CHARS } from '../../../src/core/commitMessage/diffBudget';
 
 const NO_CUT = { filesLeftOut: 0, filesShortened: 0, linesLeftOut: 0 };
@@ -62,6 +62,13 @@ describe('commit messages: the prompt', () => {
     assert.match(user, /^R old\.ts -> new\.ts$/m);
     assert.match(user, /5 files:/);
     assert.equal(fileLine({ path: 'a\nb.ts', status: 'M', content: { kind: 'diff', text: '' } }), 'M a b.ts', 'a newline in a name cannot forge a list line');
+  });
+
+  it('sends the user\'s draft as their intent, bounded', () => {
+    const { user } = commitPrompt({ files: [changed('a.ts', 'x')], recentSubjects: [], scope: 'staged', cut: NO_CUT, draft: `  fixes #12 ${'x'.repeat(5000)}` });
+    assert.match(user, /The user's draft of the message \(keep its intent and any issue references\):\nfixes #12 x/);
+    assert.ok(user.length < 3_000, 'the draft is cut');
+    assert.ok(!commitPrompt({ files: [changed('a.ts', 'x')], recentSubjects: [], scope: 'staged', cut: NO_CUT, draft: '  ' }).user.includes('draft'));
   });
 
   it('recognises binary diffs', () => {
@@ -155,5 +162,10 @@ describe('commit messages: cleaning the answer', () => {
     assert.equal(cleanCommitMessage('Here is the message:\n```\nfeat: add re', true), 'feat: add re');
     assert.equal(cleanCommitMessage('feat: add retries\n``', true), 'feat: add retries');
     assert.equal(cleanCommitMessage('Sure! Here is', true), 'Sure! Here is');
+  });
+
+  it('turns an untracked file into an added-file diff', () => {
+    assert.equal(untrackedDiff('src/new.ts', 'a\nb\n', false), 'diff --git a/src/new.ts b/src/new.ts\nnew file (untracked)\n--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1,2 @@\n+a\n+b\n');
+    assert.match(untrackedDiff('x', 'a', true), /\[\.\.\. the rest of this new file not read\]\n$/);
   });
 });
