@@ -108,7 +108,8 @@ describe('commit messages: written into the real git input box', function () {
     it('writes the staged change in the repository\'s style: diff and subjects sent, the .env named without its content, the fenced answer cleaned', async () => {
       writeFileSync(join(repoDir(), 'src', 'parser.ts'), 'export const version = 4;\nexport function parse(input: string): string[] {\n  if (input === "") return [];\n  return input.split(" ");\n}\n');
       writeFileSync(join(repoDir(), '.env'), `API_TOKEN=${SECRET}\n`);
-      git('add', 'src/parser.ts', '.env');
+      writeFileSync(join(repoDir(), 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52, 0, 1, 2, 3]));
+      git('add', 'src/parser.ts', '.env', 'logo.png');
       writeFileSync(join(repoDir(), 'README.md'), '# Parser\n\nUNSTAGED-README-LINE\n');
       const answer = 'Here is a commit message for the staged changes:\n\n```\nfeat(parser): return no tokens for empty input\n\nparse("") used to give [""].\n```\n\nThis message follows the conventional-commit style of the repository.';
       await setSettingAndWait('commitMessage.model', `${MODEL}::${scriptedReplyItem(answer)}`);
@@ -125,7 +126,8 @@ describe('commit messages: written into the real git input box', function () {
       assert.ok(!body.includes(SECRET), 'the .env content is never sent');
       assert.ok(body.includes('A .env (content not sent: sensitive)'), 'the .env is named');
       assert.ok(!body.includes('UNSTAGED-README-LINE'), 'an unstaged change is not part of a staged commit');
-      assert.ok(body.includes('Changes staged for this commit, 2 files'));
+      assert.ok(body.includes('A logo.png (binary)'), 'a binary file is named only');
+      assert.ok(body.includes('Changes staged for this commit, 3 files'));
     });
 
     it('takes every change, untracked files too, when nothing is staged; a sensitive untracked file stays home', async () => {
@@ -158,6 +160,18 @@ describe('commit messages: written into the real git input box', function () {
       assert.deepEqual(await running, { kind: 'cancelled' });
       assert.equal(await record.closed, 'aborted');
       assert.equal(repository.inputBox.value, 'my draft', 'the draft is back');
+    });
+
+    it('typing into the box while the message streams stops the request and keeps what was typed', async () => {
+      await setSettingAndWait('commitMessage.model', `${MODEL}::delay-chunks=400;${scriptedReplyItem(`fix(parser): ${'typed over '.repeat(60)}`)}`);
+      const before = commitRequests().length;
+      const running = write();
+      const record = await gateway.waitForRequest((r) => commitRequests().indexOf(r) >= before, 30_000);
+      await waitFor(() => repository.inputBox.value, (value) => value.startsWith('fix(parser): typed'), 'the message streaming into the box');
+      repository.inputBox.value = 'fix: my own words';
+      assert.deepEqual(await running, { kind: 'stoppedByTyping' });
+      assert.equal(await record.closed, 'aborted', 'the request was stopped');
+      assert.equal(repository.inputBox.value, 'fix: my own words', 'what the user typed stays');
     });
 
     it('one request per repository: a second Write while one runs is refused', async () => {
