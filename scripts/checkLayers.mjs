@@ -33,7 +33,7 @@ export const EXTENSION_TIERS = [
   ['apiKey', 'webview', 'workspaceFiles'],
   ['gateway'],
   ['models', 'account', 'answers', 'checkpoints', 'errors'],
-  ['apply', 'edits', 'terminal', 'media', 'research', 'search', 'languageModels', 'toolServers', 'completions'],
+  ['apply', 'edits', 'terminal', 'media', 'research', 'search', 'languageModels', 'toolServers', 'completions', 'commitMessage'],
   ['chat', 'participant', 'lmTools', 'inlineEdit'],
   ['testApi.ts', 'uiTestSeed.ts'],
   ['extension.ts'],

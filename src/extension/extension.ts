@@ -6,6 +6,7 @@ import { CreditsMonitor } from './account/creditsMonitor';
 import { CreditsStatusItem } from './account/creditsStatusItem';
 import { clearApiKeyCommand, setApiKeyCommand } from './apiKey/apiKeyCommands';
 import { CodeApplier } from './apply/codeApplier';
+import { registerCommitMessage } from './commitMessage/registerCommitMessage';
 import { Failures } from './errors/failures';
 import { API_KEY_SECRET_ID, ApiKeyStore } from './apiKey/apiKeyStore';
 import { createCheckpoints } from './checkpoints/createCheckpoints';
@@ -106,6 +107,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   clock.phase('apply');
   // Inline edit: the selection rewritten in its editor, reviewed by Apply's rules (checkpoint before the first write).
   context.subscriptions.push(registerInlineEdit({ connection, failures, workspaceFiles, checkpoints: checkpoints.service, log, context, redact: (text) => apiKeys.redact(text) }));
+  context.subscriptions.push(...registerCommitMessage({ connection, failures, catalog, workspaceFiles, log }).disposables);
   const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files, workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation, log, checkpoints, codeApplier }, log);
   context.subscriptions.push(...chat.disposables);
   clock.phase('chat');

@@ -71,6 +71,7 @@ export interface Settings {
   readonly apply: { readonly model: string };
   /** Inline edit in the editor: `model` rewrites the selection ('' = defaultModels.chat). */
   readonly inlineEdit: { readonly model: string };
+  readonly commitMessage: { readonly model: string };
   readonly checkpoints: CheckpointSettings;
   readonly completions: CompletionSettings;
 }
@@ -125,6 +126,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'completions.languages': DEFAULT_COMPLETION_LANGUAGES,
   'completions.debounceMs': 250,
   'inlineEdit.model': '',
+  'commitMessage.model': '',
 };
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
@@ -246,5 +248,6 @@ export function parseSettings(read: (key: string) => unknown): Settings {
       debounceMs: Math.round(number(read('completions.debounceMs'), 250, 50, 2_000)),
     },
     inlineEdit: { model: text(read('inlineEdit.model'), '') },
+    commitMessage: { model: text(read('commitMessage.model'), '') },
   };
 }

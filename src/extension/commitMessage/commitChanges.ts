@@ -1,0 +1,82 @@
+// The changes of a repository as the commit-message prompt may see them: the staged changes (all
+// changes when nothing is staged), each file named, and its diff read only when the workspace gate
+// lets it out. A sensitive file (by the gate, or by the sensitive globs on its repository path,
+// which also covers deleted and renamed files the gate cannot resolve) is never diffed at all; an
+// excluded or binary one is named only. Git is asked for one file's diff at a time, so a withheld
+// file's content is never even read.
+import * as nodePath from 'node:path';
+import * as vscode from 'vscode';
+import { sensitiveMatcher, type WorkspaceFiles } from '../../core/index';
+import { isBinaryDiff, untrackedDiff, type ChangedFile, type ChangeContent } from '../../core/commitMessage/changedFiles';
+import { readSettings } from '../config';
+import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
+import { GitStatus, type GitChange, type GitRepository } from './gitApi';
+
+/** Past this many files the rest are named without a diff: each diff is a git process. */
+export const MAX_DIFFED_FILES = 200;
+
+export interface RepositoryChanges {
+  readonly scope: 'staged' | 'all';
+  readonly files: readonly ChangedFile[];
+}
+
+const LETTERS: Readonly<Record<number, string>> = {
+  [GitStatus.INDEX_MODIFIED]: 'M', [GitStatus.MODIFIED]: 'M', [GitStatus.INDEX_ADDED]: 'A', [GitStatus.INTENT_TO_ADD]: 'A',
+  [GitStatus.INDEX_DELETED]: 'D', [GitStatus.DELETED]: 'D', [GitStatus.INDEX_RENAMED]: 'R', [GitStatus.INTENT_TO_RENAME]: 'R',
+  [GitStatus.INDEX_COPIED]: 'C', [GitStatus.UNTRACKED]: '?', [GitStatus.TYPE_CHANGED]: 'T',
+};
+
+function letterOf(status: number): string {
+  return LETTERS[status] ?? 'U';
+}
+
+function relative(repository: GitRepository, uri: vscode.Uri): string {
+  return nodePath.relative(repository.rootUri.fsPath, uri.fsPath).split(nodePath.sep).join('/');
+}
+
+export async function repositoryChanges(repository: GitRepository, service: WorkspaceFilesService, maxUntrackedBytes: number): Promise<RepositoryChanges> {
+  // The extension refreshes its state after file events, a moment late: ask git now.
+  await repository.status();
+  const state = repository.state;
+  const staged = state.indexChanges;
+  const scope = staged.length > 0 ? 'staged' : 'all';
+  const changes = scope === 'staged' ? staged : [...state.mergeChanges, ...state.workingTreeChanges, ...(state.untrackedChanges ?? [])];
+  const files = await service.open();
+  const sensitive = sensitiveMatcher(readSettings().sensitiveFiles);
+  const seen = new Set<string>();
+  const out: ChangedFile[] = [];
+  for (const change of changes) {
+    const uri = change.renameUri ?? change.uri;
+    const path = relative(repository, uri);
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const oldPath = change.renameUri && change.originalUri.fsPath !== change.renameUri.fsPath ? relative(repository, change.originalUri) : undefined;
+    const named = { path, status: letterOf(change.status), ...(oldPath ? { oldPath } : {}) };
+    const content = out.length >= MAX_DIFFED_FILES ? ({ kind: 'withheld', reason: 'budget' } as const) : await contentOf(repository, change, uri, scope, files, [path, ...(oldPath ? [oldPath] : [])].some((p) => sensitive(p) !== undefined), maxUntrackedBytes);
+    out.push({ ...named, content });
+  }
+  return { scope, files: out };
+}
+
+async function contentOf(repository: GitRepository, change: GitChange, uri: vscode.Uri, scope: 'staged' | 'all', files: WorkspaceFiles, sensitiveByName: boolean, maxUntrackedBytes: number): Promise<ChangeContent> {
+  if (sensitiveByName) return { kind: 'withheld', reason: 'sensitive' };
+  const deleted = change.status === GitStatus.INDEX_DELETED || change.status === GitStatus.DELETED;
+  const gate = deleted ? undefined : await files.resolve(uri.fsPath);
+  if (gate?.ok && gate.file.sensitive.length > 0) return { kind: 'withheld', reason: 'sensitive' };
+  if (gate && !gate.ok && gate.problem === 'excluded') return { kind: 'withheld', reason: 'excluded' };
+  // A file of a repository opened above the workspace folders, or deleted: the sensitive globs
+  // above have judged its name; the user asked for this repository's message.
+  try {
+    if (change.status === GitStatus.UNTRACKED) {
+      if (!gate?.ok) return { kind: 'withheld', reason: gate?.problem === 'outside' ? 'outside' : 'unreadable' };
+      const read = await files.read(gate.file, maxUntrackedBytes);
+      if (read.kind === 'binary') return { kind: 'withheld', reason: 'binary' };
+      return { kind: 'diff', text: untrackedDiff(relative(repository, uri), read.text, read.truncated) };
+    }
+    const path = uri.fsPath;
+    const text = scope === 'staged' ? await repository.diffIndexWithHEAD(path) : await repository.diffWithHEAD(path);
+    return isBinaryDiff(text) ? { kind: 'withheld', reason: 'binary' } : { kind: 'diff', text };
+  } catch {
+    return { kind: 'withheld', reason: 'unreadable' };
+  }
+}
