@@ -21,6 +21,8 @@ const TAILS = [400, 160, 64, 24];
 /** How far back a candidate's match is extended to choose between occurrences. */
 const EXTEND_CHARS = 4000;
 const MAX_OCCURRENCES = 64;
+/** Characters compared backwards per request, in all: a folder of near-identical files stays cheap. */
+const COMPARE_BUDGET = 2_000_000;
 
 export function parseWrap(value: string | undefined): ReadonlySet<WrapKind> {
   const kinds = (value ?? '').split('+').map((k) => k.trim().toLowerCase());
@@ -51,15 +53,18 @@ export function parseHolePrompt(user: string): HolePrompt | undefined {
 }
 
 /** How many characters before `at` in `text` equal the end of `prefix` (at most EXTEND_CHARS). */
-function backMatch(text: string, at: number, prefix: string): number {
+function backMatch(text: string, at: number, prefix: string, budget: { left: number }): number {
+  const limit = Math.min(EXTEND_CHARS, at, prefix.length, Math.max(0, budget.left));
   let n = 0;
-  while (n < EXTEND_CHARS && n < at && n < prefix.length && text.charCodeAt(at - 1 - n) === prefix.charCodeAt(prefix.length - 1 - n)) n++;
+  while (n < limit && text.charCodeAt(at - 1 - n) === prefix.charCodeAt(prefix.length - 1 - n)) n++;
+  budget.left -= n + 1;
   return n;
 }
 
 /** The file and position where the prefix ends, by the longest tail match; undefined when none. */
 export function findCursor(files: readonly SourceFile[], prefix: string): { readonly file: SourceFile; readonly at: number } | undefined {
   const sizes = [...new Set(TAILS.map((size) => Math.min(size, prefix.length)))];
+  const budget = { left: COMPARE_BUDGET };
   for (const size of sizes) {
     const tail = prefix.slice(prefix.length - size);
     if (tail.trim().length < 8) return undefined;
@@ -70,7 +75,7 @@ export function findCursor(files: readonly SourceFile[], prefix: string): { read
         const found = file.text.indexOf(tail, from);
         if (found < 0) break;
         const at = found + tail.length;
-        const score = backMatch(file.text, at, prefix);
+        const score = backMatch(file.text, at, prefix, budget);
         if (!best || score > best.score) best = { file, at, score };
         from = found + 1;
       }

@@ -20,7 +20,7 @@ describe('insertionFrom: what a model answered, made an insertion', () => {
 
   it('strips a fence without a language, also when it never closes (a cut stream)', () => {
     assert.equal(insertionFrom('```\na + b;\n```\n', promptAt(ADD_LINE)), 'a + b;');
-    assert.equal(insertionFrom('```\nconst sum = a + b;\nreturn sum;', promptAt(ADD_BLOCK)), 'const sum = a + b;\nreturn sum;');
+    assert.equal(insertionFrom('```\nconst sum = a + b;\n  return sum;', promptAt(ADD_BLOCK)), 'const sum = a + b;\n  return sum;');
   });
 
   it('strips a leading explanation sentence', () => {
@@ -30,7 +30,7 @@ describe('insertionFrom: what a model answered, made an insertion', () => {
   });
 
   it('strips a trailing explanation after the code of a block', () => {
-    assert.equal(insertionFrom('const sum = a + b;\nreturn sum;\n\nThis code adds the two numbers and returns the result.', promptAt(ADD_BLOCK)), 'const sum = a + b;\nreturn sum;');
+    assert.equal(insertionFrom('const sum = a + b;\n  return sum;\n\nThis code adds the two numbers and returns the result.', promptAt(ADD_BLOCK)), 'const sum = a + b;\n  return sum;');
   });
 
   it('removes the current line when the model typed it again (with or without its indentation)', () => {
@@ -48,6 +48,10 @@ describe('insertionFrom: what a model answered, made an insertion', () => {
 
   it('does not indent again at a cursor that is already indented', () => {
     assert.equal(insertionFrom('  const sum = a + b;\n  return sum;', promptAt(ADD_BLOCK)), 'const sum = a + b;\n  return sum;');
+  });
+
+  it('adds the cursor\'s indentation to block lines the model wrote without it', () => {
+    assert.equal(insertionFrom('const sum = a + b;\nif (sum > 10) {\n  return 10;\n}\nreturn sum;', promptAt(ADD_BLOCK)), 'const sum = a + b;\n  if (sum > 10) {\n    return 10;\n  }\n  return sum;');
   });
 
   it('cuts the end of the answer that repeats the text after the cursor', () => {

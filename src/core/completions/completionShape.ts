@@ -34,7 +34,7 @@ export function completionShape(prefix: string, suffix: string): CompletionShape
   if (!CLOSING_ONLY.test(after)) return 'line';
   if (before.trim() !== '') {
     // `function f() {|}` or `if (x) {|`: the user is about to write the body.
-    if (/\{\s*$/.test(before) && /^\s*\}?/.test(after) && /^[\s})\];,]*$/.test(after)) return 'block';
+    if (/\{\s*$/.test(before) && /^\s*(?:\}[\s)\];,]*)?$/.test(after)) return 'block';
     return 'line';
   }
   const previous = previousLine(prefix);

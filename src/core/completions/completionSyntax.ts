@@ -40,6 +40,8 @@ export interface BracketScan {
   readonly depth: number;
   /** Index in `text` of the first closer that took the depth below 0, or -1. */
   readonly underflowAt: number;
+  /** The lowest depth reached (0 or below). */
+  readonly min: number;
 }
 
 /**
@@ -50,6 +52,7 @@ export interface BracketScan {
  */
 export function scanBrackets(text: string, hashComments = false, stopAtUnderflow = true): BracketScan {
   let depth = 0;
+  let min = 0;
   let quote = '';
   let blockComment = false;
   for (let i = 0; i < text.length; i++) {
@@ -84,10 +87,11 @@ export function scanBrackets(text: string, hashComments = false, stopAtUnderflow
     } else if (OPENERS.includes(c)) depth++;
     else if (CLOSERS.includes(c)) {
       depth--;
-      if (depth < 0 && stopAtUnderflow) return { depth, underflowAt: i };
+      min = Math.min(min, depth);
+      if (depth < 0 && stopAtUnderflow) return { depth, underflowAt: i, min };
     }
   }
-  return { depth, underflowAt: -1 };
+  return { depth, underflowAt: -1, min };
 }
 
 /** The leading whitespace of a line. */
@@ -130,15 +134,8 @@ export function imbalance(text: string, languageId?: string): number {
   return score;
 }
 
-/** One line's brackets: its net depth and the lowest depth reached inside it (both from 0). */
+/** One line's brackets: its net depth and the lowest depth reached inside it (both from 0), in one pass. */
 export function lineBrackets(line: string, hash: boolean): { readonly net: number; readonly min: number } {
   const scan = scanBrackets(line, hash, false);
-  if (scan.depth >= 0 && !/[)\]}]/.test(line)) return { net: scan.depth, min: 0 };
-  // Rare enough (a line with closers) to walk again for the lowest point.
-  let min = 0;
-  for (let end = 1; end <= line.length; end++) {
-    if (!CLOSERS.includes(line.charAt(end - 1))) continue;
-    min = Math.min(min, scanBrackets(line.slice(0, end), hash, false).depth);
-  }
-  return { net: scan.depth, min };
+  return { net: scan.depth, min: scan.min };
 }

@@ -90,6 +90,23 @@ function lastCodeLine(prefix: string): string {
   return '';
 }
 
+/**
+ * A model that wrote the block without its base indentation (lines 2+ less indented than the
+ * cursor, though still inside the block: the block's end was cut before) gets the cursor's
+ * indentation added to them, so the inserted lines line up with the code around them.
+ */
+function withBaseIndent(code: string, prompt: CompletionPrompt): string {
+  const cursorLine = lineBeforeCursor(prompt.sentPrefix);
+  if (cursorLine === '' || cursorLine.trim() !== '' || isIndentedLanguage(prompt.languageId)) return code;
+  const lines = code.split('\n');
+  // The closing line the answer brings (the suffix did not close the block) stands outside it.
+  const last = lines.length - 1;
+  const closing = last > 0 && /^\s*[)\]}]/.test(lines[last] as string) ? last : -1;
+  const width = indentWidth(cursorLine);
+  if (!lines.some((line, i) => i > 0 && i !== closing && line.trim() !== '' && indentWidth(indentOf(line)) < width)) return code;
+  return lines.map((line, i) => (i === 0 || i === closing || line.trim() === '' ? line : cursorLine + line)).join('\n');
+}
+
 /** The first line after the cursor worth recognising (not blank, not only closing brackets). */
 export function distinctSuffixLine(suffix: string): string | undefined {
   const lines = suffix.slice(0, 4000).split('\n');
@@ -152,7 +169,7 @@ export function insertionFrom(raw: string, prompt: CompletionPrompt): string | u
     code = withoutSuffixOverlap(code.trimEnd(), lineAfterCursor(prompt.sentSuffix), prompt.languageId);
   } else {
     code = cutAtBlockEnd(withoutTrailingExplanation(code), prompt);
-    code = cutAtSuffixRepeat(code, prompt.sentSuffix);
+    code = withBaseIndent(cutAtSuffixRepeat(code, prompt.sentSuffix), prompt);
     code = withoutSuffixOverlap(code.trimEnd(), prompt.sentSuffix.slice(0, 1000), prompt.languageId);
   }
   code = code.trimEnd();

@@ -156,6 +156,22 @@ describe('local gateway: the completion model (sim-openai/gpt-sim-complete)', ()
     assert.equal((await json(response)).error.param, FAULT_HEADER);
   });
 
+  it('picks, among files that share the end of the prefix, the one that matches furthest back', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'ui-completion-twins-'));
+    const shared = Array.from({ length: 30 }, (_, i) => `  const step${i} = run(${i});\n`).join('');
+    try {
+      writeFileSync(join(other, 'a.ts'), `export function alpha() {\n${shared}  alphaEnd();\n}\n`);
+      writeFileSync(join(other, 'b.ts'), `export function beta() {\n${shared}  betaEnd();\n}\n`);
+      gw().setCompletionFiles(other);
+      const prompt = buildCompletionPrompt({ languageId: 'typescript', path: 'b.ts', prefix: `export function beta() {\n${shared}  `, suffix: '\n}\n', imports: '', snippets: [] }, { contextTokens: 16000, maxInputTokens: 3000 });
+      assert.ok(shared.length > 400, 'the longest tail tried is in both files');
+      assert.equal(await whole(gw(), prompt), 'betaEnd();\n}\n');
+    } finally {
+      gw().setCompletionFiles(folder);
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   it('reads only text files under the size cap, and a folder set after the start', async () => {
     const other = mkdtempSync(join(tmpdir(), 'ui-completion-other-'));
     try {
