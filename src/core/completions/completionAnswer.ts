@@ -35,10 +35,12 @@ export interface AnswerState {
   fenced: boolean;
   /** Blank lines seen in the lead-in, kept if the code follows them directly (a suggestion that starts on the next line). */
   pendingBlank: number;
+  /** A sentence came first: blank lines after it separate it from the code, they are not code. */
+  explained: boolean;
 }
 
 export function newAnswerState(): AnswerState {
-  return { phase: 'lead', fenced: false, pendingBlank: 0 };
+  return { phase: 'lead', fenced: false, pendingBlank: 0, explained: false };
 }
 
 /**
@@ -60,10 +62,11 @@ export function readAnswerLine(state: AnswerState, line: string): string[] {
     }
     if (isExplanation(line)) {
       state.pendingBlank = 0;
+      state.explained = true;
       return [];
     }
     state.phase = 'code';
-    const blanks = state.fenced ? [] : Array.from({ length: state.pendingBlank }, () => '');
+    const blanks = state.fenced || state.explained ? [] : Array.from({ length: state.pendingBlank }, () => '');
     state.pendingBlank = 0;
     return [...blanks, line];
   }

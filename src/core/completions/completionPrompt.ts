@@ -91,10 +91,20 @@ function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 300);
 }
 
-function commented(path: string, text: string, languageId: string): string {
+/** The snippet as comments (a `Path:` line, then each line), in whole lines within `room` characters. */
+function commented(path: string, text: string, languageId: string, room: number): string | undefined {
   const { open, close } = commentStyle(languageId);
-  const lines = [`Path: ${oneLine(path)}`, ...text.replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n')];
-  return lines.map((line) => `${open}${line}${close}`.trimEnd()).join('\n');
+  // Never split more than can be sent (a huge neighbouring file costs no more than the room).
+  const lines = [`Path: ${oneLine(path)}`, ...wholeLines(text, Math.max(0, room)).replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n')];
+  const kept: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    const out = `${open}${line}${close}`.trimEnd();
+    if (used + out.length + 1 > room) break;
+    kept.push(out);
+    used += out.length + 1;
+  }
+  return kept.length < 2 ? undefined : kept.join('\n');
 }
 
 export function buildCompletionPrompt(input: CompletionInput, budget: CompletionBudget): CompletionPrompt {
@@ -126,9 +136,8 @@ export function buildCompletionPrompt(input: CompletionInput, budget: Completion
   room -= title.length + 2;
   for (const snippet of input.snippets) {
     if (room <= 80) break;
-    const head = commented(snippet.path, '', input.languageId).length + 1;
-    const text = commented(snippet.path, wholeLines(snippet.text, room - head - 40), input.languageId);
-    if (text.split('\n').length < 2 || text.length + 1 > room) continue;
+    const text = commented(snippet.path, snippet.text, input.languageId, room);
+    if (text === undefined) continue;
     snippets.push(text);
     room -= text.length + 1;
   }

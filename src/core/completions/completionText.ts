@@ -18,10 +18,9 @@ const REPEAT_LINES = 8;
 // eslint-disable-next-line no-control-regex -- control characters are what this detects
 const GARBAGE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/;
 
-/** Removes an echoed hole marker and the file delimiters of the prompt (see completionPrompt.ts). */
-function withoutMarkers(code: string, marker: string | undefined): string {
-  let text = marker ? code.split(marker).join('') : code;
-  text = text.replace(/<\|FILL_HERE(?:_\d+)?\|>/g, '');
+/** Removes an echoed hole marker and the file delimiters of the prompt (every marker completionPrompt.ts makes). */
+function withoutMarkers(code: string): string {
+  const text = code.replace(/<\|FILL_HERE(?:_\d+)?\|>/g, '');
   return text.split('\n').filter((line) => !/^\s*<\|FILE_(?:START|END)(?:_\d+)?\|>\s*$/.test(line)).join('\n');
 }
 
@@ -91,6 +90,23 @@ function lastCodeLine(prefix: string): string {
   return '';
 }
 
+/**
+ * A model that wrote the block without its base indentation (lines 2+ less indented than the
+ * cursor, though still inside the block: the block's end was cut before) gets the cursor's
+ * indentation added to them, so the inserted lines line up with the code around them.
+ */
+function withBaseIndent(code: string, prompt: CompletionPrompt): string {
+  const cursorLine = lineBeforeCursor(prompt.sentPrefix);
+  if (cursorLine === '' || cursorLine.trim() !== '' || isIndentedLanguage(prompt.languageId)) return code;
+  const lines = code.split('\n');
+  // The closing line the answer brings (the suffix did not close the block) stands outside it.
+  const last = lines.length - 1;
+  const closing = last > 0 && /^\s*[)\]}]/.test(lines[last] as string) ? last : -1;
+  const width = indentWidth(cursorLine);
+  if (!lines.some((line, i) => i > 0 && i !== closing && line.trim() !== '' && indentWidth(indentOf(line)) < width)) return code;
+  return lines.map((line, i) => (i === 0 || i === closing || line.trim() === '' ? line : cursorLine + line)).join('\n');
+}
+
 /** The first line after the cursor worth recognising (not blank, not only closing brackets). */
 export function distinctSuffixLine(suffix: string): string | undefined {
   const lines = suffix.slice(0, 4000).split('\n');
@@ -144,7 +160,7 @@ function isGarbage(text: string): boolean {
 
 export function insertionFrom(raw: string, prompt: CompletionPrompt): string | undefined {
   const { code: fenced } = answerCode(raw.slice(0, MAX_ANSWER_CHARS));
-  let code = withoutRepeatedPrefix(withoutMarkers(fenced, prompt.marker), prompt.sentPrefix);
+  let code = withoutRepeatedPrefix(withoutMarkers(fenced), prompt.sentPrefix);
   if (prompt.shape === 'line') {
     const lead = /^\n+/.exec(code)?.[0] ?? '';
     if (lead && lineAfterCursor(prompt.sentSuffix).trim() !== '') return undefined;
@@ -153,7 +169,7 @@ export function insertionFrom(raw: string, prompt: CompletionPrompt): string | u
     code = withoutSuffixOverlap(code.trimEnd(), lineAfterCursor(prompt.sentSuffix), prompt.languageId);
   } else {
     code = cutAtBlockEnd(withoutTrailingExplanation(code), prompt);
-    code = cutAtSuffixRepeat(code, prompt.sentSuffix);
+    code = withBaseIndent(cutAtSuffixRepeat(code, prompt.sentSuffix), prompt);
     code = withoutSuffixOverlap(code.trimEnd(), prompt.sentSuffix.slice(0, 1000), prompt.languageId);
   }
   code = code.trimEnd();
