@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway, RequestRecord } from '../gateway/index';
+import { scriptedReplyItem } from '../gateway/scriptedReply';
 import { activateExtension, connectedGateway, recordNotifications, setKeyThroughCommand, setSetting, setSettingAndWait, waitFor } from './extensionHost';
 
 const MODEL = 'sim-openai/gpt-sim-complete';
@@ -225,6 +226,25 @@ describe('inline completions: the provider against the local gateway', function 
       }
     } finally {
       await setSettingAndWait('sensitiveFiles', undefined);
+    }
+  });
+
+  it('a hostile answer (an endless line, one giant line) shows nothing and does not pause completions', async () => {
+    const hostile = [`${MODEL}::endless-line`, `sim-openai/gpt-sim-mini::${scriptedReplyItem('xxxxxxx '.repeat(6_000))}`];
+    for (const [index, model] of hostile.entries()) {
+      await setSettingAndWait('completions.model', model);
+      try {
+        const { document, position } = await holed(`comp/hostile-${index}.ts`, at('export function greet(name: string): string {\n'), at('  return greeting;'));
+        const before = chatRequests().length;
+        assert.equal(await provide(document, position), undefined, model.slice(0, 60));
+        assert.equal(chatRequests().length, before + 1);
+        // The endless line is cut by the client (the connection closes); one giant line is no code (max_tokens
+        // ends it at the gateway; the completion's own bound, MAX_COMPLETION_RAW_CHARS, is unit-tested).
+        if (index === 0) assert.equal(await chatRequests().at(-1)?.closed, 'aborted');
+        assert.equal(api.completions.controller.state.kind, 'on');
+      } finally {
+        await setSettingAndWait('completions.model', MODEL);
+      }
     }
   });
 

@@ -95,4 +95,17 @@ describe('settings', () => {
       assert.equal(affectsConnection(changed(key)), false, key);
     }
   });
+
+  it('inline completions: off by default, a language map of booleans, a clamped debounce; a workspace may not turn them on in Restricted Mode', () => {
+    const defaults = parseSettings(() => undefined).completions;
+    assert.deepEqual({ ...defaults, languages: { ...defaults.languages } }, { enabled: false, model: '', languages: { '*': true, plaintext: false, markdown: false, scminput: false }, debounceMs: 250 });
+    const values: Record<string, unknown> = { 'completions.enabled': 'yes', 'completions.languages': { python: false, go: 'no', ' ': true }, 'completions.debounceMs': 5 };
+    const parsed = parseSettings((key) => values[key]).completions;
+    assert.equal(parsed.enabled, false);
+    assert.deepEqual({ ...parsed.languages }, { python: false });
+    assert.equal(parsed.debounceMs, 50);
+    for (const key of ['enabled', 'model', 'languages', 'debounceMs']) {
+      assert.ok(manifest.capabilities?.untrustedWorkspaces?.restrictedConfigurations?.includes(`${SETTINGS_SECTION}.completions.${key}`), key);
+    }
+  });
 });
