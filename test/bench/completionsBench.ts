@@ -14,11 +14,11 @@ import { completionCacheKey } from '../../src/core/completions/completionCache';
 import type { CompletionInput, CompletionPrompt } from '../../src/core/completions/completionInput';
 import { buildCompletionPrompt } from '../../src/core/completions/completionPrompt';
 import { runCompletion, type CompletionSend } from '../../src/core/completions/completionRun';
-import { CompletionScheduler, realClock, type CompletionAsk, type CompletionCounters } from '../../src/core/completions/completionScheduler';
+import { CompletionScheduler, realClock, type CompletionAsk } from '../../src/core/completions/completionScheduler';
 import { PREFIX_WINDOW_CHARS, SUFFIX_WINDOW_CHARS } from '../../src/core/completions/completionWindow';
 import { completionSend } from '../../src/extension/completions/completionRequest';
 import { seededRandom } from '../harness/seededRandom';
-import { median, percentile } from './chat/stats';
+import { completionsReport, type KeyCost, type Session, type StreamSample } from './completionsReport';
 import { gatewayOnThread, type ThreadGateway } from './gatewayThread';
 
 export interface CompletionsBenchOptions {
@@ -48,7 +48,6 @@ interface Doc {
   readonly after: string;
 }
 
-type KeyCost = 'typed through' | 'cache hit' | 'debounced away' | 'aborts a request in flight' | 'request start';
 
 interface SendTrace {
   abortAt?: number;
@@ -79,9 +78,6 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function fmt(value: number, digits = 3): string {
-  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
-}
 
 export async function runCompletionsBench(options: CompletionsBenchOptions): Promise<string> {
   const repo = join(__dirname, '..', '..', '..');
@@ -92,7 +88,7 @@ export async function runCompletionsBench(options: CompletionsBenchOptions): Pro
   try {
     const session = await typingSession(gateway, docs, options);
     const stream = await streamRatio(gateway, session.prompts.slice(0, options.samples));
-    const table = report(session, stream, options);
+    const table = completionsReport(session, stream, { seed: options.seed, files: SOURCES.length, model: MODEL, debounceMs: DEBOUNCE_MS, acceptRate: ACCEPT_RATE, price: PRICE });
     mkdirSync(options.outDir, { recursive: true });
     writeFileSync(join(options.outDir, 'completions.md'), table);
     return table;
@@ -102,16 +98,6 @@ export async function runCompletionsBench(options: CompletionsBenchOptions): Pro
   }
 }
 
-interface Session {
-  readonly costs: Map<KeyCost, number[]>;
-  readonly counters: CompletionCounters;
-  readonly typedChars: number;
-  readonly shownCorrect: number;
-  readonly shownWrong: number;
-  readonly closeLatency: { superseded: number[]; stoppedEarly: number[] };
-  readonly prompts: CompletionPrompt[];
-  readonly seconds: number;
-}
 
 async function typingSession(gateway: ThreadGateway, docs: readonly Doc[], options: CompletionsBenchOptions): Promise<Session> {
   const client = new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, maxRetries: 0 });
@@ -231,12 +217,6 @@ async function typingSession(gateway: ThreadGateway, docs: readonly Doc[], optio
   return { costs, counters, typedChars, shownCorrect, shownWrong, closeLatency, prompts, seconds };
 }
 
-interface StreamSample {
-  /** From the first text delta to the insertion (our path: stops at the completion's end). */
-  readonly ours: number;
-  /** From the first body byte to the stream's end, read raw with undici. */
-  readonly raw: number;
-}
 
 /** The same prompts through our path and read raw, alternating. */
 async function streamRatio(gateway: ThreadGateway, prompts: readonly CompletionPrompt[]): Promise<StreamSample[]> {
@@ -262,58 +242,4 @@ async function streamRatio(gateway: ThreadGateway, prompts: readonly CompletionP
     samples.push({ ours, raw: performance.now() - rawFirst });
   }
   return samples;
-}
-
-function costRow(name: KeyCost, values: readonly number[]): string {
-  return `| ${name} | ${values.length} | ${fmt(median(values))} | ${fmt(percentile(values, 99))} | ${fmt(values.length ? Math.max(...values) : NaN)} |`;
-}
-
-function report(session: Session, stream: readonly StreamSample[], options: CompletionsBenchOptions): string {
-  const c = session.counters;
-  const perHundred = (n: number): string => fmt((n / Math.max(1, session.typedChars)) * 100, 1);
-  const tokens = c.tokensIn + c.tokensOut;
-  const usd = (c.tokensIn * PRICE.input + c.tokensOut * PRICE.output) / 1e6;
-  const ours = median(stream.map((s) => s.ours));
-  const raw = median(stream.map((s) => s.raw));
-  const { superseded, stoppedEarly } = session.closeLatency;
-  return [
-    `# Completions benchmark (${new Date().toISOString()})`,
-    '',
-    `Seeded typist (seed ${options.seed}) retyping ${session.typedChars + c.acceptedChars} characters of ${SOURCES.length} files of this repository in ${fmt(session.seconds, 0)} s, ` +
-      `debounce ${DEBOUNCE_MS} ms, accepting a correct suggestion ${ACCEPT_RATE * 100}% of the time; gateway on its own thread, model ${MODEL}.`,
-    '',
-    '## Extension-host time per keystroke (ms; windows + cache key + the scheduler\'s synchronous part)',
-    '',
-    '| keystroke | count | p50 | p99 | max |',
-    '| --- | ---: | ---: | ---: | ---: |',
-    ...(['debounced away', 'cache hit', 'typed through', 'aborts a request in flight', 'request start'] as const).map((name) => costRow(name, session.costs.get(name) ?? [])),
-    '',
-    '`request start` is the prompt build plus the request\'s synchronous dispatch, when the debounce ends.',
-    '',
-    '## Requests and money',
-    '',
-    '| figure | value |',
-    '| --- | ---: |',
-    `| typed characters | ${session.typedChars} |`,
-    `| accepted characters (${c.accepted} accepts) | ${c.acceptedChars} |`,
-    `| requests per 100 typed characters | ${perHundred(c.requests)} |`,
-    `| asks per 100 typed characters (debounced away / cache / typed through) | ${perHundred(c.asks)} (${perHundred(c.debouncedAway)} / ${perHundred(c.cacheHits)} / ${perHundred(c.typedThrough)}) |`,
-    `| requests superseded and aborted | ${c.aborted} of ${c.requests} |`,
-    `| requests stopped early (complete before the model finished) | ${c.stoppedEarly} |`,
-    `| gateway saw the close after the abort: superseded p50 / max (ms) | ${fmt(median(superseded), 0)} / ${fmt(superseded.length ? Math.max(...superseded) : NaN, 0)} (${superseded.length}) |`,
-    `| gateway saw the close after the abort: stopped early p50 / max (ms) | ${fmt(median(stoppedEarly), 0)} / ${fmt(stoppedEarly.length ? Math.max(...stoppedEarly) : NaN, 0)} (${stoppedEarly.length}) |`,
-    `| suggestions shown: right / wrong | ${session.shownCorrect} / ${session.shownWrong} |`,
-    `| tokens in / out (estimated for cut streams: ${c.estimatedTokens}) | ${c.tokensIn} / ${c.tokensOut} |`,
-    `| tokens paid per accepted character | ${fmt(tokens / Math.max(1, c.acceptedChars), 1)} |`,
-    `| USD per 1,000 accepted characters (at $${PRICE.input}/$${PRICE.output} per M) | ${fmt((usd / Math.max(1, c.acceptedChars)) * 1000, 5)} |`,
-    '',
-    '## From the first token to the inline item, against reading the raw stream to its end',
-    '',
-    '| path | samples | median ms |',
-    '| --- | ---: | ---: |',
-    `| ours: first text delta to insertion (stops when complete) | ${stream.length} | ${fmt(ours, 1)} |`,
-    `| raw: first body byte to the stream's end (undici) | ${stream.length} | ${fmt(raw, 1)} |`,
-    `| ratio ours / raw | | ${fmt(ours / raw, 2)} |`,
-    '',
-  ].join('\n');
 }
