@@ -36,6 +36,27 @@ describe('chat panel host against the local gateway', function () {
     await gateway?.stop();
   });
 
+  it('answers a message sent as the last reply ends (while it still saves) instead of dropping it', async () => {
+    await useModel('sim-openai/gpt-sim-mini');
+    // What the webview does: Send comes back with `replyEnded`, and the user sends at once.
+    let second: Promise<void> | undefined;
+    api.chat.attach((message) => {
+      posted.push(message);
+      if (message.type === 'replyEnded' && !second) second = api.chat.handle({ type: 'send', text: 'And the second question?' });
+    });
+    try {
+      await api.chat.handle({ type: 'send', text: 'The first question.' });
+      assert.ok(second, 'the second message was sent as the first reply ended');
+      await second;
+    } finally {
+      api.chat.attach((message) => posted.push(message));
+    }
+    const turns = api.chat.current.turns;
+    assert.deepEqual(turns.map((turn) => turn.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.equal(turns[2]?.role === 'user' ? turns[2].text : '', 'And the second question?');
+    assert.equal(lastReply().status, 'done');
+  });
+
   it('shows a reply\'s cost with its source: the catalog\'s pricing at once, else the balance once the gateway settled', async () => {
     const costs = (id: string): ReplyCost[] => posted.flatMap((m) => (m.type === 'replyCost' && m.id === id ? [m.cost] : []));
     // A priced model: usage x pricing, which is what the gateway charges.

@@ -50,6 +50,7 @@ export class ChatController extends Disposable {
   private conversation: Conversation;
   private attachments: Attachment[] = [];
   private running: Running | undefined;
+  private sendQueue: Promise<void> = Promise.resolve();
   private readonly approvals = new ToolApprovals();
   private readonly tools: ChatTools;
   private historyQuery = '';
@@ -214,8 +215,20 @@ export class ChatController extends Disposable {
     this.post({ type: 'prefill', text });
   }
 
-  async send(text: string): Promise<void> {
-    if (this.running || (!text.trim() && this.attachments.length === 0)) return;
+  /**
+   * The webview offers Send again when `replyEnded` is posted, while the reply is still saving: a
+   * message sent then waits for that reply to finish instead of being dropped (the composer has
+   * already given it up). Sends are taken one after another.
+   */
+  send(text: string): Promise<void> {
+    const sent = this.sendQueue.then(() => this.sendAfterReply(text));
+    this.sendQueue = sent.catch(() => undefined);
+    return sent;
+  }
+
+  private async sendAfterReply(text: string): Promise<void> {
+    while (this.running) await this.running.done;
+    if (!text.trim() && this.attachments.length === 0) return;
     const turn: UserTurn = { role: 'user', id: newId('u'), text, attachments: this.attachments, createdAt: Date.now() };
     this.attachments = [];
     this.post({ type: 'attachments', attachments: [] });
