@@ -174,6 +174,19 @@ describe('commit messages: written into the real git input box', function () {
       assert.equal(repository.inputBox.value, 'fix: my own words', 'what the user typed stays');
     });
 
+    it('typing into the box before the first piece arrives stops the request and keeps what was typed', async () => {
+      await setSettingAndWait('commitMessage.model', `${MODEL}::delay-headers=4000;delay-chunks=200;${scriptedReplyItem(`fix(parser): ${'overwritten '.repeat(60)}`)}`);
+      repository.inputBox.value = 'my draft';
+      const before = commitRequests().length;
+      const running = write();
+      const record = await gateway.waitForRequest((r) => commitRequests().indexOf(r) >= before, 30_000);
+      // The gateway holds the status line back: no piece has come yet.
+      repository.inputBox.value = 'fix: typed while waiting';
+      assert.deepEqual(await running, { kind: 'stoppedByTyping' });
+      assert.equal(await record.closed, 'aborted', 'the request was stopped');
+      assert.equal(repository.inputBox.value, 'fix: typed while waiting', 'the first piece did not overwrite what was typed');
+    });
+
     it('one request per repository: a second Write while one runs is refused', async () => {
       await setSettingAndWait('commitMessage.model', `${MODEL}::delay-chunks=400;${scriptedReplyItem(`fix: ${'slow '.repeat(40)}`)}`);
       const before = commitRequests().length;

@@ -108,6 +108,8 @@ export class CommitMessageWriter extends Disposable {
           let typed = false;
           let tooLong = false;
           let raw = '';
+          // The box holds whatever we last put there (the draft until the first piece): anything else the user typed.
+          const userTyped = (): boolean => box.value !== (written ?? draft);
           const restoreDraft = (): void => {
             // Only what the model wrote goes: the user's draft comes back.
             if (written !== undefined && box.value === written) box.value = draft;
@@ -123,13 +125,16 @@ export class CommitMessageWriter extends Disposable {
             const fitted = fitDiffs(changes.files, budget);
             const prompt = commitPrompt({ files: fitted.files, recentSubjects: subjects, scope: changes.scope, cut: fitted.cut, draft });
             if (controller.signal.aborted) return { kind: 'cancelled' };
+            // Typed while the changes were read: nothing is spent, their text stays.
+            if (userTyped()) return { kind: 'stoppedByTyping' };
             progress.report({ message: vscode.l10n.t('Waiting for the model…') });
             const request = { model: chosen.id, api: settings.chatApi, ...(chosen.provider ? { provider: chosen.provider } : {}), system: prompt.system, messages: [{ role: 'user' as const, parts: [{ kind: 'text' as const, text: prompt.user }] }], maxTokens: COMMIT_ANSWER_TOKENS, temperature: 0 };
             const sink = {
               text: (delta: string): void => {
                 if (typed || controller.signal.aborted) return;
-                // The user typed into the box: their text wins, and the request stops.
-                if (written !== undefined && box.value !== written) {
+                // The user typed into the box (while the changes were read, while the model
+                // thought, or between pieces): their text wins, and the request stops.
+                if (userTyped()) {
                   typed = true;
                   controller.abort();
                   return;
@@ -154,6 +159,11 @@ export class CommitMessageWriter extends Disposable {
             const message = cleanCommitMessage(raw);
             const usage = answer?.usage ? `${answer.usage.promptTokens} + ${answer.usage.completionTokens} tokens` : 'usage not reported';
             log.info(`Commit message: ${chosen.id}, ${changes.files.length} files (${changes.scope}), ${fitted.cut.linesLeftOut} diff lines cut, ${usage}`);
+            // Typed after the last piece, while the answer ended: theirs stays.
+            if (typed || userTyped()) {
+              controller.abort();
+              return { kind: 'stoppedByTyping' };
+            }
             if (!message) {
               restoreDraft();
               failures.present({ kind: 'other', message: vscode.l10n.t('{0} answered with no commit message. Try again, or choose another model in {1}.', chosen.id, 'unifiedInference.commitMessage.model'), actions: ['retry', 'openSettings'], detail: 'empty answer' }, { title, retry });
