@@ -3,7 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { isAbortError } from '../../src/core/errors';
+import { repositoryChanges } from '../../src/extension/commitMessage/commitChanges';
 import type { CommitMessageOutcome } from '../../src/extension/commitMessage/commitMessageWriter';
+import { WorkspaceFilesService } from '../../src/extension/workspaceFiles/workspaceFilesService';
 import { asGitExtension, type GitApi, type GitRepository } from '../../src/extension/commitMessage/gitApi';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway, RequestRecord } from '../gateway/index';
@@ -205,6 +208,48 @@ describe('commit messages: written into the real git input box', function () {
       notes.shown.length = 0;
       assert.deepEqual(await write(), { kind: 'nothingChanged' });
       assert.ok(notes.shown.some((n) => n.kind === 'info' && /no changes in .* to write a commit message for/.test(n.message)), JSON.stringify(notes.shown));
+    });
+
+    it('a huge staged file is named only: its content is not read into the prompt, and the request stays small', async () => {
+      const HUGE = 'HUGE-TABLE-MARKER-5521';
+      writeFileSync(join(repoDir(), 'src', 'table.ts'), `// ${HUGE}\n${'export const row = [1, 2, 3, 4, 5, 6, 7, 8];\n'.repeat(50_000)}`);
+      writeFileSync(join(repoDir(), 'src', 'small.ts'), 'export const SMALL_CHANGE = 1;\n');
+      git('add', 'src/table.ts', 'src/small.ts');
+      try {
+        await setSettingAndWait('commitMessage.model', `${MODEL}::${scriptedReplyItem('Add the parse table')}`);
+        const before = commitRequests().length;
+        assert.equal((await write()).kind, 'written');
+        const body = JSON.stringify((commitRequests().slice(before)[0] as RequestRecord).body);
+        assert.ok(body.includes('A src/table.ts (content not sent: too large)'), 'the huge file is named');
+        assert.ok(!body.includes(HUGE), 'none of its content is sent');
+        assert.ok(body.includes('+export const SMALL_CHANGE = 1;'), 'the small file\'s diff is sent');
+        assert.ok(body.length < 100_000, `the request is bounded (${body.length} characters)`);
+      } finally {
+        git('reset', '-q', '--hard', 'HEAD');
+      }
+    });
+
+    it('Stop while the changes are read ends the reading at the next file', async () => {
+      for (const name of ['one', 'two', 'three', 'four']) writeFileSync(join(repoDir(), 'src', `${name}.ts`), `export const ${name} = 1;\n`);
+      git('add', 'src');
+      const controller = new AbortController();
+      let diffs = 0;
+      // The real repository, but Stop comes during its first diff.
+      const stopping = new Proxy(repository, {
+        get(target, key) {
+          if (key === 'diffIndexWithHEAD') return (path: string) => { diffs++; controller.abort(); return target.diffIndexWithHEAD(path); };
+          const value: unknown = Reflect.get(target, key);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const service = new WorkspaceFilesService();
+      try {
+        await assert.rejects(repositoryChanges(stopping, service, 42_000, controller.signal), (error: unknown) => isAbortError(error));
+        assert.equal(diffs, 1, 'no git diff after Stop');
+      } finally {
+        service.dispose();
+        git('reset', '-q', '--hard', 'HEAD');
+      }
     });
   });
 });

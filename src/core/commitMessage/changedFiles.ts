@@ -3,7 +3,7 @@
 // Sensitive, excluded and binary files are named with the reason their content stays home.
 
 /** Why a changed file's content is not in the prompt. */
-export type WithheldReason = 'sensitive' | 'excluded' | 'binary' | 'outside' | 'unreadable' | 'budget';
+export type WithheldReason = 'sensitive' | 'excluded' | 'binary' | 'outside' | 'unreadable' | 'budget' | 'tooLarge';
 
 export type ChangeContent =
   | { readonly kind: 'diff'; readonly text: string }
@@ -26,6 +26,7 @@ const REASON_WORDS: Readonly<Record<WithheldReason, string>> = {
   outside: 'content not sent: outside the workspace folders',
   unreadable: 'content not read',
   budget: 'diff left out: over the size budget',
+  tooLarge: 'content not sent: too large',
 };
 
 /**

@@ -116,7 +116,7 @@ export class CommitMessageWriter extends Disposable {
           };
           try {
             progress.report({ message: vscode.l10n.t('Reading the changes…') });
-            const changes = await repositoryChanges(repository, workspaceFiles, budget);
+            const changes = await repositoryChanges(repository, workspaceFiles, budget, controller.signal);
             if (changes.files.length === 0) {
               void vscode.window.showInformationMessage(vscode.l10n.t('There are no changes in {0} to write a commit message for. Change or stage files first.', vscode.workspace.asRelativePath(repository.rootUri, true)));
               return { kind: 'nothingChanged' };
