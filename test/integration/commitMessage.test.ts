@@ -229,6 +229,26 @@ describe('commit messages: written into the real git input box', function () {
       }
     });
 
+    it('a deleted file the workspace excludes (.gitignore) is named only: its removed lines are not sent', async () => {
+      const GENERATED = 'GENERATED-ROWS-8830';
+      mkdirSync(join(repoDir(), 'generated'), { recursive: true });
+      writeFileSync(join(repoDir(), 'generated', 'rows.txt'), `${GENERATED}\n`);
+      writeFileSync(join(repoDir(), '.gitignore'), 'generated/\n');
+      git('add', '-f', '.gitignore', 'generated/rows.txt');
+      git('commit', '-q', '-m', 'chore: check in the generated rows');
+      git('rm', '-q', 'generated/rows.txt');
+      try {
+        await setSettingAndWait('commitMessage.model', `${MODEL}::${scriptedReplyItem('Drop the generated rows')}`);
+        const before = commitRequests().length;
+        assert.equal((await write()).kind, 'written');
+        const body = JSON.stringify((commitRequests().slice(before)[0] as RequestRecord).body);
+        assert.ok(body.includes('D generated/rows.txt (content not sent: excluded'), 'the deleted file is named as excluded');
+        assert.ok(!body.includes(GENERATED), 'its removed lines are not sent');
+      } finally {
+        git('reset', '-q', '--hard', 'HEAD');
+      }
+    });
+
     it('Stop while the changes are read ends the reading at the next file', async () => {
       for (const name of ['one', 'two', 'three', 'four']) writeFileSync(join(repoDir(), 'src', `${name}.ts`), `export const ${name} = 1;\n`);
       git('add', 'src');

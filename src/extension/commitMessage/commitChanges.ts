@@ -1,8 +1,8 @@
 // The changes of a repository as the commit-message prompt may see them: the staged changes (all
 // changes when nothing is staged), each file named, and its diff read only when the workspace gate
 // lets it out. A sensitive file (by the gate, or by the sensitive globs on its repository path,
-// which also covers deleted and renamed files the gate cannot resolve) is never diffed at all; an
-// excluded or binary one is named only. Git is asked for one file's diff at a time, so a withheld
+// which also covers renamed files' old names) is never diffed at all; an excluded, binary or
+// outside one is named only, a deleted one judged by where it was. Git is asked for one file's diff at a time, so a withheld
 // file's content is never even read; a file too large is named only, judged by its size before
 // its diff is read (git's diff output is read whole), and once the diffs read pass a few budgets'
 // worth the rest are named only: the prompt keeps one budget, more is only read to be cut.
@@ -74,14 +74,14 @@ export async function repositoryChanges(repository: GitRepository, service: Work
 async function contentOf(repository: GitRepository, change: GitChange, uri: vscode.Uri, scope: 'staged' | 'all', files: WorkspaceFiles, sensitiveByName: boolean, budget: number): Promise<ChangeContent> {
   if (sensitiveByName) return { kind: 'withheld', reason: 'sensitive' };
   const deleted = change.status === GitStatus.INDEX_DELETED || change.status === GitStatus.DELETED;
-  const gate = deleted ? undefined : await files.resolve(uri.fsPath);
-  if (gate?.ok && gate.file.sensitive.length > 0) return { kind: 'withheld', reason: 'sensitive' };
-  if (gate && !gate.ok && gate.problem === 'excluded') return { kind: 'withheld', reason: 'excluded' };
-  // A file of a repository opened above the workspace folders, or deleted: the sensitive globs
-  // above have judged its name; the user asked for this repository's message.
+  // A deleted file is judged where it was, as a new file there would be: its removed lines are
+  // its content. A file outside the workspace folders (a repository opened above them) is named
+  // only, as the workspace tools would not show it either.
+  const gate = deleted ? await files.resolveForWrite(uri.fsPath) : await files.resolve(uri.fsPath);
+  if (gate.ok && gate.file.sensitive.length > 0) return { kind: 'withheld', reason: 'sensitive' };
+  if (!gate.ok) return { kind: 'withheld', reason: gate.problem === 'excluded' ? 'excluded' : gate.problem === 'outside' ? 'outside' : 'unreadable' };
   try {
     if (change.status === GitStatus.UNTRACKED) {
-      if (!gate?.ok) return { kind: 'withheld', reason: gate?.problem === 'outside' ? 'outside' : 'unreadable' };
       const read = await files.read(gate.file, budget);
       if (read.kind === 'binary') return { kind: 'withheld', reason: 'binary' };
       return { kind: 'diff', text: untrackedDiff(relative(repository, uri), read.text, read.truncated) };
