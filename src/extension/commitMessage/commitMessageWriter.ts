@@ -25,8 +25,10 @@ import { showGitProblem } from './gitProblems';
 import type { GitRepository } from './gitApi';
 import { findRepository } from './gitRepositories';
 
-/** Set while a message is being written: the Source Control title shows Stop instead of the sparkle. */
+/** Set while any message is being written: Stop is in the Command Palette. */
 export const WRITING_CONTEXT_KEY = 'unifiedInference.commitMessage.writing';
+/** The root URIs (as strings, as `scmProviderRootUri` gives them) of the repositories being written for: each Source Control title shows Stop instead of the sparkle for its own. */
+export const WRITING_ROOTS_CONTEXT_KEY = 'unifiedInference.commitMessage.writingRoots';
 
 export type CommitMessageOutcome =
   | { readonly kind: 'written'; readonly message: string; readonly model: string }
@@ -41,8 +43,8 @@ export interface CommitMessageDeps {
 }
 
 export class CommitMessageWriter extends Disposable {
-  /** The request in flight per repository root. */
-  private readonly running = new Map<string, AbortController>();
+  /** The request in flight per repository root (its path), with the root's URI string for the context key. */
+  private readonly running = new Map<string, { readonly controller: AbortController; readonly root: string }>();
 
   constructor(private readonly deps: CommitMessageDeps) {
     super();
@@ -52,7 +54,7 @@ export class CommitMessageWriter extends Disposable {
   /** Stops the request of the repository the argument names (a source control), or every one. */
   stop(argument: unknown): void {
     const root = typeof argument === 'object' && argument !== null ? (argument as { rootUri?: unknown }).rootUri : undefined;
-    for (const [key, controller] of this.running) if (!(root instanceof vscode.Uri) || root.fsPath === key) controller.abort();
+    for (const [key, { controller }] of this.running) if (!(root instanceof vscode.Uri) || root.fsPath === key) controller.abort();
   }
 
   async write(argument?: unknown): Promise<CommitMessageOutcome> {
@@ -71,14 +73,19 @@ export class CommitMessageWriter extends Disposable {
       return { kind: 'busy' };
     }
     const controller = new AbortController();
-    this.running.set(key, controller);
-    void vscode.commands.executeCommand('setContext', WRITING_CONTEXT_KEY, true);
+    this.running.set(key, { controller, root: repository.rootUri.toString() });
+    this.showWriting();
     try {
       return await this.run(repository, controller, title, () => this.write(argument));
     } finally {
       this.running.delete(key);
-      void vscode.commands.executeCommand('setContext', WRITING_CONTEXT_KEY, this.running.size > 0);
+      this.showWriting();
     }
+  }
+
+  private showWriting(): void {
+    void vscode.commands.executeCommand('setContext', WRITING_CONTEXT_KEY, this.running.size > 0);
+    void vscode.commands.executeCommand('setContext', WRITING_ROOTS_CONTEXT_KEY, [...this.running.values()].map((entry) => entry.root));
   }
 
   private async run(repository: GitRepository, controller: AbortController, title: string, retry: () => unknown): Promise<CommitMessageOutcome> {
