@@ -27,7 +27,7 @@ import { findRepository } from './gitRepositories';
 
 /** Set while any message is being written: Stop is in the Command Palette. */
 export const WRITING_CONTEXT_KEY = 'unifiedInference.commitMessage.writing';
-/** The root URIs (as strings, as `scmProviderRootUri` gives them) of the repositories being written for: each Source Control title shows Stop instead of the sparkle for its own. */
+/** The root URIs of the repositories being written for: each Source Control title shows Stop instead of the sparkle for its own (`scmProviderRootUri in` this list). */
 export const WRITING_ROOTS_CONTEXT_KEY = 'unifiedInference.commitMessage.writingRoots';
 
 export type CommitMessageOutcome =
@@ -43,8 +43,8 @@ export interface CommitMessageDeps {
 }
 
 export class CommitMessageWriter extends Disposable {
-  /** The request in flight per repository root (its path), with the root's URI string for the context key. */
-  private readonly running = new Map<string, { readonly controller: AbortController; readonly root: string }>();
+  /** The request in flight per repository root (its path), with the root for the context key. */
+  private readonly running = new Map<string, { readonly controller: AbortController; readonly root: vscode.Uri }>();
 
   constructor(private readonly deps: CommitMessageDeps) {
     super();
@@ -73,7 +73,7 @@ export class CommitMessageWriter extends Disposable {
       return { kind: 'busy' };
     }
     const controller = new AbortController();
-    this.running.set(key, { controller, root: repository.rootUri.toString() });
+    this.running.set(key, { controller, root: repository.rootUri });
     this.showWriting();
     try {
       return await this.run(repository, controller, title, () => this.write(argument));
@@ -85,6 +85,8 @@ export class CommitMessageWriter extends Disposable {
 
   private showWriting(): void {
     void vscode.commands.executeCommand('setContext', WRITING_CONTEXT_KEY, this.running.size > 0);
+    // Uris, not strings: VS Code turns them into the strings its side knows them by (in a remote
+    // window a vscode-remote: URI, which is what scmProviderRootUri holds there).
     void vscode.commands.executeCommand('setContext', WRITING_ROOTS_CONTEXT_KEY, [...this.running.values()].map((entry) => entry.root));
   }
 
