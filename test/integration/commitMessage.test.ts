@@ -229,6 +229,25 @@ describe('commit messages: written into the real git input box', function () {
       }
     });
 
+    it('once the diffs read pass a few budgets, the rest of the files are named only', async () => {
+      // Each file is under the too-large mark (3 budgets of a 42,000-character budget) but two of them pass the reading mark (4 budgets).
+      const names = ['rows-a', 'rows-b', 'rows-c'];
+      for (const name of names) writeFileSync(join(repoDir(), 'src', `${name}.ts`), `// MARK-${name}\n${`export const ${name.replace('-', '')} = [1, 2, 3, 4, 5, 6, 7, 8];\n`.repeat(2_000)}`);
+      git('add', 'src');
+      try {
+        await setSettingAndWait('commitMessage.model', `${MODEL}::${scriptedReplyItem('Add the rows')}`);
+        const before = commitRequests().length;
+        assert.equal((await write()).kind, 'written');
+        const body = JSON.stringify((commitRequests().slice(before)[0] as RequestRecord).body);
+        const leftOut = names.filter((name) => body.includes(`A src/${name}.ts (diff left out: over the size budget)`));
+        assert.equal(leftOut.length, 1, `one file past the reading mark is named only: ${leftOut.join(', ')}`);
+        assert.ok(!body.includes(`MARK-${leftOut[0] as string}`), 'its content is not sent');
+        for (const name of names.filter((n) => n !== leftOut[0])) assert.ok(body.includes(`MARK-${name}`), `${name} is diffed`);
+      } finally {
+        git('reset', '-q', '--hard', 'HEAD');
+      }
+    });
+
     it('a deleted file the workspace excludes (.gitignore) is named only: its removed lines are not sent', async () => {
       const GENERATED = 'GENERATED-ROWS-8830';
       mkdirSync(join(repoDir(), 'generated'), { recursive: true });
