@@ -12,8 +12,9 @@ export type VisibleSegment =
 // Cc controls, Cf format characters (bidi marks and overrides, zero-width joiners, tags, soft
 // hyphen), surrogates, private use and unassigned code points, line and paragraph separators, the
 // spaces that look like a space but are not one to a shell, fillers that draw as nothing, and
-// variation selectors. A line feed stays a line break: it is seen.
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
+// variation selectors. A line feed stays a line break: it is seen. Exported for the unit test that
+// holds src/core/commitMessage/hiddenCharacters.ts to the same set.
+export const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
 
 const NAMES: Readonly<Record<number, string>> = {
   0x00: 'NULL', 0x08: 'BACKSPACE', 0x09: 'TAB', 0x0b: 'VERTICAL TAB', 0x0c: 'FORM FEED', 0x0d: 'CARRIAGE RETURN', 0x1b: 'ESCAPE', 0x7f: 'DELETE',

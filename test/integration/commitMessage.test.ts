@@ -3,7 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { isAbortError } from '../../src/core/errors';
+import { repositoryChanges } from '../../src/extension/commitMessage/commitChanges';
 import type { CommitMessageOutcome } from '../../src/extension/commitMessage/commitMessageWriter';
+import { WorkspaceFilesService } from '../../src/extension/workspaceFiles/workspaceFilesService';
 import { asGitExtension, type GitApi, type GitRepository } from '../../src/extension/commitMessage/gitApi';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway, RequestRecord } from '../gateway/index';
@@ -174,6 +177,19 @@ describe('commit messages: written into the real git input box', function () {
       assert.equal(repository.inputBox.value, 'fix: my own words', 'what the user typed stays');
     });
 
+    it('typing into the box before the first piece arrives stops the request and keeps what was typed', async () => {
+      await setSettingAndWait('commitMessage.model', `${MODEL}::delay-headers=4000;delay-chunks=200;${scriptedReplyItem(`fix(parser): ${'overwritten '.repeat(60)}`)}`);
+      repository.inputBox.value = 'my draft';
+      const before = commitRequests().length;
+      const running = write();
+      const record = await gateway.waitForRequest((r) => commitRequests().indexOf(r) >= before, 30_000);
+      // The gateway holds the status line back: no piece has come yet.
+      repository.inputBox.value = 'fix: typed while waiting';
+      assert.deepEqual(await running, { kind: 'stoppedByTyping' });
+      assert.equal(await record.closed, 'aborted', 'the request was stopped');
+      assert.equal(repository.inputBox.value, 'fix: typed while waiting', 'the first piece did not overwrite what was typed');
+    });
+
     it('one request per repository: a second Write while one runs is refused', async () => {
       await setSettingAndWait('commitMessage.model', `${MODEL}::delay-chunks=400;${scriptedReplyItem(`fix: ${'slow '.repeat(40)}`)}`);
       const before = commitRequests().length;
@@ -192,6 +208,87 @@ describe('commit messages: written into the real git input box', function () {
       notes.shown.length = 0;
       assert.deepEqual(await write(), { kind: 'nothingChanged' });
       assert.ok(notes.shown.some((n) => n.kind === 'info' && /no changes in .* to write a commit message for/.test(n.message)), JSON.stringify(notes.shown));
+    });
+
+    it('a huge staged file is named only: its content is not read into the prompt, and the request stays small', async () => {
+      const HUGE = 'HUGE-TABLE-MARKER-5521';
+      writeFileSync(join(repoDir(), 'src', 'table.ts'), `// ${HUGE}\n${'export const row = [1, 2, 3, 4, 5, 6, 7, 8];\n'.repeat(50_000)}`);
+      writeFileSync(join(repoDir(), 'src', 'small.ts'), 'export const SMALL_CHANGE = 1;\n');
+      git('add', 'src/table.ts', 'src/small.ts');
+      try {
+        await setSettingAndWait('commitMessage.model', `${MODEL}::${scriptedReplyItem('Add the parse table')}`);
+        const before = commitRequests().length;
+        assert.equal((await write()).kind, 'written');
+        const body = JSON.stringify((commitRequests().slice(before)[0] as RequestRecord).body);
+        assert.ok(body.includes('A src/table.ts (content not sent: too large)'), 'the huge file is named');
+        assert.ok(!body.includes(HUGE), 'none of its content is sent');
+        assert.ok(body.includes('+export const SMALL_CHANGE = 1;'), 'the small file\'s diff is sent');
+        assert.ok(body.length < 100_000, `the request is bounded (${body.length} characters)`);
+      } finally {
+        git('reset', '-q', '--hard', 'HEAD');
+      }
+    });
+
+    it('once the diffs read pass a few budgets, the rest of the files are named only', async () => {
+      // Each file is under the too-large mark (3 budgets of a 42,000-character budget) but two of them pass the reading mark (4 budgets).
+      const names = ['rows-a', 'rows-b', 'rows-c'];
+      for (const name of names) writeFileSync(join(repoDir(), 'src', `${name}.ts`), `// MARK-${name}\n${`export const ${name.replace('-', '')} = [1, 2, 3, 4, 5, 6, 7, 8];\n`.repeat(2_000)}`);
+      git('add', 'src');
+      try {
+        await setSettingAndWait('commitMessage.model', `${MODEL}::${scriptedReplyItem('Add the rows')}`);
+        const before = commitRequests().length;
+        assert.equal((await write()).kind, 'written');
+        const body = JSON.stringify((commitRequests().slice(before)[0] as RequestRecord).body);
+        const leftOut = names.filter((name) => body.includes(`A src/${name}.ts (diff left out: over the size budget)`));
+        assert.equal(leftOut.length, 1, `one file past the reading mark is named only: ${leftOut.join(', ')}`);
+        assert.ok(!body.includes(`MARK-${leftOut[0] as string}`), 'its content is not sent');
+        for (const name of names.filter((n) => n !== leftOut[0])) assert.ok(body.includes(`MARK-${name}`), `${name} is diffed`);
+      } finally {
+        git('reset', '-q', '--hard', 'HEAD');
+      }
+    });
+
+    it('a deleted file the workspace excludes (.gitignore) is named only: its removed lines are not sent', async () => {
+      const GENERATED = 'GENERATED-ROWS-8830';
+      mkdirSync(join(repoDir(), 'generated'), { recursive: true });
+      writeFileSync(join(repoDir(), 'generated', 'rows.txt'), `${GENERATED}\n`);
+      writeFileSync(join(repoDir(), '.gitignore'), 'generated/\n');
+      git('add', '-f', '.gitignore', 'generated/rows.txt');
+      git('commit', '-q', '-m', 'chore: check in the generated rows');
+      git('rm', '-q', 'generated/rows.txt');
+      try {
+        await setSettingAndWait('commitMessage.model', `${MODEL}::${scriptedReplyItem('Drop the generated rows')}`);
+        const before = commitRequests().length;
+        assert.equal((await write()).kind, 'written');
+        const body = JSON.stringify((commitRequests().slice(before)[0] as RequestRecord).body);
+        assert.ok(body.includes('D generated/rows.txt (content not sent: excluded'), 'the deleted file is named as excluded');
+        assert.ok(!body.includes(GENERATED), 'its removed lines are not sent');
+      } finally {
+        git('reset', '-q', '--hard', 'HEAD');
+      }
+    });
+
+    it('Stop while the changes are read ends the reading at the next file', async () => {
+      for (const name of ['one', 'two', 'three', 'four']) writeFileSync(join(repoDir(), 'src', `${name}.ts`), `export const ${name} = 1;\n`);
+      git('add', 'src');
+      const controller = new AbortController();
+      let diffs = 0;
+      // The real repository, but Stop comes during its first diff.
+      const stopping = new Proxy(repository, {
+        get(target, key) {
+          if (key === 'diffIndexWithHEAD') return (path: string) => { diffs++; controller.abort(); return target.diffIndexWithHEAD(path); };
+          const value: unknown = Reflect.get(target, key);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const service = new WorkspaceFilesService();
+      try {
+        await assert.rejects(repositoryChanges(stopping, service, 42_000, controller.signal), (error: unknown) => isAbortError(error));
+        assert.equal(diffs, 1, 'no git diff after Stop');
+      } finally {
+        service.dispose();
+        git('reset', '-q', '--hard', 'HEAD');
+      }
     });
   });
 });

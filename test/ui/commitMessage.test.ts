@@ -36,7 +36,7 @@ describe('commit messages in the Source Control view (real VS Code in Chromium, 
     workbench = await Workbench.open({
       runDir,
       userSettings: { 'unifiedInference.baseUrl': gateway.url, 'git.enabled': true },
-      workspaceSettings: { 'git.enabled': true, 'unifiedInference.commitMessage.model': `sim-openai/gpt-sim-mini::${scriptedReplyItem(ANSWER)}` },
+      workspaceSettings: { 'git.enabled': true, 'unifiedInference.commitMessage.model': `sim-openai/gpt-sim-mini::delay-chunks=300;${scriptedReplyItem(ANSWER)}` },
       env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
     });
   });
@@ -54,6 +54,10 @@ describe('commit messages in the Source Control view (real VS Code in Chromium, 
     await button.waitFor({ timeout: 90_000 });
     assert.ok(await button.evaluate((node) => node.className.includes('codicon-sparkle')), 'the sparkle codicon');
     await button.click();
+    // While it writes, this repository's title shows Stop in place of the sparkle (the root is in the writing list).
+    const stop = page.locator('.part.sidebar .title-actions a[aria-label^="Stop Writing"], .part.sidebar .actions-container a[aria-label^="Stop Writing"]').first();
+    await stop.waitFor({ timeout: 30_000 });
+    await (workbench as Workbench).screenshot('commit-message-00-writing');
     const box = page.locator('.part.sidebar .scm-editor .view-lines').first();
     await page
       .waitForFunction(() => (document.querySelector('.part.sidebar .scm-editor .view-lines') as HTMLElement | null)?.innerText.replace(/\s+/g, ' ').includes('feat(parser): return no tokens for empty input') === true, undefined, { timeout: 90_000 })
@@ -64,6 +68,7 @@ describe('commit messages in the Source Control view (real VS Code in Chromium, 
     // The box wraps long lines: compare the words.
     const text = (await box.innerText()).replace(/\s+/g, ' ').trim();
     assert.equal(text, 'feat(parser): return no tokens for empty input', 'the cleaned message, without fence or preamble');
+    await button.waitFor({ timeout: 30_000 });
     await (workbench as Workbench).movePointerAway();
     await (workbench as Workbench).screenshot('commit-message-01-scm');
   });

@@ -1,9 +1,10 @@
 // The changes a commit message is written from, as the prompt sees them: every changed file is
 // named (the list is always complete), and a file's diff is present only when it may be sent.
 // Sensitive, excluded and binary files are named with the reason their content stays home.
+import { hiddenCharactersOut } from './hiddenCharacters';
 
 /** Why a changed file's content is not in the prompt. */
-export type WithheldReason = 'sensitive' | 'excluded' | 'binary' | 'outside' | 'unreadable' | 'budget';
+export type WithheldReason = 'sensitive' | 'excluded' | 'binary' | 'outside' | 'unreadable' | 'budget' | 'tooLarge';
 
 export type ChangeContent =
   | { readonly kind: 'diff'; readonly text: string }
@@ -26,6 +27,7 @@ const REASON_WORDS: Readonly<Record<WithheldReason, string>> = {
   outside: 'content not sent: outside the workspace folders',
   unreadable: 'content not read',
   budget: 'diff left out: over the size budget',
+  tooLarge: 'content not sent: too large',
 };
 
 /**
@@ -33,8 +35,7 @@ const REASON_WORDS: Readonly<Record<WithheldReason, string>> = {
  * mislead the model (or the user reading the prompt) reads as what it is.
  */
 export function plainLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, ' ');
+  return hiddenCharactersOut(text, ' ', false);
 }
 
 /** One line of the file list: `M src/a.ts`, `R old.ts -> new.ts`, `M .env (content not sent: sensitive)`. */

@@ -3,6 +3,7 @@
 // "**Subject:**" labels, an explanation after it. The answer is untrusted text headed for the
 // commit box: control and invisible characters go, the subject is one line of a sane length, and
 // the whole is bounded. Runs on every streamed piece too (`partial`), so it is linear in the text.
+import { hiddenCharactersOut } from './hiddenCharacters';
 
 /** Git's convention is 50, hard tools stop at 72; past 100 a subject is a paragraph. */
 export const MAX_SUBJECT_CHARS = 100;
@@ -18,13 +19,13 @@ const LABEL = /^\s*(?:\*\*|__)?(?:commit message|subject|title|summary|body|desc
 /** A paragraph that talks about the message rather than being part of it. */
 const EXPLANATION = /^\s*(?:\*\*|__)?(?:explanation|notes?|rationale|why)\s*:|^\s*(?:this (?:commit )?message|the (?:subject|message|above|commit message)|i (?:chose|used|kept|followed|wrote)|let me know|feel free|if you (?:want|would|prefer))\b/i;
 
-/** Control, bidirectional and invisible characters out; tabs become spaces, line ends become \n. */
+/** Control, bidirectional and invisible characters out; tabs become spaces, line ends (separators too) become \n. */
 function plainText(text: string): string {
-  return text
+  const lines = text
     .replace(/\r\n?/g, '\n')
     .replace(/\t/g, '  ')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, '');
+    .replace(/\u2028|\u2029/g, '\n');
+  return hiddenCharactersOut(lines, '', true);
 }
 
 /** The inside of the first fenced block, when the answer has one (an unclosed one while streaming). */

@@ -25,8 +25,10 @@ import { showGitProblem } from './gitProblems';
 import type { GitRepository } from './gitApi';
 import { findRepository } from './gitRepositories';
 
-/** Set while a message is being written: the Source Control title shows Stop instead of the sparkle. */
+/** Set while any message is being written: Stop is in the Command Palette. */
 export const WRITING_CONTEXT_KEY = 'unifiedInference.commitMessage.writing';
+/** The root URIs of the repositories being written for: each Source Control title shows Stop instead of the sparkle for its own (`scmProviderRootUri in` this list). */
+export const WRITING_ROOTS_CONTEXT_KEY = 'unifiedInference.commitMessage.writingRoots';
 
 export type CommitMessageOutcome =
   | { readonly kind: 'written'; readonly message: string; readonly model: string }
@@ -41,8 +43,8 @@ export interface CommitMessageDeps {
 }
 
 export class CommitMessageWriter extends Disposable {
-  /** The request in flight per repository root. */
-  private readonly running = new Map<string, AbortController>();
+  /** The request in flight per repository root (its path), with the root for the context key. */
+  private readonly running = new Map<string, { readonly controller: AbortController; readonly root: vscode.Uri }>();
 
   constructor(private readonly deps: CommitMessageDeps) {
     super();
@@ -52,7 +54,7 @@ export class CommitMessageWriter extends Disposable {
   /** Stops the request of the repository the argument names (a source control), or every one. */
   stop(argument: unknown): void {
     const root = typeof argument === 'object' && argument !== null ? (argument as { rootUri?: unknown }).rootUri : undefined;
-    for (const [key, controller] of this.running) if (!(root instanceof vscode.Uri) || root.fsPath === key) controller.abort();
+    for (const [key, { controller }] of this.running) if (!(root instanceof vscode.Uri) || root.fsPath === key) controller.abort();
   }
 
   async write(argument?: unknown): Promise<CommitMessageOutcome> {
@@ -71,14 +73,21 @@ export class CommitMessageWriter extends Disposable {
       return { kind: 'busy' };
     }
     const controller = new AbortController();
-    this.running.set(key, controller);
-    void vscode.commands.executeCommand('setContext', WRITING_CONTEXT_KEY, true);
+    this.running.set(key, { controller, root: repository.rootUri });
+    this.showWriting();
     try {
       return await this.run(repository, controller, title, () => this.write(argument));
     } finally {
       this.running.delete(key);
-      void vscode.commands.executeCommand('setContext', WRITING_CONTEXT_KEY, this.running.size > 0);
+      this.showWriting();
     }
+  }
+
+  private showWriting(): void {
+    void vscode.commands.executeCommand('setContext', WRITING_CONTEXT_KEY, this.running.size > 0);
+    // Uris, not strings: VS Code turns them into the strings its side knows them by (in a remote
+    // window a vscode-remote: URI, which is what scmProviderRootUri holds there).
+    void vscode.commands.executeCommand('setContext', WRITING_ROOTS_CONTEXT_KEY, [...this.running.values()].map((entry) => entry.root));
   }
 
   private async run(repository: GitRepository, controller: AbortController, title: string, retry: () => unknown): Promise<CommitMessageOutcome> {
@@ -108,13 +117,15 @@ export class CommitMessageWriter extends Disposable {
           let typed = false;
           let tooLong = false;
           let raw = '';
+          // The box holds whatever we last put there (the draft until the first piece): anything else the user typed.
+          const userTyped = (): boolean => box.value !== (written ?? draft);
           const restoreDraft = (): void => {
             // Only what the model wrote goes: the user's draft comes back.
             if (written !== undefined && box.value === written) box.value = draft;
           };
           try {
             progress.report({ message: vscode.l10n.t('Reading the changes…') });
-            const changes = await repositoryChanges(repository, workspaceFiles, budget);
+            const changes = await repositoryChanges(repository, workspaceFiles, budget, controller.signal);
             if (changes.files.length === 0) {
               void vscode.window.showInformationMessage(vscode.l10n.t('There are no changes in {0} to write a commit message for. Change or stage files first.', vscode.workspace.asRelativePath(repository.rootUri, true)));
               return { kind: 'nothingChanged' };
@@ -123,13 +134,16 @@ export class CommitMessageWriter extends Disposable {
             const fitted = fitDiffs(changes.files, budget);
             const prompt = commitPrompt({ files: fitted.files, recentSubjects: subjects, scope: changes.scope, cut: fitted.cut, draft });
             if (controller.signal.aborted) return { kind: 'cancelled' };
+            // Typed while the changes were read: nothing is spent, their text stays.
+            if (userTyped()) return { kind: 'stoppedByTyping' };
             progress.report({ message: vscode.l10n.t('Waiting for the model…') });
             const request = { model: chosen.id, api: settings.chatApi, ...(chosen.provider ? { provider: chosen.provider } : {}), system: prompt.system, messages: [{ role: 'user' as const, parts: [{ kind: 'text' as const, text: prompt.user }] }], maxTokens: COMMIT_ANSWER_TOKENS, temperature: 0 };
             const sink = {
               text: (delta: string): void => {
                 if (typed || controller.signal.aborted) return;
-                // The user typed into the box: their text wins, and the request stops.
-                if (written !== undefined && box.value !== written) {
+                // The user typed into the box (while the changes were read, while the model
+                // thought, or between pieces): their text wins, and the request stops.
+                if (userTyped()) {
                   typed = true;
                   controller.abort();
                   return;
@@ -154,6 +168,11 @@ export class CommitMessageWriter extends Disposable {
             const message = cleanCommitMessage(raw);
             const usage = answer?.usage ? `${answer.usage.promptTokens} + ${answer.usage.completionTokens} tokens` : 'usage not reported';
             log.info(`Commit message: ${chosen.id}, ${changes.files.length} files (${changes.scope}), ${fitted.cut.linesLeftOut} diff lines cut, ${usage}`);
+            // Typed after the last piece, while the answer ended: theirs stays.
+            if (typed || userTyped()) {
+              controller.abort();
+              return { kind: 'stoppedByTyping' };
+            }
             if (!message) {
               restoreDraft();
               failures.present({ kind: 'other', message: vscode.l10n.t('{0} answered with no commit message. Try again, or choose another model in {1}.', chosen.id, 'unifiedInference.commitMessage.model'), actions: ['retry', 'openSettings'], detail: 'empty answer' }, { title, retry });

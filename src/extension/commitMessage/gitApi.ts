@@ -60,6 +60,8 @@ export interface GitRepository {
   diffIndexWithHEAD(path: string): Promise<string>;
   /** The working tree's diff of one file, against HEAD (staged and unstaged together). */
   diffWithHEAD(path: string): Promise<string>;
+  /** A blob's size without reading it: `''` for the index, `HEAD` for the last commit; throws for a path not there. Optional: older git extensions. */
+  getObjectDetails?(treeish: string, path: string): Promise<{ readonly size: number }>;
   log(options?: { readonly maxEntries?: number }): Promise<readonly GitCommit[]>;
   status(): Promise<void>;
 }

@@ -5,6 +5,8 @@ import * as assert from 'node:assert/strict';
 import { cleanCommitMessage, MAX_MESSAGE_CHARS, MAX_SUBJECT_CHARS } from '../../../src/core/commitMessage/commitAnswer';
 import { commitPrompt, subjectStyle } from '../../../src/core/commitMessage/commitPrompt';
 import { fileLine, isBinaryDiff, untrackedDiff, type ChangedFile } from '../../../src/core/commitMessage/changedFiles';
+import { HIDDEN_CHARACTER } from '../../../src/core/commitMessage/hiddenCharacters';
+import { HIDDEN } from '../../../src/shared/visibleControls';
 import { COMMIT_INPUT_TOKEN_CAP, cutNote, diffCharBudget, fitDiffs, MIN_FILE_DIFF_CHARS } from '../../../src/core/commitMessage/diffBudget';
 
 const NO_CUT = { filesLeftOut: 0, filesShortened: 0, linesLeftOut: 0 };
@@ -167,5 +169,30 @@ describe('commit messages: cleaning the answer', () => {
   it('turns an untracked file into an added-file diff', () => {
     assert.equal(untrackedDiff('src/new.ts', 'a\nb\n', false), 'diff --git a/src/new.ts b/src/new.ts\nnew file (untracked)\n--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1,2 @@\n+a\n+b\n');
     assert.match(untrackedDiff('x', 'a', true), /\[\.\.\. the rest of this new file not read\]\n$/);
+  });
+});
+
+describe('commit messages: hidden characters', () => {
+  // Tag characters spell text a reader never sees; U+2028/2029 break lines where none shows; the
+  // soft hyphen, the Arabic letter mark and variation selectors draw as nothing.
+  const hidden = '\u{E0001}\u{E0069}\u{E0067}\u{E007F}\u00AD\u061C\uFE0F\u{E0100}\u200B\u202E\u2066\uFEFF\u0007';
+
+  it('go from the answer; separators become line ends, look-alike spaces spaces', () => {
+    assert.equal(cleanCommitMessage(`Fix the${hidden} cache key\u2028\u2028Body\u00A0line`), 'Fix the cache key\n\nBody line');
+  });
+
+  it('go from file names and subjects in the prompt', () => {
+    const line = fileLine({ path: `src/a${hidden}.ts`, status: 'M', content: { kind: 'diff', text: '' } });
+    assert.equal(line.replace(/ +/g, ' '), 'M src/a .ts');
+    assert.ok(![...line].some((char) => HIDDEN.test(char)), JSON.stringify(line));
+  });
+
+  it('are the same set as the approval card\'s visible controls, over every code point', () => {
+    const differ: string[] = [];
+    for (let code = 0; code <= 0x10ffff && differ.length < 10; code++) {
+      const char = String.fromCodePoint(code);
+      if (HIDDEN_CHARACTER.test(char) !== HIDDEN.test(char)) differ.push(`U+${code.toString(16).toUpperCase()}`);
+    }
+    assert.deepEqual(differ, []);
   });
 });
