@@ -190,7 +190,8 @@ export class CompletionScheduler<P> {
     this.counters.tokensOut += outcome.usage.completionTokens;
     if (outcome.estimated) this.counters.estimatedTokens += outcome.usage.promptTokens + outcome.usage.completionTokens;
     this.events.onSpent?.(outcome);
-    if (this.backoff.pause) this.resume();
+    // Only an answer that came through proves the failure is over: an aborted probe (superseded)
+    // or a bounded one (too slow) proves nothing, and ending the pause would forget the doubling.
     if (outcome.aborted) {
       this.counters.aborted++;
       return undefined;
@@ -200,6 +201,7 @@ export class CompletionScheduler<P> {
       this.counters.bounded++;
       return undefined;
     }
+    if (this.backoff.pause) this.resume();
     // Nothing to insert is remembered too: the same place does not ask again.
     this.cache.set(ask.key, outcome.insertion ?? '');
     return this.show(ask, outcome.insertion ?? '');

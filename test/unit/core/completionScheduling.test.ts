@@ -248,4 +248,35 @@ describe('completion scheduling (pure)', () => {
     assert.deepEqual(pauses, ['badKey', undefined]);
     assert.equal(sends, 2);
   });
+
+  it('an aborted or bounded probe after a pause runs out does not resume: the next failure doubles the pause', async () => {
+    let answer: 'fail' | 'aborted' | 'bounded' = 'fail';
+    const pauses: unknown[] = [];
+    const clock = new ManualClock();
+    const scheduler = new CompletionScheduler<string>(clock, {
+      prepare: async (a) => a.prefix,
+      send: async () => {
+        if (answer === 'fail') throw new ConnectionError('down');
+        return outcome(answer === 'aborted' ? undefined : 'x', { aborted: answer === 'aborted', bounded: answer === 'bounded' });
+      },
+    }, () => 250, undefined, { onPause: (pause) => pauses.push(pause?.failures) });
+    const run = async (prefix: string): Promise<string | undefined> => {
+      const result = scheduler.complete(ask(prefix));
+      clock.release();
+      return result;
+    };
+    await run('a');
+    assert.deepEqual(pauses, [1]);
+    for (const [index, kind] of (['aborted', 'bounded'] as const).entries()) {
+      clock.time = scheduler.backoff.pause!.until;
+      answer = kind;
+      assert.equal(await run(`b${index}`), undefined);
+      assert.equal(scheduler.backoff.pause?.failures, 1, `${kind}: still paused (the status keeps saying why)`);
+    }
+    answer = 'fail';
+    const start = clock.time;
+    await run('c');
+    assert.deepEqual(pauses, [1, 2], 'no resume in between, no second first notice');
+    assert.equal(scheduler.backoff.pause?.until, start + 2 * FIRST_PAUSE_MS, 'doubled');
+  });
 });
