@@ -321,22 +321,36 @@ describe('inline completions: the provider against the local gateway', function 
     }
   });
 
-  it('a rate limit pauses too, without a notice; the spend of completions reaches the credits tooltip', async () => {
+  it('a rate limit pauses too, without a notice: one request per 429 (no retry), the pause honours a long Retry-After', async () => {
     const notices = recordNotifications();
-    await setSettingAndWait('completions.model', `${MODEL}::status=429;retry-after=1`);
+    await setSettingAndWait('completions.model', `${MODEL}::status=429;retry-after=120`);
     try {
       const { document, position } = await holed('comp/rate.ts', at('  return a'), at('  return a + b;'));
+      const before = chatRequests().length;
+      const asked = Date.now();
       assert.equal(await provide(document, position), undefined);
+      assert.equal(chatRequests().length, before + 1, 'exactly one request: a completion is never retried');
       const state = api.completions.controller.state;
       assert.equal(state.kind === 'paused' ? state.pause.reason : state.kind, 'rateLimited');
+      assert.ok(state.kind === 'paused' && state.pause.until >= asked + 120_000, 'paused for the whole Retry-After');
+      const moved = await holed('comp/rate2.ts', at('  return a + b;\n}\n\nexport function greet(name: string): string {\n  const greeting'));
+      assert.equal(await provide(moved.document, moved.position), undefined);
+      assert.equal(chatRequests().length, before + 1, 'no request while paused');
       assert.equal(notices.shown.length, 0);
     } finally {
       notices.restore();
       api.completions.controller.scheduler.resume();
       await setSettingAndWait('completions.model', MODEL);
     }
-    assert.ok(api.completions.controller.figures().spentUsd > 0, 'priced from the catalog');
-    assert.match(api.credits.spend().completions !== undefined ? 'ok' : 'missing', /ok/);
+  });
+
+  it('the spend of completions reaches the credits tooltip', async () => {
+    const spentBefore = api.completions.controller.figures().spentUsd;
+    const { document, position } = await holed('comp/spend.ts', at('  return a'), at('  return a + b;'));
+    assert.equal(await provide(document, position), ' + b;');
+    assert.ok(api.completions.controller.figures().spentUsd > spentBefore, 'this request is priced from the catalog');
+    assert.ok(api.credits.spend().completions !== undefined);
+    await waitFor(() => api.creditsItem.presentation?.tooltip ?? '', (tooltip) => /Inline completions this session: /.test(tooltip), 'the completions line in the credits tooltip');
   });
 
   it('through VS Code itself: the trigger command shows the suggestion and accepting inserts it', async () => {
