@@ -14,9 +14,21 @@ export const MAX_LINE_CHARS = 500;
 /** How many lines of the prefix a model may re-type before its answer. */
 const REPEAT_LINES = 8;
 
-/** Control characters (tab, newline and carriage return aside) and U+FFFD say the answer is not text. */
-// eslint-disable-next-line no-control-regex -- control characters are what this detects
-const GARBAGE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/;
+/**
+ * Characters that act without being seen: controls (C0, C1), format characters (bidi overrides and
+ * isolates that reorder what follows, zero-width spaces and joiners, the BOM, tag characters that
+ * hide text, the soft hyphen), line and paragraph separators, look-alike spaces, fillers, variation
+ * selectors, surrogates, private use and unassigned code points; and U+FFFD (the answer was not
+ * text). An answer holding one shows nothing: ghost text is accepted with one key, unread. Tab and
+ * line feed are code. The same set as src/shared/visibleControls.ts HIDDEN (core may not import
+ * shared): a unit test compares the two over every code point.
+ */
+const INVISIBLE = /(?![\t\n])[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}\uFFFD]/u;
+
+/** Whether `text` holds a character a reader would not see (INVISIBLE). */
+export function hasInvisibleCharacter(text: string): boolean {
+  return INVISIBLE.test(text);
+}
 
 /** Removes an echoed hole marker and the file delimiters of the prompt (every marker completionPrompt.ts makes). */
 function withoutMarkers(code: string): string {
@@ -155,7 +167,7 @@ function withoutSuffixOverlap(code: string, target: string, languageId: string |
 }
 
 function isGarbage(text: string): boolean {
-  return GARBAGE.test(text) || text.split('\n').some((line) => line.length > MAX_LINE_CHARS);
+  return hasInvisibleCharacter(text) || text.split('\n').some((line) => line.length > MAX_LINE_CHARS);
 }
 
 export function insertionFrom(raw: string, prompt: CompletionPrompt): string | undefined {
