@@ -4,7 +4,7 @@
 // suggestion path once, early stop and supersede (the gateway sees the connection close), cache and
 // typing-through (no request), the workspace gate, and every switch that keeps requests away.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -101,6 +101,33 @@ describe('inline completions: the provider against the local gateway', function 
     rmSync(abs('comp'), { recursive: true, force: true });
     rmSync(filesDir, { recursive: true, force: true });
     await gateway?.stop();
+  });
+
+  it('a workspace cannot turn completions on or change them: its .vscode/settings.json is ignored for every completions setting', async () => {
+    const settingsDir = join(root, '.vscode');
+    const settingsFile = join(settingsDir, 'settings.json');
+    const before = existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : undefined;
+    const current = before?.trim() ? (JSON.parse(before) as Record<string, unknown>) : {};
+    const user = api.settings().completions;
+    mkdirSync(settingsDir, { recursive: true });
+    // A harmless setting in the same file: once VS Code shows it, it has read the file.
+    writeFileSync(settingsFile, JSON.stringify({
+      ...current,
+      'unifiedInference.completions.enabled': false,
+      'unifiedInference.completions.model': 'sim-openai/gpt-sim-expensive',
+      'unifiedInference.completions.debounceMs': 60_000,
+      'unifiedInference.completions.languages': { typescript: false },
+      'unifiedInference.credits.warningThreshold': 6.5,
+    }));
+    try {
+      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'), (value) => value === 6.5, 'VS Code reading the workspace settings file');
+      assert.deepEqual(api.settings().completions, user, 'the user\'s completions settings stand');
+      const { document, position } = await holed('comp/workspace.ts', at('  return a'), at('  return a + b;'));
+      assert.equal(await provide(document, position), ' + b;', 'on, with the user\'s model and pace');
+    } finally {
+      writeFileSync(settingsFile, before ?? '{}');
+      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'), (value) => value !== 6.5, 'the workspace settings restored');
+    }
   });
 
   it('a line: exactly the rest of the real line; the stream is stopped (the gateway sees the connection close before it sent everything)', async () => {
@@ -323,13 +350,19 @@ describe('inline completions: the provider against the local gateway', function 
 
   it('a rate limit pauses too, without a notice: one request per 429 (no retry), the pause honours a long Retry-After', async () => {
     const notices = recordNotifications();
-    await setSettingAndWait('completions.model', `${MODEL}::status=429;retry-after=120`);
+    // A short Retry-After is one the client would otherwise sleep through and retry (twice).
+    await setSettingAndWait('completions.model', `${MODEL}::status=429;retry-after=1`);
     try {
       const { document, position } = await holed('comp/rate.ts', at('  return a'), at('  return a + b;'));
-      const before = chatRequests().length;
-      const asked = Date.now();
+      let before = chatRequests().length;
       assert.equal(await provide(document, position), undefined);
       assert.equal(chatRequests().length, before + 1, 'exactly one request: a completion is never retried');
+      api.completions.controller.scheduler.resume();
+      await setSettingAndWait('completions.model', `${MODEL}::status=429;retry-after=120`);
+      before = chatRequests().length;
+      const asked = Date.now();
+      assert.equal(await provide(document, position), undefined);
+      assert.equal(chatRequests().length, before + 1);
       const state = api.completions.controller.state;
       assert.equal(state.kind === 'paused' ? state.pause.reason : state.kind, 'rateLimited');
       assert.ok(state.kind === 'paused' && state.pause.until >= asked + 120_000, 'paused for the whole Retry-After');
