@@ -119,6 +119,17 @@ describe('insertionFrom: what a model answered, made an insertion', () => {
     assert.equal(insertionFrom('return sum(values) / len(values)\n\n\ndef median(values):\n    return sorted(values)[len(values) // 2]\n', prompt), 'return sum(values) / len(values)');
   });
 
+  it('at top level (after a comment, a docblock, an Allman brace, in Python) shows one function, not every one the model wrote', () => {
+    const two = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function sub(a: number, b: number): number {\n  return a - b;\n}';
+    const one = 'export function add(a: number, b: number): number {\n  return a + b;\n}';
+    assert.equal(promptAt('// Adds two numbers.\n|\n').shape, 'block');
+    assert.equal(insertionFrom(two, promptAt('// Adds two numbers.\n|\n')), one);
+    assert.equal(insertionFrom(two, promptAt('/**\n * Adds two numbers.\n */\n|')), one);
+    assert.equal(insertionFrom('function add(a, b)\n{\n  return a + b;\n}\nfunction sub(a, b)\n{\n  return a - b;\n}', promptAt('// Adds.\n|\n')), 'function add(a, b)\n{\n  return a + b;\n}');
+    assert.equal(insertionFrom('def add(a, b):\n    x = a\n\n    return x + b\n\n\ndef sub(a, b):\n    return a - b\n', promptAt('# Adds two numbers.\n|\n', 'python')), 'def add(a, b):\n    x = a\n\n    return x + b', 'a blank line inside the body does not end it');
+    assert.equal(insertionFrom('const x = {\n  a: 1,\n};\nconst y = 2;', promptAt('// The table.\n|\n')), 'const x = {\n  a: 1,\n};');
+  });
+
   it('shows nothing for an empty, blank or explanation-only answer', () => {
     assert.equal(insertionFrom('', promptAt(ADD_LINE)), undefined);
     assert.equal(insertionFrom('  \n\n ', promptAt(ADD_LINE)), undefined);
