@@ -1,8 +1,8 @@
 // The pure scheduling of inline completions (src/core/completions): when a keystroke costs a
 // request and when it does not, what a request is stopped for, and how failures pause and resume.
 import * as assert from 'node:assert/strict';
-import { AuthenticationError, ConnectionError, RateLimitError } from '../../../src/core/errors';
-import { CompletionBackoff, FIRST_PAUSE_MS, MAX_PAUSE_MS, pauseReasonOf } from '../../../src/core/completions/completionBackoff';
+import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, TimeoutError } from '../../../src/core/errors';
+import { CompletionBackoff, FIRST_PAUSE_MS, FIRST_SERVER_PAUSE_MS, MAX_PAUSE_MS, pauseReasonOf } from '../../../src/core/completions/completionBackoff';
 import { completionBudget, MAX_COMPLETION_INPUT_TOKENS } from '../../../src/core/completions/completionBudget';
 import { CompletionCache, completionCacheKey } from '../../../src/core/completions/completionCache';
 import type { CompletionPrompt } from '../../../src/core/completions/completionInput';
@@ -100,13 +100,31 @@ describe('completion scheduling (pure)', () => {
     assert.ok(completionBudget(200_000, 1).maxInputTokens >= 256, 'never below a useful prompt');
   });
 
-  it('failures that pause, doubling up to a bound; Retry-After counts when longer; reset ends it', () => {
+  it('which failures pause: the error classes decide', () => {
     assert.equal(pauseReasonOf(new AuthenticationError('no')), 'badKey');
     assert.equal(pauseReasonOf(new RateLimitError('slow down')), 'rateLimited');
     assert.equal(pauseReasonOf(new RateLimitError('empty', { quotaExhausted: true })), 'noCredits');
     assert.equal(pauseReasonOf(new RateLimitError('pay', { status: 402 })), 'noCredits');
     assert.equal(pauseReasonOf(new ConnectionError('down')), 'offline');
     assert.equal(pauseReasonOf(new Error('500')), undefined);
+    assert.equal(pauseReasonOf(new TimeoutError('slow')), 'offline');
+    assert.equal(pauseReasonOf(Object.assign(new Error('x'), { name: 'ConnectionError' })), undefined, 'the class decides, not a name');
+  });
+
+  it('a server error (5xx) and a stream cut mid-way pause too, with a shorter first pause; a 400 or an error event does not', () => {
+    assert.equal(pauseReasonOf(new GatewayError('bad gateway', { status: 502 })), 'serverError');
+    assert.equal(pauseReasonOf(new GatewayError('down', { status: 500 })), 'serverError');
+    assert.equal(pauseReasonOf(new StreamError('cut', { interrupted: true })), 'serverError');
+    assert.equal(pauseReasonOf(new StreamError('model error event')), undefined);
+    assert.equal(pauseReasonOf(new GatewayError('bad request', { status: 400 })), undefined);
+    let now = 0;
+    const backoff = new CompletionBackoff(() => now);
+    assert.equal(backoff.fail(new GatewayError('down', { status: 503 }))?.until, FIRST_SERVER_PAUSE_MS);
+    assert.ok(FIRST_SERVER_PAUSE_MS < FIRST_PAUSE_MS);
+    assert.equal(backoff.fail(new StreamError('cut', { interrupted: true }))?.until, 2 * FIRST_SERVER_PAUSE_MS);
+  });
+
+  it('a pause doubles up to a bound; Retry-After counts when longer; reset ends it', () => {
     let now = 0;
     const backoff = new CompletionBackoff(() => now);
     assert.equal(backoff.fail(new ConnectionError('down'))?.until, FIRST_PAUSE_MS);
