@@ -31,7 +31,9 @@ export function pauseReasonOf(error: unknown): PauseReason | undefined {
   if (error instanceof AuthenticationError) return 'badKey';
   if (error instanceof RateLimitError) return error.quotaExhausted || error.status === 402 ? 'noCredits' : 'rateLimited';
   if (error instanceof ConnectionError || error instanceof TimeoutError) return 'offline';
-  if (error instanceof StreamError && error.interrupted) return 'serverError';
+  // A stream the client cut at one of its bounds (an event or an answer too large: a `code` says
+  // which) is a hostile answer, not a struggling server.
+  if (error instanceof StreamError && error.interrupted && error.code === undefined) return 'serverError';
   if (error instanceof GatewayError && error.status !== undefined && error.status >= 500) return 'serverError';
   return undefined;
 }
