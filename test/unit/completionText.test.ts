@@ -130,6 +130,20 @@ describe('insertionFrom: what a model answered, made an insertion', () => {
     assert.equal(insertionFrom('const x = {\n  a: 1,\n};\nconst y = 2;', promptAt('// The table.\n|\n')), 'const x = {\n  a: 1,\n};');
   });
 
+  it('shows nothing for a refusal or a hedge, in either shape', () => {
+    for (const refusal of ["I'm sorry, but I can't help with that.", 'I cannot complete this code without more context.', 'Unfortunately there is not enough context here', 'It looks like the function is already complete.', 'As an AI language model, I cannot see the rest of the file.', 'Sorry, I need more context.']) {
+      assert.equal(insertionFrom(refusal, promptAt(ADD_LINE)), undefined, refusal);
+      assert.equal(insertionFrom(refusal, promptAt(ADD_BLOCK)), undefined, refusal);
+    }
+  });
+
+  it('strips an inline fence or a backtick pair around a one-line answer (a backtick pair stays where backticks are code)', () => {
+    assert.equal(insertionFrom('```a + b;```', promptAt(ADD_LINE)), 'a + b;');
+    assert.equal(insertionFrom('`a + b;`', promptAt(ADD_LINE, 'python')), 'a + b;');
+    assert.equal(insertionFrom('`hello ${a}`;', promptAt('const s = |\n')), '`hello ${a}`;');
+    assert.equal(insertionFrom('`a + b`', promptAt(ADD_LINE)), '`a + b`', 'a template literal in TypeScript');
+  });
+
   it('shows nothing for an empty, blank or explanation-only answer', () => {
     assert.equal(insertionFrom('', promptAt(ADD_LINE)), undefined);
     assert.equal(insertionFrom('  \n\n ', promptAt(ADD_LINE)), undefined);

@@ -3,7 +3,7 @@
 // given, run on into the code after the cursor, and keep going past the block. Each rule below
 // undoes one of those. Anything doubtful gives undefined: a completion shows nothing rather than
 // something wrong (the user keeps typing; a wrong insertion costs them an undo).
-import { answerCode, isExplanation } from './completionAnswer';
+import { answerCode, isExplanation, withoutInlineFence } from './completionAnswer';
 import type { CompletionPrompt } from './completionInput';
 import { CLOSERS, OPENERS, hashComments, imbalance, indentOf, indentWidth, isIndentedLanguage, lineAfterCursor, lineBeforeCursor, lineBrackets, scanBrackets } from './completionSyntax';
 
@@ -223,7 +223,7 @@ function isGarbage(text: string): boolean {
 
 export function insertionFrom(raw: string, prompt: CompletionPrompt): string | undefined {
   const { code: fenced } = answerCode(raw.slice(0, MAX_ANSWER_CHARS));
-  let code = withoutRepeatedPrefix(withoutMarkers(fenced), prompt.sentPrefix);
+  let code = withoutRepeatedPrefix(withoutInlineFence(withoutMarkers(fenced), prompt.languageId), prompt.sentPrefix);
   if (prompt.shape === 'line') {
     const lead = /^\n+/.exec(code)?.[0] ?? '';
     if (lead && lineAfterCursor(prompt.sentSuffix).trim() !== '') return undefined;
