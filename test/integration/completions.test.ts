@@ -149,6 +149,25 @@ describe('inline completions: the provider against the local gateway', function 
     assert.equal(await provide(document, position), '  const greeting = `Hello, ${name}!`;\n  strict.ok(greeting.length > 0);\n  return greeting;');
   });
 
+  it('a CRLF document: the model sees LF (the real continuation is found), the suggestion comes in CRLF, typing through goes past a line break', async () => {
+    const start = at('export function greet(name: string): string {\n');
+    const crlf = (text: string): string => text.replace(/\n/g, '\r\n');
+    const document = await open('comp/crlf.ts', crlf(CALC.slice(0, start)) + crlf(CALC.slice(at('  return greeting;'))));
+    assert.equal(document.eol, vscode.EndOfLine.CRLF);
+    const position = document.positionAt(crlf(CALC.slice(0, start)).length);
+    const before = chatRequests().length;
+    assert.equal(await provide(document, position), '  const greeting = `Hello, ${name}!`;\r\n  strict.ok(greeting.length > 0);\r\n  return greeting;');
+    assert.ok(!JSON.stringify(chatRequests().slice(before)[0]?.body).includes('\\r\\n'), 'no CRLF in the prompt');
+    const typed = '  const greeting = `Hello, ${name}!`;\r\n  str';
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(document.uri, position, typed);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const through = api.completions.controller.figures().typedThrough;
+    assert.equal(await provide(document, document.positionAt(document.offsetAt(position) + typed.length)), 'ict.ok(greeting.length > 0);\r\n  return greeting;');
+    assert.equal(api.completions.controller.figures().typedThrough, through + 1);
+    assert.equal(chatRequests().length, before + 1, 'typing through sent nothing');
+  });
+
   for (const wrap of ['fence', 'prefix', 'overlap', 'explain', 'fence+explain+prefix']) {
     it(`the model wraps its answer (${wrap}): exactly the real continuation is shown`, async () => {
       await setSettingAndWait('completions.model', `${MODEL}::wrap=${wrap}`);
@@ -166,7 +185,7 @@ describe('inline completions: the provider against the local gateway', function 
     assert.equal(await provide(document, position), ' + b;');
     const before = chatRequests().length;
     const hitsBefore = api.completions.controller.figures().cacheHits;
-    api.completions.controller.scheduler.noteAccepted(0); // forget the shown one: the cache must answer
+    api.completions.controller.scheduler.forgetShown(); // the cache must answer, not typing-through
     assert.equal(await provide(document, position), ' + b;');
     assert.equal(api.completions.controller.figures().cacheHits, hitsBefore + 1);
     // Type " +" (what the suggestion says): the rest shows, from the suggestion itself.
@@ -242,7 +261,7 @@ describe('inline completions: the provider against the local gateway', function 
       Object.defineProperty(vscode.workspace, 'isTrusted', { get: () => false, configurable: true });
       try {
         api.completions.controller.scheduler.cache.clear();
-        api.completions.controller.scheduler.noteAccepted(0);
+        api.completions.controller.scheduler.forgetShown();
         const untrustedBefore = chatRequests().length;
         assert.equal(await provide(document, position), ' + b;');
         const body = JSON.stringify(chatRequests().slice(untrustedBefore)[0]?.body);

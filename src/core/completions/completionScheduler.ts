@@ -163,6 +163,11 @@ export class CompletionScheduler<P> {
     this.shown = undefined;
   }
 
+  /** Forgets the suggestion shown last (the next ask at its place is answered by the cache or a request, not typed through). */
+  forgetShown(): void {
+    this.shown = undefined;
+  }
+
   /** The key changed, or the user asked to resume: requests go through at once. */
   resume(): void {
     if (this.backoff.reset()) this.events.onPause?.(undefined);

@@ -10,6 +10,9 @@ import { MAX_COMPLETION_RAW_CHARS, runCompletion, type CompletionOutcome, type C
 import { CompletionScheduler, type CompletionAsk, type SchedulerClock } from '../../../src/core/completions/completionScheduler';
 import { completionsEnabledFor } from '../../../src/core/completions/languageEnablement';
 import { shownCompletion, typedThrough } from '../../../src/core/completions/typedThrough';
+import { insertionWithEnding, lfPlace } from '../../../src/core/completions/completionEol';
+import { insertionFrom } from '../../../src/core/completions/completionText';
+import { promptAt } from '../completionCases';
 
 /** A clock whose waits end only when the test says. */
 class ManualClock implements SchedulerClock {
@@ -116,6 +119,7 @@ describe('completion scheduling (pure)', () => {
     assert.equal(pauseReasonOf(new GatewayError('down', { status: 500 })), 'serverError');
     assert.equal(pauseReasonOf(new StreamError('cut', { interrupted: true })), 'serverError');
     assert.equal(pauseReasonOf(new StreamError('model error event')), undefined);
+    assert.equal(pauseReasonOf(new StreamError('an event too large', { interrupted: true, code: 'event_too_large' })), undefined, 'cut at the client\'s bound: a hostile answer');
     assert.equal(pauseReasonOf(new GatewayError('bad request', { status: 400 })), undefined);
     let now = 0;
     const backoff = new CompletionBackoff(() => now);
@@ -297,4 +301,27 @@ describe('completion scheduling (pure)', () => {
     assert.deepEqual(pauses, [1, 2], 'no resume in between, no second first notice');
     assert.equal(scheduler.backoff.pause?.until, start + 2 * FIRST_PAUSE_MS, 'doubled');
   });
+
+  it('a CRLF document is completed in LF: a re-typed multi-line prefix is stripped, typing through goes past a line break, the insertion is CRLF', async () => {
+    const text = 'function f(a) {\r\n  const b = a * 2;\r\n  \r\n}\r\n';
+    const cursor = text.indexOf('  \r\n}') + 2;
+    const placeAt = (doc: string, offset: number) => lfPlace('\r\n', offset, doc.slice(0, offset).split('\r\n').length - 1, doc.slice(0, offset), doc.slice(offset));
+    const place = placeAt(text, cursor);
+    assert.equal(place.prefix, 'function f(a) {\n  const b = a * 2;\n  ');
+    // The model re-types the last two lines before its answer: only what is new remains.
+    assert.equal(insertionFrom('function f(a) {\n  const b = a * 2;\n  const c = b + 1;\n  return c;\n}', promptAt(`${place.prefix}|${place.suffix}`)), 'const c = b + 1;');
+    const { clock, scheduler } = harness(async () => outcome('const c = b + 1;\n  return c;'));
+    const asked = (at: LfPlaceLike): CompletionAsk => ({ document: 'd', ...at, key: completionCacheKey('m', 'd', at.prefix, at.suffix) });
+    const first = scheduler.complete(asked(place));
+    clock.release();
+    const insertion = await first;
+    assert.equal(insertionWithEnding(insertion ?? '', '\r\n'), 'const c = b + 1;\r\n  return c;');
+    // The user types the first line and Enter (the editor writes CRLF) and two characters.
+    const typed = `${text.slice(0, cursor)}const c = b + 1;\r\n  re${text.slice(cursor)}`;
+    assert.equal(await scheduler.complete(asked(placeAt(typed, cursor + 'const c = b + 1;\r\n  re'.length))), 'turn c;');
+    assert.equal(scheduler.counters.typedThrough, 1);
+    assert.equal(scheduler.counters.requests, 1);
+  });
 });
+
+type LfPlaceLike = ReturnType<typeof lfPlace>;
