@@ -17,6 +17,8 @@ export interface CompletionAsk {
   readonly suffix: string;
   /** The cache key of this place (completionCacheKey). */
   readonly key: string;
+  /** The user asked for a suggestion (a command or keybinding): no debounce, they are waiting. */
+  readonly explicit?: boolean;
 }
 
 export interface SchedulerClock {
@@ -144,7 +146,7 @@ export class CompletionScheduler<P> {
 
   private async wait(ask: CompletionAsk, controller: AbortController): Promise<string | undefined> {
     try {
-      if (controller.signal.aborted || !(await this.clock.wait(this.debounceMs(), controller.signal))) {
+      if (controller.signal.aborted || (!ask.explicit && !(await this.clock.wait(this.debounceMs(), controller.signal)))) {
         this.counters.debouncedAway++;
         return undefined;
       }

@@ -40,7 +40,8 @@ export class CompletionProvider implements vscode.InlineCompletionItemProvider {
     const controller = new AbortController();
     const cancelled = token.onCancellationRequested(() => controller.abort());
     if (token.isCancellationRequested) controller.abort();
-    return this.controller.complete({ document: uri, offset, prefix, suffix, key }, { document, prefix, suffix, prefixStart }, controller.signal).then(
+    const explicit = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke;
+    return this.controller.complete({ document: uri, offset, prefix, suffix, key, explicit }, { document, prefix, suffix, prefixStart }, controller.signal).then(
       (lfInsertion) => {
         cancelled.dispose();
         if (!lfInsertion || token.isCancellationRequested) return undefined;

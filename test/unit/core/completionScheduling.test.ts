@@ -322,6 +322,14 @@ describe('completion scheduling (pure)', () => {
     assert.equal(scheduler.counters.typedThrough, 1);
     assert.equal(scheduler.counters.requests, 1);
   });
+
+  it('an explicit ask (the user invoked it) does not wait the debounce', async () => {
+    const { clock, sent, scheduler } = harness(async () => outcome('b;'));
+    const result = scheduler.complete({ ...ask('const a = '), explicit: true });
+    assert.equal(await result, 'b;', 'answered without the clock');
+    assert.equal(sent.length, 1);
+    assert.equal(clock.waiting, 0);
+  });
 });
 
 type LfPlaceLike = ReturnType<typeof lfPlace>;
