@@ -162,6 +162,25 @@ describe('completion scheduling (pure)', () => {
     assert.equal(result.rawChars, 'foo(1);\n'.length);
   });
 
+  it('runCompletion counts the prompt of a request aborted before any answer as nothing, and of one that answered as estimated', async () => {
+    const waiting: CompletionSend = (_prompt, _onText, signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), { once: true }));
+    const outer = new AbortController();
+    const pending = runCompletion(LINE_PROMPT, waiting, outer.signal);
+    outer.abort();
+    const superseded = await pending;
+    assert.equal(superseded.aborted, true);
+    assert.deepEqual(superseded.usage, { promptTokens: 0, completionTokens: 0 }, 'superseded before the model answered');
+    const answering: CompletionSend = async (_prompt, onText, signal) => {
+      onText('fo');
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+    };
+    const second = new AbortController();
+    const cut = runCompletion(LINE_PROMPT, answering, second.signal);
+    second.abort();
+    assert.ok((await cut).usage.promptTokens > 0, 'the model had read the prompt');
+  });
+
   it('runCompletion cuts an endless answer at its bound and shows nothing; an outside abort shows nothing either', async () => {
     const endless: CompletionSend = async (_prompt, onText, signal) => {
       while (!signal.aborted) onText('x'.repeat(1000));
