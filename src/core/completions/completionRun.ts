@@ -34,6 +34,8 @@ export interface CompletionOutcome {
   readonly bounded: boolean;
   /** Stopped from outside (superseded, cancelled): shows nothing. */
   readonly aborted: boolean;
+  /** The model the request went to (the extension sets it: the price is that model's, not the one picked since). */
+  readonly model?: string;
 }
 
 /**
