@@ -148,7 +148,16 @@ export const NETWORK_SETTING_IDS = ['http.proxy', 'http.proxyStrictSSL', 'http.n
  * `inspect().globalValue`): a cloned repository's `.vscode/settings.json` must not send the key to
  * its own server the moment the folder opens.
  */
-export const USER_ONLY_SETTING_KEYS: readonly string[] = [...CONNECTION_SETTING_KEYS, 'chat.mcpServers', 'chat.autoApproveEdits', 'chat.alwaysAskEdits', 'chat.terminalTool', 'checkpoints.maxStorageMB'];
+/**
+ * Inline completions spend credits on every keystroke: turning them on, the model and the pace are
+ * the user's, never a cloned repository's .vscode/settings.json (and the menu writes user settings,
+ * which a workspace value would silently override). The language map too: the menu's per-language
+ * switch writes it to user settings, and a workspace could otherwise turn on a language the user
+ * turned off.
+ */
+export const COMPLETION_SETTING_KEYS: readonly string[] = ['completions.enabled', 'completions.model', 'completions.languages', 'completions.debounceMs'];
+
+export const USER_ONLY_SETTING_KEYS: readonly string[] = [...CONNECTION_SETTING_KEYS, 'chat.mcpServers', 'chat.autoApproveEdits', 'chat.alwaysAskEdits', 'chat.terminalTool', 'checkpoints.maxStorageMB', ...COMPLETION_SETTING_KEYS];
 
 /** Whether a configuration change touches the connection (`affects` is the event's affectsConfiguration). */
 export function affectsConnection(affects: (section: string) => boolean): boolean {

@@ -4,7 +4,7 @@
 // suggestion path once, early stop and supersede (the gateway sees the connection close), cache and
 // typing-through (no request), the workspace gate, and every switch that keeps requests away.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -103,6 +103,33 @@ describe('inline completions: the provider against the local gateway', function 
     await gateway?.stop();
   });
 
+  it('a workspace cannot turn completions on or change them: its .vscode/settings.json is ignored for every completions setting', async () => {
+    const settingsDir = join(root, '.vscode');
+    const settingsFile = join(settingsDir, 'settings.json');
+    const before = existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : undefined;
+    const current = before?.trim() ? (JSON.parse(before) as Record<string, unknown>) : {};
+    const user = api.settings().completions;
+    mkdirSync(settingsDir, { recursive: true });
+    // A harmless setting in the same file: once VS Code shows it, it has read the file.
+    writeFileSync(settingsFile, JSON.stringify({
+      ...current,
+      'unifiedInference.completions.enabled': false,
+      'unifiedInference.completions.model': 'sim-openai/gpt-sim-expensive',
+      'unifiedInference.completions.debounceMs': 60_000,
+      'unifiedInference.completions.languages': { typescript: false },
+      'unifiedInference.credits.warningThreshold': 6.5,
+    }));
+    try {
+      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'), (value) => value === 6.5, 'VS Code reading the workspace settings file');
+      assert.deepEqual(api.settings().completions, user, 'the user\'s completions settings stand');
+      const { document, position } = await holed('comp/workspace.ts', at('  return a'), at('  return a + b;'));
+      assert.equal(await provide(document, position), ' + b;', 'on, with the user\'s model and pace');
+    } finally {
+      writeFileSync(settingsFile, before ?? '{}');
+      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'), (value) => value !== 6.5, 'the workspace settings restored');
+    }
+  });
+
   it('a line: exactly the rest of the real line; the stream is stopped (the gateway sees the connection close before it sent everything)', async () => {
     const { document, position } = await holed('comp/line.ts', at('  return a'), at('  return a + b;'));
     const before = chatRequests().length;
@@ -122,6 +149,25 @@ describe('inline completions: the provider against the local gateway', function 
     assert.equal(await provide(document, position), '  const greeting = `Hello, ${name}!`;\n  strict.ok(greeting.length > 0);\n  return greeting;');
   });
 
+  it('a CRLF document: the model sees LF (the real continuation is found), the suggestion comes in CRLF, typing through goes past a line break', async () => {
+    const start = at('export function greet(name: string): string {\n');
+    const crlf = (text: string): string => text.replace(/\n/g, '\r\n');
+    const document = await open('comp/crlf.ts', crlf(CALC.slice(0, start)) + crlf(CALC.slice(at('  return greeting;'))));
+    assert.equal(document.eol, vscode.EndOfLine.CRLF);
+    const position = document.positionAt(crlf(CALC.slice(0, start)).length);
+    const before = chatRequests().length;
+    assert.equal(await provide(document, position), '  const greeting = `Hello, ${name}!`;\r\n  strict.ok(greeting.length > 0);\r\n  return greeting;');
+    assert.ok(!JSON.stringify(chatRequests().slice(before)[0]?.body).includes('\\r\\n'), 'no CRLF in the prompt');
+    const typed = '  const greeting = `Hello, ${name}!`;\r\n  str';
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(document.uri, position, typed);
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    const through = api.completions.controller.figures().typedThrough;
+    assert.equal(await provide(document, document.positionAt(document.offsetAt(position) + typed.length)), 'ict.ok(greeting.length > 0);\r\n  return greeting;');
+    assert.equal(api.completions.controller.figures().typedThrough, through + 1);
+    assert.equal(chatRequests().length, before + 1, 'typing through sent nothing');
+  });
+
   for (const wrap of ['fence', 'prefix', 'overlap', 'explain', 'fence+explain+prefix']) {
     it(`the model wraps its answer (${wrap}): exactly the real continuation is shown`, async () => {
       await setSettingAndWait('completions.model', `${MODEL}::wrap=${wrap}`);
@@ -139,7 +185,7 @@ describe('inline completions: the provider against the local gateway', function 
     assert.equal(await provide(document, position), ' + b;');
     const before = chatRequests().length;
     const hitsBefore = api.completions.controller.figures().cacheHits;
-    api.completions.controller.scheduler.noteAccepted(0); // forget the shown one: the cache must answer
+    api.completions.controller.scheduler.forgetShown(); // the cache must answer, not typing-through
     assert.equal(await provide(document, position), ' + b;');
     assert.equal(api.completions.controller.figures().cacheHits, hitsBefore + 1);
     // Type " +" (what the suggestion says): the rest shows, from the suggestion itself.
@@ -215,7 +261,7 @@ describe('inline completions: the provider against the local gateway', function 
       Object.defineProperty(vscode.workspace, 'isTrusted', { get: () => false, configurable: true });
       try {
         api.completions.controller.scheduler.cache.clear();
-        api.completions.controller.scheduler.noteAccepted(0);
+        api.completions.controller.scheduler.forgetShown();
         const untrustedBefore = chatRequests().length;
         assert.equal(await provide(document, position), ' + b;');
         const body = JSON.stringify(chatRequests().slice(untrustedBefore)[0]?.body);
@@ -321,22 +367,42 @@ describe('inline completions: the provider against the local gateway', function 
     }
   });
 
-  it('a rate limit pauses too, without a notice; the spend of completions reaches the credits tooltip', async () => {
+  it('a rate limit pauses too, without a notice: one request per 429 (no retry), the pause honours a long Retry-After', async () => {
     const notices = recordNotifications();
+    // A short Retry-After is one the client would otherwise sleep through and retry (twice).
     await setSettingAndWait('completions.model', `${MODEL}::status=429;retry-after=1`);
     try {
       const { document, position } = await holed('comp/rate.ts', at('  return a'), at('  return a + b;'));
+      let before = chatRequests().length;
       assert.equal(await provide(document, position), undefined);
+      assert.equal(chatRequests().length, before + 1, 'exactly one request: a completion is never retried');
+      api.completions.controller.scheduler.resume();
+      await setSettingAndWait('completions.model', `${MODEL}::status=429;retry-after=120`);
+      before = chatRequests().length;
+      const asked = Date.now();
+      assert.equal(await provide(document, position), undefined);
+      assert.equal(chatRequests().length, before + 1);
       const state = api.completions.controller.state;
       assert.equal(state.kind === 'paused' ? state.pause.reason : state.kind, 'rateLimited');
+      assert.ok(state.kind === 'paused' && state.pause.until >= asked + 120_000, 'paused for the whole Retry-After');
+      const moved = await holed('comp/rate2.ts', at('  return a + b;\n}\n\nexport function greet(name: string): string {\n  const greeting'));
+      assert.equal(await provide(moved.document, moved.position), undefined);
+      assert.equal(chatRequests().length, before + 1, 'no request while paused');
       assert.equal(notices.shown.length, 0);
     } finally {
       notices.restore();
       api.completions.controller.scheduler.resume();
       await setSettingAndWait('completions.model', MODEL);
     }
-    assert.ok(api.completions.controller.figures().spentUsd > 0, 'priced from the catalog');
-    assert.match(api.credits.spend().completions !== undefined ? 'ok' : 'missing', /ok/);
+  });
+
+  it('the spend of completions reaches the credits tooltip', async () => {
+    const spentBefore = api.completions.controller.figures().spentUsd;
+    const { document, position } = await holed('comp/spend.ts', at('  return a'), at('  return a + b;'));
+    assert.equal(await provide(document, position), ' + b;');
+    assert.ok(api.completions.controller.figures().spentUsd > spentBefore, 'this request is priced from the catalog');
+    assert.ok(api.credits.spend().completions !== undefined);
+    await waitFor(() => api.creditsItem.presentation?.tooltip ?? '', (tooltip) => /Inline completions this session: /.test(tooltip), 'the completions line in the credits tooltip');
   });
 
   it('through VS Code itself: the trigger command shows the suggestion and accepting inserts it', async () => {

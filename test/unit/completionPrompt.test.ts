@@ -42,6 +42,15 @@ describe('buildCompletionPrompt: a hole for chat models', () => {
     assert.deepEqual(parseHolePrompt(prompt.user), { language: 'typescript', prefix: prompt.sentPrefix, suffix: prompt.sentSuffix });
   });
 
+  it('finds a free marker in one pass, also when the file holds thousands of them', () => {
+    const markers = Array.from({ length: 1500 }, (_, n) => `"<|FILL_HERE${n === 0 ? '' : `_${n}`}|>",`).join('\n');
+    const prompt = buildCompletionPrompt(input({ prefix: `const all = [\n${markers}\n];\nconst x = ` }), { contextTokens: 200_000, maxInputTokens: 100_000 });
+    assert.ok(prompt.sentPrefix.includes('<|FILL_HERE_1499|>'), 'the whole list was sent');
+    assert.equal(prompt.marker, '<|FILL_HERE_1500|>');
+    assert.equal(prompt.user.split(prompt.marker).length, 3, 'the marker line and the hole');
+    assert.deepEqual(parseHolePrompt(prompt.user), { language: 'typescript', prefix: prompt.sentPrefix, suffix: prompt.sentSuffix });
+  });
+
   it('cuts a long file to the budget, keeping the end of the prefix and the start of the suffix in whole lines, the prefix getting most', () => {
     const lines = (n: number, tag: string): string => Array.from({ length: n }, (_, i) => `const ${tag}${i} = ${i};\n`).join('');
     const prefix = `${lines(2000, 'before')}const last = `;

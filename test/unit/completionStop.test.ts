@@ -81,4 +81,17 @@ describe('completionIsComplete: stop paying once the answer is complete', () => 
     assert.equal(completionIsComplete('const x = 1;\n', prompt), false, 'a new stream is not the old one continued');
     assert.equal(completionIsComplete('const x = 1;\n}', prompt), true);
   });
+
+  it('at top level the answer is complete once its first block closes, or at a line after a blank line (Python)', () => {
+    const two = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function sub(a: number, b: number): number {\n  return a - b;\n}\n';
+    assert.equal(completionIsComplete('export function add(a: number, b: number): number {\n  return a + b;\n', promptAt('// Adds two numbers.\n|\n')), false);
+    assert.equal(completionIsComplete('export function add(a: number, b: number): number {\n  return a + b;\n}\n', promptAt('// Adds two numbers.\n|\n')), true, 'complete at the closing line');
+    assert.ok((stopsAt(two, promptAt('// Adds two numbers.\n|\n'))?.length ?? Infinity) <= 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\ne'.length);
+    const python = 'def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n';
+    const pythonPrompt = promptAt('# Adds two numbers.\n|\n', 'python');
+    assert.equal(completionIsComplete('def add(a, b):\n    x = a\n\n    return x + b\n\n\n', pythonPrompt), false, 'a blank line inside the body ends nothing');
+    assert.equal(completionIsComplete('def add(a, b):\n    x = a\n\n    return x + b\n\n\nd', pythonPrompt), true);
+    assert.ok(stopsAt(python, promptAt('# Adds two numbers.\n|\n', 'python'))?.startsWith('def add(a, b):\n    return a + b\n\n\nd'));
+    assert.equal(completionIsComplete('if (a > b) {\n    return a - b;\n  }\n', BLOCK), false, 'inside a block, an inner block closing ends nothing');
+  });
 });

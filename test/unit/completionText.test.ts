@@ -2,7 +2,8 @@
 // way models shape them, and "nothing rather than something wrong" for answers that cannot be
 // trusted.
 import * as assert from 'node:assert/strict';
-import { MAX_ANSWER_CHARS, insertionFrom } from '../../src/core/completions/completionText';
+import { hasInvisibleCharacter, MAX_ANSWER_CHARS, insertionFrom } from '../../src/core/completions/completionText';
+import { visibleControls } from '../../src/shared/visibleControls';
 import { promptAt } from './completionCases';
 
 const ADD_LINE = 'export function add(a: number, b: number): number {\n  return |\n}\n';
@@ -118,6 +119,31 @@ describe('insertionFrom: what a model answered, made an insertion', () => {
     assert.equal(insertionFrom('return sum(values) / len(values)\n\n\ndef median(values):\n    return sorted(values)[len(values) // 2]\n', prompt), 'return sum(values) / len(values)');
   });
 
+  it('at top level (after a comment, a docblock, an Allman brace, in Python) shows one function, not every one the model wrote', () => {
+    const two = 'export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport function sub(a: number, b: number): number {\n  return a - b;\n}';
+    const one = 'export function add(a: number, b: number): number {\n  return a + b;\n}';
+    assert.equal(promptAt('// Adds two numbers.\n|\n').shape, 'block');
+    assert.equal(insertionFrom(two, promptAt('// Adds two numbers.\n|\n')), one);
+    assert.equal(insertionFrom(two, promptAt('/**\n * Adds two numbers.\n */\n|')), one);
+    assert.equal(insertionFrom('function add(a, b)\n{\n  return a + b;\n}\nfunction sub(a, b)\n{\n  return a - b;\n}', promptAt('// Adds.\n|\n')), 'function add(a, b)\n{\n  return a + b;\n}');
+    assert.equal(insertionFrom('def add(a, b):\n    x = a\n\n    return x + b\n\n\ndef sub(a, b):\n    return a - b\n', promptAt('# Adds two numbers.\n|\n', 'python')), 'def add(a, b):\n    x = a\n\n    return x + b', 'a blank line inside the body does not end it');
+    assert.equal(insertionFrom('const x = {\n  a: 1,\n};\nconst y = 2;', promptAt('// The table.\n|\n')), 'const x = {\n  a: 1,\n};');
+  });
+
+  it('shows nothing for a refusal or a hedge, in either shape', () => {
+    for (const refusal of ["I'm sorry, but I can't help with that.", 'I cannot complete this code without more context.', 'Unfortunately there is not enough context here', 'It looks like the function is already complete.', 'As an AI language model, I cannot see the rest of the file.', 'Sorry, I need more context.']) {
+      assert.equal(insertionFrom(refusal, promptAt(ADD_LINE)), undefined, refusal);
+      assert.equal(insertionFrom(refusal, promptAt(ADD_BLOCK)), undefined, refusal);
+    }
+  });
+
+  it('strips an inline fence or a backtick pair around a one-line answer (a backtick pair stays where backticks are code)', () => {
+    assert.equal(insertionFrom('```a + b;```', promptAt(ADD_LINE)), 'a + b;');
+    assert.equal(insertionFrom('`a + b;`', promptAt(ADD_LINE, 'python')), 'a + b;');
+    assert.equal(insertionFrom('`hello ${a}`;', promptAt('const s = |\n')), '`hello ${a}`;');
+    assert.equal(insertionFrom('`a + b`', promptAt(ADD_LINE)), '`a + b`', 'a template literal in TypeScript');
+  });
+
   it('shows nothing for an empty, blank or explanation-only answer', () => {
     assert.equal(insertionFrom('', promptAt(ADD_LINE)), undefined);
     assert.equal(insertionFrom('  \n\n ', promptAt(ADD_LINE)), undefined);
@@ -131,6 +157,25 @@ describe('insertionFrom: what a model answered, made an insertion', () => {
     assert.equal(insertionFrom('a \u001b[31m+ b;', promptAt(ADD_LINE)), undefined);
     assert.equal(insertionFrom('a + \ufffd\ufffd;', promptAt(ADD_LINE)), undefined);
     assert.equal(insertionFrom(`${'x'.repeat(2000)};`, promptAt(ADD_LINE)), undefined);
+  });
+
+  it('shows nothing for invisible characters: bidi overrides and isolates, zero-width, C1 controls, tags, separators, soft hyphen', () => {
+    const invisible = ['\u202a', '\u202e', '\u2066', '\u2069', '\u200b', '\u200f', '\u2060', '\ufeff', '\u0080', '\u009f', '\u{e0001}', '\u{e007f}', '\u2028', '\u2029', '\u061c', '\u00ad'];
+    for (const char of invisible) {
+      assert.equal(insertionFrom(`a + b;${char} // x`, promptAt(ADD_LINE)), undefined, `U+${char.codePointAt(0)!.toString(16)}`);
+      assert.equal(insertionFrom(`return a${char} + b;\nconst c = 1;`, promptAt(ADD_BLOCK)), undefined, `U+${char.codePointAt(0)!.toString(16)} in a block`);
+    }
+    assert.equal(insertionFrom('return a + b;\n\tconst c = \'é 日本 😀\';', promptAt(ADD_BLOCK)), 'return a + b;\n\tconst c = \'é 日本 😀\';', 'tabs, accents, CJK and emoji are text');
+  });
+
+  it('the invisible set is the approval card\'s (src/shared/visibleControls.ts), code point for code point (tab and line feed are code; U+FFFD is not text)', () => {
+    const drift: string[] = [];
+    for (let code = 0; code <= 0x10ffff && drift.length < 10; code++) {
+      const char = String.fromCodePoint(code);
+      const shared = code !== 0x09 && code !== 0x0a && visibleControls(char).some((segment) => segment.kind === 'control');
+      if (hasInvisibleCharacter(char) !== (shared || code === 0xfffd)) drift.push(`U+${code.toString(16)}`);
+    }
+    assert.deepEqual(drift, []);
   });
 
   it('reads at most the first 16 KB of a 1 MB answer', () => {

@@ -16,7 +16,7 @@ describe('settings', () => {
   });
 
   it('keeps where requests and the key go out of workspace settings (application scope)', () => {
-    for (const key of ['baseUrl', 'authHeader', 'extraHeaders', 'caCertificateFile', 'chat.mcpServers', 'checkpoints.maxStorageMB']) {
+    for (const key of ['baseUrl', 'authHeader', 'extraHeaders', 'caCertificateFile', 'chat.mcpServers', 'checkpoints.maxStorageMB', 'completions.enabled', 'completions.model', 'completions.languages', 'completions.debounceMs']) {
       assert.ok(USER_ONLY_SETTING_KEYS.includes(key), `${key} is read from user settings only`);
     }
     for (const key of USER_ONLY_SETTING_KEYS) assert.equal(properties[`${SETTINGS_SECTION}.${key}`]?.scope, 'application', key);
@@ -96,7 +96,7 @@ describe('settings', () => {
     }
   });
 
-  it('inline completions: off by default, a language map of booleans, a clamped debounce; a workspace may not turn them on in Restricted Mode', () => {
+  it('inline completions: off by default, a language map of booleans, a clamped debounce; user settings only: no workspace may turn them on, pick the model or the pace', () => {
     const defaults = parseSettings(() => undefined).completions;
     assert.deepEqual({ ...defaults, languages: { ...defaults.languages } }, { enabled: false, model: '', languages: { '*': true, plaintext: false, markdown: false, scminput: false }, debounceMs: 250 });
     const values: Record<string, unknown> = { 'completions.enabled': 'yes', 'completions.languages': { python: false, go: 'no', ' ': true }, 'completions.debounceMs': 5 };
@@ -105,7 +105,8 @@ describe('settings', () => {
     assert.deepEqual({ ...parsed.languages }, { python: false });
     assert.equal(parsed.debounceMs, 50);
     for (const key of ['enabled', 'model', 'languages', 'debounceMs']) {
-      assert.ok(manifest.capabilities?.untrustedWorkspaces?.restrictedConfigurations?.includes(`${SETTINGS_SECTION}.completions.${key}`), key);
+      assert.ok(USER_ONLY_SETTING_KEYS.includes(`completions.${key}`), key);
+      assert.equal(properties[`${SETTINGS_SECTION}.completions.${key}`]?.scope, 'application', key);
     }
   });
 });

@@ -1,11 +1,11 @@
 // When completions pause and when they try again. A failure that will not go away by retrying at
-// once (offline, a refused key, a rate limit, no credits) pauses them: typing goes on undisturbed,
+// once (offline, a refused key, a rate limit, no credits, a server error or a cut stream) pauses them: typing goes on undisturbed,
 // the next request waits for the pause to end, each further failure doubles it (bounded), and a
 // success or a new key ends it. Pure: the clock is passed in.
-import { AuthenticationError, RateLimitError } from '../errors';
+import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, TimeoutError } from '../errors';
 import { clampDelay } from '../delay';
 
-export type PauseReason = 'offline' | 'badKey' | 'rateLimited' | 'noCredits';
+export type PauseReason = 'offline' | 'badKey' | 'rateLimited' | 'noCredits' | 'serverError';
 
 export interface Pause {
   readonly reason: PauseReason;
@@ -17,15 +17,24 @@ export interface Pause {
 
 /** The first pause: short, a blip of the network should not cost the user minutes. */
 export const FIRST_PAUSE_MS = 15_000;
+/** The first pause after a server error (5xx) or a stream cut mid-way: often a blip, so shorter. */
+export const FIRST_SERVER_PAUSE_MS = 5_000;
 /** The longest pause: a gateway back after a long outage is seen within this. */
 export const MAX_PAUSE_MS = 10 * 60_000;
 
-/** Which failures pause completions (others, e.g. a 500 or a refused request, just show nothing this time). */
+/**
+ * Which failures pause completions. Every one of these would fail the next keystroke's request too:
+ * the gateway is down or refusing, or a server error or a cut stream (a struggling upstream). Others
+ * (a 400, an answer that was not a stream) just show nothing this time.
+ */
 export function pauseReasonOf(error: unknown): PauseReason | undefined {
   if (error instanceof AuthenticationError) return 'badKey';
   if (error instanceof RateLimitError) return error.quotaExhausted || error.status === 402 ? 'noCredits' : 'rateLimited';
-  const name = error instanceof Error ? error.name : '';
-  if (name === 'ConnectionError' || name === 'TimeoutError') return 'offline';
+  if (error instanceof ConnectionError || error instanceof TimeoutError) return 'offline';
+  // A stream the client cut at one of its bounds (an event or an answer too large: a `code` says
+  // which) is a hostile answer, not a struggling server.
+  if (error instanceof StreamError && error.interrupted && error.code === undefined) return 'serverError';
+  if (error instanceof GatewayError && error.status !== undefined && error.status >= 500) return 'serverError';
   return undefined;
 }
 
@@ -49,7 +58,8 @@ export class CompletionBackoff {
     const reason = pauseReasonOf(error);
     if (!reason) return undefined;
     const failures = (this.current?.failures ?? 0) + 1;
-    const doubled = FIRST_PAUSE_MS * 2 ** Math.min(failures - 1, 16);
+    const first = reason === 'serverError' ? FIRST_SERVER_PAUSE_MS : FIRST_PAUSE_MS;
+    const doubled = first * 2 ** Math.min(failures - 1, 16);
     const retryAfter = error instanceof RateLimitError && error.retryAfterMs !== undefined ? error.retryAfterMs : 0;
     const wait = clampDelay(Math.max(Math.min(doubled, MAX_PAUSE_MS), Math.min(retryAfter, MAX_PAUSE_MS)), MAX_PAUSE_MS);
     this.current = { reason, until: this.now() + wait, failures };

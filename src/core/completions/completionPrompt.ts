@@ -45,6 +45,20 @@ export function holeMarkers(n: number): { readonly marker: string; readonly star
   return { marker: `<|FILL_HERE${tag}|>`, start: `<|FILE_START${tag}|>`, end: `<|FILE_END${tag}|>` };
 }
 
+const MARKER_IN_TEXT = /<\|(?:FILL_HERE|FILE_START|FILE_END)(?:_(\d{1,6}))?\|>/g;
+
+/**
+ * The smallest n whose three markers appear in none of `texts`: one pass over each text (a file
+ * full of markers cannot make this try marker after marker, each a scan of the whole prompt).
+ */
+function freeMarkerNumber(texts: readonly string[]): number {
+  const used = new Set<number>();
+  for (const text of texts) for (const match of text.matchAll(MARKER_IN_TEXT)) used.add(match[1] === undefined ? 0 : Number(match[1]));
+  let n = 0;
+  while (used.has(n)) n++;
+  return n;
+}
+
 function systemText(marker: string, shape: CompletionShape): string {
   const what = shape === 'line'
     ? 'Complete the current line only: answer at most one line, starting exactly at the marker.'
@@ -143,11 +157,7 @@ export function buildCompletionPrompt(input: CompletionInput, budget: Completion
   }
   if (snippets.length) parts.unshift(`${title}${snippets.join('\n')}\n\n`);
   const body = parts.join('');
-  const every = [input.path, body, sentPrefix, sentSuffix];
-  let n = 0;
-  const clash = (m: ReturnType<typeof holeMarkers>): boolean => every.some((text) => text.includes(m.marker) || text.includes(m.start) || text.includes(m.end));
-  while (n < 1000 && clash(holeMarkers(n))) n++;
-  const { marker, start, end } = holeMarkers(n);
+  const { marker, start, end } = holeMarkers(freeMarkerNumber([input.path, body, sentPrefix, sentSuffix]));
   const user = `${header(marker)}${body}${start}\n${sentPrefix}${marker}${sentSuffix}\n${end}`;
   return { system: systemText(marker, shape), user, shape, maxTokens, sentPrefix, sentSuffix, languageId: input.languageId, marker };
 }

@@ -34,9 +34,18 @@ export interface CompletionOutcome {
   readonly bounded: boolean;
   /** Stopped from outside (superseded, cancelled): shows nothing. */
   readonly aborted: boolean;
+  /** The model the request went to (the extension sets it: the price is that model's, not the one picked since). */
+  readonly model?: string;
 }
 
-function estimate(prompt: CompletionPrompt, raw: string): CompletionUsage {
+/**
+ * What a request cut before the gateway said its usage cost, estimated. The prompt counts only once
+ * the model answered (a delta arrived): a request aborted while waiting (superseded by the next
+ * keystroke) is not billed for a prompt the model never read, and a count of every such keystroke
+ * would show a spend many times the real one.
+ */
+function estimate(prompt: CompletionPrompt, raw: string, answered: boolean): CompletionUsage {
+  if (!answered) return { promptTokens: 0, completionTokens: 0 };
   return { promptTokens: estimateTextTokens(prompt.system) + estimateTextTokens(prompt.user), completionTokens: estimateTextTokens(raw) };
 }
 
@@ -49,6 +58,7 @@ export async function runCompletion(prompt: CompletionPrompt, send: CompletionSe
   const stopOnOuter = (): void => controller.abort();
   signal.addEventListener('abort', stopOnOuter, { once: true });
   let raw = '';
+  let answered = false;
   let stoppedEarly = false;
   let bounded = false;
   const timer = setTimeout(() => {
@@ -56,6 +66,7 @@ export async function runCompletion(prompt: CompletionPrompt, send: CompletionSe
     controller.abort();
   }, maxMs);
   const onText = (delta: string): void => {
+    answered = true;
     if (controller.signal.aborted) return;
     raw += delta;
     if (raw.length > MAX_COMPLETION_RAW_CHARS) {
@@ -69,6 +80,8 @@ export async function runCompletion(prompt: CompletionPrompt, send: CompletionSe
   let usage: CompletionUsage | undefined;
   try {
     usage = (await send(prompt, onText, controller.signal)).usage;
+    // The stream ended by itself: the model answered (perhaps nothing), the prompt was read.
+    answered = true;
   } catch (error) {
     if (!controller.signal.aborted) throw error;
   } finally {
@@ -80,7 +93,7 @@ export async function runCompletion(prompt: CompletionPrompt, send: CompletionSe
   return {
     insertion: shows ? insertionFrom(raw, prompt) : undefined,
     rawChars: raw.length,
-    usage: usage ?? estimate(prompt, raw),
+    usage: usage ?? estimate(prompt, raw, answered),
     estimated: usage === undefined,
     stoppedEarly: stoppedEarly && !aborted,
     bounded,

@@ -17,6 +17,8 @@ export interface CompletionAsk {
   readonly suffix: string;
   /** The cache key of this place (completionCacheKey). */
   readonly key: string;
+  /** The user asked for a suggestion (a command or keybinding): no debounce, they are waiting. */
+  readonly explicit?: boolean;
 }
 
 export interface SchedulerClock {
@@ -144,7 +146,7 @@ export class CompletionScheduler<P> {
 
   private async wait(ask: CompletionAsk, controller: AbortController): Promise<string | undefined> {
     try {
-      if (controller.signal.aborted || !(await this.clock.wait(this.debounceMs(), controller.signal))) {
+      if (controller.signal.aborted || (!ask.explicit && !(await this.clock.wait(this.debounceMs(), controller.signal)))) {
         this.counters.debouncedAway++;
         return undefined;
       }
@@ -160,6 +162,11 @@ export class CompletionScheduler<P> {
   noteAccepted(chars: number): void {
     this.counters.accepted++;
     this.counters.acceptedChars += chars;
+    this.shown = undefined;
+  }
+
+  /** Forgets the suggestion shown last (the next ask at its place is answered by the cache or a request, not typed through). */
+  forgetShown(): void {
     this.shown = undefined;
   }
 
@@ -190,7 +197,8 @@ export class CompletionScheduler<P> {
     this.counters.tokensOut += outcome.usage.completionTokens;
     if (outcome.estimated) this.counters.estimatedTokens += outcome.usage.promptTokens + outcome.usage.completionTokens;
     this.events.onSpent?.(outcome);
-    if (this.backoff.pause) this.resume();
+    // Only an answer that came through proves the failure is over: an aborted probe (superseded)
+    // or a bounded one (too slow) proves nothing, and ending the pause would forget the doubling.
     if (outcome.aborted) {
       this.counters.aborted++;
       return undefined;
@@ -200,6 +208,7 @@ export class CompletionScheduler<P> {
       this.counters.bounded++;
       return undefined;
     }
+    if (this.backoff.pause) this.resume();
     // Nothing to insert is remembered too: the same place does not ask again.
     this.cache.set(ask.key, outcome.insertion ?? '');
     return this.show(ask, outcome.insertion ?? '');

@@ -12,7 +12,7 @@
 import { newAnswerState, readAnswerLine, type AnswerState } from './completionAnswer';
 import type { CompletionPrompt } from './completionInput';
 import { hashComments, indentOf, indentWidth, isIndentedLanguage, lineBeforeCursor, lineBrackets } from './completionSyntax';
-import { MAX_ANSWER_CHARS, MAX_LINE_CHARS, distinctSuffixLine } from './completionText';
+import { MAX_ANSWER_CHARS, MAX_LINE_CHARS, atTopLevel, distinctSuffixLine, topLevelStep, type TopLevelState } from './completionText';
 
 interface StopState {
   /** The first characters of the text seen: a different text resets the state. */
@@ -26,12 +26,16 @@ interface StopState {
   /** Prefix lines the model is re-typing (their brackets do not count); -1 once it stopped repeating. */
   repeatAt: number;
   complete: boolean;
+  /** At top level (PromptFacts.topLevel): where the answer's first block or paragraph ends. */
+  top: TopLevelState;
 }
 
 interface PromptFacts {
   readonly hash: boolean;
   readonly byIndent: boolean;
   readonly cursorIndent: number;
+  /** The cursor is outside every block: the answer ends with its first block or paragraph (topLevelStep). */
+  readonly topLevel: boolean;
   readonly suffixLine: string | undefined;
   /** The prefix's last lines before the cursor line, trimmed. */
   readonly recent: readonly string[];
@@ -47,10 +51,13 @@ function factsOf(prompt: CompletionPrompt): PromptFacts {
   lines.pop();
   const recent = lines.slice(-8).map((line) => line.trim());
   const previous = [...recent].reverse().find((line) => line !== '') ?? '';
+  const hash = hashComments(prompt.languageId);
+  const cursorIndent = indentWidth(indentOf(lineBeforeCursor(prompt.sentPrefix)));
   known = {
-    hash: hashComments(prompt.languageId),
+    hash,
+    topLevel: atTopLevel(prompt.sentPrefix, cursorIndent, hash),
     byIndent: isIndentedLanguage(prompt.languageId) || /:$/.test(previous),
-    cursorIndent: indentWidth(indentOf(lineBeforeCursor(prompt.sentPrefix))),
+    cursorIndent,
     suffixLine: distinctSuffixLine(prompt.sentSuffix),
     recent,
   };
@@ -76,6 +83,11 @@ function endsAnswer(state: StopState, line: string, prompt: CompletionPrompt, kn
   }
   const { net, min } = lineBrackets(line, known.hash);
   if (state.depth + min < 0) return true;
+  if (known.topLevel) {
+    // The partial line is read on a copy: it is read again once it is whole.
+    const step = topLevelStep(partial ? { ...state.top } : state.top, line, known.cursorIndent, known.hash);
+    if (step === 'before' || (step === 'after' && !partial)) return true;
+  }
   if (!partial) state.depth += net;
   return false;
 }
@@ -85,7 +97,7 @@ export function completionIsComplete(rawSoFar: string, prompt: CompletionPrompt)
   const known = factsOf(prompt);
   let state = states.get(prompt);
   if (!state || rawSoFar.length < state.consumed || !rawSoFar.startsWith(state.head)) {
-    state = { head: rawSoFar.slice(0, 64), consumed: 0, answer: newAnswerState(), codeLines: 0, depth: 0, repeatAt: 0, complete: false };
+    state = { head: rawSoFar.slice(0, 64), consumed: 0, answer: newAnswerState(), codeLines: 0, depth: 0, repeatAt: 0, complete: false, top: { depth: 0, sawCode: false, afterBlank: false } };
     states.set(prompt, state);
   }
   if (state.head.length < 64) state.head = rawSoFar.slice(0, 64);

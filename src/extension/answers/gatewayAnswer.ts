@@ -5,7 +5,7 @@
 //
 // Everything handed to the sink and returned is redacted here, once for every consumer: a gateway
 // or proxy may echo the key into the answer, split across deltas or re-encoded (redactingSink.ts).
-import { ChatStreamAccumulator, MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER, MessageStreamAccumulator, redactValue, type ChatCompletionRequest, type GatewayClient, type MessageCreateRequest, type ToolExecuted } from '../../core/index';
+import { ChatStreamAccumulator, MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER, MessageStreamAccumulator, redactValue, type ChatCompletionRequest, type GatewayClient, type MessageCreateRequest, type RequestOptions, type ToolExecuted } from '../../core/index';
 import type { TokenUsage } from '../../shared/chatModel';
 import { answerTokens, DEFAULT_MESSAGES_MAX_TOKENS } from './answerTokens';
 import { redactingSink } from './redactingSink';
@@ -70,6 +70,10 @@ export async function streamGatewayAnswer(client: GatewayClient, request: Gatewa
   }
 }
 
+function streamOptions(request: GatewayAnswerRequest, signal: AbortSignal): RequestOptions {
+  return request.maxRetries !== undefined ? { signal, maxRetries: request.maxRetries } : { signal };
+}
+
 function chatRequest(request: GatewayAnswerRequest): ChatCompletionRequest {
   const tools = toChatTools(request.tools);
   const { maxTokens, thinkingBudget } = answerTokens(request, false);
@@ -86,7 +90,7 @@ function chatRequest(request: GatewayAnswerRequest): ChatCompletionRequest {
 }
 
 async function viaChat(client: GatewayClient, request: GatewayAnswerRequest, sink: AnswerSink, signal: AbortSignal): Promise<AnswerResult> {
-  const stream = client.chat.stream(chatRequest(request), { signal });
+  const stream = client.chat.stream(chatRequest(request), streamOptions(request, signal));
   const accumulator = new ChatStreamAccumulator();
   const servers = new ServerTools(sink);
   let toolsReported = 0;
@@ -138,7 +142,7 @@ function messagesRequest(request: GatewayAnswerRequest): MessageCreateRequest {
 }
 
 async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest, sink: AnswerSink, signal: AbortSignal): Promise<AnswerResult> {
-  const stream = client.messages.stream(messagesRequest(request), { signal });
+  const stream = client.messages.stream(messagesRequest(request), streamOptions(request, signal));
   const accumulator = new MessageStreamAccumulator();
   const servers = new ServerTools(sink);
   /** The tool_use blocks handed to the sink: a block that stops twice is handed once. */

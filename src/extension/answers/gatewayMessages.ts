@@ -38,6 +38,11 @@ export interface GatewayAnswerRequest {
   readonly answerRoom?: number;
   /** Tool servers the gateway runs tools on (`mcp_servers`, on both endpoints). */
   readonly mcpServers?: readonly string[];
+  /**
+   * Retries of a refused or failed request (the client's default when unset). Completions send 0:
+   * a retry with sleeps would outlive the suggestion, and a 429 must pause them, not be waited out.
+   */
+  readonly maxRetries?: number;
 }
 
 /** `auto` picks /messages for Anthropic-style models: the provider or id names Anthropic or Claude. */

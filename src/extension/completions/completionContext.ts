@@ -84,12 +84,17 @@ export class CompletionContext {
   }
 }
 
-/** About SNIPPET_CHARS of `document` around `line` (a bounded read: never the whole file). */
+/**
+ * At most SNIPPET_CHARS of `document` around `line`, bounded by characters, not lines: a
+ * neighbour with a minified line would otherwise cost a read of megabytes per request.
+ */
 function snippetAround(document: vscode.TextDocument, line: number): string {
-  const first = Math.max(0, line - 15);
+  const at = document.offsetAt(new vscode.Position(line, 0));
+  const firstLine = document.offsetAt(new vscode.Position(Math.max(0, line - 15), 0));
+  const start = Math.max(firstLine, at - Math.floor(SNIPPET_CHARS / 3));
   const last = Math.min(document.lineCount - 1, line + 25);
-  const text = document.getText(new vscode.Range(first, 0, last, document.lineAt(last).text.length));
-  return text.length > SNIPPET_CHARS ? text.slice(0, SNIPPET_CHARS) : text;
+  const end = Math.min(document.offsetAt(document.lineAt(last).range.end), start + SNIPPET_CHARS);
+  return document.getText(new vscode.Range(document.positionAt(start), document.positionAt(end)));
 }
 
 /** The import lines at the top of the document (they tell the model which names exist). */

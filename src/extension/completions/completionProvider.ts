@@ -3,6 +3,7 @@
 // scheduler, which answers from a shown suggestion or the cache at once, or waits the debounce.
 import * as vscode from 'vscode';
 import { completionCacheKey } from '../../core/completions/completionCache';
+import { insertionWithEnding, lfPlace } from '../../core/completions/completionEol';
 import { PREFIX_WINDOW_CHARS, SUFFIX_WINDOW_CHARS } from '../../core/completions/completionWindow';
 import type { CompletionsController } from './completionsController';
 
@@ -23,19 +24,28 @@ export class CompletionProvider implements vscode.InlineCompletionItemProvider {
     // A selection (or several cursors, as a snippet's placeholders make) would be replaced, not completed.
     const editor = vscode.window.activeTextEditor;
     if (editor?.document === document && (editor.selections.length > 1 || !editor.selection.isEmpty)) return undefined;
-    const offset = document.offsetAt(position);
-    const prefixStart = Math.max(0, offset - PREFIX_WINDOW_CHARS);
-    const prefix = document.getText(new vscode.Range(document.positionAt(prefixStart), position));
-    const suffix = document.getText(new vscode.Range(position, document.positionAt(offset + SUFFIX_WINDOW_CHARS)));
+    const documentOffset = document.offsetAt(position);
+    const prefixStart = Math.max(0, documentOffset - PREFIX_WINDOW_CHARS);
+    const ending = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+    // The model, the cache and typing-through all see LF (completionEol.ts); the insertion goes back in the document's ending.
+    const { offset, prefix, suffix } = lfPlace(
+      ending,
+      documentOffset,
+      position.line,
+      document.getText(new vscode.Range(document.positionAt(prefixStart), position)),
+      document.getText(new vscode.Range(position, document.positionAt(documentOffset + SUFFIX_WINDOW_CHARS))),
+    );
     const uri = document.uri.toString();
     const key = completionCacheKey(this.controller.modelId, uri, prefix, suffix);
     const controller = new AbortController();
     const cancelled = token.onCancellationRequested(() => controller.abort());
     if (token.isCancellationRequested) controller.abort();
-    return this.controller.complete({ document: uri, offset, prefix, suffix, key }, { document, prefix, suffix, prefixStart }, controller.signal).then(
-      (insertion) => {
+    const explicit = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke;
+    return this.controller.complete({ document: uri, offset, prefix, suffix, key, explicit }, { document, prefix, suffix, prefixStart }, controller.signal).then(
+      (lfInsertion) => {
         cancelled.dispose();
-        if (!insertion || token.isCancellationRequested) return undefined;
+        if (!lfInsertion || token.isCancellationRequested) return undefined;
+        const insertion = insertionWithEnding(lfInsertion, ending);
         const item = new vscode.InlineCompletionItem(insertion, new vscode.Range(position, position), { command: ACCEPTED_COMMAND, title: vscode.l10n.t('Inline completion accepted'), arguments: [insertion.length] });
         return [item];
       },

@@ -21,6 +21,8 @@ export function completionSend(client: GatewayClient, model: string, api: ChatAp
         api,
         ...(provider ? { provider } : {}),
         temperature: COMPLETION_TEMPERATURE,
+        // One request per suggestion: a retry's sleep outlives it, and a 429 must pause completions.
+        maxRetries: 0,
       },
       { text: onText },
       signal,

@@ -26,6 +26,8 @@ function pauseWords(reason: PauseReason): string {
       return vscode.l10n.t('the gateway is limiting the request rate');
     case 'noCredits':
       return vscode.l10n.t('the credits are used up');
+    case 'serverError':
+      return vscode.l10n.t('the gateway or the model failed');
   }
 }
 

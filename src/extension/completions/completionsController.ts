@@ -51,6 +51,10 @@ export class CompletionsController extends Disposable {
   private wakeTimer: NodeJS.Timeout | undefined;
   private reportTimer: NodeJS.Timeout | undefined;
   private places = new Map<string, CompletionPlace>();
+  /** The catalog (prices, context lengths) was asked for once since the connection changed. */
+  private catalogAsked = false;
+  /** Usage of requests made before the catalog was read, by model: priced when it arrives. */
+  private unpriced = new Map<string, { promptTokens: number; completionTokens: number }>();
 
   constructor(
     private readonly connection: GatewayConnection,
@@ -72,9 +76,11 @@ export class CompletionsController extends Disposable {
     }));
     // A new key (or gateway) resumes at once: the pause was about the old one.
     this._register(connection.onDidChange(() => {
+      this.catalogAsked = false;
       this.scheduler.cache.clear();
       this.scheduler.resume();
     }));
+    this._register(catalog.onDidChange(() => this.priceUnpriced()));
     this._register(credits.setCompletionSpend(() => (this.scheduler.counters.requests > 0 ? this.spentUsd : undefined)));
     this._register({ dispose: () => this.stopTimers() });
   }
@@ -132,7 +138,18 @@ export class CompletionsController extends Disposable {
 
   /** The catalog entry of the completion model, when the catalog is read. */
   model(id: string): Model | undefined {
-    return this.catalog.snapshot?.models.find((model) => model.id === id.split('::')[0]);
+    return this.catalog.snapshot?.models.find((model) => model.id === id);
+  }
+
+  /**
+   * Completions need the catalog (the price, the context length) but must not read it before they
+   * are used: the first request asks for it once, without waiting (that request uses the default
+   * budget and its usage is priced when the catalog arrives).
+   */
+  private askForCatalog(): void {
+    if (this.catalogAsked || this.catalog.snapshot || this.catalog.status.kind === 'loading') return;
+    this.catalogAsked = true;
+    void this.catalog.refresh();
   }
 
   private async prepare(ask: CompletionAsk, signal: AbortSignal): Promise<Prepared | undefined> {
@@ -140,6 +157,7 @@ export class CompletionsController extends Disposable {
     const { model } = readSettings().completions;
     const setup = this.connection.setup;
     if (!place || !model || !setup.client || !setup.hasKey) return undefined;
+    this.askForCatalog();
     const input: CompletionInput | undefined = await this.context.input(place, signal);
     if (!input) return undefined;
     const entry = this.model(model);
@@ -152,18 +170,38 @@ export class CompletionsController extends Disposable {
     if (!client) return Promise.reject(new Error('The gateway is not configured.'));
     const entry = this.model(prepared.model);
     const provider = typeof entry?.provider === 'string' ? entry.provider : undefined;
-    return runCompletion(prepared.prompt, completionSend(client, prepared.model, readSettings().chatApi, provider), signal);
+    return runCompletion(prepared.prompt, completionSend(client, prepared.model, readSettings().chatApi, provider), signal).then((outcome) => ({ ...outcome, model: prepared.model }));
   }
 
   private noteSpent(outcome: CompletionOutcome): void {
-    const pricing = modelPricing(this.model(readSettings().completions.model) as Record<string, unknown> | undefined);
-    if (pricing) this.spentUsd += pricedCost(pricing, outcome.usage);
+    const model = outcome.model ?? readSettings().completions.model;
+    if (this.catalog.snapshot) {
+      const pricing = modelPricing(this.model(model) as Record<string, unknown> | undefined);
+      if (pricing) this.spentUsd += pricedCost(pricing, outcome.usage);
+    } else {
+      const held = this.unpriced.get(model) ?? { promptTokens: 0, completionTokens: 0 };
+      held.promptTokens += outcome.usage.promptTokens;
+      held.completionTokens += outcome.usage.completionTokens;
+      this.unpriced.set(model, held);
+    }
     this.credits.noteCompletionSpend();
     // The balance is read again after a burst of completions, not after each one.
     this.reportTimer ??= setTimeout(() => {
       this.reportTimer = undefined;
       this.connection.reportModelUse();
     }, MODEL_USE_REPORT_MS);
+  }
+
+  /** The catalog arrived: the usage held for it gets its price. */
+  private priceUnpriced(): void {
+    if (!this.catalog.snapshot || this.unpriced.size === 0) return;
+    for (const [model, usage] of this.unpriced) {
+      const pricing = modelPricing(this.model(model) as Record<string, unknown> | undefined);
+      if (pricing) this.spentUsd += pricedCost(pricing, usage);
+    }
+    this.unpriced.clear();
+    this.credits.noteCompletionSpend();
+    this.changed.fire();
   }
 
   private onPause(pause: Pause | undefined, error?: unknown): void {

@@ -1,8 +1,8 @@
 // The pure scheduling of inline completions (src/core/completions): when a keystroke costs a
 // request and when it does not, what a request is stopped for, and how failures pause and resume.
 import * as assert from 'node:assert/strict';
-import { AuthenticationError, ConnectionError, RateLimitError } from '../../../src/core/errors';
-import { CompletionBackoff, FIRST_PAUSE_MS, MAX_PAUSE_MS, pauseReasonOf } from '../../../src/core/completions/completionBackoff';
+import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, TimeoutError } from '../../../src/core/errors';
+import { CompletionBackoff, FIRST_PAUSE_MS, FIRST_SERVER_PAUSE_MS, MAX_PAUSE_MS, pauseReasonOf } from '../../../src/core/completions/completionBackoff';
 import { completionBudget, MAX_COMPLETION_INPUT_TOKENS } from '../../../src/core/completions/completionBudget';
 import { CompletionCache, completionCacheKey } from '../../../src/core/completions/completionCache';
 import type { CompletionPrompt } from '../../../src/core/completions/completionInput';
@@ -10,6 +10,9 @@ import { MAX_COMPLETION_RAW_CHARS, runCompletion, type CompletionOutcome, type C
 import { CompletionScheduler, type CompletionAsk, type SchedulerClock } from '../../../src/core/completions/completionScheduler';
 import { completionsEnabledFor } from '../../../src/core/completions/languageEnablement';
 import { shownCompletion, typedThrough } from '../../../src/core/completions/typedThrough';
+import { insertionWithEnding, lfPlace } from '../../../src/core/completions/completionEol';
+import { insertionFrom } from '../../../src/core/completions/completionText';
+import { promptAt } from '../completionCases';
 
 /** A clock whose waits end only when the test says. */
 class ManualClock implements SchedulerClock {
@@ -100,13 +103,32 @@ describe('completion scheduling (pure)', () => {
     assert.ok(completionBudget(200_000, 1).maxInputTokens >= 256, 'never below a useful prompt');
   });
 
-  it('failures that pause, doubling up to a bound; Retry-After counts when longer; reset ends it', () => {
+  it('which failures pause: the error classes decide', () => {
     assert.equal(pauseReasonOf(new AuthenticationError('no')), 'badKey');
     assert.equal(pauseReasonOf(new RateLimitError('slow down')), 'rateLimited');
     assert.equal(pauseReasonOf(new RateLimitError('empty', { quotaExhausted: true })), 'noCredits');
     assert.equal(pauseReasonOf(new RateLimitError('pay', { status: 402 })), 'noCredits');
     assert.equal(pauseReasonOf(new ConnectionError('down')), 'offline');
     assert.equal(pauseReasonOf(new Error('500')), undefined);
+    assert.equal(pauseReasonOf(new TimeoutError('slow')), 'offline');
+    assert.equal(pauseReasonOf(Object.assign(new Error('x'), { name: 'ConnectionError' })), undefined, 'the class decides, not a name');
+  });
+
+  it('a server error (5xx) and a stream cut mid-way pause too, with a shorter first pause; a 400 or an error event does not', () => {
+    assert.equal(pauseReasonOf(new GatewayError('bad gateway', { status: 502 })), 'serverError');
+    assert.equal(pauseReasonOf(new GatewayError('down', { status: 500 })), 'serverError');
+    assert.equal(pauseReasonOf(new StreamError('cut', { interrupted: true })), 'serverError');
+    assert.equal(pauseReasonOf(new StreamError('model error event')), undefined);
+    assert.equal(pauseReasonOf(new StreamError('an event too large', { interrupted: true, code: 'event_too_large' })), undefined, 'cut at the client\'s bound: a hostile answer');
+    assert.equal(pauseReasonOf(new GatewayError('bad request', { status: 400 })), undefined);
+    let now = 0;
+    const backoff = new CompletionBackoff(() => now);
+    assert.equal(backoff.fail(new GatewayError('down', { status: 503 }))?.until, FIRST_SERVER_PAUSE_MS);
+    assert.ok(FIRST_SERVER_PAUSE_MS < FIRST_PAUSE_MS);
+    assert.equal(backoff.fail(new StreamError('cut', { interrupted: true }))?.until, 2 * FIRST_SERVER_PAUSE_MS);
+  });
+
+  it('a pause doubles up to a bound; Retry-After counts when longer; reset ends it', () => {
     let now = 0;
     const backoff = new CompletionBackoff(() => now);
     assert.equal(backoff.fail(new ConnectionError('down'))?.until, FIRST_PAUSE_MS);
@@ -138,6 +160,25 @@ describe('completion scheduling (pure)', () => {
     assert.equal(result.estimated, true);
     assert.ok(result.usage.completionTokens > 0);
     assert.equal(result.rawChars, 'foo(1);\n'.length);
+  });
+
+  it('runCompletion counts the prompt of a request aborted before any answer as nothing, and of one that answered as estimated', async () => {
+    const waiting: CompletionSend = (_prompt, _onText, signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), { once: true }));
+    const outer = new AbortController();
+    const pending = runCompletion(LINE_PROMPT, waiting, outer.signal);
+    outer.abort();
+    const superseded = await pending;
+    assert.equal(superseded.aborted, true);
+    assert.deepEqual(superseded.usage, { promptTokens: 0, completionTokens: 0 }, 'superseded before the model answered');
+    const answering: CompletionSend = async (_prompt, onText, signal) => {
+      onText('fo');
+      await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+    };
+    const second = new AbortController();
+    const cut = runCompletion(LINE_PROMPT, answering, second.signal);
+    second.abort();
+    assert.ok((await cut).usage.promptTokens > 0, 'the model had read the prompt');
   });
 
   it('runCompletion cuts an endless answer at its bound and shows nothing; an outside abort shows nothing either', async () => {
@@ -248,4 +289,66 @@ describe('completion scheduling (pure)', () => {
     assert.deepEqual(pauses, ['badKey', undefined]);
     assert.equal(sends, 2);
   });
+
+  it('an aborted or bounded probe after a pause runs out does not resume: the next failure doubles the pause', async () => {
+    let answer: 'fail' | 'aborted' | 'bounded' = 'fail';
+    const pauses: unknown[] = [];
+    const clock = new ManualClock();
+    const scheduler = new CompletionScheduler<string>(clock, {
+      prepare: async (a) => a.prefix,
+      send: async () => {
+        if (answer === 'fail') throw new ConnectionError('down');
+        return outcome(answer === 'aborted' ? undefined : 'x', { aborted: answer === 'aborted', bounded: answer === 'bounded' });
+      },
+    }, () => 250, undefined, { onPause: (pause) => pauses.push(pause?.failures) });
+    const run = async (prefix: string): Promise<string | undefined> => {
+      const result = scheduler.complete(ask(prefix));
+      clock.release();
+      return result;
+    };
+    await run('a');
+    assert.deepEqual(pauses, [1]);
+    for (const [index, kind] of (['aborted', 'bounded'] as const).entries()) {
+      clock.time = scheduler.backoff.pause!.until;
+      answer = kind;
+      assert.equal(await run(`b${index}`), undefined);
+      assert.equal(scheduler.backoff.pause?.failures, 1, `${kind}: still paused (the status keeps saying why)`);
+    }
+    answer = 'fail';
+    const start = clock.time;
+    await run('c');
+    assert.deepEqual(pauses, [1, 2], 'no resume in between, no second first notice');
+    assert.equal(scheduler.backoff.pause?.until, start + 2 * FIRST_PAUSE_MS, 'doubled');
+  });
+
+  it('a CRLF document is completed in LF: a re-typed multi-line prefix is stripped, typing through goes past a line break, the insertion is CRLF', async () => {
+    const text = 'function f(a) {\r\n  const b = a * 2;\r\n  \r\n}\r\n';
+    const cursor = text.indexOf('  \r\n}') + 2;
+    const placeAt = (doc: string, offset: number) => lfPlace('\r\n', offset, doc.slice(0, offset).split('\r\n').length - 1, doc.slice(0, offset), doc.slice(offset));
+    const place = placeAt(text, cursor);
+    assert.equal(place.prefix, 'function f(a) {\n  const b = a * 2;\n  ');
+    // The model re-types the last two lines before its answer: only what is new remains.
+    assert.equal(insertionFrom('function f(a) {\n  const b = a * 2;\n  const c = b + 1;\n  return c;\n}', promptAt(`${place.prefix}|${place.suffix}`)), 'const c = b + 1;');
+    const { clock, scheduler } = harness(async () => outcome('const c = b + 1;\n  return c;'));
+    const asked = (at: LfPlaceLike): CompletionAsk => ({ document: 'd', ...at, key: completionCacheKey('m', 'd', at.prefix, at.suffix) });
+    const first = scheduler.complete(asked(place));
+    clock.release();
+    const insertion = await first;
+    assert.equal(insertionWithEnding(insertion ?? '', '\r\n'), 'const c = b + 1;\r\n  return c;');
+    // The user types the first line and Enter (the editor writes CRLF) and two characters.
+    const typed = `${text.slice(0, cursor)}const c = b + 1;\r\n  re${text.slice(cursor)}`;
+    assert.equal(await scheduler.complete(asked(placeAt(typed, cursor + 'const c = b + 1;\r\n  re'.length))), 'turn c;');
+    assert.equal(scheduler.counters.typedThrough, 1);
+    assert.equal(scheduler.counters.requests, 1);
+  });
+
+  it('an explicit ask (the user invoked it) does not wait the debounce', async () => {
+    const { clock, sent, scheduler } = harness(async () => outcome('b;'));
+    const result = scheduler.complete({ ...ask('const a = '), explicit: true });
+    assert.equal(await result, 'b;', 'answered without the clock');
+    assert.equal(sent.length, 1);
+    assert.equal(clock.waiting, 0);
+  });
 });
+
+type LfPlaceLike = ReturnType<typeof lfPlace>;
