@@ -68,8 +68,8 @@ export class InlineEditLenses implements vscode.CodeLensProvider, vscode.HoverPr
 
   provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection): vscode.CodeAction[] {
     if (document.uri.scheme !== 'file') return [];
-    // A selection, or an empty line: where an instruction makes sense (not on every cursor move in code).
-    if (range.isEmpty && !document.lineAt(range.start.line).isEmptyOrWhitespace) return [];
+    // A selection only: a lightbulb on every blank line is noise (the context menu and the keys work on an empty line).
+    if (range.isEmpty) return [];
     const action = new vscode.CodeAction(vscode.l10n.t('Edit with Unified Inference'), vscode.CodeActionKind.RefactorRewrite);
     action.command = { command: INLINE_EDIT_COMMANDS.start, title: vscode.l10n.t('Edit with Unified Inference') };
     return [action];

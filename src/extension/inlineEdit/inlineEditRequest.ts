@@ -4,7 +4,9 @@
 // output limit is refused rather than shown as a half-written change.
 import * as vscode from 'vscode';
 import { isAbortError, type GatewayClient } from '../../core/index';
-import { inlineEditPrompt, MAX_INLINE_EDIT_ANSWER_CHARS, replacementFromAnswer, streamedReplacement, type InlineEditRequestText } from '../../core/inlineEdit/inlineEditPrompt';
+import { inlineEditPrompt, MAX_INLINE_EDIT_ANSWER_CHARS, replacementFromAnswer, type InlineEditRequestText } from '../../core/inlineEdit/inlineEditPrompt';
+import { StreamedReplacement } from '../../core/inlineEdit/streamedReplacement';
+import { lineEndingOf } from '../../core/edits/lineEndings';
 import { streamGatewayAnswer } from '../answers/gatewayAnswer';
 import type { ChatApi } from '../../shared/settings';
 
@@ -32,11 +34,12 @@ function answerTokens(text: InlineEditRequestText): number {
 
 export async function requestInlineEdit(job: InlineEditJob, onLines: (replacementSoFar: string) => void, signal: AbortSignal): Promise<InlineEditAnswer> {
   const prompt = inlineEditPrompt(job.text);
+  // A signal aborted before the call never fires 'abort' again: AbortSignal.any sees it at once.
+  if (signal.aborted) return { kind: 'cancelled' };
   const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  signal.addEventListener('abort', stop);
+  const combined = AbortSignal.any([signal, controller.signal]);
+  const streamed = new StreamedReplacement(lineEndingOf(job.text.selection), prompt.fence);
   let answer = '';
-  let shown = '';
   try {
     const result = await streamGatewayAnswer(
       job.client,
@@ -48,14 +51,11 @@ export async function requestInlineEdit(job: InlineEditJob, onLines: (replacemen
             controller.abort(new AnswerTooLongError());
             return;
           }
-          const soFar = streamedReplacement(answer);
-          if (soFar !== undefined && soFar !== shown) {
-            shown = soFar;
-            onLines(soFar);
-          }
+          // Incremental: only a piece with a line break can change what is shown.
+          if (streamed.push(delta) && streamed.current !== undefined) onLines(streamed.current);
         },
       },
-      controller.signal,
+      combined,
     );
     if (result.finishReason === 'length' || result.finishReason === 'max_tokens') {
       return { kind: 'refused', message: vscode.l10n.t('The model\'s answer was cut off by its output limit before the code ended. Select less code, or choose a model with a longer output in {0}.', 'unifiedInference.inlineEdit.model') };
@@ -68,7 +68,5 @@ export async function requestInlineEdit(job: InlineEditJob, onLines: (replacemen
     // Stopped by the user: whatever the stream threw on the way out (an abort, a cut body) is the stop.
     if (signal.aborted || (isAbortError(error) && controller.signal.aborted)) return { kind: 'cancelled' };
     return { kind: 'failed', error };
-  } finally {
-    signal.removeEventListener('abort', stop);
   }
 }

@@ -8,8 +8,8 @@
 // while the answer streams, the preview is computed against the document as it is now, and the
 // review starts from the document's text when the request was made, then follows the typing.
 import * as vscode from 'vscode';
-import { computeHunks, type GuardedPath, type Hunk } from '../../core/index';
-import { followLineScope, type LineScope } from '../../core/inlineEdit/lineScope';
+import type { GuardedPath, Hunk } from '../../core/index';
+import { followLineScope, hunksInScope, withScopeReplaced, type LineScope } from '../../core/inlineEdit/lineScope';
 import { splitLines } from '../../core/edits/lineEndings';
 import { ApplyReview, type ReviewEnd } from '../apply/applyReview';
 import type { CheckpointRecorder } from '../checkpoints/checkpointRecorder';
@@ -30,13 +30,6 @@ export interface SessionInit {
   readonly base: string;
   readonly scope: LineScope;
   readonly model: string;
-}
-
-/** `text` with lines [scope.start, scope.end) replaced by `replacement` (whole lines). */
-export function withScopeReplaced(text: string, scope: LineScope, replacement: string): string {
-  const lines = splitLines(text);
-  // A document without a final line break whose last line is replaced: the replacement brings its own.
-  return [...lines.slice(0, scope.start), replacement, ...lines.slice(scope.end)].join('');
 }
 
 export function scopeText(text: string, scope: LineScope): string {
@@ -95,9 +88,16 @@ export class InlineEditSession {
     return this.stateValue === 'review' && this.reviewValue !== undefined && !this.reviewValue.isEnded;
   }
 
+  /** The last answer of scopeIn: each streamed line redraws against the same text, and following the scope diffs the whole document. */
+  private scopeCache: { base: string; text: string; scope: LineScope | undefined } | undefined;
+
   /** Where the scope is in `text` now, or undefined when the user edited inside it. */
   scopeIn(text: string): LineScope | undefined {
-    return followLineScope(this.base, text, this.scope);
+    const cache = this.scopeCache;
+    if (cache && cache.base === this.base && cache.text === text) return cache.scope;
+    const scope = followLineScope(this.base, text, this.scope);
+    this.scopeCache = { base: this.base, text, scope };
+    return scope;
   }
 
   /**
@@ -109,10 +109,11 @@ export class InlineEditSession {
     if (this.stateValue !== 'streaming' || this.streamed === undefined) return [];
     const scope = this.scopeIn(text);
     if (!scope) return [];
+    const lines = splitLines(text);
     const streamedLines = splitLines(this.streamed);
-    const originalLines = splitLines(scopeText(text, scope));
+    const originalLines = lines.slice(scope.start, scope.end);
     const preview = [...streamedLines, ...originalLines.slice(streamedLines.length)].join('');
-    return computeHunks(text, withScopeReplaced(text, scope, preview));
+    return hunksInScope(lines, scope, preview);
   }
 
   /** The current lines of the scope in `text` (for the Stop lens while streaming). */
@@ -127,7 +128,9 @@ export class InlineEditSession {
   }
 
   /** A refinement starts: the review is set aside (nothing was written) and the request streams again. */
-  restart(instruction: string, model: string): void {
+  restart(instruction: string, model: string): boolean {
+    // An ended session stays ended: restarting it would stream (and pay for) an edit no one sees.
+    if (!this.canRefine) return false;
     this.instructions.push(instruction);
     this.model = model;
     this.controller = new AbortController();
@@ -138,6 +141,7 @@ export class InlineEditSession {
     this.streamed = undefined;
     this.stateValue = 'streaming';
     this.changed.fire();
+    return true;
   }
 
   /**

@@ -4,6 +4,7 @@
 // Accept, as Apply does, and named in a lens from the moment the review opens.
 import * as vscode from 'vscode';
 import { MAX_INLINE_EDIT_SELECTION_CHARS, surroundingCode } from '../../core/inlineEdit/inlineEditPrompt';
+import { MAX_INLINE_EDIT_DOCUMENT_CHARS } from '../../core/inlineEdit/lineScope';
 import { guardedNotice } from '../apply/applyReviews';
 import { AfterChangeError } from '../apply/applyReview';
 import type { CheckpointRecorder } from '../checkpoints/checkpointRecorder';
@@ -31,6 +32,8 @@ export const INLINE_EDIT_COMMANDS = {
 /** Context keys of the active editor, for the review's keybindings. */
 const REVIEWING = 'unifiedInference.inlineEdit.reviewing';
 const STREAMING = 'unifiedInference.inlineEdit.streaming';
+/** The pause before a streamed line or a keystroke is drawn (a diff of a large file takes tens of milliseconds). */
+const REDRAW_PAUSE_MS = 75;
 
 export interface InlineEditDeps {
   readonly connection: GatewayConnection;
@@ -49,6 +52,10 @@ export interface StartArgs {
 
 export class InlineEdits extends Disposable {
   private readonly sessions = new Map<string, InlineEditSession>();
+  /** Documents whose edit is being started (between the command and the session): a second start waits its turn. */
+  private readonly starting = new Set<string>();
+  /** Redraws waiting for a pause (per document): streamed lines and keystrokes come faster than a diff is worth drawing. */
+  private readonly pendingRedraws = new Map<string, ReturnType<typeof setTimeout>>();
   /** Sessions of guarded files whose writing the user confirmed. */
   private readonly confirmed = new Set<string>();
   readonly decorations: InlineDiffDecorations;
@@ -62,10 +69,18 @@ export class InlineEdits extends Disposable {
     this._register(vscode.workspace.onDidChangeTextDocument((event) => {
       const session = this.sessions.get(event.document.uri.toString());
       if (!session || event.contentChanges.length === 0) return;
-      // Typing elsewhere is carried into the proposal; typing inside a change ends the review (ApplyReview).
-      session.review?.sync(event.document.getText());
-      this.redraw(session);
+      // Typing inside the scope while the answer streams: the edit can no longer be made, so the
+      // request is stopped at once rather than paid for to the end.
+      if (session.state === 'streaming' && !session.scopeIn(event.document.getText())) {
+        session.stop();
+        return;
+      }
+      // Typing elsewhere is carried into the proposal; typing inside a change ends the review
+      // (ApplyReview). Both diff the whole document: done once per pause in the typing, not per
+      // key (the write path syncs again before it writes).
+      this.redraw(session, true);
     }));
+    this._register({ dispose: () => [...this.pendingRedraws.values()].forEach((timer) => clearTimeout(timer)) });
     this._register(vscode.workspace.onDidCloseTextDocument((document) => this.sessions.get(document.uri.toString())?.end('closed')));
     this._register(vscode.window.onDidChangeVisibleTextEditors(() => this.redrawAll()));
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()));
@@ -82,6 +97,18 @@ export class InlineEdits extends Disposable {
 
   /** Edit with Unified Inference: a new edit of the selection, or a refinement of the open review. */
   async start(args?: StartArgs): Promise<InlineEditSession | undefined> {
+    const key = vscode.window.activeTextEditor?.document.uri.toString();
+    // Two starts at once (a double key press, the lightbulb and the key) would make two paid sessions.
+    if (key !== undefined && this.starting.has(key)) return this.sessions.get(key);
+    if (key !== undefined) this.starting.add(key);
+    try {
+      return await this.startIn(args);
+    } finally {
+      if (key !== undefined) this.starting.delete(key);
+    }
+  }
+
+  private async startIn(args?: StartArgs): Promise<InlineEditSession | undefined> {
     const editor = vscode.window.activeTextEditor;
     if (!editor) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Open a file and select the code to edit (or put the cursor on an empty line), then run Edit with Unified Inference.'));
@@ -92,7 +119,12 @@ export class InlineEdits extends Disposable {
       void vscode.window.showWarningMessage(vscode.l10n.t('Inline edit changes files on disk: save this document as a file first.'));
       return undefined;
     }
-    const existing = this.sessions.get(document.uri.toString());
+    if (document.getText().length > MAX_INLINE_EDIT_DOCUMENT_CHARS) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} is too large for an inline edit (more than {1} characters): open a smaller file, or ask in the chat and use Apply.', vscode.workspace.asRelativePath(document.uri), MAX_INLINE_EDIT_DOCUMENT_CHARS.toLocaleString('en-US')));
+      return undefined;
+    }
+    const key = document.uri.toString();
+    const existing = this.sessions.get(key);
     if (existing?.state === 'streaming') return existing;
     const title = vscode.l10n.t('Edit with Unified Inference');
     if (!this.deps.failures.requireSetup(title, () => this.start(args))) return undefined;
@@ -116,11 +148,14 @@ export class InlineEdits extends Disposable {
     if (!instruction) return undefined;
     await this.deps.history.remember(instruction);
     if (refining && existing) {
+      // The review may have ended while the input was open (accepted, rejected, the file closed):
+      // reviving it would send a paid request for an edit no longer shown.
+      if (this.sessions.get(key) !== existing || !existing.canRefine) return undefined;
       if (!existing.rebase(document.getText())) {
         void vscode.window.showWarningMessage(vscode.l10n.t('The code of this edit changed (part of it was accepted, or you edited it), so it cannot be refined: reject the rest and select the code again.'));
         return existing;
       }
-      existing.restart(instruction, model);
+      if (!existing.restart(instruction, model)) return undefined;
       void this.run(existing, instruction, true);
       return existing;
     }
@@ -132,10 +167,13 @@ export class InlineEdits extends Disposable {
       return undefined;
     }
     if (file.sensitive.length > 0 && !(await this.confirmSensitiveSend(file.display, file.sensitive, model))) return undefined;
+    // A session that opened meanwhile (the awaits above) is ended like the one before: one edit per document.
+    this.sessions.get(key)?.end('closed');
     const session = new InlineEditSession({ uri: document.uri, display: file.display, language: document.languageId, sensitive: file.sensitive, guarded: file.guarded, base: text, scope, model }, this.deps.checkpoints);
     session.instructions.push(instruction);
     this.sessions.set(document.uri.toString(), session);
-    session.onDidChange(() => this.redraw(session));
+    // Streamed lines are drawn once per pause; a change of state (the review, the end) at once.
+    session.onDidChange(() => this.redraw(session, session.state === 'streaming'));
     session.onDidEnd((how) => this.finish(session, how));
     this.redraw(session);
     void this.run(session, instruction, false);
@@ -274,7 +312,17 @@ export class InlineEdits extends Disposable {
     this.redraw(session);
   }
 
-  private redraw(session: InlineEditSession): void {
+  private redraw(session: InlineEditSession, soon = false): void {
+    const key = session.init.uri.toString();
+    const pending = this.pendingRedraws.get(key);
+    if (soon) {
+      if (pending === undefined) this.pendingRedraws.set(key, setTimeout(() => this.redraw(session), REDRAW_PAUSE_MS));
+      return;
+    }
+    if (pending !== undefined) clearTimeout(pending);
+    this.pendingRedraws.delete(key);
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    if (document && session.state === 'review') session.review?.sync(document.getText());
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.toString() === session.init.uri.toString()) this.decorations.draw(editor, session.state === 'ended' ? undefined : session);
     }
