@@ -247,7 +247,7 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     assert.equal(session.state, 'review', 'still under review');
   });
 
-  it('offers itself in the lightbulb on a selection, shows a change whole in the hover, and asks before sending a sensitive file', async () => {
+  it('offers itself in the lightbulb on a selection only, shows a change whole in the hover, and asks before sending a sensitive file', async () => {
     const uri = write('offers.ts', FILE);
     await vscode.window.showTextDocument(uri);
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(4, 0, 7, 0), vscode.CodeActionKind.RefactorRewrite.value);
@@ -257,6 +257,8 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     assert.equal(ours.command?.command, 'unifiedInference.inlineEdit.start');
     const onCode = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(5, 3, 5, 3), vscode.CodeActionKind.RefactorRewrite.value);
     assert.ok(!onCode.some((a) => a.title === 'Edit with Unified Inference'), 'not on every cursor move inside code');
+    const onBlank = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(3, 0, 3, 0), vscode.CodeActionKind.RefactorRewrite.value);
+    assert.ok(!onBlank.some((a) => a.title === 'Edit with Unified Inference'), 'not on every blank line either (the keys and the context menu work there)');
 
     const session = await reviewed(await edit(uri, 8, 11, '```ts\nexport function mul(a: number, b: number): number {\n  return Math.imul(a, b);\n}\n```'));
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(9, 4));
