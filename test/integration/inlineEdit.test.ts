@@ -399,4 +399,29 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     await waitFor(() => session.state, (s) => s === 'ended', 'the edit to end');
     assert.match(textOf(uri), /const typed = 1; return a - b;/, 'the typing stays, nothing else written');
   });
+
+  it('a refinement that is stopped or fails gives the previous proposal back', async () => {
+    const uri = write('refineback.ts', FILE);
+    const session = await reviewed(await edit(uri, 4, 7, '```ts\n' + SUB_COMMENTED + '```'));
+    const proposal = session.review?.proposal;
+    const long = '```ts\n' + Array.from({ length: 80 }, (_, i) => `// line ${i}`).join('\n') + '\n```';
+    const last = gateway.requests.at(-1)?.seq ?? 0;
+    const refining = await edit(uri, 4, 7, long, 'make it long', ';delay-chunks=200');
+    assert.equal(refining, session, 'the same edit, refined');
+    assert.equal(session.state, 'streaming');
+    const record = await gateway.waitForRequest((r) => r.seq > last && r.path.endsWith('/chat/completions'));
+    await vscode.commands.executeCommand('unifiedInference.inlineEdit.stop', session.id);
+    assert.equal(await record.closed, 'aborted');
+    await waitFor(() => session.state, (s) => s !== 'streaming', 'the refinement to stop');
+    assert.equal(session.state, 'review', 'the review is back');
+    assert.equal(session.review?.proposal, proposal, 'with the previous proposal');
+    assert.deepEqual(session.instructions, ['add a comment']);
+    // A failure too (a refused key): the proposal stays under review.
+    const failed = await edit(uri, 4, 7, 'x', 'fail', ';status=500');
+    assert.equal(failed, session);
+    await waitFor(() => session.state, (s) => s !== 'streaming', 'the refinement to fail');
+    assert.equal(session.review?.proposal, proposal);
+    await vscode.commands.executeCommand('unifiedInference.inlineEdit.acceptAll', session.id);
+    await waitFor(() => textOf(uri), (t) => t.includes('// Subtract b from a.'), 'the previous proposal accepted');
+  });
 });

@@ -49,6 +49,10 @@ export class InlineEditSession {
   /** While streaming: the replacement as far as it came. */
   private streamed: string | undefined;
   private reviewValue: ApplyReview | undefined;
+  /** While a refinement streams: the review it would replace, kept to come back if it is stopped or fails. */
+  private aside: { readonly review: ApplyReview; readonly base: string; readonly scope: LineScope } | undefined;
+  /** Where the scope was before the last rebase (a refinement set aside gets it back). */
+  private placeBeforeRebase: { readonly base: string; readonly scope: LineScope } | undefined;
   private controller = new AbortController();
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly endedEmitter = new vscode.EventEmitter<ReviewEnd | 'cancelled' | 'failed'>();
@@ -134,10 +138,13 @@ export class InlineEditSession {
     this.instructions.push(instruction);
     this.model = model;
     this.controller = new AbortController();
-    // Detached first: this review's end is not the session's.
+    // Set aside, not rejected: a refinement that is stopped or fails gives the proposal back
+    // (detached meanwhile: this review's end is not the session's).
     const old = this.reviewValue;
     this.reviewValue = undefined;
-    old?.rejectAll();
+    this.aside?.review.rejectAll();
+    this.aside = old ? { review: old, ...(this.placeBeforeRebase ?? { base: this.base, scope: this.scope }) } : undefined;
+    this.placeBeforeRebase = undefined;
     this.streamed = undefined;
     this.stateValue = 'streaming';
     this.changed.fire();
@@ -152,6 +159,9 @@ export class InlineEditSession {
     if (this.stateValue !== 'streaming') return undefined;
     this.proposed = replacement;
     this.streamed = undefined;
+    // The refinement's proposal replaces the one set aside.
+    this.aside?.review.rejectAll();
+    this.aside = undefined;
     const review = new ApplyReview(
       { id: this.id, target: this.init.uri, display: this.init.display, exists: true, sensitive: this.init.sensitive, guarded: this.init.guarded, base: this.base, proposal: withScopeReplaced(this.base, this.scope, replacement), reply: { conversationId: INLINE_EDIT_CHECKPOINTS, turnId: `${this.id}-${this.instructions.length}` } },
       this.checkpoints,
@@ -172,8 +182,28 @@ export class InlineEditSession {
   rebase(current: string): boolean {
     const scope = this.scopeIn(current);
     if (!scope) return false;
+    this.placeBeforeRebase = { base: this.base, scope: this.scope };
     this.scope = scope;
     this.base = current;
+    return true;
+  }
+
+  /**
+   * A refinement was stopped or failed: the review it would have replaced comes back (it then
+   * follows the typing of meanwhile, or ends if that touched it). False when there is none.
+   */
+  restoreAside(): boolean {
+    const aside = this.aside;
+    if (this.stateValue !== 'streaming' || !aside || aside.review.isEnded) return false;
+    this.aside = undefined;
+    this.instructions.pop();
+    this.base = aside.base;
+    this.scope = aside.scope;
+    this.controller = new AbortController();
+    this.streamed = undefined;
+    this.reviewValue = aside.review;
+    this.stateValue = 'review';
+    this.changed.fire();
     return true;
   }
 
@@ -186,6 +216,8 @@ export class InlineEditSession {
     this.stateValue = 'ended';
     this.controller.abort();
     if (this.reviewValue && !this.reviewValue.isEnded) this.reviewValue.rejectAll();
+    this.aside?.review.rejectAll();
+    this.aside = undefined;
     this.endedEmitter.fire(how);
     this.changed.fire();
     this.changed.dispose();

@@ -203,6 +203,13 @@ export class InlineEdits extends Disposable {
       }
     });
     if (session.state !== 'streaming') return; // closed meanwhile
+    // A refinement stopped or failed: the previous proposal comes back rather than being lost.
+    if (answer.kind !== 'done' && refining && session.restoreAside()) {
+      if (answer.kind === 'cancelled') vscode.window.setStatusBarMessage(vscode.l10n.t('Refinement stopped: the previous proposal is back.'), 5000);
+      else if (answer.kind === 'refused') void vscode.window.showErrorMessage(vscode.l10n.t('Inline edit of {0}: {1} The previous proposal is back.', session.init.display, answer.message));
+      else await this.deps.failures.show(answer.error, { title: vscode.l10n.t('Refining the inline edit of {0} failed (the previous proposal is back)', session.init.display) });
+      return;
+    }
     switch (answer.kind) {
       case 'done': {
         const review = session.startReview(answer.replacement, document.getText());
