@@ -4,7 +4,7 @@
 // "Edit with Unified Inference".
 import * as vscode from 'vscode';
 import type { InlineEdits } from './inlineEdits';
-import { INLINE_EDIT_COMMANDS } from './inlineEdits';
+import { INLINE_EDIT_COMMANDS } from './inlineEditCommands';
 
 const MAC = process.platform === 'darwin';
 

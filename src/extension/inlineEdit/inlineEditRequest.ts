@@ -4,11 +4,13 @@
 // output limit is refused rather than shown as a half-written change.
 import * as vscode from 'vscode';
 import { isAbortError, type GatewayClient } from '../../core/index';
-import { inlineEditPrompt, MAX_INLINE_EDIT_ANSWER_CHARS, replacementFromAnswer, type InlineEditRequestText } from '../../core/inlineEdit/inlineEditPrompt';
+import { inlineEditPrompt, MAX_INLINE_EDIT_ANSWER_CHARS, surroundingCode, replacementFromAnswer, type InlineEditRequestText } from '../../core/inlineEdit/inlineEditPrompt';
 import { StreamedReplacement } from '../../core/inlineEdit/streamedReplacement';
 import { lineEndingOf } from '../../core/edits/lineEndings';
 import { streamGatewayAnswer } from '../answers/gatewayAnswer';
 import type { ChatApi } from '../../shared/settings';
+import type { LineScope } from '../../core/inlineEdit/lineScope';
+import type { InlineEditSession } from './inlineEditSession';
 
 export interface InlineEditJob {
   readonly client: GatewayClient;
@@ -25,6 +27,21 @@ export type InlineEditAnswer =
 
 export class AnswerTooLongError extends Error {
   override readonly name = 'AnswerTooLongError';
+}
+
+/**
+ * The request for a session's scope in the document now: the code around it (bounded), the
+ * original code of the scope (what the model was first shown) and, on a refinement, the earlier
+ * instructions and the last proposal.
+ */
+export function inlineEditJob(from: { client: GatewayClient; session: InlineEditSession; document: vscode.TextDocument; scope: LineScope; instruction: string; refining: boolean; api: ChatApi }): InlineEditJob {
+  const { session, document, scope } = from;
+  const text = document.getText();
+  const start = document.offsetAt(new vscode.Position(scope.start, 0));
+  const end = scope.end >= document.lineCount ? text.length : document.offsetAt(new vscode.Position(scope.end, 0));
+  const { before, after } = surroundingCode(text, start, end);
+  const previous = from.refining ? { instructions: session.instructions.slice(0, -1), proposal: session.previousProposal } : undefined;
+  return { client: from.client, model: session.model, api: from.api, text: { path: session.init.display, language: session.init.language, before, selection: session.original, after, instruction: from.instruction, ...(previous ? { previous } : {}) } };
 }
 
 /** Room for the replacement (/messages needs max_tokens): about one token per two characters of selection, at least 2,048. */

@@ -3,7 +3,7 @@
 // The review's writes are Apply's (ApplyReview); a file that can run code is confirmed before
 // Accept, as Apply does, and named in a lens from the moment the review opens.
 import * as vscode from 'vscode';
-import { MAX_INLINE_EDIT_SELECTION_CHARS, surroundingCode } from '../../core/inlineEdit/inlineEditPrompt';
+import { MAX_INLINE_EDIT_SELECTION_CHARS } from '../../core/inlineEdit/inlineEditPrompt';
 import { MAX_INLINE_EDIT_DOCUMENT_CHARS } from '../../core/inlineEdit/lineScope';
 import { guardedNotice } from '../apply/applyReviews';
 import { AfterChangeError } from '../apply/applyReview';
@@ -15,23 +15,12 @@ import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { InlineDiffDecorations } from './inlineDiffDecorations';
-import { requestInlineEdit } from './inlineEditRequest';
+import { inlineEditJob, requestInlineEdit } from './inlineEditRequest';
 import { InlineEditSession, scopeText } from './inlineEditSession';
 import { askInstruction, type InstructionHistory } from './instructionInput';
+import { scopeOf, setInlineEditContext } from './inlineEditCommands';
+import { InlineEditConfirmations } from './inlineEditConfirmations';
 
-export const INLINE_EDIT_COMMANDS = {
-  start: 'unifiedInference.inlineEdit.start',
-  acceptAll: 'unifiedInference.inlineEdit.acceptAll',
-  rejectAll: 'unifiedInference.inlineEdit.rejectAll',
-  acceptChange: 'unifiedInference.inlineEdit.acceptChange',
-  rejectChange: 'unifiedInference.inlineEdit.rejectChange',
-  stop: 'unifiedInference.inlineEdit.stop',
-  showWarning: 'unifiedInference.inlineEdit.showWarning',
-} as const;
-
-/** Context keys of the active editor, for the review's keybindings. */
-const REVIEWING = 'unifiedInference.inlineEdit.reviewing';
-const STREAMING = 'unifiedInference.inlineEdit.streaming';
 /** The pause before a streamed line or a keystroke is drawn (a diff of a large file takes tens of milliseconds). */
 const REDRAW_PAUSE_MS = 75;
 
@@ -56,8 +45,7 @@ export class InlineEdits extends Disposable {
   private readonly starting = new Set<string>();
   /** Redraws waiting for a pause (per document): streamed lines and keystrokes come faster than a diff is worth drawing. */
   private readonly pendingRedraws = new Map<string, ReturnType<typeof setTimeout>>();
-  /** Sessions of guarded files whose writing the user confirmed. */
-  private readonly confirmed = new Set<string>();
+  private readonly confirmations = new InlineEditConfirmations();
   readonly decorations: InlineDiffDecorations;
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   /** Fires when any session changes (lenses follow). */
@@ -166,7 +154,7 @@ export class InlineEdits extends Disposable {
       void vscode.window.showWarningMessage(vscode.l10n.t('The selection is longer than {0} characters: select less code for an inline edit (Apply from the chat handles whole files).', MAX_INLINE_EDIT_SELECTION_CHARS.toLocaleString('en-US')));
       return undefined;
     }
-    if (file.sensitive.length > 0 && !(await this.confirmSensitiveSend(file.display, file.sensitive, model))) return undefined;
+    if (file.sensitive.length > 0 && !(await this.confirmations.sensitiveSend(file.display, file.sensitive, model))) return undefined;
     // A session that opened meanwhile (the awaits above) is ended like the one before: one edit per document.
     this.sessions.get(key)?.end('closed');
     const session = new InlineEditSession({ uri: document.uri, display: file.display, language: document.languageId, sensitive: file.sensitive, guarded: file.guarded, base: text, scope, model }, this.deps.checkpoints);
@@ -190,11 +178,7 @@ export class InlineEdits extends Disposable {
       session.end('failed');
       return;
     }
-    const start = document.offsetAt(new vscode.Position(scope.start, 0));
-    const end = scope.end >= document.lineCount ? text.length : document.offsetAt(new vscode.Position(scope.end, 0));
-    const { before, after } = surroundingCode(text, start, end);
-    const previous = refining ? { instructions: session.instructions.slice(0, -1), proposal: session.previousProposal } : undefined;
-    const job = { client, model: session.model, api: readSettings().chatApi, text: { path: session.init.display, language: session.init.language, before, selection: session.original, after, instruction, ...(previous ? { previous } : {}) } };
+    const job = inlineEditJob({ client, session, document, scope, instruction, refining, api: readSettings().chatApi });
     const answer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Editing {0} with {1}…', session.init.display, session.model) }, async () => {
       try {
         return await requestInlineEdit(job, (soFar) => session.showStreamed(soFar), session.signal);
@@ -236,7 +220,7 @@ export class InlineEdits extends Disposable {
     const session = this.sessionFor(id);
     const review = session?.review;
     if (!session || !review || review.isEnded) return;
-    await this.guard(session, async () => (await this.confirmGuarded(session)) && review.acceptAll());
+    await this.guard(session, async () => (await this.confirmations.guarded(session)) && review.acceptAll());
   }
 
   rejectAll(id?: unknown): void {
@@ -266,7 +250,7 @@ export class InlineEdits extends Disposable {
         return;
       }
     }
-    if (accept) await this.guard(session, async () => (await this.confirmGuarded(session)) && review.acceptHunk(at));
+    if (accept) await this.guard(session, async () => (await this.confirmations.guarded(session)) && review.acceptHunk(at));
     else review.rejectHunk(at);
   }
 
@@ -279,26 +263,6 @@ export class InlineEdits extends Disposable {
     if (typeof id === 'string') return [...this.sessions.values()].find((s) => s.id === id);
     const uri = vscode.window.activeTextEditor?.document.uri;
     return uri ? this.sessions.get(uri.toString()) : undefined;
-  }
-
-  /** A file that can run code or instruct the model: written only after a deliberate yes (once per edit), as Apply does. */
-  private async confirmGuarded(session: InlineEditSession): Promise<boolean> {
-    if (session.init.guarded.length === 0 || this.confirmed.has(session.id)) return true;
-    const write = vscode.l10n.t('Write the Change');
-    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Write the change to {0}?', session.init.display), { modal: true, detail: guardedNotice(session.init.guarded) }, write);
-    if (choice !== write) return false;
-    this.confirmed.add(session.id);
-    return true;
-  }
-
-  private async confirmSensitiveSend(display: string, sensitive: readonly string[], model: string): Promise<boolean> {
-    const send = vscode.l10n.t('Send and Edit');
-    const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('{0} is a sensitive file ({1}).', display, sensitive.join(', ')),
-      { modal: true, detail: vscode.l10n.t('Inline edit sends the selection and the code around it to {0} through the gateway. Nothing is written before you accept the change.', model) },
-      send,
-    );
-    return choice === send;
   }
 
   private async guard(session: InlineEditSession, action: () => Promise<unknown>): Promise<void> {
@@ -314,7 +278,7 @@ export class InlineEdits extends Disposable {
 
   private finish(session: InlineEditSession, how: string): void {
     if (this.sessions.get(session.init.uri.toString()) === session) this.sessions.delete(session.init.uri.toString());
-    this.confirmed.delete(session.id);
+    this.confirmations.forget(session);
     if (how === 'conflict') void vscode.window.showWarningMessage(vscode.l10n.t('{0} was edited where the proposed change is, so the inline edit was closed without writing anything more.', session.init.display));
     this.redraw(session);
   }
@@ -344,19 +308,6 @@ export class InlineEdits extends Disposable {
 
   private updateContext(): void {
     const uri = vscode.window.activeTextEditor?.document.uri;
-    const session = uri ? this.sessions.get(uri.toString()) : undefined;
-    void vscode.commands.executeCommand('setContext', REVIEWING, session?.state === 'review');
-    void vscode.commands.executeCommand('setContext', STREAMING, session?.state === 'streaming');
+    setInlineEditContext(uri ? this.sessions.get(uri.toString())?.state : undefined);
   }
-}
-
-/**
- * The whole lines of the selection: a selection ending at the start of a line does not take that
- * line; no selection takes the cursor's line (an empty line: the code is written there).
- */
-function scopeOf(editor: vscode.TextEditor): { start: number; end: number } {
-  const selection = editor.selection;
-  const start = selection.start.line;
-  const end = selection.isEmpty ? start + 1 : selection.end.character === 0 && selection.end.line > start ? selection.end.line : selection.end.line + 1;
-  return { start, end: Math.min(end, editor.document.lineCount) };
 }
