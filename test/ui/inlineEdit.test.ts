@@ -150,7 +150,8 @@ describe('inline edit without inline chat: Ctrl+I, Escape and the recalled instr
     await workbench.runCommand('Notifications: Clear All Notifications');
     await page.locator('.notification-toast').first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
     assert.equal(await page.locator('.notification-toast').count(), 0, 'no toast left');
-    await page.locator('.monaco-editor .view-line', { hasText: 'export function add' }).first().click();
+    await page.locator('.monaco-editor .view-line', { hasText: 'export function sub' }).first().click();
+    await page.keyboard.press('ArrowUp'); // the empty line 4 again (the recalled edit is made there too)
     await page.keyboard.press('Escape');
     await acceptAll.first().waitFor({ state: 'detached', timeout: 30_000 });
     assert.equal(await page.locator('.tabs-container .tab.dirty').count(), 0, 'rejected: nothing written');
