@@ -424,4 +424,25 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     await vscode.commands.executeCommand('unifiedInference.inlineEdit.acceptAll', session.id);
     await waitFor(() => textOf(uri), (t) => t.includes('// Subtract b from a.'), 'the previous proposal accepted');
   });
+
+  it('streamed lines that come in a burst are drawn once, after a pause (each draw diffs the scope)', async () => {
+    const uri = write('burst.ts', FILE);
+    const long = '```ts\n' + Array.from({ length: 80 }, (_, i) => `// line ${i}`).join('\n') + '\n```';
+    const session = await edit(uri, 4, 7, long, 'slow', ';delay-chunks=1000');
+    const decorations = api.inlineEdits.decorations;
+    let draws = 0;
+    const restore = replace(decorations, 'draw', ((...args: Parameters<typeof decorations.draw>) => {
+      draws++;
+      Reflect.apply(Object.getPrototypeOf(decorations).draw as typeof decorations.draw, decorations, args);
+    }) as typeof decorations.draw);
+    try {
+      for (let i = 1; i <= 100; i++) session.showStreamed('// burst\n'.repeat(i));
+      assert.equal(draws, 0, 'nothing drawn during the burst');
+      await waitFor(() => draws, (n) => n > 0, 'the burst drawn after the pause');
+      assert.ok(draws <= 2, `drawn ${draws} times`);
+    } finally {
+      restore();
+      await vscode.commands.executeCommand('unifiedInference.inlineEdit.stop', session.id);
+    }
+  });
 });
