@@ -106,7 +106,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(codeApplier);
   clock.phase('apply');
   // Inline edit: the selection rewritten in its editor, reviewed by Apply's rules (checkpoint before the first write).
-  context.subscriptions.push(registerInlineEdit({ connection, failures, workspaceFiles, checkpoints: checkpoints.service, log, context, redact: (text) => apiKeys.redact(text) }));
+  const inlineEdit = registerInlineEdit({ connection, failures, workspaceFiles, checkpoints: checkpoints.service, log, context, redact: (text) => apiKeys.redact(text) });
+  context.subscriptions.push(inlineEdit);
   context.subscriptions.push(...registerCommitMessage({ connection, failures, catalog, workspaceFiles, log }).disposables);
   const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files, workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation, log, checkpoints, codeApplier }, log);
   context.subscriptions.push(...chat.disposables);
@@ -141,7 +142,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const phases = formatActivationPhases(activation);
   if (phases) log.info(phases);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), activation, { connection, failures, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools, completions })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), activation, { connection, failures, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools, completions, inlineEdits: inlineEdit.edits })
     : undefined;
 }
 

@@ -6,6 +6,7 @@ import type { KeySource } from '../shared/chatProtocol';
 import type { CreditsMonitor } from './account/creditsMonitor';
 import type { CodeApplier } from './apply/codeApplier';
 import type { Completions } from './completions/registerCompletions';
+import type { InlineEdits } from './inlineEdit/inlineEdits';
 import type { ChatController } from './chat/chatController';
 import type { Checkpoints } from './checkpoints/createCheckpoints';
 import type { CreditsStatusItem } from './account/creditsStatusItem';
@@ -53,6 +54,8 @@ export interface TestParts {
   readonly lmTools: LmTools;
   /** Inline completions: the controller (counters, state), the provider (tests call it as VS Code would) and the status item. */
   readonly completions: Completions;
+  /** Inline edit: its sessions (tests end them all between tests, and start them concurrently). */
+  readonly inlineEdits: InlineEdits;
 }
 
 /**

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { inlineChangeViews } from '../../src/core/inlineEdit/inlineDiffLines';
 import type { InlineEditSession } from '../../src/extension/inlineEdit/inlineEditSession';
+import { requestInlineEdit } from '../../src/extension/inlineEdit/inlineEditRequest';
 import type { ReplyRef } from '../../src/extension/checkpoints/checkpointRecorder';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
@@ -75,7 +76,8 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
   });
 
   afterEach(async () => {
-    await vscode.commands.executeCommand('unifiedInference.inlineEdit.rejectAll').then(undefined, () => undefined);
+    // Every session, not only the active editor's: one left streaming or in review would leak into the next test.
+    for (const session of api.inlineEdits.active) session.end('closed');
     await vscode.commands.executeCommand('workbench.action.files.revert').then(undefined, () => undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await setSetting('inlineEdit.model', undefined);
@@ -245,7 +247,7 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     assert.equal(session.state, 'review', 'still under review');
   });
 
-  it('offers itself in the lightbulb on a selection, shows a change whole in the hover, and asks before sending a sensitive file', async () => {
+  it('offers itself in the lightbulb on a selection only, shows a change whole in the hover, and asks before sending a sensitive file', async () => {
     const uri = write('offers.ts', FILE);
     await vscode.window.showTextDocument(uri);
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(4, 0, 7, 0), vscode.CodeActionKind.RefactorRewrite.value);
@@ -255,6 +257,8 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     assert.equal(ours.command?.command, 'unifiedInference.inlineEdit.start');
     const onCode = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(5, 3, 5, 3), vscode.CodeActionKind.RefactorRewrite.value);
     assert.ok(!onCode.some((a) => a.title === 'Edit with Unified Inference'), 'not on every cursor move inside code');
+    const onBlank = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, new vscode.Range(3, 0, 3, 0), vscode.CodeActionKind.RefactorRewrite.value);
+    assert.ok(!onBlank.some((a) => a.title === 'Edit with Unified Inference'), 'not on every blank line either (the keys and the context menu work there)');
 
     const session = await reviewed(await edit(uri, 8, 11, '```ts\nexport function mul(a: number, b: number): number {\n  return Math.imul(a, b);\n}\n```'));
     const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(9, 4));
@@ -300,5 +304,145 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
       listener.dispose();
     }
     assert.equal(textOf(uri), FILE);
+  });
+
+  it('an already-aborted signal sends nothing', async () => {
+    const client = api.connection.setup.client;
+    assert.ok(client, 'connected');
+    const requests = chatRequests();
+    const controller = new AbortController();
+    controller.abort();
+    const answer = await requestInlineEdit({ client, model: MODEL, api: 'chat', text: { path: 'a.ts', language: 'typescript', before: '', selection: 'x\n', after: '', instruction: 'y' } }, () => undefined, controller.signal);
+    assert.equal(answer.kind, 'cancelled');
+    assert.equal(chatRequests(), requests, 'no request');
+  });
+
+  it('refuses a file too large to diff on every redraw, before anything is sent', async () => {
+    const uri = write('huge.ts', 'const x = 1;\n'.repeat(80_000));
+    const requests = chatRequests();
+    const warned: string[] = [];
+    const restore = replace(vscode.window, 'showWarningMessage', (async (message: string) => {
+      warned.push(message);
+      return undefined;
+    }) as typeof vscode.window.showWarningMessage);
+    try {
+      await setSettingAndWait('inlineEdit.model', `${MODEL}::${scriptedReplyItem('```ts\nconst y = 2;\n```')}`);
+      const editor = await vscode.window.showTextDocument(uri);
+      editor.selection = new vscode.Selection(0, 0, 1, 0);
+      assert.equal(await vscode.commands.executeCommand('unifiedInference.inlineEdit.start', { instruction: 'rename' }), undefined);
+    } finally {
+      restore();
+    }
+    assert.ok(warned.some((m) => m.includes('too large') && m.includes('1,000,000')), JSON.stringify(warned));
+    assert.equal(chatRequests(), requests, 'nothing sent');
+  });
+
+  it('shows hidden characters of a proposal as badges, with a warning lens', async () => {
+    const uri = write('hidden.ts', FILE);
+    const session = await reviewed(await edit(uri, 4, 7, '```ts\nexport function sub(a: number, b: number): number {\n  return a - b; // \u202Eevil\u202C\n}\n```'));
+    const titles = await lensTitles(uri);
+    assert.ok(titles.some((t) => t.includes('hidden characters')), titles.join(' | '));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(5, 4));
+    const hoverText = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(hoverText, /⟨U\+202E⟩evil⟨U\+202C⟩/);
+    assert.doesNotMatch(hoverText, /\u202E/, 'the override itself is not in the hover');
+    const document = await vscode.workspace.openTextDocument(uri);
+    const ghosts = api.inlineEdits.decorations.changesOf(session, document).flatMap((c) => c.added);
+    assert.ok(ghosts.some((g) => g.includes('⟨U+202E⟩')) && !ghosts.some((g) => g.includes('\u202E')), JSON.stringify(ghosts));
+  });
+
+  it('a refinement never revives an ended review, and two starts at once make one edit', async () => {
+    const uri = write('twice.ts', FILE);
+    const session = await reviewed(await edit(uri, 4, 7, '```ts\n' + SUB_COMMENTED + '```'));
+    session.review?.rejectAll();
+    assert.equal(session.state, 'ended');
+    assert.equal(session.restart('again', MODEL), false);
+    assert.equal(session.state, 'ended', 'still ended: nothing streams for it');
+
+    const requests = chatRequests();
+    const [a, b] = await Promise.all([
+      vscode.commands.executeCommand<InlineEditSession | undefined>('unifiedInference.inlineEdit.start', { instruction: 'first' }),
+      vscode.commands.executeCommand<InlineEditSession | undefined>('unifiedInference.inlineEdit.start', { instruction: 'second' }),
+    ]);
+    const started = [a, b].filter((s): s is InlineEditSession => s !== undefined);
+    assert.ok(started.length >= 1 && started.every((s) => s === started[0]), 'one session');
+    await reviewed(started[0] as InlineEditSession);
+    assert.equal(chatRequests(), requests + 1, 'one request');
+    assert.deepEqual(api.inlineEdits.active, [started[0]]);
+  });
+
+  it('a CRLF file: the streamed lines are compared in its line endings (unchanged lines are not shown as changed)', async () => {
+    const crlf = FILE.replace(/\n/g, '\r\n');
+    const uri = write('crlf.ts', crlf);
+    const session = await edit(uri, 4, 7, '```ts\n' + SUB_COMMENTED + '```', 'add a comment', ';delay-chunks=150');
+    const document = await vscode.workspace.openTextDocument(uri);
+    const hunks = await waitFor(() => (session.state === 'streaming' ? session.hunksFor(document.getText()) : undefined), (h) => h === undefined || h.some((x) => x.newLines.some((l) => l.includes('Subtract'))), 'the comment line streamed');
+    assert.ok(hunks, 'seen while streaming');
+    // The streamed lines stand in for as many original lines (the rest not reached yet): the
+    // signature came back the same and is no change; in LF it would be (a CRLF line differs).
+    const shown = JSON.stringify(hunks.map((h) => ({ old: h.oldLines, added: h.newLines })));
+    assert.ok(!hunks.some((h) => h.oldLines.some((l) => l.startsWith('export function sub'))), shown);
+    assert.ok(hunks.every((h) => h.newLines.every((l) => l.endsWith('\r\n'))), shown);
+    await reviewed(session);
+    assert.deepEqual(session.review?.hunks.map((h) => h.newLines), [['  // Subtract b from a.\r\n']]);
+  });
+
+  it('typing inside the selected lines while the answer streams stops the request', async () => {
+    const uri = write('typing.ts', FILE);
+    const long = '```ts\n' + Array.from({ length: 80 }, (_, i) => `// line ${i}`).join('\n') + '\n```';
+    const last = gateway.requests.at(-1)?.seq ?? 0;
+    const session = await edit(uri, 4, 7, long, 'slow', ';delay-chunks=200');
+    const record = await gateway.waitForRequest((r) => r.seq > last && r.path.endsWith('/chat/completions'));
+    const editor = await vscode.window.showTextDocument(uri);
+    await editor.edit((e) => e.insert(new vscode.Position(5, 2), 'const typed = 1; '));
+    assert.equal(await record.closed, 'aborted', 'the connection was closed');
+    await waitFor(() => session.state, (s) => s === 'ended', 'the edit to end');
+    assert.match(textOf(uri), /const typed = 1; return a - b;/, 'the typing stays, nothing else written');
+  });
+
+  it('a refinement that is stopped or fails gives the previous proposal back', async () => {
+    const uri = write('refineback.ts', FILE);
+    const session = await reviewed(await edit(uri, 4, 7, '```ts\n' + SUB_COMMENTED + '```'));
+    const proposal = session.review?.proposal;
+    const long = '```ts\n' + Array.from({ length: 80 }, (_, i) => `// line ${i}`).join('\n') + '\n```';
+    const last = gateway.requests.at(-1)?.seq ?? 0;
+    const refining = await edit(uri, 4, 7, long, 'make it long', ';delay-chunks=200');
+    assert.equal(refining, session, 'the same edit, refined');
+    assert.equal(session.state, 'streaming');
+    const record = await gateway.waitForRequest((r) => r.seq > last && r.path.endsWith('/chat/completions'));
+    await vscode.commands.executeCommand('unifiedInference.inlineEdit.stop', session.id);
+    assert.equal(await record.closed, 'aborted');
+    await waitFor(() => session.state, (s) => s !== 'streaming', 'the refinement to stop');
+    assert.equal(session.state, 'review', 'the review is back');
+    assert.equal(session.review?.proposal, proposal, 'with the previous proposal');
+    assert.deepEqual(session.instructions, ['add a comment']);
+    // A failure too (a refused key): the proposal stays under review.
+    const failed = await edit(uri, 4, 7, 'x', 'fail', ';status=500');
+    assert.equal(failed, session);
+    await waitFor(() => session.state, (s) => s !== 'streaming', 'the refinement to fail');
+    assert.equal(session.review?.proposal, proposal);
+    await vscode.commands.executeCommand('unifiedInference.inlineEdit.acceptAll', session.id);
+    await waitFor(() => textOf(uri), (t) => t.includes('// Subtract b from a.'), 'the previous proposal accepted');
+  });
+
+  it('streamed lines that come in a burst are drawn once, after a pause (each draw diffs the scope)', async () => {
+    const uri = write('burst.ts', FILE);
+    const long = '```ts\n' + Array.from({ length: 80 }, (_, i) => `// line ${i}`).join('\n') + '\n```';
+    const session = await edit(uri, 4, 7, long, 'slow', ';delay-chunks=1000');
+    const decorations = api.inlineEdits.decorations;
+    let draws = 0;
+    const restore = replace(decorations, 'draw', ((...args: Parameters<typeof decorations.draw>) => {
+      draws++;
+      Reflect.apply(Object.getPrototypeOf(decorations).draw as typeof decorations.draw, decorations, args);
+    }) as typeof decorations.draw);
+    try {
+      for (let i = 1; i <= 100; i++) session.showStreamed('// burst\n'.repeat(i));
+      assert.equal(draws, 0, 'nothing drawn during the burst');
+      await waitFor(() => draws, (n) => n > 0, 'the burst drawn after the pause');
+      assert.ok(draws <= 2, `drawn ${draws} times`);
+    } finally {
+      restore();
+      await vscode.commands.executeCommand('unifiedInference.inlineEdit.stop', session.id);
+    }
   });
 });

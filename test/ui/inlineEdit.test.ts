@@ -7,7 +7,8 @@ import { Workbench } from './workbench';
 
 // Inline edit as a user meets it: select lines, press Ctrl+K I (the extension's binding; Ctrl+I is
 // VS Code's inline chat while a chat agent provides it), type the instruction in the input, see
-// the inline diff with its lenses in the same editor, accept it with Ctrl+Enter. The model is the
+// the inline diff with its lenses in the same editor, accept it with Alt+Shift+Y (not Ctrl+Enter: that
+// is VS Code's Insert Line Below, which a user typing during the review presses by habit). The model is the
 // local gateway's, answering a scripted text wrapped the way real models wrap it.
 const FILE = [
   'export function add(a: number, b: number): number {',
@@ -52,7 +53,7 @@ describe('inline edit (real VS Code in Chromium, local gateway)', () => {
     await gateway?.stop();
   });
 
-  it('Ctrl+K I on a selection: the instruction input, the inline diff with Accept/Reject lenses, Ctrl+Enter accepts', async () => {
+  it('Ctrl+K I on a selection: the instruction input, the inline diff with Accept/Reject lenses, Alt+Shift+Y accepts', async () => {
     const { page } = workbench;
     await page.keyboard.press('Control+P');
     await page.locator('.quick-input-widget input').fill('math.ts');
@@ -97,7 +98,7 @@ describe('inline edit (real VS Code in Chromium, local gateway)', () => {
 
     // Accept by keyboard (focus is back in the editor).
     await page.locator('.monaco-editor .view-line', { hasText: 'export function add' }).first().click();
-    await page.keyboard.press('Control+Enter');
+    await page.keyboard.press('Alt+Shift+Y');
     await lens('Accept All').first().waitFor({ state: 'detached', timeout: 30_000 });
     await page.locator('.monaco-editor .view-line', { hasText: '// Subtract b from a, never below zero.' }).first().waitFor();
     assert.equal(await page.locator('.monaco-editor .view-line', { hasText: '  return a - b;' }).count(), 0, 'the old line is replaced');
@@ -144,6 +145,13 @@ describe('inline edit without inline chat: Ctrl+I, Escape and the recalled instr
     await page.keyboard.press('Enter');
     const acceptAll = page.locator('.monaco-editor .codelens-decoration a', { hasText: 'Accept All' });
     await acceptAll.first().waitFor({ timeout: 60_000 });
+    // Escape rejects only when no widget is open, a notification toast included (any message of
+    // the workbench may show one): cleared first, then the cursor back in the editor.
+    await workbench.runCommand('Notifications: Clear All Notifications');
+    await page.locator('.notification-toast').first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
+    assert.equal(await page.locator('.notification-toast').count(), 0, 'no toast left');
+    await page.locator('.monaco-editor .view-line', { hasText: 'export function sub' }).first().click();
+    await page.keyboard.press('ArrowUp'); // the empty line 4 again (the recalled edit is made there too)
     await page.keyboard.press('Escape');
     await acceptAll.first().waitFor({ state: 'detached', timeout: 30_000 });
     assert.equal(await page.locator('.tabs-container .tab.dirty').count(), 0, 'rejected: nothing written');
@@ -156,7 +164,7 @@ describe('inline edit without inline chat: Ctrl+I, Escape and the recalled instr
     await page.keyboard.press('Enter');
     await acceptAll.first().waitFor({ timeout: 60_000 });
     await workbench.screenshot('inline-edit-03-recalled');
-    await page.keyboard.press('Control+Enter');
+    await page.keyboard.press('Alt+Shift+Y');
     await page.locator('.monaco-editor .view-line', { hasText: '// Subtraction follows.' }).first().waitFor({ timeout: 30_000 });
   });
 });

@@ -104,23 +104,3 @@ export function replacementFromAnswer(answer: string, selection: string, fence?:
   if (!endsWithBreak && code.endsWith(eol) && selection !== '') code = code.slice(0, -eol.length);
   return code;
 }
-
-/**
- * The replacement as far as a streaming answer has written it: only whole lines of the code (a
- * half line would flicker as a change), nothing before the opening fence, nothing after the
- * closing one. Undefined while the opening fence has not come (the model may still be writing
- * a sentence first).
- */
-export function streamedReplacement(answerSoFar: string): string | undefined {
-  const lines = answerSoFar.split(/(?<=\n)/);
-  const complete = lines.filter((line) => line.endsWith('\n'));
-  const openAt = complete.findIndex((line) => /^ {0,3}(`{3,}|~{3,})/.test(line));
-  if (openAt < 0) return undefined;
-  const opener = /^ {0,3}(`{3,}|~{3,})/.exec(complete[openAt] as string)?.[1] ?? '```';
-  const code: string[] = [];
-  for (const line of complete.slice(openAt + 1)) {
-    if (new RegExp(`^ {0,3}${opener[0] === '`' ? '`' : '~'}{${opener.length},}[ \\t]*\\r?\\n$`).test(line)) break;
-    code.push(line);
-  }
-  return code.join('');
-}

@@ -12,13 +12,26 @@
 // ends (inlineDiffLines.ts), each change's full proposed text in its hover.
 import * as vscode from 'vscode';
 import { inlineChangeViews } from '../../core/inlineEdit/inlineDiffLines';
+import { hasHiddenCharacters, visibleText } from '../../shared/visibleControls';
 import type { InlineEditSession } from './inlineEditSession';
+
+/** A line as shown: what acts without being seen becomes a badge, but a tab stays a tab (it is indentation, seen as such). */
+function shown(line: string): string {
+  return line.split('\t').map(visibleText).join('\t');
+}
+
+function hides(line: string): boolean {
+  return hasHiddenCharacters(line.replaceAll('\t', ''));
+}
 
 export interface DrawnChange {
   readonly index: number;
   readonly anchor: number;
   readonly removed: readonly number[];
+  /** The added lines as shown: hidden characters (bidi overrides, zero-width) written as visible badges. */
   readonly added: readonly string[];
+  /** Whether the added lines hold characters that act without being seen. */
+  readonly hidden: boolean;
 }
 
 export class InlineDiffDecorations implements vscode.Disposable {
@@ -54,7 +67,8 @@ export class InlineDiffDecorations implements vscode.Disposable {
   /** The changes of a session against the document's text now (the lenses and hover use them too). */
   changesOf(session: InlineEditSession, document: vscode.TextDocument): DrawnChange[] {
     const views = inlineChangeViews(session.hunksFor(document.getText()), document.lineCount);
-    return views.map((view, index) => ({ index, anchor: view.anchor, removed: view.removed, added: view.added }));
+    // Ghost text and hovers are not the editor's text, so its Unicode highlighting does not apply there: badges do it.
+    return views.map((view, index) => ({ index, anchor: view.anchor, removed: view.removed, added: view.added.map(shown), hidden: view.added.some(hides) }));
   }
 
   draw(editor: vscode.TextEditor, session: InlineEditSession | undefined): void {
@@ -72,7 +86,7 @@ export class InlineDiffDecorations implements vscode.Disposable {
       views.flatMap((view) =>
         view.ghosts.map((ghost) => ({
           range: new vscode.Range(line(ghost.line).end, line(ghost.line).end),
-          renderOptions: { after: { contentText: ghost.text } },
+          renderOptions: { after: { contentText: shown(ghost.text) } },
         })),
       ),
     );

@@ -4,9 +4,13 @@
 // output limit is refused rather than shown as a half-written change.
 import * as vscode from 'vscode';
 import { isAbortError, type GatewayClient } from '../../core/index';
-import { inlineEditPrompt, MAX_INLINE_EDIT_ANSWER_CHARS, replacementFromAnswer, streamedReplacement, type InlineEditRequestText } from '../../core/inlineEdit/inlineEditPrompt';
+import { inlineEditPrompt, MAX_INLINE_EDIT_ANSWER_CHARS, surroundingCode, replacementFromAnswer, type InlineEditRequestText } from '../../core/inlineEdit/inlineEditPrompt';
+import { StreamedReplacement } from '../../core/inlineEdit/streamedReplacement';
+import { lineEndingOf } from '../../core/edits/lineEndings';
 import { streamGatewayAnswer } from '../answers/gatewayAnswer';
 import type { ChatApi } from '../../shared/settings';
+import type { LineScope } from '../../core/inlineEdit/lineScope';
+import type { InlineEditSession } from './inlineEditSession';
 
 export interface InlineEditJob {
   readonly client: GatewayClient;
@@ -25,6 +29,21 @@ export class AnswerTooLongError extends Error {
   override readonly name = 'AnswerTooLongError';
 }
 
+/**
+ * The request for a session's scope in the document now: the code around it (bounded), the
+ * original code of the scope (what the model was first shown) and, on a refinement, the earlier
+ * instructions and the last proposal.
+ */
+export function inlineEditJob(from: { client: GatewayClient; session: InlineEditSession; document: vscode.TextDocument; scope: LineScope; instruction: string; refining: boolean; api: ChatApi }): InlineEditJob {
+  const { session, document, scope } = from;
+  const text = document.getText();
+  const start = document.offsetAt(new vscode.Position(scope.start, 0));
+  const end = scope.end >= document.lineCount ? text.length : document.offsetAt(new vscode.Position(scope.end, 0));
+  const { before, after } = surroundingCode(text, start, end);
+  const previous = from.refining ? { instructions: session.instructions.slice(0, -1), proposal: session.previousProposal } : undefined;
+  return { client: from.client, model: session.model, api: from.api, text: { path: session.init.display, language: session.init.language, before, selection: session.original, after, instruction: from.instruction, ...(previous ? { previous } : {}) } };
+}
+
 /** Room for the replacement (/messages needs max_tokens): about one token per two characters of selection, at least 2,048. */
 function answerTokens(text: InlineEditRequestText): number {
   return Math.min(32_768, Math.max(2048, Math.ceil(((text.previous?.proposal.length ?? 0) + text.selection.length) / 2) + 1024));
@@ -32,11 +51,12 @@ function answerTokens(text: InlineEditRequestText): number {
 
 export async function requestInlineEdit(job: InlineEditJob, onLines: (replacementSoFar: string) => void, signal: AbortSignal): Promise<InlineEditAnswer> {
   const prompt = inlineEditPrompt(job.text);
+  // A signal aborted before the call never fires 'abort' again: AbortSignal.any sees it at once.
+  if (signal.aborted) return { kind: 'cancelled' };
   const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  signal.addEventListener('abort', stop);
+  const combined = AbortSignal.any([signal, controller.signal]);
+  const streamed = new StreamedReplacement(lineEndingOf(job.text.selection), prompt.fence);
   let answer = '';
-  let shown = '';
   try {
     const result = await streamGatewayAnswer(
       job.client,
@@ -48,14 +68,11 @@ export async function requestInlineEdit(job: InlineEditJob, onLines: (replacemen
             controller.abort(new AnswerTooLongError());
             return;
           }
-          const soFar = streamedReplacement(answer);
-          if (soFar !== undefined && soFar !== shown) {
-            shown = soFar;
-            onLines(soFar);
-          }
+          // Incremental: only a piece with a line break can change what is shown.
+          if (streamed.push(delta) && streamed.current !== undefined) onLines(streamed.current);
         },
       },
-      controller.signal,
+      combined,
     );
     if (result.finishReason === 'length' || result.finishReason === 'max_tokens') {
       return { kind: 'refused', message: vscode.l10n.t('The model\'s answer was cut off by its output limit before the code ended. Select less code, or choose a model with a longer output in {0}.', 'unifiedInference.inlineEdit.model') };
@@ -68,7 +85,5 @@ export async function requestInlineEdit(job: InlineEditJob, onLines: (replacemen
     // Stopped by the user: whatever the stream threw on the way out (an abort, a cut body) is the stop.
     if (signal.aborted || (isAbortError(error) && controller.signal.aborted)) return { kind: 'cancelled' };
     return { kind: 'failed', error };
-  } finally {
-    signal.removeEventListener('abort', stop);
   }
 }

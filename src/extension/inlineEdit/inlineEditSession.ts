@@ -8,8 +8,8 @@
 // while the answer streams, the preview is computed against the document as it is now, and the
 // review starts from the document's text when the request was made, then follows the typing.
 import * as vscode from 'vscode';
-import { computeHunks, type GuardedPath, type Hunk } from '../../core/index';
-import { followLineScope, type LineScope } from '../../core/inlineEdit/lineScope';
+import type { GuardedPath, Hunk } from '../../core/index';
+import { followLineScope, hunksInScope, withScopeReplaced, type LineScope } from '../../core/inlineEdit/lineScope';
 import { splitLines } from '../../core/edits/lineEndings';
 import { ApplyReview, type ReviewEnd } from '../apply/applyReview';
 import type { CheckpointRecorder } from '../checkpoints/checkpointRecorder';
@@ -32,13 +32,6 @@ export interface SessionInit {
   readonly model: string;
 }
 
-/** `text` with lines [scope.start, scope.end) replaced by `replacement` (whole lines). */
-export function withScopeReplaced(text: string, scope: LineScope, replacement: string): string {
-  const lines = splitLines(text);
-  // A document without a final line break whose last line is replaced: the replacement brings its own.
-  return [...lines.slice(0, scope.start), replacement, ...lines.slice(scope.end)].join('');
-}
-
 export function scopeText(text: string, scope: LineScope): string {
   return splitLines(text).slice(scope.start, scope.end).join('');
 }
@@ -56,6 +49,10 @@ export class InlineEditSession {
   /** While streaming: the replacement as far as it came. */
   private streamed: string | undefined;
   private reviewValue: ApplyReview | undefined;
+  /** While a refinement streams: the review it would replace, kept to come back if it is stopped or fails. */
+  private aside: { readonly review: ApplyReview; readonly base: string; readonly scope: LineScope } | undefined;
+  /** Where the scope was before the last rebase (a refinement set aside gets it back). */
+  private placeBeforeRebase: { readonly base: string; readonly scope: LineScope } | undefined;
   private controller = new AbortController();
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly endedEmitter = new vscode.EventEmitter<ReviewEnd | 'cancelled' | 'failed'>();
@@ -95,9 +92,16 @@ export class InlineEditSession {
     return this.stateValue === 'review' && this.reviewValue !== undefined && !this.reviewValue.isEnded;
   }
 
+  /** The last answer of scopeIn: each streamed line redraws against the same text, and following the scope diffs the whole document. */
+  private scopeCache: { base: string; text: string; scope: LineScope | undefined } | undefined;
+
   /** Where the scope is in `text` now, or undefined when the user edited inside it. */
   scopeIn(text: string): LineScope | undefined {
-    return followLineScope(this.base, text, this.scope);
+    const cache = this.scopeCache;
+    if (cache && cache.base === this.base && cache.text === text) return cache.scope;
+    const scope = followLineScope(this.base, text, this.scope);
+    this.scopeCache = { base: this.base, text, scope };
+    return scope;
   }
 
   /**
@@ -109,10 +113,11 @@ export class InlineEditSession {
     if (this.stateValue !== 'streaming' || this.streamed === undefined) return [];
     const scope = this.scopeIn(text);
     if (!scope) return [];
+    const lines = splitLines(text);
     const streamedLines = splitLines(this.streamed);
-    const originalLines = splitLines(scopeText(text, scope));
+    const originalLines = lines.slice(scope.start, scope.end);
     const preview = [...streamedLines, ...originalLines.slice(streamedLines.length)].join('');
-    return computeHunks(text, withScopeReplaced(text, scope, preview));
+    return hunksInScope(lines, scope, preview);
   }
 
   /** The current lines of the scope in `text` (for the Stop lens while streaming). */
@@ -127,17 +132,23 @@ export class InlineEditSession {
   }
 
   /** A refinement starts: the review is set aside (nothing was written) and the request streams again. */
-  restart(instruction: string, model: string): void {
+  restart(instruction: string, model: string): boolean {
+    // An ended session stays ended: restarting it would stream (and pay for) an edit no one sees.
+    if (!this.canRefine) return false;
     this.instructions.push(instruction);
     this.model = model;
     this.controller = new AbortController();
-    // Detached first: this review's end is not the session's.
+    // Set aside, not rejected: a refinement that is stopped or fails gives the proposal back
+    // (detached meanwhile: this review's end is not the session's).
     const old = this.reviewValue;
     this.reviewValue = undefined;
-    old?.rejectAll();
+    this.aside?.review.rejectAll();
+    this.aside = old ? { review: old, ...(this.placeBeforeRebase ?? { base: this.base, scope: this.scope }) } : undefined;
+    this.placeBeforeRebase = undefined;
     this.streamed = undefined;
     this.stateValue = 'streaming';
     this.changed.fire();
+    return true;
   }
 
   /**
@@ -148,6 +159,9 @@ export class InlineEditSession {
     if (this.stateValue !== 'streaming') return undefined;
     this.proposed = replacement;
     this.streamed = undefined;
+    // The refinement's proposal replaces the one set aside.
+    this.aside?.review.rejectAll();
+    this.aside = undefined;
     const review = new ApplyReview(
       { id: this.id, target: this.init.uri, display: this.init.display, exists: true, sensitive: this.init.sensitive, guarded: this.init.guarded, base: this.base, proposal: withScopeReplaced(this.base, this.scope, replacement), reply: { conversationId: INLINE_EDIT_CHECKPOINTS, turnId: `${this.id}-${this.instructions.length}` } },
       this.checkpoints,
@@ -168,8 +182,28 @@ export class InlineEditSession {
   rebase(current: string): boolean {
     const scope = this.scopeIn(current);
     if (!scope) return false;
+    this.placeBeforeRebase = { base: this.base, scope: this.scope };
     this.scope = scope;
     this.base = current;
+    return true;
+  }
+
+  /**
+   * A refinement was stopped or failed: the review it would have replaced comes back (it then
+   * follows the typing of meanwhile, or ends if that touched it). False when there is none.
+   */
+  restoreAside(): boolean {
+    const aside = this.aside;
+    if (this.stateValue !== 'streaming' || !aside || aside.review.isEnded) return false;
+    this.aside = undefined;
+    this.instructions.pop();
+    this.base = aside.base;
+    this.scope = aside.scope;
+    this.controller = new AbortController();
+    this.streamed = undefined;
+    this.reviewValue = aside.review;
+    this.stateValue = 'review';
+    this.changed.fire();
     return true;
   }
 
@@ -182,6 +216,8 @@ export class InlineEditSession {
     this.stateValue = 'ended';
     this.controller.abort();
     if (this.reviewValue && !this.reviewValue.isEnded) this.reviewValue.rejectAll();
+    this.aside?.review.rejectAll();
+    this.aside = undefined;
     this.endedEmitter.fire(how);
     this.changed.fire();
     this.changed.dispose();

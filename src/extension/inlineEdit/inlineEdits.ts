@@ -3,7 +3,8 @@
 // The review's writes are Apply's (ApplyReview); a file that can run code is confirmed before
 // Accept, as Apply does, and named in a lens from the moment the review opens.
 import * as vscode from 'vscode';
-import { MAX_INLINE_EDIT_SELECTION_CHARS, surroundingCode } from '../../core/inlineEdit/inlineEditPrompt';
+import { MAX_INLINE_EDIT_SELECTION_CHARS } from '../../core/inlineEdit/inlineEditPrompt';
+import { MAX_INLINE_EDIT_DOCUMENT_CHARS } from '../../core/inlineEdit/lineScope';
 import { guardedNotice } from '../apply/applyReviews';
 import { AfterChangeError } from '../apply/applyReview';
 import type { CheckpointRecorder } from '../checkpoints/checkpointRecorder';
@@ -14,23 +15,14 @@ import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { InlineDiffDecorations } from './inlineDiffDecorations';
-import { requestInlineEdit } from './inlineEditRequest';
+import { inlineEditJob, requestInlineEdit } from './inlineEditRequest';
 import { InlineEditSession, scopeText } from './inlineEditSession';
 import { askInstruction, type InstructionHistory } from './instructionInput';
+import { scopeOf, setInlineEditContext } from './inlineEditCommands';
+import { InlineEditConfirmations } from './inlineEditConfirmations';
 
-export const INLINE_EDIT_COMMANDS = {
-  start: 'unifiedInference.inlineEdit.start',
-  acceptAll: 'unifiedInference.inlineEdit.acceptAll',
-  rejectAll: 'unifiedInference.inlineEdit.rejectAll',
-  acceptChange: 'unifiedInference.inlineEdit.acceptChange',
-  rejectChange: 'unifiedInference.inlineEdit.rejectChange',
-  stop: 'unifiedInference.inlineEdit.stop',
-  showWarning: 'unifiedInference.inlineEdit.showWarning',
-} as const;
-
-/** Context keys of the active editor, for the review's keybindings. */
-const REVIEWING = 'unifiedInference.inlineEdit.reviewing';
-const STREAMING = 'unifiedInference.inlineEdit.streaming';
+/** The pause before a streamed line or a keystroke is drawn (a diff of a large file takes tens of milliseconds). */
+const REDRAW_PAUSE_MS = 75;
 
 export interface InlineEditDeps {
   readonly connection: GatewayConnection;
@@ -49,8 +41,11 @@ export interface StartArgs {
 
 export class InlineEdits extends Disposable {
   private readonly sessions = new Map<string, InlineEditSession>();
-  /** Sessions of guarded files whose writing the user confirmed. */
-  private readonly confirmed = new Set<string>();
+  /** Documents whose edit is being started (between the command and the session): a second start waits its turn. */
+  private readonly starting = new Set<string>();
+  /** Redraws waiting for a pause (per document): streamed lines and keystrokes come faster than a diff is worth drawing. */
+  private readonly pendingRedraws = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly confirmations = new InlineEditConfirmations();
   readonly decorations: InlineDiffDecorations;
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   /** Fires when any session changes (lenses follow). */
@@ -62,10 +57,18 @@ export class InlineEdits extends Disposable {
     this._register(vscode.workspace.onDidChangeTextDocument((event) => {
       const session = this.sessions.get(event.document.uri.toString());
       if (!session || event.contentChanges.length === 0) return;
-      // Typing elsewhere is carried into the proposal; typing inside a change ends the review (ApplyReview).
-      session.review?.sync(event.document.getText());
-      this.redraw(session);
+      // Typing inside the scope while the answer streams: the edit can no longer be made, so the
+      // request is stopped at once rather than paid for to the end.
+      if (session.state === 'streaming' && !session.scopeIn(event.document.getText())) {
+        session.stop();
+        return;
+      }
+      // Typing elsewhere is carried into the proposal; typing inside a change ends the review
+      // (ApplyReview). Both diff the whole document: done once per pause in the typing, not per
+      // key (the write path syncs again before it writes).
+      this.redraw(session, true);
     }));
+    this._register({ dispose: () => [...this.pendingRedraws.values()].forEach((timer) => clearTimeout(timer)) });
     this._register(vscode.workspace.onDidCloseTextDocument((document) => this.sessions.get(document.uri.toString())?.end('closed')));
     this._register(vscode.window.onDidChangeVisibleTextEditors(() => this.redrawAll()));
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()));
@@ -82,6 +85,18 @@ export class InlineEdits extends Disposable {
 
   /** Edit with Unified Inference: a new edit of the selection, or a refinement of the open review. */
   async start(args?: StartArgs): Promise<InlineEditSession | undefined> {
+    const key = vscode.window.activeTextEditor?.document.uri.toString();
+    // Two starts at once (a double key press, the lightbulb and the key) would make two paid sessions.
+    if (key !== undefined && this.starting.has(key)) return this.sessions.get(key);
+    if (key !== undefined) this.starting.add(key);
+    try {
+      return await this.startIn(args);
+    } finally {
+      if (key !== undefined) this.starting.delete(key);
+    }
+  }
+
+  private async startIn(args?: StartArgs): Promise<InlineEditSession | undefined> {
     const editor = vscode.window.activeTextEditor;
     if (!editor) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Open a file and select the code to edit (or put the cursor on an empty line), then run Edit with Unified Inference.'));
@@ -92,7 +107,12 @@ export class InlineEdits extends Disposable {
       void vscode.window.showWarningMessage(vscode.l10n.t('Inline edit changes files on disk: save this document as a file first.'));
       return undefined;
     }
-    const existing = this.sessions.get(document.uri.toString());
+    if (document.getText().length > MAX_INLINE_EDIT_DOCUMENT_CHARS) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} is too large for an inline edit (more than {1} characters): open a smaller file, or ask in the chat and use Apply.', vscode.workspace.asRelativePath(document.uri), MAX_INLINE_EDIT_DOCUMENT_CHARS.toLocaleString('en-US')));
+      return undefined;
+    }
+    const key = document.uri.toString();
+    const existing = this.sessions.get(key);
     if (existing?.state === 'streaming') return existing;
     const title = vscode.l10n.t('Edit with Unified Inference');
     if (!this.deps.failures.requireSetup(title, () => this.start(args))) return undefined;
@@ -116,11 +136,14 @@ export class InlineEdits extends Disposable {
     if (!instruction) return undefined;
     await this.deps.history.remember(instruction);
     if (refining && existing) {
+      // The review may have ended while the input was open (accepted, rejected, the file closed):
+      // reviving it would send a paid request for an edit no longer shown.
+      if (this.sessions.get(key) !== existing || !existing.canRefine) return undefined;
       if (!existing.rebase(document.getText())) {
         void vscode.window.showWarningMessage(vscode.l10n.t('The code of this edit changed (part of it was accepted, or you edited it), so it cannot be refined: reject the rest and select the code again.'));
         return existing;
       }
-      existing.restart(instruction, model);
+      if (!existing.restart(instruction, model)) return undefined;
       void this.run(existing, instruction, true);
       return existing;
     }
@@ -131,11 +154,14 @@ export class InlineEdits extends Disposable {
       void vscode.window.showWarningMessage(vscode.l10n.t('The selection is longer than {0} characters: select less code for an inline edit (Apply from the chat handles whole files).', MAX_INLINE_EDIT_SELECTION_CHARS.toLocaleString('en-US')));
       return undefined;
     }
-    if (file.sensitive.length > 0 && !(await this.confirmSensitiveSend(file.display, file.sensitive, model))) return undefined;
+    if (file.sensitive.length > 0 && !(await this.confirmations.sensitiveSend(file.display, file.sensitive, model))) return undefined;
+    // A session that opened meanwhile (the awaits above) is ended like the one before: one edit per document.
+    this.sessions.get(key)?.end('closed');
     const session = new InlineEditSession({ uri: document.uri, display: file.display, language: document.languageId, sensitive: file.sensitive, guarded: file.guarded, base: text, scope, model }, this.deps.checkpoints);
     session.instructions.push(instruction);
     this.sessions.set(document.uri.toString(), session);
-    session.onDidChange(() => this.redraw(session));
+    // Streamed lines are drawn once per pause; a change of state (the review, the end) at once.
+    session.onDidChange(() => this.redraw(session, session.state === 'streaming'));
     session.onDidEnd((how) => this.finish(session, how));
     this.redraw(session);
     void this.run(session, instruction, false);
@@ -152,11 +178,7 @@ export class InlineEdits extends Disposable {
       session.end('failed');
       return;
     }
-    const start = document.offsetAt(new vscode.Position(scope.start, 0));
-    const end = scope.end >= document.lineCount ? text.length : document.offsetAt(new vscode.Position(scope.end, 0));
-    const { before, after } = surroundingCode(text, start, end);
-    const previous = refining ? { instructions: session.instructions.slice(0, -1), proposal: session.previousProposal } : undefined;
-    const job = { client, model: session.model, api: readSettings().chatApi, text: { path: session.init.display, language: session.init.language, before, selection: session.original, after, instruction, ...(previous ? { previous } : {}) } };
+    const job = inlineEditJob({ client, session, document, scope, instruction, refining, api: readSettings().chatApi });
     const answer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Editing {0} with {1}…', session.init.display, session.model) }, async () => {
       try {
         return await requestInlineEdit(job, (soFar) => session.showStreamed(soFar), session.signal);
@@ -165,6 +187,13 @@ export class InlineEdits extends Disposable {
       }
     });
     if (session.state !== 'streaming') return; // closed meanwhile
+    // A refinement stopped or failed: the previous proposal comes back rather than being lost.
+    if (answer.kind !== 'done' && refining && session.restoreAside()) {
+      if (answer.kind === 'cancelled') vscode.window.setStatusBarMessage(vscode.l10n.t('Refinement stopped: the previous proposal is back.'), 5000);
+      else if (answer.kind === 'refused') void vscode.window.showErrorMessage(vscode.l10n.t('Inline edit of {0}: {1} The previous proposal is back.', session.init.display, answer.message));
+      else await this.deps.failures.show(answer.error, { title: vscode.l10n.t('Refining the inline edit of {0} failed (the previous proposal is back)', session.init.display) });
+      return;
+    }
     switch (answer.kind) {
       case 'done': {
         const review = session.startReview(answer.replacement, document.getText());
@@ -191,7 +220,7 @@ export class InlineEdits extends Disposable {
     const session = this.sessionFor(id);
     const review = session?.review;
     if (!session || !review || review.isEnded) return;
-    await this.guard(session, async () => (await this.confirmGuarded(session)) && review.acceptAll());
+    await this.guard(session, async () => (await this.confirmations.guarded(session)) && review.acceptAll());
   }
 
   rejectAll(id?: unknown): void {
@@ -221,7 +250,7 @@ export class InlineEdits extends Disposable {
         return;
       }
     }
-    if (accept) await this.guard(session, async () => (await this.confirmGuarded(session)) && review.acceptHunk(at));
+    if (accept) await this.guard(session, async () => (await this.confirmations.guarded(session)) && review.acceptHunk(at));
     else review.rejectHunk(at);
   }
 
@@ -234,26 +263,6 @@ export class InlineEdits extends Disposable {
     if (typeof id === 'string') return [...this.sessions.values()].find((s) => s.id === id);
     const uri = vscode.window.activeTextEditor?.document.uri;
     return uri ? this.sessions.get(uri.toString()) : undefined;
-  }
-
-  /** A file that can run code or instruct the model: written only after a deliberate yes (once per edit), as Apply does. */
-  private async confirmGuarded(session: InlineEditSession): Promise<boolean> {
-    if (session.init.guarded.length === 0 || this.confirmed.has(session.id)) return true;
-    const write = vscode.l10n.t('Write the Change');
-    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Write the change to {0}?', session.init.display), { modal: true, detail: guardedNotice(session.init.guarded) }, write);
-    if (choice !== write) return false;
-    this.confirmed.add(session.id);
-    return true;
-  }
-
-  private async confirmSensitiveSend(display: string, sensitive: readonly string[], model: string): Promise<boolean> {
-    const send = vscode.l10n.t('Send and Edit');
-    const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('{0} is a sensitive file ({1}).', display, sensitive.join(', ')),
-      { modal: true, detail: vscode.l10n.t('Inline edit sends the selection and the code around it to {0} through the gateway. Nothing is written before you accept the change.', model) },
-      send,
-    );
-    return choice === send;
   }
 
   private async guard(session: InlineEditSession, action: () => Promise<unknown>): Promise<void> {
@@ -269,12 +278,22 @@ export class InlineEdits extends Disposable {
 
   private finish(session: InlineEditSession, how: string): void {
     if (this.sessions.get(session.init.uri.toString()) === session) this.sessions.delete(session.init.uri.toString());
-    this.confirmed.delete(session.id);
+    this.confirmations.forget(session);
     if (how === 'conflict') void vscode.window.showWarningMessage(vscode.l10n.t('{0} was edited where the proposed change is, so the inline edit was closed without writing anything more.', session.init.display));
     this.redraw(session);
   }
 
-  private redraw(session: InlineEditSession): void {
+  private redraw(session: InlineEditSession, soon = false): void {
+    const key = session.init.uri.toString();
+    const pending = this.pendingRedraws.get(key);
+    if (soon) {
+      if (pending === undefined) this.pendingRedraws.set(key, setTimeout(() => this.redraw(session), REDRAW_PAUSE_MS));
+      return;
+    }
+    if (pending !== undefined) clearTimeout(pending);
+    this.pendingRedraws.delete(key);
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    if (document && session.state === 'review') session.review?.sync(document.getText());
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.toString() === session.init.uri.toString()) this.decorations.draw(editor, session.state === 'ended' ? undefined : session);
     }
@@ -289,19 +308,6 @@ export class InlineEdits extends Disposable {
 
   private updateContext(): void {
     const uri = vscode.window.activeTextEditor?.document.uri;
-    const session = uri ? this.sessions.get(uri.toString()) : undefined;
-    void vscode.commands.executeCommand('setContext', REVIEWING, session?.state === 'review');
-    void vscode.commands.executeCommand('setContext', STREAMING, session?.state === 'streaming');
+    setInlineEditContext(uri ? this.sessions.get(uri.toString())?.state : undefined);
   }
-}
-
-/**
- * The whole lines of the selection: a selection ending at the start of a line does not take that
- * line; no selection takes the cursor's line (an empty line: the code is written there).
- */
-function scopeOf(editor: vscode.TextEditor): { start: number; end: number } {
-  const selection = editor.selection;
-  const start = selection.start.line;
-  const end = selection.isEmpty ? start + 1 : selection.end.character === 0 && selection.end.line > start ? selection.end.line : selection.end.line + 1;
-  return { start, end: Math.min(end, editor.document.lineCount) };
 }

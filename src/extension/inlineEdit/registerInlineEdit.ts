@@ -7,7 +7,8 @@ import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { InlineEditLenses } from './inlineEditLenses';
-import { INLINE_EDIT_COMMANDS, InlineEdits, type StartArgs } from './inlineEdits';
+import { INLINE_EDIT_COMMANDS } from './inlineEditCommands';
+import { InlineEdits, type StartArgs } from './inlineEdits';
 import { InstructionHistory } from './instructionInput';
 
 export interface RegisterInlineEditDeps {

@@ -4,8 +4,11 @@
 import * as assert from 'node:assert/strict';
 import { computeHunks } from '../../../src/core/apply/lineHunks';
 import { inlineChangeViews, JOINED_LINES, MAX_GHOST_CHARS } from '../../../src/core/inlineEdit/inlineDiffLines';
-import { inlineEditPrompt, replacementFromAnswer, streamedReplacement, surroundingCode } from '../../../src/core/inlineEdit/inlineEditPrompt';
-import { followLineScope } from '../../../src/core/inlineEdit/lineScope';
+import { inlineEditPrompt, replacementFromAnswer, surroundingCode } from '../../../src/core/inlineEdit/inlineEditPrompt';
+import { StreamedReplacement, streamedReplacement } from '../../../src/core/inlineEdit/streamedReplacement';
+import { codeFromAnswer } from '../../../src/core/apply/mergeAnswer';
+import { followLineScope, hunksInScope, withScopeReplaced } from '../../../src/core/inlineEdit/lineScope';
+import { splitLines } from '../../../src/core/edits/lineEndings';
 import { MAX_REMEMBERED_INSTRUCTIONS, parseHistory, rememberInstruction } from '../../../src/core/inlineEdit/instructionHistory';
 
 describe('inline edit (pure)', () => {
@@ -66,6 +69,27 @@ describe('inline edit (pure)', () => {
       assert.equal(streamedReplacement('```ts\nconst a = 1;\nconst b'), 'const a = 1;\n');
       assert.equal(streamedReplacement('```ts\nconst a = 1;\n```\nExplained.\n'), 'const a = 1;\n');
     });
+    it('does linear work on an answer that comes in small pieces, and gives what the whole answer gives', () => {
+      const code = Array.from({ length: 3000 }, (_, i) => `const value${i} = ${i};`).join('\n');
+      const answer = `Here it is:\n\n\`\`\`ts\n${code}\n\`\`\`\nDone.\n`;
+      const stream = new StreamedReplacement();
+      let changes = 0;
+      for (let i = 0; i < answer.length; i += 4) if (stream.push(answer.slice(i, i + 4))) changes++;
+      assert.equal(stream.current, `${code}\n`);
+      assert.equal(stream.current, streamedReplacement(answer));
+      assert.equal(changes, 3001, 'one change per code line (and the opening fence)');
+      // Each character is looked at a bounded number of times (redoing the answer per piece: ~answer²/8).
+      assert.ok(stream.scanned <= 3 * answer.length, `${stream.scanned} characters scanned for an answer of ${answer.length}`);
+    });
+    it('writes the lines in the selection\'s line endings (a CRLF file is not all changed)', () => {
+      assert.equal(streamedReplacement('```ts\nconst a = 1;\nconst b = 2;\r\nconst', '\r\n'), 'const a = 1;\r\nconst b = 2;\r\n');
+    });
+    it('follows the final extraction\'s fence rules: the fence asked for wins over shorter ones inside the code', () => {
+      const answer = '````md\n# Title\n```js\nx();\n```\nEnd.\n````\nSome prose.\n';
+      assert.equal(streamedReplacement(answer, '\n', '````'), codeFromAnswer(answer, '````'));
+      // An opener's info string never holds a backtick (codeFromAnswer's rule): ```a`b is text, not a fence.
+      assert.equal(streamedReplacement('``` a`b\nstill prose\n'), undefined);
+    });
   });
 
   describe('instruction history', () => {
@@ -114,6 +138,22 @@ describe('inline edit: followLineScope', () => {
     assert.deepEqual(followLineScope(base, 'new\na\nb\nc\nd\ne\n', { start: 2, end: 4 }), { start: 3, end: 5 });
     assert.deepEqual(followLineScope(base, 'a\nb\nc\nd\ne\nmore\n', { start: 2, end: 4 }), { start: 2, end: 4 });
     assert.deepEqual(followLineScope(base, 'b\nc\nd\ne\n', { start: 2, end: 4 }), { start: 1, end: 3 });
+  });
+  it('the hunks of a scope diffed alone are the whole document\'s diff', () => {
+    // Distinct lines: with repeated ones both diffs are right but may pair the repeats differently.
+    const text = Array.from({ length: 300 }, (_, i) => `line ${i}\n`).join('') + 'last';
+    const lines = splitLines(text);
+    const cases: Array<[number, number, string]> = [
+      [10, 20, 'line 12\nnew\nline 15\n'],
+      [0, 5, ''],
+      [295, 301, 'line 296\nchanged\nlast'],
+      [150, 150, 'inserted\n'],
+      [40, 60, lines.slice(40, 60).join('')],
+    ];
+    for (const [start, end, replacement] of cases) {
+      const scope = { start, end };
+      assert.deepEqual(hunksInScope(lines, scope, replacement), computeHunks(text, withScopeReplaced(text, scope, replacement)), `${start}-${end}`);
+    }
   });
   it('is undefined when the typing touched the scope', () => {
     assert.equal(followLineScope(base, 'a\nb\nC\nd\ne\n', { start: 2, end: 4 }), undefined);
