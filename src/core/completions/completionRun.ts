@@ -6,6 +6,7 @@ import { estimateTextTokens } from '../context/tokenEstimate';
 import type { CompletionPrompt } from './completionInput';
 import { completionIsComplete } from './completionStop';
 import { insertionFrom } from './completionText';
+import { COMPLETION_ABORTED } from './completionAbort';
 
 /** More raw text than any completion needs (a block is a few hundred tokens): past it the answer is not one. */
 export const MAX_COMPLETION_RAW_CHARS = 16_000;
@@ -55,7 +56,7 @@ function estimate(prompt: CompletionPrompt, raw: string, answered: boolean): Com
  */
 export async function runCompletion(prompt: CompletionPrompt, send: CompletionSend, signal: AbortSignal, maxMs = MAX_COMPLETION_MS): Promise<CompletionOutcome> {
   const controller = new AbortController();
-  const stopOnOuter = (): void => controller.abort();
+  const stopOnOuter = (): void => controller.abort(COMPLETION_ABORTED);
   signal.addEventListener('abort', stopOnOuter, { once: true });
   let raw = '';
   let answered = false;
@@ -63,7 +64,7 @@ export async function runCompletion(prompt: CompletionPrompt, send: CompletionSe
   let bounded = false;
   const timer = setTimeout(() => {
     bounded = true;
-    controller.abort();
+    controller.abort(COMPLETION_ABORTED);
   }, maxMs);
   const onText = (delta: string): void => {
     answered = true;
@@ -71,10 +72,10 @@ export async function runCompletion(prompt: CompletionPrompt, send: CompletionSe
     raw += delta;
     if (raw.length > MAX_COMPLETION_RAW_CHARS) {
       bounded = true;
-      controller.abort();
+      controller.abort(COMPLETION_ABORTED);
     } else if (completionIsComplete(raw, prompt)) {
       stoppedEarly = true;
-      controller.abort();
+      controller.abort(COMPLETION_ABORTED);
     }
   };
   let usage: CompletionUsage | undefined;

@@ -7,6 +7,7 @@ import { CompletionBackoff, type Pause } from './completionBackoff';
 import { CompletionCache } from './completionCache';
 import type { CompletionOutcome } from './completionRun';
 import { shownCompletion, typedThrough, type ShownCompletion } from './typedThrough';
+import { COMPLETION_ABORTED } from './completionAbort';
 
 /** One ask: the place in the document and the text around it (windows, not the whole document). */
 export interface CompletionAsk {
@@ -110,7 +111,7 @@ export class CompletionScheduler<P> {
       return same.result;
     }
     // A newer place: the older ask stops waiting, or its request is aborted (the connection closes).
-    this.pending?.controller.abort();
+    this.pending?.controller.abort(COMPLETION_ABORTED);
     const rest = typedThrough(this.shown, ask.document, ask.offset, ask.prefix, ask.suffix);
     if (rest !== undefined) {
       this.counters.typedThrough++;
@@ -138,7 +139,7 @@ export class CompletionScheduler<P> {
     pending.waiters++;
     if (!cancel) return;
     const leave = (): void => {
-      if (--pending.waiters <= 0) pending.controller.abort();
+      if (--pending.waiters <= 0) pending.controller.abort(COMPLETION_ABORTED);
     };
     if (cancel.aborted) leave();
     else cancel.addEventListener('abort', leave, { once: true });
@@ -177,7 +178,7 @@ export class CompletionScheduler<P> {
 
   /** Stops whatever waits or is in flight (completions turned off, snoozed, disposed). */
   stop(): void {
-    this.pending?.controller.abort();
+    this.pending?.controller.abort(COMPLETION_ABORTED);
     this.shown = undefined;
   }
 
