@@ -12,6 +12,7 @@ import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
 import { scriptedReplyItem } from '../gateway/scriptedReply';
 import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, replace, setSetting, setSettingAndWait, waitFor } from './extensionHost';
+import { MATH_SOURCE } from '../harness/mathSource';
 
 // Apply on a chat code block in the real extension host: the block is taken from a reply the host
 // holds, the review opens in VS Code's diff editor, and only Accept writes (one undoable edit).
@@ -24,20 +25,7 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
   const root = (): string => (vscode.workspace.workspaceFolders?.[0]?.uri.fsPath as string);
   const dir = (): string => join(root(), 'apply-tests');
 
-  const FILE = [
-    'export function add(a: number, b: number): number {',
-    '  return a + b;',
-    '}',
-    '',
-    'export function sub(a: number, b: number): number {',
-    '  return a - b;',
-    '}',
-    '',
-    'export function mul(a: number, b: number): number {',
-    '  return a * b;',
-    '}',
-    '',
-  ].join('\n');
+  const FILE = MATH_SOURCE;
 
   function write(name: string, text: string): vscode.Uri {
     mkdirSync(dir(), { recursive: true });

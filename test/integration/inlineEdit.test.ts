@@ -10,6 +10,7 @@ import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
 import { scriptedReplyItem } from '../gateway/scriptedReply';
 import { activateExtension, connectedGateway, recordNotifications, replace, setSetting, setSettingAndWait, waitFor, clearKeyThroughCommand } from './extensionHost';
+import { MATH_SOURCE } from '../harness/mathSource';
 
 // Inline edit in the real extension host against the local gateway: the model's answer is scripted
 // (reply=...), the review is drawn in the file's own editor, and only Accept writes, one undo step
@@ -23,20 +24,7 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
   const root = (): string => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath as string;
   const dir = (): string => join(root(), 'inline-edit-tests');
 
-  const FILE = [
-    'export function add(a: number, b: number): number {',
-    '  return a + b;',
-    '}',
-    '',
-    'export function sub(a: number, b: number): number {',
-    '  return a - b;',
-    '}',
-    '',
-    'export function mul(a: number, b: number): number {',
-    '  return a * b;',
-    '}',
-    '',
-  ].join('\n');
+  const FILE = MATH_SOURCE;
   const SUB_COMMENTED = 'export function sub(a: number, b: number): number {\n  // Subtract b from a.\n  return a - b;\n}\n';
 
   function write(name: string, text: string): vscode.Uri {

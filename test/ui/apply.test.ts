@@ -3,25 +3,13 @@ import type { Frame } from 'playwright-core';
 import { scriptedReplyItem } from '../gateway/scriptedReply';
 import { useChatSuite } from './chatSuite';
 import type { Workbench } from './workbench';
+import { MATH_SOURCE } from '../harness/mathSource';
 
 // Apply as a user meets it: a reply's code block names a file, Apply (by keyboard) opens VS Code's
 // diff editor with Accept / Reject lenses on each change, and accepting writes the change into the
 // editor. The chat model and the merge model are the local gateway's, answering scripted texts
 // (reply=...): the reply a real model would give, and the merged file.
-const FILE = [
-  'export function add(a: number, b: number): number {',
-  '  return a + b;',
-  '}',
-  '',
-  'export function sub(a: number, b: number): number {',
-  '  return a - b;',
-  '}',
-  '',
-  'export function mul(a: number, b: number): number {',
-  '  return a * b;',
-  '}',
-  '',
-].join('\n');
+const FILE = MATH_SOURCE;
 const MERGED = FILE.replace('  return a + b;', '  // Adds two numbers.\n  return a + b;').replace('  return a * b;', '  return Math.imul(a, b);');
 const REPLY = [
   'Document `add` and keep `mul` in 32-bit integers, in `src/app.ts`:',
