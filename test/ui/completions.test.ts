@@ -62,10 +62,7 @@ describe('inline completions (real VS Code in Chromium, local gateway)', () => {
     await page.keyboard.press('Enter');
     await page.locator('.part.statusbar [aria-label^="Inline completions: on"]').first().waitFor({ timeout: 30_000 });
 
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill('calc.ts');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'calc.ts' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await workbench.quickOpen('calc.ts');
     const lines = page.locator('.monaco-editor .view-lines', { hasText: 'export function add' }).first();
     await lines.waitFor();
     await lines.click();

@@ -4,22 +4,14 @@ import { join } from 'node:path';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { scriptedReplyItem } from '../gateway/scriptedReply';
 import { Workbench } from './workbench';
+import { MATH_SOURCE } from '../harness/mathSource';
 
 // Inline edit as a user meets it: select lines, press Ctrl+K I (the extension's binding; Ctrl+I is
 // VS Code's inline chat while a chat agent provides it), type the instruction in the input, see
 // the inline diff with its lenses in the same editor, accept it with Alt+Shift+Y (not Ctrl+Enter: that
 // is VS Code's Insert Line Below, which a user typing during the review presses by habit). The model is the
 // local gateway's, answering a scripted text wrapped the way real models wrap it.
-const FILE = [
-  'export function add(a: number, b: number): number {',
-  '  return a + b;',
-  '}',
-  '',
-  'export function sub(a: number, b: number): number {',
-  '  return a - b;',
-  '}',
-  '',
-].join('\n');
+const FILE = MATH_SOURCE;
 const ANSWER = [
   'Here is the updated function:',
   '',
@@ -55,10 +47,7 @@ describe('inline edit (real VS Code in Chromium, local gateway)', () => {
 
   it('Ctrl+K I on a selection: the instruction input, the inline diff with Accept/Reject lenses, Alt+Shift+Y accepts', async () => {
     const { page } = workbench;
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill('math.ts');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'math.ts' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await workbench.quickOpen('math.ts');
     const lines = page.locator('.monaco-editor .view-lines', { hasText: 'export function sub' }).first();
     await lines.waitFor();
     // Select the whole `sub` function (lines 5 to 7) by keyboard.
@@ -132,10 +121,7 @@ describe('inline edit without inline chat: Ctrl+I, Escape and the recalled instr
 
   it('Ctrl+I on an empty line opens the input; Escape rejects all; ↓ recalls the last instruction', async () => {
     const { page } = workbench;
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill('math.ts');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'math.ts' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await workbench.quickOpen('math.ts');
     await page.locator('.monaco-editor .view-line', { hasText: 'export function sub' }).first().click();
     await page.keyboard.press('ArrowUp'); // the empty line 4
     const widget = page.locator('.quick-input-widget', { hasText: 'Edit with Unified Inference: src/math.ts' });

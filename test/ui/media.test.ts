@@ -75,10 +75,7 @@ describe('media: image gallery and read-aloud player (real VS Code in Chromium)'
 
   it('Read Selection Aloud plays the selection in the audio player', async () => {
     const { page } = workbench;
-    await page.keyboard.press('Control+P');
-    await page.locator('.quick-input-widget input').fill('reading.md');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'reading.md' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await workbench.quickOpen('reading.md');
     await page.locator('.monaco-editor .view-lines', { hasText: 'lighthouse keeper' }).first().waitFor();
     await page.locator('.monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+A');

@@ -75,6 +75,14 @@ export class Workbench {
     await this.page.keyboard.press('Enter');
   }
 
+  /** Opens a workspace file by name through Quick Open (Ctrl+P), as a user would. */
+  async quickOpen(name: string): Promise<void> {
+    await this.page.keyboard.press('Control+P');
+    await this.page.locator('.quick-input-widget input').fill(name);
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+    await this.page.keyboard.press('Enter');
+  }
+
   async openPalette(): Promise<void> {
     await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => undefined);
     await this.page.keyboard.press('F1');
