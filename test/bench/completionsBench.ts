@@ -193,7 +193,6 @@ async function typingSession(gateway: ThreadGateway, docs: readonly Doc[], optio
     }
   }
   const seconds = (Date.now() - started) / 1000;
-  await sleep(500); // the last request's connection closes
   // The typist never comes back to a place, so cache hits are timed by going back over the places
   // whose suggestion the session cached (as after undoing a few keys), with the same scheduler.
   const counters = { ...scheduler.counters };
@@ -207,7 +206,12 @@ async function typingSession(gateway: ThreadGateway, docs: readonly Doc[], optio
     if (scheduler.counters.cacheHits > hits) costs.get('cache hit')?.push(cost);
   }
   scheduler.stop();
-  const records = (await gateway.records()).filter((r) => r.path.endsWith('/chat/completions'));
+  // The last request's connection may still be closing: read the records once every one has closed (bounded).
+  let records = (await gateway.records()).filter((r) => r.path.endsWith('/chat/completions'));
+  for (let i = 0; i < 100 && records.some((r) => r.closedAt === undefined); i++) {
+    await sleep(20);
+    records = (await gateway.records()).filter((r) => r.path.endsWith('/chat/completions'));
+  }
   const closeLatency = { superseded: [] as number[], stoppedEarly: [] as number[] };
   traces.forEach((trace, i) => {
     const record = records[i];
