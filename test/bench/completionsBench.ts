@@ -50,6 +50,8 @@ interface Doc {
 
 
 interface SendTrace {
+  /** When the request was handed to the client (Date.now(), the clock the gateway's records use). */
+  sentAt?: number;
   abortAt?: number;
   stoppedEarly: boolean;
   superseded: boolean;
@@ -125,6 +127,7 @@ async function typingSession(gateway: ThreadGateway, docs: readonly Doc[], optio
         const trace: SendTrace = { stoppedEarly: false, superseded: false };
         traces.push(trace);
         const traced: CompletionSend = (p, onText, inner) => {
+          trace.sentAt = Date.now();
           inner.addEventListener('abort', () => {
             trace.abortAt = Date.now();
             trace.superseded = signal.aborted;
@@ -213,11 +216,18 @@ async function typingSession(gateway: ThreadGateway, docs: readonly Doc[], optio
     records = (await gateway.records()).filter((r) => r.path.endsWith('/chat/completions'));
   }
   const closeLatency = { superseded: [] as number[], stoppedEarly: [] as number[] };
-  traces.forEach((trace, i) => {
-    const record = records[i];
-    if (trace.abortAt === undefined || record?.closedAt === undefined || record.outcome !== 'aborted') return;
+  // Each stopped request is paired with the gateway record that started between its send and its
+  // abort (by time, not by order: a request aborted before it went out has no record).
+  let next = 0;
+  for (const trace of traces) {
+    if (trace.sentAt === undefined || trace.abortAt === undefined) continue;
+    while (next < records.length && (records[next]?.startedAt ?? 0) < trace.sentAt - 1) next++;
+    const record = records[next];
+    if (!record || record.startedAt > trace.abortAt + 1) continue;
+    next++;
+    if (record.closedAt === undefined || record.outcome !== 'aborted') continue;
     (trace.superseded ? closeLatency.superseded : closeLatency.stoppedEarly).push(record.closedAt - trace.abortAt);
-  });
+  }
   return { costs, counters, typedChars, shownCorrect, shownWrong, closeLatency, prompts, seconds };
 }
 
