@@ -29,7 +29,7 @@ describe('layer check (fails the build on a forbidden import)', () => {
 
   it('passes imports that follow the arrows', () => {
     const result = checkTree({
-      'core/a.ts': "import { request } from 'undici';\nimport { x } from './b';\nimport 'node:fs';",
+      'core/a.ts': "import { request } from 'undici';\nimport { x } from './b';\nimport 'node:fs';\nimport type { P } from '../shared/p';",
       'shared/p.ts': "export * from './q';",
       'webview/chat/m.ts': "import { marked } from 'marked';\nimport type { P } from '../../shared/p';",
       'extension/e.ts': "import * as vscode from 'vscode';\nimport { a } from '../core/a';\nimport * as fs from 'fs';",
@@ -41,6 +41,7 @@ describe('layer check (fails the build on a forbidden import)', () => {
     ['core/a.ts', "import * as vscode from 'vscode';", /src\/core may not import 'vscode'/],
     ['shared/a.ts', "import type { Uri } from 'vscode';", /src\/shared may not import 'vscode'/],
     ['shared/a.ts', "import { readFileSync } from 'node:fs';", /src\/shared may not import the node built-in/],
+    ['shared/a.ts', "import type { Model } from '../core/types/models';", /src\/shared may not import from src\/core/],
     ['webview/a.ts', "const fs = require('fs');", /src\/webview may not import the node built-in 'fs'/],
     ['webview/a.ts', "export { window } from 'vscode';", /src\/webview may not import 'vscode'/],
     ['webview/a.ts', "import { c } from '../core/client';", /src\/webview may not import from src\/core/],

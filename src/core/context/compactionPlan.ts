@@ -6,14 +6,15 @@
 // last of all the latest user message itself is trimmed. The latest user message and the last
 // few turns stay whole as long as anything else can give. A plan never claims to fit when it
 // does not: `fits` is false, and the caller must not send.
-import { estimateRequestTokens, DEFAULT_TOKENS_PER_CHAR, type ContextMessage, type ContextPart } from './tokenEstimate';
+import type { WireMessage, WirePart } from '../../shared/chatModel';
+import { estimateRequestTokens, DEFAULT_TOKENS_PER_CHAR } from './tokenEstimate';
 import { MIN_TRIM_CHARS, trimMiddle } from './trimText';
 
 export interface ContextTurn {
   readonly id: string;
   /** A user turn: exchanges start here, and only here are old turns cut off (a tool call never loses its result). */
   readonly user: boolean;
-  readonly messages: readonly ContextMessage[];
+  readonly messages: readonly WireMessage[];
 }
 
 export interface CompactionInput {
@@ -22,7 +23,7 @@ export interface CompactionInput {
   /** The turns before the reply, oldest first; the last user turn among them is the message being answered. */
   readonly turns: readonly ContextTurn[];
   /** What the reply being written added so far (tool calls and results of earlier rounds). */
-  readonly tail: readonly ContextMessage[];
+  readonly tail: readonly WireMessage[];
   /** Characters of the tool definitions sent along. */
   readonly toolChars?: number;
   /** Input tokens the request may use (contextBudget). */
@@ -39,7 +40,7 @@ export interface CompactionInput {
 export interface CompactionPlan {
   /** The turns to send, trimmed where needed (same ids). */
   readonly turns: readonly ContextTurn[];
-  readonly tail: readonly ContextMessage[];
+  readonly tail: readonly WireMessage[];
   /** The oldest turns, as they were, to fold into a summary; then plan again without them. */
   readonly summarize?: readonly ContextTurn[];
   /** Old turns left out (no summary could carry them). */
@@ -67,9 +68,9 @@ interface Slot {
   readonly kind: 'text' | 'toolResult';
 }
 
-type Mutable = { id: string; user: boolean; messages: { role: 'user' | 'assistant'; parts: ContextPart[] }[] };
+type Mutable = { id: string; user: boolean; messages: { role: 'user' | 'assistant'; parts: WirePart[] }[] };
 
-function copyMessages(messages: readonly ContextMessage[]): Mutable['messages'] {
+function copyMessages(messages: readonly WireMessage[]): Mutable['messages'] {
   return messages.map((message) => ({ role: message.role, parts: [...message.parts] }));
 }
 

@@ -4,26 +4,15 @@
 // English prose is about 4 characters per token with current tokenizers, code and non-Latin
 // text denser, so 3 characters per token compacts a little early rather than late. After a reply
 // the gateway's own usage figure recalibrates the ratio for the conversation (calibratedRatio).
-
-/** The parts of a message that cost tokens: the wire parts the chat replays. */
-export type ContextPart =
-  | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'thinking'; readonly thinking: string; readonly signature: string }
-  | { readonly kind: 'redactedThinking'; readonly data: string }
-  | { readonly kind: 'toolCall'; readonly id: string; readonly name: string; readonly input: unknown }
-  | { readonly kind: 'toolResult'; readonly callId: string; readonly content: string; readonly isError?: boolean };
-
-export interface ContextMessage {
-  readonly role: 'user' | 'assistant';
-  readonly parts: readonly ContextPart[];
-}
+// The parts counted are the chat's wire parts, the ones it replays (shared/chatModel.ts).
+import type { WireMessage, WirePart } from '../../shared/chatModel';
 
 /** Tokens per character when nothing was measured yet (see above). */
 export const DEFAULT_TOKENS_PER_CHAR = 1 / 3;
 /** Role markers and separators each message costs beyond its text (OpenAI documents 3 to 4). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 
-export function partChars(part: ContextPart): number {
+export function partChars(part: WirePart): number {
   switch (part.kind) {
     case 'text':
       return part.text.length;
@@ -38,7 +27,7 @@ export function partChars(part: ContextPart): number {
   }
 }
 
-export function messageChars(message: ContextMessage): number {
+export function messageChars(message: WireMessage): number {
   let chars = 0;
   for (const part of message.parts) chars += partChars(part);
   return chars;
@@ -48,12 +37,12 @@ export function estimateTextTokens(text: string, tokensPerChar = DEFAULT_TOKENS_
   return Math.ceil(text.length * tokensPerChar);
 }
 
-export function estimateMessageTokens(message: ContextMessage, tokensPerChar = DEFAULT_TOKENS_PER_CHAR): number {
+export function estimateMessageTokens(message: WireMessage, tokensPerChar = DEFAULT_TOKENS_PER_CHAR): number {
   return MESSAGE_OVERHEAD_TOKENS + Math.ceil(messageChars(message) * tokensPerChar);
 }
 
 /** A whole request: the system prompt (one message), the messages, and tool definitions (as their JSON). */
-export function estimateRequestTokens(request: { readonly system?: string; readonly messages: readonly ContextMessage[]; readonly toolChars?: number }, tokensPerChar = DEFAULT_TOKENS_PER_CHAR): number {
+export function estimateRequestTokens(request: { readonly system?: string; readonly messages: readonly WireMessage[]; readonly toolChars?: number }, tokensPerChar = DEFAULT_TOKENS_PER_CHAR): number {
   let tokens = request.system ? MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(request.system, tokensPerChar) : 0;
   for (const message of request.messages) tokens += estimateMessageTokens(message, tokensPerChar);
   return tokens + Math.ceil((request.toolChars ?? 0) * tokensPerChar);

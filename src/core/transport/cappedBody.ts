@@ -2,9 +2,8 @@
 // byte is read, and an undeclared (chunked) body is read only up to the cap, then the connection
 // is closed. Either way the caller gets a ResponseTooLargeError that says what and how much.
 import { ResponseTooLargeError } from '../errors';
+import type { HeaderBag } from './retry';
 import { formatByteSize } from '../limits';
-
-type HeaderBag = Record<string, string | string[] | undefined>;
 
 export interface BodyCap {
   /** The most bytes read. */

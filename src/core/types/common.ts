@@ -1,9 +1,8 @@
 import type { Dispatcher } from 'undici';
+import type { AuthHeader } from '../../shared/settings';
 
 /** The key itself, or a function asked before every request (so a changed key applies at once). */
 export type ApiKeySource = string | (() => Promise<string | undefined>);
-
-export type AuthHeader = 'authorization' | 'x-api-key';
 
 export interface GatewayClientOptions {
   /** The gateway address; `/api/v1` and a trailing slash are optional. */

@@ -1,6 +1,7 @@
 // The context window's pure logic: the token estimate, the budget, trimming, the compaction plan.
 import * as assert from 'node:assert/strict';
-import { calibratedRatio, estimateRequestTokens, estimateTextTokens, type ContextMessage } from '../../../src/core/context/tokenEstimate';
+import { calibratedRatio, estimateRequestTokens, estimateTextTokens } from '../../../src/core/context/tokenEstimate';
+import type { WireMessage } from '../../../src/shared/chatModel';
 import { contextBudget } from '../../../src/core/context/contextBudget';
 import { isContextLengthError, reportedContextLength, reportedInputTokens } from '../../../src/core/context/contextErrors';
 import { MIN_TRIM_CHARS, trimMiddle } from '../../../src/core/context/trimText';
@@ -23,7 +24,7 @@ function exchanges(count: number, size: number): ContextTurn[] {
   return Array.from({ length: count }, (_, i) => [user(`u${i}`, `question ${i} `.padEnd(size, 'q')), reply(`a${i}`, `answer ${i} `.padEnd(size, 'a'))]).flat();
 }
 
-function sent(plan: { turns: readonly ContextTurn[]; tail: readonly ContextMessage[] }): ContextMessage[] {
+function sent(plan: { turns: readonly ContextTurn[]; tail: readonly WireMessage[] }): WireMessage[] {
   return [...plan.turns.flatMap((turn) => turn.messages), ...plan.tail];
 }
 
@@ -160,7 +161,7 @@ describe('context window: compaction plan', () => {
   });
 
   it('trims the reply\'s own huge tool result rather than failing', () => {
-    const tail: ContextMessage[] = [
+    const tail: WireMessage[] = [
       { role: 'assistant', parts: [{ kind: 'toolCall', id: 'c1', name: 'read_file', input: { path: 'big.log' } }] },
       { role: 'user', parts: [{ kind: 'toolResult', callId: 'c1', content: 'L'.repeat(100_000) }] },
     ];
