@@ -1,6 +1,7 @@
 // Fails the build when an import crosses a layer boundary (see ../shared/design/architecture.md):
 //   src/shared    -> src/shared only (no vscode, no node built-ins, no DOM-only packages)
-//   src/core      -> src/core, src/shared, node built-ins, undici, eventsource-parser, diff (jsdiff: line diffs, patches, review diffs)
+//   src/core      -> src/core, src/shared, node built-ins, undici, eventsource-parser, diff (jsdiff: line diffs,
+//                    patches, review diffs), marked (its lexer finds a reply's code blocks)
 //   src/webview   -> src/webview, src/shared, marked, dompurify, highlight.js (never vscode or node built-ins)
 //   src/extension -> src/extension, src/core, src/shared, vscode, node built-ins, packages
 // Inside src/extension, folders stand in tiers (EXTENSION_TIERS): a file imports from its own folder
@@ -18,7 +19,7 @@ const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 /** @type {Record<string, { layers: string[], packages: string[] | 'any', builtins: boolean, vscode: boolean }>} */
 export const rules = {
   shared: { layers: ['shared'], packages: [], builtins: false, vscode: false },
-  core: { layers: ['core', 'shared'], packages: ['undici', 'eventsource-parser', 'diff'], builtins: true, vscode: false },
+  core: { layers: ['core', 'shared'], packages: ['undici', 'eventsource-parser', 'diff', 'marked'], builtins: true, vscode: false },
   webview: { layers: ['webview', 'shared'], packages: ['marked', 'dompurify', 'highlight.js'], builtins: false, vscode: false },
   extension: { layers: ['extension', 'core', 'shared'], packages: 'any', builtins: true, vscode: true },
 };
@@ -32,7 +33,7 @@ export const EXTENSION_TIERS = [
   ['config.ts', 'lifecycle.ts', 'log.ts'],
   ['apiKey', 'webview', 'workspaceFiles'],
   ['gateway'],
-  ['models', 'account', 'answers', 'checkpoints', 'errors'],
+  ['models', 'account', 'checkpoints', 'errors'],
   ['apply', 'edits', 'terminal', 'media', 'research', 'search', 'languageModels', 'toolServers', 'completions', 'commitMessage'],
   ['chat', 'participant', 'lmTools', 'inlineEdit'],
   ['testApi.ts', 'uiTestSeed.ts'],

@@ -1,4 +1,5 @@
-// Writes l10n/bundle.l10n.json from the vscode.l10n.t(...) calls in src/extension, the same
+// Writes l10n/bundle.l10n.json from the l10n.t(...) calls in src/extension and src/core (core's
+// host-free code is handed a Translator, which the host backs with vscode.l10n), the same
 // file `@vscode/l10n-dev export` makes (a translator copies it to bundle.l10n.<locale>.json).
 // We parse with the TypeScript we already have instead of adding l10n-dev and its dependencies.
 //
@@ -14,7 +15,7 @@ const ts = createRequire(import.meta.url)('typescript');
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const srcRoot = option('--src', join(repo, 'src', 'extension'));
+const srcRoots = args.includes('--src') ? [option('--src')] : [join(repo, 'src', 'extension'), join(repo, 'src', 'core')];
 const bundleFile = option('--bundle', join(repo, 'l10n', 'bundle.l10n.json'));
 
 const listTs = (folder) => readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -42,7 +43,7 @@ const isL10nT = (callee) => ts.isPropertyAccessExpression(callee) && callee.name
 
 const bundle = {};
 const problems = [];
-for (const file of listTs(srcRoot).sort()) {
+for (const file of srcRoots.flatMap(listTs).sort()) {
   const text = readFileSync(file, 'utf8');
   if (!text.includes('l10n')) continue;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);

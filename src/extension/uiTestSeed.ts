@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { Conversation } from '../shared/chatModel';
 import type { ConversationStore } from './chat/history/conversationStore';
-import type { LastConversation } from './chat/lastConversation';
+import type { LastConversation } from '../core/chat/lastConversation';
 import type { Log } from './log';
 import type { CheckpointService } from './checkpoints/checkpointService';
 import { writeWithCheckpoint } from './checkpoints/testWriter';

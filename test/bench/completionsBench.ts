@@ -16,7 +16,7 @@ import { buildCompletionPrompt } from '../../src/core/completions/completionProm
 import { runCompletion, type CompletionSend } from '../../src/core/completions/completionRun';
 import { CompletionScheduler, realClock, type CompletionAsk } from '../../src/core/completions/completionScheduler';
 import { PREFIX_WINDOW_CHARS, SUFFIX_WINDOW_CHARS } from '../../src/core/completions/completionWindow';
-import { completionSend } from '../../src/extension/completions/completionRequest';
+import { completionSend } from '../../src/core/completions/completionRequest';
 import { seededRandom } from '../harness/seededRandom';
 import { completionsReport, type KeyCost, type Session, type StreamSample } from './completionsReport';
 import { gatewayOnThread, type ThreadGateway } from './gatewayThread';

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { BUILD_INDEX_BUTTON, BUILD_INDEX_QUESTION } from '../../src/extension/lmTools/semanticSearchTool';
-import { LM_TOOLS, type LmToolKey } from '../../src/extension/lmTools/toolNames';
+import { LM_TOOLS, type LmToolKey } from '../../src/core/lmTools/toolNames';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { encodeWav } from '../gateway/wav';

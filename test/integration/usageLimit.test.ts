@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AssistantTurn } from '../../src/shared/chatModel';
-import type { CreditsState } from '../../src/extension/account/creditsPresentation';
+import type { CreditsState } from '../../src/core/account/creditsPresentation';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
 import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, setSetting, waitFor } from './extensionHost';

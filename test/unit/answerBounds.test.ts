@@ -11,10 +11,10 @@ import { parseChatStream } from '../../src/core/streams/chatStream';
 import { parseMessagesStream } from '../../src/core/streams/messagesStream';
 import type { GatewayClient } from '../../src/core/transport/client';
 import type { AssistantTurn, Conversation, WirePart } from '../../src/shared/chatModel';
-import type { ToolHost } from '../../src/extension/answers/toolHost';
-import { parseToolInput, toolInputOf } from '../../src/extension/answers/gatewayMessages';
+import type { ToolHost } from '../../src/core/answers/toolHost';
+import { parseToolInput, toolInputOf } from '../../src/core/answers/gatewayMessages';
 import { ConversationStore } from '../../src/extension/chat/history/conversationStore';
-import { runReply } from '../../src/extension/chat/replyRunner';
+import { runReply } from '../../src/core/chat/replyRunner';
 
 const encoder = new TextEncoder();
 

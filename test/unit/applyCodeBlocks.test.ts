@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { replyCodeBlocks } from '../../src/extension/apply/replyCodeBlocks';
+import { replyCodeBlocks } from '../../src/core/apply/replyCodeBlocks';
 import { attachMarkdownActions } from '../../src/webview/chat/markdown/markdownActions';
 import { codeBlockOf } from '../../src/webview/chat/markdown/codeBlocks';
 import { recorder, render } from './markdownKit';

@@ -4,12 +4,12 @@
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../src/core/transport/client';
 import type { AssistantTurn, ChatTurn, ReplyContext } from '../../src/shared/chatModel';
-import { compactedHistory, compactionNote, summaryMessage } from '../../src/extension/chat/context/compactedHistory';
-import { ContextKeeper } from '../../src/extension/chat/context/contextKeeper';
-import { instructionPrompt } from '../../src/extension/chat/context/instructionPrompt';
-import { SUMMARY_SYSTEM, summaryPrompt, transcript } from '../../src/extension/chat/context/summarizer';
-import { describeChatError } from '../../src/extension/errors/describeError';
-import { runReply } from '../../src/extension/chat/replyRunner';
+import { compactedHistory, compactionNote, summaryMessage } from '../../src/core/chat/context/compactedHistory';
+import { ContextKeeper } from '../../src/core/chat/context/contextKeeper';
+import { instructionPrompt } from '../../src/core/chat/context/instructionPrompt';
+import { SUMMARY_SYSTEM, summaryPrompt, transcript } from '../../src/core/chat/context/summarizer';
+import { describeChatError } from '../../src/core/failures/describeError';
+import { runReply } from '../../src/core/chat/replyRunner';
 import { FAULT_HEADER } from '../gateway/index';
 import { useGateway } from './gateway/helpers';
 

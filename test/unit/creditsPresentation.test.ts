@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { presentCredits, severityOf, type CreditsState } from '../../src/extension/account/creditsPresentation';
+import { presentCredits, severityOf, type CreditsState } from '../../src/core/account/creditsPresentation';
 import { ENGLISH, type Translator } from '../../src/shared/translator';
 
 const thresholds = { refreshIntervalMinutes: 5, warningThreshold: 5, errorThreshold: 1 };

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { validateApiKeyInput } from '../../src/extension/apiKey/apiKeyInput';
+import { validateApiKeyInput } from '../../src/core/transport/apiKeyInput';
 import { sendsKeyInClearText } from '../../src/core/transport/baseUrl';
-import { baseUrlInputWarning, validateBaseUrlInput } from '../../src/extension/gateway/baseUrlInput';
+import { baseUrlInputWarning, validateBaseUrlInput } from '../../src/core/transport/baseUrlInput';
 import { ENGLISH, type Translator } from '../../src/shared/translator';
 
 describe('what a user types', () => {

@@ -46,18 +46,18 @@ describe('layer check (fails the build on a forbidden import)', () => {
     ['webview/a.ts', "export { window } from 'vscode';", /src\/webview may not import 'vscode'/],
     ['webview/a.ts', "import { c } from '../core/client';", /src\/webview may not import from src\/core/],
     ['core/a.ts', "const m = await import('../extension/x');", /src\/core may not import from src\/extension/],
-    ['core/a.ts', "import { marked } from 'marked';", /src\/core may not import the package 'marked'/],
+    ['core/a.ts', "import hljs from 'highlight.js';", /src\/core may not import the package 'highlight.js'/],
   ];
   it('passes an extension feature importing a lower service folder', () => {
     const result = checkTree({
-      'extension/chat/panel.ts': "import { a } from '../answers/gatewayAnswer';\nimport { b } from './local';\nimport { c } from '../config';",
-      'extension/answers/gatewayAnswer.ts': "import { g } from '../gateway/connection';",
+      'extension/chat/panel.ts': "import { a } from '../models/modelCatalog';\nimport { b } from './local';\nimport { c } from '../config';",
+      'extension/models/modelCatalog.ts': "import { g } from '../gateway/connection';",
     });
     assert.equal(result.status, 0, result.output);
   });
 
   const sideways: [string, string, RegExp][] = [
-    ['extension/answers/a.ts', "import { c } from '../chat/chatController';", /src\/extension\/answers may not import from src\/extension\/chat/],
+    ['extension/models/a.ts', "import { c } from '../chat/chatController';", /src\/extension\/models may not import from src\/extension\/chat/],
     ['extension/media/a.ts', "import { s } from '../search/index';", /src\/extension\/media may not import from src\/extension\/search \(same tier/],
     ['extension/gateway/a.ts', "import { x } from '../extension';", /src\/extension\/gateway may not import from src\/extension\/extension\.ts/],
     ['extension/newFeature/a.ts', "import { x } from '../config';", /src\/extension\/newFeature has no place in EXTENSION_TIERS/],

@@ -2,8 +2,8 @@
 // themselves run in test/integration/languageModelTools.test.ts).
 import * as assert from 'node:assert/strict';
 import type { RankedResult } from '../../src/core/search/rankResults';
-import { LM_TOOL_SET, LM_TOOLS } from '../../src/extension/lmTools/toolNames';
-import { creditsText, rankingText, resultsText } from '../../src/extension/lmTools/toolTexts';
+import { LM_TOOL_SET, LM_TOOLS } from '../../src/core/lmTools/toolNames';
+import { creditsText, rankingText, resultsText } from '../../src/core/lmTools/toolTexts';
 import { readManifest } from './manifest';
 
 interface ToolEntry {

@@ -3,7 +3,7 @@ import { JSDOM } from 'jsdom';
 import { IMAGE_TYPES, sniffImageType } from '../../src/core/images/imageType';
 import { ImageDownloadError } from '../../src/core/errors';
 import type { DownloadedImage } from '../../src/core/images/imageDownloader';
-import { failureSummary, imageFileName, imageFolderSegments, markdownImageLink, promptSlug, splitDownloads } from '../../src/extension/media/imageData';
+import { failureSummary, imageFileName, imageFolderSegments, markdownImageLink, promptSlug, splitDownloads } from '../../src/core/media/imageData';
 import { isGalleryImageId, parseGalleryToHostMessage } from '../../src/shared/galleryProtocol';
 import type { GalleryImage } from '../../src/shared/galleryProtocol';
 import { GalleryView } from '../../src/webview/gallery/galleryView';

@@ -7,9 +7,9 @@ import { GatewayClient } from '../../src/core/transport/client';
 import { GatewayError, StreamError } from '../../src/core/errors';
 import type { MessageCreateRequest } from '../../src/core/types/messages';
 import { EFFORT_THINKING_BUDGET, type AssistantTurn, type ChatTurn } from '../../src/shared/chatModel';
-import { describeChatError } from '../../src/extension/errors/describeError';
-import { turnsToWire } from '../../src/extension/chat/conversationWire';
-import { runReply } from '../../src/extension/chat/replyRunner';
+import { describeChatError } from '../../src/core/failures/describeError';
+import { turnsToWire } from '../../src/core/chat/conversationWire';
+import { runReply } from '../../src/core/chat/replyRunner';
 import { useGateway, type Json } from './gateway/helpers';
 
 const CLAUDE = 'sim-anthropic/claude-sim-sonnet';

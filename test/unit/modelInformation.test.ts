@@ -7,7 +7,7 @@ import { catalogFeatures } from '../../src/core/models/modelFeatures';
 import { contextBudget } from '../../src/core/context/contextBudget';
 import { estimateTextTokens, MESSAGE_OVERHEAD_TOKENS } from '../../src/core/context/tokenEstimate';
 import type { Model } from '../../src/core/types/account';
-import { answerRoomOf, chatModelInformation, DEFAULT_CONTEXT_LENGTH, DEFAULT_MAX_OUTPUT_TOKENS, estimateTokens, modelInformation } from '../../src/extension/languageModels/modelInformation';
+import { answerRoomOf, chatModelInformation, DEFAULT_CONTEXT_LENGTH, DEFAULT_MAX_OUTPUT_TOKENS, estimateTokens, modelInformation } from '../../src/core/languageModels/modelInformation';
 
 const model = (fields: Record<string, unknown>): Model => ({ id: 'sim-openai/gpt-sim-mini', object: 'model', ...fields });
 

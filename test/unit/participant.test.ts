@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import type { Model } from '../../src/core/types/account';
-import type { CreditsState } from '../../src/extension/account/creditsPresentation';
-import { chooseModel } from '../../src/extension/models/defaultModel';
+import type { CreditsState } from '../../src/core/account/creditsPresentation';
+import { chooseModel } from '../../src/core/models/defaultModel';
 import { followupsFor } from '../../src/extension/participant/followups';
-import { historyToMessages, lastAnswer, type ChatTurn } from '../../src/extension/participant/history';
-import { modelsMarkdown } from '../../src/extension/participant/modelsMarkdown';
-import { quotaMarkdown } from '../../src/extension/participant/quotaMarkdown';
-import { speechText } from '../../src/extension/participant/speechText';
+import { historyToMessages, lastAnswer, type ChatTurn } from '../../src/core/participant/history';
+import { modelsMarkdown } from '../../src/core/participant/modelsMarkdown';
+import { quotaMarkdown } from '../../src/core/participant/quotaMarkdown';
+import { speechText } from '../../src/core/participant/speechText';
 
 const model = (id: string, extra: Partial<Model> = {}): Model => ({ id, object: 'model', ...extra });
 const text = (t: string) => [{ kind: 'text' as const, text: t }];

@@ -6,7 +6,7 @@ import { onDidChangeSettingsUnder, readSettings } from '../config';
 import type { GatewayConnection, RequestFailure } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
-import type { CreditsReading, CreditsState, SpendFigures } from './creditsPresentation';
+import type { CreditsReading, CreditsState, SpendFigures } from '../../core/account/creditsPresentation';
 
 const MODEL_USE_DEBOUNCE_MS = 2_000;
 const QUOTA_TIMEOUT_MS = 15_000;

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 import type { CreditsMonitor } from './creditsMonitor';
-import { presentCredits, type CreditsPresentation } from './creditsPresentation';
+import { presentCredits, type CreditsPresentation } from '../../core/account/creditsPresentation';
 
 const BACKGROUND: Record<CreditsPresentation['severity'], vscode.ThemeColor | undefined> = {
   normal: undefined,

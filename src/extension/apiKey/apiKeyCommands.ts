@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Log } from '../log';
-import { validateApiKeyInput } from './apiKeyInput';
+import { validateApiKeyInput } from '../../core/transport/apiKeyInput';
 import { API_KEY_ENV_VAR, type ApiKeyStore } from './apiKeyStore';
 
 export async function setApiKeyCommand(store: ApiKeyStore, log: Log): Promise<boolean> {

@@ -23,7 +23,7 @@ import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesServ
 import type { ApplyReview } from './applyReview';
 import { ApplyReviews, guardedNotice } from './applyReviews';
 import { mergeThroughGateway } from './mergeRequest';
-import { replyCodeBlocks, type ReplyCodeBlock } from './replyCodeBlocks';
+import { replyCodeBlocks, type ReplyCodeBlock } from '../../core/apply/replyCodeBlocks';
 
 export interface CodeApplierDeps {
   readonly connection: GatewayConnection;

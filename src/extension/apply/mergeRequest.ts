@@ -7,9 +7,9 @@ import { codeFromAnswer, fenceFor, mergePrompt } from '../../core/apply/mergeAns
 import { isAbortError } from '../../core/errors';
 import { readSettings } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
-import { streamGatewayAnswer } from '../answers/gatewayAnswer';
-import type { ErrorAction } from '../errors/describeError';
-import { ACTION_COMMANDS } from '../errors/errorWords';
+import { streamGatewayAnswer } from '../../core/answers/gatewayAnswer';
+import type { ErrorAction } from '../../core/failures/describeError';
+import { ACTION_COMMANDS } from '../../core/failures/errorWords';
 import { actionLabel, type Failures } from '../errors/failures';
 import type { Log } from '../log';
 

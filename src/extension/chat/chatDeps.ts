@@ -1,7 +1,7 @@
 // What a chat needs from the rest of the extension (built once in extension.ts, shared by the
 // sidebar chat and every editor panel).
 import type * as vscode from 'vscode';
-import type { CreditsReading, CreditsState } from '../account/creditsPresentation';
+import type { CreditsReading, CreditsState } from '../../core/account/creditsPresentation';
 import type { CreditsMonitor } from '../account/creditsMonitor';
 import type { CodeApplier } from '../apply/codeApplier';
 import type { ApiKeyStore } from '../apiKey/apiKeyStore';
@@ -11,8 +11,8 @@ import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesServ
 import type { ModelCatalog } from '../models/modelCatalog';
 import type { WorkspaceFileIndex } from '../workspaceFiles/workspaceFileIndex';
 import type { ConversationStore } from './history/conversationStore';
-import type { LastConversation } from './lastConversation';
-import type { CostMeter } from './replyCost';
+import type { LastConversation } from '../../core/chat/lastConversation';
+import type { CostMeter } from '../../core/chat/replyCost';
 import type { ChatCheckpoints } from '../checkpoints/createCheckpoints';
 
 export interface ChatDeps {

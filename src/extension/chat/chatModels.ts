@@ -3,7 +3,7 @@
 // model setting, else the catalog's first chat model.
 import type { ModelOption } from '../../shared/chatProtocol';
 import { readSettings } from '../config';
-import { categoryOf, providerOf } from '../models/catalogTree';
+import { categoryOf, providerOf } from '../../core/models/catalogTree';
 import type { ChatDeps } from './chatDeps';
 
 /** workspaceState: the model last picked in this workspace. */

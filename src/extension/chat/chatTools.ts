@@ -8,14 +8,14 @@
 // looked (core's exclusionBaseline.ts): an edited .gitignore does not open it to the model.
 import { ExclusionBaseline } from '../../core/workspaceFiles/exclusionBaseline';
 import type { Settings } from '../../shared/settings';
-import type { GatewayTool } from '../answers/gatewayAnswer';
+import type { GatewayTool } from '../../core/answers/gatewayAnswer';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
-import { EDIT_TOOLS, isEditTool } from '../edits/editDefinitions';
+import { EDIT_TOOLS, isEditTool } from '../../core/edits/editDefinitions';
 import { EditTools } from '../edits/editTools';
 import { COMMAND_TOOL, CommandTool, RUN_COMMAND } from '../terminal/commandTool';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
-import type { ToolHost, ToolReview } from '../answers/toolHost';
-import type { ToolApprovals } from './toolApprovals';
+import type { ToolHost, ToolReview } from '../../core/answers/toolHost';
+import type { ToolApprovals } from '../../core/chat/toolApprovals';
 import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
 
 /**

@@ -8,9 +8,9 @@ import { MAX_BRACE_DEPTH, MAX_GLOB_LENGTH } from '../../core/workspaceFiles/glob
 import type { ExclusionBaseline } from '../../core/workspaceFiles/exclusionBaseline';
 import type { WorkspaceFile } from '../../core/workspaceFiles/workspaceFile';
 import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
-import type { GatewayTool } from '../answers/gatewayAnswer';
+import type { GatewayTool } from '../../core/answers/gatewayAnswer';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
-import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolOutcome, type ToolReview } from '../answers/toolHost';
+import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolOutcome, type ToolReview } from '../../core/answers/toolHost';
 
 export const MAX_READ_BYTES = 200_000;
 const MAX_LISTED = 500;

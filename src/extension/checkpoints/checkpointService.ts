@@ -14,7 +14,7 @@ import type { Log } from '../log';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { CheckpointRefusedError, type CheckpointRecorder, type ReplyRef } from './checkpointRecorder';
 import { readFileNow } from './fileSnapshot';
-import { RestoreGuard } from './restoreGuard';
+import { RestoreGuard } from '../../core/checkpoints/restoreGuard';
 
 /** A restore worked out and checked (every kept byte read and verified), ready to show and apply. */
 export interface PreparedRestore extends PlannedRestore {

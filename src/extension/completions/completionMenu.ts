@@ -9,7 +9,7 @@ import { completionsEnabledFor } from '../../core/completions/languageEnablement
 import { SETTINGS_SECTION } from '../../shared/settings';
 import { readSettings } from '../config';
 import { catalogModels } from '../models/catalogModels';
-import { categoryOf } from '../models/catalogTree';
+import { categoryOf } from '../../core/models/catalogTree';
 import type { ModelCatalog } from '../models/modelCatalog';
 import type { CompletionsController } from './completionsController';
 

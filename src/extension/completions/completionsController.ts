@@ -20,7 +20,7 @@ import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
 import type { CompletionContext, CompletionPlace } from './completionContext';
-import { completionSend } from './completionRequest';
+import { completionSend } from '../../core/completions/completionRequest';
 
 /** Completions report model use (a credits refresh) at most this often: one /quota read per typing burst, not per keystroke. */
 export const MODEL_USE_REPORT_MS = 30_000;

@@ -13,7 +13,7 @@ import type { WorkspaceFile } from '../../core/workspaceFiles/workspaceFile';
 import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import type { ToolChange, ToolChangeFile } from '../../shared/chatModel';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
-import type { EditToolName } from './editDefinitions';
+import type { EditToolName } from '../../core/edits/editDefinitions';
 
 /** Text files larger than this are not edited by the tools (the diff, the model and the editor all suffer). */
 export const MAX_EDIT_BYTES = 1_000_000;

@@ -3,11 +3,11 @@
 // `run` writes exactly that change, after the user allowed it, through one WorkspaceEdit. The
 // checkpoint of the reply keeps each file's pre-image before the first byte moves.
 import type { ExclusionBaseline } from '../../core/workspaceFiles/exclusionBaseline';
-import type { ToolCallRequest, ToolOutcome, ToolReview } from '../answers/toolHost';
+import type { ToolCallRequest, ToolOutcome, ToolReview } from '../../core/answers/toolHost';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { applyEditPlan } from './applyEditPlan';
-import { isEditTool } from './editDefinitions';
+import { isEditTool } from '../../core/edits/editDefinitions';
 import { EditPlan, planEdit } from './editPlan';
 import { reviewedDiffs } from './reviewedDiffs';
 

@@ -8,9 +8,9 @@ import { openSettings } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
-import { describeError, type ErrorAction, type ErrorDescription } from './describeError';
-import { ACTION_COMMANDS } from './errorWords';
-import { missingSetup, SetupRequiredError, type MissingSetup } from './setupError';
+import { describeError, type ErrorAction, type ErrorDescription } from '../../core/failures/describeError';
+import { ACTION_COMMANDS } from '../../core/failures/errorWords';
+import { missingSetup, SetupRequiredError, type MissingSetup } from '../../core/failures/setupError';
 
 /** How long a command waits for the connection to see a key or an address the user just set. */
 const SETUP_SETTLE_MS = 10_000;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { SETTINGS_SECTION } from '../../shared/settings';
 import { readSettings } from '../config';
-import { baseUrlInputWarning, validateBaseUrlInput } from './baseUrlInput';
+import { baseUrlInputWarning, validateBaseUrlInput } from '../../core/transport/baseUrlInput';
 
 /** Asks for the gateway address and stores it in the user settings. */
 export async function setBaseUrlCommand(): Promise<boolean> {

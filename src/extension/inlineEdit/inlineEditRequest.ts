@@ -8,7 +8,7 @@ import type { GatewayClient } from '../../core/transport/client';
 import { inlineEditPrompt, MAX_INLINE_EDIT_ANSWER_CHARS, surroundingCode, replacementFromAnswer, type InlineEditRequestText } from '../../core/inlineEdit/inlineEditPrompt';
 import { StreamedReplacement } from '../../core/inlineEdit/streamedReplacement';
 import { lineEndingOf } from '../../core/edits/lineEndings';
-import { streamGatewayAnswer } from '../answers/gatewayAnswer';
+import { streamGatewayAnswer } from '../../core/answers/gatewayAnswer';
 import type { ChatApi } from '../../shared/settings';
 import type { LineScope } from '../../core/inlineEdit/lineScope';
 import type { InlineEditSession } from './inlineEditSession';

@@ -1,19 +1,19 @@
 import * as vscode from 'vscode';
 import { readSettings } from '../config';
-import type { ErrorDescription } from '../errors/describeError';
-import { describeInWords } from '../errors/errorWords';
+import type { ErrorDescription } from '../../core/failures/describeError';
+import { describeInWords } from '../../core/failures/errorWords';
 import type { Failures } from '../errors/failures';
-import { missingSetup, SetupRequiredError } from '../errors/setupError';
+import { missingSetup, SetupRequiredError } from '../../core/failures/setupError';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { TokenUsage } from '../../shared/chatModel';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
-import { providerOf } from '../models/catalogTree';
-import { streamGatewayAnswer } from '../answers/gatewayAnswer';
-import { toolInputRefusal } from '../answers/gatewayMessages';
-import { answerRoomOf, chatModelInformation, estimateTokens, type ModelInformation } from './modelInformation';
-import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools, type LanguageModelKit } from './requestMessages';
+import { providerOf } from '../../core/models/catalogTree';
+import { streamGatewayAnswer } from '../../core/answers/gatewayAnswer';
+import { toolInputRefusal } from '../../core/answers/gatewayMessages';
+import { answerRoomOf, chatModelInformation, estimateTokens, type ModelInformation } from '../../core/languageModels/modelInformation';
+import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools, type LanguageModelKit } from '../../core/languageModels/requestMessages';
 
 export const LANGUAGE_MODEL_VENDOR = 'unified-inference';
 

@@ -2,7 +2,7 @@
 // step. Free (the quota read is not charged), so no confirmation.
 import * as vscode from 'vscode';
 import type { LmToolDeps } from './lmToolDeps';
-import { creditsText } from './toolTexts';
+import { creditsText } from '../../core/lmTools/toolTexts';
 import { textResult } from './toolSupport';
 
 /** Reads again when another read (the status bar's) superseded ours: a few times at most. */

@@ -4,10 +4,10 @@
 // Cancelling only stops the waiting: the job goes on, and the Research view announces its end.
 import * as vscode from 'vscode';
 import type { ResearchJob } from '../../core/types/account';
-import { failureReason, jobTitle } from '../research/jobPresentation';
+import { failureReason, jobTitle } from '../../core/research/jobPresentation';
 import type { JobOutcome } from '../research/researchJobs';
 import type { LmToolDeps } from './lmToolDeps';
-import { LM_TOOLS } from './toolNames';
+import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { balanceNote, optionalBoolean, requireClient, requiredText, textResult, toolFailure } from './toolSupport';
 
 export const MAX_TOPIC = 4000;

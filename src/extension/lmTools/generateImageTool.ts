@@ -8,9 +8,9 @@ import type { ImageGenerationRequest } from '../../core/types/media';
 import { readSettings } from '../config';
 import { modelFor } from '../models/catalogModels';
 import { IMAGE_SIZES } from '../media/generateImageCommand';
-import { imageFileName, imageFolderSegments, splitDownloads } from '../media/imageData';
+import { imageFileName, imageFolderSegments, splitDownloads } from '../../core/media/imageData';
 import type { LmToolDeps } from './lmToolDeps';
-import { LM_TOOLS } from './toolNames';
+import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { balanceNote, optionalChoice, optionalInteger, requireClient, requiredText, requireTrustedWorkspace, textResult, toolFailure } from './toolSupport';
 
 const QUALITIES = ['standard', 'hd'] as const;

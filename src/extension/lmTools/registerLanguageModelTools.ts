@@ -9,7 +9,7 @@ import type { LmToolDeps } from './lmToolDeps';
 import { rerankTool } from './rerankTool';
 import { researchStatusTool } from './researchStatusTool';
 import { semanticSearchTool } from './semanticSearchTool';
-import { LM_TOOLS, type LmToolKey } from './toolNames';
+import { LM_TOOLS, type LmToolKey } from '../../core/lmTools/toolNames';
 import { transcribeTool } from './transcribeTool';
 
 export type LmTools = Readonly<Record<LmToolKey, vscode.LanguageModelTool<unknown>>>;

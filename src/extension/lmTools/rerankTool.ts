@@ -4,8 +4,8 @@
 import * as vscode from 'vscode';
 import { chooseSearchModel, gatewayRerank } from '../search/gatewayModels';
 import type { LmToolDeps } from './lmToolDeps';
-import { LM_TOOLS } from './toolNames';
-import { rankingText } from './toolTexts';
+import { LM_TOOLS } from '../../core/lmTools/toolNames';
+import { rankingText } from '../../core/lmTools/toolTexts';
 import { balanceNote, optionalInteger, requireClient, requiredText, requiredTexts, textResult, toolFailure } from './toolSupport';
 
 export const MAX_PASSAGES = 200;

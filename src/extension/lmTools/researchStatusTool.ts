@@ -5,9 +5,9 @@ import * as vscode from 'vscode';
 import { classifyResearchStatus } from '../../core/research/researchHelpers';
 import { GatewayError } from '../../core/errors';
 import type { ResearchJob } from '../../core/types/account';
-import { jobTitle, reportMarkdown } from '../research/jobPresentation';
+import { jobTitle, reportMarkdown } from '../../core/research/jobPresentation';
 import type { LmToolDeps } from './lmToolDeps';
-import { LM_TOOLS } from './toolNames';
+import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { requireClient, requiredText, textResult, toolFailure, ToolInputError } from './toolSupport';
 
 const READ_TIMEOUT_MS = 30_000;

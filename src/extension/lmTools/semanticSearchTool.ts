@@ -8,8 +8,8 @@ import type { SemanticIndex } from '../../core/search/semanticIndex';
 import { displayPath } from '../search/indexedFiles';
 import { runSemanticSearch } from '../search/semanticSearch';
 import type { LmToolDeps } from './lmToolDeps';
-import { LM_TOOLS } from './toolNames';
-import { resultsText } from './toolTexts';
+import { LM_TOOLS } from '../../core/lmTools/toolNames';
+import { resultsText } from '../../core/lmTools/toolTexts';
 import { balanceNote, optionalInteger, requireClient, requiredText, requireTrustedWorkspace, textResult, toolFailure } from './toolSupport';
 
 export const BUILD_INDEX_BUTTON = 'Build Index';

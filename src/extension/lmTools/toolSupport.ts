@@ -7,9 +7,9 @@ import { formatCredits } from '../../core/account/creditsFormat';
 import { isAbortError } from '../../core/errors';
 import type { GatewayClient } from '../../core/transport/client';
 import type { CreditsMonitor } from '../account/creditsMonitor';
-import { describeInWords } from '../errors/errorWords';
+import { describeInWords } from '../../core/failures/errorWords';
 import type { Failures } from '../errors/failures';
-import { missingSetup, SetupRequiredError } from '../errors/setupError';
+import { missingSetup, SetupRequiredError } from '../../core/failures/setupError';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
 

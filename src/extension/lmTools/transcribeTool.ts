@@ -11,7 +11,7 @@ import type { WorkspaceFile } from '../../core/workspaceFiles/workspaceFile';
 import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import { modelFor } from '../models/catalogModels';
 import type { LmToolDeps } from './lmToolDeps';
-import { LM_TOOLS } from './toolNames';
+import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { balanceNote, optionalText, requireClient, requiredText, requireTrustedWorkspace, textResult, toolFailure, ToolInputError } from './toolSupport';
 
 const TRANSCRIBE_TIMEOUT_MS = 10 * 60_000;

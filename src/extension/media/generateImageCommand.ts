@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ImageGenerationRequest } from '../../core/types/media';
-import { SetupRequiredError } from '../errors/setupError';
-import { failureSummary, splitDownloads, type ImageFailure } from './imageData';
+import { SetupRequiredError } from '../../core/failures/setupError';
+import { failureSummary, splitDownloads, type ImageFailure } from '../../core/media/imageData';
 import type { ImageGallery, GalleryEntry } from './imageGallery';
 import type { MediaDeps } from './mediaDeps';
 import { pickModel, pickValue } from './mediaPicks';

@@ -8,7 +8,7 @@ import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
-import { imageFileName, imageFolderSegments, markdownImageLink, type ImageFailure, type ReceivedImage } from './imageData';
+import { imageFileName, imageFolderSegments, markdownImageLink, type ImageFailure, type ReceivedImage } from '../../core/media/imageData';
 
 export const GALLERY_PANEL_TYPE = 'unifiedInference.imageGallery';
 /** The panel's English title; the panel shows it in the display language. */

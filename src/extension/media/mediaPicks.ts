@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ModelCategoryName } from '../../shared/settings';
 import { catalogModels, modelFor } from '../models/catalogModels';
 import { categoryLabel } from '../models/categoryLabel';
-import { categoryOf } from '../models/catalogTree';
+import { categoryOf } from '../../core/models/catalogTree';
 import type { ModelCatalog } from '../models/modelCatalog';
 
 interface ModelItem extends vscode.QuickPickItem { readonly id: string }

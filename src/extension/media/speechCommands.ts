@@ -3,11 +3,11 @@ import { SPEECH_FORMATS } from '../../core/media/audioFiles';
 import { splitSpeechInput } from '../../core/media/speechInput';
 import type { SpeechFormat, SpeechResult } from '../../core/types/media';
 import type { GatewayClient } from '../../core/transport/client';
-import { joinSpeechParts } from './audioJoin';
+import { joinSpeechParts } from '../../core/media/audioJoin';
 import type { MediaDeps } from './mediaDeps';
 import { pickModel, pickValue } from './mediaPicks';
 import { runMedia, type Outcome, type Report } from './mediaRun';
-import { isPlayableFormat, numberedPath, parseSpeedText, readingTitle, SPEECH_VOICES, speedProblem, voiceIdProblem } from './speechOptions';
+import { isPlayableFormat, numberedPath, parseSpeedText, readingTitle, SPEECH_VOICES, speedProblem, voiceIdProblem } from '../../core/media/speechOptions';
 
 const SPEECH_TIMEOUT_MS = 120_000;
 

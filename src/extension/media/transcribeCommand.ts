@@ -2,12 +2,12 @@ import * as vscode from 'vscode';
 import { audioUploadType, isTranscribableFile, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS } from '../../core/media/audioFiles';
 import { transcriptionUploadVerdict } from '../../core/media/uploadSize';
 import type { TranscriptionFormat } from '../../core/types/media';
-import { SetupRequiredError } from '../errors/setupError';
+import { SetupRequiredError } from '../../core/failures/setupError';
 import type { MediaDeps } from './mediaDeps';
-import { TRANSCRIPTION_LANGUAGES } from './languageCodes';
+import { TRANSCRIPTION_LANGUAGES } from '../../core/media/languageCodes';
 import { pickModel, pickValue } from './mediaPicks';
 import { runMedia, type Outcome } from './mediaRun';
-import { subtitlePath, transcriptDocument } from './transcriptText';
+import { subtitlePath, transcriptDocument } from '../../core/media/transcriptText';
 
 const TRANSCRIBE_TIMEOUT_MS = 10 * 60_000;
 /** What each output format gives, in the display language. */

@@ -2,7 +2,7 @@ import type { Model } from '../../core/types/account';
 import type { ModelCategoryName } from '../../shared/settings';
 import { readSettings } from '../config';
 import type { ModelCatalog } from './modelCatalog';
-import { chooseModel, type ChosenModel } from './defaultModel';
+import { chooseModel, type ChosenModel } from '../../core/models/defaultModel';
 import { escapeMarkdown } from '../../shared/markdownText';
 
 const SETTLE_TIMEOUT_MS = 30_000;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CatalogCategory } from './catalogTree';
+import type { CatalogCategory } from '../../core/models/catalogTree';
 
 /**
  * A category's name as the user reads it, in the display language. CATEGORY_LABELS stays the

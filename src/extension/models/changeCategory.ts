@@ -5,9 +5,9 @@ import * as vscode from 'vscode';
 import { classifyModel } from '../../core/models/modelCategory';
 import type { Model } from '../../core/types/account';
 import { MODEL_CATEGORIES, SETTINGS_SECTION, type ModelCategoryName } from '../../shared/settings';
-import { categoryOf, providerOf } from './catalogTree';
+import { categoryOf, providerOf } from '../../core/models/catalogTree';
 import { categoryLabel } from './categoryLabel';
-import { categoryOverrides } from './categoryOverrides';
+import { categoryOverrides } from '../../core/models/categoryOverrides';
 import type { ModelCatalog } from './modelCatalog';
 
 const KEY = 'models.categoryOverrides';

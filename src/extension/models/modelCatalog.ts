@@ -5,7 +5,7 @@ import { onDidChangeSettingsUnder, readSettings } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
-import { categoryOverrides } from './categoryOverrides';
+import { categoryOverrides } from '../../core/models/categoryOverrides';
 
 const CACHE_KEY = 'unifiedInference.modelCatalog';
 

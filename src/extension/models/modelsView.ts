@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Model } from '../../core/types/account';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
-import { categoryOf, describeModel, groupCatalog, type CatalogCategory, type CategoryGroup, type ProviderGroup } from './catalogTree';
+import { categoryOf, describeModel, groupCatalog, type CatalogCategory, type CategoryGroup, type ProviderGroup } from '../../core/models/catalogTree';
 import { categoryLabel } from './categoryLabel';
 import type { ModelCatalog } from './modelCatalog';
 

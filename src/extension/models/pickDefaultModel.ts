@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Model } from '../../core/types/account';
 import { SETTINGS_SECTION, type ModelCategoryName } from '../../shared/settings';
 import { readSettings } from '../config';
-import { categoryOf, providerOf } from './catalogTree';
+import { categoryOf, providerOf } from '../../core/models/catalogTree';
 import { categoryLabel } from './categoryLabel';
 import type { ModelCatalog } from './modelCatalog';
 

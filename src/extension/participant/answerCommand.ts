@@ -1,8 +1,8 @@
 import type * as vscode from 'vscode';
 import { readSettings } from '../config';
-import { streamGatewayAnswer } from '../answers/gatewayAnswer';
+import { streamGatewayAnswer } from '../../core/answers/gatewayAnswer';
 import { modelFor, noModelText } from '../models/catalogModels';
-import { historyToMessages } from './history';
+import { historyToMessages } from '../../core/participant/history';
 import { reportCommandError, requireClient } from './participantErrors';
 import { result, type CommandContext } from './participantContext';
 import { inlineCode } from '../../shared/markdownText';

@@ -1,10 +1,10 @@
 import type * as vscode from 'vscode';
-import type { CreditsState } from '../account/creditsPresentation';
+import type { CreditsState } from '../../core/account/creditsPresentation';
 import type { CreditsMonitor } from '../account/creditsMonitor';
 import { readSettings } from '../config';
-import { modelsMarkdown } from './modelsMarkdown';
+import { modelsMarkdown } from '../../core/participant/modelsMarkdown';
 import { actionButtons, requireClient } from './participantErrors';
-import { quotaMarkdown } from './quotaMarkdown';
+import { quotaMarkdown } from '../../core/participant/quotaMarkdown';
 import { result, type CommandContext } from './participantContext';
 import { escapeMarkdown } from '../../shared/markdownText';
 

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ChatTurn } from './history';
+import type { ChatTurn } from '../../core/participant/history';
 import { PARTICIPANT_ID } from './participantContext';
 
 type HistoryTurn = vscode.ChatRequestTurn | vscode.ChatResponseTurn;

@@ -7,7 +7,7 @@ import type { AudioPlayer } from '../media/audioPlayer';
 import type { ModelCatalog } from '../models/modelCatalog';
 import type { ReportDocuments } from '../research/reportDocuments';
 import type { ResearchJobs } from '../research/researchJobs';
-import type { ChatTurn } from './history';
+import type { ChatTurn } from '../../core/participant/history';
 
 export const PARTICIPANT_ID = 'unifiedInference.unified';
 

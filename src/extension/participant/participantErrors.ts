@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { GatewayClient } from '../../core/transport/client';
-import type { SetupAction } from './quotaMarkdown';
-import { describeError, type ErrorAction, type ErrorDescription } from '../errors/describeError';
-import { ACTION_COMMANDS } from '../errors/errorWords';
+import type { SetupAction } from '../../core/participant/quotaMarkdown';
+import { describeError, type ErrorAction, type ErrorDescription } from '../../core/failures/describeError';
+import { ACTION_COMMANDS } from '../../core/failures/errorWords';
 import { actionLabel } from '../errors/failures';
-import { missingSetup, SetupRequiredError } from '../errors/setupError';
+import { missingSetup, SetupRequiredError } from '../../core/failures/setupError';
 import { result, type CommandContext, type Outcome, type UnifiedCommand } from './participantContext';
 
 /**

@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { ResearchJob } from '../../core/types/account';
 import type { JobOutcome } from '../research/researchJobs';
-import { failureReason, jobTitle } from '../research/jobPresentation';
+import { failureReason, jobTitle } from '../../core/research/jobPresentation';
 import { escapeMarkdown } from '../../shared/markdownText';
 import { reportCommandError, requireClient } from './participantErrors';
 import { result, type CommandContext } from './participantContext';

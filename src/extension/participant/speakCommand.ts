@@ -1,12 +1,12 @@
 import type * as vscode from 'vscode';
 import { splitSpeechInput } from '../../core/media/speechInput';
-import { readingTitle } from '../media/speechOptions';
+import { readingTitle } from '../../core/media/speechOptions';
 import { modelFor, noModelText } from '../models/catalogModels';
-import { lastAnswer } from './history';
+import { lastAnswer } from '../../core/participant/history';
 import { inlineCode } from '../../shared/markdownText';
 import { reportCommandError, requireClient } from './participantErrors';
 import { result, type CommandContext } from './participantContext';
-import { speechText } from './speechText';
+import { speechText } from '../../core/participant/speechText';
 
 export const SHOW_AUDIO_PLAYER_COMMAND = 'unifiedInference.chat.showAudioPlayer';
 const VOICE = 'alloy';

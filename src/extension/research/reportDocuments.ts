@@ -4,7 +4,7 @@ import type { ResearchJob } from '../../core/types/account';
 import { inertMarkdown } from '../../shared/inertMarkdown';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
-import { jobTitle, reportMarkdown } from './jobPresentation';
+import { jobTitle, reportMarkdown } from '../../core/research/jobPresentation';
 import type { ResearchJobs } from './researchJobs';
 
 export const REPORT_SCHEME = 'unified-inference-research';

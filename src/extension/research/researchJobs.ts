@@ -4,13 +4,13 @@ import { classifyResearchStatus } from '../../core/research/researchHelpers';
 import { ResearchPollLoop } from '../../core/research/pollLoop';
 import type { GatewayClient } from '../../core/transport/client';
 import type { ResearchJob } from '../../core/types/account';
-import { SetupRequiredError } from '../errors/setupError';
+import { SetupRequiredError } from '../../core/failures/setupError';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
-import { appendPage, chunkPages, uniqueJobs } from './jobPages';
-import { failureReason, jobTitle } from './jobPresentation';
-import { DEFAULT_QUERY, IN_PROGRESS_LIMIT, inProgressQuery, jobsByIdQuery, listQuery, type ResearchViewQuery } from './researchQuery';
+import { appendPage, chunkPages, uniqueJobs } from '../../core/research/jobPages';
+import { failureReason, jobTitle } from '../../core/research/jobPresentation';
+import { DEFAULT_QUERY, IN_PROGRESS_LIMIT, inProgressQuery, jobsByIdQuery, listQuery, type ResearchViewQuery } from '../../core/research/researchQuery';
 
 export const PAGE_SIZE = 20;
 const REQUEST_TIMEOUT_MS = 30_000;

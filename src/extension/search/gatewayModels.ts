@@ -5,7 +5,7 @@ import type { GatewayClient } from '../../core/transport/client';
 import type { RerankItem } from '../../core/types/media';
 import type { ModelCategoryName } from '../../shared/settings';
 import type { Failures } from '../errors/failures';
-import { SetupRequiredError } from '../errors/setupError';
+import { SetupRequiredError } from '../../core/failures/setupError';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { modelFor } from '../models/catalogModels';
 import type { ModelCatalog } from '../models/modelCatalog';

@@ -15,8 +15,8 @@ import { relativeWithin } from '../../core/workspaceFiles/rootFolders';
 import { runCommand } from '../../core/commands/runCommand';
 import type { ShellPlatform } from '../../core/commands/shellInvocation';
 import { API_KEY_ENV_VAR } from '../apiKey/apiKeyStore';
-import type { ToolCallRequest, ToolOutcome, ToolReview } from '../answers/toolHost';
-import type { GatewayTool } from '../answers/gatewayAnswer';
+import type { ToolCallRequest, ToolOutcome, ToolReview } from '../../core/answers/toolHost';
+import type { GatewayTool } from '../../core/answers/gatewayAnswer';
 
 export const RUN_COMMAND = 'run_command';
 /** A command still running after this is killed (a build or a test run fits; a server does not). */

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { onDidChangeSettingsUnder, readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
-import { toolServerListing, type ToolServerListing } from './toolServerList';
+import { toolServerListing, type ToolServerListing } from '../../core/toolServers/toolServerList';
 
 /** The id in package.json `contributes.mcpServerDefinitionProviders`. */
 export const TOOL_SERVER_PROVIDER_ID = 'unifiedInference.toolServers';

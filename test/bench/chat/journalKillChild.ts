@@ -5,7 +5,7 @@
 import { GatewayClient } from '../../../src/core/transport/client';
 import type { AssistantTurn, Conversation } from '../../../src/shared/chatModel';
 import { ConversationStore } from '../../../src/extension/chat/history/conversationStore';
-import { runReply } from '../../../src/extension/chat/replyRunner';
+import { runReply } from '../../../src/core/chat/replyRunner';
 
 async function main([folder, id, baseUrl, apiKey, model]: string[]): Promise<void> {
   if (!folder || !id || !baseUrl || !apiKey || !model) throw new Error('usage: journalKillChild <folder> <id> <url> <key> <model>');

@@ -2,8 +2,8 @@
 // real GatewayClient, runReply, DeltaBatcher, `replyDelta` messages) and measures, per streamed
 // piece, when it became visible, and every main-thread task the page ran meanwhile.
 import { GatewayClient } from '../../../src/core/transport/client';
-import { DeltaBatcher } from '../../../src/extension/chat/deltaBatcher';
-import { runReply } from '../../../src/extension/chat/replyRunner';
+import { DeltaBatcher } from '../../../src/core/chat/deltaBatcher';
+import { runReply } from '../../../src/core/chat/replyRunner';
 import type { AssistantTurn, Conversation, UserTurn } from '../../../src/shared/chatModel';
 import { nodeClock, type BenchPageDriver } from './benchPage';
 import { startMainThreadTrace, type TaskStats } from './mainThreadTrace';

@@ -12,7 +12,7 @@ import { GatewayClient } from '../../../src/core/transport/client';
 import { TimeoutError } from '../../../src/core/errors';
 import type { ChatCompletionRequest } from '../../../src/core/types/chat';
 import { resolveTimeouts } from '../../../src/core/transport/timeouts';
-import { describeChatError } from '../../../src/extension/errors/describeError';
+import { describeChatError } from '../../../src/core/failures/describeError';
 import { rejectionOf } from './testUtil';
 
 const CHAT = 'sim-openai/gpt-sim-mini';

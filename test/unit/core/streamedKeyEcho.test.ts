@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../../src/core/transport/client';
 import { secretForms } from '../../../src/core/secrets/redact';
 import { StreamError } from '../../../src/core/errors';
-import { streamGatewayAnswer, type AnswerResult } from '../../../src/extension/answers/gatewayAnswer';
+import { streamGatewayAnswer, type AnswerResult } from '../../../src/core/answers/gatewayAnswer';
 import { startGateway, type LocalGateway } from '../../gateway/index';
 import { SPLIT_ECHO_END } from '../../gateway/keyEcho';
 

@@ -10,12 +10,12 @@ import type { ContextMeter, HostToChatMessage } from '../../../shared/chatProtoc
 import { Disposable } from '../../lifecycle';
 import type { ChatDeps } from '../chatDeps';
 import { chooseChatModel } from '../chatModels';
-import { turnsToWire, userTurnText } from '../conversationWire';
+import { turnsToWire, userTurnText } from '../../../core/chat/conversationWire';
 import { readSettings } from '../../config';
 import { chatToolDefinitions } from '../chatTools';
-import { compactedHistory, compactionNote, summaryMessage } from './compactedHistory';
+import { compactedHistory, compactionNote, summaryMessage } from '../../../core/chat/context/compactedHistory';
 import { readInstructionFiles } from './instructionFiles';
-import { instructionPrompt, INSTRUCTION_FILE_NAMES, type InstructionFile } from './instructionPrompt';
+import { instructionPrompt, INSTRUCTION_FILE_NAMES, type InstructionFile } from '../../../core/chat/context/instructionPrompt';
 
 /** Messages after which the meter may have changed. */
 const AFFECTING: ReadonlySet<HostToChatMessage['type']> = new Set(['conversation', 'replyEnded', 'models', 'attachments', 'turnsRemoved', 'userTurn', 'parameters']);

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
 import { readSettings } from '../../config';
 import type { WorkspaceFilesService } from '../../workspaceFiles/workspaceFilesService';
-import { INSTRUCTION_FILE_MAX_BYTES, INSTRUCTION_FILE_NAMES, type InstructionFile } from './instructionPrompt';
+import { INSTRUCTION_FILE_MAX_BYTES, INSTRUCTION_FILE_NAMES, type InstructionFile } from '../../../core/chat/context/instructionPrompt';
 
 export interface InstructionGate {
   readonly trusted: boolean;

@@ -5,11 +5,11 @@ import { catalogContextLength } from '../../../core/context/contextLength';
 import type { GatewayClient } from '../../../core/transport/client';
 import type { AssistantTurn, ChatTurn } from '../../../shared/chatModel';
 import type { HostToChatMessage } from '../../../shared/chatProtocol';
-import type { GatewayAnswerRequest, GatewayTool } from '../../answers/gatewayAnswer';
+import type { GatewayAnswerRequest, GatewayTool } from '../../../core/answers/gatewayAnswer';
 import type { ChatDeps } from '../chatDeps';
-import { ContextKeeper } from './contextKeeper';
+import { ContextKeeper } from '../../../core/chat/context/contextKeeper';
 import { readInstructionFiles } from './instructionFiles';
-import { instructionPrompt } from './instructionPrompt';
+import { instructionPrompt } from '../../../core/chat/context/instructionPrompt';
 
 export interface ReplyContextInput {
   readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceFiles' | 'log'>;

@@ -1,7 +1,7 @@
 // Groups the catalog for the Models view: category, then provider, then model. Pure (no vscode
 // import) so the grouping and filtering are unit-tested in Node.
-import { classifyModel } from '../../core/models/modelCategory';
-import type { Model } from '../../core/types/account';
+import { classifyModel } from './modelCategory';
+import type { Model } from '../types/account';
 import { MODEL_CATEGORIES, type ModelCategoryName } from '../../shared/settings';
 import { categoryOverrides } from './categoryOverrides';
 

@@ -1,8 +1,8 @@
 // How a research job looks in the tree and in its report document. Pure (no vscode import).
-import { classifyResearchStatus, extractResearchReport, extractResearchSources, isKnownResearchStatus } from '../../core/research/researchHelpers';
-import { isOutOfCredits } from '../../core/transport/retry';
-import type { ResearchJob } from '../../core/types/account';
-import type { ErrorDescription } from '../errors/describeError';
+import { classifyResearchStatus, extractResearchReport, extractResearchSources, isKnownResearchStatus } from './researchHelpers';
+import { isOutOfCredits } from '../transport/retry';
+import type { ResearchJob } from '../types/account';
+import type { ErrorDescription } from '../failures/describeError';
 
 export interface JobLook {
   readonly label: string;

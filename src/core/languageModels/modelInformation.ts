@@ -1,11 +1,11 @@
 // What VS Code's model picker shows for each gateway chat model, from the catalog. Pure (no vscode
 // import). The limits and features are read by core (contextLength.ts, modelFeatures.ts), so the
 // chat panel and VS Code's chat agree on what a model can take.
-import { catalogContextLength, catalogMaxOutputTokens } from '../../core/context/contextLength';
-import { catalogFeatures } from '../../core/models/modelFeatures';
-import { contextBudget } from '../../core/context/contextBudget';
-import { estimateTextTokens, MESSAGE_OVERHEAD_TOKENS } from '../../core/context/tokenEstimate';
-import type { Model } from '../../core/types/account';
+import { catalogContextLength, catalogMaxOutputTokens } from '../context/contextLength';
+import { catalogFeatures } from '../models/modelFeatures';
+import { contextBudget } from '../context/contextBudget';
+import { estimateTextTokens, MESSAGE_OVERHEAD_TOKENS } from '../context/tokenEstimate';
+import type { Model } from '../types/account';
 import { categoryOf, providerOf } from '../models/catalogTree';
 
 export interface ModelInformation {
