@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const repo = join(__dirname, '..', '..', '..');
 
@@ -51,7 +52,7 @@ describe('layer check (fails the build on a forbidden import)', () => {
   it('passes an extension feature importing a lower service folder', () => {
     const result = checkTree({
       'extension/chat/panel.ts': "import { a } from '../models/modelCatalog';\nimport { b } from './local';\nimport { c } from '../config';",
-      'extension/models/modelCatalog.ts': "import { g } from '../gateway/connection';",
+      'extension/models/modelCatalog.ts': "import * as vscode from 'vscode';\nimport { g } from '../gateway/connection';",
     });
     assert.equal(result.status, 0, result.output);
   });
@@ -69,6 +70,44 @@ describe('layer check (fails the build on a forbidden import)', () => {
       assert.match(result.output, message);
     });
   }
+
+  describe('host-free code lives in src/core', () => {
+    it('passes a file that reaches vscode only through the src/extension files it imports', () => {
+      const result = checkTree({
+        'extension/chat/panel.ts': "import { view } from './view';",
+        'extension/chat/view.ts': "import * as vscode from 'vscode';\nimport { r } from '../../core/chat/replyRunner';",
+        'core/chat/replyRunner.ts': 'export const r = 1;',
+      });
+      assert.equal(result.status, 0, result.output);
+    });
+
+    it('fails a file under src/extension that never reaches vscode', () => {
+      const result = checkTree({ 'extension/chat/pure.ts': "import { r } from '../../core/chat/replyRunner';", 'core/chat/replyRunner.ts': 'export const r = 1;' });
+      assert.equal(result.status, 1);
+      assert.match(result.output, /extension\/chat\/pure\.ts: host-free .*move it to src\/core/);
+    });
+
+    it('fails every file of a chain that ends in host-free code, and only those', () => {
+      const result = checkTree({
+        'extension/chat/a.ts': "import { b } from './b';",
+        'extension/chat/b.ts': "import { c } from '../models/c';",
+        'extension/models/c.ts': 'export const c = 1;',
+        'extension/models/d.ts': "import * as vscode from 'vscode';\nimport { c } from './c';",
+      });
+      assert.equal(result.status, 1);
+      const named = [...result.output.matchAll(/extension\/(\S+)\.ts: host-free/g)].map((m) => m[1]).sort();
+      assert.deepEqual(named, ['chat/a', 'chat/b', 'models/c']);
+    });
+
+    it('lets the files on HOST_FREE_ALLOWED stay', () => {
+      const listed = spawnSync(process.execPath, ['--input-type=module', '-e', `import { HOST_FREE_ALLOWED } from ${JSON.stringify(pathToFileURL(join(repo, 'scripts', 'checkLayers.mjs')).href)}; console.log(JSON.stringify(HOST_FREE_ALLOWED));`], { encoding: 'utf8' });
+      const allowed = JSON.parse(listed.stdout) as string[];
+      assert.ok(allowed.length > 0 && allowed.length <= 5, 'the list stays short');
+      const files = Object.fromEntries(allowed.map((name) => [`extension/${name.endsWith('/') ? `${name}x.ts` : name}`, 'export const x = 1;']));
+      const result = checkTree(files);
+      assert.equal(result.status, 0, result.output);
+    });
+  });
 
   for (const [file, text, message] of forbidden) {
     it(`fails on ${file}: ${text}`, () => {
