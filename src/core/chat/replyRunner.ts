@@ -7,10 +7,11 @@ import { isContextLengthError } from '../context/contextErrors';
 import { MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER } from '../limits';
 import type { GatewayClient } from '../transport/client';
 import type { ToolExecuted } from '../types/chat';
-import type { AssistantTurn, TokenUsage, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
+import type { AssistantTurn, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
 import { streamGatewayAnswer, type GatewayAnswerRequest, type GatewayTool } from '../answers/gatewayAnswer';
 import { toolInputRefusal } from '../answers/gatewayMessages';
 import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolHost, type ToolOutcome } from '../answers/toolHost';
+import { wholeHistory, type ContextFitter } from './contextFitter';
 
 export interface ReplyEvents {
   delta(content: string | undefined, reasoning: string | undefined): void;
@@ -24,34 +25,18 @@ export interface ReplyEvents {
   roundEnded?(): void;
 }
 
-/** What a fitter hands back for one round: what to send, and the room left for the answer. */
-export interface FittedRequest {
-  readonly messages: readonly WireMessage[];
-  readonly system?: string;
-  /** Tokens the context leaves for the answer after this input (estimated); undefined when the context length is unknown. */
-  readonly answerRoom?: number;
-}
-
-/** Fits each round's request into the model's context window (context/contextKeeper.ts). */
-export interface ContextFitter {
-  /** The messages (history and `tail`, the reply's own rounds) and system prompt to send; `refusedWith`: the gateway's context-length error for the last try. */
-  fit(tail: readonly WireMessage[], refusedWith: unknown, signal: AbortSignal): Promise<FittedRequest>;
-  /** One round's usage, as the gateway reported it. */
-  measured(usage: TokenUsage): void;
-}
-
 export interface ReplyRun {
   readonly client: GatewayClient;
   /** Everything of the request but the messages. */
   readonly request: Omit<GatewayAnswerRequest, 'messages' | 'tools'>;
-  /** The conversation before this reply. */
-  readonly history: readonly WireMessage[];
+  /** The conversation before this reply, sent whole every round when there is no `context`. */
+  readonly history?: readonly WireMessage[];
   readonly reply: AssistantTurn;
   readonly tools?: ToolHost;
   readonly events: ReplyEvents;
   readonly signal: AbortSignal;
   readonly maxToolRounds?: number;
-  /** Without one, every round sends the whole history. */
+  /** Assembles each round's request (the context keeper); without one, wholeHistory(history). */
   readonly context?: ContextFitter;
 }
 
@@ -97,8 +82,15 @@ export function serverToolStep(tool: ToolExecuted): ToolStep {
   };
 }
 
+/**
+ * One reply as a pipeline of stages, each passed once per round: the context is assembled
+ * (context.fit), the answer streamed, its usage reported (context.measured), the tools run, and
+ * the next round starts. The only second pass is a second fit after the gateway refused the
+ * round as too long, before any of it arrived.
+ */
 export async function runReply(run: ReplyRun): Promise<void> {
   const { reply, events, signal } = run;
+  const context = run.context ?? wholeHistory(run.history ?? []);
   const maxRounds = run.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
   const addStep = (step: ToolStep): number => {
     reply.toolSteps.push(step);
@@ -116,7 +108,7 @@ export async function runReply(run: ReplyRun): Promise<void> {
     let roundText = '';
     const tools = run.tools && round < maxRounds ? run.tools.definitions : undefined;
     const stream = async (refusedWith?: unknown): Promise<Awaited<ReturnType<typeof streamGatewayAnswer>>> => {
-      const fitted = run.context ? await run.context.fit(reply.wire, refusedWith, signal) : { messages: [...run.history, ...reply.wire] };
+      const fitted = await context.fit(reply.wire, refusedWith, signal);
       const request = {
         ...run.request,
         ...(fitted.system !== undefined ? { system: fitted.system } : {}),
@@ -156,8 +148,8 @@ export async function runReply(run: ReplyRun): Promise<void> {
         if (roundText) reply.wire.push({ role: 'assistant', parts: [{ kind: 'text', text: roundText }] });
         throw error;
       });
-    if (result.usage) run.context?.measured(result.usage);
     if (result.usage) {
+      context.measured(result.usage);
       const before = reply.usage ?? { promptTokens: 0, completionTokens: 0 };
       reply.usage = { promptTokens: before.promptTokens + result.usage.promptTokens, completionTokens: before.completionTokens + result.usage.completionTokens };
     }

@@ -8,15 +8,14 @@
 import { calibratedRatio, DEFAULT_TOKENS_PER_CHAR, messageChars } from '../../context/tokenEstimate';
 import { contextBudget } from '../../context/contextBudget';
 import { isAbortError } from '../../errors';
-import { planCompaction, type CompactionPlan } from '../../context/compactionPlan';
+import { planCompaction, type CompactionPlan, type ContextTurn } from '../../context/compactionPlan';
 import { reportedContextLength, reportedInputTokens } from '../../context/contextErrors';
 import type { GatewayClient } from '../../transport/client';
 import type { AssistantTurn, ChatTurn, ReplyContext, TokenUsage, WireMessage } from '../../../shared/chatModel';
 import { requestedAnswerTokens } from '../../answers/answerTokens';
 import type { GatewayAnswerRequest } from '../../answers/gatewayAnswer';
 import { usesMessagesApi } from '../../answers/gatewayMessages';
-import { turnsToWire } from '../conversationWire';
-import type { ContextFitter, FittedRequest } from '../replyRunner';
+import type { ContextFitter, FittedRequest } from '../contextFitter';
 import { compactedHistory, compactionNote, contextTurns, summaryMessage, type CompactedHistory } from './compactedHistory';
 import { summarizeTurns } from './summarizer';
 
@@ -49,11 +48,14 @@ const SUMMARY_MAX_TOKENS = 1024;
 
 export class ContextKeeper implements ContextFitter {
   private history: CompactedHistory;
+  /** The history's turns as wire messages: made once per reply, not per round (a summary only removes turns). */
+  private wireTurns: readonly ContextTurn[];
   private ratio: number;
   private lastChars = 0;
 
   constructor(private readonly options: ContextKeeperOptions) {
     this.history = compactedHistory(options.turns);
+    this.wireTurns = contextTurns(this.history.turns);
     this.ratio = this.history.tokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
     if (options.contextLength) this.update({ contextLength: options.contextLength });
   }
@@ -64,7 +66,7 @@ export class ContextKeeper implements ContextFitter {
     const contextLength = this.options.contextLength ?? (harder ? reportedContextLength(refusedWith) : undefined);
     if (!contextLength && !harder) {
       // Nothing to measure against: earlier compactions still apply, nothing new is planned.
-      return this.sent(turnsToWire(this.history.turns), tail);
+      return this.sent(this.wireTurns.flatMap((turn) => turn.messages), tail);
     }
     // The answer's reserve is what the request will ask for: a thinking budget counts too.
     const request = this.options.request;
@@ -118,7 +120,7 @@ export class ContextKeeper implements ContextFitter {
     const leadText = lead ? lead.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('') : '';
     return planCompaction({
       system: [this.system(), leadText].filter(Boolean).join('\n\n'),
-      turns: contextTurns(this.history.turns),
+      turns: this.wireTurns,
       tail,
       toolChars: this.options.toolChars,
       budget,
@@ -132,14 +134,16 @@ export class ContextKeeper implements ContextFitter {
   private async summarize(ids: readonly string[], budget: number, maxTokens: number, signal: AbortSignal): Promise<void> {
     const through = ids[ids.length - 1] as string;
     const covered = this.options.turns.findIndex((turn) => turn.id === through) + 1;
-    const old = this.history.turns.filter((turn) => ids.includes(turn.id));
+    const old = this.wireTurns.filter((turn) => ids.includes(turn.id));
     const rest = this.history.turns.filter((turn) => !ids.includes(turn.id));
+    // Either way (summarized or left out) the old turns are no longer sent.
+    this.wireTurns = this.wireTurns.filter((turn) => !ids.includes(turn.id));
     try {
       const result = await summarizeTurns({
         client: this.options.client,
         request: { model: this.options.request.model, api: this.options.request.api, ...(this.options.request.provider ? { provider: this.options.request.provider } : {}) },
         ...(this.history.summary ? { previous: this.history.summary.text } : {}),
-        turns: contextTurns(old),
+        turns: old,
         inputBudget: budget,
         maxTokens,
         tokensPerChar: this.ratio,
