@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError } from '../../src/core/errors';
-import { redactError, redactSecrets, redactValue } from '../../src/core/secrets/redact';
-import { describeError } from '../../src/core/failures/describeError';
-import { describeInWords } from '../../src/core/failures/errorWords';
+import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError } from '../../../../src/core/errors';
+import { redactError, redactSecrets, redactValue } from '../../../../src/core/secrets/redact';
+import { describeError } from '../../../../src/core/failures/describeError';
+import { describeInWords } from '../../../../src/core/failures/errorWords';
 
 const KEY = 'uik/abc-123/xyz';
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { classifyModel } from '../../src/core/models/modelCategory';
-import type { Model } from '../../src/core/types/account';
-import { categoryOf, describeModel, groupCatalog, providerOf } from '../../src/core/models/catalogTree';
-import { categoryOverrides } from '../../src/core/models/categoryOverrides';
+import { classifyModel } from '../../../../src/core/models/modelCategory';
+import type { Model } from '../../../../src/core/types/account';
+import { categoryOf, describeModel, groupCatalog, providerOf } from '../../../../src/core/models/catalogTree';
+import { categoryOverrides } from '../../../../src/core/models/categoryOverrides';
 
 const model = (id: string, extra: Partial<Model> = {}): Model => ({ id, object: 'model', ...extra });
 

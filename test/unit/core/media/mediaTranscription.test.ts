@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { audioUploadType, fileExtension, isTranscribableFile } from '../../src/core/media/audioFiles';
-import { GatewayClient } from '../../src/core/transport/client';
-import { InvalidRequestError } from '../../src/core/errors';
-import { isLanguageCode, TRANSCRIPTION_LANGUAGES } from '../../src/core/media/languageCodes';
-import { formatSeconds, subtitlePath, transcriptDocument, transcriptMarkdown } from '../../src/core/media/transcriptText';
+import { audioUploadType, fileExtension, isTranscribableFile } from '../../../../src/core/media/audioFiles';
+import { GatewayClient } from '../../../../src/core/transport/client';
+import { InvalidRequestError } from '../../../../src/core/errors';
+import { isLanguageCode, TRANSCRIPTION_LANGUAGES } from '../../../../src/core/media/languageCodes';
+import { formatSeconds, subtitlePath, transcriptDocument, transcriptMarkdown } from '../../../../src/core/media/transcriptText';
 
 describe('media: transcription', () => {
   describe('audio type checks', () => {

@@ -3,14 +3,14 @@
 // blocks that must go back byte for byte, attached tool servers, and reasoning effort (which that
 // API only knows as a thinking budget).
 import * as assert from 'node:assert/strict';
-import { GatewayClient } from '../../src/core/transport/client';
-import { GatewayError, StreamError } from '../../src/core/errors';
-import type { MessageCreateRequest } from '../../src/core/types/messages';
-import { EFFORT_THINKING_BUDGET, type AssistantTurn, type ChatTurn } from '../../src/shared/chatModel';
-import { describeChatError } from '../../src/core/failures/describeError';
-import { turnsToWire } from '../../src/core/chat/conversationWire';
-import { runReply } from '../../src/core/chat/replyRunner';
-import { useGateway, type Json } from './gateway/helpers';
+import { GatewayClient } from '../../../../src/core/transport/client';
+import { GatewayError, StreamError } from '../../../../src/core/errors';
+import type { MessageCreateRequest } from '../../../../src/core/types/messages';
+import { EFFORT_THINKING_BUDGET, type AssistantTurn, type ChatTurn } from '../../../../src/shared/chatModel';
+import { describeChatError } from '../../../../src/core/failures/describeError';
+import { turnsToWire } from '../../../../src/core/chat/conversationWire';
+import { runReply } from '../../../../src/core/chat/replyRunner';
+import { useGateway, type Json } from '../../gateway/helpers';
 
 const CLAUDE = 'sim-anthropic/claude-sim-sonnet';
 const MESSAGES_PATH = '/api/v1/messages';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { modelPricing, pricedCost } from '../../src/core/models/modelPricing';
-import { CostMeter, SETTLE_DELAYS_MS, type BalanceReader } from '../../src/core/chat/replyCost';
+import { modelPricing, pricedCost } from '../../../../src/core/models/modelPricing';
+import { CostMeter, SETTLE_DELAYS_MS, type BalanceReader } from '../../../../src/core/chat/replyCost';
 
 /** Balance readings in order (the last one repeats), and the pauses the meter asked for. */
 function fake(readings: (number | undefined)[]): { read: BalanceReader; reads: () => number; waits: number[]; meter: CostMeter } {

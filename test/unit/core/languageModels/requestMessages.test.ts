@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { toChatMessages, toMessagesParams } from '../../src/core/answers/gatewayMessages';
-import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools, type LanguageModelKit } from '../../src/core/languageModels/requestMessages';
+import { toChatMessages, toMessagesParams } from '../../../../src/core/answers/gatewayMessages';
+import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools, type LanguageModelKit } from '../../../../src/core/languageModels/requestMessages';
 
 // Stand-ins for the vscode classes (same fields and constructors as VS Code 1.139's).
 class TextPart {

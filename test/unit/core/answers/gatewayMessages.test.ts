@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseToolInput, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayMessage } from '../../src/core/answers/gatewayMessages';
+import { parseToolInput, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayMessage } from '../../../../src/core/answers/gatewayMessages';
 
 const conversation: GatewayMessage[] = [
   { role: 'user', parts: [{ kind: 'text', text: 'Read README.md' }] },

@@ -1,7 +1,7 @@
 // The sink every streamed answer goes through: a key split around a tool event (a server tool's
 // step, a tool call between two text blocks) is still caught, and nothing that arrived is lost.
 import * as assert from 'node:assert/strict';
-import { redactingSink } from '../../src/core/answers/redactingSink';
+import { redactingSink } from '../../../../src/core/answers/redactingSink';
 
 const KEY = 'sk-live-0123456789abcdef';
 

@@ -1,7 +1,7 @@
 // Which tool servers VS Code's agent is offered (the pure part of the MCP definition provider).
 import * as assert from 'node:assert/strict';
-import { parseSettings } from '../../src/shared/settings';
-import { MAX_OFFERED_TOOL_SERVERS, toolServerListing } from '../../src/core/toolServers/toolServerList';
+import { parseSettings } from '../../../../src/shared/settings';
+import { MAX_OFFERED_TOOL_SERVERS, toolServerListing } from '../../../../src/core/toolServers/toolServerList';
 
 describe('tool servers offered to VS Code\'s agent', () => {
   it('offers plain http(s) addresses with readable, unique labels', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { presentCredits, severityOf, type CreditsState } from '../../src/core/account/creditsPresentation';
-import { ENGLISH, type Translator } from '../../src/shared/translator';
+import { presentCredits, severityOf, type CreditsState } from '../../../../src/core/account/creditsPresentation';
+import { ENGLISH, type Translator } from '../../../../src/shared/translator';
 
 const thresholds = { refreshIntervalMinutes: 5, warningThreshold: 5, errorThreshold: 1 };
 const now = Date.parse('2026-11-22T10:00:00.000Z');

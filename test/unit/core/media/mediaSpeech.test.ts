@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { MAX_SPEECH_INPUT, splitSpeechInput } from '../../src/core/media/speechInput';
-import { concatBytes, joinSpeechParts, joinWav, readWav } from '../../src/core/media/audioJoin';
-import { numberedPath, parseSpeedText, readingTitle, speedProblem, voiceIdProblem, isPlayableFormat } from '../../src/core/media/speechOptions';
-import { encodeWav, parseWav } from '../gateway/wav';
+import { MAX_SPEECH_INPUT, splitSpeechInput } from '../../../../src/core/media/speechInput';
+import { concatBytes, joinSpeechParts, joinWav, readWav } from '../../../../src/core/media/audioJoin';
+import { numberedPath, parseSpeedText, readingTitle, speedProblem, voiceIdProblem, isPlayableFormat } from '../../../../src/core/media/speechOptions';
+import { encodeWav, parseWav } from '../../../gateway/wav';
 
 /** Prose of numbered sentences, so order and completeness can be checked after splitting. */
 function prose(sentences: number): string {

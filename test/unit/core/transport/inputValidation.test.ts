@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { validateApiKeyInput } from '../../src/core/transport/apiKeyInput';
-import { sendsKeyInClearText } from '../../src/core/transport/baseUrl';
-import { baseUrlInputWarning, validateBaseUrlInput } from '../../src/core/transport/baseUrlInput';
-import { ENGLISH, type Translator } from '../../src/shared/translator';
+import { validateApiKeyInput } from '../../../../src/core/transport/apiKeyInput';
+import { sendsKeyInClearText } from '../../../../src/core/transport/baseUrl';
+import { baseUrlInputWarning, validateBaseUrlInput } from '../../../../src/core/transport/baseUrlInput';
+import { ENGLISH, type Translator } from '../../../../src/shared/translator';
 
 describe('what a user types', () => {
   it('accepts an API key with surrounding spaces, refuses empty or split keys', () => {

@@ -2,16 +2,16 @@
 // long conversation keeps working (summary in a labelled user-role message, every request under the limit),
 // a failed summary falls back visibly, and the gateway's own refusal triggers one harder retry.
 import * as assert from 'node:assert/strict';
-import { GatewayClient } from '../../src/core/transport/client';
-import type { AssistantTurn, ChatTurn, ReplyContext } from '../../src/shared/chatModel';
-import { compactedHistory, compactionNote, summaryMessage } from '../../src/core/chat/context/compactedHistory';
-import { ContextKeeper } from '../../src/core/chat/context/contextKeeper';
-import { instructionPrompt } from '../../src/core/chat/context/instructionPrompt';
-import { SUMMARY_SYSTEM, summaryPrompt, transcript } from '../../src/core/chat/context/summarizer';
-import { describeChatError } from '../../src/core/failures/describeError';
-import { runReply } from '../../src/core/chat/replyRunner';
-import { FAULT_HEADER } from '../gateway/index';
-import { useGateway } from './gateway/helpers';
+import { GatewayClient } from '../../../../src/core/transport/client';
+import type { AssistantTurn, ChatTurn, ReplyContext } from '../../../../src/shared/chatModel';
+import { compactedHistory, compactionNote, summaryMessage } from '../../../../src/core/chat/context/compactedHistory';
+import { ContextKeeper } from '../../../../src/core/chat/context/contextKeeper';
+import { instructionPrompt } from '../../../../src/core/chat/context/instructionPrompt';
+import { SUMMARY_SYSTEM, summaryPrompt, transcript } from '../../../../src/core/chat/context/summarizer';
+import { describeChatError } from '../../../../src/core/failures/describeError';
+import { runReply } from '../../../../src/core/chat/replyRunner';
+import { FAULT_HEADER } from '../../../gateway/index';
+import { useGateway } from '../../gateway/helpers';
 
 const TINY = 'sim-openai/gpt-sim-tiny';
 type Json = Record<string, unknown>;

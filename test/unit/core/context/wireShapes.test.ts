@@ -2,8 +2,8 @@
 // kind of part a conversation stores and replays must cost characters, or compaction would plan
 // with a request smaller than the one sent.
 import * as assert from 'node:assert/strict';
-import { estimateMessageTokens, messageChars } from '../../src/core/context/tokenEstimate';
-import type { WireMessage } from '../../src/shared/chatModel';
+import { estimateMessageTokens, messageChars } from '../../../../src/core/context/tokenEstimate';
+import type { WireMessage } from '../../../../src/shared/chatModel';
 
 describe('wire parts and token-estimate parts', () => {
   it('are the same shape, so every stored part is counted', () => {

@@ -1,7 +1,7 @@
 // The answer's tokens: what /messages and chat completions ask for, and how that shrinks to the
 // room the context keeper measured.
 import * as assert from 'node:assert/strict';
-import { answerTokens, requestedAnswerTokens } from '../../src/core/answers/answerTokens';
+import { answerTokens, requestedAnswerTokens } from '../../../../src/core/answers/answerTokens';
 
 describe('answer tokens (max_tokens and thinking budget)', () => {
   it('asks /messages for a default answer, or the thinking budget plus one, and chat completions for nothing unless set', () => {

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { AuthenticationError, ConnectionError, GatewayError, InvalidRequestError, RateLimitError, StreamError, TimeoutError, UnexpectedContentError } from '../../src/core/errors';
-import { InvalidProxyUrlError } from '../../src/core/net/dispatcher';
-import { chatErrorInfo, describeError, type ErrorContext, type ErrorDescription } from '../../src/core/failures/describeError';
-import { describeInWords } from '../../src/core/failures/errorWords';
-import { missingSetup, SetupRequiredError } from '../../src/core/failures/setupError';
-import { describeJobFailure } from '../../src/core/research/jobPresentation';
+import { AuthenticationError, ConnectionError, GatewayError, InvalidRequestError, RateLimitError, StreamError, TimeoutError, UnexpectedContentError } from '../../../../src/core/errors';
+import { InvalidProxyUrlError } from '../../../../src/core/net/dispatcher';
+import { chatErrorInfo, describeError, type ErrorContext, type ErrorDescription } from '../../../../src/core/failures/describeError';
+import { describeInWords } from '../../../../src/core/failures/errorWords';
+import { missingSetup, SetupRequiredError } from '../../../../src/core/failures/setupError';
+import { describeJobFailure } from '../../../../src/core/research/jobPresentation';
 
 const NOW = Date.parse('2026-11-23T13:00:00Z');
 const ctx: ErrorContext = { baseUrl: 'http://gw.local', now: NOW };

@@ -1,13 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { GatewayClient } from '../../src/core/transport/client';
-import type { AssistantTurn, ChatTurn, ToolStep } from '../../src/shared/chatModel';
-import { describeChatError } from '../../src/core/failures/describeError';
-import { attachmentLabel, turnsToWire, userTurnText } from '../../src/core/chat/conversationWire';
-import { DeltaBatcher } from '../../src/core/chat/deltaBatcher';
-import type { ToolHost } from '../../src/core/answers/toolHost';
-import { runReply, serverToolStep } from '../../src/core/chat/replyRunner';
-import { ToolApprovals } from '../../src/core/chat/toolApprovals';
-import { useGateway } from './gateway/helpers';
+import { GatewayClient } from '../../../../src/core/transport/client';
+import type { AssistantTurn, ChatTurn, ToolStep } from '../../../../src/shared/chatModel';
+import { describeChatError } from '../../../../src/core/failures/describeError';
+import { attachmentLabel, turnsToWire, userTurnText } from '../../../../src/core/chat/conversationWire';
+import { DeltaBatcher } from '../../../../src/core/chat/deltaBatcher';
+import type { ToolHost } from '../../../../src/core/answers/toolHost';
+import { runReply, serverToolStep } from '../../../../src/core/chat/replyRunner';
+import { ToolApprovals } from '../../../../src/core/chat/toolApprovals';
+import { useGateway } from '../../gateway/helpers';
 
 function newReply(model: string): AssistantTurn {
   return { role: 'assistant', id: 'a1', model, content: '', reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: 0 };

@@ -1,7 +1,7 @@
 // The window-wide restore guard: one restore at a time (whichever chat asks), none while any chat's
 // reply is writing.
 import * as assert from 'node:assert/strict';
-import { RestoreGuard } from '../../src/core/checkpoints/restoreGuard';
+import { RestoreGuard } from '../../../../src/core/checkpoints/restoreGuard';
 
 describe('checkpoints: the restore guard', () => {
   it('lets one restore through at a time, and the next once it is released', () => {

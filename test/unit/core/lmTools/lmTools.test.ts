@@ -1,10 +1,10 @@
 // The language model tools' manifest entries and the texts they return (pure parts; the tools
 // themselves run in test/integration/languageModelTools.test.ts).
 import * as assert from 'node:assert/strict';
-import type { RankedResult } from '../../src/core/search/rankResults';
-import { LM_TOOL_SET, LM_TOOLS } from '../../src/core/lmTools/toolNames';
-import { creditsText, rankingText, resultsText } from '../../src/core/lmTools/toolTexts';
-import { readManifest } from './manifest';
+import type { RankedResult } from '../../../../src/core/search/rankResults';
+import { LM_TOOL_SET, LM_TOOLS } from '../../../../src/core/lmTools/toolNames';
+import { creditsText, rankingText, resultsText } from '../../../../src/core/lmTools/toolTexts';
+import { readManifest } from '../../manifest';
 
 interface ToolEntry {
   name: string;
