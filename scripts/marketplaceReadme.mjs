@@ -14,15 +14,15 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** A heading's anchor as GitHub, the Marketplace and VS Code make it for plain words. */
-export function slug(heading) {
+function slug(heading) {
   return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s/g, '-');
 }
 
 /** Markdown links and pictures: `[text](target)` / `![alt](target)`, the target without spaces. */
-export const LINK = /(!?)\[((?:[^\]\\]|\\.)*)\]\(([^)\s]+)\)/g;
+const LINK = /(!?)\[((?:[^\]\\]|\\.)*)\]\(([^)\s]+)\)/g;
 
 /** The pages, README first, then docs/ in the order the README links them, then the rest by name. */
-export function pages() {
+function pages() {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const linked = [...readme.matchAll(LINK)].map((m) => (m[3] ?? '').replace(/#.*/, '')).filter((t) => /^docs\/[\w-]+\.md$/.test(t));
   const all = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`).sort();
@@ -31,7 +31,7 @@ export function pages() {
 }
 
 /** The one document: every link to a page points at its heading, pictures at the package's root. */
-export function marketplaceReadme() {
+function marketplaceReadme() {
   const list = pages();
   const titles = new Map(list.map(({ path, text }) => [path, /^# (.+)$/m.exec(text)?.[1] ?? path]));
   const parts = list.map(({ path, text }) =>
