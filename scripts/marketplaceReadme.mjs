@@ -47,8 +47,6 @@ function marketplaceReadme() {
   return `${parts.join('\n\n---\n\n')}\n`;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const out = resolve(root, process.argv[2] ?? join('dist-vsix', 'README.md'));
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, marketplaceReadme());
-}
+const out = resolve(root, process.argv[2] ?? join('dist-vsix', 'README.md'));
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, marketplaceReadme());
