@@ -8,7 +8,7 @@ import { readManifest, REPO_ROOT } from './manifest';
 
 interface Manifest {
   contributes: {
-    configuration: { properties: Record<string, unknown> } | { properties: Record<string, unknown> }[];
+    configuration: { properties: Record<string, { default?: unknown }> } | { properties: Record<string, { default?: unknown }> }[];
     commands: { command: string; title: string }[];
   };
 }
@@ -24,6 +24,18 @@ describe('docs reference pages', () => {
     assert.deepEqual(keys.filter((key) => !settings.includes(`\`${key}\``)), [], 'settings missing from docs/settings.md');
     const documented = [...settings.matchAll(/^\| `(unifiedInference\.[\w.]+)`/gm)].map((m) => m[1]);
     assert.deepEqual(documented.filter((key) => key === undefined || !keys.includes(key)), [], 'rows of docs/settings.md that package.json does not have');
+  });
+
+  it('show each setting\'s default as package.json has it', () => {
+    const properties = Object.assign({}, ...[manifest.contributes.configuration].flat().map((section) => section.properties)) as Record<string, { default?: unknown }>;
+    const rows = [...doc('settings.md').matchAll(/^\| `(unifiedInference\.[\w.]+)`[^|]*\| `([^`]*)` \|/gm)];
+    assert.equal(rows.length, Object.keys(properties).length, 'one row with a default per setting');
+    for (const [, key = '', shown = ''] of rows) {
+      const value = properties[key]?.default;
+      // A string shows as itself (the empty one as ""), anything else as JSON.
+      const expected = typeof value === 'string' && value !== '' ? value : JSON.stringify(value);
+      assert.equal(shown.replace(/\s/g, ''), expected.replace(/\s/g, ''), `the default of ${key}`);
+    }
   });
 
   it('list every command of package.json in docs/commands.md, with its title, and no other', () => {
