@@ -23,18 +23,12 @@ import { balanceReader } from './replyCost';
 import type { ToolHost } from '../answers/toolHost';
 import { runReply } from './replyRunner';
 import { ToolApprovals } from './toolApprovals';
-import { ChatTools } from './chatTools';
+import { ChatTools, workspaceToolsGate } from './chatTools';
 import { NO_CHECKPOINTS } from '../checkpoints/checkpointRecorder';
 import { ContextMeterReporter } from './context/contextMeter';
 import { prepareReplyContext } from './context/replyContext';
 
-/**
- * Told to the model when the workspace tools are on but the workspace is not trusted: the files
- * of an untrusted repository are where a prompt injection would hide, so the model gets no tools,
- * and can say why instead of guessing.
- */
-const UNTRUSTED_NOTE = 'The workspace tools (reading, listing, searching and editing the user\'s files) are off because this workspace is not trusted in VS Code (Restricted Mode). If the user asks about their files, say so: they can trust the workspace, or attach files to their message.';
-
+const METER_AFFECTING: ReadonlySet<HostToChatMessage['type']> = new Set(['conversation', 'replyEnded', 'models', 'attachments', 'turnsRemoved', 'userTurn', 'parameters']);
 
 interface Running {
   readonly controller: AbortController;
@@ -86,7 +80,7 @@ export class ChatController extends Disposable {
     // The last step before the webview: nothing the gateway echoed of the key reaches it.
     this.post = (message) => {
       post(this.deps.apiKeys.redact(message));
-      this.meter.after(message);
+      if (METER_AFFECTING.has(message.type)) this.meter.invalidate();
     };
   }
 
@@ -363,10 +357,9 @@ export class ChatController extends Disposable {
     const batcher = new DeltaBatcher((content, reasoning) => this.post({ type: 'replyDelta', id: reply.id, ...(content ? { content } : {}), ...(reasoning ? { reasoning } : {}) }));
     const cost = this.deps.costs.start(balanceReader(client));
     const parameters: ChatParameters = conversation.parameters;
-    // Checked per reply: trust can be granted (or the setting changed) between two messages.
-    const trusted = vscode.workspace.isTrusted;
-    const tools: ToolHost | undefined = settings.chat.workspaceTools && trusted ? this.tools.forReply({ conversationId: conversation.id, turnId: reply.id }, settings) : undefined;
-    const baseSystem = [parameters.systemPrompt, settings.chat.workspaceTools && !trusted ? UNTRUSTED_NOTE : undefined].filter(Boolean).join('\n\n');
+    const gate = workspaceToolsGate(settings, vscode.workspace.isTrusted);
+    const tools: ToolHost | undefined = gate.offered ? this.tools.forReply({ conversationId: conversation.id, turnId: reply.id }, settings) : undefined;
+    const baseSystem = { ...(parameters.systemPrompt ? { conversationPrompt: parameters.systemPrompt } : {}), toolsWithheld: gate.withheld };
     const turnsBefore = conversation.turns.slice(0, conversation.turns.indexOf(reply));
     const provider = this.providerOf(reply.model);
     try {
