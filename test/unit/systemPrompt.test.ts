@@ -3,7 +3,8 @@
 // one of three hand-written copies; these tests hold every path to the same parts.
 import * as assert from 'node:assert/strict';
 import { systemPrompt, UNTRUSTED_WORKSPACE_NOTE } from '../../src/core/chat/systemPrompt';
-import { estimateTextTokens, type GatewayClient } from '../../src/core/index';
+import { estimateTextTokens } from '../../src/core/context/tokenEstimate';
+import type { GatewayClient } from '../../src/core/transport/client';
 import { ContextKeeper } from '../../src/extension/chat/context/contextKeeper';
 import { estimateContextMeter } from '../../src/extension/chat/context/meterEstimate';
 import type { AssistantTurn, Conversation } from '../../src/shared/chatModel';

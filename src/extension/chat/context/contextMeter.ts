@@ -3,7 +3,7 @@
 // conversation, its model, parameters or attachments changed (`invalidate`); it watches the
 // instruction files, workspace trust and the chat settings itself.
 import * as vscode from 'vscode';
-import { catalogContextLength } from '../../../core/index';
+import { catalogContextLength } from '../../../core/context/contextLength';
 import type { Attachment, Conversation } from '../../../shared/chatModel';
 import type { ContextMeter, HostToChatMessage } from '../../../shared/chatProtocol';
 import { Disposable } from '../../lifecycle';

@@ -3,7 +3,7 @@
 // model or the attachments changed). The estimate builds the system prompt as the reply will, with
 // the same builder. Pure.
 import { systemPrompt } from '../../../core/chat/systemPrompt';
-import { estimateRequestTokens, estimateTextTokens } from '../../../core/index';
+import { estimateRequestTokens, estimateTextTokens } from '../../../core/context/tokenEstimate';
 import type { Attachment, Conversation } from '../../../shared/chatModel';
 import type { ContextMeter } from '../../../shared/chatProtocol';
 import { turnsToWire, userTurnText } from '../conversationWire';

@@ -2,7 +2,8 @@
 // prompt, the model's context length from the catalog, and the keeper that compacts each round.
 // The chat controller calls this once per reply.
 import { systemPrompt, type SystemPromptParts } from '../../../core/chat/systemPrompt';
-import { catalogContextLength, type GatewayClient } from '../../../core/index';
+import { catalogContextLength } from '../../../core/context/contextLength';
+import type { GatewayClient } from '../../../core/transport/client';
 import type { AssistantTurn, ChatTurn } from '../../../shared/chatModel';
 import type { HostToChatMessage } from '../../../shared/chatProtocol';
 import type { GatewayAnswerRequest, GatewayTool } from '../../answers/gatewayAnswer';
