@@ -1,6 +1,6 @@
 // The chat's one system-prompt builder, and the two places that use it: the reply's requests
-// (through the context keeper) and the context meter's estimate. The trust note went missing from
-// one of three hand-written copies; these tests hold every path to the same parts.
+// (through the context keeper) and the context meter's estimate. Both must carry the trust note
+// when the workspace tools are withheld.
 import * as assert from 'node:assert/strict';
 import { systemPrompt, UNTRUSTED_WORKSPACE_NOTE } from '../../src/core/chat/systemPrompt';
 import { estimateTextTokens } from '../../src/core/context/tokenEstimate';

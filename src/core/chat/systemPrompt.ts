@@ -1,6 +1,6 @@
 // The chat's system prompt, put together in one place: for the reply's requests (each round, with
-// the compaction note of that round) and for the context meter's estimate of the next request. Two
-// copies drift, and the one that drifted lacked the note below. Pure.
+// the compaction note of that round) and for the context meter's estimate of the next request, so
+// the meter counts what the request carries and no path forgets the trust note. Pure.
 
 /**
  * Told to the model when the workspace tools are on but the workspace is not trusted: the files
@@ -15,7 +15,7 @@ export interface SystemPromptParts {
   readonly conversationPrompt?: string;
   /**
    * The workspace tools are turned on but withheld because the workspace is not trusted. Required,
-   * so that every caller decides: leaving it out is how the note went missing.
+   * so that every caller decides and none drops the note by omission.
    */
   readonly toolsWithheld: boolean;
   /** The repository's instruction files, fenced and labelled as untrusted (instructionPrompt). */
