@@ -91,7 +91,7 @@ describe('a reply passes each stage once per round', () => {
     const contexts: unknown[] = [];
     const { walk, reply } = await walkOf(
       (answer) =>
-        new ContextKeeper({ client: client(), request: { model: MODEL, api: 'chat' }, system: 'Help.', turns: [user], reply: answer, contextLength: 128_000, toolChars: JSON.stringify([TOOL]).length, changed: (context) => contexts.push(context) }),
+        new ContextKeeper({ client: client(), request: { model: MODEL, api: 'chat' }, system: { conversationPrompt: 'Help.', toolsWithheld: false }, turns: [user], reply: answer, contextLength: 128_000, toolChars: JSON.stringify([TOOL]).length, changed: (context) => contexts.push(context) }),
     );
     assert.deepEqual(
       walk.filter((stage) => stage.startsWith('fit') || stage === 'measured'),
