@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GatewayClient, ResearchPollLoop } from '../../src/core/index';
 import type { PollOptions, ResearchJob } from '../../src/core/index';
-import { inProgressQuery } from '../../src/extension/research/researchQuery';
+import { inProgressQuery } from '../../src/core/research/researchQuery';
 import { startGateway } from '../gateway/index';
 
 export interface ResearchBenchOptions {

@@ -1,23 +1,17 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, classifyResearchStatus, ResearchPollLoop, type GatewayClient, type ResearchJob } from '../../core/index';
+import { AuthenticationError, classifyResearchStatus, ResearchPollLoop, type ResearchJob } from '../../core/index';
+import { appendPage, chunkPages, uniqueJobs } from '../../core/research/jobPages';
+import { readJobPage, readJobWindow, readOutcomes, REQUEST_TIMEOUT_MS } from '../../core/research/jobReads';
+import { DEFAULT_QUERY, IN_PROGRESS_LIMIT, inProgressQuery, type ResearchViewQuery } from '../../core/research/researchQuery';
 import { SetupRequiredError } from '../errors/setupError';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
-import { appendPage, chunkPages, uniqueJobs } from './jobPages';
 import { failureReason, jobTitle } from './jobPresentation';
-import { DEFAULT_QUERY, IN_PROGRESS_LIMIT, inProgressQuery, jobsByIdQuery, listQuery, type ResearchViewQuery } from './researchQuery';
 
 export const PAGE_SIZE = 20;
-const REQUEST_TIMEOUT_MS = 30_000;
 
 export type JobOutcome = { readonly job: ResearchJob; readonly phase: 'succeeded' | 'failed' };
-
-interface PageRead {
-  readonly docs: readonly ResearchJob[];
-  readonly totalDocs: number;
-  readonly more: boolean;
-}
 
 /**
  * Every research job of the account as the Research view shows it: pages of `GET /research` with
@@ -215,7 +209,7 @@ export class ResearchJobs extends Disposable {
     this.loadsInFlight++;
     this.changed.fire();
     try {
-      const read = kind === 'more' ? await this.readPage(client, nextPage) : await this.readWindow(client, window);
+      const read = kind === 'more' ? await readJobPage(client.research, this.queryValue, nextPage, PAGE_SIZE) : await readJobWindow(client.research, this.queryValue, window);
       const current = epoch === this.epoch && sequence === (kind === 'more' ? this.morePageSequence : this.firstPageSequence);
       if (!current) return;
       if (kind === 'more') {
@@ -236,28 +230,6 @@ export class ResearchJobs extends Disposable {
       this.loadsInFlight--;
       this.changed.fire();
     }
-  }
-
-  private async readPage(client: GatewayClient, page: number): Promise<PageRead> {
-    const list = await client.research.list(listQuery(this.queryValue, page, PAGE_SIZE), { timeoutMs: REQUEST_TIMEOUT_MS });
-    return { docs: list.docs, totalDocs: list.totalDocs, more: list.hasNextPage ?? page * PAGE_SIZE < list.totalDocs };
-  }
-
-  /** The first `window` jobs of the list, in as few requests as the list's limit (100) allows. */
-  private async readWindow(client: GatewayClient, window: number): Promise<PageRead> {
-    const limit = Math.min(IN_PROGRESS_LIMIT, window);
-    const docs: ResearchJob[] = [];
-    let totalDocs = 0;
-    let hasNext = false;
-    for (let page = 1; docs.length < window; page++) {
-      const list = await client.research.list(listQuery(this.queryValue, page, limit), { timeoutMs: REQUEST_TIMEOUT_MS });
-      docs.push(...list.docs);
-      totalDocs = list.totalDocs;
-      hasNext = list.hasNextPage ?? page * limit < list.totalDocs;
-      if (!hasNext || list.docs.length === 0) break;
-    }
-    const unique = uniqueJobs(docs);
-    return { docs: unique.slice(0, window), totalDocs, more: hasNext || unique.length > window };
   }
 
   /** One tick: the in-progress set in one request; jobs that left it are read once and announced. */
@@ -290,40 +262,14 @@ export class ResearchJobs extends Disposable {
   }
 
   /**
-   * The jobs that left the in-progress list: each is read once for its outcome (report, reason).
-   * Where that read fails (a 404 means the detail is unavailable), the list read by id gives the
-   * final status, so the finish is announced anyway. A job neither read can place stays followed
-   * (the next tick tries again); one the list no longer has was deleted.
+   * The jobs that left the in-progress list, read for their outcome (see readOutcomes). A job
+   * neither read can place stays followed (the next tick tries again); one the list no longer has
+   * was deleted.
    */
   private async settle(ids: readonly string[], signal: AbortSignal): Promise<void> {
-    const client = this.requireClient();
-    const read = new Map<string, ResearchJob>();
-    const unread: string[] = [];
-    for (const id of ids) {
-      try {
-        read.set(id, await client.research.get(id, { signal, timeoutMs: REQUEST_TIMEOUT_MS }));
-      } catch (error) {
-        if (signal.aborted) throw error;
-        this.log.warn(`Research job ${id} left the in-progress list but its detail could not be read (${error instanceof Error ? error.message : String(error)}); reading its status from the list.`);
-        unread.push(id);
-      }
-    }
-    let listFailure: unknown;
-    const listed = new Set<string>();
-    for (let start = 0; start < unread.length; start += IN_PROGRESS_LIMIT) {
-      const batch = unread.slice(start, start + IN_PROGRESS_LIMIT);
-      try {
-        const list = await client.research.list(jobsByIdQuery(batch), { signal, timeoutMs: REQUEST_TIMEOUT_MS, maxRetries: 0 });
-        for (const job of list.docs) {
-          if (!batch.includes(job.id)) continue;
-          read.set(job.id, job);
-        }
-        for (const id of batch) listed.add(id);
-      } catch (error) {
-        if (signal.aborted) throw error;
-        listFailure ??= error;
-      }
-    }
+    const { read, listed, listFailure } = await readOutcomes(this.requireClient().research, ids, signal, (id, error) =>
+      this.log.warn(`Research job ${id} left the in-progress list but its detail could not be read (${error instanceof Error ? error.message : String(error)}); reading its status from the list.`),
+    );
     let deleted = false;
     for (const id of ids) {
       const outcome = read.get(id);
