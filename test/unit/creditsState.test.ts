@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { AuthenticationError, ConnectionError, RateLimitError } from '../../src/core/index';
+import { AuthenticationError, ConnectionError, RateLimitError } from '../../src/core/errors';
 import { creditsStateForError, outOfCredits, type CreditsReading } from '../../src/core/account/creditsState';
 import { LIMIT_HOLD_MS, LimitHold } from '../../src/core/account/limitHold';
 

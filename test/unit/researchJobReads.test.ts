@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { ResearchJob, ResearchList, ResearchListQuery } from '../../src/core/index';
+import type { ResearchJob, ResearchList, ResearchListQuery } from '../../src/core/types/account';
 import { readJobPage, readJobWindow, readOutcomes, type ResearchReader } from '../../src/core/research/jobReads';
 import { DEFAULT_QUERY } from '../../src/core/research/researchQuery';
 

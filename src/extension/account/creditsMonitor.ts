@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { RateLimitError, SpendTracker } from '../../core/index';
+import { RateLimitError } from '../../core/errors';
+import { SpendTracker } from '../../core/account/spendTracker';
 import { creditsStateForError, outOfCredits, type CreditsReading, type CreditsState } from '../../core/account/creditsState';
 import { LimitHold } from '../../core/account/limitHold';
 import { onDidChangeSettingsUnder, readSettings } from '../config';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatCredits, formatResetIn } from '../../core/index';
+import { formatCredits, formatResetIn } from '../../core/account/creditsFormat';
 import type { CreditsReading } from '../../core/account/creditsState';
 import { readSettings } from '../config';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Model } from '../../core/index';
+import type { Model } from '../../core/types/account';
 import { MODEL_CATEGORIES, type ModelCategoryName } from '../../shared/settings';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, classifyResearchStatus, ResearchPollLoop, type ResearchJob } from '../../core/index';
+import { AuthenticationError } from '../../core/errors';
+import { classifyResearchStatus } from '../../core/research/researchHelpers';
+import { ResearchPollLoop } from '../../core/research/pollLoop';
+import type { ResearchJob } from '../../core/types/account';
 import { appendPage, chunkPages, uniqueJobs } from '../../core/research/jobPages';
 import { readJobPage, readJobWindow, readOutcomes, REQUEST_TIMEOUT_MS } from '../../core/research/jobReads';
 import { DEFAULT_QUERY, IN_PROGRESS_LIMIT, inProgressQuery, type ResearchViewQuery } from '../../core/research/researchQuery';

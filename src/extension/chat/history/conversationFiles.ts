@@ -2,7 +2,7 @@
 // and moving a corrupt one aside. No `vscode` import.
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renameWithRetry, type FileStamp } from '../../../core/index';
+import { renameWithRetry, type FileStamp } from '../../../core/storage/durableFile';
 import type { Conversation } from '../../../shared/chatModel';
 import { isRecord, parseConversation } from './conversationShape';
 

@@ -5,7 +5,7 @@
 // rewrite ~100 MB (see conversationSearch.ts). No `vscode` import.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileDurably, type FileStamp } from '../../../core/index';
+import { writeFileDurably, type FileStamp } from '../../../core/storage/durableFile';
 import type { Conversation, ConversationSummary } from '../../../shared/chatModel';
 import { isRecord } from './conversationShape';
 import { codeOf, isValidId, messageOf } from './conversationFiles';
