@@ -3,7 +3,7 @@ import { AuthenticationError } from '../../core/errors';
 import { classifyResearchStatus } from '../../core/research/researchHelpers';
 import { ResearchPollLoop } from '../../core/research/pollLoop';
 import type { ResearchJob } from '../../core/types/account';
-import { appendPage, chunkPages, uniqueJobs } from '../../core/research/jobPages';
+import { JobList } from '../../core/research/jobList';
 import { readJobPage, readJobWindow, readOutcomes, REQUEST_TIMEOUT_MS } from '../../core/research/jobReads';
 import { DEFAULT_QUERY, IN_PROGRESS_LIMIT, inProgressQuery, type ResearchViewQuery } from '../../core/research/researchQuery';
 import { SetupRequiredError } from '../errors/setupError';
@@ -30,9 +30,7 @@ export class ResearchJobs extends Disposable {
   /** A job seen in progress has finished (succeeded or failed). */
   readonly onDidFinish = this.finished.event;
 
-  private pages: ResearchJob[][] = [];
-  private total = 0;
-  private more = false;
+  private readonly list = new JobList();
   private queryValue: ResearchViewQuery = DEFAULT_QUERY;
   private lastGood: number | undefined;
   private problemValue: string | undefined;
@@ -41,7 +39,6 @@ export class ResearchJobs extends Disposable {
   private watchers = 0;
   /** List requests in flight (page loads of any kind). */
   private loadsInFlight = 0;
-  private readonly inProgress = new Map<string, ResearchJob>();
   private readonly announced = new Set<string>();
   private readonly loop: ResearchPollLoop;
   /** Bumped when the list starts over (refresh, filter, sort, another connection): older answers are dropped. */
@@ -77,13 +74,13 @@ export class ResearchJobs extends Disposable {
   }
 
   get jobs(): readonly ResearchJob[] {
-    return uniqueJobs(this.pages.flat());
+    return this.list.jobs;
   }
   get totalDocs(): number {
-    return this.total;
+    return this.list.total;
   }
   get hasMore(): boolean {
-    return this.more;
+    return this.list.more;
   }
   get query(): ResearchViewQuery {
     return this.queryValue;
@@ -130,7 +127,7 @@ export class ResearchJobs extends Disposable {
   }
 
   find(id: string): ResearchJob | undefined {
-    return this.jobs.find((job) => job.id === id) ?? this.inProgress.get(id);
+    return this.list.find(id);
   }
 
   async setQuery(query: ResearchViewQuery): Promise<void> {
@@ -146,7 +143,7 @@ export class ResearchJobs extends Disposable {
   }
 
   async loadMore(): Promise<void> {
-    if (this.more) await this.load('more');
+    if (this.list.more) await this.load('more');
   }
 
   /** Starts a job: it shows at once as queued, and polling begins. */
@@ -156,11 +153,9 @@ export class ResearchJobs extends Disposable {
     this.connection.reportModelUse();
     const now = new Date().toISOString();
     const job: ResearchJob = { id: created.id, status: created.status || 'queued', topic, title: topic, createdAt: now, updatedAt: now };
-    this.inProgress.set(job.id, job);
-    this.pages[0] = [job, ...(this.pages[0] ?? []).filter((other) => other.id !== job.id)];
-    this.total += 1;
+    this.list.addStarted(job);
     this.changed.fire();
-    this.loop.start([...this.inProgress.values()]);
+    this.loop.start([...this.list.inProgress.values()]);
     void this.loop.pollNow();
     void this.load('reload');
     return job;
@@ -176,10 +171,7 @@ export class ResearchJobs extends Disposable {
   private async reset(): Promise<void> {
     this.generation++;
     this.epoch++; // page loads of the old connection still in flight are dropped
-    this.pages = [];
-    this.total = 0;
-    this.more = false;
-    this.inProgress.clear();
+    this.list.clear();
     this.lastGood = undefined;
     this.problemValue = undefined;
     this.stoppedBy = undefined;
@@ -207,8 +199,8 @@ export class ResearchJobs extends Disposable {
     if (kind === 'more' && this.pagesEpoch !== this.epoch) return;
     const epoch = kind === 'restart' ? ++this.epoch : this.epoch;
     const sequence = kind === 'more' ? ++this.morePageSequence : ++this.firstPageSequence;
-    const nextPage = this.pages.length + 1;
-    const window = kind === 'reload' && this.pagesEpoch === epoch ? Math.max(1, this.pages.length) * PAGE_SIZE : PAGE_SIZE;
+    const nextPage = this.list.pageCount + 1;
+    const window = kind === 'reload' && this.pagesEpoch === epoch ? Math.max(1, this.list.pageCount) * PAGE_SIZE : PAGE_SIZE;
     this.loadsInFlight++;
     this.changed.fire();
     try {
@@ -217,16 +209,16 @@ export class ResearchJobs extends Disposable {
       if (!current) return;
       if (kind === 'more') {
         if (this.pagesEpoch !== epoch) return;
-        this.pages = appendPage(this.pages, read.docs);
+        this.list.addPage(read.docs);
       } else {
-        this.pages = chunkPages(read.docs, PAGE_SIZE);
+        this.list.replacePages(read.docs, PAGE_SIZE);
         this.pagesEpoch = epoch;
       }
-      this.total = read.totalDocs;
-      this.more = read.more;
-      for (const job of read.docs) this.track(job);
+      this.list.total = read.totalDocs;
+      this.list.more = read.more;
+      for (const job of read.docs) this.list.track(job);
       this.markGood();
-      if (this.inProgress.size > 0) this.loop.start([...this.inProgress.values()]);
+      if (this.list.inProgress.size > 0) this.loop.start([...this.list.inProgress.values()]);
     } catch (error) {
       if (epoch === this.epoch) this.setProblem(error);
     } finally {
@@ -246,11 +238,11 @@ export class ResearchJobs extends Disposable {
     // may be stale or empty, and with nothing in progress no later tick would reload it.
     const recovering = this.problemValue !== undefined;
     const stillRunning = new Map(list.docs.map((job) => [job.id, job]));
-    const left = [...this.inProgress.keys()].filter((id) => !stillRunning.has(id));
+    const left = [...this.list.inProgress.keys()].filter((id) => !stillRunning.has(id));
     let discovered = false;
     for (const job of list.docs) {
-      if (!this.inProgress.has(job.id) && !this.find(job.id)) discovered = true;
-      this.track(job);
+      if (!this.list.inProgress.has(job.id) && !this.find(job.id)) discovered = true;
+      this.list.track(job);
     }
     try {
       if (left.length > 0) await this.settle(left, signal);
@@ -279,7 +271,7 @@ export class ResearchJobs extends Disposable {
       if (!outcome) {
         // Not in the list read by id: deleted. Neither read answered: keep following it.
         if (listed.has(id)) {
-          this.inProgress.delete(id);
+          this.list.inProgress.delete(id);
           deleted = true;
         }
         continue;
@@ -291,27 +283,18 @@ export class ResearchJobs extends Disposable {
   }
 
   private finish(id: string, outcome: ResearchJob): void {
-    const known = this.inProgress.get(id);
+    const known = this.list.inProgress.get(id);
     const merged: ResearchJob = { ...known, ...outcome, id } as ResearchJob;
-    this.inProgress.delete(id);
+    this.list.inProgress.delete(id);
     const phase = classifyResearchStatus(merged.status);
     // Still in progress by its own read (e.g. beyond the in-progress list's 100): keep following it.
-    this.track(merged);
+    this.list.track(merged);
     if (phase === 'in_progress') return;
     if (this.announced.has(id)) return;
     this.announced.add(id);
     const reason = phase === 'failed' ? failureReason(merged) : undefined;
     this.log.info(`Research ${phase}: ${jobTitle(merged)} (${id})${reason ? `: ${reason}` : ''}`);
     this.finished.fire({ job: merged, phase });
-  }
-
-  private track(job: ResearchJob): void {
-    if (classifyResearchStatus(job.status) === 'in_progress') this.inProgress.set(job.id, job);
-    this.replaceShown(job);
-  }
-
-  private replaceShown(job: ResearchJob): void {
-    this.pages = this.pages.map((page) => page.map((shown) => (shown.id === job.id ? { ...shown, ...job } : shown)));
   }
 
   private markGood(): void {
