@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { writeFileDurably } from '../storage/durableFile';
 import { fileKey, isCheckpointId, isHash, MANIFEST_VERSION, parseManifest, type CheckpointFile, type CheckpointFileRef, type CheckpointManifest, type FileState, type ManifestParse } from './checkpointManifest';
 import { decidePrune, type CheckpointSummary, type PruneDecision } from './pruneRules';
+import { errorMessage } from '../../shared/errorMessage';
 
 export interface ReplyIds {
   readonly conversationId: string;
@@ -127,7 +128,7 @@ export class CheckpointStore {
       text = await fs.readFile(this.manifestPath(reply), 'utf8');
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return undefined;
-      return { ok: false, problem: `it could not be read (${error instanceof Error ? error.message : String(error)})` };
+      return { ok: false, problem: `it could not be read (${errorMessage(error)})` };
     }
     let json: unknown;
     try {

@@ -5,6 +5,7 @@ import type { GatewayConnection, RequestFailure } from '../gateway/gatewayConnec
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { CreditsReading, CreditsState, SpendFigures } from './creditsPresentation';
+import { errorMessage } from '../../shared/errorMessage';
 
 const MODEL_USE_DEBOUNCE_MS = 2_000;
 const QUOTA_TIMEOUT_MS = 15_000;
@@ -162,7 +163,7 @@ export class CreditsMonitor extends Disposable {
   }
 
   private stateForError(error: unknown): CreditsState {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     this.log.warn(`Could not read the credit balance: ${message}`);
     if (error instanceof AuthenticationError) return { kind: 'badKey', message };
     if (error instanceof RateLimitError && error.quotaExhausted) return this.last ? { kind: 'outOfCredits', last: this.last } : { kind: 'outOfCredits' };
@@ -273,7 +274,7 @@ export class CreditsMonitor extends Disposable {
       }
       return reading;
     } catch (error) {
-      this.log.warn(`Could not read when the credits reset: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(`Could not read when the credits reset: ${errorMessage(error)}`);
       return undefined;
     }
   }

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { applyHunk, computeHunks, lineRangeOffsets, rebaseProposal, revertHunk, type GuardedPath, type Hunk } from '../../core/index';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
+import { errorMessage } from '../../shared/errorMessage';
 
 export const APPLY_SCHEME = 'unified-inference-apply';
 
@@ -30,7 +31,7 @@ export interface ReviewInit {
 export class AfterChangeError extends Error {
   override readonly name = 'AfterChangeError';
   constructor(display: string, cause: unknown) {
-    super(vscode.l10n.t('The change to {0} was written, but its checkpoint could not note it ({1}): Restore still brings the file back, but cannot warn about your own later edits to it.', display, cause instanceof Error ? cause.message : String(cause)));
+    super(vscode.l10n.t('The change to {0} was written, but its checkpoint could not note it ({1}): Restore still brings the file back, but cannot warn about your own later edits to it.', display, errorMessage(cause)));
   }
 }
 

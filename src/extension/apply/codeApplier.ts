@@ -19,6 +19,7 @@ import type { ApplyReview } from './applyReview';
 import { ApplyReviews, guardedNotice } from './applyReviews';
 import { mergeThroughGateway } from './mergeRequest';
 import { replyCodeBlocks, type ReplyCodeBlock } from './replyCodeBlocks';
+import { errorMessage } from '../../shared/errorMessage';
 
 export interface CodeApplierDeps {
   readonly connection: GatewayConnection;
@@ -75,7 +76,7 @@ export class CodeApplier extends Disposable {
       try {
         current = (await vscode.workspace.openTextDocument(target.uri)).getText();
       } catch (error) {
-        return this.refuse(`${target.display} cannot be opened as text (${error instanceof Error ? error.message : String(error)}).`);
+        return this.refuse(`${target.display} cannot be opened as text (${errorMessage(error)}).`);
       }
     }
     const code = block.code;

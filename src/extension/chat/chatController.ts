@@ -27,6 +27,7 @@ import { ChatTools } from './chatTools';
 import { NO_CHECKPOINTS } from '../checkpoints/checkpointRecorder';
 import { ContextMeterReporter } from './context/contextMeter';
 import { prepareReplyContext } from './context/replyContext';
+import { errorMessage } from '../../shared/errorMessage';
 
 /**
  * Told to the model when the workspace tools are on but the workspace is not trusted: the files
@@ -490,7 +491,7 @@ export class ChatController extends Disposable {
       if (conversation === this.conversation && this.restoreLast) await this.deps.lastConversation.set(conversation.id);
       return outcome;
     } catch (error) {
-      this.deps.log.error(`Could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
+      this.deps.log.error(`Could not save the conversation: ${errorMessage(error)}`);
       void vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference could not save the conversation (see the log). It stays open here.'));
       return undefined;
     }

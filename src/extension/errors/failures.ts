@@ -11,6 +11,7 @@ import type { Log } from '../log';
 import { describeError, type ErrorAction, type ErrorDescription } from './describeError';
 import { ACTION_COMMANDS } from './errorWords';
 import { missingSetup, SetupRequiredError, type MissingSetup } from './setupError';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** How long a command waits for the connection to see a key or an address the user just set. */
 const SETUP_SETTLE_MS = 10_000;
@@ -120,7 +121,7 @@ export class Failures extends Disposable {
         if (action) await this.run(action, description, options.retry);
         else await own?.run();
       } catch (error) {
-        const text = error instanceof Error ? error.message : String(error);
+        const text = errorMessage(error);
         const what = choice ?? '';
         this.log.warn(`${what} after "${options.title}" failed: ${this.connection.redact(text)}`);
         void vscode.window.showErrorMessage(vscode.l10n.t('{0} failed: {1}', what, this.connection.redact(text)));

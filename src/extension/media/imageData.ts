@@ -1,6 +1,7 @@
 // Generated images as the gallery keeps them, and the names they are saved under. No vscode
 // import: unit-tested in Node. The bytes come from client.images.download (type read from them).
 import type { DownloadedImage, GeneratedImage, ImageType } from '../../core/index';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** An image of an answer that arrived: its bytes, their type (read from them) and the revised prompt. */
 export interface ReceivedImage {
@@ -28,7 +29,7 @@ export function splitDownloads(answer: readonly GeneratedImage[], settled: reado
       images.push({ bytes: result.value.bytes, type: result.value.type, revisedPrompt: answer[index]?.revised_prompt?.trim() ?? '' });
     } else {
       const position = settled.length === 1 ? 'The image' : `Image ${index + 1} of ${settled.length}`;
-      failures.push({ position, message: result.reason instanceof Error ? result.reason.message : String(result.reason) });
+      failures.push({ position, message: errorMessage(result.reason) });
     }
   });
   return { images, failures };

@@ -5,6 +5,7 @@ import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { categoryOverrides } from './categoryOverrides';
+import { errorMessage } from '../../shared/errorMessage';
 
 const CACHE_KEY = 'unifiedInference.modelCatalog';
 
@@ -85,7 +86,7 @@ export class ModelCatalog extends Disposable {
       return this.snapshotValue;
     } catch (error) {
       if (sequence !== this.sequence) return this.snapshot;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.log.warn(`Could not read the model catalog: ${message}`);
       this.connection.reportFailure(error);
       this.setStatus({ kind: 'error', message });

@@ -5,6 +5,7 @@ import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import { jobTitle, reportMarkdown } from './jobPresentation';
 import type { ResearchJobs } from './researchJobs';
+import { errorMessage } from '../../shared/errorMessage';
 
 export const REPORT_SCHEME = 'unified-inference-research';
 
@@ -82,7 +83,7 @@ export class ReportDocuments extends Disposable implements vscode.TextDocumentCo
       const detail = await client.research.get(id, { signal: controller.signal, timeoutMs: 30_000 });
       return reportMarkdown(listed, detail);
     } catch (error) {
-      const problem = error instanceof GatewayError && error.status === 404 ? 'the gateway has no detail for this job (404)' : error instanceof Error ? error.message : String(error);
+      const problem = error instanceof GatewayError && error.status === 404 ? 'the gateway has no detail for this job (404)' : errorMessage(error);
       return reportMarkdown(listed, undefined, problem);
     } finally {
       cancel.dispose();

@@ -7,6 +7,7 @@ import type { Log } from '../log';
 import { appendPage, chunkPages, uniqueJobs } from './jobPages';
 import { failureReason, jobTitle } from './jobPresentation';
 import { DEFAULT_QUERY, IN_PROGRESS_LIMIT, inProgressQuery, jobsByIdQuery, listQuery, type ResearchViewQuery } from './researchQuery';
+import { errorMessage } from '../../shared/errorMessage';
 
 export const PAGE_SIZE = 20;
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -304,7 +305,7 @@ export class ResearchJobs extends Disposable {
         read.set(id, await client.research.get(id, { signal, timeoutMs: REQUEST_TIMEOUT_MS }));
       } catch (error) {
         if (signal.aborted) throw error;
-        this.log.warn(`Research job ${id} left the in-progress list but its detail could not be read (${error instanceof Error ? error.message : String(error)}); reading its status from the list.`);
+        this.log.warn(`Research job ${id} left the in-progress list but its detail could not be read (${errorMessage(error)}); reading its status from the list.`);
         unread.push(id);
       }
     }
@@ -372,7 +373,7 @@ export class ResearchJobs extends Disposable {
 
   private setProblem(error: unknown): void {
     // The gateway's words go into the view's message: redacted like every failure shown.
-    this.problemValue = this.connection.redact(error instanceof Error ? error.message : String(error));
+    this.problemValue = this.connection.redact(errorMessage(error));
     this.log.warn(`Research list: ${this.problemValue}`);
     this.connection.reportFailure(error);
     this.changed.fire();

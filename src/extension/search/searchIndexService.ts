@@ -11,6 +11,7 @@ import { chooseSearchModel, gatewayEmbedder, type SearchModelsDeps } from './gat
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { changedFiles } from './changedFiles';
 import { indexSource, listIndexCandidates, statFiles, type IndexCandidates } from './indexedFiles';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** Quiet time after the last event before a batch starts... */
 const WATCH_DEBOUNCE_MS = 400;
@@ -68,7 +69,7 @@ export class SearchIndexService extends Disposable {
   async current(): Promise<SemanticIndex | undefined> {
     this.loaded ??= (async () => {
       if (!this.storage || this.index) return;
-      const loaded = await this.storage.load().catch((error: unknown) => ({ index: undefined, problems: [error instanceof Error ? error.message : String(error)], from: 'none' as const }));
+      const loaded = await this.storage.load().catch((error: unknown) => ({ index: undefined, problems: [errorMessage(error)], from: 'none' as const }));
       for (const problem of loaded.problems) this.log.warn(`Semantic search: the saved index: ${problem}`);
       this.index ??= loaded.index;
     })();
@@ -125,7 +126,7 @@ export class SearchIndexService extends Disposable {
       });
     } catch (error) {
       this.deps.failures.report(error); // nobody else sees it: the credits display and its notice do
-      this.log.warn(`Semantic search: updating the index after file changes failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(`Semantic search: updating the index after file changes failed: ${errorMessage(error)}`);
     }
   }
 

@@ -17,6 +17,7 @@ import { newId } from '../../../shared/ids';
 import { isRecord, parseConversation } from './conversationShape';
 import { baseOf, mergeConversations, type MergeBase } from './conversationMerge';
 import { journalName, readJournal, replayJournal, ReplyJournal, writerIsAlive } from './replyJournal';
+import { errorMessage } from '../../../shared/errorMessage';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Its stem has a dot, so it can never collide with a conversation id. */
@@ -514,5 +515,5 @@ function codeOf(error: unknown): string | undefined {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

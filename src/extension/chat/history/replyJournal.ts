@@ -11,6 +11,7 @@ import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { processIsAlive } from '../../../core/index';
 import type { AssistantTurn, Conversation } from '../../../shared/chatModel';
 import { isRecord } from './conversationShape';
+import { errorMessage } from '../../../shared/errorMessage';
 
 /** Appends (and fsyncs) at most this often: a crash loses at most this much plus one fsync. */
 export const JOURNAL_FLUSH_MS = 300;
@@ -66,7 +67,7 @@ export class ReplyJournal {
         const handle = await (this.handle ??= open(this.path, 'a'));
         await handle.appendFile(`${batch.join('\n')}\n`);
         await handle.datasync();
-      }).catch((error: unknown) => this.onProblem(`Could not append to the reply journal: ${error instanceof Error ? error.message : String(error)}`));
+      }).catch((error: unknown) => this.onProblem(`Could not append to the reply journal: ${errorMessage(error)}`));
     }
     return this.writing;
   }
