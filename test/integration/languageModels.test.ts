@@ -54,7 +54,7 @@ describe('the gateway\'s models in VS Code\'s language model API', function () {
     const answer = await askModel(sonnet, [vscode.LanguageModelChatMessage.User('Hello from a model without a hint')]);
     assert.match(answer.text, /simulation/i, 'it answers too');
 
-    const catalogModel = (id: string) => ({ model: api.catalog.snapshot!.models.find((model) => model.id === id)! });
+    const catalogModel = (id: string) => ({ model: api.catalog.model(id)! });
     try {
       await vscode.commands.executeCommand('unifiedInference.models.changeCategory', catalogModel('sim-amazon/nova-sim-pro-v1'), 'embedding');
       await vscode.commands.executeCommand('unifiedInference.models.changeCategory', catalogModel('sim-amazon/nova-sim-canvas-v1'), 'chat');

@@ -468,11 +468,11 @@ export class ChatController extends Disposable {
 
   /** The model's token prices, when the catalog lists them (see core/modelPricing.ts for the shapes read). */
   private pricingOf(model: string): TokenPricing | undefined {
-    return modelPricing(this.deps.catalog.snapshot?.models.find((m) => m.id === model));
+    return modelPricing(this.deps.catalog.model(model));
   }
 
   private providerOf(model: string): string | undefined {
-    const found = this.deps.catalog.snapshot?.models.find((m) => m.id === model);
+    const found = this.deps.catalog.model(model);
     return typeof found?.provider === 'string' ? found.provider : undefined;
   }
 

@@ -101,7 +101,7 @@ export class CommitMessageWriter extends Disposable {
     }
     const client = connection.setup.client;
     if (!client) return { kind: 'notReady' };
-    const contextLength = catalogContextLength(catalog.snapshot?.models.find((model) => model.id === chosen.id));
+    const contextLength = catalogContextLength(catalog.model(chosen.id));
     const budget = diffCharBudget(contextLength);
     const box = repository.inputBox;
     const draft = box.value;

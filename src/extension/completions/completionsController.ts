@@ -139,7 +139,7 @@ export class CompletionsController extends Disposable {
 
   /** The catalog entry of the completion model, when the catalog is read. */
   model(id: string): Model | undefined {
-    return this.catalog.snapshot?.models.find((model) => model.id === id);
+    return this.catalog.model(id);
   }
 
   /**

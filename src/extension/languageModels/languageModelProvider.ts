@@ -116,7 +116,7 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
     }
     const controller = new AbortController();
     const cancel = token.onCancellationRequested(() => controller.abort());
-    const catalogModel = this.catalog.snapshot?.models.find((entry) => entry.id === model.id);
+    const catalogModel = this.catalog.model(model.id);
     const tools = toGatewayTools(options.tools);
     const answerRoom = catalogModel ? answerRoomOf(catalogModel) : undefined;
     try {

@@ -65,6 +65,11 @@ export class ModelCatalog extends Disposable {
     return snapshot && hasKey && snapshot.baseUrl === baseUrl ? snapshot : undefined;
   }
 
+  /** The model of that id in the cached catalog (undefined when the catalog does not list it, or none is read). */
+  model(id: string): Model | undefined {
+    return this.snapshot?.models.find((model) => model.id === id);
+  }
+
   get status(): CatalogStatus {
     return this.statusValue;
   }

@@ -65,7 +65,7 @@ export class ContextMeterReporter extends Disposable {
     const attachments = this.source.attachments();
     const files = await this.instructionFiles();
     const model = conversation.model || chooseChatModel(this.deps) || '';
-    const contextLength = catalogContextLength(this.deps.catalog.snapshot?.models.find((m) => m.id === model));
+    const contextLength = catalogContextLength(this.deps.catalog.model(model));
     const chips = files.map((file) => ({ path: file.path, tokens: estimateTextTokens(file.text), truncated: file.truncated }));
     const last = conversation.turns[conversation.turns.length - 1];
     const pending = attachments.length ? estimateTextTokens(userTurnText({ text: '', attachments })) : 0;

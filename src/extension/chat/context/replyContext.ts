@@ -31,7 +31,7 @@ export async function prepareReplyContext(input: ReplyContextInput): Promise<{ s
     return [];
   });
   const system = [input.system, instructionPrompt(files)].filter(Boolean).join('\n\n');
-  const model = input.deps.catalog.snapshot?.models.find((m) => m.id === input.request.model);
+  const model = input.deps.catalog.model(input.request.model);
   const contextLength = catalogContextLength(model);
   const keeper = new ContextKeeper({
     client: input.client,
