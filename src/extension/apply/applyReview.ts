@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { applyHunk, computeHunks, lineRangeOffsets, rebaseProposal, revertHunk, type GuardedPath, type Hunk } from '../../core/index';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
 import { errorMessage } from '../../shared/errorMessage';
+import { SerialQueue } from '../../shared/serialQueue';
 
 export const APPLY_SCHEME = 'unified-inference-apply';
 
@@ -47,7 +48,7 @@ export class ApplyReview {
   /** While our own edit is being applied: the text it gives (its change event is not typing). */
   private ownText: string | undefined;
   private ownSeen = false;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly writing = new SerialQueue();
   /** Bumped on every change of the hunks: a lens clicked on an older list is ignored. */
   private revisionCount = 0;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -142,9 +143,7 @@ export class ApplyReview {
    * a hunk the first one re-diffed away is not written (the user sees the new list first).
    */
   private serial(job: () => Promise<void>): Promise<void> {
-    const run = this.writing.then(job);
-    this.writing = run.catch(() => undefined);
-    return run;
+    return this.writing.run(job);
   }
 
   /** Nothing (more) is written: the file stays as it is. */

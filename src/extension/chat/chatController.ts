@@ -28,6 +28,7 @@ import { NO_CHECKPOINTS } from '../checkpoints/checkpointRecorder';
 import { ContextMeterReporter } from './context/contextMeter';
 import { prepareReplyContext } from './context/replyContext';
 import { errorMessage } from '../../shared/errorMessage';
+import { SerialQueue } from '../../shared/serialQueue';
 
 /**
  * Told to the model when the workspace tools are on but the workspace is not trusted: the files
@@ -51,7 +52,7 @@ export class ChatController extends Disposable {
   private conversation: Conversation;
   private attachments: Attachment[] = [];
   private running: Running | undefined;
-  private sendQueue: Promise<void> = Promise.resolve();
+  private readonly sendQueue = new SerialQueue();
   private readonly approvals = new ToolApprovals();
   private readonly tools: ChatTools;
   private historyQuery = '';
@@ -222,9 +223,7 @@ export class ChatController extends Disposable {
    * already given it up). Sends are taken one after another.
    */
   send(text: string): Promise<void> {
-    const sent = this.sendQueue.then(() => this.sendAfterReply(text));
-    this.sendQueue = sent.catch(() => undefined);
-    return sent;
+    return this.sendQueue.run(() => this.sendAfterReply(text));
   }
 
   private async sendAfterReply(text: string): Promise<void> {

@@ -12,6 +12,7 @@ import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesServ
 import { changedFiles } from './changedFiles';
 import { indexSource, listIndexCandidates, statFiles, type IndexCandidates } from './indexedFiles';
 import { errorMessage } from '../../shared/errorMessage';
+import { SerialQueue } from '../../shared/serialQueue';
 
 /** Quiet time after the last event before a batch starts... */
 const WATCH_DEBOUNCE_MS = 400;
@@ -31,7 +32,7 @@ export interface IndexRun {
 export class SearchIndexService extends Disposable {
   private index: SemanticIndex | undefined;
   private loaded: Promise<void> | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private running: AbortController | undefined;
   private readonly pendingChanges = new Set<string>();
   private watchTimer: NodeJS.Timeout | undefined;
@@ -163,7 +164,7 @@ export class SearchIndexService extends Disposable {
   }
 
   private enqueue<T>(work: (signal: AbortSignal) => Promise<T>, cancel?: AbortSignal): Promise<T> {
-    const run = this.queue.then(async () => {
+    return this.queue.run(async () => {
       // Cancelled while it waited: it does not start (and charges nothing).
       if (cancel?.aborted) throw new vscode.CancellationError();
       const controller = new AbortController();
@@ -180,7 +181,5 @@ export class SearchIndexService extends Disposable {
         this.running = undefined;
       }
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 }

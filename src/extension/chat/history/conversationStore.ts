@@ -18,6 +18,7 @@ import { isRecord, parseConversation } from './conversationShape';
 import { baseOf, mergeConversations, type MergeBase } from './conversationMerge';
 import { journalName, readJournal, replayJournal, ReplyJournal, writerIsAlive } from './replyJournal';
 import { errorMessage } from '../../../shared/errorMessage';
+import { SerialQueue } from '../../../shared/serialQueue';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Its stem has a dot, so it can never collide with a conversation id. */
@@ -70,7 +71,7 @@ export class ConversationStore {
   private readonly searchTexts = new Map<string, { readonly stamp: Stamp; readonly text: string }>();
   /** Set by the first search: from then on every conversation read also feeds the search cache. */
   private searching = false;
-  private readonly locks = new Map<string, Promise<void>>();
+  private readonly locks = new SerialQueue();
   private readonly pendingSaves = new Map<string, PendingSave>();
   private queuedIndexWrite: Promise<void> | undefined;
   /**
@@ -112,7 +113,7 @@ export class ConversationStore {
   async load(id: string): Promise<Conversation | undefined> {
     assertId(id);
     const entries = await this.ready();
-    await this.locks.get(id); // a save in flight finishes first, so load sees it
+    await this.locks.idle(id); // a save in flight finishes first, so load sees it
     const live = await this.exclusive(id, () => this.foldJournal(id));
     const read = await this.read(id);
     if (read.kind === 'ok') {
@@ -446,16 +447,7 @@ export class ConversationStore {
 
   /** Runs tasks of one key one after another (a failed task does not block the next). */
   private exclusive<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const run = (this.locks.get(key) ?? Promise.resolve()).then(task);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.locks.set(key, settled);
-    void settled.then(() => {
-      if (this.locks.get(key) === settled) this.locks.delete(key);
-    });
-    return run;
+    return this.locks.runFor(key, task);
   }
 }
 
