@@ -12,6 +12,7 @@ import { ACTION_COMMANDS } from '../errors/errorWords';
 import { actionLabel, type Failures } from '../errors/failures';
 import type { Log } from '../log';
 import { errorMessage } from '../../shared/errorMessage';
+import { abortOnCancel } from '../lifecycle';
 
 export interface MergeJob {
   readonly display: string;
@@ -45,7 +46,7 @@ export async function mergeThroughGateway(connection: GatewayConnection, failure
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Merging the code block into {0} with {1}', job.display, job.model), cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
-      const cancel = token.onCancellationRequested(() => controller.abort());
+      const cancel = abortOnCancel(controller, token);
       let text = '';
       let lines = 0;
       try {

@@ -14,7 +14,7 @@ import { streamGatewayAnswer } from '../answers/gatewayAnswer';
 import { readSettings } from '../config';
 import type { Failures } from '../errors/failures';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
-import { Disposable } from '../lifecycle';
+import { abortOnCancel, Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { modelFor } from '../models/catalogModels';
 import { chooseModel } from '../models/defaultModel';
@@ -112,7 +112,7 @@ export class CommitMessageWriter extends Disposable {
       return await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Writing a commit message with {0}', chosen.id), cancellable: true },
         async (progress, token) => {
-          const cancel = token.onCancellationRequested(() => controller.abort());
+          const cancel = abortOnCancel(controller, token);
           let written: string | undefined;
           let typed = false;
           let tooLong = false;

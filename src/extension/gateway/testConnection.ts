@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { diagnoseConnectionError, formatCredits, type ConnectionDiagnosis } from '../../core/index';
 import type { Log } from '../log';
 import type { GatewayConnection } from './gatewayConnection';
+import { abortOnCancel } from '../lifecycle';
 
 export interface ConnectionReport {
   readonly ok: boolean;
@@ -61,7 +62,7 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Unified Inference: testing {0}', setup.baseUrl), cancellable: true },
       async (progress, token): Promise<ConnectionReport> => {
         const controller = new AbortController();
-        const cancel = token.onCancellationRequested(() => controller.abort());
+        const cancel = abortOnCancel(controller, token);
         try {
           progress.report({ message: vscode.l10n.t('reading the model catalog...') });
           const models = await client.models.list({ signal: controller.signal, timeoutMs: TIMEOUT_MS });

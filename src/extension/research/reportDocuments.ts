@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { GatewayError, type ResearchJob } from '../../core/index';
 import { inertMarkdown } from '../../shared/inertMarkdown';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
-import { Disposable } from '../lifecycle';
+import { abortOnCancel, Disposable } from '../lifecycle';
 import { jobTitle, reportMarkdown } from './jobPresentation';
 import type { ResearchJobs } from './researchJobs';
 import { errorMessage } from '../../shared/errorMessage';
@@ -78,7 +78,7 @@ export class ReportDocuments extends Disposable implements vscode.TextDocumentCo
     const client = this.connection.setup.client;
     if (!client) return reportMarkdown(listed, undefined, 'no gateway address is set');
     const controller = new AbortController();
-    const cancel = token.onCancellationRequested(() => controller.abort());
+    const cancel = abortOnCancel(controller, token);
     try {
       const detail = await client.research.get(id, { signal: controller.signal, timeoutMs: 30_000 });
       return reportMarkdown(listed, detail);
