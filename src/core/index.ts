@@ -34,6 +34,7 @@ export { parseMessagesStream } from './messagesStream';
 export { sseEvents, EVENT_TOO_LARGE, STREAM_TOO_LARGE } from './sse';
 export { TOO_MANY_BLOCKS } from './messagesStream';
 export { checkJsonValue, parseBoundedJson } from './parse/boundedJson';
+export { asRecord, isFiniteNumber, isRecord, str } from './parse/json';
 export type { BoundedJson, JsonBounds } from './parse/boundedJson';
 export type { SseEvent } from './sse';
 export { parseErrorBody } from './parse/errorBody';

@@ -11,10 +11,10 @@
 // saves made here refresh their entry directly.
 import { open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { removeStrayTempFiles, renameWithRetry, writeFileDurably, type FileStamp } from '../../../core/index';
+import { isRecord, removeStrayTempFiles, renameWithRetry, writeFileDurably, type FileStamp } from '../../../core/index';
 import type { AssistantTurn, Conversation, ConversationSummary } from '../../../shared/chatModel';
 import { newId } from '../../../shared/ids';
-import { isRecord, parseConversation } from './conversationShape';
+import { parseConversation } from './conversationShape';
 import { baseOf, mergeConversations, type MergeBase } from './conversationMerge';
 import { journalName, readJournal, replayJournal, ReplyJournal, writerIsAlive } from './replyJournal';
 import { errorMessage } from '../../../shared/errorMessage';
