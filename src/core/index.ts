@@ -93,7 +93,7 @@ export type { ProxyConfig } from './net/proxy';
 export { createDispatcher, describeProxy, InvalidProxyUrlError, isValidProxyUrl } from './net/dispatcher';
 export type { DispatcherOptions } from './net/dispatcher';
 export { ProxyError } from './net/proxyError';
-export { diagnoseConnectionError } from './net/diagnose';
+export { connectionFailureText, diagnoseConnectionError } from './net/diagnose';
 export type { ConnectionDiagnosis, ConnectionDiagnosisKind, DiagnosisContext } from './net/diagnose';
 
 export type { ApiKeySource, AuthHeader, DispatcherSource, GatewayClientOptions, RequestOptions } from './types/common';

@@ -212,7 +212,7 @@ describe('account: credits, connection and catalog against the local gateway', f
     const port = await closedPort();
     const { kind, message } = await failingTest(`http://127.0.0.1:${port}`);
     assert.equal(kind, 'refused');
-    assert.match(message, new RegExp(`127\\.0\\.0\\.1:${port}`));
+    assert.match(message, new RegExp(`^Unified Inference: 127\\.0\\.0\\.1:${port} refused the connection\\. .* Start the gateway, or correct the port in the base URL setting\\.$`));
   });
 
   it('tests the connection: a refused key (401)', async () => {

@@ -203,7 +203,8 @@ describe('the gateway\'s models in VS Code\'s language model API', function () {
     try {
       await waitFor(() => api.connection.setup.baseUrl, (url) => url === address, 'the closed address');
       const offline = await askModel(model, [vscode.LanguageModelChatMessage.User('hello')]).then(() => assert.fail('expected the request to fail'), (error: unknown) => error as Error);
-      assert.ok(offline.message.includes(`Could not reach the gateway at ${address}`), offline.message);
+      assert.ok(offline.message.includes(`${new URL(address).host} refused the connection. `), offline.message);
+      assert.match(offline.message, /Start the gateway, or correct the port in the base URL setting\./);
       assert.match(offline.message, /Set Gateway Address/);
     } finally {
       await setSetting('baseUrl', gateway.url);

@@ -112,6 +112,14 @@ export function diagnoseConnectionError(error: unknown, context: DiagnosisContex
   return make('unknown', `The request to ${host} failed`, `${scrubUrls(messageOf(error))}.`.replace(/\.\.$/, '.'), 'Open the log (Unified Inference: Show Log) for details, then try again.');
 }
 
+/**
+ * The diagnosis as one text: what happened, then the one next step. Test Connection and every
+ * feature that fails to connect (chat, palette commands, @unified, tools, vscode.lm) say this.
+ */
+export function connectionFailureText(diagnosis: ConnectionDiagnosis): string {
+  return `${diagnosis.title}. ${diagnosis.detail} ${diagnosis.nextStep}`;
+}
+
 function make(kind: ConnectionDiagnosisKind, title: string, detail: string, nextStep: string): ConnectionDiagnosis {
   return { kind, title, detail, nextStep };
 }

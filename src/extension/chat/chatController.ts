@@ -11,6 +11,7 @@ import { runChatAction } from './chatActions';
 
 import { describeChatError } from '../errors/describeError';
 import { missingSetup, SetupRequiredError } from '../errors/setupError';
+import { diagnosisContext } from '../gateway/gatewayConnection';
 import { isAbortError, modelPricing, type TokenPricing } from '../../core/index';
 import { newId } from '../../shared/ids';
 import { chatModelKey, chatModelOptions, chooseChatModel } from './chatModels';
@@ -418,7 +419,7 @@ export class ChatController extends Disposable {
         log.warn(`Chat reply with ${reply.model} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
         // Out of credits: the chat says when they return, read from /quota if no reading is at hand.
         const reset = lastReading(this.deps.credits.state)?.reset ?? (isQuotaExhausted(error) ? await this.deps.credits.resetTime() : undefined);
-        await this.end(conversation, reply, 'error', describeChatError(error, { baseUrl: setup.baseUrl, ...(reset ? { reset } : {}) }));
+        await this.end(conversation, reply, 'error', describeChatError(error, { baseUrl: setup.baseUrl, connection: diagnosisContext(setup), ...(reset ? { reset } : {}) }));
       }
     } finally {
       // end() saved the whole conversation: the journal is folded in. Kept if that save failed.

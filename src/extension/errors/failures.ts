@@ -5,7 +5,7 @@
 // too, so a user without a key is told at once, and the command goes on once the key is set.
 import * as vscode from 'vscode';
 import { openSettings } from '../config';
-import type { GatewayConnection } from '../gateway/gatewayConnection';
+import { diagnosisContext, type GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { describeError, type ErrorAction, type ErrorDescription } from './describeError';
@@ -80,7 +80,8 @@ export class Failures extends Disposable {
   async describe(error: unknown): Promise<ErrorDescription> {
     this.connection.redactError(error);
     const reset = isQuotaExhausted(error) ? await this.resetTime().catch(() => undefined) : undefined;
-    return this.connection.redact(describeError(error, { baseUrl: this.connection.setup.baseUrl, ...(reset ? { reset } : {}) }));
+    const setup = this.connection.setup;
+    return this.connection.redact(describeError(error, { baseUrl: setup.baseUrl, connection: diagnosisContext(setup), ...(reset ? { reset } : {}) }));
   }
 
   /** Palette and views: reports, logs and shows the failure; resolves once it is shown (not when a button is pressed). */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { createDispatcher, describeProxy, GatewayClient, isValidProxyUrl, RateLimitError, selectProxy, sendsKeyInClearText } from '../../core/index';
+import { createDispatcher, describeProxy, GatewayClient, isValidProxyUrl, RateLimitError, selectProxy, sendsKeyInClearText, type DiagnosisContext } from '../../core/index';
 import type { Dispatcher } from 'undici';
 import type { ApiKeyStore } from '../apiKey/apiKeyStore';
 import { onDidChangeConnectionSettings, readNetworkSettings, readSettings } from '../config';
@@ -23,6 +23,12 @@ export interface GatewaySetup {
   readonly caCertificateFile: string;
   /** The CA certificate file is set and could not be read. */
   readonly caCertificateUnreadable: boolean;
+}
+
+/** What diagnosing a connection failure needs of the setup: the address, and the proxy and CA file in use. */
+export function diagnosisContext(setup: GatewaySetup): DiagnosisContext {
+  const ca = setup.caCertificateFile ? { caCertificateFile: setup.caCertificateFile, caCertificateUnreadable: setup.caCertificateUnreadable } : {};
+  return { baseUrl: setup.baseUrl, ...(setup.proxy ? { proxyUrl: setup.proxy } : {}), ...ca };
 }
 
 /** A failed request, as features report it to the connection. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { diagnoseConnectionError, formatCredits, type ConnectionDiagnosis } from '../../core/index';
+import { connectionFailureText, diagnoseConnectionError, formatCredits, type ConnectionDiagnosis } from '../../core/index';
 import type { Log } from '../log';
-import type { GatewayConnection } from './gatewayConnection';
+import { diagnosisContext, type GatewayConnection } from './gatewayConnection';
 import { abortOnCancel } from '../lifecycle';
 
 export interface ConnectionReport {
@@ -70,8 +70,7 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
           const quota = await client.quota.get({ signal: controller.signal, timeoutMs: TIMEOUT_MS });
           return { ok: true, baseUrl: setup.baseUrl, modelCount: models.length, credits: quota.credits };
         } catch (error) {
-          const ca = setup.caCertificateFile ? { caCertificateFile: setup.caCertificateFile, caCertificateUnreadable: setup.caCertificateUnreadable } : {};
-          return failure(setup.baseUrl, diagnoseConnectionError(error, { baseUrl: setup.baseUrl, ...(setup.proxy ? { proxyUrl: setup.proxy } : {}), ...ca }));
+          return failure(setup.baseUrl, diagnoseConnectionError(error, diagnosisContext(setup)));
         } finally {
           cancel.dispose();
         }
@@ -101,11 +100,12 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
     }
     void vscode.commands.executeCommand('unifiedInference.refreshCredits'); // the status bar follows at once
   } else if (report.diagnosis) {
-    const { title, detail, nextStep, kind } = report.diagnosis;
-    log.warn(`Test connection failed (${kind}): ${title}. ${detail} ${nextStep}${setupNote}`);
+    const { kind } = report.diagnosis;
+    const text = connectionFailureText(report.diagnosis);
+    log.warn(`Test connection failed (${kind}): ${text}${setupNote}`);
     const actions = actionsFor(kind);
     void vscode.window
-      .showErrorMessage(vscode.l10n.t('Unified Inference: {0}. {1} {2}', title, detail, nextStep + setupNote), ...actions.map(([label]) => label), showLog)
+      .showErrorMessage(vscode.l10n.t('Unified Inference: {0}', text + setupNote), ...actions.map(([label]) => label), showLog)
       .then((choice) => {
         if (choice === showLog) log.show();
         else actions.find(([label]) => label === choice)?.[1]();
