@@ -169,6 +169,8 @@ describe('account: credits, connection and catalog against the local gateway', f
       assert.equal(offline.kind, 'offline');
       assert.match(api.creditsItem.presentation?.text ?? '', /^\$\(cloud-offline\) \$\d/);
       assert.match(api.creditsItem.presentation?.tooltip ?? '', /last known/);
+      // Test Connection's words for why: the port no longer answers.
+      assert.match(api.creditsItem.presentation?.tooltip ?? '', /(refused|closed) the connection\. /);
     } finally {
       await other.stop().catch(() => undefined);
       await setSetting('baseUrl', gateway.url);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, formatCredits, formatResetIn, RateLimitError, SpendTracker } from '../../core/index';
+import { AuthenticationError, connectionFailureText, diagnoseConnectionError, formatCredits, formatResetIn, RateLimitError, SpendTracker } from '../../core/index';
 import { onDidChangeSettingsUnder, readSettings } from '../config';
-import type { GatewayConnection, RequestFailure } from '../gateway/gatewayConnection';
+import { diagnosisContext, type GatewayConnection, type RequestFailure } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { CreditsReading, CreditsState, SpendFigures } from './creditsPresentation';
@@ -170,7 +170,9 @@ export class CreditsMonitor extends Disposable {
     const name = error instanceof Error ? error.name : '';
     const offline = name === 'ConnectionError' || name === 'TimeoutError';
     const withLast = this.last ? { last: this.last } : {};
-    return offline ? { kind: 'offline', message, ...withLast } : { kind: 'error', message, ...withLast };
+    // The tooltip says what Test Connection would: the cause and its one next step.
+    const shown = name === 'ConnectionError' ? connectionFailureText(diagnoseConnectionError(error, diagnosisContext(this.connection.setup))) : message;
+    return offline ? { kind: 'offline', message: shown, ...withLast } : { kind: 'error', message, ...withLast };
   }
 
   private set(state: CreditsState): CreditsState {
