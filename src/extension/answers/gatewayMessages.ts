@@ -1,7 +1,7 @@
 // A neutral conversation (what VS Code's chat and the @unified participant hand us) and its
 // mapping to the two gateway formats: OpenAI chat completions and Anthropic messages. Pure (no
 // vscode import): unit-tested in Node.
-import { checkJsonValue, formatByteSize, MAX_TOOL_ARGUMENT_BYTES, MAX_TOOL_ARGUMENT_DEPTH, parseBoundedJson, type BoundedJson, type ChatFunctionTool, type ChatMessageParam, type ContentBlockParam, type MessageParam, type MessageTool } from '../../core/index';
+import { checkJsonValue, formatByteSize, isRecord, MAX_TOOL_ARGUMENT_BYTES, MAX_TOOL_ARGUMENT_DEPTH, parseBoundedJson, type BoundedJson, type ChatFunctionTool, type ChatMessageParam, type ContentBlockParam, type MessageParam, type MessageTool } from '../../core/index';
 import type { ReasoningEffort, WireMessage, WirePart } from '../../shared/chatModel';
 import type { ChatApi } from '../../shared/settings';
 
@@ -143,7 +143,7 @@ export function toolInputRefusal(input: Record<string, unknown> | undefined): st
 }
 
 function asInput(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+  return isRecord(value) ? value : { value };
 }
 
 /**
