@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, connectionFailureText, diagnoseConnectionError, formatCredits, formatResetIn, RateLimitError, SpendTracker } from '../../core/index';
+import { AuthenticationError, RateLimitError } from '../../core/errors';
+import { formatCredits, formatResetIn } from '../../core/account/creditsFormat';
+import { SpendTracker } from '../../core/account/spendTracker';
+import { connectionFailureText, diagnoseConnectionError } from '../../core/net/diagnose';
 import { onDidChangeSettingsUnder, readSettings } from '../config';
 import { diagnosisContext, type GatewayConnection, type RequestFailure } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';

@@ -11,8 +11,9 @@ import { runChatAction } from './chatActions';
 
 import { describeChatError } from '../errors/describeError';
 import { missingSetup, SetupRequiredError } from '../errors/setupError';
+import { isAbortError } from '../../core/errors';
+import { modelPricing, type TokenPricing } from '../../core/models/modelPricing';
 import { diagnosisContext } from '../gateway/gatewayConnection';
-import { isAbortError, modelPricing, type TokenPricing } from '../../core/index';
 import { newId } from '../../shared/ids';
 import { chatModelKey, chatModelOptions, chooseChatModel } from './chatModels';
 import { turnsToWire } from './conversationWire';
@@ -466,7 +467,7 @@ export class ChatController extends Disposable {
     await this.postHistory();
   }
 
-  /** The model's token prices, when the catalog lists them (see core/modelPricing.ts for the shapes read). */
+  /** The model's token prices, when the catalog lists them (see core/models/modelPricing.ts for the shapes read). */
   private pricingOf(model: string): TokenPricing | undefined {
     return modelPricing(this.deps.catalog.model(model));
   }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { connectionFailureText, diagnoseConnectionError, formatCredits, type ConnectionDiagnosis } from '../../core/index';
+import { connectionFailureText, diagnoseConnectionError, type ConnectionDiagnosis } from '../../core/net/diagnose';
+import { formatCredits } from '../../core/account/creditsFormat';
 import type { Log } from '../log';
 import { diagnosisContext, type GatewayConnection } from './gatewayConnection';
 import { abortOnCancel } from '../lifecycle';

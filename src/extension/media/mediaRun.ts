@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isAbortError } from '../../core/index';
+import { isAbortError } from '../../core/errors';
 import type { Failures } from '../errors/failures';
 import { abortOnCancel } from '../lifecycle';
 
