@@ -240,9 +240,10 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** Its message; an error from another copy of the classes (or another extension) is not `instanceof Error`. */
 function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === 'string' ? error : 'unknown failure';
+  const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : error;
+  return typeof message === 'string' ? message : 'unknown failure';
 }
 
 /** Whether a socket error is about the proxy's address (`hostname` for DNS, `address`/`port` for connect). */
