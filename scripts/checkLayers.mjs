@@ -18,7 +18,7 @@ const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 /** @type {Record<string, { layers: string[], packages: string[] | 'any', builtins: boolean, vscode: boolean }>} */
 export const rules = {
   shared: { layers: ['shared'], packages: [], builtins: false, vscode: false },
-  core: { layers: ['core'], packages: ['undici', 'eventsource-parser', 'diff'], builtins: true, vscode: false },
+  core: { layers: ['core', 'shared'], packages: ['undici', 'eventsource-parser', 'diff'], builtins: true, vscode: false },
   webview: { layers: ['webview', 'shared'], packages: ['marked', 'dompurify', 'highlight.js'], builtins: false, vscode: false },
   extension: { layers: ['extension', 'core', 'shared'], packages: 'any', builtins: true, vscode: true },
 };

@@ -1,6 +1,7 @@
 // What the credit balance is known to be: a reading, or why there is none. The monitor
 // (src/extension/account/creditsMonitor.ts) produces these; the status item, the tooltip, chat and
 // the tools show them.
+import { errorMessage } from '../../shared/errorMessage';
 import { AuthenticationError, RateLimitError } from '../errors';
 
 export interface CreditsReading {
@@ -26,13 +27,21 @@ export function outOfCredits(last: CreditsReading | undefined): CreditsState {
   return last ? { kind: 'outOfCredits', last } : { kind: 'outOfCredits' };
 }
 
-/** The state a failed quota read leaves: a refused key, no credits, no network, or another failure. */
-export function creditsStateForError(error: unknown, last: CreditsReading | undefined): CreditsState {
-  const message = error instanceof Error ? error.message : String(error);
+/**
+ * The state a failed quota read leaves: a refused key, no credits, no network, or another failure.
+ * `describeConnectionFailure` words a failed connection as Test Connection does (cause and next step).
+ */
+export function creditsStateForError(
+  error: unknown,
+  last: CreditsReading | undefined,
+  describeConnectionFailure: (error: unknown) => string = errorMessage,
+): CreditsState {
+  const message = errorMessage(error);
   if (error instanceof AuthenticationError) return { kind: 'badKey', message };
   if (error instanceof RateLimitError && error.quotaExhausted) return outOfCredits(last);
   const name = error instanceof Error ? error.name : '';
   const offline = name === 'ConnectionError' || name === 'TimeoutError';
   const withLast = last ? { last } : {};
-  return offline ? { kind: 'offline', message, ...withLast } : { kind: 'error', message, ...withLast };
+  if (!offline) return { kind: 'error', message, ...withLast };
+  return { kind: 'offline', message: name === 'ConnectionError' ? describeConnectionFailure(error) : message, ...withLast };
 }

@@ -3,8 +3,10 @@ import { RateLimitError } from '../../core/errors';
 import { SpendTracker } from '../../core/account/spendTracker';
 import { creditsStateForError, outOfCredits, type CreditsReading, type CreditsState } from '../../core/account/creditsState';
 import { LimitHold } from '../../core/account/limitHold';
+import { connectionFailureText, diagnoseConnectionError } from '../../core/net/diagnose';
+import { errorMessage } from '../../shared/errorMessage';
 import { onDidChangeSettingsUnder, readSettings } from '../config';
-import type { GatewayConnection, RequestFailure } from '../gateway/gatewayConnection';
+import { diagnosisContext, type GatewayConnection, type RequestFailure } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { CreditsNotices } from './creditsNotices';
@@ -137,8 +139,11 @@ export class CreditsMonitor extends Disposable {
   }
 
   private stateForError(error: unknown): CreditsState {
-    this.log.warn(`Could not read the credit balance: ${error instanceof Error ? error.message : String(error)}`);
-    return creditsStateForError(error, this.last);
+    this.log.warn(`Could not read the credit balance: ${errorMessage(error)}`);
+    // The tooltip says what Test Connection would: the cause and its one next step.
+    return creditsStateForError(error, this.last, (failure) =>
+      connectionFailureText(diagnoseConnectionError(failure, diagnosisContext(this.connection.setup))),
+    );
   }
 
   private set(state: CreditsState): CreditsState {
@@ -220,7 +225,7 @@ export class CreditsMonitor extends Disposable {
       }
       return reading;
     } catch (error) {
-      this.log.warn(`Could not read when the credits reset: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(`Could not read when the credits reset: ${errorMessage(error)}`);
       return undefined;
     }
   }

@@ -6,6 +6,7 @@ import { parseChatToHostMessage, type HostToChatMessage } from '../../shared/cha
 import type { Log } from '../log';
 import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
 import type { ChatController } from './chatController';
+import { errorMessage } from '../../shared/errorMessage';
 
 export function bindChatWebview(webview: vscode.Webview, extensionUri: vscode.Uri, controller: ChatController, log: Log): vscode.Disposable {
   let ready = false;
@@ -31,8 +32,8 @@ export function bindChatWebview(webview: vscode.Webview, extensionUri: vscode.Ur
       await controller.handle(message);
       if (message.type === 'ready') for (const queued of pending.splice(0)) void webview.postMessage(queued);
     } catch (error) {
-      log.error(`Chat: handling "${message.type}" failed: ${error instanceof Error ? error.message : String(error)}`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference chat: {0}', error instanceof Error ? error.message : String(error)));
+      log.error(`Chat: handling "${message.type}" failed: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference chat: {0}', errorMessage(error)));
     }
   });
 }

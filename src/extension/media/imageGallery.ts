@@ -9,6 +9,7 @@ import type { Log } from '../log';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
 import { imageFileName, imageFolderSegments, markdownImageLink, type ImageFailure, type ReceivedImage } from './imageData';
+import { errorMessage } from '../../shared/errorMessage';
 
 export const GALLERY_PANEL_TYPE = 'unifiedInference.imageGallery';
 /** The panel's English title; the panel shows it in the display language. */
@@ -152,7 +153,7 @@ export class ImageGallery extends Disposable {
           assertNever(message);
       }
     } catch (error) {
-      this.notice(error instanceof Error ? error.message : String(error));
+      this.notice(errorMessage(error));
     }
   }
 

@@ -11,6 +11,7 @@ import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { failureReason, jobTitle } from './jobPresentation';
+import { errorMessage } from '../../shared/errorMessage';
 
 export const PAGE_SIZE = 20;
 
@@ -263,7 +264,7 @@ export class ResearchJobs extends Disposable {
    */
   private async settle(ids: readonly string[], signal: AbortSignal): Promise<void> {
     const { read, listed, listFailure } = await readOutcomes(this.requireClient().research, ids, signal, (id, error) =>
-      this.log.warn(`Research job ${id} left the in-progress list but its detail could not be read (${error instanceof Error ? error.message : String(error)}); reading its status from the list.`),
+      this.log.warn(`Research job ${id} left the in-progress list but its detail could not be read (${errorMessage(error)}); reading its status from the list.`),
     );
     let deleted = false;
     for (const id of ids) {
@@ -304,7 +305,7 @@ export class ResearchJobs extends Disposable {
 
   private setProblem(error: unknown): void {
     // The gateway's words go into the view's message: redacted like every failure shown.
-    this.problemValue = this.connection.redact(error instanceof Error ? error.message : String(error));
+    this.problemValue = this.connection.redact(errorMessage(error));
     this.log.warn(`Research list: ${this.problemValue}`);
     this.connection.reportFailure(error);
     this.changed.fire();

@@ -4,7 +4,9 @@ import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { renameWithRetry, type FileStamp } from '../../../core/storage/durableFile';
 import type { Conversation } from '../../../shared/chatModel';
-import { isRecord, parseConversation } from './conversationShape';
+import { isRecord } from '../../../core/parse/json';
+import { errorMessage } from '../../../shared/errorMessage';
+import { parseConversation } from './conversationShape';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Files read at the same time while scanning: keeps clear of EMFILE. */
@@ -53,7 +55,7 @@ export async function readConversationFile(directory: string, id: string): Promi
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { kind: 'corrupt', reason: `bad JSON: ${messageOf(error)}`, stamp };
+    return { kind: 'corrupt', reason: `bad JSON: ${errorMessage(error)}`, stamp };
   }
   const parsed = parseConversation(value, id);
   if (typeof parsed === 'string') return { kind: 'corrupt', reason: parsed, stamp };
@@ -72,7 +74,7 @@ export async function moveAside(directory: string, id: string, read: { readonly 
     await renameWithRetry(conversationFile(directory, id), join(directory, aside));
     onProblem(`Conversation file ${id}.json is corrupt (${read.reason}); skipped it and moved it aside to ${aside}.`);
   } catch (error) {
-    onProblem(`Conversation file ${id}.json is corrupt (${read.reason}); skipped it, and could not move it aside: ${messageOf(error)}`);
+    onProblem(`Conversation file ${id}.json is corrupt (${read.reason}); skipped it, and could not move it aside: ${errorMessage(error)}`);
   }
 }
 
@@ -107,8 +109,4 @@ export async function mapLimited<T, R>(items: readonly T[], task: (item: T) => P
 
 export function codeOf(error: unknown): string | undefined {
   return isRecord(error) && typeof error['code'] === 'string' ? error['code'] : undefined;
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -9,11 +9,13 @@ import { isAbsolute, join } from 'node:path';
 import { removeStrayTempFiles, writeFileDurably, type FileStamp } from '../../../core/storage/durableFile';
 import type { AssistantTurn, Conversation, ConversationSummary } from '../../../shared/chatModel';
 import { newId } from '../../../shared/ids';
-import { assertId, conversationFile, idsWith, mapLimited, messageOf, moveAside, readConversationFile, sameStamp, type FileRead } from './conversationFiles';
+import { assertId, conversationFile, idsWith, mapLimited, moveAside, readConversationFile, sameStamp, type FileRead } from './conversationFiles';
 import { entryOf, readIndex, summaryOf, writeIndex, type IndexEntry } from './conversationIndex';
 import { adoptMerge, baseOf, mergeConversations, type MergeBase } from './conversationMerge';
 import { ConversationSearch } from './conversationSearch';
 import { journalName, readJournal, replayJournal, ReplyJournal, writerIsAlive } from './replyJournal';
+import { errorMessage } from '../../../shared/errorMessage';
+import { SerialQueue } from '../../../shared/serialQueue';
 
 /** Not a valid id, so the index's write queue never collides with a conversation's. */
 const INDEX_LOCK = ' index';
@@ -49,7 +51,7 @@ interface Seen {
 export class ConversationStore {
   private entries: Promise<Map<string, IndexEntry>> | undefined;
   private readonly search = new ConversationSearch();
-  private readonly locks = new Map<string, Promise<void>>();
+  private readonly locks = new SerialQueue();
   private readonly pendingSaves = new Map<string, PendingSave>();
   private queuedIndexWrite: Promise<void> | undefined;
   /**
@@ -91,7 +93,7 @@ export class ConversationStore {
   async load(id: string): Promise<Conversation | undefined> {
     assertId(id);
     const entries = await this.ready();
-    await this.locks.get(id); // a save in flight finishes first, so load sees it
+    await this.locks.idle(id); // a save in flight finishes first, so load sees it
     const live = await this.exclusive(id, () => this.foldJournal(id));
     const read = await this.read(id);
     if (read.kind === 'ok') {
@@ -222,7 +224,7 @@ export class ConversationStore {
         await writeIndex(this.directory, entries);
       } catch (error) {
         // The conversation files are safe; a stale index is repaired by the next list().
-        this.onProblem(`Could not write the conversation index: ${messageOf(error)}`);
+        this.onProblem(`Could not write the conversation index: ${errorMessage(error)}`);
       }
     });
     return this.queuedIndexWrite;
@@ -276,7 +278,7 @@ export class ConversationStore {
   /** Once per store (the first list): journals whose writer died (a crash) go into their conversations. */
   private async foldOrphanJournals(): Promise<void> {
     const ids = await idsWith(this.directory, '.journal');
-    for (const id of ids) await this.exclusive(id, () => this.foldJournal(id)).catch((error: unknown) => this.onProblem(`Could not recover the reply journal of ${id}: ${messageOf(error)}`));
+    for (const id of ids) await this.exclusive(id, () => this.foldJournal(id)).catch((error: unknown) => this.onProblem(`Could not recover the reply journal of ${id}: ${errorMessage(error)}`));
   }
 
   /**
@@ -312,7 +314,7 @@ export class ConversationStore {
     try {
       return await this.read(id);
     } catch (error) {
-      this.onProblem(`Skipped the conversation file ${id}.json: ${messageOf(error)}`);
+      this.onProblem(`Skipped the conversation file ${id}.json: ${errorMessage(error)}`);
       return undefined;
     }
   }
@@ -337,15 +339,6 @@ export class ConversationStore {
 
   /** Runs tasks of one key one after another (a failed task does not block the next). */
   private exclusive<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const run = (this.locks.get(key) ?? Promise.resolve()).then(task);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.locks.set(key, settled);
-    void settled.then(() => {
-      if (this.locks.get(key) === settled) this.locks.delete(key);
-    });
-    return run;
+    return this.locks.runFor(key, task);
   }
 }
