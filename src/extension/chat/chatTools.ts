@@ -35,6 +35,15 @@ export function chatToolDefinitions(settings: Settings): readonly GatewayTool[] 
   return [...WORKSPACE_TOOLS, ...EDIT_TOOLS, ...(settings.chat.terminalTool ? [COMMAND_TOOL] : [])];
 }
 
+/**
+ * Whether a reply offers the workspace tools: on in the settings, and only in a trusted workspace.
+ * On but untrusted, they are withheld and the system prompt says why. Asked per reply and per
+ * meter estimate: trust can be granted (or the setting changed) between two messages.
+ */
+export function workspaceToolsGate(settings: Settings, trusted: boolean): { readonly offered: boolean; readonly withheld: boolean } {
+  return { offered: settings.chat.workspaceTools && trusted, withheld: settings.chat.workspaceTools && !trusted };
+}
+
 export class ChatTools {
   private readonly workspace: WorkspaceTools;
   private readonly edits: EditTools;

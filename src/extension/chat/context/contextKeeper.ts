@@ -17,6 +17,7 @@ import type { GatewayAnswerRequest } from '../../answers/gatewayAnswer';
 import { usesMessagesApi } from '../../answers/gatewayMessages';
 import { turnsToWire } from '../conversationWire';
 import type { ContextFitter, FittedRequest } from '../replyRunner';
+import { systemPrompt, type SystemPromptParts } from '../../../core/chat/systemPrompt';
 import { compactedHistory, compactionNote, contextTurns, summaryMessage, type CompactedHistory } from './compactedHistory';
 import { summarizeTurns } from './summarizer';
 
@@ -31,8 +32,8 @@ export class ContextOverflowError extends Error {
 export interface ContextKeeperOptions {
   readonly client: GatewayClient;
   readonly request: Pick<GatewayAnswerRequest, 'model' | 'api' | 'provider' | 'maxTokens' | 'thinkingBudget' | 'reasoningEffort'>;
-  /** The system prompt before any compaction note (the user's prompt, notes, instruction files). */
-  readonly system: string;
+  /** The system prompt's parts but the compaction note, which each round adds for itself. */
+  readonly system: Omit<SystemPromptParts, 'compaction'>;
   /** The conversation's turns before the reply. */
   readonly turns: readonly ChatTurn[];
   readonly reply: AssistantTurn;
@@ -163,7 +164,8 @@ export class ContextKeeper implements ContextFitter {
   }
 
   private system(): string {
-    return [this.options.system, compactionNote(this.history.summary, this.history.dropped)].filter(Boolean).join('\n\n');
+    const compaction = compactionNote(this.history.summary, this.history.dropped);
+    return systemPrompt({ ...this.options.system, ...(compaction ? { compaction } : {}) });
   }
 
   /** The summary of the oldest turns, as the request's first (user-role) message. */
