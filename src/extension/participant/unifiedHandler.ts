@@ -38,7 +38,7 @@ function commandOf(request: vscode.ChatRequest): UnifiedCommand | undefined {
  * registration per id: tests build their own handler with this).
  */
 export function createUnifiedHandler(deps: UnifiedParticipantDeps): UnifiedHandler {
-  const player = new AudioPlayer(deps.extensionUri, deps.log);
+  const player = new AudioPlayer(deps.extensionUri, deps.log, (value) => deps.connection.redact(value));
   const handler: vscode.ChatRequestHandler = async (request, context, stream, token) => {
     const command = commandOf(request);
     if (command === undefined) {

@@ -7,8 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurably, type FileStamp } from '../../../core/storage/durableFile';
 import type { Conversation, ConversationSummary } from '../../../shared/chatModel';
-import { isRecord } from './conversationShape';
-import { codeOf, isValidId, messageOf } from './conversationFiles';
+import { isRecord } from '../../../core/parse/json';
+import { errorMessage } from '../../../shared/errorMessage';
+import { codeOf, isValidId } from './conversationFiles';
 
 /** Its stem has a dot, so it can never collide with a conversation id. */
 export const INDEX_FILE = 'index.v1.json';
@@ -23,7 +24,7 @@ export async function readIndex(directory: string, onProblem: (message: string) 
   try {
     text = await readFile(join(directory, INDEX_FILE), 'utf8');
   } catch (error) {
-    if (codeOf(error) !== 'ENOENT') onProblem(`Conversation index unreadable (${messageOf(error)}); rebuilding it from the files.`);
+    if (codeOf(error) !== 'ENOENT') onProblem(`Conversation index unreadable (${errorMessage(error)}); rebuilding it from the files.`);
     return entries;
   }
   try {
@@ -34,7 +35,7 @@ export async function readIndex(directory: string, onProblem: (message: string) 
       if (entry) entries.set(entry.id, entry);
     }
   } catch (error) {
-    onProblem(`Conversation index is corrupt (${messageOf(error)}); rebuilding it from the files.`);
+    onProblem(`Conversation index is corrupt (${errorMessage(error)}); rebuilding it from the files.`);
     entries.clear();
   }
   return entries;
