@@ -49,9 +49,7 @@ export const EXTENSION_TIERS = [
 export const HOST_FREE_ALLOWED = [
   // Being split into rooms of one concern (issue 27 §2, conversationStore); goes to src/core/chat/history after.
   'chat/history/',
-  // The audio player's protocol: declared once in src/shared by issue 27 §2 (one webview channel).
-  'media/audioProtocol.ts',
-  // The webview host's page nonce: part of the webview channel being rebuilt (issue 27 §2).
+  // The host's webview page nonce (node:crypto): it exists only for the pages the host serves.
   'webview/nonce.ts',
 ];
 

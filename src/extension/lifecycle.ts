@@ -24,3 +24,14 @@ export abstract class Disposable implements vscode.Disposable {
     for (const disposable of this.disposables.splice(0).reverse()) disposable.dispose();
   }
 }
+
+/**
+ * Aborts `controller` when any of the tokens is cancelled (at once when one already is: VS Code
+ * fires a cancelled token's listener only later), so a gateway request stops the moment VS Code
+ * cancels the work. Dispose it when the work ends: the token listeners go with it.
+ */
+export function abortOnCancel(controller: AbortController, ...tokens: readonly vscode.CancellationToken[]): vscode.Disposable {
+  const listeners = tokens.map((token) => token.onCancellationRequested(() => controller.abort()));
+  if (tokens.some((token) => token.isCancellationRequested)) controller.abort();
+  return { dispose: () => listeners.forEach((listener) => listener.dispose()) };
+}

@@ -9,6 +9,7 @@ import type { LastConversation } from '../core/chat/lastConversation';
 import type { Log } from './log';
 import type { CheckpointService } from './checkpoints/checkpointService';
 import { writeWithCheckpoint } from './checkpoints/testWriter';
+import { errorMessage } from '../shared/errorMessage';
 
 export const UI_SEED_ENV = 'UNIFIED_INFERENCE_UI_CHECKPOINT_SEED';
 const CONVERSATION_ID = 'c-ui-checkpoint-seed';
@@ -34,6 +35,6 @@ export async function seedCheckpointForUiTest(store: ConversationStore, service:
     await writeWithCheckpoint(service, { conversationId: CONVERSATION_ID, turnId: TURN_ID }, [{ kind: 'write', uri: vscode.Uri.joinPath(folder.uri, ...seed.path.split('/')), bytes: new TextEncoder().encode(seed.text) }]);
     await last.set(CONVERSATION_ID);
   } catch (error) {
-    log.error(`UI test checkpoint seed failed: ${error instanceof Error ? error.message : String(error)}`);
+    log.error(`UI test checkpoint seed failed: ${errorMessage(error)}`);
   }
 }

@@ -2,6 +2,7 @@
 // webview sends `ready` first and the host queues everything until then. A streaming reply is a
 // `replyStarted`, then `replyDelta` / `toolStep` notifications carrying the reply's id, then
 // `replyEnded`: the conversation is sent whole only when one is opened, never per token.
+import { assertNever } from './assertNever';
 import type { Attachment, AssistantTurn, ReplyContext, ChatErrorAction, ChatParameters, Conversation, ConversationSummary, ReplyCost, ReplyStatus, ChatErrorInfo, TokenUsage, ToolStep, UserTurn } from './chatModel';
 
 /** Where the API key in use comes from (never the key itself). */
@@ -70,6 +71,40 @@ export type HostToChatMessage =
   | { readonly type: 'showView'; readonly view: 'chat' | 'history' }
   /** The turns of the open conversation whose reply has a checkpoint (sent when one opens, and when a checkpoint is made). */
   | { readonly type: 'checkpoints'; readonly turnIds: readonly string[] };
+
+/**
+ * Whether a message asks the page to do something once (fill the composer, show a view) rather than
+ * carry state. The host answers a page's `ready` with its whole state, which replaces the state
+ * messages posted before; these go out after it, or a page that loads late would miss them.
+ */
+export function outlivesChatState(message: HostToChatMessage): boolean {
+  switch (message.type) {
+    case 'prefill':
+    case 'showView':
+      return true;
+    case 'connectionState':
+    case 'models':
+    case 'conversation':
+    case 'userTurn':
+    case 'turnsRemoved':
+    case 'title':
+    case 'replyStarted':
+    case 'replyDelta':
+    case 'toolStep':
+    case 'replyEnded':
+    case 'replyCost':
+    case 'replyContext':
+    case 'contextMeter':
+    case 'attachments':
+    case 'history':
+    case 'fileSuggestions':
+    case 'parameters':
+    case 'checkpoints':
+      return false;
+    default:
+      return assertNever(message);
+  }
+}
 
 /** Commands the webview may ask the host to run (a closed list: never arbitrary command ids). */
 export type ChatWebviewCommand = 'setApiKey' | 'openSettings' | 'showLog' | 'refreshCredits';

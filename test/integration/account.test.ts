@@ -169,6 +169,8 @@ describe('account: credits, connection and catalog against the local gateway', f
       assert.equal(offline.kind, 'offline');
       assert.match(api.creditsItem.presentation?.text ?? '', /^\$\(cloud-offline\) \$\d/);
       assert.match(api.creditsItem.presentation?.tooltip ?? '', /last known/);
+      // Test Connection's words for why: the port no longer answers.
+      assert.match(api.creditsItem.presentation?.tooltip ?? '', /(refused|closed) the connection\. /);
     } finally {
       await other.stop().catch(() => undefined);
       await setSetting('baseUrl', gateway.url);
@@ -212,7 +214,7 @@ describe('account: credits, connection and catalog against the local gateway', f
     const port = await closedPort();
     const { kind, message } = await failingTest(`http://127.0.0.1:${port}`);
     assert.equal(kind, 'refused');
-    assert.match(message, new RegExp(`127\\.0\\.0\\.1:${port}`));
+    assert.match(message, new RegExp(`^Unified Inference: 127\\.0\\.0\\.1:${port} refused the connection\\. .* Start the gateway, or correct the port in the base URL setting\\.$`));
   });
 
   it('tests the connection: a refused key (401)', async () => {
@@ -249,6 +251,9 @@ describe('account: credits, connection and catalog against the local gateway', f
       assert.ok(groups.some((g) => g.category === category), `${category} models are listed`);
     }
     assert.ok(api.catalog.snapshot && api.catalog.snapshot.fetchedAt <= Date.now(), 'the catalog is cached with a time stamp');
+    const first = api.catalog.snapshot.models[0]!;
+    assert.equal(api.catalog.model(first.id), first, 'a model is found by its id');
+    assert.equal(api.catalog.model('no-such/model'), undefined, 'an id the catalog does not list finds none');
     api.models.setFilter('embedding');
     assert.deepEqual(api.models.groups().map((g) => g.category), ['embedding']);
     api.models.setFilter('');
@@ -316,11 +321,12 @@ describe('account: credits, connection and catalog against the local gateway', f
   });
 
   it('shows no cached catalog once the key is cleared (the view offers to set one), and the catalog again with a key', async () => {
-    await api.catalog.refresh();
+    const cached = (await api.catalog.refresh())!.models[0]!.id;
     assert.ok(api.models.groups().length > 0);
     await clearKeyThroughCommand(true);
     await waitFor(() => api.models.groups().length, (n) => n === 0, 'an empty Models view');
     assert.equal(api.catalog.snapshot, undefined);
+    assert.equal(api.catalog.model(cached), undefined, 'no model of the old catalog is found without a key');
     await setKeyThroughCommand(gateway.apiKey);
     await waitFor(() => api.models.groups().length, (n) => n > 0, 'the catalog again');
   });

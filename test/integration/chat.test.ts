@@ -284,6 +284,11 @@ describe('chat panel host against the local gateway', function () {
       assert.equal(reply.error?.kind, 'unreachable');
       assert.match(reply.error?.message ?? '', /127\.0\.0\.1:9/);
       assert.deepEqual(reply.error?.actions.slice(0, 2), ['retry', 'openSettings']);
+      // Test Connection's words for the same failure, its next step included.
+      const report = await vscode.commands.executeCommand<{ diagnosis?: { kind: string; title: string; detail: string; nextStep: string } }>('unifiedInference.testConnection');
+      const diagnosis = report.diagnosis;
+      assert.ok(diagnosis?.kind === 'refused', JSON.stringify(report));
+      assert.equal(reply.error?.message, `${diagnosis.title}. ${diagnosis.detail} ${diagnosis.nextStep}`);
       assert.equal(api.chat.current.turns[0]?.role === 'user' ? api.chat.current.turns[0].text : '', 'anyone there?');
     } finally {
       await setSetting('baseUrl', gateway.url);

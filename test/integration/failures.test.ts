@@ -214,7 +214,8 @@ describe('failures: one description and its actions in every feature', function 
         const { failure } = await runFailing(run);
         assert.equal(failure.description.kind, 'unreachable', `${run.feature}: ${failure.message}`);
         assert.match(failure.message, run.title, run.feature);
-        assert.ok(failure.message.includes(`Could not reach the gateway at ${address}`), `${run.feature}: ${failure.message}`);
+        assert.ok(failure.message.includes(`${new URL(address).host} refused the connection. `), `${run.feature}: ${failure.message}`);
+        assert.match(failure.message, /Start the gateway, or correct the port in the base URL setting\.$/, `${run.feature}: Test Connection's next step`);
         assert.deepEqual(failure.buttons, ['Retry', 'Open Settings', 'Show Log'], run.feature);
       }
     } finally {
@@ -317,7 +318,8 @@ describe('failures: one description and its actions in every feature', function 
       await waitFor(() => api.connection.setup.baseUrl, (url) => url === address, 'the closed address');
       try {
         const { recorder, result } = await ask('Hello?');
-        assert.ok((result.errorDetails?.message ?? '').includes(`Could not reach the gateway at ${address}`), `${result.errorDetails?.message} / ${recorder.text}`);
+        assert.ok((result.errorDetails?.message ?? '').includes(`${new URL(address).host} refused the connection. `), `${result.errorDetails?.message} / ${recorder.text}`);
+        assert.match(result.errorDetails?.message ?? '', /Start the gateway, or correct the port in the base URL setting\./);
         assert.deepEqual(titles(recorder), ['Open Settings', 'Show Log']);
       } finally {
         await setSetting('baseUrl', gateway.url);

@@ -285,7 +285,8 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
     try {
       await waitFor(() => api.connection.setup.baseUrl, (url) => url === address, 'the closed address');
       const offline = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
-      assert.ok(offline.message.startsWith(`Could not reach the gateway at ${address}`), offline.message);
+      assert.ok(offline.message.startsWith(`${new URL(address).host} refused the connection. `), offline.message);
+      assert.match(offline.message, /Start the gateway, or correct the port in the base URL setting\./);
       assert.match(offline.message, /ask the user to check the gateway address \("Unified Inference: Set Gateway Address"\) and the network/);
     } finally {
       await setSetting('baseUrl', gateway.url);

@@ -54,7 +54,7 @@ describe('the gateway\'s models in VS Code\'s language model API', function () {
     const answer = await askModel(sonnet, [vscode.LanguageModelChatMessage.User('Hello from a model without a hint')]);
     assert.match(answer.text, /simulation/i, 'it answers too');
 
-    const catalogModel = (id: string) => ({ model: api.catalog.snapshot!.models.find((model) => model.id === id)! });
+    const catalogModel = (id: string) => ({ model: api.catalog.model(id)! });
     try {
       await vscode.commands.executeCommand('unifiedInference.models.changeCategory', catalogModel('sim-amazon/nova-sim-pro-v1'), 'embedding');
       await vscode.commands.executeCommand('unifiedInference.models.changeCategory', catalogModel('sim-amazon/nova-sim-canvas-v1'), 'chat');
@@ -203,7 +203,8 @@ describe('the gateway\'s models in VS Code\'s language model API', function () {
     try {
       await waitFor(() => api.connection.setup.baseUrl, (url) => url === address, 'the closed address');
       const offline = await askModel(model, [vscode.LanguageModelChatMessage.User('hello')]).then(() => assert.fail('expected the request to fail'), (error: unknown) => error as Error);
-      assert.ok(offline.message.includes(`Could not reach the gateway at ${address}`), offline.message);
+      assert.ok(offline.message.includes(`${new URL(address).host} refused the connection. `), offline.message);
+      assert.match(offline.message, /Start the gateway, or correct the port in the base URL setting\./);
       assert.match(offline.message, /Set Gateway Address/);
     } finally {
       await setSetting('baseUrl', gateway.url);

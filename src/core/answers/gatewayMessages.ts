@@ -5,6 +5,7 @@ import { checkJsonValue, parseBoundedJson, type BoundedJson } from '../parse/bou
 import { formatByteSize, MAX_TOOL_ARGUMENT_BYTES, MAX_TOOL_ARGUMENT_DEPTH } from '../limits';
 import type { ChatFunctionTool, ChatMessageParam } from '../types/chat';
 import type { ContentBlockParam, MessageParam, MessageTool } from '../types/messages';
+import { isRecord } from '../parse/json';
 import type { ReasoningEffort, WireMessage, WirePart } from '../../shared/chatModel';
 import type { ChatApi } from '../../shared/settings';
 
@@ -146,7 +147,7 @@ export function toolInputRefusal(input: Record<string, unknown> | undefined): st
 }
 
 function asInput(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+  return isRecord(value) ? value : { value };
 }
 
 /**

@@ -4,6 +4,7 @@
 // clicks Apply. The host finds the block here, in its own copy of the reply, so the code that is
 // applied never comes from the webview. Pure (no vscode import): unit-tested in Node.
 import { Lexer, type Token, type Tokens } from 'marked';
+import { isClosedFence } from '../../shared/codeFence';
 
 /**
  * A top-level block other than a fenced code block that is longer than this is shown as plain
@@ -20,14 +21,6 @@ export interface ReplyCodeBlock {
   readonly lineAbove?: string;
   /** The fence is closed (a reply cut off inside a block leaves it open). */
   readonly closed: boolean;
-}
-
-function isClosedFence(raw: string): boolean {
-  const open = /^ {0,3}(`{3,}|~{3,})/.exec(raw)?.[1];
-  if (!open) return true;
-  const lines = raw.replace(/\n+$/, '').split('\n');
-  const last = lines.length > 1 ? lines[lines.length - 1] ?? '' : '';
-  return new RegExp(`^ {0,3}${open[0] === '`' ? '`' : '~'}{${open.length},}[ \\t]*$`).test(last);
 }
 
 function lastTextLine(token: Token | undefined): string | undefined {

@@ -3,9 +3,10 @@
 // lazily, and a reload right after a reply brought back an older id.
 import { readFile } from 'node:fs/promises';
 import { writeFileDurably } from '../storage/durableFile';
+import { SerialQueue } from '../../shared/serialQueue';
 
 export class LastConversation {
-  private writing: Promise<void> = Promise.resolve();
+  private readonly writing = new SerialQueue();
 
   constructor(private readonly file: string) {}
 
@@ -21,11 +22,10 @@ export class LastConversation {
 
   /** Written durably (temp file, fsync, rename); writes are serialised, so the last call wins. */
   set(id: string | undefined): Promise<void> {
-    this.writing = this.writing
-      .then(async () => {
+    return this.writing
+      .run(async () => {
         await writeFileDurably(this.file, JSON.stringify({ id: id ?? null }));
       })
       .catch(() => undefined);
-    return this.writing;
   }
 }

@@ -12,6 +12,7 @@ import { streamGatewayAnswer, type GatewayAnswerRequest, type GatewayTool } from
 import { toolInputRefusal } from '../answers/gatewayMessages';
 import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolHost, type ToolOutcome } from '../answers/toolHost';
 import { wholeHistory, type ContextFitter } from './contextFitter';
+import { errorMessage } from '../../shared/errorMessage';
 
 export interface ReplyEvents {
   delta(content: string | undefined, reasoning: string | undefined): void;
@@ -201,7 +202,7 @@ export async function runReply(run: ReplyRun): Promise<void> {
       if (ask) updateStep(index, { ...base, status: 'running' });
       const outcome = await run.tools.run(request, signal, review).catch((error: unknown): ToolOutcome => {
         if (isAbortError(error)) throw error;
-        return { content: `The tool failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+        return { content: `The tool failed: ${errorMessage(error)}`, isError: true };
       });
       updateStep(index, { ...base, status: outcome.isError ? 'failed' : 'done', result: shorten(outcome.content) });
       results.push({ kind: 'toolResult', callId: call.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });

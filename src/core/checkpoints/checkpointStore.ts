@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { writeFileDurably } from '../storage/durableFile';
 import { fileKey, isCheckpointId, isHash, MANIFEST_VERSION, parseManifest, type CheckpointFile, type CheckpointFileRef, type CheckpointManifest, type FileState, type ManifestParse } from './checkpointManifest';
 import { decidePrune, type CheckpointSummary, type PruneDecision } from './pruneRules';
+import { errorMessage } from '../../shared/errorMessage';
+import { SerialQueue } from '../../shared/serialQueue';
 
 export interface ReplyIds {
   readonly conversationId: string;
@@ -47,7 +49,8 @@ function errorCode(error: unknown): string | undefined {
 }
 
 export class CheckpointStore {
-  private tail: Promise<unknown> = Promise.resolve();
+  /** Each call runs after every earlier call of this store has finished. */
+  private readonly calls = new SerialQueue();
   /** Manifests this process wrote or read, by reply: a reply's later calls skip the disk read. */
   private readonly manifests = new Map<string, CheckpointManifest>();
 
@@ -61,20 +64,13 @@ export class CheckpointStore {
     return join(this.root, 'blobs', hash.slice(0, 2), hash);
   }
 
-  /** Runs `task` after every earlier call of this store has finished. */
-  private serial<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(task, task);
-    this.tail = run.catch(() => undefined);
-    return run;
-  }
-
   /**
    * Keeps the pre-image of each file not kept yet for this reply (the first one wins). Throws
    * CheckpointCorruptError when the reply's manifest on disk is damaged (nothing is overwritten).
    */
   record(reply: ReplyIds, sources: readonly PreImageSource[]): Promise<RecordResult> {
     if (!isCheckpointId(reply.conversationId) || !isCheckpointId(reply.turnId)) return Promise.reject(new Error(`Malformed reply ids for a checkpoint: ${JSON.stringify(reply)}`));
-    return this.serial(async () => {
+    return this.calls.run(async () => {
       const existing = await this.manifestFor(reply);
       const known = new Set(existing?.files.map(fileKey));
       const added: CheckpointFile[] = [];
@@ -104,7 +100,7 @@ export class CheckpointStore {
 
   /** Notes each file's state after the reply changed it (files the reply's checkpoint does not hold are ignored). */
   recordAfter(reply: ReplyIds, states: ReadonlyArray<CheckpointFileRef & { readonly after: FileState }>): Promise<void> {
-    return this.serial(async () => {
+    return this.calls.run(async () => {
       const existing = await this.manifestFor(reply);
       if (!existing) return;
       const byKey = new Map(states.map((state) => [fileKey(state), state.after]));
@@ -127,7 +123,7 @@ export class CheckpointStore {
       text = await fs.readFile(this.manifestPath(reply), 'utf8');
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return undefined;
-      return { ok: false, problem: `it could not be read (${error instanceof Error ? error.message : String(error)})` };
+      return { ok: false, problem: `it could not be read (${errorMessage(error)})` };
     }
     let json: unknown;
     try {
@@ -169,7 +165,7 @@ export class CheckpointStore {
    * then removes blobs no manifest names (older than `graceMs`: another window may be recording).
    */
   prune(options: { readonly liveConversations?: ReadonlySet<string>; readonly maxBytes: number; readonly graceMs: number; readonly keep?: (reply: ReplyIds) => boolean; readonly now?: number }): Promise<PruneReport> {
-    return this.serial(async () => {
+    return this.calls.run(async () => {
       const now = options.now ?? Date.now();
       const summaries = await this.summaries();
       const decision = decidePrune({ checkpoints: summaries, maxBytes: options.maxBytes, now, graceMs: options.graceMs, ...(options.liveConversations ? { liveConversations: options.liveConversations } : {}), ...(options.keep ? { keep: options.keep } : {}) });

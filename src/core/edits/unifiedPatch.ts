@@ -6,6 +6,7 @@
 import { applyPatch, parsePatch } from 'diff';
 import { withLineEnding } from './lineEndings';
 import { lineAt, notFoundMessage, occurrences, type EditOutcome } from './searchReplace';
+import { errorMessage } from '../../shared/errorMessage';
 
 interface Hunk {
   /** 1-based old start line as the model wrote it; undefined when the header had none. */
@@ -92,7 +93,7 @@ export function applyUnifiedDiff(text: string, diff: string): EditOutcome {
     const [patch] = parsePatch(`--- a/file\n+++ b/file\n${rebuilt.join('\n')}\n`);
     patched = patch ? applyPatch(text, patch, { fuzzFactor: 0, autoConvertLineEndings: true }) : false;
   } catch (error) {
-    return { ok: false, message: `The diff could not be read: ${error instanceof Error ? error.message : String(error)}` };
+    return { ok: false, message: `The diff could not be read: ${errorMessage(error)}` };
   }
   // autoConvertLineEndings wrote the added lines with the file's line ending.
   if (patched !== false) return { ok: true, text: patched };

@@ -7,6 +7,7 @@ import { EVENT_TOO_LARGE, STREAM_TOO_LARGE } from '../streams/sse';
 import { isContextLengthError } from '../context/contextErrors';
 import { redactSecrets } from '../secrets/redact';
 import { TOO_MANY_BLOCKS } from '../streams/messagesStream';
+import { connectionFailureText, diagnoseConnectionError, type DiagnosisContext } from '../net/diagnose';
 import type { ChatErrorAction, ChatErrorInfo } from '../../shared/chatModel';
 import { SETUP_ERROR_NAME } from './setupError';
 
@@ -31,6 +32,8 @@ export interface ErrorContext {
   readonly now?: number;
   /** Values that must never appear in the description (the API key, old and new). */
   readonly secrets?: readonly string[];
+  /** The proxy and CA file in use (diagnosisContext), so a connection failure names the one in the way. */
+  readonly connection?: DiagnosisContext;
 }
 
 interface ErrorLike {
@@ -71,6 +74,9 @@ export function resetText(reset: string | undefined, now: number): string {
   return `The quota window resets at ${new Date(at).toISOString().replace('T', ' ').slice(0, 16)} UTC (in ${relative}).`;
 }
 
+/** The core's words for a connection that closed mid-answer (http.ts), as opposed to one never made. */
+const ANSWER_CUT = /closed while the answer was being read/;
+
 const TOO_LONG = 'Start a new conversation, pick a model with a larger context window, or shorten the message (or the system prompt, the instruction files, or the Max tokens parameter).';
 
 type Shown = Omit<ErrorDescription, 'detail'>;
@@ -94,7 +100,10 @@ function describeKnown(error: unknown, e: ErrorLike, detail: string, context: Er
         : { kind: 'rateLimited', message: `Rate limited by the gateway${e.retryAfterMs ? `: try again in ${waitText(e.retryAfterMs)}` : ': try again in a moment'}. (${detail})`, actions: ['retry'] };
     case 'ConnectionError':
     case 'ProxyError':
-      return { kind: 'unreachable', message: `Could not reach the gateway at ${address}: ${detail} Check the address and the network (or proxy), then try again.`, actions: ['retry', 'openSettings', 'showLog'] };
+      // A connection that broke once the answer had begun is no question of address or network.
+      if (ANSWER_CUT.test(detail)) return { kind: 'unreachable', message: `${detail}. Try again; the log has the details.`, actions: ['retry', 'showLog'] };
+      // Test Connection's words (DNS, refused, TLS, proxy...), with its one next step.
+      return { kind: 'unreachable', message: connectionFailureText(diagnoseConnectionError(error, context.connection ?? { baseUrl: context.baseUrl })), actions: ['retry', 'openSettings', 'showLog'] };
     case 'TimeoutError':
       // The core's message names the wait (connect, first byte, silence), how long, and what to do.
       if (e.phase === 'connect') return { kind: 'timeout', message: detail, actions: ['retry', 'openSettings', 'showLog'] };

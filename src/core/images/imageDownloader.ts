@@ -16,6 +16,7 @@ import type { DispatcherSource } from '../types/common';
 import { downloadDispatcher, isProxied } from './downloadDispatcher';
 import { describeNonImage, sniffImageType } from './imageType';
 import type { ImageType } from './imageType';
+import { errorMessage } from '../../shared/errorMessage';
 
 export const DEFAULT_IMAGE_TIMEOUT_MS = 60_000;
 export const MAX_IMAGE_REDIRECTS = 3;
@@ -83,7 +84,7 @@ export class ImageDownloader {
       if (signal?.aborted) throw abortError(signal);
       if (controller.signal.reason === timeout) throw timeout;
       if (error instanceof GatewayError) throw error;
-      const detail = error instanceof Error ? error.message : String(error);
+      const detail = errorMessage(error);
       throw new ImageDownloadError('connection', `Could not download the image from ${hop.url.host} (${detail}). Check the network and proxy settings, then try again.`, { cause: error });
     } finally {
       clearTimeout(timer);

@@ -3,6 +3,7 @@
 import type { DownloadedImage } from '../images/imageDownloader';
 import type { GeneratedImage } from '../types/media';
 import type { ImageType } from '../images/imageType';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** An image of an answer that arrived: its bytes, their type (read from them) and the revised prompt. */
 export interface ReceivedImage {
@@ -30,7 +31,7 @@ export function splitDownloads(answer: readonly GeneratedImage[], settled: reado
       images.push({ bytes: result.value.bytes, type: result.value.type, revisedPrompt: answer[index]?.revised_prompt?.trim() ?? '' });
     } else {
       const position = settled.length === 1 ? 'The image' : `Image ${index + 1} of ${settled.length}`;
-      failures.push({ position, message: result.reason instanceof Error ? result.reason.message : String(result.reason) });
+      failures.push({ position, message: errorMessage(result.reason) });
     }
   });
   return { images, failures };

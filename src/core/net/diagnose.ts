@@ -112,6 +112,14 @@ export function diagnoseConnectionError(error: unknown, context: DiagnosisContex
   return make('unknown', `The request to ${host} failed`, `${scrubUrls(messageOf(error))}.`.replace(/\.\.$/, '.'), 'Open the log (Unified Inference: Show Log) for details, then try again.');
 }
 
+/**
+ * The diagnosis as one text: what happened, then the one next step. Test Connection and every
+ * feature that fails to connect (chat, palette commands, @unified, tools, vscode.lm) say this.
+ */
+export function connectionFailureText(diagnosis: ConnectionDiagnosis): string {
+  return `${diagnosis.title}. ${diagnosis.detail} ${diagnosis.nextStep}`;
+}
+
 function make(kind: ConnectionDiagnosisKind, title: string, detail: string, nextStep: string): ConnectionDiagnosis {
   return { kind, title, detail, nextStep };
 }
@@ -232,9 +240,10 @@ function codeOf(error: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** Its message; an error from another copy of the classes (or another extension) is not `instanceof Error`. */
 function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === 'string' ? error : 'unknown failure';
+  const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : error;
+  return typeof message === 'string' ? message : 'unknown failure';
 }
 
 /** Whether a socket error is about the proxy's address (`hostname` for DNS, `address`/`port` for connect). */

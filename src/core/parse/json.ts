@@ -11,6 +11,11 @@ export function asRecord(value: unknown): JsonRecord {
   return isRecord(value) ? value : {};
 }
 
+/** A number that is one (not NaN, not infinite): JSON cannot hold those, but a JS value can. */
+export function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
 export function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
@@ -18,12 +23,12 @@ export function str(value: unknown): string | undefined {
 /** A string, or a number turned into one (ids and codes arrive as either). */
 export function strOrNum(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (isFiniteNumber(value)) return String(value);
   return undefined;
 }
 
 export function num(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (isFiniteNumber(value)) return value;
   if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
   return undefined;
 }

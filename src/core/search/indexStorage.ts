@@ -18,6 +18,7 @@ import { encodeMetadata, LEGACY_METADATA_VERSION, METADATA_VERSION, parseMetadat
 import type { IndexedFile } from './indexPlan';
 import { SemanticIndex, type PendingChanges } from './semanticIndex';
 import { VectorStore } from './vectorStore';
+import { errorMessage } from '../../shared/errorMessage';
 
 export const POINTER_FILE = 'current.json';
 export const VECTORS_FILE = 'vectors.bin';
@@ -56,7 +57,6 @@ const DEFAULT_COMPACT_AT = 0.5;
 const DEFAULT_COMPACT_MIN_BYTES = 256 * 1024;
 const MAX_DELTA_RECORDS = 1000;
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const isMissing = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'ENOENT';
 
 export class IndexStorage {
@@ -87,7 +87,7 @@ export class IndexStorage {
   async load(): Promise<LoadResult> {
     this.generation = undefined;
     const problems: string[] = [];
-    const stray = await removeStrayTempFiles(this.dir).catch((error: unknown) => [message(error)]);
+    const stray = await removeStrayTempFiles(this.dir).catch((error: unknown) => [errorMessage(error)]);
     problems.push(...stray.map((p) => `could not remove a stray temp file: ${p}`));
     const generations = await this.generations();
     let pointed: number | undefined;
@@ -96,7 +96,7 @@ export class IndexStorage {
       if (pointer?.version !== METADATA_VERSION || typeof pointer.generation !== 'number' || !Number.isSafeInteger(pointer.generation)) throw new Error('it is not a pointer this version wrote');
       pointed = pointer.generation;
     } catch (error) {
-      if (!isMissing(error)) problems.push(`${POINTER_FILE} is unreadable (${message(error)})`);
+      if (!isMissing(error)) problems.push(`${POINTER_FILE} is unreadable (${errorMessage(error)})`);
     }
 
     // The pointer's generation; failing that (damage, not a crash: the pointer moves last) the legacy
@@ -121,7 +121,7 @@ export class IndexStorage {
         await this.removeOthers(generation);
         return { index, problems, from: 'generation' };
       } catch (error) {
-        problems.push(`generation ${generation} is unusable (${message(error)})`);
+        problems.push(`generation ${generation} is unusable (${errorMessage(error)})`);
       }
     }
     return { index: undefined, problems, from: 'none' };
@@ -181,7 +181,7 @@ export class IndexStorage {
     try {
       text = await readFile(join(this.dir, METADATA_FILE), 'utf8');
     } catch (error) {
-      if (!isMissing(error)) problems.push(`the previous version's index is unreadable (${message(error)})`);
+      if (!isMissing(error)) problems.push(`the previous version's index is unreadable (${errorMessage(error)})`);
       return undefined;
     }
     try {
@@ -192,7 +192,7 @@ export class IndexStorage {
       // Not marked saved: the next save writes it as a generation and removes the old files.
       return new SemanticIndex(metadata.model, store, new Map<string, IndexedFile>(metadata.files));
     } catch (error) {
-      problems.push(`the previous version's index is unusable (${message(error)})`);
+      problems.push(`the previous version's index is unusable (${errorMessage(error)})`);
       return undefined;
     }
   }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** What a written file looks like to `stat` afterwards (rename keeps both). */
 export interface FileStamp {
@@ -94,7 +95,7 @@ export async function removeStrayTempFiles(folder: string): Promise<string[]> {
     const info = await stat(path).catch(() => undefined);
     if (!info) continue;
     if (processIsAlive(Number(match[1])) && Date.now() - info.mtimeMs < STALE_TEMP_MS) continue;
-    await rm(path, { force: true }).catch((error: unknown) => problems.push(`${basename(path)}: ${error instanceof Error ? error.message : String(error)}`));
+    await rm(path, { force: true }).catch((error: unknown) => problems.push(`${basename(path)}: ${errorMessage(error)}`));
   }
   return problems;
 }

@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import { applyHunk, computeHunks, lineRangeOffsets, rebaseProposal, revertHunk, type Hunk } from '../../core/apply/lineHunks';
 import type { GuardedPath } from '../../core/workspaceFiles/guardedWrites';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
+import { errorMessage } from '../../shared/errorMessage';
+import { SerialQueue } from '../../shared/serialQueue';
 
 export const APPLY_SCHEME = 'unified-inference-apply';
 
@@ -31,7 +33,7 @@ export interface ReviewInit {
 export class AfterChangeError extends Error {
   override readonly name = 'AfterChangeError';
   constructor(display: string, cause: unknown) {
-    super(vscode.l10n.t('The change to {0} was written, but its checkpoint could not note it ({1}): Restore still brings the file back, but cannot warn about your own later edits to it.', display, cause instanceof Error ? cause.message : String(cause)));
+    super(vscode.l10n.t('The change to {0} was written, but its checkpoint could not note it ({1}): Restore still brings the file back, but cannot warn about your own later edits to it.', display, errorMessage(cause)));
   }
 }
 
@@ -47,7 +49,7 @@ export class ApplyReview {
   /** While our own edit is being applied: the text it gives (its change event is not typing). */
   private ownText: string | undefined;
   private ownSeen = false;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly writing = new SerialQueue();
   /** Bumped on every change of the hunks: a lens clicked on an older list is ignored. */
   private revisionCount = 0;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -142,9 +144,7 @@ export class ApplyReview {
    * a hunk the first one re-diffed away is not written (the user sees the new list first).
    */
   private serial(job: () => Promise<void>): Promise<void> {
-    const run = this.writing.then(job);
-    this.writing = run.catch(() => undefined);
-    return run;
+    return this.writing.run(job);
   }
 
   /** Nothing (more) is written: the file stays as it is. */

@@ -11,6 +11,7 @@ import type { CheckpointRecorder } from '../checkpoints/checkpointRecorder';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { AfterChangeError, APPLY_SCHEME, ApplyReview, type ReviewEnd, type ReviewInit } from './applyReview';
+import { errorMessage } from '../../shared/errorMessage';
 
 export const APPLY_COMMANDS = {
   acceptAll: 'unifiedInference.apply.acceptAll',
@@ -201,7 +202,7 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
     try {
       await action(review);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.log.warn(`Apply to ${review.init.display}: ${message}`);
       // The change is in the file: only the checkpoint's note of it is missing.
       if (error instanceof AfterChangeError) void vscode.window.showWarningMessage(message);

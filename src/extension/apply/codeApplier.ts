@@ -24,6 +24,7 @@ import type { ApplyReview } from './applyReview';
 import { ApplyReviews, guardedNotice } from './applyReviews';
 import { mergeThroughGateway } from './mergeRequest';
 import { replyCodeBlocks, type ReplyCodeBlock } from '../../core/apply/replyCodeBlocks';
+import { errorMessage } from '../../shared/errorMessage';
 
 export interface CodeApplierDeps {
   readonly connection: GatewayConnection;
@@ -80,7 +81,7 @@ export class CodeApplier extends Disposable {
       try {
         current = (await vscode.workspace.openTextDocument(target.uri)).getText();
       } catch (error) {
-        return this.refuse(`${target.display} cannot be opened as text (${error instanceof Error ? error.message : String(error)}).`);
+        return this.refuse(`${target.display} cannot be opened as text (${errorMessage(error)}).`);
       }
     }
     const code = block.code;
@@ -94,7 +95,7 @@ export class CodeApplier extends Disposable {
         return this.refuse(`${target.display} is too large to merge a partial block into through a model (${current.length.toLocaleString('en-US')} characters, at most ${MAX_APPLY_MERGE_CHARS.toLocaleString('en-US')}). Ask for the whole changed part with its surroundings, or make the change by hand.`);
       }
       if (target.sensitive.length && !(await this.confirmSensitiveSend(target, model))) return { kind: 'cancelled' };
-      const provider = this.deps.catalog.snapshot?.models.find((m) => m.id === model)?.provider;
+      const provider = this.deps.catalog.model(model)?.provider;
       const merged = await mergeThroughGateway(this.deps.connection, this.deps.failures, this.deps.log, { display: target.display, current, block: code, model, ...(typeof provider === 'string' ? { provider } : {}) }, async () => {
         await this.applyBlock(block, reply, model);
       });

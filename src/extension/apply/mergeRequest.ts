@@ -12,6 +12,8 @@ import type { ErrorAction } from '../../core/failures/describeError';
 import { ACTION_COMMANDS } from '../../core/failures/errorWords';
 import { actionLabel, type Failures } from '../errors/failures';
 import type { Log } from '../log';
+import { errorMessage } from '../../shared/errorMessage';
+import { abortOnCancel } from '../lifecycle';
 
 export interface MergeJob {
   readonly display: string;
@@ -45,7 +47,7 @@ export async function mergeThroughGateway(connection: GatewayConnection, failure
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Merging the code block into {0} with {1}', job.display, job.model), cancellable: true },
     async (progress, token) => {
       const controller = new AbortController();
-      const cancel = token.onCancellationRequested(() => controller.abort());
+      const cancel = abortOnCancel(controller, token);
       let text = '';
       let lines = 0;
       try {
@@ -104,7 +106,7 @@ export async function mergeThroughGateway(connection: GatewayConnection, failure
         else if (action) await vscode.commands.executeCommand(ACTION_COMMANDS[action].command);
       } catch (error) {
         const why = connection.redactError(error);
-        const text = why instanceof Error ? why.message : String(why);
+        const text = errorMessage(why);
         const what = choice === tryAgain ? vscode.l10n.t('Trying the merge into {0} again failed', job.display) : vscode.l10n.t('{0} failed', choice ?? vscode.l10n.t('The action'));
         log.warn(`Apply: ${what}: ${text}`);
         void vscode.window.showErrorMessage(vscode.l10n.t('{0}: {1} Nothing was written.', what, text));

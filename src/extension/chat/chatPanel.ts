@@ -13,7 +13,7 @@ export async function openChatPanel(extensionUri: vscode.Uri, deps: ChatDeps, lo
   panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'unified-inference.svg');
   const controller = new ChatController(deps, false);
   if (conversationId) await controller.handle({ type: 'openConversation', id: conversationId });
-  const binding = bindChatWebview(panel.webview, extensionUri, controller, log);
+  const binding = bindChatWebview(panel.webview, extensionUri, controller, log, (value) => deps.apiKeys.redact(value));
   panel.onDidDispose(() => {
     binding.dispose();
     controller.dispose();

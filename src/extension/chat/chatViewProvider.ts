@@ -16,6 +16,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   readonly controller: ChatController;
   private view: vscode.WebviewView | undefined;
   private binding: vscode.Disposable | undefined;
+  private readonly redact: <T>(value: T) => T;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -24,13 +25,14 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   ) {
     super();
     this.controller = this._register(new ChatController(deps));
+    this.redact = (value) => deps.apiKeys.redact(value);
     this._register({ dispose: () => this.binding?.dispose() });
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     this.binding?.dispose();
-    this.binding = bindChatWebview(view.webview, this.extensionUri, this.controller, this.log);
+    this.binding = bindChatWebview(view.webview, this.extensionUri, this.controller, this.log, this.redact);
     view.onDidDispose(() => {
       if (this.view === view) {
         this.binding?.dispose();

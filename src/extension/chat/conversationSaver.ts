@@ -4,6 +4,7 @@
 // conversation back.
 import * as vscode from 'vscode';
 import type { Conversation } from '../../shared/chatModel';
+import { errorMessage } from '../../shared/errorMessage';
 import { newId } from '../../shared/ids';
 import type { ChatDeps } from './chatDeps';
 import type { SaveOutcome } from './history/conversationStore';
@@ -45,7 +46,7 @@ export class ConversationSaver {
       if (conversation === this.host.current() && this.remember) await this.deps.lastConversation.set(conversation.id);
       return outcome;
     } catch (error) {
-      this.deps.log.error(`Could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
+      this.deps.log.error(`Could not save the conversation: ${errorMessage(error)}`);
       void vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference could not save the conversation (see the log). It stays open here.'));
       return undefined;
     }

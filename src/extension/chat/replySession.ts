@@ -3,6 +3,7 @@
 import type { AssistantTurn, Conversation, UserTurn } from '../../shared/chatModel';
 import type { HostToChatMessage } from '../../shared/chatProtocol';
 import { newId } from '../../shared/ids';
+import { SerialQueue } from '../../shared/serialQueue';
 import type { ChatAttachments } from './chatAttachments';
 import type { ChatDeps } from './chatDeps';
 import { chooseChatModel } from './chatModels';
@@ -26,7 +27,7 @@ export interface ReplySessionHost {
 
 export class ReplySession {
   private running: Running | undefined;
-  private sendQueue: Promise<void> = Promise.resolve();
+  private readonly sendQueue = new SerialQueue();
 
   constructor(
     private readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceState' | 'checkpoints'>,
@@ -50,9 +51,7 @@ export class ReplySession {
    * already given it up). Sends are taken one after another.
    */
   send(text: string): Promise<void> {
-    const sent = this.sendQueue.then(() => this.sendAfterReply(text));
-    this.sendQueue = sent.catch(() => undefined);
-    return sent;
+    return this.sendQueue.run(() => this.sendAfterReply(text));
   }
 
   private async sendAfterReply(text: string): Promise<void> {

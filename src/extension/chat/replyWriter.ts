@@ -13,6 +13,7 @@ import type { GatewayAnswerRequest } from '../../core/answers/gatewayAnswer';
 import { readSettings } from '../config';
 import { describeChatError } from '../../core/failures/describeError';
 import { missingSetup, SetupRequiredError } from '../../core/failures/setupError';
+import { diagnosisContext } from '../gateway/gatewayConnection';
 import { lastReading, type ChatDeps } from './chatDeps';
 import { workspaceToolsGate, type ChatTools } from './chatTools';
 import { prepareReplyContext } from './context/replyContext';
@@ -145,7 +146,8 @@ export class ReplyWriter {
     this.deps.connection.reportFailure(error, true); // the reply's error card shows it, with its fix
     this.deps.log.warn(`Chat reply with ${reply.model} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
     const reset = lastReading(this.deps.credits.state)?.reset ?? (isQuotaExhausted(error) ? await this.deps.credits.resetTime() : undefined);
-    return describeChatError(error, { baseUrl: this.deps.connection.setup.baseUrl, ...(reset ? { reset } : {}) });
+    const setup = this.deps.connection.setup;
+    return describeChatError(error, { baseUrl: setup.baseUrl, connection: diagnosisContext(setup), ...(reset ? { reset } : {}) });
   }
 
   /** Marks the reply ended, tells the webview, saves the conversation; true when the save landed. */
@@ -170,7 +172,7 @@ export class ReplyWriter {
   private reportCost(conversation: Conversation, reply: AssistantTurn, cost: CostMeasurement): void {
     // finish() first: it decides at once whether other requests overlapped this one.
     let toldPending = false;
-    const pricing = modelPricing(this.deps.catalog.snapshot?.models.find((m) => m.id === reply.model));
+    const pricing = modelPricing(this.deps.catalog.model(reply.model));
     const measured = cost.finish({
       ...(reply.usage ? { usage: reply.usage } : {}),
       ...(pricing ? { pricing } : {}),
@@ -195,7 +197,7 @@ export class ReplyWriter {
   }
 
   private providerOf(model: string): string | undefined {
-    const found = this.deps.catalog.snapshot?.models.find((m) => m.id === model);
+    const found = this.deps.catalog.model(model);
     return typeof found?.provider === 'string' ? found.provider : undefined;
   }
 }

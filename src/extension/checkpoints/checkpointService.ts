@@ -15,6 +15,7 @@ import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesServ
 import { CheckpointRefusedError, type CheckpointRecorder, type ReplyRef } from './checkpointRecorder';
 import { readFileNow } from './fileSnapshot';
 import { RestoreGuard } from '../../core/checkpoints/restoreGuard';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** A restore worked out and checked (every kept byte read and verified), ready to show and apply. */
 export interface PreparedRestore extends PlannedRestore {
@@ -92,7 +93,7 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
       result = await this.store.record(reply, sources);
     } catch (error) {
       if (error instanceof CheckpointRefusedError) throw error;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.log.error(`Checkpoint of reply ${reply.turnId} could not be written: ${message}`);
       throw new CheckpointRefusedError('storage', `The checkpoint could not be written (${message}), so the change was not made.`);
     }
@@ -169,7 +170,7 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
           const bytes = await readFileNow(uri, file.path, false);
           states.set(key, bytes === 'absent' ? { kind: 'absent' } : { kind: 'file', hash: sha256(bytes) });
         } catch (error) {
-          states.set(key, error instanceof Error ? error.message : String(error));
+          states.set(key, errorMessage(error));
         }
       }
     }
@@ -253,7 +254,7 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
         }
         return report;
       } catch (error) {
-        this.log.warn(`Checkpoints: pruning failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.log.warn(`Checkpoints: pruning failed: ${errorMessage(error)}`);
         return undefined;
       } finally {
         this.pruning = undefined;

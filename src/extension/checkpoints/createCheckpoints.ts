@@ -11,6 +11,7 @@ import type { CheckpointRecorder, ReplyRef } from './checkpointRecorder';
 import { CheckpointService, CheckpointUnusableError, RestoreOutdatedError, type PreparedRestore } from './checkpointService';
 import { confirmRestore } from './restorePreview';
 import { changingItems } from '../../core/checkpoints/restorePlan';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** `busy`: another restore is under way in this window, or a reply is writing (the user was told). */
 export type RestoreOutcome = 'restored' | 'cancelled' | 'nothingToDo' | 'failed' | 'busy';
@@ -65,7 +66,7 @@ async function restoreClaimed(service: CheckpointService, reply: ReplyRef, log: 
   try {
     prepared = await service.prepareRestore(reply);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     log.warn(`Checkpoints: restore of reply ${reply.turnId} refused: ${message}`);
     void vscode.window.showErrorMessage(vscode.l10n.t('Cannot restore the files: {0}', message), ...(error instanceof CheckpointUnusableError ? [] : [vscode.l10n.t('Show Log')])).then((choice) => choice && log.show());
     return 'failed';
@@ -87,7 +88,7 @@ async function restoreClaimed(service: CheckpointService, reply: ReplyRef, log: 
         prepared = error.fresh;
         continue;
       }
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       log.error(`Checkpoints: restore failed: ${message}`);
       void vscode.window.showErrorMessage(vscode.l10n.t('The restore failed: {0}', message));
       return 'failed';

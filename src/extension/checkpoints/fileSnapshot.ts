@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { MAX_SNAPSHOT_BYTES } from '../../core/checkpoints/snapshotLimit';
 import { CheckpointRefusedError } from './checkpointRecorder';
+import { errorMessage } from '../../shared/errorMessage';
 
 function openDirtyDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   const key = uri.toString();
@@ -33,7 +34,7 @@ export async function readFileNow(uri: vscode.Uri, shownPath: string, limit: boo
     info = await fs.stat(uri.fsPath);
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return 'absent';
-    throw new CheckpointRefusedError('storage', `${shownPath} could not be read for its checkpoint (${error instanceof Error ? error.message : String(error)}).`);
+    throw new CheckpointRefusedError('storage', `${shownPath} could not be read for its checkpoint (${errorMessage(error)}).`);
   }
   if (!info.isFile()) throw new CheckpointRefusedError('notAFile', `${shownPath} is not a file: a checkpoint keeps files only.`);
   if (limit && info.size > MAX_SNAPSHOT_BYTES) throw tooLarge(shownPath, info.size);

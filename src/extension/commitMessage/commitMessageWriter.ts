@@ -15,7 +15,7 @@ import { streamGatewayAnswer } from '../../core/answers/gatewayAnswer';
 import { readSettings } from '../config';
 import type { Failures } from '../errors/failures';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
-import { Disposable } from '../lifecycle';
+import { abortOnCancel, Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { modelFor } from '../models/catalogModels';
 import { chooseModel } from '../../core/models/defaultModel';
@@ -102,7 +102,7 @@ export class CommitMessageWriter extends Disposable {
     }
     const client = connection.setup.client;
     if (!client) return { kind: 'notReady' };
-    const contextLength = catalogContextLength(catalog.snapshot?.models.find((model) => model.id === chosen.id));
+    const contextLength = catalogContextLength(catalog.model(chosen.id));
     const budget = diffCharBudget(contextLength);
     const box = repository.inputBox;
     const draft = box.value;
@@ -113,7 +113,7 @@ export class CommitMessageWriter extends Disposable {
       return await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Writing a commit message with {0}', chosen.id), cancellable: true },
         async (progress, token) => {
-          const cancel = token.onCancellationRequested(() => controller.abort());
+          const cancel = abortOnCancel(controller, token);
           let written: string | undefined;
           let typed = false;
           let tooLong = false;

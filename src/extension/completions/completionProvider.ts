@@ -6,6 +6,7 @@ import { completionCacheKey } from '../../core/completions/completionCache';
 import { insertionWithEnding, lfPlace } from '../../core/completions/completionEol';
 import { PREFIX_WINDOW_CHARS, SUFFIX_WINDOW_CHARS } from '../../core/completions/completionWindow';
 import type { CompletionsController } from './completionsController';
+import { abortOnCancel } from '../lifecycle';
 
 /** Only documents that are files the user edits: not output, git, settings, comments, debug console, search editors. */
 export const COMPLETION_SCHEMES: readonly string[] = ['file', 'untitled'];
@@ -38,8 +39,7 @@ export class CompletionProvider implements vscode.InlineCompletionItemProvider {
     const uri = document.uri.toString();
     const key = completionCacheKey(this.controller.modelId, uri, prefix, suffix);
     const controller = new AbortController();
-    const cancelled = token.onCancellationRequested(() => controller.abort());
-    if (token.isCancellationRequested) controller.abort();
+    const cancelled = abortOnCancel(controller, token);
     const explicit = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke;
     return this.controller.complete({ document: uri, offset, prefix, suffix, key, explicit }, { document, prefix, suffix, prefixStart }, controller.signal).then(
       (lfInsertion) => {

@@ -21,6 +21,7 @@ import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
 import type { CompletionContext, CompletionPlace } from './completionContext';
 import { completionSend } from '../../core/completions/completionRequest';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** Completions report model use (a credits refresh) at most this often: one /quota read per typing burst, not per keystroke. */
 export const MODEL_USE_REPORT_MS = 30_000;
@@ -70,7 +71,7 @@ export class CompletionsController extends Disposable {
     this.scheduler = new CompletionScheduler<Prepared>(realClock, { prepare: (ask, signal) => this.prepare(ask, signal), send: (prepared, signal) => this.send(prepared, signal) }, () => readSettings().completions.debounceMs, undefined, {
       onSpent: (outcome) => this.noteSpent(outcome),
       onPause: (pause, error) => this.onPause(pause, error),
-      onError: (error) => this.log.warn(`An inline completion failed: ${error instanceof Error ? error.message : String(error)}`),
+      onError: (error) => this.log.warn(`An inline completion failed: ${errorMessage(error)}`),
     });
     this._register(onDidChangeSettingsUnder('completions', () => {
       this.scheduler.cache.clear();
@@ -141,7 +142,7 @@ export class CompletionsController extends Disposable {
 
   /** The catalog entry of the completion model, when the catalog is read. */
   model(id: string): Model | undefined {
-    return this.catalog.snapshot?.models.find((model) => model.id === id);
+    return this.catalog.model(id);
   }
 
   /**

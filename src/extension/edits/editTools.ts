@@ -10,6 +10,7 @@ import { applyEditPlan } from './applyEditPlan';
 import { isEditTool } from '../../core/edits/editDefinitions';
 import { EditPlan, planEdit } from './editPlan';
 import { reviewedDiffs } from './reviewedDiffs';
+import { errorMessage } from '../../shared/errorMessage';
 
 export class EditTools {
   constructor(
@@ -26,7 +27,7 @@ export class EditTools {
       reviewedDiffs().remember(call.id, planned);
       return { sensitivePaths: planned.sensitive, ...(planned.guarded.length ? { guarded: planned.guarded } : {}), change: planned.change, plan: planned };
     } catch (error) {
-      return { sensitivePaths: [], refusal: `The edit could not be prepared: ${error instanceof Error ? error.message : String(error)}` };
+      return { sensitivePaths: [], refusal: `The edit could not be prepared: ${errorMessage(error)}` };
     }
   }
 

@@ -5,12 +5,13 @@
 // too, so a user without a key is told at once, and the command goes on once the key is set.
 import * as vscode from 'vscode';
 import { openSettings } from '../config';
-import type { GatewayConnection } from '../gateway/gatewayConnection';
+import { diagnosisContext, type GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { describeError, type ErrorAction, type ErrorDescription } from '../../core/failures/describeError';
 import { ACTION_COMMANDS } from '../../core/failures/errorWords';
 import { missingSetup, SetupRequiredError, type MissingSetup } from '../../core/failures/setupError';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** How long a command waits for the connection to see a key or an address the user just set. */
 const SETUP_SETTLE_MS = 10_000;
@@ -79,7 +80,8 @@ export class Failures extends Disposable {
   async describe(error: unknown): Promise<ErrorDescription> {
     this.connection.redactError(error);
     const reset = isQuotaExhausted(error) ? await this.resetTime().catch(() => undefined) : undefined;
-    return this.connection.redact(describeError(error, { baseUrl: this.connection.setup.baseUrl, ...(reset ? { reset } : {}) }));
+    const setup = this.connection.setup;
+    return this.connection.redact(describeError(error, { baseUrl: setup.baseUrl, connection: diagnosisContext(setup), ...(reset ? { reset } : {}) }));
   }
 
   /** Palette and views: reports, logs and shows the failure; resolves once it is shown (not when a button is pressed). */
@@ -120,7 +122,7 @@ export class Failures extends Disposable {
         if (action) await this.run(action, description, options.retry);
         else await own?.run();
       } catch (error) {
-        const text = error instanceof Error ? error.message : String(error);
+        const text = errorMessage(error);
         const what = choice ?? '';
         this.log.warn(`${what} after "${options.title}" failed: ${this.connection.redact(text)}`);
         void vscode.window.showErrorMessage(vscode.l10n.t('{0} failed: {1}', what, this.connection.redact(text)));

@@ -5,6 +5,7 @@ import { GatewayClient } from '../../core/transport/client';
 import { RateLimitError } from '../../core/errors';
 import { selectProxy } from '../../core/net/proxy';
 import { sendsKeyInClearText } from '../../core/transport/baseUrl';
+import type { DiagnosisContext } from '../../core/net/diagnose';
 import type { Dispatcher } from 'undici';
 import type { ApiKeyStore } from '../apiKey/apiKeyStore';
 import { onDidChangeConnectionSettings, readNetworkSettings, readSettings } from '../config';
@@ -27,6 +28,12 @@ export interface GatewaySetup {
   readonly caCertificateFile: string;
   /** The CA certificate file is set and could not be read. */
   readonly caCertificateUnreadable: boolean;
+}
+
+/** What diagnosing a connection failure needs of the setup: the address, and the proxy and CA file in use. */
+export function diagnosisContext(setup: GatewaySetup): DiagnosisContext {
+  const ca = setup.caCertificateFile ? { caCertificateFile: setup.caCertificateFile, caCertificateUnreadable: setup.caCertificateUnreadable } : {};
+  return { baseUrl: setup.baseUrl, ...(setup.proxy ? { proxyUrl: setup.proxy } : {}), ...ca };
 }
 
 /** A failed request, as features report it to the connection. */

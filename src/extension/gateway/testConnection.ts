@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import { diagnoseConnectionError, type ConnectionDiagnosis } from '../../core/net/diagnose';
+import { connectionFailureText, diagnoseConnectionError, type ConnectionDiagnosis } from '../../core/net/diagnose';
 import { formatCredits } from '../../core/account/creditsFormat';
 import type { Log } from '../log';
-import type { GatewayConnection } from './gatewayConnection';
+import { diagnosisContext, type GatewayConnection } from './gatewayConnection';
+import { abortOnCancel } from '../lifecycle';
 
 export interface ConnectionReport {
   readonly ok: boolean;
@@ -62,7 +63,7 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Unified Inference: testing {0}', setup.baseUrl), cancellable: true },
       async (progress, token): Promise<ConnectionReport> => {
         const controller = new AbortController();
-        const cancel = token.onCancellationRequested(() => controller.abort());
+        const cancel = abortOnCancel(controller, token);
         try {
           progress.report({ message: vscode.l10n.t('reading the model catalog...') });
           const models = await client.models.list({ signal: controller.signal, timeoutMs: TIMEOUT_MS });
@@ -70,8 +71,7 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
           const quota = await client.quota.get({ signal: controller.signal, timeoutMs: TIMEOUT_MS });
           return { ok: true, baseUrl: setup.baseUrl, modelCount: models.length, credits: quota.credits };
         } catch (error) {
-          const ca = setup.caCertificateFile ? { caCertificateFile: setup.caCertificateFile, caCertificateUnreadable: setup.caCertificateUnreadable } : {};
-          return failure(setup.baseUrl, diagnoseConnectionError(error, { baseUrl: setup.baseUrl, ...(setup.proxy ? { proxyUrl: setup.proxy } : {}), ...ca }));
+          return failure(setup.baseUrl, diagnoseConnectionError(error, diagnosisContext(setup)));
         } finally {
           cancel.dispose();
         }
@@ -101,11 +101,12 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
     }
     void vscode.commands.executeCommand('unifiedInference.refreshCredits'); // the status bar follows at once
   } else if (report.diagnosis) {
-    const { title, detail, nextStep, kind } = report.diagnosis;
-    log.warn(`Test connection failed (${kind}): ${title}. ${detail} ${nextStep}${setupNote}`);
+    const { kind } = report.diagnosis;
+    const text = connectionFailureText(report.diagnosis);
+    log.warn(`Test connection failed (${kind}): ${text}${setupNote}`);
     const actions = actionsFor(kind);
     void vscode.window
-      .showErrorMessage(vscode.l10n.t('Unified Inference: {0}. {1} {2}', title, detail, nextStep + setupNote), ...actions.map(([label]) => label), showLog)
+      .showErrorMessage(vscode.l10n.t('Unified Inference: {0}', text + setupNote), ...actions.map(([label]) => label), showLog)
       .then((choice) => {
         if (choice === showLog) log.show();
         else actions.find(([label]) => label === choice)?.[1]();

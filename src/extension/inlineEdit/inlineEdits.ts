@@ -20,6 +20,7 @@ import { InlineEditSession, scopeText } from './inlineEditSession';
 import { askInstruction, type InstructionHistory } from './instructionInput';
 import { scopeOf, setInlineEditContext } from './inlineEditCommands';
 import { InlineEditConfirmations } from './inlineEditConfirmations';
+import { errorMessage } from '../../shared/errorMessage';
 
 /** The pause before a streamed line or a keystroke is drawn (a diff of a large file takes tens of milliseconds). */
 const REDRAW_PAUSE_MS = 75;
@@ -269,7 +270,7 @@ export class InlineEdits extends Disposable {
     try {
       await action();
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.deps.log.warn(`Inline edit of ${session.init.display}: ${message}`);
       if (error instanceof AfterChangeError) void vscode.window.showWarningMessage(message);
       else void vscode.window.showErrorMessage(vscode.l10n.t('{0} Nothing else was written.', message));

@@ -6,7 +6,7 @@ import type { Failures } from '../errors/failures';
 import { missingSetup, SetupRequiredError } from '../../core/failures/setupError';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { TokenUsage } from '../../shared/chatModel';
-import { Disposable } from '../lifecycle';
+import { abortOnCancel, Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
 import { providerOf } from '../../core/models/catalogTree';
@@ -115,8 +115,8 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
       throw new Error(`Unified Inference: ${model.id} takes text only through this extension; the request held ${request.images.length === 1 ? 'an image' : `${request.images.length} images`} (${[...new Set(request.images)].join(', ')}).`);
     }
     const controller = new AbortController();
-    const cancel = token.onCancellationRequested(() => controller.abort());
-    const catalogModel = this.catalog.snapshot?.models.find((entry) => entry.id === model.id);
+    const cancel = abortOnCancel(controller, token);
+    const catalogModel = this.catalog.model(model.id);
     const tools = toGatewayTools(options.tools);
     const answerRoom = catalogModel ? answerRoomOf(catalogModel) : undefined;
     try {

@@ -12,6 +12,7 @@ import { imageFileName, imageFolderSegments, splitDownloads } from '../../core/m
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { balanceNote, optionalChoice, optionalInteger, requireClient, requiredText, requireTrustedWorkspace, textResult, toolFailure } from './toolSupport';
+import { abortOnCancel } from '../lifecycle';
 
 const QUALITIES = ['standard', 'hd'] as const;
 const MAX_IMAGES = 4;
@@ -51,7 +52,7 @@ export function generateImageTool(deps: LmToolDeps): vscode.LanguageModelTool<Ge
     },
     async invoke(options, token) {
       const controller = new AbortController();
-      const cancel = token.onCancellationRequested(() => controller.abort());
+      const cancel = abortOnCancel(controller, token);
       try {
         requireTrustedWorkspace('saving generated images into it');
         const prompt = requiredText(options.input, 'prompt', MAX_PROMPT);

@@ -7,6 +7,7 @@ import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { rankingText } from '../../core/lmTools/toolTexts';
 import { balanceNote, optionalInteger, requireClient, requiredText, requiredTexts, textResult, toolFailure } from './toolSupport';
+import { abortOnCancel } from '../lifecycle';
 
 export const MAX_PASSAGES = 200;
 const MAX_PASSAGE_CHARS = 20_000;
@@ -34,7 +35,7 @@ export function rerankTool(deps: LmToolDeps): vscode.LanguageModelTool<RerankInp
     },
     async invoke(options, token) {
       const controller = new AbortController();
-      const cancel = token.onCancellationRequested(() => controller.abort());
+      const cancel = abortOnCancel(controller, token);
       try {
         const query = requiredText(options.input, 'query', MAX_QUERY_CHARS);
         const passages = requiredTexts(options.input, 'passages', MAX_PASSAGES, MAX_PASSAGE_CHARS);

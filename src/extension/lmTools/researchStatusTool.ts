@@ -9,6 +9,7 @@ import { jobTitle, reportMarkdown } from '../../core/research/jobPresentation';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { requireClient, requiredText, textResult, toolFailure, ToolInputError } from './toolSupport';
+import { abortOnCancel } from '../lifecycle';
 
 const READ_TIMEOUT_MS = 30_000;
 
@@ -21,7 +22,7 @@ export function researchStatusTool(deps: LmToolDeps): vscode.LanguageModelTool<R
     prepareInvocation: (options) => ({ invocationMessage: vscode.l10n.t('Reading research job {0}', String(options.input?.jobId ?? '').slice(0, 40)) }),
     async invoke(options, token) {
       const controller = new AbortController();
-      const cancel = token.onCancellationRequested(() => controller.abort());
+      const cancel = abortOnCancel(controller, token);
       try {
         const id = requiredText(options.input, 'jobId', 200);
         // An id goes into a URL path: only the characters job ids are made of.

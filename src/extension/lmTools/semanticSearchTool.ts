@@ -11,6 +11,7 @@ import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { resultsText } from '../../core/lmTools/toolTexts';
 import { balanceNote, optionalInteger, requireClient, requiredText, requireTrustedWorkspace, textResult, toolFailure } from './toolSupport';
+import { abortOnCancel } from '../lifecycle';
 
 export const BUILD_INDEX_BUTTON = 'Build Index';
 /** The modal's title in English (it shows in the display language): tests answer the question by it. */
@@ -48,13 +49,12 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
     const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Indexing workspace for semantic search'), cancellable: true }, (progress, stop) => {
       // Stops this tool's run only (another, e.g. a file-change update, may be current).
       const controller = new AbortController();
-      const cancel = [stop.onCancellationRequested(() => controller.abort()), token.onCancellationRequested(() => controller.abort())];
-      if (token.isCancellationRequested) controller.abort();
+      const cancel = abortOnCancel(controller, stop, token);
       let reported = 0;
       return deps.searchIndex.indexWorkspace((message, fraction) => {
         progress.report({ message, increment: Math.max(0, fraction * 100 - reported) });
         reported = Math.max(reported, fraction * 100);
-      }, controller.signal).finally(() => cancel.forEach((c) => c.dispose()));
+      }, controller.signal).finally(() => cancel.dispose());
     });
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     if (run.report.cancelled) throw new Error('Indexing was cancelled by the user before it finished, so the search did not run.');
@@ -77,7 +77,7 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
     },
     async invoke(options, token) {
       const controller = new AbortController();
-      const cancel = token.onCancellationRequested(() => controller.abort());
+      const cancel = abortOnCancel(controller, token);
       try {
         requireTrustedWorkspace('semantic search of its files');
         const query = requiredText(options.input, 'query', 2_000);

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { formatCredits } from '../../core/account/creditsFormat';
 import { isAbortError } from '../../core/errors';
 import type { GatewayClient } from '../../core/transport/client';
+import { asRecord } from '../../core/parse/json';
 import type { CreditsMonitor } from '../account/creditsMonitor';
 import { describeInWords } from '../../core/failures/errorWords';
 import type { Failures } from '../errors/failures';
@@ -30,16 +31,11 @@ export function requireTrustedWorkspace(what: string): void {
   if (!vscode.workspace.isTrusted) throw new Error(`The workspace is not trusted (Restricted Mode), so ${what} is not available. The user can trust the workspace (Manage Workspace Trust) and ask again.`);
 }
 
-/** A plain object from the tool input (a model may send anything). */
-function record(input: unknown): Record<string, unknown> {
-  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
-}
-
 export class ToolInputError extends Error {}
 
 /** A required text field, trimmed, at most `max` characters. */
 export function requiredText(input: unknown, key: string, max: number): string {
-  const value = record(input)[key];
+  const value = asRecord(input)[key];
   if (typeof value !== 'string' || !value.trim()) throw new ToolInputError(`The input needs "${key}" (a non-empty string).`);
   const text = value.trim();
   if (text.length > max) throw new ToolInputError(`"${key}" is ${text.length} characters long; the most accepted is ${max}.`);
@@ -47,27 +43,27 @@ export function requiredText(input: unknown, key: string, max: number): string {
 }
 
 export function optionalText(input: unknown, key: string, max: number): string | undefined {
-  const value = record(input)[key];
+  const value = asRecord(input)[key];
   if (value === undefined || value === null || (typeof value === 'string' && !value.trim())) return undefined;
   return requiredText(input, key, max);
 }
 
 export function optionalInteger(input: unknown, key: string, min: number, max: number): number | undefined {
-  const value = record(input)[key];
+  const value = asRecord(input)[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw new ToolInputError(`"${key}" must be a whole number from ${min} to ${max}.`);
   return value;
 }
 
 export function optionalBoolean(input: unknown, key: string): boolean | undefined {
-  const value = record(input)[key];
+  const value = asRecord(input)[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'boolean') throw new ToolInputError(`"${key}" must be true or false.`);
   return value;
 }
 
 export function optionalChoice<T extends string>(input: unknown, key: string, choices: readonly T[]): T | undefined {
-  const value = record(input)[key];
+  const value = asRecord(input)[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) throw new ToolInputError(`"${key}" must be one of: ${choices.join(', ')}.`);
   return value as T;
@@ -75,7 +71,7 @@ export function optionalChoice<T extends string>(input: unknown, key: string, ch
 
 /** An array of strings, each non-empty after trimming, with bounds on count and length. */
 export function requiredTexts(input: unknown, key: string, maxCount: number, maxLength: number): string[] {
-  const value = record(input)[key];
+  const value = asRecord(input)[key];
   if (!Array.isArray(value) || value.length === 0) throw new ToolInputError(`The input needs "${key}" (a non-empty array of strings).`);
   if (value.length > maxCount) throw new ToolInputError(`"${key}" has ${value.length} items; the most accepted is ${maxCount}.`);
   return value.map((item, index) => {

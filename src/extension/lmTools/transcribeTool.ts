@@ -13,6 +13,7 @@ import { modelFor } from '../models/catalogModels';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { balanceNote, optionalText, requireClient, requiredText, requireTrustedWorkspace, textResult, toolFailure, ToolInputError } from './toolSupport';
+import { abortOnCancel } from '../lifecycle';
 
 const TRANSCRIBE_TIMEOUT_MS = 10 * 60_000;
 
@@ -58,7 +59,7 @@ export function transcribeTool(deps: LmToolDeps): vscode.LanguageModelTool<Trans
     },
     async invoke(options, token) {
       const controller = new AbortController();
-      const cancel = token.onCancellationRequested(() => controller.abort());
+      const cancel = abortOnCancel(controller, token);
       try {
         requireTrustedWorkspace('transcribing its files');
         const path = requiredText(options.input, 'path', 1_000);

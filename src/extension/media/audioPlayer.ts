@@ -1,9 +1,10 @@
 import { assertNever } from '../../shared/assertNever';
 import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
+import { parseAudioToHostMessage, safeAudioType, type AudioToHostMessage, type HostToAudioMessage, type PlayerState } from '../../shared/audioProtocol';
 import type { Log } from '../log';
+import { WebviewChannel } from '../webview/webviewChannel';
 import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
-import { parseAudioToHostMessage, safeAudioType, type HostToAudioMessage, type PlayerState } from './audioProtocol';
 
 export const AUDIO_PANEL_TYPE = 'unifiedInference.audioPlayer';
 /** The panel's English title; the panel shows it in the display language. */
@@ -36,7 +37,7 @@ export interface PlayerStatus {
  */
 export class AudioPlayer extends Disposable {
   private panel: vscode.WebviewPanel | undefined;
-  private ready = false;
+  private channel: WebviewChannel<AudioToHostMessage, HostToAudioMessage> | undefined;
   private playlistValue: Playlist | undefined;
   private sequence = 0;
   private statusValue: PlayerStatus = { state: 'idle', part: 0, parts: 0 };
@@ -47,6 +48,8 @@ export class AudioPlayer extends Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: Log,
+    /** Takes known keys out of what the webview gets (a title may quote the gateway). */
+    private readonly redact: <T>(value: T) => T,
   ) {
     super();
     this._register({ dispose: () => this.panel?.dispose() });
@@ -101,28 +104,30 @@ export class AudioPlayer extends Disposable {
     });
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'unified-inference.svg');
     panel.webview.html = buildWebviewHtml(panel.webview, this.extensionUri, { title, script: 'audio', styles: ['media/webview.css', 'media/audio.css'] });
+    const channel = new WebviewChannel<AudioToHostMessage, HostToAudioMessage>(panel.webview, {
+      name: 'audio player',
+      parse: parseAudioToHostMessage,
+      receive: (message) => this.receive(message),
+      redact: this.redact,
+      log: this.log,
+      // The answer to `ready` is the whole playlist.
+      keepAfterReady: () => false,
+    });
     this.panel = panel;
-    this.ready = false;
-    const subscription = panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw));
+    this.channel = channel;
     panel.onDidDispose(() => {
-      subscription.dispose();
+      channel.dispose();
       if (this.panel === panel) {
         this.panel = undefined;
-        this.ready = false;
+        this.channel = undefined;
         this.setStatus({ state: 'idle', part: 0, parts: 0 });
       }
     });
   }
 
-  private onMessage(raw: unknown): void {
-    const message = parseAudioToHostMessage(raw);
-    if (!message) {
-      this.log.warn('The audio player sent a message that is not part of the protocol; ignored.');
-      return;
-    }
+  private receive(message: AudioToHostMessage): void {
     switch (message.type) {
       case 'ready':
-        this.ready = true;
         this.replay();
         return;
       case 'status':
@@ -143,8 +148,7 @@ export class AudioPlayer extends Disposable {
   }
 
   private post(message: HostToAudioMessage): void {
-    // Before `ready` the script has not run; replay() sends the whole state then.
-    if (this.panel && this.ready) void this.panel.webview.postMessage(message);
+    this.channel?.post(message);
   }
 
   private setStatus(status: PlayerStatus): void {

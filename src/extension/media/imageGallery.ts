@@ -2,13 +2,15 @@ import { assertNever } from '../../shared/assertNever';
 import * as vscode from 'vscode';
 import type { ImageGenerationRequest } from '../../core/types/media';
 import type { ImageType } from '../../core/images/imageType';
-import { parseGalleryToHostMessage, type GalleryFailure, type GalleryImage, type HostToGalleryMessage } from '../../shared/galleryProtocol';
+import { parseGalleryToHostMessage, type GalleryFailure, type GalleryImage, type GalleryToHostMessage, type HostToGalleryMessage } from '../../shared/galleryProtocol';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
-import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
+import { WebviewChannel } from '../webview/webviewChannel';
 import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
 import { imageFileName, imageFolderSegments, markdownImageLink, type ImageFailure, type ReceivedImage } from '../../core/media/imageData';
+import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
+import { errorMessage } from '../../shared/errorMessage';
 
 export const GALLERY_PANEL_TYPE = 'unifiedInference.imageGallery';
 /** The panel's English title; the panel shows it in the display language. */
@@ -34,7 +36,7 @@ export interface GalleryEntry {
  */
 export class ImageGallery extends Disposable {
   private panel: vscode.WebviewPanel | undefined;
-  private ready = false;
+  private channel: WebviewChannel<GalleryToHostMessage, HostToGalleryMessage> | undefined;
   private sequence = 0;
   private busy: string | undefined;
   private readonly entryList: GalleryEntry[] = [];
@@ -111,24 +113,33 @@ export class ImageGallery extends Disposable {
     const panel = vscode.window.createWebviewPanel(GALLERY_PANEL_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, webviewOptions(this.extensionUri));
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'unified-inference.svg');
     panel.webview.html = buildWebviewHtml(panel.webview, this.extensionUri, { title, script: 'gallery', styles: ['media/webview.css', 'media/gallery.css'] });
+    const channel = new WebviewChannel<GalleryToHostMessage, HostToGalleryMessage>(panel.webview, {
+      name: 'image gallery',
+      parse: parseGalleryToHostMessage,
+      receive: (message) => this.handle(message),
+      redact: this.redact,
+      log: this.log,
+      // The answer to `ready` is every image and failure held, and the busy line.
+      keepAfterReady: () => false,
+    });
     this.panel = panel;
-    this.ready = false;
-    const subscription = panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw));
+    this.channel = channel;
     panel.onDidDispose(() => {
-      subscription.dispose();
-      if (this.panel === panel) this.panel = undefined;
+      channel.dispose();
+      if (this.panel === panel) {
+        this.panel = undefined;
+        this.channel = undefined;
+      }
     });
   }
 
-  /** A message from the webview (public so tests can drive the same path a click does). */
+  /** A message from the open webview, unchecked (public so tests can drive the same path a click does). */
   async receive(raw: unknown): Promise<void> {
-    const message = parseGalleryToHostMessage(raw);
-    if (!message) {
-      this.log.warn('The image gallery sent a message that is not part of the protocol; ignored.');
-      return;
-    }
+    await this.channel?.receive(raw);
+  }
+
+  private async handle(message: GalleryToHostMessage): Promise<void> {
     if (message.type === 'ready') {
-      this.ready = true;
       // Oldest first, so the webview's "newest on top" order comes out the same.
       this.post({ type: 'failures', failures: [...this.failureList].reverse() });
       this.post({ type: 'images', images: [...this.entryList].reverse().map((entry) => entry.image) });
@@ -152,7 +163,7 @@ export class ImageGallery extends Disposable {
           assertNever(message);
       }
     } catch (error) {
-      this.notice(error instanceof Error ? error.message : String(error));
+      this.notice(errorMessage(error));
     }
   }
 
@@ -206,6 +217,6 @@ export class ImageGallery extends Disposable {
   }
 
   private post(message: HostToGalleryMessage): void {
-    if (this.panel && this.ready) void this.panel.webview.postMessage(this.redact(message));
+    this.channel?.post(message);
   }
 }

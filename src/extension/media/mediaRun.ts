@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { isAbortError } from '../../core/errors';
 import type { Failures } from '../errors/failures';
+import { abortOnCancel } from '../lifecycle';
 
 export type Report = (message: string, increment?: number) => void;
 
@@ -23,7 +24,7 @@ export async function runMedia<T>(failures: Failures, title: string, work: (sign
   const controller = new AbortController();
   try {
     const value = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-      const listener = token.onCancellationRequested(() => controller.abort());
+      const listener = abortOnCancel(controller, token);
       try {
         return await work(controller.signal, (message, increment) => progress.report({ message, ...(increment === undefined ? {} : { increment }) }));
       } finally {

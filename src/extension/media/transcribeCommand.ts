@@ -8,6 +8,7 @@ import { TRANSCRIPTION_LANGUAGES } from '../../core/media/languageCodes';
 import { pickModel, pickValue } from './mediaPicks';
 import { runMedia, type Outcome } from './mediaRun';
 import { subtitlePath, transcriptDocument } from '../../core/media/transcriptText';
+import { errorMessage } from '../../shared/errorMessage';
 
 const TRANSCRIBE_TIMEOUT_MS = 10 * 60_000;
 /** What each output format gives, in the display language. */
@@ -91,7 +92,7 @@ async function checkUploadSize(file: vscode.Uri): Promise<Outcome<TranscribeResu
   try {
     size = (await vscode.workspace.fs.stat(file)).size;
   } catch (error) {
-    const message = vscode.l10n.t('{0} could not be read ({1}).', basename(file), error instanceof Error ? error.message : String(error));
+    const message = vscode.l10n.t('{0} could not be read ({1}).', basename(file), errorMessage(error));
     void vscode.window.showErrorMessage(message);
     return { kind: 'failed', message };
   }

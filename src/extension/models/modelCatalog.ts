@@ -6,6 +6,7 @@ import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { categoryOverrides } from '../../core/models/categoryOverrides';
+import { errorMessage } from '../../shared/errorMessage';
 
 const CACHE_KEY = 'unifiedInference.modelCatalog';
 
@@ -65,6 +66,11 @@ export class ModelCatalog extends Disposable {
     return snapshot && hasKey && snapshot.baseUrl === baseUrl ? snapshot : undefined;
   }
 
+  /** The model of that id in the cached catalog (undefined when the catalog does not list it, or none is read). */
+  model(id: string): Model | undefined {
+    return this.snapshot?.models.find((model) => model.id === id);
+  }
+
   get status(): CatalogStatus {
     return this.statusValue;
   }
@@ -86,7 +92,7 @@ export class ModelCatalog extends Disposable {
       return this.snapshotValue;
     } catch (error) {
       if (sequence !== this.sequence) return this.snapshot;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       this.log.warn(`Could not read the model catalog: ${message}`);
       this.connection.reportFailure(error);
       this.setStatus({ kind: 'error', message });

@@ -7,6 +7,7 @@ import { inlineCode } from '../../shared/markdownText';
 import { reportCommandError, requireClient } from './participantErrors';
 import { result, type CommandContext } from './participantContext';
 import { speechText } from '../../core/participant/speechText';
+import { errorMessage } from '../../shared/errorMessage';
 
 export const SHOW_AUDIO_PLAYER_COMMAND = 'unifiedInference.chat.showAudioPlayer';
 const VOICE = 'alloy';
@@ -46,7 +47,7 @@ export async function speakLastAnswer(ctx: CommandContext): Promise<vscode.ChatR
     ctx.stream.button({ command: SHOW_AUDIO_PLAYER_COMMAND, title: 'Show Player' });
     return result('speak', 'done');
   } catch (error) {
-    player.fail(playlist, ctx.token.isCancellationRequested ? 'cancelled' : error instanceof Error ? error.message : String(error));
+    player.fail(playlist, ctx.token.isCancellationRequested ? 'cancelled' : errorMessage(error));
     return reportCommandError(ctx, 'speak', error);
   }
 }

@@ -9,6 +9,7 @@ import { reportCommandError } from './participantErrors';
 import { PARTICIPANT_ID, type CommandContext, type UnifiedCommand, type UnifiedParticipantDeps } from './participantContext';
 import { startResearch } from './researchCommand';
 import { speakLastAnswer } from './speakCommand';
+import { abortOnCancel } from '../lifecycle';
 
 export interface UnifiedHandler {
   readonly handler: vscode.ChatRequestHandler;
@@ -37,7 +38,7 @@ function commandOf(request: vscode.ChatRequest): UnifiedCommand | undefined {
  * registration per id: tests build their own handler with this).
  */
 export function createUnifiedHandler(deps: UnifiedParticipantDeps): UnifiedHandler {
-  const player = new AudioPlayer(deps.extensionUri, deps.log);
+  const player = new AudioPlayer(deps.extensionUri, deps.log, (value) => deps.connection.redact(value));
   const handler: vscode.ChatRequestHandler = async (request, context, stream, token) => {
     const command = commandOf(request);
     if (command === undefined) {
@@ -46,8 +47,7 @@ export function createUnifiedHandler(deps: UnifiedParticipantDeps): UnifiedHandl
     }
     // Cancelling the chat request aborts the gateway request at once (the socket closes).
     const controller = new AbortController();
-    const cancel = token.onCancellationRequested(() => controller.abort());
-    if (token.isCancellationRequested) controller.abort();
+    const cancel = abortOnCancel(controller, token);
     const ctx: CommandContext = { deps, player, prompt: request.prompt, turns: chatTurns(context.history), stream, token, signal: controller.signal };
     try {
       return await COMMANDS[command](ctx);

@@ -3,9 +3,10 @@ import { GatewayError } from '../../core/errors';
 import type { ResearchJob } from '../../core/types/account';
 import { inertMarkdown } from '../../shared/inertMarkdown';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
-import { Disposable } from '../lifecycle';
+import { abortOnCancel, Disposable } from '../lifecycle';
 import { jobTitle, reportMarkdown } from '../../core/research/jobPresentation';
 import type { ResearchJobs } from './researchJobs';
+import { errorMessage } from '../../shared/errorMessage';
 
 export const REPORT_SCHEME = 'unified-inference-research';
 
@@ -78,12 +79,12 @@ export class ReportDocuments extends Disposable implements vscode.TextDocumentCo
     const client = this.connection.setup.client;
     if (!client) return reportMarkdown(listed, undefined, 'no gateway address is set');
     const controller = new AbortController();
-    const cancel = token.onCancellationRequested(() => controller.abort());
+    const cancel = abortOnCancel(controller, token);
     try {
       const detail = await client.research.get(id, { signal: controller.signal, timeoutMs: 30_000 });
       return reportMarkdown(listed, detail);
     } catch (error) {
-      const problem = error instanceof GatewayError && error.status === 404 ? 'the gateway has no detail for this job (404)' : error instanceof Error ? error.message : String(error);
+      const problem = error instanceof GatewayError && error.status === 404 ? 'the gateway has no detail for this job (404)' : errorMessage(error);
       return reportMarkdown(listed, undefined, problem);
     } finally {
       cancel.dispose();

@@ -14,6 +14,8 @@ import { chooseSearchModel, gatewayEmbedder, type SearchModelsDeps } from './gat
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { changedFiles } from './changedFiles';
 import { indexSource, listIndexCandidates, statFiles, type IndexCandidates } from './indexedFiles';
+import { errorMessage } from '../../shared/errorMessage';
+import { SerialQueue } from '../../shared/serialQueue';
 
 /** Quiet time after the last event before a batch starts... */
 const WATCH_DEBOUNCE_MS = 400;
@@ -33,7 +35,7 @@ export interface IndexRun {
 export class SearchIndexService extends Disposable {
   private index: SemanticIndex | undefined;
   private loaded: Promise<void> | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private running: AbortController | undefined;
   private readonly pendingChanges = new Set<string>();
   private watchTimer: NodeJS.Timeout | undefined;
@@ -71,7 +73,7 @@ export class SearchIndexService extends Disposable {
   async current(): Promise<SemanticIndex | undefined> {
     this.loaded ??= (async () => {
       if (!this.storage || this.index) return;
-      const loaded = await this.storage.load().catch((error: unknown) => ({ index: undefined, problems: [error instanceof Error ? error.message : String(error)], from: 'none' as const }));
+      const loaded = await this.storage.load().catch((error: unknown) => ({ index: undefined, problems: [errorMessage(error)], from: 'none' as const }));
       for (const problem of loaded.problems) this.log.warn(`Semantic search: the saved index: ${problem}`);
       this.index ??= loaded.index;
     })();
@@ -128,7 +130,7 @@ export class SearchIndexService extends Disposable {
       });
     } catch (error) {
       this.deps.failures.report(error); // nobody else sees it: the credits display and its notice do
-      this.log.warn(`Semantic search: updating the index after file changes failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(`Semantic search: updating the index after file changes failed: ${errorMessage(error)}`);
     }
   }
 
@@ -165,7 +167,7 @@ export class SearchIndexService extends Disposable {
   }
 
   private enqueue<T>(work: (signal: AbortSignal) => Promise<T>, cancel?: AbortSignal): Promise<T> {
-    const run = this.queue.then(async () => {
+    return this.queue.run(async () => {
       // Cancelled while it waited: it does not start (and charges nothing).
       if (cancel?.aborted) throw new vscode.CancellationError();
       const controller = new AbortController();
@@ -182,7 +184,5 @@ export class SearchIndexService extends Disposable {
         this.running = undefined;
       }
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 }

@@ -6,6 +6,7 @@ import type { IndexSource, SemanticIndex } from '../../core/search/semanticIndex
 import { readSettings } from '../config';
 import type { Log } from '../log';
 import { chooseSearchModel, gatewayEmbedder, gatewayRerank, type SearchModelsDeps } from './gatewayModels';
+import { errorMessage } from '../../shared/errorMessage';
 
 export interface SearchOutcome {
   readonly query: string;
@@ -58,7 +59,7 @@ export async function runSemanticSearch(deps: SearchModelsDeps, source: IndexSou
     // The cosine order is still a useful answer: show it and say why it was not reranked.
     deps.failures.report(error, showsRerankProblem);
     // The gateway's words, shown and logged: redacted like every failure.
-    const problem = deps.connection.redact(error instanceof Error ? error.message : String(error));
+    const problem = deps.connection.redact(errorMessage(error));
     log.warn(`Semantic search: rerank failed, showing the cosine order: ${problem}`);
     return { query, results: rankResults(candidates, undefined, settings.results), rerankProblem: problem };
   }

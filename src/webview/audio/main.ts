@@ -1,15 +1,14 @@
 import { assertNever } from '../../shared/assertNever';
 import { PlayerView } from './playerView';
-import type { AudioToHostMessage, HostToAudioMessage } from './protocol';
-import { vscodeApi } from './vscodeApi';
+import type { AudioToHostMessage, HostToAudioMessage } from '../../shared/audioProtocol';
+import { listenToHost, vscodeApi } from '../common/vscodeApi';
 
 const host = vscodeApi<AudioToHostMessage>();
 const root = document.getElementById('root');
 
 if (root) {
   const view = new PlayerView(root, (status) => host.postMessage({ type: 'status', ...status }));
-  window.addEventListener('message', (event: MessageEvent<HostToAudioMessage>) => {
-    const message = event.data;
+  listenToHost<HostToAudioMessage>(host, (message) => {
     switch (message.type) {
       case 'load':
         view.load(message.playlist, message.title, message.expectedParts);
@@ -24,5 +23,4 @@ if (root) {
         assertNever(message);
     }
   });
-  host.postMessage({ type: 'ready' });
 }

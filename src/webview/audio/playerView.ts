@@ -1,6 +1,6 @@
 // The audio player's page: one <audio> element, custom controls in VS Code's colours, parts played
 // in order as they arrive. All text set with textContent (titles come from model output).
-import type { PlayerState } from './protocol';
+import type { PlayerState } from '../../shared/audioProtocol';
 
 const SPEEDS = ['0.75', '1', '1.25', '1.5', '2'];
 

@@ -4,14 +4,17 @@
 import type { AssistantTurn, ChatTurn, Conversation, UserTurn } from '../../shared/chatModel';
 import { assertNever, type ConnectionState, type HostToChatMessage } from '../../shared/chatProtocol';
 import { allowFirstPending, approvalHint, approvalLabel, isAllowShortcut, isOnceOnly, type Arm } from './approvalCard';
+import { AssistantTurnView } from './assistantTurnView';
 import { AutoScroll } from './autoscroll';
 import { Composer } from './composer';
 import { renderConnectionCard } from './connectionCard';
+import { DeferredReplies, EAGER_TURNS } from './deferredReplies';
 import { el } from './dom';
 import { HistoryView } from './historyView';
 import type { MarkdownActions } from './markdown/streamingMarkdown';
+import type { Send } from './send';
 import { SettingsBar } from './settingsBar';
-import { AssistantTurnView, DeferredReplies, EAGER_TURNS, UserTurnView, type Send } from './turnViews';
+import { UserTurnView } from './userTurnView';
 
 export interface DraftState {
   readonly draft?: string;

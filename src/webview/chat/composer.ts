@@ -4,9 +4,10 @@
 import type { Attachment } from '../../shared/chatModel';
 import type { ContextMeter } from '../../shared/chatProtocol';
 import { isAllowShortcut } from './approvalCard';
+import { attachmentChip } from './attachmentChip';
 import { ContextMeterView, instructionChip } from './contextViews';
 import { el, iconButton } from './dom';
-import { attachmentChip, type Send } from './turnViews';
+import type { Send } from './send';
 
 export interface ComposerHooks {
   editLast(): void;

@@ -4,7 +4,7 @@
 import type { ReplyContext } from '../../shared/chatModel';
 import type { ContextMeter, InstructionFileChip } from '../../shared/chatProtocol';
 import { el, icon } from './dom';
-import type { Send } from './turnViews';
+import type { Send } from './send';
 
 const FULL = new Intl.NumberFormat('en-US');
 

@@ -2,7 +2,7 @@
 // delete. Rows are buttons (keyboard reachable); actions have labels for screen readers.
 import type { ConversationSummary } from '../../shared/chatModel';
 import { el, formatTime, iconButton } from './dom';
-import type { Send } from './turnViews';
+import type { Send } from './send';
 
 export class HistoryView {
   readonly element: HTMLElement;

@@ -1,12 +1,11 @@
 import type { ChatToHostMessage, HostToChatMessage } from '../../shared/chatProtocol';
+import { listenToHost, vscodeApi } from '../common/vscodeApi';
 import { ChatApp, type DraftState } from './chatApp';
-import { vscodeApi } from './vscodeApi';
 
 const host = vscodeApi<ChatToHostMessage, DraftState>();
 const root = document.getElementById('root');
 
 if (root) {
   const app = new ChatApp(root, (message) => host.postMessage(message), host.getState(), (state) => host.setState(state));
-  window.addEventListener('message', (event: MessageEvent<HostToChatMessage>) => app.handle(event.data));
-  host.postMessage({ type: 'ready' });
+  listenToHost<HostToChatMessage>(host, (message) => app.handle(message));
 }

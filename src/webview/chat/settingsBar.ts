@@ -4,7 +4,7 @@
 import { EFFORT_THINKING_BUDGET, THINKING_MIN_BUDGET, type ChatParameters, type ReasoningEffort } from '../../shared/chatModel';
 import type { ModelOption } from '../../shared/chatProtocol';
 import { el, iconButton } from './dom';
-import type { Send } from './turnViews';
+import type { Send } from './send';
 
 function numberOrUndefined(value: string): number | undefined {
   const n = Number(value);

@@ -1,6 +1,6 @@
 import { assertNever } from '../../shared/assertNever';
 import type { GalleryToHostMessage, HostToGalleryMessage } from '../../shared/galleryProtocol';
-import { vscodeApi } from '../audio/vscodeApi';
+import { listenToHost, vscodeApi } from '../common/vscodeApi';
 import { GalleryView } from './galleryView';
 
 const host = vscodeApi<GalleryToHostMessage>();
@@ -8,8 +8,7 @@ const root = document.getElementById('root');
 
 if (root) {
   const view = new GalleryView(root, (type, id) => host.postMessage({ type, id }));
-  window.addEventListener('message', (event: MessageEvent<HostToGalleryMessage>) => {
-    const message = event.data;
+  listenToHost<HostToGalleryMessage>(host, (message) => {
     switch (message.type) {
       case 'images':
         view.add(message.images);
@@ -30,5 +29,4 @@ if (root) {
         assertNever(message);
     }
   });
-  host.postMessage({ type: 'ready' });
 }

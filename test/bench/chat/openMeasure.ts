@@ -17,7 +17,7 @@ export interface OpenResult {
   readonly tasks: TaskStats;
 }
 
-/** What the chat puts on a reply whose markdown is deferred (AssistantTurnView in turnViews.ts). */
+/** What the chat puts on a reply whose markdown is deferred (AssistantTurnView in assistantTurnView.ts). */
 const DEFERRED = '[data-md-deferred]';
 const COMPLETE_TIMEOUT_MS = 30_000;
 

@@ -19,6 +19,7 @@ import type { ContextFitter, FittedRequest } from '../contextFitter';
 import { systemPrompt, type SystemPromptParts } from '../systemPrompt';
 import { compactedHistory, compactionNote, contextTurns, summaryMessage, type CompactedHistory } from './compactedHistory';
 import { summarizeTurns } from './summarizer';
+import { errorMessage } from '../../../shared/errorMessage';
 
 /** The request could not be made to fit (the system prompt and tools alone are too long). */
 export class ContextOverflowError extends Error {
@@ -160,7 +161,7 @@ export class ContextKeeper implements ContextFitter {
     } catch (error) {
       if (isAbortError(error) && signal.aborted) throw error;
       // The reply matters more than the summary: leave the old turns out, and say so.
-      const reason = `the summary request failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300);
+      const reason = `the summary request failed: ${errorMessage(error)}`.slice(0, 300);
       const dropped = { throughTurnId: through, turns: covered, reason };
       this.history = { turns: rest, ...(this.history.summary ? { summary: this.history.summary } : {}), dropped };
       this.update({ dropped });

@@ -60,7 +60,7 @@ export class ContextMeterReporter extends Disposable {
     const conversation = this.source.conversation();
     const instructionFiles = await this.instructionFiles();
     const model = conversation.model || chooseChatModel(this.deps) || '';
-    const contextLength = catalogContextLength(this.deps.catalog.snapshot?.models.find((m) => m.id === model));
+    const contextLength = catalogContextLength(this.deps.catalog.model(model));
     const settings = readSettings();
     const tools = workspaceToolsGate(settings, vscode.workspace.isTrusted);
     return estimateContextMeter({

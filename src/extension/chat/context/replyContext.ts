@@ -11,6 +11,7 @@ import type { ChatDeps } from '../chatDeps';
 import { ContextKeeper } from '../../../core/chat/context/contextKeeper';
 import { readInstructionFiles } from './instructionFiles';
 import { instructionPrompt } from '../../../core/chat/context/instructionPrompt';
+import { errorMessage } from '../../../shared/errorMessage';
 
 export interface ReplyContextInput {
   readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceFiles' | 'log'>;
@@ -28,12 +29,12 @@ export interface ReplyContextInput {
 export async function prepareReplyContext(input: ReplyContextInput): Promise<{ system: string; keeper: ContextKeeper }> {
   const files = await readInstructionFiles(input.deps.workspaceFiles).catch((error: unknown) => {
     // A file that cannot be read is left out: the reply matters more.
-    input.deps.log.warn(`Could not read the workspace's instruction files: ${error instanceof Error ? error.message : String(error)}`);
+    input.deps.log.warn(`Could not read the workspace's instruction files: ${errorMessage(error)}`);
     return [];
   });
   const instructions = instructionPrompt(files);
   const parts = { ...input.system, ...(instructions ? { instructions } : {}) };
-  const model = input.deps.catalog.snapshot?.models.find((m) => m.id === input.request.model);
+  const model = input.deps.catalog.model(input.request.model);
   const contextLength = catalogContextLength(model);
   const keeper = new ContextKeeper({
     client: input.client,

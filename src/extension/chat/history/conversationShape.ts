@@ -20,6 +20,7 @@ import type {
   WireMessage,
   WirePart,
 } from '../../../shared/chatModel';
+import { isFiniteNumber, isRecord, str } from '../../../core/parse/json';
 import { GUARDED_WRITE_REASONS } from '../../../shared/chatModel';
 // Files are untrusted input (an older version, a hand edit, a half-synced folder). Fields the
 // chat relies on are checked and the file is refused (moved aside) when they are wrong; arrays
@@ -117,9 +118,9 @@ function attachment(value: unknown, at: string): Attachment {
 function toolStep(value: unknown, at: string): ToolStep {
   const o = object(value, at);
   const name = string(o, 'name', at);
-  const result = optionalString(o, 'result');
+  const result = str(o['result']);
   if (o['kind'] === 'server') {
-    return dropUndefined<ToolStep>({ kind: 'server', name, server: optionalString(o, 'server'), arguments: optionalString(o, 'arguments'), result });
+    return dropUndefined<ToolStep>({ kind: 'server', name, server: str(o['server']), arguments: str(o['arguments']), result });
   }
   if (o['kind'] !== 'function') throw new ShapeError(`${at}.kind is neither 'server' nor 'function'`);
   const saved = oneOf(o['status'], TOOL_STATUSES, `${at}.status`);
@@ -231,11 +232,6 @@ function string(o: Record<string, unknown>, key: string, at: string): string {
   return value;
 }
 
-function optionalString(o: Record<string, unknown>, key: string): string | undefined {
-  const value = o[key];
-  return typeof value === 'string' ? value : undefined;
-}
-
 function number(o: Record<string, unknown>, key: string, at: string): number {
   const value = o[key];
   if (!isFiniteNumber(value)) throw new ShapeError(`${at}.${key} is not a number`);
@@ -256,10 +252,6 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], at: stri
   return found;
 }
 
-function isFiniteNumber(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
-}
-
 function isCount(value: unknown): value is number {
   return isFiniteNumber(value) && value >= 0;
 }
@@ -268,8 +260,4 @@ function isCount(value: unknown): value is number {
 function dropUndefined<T>(value: { [K in keyof T]: T[K] | undefined }): T {
   for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
   return value as T;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

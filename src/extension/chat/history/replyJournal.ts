@@ -9,8 +9,10 @@
 // mid-append leaves a torn last line, which replay ignores. No vscode import (tested in Node).
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
 import { processIsAlive } from '../../../core/storage/durableFile';
+import { isRecord } from '../../../core/parse/json';
 import type { AssistantTurn, Conversation } from '../../../shared/chatModel';
-import { isRecord } from './conversationShape';
+import { errorMessage } from '../../../shared/errorMessage';
+import { SerialQueue } from '../../../shared/serialQueue';
 
 /** Appends (and fsyncs) at most this often: a crash loses at most this much plus one fsync. */
 export const JOURNAL_FLUSH_MS = 300;
@@ -31,7 +33,7 @@ export class ReplyJournal {
   private lines: string[] = [];
   private readonly offsets = { c: 0, r: 0 };
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly writing = new SerialQueue();
   private closed = false;
 
   constructor(
@@ -61,14 +63,12 @@ export class ReplyJournal {
     this.timer = undefined;
     const batch = this.lines;
     this.lines = [];
-    if (batch.length > 0) {
-      this.writing = this.writing.then(async () => {
-        const handle = await (this.handle ??= open(this.path, 'a'));
-        await handle.appendFile(`${batch.join('\n')}\n`);
-        await handle.datasync();
-      }).catch((error: unknown) => this.onProblem(`Could not append to the reply journal: ${error instanceof Error ? error.message : String(error)}`));
-    }
-    return this.writing;
+    if (batch.length === 0) return this.writing.idle();
+    return this.writing.run(async () => {
+      const handle = await (this.handle ??= open(this.path, 'a'));
+      await handle.appendFile(`${batch.join('\n')}\n`);
+      await handle.datasync();
+    }).catch((error: unknown) => this.onProblem(`Could not append to the reply journal: ${errorMessage(error)}`));
   }
 
   /** Flushes, closes the file and (when `remove`: the full conversation is saved) deletes it. */

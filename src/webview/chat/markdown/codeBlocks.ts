@@ -41,15 +41,6 @@ export function fenceLanguage(info: string | undefined): string {
   return /^[\w#+.-]{1,40}$/.test(word) ? word : '';
 }
 
-/** Whether a code token's source has its closing fence (indented code has none to wait for). */
-export function isClosedFence(raw: string): boolean {
-  const open = /^ {0,3}(`{3,}|~{3,})/.exec(raw)?.[1];
-  if (!open) return true;
-  const lines = raw.replace(/\n+$/, '').split('\n');
-  const last = lines.length > 1 ? lines[lines.length - 1] ?? '' : '';
-  return new RegExp(`^ {0,3}${open[0] === '`' ? '`' : '~'}{${open.length},}[ \\t]*$`).test(last);
-}
-
 export function createCodeBlock(doc: Document, code: string, language: string, complete: boolean): HTMLElement {
   const grammar = resolveLanguage(language);
   const block = doc.createElement('div');

@@ -5,7 +5,8 @@
 // GuardedLexer (nesting and inline work within budgets.ts), and whatever still fails is contained
 // to its block, which is then shown as plain text.
 import { Marked, Parser, type Token, type Tokens } from 'marked';
-import { createCodeBlock, fenceLanguage, isClosedFence } from './codeBlocks';
+import { isClosedFence } from '../../../shared/codeFence';
+import { createCodeBlock, fenceLanguage } from './codeBlocks';
 import { GuardedLexer, layeredLinks, textToken, type LinkDefinitions } from './guardedLexer';
 import { plainBlock } from './plainText';
 import { sanitizeMarkdownHtml } from './sanitize';

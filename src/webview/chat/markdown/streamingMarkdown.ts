@@ -13,7 +13,7 @@
 // over random slicings) for replies within the budgets (budgets.ts).
 import type { Token, Tokens } from 'marked';
 import { FREEZE_AFTER, REDRAW_LIMIT, TAIL_LIMIT } from './budgets';
-import { isClosedFence } from './codeBlocks';
+import { isClosedFence } from '../../../shared/codeFence';
 import { BlockGroups } from './blockGroups';
 import { LinkBook, REFRESH_BUDGET } from './linkBook';
 import { attachMarkdownActions } from './markdownActions';

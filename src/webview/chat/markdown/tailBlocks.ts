@@ -1,7 +1,8 @@
 // The blocks of StreamingMarkdown's tail: rendering one, keeping one whose text only grew
 // (a paragraph rendered in pieces, a fence updated in place), and putting the tail into the DOM.
 import type { Token, Tokens } from 'marked';
-import { fenceLanguage, isClosedFence, updateCodeBlock } from './codeBlocks';
+import { isClosedFence } from '../../../shared/codeFence';
+import { fenceLanguage, updateCodeBlock } from './codeBlocks';
 import { GrowingParagraph } from './growingParagraph';
 import type { LinkDefinitions } from './guardedLexer';
 import type { RefreshTarget } from './linkBook';

@@ -243,7 +243,7 @@ describe('chat errors are specific, with the action that fixes them', () => {
     assert.equal(credits.kind, 'outOfCredits');
     assert.match(credits.message, /resets at 2026-11-23 15:00 UTC \(in 2 h 0 min\)/);
     assert.match(describeChatError({ name: 'RateLimitError', message: 'slow down', retryAfterMs: 3_000 }, ctx).message, /try again in 3 s/);
-    assert.match(describeChatError({ name: 'ConnectionError', message: 'refused' }, ctx).message, /http:\/\/gw\.local/);
+    assert.match(describeChatError({ name: 'ConnectionError', message: 'refused' }, ctx).message, /^The request to gw\.local failed\. refused\. Open the log/);
     assert.equal(describeChatError({ name: 'StreamError', message: 'closed', interrupted: true }, ctx).kind, 'interrupted');
     assert.equal(describeChatError({ name: 'GatewayError', message: 'boom', status: 503 }, ctx).kind, 'server');
     assert.equal(describeChatError(new Error('odd'), ctx).kind, 'other');

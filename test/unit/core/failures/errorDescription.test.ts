@@ -5,6 +5,8 @@ import { chatErrorInfo, describeError, type ErrorContext, type ErrorDescription 
 import { describeInWords } from '../../../../src/core/failures/errorWords';
 import { missingSetup, SetupRequiredError } from '../../../../src/core/failures/setupError';
 import { describeJobFailure } from '../../../../src/core/research/jobPresentation';
+import { connectionFailureText, diagnoseConnectionError } from '../../../../src/core/net/diagnose';
+import { ProxyError } from '../../../../src/core/net/proxyError';
 
 const NOW = Date.parse('2026-11-23T13:00:00Z');
 const ctx: ErrorContext = { baseUrl: 'http://gw.local', now: NOW };
@@ -52,12 +54,30 @@ describe('describeError: one description of a failure for every feature', () => 
     assert.deepEqual(bare.actions, ['retry']);
   });
 
-  it('unreachable: the gateway address, what to check, Open Settings and Show Log', () => {
-    const shown = describeError(new ConnectionError('connect ECONNREFUSED 127.0.0.1:9'), ctx);
+  it("unreachable: Test Connection's words for the cause and its next step, Open Settings and Show Log", () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    const error = new ConnectionError('Could not reach the gateway at gw.local: connect ECONNREFUSED 127.0.0.1:9', { cause: refused });
+    const shown = describeError(error, ctx);
     assert.equal(shown.kind, 'unreachable');
-    assert.match(shown.message, /Could not reach the gateway at http:\/\/gw\.local: connect ECONNREFUSED .*Check the address/);
+    assert.equal(shown.message, connectionFailureText(diagnoseConnectionError(error, { baseUrl: ctx.baseUrl })));
+    assert.match(shown.message, /^gw\.local refused the connection\. .*Start the gateway, or correct the port in the base URL setting\.$/);
     assert.deepEqual(shown.actions, ['retry', 'openSettings', 'showLog']);
-    assert.match(describeError(new ConnectionError('refused'), { baseUrl: '' }).message, /\(no address set\)/);
+    assert.match(describeError(new ConnectionError('refused'), { baseUrl: '' }).message, /^No gateway address\. .*Set the base URL setting/);
+  });
+
+  it('unreachable through a proxy: the proxy in use is named, with what to fix in its setting', () => {
+    const error = new ConnectionError('Could not reach the gateway at gw.local: proxy', { cause: new ProxyError(407) });
+    const connection = { baseUrl: ctx.baseUrl, proxyUrl: 'http://proxy.corp:3128' };
+    const shown = describeError(error, { ...ctx, connection });
+    assert.equal(shown.message, connectionFailureText(diagnoseConnectionError(error, connection)));
+    assert.match(shown.message, /^The proxy needs a user name and password\. .*proxy\.corp:3128.*http\.proxy or HTTPS_PROXY\.$/);
+  });
+
+  it('a connection cut once the answer had begun: no advice about the address', () => {
+    const cut = describeError(new ConnectionError('The connection to gw.local closed while the answer was being read (other side closed)'), ctx);
+    assert.equal(cut.kind, 'unreachable');
+    assert.equal(cut.message, 'The connection to gw.local closed while the answer was being read (other side closed). Try again; the log has the details.');
+    assert.deepEqual(cut.actions, ['retry', 'showLog']);
     const portal = describeError(new UnexpectedContentError('The gateway answered with a web page', { contentType: 'text/html' }), ctx);
     assert.equal(portal.kind, 'unreachable');
   });

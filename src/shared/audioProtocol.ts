@@ -1,5 +1,4 @@
-// Messages between the extension host and the audio player webview (see src/webview/audio/protocol.ts,
-// which declares the same types for the webview side; a unit test keeps the two identical).
+// Messages between the extension host and the audio player webview, declared once for both sides.
 
 export type PlayerState = 'idle' | 'loading' | 'playing' | 'paused' | 'waiting' | 'ended' | 'blocked' | 'failed';
 
