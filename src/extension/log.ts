@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { redactSecrets } from '../core/redact';
+import { redactSecrets } from '../core/secrets/redact';
 
 /**
  * The "Unified Inference" log. Every line passes through redaction of the secrets it knows

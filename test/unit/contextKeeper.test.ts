@@ -2,7 +2,7 @@
 // long conversation keeps working (summary in a labelled user-role message, every request under the limit),
 // a failed summary falls back visibly, and the gateway's own refusal triggers one harder retry.
 import * as assert from 'node:assert/strict';
-import { GatewayClient } from '../../src/core/index';
+import { GatewayClient } from '../../src/core/transport/client';
 import type { AssistantTurn, ChatTurn, ReplyContext } from '../../src/shared/chatModel';
 import { compactedHistory, compactionNote, summaryMessage } from '../../src/extension/chat/context/compactedHistory';
 import { ContextKeeper } from '../../src/extension/chat/context/contextKeeper';

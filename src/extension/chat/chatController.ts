@@ -11,7 +11,8 @@ import { runChatAction } from './chatActions';
 
 import { describeChatError } from '../errors/describeError';
 import { missingSetup, SetupRequiredError } from '../errors/setupError';
-import { isAbortError, modelPricing, type TokenPricing } from '../../core/index';
+import { isAbortError } from '../../core/errors';
+import { modelPricing, type TokenPricing } from '../../core/models/modelPricing';
 import { newId } from '../../shared/ids';
 import { chatModelKey, chatModelOptions, chooseChatModel } from './chatModels';
 import { turnsToWire } from './conversationWire';
@@ -465,7 +466,7 @@ export class ChatController extends Disposable {
     await this.postHistory();
   }
 
-  /** The model's token prices, when the catalog lists them (see core/modelPricing.ts for the shapes read). */
+  /** The model's token prices, when the catalog lists them (see core/models/modelPricing.ts for the shapes read). */
   private pricingOf(model: string): TokenPricing | undefined {
     return modelPricing(this.deps.catalog.snapshot?.models.find((m) => m.id === model));
   }

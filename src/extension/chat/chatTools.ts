@@ -6,7 +6,7 @@
 // sensitive and guarded files once at a time. The terminal tool (chat.terminalTool, user
 // settings only) asks every time. Each conversation keeps what was excluded when its tools first
 // looked (core's exclusionBaseline.ts): an edited .gitignore does not open it to the model.
-import { ExclusionBaseline } from '../../core/index';
+import { ExclusionBaseline } from '../../core/workspaceFiles/exclusionBaseline';
 import type { Settings } from '../../shared/settings';
 import type { GatewayTool } from '../answers/gatewayAnswer';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';

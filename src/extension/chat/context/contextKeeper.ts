@@ -5,18 +5,12 @@
 // when the summary request fails. After the gateway still refuses a request as too long (the
 // estimate was wrong), it compacts once more with what the error told. Only requests change: the
 // conversation keeps every turn. Pure (no vscode import): unit-tested against the local gateway.
-import {
-  calibratedRatio,
-  contextBudget,
-  DEFAULT_TOKENS_PER_CHAR,
-  isAbortError,
-  messageChars,
-  planCompaction,
-  reportedContextLength,
-  reportedInputTokens,
-  type CompactionPlan,
-  type GatewayClient,
-} from '../../../core/index';
+import { calibratedRatio, DEFAULT_TOKENS_PER_CHAR, messageChars } from '../../../core/context/tokenEstimate';
+import { contextBudget } from '../../../core/context/contextBudget';
+import { isAbortError } from '../../../core/errors';
+import { planCompaction, type CompactionPlan } from '../../../core/context/compactionPlan';
+import { reportedContextLength, reportedInputTokens } from '../../../core/context/contextErrors';
+import type { GatewayClient } from '../../../core/transport/client';
 import type { AssistantTurn, ChatTurn, ReplyContext, TokenUsage, WireMessage } from '../../../shared/chatModel';
 import { requestedAnswerTokens } from '../../answers/answerTokens';
 import type { GatewayAnswerRequest } from '../../answers/gatewayAnswer';

@@ -3,7 +3,8 @@
 // reply or after the model or the attachments changed), and the instruction files the requests
 // carry. Posted after every change the controller reports (see `after`).
 import * as vscode from 'vscode';
-import { catalogContextLength, estimateRequestTokens, estimateTextTokens } from '../../../core/index';
+import { catalogContextLength } from '../../../core/context/contextLength';
+import { estimateRequestTokens, estimateTextTokens } from '../../../core/context/tokenEstimate';
 import type { Attachment, Conversation } from '../../../shared/chatModel';
 import type { ContextMeter, HostToChatMessage } from '../../../shared/chatProtocol';
 import { Disposable } from '../../lifecycle';

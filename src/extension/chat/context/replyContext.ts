@@ -1,7 +1,8 @@
 // What one reply's requests need to fit the model's context: the instruction files in the system
 // prompt, the model's context length from the catalog, and the keeper that compacts each round.
 // The chat controller calls this once per reply.
-import { catalogContextLength, type GatewayClient } from '../../../core/index';
+import { catalogContextLength } from '../../../core/context/contextLength';
+import type { GatewayClient } from '../../../core/transport/client';
 import type { AssistantTurn, ChatTurn } from '../../../shared/chatModel';
 import type { HostToChatMessage } from '../../../shared/chatProtocol';
 import type { GatewayAnswerRequest, GatewayTool } from '../../answers/gatewayAnswer';

@@ -1,7 +1,7 @@
 // Retry policy from wire-conventions "Errors and retries": which failures are retried, how long to
 // wait (Retry-After first, else exponential backoff with jitter), and the abortable sleep.
 import { clampDelay } from './delay';
-import { abortError } from './errors';
+import { abortError } from '../errors';
 
 export const DEFAULT_MAX_RETRIES = 2;
 export const MIN_BACKOFF_MS = 500;

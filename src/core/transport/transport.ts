@@ -2,29 +2,27 @@
 // retried, turns failures into the error classes, and hands bodies on as AsyncIterable<Uint8Array>.
 import { getGlobalDispatcher, request } from 'undici';
 import type { Dispatcher, FormData } from 'undici';
-import { dispatcherOnDemand } from './net/dispatcherOnDemand';
+import { unexpectedContent } from '../answers/unexpectedContent';
+import { ConnectionError, GatewayError, RateLimitError, StreamError, TimeoutError, abortError } from '../errors';
+import { MAX_JSON_BYTES } from '../limits';
+import { watchConnect } from '../net/connectWatch';
+import { dispatcherOnDemand } from '../net/dispatcherOnDemand';
+import { tryParseJson } from '../parse/json';
+import { redactError } from '../secrets/redact';
+import type { DecodedStream } from '../streams/decodedStream';
+import type { OpenedStream } from '../streams/streamIterable';
+import type { ApiKeySource, AuthHeader, GatewayClientOptions, RequestOptions } from '../types/common';
+import { errorOfAnswer, errorOfFailure } from './answerErrors';
 import { resolveApiKey } from './apiKey';
-import { unexpectedContent } from './answers/unexpectedContent';
 import { apiBaseUrl } from './baseUrl';
 import { readCappedText } from './cappedBody';
-import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, TimeoutError, abortError } from './errors';
 import { Exchange } from './exchange';
-import { watchConnect } from './net/connectWatch';
-import { phaseTimeout, resolveTimeouts } from './timeouts';
-import type { TimeoutSettings } from './timeouts';
-import type { GatewayErrorInit } from './errors';
-import { parseErrorBody } from './parse/errorBody';
-import { tryParseJson } from './parse/json';
-import { MAX_JSON_BYTES } from './limits';
-import { redactError, redactSecrets, redactValue } from './redact';
-import { DEFAULT_MAX_RETRIES, backoffDelay, isOutOfCredits, isRetryableStatus, parseRetryAfter, retryDelay, sleep } from './retry';
+import { firstHeader, responseRequestId, withResponseInfo } from './responseInfo';
+import { DEFAULT_MAX_RETRIES, backoffDelay, isRetryableStatus, retryDelay, sleep } from './retry';
 import type { HeaderBag } from './retry';
-import type { DecodedStream } from './decodedStream';
-import type { OpenedStream } from './streamIterable';
-import type { ApiKeySource, AuthHeader, GatewayClientOptions, RequestOptions } from './types/common';
+import { resolveTimeouts } from './timeouts';
+import type { TimeoutSettings } from './timeouts';
 
-/** Error bodies are read up to this size; the message is all we need from them. */
-const MAX_ERROR_BODY = 64 * 1024;
 export const USER_AGENT = 'unified-inference-vscode/0.0.1';
 
 export interface HttpCall {
@@ -101,7 +99,7 @@ export class Transport {
       // The key may come from an async source (a secret store): the caller can cancel meanwhile.
       if (signal?.aborted) throw abortError(signal);
       const exchange = new Exchange(signal, timeouts, host);
-      const mapError = (error: unknown): Error => this.mapFailure(error, signal, key);
+      const mapError = (error: unknown): Error => errorOfFailure(error, signal, key, this.apiBase);
       let response: Dispatcher.ResponseData;
       try {
         response = await exchange.settleFirst(request(this.url(call), {
@@ -127,11 +125,11 @@ export class Transport {
         throw mapped;
       }
       exchange.headersArrived();
-      const body = exchange.body(response.body, (error) => this.mapFailure(error, signal, key, true));
+      const body = exchange.body(response.body, (error) => errorOfFailure(error, signal, key, this.apiBase, true));
       if (response.statusCode < 300) {
         return { response: { status: response.statusCode, headers: response.headers, body, get received() { return exchange.received; } }, attempt, key };
       }
-      const error = await this.errorFrom(response, body, signal, key);
+      const error = await errorOfAnswer(response, body, signal, key);
       const delay = attempt < maxRetries ? this.retryDelayFor(error, attempt) : undefined;
       if (delay === undefined) throw error;
       await sleep(delay, signal);
@@ -197,116 +195,4 @@ export class Transport {
     if (error.status === undefined || !isRetryableStatus(error.status)) return undefined;
     return retryDelay(attempt, error.retryAfterMs);
   }
-
-  private async errorFrom(response: Dispatcher.ResponseData, bodyBytes: AsyncIterable<Uint8Array>, signal: AbortSignal | undefined, key: string): Promise<GatewayError> {
-    const status = response.statusCode;
-    let text = '';
-    try {
-      text = await readText(bodyBytes, MAX_ERROR_BODY);
-    } catch {
-      if (signal?.aborted) throw abortError(signal);
-      // The status alone still tells what happened.
-    }
-    // Parsed first, redacted after: a key the server escaped (`\/`, `\u0041`) is plain text by now.
-    const parsed = parseErrorBody(status, text);
-    const body = redactValue(parsed, [key]);
-    const init: GatewayErrorInit = { status };
-    if (text !== '') init.body = redactedBody(text, key);
-    if (body.code !== undefined) init.code = body.code;
-    if (body.type !== undefined) init.type = body.type;
-    if (body.param !== undefined) init.param = body.param;
-    const retryAfterMs = parseRetryAfter(response.headers);
-    if (retryAfterMs !== undefined) init.retryAfterMs = retryAfterMs;
-    const requestId = responseRequestId(response.headers);
-    if (requestId !== undefined) init.requestId = redactSecrets(requestId, [key]);
-    if (status === 401 || status === 403) return new AuthenticationError(body.message, init);
-    if (status === 402 || status === 429) {
-      return new RateLimitError(body.message, { ...init, quotaExhausted: status === 402 || isOutOfCredits(body.code, body.type, limitWords(body.message, status, text), retryAfterMs !== undefined) });
-    }
-    return new GatewayError(body.message, init);
-  }
-
-  /**
-   * undici and socket failures, as our errors. Messages name the host, never headers or the key.
-   * `answered`: the response had started (headers in), so the gateway was reached and the failure
-   * is the connection closing mid-body, which must not read as "could not reach".
-   */
-  private mapFailure(error: unknown, signal: AbortSignal | undefined, key: string, answered = false): Error {
-    if (signal?.aborted) return abortError(signal);
-    // Our own TimeoutError, as the abort reason of the attempt.
-    if (error instanceof GatewayError) return redactError(error, [key]);
-    // An error merely *named* AbortError while the caller did not cancel (undici gives that name to
-    // some proxy and socket failures) is a failed connection, not a cancellation to stay quiet about.
-    const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-    // undici's (or the OS's) own connect timer ran out before ours: the same phase, the same words.
-    if (!answered && (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT')) return phaseTimeout('connect', undefined, new URL(this.apiBase).host);
-    const detail = error instanceof Error ? redactSecrets(error.message, [key]) : 'unknown failure';
-    const host = new URL(this.apiBase).host;
-    // The cause (an undici or proxy error) stays for diagnosis, with the key taken out of its text.
-    const init: GatewayErrorInit = { cause: redactError(error, [key]) };
-    if (typeof code === 'string') init.code = redactSecrets(code, [key]);
-    const message = answered ? `The connection to ${host} closed while the answer was being read (${detail})` : `Could not reach the gateway at ${host}: ${detail}`;
-    return new ConnectionError(message, init);
-  }
-}
-
-/** An error body as kept on the error: re-serialized from its redacted JSON, or its text with the key's encodings taken out. */
-function redactedBody(text: string, key: string): string {
-  const json = tryParseJson(text);
-  return json === undefined ? redactSecrets(text, [key]) : JSON.stringify(redactValue(json, [key]));
-}
-
-/** The words a 429 says itself in: its message, or a short plain-text body (not a proxy's HTML page). */
-function limitWords(message: string, status: number, text: string): string {
-  if (message !== `HTTP ${status}`) return message;
-  const plain = text.trim();
-  return plain.length <= 1000 && !plain.startsWith('<') ? plain : message;
-}
-
-function firstHeader(headers: HeaderBag, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function responseRequestId(headers: HeaderBag): string | undefined {
-  return firstHeader(headers, 'x-request-id') ?? firstHeader(headers, 'request-id');
-}
-
-/**
- * A StreamError as the caller gets it: the stream decoders are pure (bytes in) and cannot know the
- * response, so its status and request id (what support asks for) are added here.
- */
-function withResponseInfo(error: unknown, status: number, requestId: string | undefined): unknown {
-  if (!(error instanceof StreamError) || error.requestId !== undefined) return error;
-  const init: ConstructorParameters<typeof StreamError>[1] = { status, interrupted: error.interrupted, cause: error.cause };
-  if (requestId !== undefined) init.requestId = requestId;
-  if (error.code !== undefined) init.code = error.code;
-  if (error.type !== undefined) init.type = error.type;
-  if (error.param !== undefined) init.param = error.param;
-  return new StreamError(error.message, init);
-}
-
-/** The whole body (or its first `limit` bytes, then it stops reading) as bytes. */
-export async function readBytes(body: AsyncIterable<Uint8Array>, limit = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.byteLength;
-    if (size >= limit) break;
-  }
-  // A fresh plain Uint8Array: undici's Buffers may be views into a shared pool.
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk.subarray(0, Math.min(chunk.byteLength, size - offset)), offset);
-    offset += chunk.byteLength;
-    if (offset >= size) break;
-  }
-  return bytes;
-}
-
-export async function readText(body: AsyncIterable<Uint8Array>, limit?: number): Promise<string> {
-  const bytes = await readBytes(body, limit);
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }

@@ -1,6 +1,6 @@
 // Checks before sending: what the spec bounds is validated on our side. Each failure is an
 // InvalidRequestError naming the field, thrown before any request goes out.
-import { InvalidRequestError } from './errors';
+import { InvalidRequestError } from '../errors';
 
 export function requireString(field: string, value: unknown): void {
   if (typeof value !== 'string' || value.trim() === '') throw new InvalidRequestError(field, `${field} is required and must be a non-empty string`);

@@ -4,7 +4,7 @@
 // after parsing, so an escaped key (`\/`, `\u0041`) has been decoded to its plain form by then;
 // raw text is searched for every form a reader could recover (secretForms.ts). A key split across
 // the deltas of a stream is caught by StreamRedactor (streamRedactor.ts), not here.
-import { MAX_REDACTION_DEPTH } from './limits';
+import { MAX_REDACTION_DEPTH } from '../limits';
 import { foldCase, MIN_SECRET_LENGTH, replaceRanges, secretPatterns, secretRanges, type SecretPatterns } from './secretForms';
 
 export const REDACTED = '[redacted]';

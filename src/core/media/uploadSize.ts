@@ -1,6 +1,6 @@
 // Whether an audio file is small enough to upload for transcription, decided from its size alone
 // (a stat), before a byte of it is read: the upload holds the whole file in memory.
-import { formatByteSize, TRANSCRIPTION_CONFIRM_BYTES, TRANSCRIPTION_MAX_BYTES } from './limits';
+import { formatByteSize, TRANSCRIPTION_CONFIRM_BYTES, TRANSCRIPTION_MAX_BYTES } from '../limits';
 
 export type UploadVerdict = { readonly kind: 'ok' } | { readonly kind: 'confirm'; readonly message: string } | { readonly kind: 'refuse'; readonly message: string };
 

@@ -3,8 +3,8 @@
 // words (["tools", "reasoning"]), OpenRouter's `supported_parameters` (an exhaustive list of the
 // request fields the model honours), LiteLLM's `supports_*` booleans, and input modalities.
 // Each answer is undefined when the catalog does not say: the caller picks the default.
-import { isRecord } from './parse/json';
-import type { Model } from './types/account';
+import { isRecord } from '../parse/json';
+import type { Model } from '../types/account';
 
 export interface ModelFeatures {
   /** The model takes function tools. */

@@ -1,7 +1,7 @@
 // Reading the API key from its source, once per request, and the header that carries it. Shared
 // by the transport and the image downloader, so both refuse the same unusable keys.
-import { AuthenticationError } from './errors';
-import type { ApiKeySource, AuthHeader } from './types/common';
+import { AuthenticationError } from '../errors';
+import type { ApiKeySource, AuthHeader } from '../types/common';
 
 /** The key, trimmed; AuthenticationError when it is missing, unreadable or cannot go in a header. */
 export async function resolveApiKey(source: ApiKeySource): Promise<string> {

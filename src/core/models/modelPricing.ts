@@ -1,7 +1,7 @@
 // A chat model's token prices from its catalog entry. The spec lists no pricing field ("fields
 // vary by provider"), so only shapes whose unit is unambiguous are read; anything else means "no
 // pricing", and the reply's cost then comes from the balance instead of a guess.
-import { isRecord } from './parse/json';
+import { isRecord } from '../parse/json';
 
 /** USD per token. */
 export interface TokenPricing {

@@ -7,8 +7,8 @@
 // ends), and the stream's total bytes (small events that never end).
 import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage, EventSourceParser, ParseError } from 'eventsource-parser';
-import { StreamError } from './errors';
-import { formatByteSize, MAX_SSE_EVENT_BYTES, MAX_SSE_STREAM_BYTES } from './limits';
+import { StreamError } from '../errors';
+import { formatByteSize, MAX_SSE_EVENT_BYTES, MAX_SSE_STREAM_BYTES } from '../limits';
 
 /**
  * `unterminated` is true for a last event that the stream ended in the middle of (no blank line

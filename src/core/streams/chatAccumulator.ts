@@ -2,10 +2,10 @@
 // error or interruption is still there when the stream throws. Chunks from client.chat.stream are
 // normalised already, but callers may also feed raw chunks from elsewhere, so add() reads every
 // field defensively (wire-conventions: tolerant of every variant) and never mutates the chunk.
-import { parseToolsExecuted, parseUsage } from './parse/chat';
-import { contentText } from './parse/contentParts';
-import { asRecord, isRecord, num, str } from './parse/json';
-import type { ChatCompletionChunk, ToolExecuted, Usage } from './types/chat';
+import { parseToolsExecuted, parseUsage } from '../parse/chat';
+import { contentText } from '../parse/contentParts';
+import { asRecord, isRecord, num, str } from '../parse/json';
+import type { ChatCompletionChunk, ToolExecuted, Usage } from '../types/chat';
 
 export interface AccumulatedToolCall {
   id: string;

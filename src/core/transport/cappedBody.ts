@@ -1,8 +1,8 @@
 // Reading a response body with a cap: a declared Content-Length over the cap is refused before a
 // byte is read, and an undeclared (chunked) body is read only up to the cap, then the connection
 // is closed. Either way the caller gets a ResponseTooLargeError that says what and how much.
-import { ResponseTooLargeError } from './errors';
-import { formatByteSize } from './limits';
+import { ResponseTooLargeError } from '../errors';
+import { formatByteSize } from '../limits';
 
 type HeaderBag = Record<string, string | string[] | undefined>;
 

@@ -1,13 +1,13 @@
 // Chat completion streams: bytes in, typed chunks out. A pure function of an
 // AsyncIterable<Uint8Array>, so tests feed it recorded streams split anywhere and the transport
 // only supplies the body.
-import { AnswerDecoder } from './answers/answerDecoder';
-import { chatCompletionAsChunks } from './answers/wholeAnswers';
+import { AnswerDecoder } from '../answers/answerDecoder';
+import { chatCompletionAsChunks } from '../answers/wholeAnswers';
 import { DecodedStream } from './decodedStream';
-import { normalizeChatChunk } from './parse/chat';
-import { isRecord, tryParseJson } from './parse/json';
+import { normalizeChatChunk } from '../parse/chat';
+import { isRecord, tryParseJson } from '../parse/json';
 import { SseStreamDecoder, errorEvent } from './streamCommon';
-import type { ChatCompletionChunk } from './types/chat';
+import type { ChatCompletionChunk } from '../types/chat';
 
 /**
  * Yields every chunk of an OpenAI-style SSE chat stream. Ends normally at `[DONE]`, or at the end

@@ -1,15 +1,15 @@
 // The gateway client: one object per gateway address and key, with a property per resource.
 import { keyHeader, resolveApiKey } from './apiKey';
-import { Transport, USER_AGENT } from './http';
-import { ImageDownloader } from './images/imageDownloader';
-import { madeOnce } from './net/dispatcherOnDemand';
-import { AudioResource } from './resources/audio';
-import { ChatResource } from './resources/chat';
-import { EmbeddingsResource, RerankResource } from './resources/embeddings';
-import { ImagesResource } from './resources/images';
-import { MessagesResource } from './resources/messages';
-import { ModelsResource, QuotaResource, ResearchResource } from './resources/account';
-import type { GatewayClientOptions } from './types/common';
+import { Transport, USER_AGENT } from './transport';
+import { ImageDownloader } from '../images/imageDownloader';
+import { madeOnce } from '../net/dispatcherOnDemand';
+import { AudioResource } from '../resources/audio';
+import { ChatResource } from '../resources/chat';
+import { EmbeddingsResource, RerankResource } from '../resources/embeddings';
+import { ImagesResource } from '../resources/images';
+import { MessagesResource } from '../resources/messages';
+import { ModelsResource, QuotaResource, ResearchResource } from '../resources/account';
+import type { GatewayClientOptions } from '../types/common';
 
 export class GatewayClient {
   readonly models: ModelsResource;

@@ -1,13 +1,13 @@
 // Anthropic Messages streams: bytes in, typed events out. Pure, like parseChatStream.
-import { AnswerDecoder } from './answers/answerDecoder';
-import { messageAsEvents } from './answers/wholeAnswers';
+import { AnswerDecoder } from '../answers/answerDecoder';
+import { messageAsEvents } from '../answers/wholeAnswers';
 import { DecodedStream } from './decodedStream';
-import { StreamError } from './errors';
-import { isBlockIndex, MAX_MESSAGE_BLOCKS } from './limits';
-import { isRecord, str, tryParseJson } from './parse/json';
-import { parseMessageEvent } from './parse/messages';
+import { StreamError } from '../errors';
+import { isBlockIndex, MAX_MESSAGE_BLOCKS } from '../limits';
+import { isRecord, str, tryParseJson } from '../parse/json';
+import { parseMessageEvent } from '../parse/messages';
 import { SseStreamDecoder, errorEvent } from './streamCommon';
-import type { MessageStreamEvent } from './types/messages';
+import type { MessageStreamEvent } from '../types/messages';
 
 /**
  * Yields the events of a Messages stream (pings and unknown types are skipped). Ends at

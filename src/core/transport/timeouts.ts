@@ -2,8 +2,8 @@
 // overall timer): opening the connection (short: an address that does not answer is known fast),
 // the first byte of the answer (long: a reasoning model may think for minutes before its first
 // word), and silence between chunks once the answer flows.
-import { TimeoutError } from './errors';
-import type { TimeoutPhase } from './errors';
+import { TimeoutError } from '../errors';
+import type { TimeoutPhase } from '../errors';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 300_000;

@@ -1,9 +1,9 @@
 // Pure helpers for research jobs (wire-conventions "Research jobs"): status classes, the list
 // query, and reading the report and sources out of whatever shape the job document has.
-import { InvalidRequestError } from './errors';
-import { arr, isRecord, str } from './parse/json';
-import type { ResearchListQuery, ResearchPhase, ResearchSource, ResearchWhere, ResearchWhereOperator } from './types/account';
-import { checkInteger } from './validate';
+import { InvalidRequestError } from '../errors';
+import { arr, isRecord, str } from '../parse/json';
+import type { ResearchListQuery, ResearchPhase, ResearchSource, ResearchWhere, ResearchWhereOperator } from '../types/account';
+import { checkInteger } from '../transport/validate';
 
 const IN_PROGRESS = new Set(['queued', 'running']);
 const SUCCEEDED = new Set(['succeeded', 'completed']);

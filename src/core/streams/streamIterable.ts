@@ -6,7 +6,7 @@
 // buffered or not: items decoded before an abort must not keep the loop going (the decoder may
 // even have seen the end marker already, which would end the loop as if nothing happened).
 import type { DecodedStream } from './decodedStream';
-import { abortError } from './errors';
+import { abortError } from '../errors';
 
 export interface OpenedStream<T> {
   items: DecodedStream<T>;

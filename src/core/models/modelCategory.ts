@@ -3,8 +3,8 @@
 // `amazon/nova-pro-v1`), and hiding them from chat pickers hides most of what the gateway offers.
 // The id only moves a model out of chat when it clearly names another purpose (embed, rerank,
 // whisper, tts, dall-e...). Only a default: the user may correct it, and use any model for anything.
-import { isRecord } from './parse/json';
-import type { ModelCategory } from './types/account';
+import { isRecord } from '../parse/json';
+import type { ModelCategory } from '../types/account';
 
 /** Words of explicit field values (type, mode, capabilities, endpoints), most specific first. */
 const PURPOSES: readonly [RegExp, ModelCategory][] = [

@@ -1,9 +1,9 @@
 // Builds the whole Message from stream events: text, tool input JSON, thinking and its signature
 // (which must go back unchanged in the next turn). Owned by the caller, like ChatStreamAccumulator.
-import type { ContentBlock, Message, MessageStreamEvent, OtherBlock } from './types/messages';
-import { parseContentBlock } from './parse/messages';
-import { tryParseJson } from './parse/json';
-import { isBlockIndex } from './limits';
+import type { ContentBlock, Message, MessageStreamEvent, OtherBlock } from '../types/messages';
+import { parseContentBlock } from '../parse/messages';
+import { tryParseJson } from '../parse/json';
+import { isBlockIndex } from '../limits';
 
 export class MessageStreamAccumulator {
   private message: Message = { id: '', type: 'message', role: 'assistant', model: '', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } };

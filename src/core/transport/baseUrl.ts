@@ -1,6 +1,6 @@
 // The user's base URL setting, made into the address requests go to (wire-conventions "Addresses").
-import { InvalidRequestError } from './errors';
-import { addressClass, bareHost, isLocalhostName } from './net/addressClass';
+import { InvalidRequestError } from '../errors';
+import { addressClass, bareHost, isLocalhostName } from '../net/addressClass';
 
 const API_SUFFIX = '/api/v1';
 

@@ -1,7 +1,7 @@
 // Which audio files and formats the audio endpoints take (gateway-api "POST /audio/transcriptions",
 // "POST /audio/speech"). One list, used by the client's request checks and by the editor's commands
 // (which refuse a wrong file before uploading it).
-import type { SpeechFormat, TranscriptionFormat } from './types/media';
+import type { SpeechFormat, TranscriptionFormat } from '../types/media';
 
 export const TRANSCRIPTION_FILE_EXTENSIONS = ['mp3', 'mp4', 'mpeg', 'mpga', 'm4a', 'wav', 'webm'] as const;
 export const TRANSCRIPTION_FORMATS: readonly TranscriptionFormat[] = ['text', 'srt', 'vtt', 'verbose_json', 'json'];

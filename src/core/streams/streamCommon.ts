@@ -1,8 +1,8 @@
 // What the chat and messages stream parsers share: how a failure of the byte source, an error
 // event and an early end become errors.
-import { ConnectionError, GatewayError, StreamError, isAbortError } from './errors';
-import { parseErrorObject } from './parse/errorBody';
-import { tryParseJson } from './parse/json';
+import { ConnectionError, GatewayError, StreamError, isAbortError } from '../errors';
+import { parseErrorObject } from '../parse/errorBody';
+import { tryParseJson } from '../parse/json';
 import type { StreamDecoder } from './decodedStream';
 import { SseDecoder } from './sse';
 
