@@ -222,8 +222,7 @@ let shared: Promise<Browser> | undefined;
 /**
  * A fresh in-memory profile (a browser context) in one Chromium shared by the whole test process:
  * a context starts in a fraction of a launch's time, and keeps nothing on disk (a test that needs
- * the browser's storage on disk, to restart on it or to search it, uses launchBrowser). The
- * Chromium ends with the process (playwright kills what it launched when its process exits).
+ * the browser's storage on disk, to restart on it or to search it, uses launchBrowser).
  */
 export async function newBrowserContext(host: HostPaths): Promise<BrowserContext> {
   shared ??= chromium.launch({ executablePath: host.chromium, headless: true, args: BROWSER_ARGS });
@@ -232,6 +231,13 @@ export async function newBrowserContext(host: HostPaths): Promise<BrowserContext
     throw error;
   });
   return browser.newContext({ viewport: VIEWPORT });
+}
+
+/** Closes the shared Chromium (if one was started). */
+export async function closeSharedBrowser(): Promise<void> {
+  const browser = await shared?.catch(() => undefined);
+  shared = undefined;
+  await browser?.close().catch(() => undefined);
 }
 
 /** The workbench address for a folder, optionally with a test payload (extension dev/test paths). */

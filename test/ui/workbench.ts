@@ -5,13 +5,16 @@ import { join } from 'node:path';
 import type { BrowserContext, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { trackWorkbench, untrackWorkbench } from './failureScreenshots';
 import { README_SCREENSHOT_MAX_BYTES, README_SCREENSHOTS, UPDATE_SCREENSHOTS_ENV, type ReadmeScreenshot } from './readmeScreenshots';
-import { ensureTestHost, launchBrowser, newBrowserContext, REPO_ROOT, removeRunDir, startVsCodeServer, waitForWorkbench, workbenchUrl, type ServerOptions, type VsCodeServer } from '../harness/testHost';
+import { closeSharedBrowser, ensureTestHost, launchBrowser, newBrowserContext, REPO_ROOT, removeRunDir, startVsCodeServer, waitForWorkbench, workbenchUrl, type ServerOptions, type VsCodeServer } from '../harness/testHost';
 
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
 export const README_SCREENSHOT_DIR = join(REPO_ROOT, 'media', 'screenshots');
 
 /** Bound on the extension's activation after the workbench shows (a hung start, not a slow one). */
 const EXTENSION_START_MS = 120_000;
+
+// The Chromium the run's workbenches share closes after the last suite (a root hook of mocha).
+after(closeSharedBrowser);
 
 export interface WorkbenchOptions extends ServerOptions {
   /**
