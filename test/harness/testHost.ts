@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -205,18 +205,39 @@ export async function startVsCodeServer(host: HostPaths, options: ServerOptions 
   };
 }
 
-/** Headless Debian Chromium with a fresh profile; flags keep it off the closed network. */
+const BROWSER_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+const VIEWPORT = { width: 1400, height: 900 };
+
+/** Headless Debian Chromium with a fresh profile on disk; flags keep it off the closed network. */
 export async function launchBrowser(host: HostPaths, profileDir: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(profileDir, {
-    executablePath: host.chromium,
-    headless: true,
-    viewport: { width: 1400, height: 900 },
-    args: [
-      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
+  return chromium.launchPersistentContext(profileDir, { executablePath: host.chromium, headless: true, viewport: VIEWPORT, args: BROWSER_ARGS });
+}
+
+let shared: Promise<Browser> | undefined;
+
+/**
+ * A fresh in-memory profile (a browser context) in one Chromium shared by the whole test process:
+ * a context starts in a fraction of a launch's time, and keeps nothing on disk (a test that needs
+ * the browser's storage on disk, to restart on it or to search it, uses launchBrowser).
+ */
+export async function newBrowserContext(host: HostPaths): Promise<BrowserContext> {
+  shared ??= chromium.launch({ executablePath: host.chromium, headless: true, args: BROWSER_ARGS });
+  const browser = await shared.catch((error: unknown) => {
+    shared = undefined;
+    throw error;
   });
+  return browser.newContext({ viewport: VIEWPORT });
+}
+
+/** Closes the shared Chromium (if one was started). */
+export async function closeSharedBrowser(): Promise<void> {
+  const browser = await shared?.catch(() => undefined);
+  shared = undefined;
+  await browser?.close().catch(() => undefined);
 }
 
 /** The workbench address for a folder, optionally with a test payload (extension dev/test paths). */

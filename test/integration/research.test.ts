@@ -19,6 +19,9 @@ async function startThroughCommand(topic: string): Promise<ResearchJob> {
   }
 }
 
+/** The first job's phases: it moves through them as the test moves the gateway's clock. */
+const FIRST_JOB = { queuedMs: 3_500, runningMs: 6_000 };
+
 /** Jobs done (2 s) before the extension's second poll, 3 s after the one their start sends. */
 const FAST_JOBS = { queuedMs: 500, runningMs: 1500 };
 
@@ -31,11 +34,13 @@ describe('research jobs against the local gateway', function () {
   /** Every notification of the suite (jobs finish while other tests run). */
   let notes: ReturnType<typeof recordNotifications>;
   const statusOf = (id: string): string | undefined => api.research.find(id)?.status;
+  /** How far the gateway's research clock is ahead of the real one. */
+  let clockAhead = 0;
 
   before(async () => {
     api = await activateExtension();
-    // Long enough that a poll every few seconds sees each status; short enough for a test.
-    gateway = await startGateway({ research: { queuedMs: 3_500, runningMs: 6_000 } });
+    // Each phase long enough that a poll every few seconds sees it (the first test moves the clock through them).
+    gateway = await startGateway({ research: { ...FIRST_JOB, now: () => Date.now() + clockAhead } });
     await setSetting('baseUrl', gateway.url);
     await setKeyThroughCommand(gateway.apiKey);
     await waitFor(() => api.connection.setup, (setup) => setup.baseUrl === gateway.url && setup.hasKey, 'the connection');
@@ -60,6 +65,11 @@ describe('research jobs against the local gateway', function () {
     const seen = new Set<string>();
     const listener = api.research.onDidChange(() => seen.add(statusOf(job.id) ?? ''));
     try {
+      // The gateway's clock moves instead of the test waiting the job out: to its start once the
+      // view showed it queued, to its end once a poll showed it running.
+      clockAhead += FIRST_JOB.queuedMs;
+      await waitFor(() => statusOf(job.id), (status) => status === 'running', 'the job to run', 60_000);
+      clockAhead += FIRST_JOB.runningMs;
       await waitFor(() => statusOf(job.id), (status) => status === 'succeeded', 'the job to succeed', 60_000);
     } finally {
       listener.dispose();

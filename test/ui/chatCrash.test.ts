@@ -62,6 +62,8 @@ describe('chat survives a killed extension host (real VS Code, SIGKILL, restart)
       workspaceSettings: { 'unifiedInference.defaultModels.chat': SLOW_LONG_MODEL },
       userSettings: { 'unifiedInference.baseUrl': gateway.url },
       env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
+      // The restart opens the same browser storage too, as a user's VS Code would.
+      browserOnDisk: true,
       ...(dir ? { runDir: dir } : {}),
     });
 

@@ -10,7 +10,8 @@ describe('the workbench with Unified Inference (real VS Code in Chromium)', () =
   const key = `uik-ui-${randomBytes(10).toString('hex')}`;
 
   before(async () => {
-    workbench = await Workbench.open({ userSettings: { 'unifiedInference.baseUrl': BASE_URL } });
+    // On disk, so the secret scan after the suite searches the browser's storage too.
+    workbench = await Workbench.open({ userSettings: { 'unifiedInference.baseUrl': BASE_URL }, browserOnDisk: true });
   });
 
   after(async () => {

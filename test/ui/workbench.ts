@@ -1,17 +1,29 @@
 // A real VS Code workbench in a real Chromium with the extension loaded from this repository, for
 // the UI tests: start it once per suite, drive it like a user, take screenshots.
-import { copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { trackWorkbench, untrackWorkbench } from './failureScreenshots';
 import { README_SCREENSHOT_MAX_BYTES, README_SCREENSHOTS, UPDATE_SCREENSHOTS_ENV, type ReadmeScreenshot } from './readmeScreenshots';
-import { ensureTestHost, launchBrowser, REPO_ROOT, removeRunDir, startVsCodeServer, waitForWorkbench, workbenchUrl, type ServerOptions, type VsCodeServer } from '../harness/testHost';
+import { closeSharedBrowser, ensureTestHost, launchBrowser, newBrowserContext, REPO_ROOT, removeRunDir, startVsCodeServer, waitForWorkbench, workbenchUrl, type ServerOptions, type VsCodeServer } from '../harness/testHost';
 
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
 export const README_SCREENSHOT_DIR = join(REPO_ROOT, 'media', 'screenshots');
 
 /** Bound on the extension's activation after the workbench shows (a hung start, not a slow one). */
 const EXTENSION_START_MS = 120_000;
+
+// The Chromium the run's workbenches share closes after the last suite (a root hook of mocha).
+after(closeSharedBrowser);
+
+export interface WorkbenchOptions extends ServerOptions {
+  /**
+   * The browser's storage in a profile on disk, inside the run folder (a later start with this
+   * `runDir` reuses it; a secret scan of the run folder covers it). Default: an in-memory profile
+   * in the Chromium the UI tests share, much quicker to start.
+   */
+  readonly browserOnDisk?: boolean;
+}
 
 export class Workbench {
   private constructor(
@@ -20,14 +32,19 @@ export class Workbench {
     private readonly context: BrowserContext,
   ) {}
 
-  static async open(options: ServerOptions = {}): Promise<Workbench> {
+  static async open(options: WorkbenchOptions = {}): Promise<Workbench> {
     const host = ensureTestHost();
     const server = await startVsCodeServer(host, options);
     let context: BrowserContext | undefined;
     try {
+      // A restart (options.runDir) reuses the browser's storage of the first start too.
       const profile = join(server.runDir, 'browser');
-      mkdirSync(profile, { recursive: true }); // a restart (options.runDir) reuses the browser's storage too
-      context = await launchBrowser(host, profile);
+      if (options.browserOnDisk || existsSync(profile)) {
+        mkdirSync(profile, { recursive: true });
+        context = await launchBrowser(host, profile);
+      } else {
+        context = await newBrowserContext(host);
+      }
       const page = context.pages()[0] ?? (await context.newPage());
       const remote = `vscode-remote://127.0.0.1:${server.port}${REPO_ROOT}`;
       await page.goto(workbenchUrl(server, [['extensionDevelopmentPath', remote]]));

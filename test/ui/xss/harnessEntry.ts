@@ -30,7 +30,7 @@ export interface Harness {
   hostileCount(): number;
   /**
    * Renders hostile input `index` (hostileHarness.ts), audits what it rendered like the payloads,
-   * then removes it (some are 1 MB): the result, with the audit's findings.
+   * then removes it (some are 64 KB): the result, with the audit's findings.
    */
   hostile(index: number): Promise<HostileResult & { findings: string[] }>;
   /** Everything in the rendered output that would be dangerous, as readable findings. */

@@ -1,5 +1,5 @@
 // The browser side of the robustness half of the corpus: each input of test/harness/hostileMarkdown
-// (built here in the page, up to 500 KB, rather than sent over the wire) goes through the chat's real
+// (built here in the page, up to 64 KB, rather than sent over the wire) goes through the chat's real
 // render path twice, streamed a frame's worth at a time with a render per slice and set whole. What
 // is recorded is state: anything thrown (or reported to window.onerror), the words of the input
 // missing from what is shown, how deep the DOM got, how many animation frames the page painted
@@ -24,17 +24,23 @@ export interface HostileResult {
 /** Renders between two yields to the browser while an input streams. */
 const RENDERS_PER_YIELD = 16;
 /**
- * Half the benchmark's size (the 1 MB inputs at 500 KB, 5,000 table rows...), streamed at least 100
- * characters a render: the corpus checks what is shown and that nothing throws or freezes, in a few
- * minutes; the time per frame is the benchmark's to measure.
+ * Half the benchmark's size (5,000 table rows...), and every input about size capped just past the
+ * largest budget the unit tests check it against (48 KB lexed a frame; the renderer's own length
+ * budgets are 16 KB): past that, a larger input takes the same paths (plain text, frozen tail,
+ * growing parts), only longer. Streamed at least 100 characters a render. The corpus checks what
+ * is shown and that nothing throws or freezes; the full sizes (1 MB) stream in Chromium in
+ * `npm run bench -- chat`, which measures the time per frame.
  */
 const SCALE = 0.5;
+const AT_MOST = 64 * 1024;
 const MIN_PER_RENDER = 100;
 
-export const hostileCount = (): number => hostileInputs(SCALE).length;
+const inputs = (): ReturnType<typeof hostileInputs> => hostileInputs(SCALE, AT_MOST);
+
+export const hostileCount = (): number => inputs().length;
 
 export async function renderHostile(index: number, actions: MarkdownActions, parent: HTMLElement): Promise<HostileResult> {
-  const input = hostileInputs(SCALE)[index];
+  const input = inputs()[index];
   if (!input) throw new Error(`no hostile input ${index}`);
   const errors: string[] = [];
   const onError = (event: ErrorEvent): void => void errors.push(`window.onerror: ${event.message}`);

@@ -70,9 +70,11 @@ describe('timeouts per phase', function () {
     });
 
     it('the first-byte wait ends with the first byte: a stream may flow for longer than it', async () => {
-      // About 65 events 40 ms apart: the whole stream takes well over the 1 s first-byte bound.
-      const { accumulator, error } = await drain(client({ firstByteTimeoutMs: 1000, idleTimeoutMs: 15_000 }), chatReq(`${CHAT}::delay-chunks=40`));
+      // About 65 events at least 20 ms apart: the whole stream takes over the 1 s first-byte bound.
+      const started = Date.now();
+      const { accumulator, error } = await drain(client({ firstByteTimeoutMs: 1000, idleTimeoutMs: 15_000 }), chatReq(`${CHAT}::delay-chunks=20`));
       assert.equal(error, undefined);
+      assert.ok(Date.now() - started > 1000, `the stream flowed past the first-byte bound (${Date.now() - started} ms)`);
       assert.equal(accumulator.snapshot().finishReason, 'stop');
       const record = gateway.requests.at(-1);
       assert.equal(await record?.closed, 'completed');

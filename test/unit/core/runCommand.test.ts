@@ -36,6 +36,34 @@ const pidIn = (file: string): number | undefined => {
   return /^\d+$/.test(text) ? Number(text) : undefined;
 };
 
+/** A time limit no other timer of runCommand uses: the one holdingTimeout holds. */
+const HELD_TIMEOUT_MS = 987_654;
+
+/**
+ * Calls `start` (which must call runCommand with `timeoutMs`) with that one timer held by the test:
+ * it fires when the test calls `expire`. runCommand sets it synchronously, so global setTimeout is
+ * replaced only during the call; every other delay goes to the real one.
+ */
+function holdingTimeout<T>(timeoutMs: number, start: () => T): { started: T; expire: () => void } {
+  const realSetTimeout = globalThis.setTimeout;
+  const held: { fire?: () => void } = {};
+  globalThis.setTimeout = ((callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    if (ms !== timeoutMs) return realSetTimeout(callback, ms, ...args);
+    held.fire = () => callback(...args);
+    // A real handle for runCommand to clear; it never fires by itself.
+    return realSetTimeout(() => undefined, 2 ** 31 - 1).unref();
+  }) as typeof setTimeout;
+  let started: T;
+  try {
+    started = start();
+  } finally {
+    globalThis.setTimeout = realSetTimeout;
+  }
+  const { fire } = held;
+  if (!fire) throw new Error(`runCommand set no ${timeoutMs} ms timer`);
+  return { started, expire: fire };
+}
+
 describe('core/commands: /proc parsing and the descendant tree', () => {
   it('reads pid, parent, state and start time, a name with spaces and parentheses included', () => {
     const line = '4242 (we ird) (x)) S 4200 4242 4242 0 -1 4194560 1 0 0 0 0 0 0 0 20 0 1 0 987654 1 2 3';
@@ -149,14 +177,17 @@ describe('core/commands: /proc parsing and the descendant tree', () => {
 
   it('a timeout ends a grandchild that left the group and cleared its environment', async () => {
     const file = join(dir, 'pid');
+    let tree: ProcessTree | undefined;
     // The middle shell stays, so the tree still leads to the grandchild when the kill comes.
-    const result = await Promise.all([
-      // Long enough for the test to see the grandchild start on a loaded machine before the kill.
-      run(`setsid sh -c 'env -i sleep 300 & echo $! > ${file}; sleep 300' & sleep 300`, new AbortController().signal, { timeoutMs: 10_000 }),
-      grandchild(file),
-    ]);
-    assert.equal(result[0].kind, 'timedOut');
-    await gone(result[1], 'the grandchild to be gone');
+    const { started: timingOut, expire } = holdingTimeout(HELD_TIMEOUT_MS, () =>
+      run(`setsid sh -c 'env -i sleep 300 & echo $! > ${file}; sleep 300' & sleep 300`, new AbortController().signal, { timeoutMs: HELD_TIMEOUT_MS, onTracking: (t) => (tree = t) }),
+    );
+    const pid = await grandchild(file);
+    // The time limit runs out once the tracker has seen the grandchild (state), not after a real wait.
+    await until(() => tree?.tracked.some((p) => p.pid === pid), (seen) => seen === true, 'the tracker to see the grandchild');
+    expire();
+    assert.equal((await timingOut).kind, 'timedOut');
+    await gone(pid, 'the grandchild to be gone');
   });
 
   it('a grandchild seen while its parent lived is ended after the parent is gone (environment cleared, double fork)', async () => {
