@@ -44,6 +44,8 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      // Passing on a caught error or an abort reason unchanged is not a rejection with a non-Error.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
       '@typescript-eslint/no-unused-vars': unusedVars,
       // An async function without `await` is how an interface that returns a promise is implemented
       // by something that answers at once; flagging each would only add noise.
@@ -51,6 +53,10 @@ export default tseslint.config(
       // Passing a method as a value is everyday VS Code API use (`register(x.dispose)` patterns are
       // bound or arrow-wrapped where it matters); the rule cannot tell the two apart.
       '@typescript-eslint/unbound-method': 'off',
+      // A pattern that matches indented source or diff text reads best with the spaces it matches.
+      'no-regex-spaces': 'off',
+      // `import x = require('x')` is TypeScript's typed import of a CommonJS `export =` module (mocha).
+      '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true }],
     },
   },
   {
@@ -58,6 +64,8 @@ export default tseslint.config(
     // are the check. The rest of the type-aware rules still apply to them.
     files: ['test/**/*.ts'],
     rules: {
+      // A test that prints an unexpected value as `[object Object]` still fails, visibly.
+      '@typescript-eslint/no-base-to-string': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',

@@ -45,10 +45,11 @@ function redactIn(value: unknown, secrets: SecretPatterns, depth: number): unkno
   if (typeof value !== 'object' || value === null) return value;
   if (depth > MAX_REDACTION_DEPTH) return TOO_DEEP_TO_REDACT;
   if (Array.isArray(value)) {
+    const items: readonly unknown[] = value;
     let copy: unknown[] | undefined;
-    value.forEach((item: unknown, index) => {
+    items.forEach((item, index) => {
       const redacted = redactIn(item, secrets, depth + 1);
-      if (redacted !== item) (copy ??= [...value])[index] = redacted;
+      if (redacted !== item) (copy ??= [...items])[index] = redacted;
     });
     return copy ?? value;
   }

@@ -21,7 +21,7 @@ export function interrupted(cause?: unknown): StreamError {
 }
 
 /** An error reported inside the stream (`event: error` or a data object with an `error` key). */
-export function errorEvent(data: string | unknown): StreamError {
+export function errorEvent(data: unknown): StreamError {
   const value = typeof data === 'string' ? (tryParseJson(data) ?? data) : data;
   const body = parseErrorObject(value, 'The gateway reported an error during the stream');
   const init: { type?: string; code?: string } = {};

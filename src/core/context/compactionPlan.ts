@@ -180,7 +180,7 @@ export function planCompaction(input: CompactionInput): CompactionPlan {
       };
       turns.forEach((turn, t) => consider(t, turn.messages));
       consider(-1, tail);
-      const target = best as { turn: number; message: number; part: number; length: number } | undefined;
+      const target = best;
       if (!target) return;
       // Cut just the excess when one part can give it, else halve the longest and look again.
       const excessChars = Math.ceil(over / ratio) + 100;

@@ -154,7 +154,7 @@ export class SemanticIndex {
         if (vectors.length !== batch.length) throw new Error(`The gateway returned ${vectors.length} embeddings for ${batch.length} inputs.`);
         report.embedRequests++;
         batch.forEach((item, i) => {
-          item.owner.vectors[item.slot] = vectors[i] as ArrayLike<number>;
+          item.owner.vectors[item.slot] = vectors[i];
           item.owner.missing--;
         });
         report.embeddedChunks += batch.length;
@@ -218,7 +218,7 @@ export class SemanticIndex {
       file.chunks.forEach((chunk, i) => {
         const vector = file.vectors[i] as ArrayLike<number>;
         this.vectors ??= new VectorStore(vector.length);
-        const record: ChunkRecord = { file: file.file, startLine: chunk.startLine, endLine: chunk.endLine, hash: file.hashes[i] as string };
+        const record: ChunkRecord = { file: file.file, startLine: chunk.startLine, endLine: chunk.endLine, hash: file.hashes[i] };
         this.vectors.add(record, vector);
       });
       this.indexed.set(file.file, file.state);

@@ -5,7 +5,7 @@
 //
 // Everything handed to the sink and returned is redacted here, once for every consumer: a gateway
 // or proxy may echo the key into the answer, split across deltas or re-encoded (redactingSink.ts).
-import { ChatStreamAccumulator, MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER, MessageStreamAccumulator, redactValue, type ChatCompletionRequest, type GatewayClient, type MessageCreateRequest, type RequestOptions, type ToolExecuted } from '../../core/index';
+import { ChatStreamAccumulator, MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER, MessageStreamAccumulator, redactValue, type ChatCompletionRequest, type ContentBlock, type GatewayClient, type MessageCreateRequest, type RequestOptions, type ToolExecuted } from '../../core/index';
 import type { TokenUsage } from '../../shared/chatModel';
 import { answerTokens, DEFAULT_MESSAGES_MAX_TOKENS } from './answerTokens';
 import { redactingSink } from './redactingSink';
@@ -166,9 +166,9 @@ async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest,
         const input = toolInputOf(use.input);
         sink.toolCall?.({ id: use.id, name: use.name, input, arguments: JSON.stringify(input) });
       } else if (block?.type === 'mcp_tool_use') {
-        mcpUses.set((block as Record<string, unknown>).id, block as Record<string, unknown>);
+        mcpUses.set((block as Record<string, unknown>).id, block);
       } else if (block?.type === 'mcp_tool_result') {
-        const executed = mcpToolExecuted(mcpUses, block as Record<string, unknown>);
+        const executed = mcpToolExecuted(mcpUses, block);
         if (executed) servers.report([executed]);
       }
     }
@@ -176,18 +176,19 @@ async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest,
   const message = accumulator.snapshot();
   let toolCalls = 0;
   const parts = message.content.flatMap((block): GatewayPart[] => {
-    const b = block as Record<string, unknown>;
-    switch (block.type) {
+    // A block of a type this client knows has that type's shape (parseContentBlock), never OtherBlock's.
+    const b = block as ContentBlock;
+    switch (b.type) {
       case 'text':
-        return typeof b.text === 'string' && b.text ? [{ kind: 'text', text: b.text }] : [];
+        return b.text ? [{ kind: 'text', text: b.text }] : [];
       case 'thinking':
-        return [{ kind: 'thinking', thinking: String(b.thinking ?? ''), signature: String(b.signature ?? '') }];
+        return [{ kind: 'thinking', thinking: b.thinking, signature: b.signature }];
       case 'redacted_thinking':
-        return [{ kind: 'redactedThinking', data: String(b.data ?? '') }];
+        return [{ kind: 'redactedThinking', data: b.data }];
       case 'tool_use':
         // Past the cap: left out of the message, as the sink never got it (see refusedToolCalls).
         if (++toolCalls > MAX_TOOL_CALLS_PER_ANSWER) return [];
-        return [{ kind: 'toolCall', id: String(b.id ?? ''), name: String(b.name ?? ''), input: toolInputOf(b.input) }];
+        return [{ kind: 'toolCall', id: b.id, name: b.name, input: toolInputOf(b.input) }];
       default:
         return [];
     }
@@ -214,7 +215,7 @@ function mcpToolExecuted(uses: ReadonlyMap<unknown, Record<string, unknown>>, re
   return {
     name: typeof use.name === 'string' ? use.name : 'tool',
     ...(use.input !== undefined ? { arguments: use.input } : {}),
-    ...(text !== undefined ? { result: result.is_error === true ? `Error: ${String(text)}` : text } : {}),
+    ...(text !== undefined ? { result: result.is_error === true ? `Error: ${typeof text === 'string' ? text : JSON.stringify(text)}` : text } : {}),
     ...(typeof use.server_name === 'string' ? { server: use.server_name } : {}),
   };
 }

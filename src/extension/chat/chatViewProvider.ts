@@ -24,7 +24,7 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
   ) {
     super();
     this.controller = this._register(new ChatController(deps));
-    this._register({ dispose: () => this.binding?.dispose() });
+    this._register({ dispose: () => { this.binding?.dispose(); } });
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {

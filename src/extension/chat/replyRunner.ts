@@ -4,7 +4,7 @@
 // throws (stop, network error). Pure (no vscode import): unit-tested in Node with the local gateway.
 import { isAbortError, isContextLengthError, MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER, type GatewayClient, type ToolExecuted } from '../../core/index';
 import type { AssistantTurn, TokenUsage, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
-import { streamGatewayAnswer, type GatewayAnswerRequest, type GatewayTool } from '../answers/gatewayAnswer';
+import { streamGatewayAnswer, type GatewayAnswerRequest } from '../answers/gatewayAnswer';
 import { toolInputRefusal } from '../answers/gatewayMessages';
 import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolHost, type ToolOutcome } from '../answers/toolHost';
 

@@ -161,7 +161,7 @@ export class CompletionsController extends Disposable {
     const input: CompletionInput | undefined = await this.context.input(place, signal);
     if (!input) return undefined;
     const entry = this.model(model);
-    const budget = completionBudget(catalogContextLength(entry), modelPricing(entry as Record<string, unknown> | undefined)?.input);
+    const budget = completionBudget(catalogContextLength(entry), modelPricing(entry)?.input);
     return { prompt: buildCompletionPrompt(input, budget), model };
   }
 
@@ -176,7 +176,7 @@ export class CompletionsController extends Disposable {
   private noteSpent(outcome: CompletionOutcome): void {
     const model = outcome.model ?? readSettings().completions.model;
     if (this.catalog.snapshot) {
-      const pricing = modelPricing(this.model(model) as Record<string, unknown> | undefined);
+      const pricing = modelPricing(this.model(model));
       if (pricing) this.spentUsd += pricedCost(pricing, outcome.usage);
     } else {
       const held = this.unpriced.get(model) ?? { promptTokens: 0, completionTokens: 0 };
@@ -196,7 +196,7 @@ export class CompletionsController extends Disposable {
   private priceUnpriced(): void {
     if (!this.catalog.snapshot || this.unpriced.size === 0) return;
     for (const [model, usage] of this.unpriced) {
-      const pricing = modelPricing(this.model(model) as Record<string, unknown> | undefined);
+      const pricing = modelPricing(this.model(model));
       if (pricing) this.spentUsd += pricedCost(pricing, usage);
     }
     this.unpriced.clear();

@@ -31,7 +31,7 @@ const KIT: LanguageModelKit = {
   TextPart: vscode.LanguageModelTextPart,
   ToolCallPart: vscode.LanguageModelToolCallPart,
   ToolResultPart: vscode.LanguageModelToolResultPart,
-  roles: vscode.LanguageModelChatMessageRole as unknown as LanguageModelKit['roles'],
+  roles: vscode.LanguageModelChatMessageRole,
 };
 
 /**
@@ -94,7 +94,7 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
     const snapshot = this.catalog.snapshot ?? (await this.catalog.refresh());
     const offered = chatModelInformation(snapshot?.models ?? []);
     this.announced = JSON.stringify(offered);
-    return offered as Information[];
+    return offered;
   }
 
   async provideLanguageModelChatResponse(

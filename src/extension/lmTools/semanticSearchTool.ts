@@ -54,7 +54,7 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
       return deps.searchIndex.indexWorkspace((message, fraction) => {
         progress.report({ message, increment: Math.max(0, fraction * 100 - reported) });
         reported = Math.max(reported, fraction * 100);
-      }, controller.signal).finally(() => cancel.forEach((c) => c.dispose()));
+      }, controller.signal).finally(() => { for (const c of cancel) c.dispose(); });
     });
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     if (run.report.cancelled) throw new Error('Indexing was cancelled by the user before it finished, so the search did not run.');

@@ -49,7 +49,7 @@ export class AudioPlayer extends Disposable {
     private readonly log: Log,
   ) {
     super();
-    this._register({ dispose: () => this.panel?.dispose() });
+    this._register({ dispose: () => { this.panel?.dispose(); } });
   }
 
   get playlist(): Playlist | undefined {

@@ -49,7 +49,7 @@ export class ImageGallery extends Disposable {
     private readonly workspaceFiles: WorkspaceFilesService,
   ) {
     super();
-    this._register({ dispose: () => this.panel?.dispose() });
+    this._register({ dispose: () => { this.panel?.dispose(); } });
   }
 
   get entries(): readonly GalleryEntry[] {

@@ -308,7 +308,7 @@ export class ResearchJobs extends Disposable {
         unread.push(id);
       }
     }
-    let listFailure: unknown;
+    let listFailure: { error: unknown } | undefined;
     const listed = new Set<string>();
     for (let start = 0; start < unread.length; start += IN_PROGRESS_LIMIT) {
       const batch = unread.slice(start, start + IN_PROGRESS_LIMIT);
@@ -321,7 +321,7 @@ export class ResearchJobs extends Disposable {
         for (const id of batch) listed.add(id);
       } catch (error) {
         if (signal.aborted) throw error;
-        listFailure ??= error;
+        listFailure ??= { error };
       }
     }
     let deleted = false;
@@ -338,12 +338,12 @@ export class ResearchJobs extends Disposable {
       this.finish(id, outcome);
     }
     if (deleted) void this.load('reload');
-    if (listFailure !== undefined) throw listFailure;
+    if (listFailure) throw listFailure.error;
   }
 
   private finish(id: string, outcome: ResearchJob): void {
     const known = this.inProgress.get(id);
-    const merged: ResearchJob = { ...known, ...outcome, id } as ResearchJob;
+    const merged: ResearchJob = { ...known, ...outcome, id };
     this.inProgress.delete(id);
     const phase = classifyResearchStatus(merged.status);
     // Still in progress by its own read (e.g. beyond the in-progress list's 100): keep following it.

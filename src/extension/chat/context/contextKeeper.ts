@@ -188,7 +188,7 @@ export class ContextKeeper implements ContextFitter {
   private update(change: { [K in keyof ReplyContext]?: ReplyContext[K] | undefined }): void {
     const next: Record<string, unknown> = { ...(this.options.reply.context ?? {}), ...change };
     for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
-    this.options.reply.context = next as ReplyContext;
+    this.options.reply.context = next;
     this.options.changed(this.options.reply.context);
   }
 }

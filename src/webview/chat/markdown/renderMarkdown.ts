@@ -40,7 +40,10 @@ export type BlockPlan = 'group' | 'pieces' | 'plain';
 export function planBlock(token: Token): BlockPlan {
   if (token.type === 'space' || token.type === 'def') return 'group';
   if (token.type === 'code' && token.codeBlockStyle !== 'indented') return 'group';
-  if (token.type === 'paragraph') return token.text.length > PART_CHARS || !withinInlineBudget(token.text) ? 'pieces' : 'group';
+  if (token.type === 'paragraph') {
+    const { text } = token as Tokens.Paragraph;
+    return text.length > PART_CHARS || !withinInlineBudget(text) ? 'pieces' : 'group';
+  }
   return token.raw.length > REDRAW_LIMIT ? 'plain' : 'group';
 }
 
@@ -90,7 +93,7 @@ export function renderAlone(token: Token, doc: Document): ChildNode[] {
 function paragraphInPieces(token: Token, links: LinkDefinitions, doc: Document): ChildNode[] {
   if (token.type !== 'paragraph') return renderAlone(token, doc);
   try {
-    const paragraph = GrowingParagraph.create(token.text, links, doc);
+    const paragraph = GrowingParagraph.create((token as Tokens.Paragraph).text, links, doc);
     if (paragraph) return paragraph.nodes;
   } catch {
     // rendered whole below, where anything that fails becomes plain text
