@@ -38,7 +38,7 @@ export function redactValue<T>(value: T, secrets: readonly (string | undefined)[
 }
 
 /** What stands for a value nested deeper than redaction reads: never the value unread. */
-export const TOO_DEEP_TO_REDACT = '[nested too deep to check]';
+const TOO_DEEP_TO_REDACT = '[nested too deep to check]';
 
 function redactIn(value: unknown, secrets: SecretPatterns, depth: number): unknown {
   if (typeof value === 'string') return redactWith(value, secrets);

@@ -24,17 +24,17 @@ export interface SseLimits {
   readonly maxStreamBytes: number;
 }
 
-export const SSE_LIMITS: SseLimits = { maxEventBytes: MAX_SSE_EVENT_BYTES, maxStreamBytes: MAX_SSE_STREAM_BYTES };
+const SSE_LIMITS: SseLimits = { maxEventBytes: MAX_SSE_EVENT_BYTES, maxStreamBytes: MAX_SSE_STREAM_BYTES };
 
 /** Codes of the StreamError a cap ends a stream with (interrupted: what arrived before it is whole). */
 export const EVENT_TOO_LARGE = 'event_too_large';
 export const STREAM_TOO_LARGE = 'stream_too_large';
 
-export function eventTooLarge(limit: number): StreamError {
+function eventTooLarge(limit: number): StreamError {
   return new StreamError(`The gateway sent an event larger than ${formatByteSize(limit)}, the most the extension reads for one event, so the answer was cut there.`, { interrupted: true, code: EVENT_TOO_LARGE });
 }
 
-export function streamTooLarge(limit: number): StreamError {
+function streamTooLarge(limit: number): StreamError {
   return new StreamError(`The gateway's answer went past ${formatByteSize(limit)}, the most the extension reads for one streamed answer, so it was cut there.`, { interrupted: true, code: STREAM_TOO_LARGE });
 }
 

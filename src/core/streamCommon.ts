@@ -16,7 +16,7 @@ export function sourceFailure(error: unknown): Error {
   return interrupted(error);
 }
 
-export function interrupted(cause?: unknown): StreamError {
+function interrupted(cause?: unknown): StreamError {
   return new StreamError('The stream ended before the answer was complete', { interrupted: true, cause });
 }
 

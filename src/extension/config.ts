@@ -66,7 +66,7 @@ export function readNetworkSettings(): NetworkSettings {
 }
 
 /** Fires when any of the extension's settings changes (or `http.*` too, with `includeNetwork`). */
-export function onDidChangeSettings(listener: () => void, includeNetwork = false): vscode.Disposable {
+function onDidChangeSettings(listener: () => void, includeNetwork = false): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((event) => {
     if (event.affectsConfiguration(SETTINGS_SECTION) || (includeNetwork && event.affectsConfiguration('http'))) listener();
   });

@@ -10,7 +10,7 @@ import type { Log } from './log';
 import type { CheckpointService } from './checkpoints/checkpointService';
 import { writeWithCheckpoint } from './checkpoints/testWriter';
 
-export const UI_SEED_ENV = 'UNIFIED_INFERENCE_UI_CHECKPOINT_SEED';
+const UI_SEED_ENV = 'UNIFIED_INFERENCE_UI_CHECKPOINT_SEED';
 const CONVERSATION_ID = 'c-ui-checkpoint-seed';
 const TURN_ID = 'a-ui-checkpoint-seed';
 

@@ -10,7 +10,7 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Encodes 8-bit RGB pixels (row-major, 3 bytes each) as a PNG with filter type 0 on every row. */
 export function encodePng(width: number, height: number, rgb: Uint8Array): Buffer {
@@ -34,7 +34,7 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Buffe
  * A deterministic picture for a prompt at full size: a two-colour diagonal gradient with a few
  * discs, all derived from the prompt's hash. Cheap per pixel, so 1792x1024 stays well under a second.
  */
-export function renderPromptImage(prompt: string, width: number, height: number, variant = 0): Buffer {
+function renderPromptImage(prompt: string, width: number, height: number, variant = 0): Buffer {
   return encodePng(width, height, renderPromptPixels(prompt, width, height, variant));
 }
 

@@ -7,7 +7,7 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function asObject(value: unknown, field: string): JsonObject {
+function asObject(value: unknown, field: string): JsonObject {
   if (!isObject(value)) throw badRequest(field, `'${field}' must be an object`, 'invalid_type');
   return value;
 }

@@ -4,8 +4,6 @@ import { rm } from 'node:fs/promises';
 import { IndexStorage, type SaveResult } from './indexStorage';
 import type { SemanticIndex } from './semanticIndex';
 
-export { DELTA_FILE, METADATA_FILE, POINTER_FILE, VECTORS_FILE } from './indexStorage';
-
 export async function saveIndex(dir: string, index: SemanticIndex): Promise<SaveResult> {
   return new IndexStorage(dir).save(index, { full: true });
 }

@@ -11,7 +11,7 @@ import { answerTokens, DEFAULT_MESSAGES_MAX_TOKENS } from './answerTokens';
 import { redactingSink } from './redactingSink';
 import { parseToolInput, toolInputOf, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayAnswerRequest, type GatewayPart } from './gatewayMessages';
 
-export type { GatewayAnswerRequest, GatewayMessage, GatewayPart, GatewayTool } from './gatewayMessages';
+export type { GatewayAnswerRequest, GatewayTool } from './gatewayMessages';
 
 export interface AnswerSink {
   text(delta: string): void;

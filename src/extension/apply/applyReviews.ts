@@ -11,7 +11,7 @@ import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { AfterChangeError, APPLY_SCHEME, ApplyReview, type ReviewEnd, type ReviewInit } from './applyReview';
 
-export const APPLY_COMMANDS = {
+const APPLY_COMMANDS = {
   acceptAll: 'unifiedInference.apply.acceptAll',
   rejectAll: 'unifiedInference.apply.rejectAll',
   acceptChange: 'unifiedInference.apply.acceptChange',

@@ -17,7 +17,7 @@ async function update(key: string, value: unknown): Promise<void> {
 }
 
 /** "$0.15 / $0.60 per million tokens in / out", or that the catalog lists no price. */
-export function priceText(model: Model): string {
+function priceText(model: Model): string {
   const pricing = modelPricing(model);
   if (!pricing) return vscode.l10n.t('price not listed');
   return vscode.l10n.t('{0} / {1} per million tokens in / out', formatCredits(pricing.input * 1e6), formatCredits(pricing.output * 1e6));

@@ -8,7 +8,7 @@ import { PREFIX_WINDOW_CHARS, SUFFIX_WINDOW_CHARS } from '../../core/completions
 import type { CompletionsController } from './completionsController';
 
 /** Only documents that are files the user edits: not output, git, settings, comments, debug console, search editors. */
-export const COMPLETION_SCHEMES: readonly string[] = ['file', 'untitled'];
+const COMPLETION_SCHEMES: readonly string[] = ['file', 'untitled'];
 export const COMPLETION_SELECTOR: vscode.DocumentSelector = COMPLETION_SCHEMES.map((scheme) => ({ scheme, pattern: '**' }));
 
 

@@ -20,7 +20,7 @@ import type { CompletionContext, CompletionPlace } from './completionContext';
 import { completionSend } from './completionRequest';
 
 /** Completions report model use (a credits refresh) at most this often: one /quota read per typing burst, not per keystroke. */
-export const MODEL_USE_REPORT_MS = 30_000;
+const MODEL_USE_REPORT_MS = 30_000;
 
 export type CompletionsState =
   | { readonly kind: 'off' }

@@ -15,7 +15,7 @@ import { toolInputRefusal } from '../answers/gatewayMessages';
 import { answerRoomOf, chatModelInformation, estimateTokens, type ModelInformation } from './modelInformation';
 import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools, type LanguageModelKit } from './requestMessages';
 
-export const LANGUAGE_MODEL_VENDOR = 'unified-inference';
+const LANGUAGE_MODEL_VENDOR = 'unified-inference';
 
 type Information = vscode.LanguageModelChatInformation & ModelInformation;
 
@@ -39,7 +39,7 @@ const KIT: LanguageModelKit = {
  * kinds VS Code's chat knows how to show; the text carries the next step in words (the caller, often
  * another extension, cannot show our buttons).
  */
-export function languageModelError(error: unknown, description: ErrorDescription): Error {
+function languageModelError(error: unknown, description: ErrorDescription): Error {
   if (error instanceof Error && error.name === 'AbortError') return error;
   const text = vscode.l10n.t('Unified Inference: {0}', describeInWords(description));
   if (description.kind === 'auth' || description.kind === 'setup') return vscode.LanguageModelError.NoPermissions(text);

@@ -8,7 +8,7 @@ import { LM_TOOLS } from './toolNames';
 import { rankingText } from './toolTexts';
 import { balanceNote, optionalInteger, requireClient, requiredText, requiredTexts, textResult, toolFailure } from './toolSupport';
 
-export const MAX_PASSAGES = 200;
+const MAX_PASSAGES = 200;
 const MAX_PASSAGE_CHARS = 20_000;
 const MAX_QUERY_CHARS = 2_000;
 

@@ -5,7 +5,7 @@ import type { Log } from '../log';
 import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
 import { parseAudioToHostMessage, safeAudioType, type HostToAudioMessage, type PlayerState } from './audioProtocol';
 
-export const AUDIO_PANEL_TYPE = 'unifiedInference.audioPlayer';
+const AUDIO_PANEL_TYPE = 'unifiedInference.audioPlayer';
 /** The panel's English title; the panel shows it in the display language. */
 export const AUDIO_PANEL_TITLE = 'Unified Inference Audio';
 

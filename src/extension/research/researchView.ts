@@ -5,7 +5,7 @@ import { lookOf } from './jobPresentation';
 import { describeFilter } from './researchQuery';
 import type { ResearchJobs } from './researchJobs';
 
-export const RESEARCH_VIEW_ID = 'unifiedInference.research';
+const RESEARCH_VIEW_ID = 'unifiedInference.research';
 
 export type ResearchNode = { readonly kind: 'job'; readonly job: ResearchJob } | { readonly kind: 'loadMore'; readonly shown: number; readonly total: number };
 

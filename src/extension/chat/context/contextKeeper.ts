@@ -27,7 +27,7 @@ import { compactedHistory, compactionNote, contextTurns, summaryMessage, type Co
 import { summarizeTurns } from './summarizer';
 
 /** The request could not be made to fit (the system prompt and tools alone are too long). */
-export class ContextOverflowError extends Error {
+class ContextOverflowError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ContextOverflowError';

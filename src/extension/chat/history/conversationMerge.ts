@@ -76,6 +76,6 @@ function finishedThere(ours: ChatTurn, theirs: ChatTurn): boolean {
 }
 
 /** Whether two versions differ in what the user sees or the model is sent (not the save time). */
-export function sameContent(a: Conversation, b: Conversation): boolean {
+function sameContent(a: Conversation, b: Conversation): boolean {
   return JSON.stringify({ ...a, updatedAt: 0 }) === JSON.stringify({ ...b, updatedAt: 0 });
 }
