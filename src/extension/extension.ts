@@ -40,7 +40,7 @@ import { registerSemanticSearch } from './search/registerSemanticSearch';
 import { createTestApi, type TestApi } from './testApi';
 import { ToolServerDefinitions } from './toolServers/toolServerProvider';
 import { WorkspaceFilesService } from './workspaceFiles/workspaceFilesService';
-import type { Model } from '../core/index';
+import type { Model } from '../core/types/account';
 
 /** Wires the extension together; every object it builds is owned by `context.subscriptions`. */
 export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { inspect } from 'node:util';
-import { redactSecrets } from '../core/redact';
+import { redactSecrets } from '../core/secrets/redact';
 
 /**
  * The "Unified Inference" log. Every line passes through redaction of the secrets it knows

@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CheckpointStore, WorkspaceFiles } from '../../src/core/index';
+import { CheckpointStore } from '../../src/core/checkpoints/checkpointStore';
+import { WorkspaceFiles } from '../../src/core/workspaceFiles/workspaceFiles';
 import { median, percentile } from './chat/stats';
 
 export interface CheckpointBenchOptions {

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { GatewayClient } from '../../src/core/index';
+import { GatewayClient } from '../../src/core/transport/client';
 import { completionBudget } from '../../src/core/completions/completionBudget';
 import { completionCacheKey } from '../../src/core/completions/completionCache';
 import type { CompletionInput, CompletionPrompt } from '../../src/core/completions/completionInput';
@@ -37,7 +37,7 @@ const CONTEXT_TOKENS = 16_000;
 /** The extension's default (settings.ts `completions.debounceMs`). */
 const DEBOUNCE_MS = 250;
 /** Real source files of this repository: the gateway answers their real continuation. */
-const SOURCES = ['src/core/retry.ts', 'src/core/completions/completionRun.ts', 'src/core/apply/lineHunks.ts', 'src/core/edits/closestLines.ts'];
+const SOURCES = ['src/core/transport/retry.ts', 'src/core/completions/completionRun.ts', 'src/core/apply/lineHunks.ts', 'src/core/edits/closestLines.ts'];
 /** How often the typist takes a correct suggestion (Tab) instead of typing on. */
 const ACCEPT_RATE = 0.5;
 

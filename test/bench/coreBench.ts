@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { GatewayClient } from '../../src/core/index';
+import { GatewayClient } from '../../src/core/transport/client';
 import { startGateway } from '../gateway/index';
 import { gatewayOnThread, type RunningGateway } from './gatewayThread';
 import { runGlobBench } from './globBench';

@@ -2,7 +2,8 @@
 // make a backtracking matcher run for ages (the old regular expressions took more than 25 s, or
 // never finished, on the first adversarial rows at 5,000 characters). Linear matching shows as a
 // 10k / 1k ratio near 10. Part of `npm run bench -- core`.
-import { globMachine, parseGitignoreLine } from '../../src/core/index';
+import { globMachine } from '../../src/core/workspaceFiles/glob';
+import { parseGitignoreLine } from '../../src/core/workspaceFiles/gitignore';
 
 interface Case {
   readonly name: string;

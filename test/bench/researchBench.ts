@@ -9,8 +9,10 @@
 // 2 s (real 30 s), young for 4 s (real 60 s), growth constant 4 s (real 60 s).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GatewayClient, ResearchPollLoop } from '../../src/core/index';
-import type { PollOptions, ResearchJob } from '../../src/core/index';
+import { GatewayClient } from '../../src/core/transport/client';
+import { ResearchPollLoop } from '../../src/core/research/pollLoop';
+import type { PollOptions } from '../../src/core/research/pollSchedule';
+import type { ResearchJob } from '../../src/core/types/account';
 import { inProgressQuery } from '../../src/extension/research/researchQuery';
 import { startGateway } from '../gateway/index';
 

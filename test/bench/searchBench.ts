@@ -4,7 +4,10 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GatewayClient, IndexStorage, METADATA_FILE, SemanticIndex, VECTORS_FILE, VectorStore } from '../../src/core/index';
+import { GatewayClient } from '../../src/core/transport/client';
+import { IndexStorage, METADATA_FILE, VECTORS_FILE } from '../../src/core/search/indexStorage';
+import { SemanticIndex } from '../../src/core/search/semanticIndex';
+import { VectorStore } from '../../src/core/search/vectorStore';
 import { clientEmbedder, folderSource, listFolder } from '../unit/core/folderIndex';
 import { seededRandom } from '../harness/seededRandom';
 import { gatewayOnThread } from './gatewayThread';

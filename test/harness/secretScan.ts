@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { foldCase, secretForms } from '../../src/core/secretForms';
+import { foldCase, secretForms } from '../../src/core/secrets/secretForms';
 
 /** ASCII letters lower-cased in place, byte by byte: the same for UTF-8 and UTF-16LE text. */
 function foldBytes(bytes: Buffer): Buffer {

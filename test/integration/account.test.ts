@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { GatewayClient } from '../../src/core/index';
+import { GatewayClient } from '../../src/core/transport/client';
 import type { CreditsState } from '../../src/extension/account/creditsPresentation';
 import type { TestApi } from '../../src/extension/testApi';
 import { startConnectProxy } from '../harness/connectProxy';

@@ -7,7 +7,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { sha256, WorkspaceFiles, type PlanItem, type RestorePlan } from '../../src/core/index';
+import { sha256 } from '../../src/core/checkpoints/checkpointStore';
+import { WorkspaceFiles } from '../../src/core/workspaceFiles/workspaceFiles';
+import type { PlanItem, RestorePlan } from '../../src/core/checkpoints/restorePlan';
 import { CheckpointRefusedError, type ReplyRef } from '../../src/extension/checkpoints/checkpointRecorder';
 import { CheckpointService, type PreparedRestore } from '../../src/extension/checkpoints/checkpointService';
 import { restoreToBefore } from '../../src/extension/checkpoints/createCheckpoints';

@@ -173,6 +173,7 @@ describe('context window: compaction and instruction files', function () {
       try {
         await send('And untrusted?');
         assert.doesNotMatch(systemOf(chatRequests().at(-1)), /MARKER/);
+        assert.match(systemOf(chatRequests().at(-1)), /not trusted in VS Code \(Restricted Mode\)/, 'the model is told why it has no tools');
       } finally {
         if (trust) Object.defineProperty(vscode.workspace, 'isTrusted', trust);
       }
@@ -182,5 +183,14 @@ describe('context window: compaction and instruction files', function () {
       rmSync(agents, { force: true });
       rmSync(join(folder(), '.github'), { recursive: true, force: true });
     }
+  });
+
+  it('estimates the meter again when the conversation\'s system prompt changes', async () => {
+    await useModel(MINI);
+    await api.chat.handle({ type: 'setParameters', parameters: { systemPrompt: 'Be brief.' } });
+    const before = await waitFor(() => meters().at(-1), (m) => m !== undefined, 'a meter');
+    await api.chat.handle({ type: 'setParameters', parameters: { systemPrompt: 'Answer in the style of a ship\'s log. '.repeat(100) } });
+    const after = await waitFor(() => meters().at(-1), (m) => (m?.usedTokens ?? 0) > (before?.usedTokens ?? 0) + 500, 'a meter that counts the longer system prompt');
+    assert.equal(after?.source, 'estimated');
   });
 });

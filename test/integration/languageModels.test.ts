@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { contextBudget } from '../../src/core/index';
+import { contextBudget } from '../../src/core/context/contextBudget';
 import { DEFAULT_CONTEXT_LENGTH } from '../../src/extension/languageModels/modelInformation';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { splitSpeechInput } from '../../src/core/index';
+import { splitSpeechInput } from '../../src/core/media/speechInput';
 import type { GeneratedImages } from '../../src/extension/media/generateImageCommand';
 import { MEDIA_COMMANDS } from '../../src/extension/media/mediaCommands';
 import type { Outcome } from '../../src/extension/media/mediaRun';

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { formatCredits } from '../../src/core/index';
+import { formatCredits } from '../../src/core/account/creditsFormat';
 import { createUnifiedHandler, type UnifiedHandler } from '../../src/extension/participant/unifiedParticipant';
 import { saveImageToWorkspace } from '../../src/extension/participant/imageFiles';
 import { PARTICIPANT_ID } from '../../src/extension/participant/participantContext';

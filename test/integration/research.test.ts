@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { GatewayClient, type ResearchJob } from '../../src/core/index';
+import { GatewayClient } from '../../src/core/transport/client';
+import type { ResearchJob } from '../../src/core/types/account';
 import type { TestApi } from '../../src/extension/testApi';
 import { RESEARCH_FAILURE_WORD, startGateway, type LocalGateway } from '../gateway/index';
 import { reportUri } from '../../src/extension/research/reportDocuments';

@@ -2,7 +2,7 @@
 // the test writes (semantic/), search it, edit a file and see only it re-embedded, cancel.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { RankedResult } from '../../src/core/index';
+import type { RankedResult } from '../../src/core/search/rankResults';
 import type { IndexRun } from '../../src/extension/search/searchIndexService';
 import type { SearchOutcome } from '../../src/extension/search/semanticSearch';
 import { startGateway, type LocalGateway } from '../gateway/index';

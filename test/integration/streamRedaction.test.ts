@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { foldCase, secretForms } from '../../src/core/secretForms';
+import { foldCase, secretForms } from '../../src/core/secrets/secretForms';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import { readJournal } from '../../src/extension/chat/history/replyJournal';
 import type { TestApi } from '../../src/extension/testApi';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { GatewayClient } from '../../src/core/index';
+import { GatewayClient } from '../../src/core/transport/client';
 import { RESEARCH_FAILURE_WORD, startGateway, type LocalGateway } from '../gateway/index';
 import { Workbench } from './workbench';
 

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { classifyModel, type Model } from '../../src/core/index';
+import { classifyModel } from '../../src/core/models/modelCategory';
+import type { Model } from '../../src/core/types/account';
 import { categoryOf, describeModel, groupCatalog, providerOf } from '../../src/extension/models/catalogTree';
 import { categoryOverrides } from '../../src/extension/models/categoryOverrides';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { GatewayClient } from '../../src/core/index';
+import { GatewayClient } from '../../src/core/transport/client';
 import type { AssistantTurn, ChatTurn, ToolStep } from '../../src/shared/chatModel';
 import { describeChatError } from '../../src/extension/errors/describeError';
 import { attachmentLabel, turnsToWire, userTurnText } from '../../src/extension/chat/conversationWire';

@@ -2,7 +2,7 @@
 // long conversation keeps working (summary in a labelled user-role message, every request under the limit),
 // a failed summary falls back visibly, and the gateway's own refusal triggers one harder retry.
 import * as assert from 'node:assert/strict';
-import { GatewayClient } from '../../src/core/index';
+import { GatewayClient } from '../../src/core/transport/client';
 import type { AssistantTurn, ChatTurn, ReplyContext } from '../../src/shared/chatModel';
 import { compactedHistory, compactionNote, summaryMessage } from '../../src/extension/chat/context/compactedHistory';
 import { ContextKeeper } from '../../src/extension/chat/context/contextKeeper';
@@ -41,7 +41,7 @@ describe('context keeper against the local gateway (2,048-token model)', () => {
     const keeper = new ContextKeeper({
       client: c,
       request,
-      system: options.system ?? 'You are a helpful assistant.',
+      system: { conversationPrompt: options.system ?? 'You are a helpful assistant.', toolsWithheld: false },
       turns: [...turns],
       reply,
       ...(options.contextLength !== 0 ? { contextLength: options.contextLength ?? 2048 } : {}),
@@ -105,7 +105,7 @@ describe('context keeper against the local gateway (2,048-token model)', () => {
     const slow = client({ [FAULT_HEADER]: 'delay-headers=20000;match=compress a conversation' });
     turns.push({ role: 'user', id: 'u-stop', text: `Now: ${'the query planner and its statistics '.repeat(25)}`, attachments: [], createdAt: 9 });
     const reply = newReply('a-stop');
-    const keeper = new ContextKeeper({ client: slow, request: { model: TINY, api: 'auto' }, system: 'Help.', turns: [...turns], reply, contextLength: 2048, toolChars: 0, changed: () => undefined });
+    const keeper = new ContextKeeper({ client: slow, request: { model: TINY, api: 'auto' }, system: { conversationPrompt: 'Help.', toolsWithheld: false }, turns: [...turns], reply, contextLength: 2048, toolChars: 0, changed: () => undefined });
     const controller = new AbortController();
     const running = runReply({ client: slow, request: { model: TINY, api: 'auto' }, history: [], reply, context: keeper, events: { delta: () => undefined, toolStep: () => undefined }, signal: controller.signal });
     const summaryRequest = await gateway().waitForRequest((r) => JSON.stringify(r.body ?? '').includes('compress a conversation'), 10_000);

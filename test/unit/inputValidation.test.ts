@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { validateApiKeyInput } from '../../src/extension/apiKey/apiKeyInput';
-import { sendsKeyInClearText } from '../../src/core/index';
+import { sendsKeyInClearText } from '../../src/core/transport/baseUrl';
 import { baseUrlInputWarning, validateBaseUrlInput } from '../../src/extension/gateway/baseUrlInput';
 import { ENGLISH, type Translator } from '../../src/shared/translator';
 

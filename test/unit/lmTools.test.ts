@@ -1,7 +1,7 @@
 // The language model tools' manifest entries and the texts they return (pure parts; the tools
 // themselves run in test/integration/languageModelTools.test.ts).
 import * as assert from 'node:assert/strict';
-import type { RankedResult } from '../../src/core/index';
+import type { RankedResult } from '../../src/core/search/rankResults';
 import { LM_TOOL_SET, LM_TOOLS } from '../../src/extension/lmTools/toolNames';
 import { creditsText, rankingText, resultsText } from '../../src/extension/lmTools/toolTexts';
 import { readManifest } from './manifest';

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { IMAGE_TYPES, ImageDownloadError, sniffImageType } from '../../src/core/index';
-import type { DownloadedImage } from '../../src/core/index';
+import { IMAGE_TYPES, sniffImageType } from '../../src/core/images/imageType';
+import { ImageDownloadError } from '../../src/core/errors';
+import type { DownloadedImage } from '../../src/core/images/imageDownloader';
 import { failureSummary, imageFileName, imageFolderSegments, markdownImageLink, promptSlug, splitDownloads } from '../../src/extension/media/imageData';
 import { isGalleryImageId, parseGalleryToHostMessage } from '../../src/shared/galleryProtocol';
 import type { GalleryImage } from '../../src/shared/galleryProtocol';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { MAX_SPEECH_INPUT, splitSpeechInput } from '../../src/core/index';
+import { MAX_SPEECH_INPUT, splitSpeechInput } from '../../src/core/media/speechInput';
 import { concatBytes, joinSpeechParts, joinWav, readWav } from '../../src/extension/media/audioJoin';
 import { numberedPath, parseSpeedText, readingTitle, speedProblem, voiceIdProblem, isPlayableFormat } from '../../src/extension/media/speechOptions';
 import { encodeWav, parseWav } from '../gateway/wav';

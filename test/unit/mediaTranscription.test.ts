@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { audioUploadType, fileExtension, GatewayClient, InvalidRequestError, isTranscribableFile } from '../../src/core/index';
+import { audioUploadType, fileExtension, isTranscribableFile } from '../../src/core/media/audioFiles';
+import { GatewayClient } from '../../src/core/transport/client';
+import { InvalidRequestError } from '../../src/core/errors';
 import { isLanguageCode, TRANSCRIPTION_LANGUAGES } from '../../src/extension/media/languageCodes';
 import { formatSeconds, subtitlePath, transcriptDocument, transcriptMarkdown } from '../../src/extension/media/transcriptText';
 

@@ -3,7 +3,9 @@
 // blocks that must go back byte for byte, attached tool servers, and reasoning effort (which that
 // API only knows as a thinking budget).
 import * as assert from 'node:assert/strict';
-import { GatewayClient, GatewayError, StreamError, type MessageCreateRequest } from '../../src/core/index';
+import { GatewayClient } from '../../src/core/transport/client';
+import { GatewayError, StreamError } from '../../src/core/errors';
+import type { MessageCreateRequest } from '../../src/core/types/messages';
 import { EFFORT_THINKING_BUDGET, type AssistantTurn, type ChatTurn } from '../../src/shared/chatModel';
 import { describeChatError } from '../../src/extension/errors/describeError';
 import { turnsToWire } from '../../src/extension/chat/conversationWire';

@@ -2,7 +2,11 @@
 // fields when present, defaults when missing, and hostile values (negative, huge, strings, wrong
 // types) treated as "not listed" instead of reaching VS Code's budgets.
 import * as assert from 'node:assert/strict';
-import { catalogContextLength, catalogFeatures, catalogMaxOutputTokens, catalogTokens, contextBudget, estimateTextTokens, MAX_CATALOG_TOKENS, MESSAGE_OVERHEAD_TOKENS, type Model } from '../../src/core/index';
+import { catalogContextLength, catalogMaxOutputTokens, catalogTokens, MAX_CATALOG_TOKENS } from '../../src/core/context/contextLength';
+import { catalogFeatures } from '../../src/core/models/modelFeatures';
+import { contextBudget } from '../../src/core/context/contextBudget';
+import { estimateTextTokens, MESSAGE_OVERHEAD_TOKENS } from '../../src/core/context/tokenEstimate';
+import type { Model } from '../../src/core/types/account';
 import { answerRoomOf, chatModelInformation, DEFAULT_CONTEXT_LENGTH, DEFAULT_MAX_OUTPUT_TOKENS, estimateTokens, modelInformation } from '../../src/extension/languageModels/modelInformation';
 
 const model = (fields: Record<string, unknown>): Model => ({ id: 'sim-openai/gpt-sim-mini', object: 'model', ...fields });

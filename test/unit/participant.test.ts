@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { Model } from '../../src/core/index';
+import type { Model } from '../../src/core/types/account';
 import type { CreditsState } from '../../src/extension/account/creditsPresentation';
 import { chooseModel } from '../../src/extension/models/defaultModel';
 import { followupsFor } from '../../src/extension/participant/followups';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError } from '../../src/core/errors';
-import { redactError, redactSecrets, redactValue } from '../../src/core/redact';
+import { redactError, redactSecrets, redactValue } from '../../src/core/secrets/redact';
 import { describeError } from '../../src/extension/errors/describeError';
 import { describeInWords } from '../../src/extension/errors/errorWords';
 

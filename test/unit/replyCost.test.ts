@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { modelPricing, pricedCost } from '../../src/core/index';
+import { modelPricing, pricedCost } from '../../src/core/models/modelPricing';
 import { CostMeter, SETTLE_DELAYS_MS, type BalanceReader } from '../../src/extension/chat/replyCost';
 
 /** Balance readings in order (the last one repeats), and the pauses the meter asked for. */

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { redactSecrets, secretForms } from '../../src/core/redact';
-import { StreamRedactor } from '../../src/core/streamRedactor';
+import { redactSecrets, secretForms } from '../../src/core/secrets/redact';
+import { StreamRedactor } from '../../src/core/secrets/streamRedactor';
 
 const KEY = 'uik/abc-123/xyzKEY9';
 

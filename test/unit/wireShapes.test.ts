@@ -3,7 +3,7 @@
 // one file serving both (shared may not import core, nor core shared). The type check below fails
 // the build the day they drift apart, so the estimate never silently skips a kind of part.
 import * as assert from 'node:assert/strict';
-import { estimateMessageTokens, messageChars, type ContextMessage, type ContextPart } from '../../src/core/index';
+import { estimateMessageTokens, messageChars, type ContextMessage, type ContextPart } from '../../src/core/context/tokenEstimate';
 import type { WireMessage, WirePart } from '../../src/shared/chatModel';
 
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

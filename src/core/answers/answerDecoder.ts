@@ -3,11 +3,11 @@
 // SSE decoder), a whole JSON answer (read whole, then turned into the items its stream would have
 // yielded), or neither (a captive portal's page, a proxy's text: an UnexpectedContentError that
 // names it, never "the stream ended early"). Pure, like the stream decoders it wraps.
-import type { StreamDecoder } from '../decodedStream';
+import type { StreamDecoder } from '../streams/decodedStream';
 import { ResponseTooLargeError, StreamError } from '../errors';
 import { formatByteSize, MAX_JSON_BYTES } from '../limits';
 import { tryParseJson } from '../parse/json';
-import { sourceFailure } from '../streamCommon';
+import { sourceFailure } from '../streams/streamCommon';
 import { mediaType, unexpectedContent } from './unexpectedContent';
 
 /** A whole JSON answer as stream items, or the error it stands for (an error body). */

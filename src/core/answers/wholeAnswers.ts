@@ -2,7 +2,7 @@
 // `stream: true`; wire-conventions "Chat completions"): the answer becomes the items a stream of it
 // would have yielded, so every caller (accumulators, the chat panel, language model providers)
 // shows the reply, its tool calls and its usage exactly as if it had streamed.
-import { errorEvent } from '../streamCommon';
+import { errorEvent } from '../streams/streamCommon';
 import { parseChatCompletion } from '../parse/chat';
 import { isRecord } from '../parse/json';
 import { parseMessage } from '../parse/messages';

@@ -3,7 +3,7 @@
 // the next request waits for the pause to end, each further failure doubles it (bounded), and a
 // success or a new key ends it. Pure: the clock is passed in.
 import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, TimeoutError } from '../errors';
-import { clampDelay } from '../delay';
+import { clampDelay } from '../transport/delay';
 
 export type PauseReason = 'offline' | 'badKey' | 'rateLimited' | 'noCredits' | 'serverError';
 

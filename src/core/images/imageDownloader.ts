@@ -5,8 +5,8 @@
 // the type read from the bytes (PNG, JPEG, WebP, GIF; never SVG or HTML).
 import { request } from 'undici';
 import type { Dispatcher } from 'undici';
-import { readCappedBytes } from '../cappedBody';
-import { clampDelay } from '../delay';
+import { readCappedBytes } from '../transport/cappedBody';
+import { clampDelay } from '../transport/delay';
 import { abortError, GatewayError, ImageDownloadError, ResponseTooLargeError, TimeoutError } from '../errors';
 import { formatByteSize, MAX_IMAGE_BYTES } from '../limits';
 import { AddressPolicy, systemLookup } from './addressPolicy';

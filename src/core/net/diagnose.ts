@@ -1,7 +1,7 @@
 // Turns any failure of a gateway request into a plain-words report for the "Test Connection"
 // command and the status bar: what happened, to which host, and one concrete next step. Reports
 // name hosts, never keys, and never repeat a URL's credentials.
-import { normalizeBaseUrl } from '../baseUrl';
+import { normalizeBaseUrl } from '../transport/baseUrl';
 import { AuthenticationError, GatewayError, InvalidRequestError, RateLimitError, TimeoutError, isAbortError } from '../errors';
 import { describeProxy } from './dispatcher';
 import { ProxyError } from './proxyError';

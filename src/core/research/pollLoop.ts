@@ -1,7 +1,7 @@
 // Drives nextPollDelay with an injected clock: one list request per tick for all jobs, never two
 // in flight, paused while nobody can see the result. The extension and the unit tests share it,
 // so what the fake-clock tests prove is what ships.
-import { clampDelay } from '../delay';
+import { clampDelay } from '../transport/delay';
 import { nextPollDelay, resolvePollOptions } from './pollSchedule';
 import type { PollDecision, PollJob, PollOptions } from './pollSchedule';
 

@@ -27,8 +27,8 @@
 //            can never reach a timer as a value it fires at once.
 // No jitter: one client per user polls one gateway, so there is no herd to spread, and a
 // deterministic delay makes the tests exact.
-import { clampDelay } from '../delay';
-import { classifyResearchStatus } from '../researchHelpers';
+import { clampDelay } from '../transport/delay';
+import { classifyResearchStatus } from './researchHelpers';
 
 /** What the schedule needs to know about a job (a list row is enough). */
 export interface PollJob {

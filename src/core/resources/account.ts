@@ -1,11 +1,11 @@
 // GET /api/v1/models, GET /api/v1/quota and the research jobs.
-import type { Transport } from '../http';
+import type { Transport } from '../transport/transport';
 import { MAX_CATALOG_BYTES, MAX_RESEARCH_LIST_BYTES, MAX_SMALL_JSON_BYTES } from '../limits';
 import { parseModelList, parseQuota, parseResearchCreated, parseResearchJob, parseResearchList } from '../parse/resources';
-import { buildResearchQuery } from '../researchHelpers';
+import { buildResearchQuery } from '../research/researchHelpers';
 import type { Model, Quota, ResearchCreated, ResearchJob, ResearchList, ResearchListQuery } from '../types/account';
 import type { RequestOptions } from '../types/common';
-import { requireString } from '../validate';
+import { requireString } from '../transport/validate';
 
 export class ModelsResource {
   constructor(private readonly transport: Transport) {}

@@ -2,17 +2,17 @@
 // Neither is retried automatically: they cost money (wire-conventions "Errors and retries").
 import { File } from 'node:buffer';
 import { FormData } from 'undici';
-import { SPEECH_CONTENT_TYPES, SPEECH_FORMATS, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS, fileExtension } from '../audioFiles';
-import { readCappedBytes, readCappedText } from '../cappedBody';
+import { SPEECH_CONTENT_TYPES, SPEECH_FORMATS, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS, fileExtension } from '../media/audioFiles';
+import { readCappedBytes, readCappedText } from '../transport/cappedBody';
 import { InvalidRequestError } from '../errors';
-import type { Transport } from '../http';
+import type { Transport } from '../transport/transport';
 import { formatByteSize, MAX_SPEECH_BYTES, MAX_TRANSCRIPTION_BYTES, TRANSCRIPTION_MAX_BYTES } from '../limits';
 import { parseTranscription } from '../parse/resources';
 import { tryParseJson } from '../parse/json';
-import { MAX_SPEECH_INPUT } from '../speechInput';
+import { MAX_SPEECH_INPUT } from '../media/speechInput';
 import type { RequestOptions } from '../types/common';
 import type { SpeechRequest, SpeechResult, Transcription, TranscriptionRequest } from '../types/media';
-import { characterCount, checkOneOf, checkRange, requireObject, requireString } from '../validate';
+import { characterCount, checkOneOf, checkRange, requireObject, requireString } from '../transport/validate';
 
 function validateTranscriptionRequest(req: TranscriptionRequest): void {
   requireObject('request', req);

@@ -1,13 +1,13 @@
 // POST /api/v1/chat/completions, plain and streamed.
-import { managedStream } from '../streamIterable';
-import type { OpenedStream } from '../streamIterable';
+import { managedStream } from '../streams/streamIterable';
+import type { OpenedStream } from '../streams/streamIterable';
 import { GatewayError } from '../errors';
-import type { Transport } from '../http';
+import type { Transport } from '../transport/transport';
 import { parseChatCompletion } from '../parse/chat';
-import { parseChatStream } from '../chatStream';
+import { parseChatStream } from '../streams/chatStream';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from '../types/chat';
 import type { RequestOptions } from '../types/common';
-import { checkInteger, checkOneOf, checkRange, requireArray, requireObject, requireString } from '../validate';
+import { checkInteger, checkOneOf, checkRange, requireArray, requireObject, requireString } from '../transport/validate';
 
 /** Base URLs whose gateway answered 400 to `stream_options`: later streams there go without it. */
 const rejectsStreamOptions = new Set<string>();

@@ -1,11 +1,11 @@
 // POST /api/v1/embeddings and POST /api/v1/rerank.
-import type { Transport } from '../http';
+import type { Transport } from '../transport/transport';
 import { InvalidRequestError } from '../errors';
 import { embeddingsAnswerCap, rerankAnswerCap } from '../limits';
 import { parseEmbeddingList, parseRerankResult } from '../parse/resources';
 import type { RequestOptions } from '../types/common';
 import type { EmbeddingList, EmbeddingRequest, RerankRequest, RerankResult } from '../types/media';
-import { checkInteger, checkOneOf, requireArray, requireObject, requireString } from '../validate';
+import { checkInteger, checkOneOf, requireArray, requireObject, requireString } from '../transport/validate';
 
 function validateEmbeddingRequest(req: EmbeddingRequest): void {
   requireObject('request', req);

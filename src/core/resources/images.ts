@@ -1,5 +1,5 @@
 // POST /api/v1/images/generations. Never retried automatically: every attempt costs money.
-import type { Transport } from '../http';
+import type { Transport } from '../transport/transport';
 import { parseImageResult } from '../parse/resources';
 import type { RequestOptions } from '../types/common';
 import type { GeneratedImage, ImageGenerationRequest, ImageGenerationResult } from '../types/media';
@@ -7,7 +7,7 @@ import { ImageDownloadError, InvalidRequestError } from '../errors';
 import { imageFromBase64 } from '../images/imageDownloader';
 import type { DownloadedImage, ImageDownloader, ImageDownloadOptions } from '../images/imageDownloader';
 import { imagesAnswerCap } from '../limits';
-import { checkInteger, checkOneOf, requireObject, requireString } from '../validate';
+import { checkInteger, checkOneOf, requireObject, requireString } from '../transport/validate';
 
 function validateImageRequest(req: ImageGenerationRequest): void {
   requireObject('request', req);

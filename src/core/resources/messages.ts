@@ -1,12 +1,12 @@
 // POST /api/v1/messages (Anthropic Messages format), plain and streamed.
-import type { Transport } from '../http';
-import { parseMessagesStream } from '../messagesStream';
+import type { Transport } from '../transport/transport';
+import { parseMessagesStream } from '../streams/messagesStream';
 import { parseMessage } from '../parse/messages';
-import { managedStream } from '../streamIterable';
+import { managedStream } from '../streams/streamIterable';
 import { InvalidRequestError } from '../errors';
 import type { RequestOptions } from '../types/common';
 import type { Message, MessageCreateRequest, MessageStreamEvent } from '../types/messages';
-import { checkInteger, checkRange, requireArray, requireObject, requireString } from '../validate';
+import { checkInteger, checkRange, requireArray, requireObject, requireString } from '../transport/validate';
 
 const ANTHROPIC_VERSION = '2023-06-01';
 

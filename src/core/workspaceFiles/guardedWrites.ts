@@ -1,7 +1,7 @@
 // Files whose content makes code run, steers a model, or decides what a model may read: a write
 // there is always asked, even with unifiedInference.chat.autoApproveEdits on, and never covered by
-// "Allow for this conversation". An edit of src/ can at worst be wrong (until a test runs it: the
-// README says so); an edit of .vscode/tasks.json runs on the next folder open without anyone
+// "Allow for this conversation". An edit of src/ can at worst be wrong (until a test runs it:
+// docs/security.md says so); an edit of .vscode/tasks.json runs on the next folder open without anyone
 // looking. The list is built from what tools really run, ecosystem by ecosystem, each entry with
 // what runs it. One list, here: the edit tools, Apply and the approval card all read it. Matched
 // without regard to case everywhere: asking once too often costs a click, `.VSCode/Tasks.json`

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, formatCredits, formatResetIn, RateLimitError, SpendTracker } from '../../core/index';
+import { AuthenticationError, RateLimitError } from '../../core/errors';
+import { formatCredits, formatResetIn } from '../../core/account/creditsFormat';
+import { SpendTracker } from '../../core/account/spendTracker';
 import { onDidChangeSettingsUnder, readSettings } from '../config';
 import type { GatewayConnection, RequestFailure } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';

@@ -2,7 +2,7 @@
 // vscode import), so every state is unit-tested in Node. Never a blank or misleading number: a
 // balance that is not fresh says so, and an unknown one is never shown as $0.00. Texts go
 // through the Translator it is given (vscode.l10n in the extension; English by default).
-import { formatCredits, formatDuration, formatResetIn } from '../../core/index';
+import { formatCredits, formatDuration, formatResetIn } from '../../core/account/creditsFormat';
 import type { CreditSettings } from '../../shared/settings';
 import { escapeMarkdown } from '../../shared/markdownText';
 import { ENGLISH, type Translator } from '../../shared/translator';

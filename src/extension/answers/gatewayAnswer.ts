@@ -5,7 +5,14 @@
 //
 // Everything handed to the sink and returned is redacted here, once for every consumer: a gateway
 // or proxy may echo the key into the answer, split across deltas or re-encoded (redactingSink.ts).
-import { ChatStreamAccumulator, MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER, MessageStreamAccumulator, redactValue, type ChatCompletionRequest, type ContentBlock, type GatewayClient, type MessageCreateRequest, type RequestOptions, type ToolExecuted } from '../../core/index';
+import { ChatStreamAccumulator } from '../../core/streams/chatAccumulator';
+import { MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER } from '../../core/limits';
+import { MessageStreamAccumulator } from '../../core/streams/messageAccumulator';
+import { redactValue } from '../../core/secrets/redact';
+import type { ChatCompletionRequest, ToolExecuted } from '../../core/types/chat';
+import type { GatewayClient } from '../../core/transport/client';
+import type { ContentBlock, MessageCreateRequest } from '../../core/types/messages';
+import type { RequestOptions } from '../../core/types/common';
 import type { TokenUsage } from '../../shared/chatModel';
 import { answerTokens, DEFAULT_MESSAGES_MAX_TOKENS } from './answerTokens';
 import { redactingSink } from './redactingSink';

@@ -1,7 +1,10 @@
 // A neutral conversation (what VS Code's chat and the @unified participant hand us) and its
 // mapping to the two gateway formats: OpenAI chat completions and Anthropic messages. Pure (no
 // vscode import): unit-tested in Node.
-import { checkJsonValue, formatByteSize, MAX_TOOL_ARGUMENT_BYTES, MAX_TOOL_ARGUMENT_DEPTH, parseBoundedJson, type BoundedJson, type ChatFunctionTool, type ChatMessageParam, type ContentBlockParam, type MessageParam, type MessageTool } from '../../core/index';
+import { checkJsonValue, parseBoundedJson, type BoundedJson } from '../../core/parse/boundedJson';
+import { formatByteSize, MAX_TOOL_ARGUMENT_BYTES, MAX_TOOL_ARGUMENT_DEPTH } from '../../core/limits';
+import type { ChatFunctionTool, ChatMessageParam } from '../../core/types/chat';
+import type { ContentBlockParam, MessageParam, MessageTool } from '../../core/types/messages';
 import type { ReasoningEffort, WireMessage, WirePart } from '../../shared/chatModel';
 import type { ChatApi } from '../../shared/settings';
 

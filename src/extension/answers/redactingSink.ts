@@ -4,7 +4,8 @@
 // release held text: a gateway could put one between the two halves of a key. The held tail (shorter
 // than the key) goes out with the next text or at the end, so a few characters may follow a step
 // that came after them.
-import { redactValue, StreamRedactor } from '../../core/index';
+import { redactValue } from '../../core/secrets/redact';
+import { StreamRedactor } from '../../core/secrets/streamRedactor';
 import type { AnswerSink } from './gatewayAnswer';
 
 export interface RedactingSink {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { redactError, redactValue } from '../../core/index';
+import { redactError, redactValue } from '../../core/secrets/redact';
 import type { KeySource } from '../../shared/chatProtocol';
 import { Disposable } from '../lifecycle';
 

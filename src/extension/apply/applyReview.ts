@@ -5,7 +5,8 @@
 // the file meanwhile is carried into the proposal when it is elsewhere, and ends the review when
 // it is inside a proposed change (never overwritten).
 import * as vscode from 'vscode';
-import { applyHunk, computeHunks, lineRangeOffsets, rebaseProposal, revertHunk, type GuardedPath, type Hunk } from '../../core/index';
+import { applyHunk, computeHunks, lineRangeOffsets, rebaseProposal, revertHunk, type Hunk } from '../../core/apply/lineHunks';
+import type { GuardedPath } from '../../core/workspaceFiles/guardedWrites';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
 
 export const APPLY_SCHEME = 'unified-inference-apply';

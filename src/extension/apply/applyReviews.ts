@@ -4,7 +4,8 @@
 // Reject All commands of the editor title, and the listeners that keep a review in step with the
 // document (typing) and end it when its diff editor is closed.
 import * as vscode from 'vscode';
-import type { GuardedPath, Hunk } from '../../core/index';
+import type { GuardedPath } from '../../core/workspaceFiles/guardedWrites';
+import type { Hunk } from '../../core/apply/lineHunks';
 import { guardedWriteWords } from '../../shared/chatModel';
 import type { CheckpointRecorder } from '../checkpoints/checkpointRecorder';
 import { Disposable } from '../lifecycle';

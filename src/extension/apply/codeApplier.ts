@@ -3,7 +3,12 @@
 // the workspace files gate), decide whole file or partial, merge a partial block through the
 // gateway, and open the review. Nothing is written here: the review writes on Accept.
 import * as vscode from 'vscode';
-import { blockTargetPath, classifyBlock, matchFileConventions, MAX_APPLY_MERGE_CHARS, type GuardedPath, type WorkspaceFile } from '../../core/index';
+import { blockTargetPath } from '../../core/apply/codeTarget';
+import { classifyBlock } from '../../core/apply/wholeFile';
+import { matchFileConventions } from '../../core/apply/mergeAnswer';
+import { MAX_APPLY_MERGE_CHARS } from '../../core/limits';
+import type { GuardedPath } from '../../core/workspaceFiles/guardedWrites';
+import type { WorkspaceFile } from '../../core/workspaceFiles/workspaceFile';
 import type { AssistantTurn, Conversation } from '../../shared/chatModel';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
 import { newId } from '../../shared/ids';

@@ -3,7 +3,8 @@
 // it is complete (no cut stream, no answer cut by the token limit, not empty); any failure says
 // what happened and what to do next, and nothing is written.
 import * as vscode from 'vscode';
-import { codeFromAnswer, fenceFor, isAbortError, mergePrompt } from '../../core/index';
+import { codeFromAnswer, fenceFor, mergePrompt } from '../../core/apply/mergeAnswer';
+import { isAbortError } from '../../core/errors';
 import { readSettings } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { streamGatewayAnswer } from '../answers/gatewayAnswer';

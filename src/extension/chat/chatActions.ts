@@ -3,9 +3,10 @@
 // webview never names a command id or a file path the host would act on blindly.
 import * as vscode from 'vscode';
 import type { Conversation } from '../../shared/chatModel';
-import { isOpenableLink, type ChatToHostMessage } from '../../shared/chatProtocol';
+import { isOpenableLink } from '../../shared/chatProtocol';
 import { openSettings } from '../config';
 import type { Log } from '../log';
+import type { ChatActionMessage } from './chatMessageRouter';
 import type { ConversationStore } from './history/conversationStore';
 import { exportMarkdown } from './history/exportMarkdown';
 
@@ -23,8 +24,6 @@ export interface ChatActionHost {
   onRestored(id: string): void;
 }
 
-type ActionMessage = Extract<ChatToHostMessage, { type: 'renameConversation' | 'deleteConversation' | 'exportConversation' | 'copyText' | 'insertCode' | 'newFile' | 'openLink' | 'runCommand' | 'errorAction' }>;
-
 const SETUP_COMMANDS = {
   setApiKey: () => vscode.commands.executeCommand('unifiedInference.setApiKey'),
   openSettings: () => openSettings(),
@@ -36,7 +35,7 @@ async function conversationById(host: ChatActionHost, id: string): Promise<Conve
   return id === host.current().id ? host.current() : host.store.load(id);
 }
 
-export async function runChatAction(message: ActionMessage, host: ChatActionHost): Promise<void> {
+export async function runChatAction(message: ChatActionMessage, host: ChatActionHost): Promise<void> {
   switch (message.type) {
     case 'runCommand':
       await SETUP_COMMANDS[message.command]();

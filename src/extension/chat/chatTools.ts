@@ -6,7 +6,7 @@
 // sensitive and guarded files once at a time. The terminal tool (chat.terminalTool, user
 // settings only) asks every time. Each conversation keeps what was excluded when its tools first
 // looked (core's exclusionBaseline.ts): an edited .gitignore does not open it to the model.
-import { ExclusionBaseline } from '../../core/index';
+import { ExclusionBaseline } from '../../core/workspaceFiles/exclusionBaseline';
 import type { Settings } from '../../shared/settings';
 import type { GatewayTool } from '../answers/gatewayAnswer';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
@@ -33,6 +33,15 @@ function onceOnlyPaths(review: ToolReview): readonly string[] {
 /** The definitions a reply offers the model (also what the context meter counts). */
 export function chatToolDefinitions(settings: Settings): readonly GatewayTool[] {
   return [...WORKSPACE_TOOLS, ...EDIT_TOOLS, ...(settings.chat.terminalTool ? [COMMAND_TOOL] : [])];
+}
+
+/**
+ * Whether a reply offers the workspace tools: on in the settings, and only in a trusted workspace.
+ * On but untrusted, they are withheld and the system prompt says why. Asked per reply and per
+ * meter estimate: trust can be granted (or the setting changed) between two messages.
+ */
+export function workspaceToolsGate(settings: Settings, trusted: boolean): { readonly offered: boolean; readonly withheld: boolean } {
+  return { offered: settings.chat.workspaceTools && trusted, withheld: settings.chat.workspaceTools && !trusted };
 }
 
 export class ChatTools {

@@ -2,7 +2,7 @@
 // small file of the workspace's storage folder rather than workspaceState: VS Code writes mementos
 // lazily, and a reload right after a reply brought back an older id.
 import { readFile } from 'node:fs/promises';
-import { writeFileDurably } from '../../core/index';
+import { writeFileDurably } from '../../core/storage/durableFile';
 
 export class LastConversation {
   private writing: Promise<void> = Promise.resolve();

@@ -7,7 +7,8 @@
 // Replies that overlap (two chats, or a chat and another model request) make a balance
 // difference include others' costs, so the figure says it is an estimate then.
 // Pure (no vscode import): the clock is injected, so the policy is unit-tested without sleeping.
-import { pricedCost, type GatewayClient, type TokenPricing } from '../../core/index';
+import { pricedCost, type TokenPricing } from '../../core/models/modelPricing';
+import type { GatewayClient } from '../../core/transport/client';
 import type { ReplyCost, TokenUsage } from '../../shared/chatModel';
 
 const QUOTA_TIMEOUT_MS = 10_000;

@@ -2,7 +2,11 @@
 // function tools the extension provides, asks the user, runs them, sends the results back and
 // streams the next round. Mutates the reply as it goes, so whatever arrived stays when a round
 // throws (stop, network error). Pure (no vscode import): unit-tested in Node with the local gateway.
-import { isAbortError, isContextLengthError, MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER, type GatewayClient, type ToolExecuted } from '../../core/index';
+import { isAbortError } from '../../core/errors';
+import { isContextLengthError } from '../../core/context/contextErrors';
+import { MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER } from '../../core/limits';
+import type { GatewayClient } from '../../core/transport/client';
+import type { ToolExecuted } from '../../core/types/chat';
 import type { AssistantTurn, TokenUsage, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
 import { streamGatewayAnswer, type GatewayAnswerRequest } from '../answers/gatewayAnswer';
 import { toolInputRefusal } from '../answers/gatewayMessages';

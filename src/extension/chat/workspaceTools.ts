@@ -3,7 +3,11 @@
 // excluded or .gitignored, reads capped by size before reading. A sensitive file is read only
 // after the user allowed that very call (review names it); listing and searching leave sensitive
 // files out. Every call goes through the user's approval (ToolApprovals) before it runs.
-import { globMachine, MAX_BRACE_DEPTH, MAX_GLOB_LENGTH, type ExclusionBaseline, type WorkspaceFile, type WorkspaceFiles } from '../../core/index';
+import { globMachine } from '../../core/workspaceFiles/glob';
+import { MAX_BRACE_DEPTH, MAX_GLOB_LENGTH } from '../../core/workspaceFiles/globParse';
+import type { ExclusionBaseline } from '../../core/workspaceFiles/exclusionBaseline';
+import type { WorkspaceFile } from '../../core/workspaceFiles/workspaceFile';
+import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import type { GatewayTool } from '../answers/gatewayAnswer';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolOutcome, type ToolReview } from '../answers/toolHost';

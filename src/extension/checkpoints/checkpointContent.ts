@@ -1,7 +1,7 @@
 // The kept content of a file as a read-only document, for "Show Diff" in the restore preview:
 // `unified-inference-checkpoint:/<path>?<sha256>` (an empty document for a file that was absent).
 import * as vscode from 'vscode';
-import type { CheckpointStore } from '../../core/index';
+import type { CheckpointStore } from '../../core/checkpoints/checkpointStore';
 
 export const CHECKPOINT_SCHEME = 'unified-inference-checkpoint';
 

@@ -3,7 +3,11 @@
 // "Restore files to before this reply", and keeps the storage under its budget.
 import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
-import { CheckpointCorruptError, CheckpointStore, changingItems, fileKey, planRestore, restoreDrift, sha256, type CheckpointFile, type CheckpointFileRef, type CheckpointManifest, type CurrentState, type PlannedRestore, type PlanFile, type PreImageSource, type PruneReport, type RestoreDrift, type RestorePlan, type WorkspaceFiles } from '../../core/index';
+import { CheckpointCorruptError, CheckpointStore, sha256, type PreImageSource, type PruneReport } from '../../core/checkpoints/checkpointStore';
+import { changingItems, planRestore, type CurrentState, type PlanFile, type RestorePlan } from '../../core/checkpoints/restorePlan';
+import { fileKey, type CheckpointFile, type CheckpointFileRef, type CheckpointManifest } from '../../core/checkpoints/checkpointManifest';
+import { restoreDrift, type PlannedRestore, type RestoreDrift } from '../../core/checkpoints/restoreDrift';
+import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';

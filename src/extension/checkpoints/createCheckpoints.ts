@@ -10,7 +10,7 @@ import { CHECKPOINT_SCHEME, CheckpointContentProvider } from './checkpointConten
 import type { CheckpointRecorder, ReplyRef } from './checkpointRecorder';
 import { CheckpointService, CheckpointUnusableError, RestoreOutdatedError, type PreparedRestore } from './checkpointService';
 import { confirmRestore } from './restorePreview';
-import { changingItems } from '../../core/index';
+import { changingItems } from '../../core/checkpoints/restorePlan';
 
 /** `busy`: another restore is under way in this window, or a reply is writing (the user was told). */
 export type RestoreOutcome = 'restored' | 'cancelled' | 'nothingToDo' | 'failed' | 'busy';

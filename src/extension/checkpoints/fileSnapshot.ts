@@ -3,7 +3,7 @@
 // endings and encoding unchanged).
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import { MAX_SNAPSHOT_BYTES } from '../../core/index';
+import { MAX_SNAPSHOT_BYTES } from '../../core/checkpoints/snapshotLimit';
 import { CheckpointRefusedError } from './checkpointRecorder';
 
 function openDirtyDocument(uri: vscode.Uri): vscode.TextDocument | undefined {

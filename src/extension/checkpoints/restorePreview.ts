@@ -4,7 +4,9 @@
 // moves until the user picks "Restore". Shown again, saying what changed, when files changed
 // while it was open (the restore is only written as previewed).
 import * as vscode from 'vscode';
-import { changingItems, describeDrift, fileKey, type PlanItem } from '../../core/index';
+import { changingItems, type PlanItem } from '../../core/checkpoints/restorePlan';
+import { describeDrift } from '../../core/checkpoints/restoreDrift';
+import { fileKey } from '../../core/checkpoints/checkpointManifest';
 import { restoreLabel, type PreparedRestore } from './checkpointService';
 import { checkpointContentUri } from './checkpointContent';
 

@@ -9,7 +9,8 @@
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
-import { sensitiveMatcher, type WorkspaceFiles } from '../../core/index';
+import { sensitiveMatcher } from '../../core/workspaceFiles/sensitivePaths';
+import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import { abortError } from '../../core/errors';
 import { isBinaryDiff, untrackedDiff, type ChangedFile, type ChangeContent } from '../../core/commitMessage/changedFiles';
 import { readSettings } from '../config';

@@ -6,7 +6,8 @@
 // put back when the request fails or is cancelled; typing into the box while the message streams
 // stops the request and keeps what they typed.
 import * as vscode from 'vscode';
-import { catalogContextLength, isAbortError } from '../../core/index';
+import { catalogContextLength } from '../../core/context/contextLength';
+import { isAbortError } from '../../core/errors';
 import { cleanCommitMessage, MAX_MESSAGE_CHARS } from '../../core/commitMessage/commitAnswer';
 import { commitPrompt, MAX_EXAMPLE_SUBJECTS } from '../../core/commitMessage/commitPrompt';
 import { COMMIT_ANSWER_TOKENS, diffCharBudget, fitDiffs } from '../../core/commitMessage/diffBudget';

@@ -4,7 +4,7 @@
 // excluded or ignored gets no completion at all, such neighbours are never read, and an untrusted
 // workspace sends no neighbour.
 import * as vscode from 'vscode';
-import type { WorkspaceFiles } from '../../core/index';
+import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import type { CompletionInput, CompletionSnippet } from '../../core/completions/completionInput';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import type { RecentEdits } from './recentEdits';

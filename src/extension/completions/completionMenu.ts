@@ -1,7 +1,10 @@
 // The commands of inline completions and the status item's menu. Each command takes its choice as
 // an argument too (keybindings, tests); without one it asks.
 import * as vscode from 'vscode';
-import { formatCredits, modelPricing, catalogContextLength, type Model } from '../../core/index';
+import { formatCredits } from '../../core/account/creditsFormat';
+import { modelPricing } from '../../core/models/modelPricing';
+import { catalogContextLength } from '../../core/context/contextLength';
+import type { Model } from '../../core/types/account';
 import { completionsEnabledFor } from '../../core/completions/languageEnablement';
 import { SETTINGS_SECTION } from '../../shared/settings';
 import { readSettings } from '../config';

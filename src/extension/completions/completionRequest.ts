@@ -1,7 +1,7 @@
 // The one request of a completion: through streamGatewayAnswer (the one path to the chat models,
 // redaction included), low temperature, no tools, the prompt's small max_tokens. The stream is
 // read by runCompletion, which aborts it as soon as the completion is complete.
-import type { GatewayClient } from '../../core/index';
+import type { GatewayClient } from '../../core/transport/client';
 import type { CompletionSend } from '../../core/completions/completionRun';
 import type { ChatApi } from '../../shared/settings';
 import { streamGatewayAnswer } from '../answers/gatewayAnswer';

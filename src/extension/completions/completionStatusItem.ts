@@ -2,7 +2,7 @@
 // or waiting for a model; a click opens the menu. One visible state for every failure: no dialog
 // per failed keystroke.
 import * as vscode from 'vscode';
-import { formatCredits } from '../../core/index';
+import { formatCredits } from '../../core/account/creditsFormat';
 import type { PauseReason } from '../../core/completions/completionBackoff';
 import { Disposable } from '../lifecycle';
 import type { CompletionsController, CompletionsState } from './completionsController';

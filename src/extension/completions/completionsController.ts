@@ -2,7 +2,10 @@
 // scheduler that decides when a request is made, and what they spent. The provider, the status
 // item and the commands are thin views of it.
 import * as vscode from 'vscode';
-import { catalogContextLength, clampDelay, modelPricing, pricedCost, type Model } from '../../core/index';
+import { catalogContextLength } from '../../core/context/contextLength';
+import { clampDelay } from '../../core/transport/delay';
+import { modelPricing, pricedCost } from '../../core/models/modelPricing';
+import type { Model } from '../../core/types/account';
 import { buildCompletionPrompt } from '../../core/completions/completionPrompt';
 import { completionBudget } from '../../core/completions/completionBudget';
 import type { Pause } from '../../core/completions/completionBackoff';

@@ -6,7 +6,10 @@
 // then saves what it changed. A document the user had unsaved changes in is left unsaved: saving
 // would write their unfinished work too.
 import * as vscode from 'vscode';
-import { textReplacements, type ExclusionBaseline, type GuardedPath, type WorkspaceFiles } from '../../core/index';
+import { textReplacements } from '../../core/edits/textChanges';
+import type { ExclusionBaseline } from '../../core/workspaceFiles/exclusionBaseline';
+import type { GuardedPath } from '../../core/workspaceFiles/guardedWrites';
+import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import { CheckpointRefusedError, type CheckpointRecorder, type ReplyRef } from '../checkpoints/checkpointRecorder';
 import { guardedWriteWords } from '../../shared/chatModel';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';

@@ -4,7 +4,13 @@
 // the edit applies to, unsaved changes included), the new text computed, and the review diff made.
 // A call that cannot work (no match, a path outside) becomes a refusal the model reads.
 import * as vscode from 'vscode';
-import { applySearchReplace, applyUnifiedDiff, reviewDiff, type EditOutcome, type ExclusionBaseline, type GuardedPath, type SearchReplaceEdit, type WorkspaceFile, type WorkspaceFiles } from '../../core/index';
+import { applySearchReplace, type EditOutcome, type SearchReplaceEdit } from '../../core/edits/searchReplace';
+import { applyUnifiedDiff } from '../../core/edits/unifiedPatch';
+import { reviewDiff } from '../../core/edits/reviewDiff';
+import type { ExclusionBaseline } from '../../core/workspaceFiles/exclusionBaseline';
+import type { GuardedPath } from '../../core/workspaceFiles/guardedWrites';
+import type { WorkspaceFile } from '../../core/workspaceFiles/workspaceFile';
+import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import type { ToolChange, ToolChangeFile } from '../../shared/chatModel';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import type { EditToolName } from './editDefinitions';

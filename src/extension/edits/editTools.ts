@@ -2,7 +2,7 @@
 // change before anyone is asked (a diff for the approval card, or a refusal the model reads), and
 // `run` writes exactly that change, after the user allowed it, through one WorkspaceEdit. The
 // checkpoint of the reply keeps each file's pre-image before the first byte moves.
-import type { ExclusionBaseline } from '../../core/index';
+import type { ExclusionBaseline } from '../../core/workspaceFiles/exclusionBaseline';
 import type { ToolCallRequest, ToolOutcome, ToolReview } from '../answers/toolHost';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';

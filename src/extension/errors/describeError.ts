@@ -3,7 +3,10 @@
 // the palette commands, @unified, the language model tools and the vscode.lm provider all present
 // this one description (see failures.ts and errorWords.ts). Compared by `name`, not instanceof: a
 // caller's copy of the error classes may not be ours. Pure (no vscode import): unit-tested in Node.
-import { EVENT_TOO_LARGE, isContextLengthError, redactSecrets, STREAM_TOO_LARGE, TOO_MANY_BLOCKS } from '../../core/index';
+import { EVENT_TOO_LARGE, STREAM_TOO_LARGE } from '../../core/streams/sse';
+import { isContextLengthError } from '../../core/context/contextErrors';
+import { redactSecrets } from '../../core/secrets/redact';
+import { TOO_MANY_BLOCKS } from '../../core/streams/messagesStream';
 import type { ChatErrorAction, ChatErrorInfo } from '../../shared/chatModel';
 import { SETUP_ERROR_NAME } from './setupError';
 

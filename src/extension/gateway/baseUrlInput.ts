@@ -1,6 +1,6 @@
 // Checks what a user types as the gateway address. No vscode import: unit-tested in Node (the
 // input box passes vscode.l10n to have the message in the display language).
-import { sendsKeyInClearText } from '../../core/baseUrl';
+import { sendsKeyInClearText } from '../../core/transport/baseUrl';
 import { ENGLISH, type Translator } from '../../shared/translator';
 
 /** A message for the input box when the address cannot be used, else undefined. */

@@ -1,6 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { createDispatcher, describeProxy, GatewayClient, isValidProxyUrl, RateLimitError, selectProxy, sendsKeyInClearText } from '../../core/index';
+import { createDispatcher, describeProxy, isValidProxyUrl } from '../../core/net/dispatcher';
+import { GatewayClient } from '../../core/transport/client';
+import { RateLimitError } from '../../core/errors';
+import { selectProxy } from '../../core/net/proxy';
+import { sendsKeyInClearText } from '../../core/transport/baseUrl';
 import type { Dispatcher } from 'undici';
 import type { ApiKeyStore } from '../apiKey/apiKeyStore';
 import { onDidChangeConnectionSettings, readNetworkSettings, readSettings } from '../config';

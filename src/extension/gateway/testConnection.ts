@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { diagnoseConnectionError, formatCredits, type ConnectionDiagnosis } from '../../core/index';
+import { diagnoseConnectionError, type ConnectionDiagnosis } from '../../core/net/diagnose';
+import { formatCredits } from '../../core/account/creditsFormat';
 import type { Log } from '../log';
 import type { GatewayConnection } from './gatewayConnection';
 

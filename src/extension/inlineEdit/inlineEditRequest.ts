@@ -3,7 +3,8 @@
 // end; the answer is bounded (a runaway model is stopped, not followed) and an answer cut by the
 // output limit is refused rather than shown as a half-written change.
 import * as vscode from 'vscode';
-import { isAbortError, type GatewayClient } from '../../core/index';
+import { isAbortError } from '../../core/errors';
+import type { GatewayClient } from '../../core/transport/client';
 import { inlineEditPrompt, MAX_INLINE_EDIT_ANSWER_CHARS, surroundingCode, replacementFromAnswer, type InlineEditRequestText } from '../../core/inlineEdit/inlineEditPrompt';
 import { StreamedReplacement } from '../../core/inlineEdit/streamedReplacement';
 import { lineEndingOf } from '../../core/edits/lineEndings';

@@ -8,7 +8,8 @@
 // while the answer streams, the preview is computed against the document as it is now, and the
 // review starts from the document's text when the request was made, then follows the typing.
 import * as vscode from 'vscode';
-import type { GuardedPath, Hunk } from '../../core/index';
+import type { GuardedPath } from '../../core/workspaceFiles/guardedWrites';
+import type { Hunk } from '../../core/apply/lineHunks';
 import { followLineScope, hunksInScope, withScopeReplaced, type LineScope } from '../../core/inlineEdit/lineScope';
 import { splitLines } from '../../core/edits/lineEndings';
 import { ApplyReview, type ReviewEnd } from '../apply/applyReview';

@@ -1,7 +1,11 @@
 // What VS Code's model picker shows for each gateway chat model, from the catalog. Pure (no vscode
 // import). The limits and features are read by core (contextLength.ts, modelFeatures.ts), so the
 // chat panel and VS Code's chat agree on what a model can take.
-import { catalogContextLength, catalogFeatures, catalogMaxOutputTokens, contextBudget, estimateTextTokens, MESSAGE_OVERHEAD_TOKENS, type Model } from '../../core/index';
+import { catalogContextLength, catalogMaxOutputTokens } from '../../core/context/contextLength';
+import { catalogFeatures } from '../../core/models/modelFeatures';
+import { contextBudget } from '../../core/context/contextBudget';
+import { estimateTextTokens, MESSAGE_OVERHEAD_TOKENS } from '../../core/context/tokenEstimate';
+import type { Model } from '../../core/types/account';
 import { categoryOf, providerOf } from '../models/catalogTree';
 
 export interface ModelInformation {

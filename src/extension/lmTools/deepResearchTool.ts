@@ -3,7 +3,7 @@
 // returning the report and its sources, or returns the job id at once for #researchStatus.
 // Cancelling only stops the waiting: the job goes on, and the Research view announces its end.
 import * as vscode from 'vscode';
-import type { ResearchJob } from '../../core/index';
+import type { ResearchJob } from '../../core/types/account';
 import { failureReason, jobTitle } from '../research/jobPresentation';
 import type { JobOutcome } from '../research/researchJobs';
 import type { LmToolDeps } from './lmToolDeps';

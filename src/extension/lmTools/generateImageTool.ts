@@ -4,7 +4,7 @@
 // another of the same answer did not (all are paid for). Charged per image: asks first.
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import type { ImageGenerationRequest } from '../../core/index';
+import type { ImageGenerationRequest } from '../../core/types/media';
 import { readSettings } from '../config';
 import { modelFor } from '../models/catalogModels';
 import { IMAGE_SIZES } from '../media/generateImageCommand';

@@ -2,7 +2,9 @@
 // free, so no confirmation. The job detail comes through the client the Research view uses and is
 // shown as the view's report document is (the same markdown, redacted).
 import * as vscode from 'vscode';
-import { classifyResearchStatus, GatewayError, type ResearchJob } from '../../core/index';
+import { classifyResearchStatus } from '../../core/research/researchHelpers';
+import { GatewayError } from '../../core/errors';
+import type { ResearchJob } from '../../core/types/account';
 import { jobTitle, reportMarkdown } from '../research/jobPresentation';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from './toolNames';

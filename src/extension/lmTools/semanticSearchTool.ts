@@ -4,7 +4,7 @@
 // can take minutes; a "no" holds for the rest of the session. The files come through the
 // workspace-files gate (excluded, .gitignored and sensitive files are never indexed or returned).
 import * as vscode from 'vscode';
-import type { SemanticIndex } from '../../core/index';
+import type { SemanticIndex } from '../../core/search/semanticIndex';
 import { displayPath } from '../search/indexedFiles';
 import { runSemanticSearch } from '../search/semanticSearch';
 import type { LmToolDeps } from './lmToolDeps';

@@ -3,7 +3,9 @@
 // and the one place a failure becomes a message the model can act on. The API key never reaches
 // a result: gateway texts are redacted, and setup problems are written here, not echoed.
 import * as vscode from 'vscode';
-import { formatCredits, isAbortError, type GatewayClient } from '../../core/index';
+import { formatCredits } from '../../core/account/creditsFormat';
+import { isAbortError } from '../../core/errors';
+import type { GatewayClient } from '../../core/transport/client';
 import type { CreditsMonitor } from '../account/creditsMonitor';
 import { describeInWords } from '../errors/errorWords';
 import type { Failures } from '../errors/failures';

@@ -1,6 +1,8 @@
 // The texts the language model tools return, built from what the services give. Pure (no vscode
 // import): unit-tested in Node. Written for a model to read and act on: plain lines, ISO times.
-import { formatCredits, formatResetIn, type RankedResult, type RerankItem } from '../../core/index';
+import { formatCredits, formatResetIn } from '../../core/account/creditsFormat';
+import type { RankedResult } from '../../core/search/rankResults';
+import type { RerankItem } from '../../core/types/media';
 import type { CreditsReading, CreditsState, SpendFigures } from '../account/creditsPresentation';
 
 /** Each passage as shown back by #rerank: enough to recognise it. */

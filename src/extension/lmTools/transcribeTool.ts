@@ -3,7 +3,12 @@
 // path, not excluded or .gitignored; a sensitive file is refused), and its size is checked by stat
 // before a byte is read. Charged per minute of audio: asks first, naming the file and its size.
 import * as vscode from 'vscode';
-import { audioUploadType, formatByteSize, isTranscribableFile, TRANSCRIPTION_FILE_EXTENSIONS, transcriptionUploadVerdict, type Transcription, type WorkspaceFile, type WorkspaceFiles } from '../../core/index';
+import { audioUploadType, isTranscribableFile, TRANSCRIPTION_FILE_EXTENSIONS } from '../../core/media/audioFiles';
+import { formatByteSize } from '../../core/limits';
+import { transcriptionUploadVerdict } from '../../core/media/uploadSize';
+import type { Transcription } from '../../core/types/media';
+import type { WorkspaceFile } from '../../core/workspaceFiles/workspaceFile';
+import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import { modelFor } from '../models/catalogModels';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from './toolNames';

@@ -1,5 +1,5 @@
 // Joining the audio parts of a long reading into one file. Pure: unit-tested in Node.
-import type { SpeechFormat } from '../../core/index';
+import type { SpeechFormat } from '../../core/types/media';
 
 interface WavParts { readonly fmt: Uint8Array; readonly data: Uint8Array }
 

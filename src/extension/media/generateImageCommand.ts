@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ImageGenerationRequest } from '../../core/index';
+import type { ImageGenerationRequest } from '../../core/types/media';
 import { SetupRequiredError } from '../errors/setupError';
 import { failureSummary, splitDownloads, type ImageFailure } from './imageData';
 import type { ImageGallery, GalleryEntry } from './imageGallery';

@@ -1,6 +1,8 @@
 // Generated images as the gallery keeps them, and the names they are saved under. No vscode
 // import: unit-tested in Node. The bytes come from client.images.download (type read from them).
-import type { DownloadedImage, GeneratedImage, ImageType } from '../../core/index';
+import type { DownloadedImage } from '../../core/images/imageDownloader';
+import type { GeneratedImage } from '../../core/types/media';
+import type { ImageType } from '../../core/images/imageType';
 
 /** An image of an answer that arrived: its bytes, their type (read from them) and the revised prompt. */
 export interface ReceivedImage {

@@ -1,6 +1,7 @@
 import { assertNever } from '../../shared/assertNever';
 import * as vscode from 'vscode';
-import type { ImageGenerationRequest, ImageType } from '../../core/index';
+import type { ImageGenerationRequest } from '../../core/types/media';
+import type { ImageType } from '../../core/images/imageType';
 import { parseGalleryToHostMessage, type GalleryFailure, type GalleryImage, type HostToGalleryMessage } from '../../shared/galleryProtocol';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';

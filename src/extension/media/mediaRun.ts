@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isAbortError } from '../../core/index';
+import { isAbortError } from '../../core/errors';
 import type { Failures } from '../errors/failures';
 
 export type Report = (message: string, increment?: number) => void;

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
-import { SPEECH_FORMATS, splitSpeechInput, type SpeechFormat, type SpeechResult } from '../../core/index';
-import type { GatewayClient } from '../../core/index';
+import { SPEECH_FORMATS } from '../../core/media/audioFiles';
+import { splitSpeechInput } from '../../core/media/speechInput';
+import type { SpeechFormat, SpeechResult } from '../../core/types/media';
+import type { GatewayClient } from '../../core/transport/client';
 import { joinSpeechParts } from './audioJoin';
 import type { MediaDeps } from './mediaDeps';
 import { pickModel, pickValue } from './mediaPicks';

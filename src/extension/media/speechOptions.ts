@@ -1,5 +1,5 @@
 // The choices of a speech request (gateway-api "POST /audio/speech"). Pure: unit-tested in Node.
-import type { SpeechFormat } from '../../core/index';
+import type { SpeechFormat } from '../../core/types/media';
 
 export const SPEECH_VOICES = ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer'] as const;
 const MIN_SPEED = 0.25;

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { audioUploadType, isTranscribableFile, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS, transcriptionUploadVerdict, type TranscriptionFormat } from '../../core/index';
+import { audioUploadType, isTranscribableFile, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS } from '../../core/media/audioFiles';
+import { transcriptionUploadVerdict } from '../../core/media/uploadSize';
+import type { TranscriptionFormat } from '../../core/types/media';
 import { SetupRequiredError } from '../errors/setupError';
 import type { MediaDeps } from './mediaDeps';
 import { TRANSCRIPTION_LANGUAGES } from './languageCodes';

@@ -1,5 +1,5 @@
 // How a transcription answer becomes an editor document. Pure (no vscode): unit-tested in Node.
-import type { Transcription, TranscriptionFormat, TranscriptionWord } from '../../core/index';
+import type { Transcription, TranscriptionFormat, TranscriptionWord } from '../../core/types/media';
 
 export interface TranscriptDocument {
   readonly content: string;

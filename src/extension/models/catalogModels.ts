@@ -1,4 +1,4 @@
-import type { Model } from '../../core/index';
+import type { Model } from '../../core/types/account';
 import type { ModelCategoryName } from '../../shared/settings';
 import { readSettings } from '../config';
 import type { ModelCatalog } from './modelCatalog';

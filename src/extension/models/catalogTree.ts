@@ -1,6 +1,7 @@
 // Groups the catalog for the Models view: category, then provider, then model. Pure (no vscode
 // import) so the grouping and filtering are unit-tested in Node.
-import { classifyModel, type Model } from '../../core/index';
+import { classifyModel } from '../../core/models/modelCategory';
+import type { Model } from '../../core/types/account';
 import { MODEL_CATEGORIES, type ModelCategoryName } from '../../shared/settings';
 import { categoryOverrides } from './categoryOverrides';
 

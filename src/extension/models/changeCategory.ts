@@ -2,7 +2,8 @@
 // settings (`models.categoryOverrides`), so the choice follows them across workspaces and a
 // repository they open cannot move their models.
 import * as vscode from 'vscode';
-import { classifyModel, type Model } from '../../core/index';
+import { classifyModel } from '../../core/models/modelCategory';
+import type { Model } from '../../core/types/account';
 import { MODEL_CATEGORIES, SETTINGS_SECTION, type ModelCategoryName } from '../../shared/settings';
 import { categoryOf, providerOf } from './catalogTree';
 import { categoryLabel } from './categoryLabel';

@@ -1,5 +1,5 @@
 // Which model a participant command uses. Pure (no vscode import).
-import type { Model } from '../../core/index';
+import type { Model } from '../../core/types/account';
 import type { ModelCategoryName } from '../../shared/settings';
 import { categoryOf, providerOf } from './catalogTree';
 

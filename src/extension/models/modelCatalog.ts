@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { catalogEntry, type Model } from '../../core/index';
+import { catalogEntry } from '../../core/parse/catalogEntry';
+import type { Model } from '../../core/types/account';
 import { onDidChangeSettingsUnder, readSettings } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';

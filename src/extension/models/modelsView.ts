@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Model } from '../../core/index';
+import type { Model } from '../../core/types/account';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 import { categoryOf, describeModel, groupCatalog, type CatalogCategory, type CategoryGroup, type ProviderGroup } from './catalogTree';

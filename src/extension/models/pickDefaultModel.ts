@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Model } from '../../core/index';
+import type { Model } from '../../core/types/account';
 import { SETTINGS_SECTION, type ModelCategoryName } from '../../shared/settings';
 import { readSettings } from '../config';
 import { categoryOf, providerOf } from './catalogTree';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { imageTypeOfExtension, type DownloadedImage } from '../../core/index';
+import { imageTypeOfExtension } from '../../core/images/imageType';
+import type { DownloadedImage } from '../../core/images/imageDownloader';
 
 export const SAVE_IMAGE_COMMAND = 'unifiedInference.chat.saveImage';
 /** Generated images kept in global storage; older ones are removed (the user saves what they keep). */

@@ -1,5 +1,5 @@
 // /models: the catalog as markdown, grouped by category then provider, the defaults marked. Pure.
-import type { Model } from '../../core/index';
+import type { Model } from '../../core/types/account';
 import { MODEL_CATEGORIES, type ModelCategoryName } from '../../shared/settings';
 import { CATEGORY_LABELS, groupCatalog } from '../models/catalogTree';
 import { escapeMarkdown, inlineCode } from '../../shared/markdownText';

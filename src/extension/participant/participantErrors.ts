@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GatewayClient } from '../../core/index';
+import type { GatewayClient } from '../../core/transport/client';
 import type { SetupAction } from './quotaMarkdown';
 import { describeError, type ErrorAction, type ErrorDescription } from '../errors/describeError';
 import { ACTION_COMMANDS } from '../errors/errorWords';

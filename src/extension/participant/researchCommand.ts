@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ResearchJob } from '../../core/index';
+import type { ResearchJob } from '../../core/types/account';
 import type { JobOutcome } from '../research/researchJobs';
 import { failureReason, jobTitle } from '../research/jobPresentation';
 import { escapeMarkdown } from '../../shared/markdownText';

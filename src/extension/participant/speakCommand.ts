@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { splitSpeechInput } from '../../core/index';
+import { splitSpeechInput } from '../../core/media/speechInput';
 import { readingTitle } from '../media/speechOptions';
 import { modelFor, noModelText } from '../models/catalogModels';
 import { lastAnswer } from './history';

@@ -1,5 +1,7 @@
 // How a research job looks in the tree and in its report document. Pure (no vscode import).
-import { classifyResearchStatus, extractResearchReport, extractResearchSources, isKnownResearchStatus, isOutOfCredits, type ResearchJob } from '../../core/index';
+import { classifyResearchStatus, extractResearchReport, extractResearchSources, isKnownResearchStatus } from '../../core/research/researchHelpers';
+import { isOutOfCredits } from '../../core/transport/retry';
+import type { ResearchJob } from '../../core/types/account';
 import type { ErrorDescription } from '../errors/describeError';
 
 export interface JobLook {

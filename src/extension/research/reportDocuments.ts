@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { GatewayError, type ResearchJob } from '../../core/index';
+import { GatewayError } from '../../core/errors';
+import type { ResearchJob } from '../../core/types/account';
 import { inertMarkdown } from '../../shared/inertMarkdown';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';

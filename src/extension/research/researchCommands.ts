@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ResearchJob } from '../../core/index';
+import type { ResearchJob } from '../../core/types/account';
 import type { Failures } from '../errors/failures';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';

@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, classifyResearchStatus, ResearchPollLoop, type GatewayClient, type ResearchJob } from '../../core/index';
+import { AuthenticationError } from '../../core/errors';
+import { classifyResearchStatus } from '../../core/research/researchHelpers';
+import { ResearchPollLoop } from '../../core/research/pollLoop';
+import type { GatewayClient } from '../../core/transport/client';
+import type { ResearchJob } from '../../core/types/account';
 import { SetupRequiredError } from '../errors/setupError';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';

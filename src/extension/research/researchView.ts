@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ResearchJob } from '../../core/index';
+import type { ResearchJob } from '../../core/types/account';
 import { Disposable } from '../lifecycle';
 import { lookOf } from './jobPresentation';
 import { describeFilter } from './researchQuery';

@@ -6,7 +6,7 @@
 // (moved in, checked out) is listed, since watchers do not always report the files inside it.
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { WorkspaceFile } from '../../core/index';
+import type { WorkspaceFile } from '../../core/workspaceFiles/workspaceFile';
 import { readSettings } from '../config';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { listIndexCandidates, type IndexCandidates } from './indexedFiles';

@@ -1,6 +1,8 @@
 // The gateway calls semantic search makes, with the model choice and the connection's bookkeeping
 // (model use for the credits display, failures for the out-of-credits notice) in one place.
-import type { EmbedBatch, GatewayClient, RerankItem } from '../../core/index';
+import type { EmbedBatch } from '../../core/search/semanticIndex';
+import type { GatewayClient } from '../../core/transport/client';
+import type { RerankItem } from '../../core/types/media';
 import type { ModelCategoryName } from '../../shared/settings';
 import type { Failures } from '../errors/failures';
 import { SetupRequiredError } from '../errors/setupError';

@@ -2,7 +2,10 @@
 // or sensitive file, real paths inside the folders), narrowed by the include glob setting, minus
 // files over the size cap (by stat, before anything is read). Index entries are keyed by URI.
 import * as vscode from 'vscode';
-import type { FileState, IndexSource, WorkspaceFile, WorkspaceFiles } from '../../core/index';
+import type { FileState } from '../../core/search/indexPlan';
+import type { IndexSource } from '../../core/search/semanticIndex';
+import type { WorkspaceFile } from '../../core/workspaceFiles/workspaceFile';
+import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import { readSettings } from '../config';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 

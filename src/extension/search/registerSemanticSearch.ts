@@ -10,7 +10,7 @@ import { SearchIndexService } from './searchIndexService';
 import { OPEN_RESULT_COMMAND, SearchResultsView } from './searchResultsView';
 import { openResult } from './semanticSearch';
 import { copyEmbeddingCommand, rerankLinesCommand, type CopyEmbeddingArgs, type RerankLinesArgs } from './selectionCommands';
-import type { RankedResult } from '../../core/index';
+import type { RankedResult } from '../../core/search/rankResults';
 
 export interface SemanticSearchDeps {
   readonly connection: GatewayConnection;

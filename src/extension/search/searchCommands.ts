@@ -1,7 +1,7 @@
 // "Index Workspace for Semantic Search" and "Semantic Search...": the user-facing flow around
 // SearchIndexService and runSemanticSearch (progress, cancellation, messages, the quick pick).
 import * as vscode from 'vscode';
-import type { RankedResult } from '../../core/index';
+import type { RankedResult } from '../../core/search/rankResults';
 import type { Log } from '../log';
 import type { SearchModelsDeps } from './gatewayModels';
 import type { IndexRun, SearchIndexService } from './searchIndexService';

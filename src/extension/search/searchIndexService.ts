@@ -4,7 +4,10 @@
 // embeds only the chunks whose text changed, and appends only those to the index on disk.
 // Updates run one at a time; the running one can be cancelled.
 import * as vscode from 'vscode';
-import { IndexStorage, isAbortError, SemanticIndex, type FileState, type IndexSource, type SaveResult, type UpdateReport } from '../../core/index';
+import { IndexStorage, type SaveResult } from '../../core/search/indexStorage';
+import { isAbortError } from '../../core/errors';
+import { SemanticIndex, type IndexSource, type UpdateReport } from '../../core/search/semanticIndex';
+import type { FileState } from '../../core/search/indexPlan';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { chooseSearchModel, gatewayEmbedder, type SearchModelsDeps } from './gatewayModels';

@@ -1,6 +1,6 @@
 // The "Search Results" view: the results of the last semantic search, each opening its lines.
 import * as vscode from 'vscode';
-import type { RankedResult } from '../../core/index';
+import type { RankedResult } from '../../core/search/rankResults';
 import { Disposable } from '../lifecycle';
 import { lineLabel, previewOf, type SearchOutcome } from './semanticSearch';
 import { displayPath } from './indexedFiles';

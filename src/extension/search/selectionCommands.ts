@@ -1,7 +1,7 @@
 // "Rerank Lines..." and "Copy Embedding of Selection": the rerank and embeddings endpoints on the
 // editor's selection, without any index.
 import * as vscode from 'vscode';
-import { reorderLines } from '../../core/index';
+import { reorderLines } from '../../core/search/rankResults';
 import type { Log } from '../log';
 import { chooseSearchModel, gatewayEmbedder, gatewayRerank, type SearchModelsDeps } from './gatewayModels';
 

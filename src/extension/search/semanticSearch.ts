@@ -1,7 +1,8 @@
 // A query against the index: embed it with the index's model, take the nearest chunks by cosine
 // similarity, read their text as it is now, and let the reranker order them.
 import * as vscode from 'vscode';
-import { rankResults, type Candidate, type IndexSource, type RankedResult, type SemanticIndex } from '../../core/index';
+import { rankResults, type Candidate, type RankedResult } from '../../core/search/rankResults';
+import type { IndexSource, SemanticIndex } from '../../core/search/semanticIndex';
 import { readSettings } from '../config';
 import type { Log } from '../log';
 import { chooseSearchModel, gatewayEmbedder, gatewayRerank, type SearchModelsDeps } from './gatewayModels';

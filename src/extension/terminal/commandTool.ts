@@ -11,7 +11,9 @@
 import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import * as vscode from 'vscode';
-import { relativeWithin, runCommand, type ShellPlatform } from '../../core/index';
+import { relativeWithin } from '../../core/workspaceFiles/rootFolders';
+import { runCommand } from '../../core/commands/runCommand';
+import type { ShellPlatform } from '../../core/commands/shellInvocation';
 import { API_KEY_ENV_VAR } from '../apiKey/apiKeyStore';
 import type { ToolCallRequest, ToolOutcome, ToolReview } from '../answers/toolHost';
 import type { GatewayTool } from '../answers/gatewayAnswer';

@@ -3,7 +3,11 @@
 // and unifiedInference.sensitiveFiles. A view is built per operation (a few settings reads and a
 // realpath per folder), so a changed setting or .gitignore counts from the next call on.
 import * as vscode from 'vscode';
-import { WorkspaceFiles, type ExcludeGlobs, type ExclusionBaseline, type FolderConfig, type Resolution, type WorkspaceFile } from '../../core/index';
+import { WorkspaceFiles, type Resolution } from '../../core/workspaceFiles/workspaceFiles';
+import type { ExcludeGlobs } from '../../core/workspaceFiles/fileRules';
+import type { ExclusionBaseline } from '../../core/workspaceFiles/exclusionBaseline';
+import type { FolderConfig } from '../../core/workspaceFiles/rootFolders';
+import type { WorkspaceFile } from '../../core/workspaceFiles/workspaceFile';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 

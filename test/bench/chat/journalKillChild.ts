@@ -2,7 +2,7 @@
 // extension's own pieces (runReply, the conversation store, the reply journal), exactly as the chat
 // controller wires them, until the bench SIGKILLs it. Prints `streaming` at the first text.
 // Usage: node journalKillChild.js <folder> <conversation id> <gateway url> <api key> <model>
-import { GatewayClient } from '../../../src/core/index';
+import { GatewayClient } from '../../../src/core/transport/client';
 import type { AssistantTurn, Conversation } from '../../../src/shared/chatModel';
 import { ConversationStore } from '../../../src/extension/chat/history/conversationStore';
 import { runReply } from '../../../src/extension/chat/replyRunner';

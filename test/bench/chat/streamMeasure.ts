@@ -1,7 +1,7 @@
 // Streams one long reply from the gateway into a page through the controller's own pieces (the
 // real GatewayClient, runReply, DeltaBatcher, `replyDelta` messages) and measures, per streamed
 // piece, when it became visible, and every main-thread task the page ran meanwhile.
-import { GatewayClient } from '../../../src/core/index';
+import { GatewayClient } from '../../../src/core/transport/client';
 import { DeltaBatcher } from '../../../src/extension/chat/deltaBatcher';
 import { runReply } from '../../../src/extension/chat/replyRunner';
 import type { AssistantTurn, Conversation, UserTurn } from '../../../src/shared/chatModel';

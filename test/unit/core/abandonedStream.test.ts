@@ -18,8 +18,8 @@ const { GatewayClient } = require(process.env.CORE_INDEX);
 
 function runChild(baseUrl: string): Promise<{ code: number | null; stdout: string; ms: number }> {
   const started = Date.now();
-  // Compiled layout: out/test/unit/core -> out/src/core/index.js
-  const coreIndex = path.resolve(__dirname, '../../../src/core/index.js');
+  // Compiled layout: out/test/unit/core -> out/src/core/transport/client.js
+  const coreIndex = path.resolve(__dirname, '../../../src/core/transport/client.js');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', CHILD], { env: { ...process.env, CORE_INDEX: coreIndex, BASE_URL: baseUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';

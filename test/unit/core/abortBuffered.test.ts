@@ -3,11 +3,11 @@
 import * as assert from 'node:assert/strict';
 import { startGateway } from '../../gateway/index';
 import type { LocalGateway } from '../../gateway/index';
-import { GatewayClient } from '../../../src/core/index';
-import type { ChatCompletionRequest } from '../../../src/core/index';
-import { parseChatStream } from '../../../src/core/chatStream';
-import { Exchange } from '../../../src/core/exchange';
-import { managedStream } from '../../../src/core/streamIterable';
+import { GatewayClient } from '../../../src/core/transport/client';
+import type { ChatCompletionRequest } from '../../../src/core/types/chat';
+import { parseChatStream } from '../../../src/core/streams/chatStream';
+import { Exchange } from '../../../src/core/transport/exchange';
+import { managedStream } from '../../../src/core/streams/streamIterable';
 import { chatContentStream } from './fixtures';
 import { delay, encoder, sendJson, sseData, startServer } from './testUtil';
 import type { TestServer } from './testUtil';

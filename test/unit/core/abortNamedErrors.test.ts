@@ -2,7 +2,8 @@
 // not pass for the caller's cancellation: the caller would stay silent about a failed request.
 import * as assert from 'node:assert/strict';
 import { Agent } from 'undici';
-import { ConnectionError, GatewayClient } from '../../../src/core/index';
+import { ConnectionError } from '../../../src/core/errors';
+import { GatewayClient } from '../../../src/core/transport/client';
 import { rejectionOf } from './testUtil';
 
 describe('core: errors named AbortError without a cancellation', () => {

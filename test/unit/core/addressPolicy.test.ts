@@ -1,6 +1,7 @@
 // Which addresses an image link may reach, as a pure policy (fake DNS, nothing is connected).
 import * as assert from 'node:assert/strict';
-import { addressClass, ImageDownloadError } from '../../../src/core/index';
+import { addressClass } from '../../../src/core/net/addressClass';
+import { ImageDownloadError } from '../../../src/core/errors';
 import { AddressPolicy } from '../../../src/core/images/addressPolicy';
 import { rejectionOf } from './testUtil';
 

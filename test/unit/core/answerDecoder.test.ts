@@ -2,7 +2,11 @@
 // from its Content-Type and first bytes, with the bytes split at every offset: an SSE stream under
 // a wrong or missing content type, a whole JSON answer, or a page that is neither.
 import * as assert from 'node:assert/strict';
-import { ChatStreamAccumulator, MessageStreamAccumulator, parseChatStream, parseMessagesStream, StreamError, UnexpectedContentError } from '../../../src/core/index';
+import { ChatStreamAccumulator } from '../../../src/core/streams/chatAccumulator';
+import { MessageStreamAccumulator } from '../../../src/core/streams/messageAccumulator';
+import { parseChatStream } from '../../../src/core/streams/chatStream';
+import { parseMessagesStream } from '../../../src/core/streams/messagesStream';
+import { StreamError, UnexpectedContentError } from '../../../src/core/errors';
 import { contentSnippet } from '../../../src/core/answers/unexpectedContent';
 import { chunked, collect, encoder, everySplit } from './testUtil';
 

@@ -1,6 +1,6 @@
 // L7 of the review: wire-conventions say backoff goes "from 0.5 s to 8 s with jitter".
 import * as assert from 'node:assert/strict';
-import { backoffDelay } from '../../../src/core/index';
+import { backoffDelay } from '../../../src/core/transport/retry';
 
 describe('core: backoff bounds (review L7)', () => {
   it('L7: every backoff delay, jitter included, stays within 0.5 s to 8 s and grows', () => {

@@ -2,7 +2,9 @@
 // the client must count) is refused once the cap is passed and the connection is closed; a
 // declared Content-Length over the cap is refused before any byte is read.
 import * as assert from 'node:assert/strict';
-import { GatewayClient, MAX_CATALOG_BYTES, MAX_SMALL_JSON_BYTES, ResponseTooLargeError } from '../../../src/core/index';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { MAX_CATALOG_BYTES, MAX_SMALL_JSON_BYTES } from '../../../src/core/limits';
+import { ResponseTooLargeError } from '../../../src/core/errors';
 import { FAULT_HEADER, startGateway } from '../../gateway/index';
 import type { LocalGateway } from '../../gateway/index';
 import { rejectionOf, useTestServer } from './testUtil';

@@ -1,7 +1,7 @@
 // A terminal command's output as the model gets it: whole when small, start and end with the
 // count of what was left out when large, memory bounded however much is printed.
 import * as assert from 'node:assert/strict';
-import { CappedOutput } from '../../../src/core/index';
+import { CappedOutput } from '../../../src/core/commands/cappedOutput';
 
 describe('core/commands: capped output', () => {
   it('keeps small output whole, across chunks', () => {

@@ -1,5 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { catalogContextLength, catalogEntry, catalogFeatures, catalogMaxOutputTokens, classifyModel, modelPricing, type Model } from '../../../src/core/index';
+import { catalogContextLength, catalogMaxOutputTokens } from '../../../src/core/context/contextLength';
+import { catalogEntry } from '../../../src/core/parse/catalogEntry';
+import { catalogFeatures } from '../../../src/core/models/modelFeatures';
+import { classifyModel } from '../../../src/core/models/modelCategory';
+import { modelPricing } from '../../../src/core/models/modelPricing';
+import type { Model } from '../../../src/core/types/account';
 import { CATALOG, modelObject } from '../../gateway/catalog';
 
 /** Everything the extension derives from a catalog entry. */

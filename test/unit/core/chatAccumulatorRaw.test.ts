@@ -1,8 +1,8 @@
 // M2: ChatStreamAccumulator fed raw chunks directly (not through client.chat.stream, which
 // normalises them): every variant wire-conventions allows is read, none crashes.
 import * as assert from 'node:assert/strict';
-import { ChatStreamAccumulator } from '../../../src/core/index';
-import type { ChatCompletionChunk } from '../../../src/core/index';
+import { ChatStreamAccumulator } from '../../../src/core/streams/chatAccumulator';
+import type { ChatCompletionChunk } from '../../../src/core/types/chat';
 
 /** A chunk as a server might send it, typed loosely on purpose. */
 const raw = (value: unknown): ChatCompletionChunk => value as ChatCompletionChunk;

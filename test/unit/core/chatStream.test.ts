@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { ChatStreamAccumulator, GatewayError, StreamError, parseChatStream } from '../../../src/core/index';
-import type { ChatCompletionChunk, ChatStreamSnapshot } from '../../../src/core/index';
+import { ChatStreamAccumulator } from '../../../src/core/streams/chatAccumulator';
+import { GatewayError, StreamError } from '../../../src/core/errors';
+import { parseChatStream } from '../../../src/core/streams/chatStream';
+import type { ChatCompletionChunk } from '../../../src/core/types/chat';
+import type { ChatStreamSnapshot } from '../../../src/core/streams/chatAccumulator';
 import { chatChunk, chatContentExpected, chatContentStream, chatPartial, chatToolExpected, chatToolStream, withLineEnds } from './fixtures';
 import { chunked, collect, encoder, everySplit } from './testUtil';
 

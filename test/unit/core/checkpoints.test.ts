@@ -4,10 +4,13 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CheckpointCorruptError, CheckpointStore, decidePrune, describeDrift, fileKey, folderIdentity, isSafeRelativePath, parseManifest, planRestore, restoreDrift, sha256, WorkspaceFiles,
-  type CheckpointManifest, type CheckpointSummary, type CurrentState, type PlanFile, type PlannedRestore,
-} from '../../../src/core/index';
+import { CheckpointCorruptError, CheckpointStore, sha256 } from '../../../src/core/checkpoints/checkpointStore';
+import { decidePrune, type CheckpointSummary } from '../../../src/core/checkpoints/pruneRules';
+import { describeDrift, restoreDrift, type PlannedRestore } from '../../../src/core/checkpoints/restoreDrift';
+import { fileKey, isSafeRelativePath, parseManifest, type CheckpointManifest } from '../../../src/core/checkpoints/checkpointManifest';
+import { folderIdentity } from '../../../src/core/workspaceFiles/folderIdentity';
+import { planRestore, type CurrentState, type PlanFile } from '../../../src/core/checkpoints/restorePlan';
+import { WorkspaceFiles } from '../../../src/core/workspaceFiles/workspaceFiles';
 
 const H = (c: string): string => sha256(new TextEncoder().encode(c));
 const file = (hash: string, size = 1) => ({ kind: 'file', hash, size }) as const;

@@ -1,22 +1,11 @@
 // The context window's pure logic: the token estimate, the budget, trimming, the compaction plan.
 import * as assert from 'node:assert/strict';
-import {
-  calibratedRatio,
-  contextBudget,
-  estimateRequestTokens,
-  estimateTextTokens,
-  isContextLengthError,
-  MIN_TRIM_CHARS,
-  OLD_RESULT_CHARS,
-  planCompaction,
-  reportedContextLength,
-  reportedInputTokens,
-  trimMiddle,
-  catalogContextLength,
-  type ContextMessage,
-  type ContextTurn,
-  type CompactionInput,
-} from '../../../src/core/index';
+import { calibratedRatio, estimateRequestTokens, estimateTextTokens, type ContextMessage } from '../../../src/core/context/tokenEstimate';
+import { contextBudget } from '../../../src/core/context/contextBudget';
+import { isContextLengthError, reportedContextLength, reportedInputTokens } from '../../../src/core/context/contextErrors';
+import { MIN_TRIM_CHARS, trimMiddle } from '../../../src/core/context/trimText';
+import { OLD_RESULT_CHARS, planCompaction, type ContextTurn, type CompactionInput } from '../../../src/core/context/compactionPlan';
+import { catalogContextLength } from '../../../src/core/context/contextLength';
 
 const user = (id: string, text: string): ContextTurn => ({ id, user: true, messages: [{ role: 'user', parts: [{ kind: 'text', text }] }] });
 const reply = (id: string, text: string): ContextTurn => ({ id, user: false, messages: [{ role: 'assistant', parts: [{ kind: 'text', text }] }] });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { formatCredits, formatDuration, formatResetIn, UNKNOWN_CREDITS } from '../../../src/core/index';
+import { formatCredits, formatDuration, formatResetIn, UNKNOWN_CREDITS } from '../../../src/core/account/creditsFormat';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -3,8 +3,12 @@
 // The loop runs on a fake clock that fires timers the way Node does, so the count of polls in a
 // stretch of virtual time is exact: no real time passes and nothing depends on the machine's speed.
 import * as assert from 'node:assert/strict';
-import { clampDelay, MAX_TIMER_DELAY_MS, nextPollDelay, parseRetryAfter, RateLimitError, ResearchPollLoop } from '../../../src/core/index';
-import { retryDelay } from '../../../src/core/retry';
+import { clampDelay, MAX_TIMER_DELAY_MS } from '../../../src/core/transport/delay';
+import { nextPollDelay } from '../../../src/core/research/pollSchedule';
+import { parseRetryAfter } from '../../../src/core/transport/retry';
+import { RateLimitError } from '../../../src/core/errors';
+import { ResearchPollLoop } from '../../../src/core/research/pollLoop';
+import { retryDelay } from '../../../src/core/transport/retry';
 import { FakeClock, FakePoller } from './researchPollFakes';
 
 const DAY = 24 * 60 * 60 * 1000;

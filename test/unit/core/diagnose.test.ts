@@ -4,8 +4,12 @@
 import * as assert from 'node:assert/strict';
 import { FAULT_HEADER, startGateway } from '../../gateway/index';
 import type { LocalGateway } from '../../gateway/index';
-import { AuthenticationError, ConnectionError, diagnoseConnectionError, GatewayClient, GatewayError, ProxyError, RateLimitError, TimeoutError } from '../../../src/core/index';
-import type { ConnectionDiagnosis, GatewayClientOptions } from '../../../src/core/index';
+import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, TimeoutError } from '../../../src/core/errors';
+import { diagnoseConnectionError } from '../../../src/core/net/diagnose';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { ProxyError } from '../../../src/core/net/proxyError';
+import type { ConnectionDiagnosis } from '../../../src/core/net/diagnose';
+import type { GatewayClientOptions } from '../../../src/core/types/common';
 import { closedPort, selfSignedCertificate, startHttpsServer } from './netFixtures';
 import { rejectionOf } from './testUtil';
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isDurableTempName, removeStrayTempFiles, writeFileDurably } from '../../../src/core/index';
+import { isDurableTempName, removeStrayTempFiles, writeFileDurably } from '../../../src/core/storage/durableFile';
 
 describe('writeFileDurably', () => {
   let folder: string;

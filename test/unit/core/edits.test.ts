@@ -6,7 +6,13 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyReplacements, applySearchReplace, applyUnifiedDiff, computeHunks, lineEndingOf, linesOf, MAX_REVIEW_LINES, reviewDiff, textReplacements, WorkspaceFiles, type EditOutcome } from '../../../src/core/index';
+import { applyReplacements, textReplacements } from '../../../src/core/edits/textChanges';
+import { applySearchReplace, type EditOutcome } from '../../../src/core/edits/searchReplace';
+import { applyUnifiedDiff } from '../../../src/core/edits/unifiedPatch';
+import { computeHunks } from '../../../src/core/apply/lineHunks';
+import { lineEndingOf, linesOf } from '../../../src/core/edits/lineEndings';
+import { MAX_REVIEW_LINES, reviewDiff } from '../../../src/core/edits/reviewDiff';
+import { WorkspaceFiles } from '../../../src/core/workspaceFiles/workspaceFiles';
 
 const FILE = ['import { a } from "./a";', '', 'export function one(): number {', '  return 1;', '}', '', 'export function two(): number {', '  return 2;', '}', ''].join('\n');
 

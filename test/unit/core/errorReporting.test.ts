@@ -2,8 +2,10 @@
 // conventions exactly, never quote the key, tell "could not reach" apart from "closed mid-answer",
 // and stream errors carry the response's status and request id.
 import * as assert from 'node:assert/strict';
-import { AuthenticationError, ConnectionError, GatewayClient, GatewayError, StreamError, parseErrorBody } from '../../../src/core/index';
-import type { ChatCompletionRequest } from '../../../src/core/index';
+import { AuthenticationError, ConnectionError, GatewayError, StreamError } from '../../../src/core/errors';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { parseErrorBody } from '../../../src/core/parse/errorBody';
+import type { ChatCompletionRequest } from '../../../src/core/types/chat';
 import { collect, delay, sendJson, sseData, useTestServer } from './testUtil';
 
 const chatReq: ChatCompletionRequest = { model: 'local/sim', messages: [{ role: 'user', content: 'hi' }] };

@@ -4,7 +4,9 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AS_IT_WAS, ExclusionBaseline, NOT_KEPT, NOT_KEPT_NOTE, WorkspaceFiles, type ExcludeGlobs } from '../../../src/core/index';
+import { AS_IT_WAS, ExclusionBaseline, NOT_KEPT, NOT_KEPT_NOTE } from '../../../src/core/workspaceFiles/exclusionBaseline';
+import { WorkspaceFiles } from '../../../src/core/workspaceFiles/workspaceFiles';
+import type { ExcludeGlobs } from '../../../src/core/workspaceFiles/fileRules';
 import { GitignoreCache, openFolders } from '../../../src/core/workspaceFiles/rootFolders';
 import { admit } from '../../../src/core/workspaceFiles/workspaceFile';
 

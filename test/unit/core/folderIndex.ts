@@ -3,7 +3,9 @@
 import { readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { EmbedBatch, FileState, GatewayClient, IndexSource } from '../../../src/core/index';
+import type { EmbedBatch, IndexSource } from '../../../src/core/search/semanticIndex';
+import type { FileState } from '../../../src/core/search/indexPlan';
+import type { GatewayClient } from '../../../src/core/transport/client';
 
 export function listFolder(root: string): Map<string, FileState> {
   const files = new Map<string, FileState>();

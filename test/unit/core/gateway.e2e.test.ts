@@ -5,23 +5,15 @@ import * as assert from 'node:assert/strict';
 import { encodeWav } from '../../gateway/wav';
 import { FAULT_HEADER, startGateway } from '../../gateway/index';
 import type { LocalGateway } from '../../gateway/index';
-import {
-  AuthenticationError,
-  ChatStreamAccumulator,
-  classifyModel,
-  classifyResearchStatus,
-  extractResearchReport,
-  extractResearchSources,
-  GatewayClient,
-  GatewayError,
-  InvalidRequestError,
-  MessageStreamAccumulator,
-  RateLimitError,
-  StreamError,
-  TimeoutError,
-  whereStatus,
-} from '../../../src/core/index';
-import type { ChatCompletionRequest, MessageCreateRequest, ThinkingBlock, Transcription } from '../../../src/core/index';
+import { AuthenticationError, GatewayError, InvalidRequestError, RateLimitError, StreamError, TimeoutError } from '../../../src/core/errors';
+import { ChatStreamAccumulator } from '../../../src/core/streams/chatAccumulator';
+import { classifyModel } from '../../../src/core/models/modelCategory';
+import { classifyResearchStatus, extractResearchReport, extractResearchSources, whereStatus } from '../../../src/core/research/researchHelpers';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { MessageStreamAccumulator } from '../../../src/core/streams/messageAccumulator';
+import type { ChatCompletionRequest } from '../../../src/core/types/chat';
+import type { MessageCreateRequest, ThinkingBlock } from '../../../src/core/types/messages';
+import type { Transcription } from '../../../src/core/types/media';
 import { delay, within } from './testUtil';
 
 const CHAT = 'sim-openai/gpt-sim-mini';

@@ -3,7 +3,11 @@
 // counter of the matcher proves the work stays within states x path length. The old regular
 // expressions took tens of seconds to forever on the first three.
 import * as assert from 'node:assert/strict';
-import { compileGlob, FileRules, globMachine, isGitignored, MAX_BRACE_DEPTH, MAX_GLOB_LENGTH, parseGitignore, sensitiveMatcher, type GitignoreFile } from '../../../src/core/index';
+import { compileGlob, globMachine } from '../../../src/core/workspaceFiles/glob';
+import { FileRules } from '../../../src/core/workspaceFiles/fileRules';
+import { isGitignored, parseGitignore, type GitignoreFile } from '../../../src/core/workspaceFiles/gitignore';
+import { MAX_BRACE_DEPTH, MAX_GLOB_LENGTH } from '../../../src/core/workspaceFiles/globParse';
+import { sensitiveMatcher } from '../../../src/core/workspaceFiles/sensitivePaths';
 
 const root = (content: string): GitignoreFile[] => [{ base: '', rules: parseGitignore(content) }];
 

@@ -5,7 +5,8 @@ import * as assert from 'node:assert/strict';
 import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitConfigRunValues, WorkspaceFiles } from '../../../src/core/index';
+import { gitConfigRunValues } from '../../../src/core/workspaceFiles/gitRunPaths';
+import { WorkspaceFiles } from '../../../src/core/workspaceFiles/workspaceFiles';
 import { findGuardedLinks, linksReaching } from '../../../src/core/workspaceFiles/guardedLinks';
 import { GitignoreCache, openFolders } from '../../../src/core/workspaceFiles/rootFolders';
 

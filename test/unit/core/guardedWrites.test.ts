@@ -4,7 +4,10 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUILT_IN_GUARDED_WRITES, compileGlob, FileRules, guardedWriteMatcher, WorkspaceFiles } from '../../../src/core/index';
+import { BUILT_IN_GUARDED_WRITES, guardedWriteMatcher } from '../../../src/core/workspaceFiles/guardedWrites';
+import { compileGlob } from '../../../src/core/workspaceFiles/glob';
+import { FileRules } from '../../../src/core/workspaceFiles/fileRules';
+import { WorkspaceFiles } from '../../../src/core/workspaceFiles/workspaceFiles';
 
 describe('core/workspaceFiles: writes that are always asked', () => {
   const guard = guardedWriteMatcher();

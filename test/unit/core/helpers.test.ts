@@ -1,25 +1,12 @@
 import * as assert from 'node:assert/strict';
-import {
-  apiBaseUrl,
-  backoffDelay,
-  buildResearchQuery,
-  classifyModel,
-  classifyResearchStatus,
-  decodeBase64Embedding,
-  extractResearchReport,
-  extractResearchSources,
-  InvalidRequestError,
-  isKnownResearchStatus,
-  isOutOfCredits,
-  isRetryableStatus,
-  normalizeBaseUrl,
-  parseErrorBody,
-  parseRetryAfter,
-  splitSpeechInput,
-  whereAnd,
-  whereField,
-  whereStatus,
-} from '../../../src/core/index';
+import { apiBaseUrl, normalizeBaseUrl } from '../../../src/core/transport/baseUrl';
+import { backoffDelay, isOutOfCredits, isRetryableStatus, parseRetryAfter } from '../../../src/core/transport/retry';
+import { buildResearchQuery, classifyResearchStatus, extractResearchReport, extractResearchSources, isKnownResearchStatus, whereAnd, whereField, whereStatus } from '../../../src/core/research/researchHelpers';
+import { classifyModel } from '../../../src/core/models/modelCategory';
+import { decodeBase64Embedding } from '../../../src/core/parse/resources';
+import { InvalidRequestError } from '../../../src/core/errors';
+import { parseErrorBody } from '../../../src/core/parse/errorBody';
+import { splitSpeechInput } from '../../../src/core/media/speechInput';
 
 describe('core: base URL', () => {
   it('accepts a trailing slash and an address already ending in /api/v1 without doubling it', () => {

@@ -4,8 +4,12 @@
 // All connections go through a dispatcher that only reaches 127.0.0.1: a refusal that failed to
 // happen would show up as a failed connection, never as traffic leaving the machine.
 import * as assert from 'node:assert/strict';
-import { createDispatcher, GatewayClient, ImageDownloadError, ImageDownloader, ResponseTooLargeError, TimeoutError } from '../../../src/core/index';
-import type { DownloadedImage, GeneratedImage, ImageDownloadOptions } from '../../../src/core/index';
+import { createDispatcher } from '../../../src/core/net/dispatcher';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { ImageDownloadError, ResponseTooLargeError, TimeoutError } from '../../../src/core/errors';
+import { ImageDownloader } from '../../../src/core/images/imageDownloader';
+import type { DownloadedImage, ImageDownloadOptions } from '../../../src/core/images/imageDownloader';
+import type { GeneratedImage } from '../../../src/core/types/media';
 import { FAULT_HEADER, startGateway } from '../../gateway/index';
 import type { LocalGateway, RequestRecord } from '../../gateway/index';
 import { HUGE_IMAGE_BYTES } from '../../gateway/imageLinks';

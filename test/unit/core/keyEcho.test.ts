@@ -3,7 +3,10 @@
 // messages stream), the error the client hands on carries no form of the key, and the text of a
 // stream received before its error is kept.
 import * as assert from 'node:assert/strict';
-import { ChatStreamAccumulator, GatewayClient, MessageStreamAccumulator, secretForms } from '../../../src/core/index';
+import { ChatStreamAccumulator } from '../../../src/core/streams/chatAccumulator';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { MessageStreamAccumulator } from '../../../src/core/streams/messageAccumulator';
+import { secretForms } from '../../../src/core/secrets/redact';
 import { FAULT_HEADER, startGateway, type LocalGateway } from '../../gateway/index';
 
 // Slashes and a dash: JSON may escape the first (`\/`), and the gateway spells it all in `\u` escapes.

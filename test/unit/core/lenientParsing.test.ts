@@ -1,7 +1,8 @@
 // L4 and L5 of the review: lenient parsing that keeps the server's meaning (a string index is
 // still an index) and refuses to invent one (no credits value is not "0 credits").
 import * as assert from 'node:assert/strict';
-import { GatewayClient, GatewayError } from '../../../src/core/index';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { GatewayError } from '../../../src/core/errors';
 import { normalizeChatChunk } from '../../../src/core/parse/chat';
 import { parseQuota } from '../../../src/core/parse/resources';
 import { sendJson, useTestServer } from './testUtil';

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { GatewayError, MessageStreamAccumulator, StreamError, parseMessagesStream } from '../../../src/core/index';
-import type { Message, MessageStreamEvent } from '../../../src/core/index';
+import { GatewayError, StreamError } from '../../../src/core/errors';
+import { MessageStreamAccumulator } from '../../../src/core/streams/messageAccumulator';
+import { parseMessagesStream } from '../../../src/core/streams/messagesStream';
+import type { Message, MessageStreamEvent } from '../../../src/core/types/messages';
 import { messagesEvent, messagesExpected, messagesStream, withLineEnds } from './fixtures';
 import { chunked, encoder, everySplit } from './testUtil';
 

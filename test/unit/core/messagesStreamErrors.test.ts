@@ -1,7 +1,8 @@
 // M5: an OpenAI-style error object on a Messages stream (no `type`, no `event:`) ends the stream
 // with the server's message instead of being skipped and reported as an interruption.
 import * as assert from 'node:assert/strict';
-import { StreamError, parseMessagesStream } from '../../../src/core/index';
+import { StreamError } from '../../../src/core/errors';
+import { parseMessagesStream } from '../../../src/core/streams/messagesStream';
 import { collect, chunked, encoder } from './testUtil';
 
 const start = `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'm1', type: 'message', role: 'assistant', model: 'x', content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 0 } } })}\n\n`;

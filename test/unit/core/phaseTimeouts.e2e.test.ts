@@ -1,4 +1,4 @@
-// The three timed waits of a request (src/core/timeouts.ts), each against something that stalls in
+// The three timed waits of a request (src/core/transport/timeouts.ts), each against something that stalls in
 // exactly that phase: a server that accepts TCP but never completes TLS (connect), the local
 // gateway's delay-headers (first byte) and delay-chunks (silence mid-stream). Small values; the
 // tests wait for the error and read its phase, never measure time.
@@ -6,9 +6,12 @@ import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { FAULT_HEADER, startGateway } from '../../gateway/index';
 import type { LocalGateway } from '../../gateway/index';
-import { ChatStreamAccumulator, createDispatcher, GatewayClient, TimeoutError } from '../../../src/core/index';
-import type { ChatCompletionRequest } from '../../../src/core/index';
-import { resolveTimeouts } from '../../../src/core/timeouts';
+import { ChatStreamAccumulator } from '../../../src/core/streams/chatAccumulator';
+import { createDispatcher } from '../../../src/core/net/dispatcher';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { TimeoutError } from '../../../src/core/errors';
+import type { ChatCompletionRequest } from '../../../src/core/types/chat';
+import { resolveTimeouts } from '../../../src/core/transport/timeouts';
 import { describeChatError } from '../../../src/extension/errors/describeError';
 import { rejectionOf } from './testUtil';
 

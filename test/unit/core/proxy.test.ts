@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { describeProxy, matchesNoProxy, selectProxy } from '../../../src/core/index';
+import { describeProxy } from '../../../src/core/net/dispatcher';
+import { matchesNoProxy, selectProxy } from '../../../src/core/net/proxy';
 
 describe('core: proxy selection', () => {
   it('matchesNoProxy: a table of hosts, ports and entries', () => {

@@ -5,8 +5,10 @@
 import * as assert from 'node:assert/strict';
 import { startGateway } from '../../gateway/index';
 import type { LocalGateway } from '../../gateway/index';
-import { classifyResearchStatus, GatewayClient, ResearchPollLoop } from '../../../src/core/index';
-import type { ResearchJob } from '../../../src/core/index';
+import { classifyResearchStatus } from '../../../src/core/research/researchHelpers';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { ResearchPollLoop } from '../../../src/core/research/pollLoop';
+import type { ResearchJob } from '../../../src/core/types/account';
 import { FakeClock, settle } from './researchPollFakes';
 
 describe('ResearchPollLoop against the local gateway', function () {

@@ -1,8 +1,10 @@
 // The research poll schedule (pure) and ResearchPollLoop on a fake clock: every delay here is
 // exact, because no real time passes.
 import * as assert from 'node:assert/strict';
-import { GatewayError, nextPollDelay, RateLimitError, ResearchPollLoop } from '../../../src/core/index';
-import type { PollDecision, PollInput, PollJob, PollOptions } from '../../../src/core/index';
+import { GatewayError, RateLimitError } from '../../../src/core/errors';
+import { nextPollDelay } from '../../../src/core/research/pollSchedule';
+import { ResearchPollLoop } from '../../../src/core/research/pollLoop';
+import type { PollDecision, PollInput, PollJob, PollOptions } from '../../../src/core/research/pollSchedule';
 import { FakeClock, FakePoller, settle } from './researchPollFakes';
 
 const NOW = Date.parse('2025-01-01T12:00:00.000Z');

@@ -1,6 +1,7 @@
 // Fakes for the research poll tests: a clock whose time only moves when the test says so, and a
 // poll callback whose requests the test answers one by one.
-import type { PollClock, PollJob } from '../../../src/core/index';
+import type { PollClock } from '../../../src/core/research/pollLoop';
+import type { PollJob } from '../../../src/core/research/pollSchedule';
 
 interface FakeTimer {
   readonly id: number;

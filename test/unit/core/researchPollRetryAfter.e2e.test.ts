@@ -2,8 +2,9 @@
 // loop must wait (at most 10 minutes), not fire at once. The check is on state (what the gateway
 // recorded, when the loop plans its next poll, what it asked the clock), never on elapsed time.
 import * as assert from 'node:assert/strict';
-import { GatewayClient, ResearchPollLoop } from '../../../src/core/index';
-import type { PollClock } from '../../../src/core/index';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { ResearchPollLoop } from '../../../src/core/research/pollLoop';
+import type { PollClock } from '../../../src/core/research/pollLoop';
 import { FAULT_HEADER, startGateway } from '../../gateway/index';
 import type { LocalGateway } from '../../gateway/index';
 

@@ -5,7 +5,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { descendantsOf, environHas, groupMember, parseProcStat, ProcessTree, readProcess, runCommand, type CommandRunOptions, type CommandRunResult, type ProcessEntry } from '../../../src/core/index';
+import { descendantsOf, environHas, groupMember, parseProcStat, ProcessTree, readProcess, type ProcessEntry } from '../../../src/core/commands/processTree';
+import { runCommand, type CommandRunOptions, type CommandRunResult } from '../../../src/core/commands/runCommand';
 
 const linux = process.platform === 'linux';
 

@@ -4,7 +4,9 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GatewayClient, loadIndex, saveIndex, SemanticIndex } from '../../../src/core/index';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { loadIndex, saveIndex } from '../../../src/core/search/indexFiles';
+import { SemanticIndex } from '../../../src/core/search/semanticIndex';
 import { startGateway, type LocalGateway } from '../../gateway/index';
 import { clientEmbedder, folderSource, listFolder } from './folderIndex';
 

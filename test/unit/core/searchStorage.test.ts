@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DELTA_FILE, IndexStorage, METADATA_FILE, POINTER_FILE, SemanticIndex, VECTORS_FILE, type EmbedBatch, type SaveStep } from '../../../src/core/index';
+import { DELTA_FILE, IndexStorage, METADATA_FILE, POINTER_FILE, VECTORS_FILE, type SaveStep } from '../../../src/core/search/indexStorage';
+import { SemanticIndex, type EmbedBatch } from '../../../src/core/search/semanticIndex';
 import { folderSource, listFolder } from './folderIndex';
 
 const MODEL = 'fake-embedding';

@@ -3,7 +3,14 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chunkText, loadIndex, looksBinary, rankResults, reorderLines, saveIndex, SemanticIndex, topK, VECTOR_HEADER_BYTES, VectorStore, VECTORS_FILE } from '../../../src/core/index';
+import { chunkText } from '../../../src/core/search/chunking';
+import { loadIndex, saveIndex } from '../../../src/core/search/indexFiles';
+import { looksBinary } from '../../../src/core/workspaceFiles/binary';
+import { rankResults, reorderLines } from '../../../src/core/search/rankResults';
+import { SemanticIndex } from '../../../src/core/search/semanticIndex';
+import { topK } from '../../../src/core/search/cosine';
+import { VECTOR_HEADER_BYTES, VectorStore } from '../../../src/core/search/vectorStore';
+import { VECTORS_FILE } from '../../../src/core/search/indexStorage';
 
 const lines = (n: number, prefix = 'line'): string => Array.from({ length: n }, (_, i) => `${prefix} ${i}`).join('\n') + '\n';
 

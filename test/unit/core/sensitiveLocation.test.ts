@@ -4,7 +4,9 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileRules, sensitiveMatcher, WorkspaceFiles } from '../../../src/core/index';
+import { FileRules } from '../../../src/core/workspaceFiles/fileRules';
+import { sensitiveMatcher } from '../../../src/core/workspaceFiles/sensitivePaths';
+import { WorkspaceFiles } from '../../../src/core/workspaceFiles/workspaceFiles';
 
 describe('core/workspaceFiles: sensitive by real location', () => {
   it('knows the credentials files of cloud, cluster and developer tools', () => {

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { commandEnvironment, shellInvocation, treeKill } from '../../../src/core/index';
+import { commandEnvironment, shellInvocation, treeKill } from '../../../src/core/commands/shellInvocation';
 
 const KEY = 'UNIFIED_INFERENCE_API_KEY';
 

@@ -4,7 +4,9 @@
 import * as assert from 'node:assert/strict';
 import { startGateway } from '../../gateway/index';
 import type { LocalGateway } from '../../gateway/index';
-import { GatewayClient, InvalidRequestError, splitSpeechInput } from '../../../src/core/index';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { InvalidRequestError } from '../../../src/core/errors';
+import { splitSpeechInput } from '../../../src/core/media/speechInput';
 
 const TTS = 'sim-openai/tts-sim-1';
 /** The catalog's price for TTS above, USD per million characters. */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { MAX_SPEND_READINGS, SPEND_RETENTION_MS, SpendTracker } from '../../../src/core/index';
+import { MAX_SPEND_READINGS, SPEND_RETENTION_MS, SpendTracker } from '../../../src/core/account/spendTracker';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -1,8 +1,12 @@
 // Every stream is bounded: an event that never ends, a stream that never ends, and a block index
 // used as an array index are each stopped at their cap, with an error that names it.
 import * as assert from 'node:assert/strict';
-import { MessageStreamAccumulator, parseChatStream, parseMessagesStream, StreamError, MAX_MESSAGE_BLOCKS, MAX_SSE_EVENT_BYTES } from '../../../src/core/index';
-import { SseDecoder } from '../../../src/core/sse';
+import { MessageStreamAccumulator } from '../../../src/core/streams/messageAccumulator';
+import { parseChatStream } from '../../../src/core/streams/chatStream';
+import { parseMessagesStream } from '../../../src/core/streams/messagesStream';
+import { StreamError } from '../../../src/core/errors';
+import { MAX_MESSAGE_BLOCKS, MAX_SSE_EVENT_BYTES } from '../../../src/core/limits';
+import { SseDecoder } from '../../../src/core/streams/sse';
 import { collect, encoder } from './testUtil';
 
 const CHUNK = 64 * 1024;

@@ -1,8 +1,10 @@
 // M4: chat.stream() and messages.stream() reject a bad request synchronously, before returning an
 // iterable, and send nothing; a good request still waits for the loop to start.
 import * as assert from 'node:assert/strict';
-import { GatewayClient, InvalidRequestError } from '../../../src/core/index';
-import type { ChatCompletionRequest, MessageCreateRequest } from '../../../src/core/index';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { InvalidRequestError } from '../../../src/core/errors';
+import type { ChatCompletionRequest } from '../../../src/core/types/chat';
+import type { MessageCreateRequest } from '../../../src/core/types/messages';
 import { delay, sendJson, startServer } from './testUtil';
 import type { TestServer } from './testUtil';
 

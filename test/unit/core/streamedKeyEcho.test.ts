@@ -3,7 +3,9 @@
 // a chat answer goes through (the chat panel and its journal, @unified, vscode.lm, Apply, the
 // summarizer), hands on no form of it, in text, reasoning or the returned parts, through either API.
 import * as assert from 'node:assert/strict';
-import { GatewayClient, secretForms, StreamError } from '../../../src/core/index';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { secretForms } from '../../../src/core/secrets/redact';
+import { StreamError } from '../../../src/core/errors';
 import { streamGatewayAnswer, type AnswerResult } from '../../../src/extension/answers/gatewayAnswer';
 import { startGateway, type LocalGateway } from '../../gateway/index';
 import { SPLIT_ECHO_END } from '../../gateway/keyEcho';

@@ -1,16 +1,9 @@
 // The client against tiny throwaway servers: auth headers, retries, Retry-After, timeouts, abort.
 import * as assert from 'node:assert/strict';
-import {
-  AuthenticationError,
-  ChatStreamAccumulator,
-  ConnectionError,
-  GatewayClient,
-  GatewayError,
-  RateLimitError,
-  StreamError,
-  TimeoutError,
-} from '../../../src/core/index';
-import type { ChatCompletionRequest } from '../../../src/core/index';
+import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, TimeoutError } from '../../../src/core/errors';
+import { ChatStreamAccumulator } from '../../../src/core/streams/chatAccumulator';
+import { GatewayClient } from '../../../src/core/transport/client';
+import type { ChatCompletionRequest } from '../../../src/core/types/chat';
 import { chatChunk } from './fixtures';
 import { collect, delay, sendJson, sseData, startServer, within } from './testUtil';
 import type { Handler, TestServer } from './testUtil';

@@ -1,6 +1,9 @@
 // The transcription upload is judged by its size (a stat) before the file is read.
 import * as assert from 'node:assert/strict';
-import { GatewayClient, InvalidRequestError, TRANSCRIPTION_CONFIRM_BYTES, TRANSCRIPTION_MAX_BYTES, transcriptionUploadVerdict } from '../../../src/core/index';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { InvalidRequestError } from '../../../src/core/errors';
+import { TRANSCRIPTION_CONFIRM_BYTES, TRANSCRIPTION_MAX_BYTES } from '../../../src/core/limits';
+import { transcriptionUploadVerdict } from '../../../src/core/media/uploadSize';
 import { rejectionOf } from './testUtil';
 
 const MiB = 1024 * 1024;

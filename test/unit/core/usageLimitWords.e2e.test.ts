@@ -4,7 +4,9 @@
 // count the attempts.
 import * as assert from 'node:assert/strict';
 import { FAULT_HEADER, startGateway, type LocalGateway } from '../../gateway/index';
-import { GatewayClient, isOutOfCredits, RateLimitError } from '../../../src/core/index';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { isOutOfCredits } from '../../../src/core/transport/retry';
+import { RateLimitError } from '../../../src/core/errors';
 
 const CHAT = 'sim-openai/gpt-sim-mini';
 const MESSAGES = 'sim-anthropic/claude-sim-sonnet';

@@ -5,8 +5,12 @@
 import * as assert from 'node:assert/strict';
 import { FAULT_HEADER, startGateway } from '../../gateway/index';
 import type { LocalGateway } from '../../gateway/index';
-import { ChatStreamAccumulator, GatewayClient, MessageStreamAccumulator, StreamError, UnexpectedContentError } from '../../../src/core/index';
-import type { ChatCompletionRequest, MessageCreateRequest } from '../../../src/core/index';
+import { ChatStreamAccumulator } from '../../../src/core/streams/chatAccumulator';
+import { GatewayClient } from '../../../src/core/transport/client';
+import { MessageStreamAccumulator } from '../../../src/core/streams/messageAccumulator';
+import { StreamError, UnexpectedContentError } from '../../../src/core/errors';
+import type { ChatCompletionRequest } from '../../../src/core/types/chat';
+import type { MessageCreateRequest } from '../../../src/core/types/messages';
 import { rejectionOf } from './testUtil';
 
 const CHAT = 'sim-openai/gpt-sim-mini';

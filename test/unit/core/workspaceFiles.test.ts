@@ -4,7 +4,13 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, openSync, readdirSync, closeSync, ftruncateSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
-import { compileGlob, decodeText, FileRules, isGitignored, looksBinary, parseGitignore, relativeWithin, sensitiveMatcher, WorkspaceFiles, type GitignoreFile } from '../../../src/core/index';
+import { compileGlob } from '../../../src/core/workspaceFiles/glob';
+import { decodeText, looksBinary } from '../../../src/core/workspaceFiles/binary';
+import { FileRules } from '../../../src/core/workspaceFiles/fileRules';
+import { isGitignored, parseGitignore, type GitignoreFile } from '../../../src/core/workspaceFiles/gitignore';
+import { relativeWithin } from '../../../src/core/workspaceFiles/rootFolders';
+import { sensitiveMatcher } from '../../../src/core/workspaceFiles/sensitivePaths';
+import { WorkspaceFiles } from '../../../src/core/workspaceFiles/workspaceFiles';
 
 const ignored = (files: GitignoreFile[], path: string, folder = false): boolean => isGitignored(files, path, folder);
 const root = (content: string): GitignoreFile => ({ base: '', rules: parseGitignore(content) });

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { classifyModel, modelPricing, pricedCost } from '../../../src/core/index';
+import { classifyModel } from '../../../src/core/models/modelCategory';
+import { modelPricing, pricedCost } from '../../../src/core/models/modelPricing';
 import { CATALOG } from '../../gateway/index';
 import { get, json, useGateway } from './helpers';
 

@@ -4,7 +4,7 @@
 // text), so it never goes into the system prompt: it is the first message, in the user's role,
 // framed as a record of the earlier conversation; the system prompt only says (in our words)
 // what that message is. Pure.
-import type { ContextTurn } from '../../../core/index';
+import type { ContextTurn } from '../../../core/context/compactionPlan';
 import type { ChatTurn, ContextDrop, ContextSummary, WireMessage } from '../../../shared/chatModel';
 import { turnsToWire } from '../conversationWire';
 

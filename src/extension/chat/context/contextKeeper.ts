@@ -5,24 +5,19 @@
 // when the summary request fails. After the gateway still refuses a request as too long (the
 // estimate was wrong), it compacts once more with what the error told. Only requests change: the
 // conversation keeps every turn. Pure (no vscode import): unit-tested against the local gateway.
-import {
-  calibratedRatio,
-  contextBudget,
-  DEFAULT_TOKENS_PER_CHAR,
-  isAbortError,
-  messageChars,
-  planCompaction,
-  reportedContextLength,
-  reportedInputTokens,
-  type CompactionPlan,
-  type GatewayClient,
-} from '../../../core/index';
+import { calibratedRatio, DEFAULT_TOKENS_PER_CHAR, messageChars } from '../../../core/context/tokenEstimate';
+import { contextBudget } from '../../../core/context/contextBudget';
+import { isAbortError } from '../../../core/errors';
+import { planCompaction, type CompactionPlan } from '../../../core/context/compactionPlan';
+import { reportedContextLength, reportedInputTokens } from '../../../core/context/contextErrors';
+import type { GatewayClient } from '../../../core/transport/client';
 import type { AssistantTurn, ChatTurn, ReplyContext, TokenUsage, WireMessage } from '../../../shared/chatModel';
 import { requestedAnswerTokens } from '../../answers/answerTokens';
 import type { GatewayAnswerRequest } from '../../answers/gatewayAnswer';
 import { usesMessagesApi } from '../../answers/gatewayMessages';
 import { turnsToWire } from '../conversationWire';
 import type { ContextFitter, FittedRequest } from '../replyRunner';
+import { systemPrompt, type SystemPromptParts } from '../../../core/chat/systemPrompt';
 import { compactedHistory, compactionNote, contextTurns, summaryMessage, type CompactedHistory } from './compactedHistory';
 import { summarizeTurns } from './summarizer';
 
@@ -37,8 +32,8 @@ class ContextOverflowError extends Error {
 export interface ContextKeeperOptions {
   readonly client: GatewayClient;
   readonly request: Pick<GatewayAnswerRequest, 'model' | 'api' | 'provider' | 'maxTokens' | 'thinkingBudget' | 'reasoningEffort'>;
-  /** The system prompt before any compaction note (the user's prompt, notes, instruction files). */
-  readonly system: string;
+  /** The system prompt's parts but the compaction note, which each round adds for itself. */
+  readonly system: Omit<SystemPromptParts, 'compaction'>;
   /** The conversation's turns before the reply. */
   readonly turns: readonly ChatTurn[];
   readonly reply: AssistantTurn;
@@ -169,7 +164,8 @@ export class ContextKeeper implements ContextFitter {
   }
 
   private system(): string {
-    return [this.options.system, compactionNote(this.history.summary, this.history.dropped)].filter(Boolean).join('\n\n');
+    const compaction = compactionNote(this.history.summary, this.history.dropped);
+    return systemPrompt({ ...this.options.system, ...(compaction ? { compaction } : {}) });
   }
 
   /** The summary of the oldest turns, as the request's first (user-role) message. */

@@ -1,23 +1,19 @@
-// The composer's context meter: how much of the model's context the next request holds, measured
-// (the last reply's usage, as the gateway counted it) or estimated (characters, before the first
-// reply or after the model or the attachments changed), and the instruction files the requests
-// carry. Posted after every change the controller reports (see `after`).
+// The composer's context meter: how much of the model's context the next request holds (see
+// meterEstimate.ts), and the instruction files the requests carry. The chat tells it when the
+// conversation, its model, parameters or attachments changed (`invalidate`); it watches the
+// instruction files, workspace trust and the chat settings itself.
 import * as vscode from 'vscode';
-import { catalogContextLength, estimateRequestTokens, estimateTextTokens } from '../../../core/index';
+import { catalogContextLength } from '../../../core/context/contextLength';
 import type { Attachment, Conversation } from '../../../shared/chatModel';
 import type { ContextMeter, HostToChatMessage } from '../../../shared/chatProtocol';
 import { Disposable } from '../../lifecycle';
 import type { ChatDeps } from '../chatDeps';
 import { chooseChatModel } from '../chatModels';
-import { turnsToWire, userTurnText } from '../conversationWire';
 import { readSettings } from '../../config';
-import { chatToolDefinitions } from '../chatTools';
-import { compactedHistory, compactionNote, summaryMessage } from './compactedHistory';
+import { chatToolDefinitions, workspaceToolsGate } from '../chatTools';
 import { readInstructionFiles } from './instructionFiles';
-import { instructionPrompt, INSTRUCTION_FILE_NAMES, type InstructionFile } from './instructionPrompt';
-
-/** Messages after which the meter may have changed. */
-const AFFECTING: ReadonlySet<HostToChatMessage['type']> = new Set(['conversation', 'replyEnded', 'models', 'attachments', 'turnsRemoved', 'userTurn', 'parameters']);
+import { INSTRUCTION_FILE_NAMES, type InstructionFile } from './instructionPrompt';
+import { estimateContextMeter } from './meterEstimate';
 
 export interface MeterSource {
   conversation(): Conversation;
@@ -48,9 +44,9 @@ export class ContextMeterReporter extends Disposable {
     }));
   }
 
-  /** Called with every message the controller posts: those that change the meter schedule a new one. */
-  after(message: HostToChatMessage): void {
-    if (AFFECTING.has(message.type)) this.schedule();
+  /** The conversation, its model, its parameters or the pending attachments changed: a new meter follows. */
+  invalidate(): void {
+    this.schedule();
   }
 
   /** Opens an instruction file the meter listed; any other path from the webview is ignored. */
@@ -62,25 +58,21 @@ export class ContextMeterReporter extends Disposable {
   /** The meter as it is now (also for tests). */
   async meter(): Promise<ContextMeter> {
     const conversation = this.source.conversation();
-    const attachments = this.source.attachments();
-    const files = await this.instructionFiles();
+    const instructionFiles = await this.instructionFiles();
     const model = conversation.model || chooseChatModel(this.deps) || '';
     const contextLength = catalogContextLength(this.deps.catalog.snapshot?.models.find((m) => m.id === model));
-    const chips = files.map((file) => ({ path: file.path, tokens: estimateTextTokens(file.text), truncated: file.truncated }));
-    const last = conversation.turns[conversation.turns.length - 1];
-    const pending = attachments.length ? estimateTextTokens(userTurnText({ text: '', attachments })) : 0;
-    const base = { ...(contextLength ? { contextLength } : {}), files: chips };
-    if (last?.role === 'assistant' && last.context?.usedTokens && last.model === model) {
-      return { ...base, usedTokens: last.context.usedTokens + pending, source: pending ? 'estimated' : 'measured' };
-    }
-    const history = compactedHistory(conversation.turns);
-    const system = [conversation.parameters.systemPrompt, instructionPrompt(files), compactionNote(history.summary, history.dropped)].filter(Boolean).join('\n\n');
-    const messages = [...(history.summary ? [summaryMessage(history.summary)] : []), ...turnsToWire(history.turns)];
-    // The tools' definitions go with every request when they are offered (as the reply would).
     const settings = readSettings();
-    const toolChars = settings.chat.workspaceTools && vscode.workspace.isTrusted ? JSON.stringify(chatToolDefinitions(settings)).length : 0;
-    const usedTokens = estimateRequestTokens({ system, messages, toolChars }, history.tokensPerChar) + pending;
-    return { ...base, usedTokens, source: 'estimated' };
+    const tools = workspaceToolsGate(settings, vscode.workspace.isTrusted);
+    return estimateContextMeter({
+      conversation,
+      attachments: this.source.attachments(),
+      instructionFiles,
+      model,
+      ...(contextLength ? { contextLength } : {}),
+      toolsWithheld: tools.withheld,
+      // The tools' definitions go with every request when they are offered (as the reply would).
+      toolChars: tools.offered ? JSON.stringify(chatToolDefinitions(settings)).length : 0,
+    });
   }
 
   private instructionFiles(): Promise<InstructionFile[]> {

@@ -1,7 +1,9 @@
 // What one reply's requests need to fit the model's context: the instruction files in the system
 // prompt, the model's context length from the catalog, and the keeper that compacts each round.
 // The chat controller calls this once per reply.
-import { catalogContextLength, type GatewayClient } from '../../../core/index';
+import { systemPrompt, type SystemPromptParts } from '../../../core/chat/systemPrompt';
+import { catalogContextLength } from '../../../core/context/contextLength';
+import type { GatewayClient } from '../../../core/transport/client';
 import type { AssistantTurn, ChatTurn } from '../../../shared/chatModel';
 import type { HostToChatMessage } from '../../../shared/chatProtocol';
 import type { GatewayAnswerRequest, GatewayTool } from '../../answers/gatewayAnswer';
@@ -14,8 +16,8 @@ export interface ReplyContextInput {
   readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceFiles' | 'log'>;
   readonly client: GatewayClient;
   readonly request: Pick<GatewayAnswerRequest, 'model' | 'api' | 'provider' | 'maxTokens' | 'thinkingBudget' | 'reasoningEffort'>;
-  /** The system prompt so far (the conversation's, notes). */
-  readonly system: string;
+  /** The system prompt's parts the reply knows (the conversation's prompt, the trust note); the instruction files are read here. */
+  readonly system: Omit<SystemPromptParts, 'instructions' | 'compaction'>;
   /** The turns before the reply. */
   readonly turns: readonly ChatTurn[];
   readonly reply: AssistantTurn;
@@ -29,18 +31,19 @@ export async function prepareReplyContext(input: ReplyContextInput): Promise<{ s
     input.deps.log.warn(`Could not read the workspace's instruction files: ${error instanceof Error ? error.message : String(error)}`);
     return [];
   });
-  const system = [input.system, instructionPrompt(files)].filter(Boolean).join('\n\n');
+  const instructions = instructionPrompt(files);
+  const parts = { ...input.system, ...(instructions ? { instructions } : {}) };
   const model = input.deps.catalog.snapshot?.models.find((m) => m.id === input.request.model);
   const contextLength = catalogContextLength(model);
   const keeper = new ContextKeeper({
     client: input.client,
     request: input.request,
-    system,
+    system: parts,
     turns: input.turns,
     reply: input.reply,
     ...(contextLength ? { contextLength } : {}),
     toolChars: input.tools?.length ? JSON.stringify(input.tools).length : 0,
     changed: (context) => input.post({ type: 'replyContext', id: input.reply.id, context }),
   });
-  return { system, keeper };
+  return { system: systemPrompt(parts), keeper };
 }

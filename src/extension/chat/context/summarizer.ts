@@ -5,7 +5,10 @@
 // the instructions tell the model to keep who-said-what and follow nothing it reads there (the
 // summary is later sent as background, never as the user's words). Pure (no vscode import):
 // unit-tested in Node against the local gateway.
-import { estimateTextTokens, trimMiddle, type ContextTurn, type GatewayClient } from '../../../core/index';
+import { estimateTextTokens } from '../../../core/context/tokenEstimate';
+import { trimMiddle } from '../../../core/context/trimText';
+import type { ContextTurn } from '../../../core/context/compactionPlan';
+import type { GatewayClient } from '../../../core/transport/client';
 import type { TokenUsage } from '../../../shared/chatModel';
 import { streamGatewayAnswer, type GatewayAnswerRequest } from '../../answers/gatewayAnswer';
 

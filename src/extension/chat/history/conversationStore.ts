@@ -11,7 +11,7 @@
 // saves made here refresh their entry directly.
 import { open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { removeStrayTempFiles, renameWithRetry, writeFileDurably, type FileStamp } from '../../../core/index';
+import { removeStrayTempFiles, renameWithRetry, writeFileDurably, type FileStamp } from '../../../core/storage/durableFile';
 import type { AssistantTurn, Conversation, ConversationSummary } from '../../../shared/chatModel';
 import { newId } from '../../../shared/ids';
 import { isRecord, parseConversation } from './conversationShape';

@@ -8,7 +8,7 @@
 // already in the JSON (a full save landed after the batch) is skipped, never doubled. A crash
 // mid-append leaves a torn last line, which replay ignores. No vscode import (tested in Node).
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
-import { processIsAlive } from '../../../core/index';
+import { processIsAlive } from '../../../core/storage/durableFile';
 import type { AssistantTurn, Conversation } from '../../../shared/chatModel';
 import { isRecord } from './conversationShape';
 

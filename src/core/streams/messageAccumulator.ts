@@ -1,0 +1,103 @@
+// Builds the whole Message from stream events: text, tool input JSON, thinking and its signature
+// (which must go back unchanged in the next turn). Owned by the caller, like ChatStreamAccumulator.
+import type { ContentBlock, Message, MessageStreamEvent, OtherBlock } from '../types/messages';
+import { tryParseJson } from '../parse/json';
+import { isBlockIndex } from '../limits';
+
+export class MessageStreamAccumulator {
+  private message: Message = { id: '', type: 'message', role: 'assistant', model: '', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } };
+  /** Tool input JSON text per block index, parsed at content_block_stop. */
+  private readonly partialJson = new Map<number, string>();
+
+  add(event: MessageStreamEvent): void {
+    // Events fed from elsewhere are read as defensively as the stream's: an index is an array index here.
+    if ('index' in event && !isBlockIndex(event.index)) return;
+    switch (event.type) {
+      case 'message_start':
+        this.message = { ...event.message, content: [...event.message.content], usage: { ...event.message.usage } };
+        break;
+      case 'content_block_start':
+        this.message.content[event.index] = { ...event.content_block };
+        break;
+      case 'content_block_delta':
+        this.applyDelta(event.index, event.delta);
+        break;
+      case 'content_block_stop': {
+        const json = this.partialJson.get(event.index);
+        const block = this.message.content[event.index];
+        if (json !== undefined && block?.type === 'tool_use') {
+          const input = tryParseJson(json);
+          (block as { input: unknown }).input = input === undefined ? json : input;
+        }
+        break;
+      }
+      case 'message_delta':
+        this.message.stop_reason = event.delta.stop_reason ?? this.message.stop_reason;
+        this.message.stop_sequence = event.delta.stop_sequence ?? this.message.stop_sequence;
+        // Counts are cumulative: later values replace earlier ones.
+        this.message.usage = { ...this.message.usage, ...event.usage };
+        break;
+      case 'message_stop':
+        break;
+    }
+  }
+
+  private applyDelta(index: number, delta: Extract<MessageStreamEvent, { type: 'content_block_delta' }>['delta']): void {
+    let block = this.message.content[index];
+    if (block === undefined) {
+      // A delta without its block start: make the block the delta implies.
+      block = delta.type === 'text_delta' ? { type: 'text', text: '' } : delta.type === 'input_json_delta' ? { type: 'tool_use', id: '', name: '', input: {} } : { type: 'thinking', thinking: '', signature: '' };
+      this.message.content[index] = block;
+    }
+    // A block whose type this client knows always has that type's shape (parseContentBlock), never OtherBlock's.
+    const target = block as ContentBlock;
+    switch (delta.type) {
+      case 'text_delta':
+        if (target.type === 'text') target.text += delta.text;
+        break;
+      case 'input_json_delta':
+        this.partialJson.set(index, (this.partialJson.get(index) ?? '') + delta.partial_json);
+        break;
+      case 'thinking_delta':
+        if (target.type === 'thinking') target.thinking += delta.thinking;
+        break;
+      case 'signature_delta':
+        if (target.type === 'thinking') target.signature += delta.signature;
+        break;
+    }
+  }
+
+  /** The message so far; blocks are copies. Tool input still streaming is shown as its JSON text. */
+  snapshot(): Message {
+    const content: (ContentBlock | OtherBlock)[] = [];
+    this.message.content.forEach((block, index) => {
+      const copy = this.copyOf(block, index);
+      if (copy !== undefined) content.push(copy);
+    });
+    return { ...this.message, content, usage: { ...this.message.usage } };
+  }
+
+  /**
+   * One block as snapshot() shows it, at the cost of that block alone: a caller that looks at each
+   * block when it stops would otherwise copy (and parse) the whole message every time.
+   */
+  block(index: number): ContentBlock | OtherBlock | undefined {
+    return isBlockIndex(index) ? this.copyOf(this.message.content[index], index) : undefined;
+  }
+
+  private copyOf(block: ContentBlock | OtherBlock | undefined, index: number): ContentBlock | OtherBlock | undefined {
+    if (block === undefined) return undefined;
+    const copy = { ...block };
+    const json = this.partialJson.get(index);
+    if (copy.type === 'tool_use' && json !== undefined) {
+      const input = tryParseJson(json);
+      (copy as { input: unknown }).input = input === undefined ? json : input;
+    }
+    return copy;
+  }
+
+  /** The text blocks joined. */
+  text(): string {
+    return this.message.content.map((block) => (block?.type === 'text' ? (block as { text: string }).text : '')).join('');
+  }
+}

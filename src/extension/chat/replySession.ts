@@ -1,0 +1,137 @@
+// The reply a chat is writing, at most one at a time: sending a message, stopping, regenerating,
+// editing a message and sending it again. What the reply itself does is replyWriter.ts's.
+import type { AssistantTurn, Conversation, UserTurn } from '../../shared/chatModel';
+import type { HostToChatMessage } from '../../shared/chatProtocol';
+import { newId } from '../../shared/ids';
+import type { ChatAttachments } from './chatAttachments';
+import type { ChatDeps } from './chatDeps';
+import { chooseChatModel } from './chatModels';
+import { turnsToWire } from './conversationWire';
+import { titleFromText } from './history/conversationTitle';
+import type { ReplyWriter } from './replyWriter';
+
+interface Running {
+  readonly controller: AbortController;
+  readonly reply: AssistantTurn;
+  readonly done: Promise<void>;
+}
+
+export interface ReplySessionHost {
+  /** The conversation the chat shows (the one a message goes to). */
+  conversation(): Conversation;
+  post(message: HostToChatMessage): void;
+  /** Turns were added or removed: the context meter estimates again. */
+  turnsChanged(): void;
+}
+
+export class ReplySession {
+  private running: Running | undefined;
+  private sendQueue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceState' | 'checkpoints'>,
+    private readonly attachments: ChatAttachments,
+    private readonly writer: ReplyWriter,
+    private readonly host: ReplySessionHost,
+  ) {}
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** A reply's text is still arriving (its end saves after the status is final: not busy then). */
+  get streaming(): boolean {
+    return this.running?.reply.status === 'streaming';
+  }
+
+  /**
+   * The webview offers Send again when `replyEnded` is posted, while the reply is still saving: a
+   * message sent then waits for that reply to finish instead of being dropped (the composer has
+   * already given it up). Sends are taken one after another.
+   */
+  send(text: string): Promise<void> {
+    const sent = this.sendQueue.then(() => this.sendAfterReply(text));
+    this.sendQueue = sent.catch(() => undefined);
+    return sent;
+  }
+
+  private async sendAfterReply(text: string): Promise<void> {
+    while (this.running) await this.running.done;
+    if (!text.trim() && this.attachments.pending.length === 0) return;
+    const conversation = this.host.conversation();
+    const turn: UserTurn = { role: 'user', id: newId('u'), text, attachments: this.attachments.take(), createdAt: Date.now() };
+    if (conversation.turns.length === 0) {
+      conversation.title = titleFromText(text || turn.attachments[0]?.path || '');
+      this.host.post({ type: 'title', title: conversation.title });
+    }
+    this.addTurn(conversation, turn);
+    await this.reply();
+  }
+
+  async stop(): Promise<void> {
+    const running = this.running;
+    if (!running) return;
+    running.controller.abort();
+    await running.done;
+  }
+
+  async regenerate(): Promise<void> {
+    if (this.running) return;
+    const last = this.host.conversation().turns.at(-1);
+    if (!last) return;
+    if (last.role === 'assistant') this.removeFrom(last.id);
+    await this.reply();
+  }
+
+  async editAndResend(turnId: string, text: string): Promise<void> {
+    if (this.running) await this.stop();
+    const conversation = this.host.conversation();
+    const original = conversation.turns.find((turn): turn is UserTurn => turn.id === turnId && turn.role === 'user');
+    if (!original || (!text.trim() && original.attachments.length === 0)) return;
+    this.removeFrom(turnId);
+    this.addTurn(conversation, { ...original, id: newId('u'), text, createdAt: Date.now() });
+    await this.reply();
+  }
+
+  dispose(): void {
+    this.running?.controller.abort();
+  }
+
+  private addTurn(conversation: Conversation, turn: UserTurn): void {
+    conversation.turns.push(turn);
+    this.host.post({ type: 'userTurn', turn });
+    this.host.turnsChanged();
+  }
+
+  private removeFrom(turnId: string): void {
+    const turns = this.host.conversation().turns;
+    const index = turns.findIndex((turn) => turn.id === turnId);
+    if (index < 0) return;
+    turns.splice(index);
+    this.host.post({ type: 'turnsRemoved', fromId: turnId });
+    this.host.turnsChanged();
+  }
+
+  /** Writes the reply to the last user turn, start to end; never throws. */
+  private async reply(): Promise<void> {
+    const conversation = this.host.conversation();
+    const model = conversation.model || chooseChatModel(this.deps);
+    const reply: AssistantTurn = { role: 'assistant', id: newId('a'), model: model ?? '', content: '', reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: Date.now() };
+    const history = turnsToWire(conversation.turns);
+    conversation.turns.push(reply);
+    if (model && !conversation.model) conversation.model = model;
+    this.host.post({ type: 'replyStarted', turn: reply });
+    const controller = new AbortController();
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    this.running = { controller, reply, done };
+    // Every chat's replies count: a restore from another view or panel must wait for this one too.
+    this.deps.checkpoints?.trackReply(done);
+    try {
+      await this.writer.write(conversation, reply, history, controller.signal);
+    } finally {
+      this.running = undefined;
+      finish();
+    }
+  }
+}
