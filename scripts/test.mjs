@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const mochaBin = require.resolve('mocha/bin/mocha.js');
@@ -35,7 +36,8 @@ function step(name, command, args) {
 }
 
 const mochaArgs = (glob, timeout) => [mochaBin, glob, '--reporter', './out/test/harness/countingReporter.js', '--timeout', String(timeout), '--exit'];
-const bin = (pkg, path) => join(dirname(require.resolve(`${pkg}/package.json`)), path);
+// Not require.resolve: knip's package exports neither its bin nor its package.json.
+const bin = (pkg, path) => join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', pkg, path);
 /** Each check is its own step; `npm run lint -- --fix` and `npm run format` fix what they find. */
 const checks = [
   ['lint', [bin('eslint', 'bin/eslint.js'), '--cache', '--cache-strategy', 'content', '--cache-location', 'out/.eslintcache', '.']],

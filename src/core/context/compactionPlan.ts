@@ -54,7 +54,7 @@ export interface CompactionPlan {
 
 /** Tool results in older turns longer than this are trimmed first. */
 export const OLD_RESULT_CHARS = 2_000;
-export const DEFAULT_KEEP_TURNS = 4;
+const DEFAULT_KEEP_TURNS = 4;
 
 /** One trimmable part, with its original text so a second cut is made from the whole, not from a cut. */
 interface Slot {

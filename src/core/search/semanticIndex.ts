@@ -15,7 +15,7 @@ export interface IndexSource {
 /** Embeds texts, one vector each in the same order. */
 export type EmbedBatch = (texts: string[], signal?: AbortSignal) => Promise<ArrayLike<number>[]>;
 
-export interface IndexProgress {
+interface IndexProgress {
   readonly filesDone: number;
   readonly filesTotal: number;
   readonly chunksEmbedded: number;
@@ -71,7 +71,7 @@ export interface PendingChanges {
   readonly touched: ReadonlySet<string>;
 }
 
-export const DEFAULT_BATCH_SIZE = 64;
+const DEFAULT_BATCH_SIZE = 64;
 
 export class SemanticIndex {
   private changedFiles = new Set<string>();
@@ -234,6 +234,6 @@ export class SemanticIndex {
 }
 
 /** A short hash of a chunk's text (96 bits: collisions are not a concern at workspace scale). */
-export function chunkHash(text: string): string {
+function chunkHash(text: string): string {
   return createHash('sha1').update(text).digest('base64').slice(0, 16);
 }

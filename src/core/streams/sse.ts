@@ -88,30 +88,3 @@ export class SseDecoder {
     return this.failure;
   }
 }
-
-export interface SseEvent {
-  data: string;
-  event?: string;
-  unterminated?: boolean;
-}
-
-/** Every event of a byte stream, for callers that want SSE without a protocol on top. */
-export async function* sseEvents(source: AsyncIterable<Uint8Array>): AsyncGenerator<SseEvent, void, undefined> {
-  let events: SseEvent[] = [];
-  const decoder = new SseDecoder((data, event, unterminated) => {
-    const item: SseEvent = { data };
-    if (event !== undefined) item.event = event;
-    if (unterminated) item.unterminated = true;
-    events.push(item);
-  });
-  for await (const bytes of source) {
-    const failure = decoder.push(bytes);
-    const ready = events;
-    events = [];
-    yield* ready;
-    if (failure !== undefined) throw failure;
-  }
-  const failure = decoder.end();
-  yield* events;
-  if (failure !== undefined) throw failure;
-}

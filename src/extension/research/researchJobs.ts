@@ -12,7 +12,7 @@ import { appendPage, chunkPages, uniqueJobs } from './jobPages';
 import { failureReason, jobTitle } from './jobPresentation';
 import { DEFAULT_QUERY, IN_PROGRESS_LIMIT, inProgressQuery, jobsByIdQuery, listQuery, type ResearchViewQuery } from './researchQuery';
 
-export const PAGE_SIZE = 20;
+const PAGE_SIZE = 20;
 const REQUEST_TIMEOUT_MS = 30_000;
 
 export type JobOutcome = { readonly job: ResearchJob; readonly phase: 'succeeded' | 'failed' };
