@@ -1,86 +1,72 @@
 import * as vscode from 'vscode';
 import { formatActivationLine, formatActivationPhases, startActivationClock } from '../shared/activationTiming';
-import { MODEL_CATEGORIES, type ModelCategoryName } from '../shared/settings';
-import { showCreditsMenu } from './account/creditsMenu';
-import { CreditsMonitor } from './account/creditsMonitor';
-import { CreditsStatusItem } from './account/creditsStatusItem';
-import { clearApiKeyCommand, setApiKeyCommand } from './apiKey/apiKeyCommands';
-import { CodeApplier } from './apply/codeApplier';
-import { registerCommitMessage } from './commitMessage/registerCommitMessage';
-import { Failures } from './errors/failures';
+import { registerAccount } from './account/registerAccount';
 import { API_KEY_SECRET_ID, ApiKeyStore } from './apiKey/apiKeyStore';
-import { createCheckpoints } from './checkpoints/createCheckpoints';
-import { seedCheckpointForUiTest } from './uiTestSeed';
-import { WorkspaceFileIndex } from './workspaceFiles/workspaceFileIndex';
+import { registerApiKey } from './apiKey/registerApiKey';
+import { CodeApplier } from './apply/codeApplier';
 import { ConversationStore } from './chat/history/conversationStore';
 import { LastConversation } from './chat/lastConversation';
 import { registerChat } from './chat/registerChat';
-import { registerCompletions } from './completions/registerCompletions';
-import { registerInlineEdit } from './inlineEdit/registerInlineEdit';
 import { CostMeter } from './chat/replyCost';
+import { createCheckpoints } from './checkpoints/createCheckpoints';
+import { registerCommitMessage } from './commitMessage/registerCommitMessage';
+import { registerCompletions } from './completions/registerCompletions';
 import { openSettings, rememberSettings } from './config';
-import { GatewayConnection } from './gateway/gatewayConnection';
-import { setBaseUrlCommand } from './gateway/setBaseUrl';
-import { testConnectionCommand } from './gateway/testConnection';
-import { GatewayLanguageModels, manageLanguageModels } from './languageModels/languageModelProvider';
-import { registerUnifiedParticipant } from './participant/unifiedParticipant';
+import { Failures } from './errors/failures';
+import { registerGateway } from './gateway/registerGateway';
+import { registerInlineEdit } from './inlineEdit/registerInlineEdit';
+import { registerLanguageModels } from './languageModels/registerLanguageModels';
 import { registerLanguageModelTools } from './lmTools/registerLanguageModelTools';
 import { Log } from './log';
 import { registerMediaCommands } from './media/mediaCommands';
-import { CATEGORY_LABELS, categoryOf } from './models/catalogTree';
-import { ModelCatalog } from './models/modelCatalog';
-import { ModelsView } from './models/modelsView';
-import { changeModelCategory } from './models/changeCategory';
-import { pickDefaultModel, setDefaultModel } from './models/pickDefaultModel';
-import { ReportDocuments } from './research/reportDocuments';
-import { registerResearchCommands } from './research/researchCommands';
-import { ResearchJobs } from './research/researchJobs';
-import { ResearchView } from './research/researchView';
+import { registerModels } from './models/registerModels';
+import { registerUnifiedParticipant } from './participant/unifiedParticipant';
+import { registerResearch } from './research/registerResearch';
 import { registerSemanticSearch } from './search/registerSemanticSearch';
 import { createTestApi, type TestApi } from './testApi';
 import { ToolServerDefinitions } from './toolServers/toolServerProvider';
+import { seedCheckpointForUiTest } from './uiTestSeed';
+import { WorkspaceFileIndex } from './workspaceFiles/workspaceFileIndex';
 import { WorkspaceFilesService } from './workspaceFiles/workspaceFilesService';
-import type { Model } from '../core/types/account';
 
-/** Wires the extension together; every object it builds is owned by `context.subscriptions`. */
+/**
+ * Activation is a list of features. Each feature folder's `register…(context, services)` builds
+ * its objects, registers its commands and views, and pushes what it owns into
+ * `context.subscriptions`; what it returns joins the services handed to the features after it.
+ * The clock's phases (logged, read by `npm run bench -- activation`) name the features.
+ */
 export async function activate(context: vscode.ExtensionContext): Promise<TestApi | undefined> {
-  // Activation cost is measured here and logged (npm run bench -- activation reads the line).
   const clock = startActivationClock(() => performance.now());
   // First, so the remembered settings are forgotten before any other configuration listener runs.
   context.subscriptions.push(rememberSettings());
   const log = new Log();
   const apiKeys = new ApiKeyStore(context.secrets);
-  context.subscriptions.push(log, apiKeys);
+  context.subscriptions.push(log, apiKeys, ...commandTable(log));
   log.redactFrom(() => apiKeys.knownSecrets());
   const storedKey = await clock.awaiting(apiKeys.get()); // learn the stored key now, so the log redacts it from the first line
+  registerApiKey(context, { apiKeys, log });
   clock.phase('log and key');
 
-  const connection = new GatewayConnection(apiKeys, log);
-  const credits = new CreditsMonitor(connection, log);
-  const creditsItem = new CreditsStatusItem(credits);
+  const connection = registerGateway(context, { apiKeys, log });
+  const { credits, creditsItem } = registerAccount(context, { connection, log });
   // Every feature's failures: described one way, reported to the connection once, shown with their actions.
   const failures = new Failures(connection, log, () => credits.resetTime());
+  context.subscriptions.push(failures);
   clock.phase('connection and credits');
-  const catalog = new ModelCatalog(connection, context.globalState, log);
-  const models = new ModelsView(catalog);
+  const { catalog, models } = registerModels(context, { connection, log });
   clock.phase('models');
-  const research = new ResearchJobs(connection, log);
-  const researchView = new ResearchView(research);
-  const reports = new ReportDocuments(connection, research);
-  context.subscriptions.push(connection, credits, creditsItem, failures, catalog, models, research, researchView, reports);
-  context.subscriptions.push(...registerResearchCommands({ jobs: research, reports, view: researchView, connection, failures, log }));
+  const { research, researchView, reports } = registerResearch(context, { connection, failures, log });
   clock.phase('research');
-  const languageModels = new GatewayLanguageModels(connection, catalog, log, failures);
+  const languageModels = registerLanguageModels(context, { connection, catalog, failures, log });
   const toolServers = new ToolServerDefinitions(log);
-  context.subscriptions.push(languageModels, toolServers);
+  context.subscriptions.push(toolServers);
   clock.phase('language models and tool servers');
   const participant = registerUnifiedParticipant({ connection, failures, research, reports, catalog, credits, log, extensionUri: context.extensionUri, storageUri: context.globalStorageUri });
   context.subscriptions.push(...participant.disposables);
   clock.phase('@unified');
   const workspaceFiles = new WorkspaceFilesService();
-  context.subscriptions.push(workspaceFiles);
   const semanticSearch = registerSemanticSearch({ connection, failures, catalog, log, storageUri: context.storageUri, workspaceFiles });
-  context.subscriptions.push(...semanticSearch.disposables);
+  context.subscriptions.push(workspaceFiles, ...semanticSearch.disposables);
   clock.phase('semantic search');
   // The rest of the gateway as tools for chat agents (research, search, rerank, images, transcription, credits).
   const lmTools = registerLanguageModelTools({ connection, failures, catalog, credits, research, reports, searchIndex: semanticSearch.service, workspaceFiles, log });
@@ -113,28 +99,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(...chat.disposables);
   clock.phase('chat');
 
-  context.subscriptions.push(
-    vscode.commands.registerCommand('unifiedInference.setApiKey', () => setApiKeyCommand(apiKeys, log)),
-    vscode.commands.registerCommand('unifiedInference.clearApiKey', () => clearApiKeyCommand(apiKeys, log)),
-    vscode.commands.registerCommand('unifiedInference.showLog', () => log.show()),
-    vscode.commands.registerCommand('unifiedInference.openSettings', () => openSettings()),
-    vscode.commands.registerCommand('unifiedInference.setBaseUrl', () => setBaseUrlCommand()),
-    vscode.commands.registerCommand('unifiedInference.testConnection', () => testConnectionCommand(connection, log)),
-    vscode.commands.registerCommand('unifiedInference.refreshCredits', () => credits.refresh()),
-    vscode.commands.registerCommand('unifiedInference.showCreditsMenu', () => showCreditsMenu()),
-    vscode.commands.registerCommand('unifiedInference.manageLanguageModels', () => manageLanguageModels()),
-    vscode.commands.registerCommand('unifiedInference.models.refresh', () => catalog.refresh()),
-    vscode.commands.registerCommand('unifiedInference.models.filter', () => models.promptFilter()),
-    vscode.commands.registerCommand('unifiedInference.models.clearFilter', () => models.setFilter('')),
-    vscode.commands.registerCommand('unifiedInference.models.copyId', (node?: { model?: Model }) => node?.model && vscode.env.clipboard.writeText(node.model.id)),
-    vscode.commands.registerCommand('unifiedInference.models.setAsDefault', (node?: { model?: Model }) => setAsDefault(node?.model)),
-    vscode.commands.registerCommand('unifiedInference.models.changeCategory', (node?: { model?: Model }, category?: ModelCategoryName | 'auto') => changeModelCategory(catalog, node?.model, category)),
-    ...MODEL_CATEGORIES.map((category) =>
-      vscode.commands.registerCommand(`unifiedInference.pickDefault${CATEGORY_LABELS[category]}Model`, () => pickDefaultModel(catalog, category)),
-    ),
-  );
-  clock.phase('commands');
-
   await clock.awaiting(connection.initialize(storedKey !== undefined));
   clock.phase('initialize');
   const activation = clock.finish();
@@ -146,10 +110,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     : undefined;
 }
 
-/** "Set as Default": the model's own category (the user's override if they chose one). */
-async function setAsDefault(model: Model | undefined): Promise<void> {
-  if (!model) return;
-  await setDefaultModel(categoryOf(model), model.id);
+/** The commands of no one feature: the log and the settings. */
+function commandTable(log: Log): vscode.Disposable[] {
+  const commands: Record<string, () => unknown> = {
+    'unifiedInference.showLog': () => log.show(),
+    'unifiedInference.openSettings': () => openSettings(),
+  };
+  return Object.entries(commands).map(([id, run]) => vscode.commands.registerCommand(id, run));
 }
 
 export function deactivate(): void {

@@ -13,7 +13,7 @@ import { GatewayClient } from '../../src/core/transport/client';
 import { ResearchPollLoop } from '../../src/core/research/pollLoop';
 import type { PollOptions } from '../../src/core/research/pollSchedule';
 import type { ResearchJob } from '../../src/core/types/account';
-import { inProgressQuery } from '../../src/extension/research/researchQuery';
+import { inProgressQuery } from '../../src/core/research/researchQuery';
 import { startGateway } from '../gateway/index';
 
 export interface ResearchBenchOptions {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { appendPage, chunkPages, uniqueJobs } from '../../src/extension/research/jobPages';
+import { appendPage, chunkPages, uniqueJobs } from '../../src/core/research/jobPages';
 import { demoteHeadings, failureReason, lookOf, outcomeMessage, relativeAge, reportMarkdown } from '../../src/extension/research/jobPresentation';
-import { describeFilter, DEFAULT_QUERY, inProgressQuery, jobsByIdQuery, listQuery } from '../../src/extension/research/researchQuery';
+import { describeFilter, DEFAULT_QUERY, inProgressQuery, jobsByIdQuery, listQuery } from '../../src/core/research/researchQuery';
 import { readManifest } from './manifest';
 
 const now = Date.parse('2026-11-22T10:00:00.000Z');

@@ -1,21 +1,20 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, RateLimitError } from '../../core/errors';
-import { formatCredits, formatResetIn } from '../../core/account/creditsFormat';
+import { RateLimitError } from '../../core/errors';
 import { SpendTracker } from '../../core/account/spendTracker';
+import { creditsStateForError, outOfCredits, type CreditsReading, type CreditsState } from '../../core/account/creditsState';
+import { LimitHold } from '../../core/account/limitHold';
 import { onDidChangeSettingsUnder, readSettings } from '../config';
 import type { GatewayConnection, RequestFailure } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
-import type { CreditsReading, CreditsState, SpendFigures } from './creditsPresentation';
+import { CreditsNotices } from './creditsNotices';
+import type { SpendFigures } from './creditsPresentation';
 
 const MODEL_USE_DEBOUNCE_MS = 2_000;
 const QUOTA_TIMEOUT_MS = 15_000;
 /** The out-of-credits notice waits at most this long for a reading that says when credits return. */
 const RESET_LOOKUP_TIMEOUT_MS = 5_000;
 const HOUR_MS = 60 * 60_000;
-
-/** How long a usage-limit refusal keeps the item at "out of credits" when nothing else ends it. */
-const LIMIT_HOLD_MS = 60 * 60_000;
 
 /**
  * Keeps the credit balance current: on start, whenever the connection changes, shortly after any
@@ -40,15 +39,8 @@ export class CreditsMonitor extends Disposable {
   private interval: NodeJS.Timeout | undefined;
   private debounce: NodeJS.Timeout | undefined;
   private unfocusedSince: number | undefined;
-  private lowNoticeArmed = true;
-  private outOfCreditsNoticeArmed = true;
-  /**
-   * Set when a request was refused for a usage or plan limit (a 429 that said so, perhaps in words
-   * only) while the balance may still read above zero (a spend window, a plan cap): the item stays
-   * "out of credits" until the window's reset time passes or the balance rises above `credits`
-   * (new credits), instead of flipping back to a balance the gateway will not let us spend.
-   */
-  private limitHeld: { credits: number | undefined; readonly since: number } | undefined;
+  private readonly notices: CreditsNotices;
+  private readonly limitHold = new LimitHold();
   private resetLookup: Promise<CreditsReading | undefined> | undefined;
   private completionSpend: (() => number | undefined) | undefined;
 
@@ -59,6 +51,7 @@ export class CreditsMonitor extends Disposable {
   ) {
     super();
     this.tracker = new SpendTracker(now);
+    this.notices = new CreditsNotices(now);
     this._register(connection.onDidChange(() => {
       this.restartInterval();
       void this.refresh();
@@ -124,9 +117,8 @@ export class CreditsMonitor extends Disposable {
       const reading: CreditsReading = { credits: quota.credits, reset: quota.reset, at: this.now() };
       this.last = reading;
       this.tracker.record(reading.credits, reading.at);
-      if (this.holdsLimit(reading)) return this.set({ kind: 'outOfCredits', last: reading });
-      if (reading.credits > 0) this.outOfCreditsNoticeArmed = true;
-      this.noticeLowBalance(reading);
+      if (this.limitHold.holds(reading, this.now())) return this.set({ kind: 'outOfCredits', last: reading });
+      this.notices.onBalance(reading);
       return this.set({ kind: 'ok', reading });
     } catch (error) {
       if (sequence !== this.sequence) return this.current;
@@ -140,38 +132,13 @@ export class CreditsMonitor extends Disposable {
     this.readingsFrom = account;
     this.last = undefined;
     this.tracker = new SpendTracker(this.now);
-    this.lowNoticeArmed = true;
-    this.outOfCreditsNoticeArmed = true;
-    this.limitHeld = undefined;
-  }
-
-  /** Whether a limit refusal still stands against this reading (see limitHeld); forgets it once it is over. */
-  private holdsLimit(reading: CreditsReading): boolean {
-    const held = this.limitHeld;
-    if (!held) return false;
-    const reset = Date.parse(reading.reset);
-    // The quota's reset may be the end of a pay period, weeks away, while the limit that refused us
-    // was a shorter window: after LIMIT_HOLD_MS the balance shows again (a refusal sets it again).
-    const windowOver = (Number.isFinite(reset) && this.now() >= reset) || this.now() - held.since >= LIMIT_HOLD_MS;
-    const toppedUp = held.credits !== undefined && reading.credits > held.credits;
-    // A zero balance tells the story itself ($0.00 in the error colour), and any rise from it shows.
-    if (windowOver || toppedUp || reading.credits <= 0) {
-      this.limitHeld = undefined;
-      return false;
-    }
-    held.credits ??= reading.credits;
-    return true;
+    this.notices.rearm();
+    this.limitHold.clear();
   }
 
   private stateForError(error: unknown): CreditsState {
-    const message = error instanceof Error ? error.message : String(error);
-    this.log.warn(`Could not read the credit balance: ${message}`);
-    if (error instanceof AuthenticationError) return { kind: 'badKey', message };
-    if (error instanceof RateLimitError && error.quotaExhausted) return this.last ? { kind: 'outOfCredits', last: this.last } : { kind: 'outOfCredits' };
-    const name = error instanceof Error ? error.name : '';
-    const offline = name === 'ConnectionError' || name === 'TimeoutError';
-    const withLast = this.last ? { last: this.last } : {};
-    return offline ? { kind: 'offline', message, ...withLast } : { kind: 'error', message, ...withLast };
+    this.log.warn(`Could not read the credit balance: ${error instanceof Error ? error.message : String(error)}`);
+    return creditsStateForError(error, this.last);
   }
 
   private set(state: CreditsState): CreditsState {
@@ -210,28 +177,11 @@ export class CreditsMonitor extends Disposable {
     if (age >= this.intervalMs() || this.current.kind === 'offline' || this.current.kind === 'error') void this.refresh();
   }
 
-  private noticeLowBalance(reading: CreditsReading): void {
-    const { warningThreshold } = readSettings().credits;
-    if (reading.credits >= warningThreshold) {
-      this.lowNoticeArmed = true;
-      return;
-    }
-    if (!this.lowNoticeArmed) return;
-    this.lowNoticeArmed = false;
-    const reset = this.resetText(reading);
-    void vscode.window
-      .showWarningMessage(vscode.l10n.t('Unified Inference: credits are low: {0} left (warning under {1}).', formatCredits(reading.credits), formatCredits(warningThreshold)) + reset, vscode.l10n.t('Open Settings'))
-      .then((choice) => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'unifiedInference.credits'));
-  }
-
   private onRequestFailed({ error, shown }: RequestFailure): void {
     if (!(error instanceof RateLimitError && error.quotaExhausted)) return;
-    this.limitHeld = { credits: this.last?.credits, since: this.now() };
-    this.set(this.last ? { kind: 'outOfCredits', last: this.last } : { kind: 'outOfCredits' });
-    if (!this.outOfCreditsNoticeArmed) return;
-    // Told once: a feature that showed the failure with its fix (the reset time, Refresh Credits) was that once.
-    this.outOfCreditsNoticeArmed = false;
-    if (shown) return;
+    this.limitHold.hold(this.last?.credits, this.now());
+    this.set(outOfCredits(this.last));
+    if (!this.notices.takeOutOfCredits(shown)) return;
     this.noticeShown.fire();
     void this.showOutOfCreditsNotice();
   }
@@ -240,12 +190,7 @@ export class CreditsMonitor extends Disposable {
     // No reading yet (e.g. the first request of the session was refused): one bounded read, so the
     // notice can say when credits return. /quota stays available when the credits are used up.
     const reading = this.last ?? (await (this.resetLookup ??= this.readForNotice().finally(() => (this.resetLookup = undefined))));
-    const reset = reading ? this.resetText(reading) : '';
-    const refreshCredits = vscode.l10n.t('Refresh Credits');
-    const showLog = vscode.l10n.t('Show Log');
-    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference: out of credits: the gateway refused the request.') + reset, refreshCredits, showLog);
-    if (choice === refreshCredits) void this.refresh();
-    else if (choice === showLog) void vscode.commands.executeCommand('unifiedInference.showLog');
+    await this.notices.showOutOfCredits(reading, () => void this.refresh());
   }
 
   /**
@@ -270,7 +215,7 @@ export class CreditsMonitor extends Disposable {
       if (account === this.readingsFrom && `${this.connection.setup.baseUrl}#${this.connection.setup.keyVersion}` === account && !this.last) {
         this.last = reading;
         this.tracker.record(reading.credits, reading.at);
-        if (this.limitHeld) this.limitHeld.credits ??= reading.credits;
+        this.limitHold.noteCredits(reading.credits);
         if (this.current.kind === 'outOfCredits') this.set({ kind: 'outOfCredits', last: reading });
       }
       return reading;
@@ -278,11 +223,6 @@ export class CreditsMonitor extends Disposable {
       this.log.warn(`Could not read when the credits reset: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     }
-  }
-
-  private resetText(reading: CreditsReading): string {
-    const reset = new Date(reading.reset);
-    return Number.isNaN(reset.getTime()) ? '' : ` ${vscode.l10n.t('New credits when the window resets ({0}, {1}).', formatResetIn(reset, new Date(this.now())), reset.toLocaleString())}`;
   }
 
   private stopTimers(): void {

@@ -6,24 +6,9 @@ import { formatCredits, formatDuration, formatResetIn } from '../../core/account
 import type { CreditSettings } from '../../shared/settings';
 import { escapeMarkdown } from '../../shared/markdownText';
 import { ENGLISH, type Translator } from '../../shared/translator';
+import type { CreditsReading, CreditsState } from '../../core/account/creditsState';
 
-export interface CreditsReading {
-  readonly credits: number;
-  /** ISO 8601, as the gateway sent it. */
-  readonly reset: string;
-  /** When it was read (ms since epoch). */
-  readonly at: number;
-}
-
-export type CreditsState =
-  | { readonly kind: 'noBaseUrl' }
-  | { readonly kind: 'noKey' }
-  | { readonly kind: 'loading'; readonly last?: CreditsReading }
-  | { readonly kind: 'ok'; readonly reading: CreditsReading }
-  | { readonly kind: 'badKey'; readonly message: string }
-  | { readonly kind: 'outOfCredits'; readonly last?: CreditsReading }
-  | { readonly kind: 'offline'; readonly message: string; readonly last?: CreditsReading }
-  | { readonly kind: 'error'; readonly message: string; readonly last?: CreditsReading };
+export type { CreditsReading, CreditsState } from '../../core/account/creditsState';
 
 export interface SpendFigures {
   readonly session: number;

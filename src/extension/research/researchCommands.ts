@@ -4,7 +4,7 @@ import type { Failures } from '../errors/failures';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
 import { describeJobFailure, jobTitle, outcomeMessage } from './jobPresentation';
-import { SORT_LABELS, STATUS_LABELS, type SortKey, type StatusFilter } from './researchQuery';
+import { SORT_LABELS, STATUS_LABELS, type SortKey, type StatusFilter } from '../../core/research/researchQuery';
 import type { JobOutcome, ResearchJobs } from './researchJobs';
 import type { ResearchNode, ResearchView } from './researchView';
 import { REPORT_SCHEME, reportUri, type ReportDocuments } from './reportDocuments';

@@ -2,26 +2,19 @@ import * as vscode from 'vscode';
 import { AuthenticationError } from '../../core/errors';
 import { classifyResearchStatus } from '../../core/research/researchHelpers';
 import { ResearchPollLoop } from '../../core/research/pollLoop';
-import type { GatewayClient } from '../../core/transport/client';
 import type { ResearchJob } from '../../core/types/account';
+import { JobList } from '../../core/research/jobList';
+import { readJobPage, readJobWindow, readOutcomes, REQUEST_TIMEOUT_MS } from '../../core/research/jobReads';
+import { DEFAULT_QUERY, IN_PROGRESS_LIMIT, inProgressQuery, type ResearchViewQuery } from '../../core/research/researchQuery';
 import { SetupRequiredError } from '../errors/setupError';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
-import { appendPage, chunkPages, uniqueJobs } from './jobPages';
 import { failureReason, jobTitle } from './jobPresentation';
-import { DEFAULT_QUERY, IN_PROGRESS_LIMIT, inProgressQuery, jobsByIdQuery, listQuery, type ResearchViewQuery } from './researchQuery';
 
 const PAGE_SIZE = 20;
-const REQUEST_TIMEOUT_MS = 30_000;
 
 export type JobOutcome = { readonly job: ResearchJob; readonly phase: 'succeeded' | 'failed' };
-
-interface PageRead {
-  readonly docs: readonly ResearchJob[];
-  readonly totalDocs: number;
-  readonly more: boolean;
-}
 
 /**
  * Every research job of the account as the Research view shows it: pages of `GET /research` with
@@ -37,9 +30,7 @@ export class ResearchJobs extends Disposable {
   /** A job seen in progress has finished (succeeded or failed). */
   readonly onDidFinish = this.finished.event;
 
-  private pages: ResearchJob[][] = [];
-  private total = 0;
-  private more = false;
+  private readonly list = new JobList();
   private queryValue: ResearchViewQuery = DEFAULT_QUERY;
   private lastGood: number | undefined;
   private problemValue: string | undefined;
@@ -48,7 +39,6 @@ export class ResearchJobs extends Disposable {
   private watchers = 0;
   /** List requests in flight (page loads of any kind). */
   private loadsInFlight = 0;
-  private readonly inProgress = new Map<string, ResearchJob>();
   private readonly announced = new Set<string>();
   private readonly loop: ResearchPollLoop;
   /** Bumped when the list starts over (refresh, filter, sort, another connection): older answers are dropped. */
@@ -84,13 +74,13 @@ export class ResearchJobs extends Disposable {
   }
 
   get jobs(): readonly ResearchJob[] {
-    return uniqueJobs(this.pages.flat());
+    return this.list.jobs;
   }
   get totalDocs(): number {
-    return this.total;
+    return this.list.total;
   }
   get hasMore(): boolean {
-    return this.more;
+    return this.list.more;
   }
   get query(): ResearchViewQuery {
     return this.queryValue;
@@ -137,7 +127,7 @@ export class ResearchJobs extends Disposable {
   }
 
   find(id: string): ResearchJob | undefined {
-    return this.jobs.find((job) => job.id === id) ?? this.inProgress.get(id);
+    return this.list.find(id);
   }
 
   async setQuery(query: ResearchViewQuery): Promise<void> {
@@ -153,7 +143,7 @@ export class ResearchJobs extends Disposable {
   }
 
   async loadMore(): Promise<void> {
-    if (this.more) await this.load('more');
+    if (this.list.more) await this.load('more');
   }
 
   /** Starts a job: it shows at once as queued, and polling begins. */
@@ -163,11 +153,9 @@ export class ResearchJobs extends Disposable {
     this.connection.reportModelUse();
     const now = new Date().toISOString();
     const job: ResearchJob = { id: created.id, status: created.status || 'queued', topic, title: topic, createdAt: now, updatedAt: now };
-    this.inProgress.set(job.id, job);
-    this.pages[0] = [job, ...(this.pages[0] ?? []).filter((other) => other.id !== job.id)];
-    this.total += 1;
+    this.list.addStarted(job);
     this.changed.fire();
-    this.loop.start([...this.inProgress.values()]);
+    this.loop.start([...this.list.inProgress.values()]);
     void this.loop.pollNow();
     void this.load('reload');
     return job;
@@ -183,10 +171,7 @@ export class ResearchJobs extends Disposable {
   private async reset(): Promise<void> {
     this.generation++;
     this.epoch++; // page loads of the old connection still in flight are dropped
-    this.pages = [];
-    this.total = 0;
-    this.more = false;
-    this.inProgress.clear();
+    this.list.clear();
     this.lastGood = undefined;
     this.problemValue = undefined;
     this.stoppedBy = undefined;
@@ -214,54 +199,32 @@ export class ResearchJobs extends Disposable {
     if (kind === 'more' && this.pagesEpoch !== this.epoch) return;
     const epoch = kind === 'restart' ? ++this.epoch : this.epoch;
     const sequence = kind === 'more' ? ++this.morePageSequence : ++this.firstPageSequence;
-    const nextPage = this.pages.length + 1;
-    const window = kind === 'reload' && this.pagesEpoch === epoch ? Math.max(1, this.pages.length) * PAGE_SIZE : PAGE_SIZE;
+    const nextPage = this.list.pageCount + 1;
+    const window = kind === 'reload' && this.pagesEpoch === epoch ? Math.max(1, this.list.pageCount) * PAGE_SIZE : PAGE_SIZE;
     this.loadsInFlight++;
     this.changed.fire();
     try {
-      const read = kind === 'more' ? await this.readPage(client, nextPage) : await this.readWindow(client, window);
+      const read = kind === 'more' ? await readJobPage(client.research, this.queryValue, nextPage, PAGE_SIZE) : await readJobWindow(client.research, this.queryValue, window);
       const current = epoch === this.epoch && sequence === (kind === 'more' ? this.morePageSequence : this.firstPageSequence);
       if (!current) return;
       if (kind === 'more') {
         if (this.pagesEpoch !== epoch) return;
-        this.pages = appendPage(this.pages, read.docs);
+        this.list.addPage(read.docs);
       } else {
-        this.pages = chunkPages(read.docs, PAGE_SIZE);
+        this.list.replacePages(read.docs, PAGE_SIZE);
         this.pagesEpoch = epoch;
       }
-      this.total = read.totalDocs;
-      this.more = read.more;
-      for (const job of read.docs) this.track(job);
+      this.list.total = read.totalDocs;
+      this.list.more = read.more;
+      for (const job of read.docs) this.list.track(job);
       this.markGood();
-      if (this.inProgress.size > 0) this.loop.start([...this.inProgress.values()]);
+      if (this.list.inProgress.size > 0) this.loop.start([...this.list.inProgress.values()]);
     } catch (error) {
       if (epoch === this.epoch) this.setProblem(error);
     } finally {
       this.loadsInFlight--;
       this.changed.fire();
     }
-  }
-
-  private async readPage(client: GatewayClient, page: number): Promise<PageRead> {
-    const list = await client.research.list(listQuery(this.queryValue, page, PAGE_SIZE), { timeoutMs: REQUEST_TIMEOUT_MS });
-    return { docs: list.docs, totalDocs: list.totalDocs, more: list.hasNextPage ?? page * PAGE_SIZE < list.totalDocs };
-  }
-
-  /** The first `window` jobs of the list, in as few requests as the list's limit (100) allows. */
-  private async readWindow(client: GatewayClient, window: number): Promise<PageRead> {
-    const limit = Math.min(IN_PROGRESS_LIMIT, window);
-    const docs: ResearchJob[] = [];
-    let totalDocs = 0;
-    let hasNext = false;
-    for (let page = 1; docs.length < window; page++) {
-      const list = await client.research.list(listQuery(this.queryValue, page, limit), { timeoutMs: REQUEST_TIMEOUT_MS });
-      docs.push(...list.docs);
-      totalDocs = list.totalDocs;
-      hasNext = list.hasNextPage ?? page * limit < list.totalDocs;
-      if (!hasNext || list.docs.length === 0) break;
-    }
-    const unique = uniqueJobs(docs);
-    return { docs: unique.slice(0, window), totalDocs, more: hasNext || unique.length > window };
   }
 
   /** One tick: the in-progress set in one request; jobs that left it are read once and announced. */
@@ -275,11 +238,11 @@ export class ResearchJobs extends Disposable {
     // may be stale or empty, and with nothing in progress no later tick would reload it.
     const recovering = this.problemValue !== undefined;
     const stillRunning = new Map(list.docs.map((job) => [job.id, job]));
-    const left = [...this.inProgress.keys()].filter((id) => !stillRunning.has(id));
+    const left = [...this.list.inProgress.keys()].filter((id) => !stillRunning.has(id));
     let discovered = false;
     for (const job of list.docs) {
-      if (!this.inProgress.has(job.id) && !this.find(job.id)) discovered = true;
-      this.track(job);
+      if (!this.list.inProgress.has(job.id) && !this.find(job.id)) discovered = true;
+      this.list.track(job);
     }
     try {
       if (left.length > 0) await this.settle(left, signal);
@@ -294,47 +257,21 @@ export class ResearchJobs extends Disposable {
   }
 
   /**
-   * The jobs that left the in-progress list: each is read once for its outcome (report, reason).
-   * Where that read fails (a 404 means the detail is unavailable), the list read by id gives the
-   * final status, so the finish is announced anyway. A job neither read can place stays followed
-   * (the next tick tries again); one the list no longer has was deleted.
+   * The jobs that left the in-progress list, read for their outcome (see readOutcomes). A job
+   * neither read can place stays followed (the next tick tries again); one the list no longer has
+   * was deleted.
    */
   private async settle(ids: readonly string[], signal: AbortSignal): Promise<void> {
-    const client = this.requireClient();
-    const read = new Map<string, ResearchJob>();
-    const unread: string[] = [];
-    for (const id of ids) {
-      try {
-        read.set(id, await client.research.get(id, { signal, timeoutMs: REQUEST_TIMEOUT_MS }));
-      } catch (error) {
-        if (signal.aborted) throw error;
-        this.log.warn(`Research job ${id} left the in-progress list but its detail could not be read (${error instanceof Error ? error.message : String(error)}); reading its status from the list.`);
-        unread.push(id);
-      }
-    }
-    let listFailure: { error: unknown } | undefined;
-    const listed = new Set<string>();
-    for (let start = 0; start < unread.length; start += IN_PROGRESS_LIMIT) {
-      const batch = unread.slice(start, start + IN_PROGRESS_LIMIT);
-      try {
-        const list = await client.research.list(jobsByIdQuery(batch), { signal, timeoutMs: REQUEST_TIMEOUT_MS, maxRetries: 0 });
-        for (const job of list.docs) {
-          if (!batch.includes(job.id)) continue;
-          read.set(job.id, job);
-        }
-        for (const id of batch) listed.add(id);
-      } catch (error) {
-        if (signal.aborted) throw error;
-        listFailure ??= { error };
-      }
-    }
+    const { read, listed, listFailure } = await readOutcomes(this.requireClient().research, ids, signal, (id, error) =>
+      this.log.warn(`Research job ${id} left the in-progress list but its detail could not be read (${error instanceof Error ? error.message : String(error)}); reading its status from the list.`),
+    );
     let deleted = false;
     for (const id of ids) {
       const outcome = read.get(id);
       if (!outcome) {
         // Not in the list read by id: deleted. Neither read answered: keep following it.
         if (listed.has(id)) {
-          this.inProgress.delete(id);
+          this.list.inProgress.delete(id);
           deleted = true;
         }
         continue;
@@ -342,31 +279,22 @@ export class ResearchJobs extends Disposable {
       this.finish(id, outcome);
     }
     if (deleted) void this.load('reload');
-    if (listFailure) throw listFailure.error;
+    if (listFailure !== undefined) throw listFailure;
   }
 
   private finish(id: string, outcome: ResearchJob): void {
-    const known = this.inProgress.get(id);
-    const merged: ResearchJob = { ...known, ...outcome, id };
-    this.inProgress.delete(id);
+    const known = this.list.inProgress.get(id);
+    const merged: ResearchJob = { ...known, ...outcome, id } as ResearchJob;
+    this.list.inProgress.delete(id);
     const phase = classifyResearchStatus(merged.status);
     // Still in progress by its own read (e.g. beyond the in-progress list's 100): keep following it.
-    this.track(merged);
+    this.list.track(merged);
     if (phase === 'in_progress') return;
     if (this.announced.has(id)) return;
     this.announced.add(id);
     const reason = phase === 'failed' ? failureReason(merged) : undefined;
     this.log.info(`Research ${phase}: ${jobTitle(merged)} (${id})${reason ? `: ${reason}` : ''}`);
     this.finished.fire({ job: merged, phase });
-  }
-
-  private track(job: ResearchJob): void {
-    if (classifyResearchStatus(job.status) === 'in_progress') this.inProgress.set(job.id, job);
-    this.replaceShown(job);
-  }
-
-  private replaceShown(job: ResearchJob): void {
-    this.pages = this.pages.map((page) => page.map((shown) => (shown.id === job.id ? { ...shown, ...job } : shown)));
   }
 
   private markGood(): void {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ResearchJob } from '../../core/types/account';
 import { Disposable } from '../lifecycle';
 import { lookOf } from './jobPresentation';
-import { describeFilter } from './researchQuery';
+import { describeFilter } from '../../core/research/researchQuery';
 import type { ResearchJobs } from './researchJobs';
 
 const RESEARCH_VIEW_ID = 'unifiedInference.research';

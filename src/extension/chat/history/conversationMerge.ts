@@ -79,3 +79,26 @@ function finishedThere(ours: ChatTurn, theirs: ChatTurn): boolean {
 function sameContent(a: Conversation, b: Conversation): boolean {
   return JSON.stringify({ ...a, updatedAt: 0 }) === JSON.stringify({ ...b, updatedAt: 0 });
 }
+
+/**
+ * Carries a merge into the caller's live object `target`, of which `ours` is the snapshot that was
+ * saved. Where the merge kept our version of a turn, the live turn stays (a reply may still be
+ * streaming into it). Where it took theirs (a reply another view finished while ours held a
+ * partial copy), the caller takes theirs too: keeping the stale object would write it back over
+ * the finished reply at the next save. Turns added to `target` after the snapshot stay at the end.
+ * `fromOthers`: the turns that came from the other side; `changed`: whether the caller's view changed.
+ */
+export function adoptMerge(target: Conversation, ours: Conversation, merged: Conversation, fromTheirs: number): { readonly changed: boolean; readonly fromOthers: number } {
+  const live = new Map(target.turns.map((turn) => [turn.id, turn]));
+  const mergedIds = new Set(merged.turns.map((turn) => turn.id));
+  const snapshotIds = new Set(ours.turns.map((turn) => turn.id));
+  const oursKept = new Set<unknown>(ours.turns);
+  const takenOver = merged.turns.filter((turn) => snapshotIds.has(turn.id) && !oursKept.has(turn)).length;
+  target.turns = [
+    ...merged.turns.map((turn) => (oursKept.has(turn) && live.get(turn.id)) || turn),
+    ...target.turns.filter((turn) => !mergedIds.has(turn.id) && !snapshotIds.has(turn.id)),
+  ];
+  Object.assign(target, { title: merged.title, model: merged.model, parameters: merged.parameters });
+  const changed = fromTheirs > 0 || takenOver > 0 || merged.turns.length !== ours.turns.length;
+  return { changed, fromOthers: fromTheirs + takenOver };
+}

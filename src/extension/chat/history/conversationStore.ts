@@ -1,40 +1,22 @@
 // Chat history on disk: one `<id>.json` per conversation plus `index.v1.json`, a cache of the
-// list rows. No `vscode` import, so it runs (and is tested) in plain Node.
-//
-// Why this index: `list('')` must stay fast with 200 conversations of 500 messages (~100 MB of
-// JSON), so the index holds only the summaries plus each file's mtime and size (a few KB, cheap
-// to rewrite on every save). `list()` reads the index once, then checks it against the folder
-// with one readdir + one stat per file; only files that are new or changed are parsed (the files
-// always win). Search text is NOT in the index: at that size it would make every save rewrite
-// ~100 MB. Instead the first search reads each conversation once and keeps its lowercase text in
-// memory, keyed by the file's mtime and size; later searches (every keystroke) scan memory, and
-// saves made here refresh their entry directly.
-import { open, readdir, readFile, rm, stat } from 'node:fs/promises';
+// list rows (conversationIndex.ts). `list()` reads the index once, then checks it against the
+// folder with one readdir + one stat per file; only files that are new or changed are parsed (the
+// files always win). Search keeps its text in memory (conversationSearch.ts). Saves are checked
+// against what each writer last saw and merged (conversationMerge.ts); a reply in flight is
+// journaled (replyJournal.ts). No `vscode` import, so it runs (and is tested) in plain Node.
+import { rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { removeStrayTempFiles, renameWithRetry, writeFileDurably, type FileStamp } from '../../../core/storage/durableFile';
+import { removeStrayTempFiles, writeFileDurably, type FileStamp } from '../../../core/storage/durableFile';
 import type { AssistantTurn, Conversation, ConversationSummary } from '../../../shared/chatModel';
 import { newId } from '../../../shared/ids';
-import { isRecord, parseConversation } from './conversationShape';
-import { baseOf, mergeConversations, type MergeBase } from './conversationMerge';
+import { assertId, conversationFile, idsWith, mapLimited, messageOf, moveAside, readConversationFile, sameStamp, type FileRead } from './conversationFiles';
+import { entryOf, readIndex, summaryOf, writeIndex, type IndexEntry } from './conversationIndex';
+import { adoptMerge, baseOf, mergeConversations, type MergeBase } from './conversationMerge';
+import { ConversationSearch } from './conversationSearch';
 import { journalName, readJournal, replayJournal, ReplyJournal, writerIsAlive } from './replyJournal';
 
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-/** Its stem has a dot, so it can never collide with a conversation id. */
-const INDEX_FILE = 'index.v1.json';
-const INDEX_VERSION = 1;
-/** Files read at the same time while scanning: keeps clear of EMFILE. */
-const PARALLEL_READS = 16;
 /** Not a valid id, so the index's write queue never collides with a conversation's. */
 const INDEX_LOCK = ' index';
-
-type Stamp = FileStamp;
-
-interface IndexEntry extends ConversationSummary, Stamp {}
-
-type FileRead =
-  | { readonly kind: 'missing' }
-  | { readonly kind: 'ok'; readonly conversation: Conversation; readonly stamp: Stamp }
-  | { readonly kind: 'corrupt'; readonly reason: string; readonly stamp: Stamp };
 
 /** A save waiting for its turn; later saves of the same object replace its content (last call wins). */
 interface PendingSave {
@@ -58,7 +40,7 @@ export type SaveOutcome =
 
 /** What one writer (one caller's conversation object) last saw of its file. */
 interface Seen {
-  readonly stamp: Stamp;
+  readonly stamp: FileStamp;
   /** This store's write count of the id then: exact within one window, whatever the clock's resolution. */
   readonly writes: number;
   readonly base: MergeBase;
@@ -66,9 +48,7 @@ interface Seen {
 
 export class ConversationStore {
   private entries: Promise<Map<string, IndexEntry>> | undefined;
-  private readonly searchTexts = new Map<string, { readonly stamp: Stamp; readonly text: string }>();
-  /** Set by the first search: from then on every conversation read also feeds the search cache. */
-  private searching = false;
+  private readonly search = new ConversationSearch();
   private readonly locks = new Map<string, Promise<void>>();
   private readonly pendingSaves = new Map<string, PendingSave>();
   private queuedIndexWrite: Promise<void> | undefined;
@@ -101,7 +81,7 @@ export class ConversationStore {
     const needle = query.trim().toLowerCase();
     let rows = [...entries.values()];
     if (needle !== '') {
-      this.searching = true;
+      this.search.start();
       const hits = await mapLimited(rows, async (entry) => ((await this.matches(entry, needle)) ? entry : undefined));
       rows = hits.filter((entry): entry is IndexEntry => entry !== undefined);
     }
@@ -183,10 +163,10 @@ export class ConversationStore {
     const removed = await this.exclusive(id, async () => {
       const read = await this.read(id);
       if (read.kind === 'corrupt') await this.moveAside(id, read);
-      if (read.kind === 'ok') await rm(this.fileOf(id), { force: true });
+      if (read.kind === 'ok') await rm(conversationFile(this.directory, id), { force: true });
       await rm(join(this.directory, journalName(id)), { force: true });
       // Inside the lock: an Undo save queued right behind this must find the entry gone, not remove its own.
-      this.searchTexts.delete(id);
+      this.search.forget(id);
       indexChanged = entries.delete(id);
       return read.kind === 'ok' ? read.conversation : undefined;
     });
@@ -200,7 +180,7 @@ export class ConversationStore {
   private ready(): Promise<Map<string, IndexEntry>> {
     this.entries ??= (async () => {
       await this.removeStrayTempFiles();
-      return await this.readIndex();
+      return await readIndex(this.directory, this.onProblem);
     })().catch((error: unknown) => {
       this.entries = undefined; // try again next time (e.g. a permission problem fixed meanwhile)
       throw error;
@@ -208,32 +188,9 @@ export class ConversationStore {
     return this.entries;
   }
 
-  private async readIndex(): Promise<Map<string, IndexEntry>> {
-    const entries = new Map<string, IndexEntry>();
-    let text: string;
-    try {
-      text = await readFile(join(this.directory, INDEX_FILE), 'utf8');
-    } catch (error) {
-      if (codeOf(error) !== 'ENOENT') this.onProblem(`Conversation index unreadable (${messageOf(error)}); rebuilding it from the files.`);
-      return entries;
-    }
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      if (!isRecord(parsed) || parsed['version'] !== INDEX_VERSION || !Array.isArray(parsed['conversations'])) throw new Error('unknown format');
-      for (const item of parsed['conversations'] as unknown[]) {
-        const entry = indexEntryOf(item);
-        if (entry) entries.set(entry.id, entry);
-      }
-    } catch (error) {
-      this.onProblem(`Conversation index is corrupt (${messageOf(error)}); rebuilding it from the files.`);
-      entries.clear();
-    }
-    return entries;
-  }
-
   /** Brings the index in line with the folder: the files win (new, changed, missing, corrupt). */
   private async reconcile(entries: Map<string, IndexEntry>): Promise<void> {
-    const ids = (await this.fileNames()).filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -5)).filter(isValidId);
+    const ids = await idsWith(this.directory, '.json');
     const before = new Map(entries);
     let changed = false;
     const present = new Set(ids);
@@ -242,14 +199,14 @@ export class ConversationStore {
     }
     await mapLimited(ids, async (id) => {
       const known = before.get(id);
-      const now = await stat(this.fileOf(id)).catch(() => undefined);
+      const now = await stat(conversationFile(this.directory, id)).catch(() => undefined);
       if (!now || (known && sameStamp(known, now))) return;
       const read = await this.readReporting(id);
       if (!read) return;
       // A save or delete that finished while we read knows better than this scan.
       if (entries.get(id) !== known) return;
       if (read.kind === 'corrupt') await this.exclusive(id, () => this.moveAside(id, read));
-      if (read.kind === 'ok') entries.set(id, { ...summaryFrom(read.conversation), ...read.stamp });
+      if (read.kind === 'ok') entries.set(id, entryOf(read.conversation, read.stamp));
       else entries.delete(id);
       changed = true;
     });
@@ -261,9 +218,8 @@ export class ConversationStore {
     this.queuedIndexWrite ??= this.exclusive(INDEX_LOCK, async () => {
       this.queuedIndexWrite = undefined;
       const entries = await this.ready();
-      const body = JSON.stringify({ version: INDEX_VERSION, conversations: [...entries.values()] });
       try {
-        await this.writeAtomically(INDEX_FILE, body);
+        await writeIndex(this.directory, entries);
       } catch (error) {
         // The conversation files are safe; a stale index is repaired by the next list().
         this.onProblem(`Could not write the conversation index: ${messageOf(error)}`);
@@ -275,13 +231,12 @@ export class ConversationStore {
   // --- conversation files ------------------------------------------------------------------
 
   /** Writes a conversation (already redacted) and updates the index and search cache; returns the new stamp. */
-  private async write(conversation: Conversation): Promise<Stamp> {
+  private async write(conversation: Conversation): Promise<FileStamp> {
     const entries = await this.ready();
-    const stamp = await this.writeAtomically(`${conversation.id}.json`, JSON.stringify(conversation));
+    const stamp = await writeFileDurably(conversationFile(this.directory, conversation.id), JSON.stringify(conversation));
     this.writeCounts.set(conversation.id, (this.writeCounts.get(conversation.id) ?? 0) + 1);
-    entries.set(conversation.id, { ...summaryFrom(conversation), ...stamp });
-    if (this.searching) this.searchTexts.set(conversation.id, { stamp, text: searchTextOf(conversation) });
-    else this.searchTexts.delete(conversation.id);
+    entries.set(conversation.id, entryOf(conversation, stamp));
+    this.search.note(conversation, stamp);
     await this.writeIndexSoon();
     return stamp;
   }
@@ -289,7 +244,7 @@ export class ConversationStore {
   /** Under the id's lock: checks the file against what `target` last saw, merges if it changed, writes. */
   private async checkedWrite(target: Conversation, ours: Conversation): Promise<SaveOutcome> {
     const seen = this.seen.get(target);
-    const now = await stat(this.fileOf(ours.id)).catch(() => undefined);
+    const now = await stat(conversationFile(this.directory, ours.id)).catch(() => undefined);
     if (!now) {
       // It was on disk when this object last saw it, and now it is gone: deleted elsewhere.
       if (seen) return { kind: 'deleted' };
@@ -306,22 +261,8 @@ export class ConversationStore {
       return this.writeSeen(target, copy, { kind: 'copied', id: copy.id, title: copy.title });
     }
     const merged = merge.conversation;
-    // Where the merge kept our version of a turn, the caller's live object stays (a reply may still
-    // be streaming into it). Where it took theirs (a reply another view finished while ours held a
-    // partial copy), the caller takes theirs too: keeping the stale object would write it back
-    // over the finished reply at the next save.
-    const live = new Map(target.turns.map((turn) => [turn.id, turn]));
-    const mergedIds = new Set(merged.turns.map((turn) => turn.id));
-    const snapshotIds = new Set(ours.turns.map((turn) => turn.id));
-    const oursKept = new Set<unknown>(ours.turns);
-    const takenOver = merged.turns.filter((turn) => snapshotIds.has(turn.id) && !oursKept.has(turn)).length;
-    target.turns = [
-      ...merged.turns.map((turn) => (oursKept.has(turn) && live.get(turn.id)) || turn),
-      ...target.turns.filter((turn) => !mergedIds.has(turn.id) && !snapshotIds.has(turn.id)), // added after this save was asked for
-    ];
-    Object.assign(target, { title: merged.title, model: merged.model, parameters: merged.parameters });
-    const changed = merge.fromTheirs > 0 || takenOver > 0 || merged.turns.length !== ours.turns.length;
-    return this.writeSeen(target, merged, changed ? { kind: 'merged', fromOthers: merge.fromTheirs + takenOver } : { kind: 'saved' });
+    const adopted = adoptMerge(target, ours, merged, merge.fromTheirs);
+    return this.writeSeen(target, merged, adopted.changed ? { kind: 'merged', fromOthers: adopted.fromOthers } : { kind: 'saved' });
   }
 
   private async writeSeen(target: Conversation, conversation: Conversation, outcome: SaveOutcome): Promise<SaveOutcome> {
@@ -334,7 +275,7 @@ export class ConversationStore {
 
   /** Once per store (the first list): journals whose writer died (a crash) go into their conversations. */
   private async foldOrphanJournals(): Promise<void> {
-    const ids = (await this.fileNames()).filter((name) => name.endsWith('.journal')).map((name) => name.slice(0, -'.journal'.length)).filter(isValidId);
+    const ids = await idsWith(this.directory, '.journal');
     for (const id of ids) await this.exclusive(id, () => this.foldJournal(id)).catch((error: unknown) => this.onProblem(`Could not recover the reply journal of ${id}: ${messageOf(error)}`));
   }
 
@@ -359,34 +300,11 @@ export class ConversationStore {
     return undefined;
   }
 
-  /** Reads and validates one file; the stamp comes from the same open file, so it matches the content. */
+  /** Reads and validates one file (see readConversationFile); once searching, its text feeds the search cache. */
   private async read(id: string): Promise<FileRead> {
-    let handle;
-    try {
-      handle = await open(this.fileOf(id), 'r');
-    } catch (error) {
-      if (codeOf(error) === 'ENOENT') return { kind: 'missing' };
-      throw error;
-    }
-    let stamp: Stamp;
-    let text: string;
-    try {
-      const info = await handle.stat();
-      stamp = { mtimeMs: info.mtimeMs, size: info.size };
-      text = await handle.readFile('utf8');
-    } finally {
-      await handle.close();
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      return { kind: 'corrupt', reason: `bad JSON: ${messageOf(error)}`, stamp };
-    }
-    const parsed = parseConversation(value, id);
-    if (typeof parsed === 'string') return { kind: 'corrupt', reason: parsed, stamp };
-    if (this.searching) this.searchTexts.set(id, { stamp, text: searchTextOf(parsed) });
-    return { kind: 'ok', conversation: parsed, stamp };
+    const read = await readConversationFile(this.directory, id);
+    if (read.kind === 'ok') this.search.note(read.conversation, read.stamp);
+    return read;
   }
 
   /** For scans: a file that cannot be read at all (permissions, a folder named like one) is reported and skipped, so one bad file never breaks the list. */
@@ -399,48 +317,22 @@ export class ConversationStore {
     }
   }
 
-  /** Renames a corrupt file to `<id>.corrupt-<time>.json` (never deletes it: the user may want it back). Call under the id's lock. */
-  private async moveAside(id: string, read: { readonly reason: string; readonly stamp: Stamp }): Promise<void> {
-    const now = await stat(this.fileOf(id)).catch(() => undefined);
-    if (!now || !sameStamp(read.stamp, now)) return; // replaced meanwhile (a save landed): nothing to move
-    const aside = `${id}.corrupt-${Date.now()}.json`;
-    try {
-      await renameWithRetry(this.fileOf(id), join(this.directory, aside));
-      this.onProblem(`Conversation file ${id}.json is corrupt (${read.reason}); skipped it and moved it aside to ${aside}.`);
-    } catch (error) {
-      this.onProblem(`Conversation file ${id}.json is corrupt (${read.reason}); skipped it, and could not move it aside: ${messageOf(error)}`);
-    }
-    this.searchTexts.delete(id);
+  /** Call under the id's lock (see conversationFiles.ts's moveAside). */
+  private async moveAside(id: string, read: { readonly reason: string; readonly stamp: FileStamp }): Promise<void> {
+    await moveAside(this.directory, id, read, this.onProblem);
+    this.search.forget(id);
   }
 
-  private async matches(entry: IndexEntry, needle: string): Promise<boolean> {
-    if (entry.title.toLowerCase().includes(needle)) return true;
-    const cached = this.searchTexts.get(entry.id);
-    if (cached && sameStamp(cached.stamp, entry)) return cached.text.includes(needle);
-    const read = await this.readReporting(entry.id); // fills the cache (searching is on)
-    return read?.kind === 'ok' && searchTextOf(read.conversation).includes(needle);
-  }
-
-  private writeAtomically(name: string, data: string): Promise<Stamp> {
-    return writeFileDurably(join(this.directory, name), data);
+  private matches(entry: IndexEntry, needle: string): Promise<boolean> {
+    return this.search.matches(entry, needle, async () => {
+      const read = await this.readReporting(entry.id); // fills the cache (searching is on)
+      return read?.kind === 'ok' ? read.conversation : undefined;
+    });
   }
 
   /** Temp files of writers that no longer run (a crash), or very old ones; never a live window's write in progress. */
   private async removeStrayTempFiles(): Promise<void> {
     for (const problem of await removeStrayTempFiles(this.directory)) this.onProblem(`Could not remove the stray temp file ${problem}`);
-  }
-
-  private async fileNames(): Promise<string[]> {
-    try {
-      return await readdir(this.directory);
-    } catch (error) {
-      if (codeOf(error) === 'ENOENT') return [];
-      throw error;
-    }
-  }
-
-  private fileOf(id: string): string {
-    return join(this.directory, `${id}.json`);
   }
 
   /** Runs tasks of one key one after another (a failed task does not block the next). */
@@ -456,63 +348,4 @@ export class ConversationStore {
     });
     return run;
   }
-}
-
-function assertId(id: unknown): asserts id is string {
-  if (!isValidId(id)) throw new Error(`Invalid conversation id ${JSON.stringify(id)}: expected 1 to 64 letters, digits, '_' or '-'.`);
-}
-
-function isValidId(id: unknown): id is string {
-  return typeof id === 'string' && ID_PATTERN.test(id);
-}
-
-function summaryFrom(conversation: Conversation): ConversationSummary {
-  const { id, title, model, updatedAt } = conversation;
-  return { id, title, model, updatedAt, turnCount: conversation.turns.length };
-}
-
-function summaryOf(entry: IndexEntry): ConversationSummary {
-  const { id, title, model, updatedAt, turnCount } = entry;
-  return { id, title, model, updatedAt, turnCount };
-}
-
-/** What search looks in: the title and each turn's text; NUL between them so a match never spans two turns. */
-function searchTextOf(conversation: Conversation): string {
-  const parts = [conversation.title];
-  for (const turn of conversation.turns) parts.push(turn.role === 'user' ? turn.text : turn.content);
-  return parts.join('\u0000').toLowerCase();
-}
-
-function indexEntryOf(value: unknown): IndexEntry | undefined {
-  if (!isRecord(value)) return undefined;
-  const { id, title, model, updatedAt, turnCount, mtimeMs, size } = value;
-  if (!isValidId(id) || typeof title !== 'string' || typeof model !== 'string') return undefined;
-  if (![updatedAt, turnCount, mtimeMs, size].every((n) => typeof n === 'number' && Number.isFinite(n))) return undefined;
-  return { id, title, model, updatedAt: updatedAt as number, turnCount: turnCount as number, mtimeMs: mtimeMs as number, size: size as number };
-}
-
-function sameStamp(a: Stamp, b: Stamp): boolean {
-  return a.mtimeMs === b.mtimeMs && a.size === b.size;
-}
-
-
-async function mapLimited<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_READS, items.length) }, worker));
-  return results;
-}
-
-function codeOf(error: unknown): string | undefined {
-  return isRecord(error) && typeof error['code'] === 'string' ? error['code'] : undefined;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,5 @@
-// The pages of the Research view, kept free of repeats. Pure: no vscode import, unit-tested in Node.
-import type { ResearchJob } from '../../core/types/account';
+// The pages of the Research view, kept free of repeats. Unit-tested in Node.
+import type { ResearchJob } from '../types/account';
 
 /**
  * Adds the next page to those loaded. Pages shift when a job is created (or deleted) between two

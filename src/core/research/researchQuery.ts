@@ -1,7 +1,7 @@
 // The Research view's filter and sort, and the list queries built from them (the spec's `where`
-// and `sort`). Pure: no vscode import, unit-tested in Node.
-import { whereAnd, whereField } from '../../core/research/researchHelpers';
-import type { ResearchListQuery, ResearchWhere } from '../../core/types/account';
+// and `sort`). Unit-tested in Node.
+import type { ResearchListQuery, ResearchWhere } from '../types/account';
+import { whereAnd, whereField } from './researchHelpers';
 
 export type StatusFilter = 'all' | 'inProgress' | 'succeeded' | 'failed';
 export type SortKey = 'newest' | 'oldest' | 'updated' | 'title';

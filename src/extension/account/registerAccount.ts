@@ -1,0 +1,24 @@
+import * as vscode from 'vscode';
+import type { GatewayConnection } from '../gateway/gatewayConnection';
+import type { Log } from '../log';
+import { showCreditsMenu } from './creditsMenu';
+import { CreditsMonitor } from './creditsMonitor';
+import { CreditsStatusItem } from './creditsStatusItem';
+
+export interface AccountServices {
+  readonly connection: GatewayConnection;
+  readonly log: Log;
+}
+
+/** The credit balance: its monitor, the status bar item and their commands. */
+export function registerAccount(context: vscode.ExtensionContext, { connection, log }: AccountServices): { readonly credits: CreditsMonitor; readonly creditsItem: CreditsStatusItem } {
+  const credits = new CreditsMonitor(connection, log);
+  const creditsItem = new CreditsStatusItem(credits);
+  context.subscriptions.push(
+    credits,
+    creditsItem,
+    vscode.commands.registerCommand('unifiedInference.refreshCredits', () => credits.refresh()),
+    vscode.commands.registerCommand('unifiedInference.showCreditsMenu', () => showCreditsMenu()),
+  );
+  return { credits, creditsItem };
+}
