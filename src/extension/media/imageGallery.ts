@@ -11,8 +11,6 @@ import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
 import { imageFileName, imageFolderSegments, markdownImageLink, type ImageFailure, type ReceivedImage } from './imageData';
 
 const GALLERY_PANEL_TYPE = 'unifiedInference.imageGallery';
-/** The panel's English title; the panel shows it in the display language. */
-const GALLERY_PANEL_TITLE = 'Unified Inference Images';
 /** Images kept in the panel (and in memory); older ones drop out, saved files stay on disk. */
 const KEEP_IMAGES = 24;
 /** Failure cards kept: enough for the last few answers. */

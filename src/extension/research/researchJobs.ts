@@ -279,12 +279,13 @@ export class ResearchJobs extends Disposable {
       this.finish(id, outcome);
     }
     if (deleted) void this.load('reload');
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the list read's own failure, passed on as it came
     if (listFailure !== undefined) throw listFailure;
   }
 
   private finish(id: string, outcome: ResearchJob): void {
     const known = this.list.inProgress.get(id);
-    const merged: ResearchJob = { ...known, ...outcome, id } as ResearchJob;
+    const merged: ResearchJob = { ...known, ...outcome, id };
     this.list.inProgress.delete(id);
     const phase = classifyResearchStatus(merged.status);
     // Still in progress by its own read (e.g. beyond the in-progress list's 100): keep following it.
