@@ -1,20 +1,26 @@
-// `npm test`: layer check + build, strict type-check, then the three test layers
+// `npm test`: layer check + build, strict type-check, the checks (lint, format, unused exports),
+// then the three test layers
 //   unit         mocha in plain Node over test/unit/**
 //   integration  mocha inside a real VS Code extension host (test/harness/runIntegration)
 //   ui           playwright-core driving the real workbench in Chromium (test/ui/**)
 // Each layer prints `<layer>: N passed, N failed`; the run ends with `total: N passed, N failed`
-// and exits non-zero when anything failed. `npm test -- unit` (or integration, ui) runs one layer.
+// and exits non-zero when anything failed. `npm test -- unit` (or integration, ui) runs one layer
+// without the checks; `npm test -- checks` runs the build, the type-check and the checks alone.
+// A red check counts as one failure; the layers still run, so one run reports everything.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const mochaBin = require.resolve('mocha/bin/mocha.js');
 const all = ['unit', 'integration', 'ui'];
 const layers = process.argv.slice(2).filter((arg) => all.includes(arg));
-const selected = layers.length ? layers : all;
+const checksOnly = process.argv.slice(2).includes('checks');
+const selected = checksOnly ? layers : layers.length ? layers : all;
+const withChecks = checksOnly || layers.length === 0;
 const reportDir = mkdtempSync(join(tmpdir(), 'ui-test-'));
 const started = Date.now();
 
@@ -30,6 +36,14 @@ function step(name, command, args) {
 }
 
 const mochaArgs = (glob, timeout) => [mochaBin, glob, '--reporter', './out/test/harness/countingReporter.js', '--timeout', String(timeout), '--exit'];
+// Not require.resolve: knip's package exports neither its bin nor its package.json.
+const bin = (pkg, path) => join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', pkg, path);
+/** Each check is its own step; `npm run lint -- --fix` and `npm run format` fix what they find. */
+const checks = [
+  ['lint', [bin('eslint', 'bin/eslint.js'), '--cache', '--cache-strategy', 'content', '--cache-location', 'out/.eslintcache', '.']],
+  ['format check', [bin('prettier', 'bin/prettier.cjs'), '--check', '--log-level', 'warn', '--cache', '--cache-location', 'out/.prettiercache', '.']],
+  ['unused exports and files', [bin('knip', 'bin/knip.js'), '--no-progress']],
+];
 const commands = {
   unit: [process.execPath, mochaArgs('out/test/unit/**/*.test.js', 20_000)],
   integration: [process.execPath, ['out/test/harness/runIntegration.js']],
@@ -41,7 +55,11 @@ let failed = 0;
 // The integration and UI layers need the VS Code server, Node 24 and Chromium: install them once
 // here (first run on a machine), not inside a test's time-limited hook.
 const needsHost = selected.some((layer) => layer !== 'unit');
-if (!step('build (layer check + esbuild)', process.execPath, ['esbuild.js']) || !step('typecheck', process.execPath, ['scripts/typecheck.mjs'])) {
+const built = step('build (layer check + esbuild)', process.execPath, ['esbuild.js']) && step('typecheck', process.execPath, ['scripts/typecheck.mjs']);
+if (built && withChecks) {
+  for (const [name, args] of checks) if (!step(name, process.execPath, args)) failed++;
+}
+if (!built) {
   failed++;
 } else if (needsHost && !step('test host (VS Code server, Node 24, Chromium)', 'bash', ['test/harness/installTestHost.sh'])) {
   failed++;
