@@ -8,8 +8,8 @@
 // already in the JSON (a full save landed after the batch) is skipped, never doubled. A crash
 // mid-append leaves a torn last line, which replay ignores. No vscode import (tested in Node).
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
-import { processIsAlive } from '../../../core/storage/durableFile';
-import { isRecord } from '../../../core/parse/json';
+import { processIsAlive } from '../../storage/durableFile';
+import { isRecord } from '../../parse/json';
 import type { AssistantTurn, Conversation } from '../../../shared/chatModel';
 import { errorMessage } from '../../../shared/errorMessage';
 import { SerialQueue } from '../../../shared/serialQueue';

@@ -5,9 +5,9 @@
 // rewrite ~100 MB (see conversationSearch.ts). No `vscode` import.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileDurably, type FileStamp } from '../../../core/storage/durableFile';
+import { writeFileDurably, type FileStamp } from '../../storage/durableFile';
 import type { Conversation, ConversationSummary } from '../../../shared/chatModel';
-import { isRecord } from '../../../core/parse/json';
+import { isRecord } from '../../parse/json';
 import { errorMessage } from '../../../shared/errorMessage';
 import { codeOf, isValidId } from './conversationFiles';
 

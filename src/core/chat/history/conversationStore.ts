@@ -6,7 +6,7 @@
 // journaled (replyJournal.ts). No `vscode` import, so it runs (and is tested) in plain Node.
 import { rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { removeStrayTempFiles, writeFileDurably, type FileStamp } from '../../../core/storage/durableFile';
+import { removeStrayTempFiles, writeFileDurably, type FileStamp } from '../../storage/durableFile';
 import type { AssistantTurn, Conversation, ConversationSummary } from '../../../shared/chatModel';
 import { newId } from '../../../shared/ids';
 import { assertId, conversationFile, idsWith, mapLimited, moveAside, readConversationFile, sameStamp, type FileRead } from './conversationFiles';
