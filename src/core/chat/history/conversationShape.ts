@@ -1,5 +1,5 @@
 // The shape of a stored conversation, checked when a file is read. Files are untrusted input (an
-// older version, a hand edit, a half-synced folder). Pure: no vscode, no file system.
+// older version, a hand edit, a half-synced folder). Pure: no file system.
 import type {
   AssistantTurn,
   Attachment,
