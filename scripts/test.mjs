@@ -1,20 +1,26 @@
-// `npm test`: layer check + build, strict type-check, then the three test layers
+// `npm test`: layer check + build, strict type-check, then side by side the checks (lint, format,
+// unused exports) and the three test layers
 //   unit         mocha in plain Node over test/unit/**
 //   integration  mocha inside a real VS Code extension host (test/harness/runIntegration)
 //   ui           playwright-core driving the real workbench in Chromium (test/ui/**)
 // Each layer prints `<layer>: N passed, N failed`; the run ends with `total: N passed, N failed`
-// and exits non-zero when anything failed. `npm test -- unit` (or integration, ui) runs one layer.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// and exits non-zero when anything failed. `npm test -- unit` (or integration, ui) runs one layer
+// without the checks; `npm test -- checks` runs the build, the type-check and the checks alone.
+// A red check counts as one failure; the layers still run, so one run reports everything.
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const mochaBin = require.resolve('mocha/bin/mocha.js');
 const all = ['unit', 'integration', 'ui'];
 const layers = process.argv.slice(2).filter((arg) => all.includes(arg));
-const selected = layers.length ? layers : all;
+const checksOnly = process.argv.slice(2).includes('checks');
+const selected = checksOnly ? layers : layers.length ? layers : all;
+const withChecks = checksOnly || layers.length === 0;
 const reportDir = mkdtempSync(join(tmpdir(), 'ui-test-'));
 const started = Date.now();
 
@@ -30,6 +36,14 @@ function step(name, command, args) {
 }
 
 const mochaArgs = (glob, timeout) => [mochaBin, glob, '--reporter', './out/test/harness/countingReporter.js', '--timeout', String(timeout), '--exit'];
+// Not require.resolve: knip's package exports neither its bin nor its package.json.
+const bin = (pkg, path) => join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', pkg, path);
+/** Each check is its own step; `npm run lint -- --fix` and `npm run format` fix what they find. */
+const checks = [
+  ['lint', [bin('eslint', 'bin/eslint.js'), '--cache', '--cache-strategy', 'content', '--cache-location', 'out/.eslintcache', '.']],
+  ['format check', [bin('prettier', 'bin/prettier.cjs'), '--check', '--log-level', 'warn', '--cache', '--cache-location', 'out/.prettiercache', '.']],
+  ['unused exports and files', [bin('knip', 'bin/knip.js'), '--no-progress']],
+];
 const commands = {
   unit: [process.execPath, mochaArgs('out/test/unit/**/*.test.js', 20_000)],
   integration: [process.execPath, ['out/test/harness/runIntegration.js']],
@@ -38,29 +52,73 @@ const commands = {
 
 let passed = 0;
 let failed = 0;
+
+/**
+ * Runs one job (a layer, or the checks one after another) with its output in a file, and prints
+ * that output whole when the job ends, so jobs running side by side never interleave their lines.
+ */
+function job(name, parts) {
+  const log = join(reportDir, `${name}.log`);
+  const t = Date.now();
+  return (async () => {
+    const statuses = [];
+    for (const { command, args, env = {}, label } of parts) {
+      const out = openSync(log, 'a');
+      const s0 = Date.now();
+      const child = spawn(command, args, { stdio: ['ignore', out, out], env: { ...process.env, ...env } });
+      const status = await new Promise((done) => child.on('close', (code) => done(code ?? 1)));
+      closeSync(out);
+      if (label) appendFileSync(log, `[test] ${label} ${status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - s0) / 1000).toFixed(1)} s\n`);
+      statuses.push(status);
+    }
+    console.log(`\n----- ${name} -----`);
+    process.stdout.write(existsSync(log) ? readFileSync(log, 'utf8') : '');
+    console.log(`[test] ${name} took ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    return statuses;
+  })();
+}
+
+/** Adds a layer's counts from its report; a layer that crashed or wrote no report counts as a failure. */
+function countLayer(layer, status) {
+  const report = join(reportDir, `${layer}.json`);
+  if (!existsSync(report)) {
+    console.log(`\n${layer}: 0 passed, 1 failed`);
+    failed++;
+    return;
+  }
+  const result = JSON.parse(readFileSync(report, 'utf8'));
+  passed += result.passed;
+  failed += result.failed;
+  if (status !== 0 && result.failed === 0) failed++; // crashed after the tests, or the secret scan failed
+}
+
 // The integration and UI layers need the VS Code server, Node 24 and Chromium: install them once
 // here (first run on a machine), not inside a test's time-limited hook.
 const needsHost = selected.some((layer) => layer !== 'unit');
-if (!step('build (layer check + esbuild)', process.execPath, ['esbuild.js']) || !step('typecheck', process.execPath, ['scripts/typecheck.mjs'])) {
+const built = step('build (layer check + esbuild)', process.execPath, ['esbuild.js']) && step('typecheck', process.execPath, ['scripts/typecheck.mjs']);
+if (!built) {
   failed++;
 } else if (needsHost && !step('test host (VS Code server, Node 24, Chromium)', 'bash', ['test/harness/installTestHost.sh'])) {
   failed++;
 } else {
+  // The checks and the layers run side by side (UNIFIED_INFERENCE_TEST_SERIAL=1: one after
+  // another). Every test waits on state, never on time, so a loaded machine slows the run but does
+  // not change its outcome; much of the integration and UI layers' time is spent waiting on VS
+  // Code and Chromium, which the other jobs use.
+  const jobs = [];
+  if (withChecks) jobs.push(['checks', () => job('checks', checks.map(([label, args]) => ({ command: process.execPath, args, label })))]);
   for (const layer of selected) {
-    const report = join(reportDir, `${layer}.json`);
-    const t = Date.now();
     const [command, args] = commands[layer];
-    const status = run(command, args, { UNIFIED_INFERENCE_TEST_REPORT: report, UNIFIED_INFERENCE_TEST_LABEL: layer });
-    if (existsSync(report)) {
-      const result = JSON.parse(readFileSync(report, 'utf8'));
-      passed += result.passed;
-      failed += result.failed;
-      if (status !== 0 && result.failed === 0) failed++; // crashed after the tests, or the secret scan failed
-    } else {
-      console.log(`\n${layer}: 0 passed, 1 failed`);
-      failed++;
-    }
-    console.log(`[test] ${layer} layer took ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    const env = { UNIFIED_INFERENCE_TEST_REPORT: join(reportDir, `${layer}.json`), UNIFIED_INFERENCE_TEST_LABEL: layer };
+    jobs.push([layer, () => job(`${layer} layer`, [{ command, args, env }])]);
+  }
+  const serial = process.env.UNIFIED_INFERENCE_TEST_SERIAL === '1';
+  const results = [];
+  if (serial) for (const [name, start] of jobs) results.push([name, await start()]);
+  else results.push(...(await Promise.all(jobs.map(async ([name, start]) => [name, await start()]))));
+  for (const [name, statuses] of results) {
+    if (name === 'checks') failed += statuses.filter((status) => status !== 0).length;
+    else countLayer(name, statuses[0]);
   }
 }
 rmSync(reportDir, { recursive: true, force: true });

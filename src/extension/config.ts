@@ -65,13 +65,6 @@ export function readNetworkSettings(): NetworkSettings {
   };
 }
 
-/** Fires when any of the extension's settings changes (or `http.*` too, with `includeNetwork`). */
-export function onDidChangeSettings(listener: () => void, includeNetwork = false): vscode.Disposable {
-  return vscode.workspace.onDidChangeConfiguration((event) => {
-    if (event.affectsConfiguration(SETTINGS_SECTION) || (includeNetwork && event.affectsConfiguration('http'))) listener();
-  });
-}
-
 /** Fires when a setting the gateway connection is built from changes (address, auth header, headers, CA file, http proxy). */
 export function onDidChangeConnectionSettings(listener: () => void): vscode.Disposable {
   return vscode.workspace.onDidChangeConfiguration((event) => {

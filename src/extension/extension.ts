@@ -102,7 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   await clock.awaiting(connection.initialize(storedKey !== undefined));
   clock.phase('initialize');
   const activation = clock.finish();
-  log.info(formatActivationLine(String(context.extension.packageJSON.version), activation));
+  log.info(formatActivationLine(String((context.extension.packageJSON as { version?: unknown }).version), activation));
   const phases = formatActivationPhases(activation);
   if (phases) log.info(phases);
   return context.extensionMode === vscode.ExtensionMode.Test

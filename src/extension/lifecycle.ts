@@ -33,5 +33,9 @@ export abstract class Disposable implements vscode.Disposable {
 export function abortOnCancel(controller: AbortController, ...tokens: readonly vscode.CancellationToken[]): vscode.Disposable {
   const listeners = tokens.map((token) => token.onCancellationRequested(() => controller.abort()));
   if (tokens.some((token) => token.isCancellationRequested)) controller.abort();
-  return { dispose: () => listeners.forEach((listener) => listener.dispose()) };
+  return {
+    dispose: () => {
+      for (const listener of listeners) listener.dispose();
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { inspect } from 'node:util';
 import { redactSecrets } from '../core/secrets/redact';
 
 /**
@@ -27,7 +28,7 @@ export class Log implements vscode.Disposable {
   }
 
   error(message: string, error?: unknown): void {
-    const detail = error instanceof Error ? `: ${error.message}` : error !== undefined ? `: ${String(error)}` : '';
+    const detail = error instanceof Error ? `: ${error.message}` : typeof error === 'string' ? `: ${error}` : error !== undefined ? `: ${inspect(error, { breakLength: Infinity })}` : '';
     this.channel.error(this.clean(message + detail));
   }
 

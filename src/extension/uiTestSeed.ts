@@ -11,7 +11,7 @@ import type { CheckpointService } from './checkpoints/checkpointService';
 import { writeWithCheckpoint } from './checkpoints/testWriter';
 import { errorMessage } from '../shared/errorMessage';
 
-export const UI_SEED_ENV = 'UNIFIED_INFERENCE_UI_CHECKPOINT_SEED';
+const UI_SEED_ENV = 'UNIFIED_INFERENCE_UI_CHECKPOINT_SEED';
 const CONVERSATION_ID = 'c-ui-checkpoint-seed';
 const TURN_ID = 'a-ui-checkpoint-seed';
 

@@ -15,7 +15,7 @@ export interface ActivationTiming {
   readonly phases: readonly ActivationPhase[];
 }
 
-export interface ActivationPhase {
+interface ActivationPhase {
   readonly name: string;
   readonly ms: number;
 }

@@ -2,7 +2,7 @@
 // (JSON-safe): the host persists it, the webview renders it.
 
 /** Where a piece of editor context came from. */
-export type AttachmentKind = 'selection' | 'file';
+type AttachmentKind = 'selection' | 'file';
 
 /** Editor context the user added to a message (shown as a chip; its text goes to the model). */
 export interface Attachment {
@@ -134,7 +134,7 @@ export interface TokenUsage {
 }
 
 /** Where a reply's cost comes from (the chat says which). */
-export type ReplyCostSource = 'pricing' | 'balance';
+type ReplyCostSource = 'pricing' | 'balance';
 
 /** What a reply cost, in USD credits. */
 export interface ReplyCost {

@@ -210,7 +210,7 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
     case 'renameConversation':
     case 'deleteConversation':
     case 'exportConversation':
-      return str(m.id, 200) && m.id ? ({ type: m.type, id: m.id } as ChatToHostMessage) : undefined;
+      return str(m.id, 200) && m.id ? ({ type: m.type, id: m.id }) : undefined;
     case 'suggestFiles':
       return finite(m.requestId) && str(m.query, 500) ? { type: 'suggestFiles', requestId: m.requestId, query: m.query } : undefined;
     case 'searchHistory':

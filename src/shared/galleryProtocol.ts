@@ -6,7 +6,7 @@
 
 /** The raster types the host accepts (never SVG or HTML): the only ones put in a data: URL. */
 export const GALLERY_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
-export type GalleryMimeType = (typeof GALLERY_MIME_TYPES)[number];
+type GalleryMimeType = (typeof GALLERY_MIME_TYPES)[number];
 
 export interface GalleryImage {
   readonly id: string;

@@ -21,7 +21,7 @@ export interface CreditSettings {
 /** Which endpoint answers chat: `auto` picks /messages for Anthropic-style models. */
 export type ChatApi = 'auto' | 'chat' | 'messages';
 
-export interface ChatSettings {
+interface ChatSettings {
   /** Tool server addresses sent as `mcp_servers`: the gateway runs their tools server-side. */
   readonly mcpServers: readonly string[];
   /** Offer models the workspace tools (read, list, search files; create, edit, delete, rename files), each call approved by the user. */
@@ -36,7 +36,7 @@ export interface ChatSettings {
   readonly terminalTool: boolean;
 }
 
-export interface SearchSettings {
+interface SearchSettings {
   /** Glob of the files semantic search indexes (relative to each workspace folder). */
   readonly include: string;
   /** Files larger than this (KB) are not indexed: generated or data files, rarely what a search wants. */
@@ -76,7 +76,7 @@ export interface Settings {
   readonly completions: CompletionSettings;
 }
 
-export interface CompletionSettings {
+interface CompletionSettings {
   /** Inline completions (ghost text) as you type: off until the user turns them on (they cost credits). */
   readonly enabled: boolean;
   /** The chat model that completes ('' = none picked yet: no completion until one is). */
@@ -88,9 +88,9 @@ export interface CompletionSettings {
 }
 
 /** Prose and commit messages are off by default: completions there cost credits for little. */
-export const DEFAULT_COMPLETION_LANGUAGES: Readonly<Record<string, boolean>> = { '*': true, plaintext: false, markdown: false, scminput: false };
+const DEFAULT_COMPLETION_LANGUAGES: Readonly<Record<string, boolean>> = { '*': true, plaintext: false, markdown: false, scminput: false };
 
-export interface CheckpointSettings {
+interface CheckpointSettings {
   /** MB the workspace's checkpoints may take on disk; the oldest go first past it. User settings only (a workspace could set it tiny and prune the user's checkpoints). */
   readonly maxStorageMB: number;
 }
@@ -137,8 +137,8 @@ export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
  * models, chat API) are read where they are used, and must not reset research polling or the
  * catalog.
  */
-export const CONNECTION_SETTING_KEYS = ['baseUrl', 'authHeader', 'extraHeaders', 'caCertificateFile'] as const;
-export const NETWORK_SETTING_IDS = ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy'] as const;
+const CONNECTION_SETTING_KEYS = ['baseUrl', 'authHeader', 'extraHeaders', 'caCertificateFile'] as const;
+const NETWORK_SETTING_IDS = ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy'] as const;
 
 /**
  * The settings that decide where requests (and the key) go, which certificate authorities are
@@ -155,7 +155,7 @@ export const NETWORK_SETTING_IDS = ['http.proxy', 'http.proxyStrictSSL', 'http.n
  * switch writes it to user settings, and a workspace could otherwise turn on a language the user
  * turned off.
  */
-export const COMPLETION_SETTING_KEYS: readonly string[] = ['completions.enabled', 'completions.model', 'completions.languages', 'completions.debounceMs'];
+const COMPLETION_SETTING_KEYS: readonly string[] = ['completions.enabled', 'completions.model', 'completions.languages', 'completions.debounceMs'];
 
 export const USER_ONLY_SETTING_KEYS: readonly string[] = [...CONNECTION_SETTING_KEYS, 'chat.mcpServers', 'chat.autoApproveEdits', 'chat.alwaysAskEdits', 'chat.terminalTool', 'checkpoints.maxStorageMB', ...COMPLETION_SETTING_KEYS];
 

@@ -11,13 +11,13 @@ export interface BundleBenchOptions {
   readonly outDir: string;
 }
 
-export interface BundleSize {
+interface BundleSize {
   readonly file: string;
   readonly bytes: number;
   readonly gzipBytes: number;
 }
 
-export function bundleSize(root: string, file: string): BundleSize {
+function bundleSize(root: string, file: string): BundleSize {
   const content = readFileSync(join(root, file));
   return { file, bytes: content.length, gzipBytes: gzipSync(content, { level: 9 }).length };
 }

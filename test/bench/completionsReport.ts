@@ -5,7 +5,7 @@ import { median, percentile } from './chat/stats';
 
 export type KeyCost = 'typed through' | 'cache hit' | 'debounced away' | 'aborts a request in flight' | 'request start';
 
-export function fmt(value: number, digits = 3): string {
+function fmt(value: number, digits = 3): string {
   return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
 }
 

@@ -1,7 +1,7 @@
 import { parseWav } from './wav';
 
 /** Bytes per second assumed when a format's duration cannot be read from its bytes (128 kbit/s). */
-export const ESTIMATE_BYTES_PER_SECOND = 16000;
+const ESTIMATE_BYTES_PER_SECOND = 16000;
 
 export interface AudioDuration {
   readonly seconds: number;
@@ -14,7 +14,7 @@ const MPEG2_L3_KBPS = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 
 const RATES: Record<number, readonly number[]> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] };
 
 /** Sums the frames of an MPEG Layer III stream (after any ID3v2 tag); undefined when it is not one. */
-export function mp3Duration(bytes: Buffer): number | undefined {
+function mp3Duration(bytes: Buffer): number | undefined {
   let offset = 0;
   if (bytes.length > 10 && bytes.toString('latin1', 0, 3) === 'ID3') {
     const size = ((bytes[6] ?? 0) << 21) | ((bytes[7] ?? 0) << 14) | ((bytes[8] ?? 0) << 7) | (bytes[9] ?? 0);

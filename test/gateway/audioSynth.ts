@@ -3,7 +3,7 @@ import { fnv1a } from './text';
 /** Speech output is 24 kHz mono 16-bit, the same as OpenAI's `pcm` format. */
 export const SPEECH_SAMPLE_RATE = 24000;
 /** Longest audio the simulator renders (longer inputs are cut here; documented in README.md). */
-export const MAX_SPEECH_SECONDS = 300;
+const MAX_SPEECH_SECONDS = 300;
 
 const VOICE_PITCH: Record<string, number> = { alloy: 200, echo: 150, fable: 220, onyx: 110, nova: 260, shimmer: 300 };
 

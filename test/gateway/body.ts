@@ -3,9 +3,9 @@ import { badRequest, HttpError } from './errors';
 import { isObject, type JsonObject } from './validate';
 
 /** JSON bodies larger than this are refused (413): inline images in /messages fit, runaway uploads do not. */
-export const MAX_JSON_BYTES = 32 * 1024 * 1024;
+const MAX_JSON_BYTES = 32 * 1024 * 1024;
 
-export async function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
+async function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   let tooLarge = false;

@@ -3,7 +3,7 @@ import { badRequest } from './errors';
 export type ModelCategory = 'chat' | 'embedding' | 'rerank' | 'transcription' | 'speech' | 'image';
 
 /** Prices in USD; which ones apply depends on the category. */
-export interface Pricing {
+interface Pricing {
   /** Per million prompt/input tokens (chat, embedding, rerank). */
   readonly input?: number;
   /** Per million completion/output tokens (chat). */

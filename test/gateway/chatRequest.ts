@@ -1,4 +1,3 @@
-import type { CatalogModel } from './catalog';
 import type { SimInput, SimTool, SimToolChoice } from './chatSim';
 import { badRequest } from './errors';
 import { countTokens } from './text';
@@ -60,7 +59,7 @@ function parseToolChoice(body: JsonObject, tools: readonly SimTool[]): SimToolCh
   throw badRequest('tool_choice', `'tool_choice' must be "auto", "none", "required" or {"type": "function", "function": {"name": ...}}`);
 }
 
-export function parseChatRequest(body: JsonObject, model: CatalogModel): ParsedChat {
+export function parseChatRequest(body: JsonObject): ParsedChat {
   const messages = optionalArray(body, 'messages');
   if (!messages) throw badRequest('messages', "'messages' is required", 'missing_required_parameter');
   if (messages.length === 0) throw badRequest('messages', "'messages' must contain at least one message");

@@ -37,7 +37,7 @@ export interface SimInput {
   readonly scriptedTools?: boolean;
 }
 
-export interface ToolExecution {
+interface ToolExecution {
   readonly name: string;
   readonly arguments: Record<string, unknown>;
   readonly result: string;
@@ -55,7 +55,7 @@ export interface SimPlan {
 
 /** Long streams for benchmarks: `max_tokens` chunks from the bench model, this many when it is not given. */
 export const BENCH_DEFAULT_TOKENS = 1000;
-export const BENCH_MAX_TOKENS = 200_000;
+const BENCH_MAX_TOKENS = 200_000;
 
 const REASONING_STEPS: Record<string, number> = { minimal: 1, low: 2, medium: 4, high: 8 };
 
@@ -81,7 +81,7 @@ function mentions(prompt: string, name: string): boolean {
 }
 
 /** Chooses the tool to call, or none. See README.md for the rule. */
-export function chooseTool(input: SimInput): SimTool | undefined {
+function chooseTool(input: SimInput): SimTool | undefined {
   if (!input.lastIsUser || input.toolResult || input.tools.length === 0) return undefined;
   const choice = input.toolChoice;
   if (choice.kind === 'none') return undefined;
@@ -96,7 +96,7 @@ function schemaRecord(value: unknown): Record<string, unknown> {
 }
 
 /** Plausible arguments from the tool's schema: strings from the prompt, the first enum value, 1, true. */
-export function argumentsFor(schema: unknown, prompt: string): Record<string, unknown> {
+function argumentsFor(schema: unknown, prompt: string): Record<string, unknown> {
   const properties = schemaRecord(schemaRecord(schema).properties);
   const args: Record<string, unknown> = {};
   const firstNumber = Number(prompt.match(/-?\d+(\.\d+)?/)?.[0] ?? 1);

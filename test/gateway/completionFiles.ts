@@ -6,9 +6,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-export const MAX_FILE_BYTES = 256 * 1024;
-export const MAX_TOTAL_BYTES = 16 * 1024 * 1024;
-export const MAX_FILES = 2000;
+const MAX_FILE_BYTES = 256 * 1024;
+const MAX_TOTAL_BYTES = 16 * 1024 * 1024;
+const MAX_FILES = 2000;
 const MAX_DEPTH = 12;
 const SKIPPED_DIRS = new Set(['node_modules', '.git', 'out', 'dist', 'build', '.vscode-test', 'coverage', 'test-results', '.cache']);
 const RESCAN_MS = 1000;

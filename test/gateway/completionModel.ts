@@ -14,8 +14,8 @@ export type WrapKind = 'fence' | 'prefix' | 'overlap' | 'explain';
 const WRAP_KINDS: readonly WrapKind[] = ['fence', 'prefix', 'overlap', 'explain'];
 
 /** The continuation answered: at most this many lines and characters (max_tokens cuts it further). */
-export const CONTINUATION_LINES = 30;
-export const CONTINUATION_CHARS = 4000;
+const CONTINUATION_LINES = 30;
+const CONTINUATION_CHARS = 4000;
 /** Tail lengths tried, longest first: a longer match picks the right file among similar ones. */
 const TAILS = [400, 160, 64, 24];
 /** How far back a candidate's match is extended to choose between occurrences. */
@@ -62,7 +62,7 @@ function backMatch(text: string, at: number, prefix: string, budget: { left: num
 }
 
 /** The file and position where the prefix ends, by the longest tail match; undefined when none. */
-export function findCursor(files: readonly SourceFile[], prefix: string): { readonly file: SourceFile; readonly at: number } | undefined {
+function findCursor(files: readonly SourceFile[], prefix: string): { readonly file: SourceFile; readonly at: number } | undefined {
   const sizes = [...new Set(TAILS.map((size) => Math.min(size, prefix.length)))];
   const budget = { left: COMPARE_BUDGET };
   for (const size of sizes) {
@@ -86,7 +86,7 @@ export function findCursor(files: readonly SourceFile[], prefix: string): { read
 }
 
 /** Where the text after the cursor starts again in the file (the hole's end), if it does. */
-export function holeEnd(text: string, at: number, suffix: string): number | undefined {
+function holeEnd(text: string, at: number, suffix: string): number | undefined {
   const window = text.slice(at, at + 16 * 1024);
   for (const size of [200, 60, 20]) {
     const head = suffix.slice(0, size);

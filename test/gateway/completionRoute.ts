@@ -9,7 +9,7 @@ import type { RouteContext } from './context';
  * end of the line or block closes the connection long before the continuation is all sent (the
  * request record's `closed` is `aborted`, `bytesWritten` small), fast enough for tests.
  */
-export const COMPLETION_PIECE_DELAY_MS = 8;
+const COMPLETION_PIECE_DELAY_MS = 8;
 
 export function scriptedText(ctx: RouteContext, model: CatalogModel, lastUserText: string): { scripted?: string } {
   const fault = ctx.reply.fault;

@@ -13,7 +13,7 @@ import type { ResearchStore } from './researchStore';
 import { requireString, type JsonObject } from './validate';
 
 /** Settings every route may read; fixed when the gateway starts. */
-export interface GatewaySettings {
+interface GatewaySettings {
   /** Largest transcription upload, bytes (413 above). */
   readonly maxUploadBytes: number;
   /** Answer 400 naming `stream_options` whenever a chat request carries it (tests the client's fallback). */

@@ -5,7 +5,7 @@
 
 const BLOCK = 4096;
 
-export function crc8(bytes: Uint8Array): number {
+function crc8(bytes: Uint8Array): number {
   let crc = 0;
   for (const byte of bytes) {
     crc ^= byte;
@@ -14,7 +14,7 @@ export function crc8(bytes: Uint8Array): number {
   return crc;
 }
 
-export function crc16(bytes: Uint8Array): number {
+function crc16(bytes: Uint8Array): number {
   let crc = 0;
   for (const byte of bytes) {
     crc ^= byte << 8;

@@ -9,7 +9,7 @@ import type { GatewayState, RouteContext } from './context';
 import { badRequest, notFound } from './errors';
 import { encodeGif, encodeJpeg, encodeWebp } from './imageFormats';
 
-export const IMAGE_KINDS = [
+const IMAGE_KINDS = [
   'png', 'jpeg', 'webp', 'gif', 'svg', 'svg-as-png', 'html', 'missing',
   'redirect', 'redirect-other-host', 'redirect-private', 'redirect-link-local', 'redirect-loop', 'redirect-file',
   'huge', 'huge-declared', 'hang', 'file-url', 'link-local-url',
@@ -19,8 +19,8 @@ export type ImageKind = (typeof IMAGE_KINDS)[number];
 
 /** Bodies of the `huge` links: far past any sane image cap, still finite. */
 export const HUGE_IMAGE_BYTES = 256 * 1024 * 1024;
-export const PRIVATE_TARGET = 'http://10.0.0.1/files/images/private.png';
-export const LINK_LOCAL_TARGET = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
+const PRIVATE_TARGET = 'http://10.0.0.1/files/images/private.png';
+const LINK_LOCAL_TARGET = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
 
 const SVG = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" onload="alert(document.domain)"><script>alert(1)</script><rect width="64" height="64" fill="teal"/></svg>\n';
 const HTML = '<!DOCTYPE html>\n<html><head><title>Link expired</title></head><body><h1>This link has expired</h1><script>alert(1)</script></body></html>\n';

@@ -20,15 +20,15 @@ import { transcriptionRoutes } from './routes/transcriptions';
 import { createListener } from './server';
 import { hmacBase64 } from './text';
 
-export type { CloseOutcome, RequestRecord } from './recorder';
+export type { RequestRecord } from './recorder';
 export { FAULT_HEADER } from './faults';
-export { BENCH_DEFAULT_TOKENS, BENCH_MAX_TOKENS } from './chatSim';
+export { BENCH_DEFAULT_TOKENS } from './chatSim';
 export { CATALOG } from './catalog';
 export { RESEARCH_FAILURE_WORD } from './researchStore';
 
 /** The key `npm run gateway` prints and every test may use. It is not a secret: it only opens this simulator. */
 export const DEMO_API_KEY = 'sim-local-demo-key';
-export const DEFAULT_CREDITS_USD = 25;
+const DEFAULT_CREDITS_USD = 25;
 
 export interface GatewayOptions {
   /** 0 (default): a free port. */
@@ -55,7 +55,7 @@ export interface GatewayOptions {
   readonly completionFiles?: string;
 }
 
-export type RequestPredicate = ((record: RequestRecord) => boolean) | string;
+type RequestPredicate = ((record: RequestRecord) => boolean) | string;
 
 export interface LocalGateway {
   /** `http://127.0.0.1:<port>`, without `/api/v1`. */

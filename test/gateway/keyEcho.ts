@@ -47,7 +47,7 @@ export function echoIntoError(echo: KeyEcho, value: unknown): unknown {
 export const SPLIT_ECHO_END = 'End of the echo.';
 
 /** The forms `echo-key=split` writes, each cut into three deltas. */
-export function splitEchoPieces(key: string): string[] {
+function splitEchoPieces(key: string): string[] {
   const forms: [string, string][] = [
     ['plain', key],
     ['base64', Buffer.from(key, 'utf8').toString('base64')],

@@ -9,7 +9,7 @@ import { HttpError } from './errors';
 export type WordsFault = 'limit-string' | 'limit-nested' | 'limit-text' | 'rate';
 
 export const LIMIT_WORDS_MESSAGE = 'Usage limit reached for this billing period. Your credits reset at the start of the next period.';
-export const RATE_WORDS_MESSAGE = 'Rate limit exceeded';
+const RATE_WORDS_MESSAGE = 'Rate limit exceeded';
 
 /** The value of `limit-words[=string|nested|text]`. */
 export function parseLimitWords(value: string | undefined): WordsFault | undefined {

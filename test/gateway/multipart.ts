@@ -2,7 +2,7 @@ import { Busboy } from '@fastify/busboy';
 import type { IncomingMessage } from 'node:http';
 import { badRequest, HttpError } from './errors';
 
-export interface UploadedFile {
+interface UploadedFile {
   readonly field: string;
   readonly filename: string;
   readonly contentType: string;

@@ -10,7 +10,7 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Encodes 8-bit RGB pixels (row-major, 3 bytes each) as a PNG with filter type 0 on every row. */
 export function encodePng(width: number, height: number, rgb: Uint8Array): Buffer {
@@ -30,15 +30,7 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Buffe
   return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('tEXt', text), chunk('IDAT', deflateSync(raw, { level: 3 })), chunk('IEND', Buffer.alloc(0))]);
 }
 
-/**
- * A deterministic picture for a prompt at full size: a two-colour diagonal gradient with a few
- * discs, all derived from the prompt's hash. Cheap per pixel, so 1792x1024 stays well under a second.
- */
-export function renderPromptImage(prompt: string, width: number, height: number, variant = 0): Buffer {
-  return encodePng(width, height, renderPromptPixels(prompt, width, height, variant));
-}
-
-/** The RGB pixels of renderPromptImage (other encoders start from them). */
+/** A deterministic picture for a prompt: a two-colour diagonal gradient with a few discs, all derived from the prompt's hash, as RGB pixels (the image encoders start from them). Cheap per pixel, so 1792x1024 stays well under a second. */
 export function renderPromptPixels(prompt: string, width: number, height: number, variant = 0): Uint8Array {
   const h = fnv1a(`${variant}:${prompt}`);
   const c1 = [h & 0xff, (h >>> 8) & 0xff, (h >>> 16) & 0xff];

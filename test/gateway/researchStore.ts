@@ -141,7 +141,7 @@ export class ResearchStore {
 
 function summary(doc: ResearchDoc): ResearchDoc {
   const { report: _report, sources: _sources, ...rest } = doc;
-  return rest as ResearchDoc;
+  return rest;
 }
 
 function sourcesFor(topic: string): { url: string; title: string }[] {

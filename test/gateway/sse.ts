@@ -16,7 +16,7 @@ export interface StreamFaultEvents {
   readonly error: SseEvent;
 }
 
-export function formatEvent(event: SseEvent): string {
+function formatEvent(event: SseEvent): string {
   return `${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}\n\n`;
 }
 

@@ -7,11 +7,6 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function asObject(value: unknown, field: string): JsonObject {
-  if (!isObject(value)) throw badRequest(field, `'${field}' must be an object`, 'invalid_type');
-  return value;
-}
-
 export function requireString(body: JsonObject, field: string, opts: { nonEmpty?: boolean; maxLength?: number } = {}): string {
   const value = body[field];
   if (value === undefined || value === null) throw badRequest(field, `'${field}' is required`, 'missing_required_parameter');

@@ -8,7 +8,7 @@ import { REPO_ROOT } from './testHost';
 
 const COMMANDS = ['bash', 'flock', 'tar', 'gzip', 'npm', 'make', 'g++', 'python3', 'rg', 'apt-get', 'sudo'];
 
-export function testHostCacheDir(): string {
+function testHostCacheDir(): string {
   return process.env.UNIFIED_INFERENCE_TEST_CACHE ?? join(process.env.HOME ?? tmpdir(), '.cache', 'unified-inference-test-host');
 }
 

@@ -28,7 +28,7 @@ export function ensureTestHost(options: { readonly browser?: boolean } = {}): Ho
   return JSON.parse(readFileSync(pathsFile, 'utf8')) as HostPaths;
 }
 
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -36,7 +36,7 @@ async function main(): Promise<number> {
   const profile = join(server.runDir, 'browser');
   mkdirSync(profile);
   const context = await launchBrowser(host, profile);
-  let code = 1;
+  let code: number;
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     const exitCode = new Promise<number>((resolve) => {

@@ -340,7 +340,7 @@ describe('account: credits, connection and catalog against the local gateway', f
     const restoreInput = replace(vscode.window, 'showInputBox', (async (options?: vscode.InputBoxOptions) => {
       asked = options;
       return remote;
-    }) as typeof vscode.window.showInputBox);
+    }));
     try {
       assert.equal(await vscode.commands.executeCommand('unifiedInference.setBaseUrl'), true);
       const warning = (await asked?.validateInput?.(remote)) as vscode.InputBoxValidationMessage | undefined;

@@ -96,7 +96,7 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
     assert.equal(review.hunks.length, 2);
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'the diff editor shows the review');
-    assert.equal((tab.input as vscode.TabInputTextDiff).original.toString(), uri.toString());
+    assert.equal((tab.input).original.toString(), uri.toString());
     assert.equal(await textOf(review.proposalUri), whole, 'the right side is the proposal');
     assert.equal(await textOf(uri), FILE, 'nothing written before Accept');
     assert.equal(readFileSync(uri.fsPath, 'utf8'), FILE);
@@ -181,7 +181,7 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
         const options = rest[0] as vscode.MessageOptions | undefined;
         asked.push({ message, modal: options?.modal === true, detail: options?.detail ?? '' });
         return answer ? rest.find((item): item is string => typeof item === 'string') : undefined;
-      }) as typeof vscode.window.showWarningMessage);
+      }));
     let restore = answering(false);
     try {
       await vscode.commands.executeCommand('unifiedInference.apply.acceptAll', review.proposalUri);
@@ -284,7 +284,7 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
     const restore = replace(vscode.window, 'showErrorMessage', (async (message: string) => {
       errors.push(message);
       return errors.length === 1 ? 'Try Again' : undefined;
-    }) as typeof vscode.window.showErrorMessage);
+    }));
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown): void => {
       if (reason instanceof Error && reason.message === 'the retry broke') unhandled.push(reason);

@@ -237,7 +237,7 @@ describe('chat panel host against the local gateway', function () {
     await useModel('sim-openai/gpt-sim-mini');
     await api.chat.handle({ type: 'send', text: 'keep this one' });
     const id = api.chat.current.id;
-    const restoreInput = replace(vscode.window, 'showInputBox', (async () => 'Renamed talk') as typeof vscode.window.showInputBox);
+    const restoreInput = replace(vscode.window, 'showInputBox', (async () => 'Renamed talk'));
     try {
       await api.chat.handle({ type: 'renameConversation', id });
     } finally {
@@ -247,7 +247,7 @@ describe('chat panel host against the local gateway', function () {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     assert.ok(folder);
     const target = vscode.Uri.joinPath(folder, 'exported-talk.md');
-    const restoreSave = replace(vscode.window, 'showSaveDialog', (async () => target) as typeof vscode.window.showSaveDialog);
+    const restoreSave = replace(vscode.window, 'showSaveDialog', (async () => target));
     try {
       await api.chat.handle({ type: 'exportConversation', id });
     } finally {

@@ -13,7 +13,7 @@ export type FunctionStep = Extract<ToolStep, { kind: 'function' }>;
 export function lastAssistantTurn(api: TestApi): AssistantTurn {
   const turn = api.chat.current.turns.at(-1);
   assert.equal(turn?.role, 'assistant');
-  return turn as AssistantTurn;
+  return turn;
 }
 
 /** The last tool result the model got back (the whole of it), from the last chat request. */
@@ -53,5 +53,5 @@ export async function callScriptedTool(
   await sending;
   const step = lastAssistantTurn(api).toolSteps[0];
   assert.equal(step?.kind, 'function', JSON.stringify(lastAssistantTurn(api)));
-  return { step: step as FunctionStep, asked };
+  return { step: step, asked };
 }

@@ -35,7 +35,6 @@ describe('edit tools: create, replace, delete and rename files, each reviewed as
 
   const abs = (path: string): string => join(root, path);
   const lastReply = (): AssistantTurn => api.chat.current.turns.at(-1) as AssistantTurn;
-  const toolSteps = (): FunctionStep[] => posted.flatMap((m) => (m.type === 'toolStep' && m.step.kind === 'function' ? [m.step] : []));
 
   /** Sends the scripted call; answers the approval with `decision` when asked (or waits on `whileAsked` first). */
   async function callEdit(tool: string, args: Record<string, unknown>, decision: ApprovalDecision = 'once', whileAsked?: (asked: FunctionStep) => Promise<void>): Promise<{ step: FunctionStep; asked: FunctionStep | undefined }> {

@@ -43,7 +43,7 @@ export async function setKeyThroughCommand(answer: string | undefined): Promise<
   const restore = replace(vscode.window, 'showInputBox', (async (options?: vscode.InputBoxOptions) => {
     seen = options;
     return answer;
-  }) as typeof vscode.window.showInputBox);
+  }));
   try {
     const result = await vscode.commands.executeCommand('unifiedInference.setApiKey');
     return { options: seen, result };
@@ -57,7 +57,7 @@ export async function clearKeyThroughCommand(confirm: boolean): Promise<unknown>
   const restore = replace(vscode.window, 'showWarningMessage', (async (_message: string, ...rest: unknown[]) => {
     const items = rest.filter((item): item is string => typeof item === 'string');
     return confirm ? items[0] : undefined;
-  }) as typeof vscode.window.showWarningMessage);
+  }));
   try {
     return await vscode.commands.executeCommand('unifiedInference.clearApiKey');
   } finally {

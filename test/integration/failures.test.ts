@@ -125,7 +125,7 @@ describe('failures: one description and its actions in every feature', function 
     for (const { command, args } of NO_KEY) {
       shown.length = 0;
       const prompted = answerPrompts({});
-      const opened = replace(vscode.window, 'showOpenDialog', (async () => assert.fail(`${command} opened a file dialog`)) as typeof vscode.window.showOpenDialog);
+      const opened = replace(vscode.window, 'showOpenDialog', (async () => assert.fail(`${command} opened a file dialog`)));
       try {
         await vscode.commands.executeCommand(command, ...(args ?? []));
       } finally {
@@ -157,11 +157,11 @@ describe('failures: one description and its actions in every feature', function 
     await waitFor(() => api.connection.setup.hasKey, (hasKey) => !hasKey, 'no key');
     const titles: string[] = [];
     const restores = [
-      replace(vscode.window, 'showErrorMessage', (async (_message: string, ...buttons: unknown[]) => buttons.find((b) => b === 'Set API Key')) as typeof vscode.window.showErrorMessage),
+      replace(vscode.window, 'showErrorMessage', (async (_message: string, ...buttons: unknown[]) => buttons.find((b) => b === 'Set API Key'))),
       replace(vscode.window, 'showInputBox', (async (options?: vscode.InputBoxOptions) => {
         titles.push(options?.title ?? '');
         return /Set API Key/.test(options?.title ?? '') ? gateway.apiKey : undefined;
-      }) as typeof vscode.window.showInputBox),
+      })),
     ];
     try {
       await vscode.commands.executeCommand('unifiedInference.research.start');
@@ -265,7 +265,7 @@ describe('failures: one description and its actions in every feature', function 
       retried = true;
       gateway.setCredits(gateway.apiKey, saved);
       return 'Retry';
-    }) as typeof vscode.window.showErrorMessage);
+    }));
     try {
       gateway.clearRequests();
       const outcome = await vscode.commands.executeCommand('unifiedInference.search.search', { query: 'lighthouse weather' });

@@ -224,7 +224,7 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     const restore = replace(vscode.window, 'showWarningMessage', (async (message: string) => {
       asked.push(message);
       return undefined; // dismissed
-    }) as typeof vscode.window.showWarningMessage);
+    }));
     try {
       await vscode.commands.executeCommand('unifiedInference.inlineEdit.acceptAll', session.id);
     } finally {
@@ -260,7 +260,7 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     const restore = replace(vscode.window, 'showWarningMessage', (async (message: string) => {
       asked.push(message);
       return undefined;
-    }) as typeof vscode.window.showWarningMessage);
+    }));
     try {
       await setSettingAndWait('inlineEdit.model', `${MODEL}::${scriptedReplyItem('```\nDEBUG=0\n```')}`);
       const editor = await vscode.window.showTextDocument(secret);
@@ -312,7 +312,7 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     const restore = replace(vscode.window, 'showWarningMessage', (async (message: string) => {
       warned.push(message);
       return undefined;
-    }) as typeof vscode.window.showWarningMessage);
+    }));
     try {
       await setSettingAndWait('inlineEdit.model', `${MODEL}::${scriptedReplyItem('```ts\nconst y = 2;\n```')}`);
       const editor = await vscode.window.showTextDocument(uri);
@@ -422,7 +422,7 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     const restore = replace(decorations, 'draw', ((...args: Parameters<typeof decorations.draw>) => {
       draws++;
       Reflect.apply(Object.getPrototypeOf(decorations).draw as typeof decorations.draw, decorations, args);
-    }) as typeof decorations.draw);
+    }));
     try {
       for (let i = 1; i <= 100; i++) session.showStreamed('// burst\n'.repeat(i));
       assert.equal(draws, 0, 'nothing drawn during the burst');

@@ -193,7 +193,7 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
       if (message !== BUILD_INDEX_QUESTION) return undefined;
       asked.push(message);
       return answer;
-    }) as typeof vscode.window.showInformationMessage);
+    }));
     try {
       gateway.clearRequests();
       const found = text(await invoke('semanticSearch', { query: 'where failed requests are retried with backoff', maxResults: 2 }));

@@ -12,7 +12,7 @@ import type { TranscribeResult } from '../../src/extension/media/transcribeComma
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { encodeWav, parseWav } from '../gateway/wav';
-import { activateExtension, clearKeyThroughCommand, setKeyThroughCommand, setSetting, setSettingQuietly, waitFor } from './extensionHost';
+import { activateExtension, clearKeyThroughCommand, setKeyThroughCommand, setSetting, setSettingQuietly } from './extensionHost';
 import { answerPrompts, type Answers } from './mediaPrompts';
 
 const WHISPER = 'sim-openai/whisper-sim-1';
@@ -117,7 +117,7 @@ describe('media commands (transcription, read aloud, images) against the local g
         assert.deepEqual([body.response_format, body.language, body.prompt, body.model, body.file.filename, body.file.bytes], [format, 'de', 'Names: Ada.', WHISPER, 'talk.wav', testWav().length]);
       }
       assert.equal(seen.text?.document.languageId, 'plaintext');
-      assert.ok(seen.text!.document.getText().trim().length > 0);
+      assert.ok(seen.text.document.getText().trim().length > 0);
       assert.match(seen.srt!.document.getText(), /^1\r?\n00:00:00,000 --> 00:00:0\d,\d{3}/);
       assert.match(seen.vtt!.document.getText(), /^WEBVTT/);
       const json = JSON.parse(seen.json!.document.getText()) as { duration: number; language: string; words: unknown[] };
@@ -135,7 +135,7 @@ describe('media commands (transcription, read aloud, images) against the local g
       assert.equal(outcome?.kind, 'done');
       const saved = outcome?.kind === 'done' ? outcome.value.saved : undefined;
       assert.equal(saved?.toString(), inWorkspace('talk.vtt').toString());
-      assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(saved!)), /^WEBVTT/);
+      assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(saved)), /^WEBVTT/);
       const body = gateway.requests.filter((r) => r.path === '/api/v1/audio/transcriptions').at(-1)?.body as Record<string, unknown>;
       assert.equal(body.language, undefined, 'no language sent when detecting');
     });

@@ -10,7 +10,7 @@ import type { Outcome } from '../../src/extension/media/mediaRun';
 import type { TranscribeResult } from '../../src/extension/media/transcribeCommand';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, setKeyThroughCommand, setSetting, setSettingQuietly, waitFor } from './extensionHost';
+import { activateExtension, clearKeyThroughCommand, setKeyThroughCommand, setSetting, setSettingQuietly } from './extensionHost';
 import { answerPrompts, type Answers, type Prompted } from './mediaPrompts';
 
 const IMAGE = 'sim-openai/dall-e-sim-3';
@@ -85,7 +85,7 @@ describe('media bounds: failing image links, audio too large (local gateway)', f
       const magic: Record<string, number[]> = { jpg: [0xff, 0xd8, 0xff], webp: [0x52, 0x49, 0x46, 0x46] };
       for (const entry of entries) {
         await gallery.receive({ type: 'save', id: entry.image.id });
-        const saved = entry.saved as vscode.Uri | undefined;
+        const saved = entry.saved;
         assert.ok(saved, `${entry.type.label} saved`);
         assert.match(saved.path, new RegExp(`/bounds-test/generated/image-\\d{8}-\\d{6}-a-harbour-at-night-\\d\\.${entry.type.extension}$`));
         const bytes = await vscode.workspace.fs.readFile(saved);

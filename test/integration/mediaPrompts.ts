@@ -57,25 +57,25 @@ export function answerPrompts(answers: Answers, probe: Readonly<Record<string, r
       const name = key(options?.title);
       for (const text of probe[name] ?? []) (validation[name] ??= []).push((await options?.validateInput?.(text)) as string | undefined);
       return answers.inputs?.[name];
-    }) as typeof vscode.window.showInputBox),
-    replace(vscode.window, 'showSaveDialog', (async () => answers.saveTo) as typeof vscode.window.showSaveDialog),
+    })),
+    replace(vscode.window, 'showSaveDialog', (async () => answers.saveTo)),
     replace(vscode.window, 'showErrorMessage', (async (message: string, ...rest: unknown[]) => {
       errors.push(message);
       errorButtons.push(rest.filter((button): button is string => typeof button === 'string'));
       return undefined;
-    }) as typeof vscode.window.showErrorMessage),
+    })),
     replace(vscode.window, 'showInformationMessage', (async (message: string, ...buttons: unknown[]) => {
       infos.push(message);
       return buttons.find((button): button is string => typeof button === 'string' && !!answers.press && button.startsWith(answers.press));
-    }) as typeof vscode.window.showInformationMessage),
+    })),
     replace(vscode.window, 'showWarningMessage', (async (message: string, ...rest: unknown[]) => {
       warnings.push(message);
       return rest.find((button): button is string => typeof button === 'string' && !!answers.press && button.startsWith(answers.press));
-    }) as typeof vscode.window.showWarningMessage),
+    })),
     replace(vscode.window, 'withProgress', (<R>(_options: vscode.ProgressOptions, task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>) => {
       started();
       return task({ report: () => undefined }, source.token);
-    }) as typeof vscode.window.withProgress),
+    })),
   ];
   return {
     titles,

@@ -196,7 +196,7 @@ describe('the @unified chat participant against the local gateway', function () 
     const save = recorder.buttons.find((b) => b.title === 'Save to Workspace...');
     assert.ok(save, recorder.buttonTitles().join(', '));
     const target = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'lighthouse.png');
-    const restore = replace(vscode.window, 'showSaveDialog', (async () => target) as typeof vscode.window.showSaveDialog);
+    const restore = replace(vscode.window, 'showSaveDialog', (async () => target));
     try {
       const saved = await saveImageToWorkspace(save.arguments?.[0]);
       assert.equal(saved?.toString(), target.toString());
@@ -243,7 +243,7 @@ describe('the @unified chat participant against the local gateway', function () 
     assert.equal(api.research.find(job.id)?.status, 'succeeded');
     // The first button selects that job in the Research view.
     assert.deepEqual(recorder.buttons[0]?.arguments, [job.id]);
-    assert.equal(await vscode.commands.executeCommand(recorder.buttons[0]!.command, ...(recorder.buttons[0]!.arguments ?? [])), true);
+    assert.equal(await vscode.commands.executeCommand(recorder.buttons[0].command, ...(recorder.buttons[0].arguments ?? [])), true);
     await waitFor(() => api.researchView.view.selection.map((node) => (node.kind === 'job' ? node.job.id : '')), (ids) => ids.includes(job.id), 'the job selected in the Research view');
   });
 

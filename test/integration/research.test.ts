@@ -9,7 +9,7 @@ import { activateExtension, clearKeyThroughCommand, recordNotifications, replace
 
 /** Runs "Start Deep Research" with the input box answering `topic`. */
 async function startThroughCommand(topic: string): Promise<ResearchJob> {
-  const restore = replace(vscode.window, 'showInputBox', (async () => topic) as typeof vscode.window.showInputBox);
+  const restore = replace(vscode.window, 'showInputBox', (async () => topic));
   try {
     const job = await vscode.commands.executeCommand<ResearchJob | undefined>('unifiedInference.research.start');
     assert.ok(job, 'a job was started');
@@ -241,7 +241,7 @@ describe('research jobs against the local gateway', function () {
     const saved = gateway.credits(gateway.apiKey);
     await api.credits.refresh(); // a positive reading arms the one-time notice
     gateway.setCredits(gateway.apiKey, 0);
-    const restore = replace(vscode.window, 'showInputBox', (async () => 'A topic without credits') as typeof vscode.window.showInputBox);
+    const restore = replace(vscode.window, 'showInputBox', (async () => 'A topic without credits'));
     let notices = 0;
     const noticing = api.credits.onDidShowOutOfCreditsNotice(() => notices++);
     try {

@@ -55,7 +55,7 @@ describe('the tool servers in VS Code\'s MCP API', function () {
       await waitFor(() => changes, (count) => count > 0, 'the provider announcing the change');
 
       // The provider, called as VS Code calls it.
-      const provided = await api.toolServers.provideMcpServerDefinitions();
+      const provided = api.toolServers.provideMcpServerDefinitions();
       assert.deepEqual(provided.map((server) => [server.label, server.uri.toString(true)]), [
         ['tools.example.test/mcp', TOOLS],
         ['127.0.0.1:9/mcp', LOCAL],
@@ -64,7 +64,7 @@ describe('the tool servers in VS Code\'s MCP API', function () {
         assert.ok(server instanceof vscode.McpHttpServerDefinition);
         assert.deepEqual({ ...server.headers }, {}, 'no header of ours (never the key) goes to a third-party server');
       }
-      const resolved = await api.toolServers.resolveMcpServerDefinition(provided[0]!);
+      const resolved = api.toolServers.resolveMcpServerDefinition(provided[0]!);
       assert.equal(resolved?.uri.toString(true), TOOLS);
       assert.deepEqual({ ...resolved?.headers }, {});
 
@@ -86,12 +86,12 @@ describe('the tool servers in VS Code\'s MCP API', function () {
       await setSetting('chat.mcpServers', [LOCAL]);
       await waitFor(() => changes, (count) => count > before, 'the second change');
       await waitFor(() => (consumer.mcpServerDefinitions() ?? []).some((server) => server.uri === TOOLS), (present) => !present, 'the removed server gone from vscode.lm.mcpServerDefinitions');
-      assert.equal(await api.toolServers.resolveMcpServerDefinition(provided[0]!), undefined, 'a removed server is not started');
+      assert.equal(api.toolServers.resolveMcpServerDefinition(provided[0]!), undefined, 'a removed server is not started');
       assert.ok((consumer.mcpServerDefinitions() ?? []).some((server) => server.uri === LOCAL), 'the remaining one stays');
 
       await setSetting('chat.mcpServers', undefined);
       await waitFor(() => (consumer.mcpServerDefinitions() ?? []).some((server) => server.uri === LOCAL), (present) => !present, 'an empty list');
-      assert.deepEqual(await api.toolServers.provideMcpServerDefinitions(), []);
+      assert.deepEqual(api.toolServers.provideMcpServerDefinitions(), []);
     } finally {
       listener.dispose();
     }

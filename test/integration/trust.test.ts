@@ -129,7 +129,7 @@ describe('trust: the workspace cannot redirect the key, and the gateway cannot m
 
     // The export writes what the store holds, redacted.
     const target = vscode.Uri.joinPath(vscode.Uri.file(folder()), 'echo-export.md');
-    const restoreSave = replace(vscode.window, 'showSaveDialog', (async () => target) as typeof vscode.window.showSaveDialog);
+    const restoreSave = replace(vscode.window, 'showSaveDialog', (async () => target));
     const notes = recordNotifications();
     try {
       await api.chat.handle({ type: 'exportConversation', id: api.chat.current.id });

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { AssistantTurn, ToolStep } from '../../src/shared/chatModel';
+import type { ToolStep } from '../../src/shared/chatModel';
 import type { ApprovalDecision, HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
@@ -26,7 +26,6 @@ describe('trust gate: what a model may read and write, judged by what it reaches
   let root: string;
   let posted: HostToChatMessage[];
   const abs = (path: string): string => join(root, path);
-  const lastReply = (): AssistantTurn => api.chat.current.turns.at(-1) as AssistantTurn;
 
   const call = (tool: string, args: Record<string, unknown>, decision: ApprovalDecision = 'once'): Promise<{ step: FunctionStep; asked: FunctionStep | undefined }> => callScriptedTool(api, posted, { tool, args, decision });
 

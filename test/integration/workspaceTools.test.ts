@@ -34,7 +34,7 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
   const stepOf = (turn: AssistantTurn): FunctionStep => {
     const step = turn.toolSteps[0];
     assert.equal(step?.kind, 'function', JSON.stringify(turn.toolSteps));
-    return step as FunctionStep;
+    return step;
   };
   /** Sends `prompt`; approves the tool call with `decision` when asked; returns the finished step. */
   async function callTool(prompt: string, decision: 'once' | 'always' | 'deny' = 'once'): Promise<{ step: FunctionStep; asked: FunctionStep | undefined }> {

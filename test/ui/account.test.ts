@@ -99,7 +99,7 @@ describe('account and catalog in the workbench (real VS Code in Chromium, local 
       // its rows once, from the models VS Code knows when it opens: a CI run opened it while VS Code
       // was re-reading our list after the key arrived, and it stayed open with no rows at all. So
       // every try opens a fresh picker (closing one left from the try before), then types the filter.
-      let labels: string[] = [];
+      let labels: string[];
       for (let attempt = 1; ; attempt++) {
         try {
           if (await search.isVisible()) {

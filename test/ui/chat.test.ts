@@ -206,7 +206,7 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
       await ask('Show me the theme');
       await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
       // The theme reaches the webview as VS Code applies the settings file: wait for it.
-      let background = '';
+      let background: string;
       for (const deadline = Date.now() + 30_000; ; ) {
         background = await chat.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
         const [r = 0, g = 0, b = 0] = (background.match(/\d+/g) ?? []).map(Number);

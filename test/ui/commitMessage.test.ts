@@ -60,7 +60,7 @@ describe('commit messages in the Source Control view (real VS Code in Chromium, 
     await (workbench as Workbench).screenshot('commit-message-00-writing');
     const box = page.locator('.part.sidebar .scm-editor .view-lines').first();
     await page
-      .waitForFunction(() => (document.querySelector('.part.sidebar .scm-editor .view-lines') as HTMLElement | null)?.innerText.replace(/\s+/g, ' ').includes('feat(parser): return no tokens for empty input') === true, undefined, { timeout: 90_000 })
+      .waitForFunction(() => document.querySelector<HTMLElement>('.part.sidebar .scm-editor .view-lines')?.innerText.replace(/\s+/g, ' ').includes('feat(parser): return no tokens for empty input') === true, undefined, { timeout: 90_000 })
       .catch(async (error: unknown) => {
         await (workbench as Workbench).screenshot('commit-message-failed');
         throw error;

@@ -8,7 +8,7 @@ import { README_SCREENSHOT_MAX_BYTES, README_SCREENSHOTS, UPDATE_SCREENSHOTS_ENV
 import { closeSharedBrowser, ensureTestHost, launchBrowser, newBrowserContext, REPO_ROOT, removeRunDir, startVsCodeServer, waitForWorkbench, workbenchUrl, type ServerOptions, type VsCodeServer } from '../harness/testHost';
 
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
-export const README_SCREENSHOT_DIR = join(REPO_ROOT, 'media', 'screenshots');
+const README_SCREENSHOT_DIR = join(REPO_ROOT, 'media', 'screenshots');
 
 /** Bound on the extension's activation after the workbench shows (a hung start, not a slow one). */
 const EXTENSION_START_MS = 120_000;

@@ -11,7 +11,7 @@ function token(cancelled = false): { token: vscode.CancellationToken; cancel: ()
       listeners.add(listener);
       return { dispose: () => listeners.delete(listener) };
     },
-  } as unknown as vscode.CancellationToken;
+  };
   return {
     token: value,
     cancel: () => {

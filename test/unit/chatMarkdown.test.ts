@@ -3,7 +3,7 @@
 // blocks kept, per-frame work bounded by the tail, not the message).
 import * as assert from 'node:assert/strict';
 import { seededRandom as random } from '../harness/seededRandom';
-import { doc, manual, recorder, render, streamSliced, window } from './markdownKit';
+import { manual, recorder, render, streamSliced, window } from './markdownKit';
 
 function click(target: Element, init: MouseEventInit = {}): MouseEvent {
   const event = new window.MouseEvent('click', { bubbles: true, cancelable: true, button: 0, ...init });

@@ -14,7 +14,7 @@ import { meterWork, type Work } from './markdownWork';
  */
 export const PER_FRAME: Readonly<Work> = { lexed: 48_000, sanitized: 64_000, highlighted: 12_000 };
 /** Elements inside each other: quotes and lists 12 deep (two elements a level) and emphasis 8 deep, with room. */
-export const MAX_DOM_DEPTH = 40;
+const MAX_DOM_DEPTH = 40;
 const perFrameOf = (input: HostileInput): number => Math.max(input.perFrame, 200);
 
 /** What must hold of any rendering of `input`: every word shown, in order, and no DOM nested past MAX_DOM_DEPTH. */

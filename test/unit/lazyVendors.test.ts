@@ -39,6 +39,7 @@ describe("the extension bundle's lazily loaded libraries", () => {
       return request === 'vscode' ? standIn : originalLoad.call(this, request, parent, isMain);
     };
     for (const file of [BUNDLE, ...vendorFilesLoaded()]) delete require.cache[file];
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the CommonJS bundle, loaded again (fresh) with `vscode` stood in
     bundleExports = require(BUNDLE) as Record<string, unknown>;
   });
 

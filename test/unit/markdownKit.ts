@@ -5,7 +5,7 @@ import { renderMarkdown } from '../../src/webview/chat/markdown/renderMarkdown';
 import { StreamingMarkdown, type MarkdownActions } from '../../src/webview/chat/markdown/streamingMarkdown';
 
 export const { window } = new JSDOM('<!doctype html><html><body></body></html>', { pretendToBeVisual: true });
-export const doc = window.document;
+const doc = window.document;
 
 /** `markdown` rendered in one go (renderMarkdown), in a detached element. */
 export function render(markdown: string): HTMLElement {

@@ -49,7 +49,7 @@ export function meterWork(): WorkMeter {
   hljs.highlight = ((code: string, ...rest: unknown[]) => {
     work.highlighted += code.length;
     return call.call(hljs, code, ...rest);
-  }) as typeof hljs.highlight;
+  });
   return {
     take() {
       const taken = work;

@@ -57,7 +57,7 @@ describe('SerialQueue', () => {
     const queue = new SerialQueue();
     const thrown = queue.run((() => {
       throw new Error('bad input');
-    }) as () => Promise<void>);
+    }));
     await assert.rejects(thrown, /bad input/);
     assert.equal(await queue.run(() => Promise.resolve(1)), 1);
   });

@@ -36,8 +36,6 @@ function groupThousands(value: number): string {
 }
 
 const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
 /**
  * `45 min`, `2 h 10 min`, `3 d 4 h`, `less than a minute`; two units at most, the smaller one

@@ -11,14 +11,14 @@ import { MessageStreamAccumulator } from '../streams/messageAccumulator';
 import { redactValue } from '../secrets/redact';
 import type { ChatCompletionRequest, ToolExecuted } from '../types/chat';
 import type { GatewayClient } from '../transport/client';
-import type { MessageCreateRequest } from '../types/messages';
+import type { ContentBlock, MessageCreateRequest } from '../types/messages';
 import type { RequestOptions } from '../types/common';
 import type { TokenUsage } from '../../shared/chatModel';
 import { answerTokens, DEFAULT_MESSAGES_MAX_TOKENS } from './answerTokens';
 import { redactingSink } from './redactingSink';
 import { parseToolInput, toolInputOf, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayAnswerRequest, type GatewayPart } from './gatewayMessages';
 
-export type { GatewayAnswerRequest, GatewayMessage, GatewayPart, GatewayTool } from './gatewayMessages';
+export type { GatewayAnswerRequest, GatewayTool } from './gatewayMessages';
 
 export interface AnswerSink {
   text(delta: string): void;
@@ -173,9 +173,9 @@ async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest,
         const input = toolInputOf(use.input);
         sink.toolCall?.({ id: use.id, name: use.name, input, arguments: JSON.stringify(input) });
       } else if (block?.type === 'mcp_tool_use') {
-        mcpUses.set((block as Record<string, unknown>).id, block as Record<string, unknown>);
+        mcpUses.set((block as Record<string, unknown>).id, block);
       } else if (block?.type === 'mcp_tool_result') {
-        const executed = mcpToolExecuted(mcpUses, block as Record<string, unknown>);
+        const executed = mcpToolExecuted(mcpUses, block);
         if (executed) servers.report([executed]);
       }
     }
@@ -183,18 +183,19 @@ async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest,
   const message = accumulator.snapshot();
   let toolCalls = 0;
   const parts = message.content.flatMap((block): GatewayPart[] => {
-    const b = block as Record<string, unknown>;
-    switch (block.type) {
+    // A block of a type this client knows has that type's shape (parseContentBlock), never OtherBlock's.
+    const b = block as ContentBlock;
+    switch (b.type) {
       case 'text':
-        return typeof b.text === 'string' && b.text ? [{ kind: 'text', text: b.text }] : [];
+        return b.text ? [{ kind: 'text', text: b.text }] : [];
       case 'thinking':
-        return [{ kind: 'thinking', thinking: String(b.thinking ?? ''), signature: String(b.signature ?? '') }];
+        return [{ kind: 'thinking', thinking: b.thinking, signature: b.signature }];
       case 'redacted_thinking':
-        return [{ kind: 'redactedThinking', data: String(b.data ?? '') }];
+        return [{ kind: 'redactedThinking', data: b.data }];
       case 'tool_use':
         // Past the cap: left out of the message, as the sink never got it (see refusedToolCalls).
         if (++toolCalls > MAX_TOOL_CALLS_PER_ANSWER) return [];
-        return [{ kind: 'toolCall', id: String(b.id ?? ''), name: String(b.name ?? ''), input: toolInputOf(b.input) }];
+        return [{ kind: 'toolCall', id: b.id, name: b.name, input: toolInputOf(b.input) }];
       default:
         return [];
     }
@@ -221,7 +222,7 @@ function mcpToolExecuted(uses: ReadonlyMap<unknown, Record<string, unknown>>, re
   return {
     name: typeof use.name === 'string' ? use.name : 'tool',
     ...(use.input !== undefined ? { arguments: use.input } : {}),
-    ...(text !== undefined ? { result: result.is_error === true ? `Error: ${String(text)}` : text } : {}),
+    ...(text !== undefined ? { result: result.is_error === true ? `Error: ${typeof text === 'string' ? text : JSON.stringify(text)}` : text } : {}),
     ...(typeof use.server_name === 'string' ? { server: use.server_name } : {}),
   };
 }

@@ -130,7 +130,7 @@ const TOOL_INPUT_BOUNDS = { maxDepth: MAX_TOOL_ARGUMENT_DEPTH, maxBytes: MAX_TOO
  * is the reason, which the chat sends back to the model as the call's error. What is kept is that
  * short text, never the refused JSON: a conversation must always stay saveable.
  */
-export const REFUSED_INPUT = 'refusedInput';
+const REFUSED_INPUT = 'refusedInput';
 
 function refusedInput(verdict: Extract<BoundedJson, { ok: false }>): Record<string, unknown> {
   const reason = verdict.reason === 'depth'

@@ -46,7 +46,7 @@ export function computeHunks(current: string, proposal: string): Hunk[] {
 }
 
 /** `text` with `count` lines from `start` replaced by `lines`. */
-export function replaceLines(text: string, start: number, count: number, lines: readonly string[]): string {
+function replaceLines(text: string, start: number, count: number, lines: readonly string[]): string {
   const all = splitLines(text);
   all.splice(start, count, ...lines);
   return all.join('');

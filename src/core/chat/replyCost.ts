@@ -32,7 +32,7 @@ export interface CostMeterOptions {
   readonly delays?: readonly number[];
 }
 
-export interface ReplyCostEnd {
+interface ReplyCostEnd {
   /** The model's token prices from the catalog, when it lists them. */
   readonly pricing?: TokenPricing;
   /** The reply's usage as the gateway reported it (summed over tool rounds). */

@@ -8,13 +8,13 @@ import { MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER } from '../
 import type { GatewayClient } from '../transport/client';
 import type { ToolExecuted } from '../types/chat';
 import type { AssistantTurn, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
-import { streamGatewayAnswer, type GatewayAnswerRequest, type GatewayTool } from '../answers/gatewayAnswer';
+import { streamGatewayAnswer, type GatewayAnswerRequest } from '../answers/gatewayAnswer';
 import { toolInputRefusal } from '../answers/gatewayMessages';
 import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolHost, type ToolOutcome } from '../answers/toolHost';
 import { wholeHistory, type ContextFitter } from './contextFitter';
 import { errorMessage } from '../../shared/errorMessage';
 
-export interface ReplyEvents {
+interface ReplyEvents {
   delta(content: string | undefined, reasoning: string | undefined): void;
   /** A step was added or changed: show it (cheap; never a save of the whole conversation). */
   toolStep(index: number, step: ToolStep): void;
@@ -60,12 +60,12 @@ function asText(value: unknown): string | undefined {
 }
 
 /** Told to the model (as text after the tool results) about the calls past the cap. */
-export function refusedCallsNote(count: number): string {
+function refusedCallsNote(count: number): string {
   return `${count} more tool call${count === 1 ? ' was' : 's were'} in your answer and ${count === 1 ? 'was' : 'were'} not run: an answer may ask for at most ${MAX_TOOL_CALLS_PER_ANSWER} tool calls. Ask again for the ones still needed.`;
 }
 
 /** One step for the tools the gateway ran past the cap (they ran; they are only not shown one by one). */
-export function hiddenServerToolsStep(count: number): ToolStep {
+function hiddenServerToolsStep(count: number): ToolStep {
   return { kind: 'server', name: `${count} more`, result: `The gateway ran ${count} more tool${count === 1 ? '' : 's'} in this answer; at most ${MAX_SERVER_TOOL_STEPS_PER_ANSWER} are shown per answer.` };
 }
 

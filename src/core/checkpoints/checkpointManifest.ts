@@ -97,7 +97,7 @@ export function parseManifest(value: unknown, expected?: { readonly conversation
     if (!before) return fail(`file ${index} (${file.path}) has a malformed "before" state`);
     const after = file.after === undefined ? undefined : parseState(file.after);
     if (file.after !== undefined && !after) return fail(`file ${index} (${file.path}) has a malformed "after" state`);
-    const folderId = file.folderId as string | undefined;
+    const folderId = file.folderId;
     const key = fileKey({ folder: file.folder, ...(folderId !== undefined ? { folderId } : {}), path: file.path });
     if (seen.has(key)) return fail(`file ${file.path} is listed twice`);
     seen.add(key);

@@ -12,9 +12,9 @@ export interface PlannedRestore {
   readonly current: ReadonlyMap<string, CurrentState | string>;
 }
 
-export type DriftKind = 'edited' | 'created' | 'deleted' | 'unreadable' | 'readable' | 'newlyPlanned' | 'noLongerPlanned';
+type DriftKind = 'edited' | 'created' | 'deleted' | 'unreadable' | 'readable' | 'newlyPlanned' | 'noLongerPlanned';
 
-export interface DriftNote extends PlanFile {
+interface DriftNote extends PlanFile {
   readonly kind: DriftKind;
 }
 

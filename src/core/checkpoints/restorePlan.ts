@@ -7,7 +7,7 @@ import { fileKey, type CheckpointFileRef, type CheckpointManifest, type FileStat
 /** A file as it is now: absent, or its bytes' SHA-256 (the open editor's text when it has unsaved changes). */
 export type CurrentState = { readonly kind: 'absent' } | { readonly kind: 'file'; readonly hash: string };
 
-export type RestoreAction =
+type RestoreAction =
   /** Exists, differs: rewritten with the kept bytes. */
   | 'rewrite'
   /** Was absent before (the reply created it): deleted. */
@@ -36,7 +36,7 @@ export interface PlanItem extends PlanFile {
   readonly changedSince: boolean;
 }
 
-export interface SkippedFile extends PlanFile {
+interface SkippedFile extends PlanFile {
   readonly reason: string;
 }
 

@@ -15,7 +15,7 @@ import { ProcessTree } from './processTree';
 import { shellInvocation, treeKill, type ShellPlatform } from './shellInvocation';
 
 /** Every process of one command starts with this variable (a random value per run): how its escaped descendants are found. */
-export const COMMAND_MARKER_VAR = 'UNIFIED_INFERENCE_COMMAND_RUN';
+const COMMAND_MARKER_VAR = 'UNIFIED_INFERENCE_COMMAND_RUN';
 /** How often the descendant tree is walked while a command runs (Linux), at least. */
 const TRACK_INTERVAL_MS = 250;
 

@@ -4,7 +4,7 @@
 import { hiddenCharactersOut } from './hiddenCharacters';
 
 /** Why a changed file's content is not in the prompt. */
-export type WithheldReason = 'sensitive' | 'excluded' | 'binary' | 'outside' | 'unreadable' | 'budget' | 'tooLarge';
+type WithheldReason = 'sensitive' | 'excluded' | 'binary' | 'outside' | 'unreadable' | 'budget' | 'tooLarge';
 
 export type ChangeContent =
   | { readonly kind: 'diff'; readonly text: string }

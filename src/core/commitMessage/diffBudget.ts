@@ -14,7 +14,7 @@ export const MIN_FILE_DIFF_CHARS = 200;
  */
 export const COMMIT_INPUT_TOKEN_CAP = 16_000;
 /** Room kept for the instructions, the file list and the recent subjects. */
-export const COMMIT_PROMPT_RESERVE_TOKENS = 2_000;
+const COMMIT_PROMPT_RESERVE_TOKENS = 2_000;
 /** Room kept for the answer. */
 export const COMMIT_ANSWER_TOKENS = 1_024;
 /** Characters per token assumed when the budget is turned into characters (the estimate's 1/3). */

@@ -20,11 +20,11 @@ export function isExplanation(line: string): boolean {
   return /[:.!]$/.test(text) || (!/[;{}()=<>[\]]/.test(text) && /\s/.test(text));
 }
 
-export function isFenceOpen(line: string): boolean {
+function isFenceOpen(line: string): boolean {
   return FENCE_OPEN.test(line);
 }
 
-export function isFenceClose(line: string): boolean {
+function isFenceClose(line: string): boolean {
   return FENCE_CLOSE.test(line);
 }
 

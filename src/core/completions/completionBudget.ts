@@ -3,13 +3,13 @@
 import type { CompletionBudget } from './completionInput';
 
 /** When the catalog does not say: a context every chat model has. */
-export const DEFAULT_COMPLETION_CONTEXT_TOKENS = 8_192;
+const DEFAULT_COMPLETION_CONTEXT_TOKENS = 8_192;
 /** The most input tokens of one completion whatever the model: the nearest code matters most, and latency grows with the prompt. */
 export const MAX_COMPLETION_INPUT_TOKENS = 3_000;
 /** The fewest: a prompt smaller than this is not worth sending. */
-export const MIN_COMPLETION_INPUT_TOKENS = 256;
+const MIN_COMPLETION_INPUT_TOKENS = 256;
 /** USD one completion's input may cost at most (0.3 cents: 1,000 tokens at $3 per million). */
-export const MAX_COMPLETION_INPUT_USD = 0.003;
+const MAX_COMPLETION_INPUT_USD = 0.003;
 
 /** `inputPricePerToken`: USD per input token from the catalog, when it lists one. */
 export function completionBudget(contextTokens: number | undefined, inputPricePerToken: number | undefined): CompletionBudget {

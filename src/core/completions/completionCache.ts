@@ -3,7 +3,7 @@
 // Bounded (least recently used goes first): the keys hold a window of the document.
 
 /** The most suggestions kept: enough for a few minutes of typing, small enough to forget nothing of value. */
-export const COMPLETION_CACHE_ENTRIES = 200;
+const COMPLETION_CACHE_ENTRIES = 200;
 
 export class CompletionCache {
   private readonly entries = new Map<string, string>();
@@ -39,8 +39,8 @@ export class CompletionCache {
 }
 
 /** How much of the text around the cursor names a cache entry (the rest rarely changes a suggestion). */
-export const CACHE_PREFIX_CHARS = 2_000;
-export const CACHE_SUFFIX_CHARS = 500;
+const CACHE_PREFIX_CHARS = 2_000;
+const CACHE_SUFFIX_CHARS = 500;
 
 /** The cache key of a place in a document, for one model. */
 export function completionCacheKey(model: string, document: string, prefix: string, suffix: string): string {

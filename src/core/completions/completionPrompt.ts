@@ -40,7 +40,7 @@ export const BLOCK_MAX_TOKENS = 256;
 const OVERHEAD_TOKENS = 16;
 
 /** The marker and its two delimiters for candidate n (0: the plain ones). */
-export function holeMarkers(n: number): { readonly marker: string; readonly start: string; readonly end: string } {
+function holeMarkers(n: number): { readonly marker: string; readonly start: string; readonly end: string } {
   const tag = n === 0 ? '' : `_${n}`;
   return { marker: `<|FILL_HERE${tag}|>`, start: `<|FILE_START${tag}|>`, end: `<|FILE_END${tag}|>` };
 }

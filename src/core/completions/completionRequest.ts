@@ -7,7 +7,7 @@ import type { ChatApi } from '../../shared/settings';
 import { streamGatewayAnswer } from '../answers/gatewayAnswer';
 
 /** Low, not zero: a little variety after a rejected suggestion, but no wandering. */
-export const COMPLETION_TEMPERATURE = 0.1;
+const COMPLETION_TEMPERATURE = 0.1;
 
 export function completionSend(client: GatewayClient, model: string, api: ChatApi, provider: string | undefined): CompletionSend {
   return async (prompt, onText, signal) => {

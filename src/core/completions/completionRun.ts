@@ -11,9 +11,9 @@ import { COMPLETION_ABORTED } from './completionAbort';
 /** More raw text than any completion needs (a block is a few hundred tokens): past it the answer is not one. */
 export const MAX_COMPLETION_RAW_CHARS = 16_000;
 /** A completion later than this is no use to someone typing: the request is stopped and shows nothing. */
-export const MAX_COMPLETION_MS = 20_000;
+const MAX_COMPLETION_MS = 20_000;
 
-export interface CompletionUsage {
+interface CompletionUsage {
   readonly promptTokens: number;
   readonly completionTokens: number;
 }

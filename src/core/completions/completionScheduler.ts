@@ -60,7 +60,7 @@ export interface CompletionCounters {
   acceptedChars: number;
 }
 
-export function emptyCounters(): CompletionCounters {
+function emptyCounters(): CompletionCounters {
   return { asks: 0, debouncedAway: 0, cacheHits: 0, typedThrough: 0, pausedSkips: 0, requests: 0, aborted: 0, stoppedEarly: 0, bounded: 0, failed: 0, shown: 0, tokensIn: 0, tokensOut: 0, estimatedTokens: 0, accepted: 0, acceptedChars: 0 };
 }
 

@@ -11,7 +11,7 @@ const CLOSING_ONLY = /^[\s)\]}>'"`;,]*$/;
 /** A line after which a block starts. */
 const OPENS_BLOCK = /(?:[{([]|=>|->|:|\bdo|\bthen|\bbegin|\belse|\btry|\bfinally)\s*$/;
 /** A comment line (which describes what follows when it is the last line before a blank one). */
-const COMMENT_LINE = /^\s*(?:\/\/|#(?![!\[]|include|define|if|else|endif|pragma|import)|\/\*|\*|--|"""|'''|<!--|%|;;)/;
+const COMMENT_LINE = /^\s*(?:\/\/|#(?![![]|include|define|if|else|endif|pragma|import)|\/\*|\*|--|"""|'''|<!--|%|;;)/;
 /** A declaration without its body yet (brace on the next line, or a declaration in a header). */
 const SIGNATURE = /^\s*(?:(?:export|public|private|protected|internal|static|async|abstract|override|virtual|final|pub|unsafe|inline)\s+)*(?:function\*?|def|fn|func|fun|class|interface|struct|enum|impl|trait|module|namespace|sub|procedure|void|int|bool|string|[A-Za-z_][\w<>,\s[\]]*\s+[A-Za-z_]\w*\s*\()[^;]*\)?\s*(?:->\s*[^;{]+|:\s*[^;{=]+)?$/;
 

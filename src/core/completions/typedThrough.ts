@@ -15,7 +15,7 @@ export interface ShownCompletion {
 }
 
 /** How much text around the cursor must be unchanged for a shown suggestion to still fit. */
-export const TYPED_THROUGH_CONTEXT_CHARS = 200;
+const TYPED_THROUGH_CONTEXT_CHARS = 200;
 
 export function shownCompletion(document: string, offset: number, prefix: string, suffix: string, insertion: string): ShownCompletion {
   return { document, offset, insertion, before: prefix.slice(-TYPED_THROUGH_CONTEXT_CHARS), after: suffix.slice(0, TYPED_THROUGH_CONTEXT_CHARS) };

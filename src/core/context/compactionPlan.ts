@@ -55,7 +55,7 @@ export interface CompactionPlan {
 
 /** Tool results in older turns longer than this are trimmed first. */
 export const OLD_RESULT_CHARS = 2_000;
-export const DEFAULT_KEEP_TURNS = 4;
+const DEFAULT_KEEP_TURNS = 4;
 
 /** One trimmable part, with its original text so a second cut is made from the whole, not from a cut. */
 interface Slot {
@@ -181,7 +181,7 @@ export function planCompaction(input: CompactionInput): CompactionPlan {
       };
       turns.forEach((turn, t) => consider(t, turn.messages));
       consider(-1, tail);
-      const target = best as { turn: number; message: number; part: number; length: number } | undefined;
+      const target = best;
       if (!target) return;
       // Cut just the excess when one part can give it, else halve the longest and look again.
       const excessChars = Math.ceil(over / ratio) + 100;

@@ -11,7 +11,7 @@ export interface ContextBudget {
 }
 
 /** An answer's room when the conversation sets no max tokens: a long answer, a quarter of a small context at most. */
-export const DEFAULT_OUTPUT_RESERVE = 4096;
+const DEFAULT_OUTPUT_RESERVE = 4096;
 
 export function contextBudget(contextLength: number, maxOutputTokens?: number): ContextBudget {
   const output = Math.min(maxOutputTokens && maxOutputTokens > 0 ? maxOutputTokens : DEFAULT_OUTPUT_RESERVE, Math.floor(contextLength / 4));

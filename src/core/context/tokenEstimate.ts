@@ -12,7 +12,7 @@ export const DEFAULT_TOKENS_PER_CHAR = 1 / 3;
 /** Role markers and separators each message costs beyond its text (OpenAI documents 3 to 4). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 
-export function partChars(part: WirePart): number {
+function partChars(part: WirePart): number {
   switch (part.kind) {
     case 'text':
       return part.text.length;

@@ -5,7 +5,7 @@
 /** Texts at most this long are never trimmed: the note would cost as much as it saves. */
 export const MIN_TRIM_CHARS = 200;
 
-export function trimmedNote(chars: number): string {
+function trimmedNote(chars: number): string {
   return `[trimmed ${chars.toLocaleString('en-US')} chars to fit the model's context window]`;
 }
 

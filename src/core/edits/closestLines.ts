@@ -41,7 +41,7 @@ export function closestLines(text: string, searched: string): ClosestLines | und
 }
 
 /** `count` lines of `lines` from index `start`, each prefixed by its 1-based number. */
-export function numbered(lines: readonly string[], start: number, count: number): string {
+function numbered(lines: readonly string[], start: number, count: number): string {
   const end = Math.min(lines.length, start + count);
   const width = String(end).length;
   const out: string[] = [];

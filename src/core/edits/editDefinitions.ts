@@ -2,7 +2,7 @@
 // descriptions say the rules the tools enforce, so a model gets them right the first time.
 import type { GatewayTool } from '../answers/gatewayAnswer';
 
-export const EDIT_TOOL_NAMES = ['create_file', 'replace_in_file', 'delete_file', 'rename_file'] as const;
+const EDIT_TOOL_NAMES = ['create_file', 'replace_in_file', 'delete_file', 'rename_file'] as const;
 export type EditToolName = (typeof EDIT_TOOL_NAMES)[number];
 
 export function isEditTool(name: string): name is EditToolName {

@@ -8,7 +8,7 @@ import { withLineEnding } from './lineEndings';
 /** Lines of diff shown on a card at most. */
 export const MAX_REVIEW_LINES = 400;
 /** Characters of diff shown on a card at most (the step is stored with the conversation). */
-export const MAX_REVIEW_CHARS = 30_000;
+const MAX_REVIEW_CHARS = 30_000;
 
 export interface ReviewDiff {
   /** The diff, possibly cut (then `truncated`). */

@@ -11,7 +11,7 @@ import { connectionFailureText, diagnoseConnectionError, type DiagnosisContext }
 import type { ChatErrorAction, ChatErrorInfo } from '../../shared/chatModel';
 import { SETUP_ERROR_NAME } from './setupError';
 
-export type ErrorKind = ChatErrorInfo['kind'];
+type ErrorKind = ChatErrorInfo['kind'];
 /** The chat's actions, plus setting the gateway address (the chat offers Open Settings for that). */
 export type ErrorAction = ChatErrorAction | 'setBaseUrl';
 
@@ -66,7 +66,7 @@ function waitText(ms: number): string {
 }
 
 /** When new credits arrive, from the reset of the last credits reading. */
-export function resetText(reset: string | undefined, now: number): string {
+function resetText(reset: string | undefined, now: number): string {
   const at = reset ? Date.parse(reset) : NaN;
   if (!Number.isFinite(at)) return 'New credits arrive when the quota window resets.';
   const minutes = Math.max(0, Math.round((at - now) / 60_000));

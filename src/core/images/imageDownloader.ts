@@ -18,8 +18,8 @@ import { describeNonImage, sniffImageType } from './imageType';
 import type { ImageType } from './imageType';
 import { errorMessage } from '../../shared/errorMessage';
 
-export const DEFAULT_IMAGE_TIMEOUT_MS = 60_000;
-export const MAX_IMAGE_REDIRECTS = 3;
+const DEFAULT_IMAGE_TIMEOUT_MS = 60_000;
+const MAX_IMAGE_REDIRECTS = 3;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export interface ImageSource {
@@ -139,7 +139,7 @@ export class ImageDownloader {
 }
 
 /** Bytes that must be one of the accepted image types, else an ImageDownloadError naming what they are. */
-export function typedImage(bytes: Uint8Array, from: string): DownloadedImage {
+function typedImage(bytes: Uint8Array, from: string): DownloadedImage {
   const type = sniffImageType(bytes);
   if (type) return { bytes, type };
   throw new ImageDownloadError('type', `The file ${from} is ${describeNonImage(bytes)}, not a PNG, JPEG, WebP or GIF image, so it was not kept (SVG and HTML can carry scripts).`);

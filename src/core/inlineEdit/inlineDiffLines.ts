@@ -11,7 +11,7 @@ export const MAX_GHOST_CHARS = 240;
 /** Shown between added lines that share one line of the editor. */
 export const JOINED_LINES = '  ⏎  ';
 
-export interface GhostRow {
+interface GhostRow {
   /** Line of the document (0-based) the text is shown after. */
   readonly line: number;
   readonly text: string;

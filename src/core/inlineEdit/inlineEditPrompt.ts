@@ -7,7 +7,7 @@ import { codeFromAnswer, fenceFor } from '../apply/mergeAnswer';
 import { lineEndingOf, withLineEnding } from '../edits/lineEndings';
 
 /** Characters of code kept on each side of the selection (about 1,500 tokens each). */
-export const INLINE_EDIT_CONTEXT_CHARS = 6_000;
+const INLINE_EDIT_CONTEXT_CHARS = 6_000;
 /** The selection sent at most: a larger one is refused (an inline edit is not a whole-file rewrite). */
 export const MAX_INLINE_EDIT_SELECTION_CHARS = 40_000;
 /** Characters of answer kept: past this the stream is stopped and the edit refused (a runaway model). */

@@ -6,7 +6,7 @@
 /** Instructions remembered. */
 export const MAX_REMEMBERED_INSTRUCTIONS = 30;
 /** Characters of one remembered instruction (a pasted page is not an instruction to recall). */
-export const MAX_REMEMBERED_INSTRUCTION_CHARS = 500;
+const MAX_REMEMBERED_INSTRUCTION_CHARS = 500;
 
 /** A word of 32+ characters of key alphabet mixing letters and digits: what API keys and tokens look like (a long path or identifier does not). */
 function hasTokenLikeWord(text: string): boolean {

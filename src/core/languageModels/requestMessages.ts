@@ -94,7 +94,7 @@ export interface GatewayModelOptions {
 }
 
 /** The widest temperature range the gateway's formats take (OpenAI style; /messages clamps to 1). */
-export const MAX_TEMPERATURE = 2;
+const MAX_TEMPERATURE = 2;
 
 /**
  * `modelOptions` a caller passed to `sendRequest`: `max_tokens` (a positive integer) and

@@ -2,8 +2,8 @@
 import type { SpeechFormat } from '../types/media';
 
 export const SPEECH_VOICES = ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer'] as const;
-export const MIN_SPEED = 0.25;
-export const MAX_SPEED = 4;
+const MIN_SPEED = 0.25;
+const MAX_SPEED = 4;
 
 /** Why a typed speed is refused, or undefined when it is a number from 0.25 to 4. */
 export function speedProblem(text: string): string | undefined {

@@ -36,7 +36,7 @@ export function transcriptMarkdown(answer: Transcription): string {
   return lines.join('\n');
 }
 
-export function wordsTable(words: readonly TranscriptionWord[]): string[] {
+function wordsTable(words: readonly TranscriptionWord[]): string[] {
   return ['## Words', '', '| Word | Start | End |', '|---|---:|---:|', ...words.map((w) => `| ${cell(w.word)} | ${formatSeconds(w.start)} | ${formatSeconds(w.end)} |`)];
 }
 

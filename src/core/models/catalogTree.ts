@@ -6,7 +6,7 @@ import { categoryOverrides } from './categoryOverrides';
 
 export type CatalogCategory = ModelCategoryName;
 
-export const CATEGORY_ORDER: readonly CatalogCategory[] = MODEL_CATEGORIES;
+const CATEGORY_ORDER: readonly CatalogCategory[] = MODEL_CATEGORIES;
 
 export const CATEGORY_LABELS: Readonly<Record<CatalogCategory, string>> = {
   chat: 'Chat',
@@ -42,7 +42,7 @@ export function providerOf(model: Model): string {
   return 'unknown provider';
 }
 
-export function matchesFilter(model: Model, filter: string): boolean {
+function matchesFilter(model: Model, filter: string): boolean {
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
   const haystack = `${model.id} ${providerOf(model)} ${categoryOf(model)} ${String(model.provider_info?.status ?? '')}`.toLowerCase();

@@ -61,7 +61,7 @@ export function addressClass(address: string): AddressClass | undefined {
  * the last 32 bits). NAT64's local-use prefix `64:ff9b:1::/48` leads into the local network
  * whatever it embeds: 'private'. `::` and `::1` are themselves, not embeddings.
  */
-function embeddedIPv4(g: readonly number[]): string | 'private' | undefined {
+function embeddedIPv4(g: readonly number[]): string | undefined {
   const v4 = (high: number, low: number): string => `${high >>> 8}.${high & 0xff}.${low >>> 8}.${low & 0xff}`;
   const zero = (from: number, to: number): boolean => g.slice(from, to).every((x) => x === 0);
   const [g0, g1, g2, , , g5, g6, g7] = g as [number, number, number, number, number, number, number, number];

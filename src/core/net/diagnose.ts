@@ -6,7 +6,7 @@ import { AuthenticationError, GatewayError, InvalidRequestError, RateLimitError,
 import { describeProxy } from './dispatcher';
 import { ProxyError } from './proxyError';
 
-export type ConnectionDiagnosisKind =
+type ConnectionDiagnosisKind =
   | 'dns'
   | 'refused'
   | 'tls'

@@ -25,7 +25,7 @@ export class ProxyError extends Error {
 }
 
 /** The ProxyError an undici error stands for, else the error itself. */
-export function translateProxyError(error: unknown): unknown {
+function translateProxyError(error: unknown): unknown {
   if (!(error instanceof Error) || error instanceof ProxyError) return error;
   const code = (error as { code?: unknown }).code;
   const tunnel = code === 'UND_ERR_ABORTED' ? /Proxy response \((\d{3})\) !== 200/.exec(error.message) : null;

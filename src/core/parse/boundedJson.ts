@@ -21,7 +21,7 @@ function utf8Exceeds(text: string, max: number): { exceeds: boolean; bytes: numb
 }
 
 /** Whether brackets nest deeper than `max` anywhere in JSON text (strings skipped, escapes too). */
-export function jsonTextTooDeep(text: string, max: number): boolean {
+function jsonTextTooDeep(text: string, max: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -38,7 +38,7 @@ export function jsonTextTooDeep(text: string, max: number): boolean {
 }
 
 /** Whether an already parsed value nests deeper than `max` (recursion stops at the cap). */
-export function valueTooDeep(value: unknown, max: number, depth = 0): boolean {
+function valueTooDeep(value: unknown, max: number, depth = 0): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (depth >= max) return true;
   for (const item of Array.isArray(value) ? value : Object.values(value)) if (valueTooDeep(item, max, depth + 1)) return true;

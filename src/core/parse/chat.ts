@@ -117,7 +117,7 @@ function normalizeDelta(value: JsonRecord): ChatChunkDelta {
   } else if (calls !== undefined) {
     delete value.tool_calls;
   }
-  return value as ChatChunkDelta;
+  return value;
 }
 
 /**

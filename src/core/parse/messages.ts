@@ -8,7 +8,7 @@ function parseUsage(value: unknown): MessageUsage {
   return { ...usage, input_tokens: num(usage.input_tokens) ?? 0, output_tokens: num(usage.output_tokens) ?? 0 };
 }
 
-export function parseContentBlock(value: unknown): ContentBlock | OtherBlock | undefined {
+function parseContentBlock(value: unknown): ContentBlock | OtherBlock | undefined {
   if (!isRecord(value)) return undefined;
   switch (value.type) {
     case 'text':

@@ -11,7 +11,7 @@ export interface QuotaAnswer {
   readonly actions: readonly SetupAction[];
 }
 
-export function utcTime(date: Date): string {
+function utcTime(date: Date): string {
   return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 

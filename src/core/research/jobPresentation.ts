@@ -135,7 +135,7 @@ function sourceLine(index: number, source: { url?: string; title?: string }): st
 }
 
 /** Where the report's own refresh is (the command and its editor title button, see package.json). */
-export const REPORT_REFRESH_HINT = 'This report is re-read when the job finishes; to read it again now, use Refresh Report (the refresh button in the title bar of the report\'s editor or preview, or "Unified Inference: Refresh Report" in the Command Palette).';
+const REPORT_REFRESH_HINT = 'This report is re-read when the job finishes; to read it again now, use Refresh Report (the refresh button in the title bar of the report\'s editor or preview, or "Unified Inference: Refresh Report" in the Command Palette).';
 
 /**
  * The report document: title, facts table, the report text and numbered sources. `detail` is the

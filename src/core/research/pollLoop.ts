@@ -26,7 +26,7 @@ export interface ResearchPollLoopOptions {
 }
 
 /** The real clock. Timers stay ref'd: a caller awaiting the loop in plain Node must not exit early. */
-export const systemPollClock: PollClock = {
+const systemPollClock: PollClock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => setTimeout(fn, clampDelay(ms)),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),

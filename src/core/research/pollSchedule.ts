@@ -67,7 +67,7 @@ export interface PollOptions {
 
 export type PollDecision = { kind: 'stop' } | { kind: 'paused' } | { kind: 'wait'; delayMs: number; reason: string };
 
-export const DEFAULT_POLL_OPTIONS: Readonly<Required<PollOptions>> = {
+const DEFAULT_POLL_OPTIONS: Readonly<Required<PollOptions>> = {
   minIntervalMs: 3000,
   maxIntervalMs: 30_000,
   maxErrorBackoffMs: 120_000,
@@ -104,7 +104,7 @@ function ageOf(job: PollJob, now: number): number {
 }
 
 /** The base interval for a youngest in-progress job of this age. */
-export function intervalForAge(ageMs: number, options: PollOptions = {}): number {
+function intervalForAge(ageMs: number, options: PollOptions = {}): number {
   const o = resolvePollOptions(options);
   if (!(ageMs > o.youngAgeMs)) return o.minIntervalMs;
   const grown = 1 - Math.exp(-(ageMs - o.youngAgeMs) / o.growthMs);

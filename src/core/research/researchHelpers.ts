@@ -23,10 +23,6 @@ export function isKnownResearchStatus(status: string | undefined): boolean {
   return IN_PROGRESS.has(key) || SUCCEEDED.has(key) || FAILED.has(key);
 }
 
-export function isResearchTerminal(status: string | undefined): boolean {
-  return classifyResearchStatus(status) !== 'in_progress';
-}
-
 /** `{[path]: {[operator]: value}}`; `path` may be nested, e.g. 'metadata.research.status'. */
 export function whereField(path: string, operator: ResearchWhereOperator, value: unknown): ResearchWhere {
   return { [path]: { [operator]: value } };
@@ -36,7 +32,7 @@ export function whereAnd(...clauses: ResearchWhere[]): ResearchWhere {
   return { and: clauses };
 }
 
-export function whereOr(...clauses: ResearchWhere[]): ResearchWhere {
+function whereOr(...clauses: ResearchWhere[]): ResearchWhere {
   return { or: clauses };
 }
 

@@ -16,10 +16,10 @@ export interface ResearchViewQuery {
 export const DEFAULT_QUERY: ResearchViewQuery = { status: 'all', text: '', sort: 'newest' };
 
 /** Terminal statuses (wire-conventions): everything else, unknown statuses included, is in progress. */
-export const SUCCEEDED_STATUSES = ['succeeded', 'completed'];
-export const FAILED_STATUSES = ['failed', 'error', 'cancelled', 'canceled', 'timeout'];
+const SUCCEEDED_STATUSES = ['succeeded', 'completed'];
+const FAILED_STATUSES = ['failed', 'error', 'cancelled', 'canceled', 'timeout'];
 
-export const SORT_FIELDS: Readonly<Record<SortKey, string>> = {
+const SORT_FIELDS: Readonly<Record<SortKey, string>> = {
   newest: '-createdAt',
   oldest: 'createdAt',
   updated: '-updatedAt',
@@ -41,7 +41,7 @@ export const STATUS_LABELS: Readonly<Record<StatusFilter, string>> = {
 };
 
 /** The filter for jobs still in progress: not in a terminal status (so unknown statuses count). */
-export function inProgressWhere(): ResearchWhere {
+function inProgressWhere(): ResearchWhere {
   return whereField('status', 'not_in', [...SUCCEEDED_STATUSES, ...FAILED_STATUSES]);
 }
 

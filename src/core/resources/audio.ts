@@ -14,7 +14,7 @@ import type { RequestOptions } from '../types/common';
 import type { SpeechRequest, SpeechResult, Transcription, TranscriptionRequest } from '../types/media';
 import { characterCount, checkOneOf, checkRange, requireObject, requireString } from '../transport/validate';
 
-export function validateTranscriptionRequest(req: TranscriptionRequest): void {
+function validateTranscriptionRequest(req: TranscriptionRequest): void {
   requireObject('request', req);
   requireString('model', req.model);
   requireObject('file', req.file);
@@ -31,7 +31,7 @@ export function validateTranscriptionRequest(req: TranscriptionRequest): void {
   checkRange('temperature', req.temperature, 0, 1);
 }
 
-export function validateSpeechRequest(req: SpeechRequest): void {
+function validateSpeechRequest(req: SpeechRequest): void {
   requireObject('request', req);
   requireString('model', req.model);
   requireString('input', req.input);

@@ -12,7 +12,7 @@ import { checkInteger, checkOneOf, checkRange, requireArray, requireObject, requ
 /** Base URLs whose gateway answered 400 to `stream_options`: later streams there go without it. */
 const rejectsStreamOptions = new Set<string>();
 
-export function validateChatRequest(req: ChatCompletionRequest): void {
+function validateChatRequest(req: ChatCompletionRequest): void {
   requireObject('request', req);
   requireString('model', req.model);
   requireArray('messages', req.messages);

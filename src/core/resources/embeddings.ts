@@ -7,7 +7,7 @@ import type { RequestOptions } from '../types/common';
 import type { EmbeddingList, EmbeddingRequest, RerankRequest, RerankResult } from '../types/media';
 import { checkInteger, checkOneOf, requireArray, requireObject, requireString } from '../transport/validate';
 
-export function validateEmbeddingRequest(req: EmbeddingRequest): void {
+function validateEmbeddingRequest(req: EmbeddingRequest): void {
   requireObject('request', req);
   requireString('model', req.model);
   const input = req.input;
@@ -23,7 +23,7 @@ export function validateEmbeddingRequest(req: EmbeddingRequest): void {
   checkInteger('dimensions', req.dimensions, 1);
 }
 
-export function validateRerankRequest(req: RerankRequest): void {
+function validateRerankRequest(req: RerankRequest): void {
   requireObject('request', req);
   requireString('model', req.model);
   requireString('query', req.query);

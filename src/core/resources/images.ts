@@ -9,7 +9,7 @@ import type { DownloadedImage, ImageDownloader, ImageDownloadOptions } from '../
 import { imagesAnswerCap } from '../limits';
 import { checkInteger, checkOneOf, requireObject, requireString } from '../transport/validate';
 
-export function validateImageRequest(req: ImageGenerationRequest): void {
+function validateImageRequest(req: ImageGenerationRequest): void {
   requireObject('request', req);
   requireString('prompt', req.prompt);
   if (req.model !== undefined && typeof req.model !== 'string') throw new InvalidRequestError('model', 'model must be a string');

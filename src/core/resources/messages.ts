@@ -10,7 +10,7 @@ import { checkInteger, checkRange, requireArray, requireObject, requireString } 
 
 const ANTHROPIC_VERSION = '2023-06-01';
 
-export function validateMessagesRequest(req: MessageCreateRequest): void {
+function validateMessagesRequest(req: MessageCreateRequest): void {
   requireObject('request', req);
   requireString('model', req.model);
   if (req.max_tokens === undefined) throw new InvalidRequestError('max_tokens', 'max_tokens is required');

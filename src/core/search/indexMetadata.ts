@@ -18,7 +18,7 @@ export interface VectorsCheck {
   readonly sha1: string;
 }
 
-export interface Metadata {
+interface Metadata {
   readonly version: number;
   readonly generation?: number;
   readonly model: string;

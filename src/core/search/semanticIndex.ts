@@ -15,7 +15,7 @@ export interface IndexSource {
 /** Embeds texts, one vector each in the same order. */
 export type EmbedBatch = (texts: string[], signal?: AbortSignal) => Promise<ArrayLike<number>[]>;
 
-export interface IndexProgress {
+interface IndexProgress {
   readonly filesDone: number;
   readonly filesTotal: number;
   readonly chunksEmbedded: number;
@@ -71,7 +71,7 @@ export interface PendingChanges {
   readonly touched: ReadonlySet<string>;
 }
 
-export const DEFAULT_BATCH_SIZE = 64;
+const DEFAULT_BATCH_SIZE = 64;
 
 export class SemanticIndex {
   private changedFiles = new Set<string>();
@@ -154,7 +154,7 @@ export class SemanticIndex {
         if (vectors.length !== batch.length) throw new Error(`The gateway returned ${vectors.length} embeddings for ${batch.length} inputs.`);
         report.embedRequests++;
         batch.forEach((item, i) => {
-          item.owner.vectors[item.slot] = vectors[i] as ArrayLike<number>;
+          item.owner.vectors[item.slot] = vectors[i];
           item.owner.missing--;
         });
         report.embeddedChunks += batch.length;
@@ -218,7 +218,7 @@ export class SemanticIndex {
       file.chunks.forEach((chunk, i) => {
         const vector = file.vectors[i] as ArrayLike<number>;
         this.vectors ??= new VectorStore(vector.length);
-        const record: ChunkRecord = { file: file.file, startLine: chunk.startLine, endLine: chunk.endLine, hash: file.hashes[i] as string };
+        const record: ChunkRecord = { file: file.file, startLine: chunk.startLine, endLine: chunk.endLine, hash: file.hashes[i] };
         this.vectors.add(record, vector);
       });
       this.indexed.set(file.file, file.state);
@@ -234,6 +234,6 @@ export class SemanticIndex {
 }
 
 /** A short hash of a chunk's text (96 bits: collisions are not a concern at workspace scale). */
-export function chunkHash(text: string): string {
+function chunkHash(text: string): string {
   return createHash('sha1').update(text).digest('base64').slice(0, 16);
 }

@@ -38,17 +38,18 @@ export function redactValue<T>(value: T, secrets: readonly (string | undefined)[
 }
 
 /** What stands for a value nested deeper than redaction reads: never the value unread. */
-export const TOO_DEEP_TO_REDACT = '[nested too deep to check]';
+const TOO_DEEP_TO_REDACT = '[nested too deep to check]';
 
 function redactIn(value: unknown, secrets: SecretPatterns, depth: number): unknown {
   if (typeof value === 'string') return redactWith(value, secrets);
   if (typeof value !== 'object' || value === null) return value;
   if (depth > MAX_REDACTION_DEPTH) return TOO_DEEP_TO_REDACT;
   if (Array.isArray(value)) {
+    const items: readonly unknown[] = value;
     let copy: unknown[] | undefined;
-    value.forEach((item: unknown, index) => {
+    items.forEach((item, index) => {
       const redacted = redactIn(item, secrets, depth + 1);
-      if (redacted !== item) (copy ??= [...value])[index] = redacted;
+      if (redacted !== item) (copy ??= [...items])[index] = redacted;
     });
     return copy ?? value;
   }

@@ -22,7 +22,7 @@ export function parseChatStream(source: AsyncIterable<Uint8Array>, contentType?:
   return new DecodedStream(source, contentType === undefined ? sse : new AnswerDecoder(sse, chatCompletionAsChunks, contentType));
 }
 
-export class ChatStreamDecoder extends SseStreamDecoder<ChatCompletionChunk> {
+class ChatStreamDecoder extends SseStreamDecoder<ChatCompletionChunk> {
   protected override onEvent(data: string, event: string | undefined): void {
     if (event === 'error') {
       this.error = errorEvent(data);

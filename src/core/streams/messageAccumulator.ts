@@ -1,7 +1,6 @@
 // Builds the whole Message from stream events: text, tool input JSON, thinking and its signature
 // (which must go back unchanged in the next turn). Owned by the caller, like ChatStreamAccumulator.
 import type { ContentBlock, Message, MessageStreamEvent, OtherBlock } from '../types/messages';
-import { parseContentBlock } from '../parse/messages';
 import { tryParseJson } from '../parse/json';
 import { isBlockIndex } from '../limits';
 
@@ -36,7 +35,7 @@ export class MessageStreamAccumulator {
         this.message.stop_reason = event.delta.stop_reason ?? this.message.stop_reason;
         this.message.stop_sequence = event.delta.stop_sequence ?? this.message.stop_sequence;
         // Counts are cumulative: later values replace earlier ones.
-        this.message.usage = { ...this.message.usage, ...event.usage } as Message['usage'];
+        this.message.usage = { ...this.message.usage, ...event.usage };
         break;
       case 'message_stop':
         break;
@@ -47,11 +46,11 @@ export class MessageStreamAccumulator {
     let block = this.message.content[index];
     if (block === undefined) {
       // A delta without its block start: make the block the delta implies.
-      const type = delta.type === 'text_delta' ? 'text' : delta.type === 'input_json_delta' ? 'tool_use' : 'thinking';
-      block = parseContentBlock({ type }) as ContentBlock;
+      block = delta.type === 'text_delta' ? { type: 'text', text: '' } : delta.type === 'input_json_delta' ? { type: 'tool_use', id: '', name: '', input: {} } : { type: 'thinking', thinking: '', signature: '' };
       this.message.content[index] = block;
     }
-    const target = block as ContentBlock | OtherBlock & Record<string, unknown>;
+    // A block whose type this client knows always has that type's shape (parseContentBlock), never OtherBlock's.
+    const target = block as ContentBlock;
     switch (delta.type) {
       case 'text_delta':
         if (target.type === 'text') target.text += delta.text;

@@ -20,7 +20,7 @@ export function parseMessagesStream(source: AsyncIterable<Uint8Array>, contentTy
   return new DecodedStream(source, contentType === undefined ? sse : new AnswerDecoder(sse, messageAsEvents, contentType));
 }
 
-export class MessagesStreamDecoder extends SseStreamDecoder<MessageStreamEvent> {
+class MessagesStreamDecoder extends SseStreamDecoder<MessageStreamEvent> {
   protected override onEvent(data: string, event: string | undefined): void {
     const json = tryParseJson(data);
     if (!isRecord(json)) {

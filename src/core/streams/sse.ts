@@ -24,17 +24,17 @@ export interface SseLimits {
   readonly maxStreamBytes: number;
 }
 
-export const SSE_LIMITS: SseLimits = { maxEventBytes: MAX_SSE_EVENT_BYTES, maxStreamBytes: MAX_SSE_STREAM_BYTES };
+const SSE_LIMITS: SseLimits = { maxEventBytes: MAX_SSE_EVENT_BYTES, maxStreamBytes: MAX_SSE_STREAM_BYTES };
 
 /** Codes of the StreamError a cap ends a stream with (interrupted: what arrived before it is whole). */
 export const EVENT_TOO_LARGE = 'event_too_large';
 export const STREAM_TOO_LARGE = 'stream_too_large';
 
-export function eventTooLarge(limit: number): StreamError {
+function eventTooLarge(limit: number): StreamError {
   return new StreamError(`The gateway sent an event larger than ${formatByteSize(limit)}, the most the extension reads for one event, so the answer was cut there.`, { interrupted: true, code: EVENT_TOO_LARGE });
 }
 
-export function streamTooLarge(limit: number): StreamError {
+function streamTooLarge(limit: number): StreamError {
   return new StreamError(`The gateway's answer went past ${formatByteSize(limit)}, the most the extension reads for one streamed answer, so it was cut there.`, { interrupted: true, code: STREAM_TOO_LARGE });
 }
 
@@ -87,31 +87,4 @@ export class SseDecoder {
     this.parser.feed(`${rest}\n\n`);
     return this.failure;
   }
-}
-
-export interface SseEvent {
-  data: string;
-  event?: string;
-  unterminated?: boolean;
-}
-
-/** Every event of a byte stream, for callers that want SSE without a protocol on top. */
-export async function* sseEvents(source: AsyncIterable<Uint8Array>): AsyncGenerator<SseEvent, void, undefined> {
-  let events: SseEvent[] = [];
-  const decoder = new SseDecoder((data, event, unterminated) => {
-    const item: SseEvent = { data };
-    if (event !== undefined) item.event = event;
-    if (unterminated) item.unterminated = true;
-    events.push(item);
-  });
-  for await (const bytes of source) {
-    const failure = decoder.push(bytes);
-    const ready = events;
-    events = [];
-    yield* ready;
-    if (failure !== undefined) throw failure;
-  }
-  const failure = decoder.end();
-  yield* events;
-  if (failure !== undefined) throw failure;
 }

@@ -16,12 +16,12 @@ export function sourceFailure(error: unknown): Error {
   return interrupted(error);
 }
 
-export function interrupted(cause?: unknown): StreamError {
+function interrupted(cause?: unknown): StreamError {
   return new StreamError('The stream ended before the answer was complete', { interrupted: true, cause });
 }
 
 /** An error reported inside the stream (`event: error` or a data object with an `error` key). */
-export function errorEvent(data: string | unknown): StreamError {
+export function errorEvent(data: unknown): StreamError {
   const value = typeof data === 'string' ? (tryParseJson(data) ?? data) : data;
   const body = parseErrorObject(value, 'The gateway reported an error during the stream');
   const init: { type?: string; code?: string } = {};

@@ -3,14 +3,14 @@
 // server-side (`mcp_servers`); VS Code connects to the ones offered here itself, from this
 // machine, over MCP's Streamable HTTP transport.
 
-export interface OfferedToolServer {
+interface OfferedToolServer {
   /** What VS Code shows (unique within the list). */
   readonly label: string;
   /** The address, normalized (no fragment). */
   readonly uri: string;
 }
 
-export interface SkippedToolServer {
+interface SkippedToolServer {
   readonly address: string;
   /** Why VS Code's agent is not offered it (it still goes to the gateway). */
   readonly reason: string;

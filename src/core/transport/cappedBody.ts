@@ -28,7 +28,7 @@ function capitalize(text: string): string {
 }
 
 /** The Content-Length the server declared, if it is a plain number. */
-export function declaredLength(headers: HeaderBag): number | undefined {
+function declaredLength(headers: HeaderBag): number | undefined {
   const raw = headers['content-length'];
   const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
   return value && /^\d+$/.test(value) ? Number(value) : undefined;

@@ -103,6 +103,8 @@ export class Exchange {
    * attempt with a TimeoutError; closing it early destroys the body, which closes the connection.
    */
   body(body: Dispatcher.ResponseData['body'], mapError: (error: unknown) => Error): AsyncIterable<Uint8Array> {
+    // The iterator's methods below have a `this` of their own.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const exchange = this;
     // Armed only while a read is pending and cleared when it settles, so an iterator abandoned
     // without return() leaves no timer behind. Unref'd: while a read is pending the socket keeps

@@ -1,7 +1,7 @@
 // Reading a whole body (or its first bytes) when no cap applies or the caller sets its own: error
 // bodies, whose message is all that is needed, and binary answers read by their resource.
 /** The whole body (or its first `limit` bytes, then it stops reading) as bytes. */
-export async function readBytes(body: AsyncIterable<Uint8Array>, limit = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
+async function readBytes(body: AsyncIterable<Uint8Array>, limit = Number.POSITIVE_INFINITY): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body) {

@@ -4,10 +4,10 @@ import { clampDelay } from './delay';
 import { abortError } from '../errors';
 
 export const DEFAULT_MAX_RETRIES = 2;
-export const MIN_BACKOFF_MS = 500;
-export const MAX_BACKOFF_MS = 8_000;
+const MIN_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
 /** A Retry-After longer than this is not waited for: the error goes to the caller with retryAfterMs. */
-export const MAX_RETRY_AFTER_MS = 60_000;
+const MAX_RETRY_AFTER_MS = 60_000;
 
 type HeaderValue = string | string[] | undefined;
 export type HeaderBag = Record<string, HeaderValue>;

@@ -5,9 +5,9 @@
 import { TimeoutError } from '../errors';
 import type { TimeoutPhase } from '../errors';
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
-export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 300_000;
-export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
+const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 300_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 
 export interface PhaseTimeouts {
   connectMs: number;
@@ -35,7 +35,7 @@ export function resolveTimeouts(call: TimeoutSettings, client: TimeoutSettings):
 }
 
 /** `800 ms`, `15 s`, `5 min`, `2.5 min`. */
-export function formatWait(ms: number): string {
+function formatWait(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 90_000) return `${Math.round(ms / 1000)} s`;
   const minutes = ms / 60_000;

@@ -43,7 +43,7 @@ export interface HttpCall {
   maxBytes?: number;
 }
 
-export interface HttpResponse {
+interface HttpResponse {
   status: number;
   headers: HeaderBag;
   /** The body; failures come out as ConnectionError, TimeoutError or AbortError. Closing it early destroys it. */

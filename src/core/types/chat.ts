@@ -6,7 +6,7 @@ export interface ChatToolCall {
   function: { name: string; arguments: string };
 }
 
-export interface ChatContentPart {
+interface ChatContentPart {
   type: string;
   text?: string;
   [key: string]: unknown;
@@ -27,7 +27,7 @@ export interface ChatFunctionTool {
   function: { name: string; description?: string; parameters?: Record<string, unknown> };
 }
 
-export type ChatToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+type ChatToolChoice = 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
 
 export interface ChatCompletionRequest {
   model: string;
@@ -57,7 +57,7 @@ export interface Usage {
 /** A tool the gateway ran through `mcp_servers`: a name, or an object with what the server told. */
 export type ToolExecuted = string | { name?: string; arguments?: unknown; result?: unknown; server?: string; [key: string]: unknown };
 
-export interface ChatCompletionMessage {
+interface ChatCompletionMessage {
   role: string;
   content: string | null;
   reasoning_content?: string;
@@ -96,7 +96,7 @@ export interface ChatChunkDelta {
   tool_calls?: ChatToolCallDelta[];
 }
 
-export interface ChatChunkChoice {
+interface ChatChunkChoice {
   index: number;
   delta: ChatChunkDelta;
   finish_reason: string | null;

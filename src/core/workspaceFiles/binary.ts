@@ -3,7 +3,7 @@
 // mark says so, and they are decoded accordingly.
 
 /** How much of the start of a file is inspected. */
-export const BINARY_SAMPLE_BYTES = 8192;
+const BINARY_SAMPLE_BYTES = 8192;
 
 type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 

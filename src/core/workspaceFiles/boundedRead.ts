@@ -15,7 +15,7 @@ export type FileContent =
   | { readonly kind: 'text'; readonly text: string; readonly size: number; readonly bytesRead: number; readonly truncated: boolean }
   | { readonly kind: 'binary'; readonly size: number };
 
-export class NotAFileError extends Error {
+class NotAFileError extends Error {
   override readonly name = 'NotAFileError';
 }
 

@@ -61,7 +61,7 @@ export function parseGitignoreLine(raw: string, caseInsensitive = false): Gitign
  * tables of its own, and a committed file of a million one-character lines must not take the
  * host's memory. Past this, the file ignores everything in its folder (sharing less, never more).
  */
-export const MAX_GITIGNORE_RULES = 10_000;
+const MAX_GITIGNORE_RULES = 10_000;
 
 const IGNORES_EVERYTHING: GitignoreRule = { negated: false, folderOnly: false, matches: () => true };
 

@@ -35,12 +35,6 @@ export function compileGlob(glob: string, caseInsensitive = false, refused: Refu
   return (path) => machine.matches(path);
 }
 
-/** One matcher for several globs (any of them). */
-export function compileGlobs(globs: readonly string[], caseInsensitive = false, refused: RefusedGlob = 'nothing'): PathMatcher {
-  const matchers = globs.map((glob) => compileGlob(glob, caseInsensitive, refused));
-  return (path) => matchers.some((matches) => matches(path));
-}
-
 /** The path and each folder above it, deepest last: `a/b/c` gives `a`, `a/b`, `a/b/c`. */
 export function pathPrefixes(path: string): string[] {
   const parts = path.split('/');

@@ -3,10 +3,10 @@
 // globMachine.ts runs it.
 import type { GlobNode } from './globParse';
 
-export const CHAR = 0;
-export const CLASS = 1;
-export const NOT_SLASH = 2;
-export const ANY = 3;
+const CHAR = 0;
+const CLASS = 1;
+const NOT_SLASH = 2;
+const ANY = 3;
 export const SPLIT = 4;
 export const JUMP = 5;
 export const MATCH = 6;

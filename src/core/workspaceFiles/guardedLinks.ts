@@ -17,7 +17,7 @@ import { realOfNearest } from './nearestReal';
 import { relativeWithin, type GitignoreCache, type RootFolder } from './rootFolders';
 import { displayPath } from './workspaceFile';
 
-export interface GuardedLink {
+interface GuardedLink {
   /** The link's displayed path (the name a write through it has). */
   readonly display: string;
   /** Its path in its workspace folder. */

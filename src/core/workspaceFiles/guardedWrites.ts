@@ -229,7 +229,7 @@ function windowsName(segment: string): string {
 }
 
 /** Whether a glob matches at any depth (so it also applies to an absolute path). */
-export function floatsFree(glob: string): boolean {
+function floatsFree(glob: string): boolean {
   return glob.startsWith('**/');
 }
 

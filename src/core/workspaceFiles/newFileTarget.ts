@@ -11,12 +11,12 @@ import { GitignoreCache, locate, type RootFolder } from './rootFolders';
 import type { GuardedPath } from './guardedWrites';
 import { admit, displayPath, noteGuarded, type PlacedPath } from './workspaceFile';
 
-export interface NewFileTarget extends PlacedPath {
+interface NewFileTarget extends PlacedPath {
   /** The absolute path to write (as asked: under the folder as the editor names it). */
   readonly absolute: string;
 }
 
-export type NewFileProblem = 'invalid' | 'outside' | 'exists' | 'excluded' | 'folder';
+type NewFileProblem = 'invalid' | 'outside' | 'exists' | 'excluded' | 'folder';
 
 export type NewFileResolution =
   | { readonly ok: true; readonly target: NewFileTarget }

@@ -4,7 +4,7 @@
 // cannot be narrowed. Matched without regard to case: `.ENV` on a case-insensitive disk is `.env`.
 import { compileGlob, pathPrefixes, type PathMatcher } from './glob';
 
-export const BUILT_IN_SENSITIVE_FILES: readonly string[] = [
+const BUILT_IN_SENSITIVE_FILES: readonly string[] = [
   // Environment files (.env, .env.local, .envrc, ...)
   '**/.env*',
   // Private keys, keystores and certificates

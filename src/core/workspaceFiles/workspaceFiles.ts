@@ -30,7 +30,7 @@ export interface WorkspaceFilesConfig {
   readonly baseline?: ExclusionBaseline;
 }
 
-export type ResolveProblem = 'invalid' | 'outside' | 'missing' | 'excluded' | 'folder';
+type ResolveProblem = 'invalid' | 'outside' | 'missing' | 'excluded' | 'folder';
 
 export type Resolution =
   | { readonly ok: true; readonly file: WorkspaceFile }

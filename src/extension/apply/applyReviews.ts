@@ -13,7 +13,7 @@ import type { Log } from '../log';
 import { AfterChangeError, APPLY_SCHEME, ApplyReview, type ReviewEnd, type ReviewInit } from './applyReview';
 import { errorMessage } from '../../shared/errorMessage';
 
-export const APPLY_COMMANDS = {
+const APPLY_COMMANDS = {
   acceptAll: 'unifiedInference.apply.acceptAll',
   rejectAll: 'unifiedInference.apply.rejectAll',
   acceptChange: 'unifiedInference.apply.acceptChange',

@@ -6,7 +6,7 @@ import { ChatController } from './chatController';
 import type { ChatDeps } from './chatDeps';
 import { bindChatWebview } from './chatWebview';
 
-export const CHAT_PANEL_TYPE = 'unifiedInference.chatPanel';
+const CHAT_PANEL_TYPE = 'unifiedInference.chatPanel';
 
 export async function openChatPanel(extensionUri: vscode.Uri, deps: ChatDeps, log: Log, conversationId?: string): Promise<ChatController> {
   const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, vscode.l10n.t('Unified Inference Chat'), vscode.ViewColumn.Beside, { retainContextWhenHidden: false });

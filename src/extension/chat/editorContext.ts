@@ -8,7 +8,7 @@ import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesServ
 import { newId } from '../../shared/ids';
 
 /** Attachments beyond this are cut (and marked so): a model's context is finite and costs credits. */
-export const MAX_ATTACHMENT_CHARS = 100_000;
+const MAX_ATTACHMENT_CHARS = 100_000;
 
 
 function capped(text: string): { text: string; truncated?: true } {
@@ -37,7 +37,7 @@ export function documentAttachment(document: vscode.TextDocument): Attachment {
   return { id: newId('att'), kind: 'file', path: relativePath(document.uri), languageId: document.languageId, ...capped(document.getText()) };
 }
 
-export function relativePath(uri: vscode.Uri): string {
+function relativePath(uri: vscode.Uri): string {
   return vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 }
 

@@ -12,7 +12,7 @@ import type { GatewayTool } from '../../core/answers/gatewayAnswer';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolOutcome, type ToolReview } from '../../core/answers/toolHost';
 
-export const MAX_READ_BYTES = 200_000;
+const MAX_READ_BYTES = 200_000;
 const MAX_LISTED = 500;
 const MAX_SEARCHED_FILES = 2_000;
 const MAX_SEARCH_FILE_BYTES = 1_000_000;

@@ -36,7 +36,7 @@ export interface Checkpoints extends ChatCheckpoints {
 }
 
 /** Where this workspace's checkpoints live: its own storage, or (no workspace storage) a folder per set of folders. */
-export function checkpointRoot(context: Pick<vscode.ExtensionContext, 'storageUri' | 'globalStorageUri'>): string {
+function checkpointRoot(context: Pick<vscode.ExtensionContext, 'storageUri' | 'globalStorageUri'>): string {
   if (context.storageUri) return vscode.Uri.joinPath(context.storageUri, 'checkpoints').fsPath;
   const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString()).join('\n');
   return vscode.Uri.joinPath(context.globalStorageUri, 'checkpoints', createHash('sha256').update(folders).digest('hex').slice(0, 16)).fsPath;

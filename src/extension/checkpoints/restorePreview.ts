@@ -33,7 +33,7 @@ function describe(prepared: PreparedRestore, item: PlanItem, drifted: ReadonlySe
 }
 
 /** Opens the diff between the file now and what it goes back to. */
-export async function showRestoreDiff(prepared: PreparedRestore, item: PlanItem): Promise<void> {
+async function showRestoreDiff(prepared: PreparedRestore, item: PlanItem): Promise<void> {
   const current = prepared.uris.get(fileKey(item.from ?? item));
   const before = checkpointContentUri(item.path, item.before.kind === 'file' ? item.before.hash : undefined);
   const left = current && item.action !== 'recreate' ? current : checkpointContentUri(item.path, undefined);

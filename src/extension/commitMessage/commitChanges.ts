@@ -18,11 +18,11 @@ import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesServ
 import { GitStatus, type GitChange, type GitRepository } from './gitApi';
 
 /** Past this many files the rest are named without a diff: each diff is a git process. */
-export const MAX_DIFFED_FILES = 200;
+const MAX_DIFFED_FILES = 200;
 /** A file (either side of its diff) past this many budgets is named only: its diff would be read whole to keep a sliver. */
-export const FILE_SIZE_BUDGETS = 3;
+const FILE_SIZE_BUDGETS = 3;
 /** Once the diffs read reach this many budgets the rest are named only. */
-export const READ_BUDGETS = 4;
+const READ_BUDGETS = 4;
 
 export interface RepositoryChanges {
   readonly scope: 'staged' | 'all';

@@ -27,9 +27,9 @@ import type { GitRepository } from './gitApi';
 import { findRepository } from './gitRepositories';
 
 /** Set while any message is being written: Stop is in the Command Palette. */
-export const WRITING_CONTEXT_KEY = 'unifiedInference.commitMessage.writing';
+const WRITING_CONTEXT_KEY = 'unifiedInference.commitMessage.writing';
 /** The root URIs of the repositories being written for: each Source Control title shows Stop instead of the sparkle for its own (`scmProviderRootUri in` this list). */
-export const WRITING_ROOTS_CONTEXT_KEY = 'unifiedInference.commitMessage.writingRoots';
+const WRITING_ROOTS_CONTEXT_KEY = 'unifiedInference.commitMessage.writingRoots';
 
 export type CommitMessageOutcome =
   | { readonly kind: 'written'; readonly message: string; readonly model: string }

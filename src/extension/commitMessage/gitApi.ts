@@ -34,16 +34,16 @@ export interface GitChange {
   readonly status: GitStatus;
 }
 
-export interface GitCommit {
+interface GitCommit {
   readonly hash: string;
   readonly message: string;
 }
 
-export interface GitInputBox {
+interface GitInputBox {
   value: string;
 }
 
-export interface GitRepositoryState {
+interface GitRepositoryState {
   readonly indexChanges: readonly GitChange[];
   readonly workingTreeChanges: readonly GitChange[];
   /** Only when git.untrackedChanges is `separate`; otherwise untracked files are working-tree changes. */

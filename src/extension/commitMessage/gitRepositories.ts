@@ -13,7 +13,7 @@ export type GitProblem = 'noExtension' | 'disabled' | 'untrusted' | 'noRepositor
 export type FoundRepository = { readonly ok: true; readonly repository: GitRepository } | { readonly ok: false; readonly problem: GitProblem };
 
 /** The git API once the extension is on and has read its repositories, or the problem. */
-export async function gitApi(): Promise<{ readonly ok: true; readonly api: GitApi } | { readonly ok: false; readonly problem: GitProblem }> {
+async function gitApi(): Promise<{ readonly ok: true; readonly api: GitApi } | { readonly ok: false; readonly problem: GitProblem }> {
   if (!vscode.workspace.isTrusted) return { ok: false, problem: 'untrusted' };
   const extension = vscode.extensions.getExtension('vscode.git');
   if (!extension) return { ok: false, problem: 'noExtension' };

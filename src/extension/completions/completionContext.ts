@@ -10,9 +10,9 @@ import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesServ
 import type { RecentEdits } from './recentEdits';
 
 /** Neighbouring files sent at most (best first): more costs tokens for little. */
-export const MAX_SNIPPETS = 3;
+const MAX_SNIPPETS = 3;
 /** Characters of one snippet: about 40 lines of code. */
-export const SNIPPET_CHARS = 1_500;
+const SNIPPET_CHARS = 1_500;
 /** The lines at the top of a file looked through for imports, and the characters of them sent. */
 const IMPORT_SCAN_LINES = 120;
 const IMPORT_CHARS = 1_500;

@@ -20,8 +20,8 @@ async function update(key: string, value: unknown): Promise<void> {
 }
 
 /** "$0.15 / $0.60 per million tokens in / out", or that the catalog lists no price. */
-export function priceText(model: Model): string {
-  const pricing = modelPricing(model as Record<string, unknown>);
+function priceText(model: Model): string {
+  const pricing = modelPricing(model);
   if (!pricing) return vscode.l10n.t('price not listed');
   return vscode.l10n.t('{0} / {1} per million tokens in / out', formatCredits(pricing.input * 1e6), formatCredits(pricing.output * 1e6));
 }
@@ -38,7 +38,7 @@ export async function pickCompletionModel(catalog: ModelCatalog, modelId?: strin
     void vscode.window.showWarningMessage(vscode.l10n.t('Unified Inference: no chat model in the catalog yet. Connect to the gateway first.'));
     return undefined;
   }
-  const price = (model: Model): number => modelPricing(model as Record<string, unknown>)?.input ?? Infinity;
+  const price = (model: Model): number => modelPricing(model)?.input ?? Infinity;
   const current = readSettings().completions.model;
   const items = [...chat].sort((a, b) => price(a) - price(b) || a.id.localeCompare(b.id)).map((model) => {
     const context = catalogContextLength(model);

@@ -9,7 +9,7 @@ import type { CompletionsController } from './completionsController';
 import { abortOnCancel } from '../lifecycle';
 
 /** Only documents that are files the user edits: not output, git, settings, comments, debug console, search editors. */
-export const COMPLETION_SCHEMES: readonly string[] = ['file', 'untitled'];
+const COMPLETION_SCHEMES: readonly string[] = ['file', 'untitled'];
 export const COMPLETION_SELECTOR: vscode.DocumentSelector = COMPLETION_SCHEMES.map((scheme) => ({ scheme, pattern: '**' }));
 
 

@@ -31,7 +31,7 @@ function pauseWords(reason: PauseReason): string {
   }
 }
 
-export function completionStatusView(state: CompletionsState, spentUsd: number, now: number): CompletionStatusView {
+function completionStatusView(state: CompletionsState, spentUsd: number, now: number): CompletionStatusView {
   const cost = vscode.l10n.t('Each completion costs credits; this session: {0}.', formatCredits(spentUsd));
   switch (state.kind) {
     case 'off':

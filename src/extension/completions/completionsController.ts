@@ -24,7 +24,7 @@ import { completionSend } from '../../core/completions/completionRequest';
 import { errorMessage } from '../../shared/errorMessage';
 
 /** Completions report model use (a credits refresh) at most this often: one /quota read per typing burst, not per keystroke. */
-export const MODEL_USE_REPORT_MS = 30_000;
+const MODEL_USE_REPORT_MS = 30_000;
 
 export type CompletionsState =
   | { readonly kind: 'off' }
@@ -165,7 +165,7 @@ export class CompletionsController extends Disposable {
     const input: CompletionInput | undefined = await this.context.input(place, signal);
     if (!input) return undefined;
     const entry = this.model(model);
-    const budget = completionBudget(catalogContextLength(entry), modelPricing(entry as Record<string, unknown> | undefined)?.input);
+    const budget = completionBudget(catalogContextLength(entry), modelPricing(entry)?.input);
     return { prompt: buildCompletionPrompt(input, budget), model };
   }
 
@@ -180,7 +180,7 @@ export class CompletionsController extends Disposable {
   private noteSpent(outcome: CompletionOutcome): void {
     const model = outcome.model ?? readSettings().completions.model;
     if (this.catalog.snapshot) {
-      const pricing = modelPricing(this.model(model) as Record<string, unknown> | undefined);
+      const pricing = modelPricing(this.model(model));
       if (pricing) this.spentUsd += pricedCost(pricing, outcome.usage);
     } else {
       const held = this.unpriced.get(model) ?? { promptTokens: 0, completionTokens: 0 };
@@ -200,7 +200,7 @@ export class CompletionsController extends Disposable {
   private priceUnpriced(): void {
     if (!this.catalog.snapshot || this.unpriced.size === 0) return;
     for (const [model, usage] of this.unpriced) {
-      const pricing = modelPricing(this.model(model) as Record<string, unknown> | undefined);
+      const pricing = modelPricing(this.model(model));
       if (pricing) this.spentUsd += pricedCost(pricing, usage);
     }
     this.unpriced.clear();

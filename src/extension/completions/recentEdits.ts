@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../lifecycle';
 
 /** How many recently edited documents are remembered. */
-export const RECENT_EDITS_KEPT = 8;
+const RECENT_EDITS_KEPT = 8;
 
 export interface RecentEdit {
   readonly uri: vscode.Uri;

@@ -22,10 +22,6 @@ export interface EditResult {
 
 const CHANGED = 'changed after the user reviewed this edit, so nothing was written. Read it again and send the edit anew.';
 
-function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
-}
-
 /** Why the plan no longer matches the workspace, or undefined when it still does. */
 async function staleness(plan: EditPlan, files: WorkspaceFiles): Promise<string | undefined> {
   const unseen = (file: { readonly sensitive: readonly string[]; readonly guarded: readonly GuardedPath[] }): string | undefined => {

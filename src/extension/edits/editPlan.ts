@@ -16,7 +16,7 @@ import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesServ
 import type { EditToolName } from '../../core/edits/editDefinitions';
 
 /** Text files larger than this are not edited by the tools (the diff, the model and the editor all suffer). */
-export const MAX_EDIT_BYTES = 1_000_000;
+const MAX_EDIT_BYTES = 1_000_000;
 
 export interface PlannedPath {
   readonly uri: vscode.Uri;

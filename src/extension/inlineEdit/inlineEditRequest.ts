@@ -26,7 +26,7 @@ export type InlineEditAnswer =
   | { readonly kind: 'failed'; readonly error: unknown }
   | { readonly kind: 'refused'; readonly message: string };
 
-export class AnswerTooLongError extends Error {
+class AnswerTooLongError extends Error {
   override readonly name = 'AnswerTooLongError';
 }
 

@@ -17,7 +17,7 @@ import type { CheckpointRecorder } from '../checkpoints/checkpointRecorder';
 import { newId } from '../../shared/ids';
 
 /** The checkpoints of inline edits are grouped under this conversation id (one "reply" per edit). */
-export const INLINE_EDIT_CHECKPOINTS = 'inline-edit';
+const INLINE_EDIT_CHECKPOINTS = 'inline-edit';
 
 export type SessionState = 'streaming' | 'review' | 'ended';
 

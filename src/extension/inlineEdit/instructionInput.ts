@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { parseHistory, rememberInstruction } from '../../core/inlineEdit/instructionHistory';
 
-export const HISTORY_KEY = 'unifiedInference.inlineEdit.history';
+const HISTORY_KEY = 'unifiedInference.inlineEdit.history';
 
 export interface InstructionInputOptions {
   /** A review is open for this edit: the instruction refines its proposal. */

@@ -40,5 +40,5 @@ export function registerInlineEdit(deps: RegisterInlineEditDeps): vscode.Disposa
     vscode.commands.registerCommand(INLINE_EDIT_COMMANDS.stop, (id?: unknown) => edits.stop(id)),
     vscode.commands.registerCommand(INLINE_EDIT_COMMANDS.showWarning, (id?: unknown) => edits.showWarning(id)),
   ];
-  return { edits, dispose: () => disposables.forEach((d) => d.dispose()) };
+  return { edits, dispose: () => { for (const d of disposables) d.dispose(); } };
 }

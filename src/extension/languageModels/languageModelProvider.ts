@@ -15,7 +15,7 @@ import { toolInputRefusal } from '../../core/answers/gatewayMessages';
 import { answerRoomOf, chatModelInformation, estimateTokens, type ModelInformation } from '../../core/languageModels/modelInformation';
 import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools, type LanguageModelKit } from '../../core/languageModels/requestMessages';
 
-export const LANGUAGE_MODEL_VENDOR = 'unified-inference';
+const LANGUAGE_MODEL_VENDOR = 'unified-inference';
 
 type Information = vscode.LanguageModelChatInformation & ModelInformation;
 
@@ -31,7 +31,7 @@ const KIT: LanguageModelKit = {
   TextPart: vscode.LanguageModelTextPart,
   ToolCallPart: vscode.LanguageModelToolCallPart,
   ToolResultPart: vscode.LanguageModelToolResultPart,
-  roles: vscode.LanguageModelChatMessageRole as unknown as LanguageModelKit['roles'],
+  roles: vscode.LanguageModelChatMessageRole,
 };
 
 /**
@@ -39,7 +39,7 @@ const KIT: LanguageModelKit = {
  * kinds VS Code's chat knows how to show; the text carries the next step in words (the caller, often
  * another extension, cannot show our buttons).
  */
-export function languageModelError(error: unknown, description: ErrorDescription): Error {
+function languageModelError(error: unknown, description: ErrorDescription): Error {
   if (error instanceof Error && error.name === 'AbortError') return error;
   const text = vscode.l10n.t('Unified Inference: {0}', describeInWords(description));
   if (description.kind === 'auth' || description.kind === 'setup') return vscode.LanguageModelError.NoPermissions(text);
@@ -94,7 +94,7 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
     const snapshot = this.catalog.snapshot ?? (await this.catalog.refresh());
     const offered = chatModelInformation(snapshot?.models ?? []);
     this.announced = JSON.stringify(offered);
-    return offered as Information[];
+    return offered;
   }
 
   async provideLanguageModelChatResponse(

@@ -10,7 +10,7 @@ import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { balanceNote, optionalBoolean, requireClient, requiredText, textResult, toolFailure } from './toolSupport';
 
-export const MAX_TOPIC = 4000;
+const MAX_TOPIC = 4000;
 /** Past this the tool stops waiting and hands back the job id (the job goes on). */
 const MAX_WAIT_MS = 20 * 60_000;
 

@@ -9,7 +9,7 @@ import { rankingText } from '../../core/lmTools/toolTexts';
 import { balanceNote, optionalInteger, requireClient, requiredText, requiredTexts, textResult, toolFailure } from './toolSupport';
 import { abortOnCancel } from '../lifecycle';
 
-export const MAX_PASSAGES = 200;
+const MAX_PASSAGES = 200;
 const MAX_PASSAGE_CHARS = 20_000;
 const MAX_QUERY_CHARS = 2_000;
 

@@ -54,7 +54,9 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
       return deps.searchIndex.indexWorkspace((message, fraction) => {
         progress.report({ message, increment: Math.max(0, fraction * 100 - reported) });
         reported = Math.max(reported, fraction * 100);
-      }, controller.signal).finally(() => cancel.dispose());
+      }, controller.signal).finally(() => {
+        cancel.dispose();
+      });
     });
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     if (run.report.cancelled) throw new Error('Indexing was cancelled by the user before it finished, so the search did not run.');

@@ -6,7 +6,7 @@ import type { Log } from '../log';
 import { WebviewChannel } from '../webview/webviewChannel';
 import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
 
-export const AUDIO_PANEL_TYPE = 'unifiedInference.audioPlayer';
+const AUDIO_PANEL_TYPE = 'unifiedInference.audioPlayer';
 /** The panel's English title; the panel shows it in the display language. */
 export const AUDIO_PANEL_TITLE = 'Unified Inference Audio';
 
@@ -52,7 +52,7 @@ export class AudioPlayer extends Disposable {
     private readonly redact: <T>(value: T) => T,
   ) {
     super();
-    this._register({ dispose: () => this.panel?.dispose() });
+    this._register({ dispose: () => { this.panel?.dispose(); } });
   }
 
   get playlist(): Playlist | undefined {

@@ -12,9 +12,7 @@ import { imageFileName, imageFolderSegments, markdownImageLink, type ImageFailur
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { errorMessage } from '../../shared/errorMessage';
 
-export const GALLERY_PANEL_TYPE = 'unifiedInference.imageGallery';
-/** The panel's English title; the panel shows it in the display language. */
-export const GALLERY_PANEL_TITLE = 'Unified Inference Images';
+const GALLERY_PANEL_TYPE = 'unifiedInference.imageGallery';
 /** Images kept in the panel (and in memory); older ones drop out, saved files stay on disk. */
 const KEEP_IMAGES = 24;
 /** Failure cards kept: enough for the last few answers. */
@@ -52,7 +50,7 @@ export class ImageGallery extends Disposable {
     private readonly workspaceFiles: WorkspaceFilesService,
   ) {
     super();
-    this._register({ dispose: () => this.panel?.dispose() });
+    this._register({ dispose: () => { this.panel?.dispose(); } });
   }
 
   get entries(): readonly GalleryEntry[] {

@@ -18,7 +18,7 @@ interface CategoryItem extends vscode.QuickPickItem {
 }
 
 /** Sets (or with undefined, removes) the user's category for one model id, in the user settings. */
-export async function writeCategoryOverride(modelId: string, category: ModelCategoryName | undefined): Promise<void> {
+async function writeCategoryOverride(modelId: string, category: ModelCategoryName | undefined): Promise<void> {
   const configuration = vscode.workspace.getConfiguration(SETTINGS_SECTION);
   const current = configuration.inspect<Record<string, unknown>>(KEY)?.globalValue;
   const next: Record<string, unknown> = {};

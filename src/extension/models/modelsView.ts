@@ -6,7 +6,7 @@ import { categoryOf, describeModel, groupCatalog, type CatalogCategory, type Cat
 import { categoryLabel } from './categoryLabel';
 import type { ModelCatalog } from './modelCatalog';
 
-export const MODELS_VIEW_ID = 'unifiedInference.models';
+const MODELS_VIEW_ID = 'unifiedInference.models';
 
 type Node =
   | { readonly kind: 'category'; readonly group: CategoryGroup }

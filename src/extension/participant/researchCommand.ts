@@ -17,7 +17,7 @@ export async function startResearch(ctx: CommandContext): Promise<vscode.ChatRes
     return result('research', 'usage');
   }
   if (!requireClient(ctx)) return result('research', 'setup');
-  const { research, reports, connection } = ctx.deps;
+  const { research, connection } = ctx.deps;
   // Listen before starting: a short job could finish before the start call returns.
   const finished = new Map<string, JobOutcome>();
   const listener = research.onDidFinish((outcome) => finished.set(outcome.job.id, outcome));

@@ -16,12 +16,12 @@ export function reportUri(job: ResearchJob): vscode.Uri {
   return vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${encodeURIComponent(job.id)}/${slug}.md` });
 }
 
-export function jobIdOf(uri: vscode.Uri): string {
+function jobIdOf(uri: vscode.Uri): string {
   return decodeURIComponent(uri.path.split('/')[1] ?? '');
 }
 
 /** The context key that shows "Refresh Report" in the editor title bar (package.json menus). */
-export const REPORT_ACTIVE_CONTEXT = 'unifiedInference.research.reportActive';
+const REPORT_ACTIVE_CONTEXT = 'unifiedInference.research.reportActive';
 
 /** The markdown preview's tab label for a document ("Preview x.md", "[Preview] x.md" when locked). */
 function previewLabelMatches(label: string, uri: vscode.Uri): boolean {

@@ -13,7 +13,7 @@ import { JobList } from '../../core/research/jobList';
 import { readJobPage, readJobWindow, readOutcomes, REQUEST_TIMEOUT_MS } from '../../core/research/jobReads';
 import { errorMessage } from '../../shared/errorMessage';
 
-export const PAGE_SIZE = 20;
+const PAGE_SIZE = 20;
 
 export type JobOutcome = { readonly job: ResearchJob; readonly phase: 'succeeded' | 'failed' };
 
@@ -280,12 +280,13 @@ export class ResearchJobs extends Disposable {
       this.finish(id, outcome);
     }
     if (deleted) void this.load('reload');
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the list read's own failure, passed on as it came
     if (listFailure !== undefined) throw listFailure;
   }
 
   private finish(id: string, outcome: ResearchJob): void {
     const known = this.list.inProgress.get(id);
-    const merged: ResearchJob = { ...known, ...outcome, id } as ResearchJob;
+    const merged: ResearchJob = { ...known, ...outcome, id };
     this.list.inProgress.delete(id);
     const phase = classifyResearchStatus(merged.status);
     // Still in progress by its own read (e.g. beyond the in-progress list's 100): keep following it.

@@ -5,7 +5,7 @@ import { lookOf } from '../../core/research/jobPresentation';
 import { describeFilter } from '../../core/research/researchQuery';
 import type { ResearchJobs } from './researchJobs';
 
-export const RESEARCH_VIEW_ID = 'unifiedInference.research';
+const RESEARCH_VIEW_ID = 'unifiedInference.research';
 
 export type ResearchNode = { readonly kind: 'job'; readonly job: ResearchJob } | { readonly kind: 'loadMore'; readonly shown: number; readonly total: number };
 

@@ -10,7 +10,7 @@ import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { modelFor } from '../models/catalogModels';
 import type { ModelCatalog } from '../models/modelCatalog';
 
-export class SearchModelError extends Error {}
+class SearchModelError extends Error {}
 
 export interface SearchModelsDeps {
   readonly connection: GatewayConnection;

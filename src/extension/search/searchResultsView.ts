@@ -5,7 +5,7 @@ import { Disposable } from '../lifecycle';
 import { lineLabel, previewOf, type SearchOutcome } from './semanticSearch';
 import { displayPath } from './indexedFiles';
 
-export const SEARCH_RESULTS_VIEW_ID = 'unifiedInference.searchResults';
+const SEARCH_RESULTS_VIEW_ID = 'unifiedInference.searchResults';
 export const OPEN_RESULT_COMMAND = 'unifiedInference.search.openResult';
 
 export function scoreLabel(result: RankedResult): string {

@@ -5,7 +5,7 @@ import { reorderLines } from '../../core/search/rankResults';
 import type { Log } from '../log';
 import { chooseSearchModel, gatewayEmbedder, gatewayRerank, type SearchModelsDeps } from './gatewayModels';
 
-export type RerankMode = 'replace' | 'show';
+type RerankMode = 'replace' | 'show';
 
 export interface RerankLinesArgs {
   readonly query?: string;

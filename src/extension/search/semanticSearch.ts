@@ -66,7 +66,7 @@ export async function runSemanticSearch(deps: SearchModelsDeps, source: IndexSou
 }
 
 /** The location of a result (its lines, whole). */
-export function resultRange(result: RankedResult): vscode.Range {
+function resultRange(result: RankedResult): vscode.Range {
   return new vscode.Range(result.record.startLine, 0, result.record.endLine, Number.MAX_SAFE_INTEGER);
 }
 

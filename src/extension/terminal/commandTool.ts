@@ -20,9 +20,9 @@ import type { GatewayTool } from '../../core/answers/gatewayAnswer';
 
 export const RUN_COMMAND = 'run_command';
 /** A command still running after this is killed (a build or a test run fits; a server does not). */
-export const COMMAND_TIMEOUT_MS = 120_000;
+const COMMAND_TIMEOUT_MS = 120_000;
 /** Output kept for the model (start and end). */
-export const MAX_COMMAND_OUTPUT = 16 * 1024;
+const MAX_COMMAND_OUTPUT = 16 * 1024;
 
 export const COMMAND_TOOL: GatewayTool = {
   name: RUN_COMMAND,

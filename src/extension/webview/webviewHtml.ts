@@ -12,7 +12,7 @@ export interface WebviewPage {
 }
 
 /** The only folders a webview may load from. */
-export function webviewResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
+function webviewResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
   return [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
 }
 

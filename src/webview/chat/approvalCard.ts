@@ -19,8 +19,8 @@ import { el, textButton } from './dom';
 import { changeSummary } from './toolChangeView';
 
 /** As long as Firefox keeps its install and download prompts disabled (security.dialog_enable_delay). */
-export const ARMING_MS = 1000;
-export const ALLOW_SHORTCUT = 'Ctrl+Shift+Alt+Enter';
+const ARMING_MS = 1000;
+const ALLOW_SHORTCUT = 'Ctrl+Shift+Alt+Enter';
 
 /** Calls `arm` when the card may take a decision (a test arms on its own terms). */
 export type Arm = (arm: () => void) => void;

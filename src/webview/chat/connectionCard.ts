@@ -7,7 +7,7 @@ interface Step {
   readonly action?: { readonly label: string; readonly command: ChatWebviewCommand };
 }
 
-export function connectionSteps(state: ConnectionState): Step[] {
+function connectionSteps(state: ConnectionState): Step[] {
   return [
     state.baseUrl
       ? { done: true, text: `Gateway: ${state.baseUrl}` }

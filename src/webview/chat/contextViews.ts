@@ -20,7 +20,7 @@ export function compactCount(value: number): string {
 }
 
 /** From here on the meter warns (a request soon needs compacting). */
-export const METER_WARNING = 0.8;
+const METER_WARNING = 0.8;
 
 export class ContextMeterView {
   readonly element: HTMLElement;

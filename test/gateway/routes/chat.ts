@@ -83,7 +83,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   }
   const wire = ctx.reply.fault?.wire;
   if (wire?.has('html-200')) return sendPortalPage(ctx.reply);
-  const parsed = parseChatRequest(body, model);
+  const parsed = parseChatRequest(body);
   enforceContextLength(model, parsed.promptTokens, maxTokens, 'chat');
   ctx.state.quota.ensure(ctx.key);
   const planned = planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...scriptedText(ctx, model, parsed.sim.lastUserText) });

@@ -9,7 +9,7 @@ import { isObject, optionalArray, optionalBoolean, optionalInteger, requireStrin
  * Okapi BM25 (k1 = 1.2, b = 0.75) with the given documents as the corpus, squashed into 0..1 by
  * s / (s + 1) so scores look like a reranker's relevance and keep BM25's order.
  */
-export function bm25Scores(query: string, documents: readonly string[]): number[] {
+function bm25Scores(query: string, documents: readonly string[]): number[] {
   const k1 = 1.2;
   const b = 0.75;
   const docs = documents.map(words);

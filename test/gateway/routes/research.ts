@@ -5,7 +5,7 @@ import { requireString } from '../validate';
 import { parseWhere } from '../whereFilter';
 
 /** What one research job costs (USD): research is model-using, so it draws on the credits too. */
-export const RESEARCH_COST_USD = 0.1;
+const RESEARCH_COST_USD = 0.1;
 
 async function handleCreate(ctx: RouteContext): Promise<void> {
   const body = await ctx.jsonBody();

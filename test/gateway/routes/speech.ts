@@ -9,7 +9,7 @@ import { encodeWav } from '../wav';
 
 /** The formats the spec names, and the ones this simulator can honestly produce. */
 const SPEC_FORMATS = ['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm'];
-export const SPEECH_FORMATS = ['mp3', 'flac', 'wav', 'pcm'] as const;
+const SPEECH_FORMATS = ['mp3', 'flac', 'wav', 'pcm'] as const;
 const CONTENT_TYPES: Record<(typeof SPEECH_FORMATS)[number], string> = { mp3: 'audio/mpeg', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm' };
 const VOICE = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -5,7 +5,7 @@ import { badRequest } from '../errors';
 import { readMultipart } from '../multipart';
 import { segmentsOf, simulatedTranscript, timeWords, toSrt, toVtt } from '../transcript';
 
-export const AUDIO_EXTENSIONS = ['mp3', 'mp4', 'mpeg', 'mpga', 'm4a', 'wav', 'webm'] as const;
+const AUDIO_EXTENSIONS = ['mp3', 'mp4', 'mpeg', 'mpga', 'm4a', 'wav', 'webm'] as const;
 const FORMATS = ['json', 'text', 'srt', 'verbose_json', 'vtt'];
 
 /** Multipart fields are strings: numbers are parsed here so the 400 names the field. */

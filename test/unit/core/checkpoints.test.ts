@@ -195,7 +195,7 @@ describe('core/checkpoints: what changed while the preview was open', () => {
     const drift = restoreDrift(shown, planned({ 'a.ts': F('typed meanwhile'), 'b.ts': F('made'), 'c.ts': { kind: 'absent' }, 'd.ts': 'locked' }, 2));
     assert.deepEqual(drift?.files.map((n) => [n.path, n.kind]), [['a.ts', 'edited'], ['b.ts', 'created'], ['c.ts', 'deleted'], ['d.ts', 'unreadable']]);
     assert.deepEqual(drift?.checkpoints, { shown: 1, now: 2 });
-    assert.match(describeDrift(drift!), /^a\.ts \(edited\), b\.ts \(created\), c\.ts \(deleted\), d\.ts \(no longer readable\), a newer reply/);
+    assert.match(describeDrift(drift), /^a\.ts \(edited\), b\.ts \(created\), c\.ts \(deleted\), d\.ts \(no longer readable\), a newer reply/);
   });
 
   it('a file that joined the restore (a reply recorded it meanwhile) is named', () => {

@@ -121,7 +121,7 @@ describe('completion scheduling (pure)', () => {
     assert.equal(pauseReasonOf(new StreamError('model error event')), undefined);
     assert.equal(pauseReasonOf(new StreamError('an event too large', { interrupted: true, code: 'event_too_large' })), undefined, 'cut at the client\'s bound: a hostile answer');
     assert.equal(pauseReasonOf(new GatewayError('bad request', { status: 400 })), undefined);
-    let now = 0;
+    const now = 0;
     const backoff = new CompletionBackoff(() => now);
     assert.equal(backoff.fail(new GatewayError('down', { status: 503 }))?.until, FIRST_SERVER_PAUSE_MS);
     assert.ok(FIRST_SERVER_PAUSE_MS < FIRST_PAUSE_MS);

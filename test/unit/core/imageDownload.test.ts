@@ -255,7 +255,7 @@ describe('image downloads through the gateway client\'s proxy (the same network 
   it('refuses a link by a host name that resolves to loopback here, before the proxy is asked; a public name goes through it', async () => {
     const dispatcher = createDispatcher({ proxyUrl: proxy.url });
     const dns: Record<string, string> = { 'gateway.example.test': '93.184.216.34', 'rebound.example.test': '127.0.0.1', 'cdn.example.test': '93.184.216.35' };
-    const lookup = async (hostname: string): Promise<{ address: string; family: number }[]> => (dns[hostname] ? [{ address: dns[hostname] as string, family: 4 }] : []);
+    const lookup = async (hostname: string): Promise<{ address: string; family: number }[]> => (dns[hostname] ? [{ address: dns[hostname], family: 4 }] : []);
     try {
       const images = new ImageDownloader({ gatewayUrl: 'https://gateway.example.test/api/v1', dispatcher, userAgent: 'test', lookup });
       const port = new URL(gateway.url).port;

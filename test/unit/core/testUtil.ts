@@ -37,7 +37,7 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<Outcome<T>
   }
 }
 
-export interface Recorded {
+interface Recorded {
   method: string;
   url: string;
   headers: IncomingMessage['headers'];

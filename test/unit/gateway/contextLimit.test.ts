@@ -9,7 +9,7 @@ describe('local gateway: context length', () => {
   const gw = useGateway();
 
   it('lists the small-context model with its context length', async () => {
-    const models = await json(await (await fetch(`${gw().apiUrl}/models`, { headers: { authorization: `Bearer ${gw().apiKey}` } })));
+    const models = await json((await fetch(`${gw().apiUrl}/models`, { headers: { authorization: `Bearer ${gw().apiKey}` } })));
     const tiny = (models.data as { id: string; context_length?: number }[]).find((m) => m.id === TINY);
     assert.equal(tiny?.context_length, 2048);
   });

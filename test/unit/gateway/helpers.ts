@@ -15,7 +15,7 @@ export function useGateway(options: GatewayOptions = {}): () => LocalGateway {
   };
 }
 
-export function authHeaders(gateway: LocalGateway, extra: Record<string, string> = {}): Record<string, string> {
+function authHeaders(gateway: LocalGateway, extra: Record<string, string> = {}): Record<string, string> {
   return { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json', ...extra };
 }
 

@@ -22,7 +22,7 @@ import { summarizeTurns } from './summarizer';
 import { errorMessage } from '../../../shared/errorMessage';
 
 /** The request could not be made to fit (the system prompt and tools alone are too long). */
-export class ContextOverflowError extends Error {
+class ContextOverflowError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ContextOverflowError';
@@ -189,7 +189,7 @@ export class ContextKeeper implements ContextFitter {
   private update(change: { [K in keyof ReplyContext]?: ReplyContext[K] | undefined }): void {
     const next: Record<string, unknown> = { ...(this.options.reply.context ?? {}), ...change };
     for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
-    this.options.reply.context = next as ReplyContext;
+    this.options.reply.context = next;
     this.options.changed(this.options.reply.context);
   }
 }

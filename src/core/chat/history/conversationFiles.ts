@@ -79,7 +79,7 @@ export async function moveAside(directory: string, id: string, read: { readonly 
 }
 
 /** The folder's file names; a folder not yet created has none. */
-export async function fileNames(directory: string): Promise<string[]> {
+async function fileNames(directory: string): Promise<string[]> {
   try {
     return await readdir(directory);
   } catch (error) {

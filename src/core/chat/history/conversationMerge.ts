@@ -75,11 +75,6 @@ function finishedThere(ours: ChatTurn, theirs: ChatTurn): boolean {
   return ours.role === 'assistant' && theirs.role === 'assistant' && ours.status !== 'done' && theirs.status === 'done';
 }
 
-/** Whether two versions differ in what the user sees or the model is sent (not the save time). */
-export function sameContent(a: Conversation, b: Conversation): boolean {
-  return JSON.stringify({ ...a, updatedAt: 0 }) === JSON.stringify({ ...b, updatedAt: 0 });
-}
-
 /**
  * Carries a merge into the caller's live object `target`, of which `ours` is the snapshot that was
  * saved. Where the merge kept our version of a turn, the live turn stays (a reply may still be

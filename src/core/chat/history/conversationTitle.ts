@@ -1,6 +1,6 @@
 // The title a new conversation gets from its first user message, until the user renames it.
 
-export const UNTITLED = 'New conversation';
+const UNTITLED = 'New conversation';
 const MAX_TITLE = 60;
 const ELLIPSIS = '…';
 

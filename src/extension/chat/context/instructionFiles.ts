@@ -15,7 +15,7 @@ export interface InstructionGate {
 }
 
 /** Whether instruction files may be read now: the setting is on and the workspace trusted. */
-export function instructionGate(): InstructionGate {
+function instructionGate(): InstructionGate {
   return { trusted: vscode.workspace.isTrusted, enabled: readSettings().chat.useInstructionFiles };
 }
 

@@ -9,7 +9,7 @@
 
 /** Top-level nodes a group holds (text nodes between blocks count): few enough replies never have a group. */
 const GROUP_NODES = 512;
-export const GROUP_CLASS = 'md-blocks';
+const GROUP_CLASS = 'md-blocks';
 
 export class BlockGroups {
   private last: Element | null = null;

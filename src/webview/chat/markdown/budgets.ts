@@ -19,7 +19,7 @@ export const MAX_INLINE_DEPTH = 8;
  * on one text (every opener may scan to the end); at this product the slowest input found by
  * fuzzing took 15 ms. Longer or denser text is lexed in chunks (see chunkEnd).
  */
-export const INLINE_BUDGET = 400_000;
+const INLINE_BUDGET = 400_000;
 /** Longest text lexed inline in one go, even with no special characters. */
 export const CHUNK_CHARS = 16_384;
 /**

@@ -22,7 +22,7 @@ export const REFRESH_BUDGET = TAIL_LIMIT;
 const BRACKETED = /\[((?:[^[\]\\]|\\[\s\S]){1,999})\]/g;
 
 /** A label as marked compares labels (trimmed, white space collapsed, case folded). */
-export function normalizeLabel(label: string): string {
+function normalizeLabel(label: string): string {
   return label.trim().replace(/\s+/g, ' ').toLowerCase().toUpperCase().toLowerCase();
 }
 

@@ -135,7 +135,8 @@ function lexerWith(links: LinkDefinitions | undefined): { lexer: GuardedLexer; o
 /** Whether a token (a block, or an inline token) holds raw HTML: such blocks are sanitized alone (see renderTokens). */
 export function hasRawHtml(token: Token): boolean {
   let found = false;
-  engine.walkTokens([token], (child) => {
+  // The callback is synchronous: the list walkTokens returns (its callback's results) holds no promise.
+  void engine.walkTokens([token], (child) => {
     if (child.type === 'html') found = true;
   });
   return found;

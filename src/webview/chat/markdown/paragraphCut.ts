@@ -21,8 +21,6 @@ export function lexClosed(before: string, links: LinkDefinitions): Token[] | und
   const tokens = lexInline(before, links);
   return allClosed(tokens) ? tokens : undefined;
 }
-
-export { PART_CHARS, PART_CLASS } from './budgets';
 /**
  * Line ends tried in a row for the end of a part. Then (something stays open, such as a lone `*`)
  * the next try is twice as far from the part's start, and so on: the work stays O(text), and a

@@ -10,7 +10,7 @@
 import { CHUNK_CHARS, PART_CHARS, PART_CLASS } from './budgets';
 
 /** The class of a plain-text block, for its styling (and for tests to find the fallback). */
-export const PLAIN_CLASS = 'md-plain';
+const PLAIN_CLASS = 'md-plain';
 
 export class PlainText {
   /** What it puts in the container. */

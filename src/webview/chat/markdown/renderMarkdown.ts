@@ -40,12 +40,15 @@ export type BlockPlan = 'group' | 'pieces' | 'plain';
 export function planBlock(token: Token): BlockPlan {
   if (token.type === 'space' || token.type === 'def') return 'group';
   if (token.type === 'code' && token.codeBlockStyle !== 'indented') return 'group';
-  if (token.type === 'paragraph') return token.text.length > PART_CHARS || !withinInlineBudget(token.text) ? 'pieces' : 'group';
+  if (token.type === 'paragraph') {
+    const { text } = token as Tokens.Paragraph;
+    return text.length > PART_CHARS || !withinInlineBudget(text) ? 'pieces' : 'group';
+  }
   return token.raw.length > REDRAW_LIMIT ? 'plain' : 'group';
 }
 
 /** Whether a block (its inline content lexed) holds raw HTML nested past MAX_HTML_DEPTH. */
-export function tooDeep(token: Token): boolean {
+function tooDeep(token: Token): boolean {
   return token.raw.includes('<') && hasRawHtml(token) && htmlDepth(token.raw) > MAX_HTML_DEPTH;
 }
 
@@ -79,7 +82,7 @@ export function renderTokens(tokens: readonly Token[], links: LinkDefinitions, d
 }
 
 /** A block with raw HTML, in its own group (or as plain text, see tooDeep). */
-export function renderAlone(token: Token, doc: Document): ChildNode[] {
+function renderAlone(token: Token, doc: Document): ChildNode[] {
   return tooDeep(token) ? plainBlock(doc, token.raw) : Array.from(renderGroup([token], doc).childNodes);
 }
 
@@ -90,7 +93,7 @@ export function renderAlone(token: Token, doc: Document): ChildNode[] {
 function paragraphInPieces(token: Token, links: LinkDefinitions, doc: Document): ChildNode[] {
   if (token.type !== 'paragraph') return renderAlone(token, doc);
   try {
-    const paragraph = GrowingParagraph.create(token.text, links, doc);
+    const paragraph = GrowingParagraph.create((token as Tokens.Paragraph).text, links, doc);
     if (paragraph) return paragraph.nodes;
   } catch {
     // rendered whole below, where anything that fails becomes plain text
@@ -99,7 +102,7 @@ function paragraphInPieces(token: Token, links: LinkDefinitions, doc: Document):
 }
 
 /** A paragraph (inline content not lexed yet) rendered whole: it has raw HTML. */
-export function paragraphWhole(token: Token, links: LinkDefinitions, doc: Document): ChildNode[] {
+function paragraphWhole(token: Token, links: LinkDefinitions, doc: Document): ChildNode[] {
   if (token.raw.length > REDRAW_LIMIT || token.type !== 'paragraph') return plainBlock(doc, token.raw);
   const paragraph = token as Tokens.Paragraph;
   if (paragraph.tokens.length === 0) paragraph.tokens.push(...lexInline(paragraph.text, links));

@@ -222,7 +222,7 @@ export class StreamingMarkdown {
   /** Hands the last block (now the only one in the tail, which starts with it) to an open block. */
   private openLast(opening: Opening, token: Token): void {
     const block = this.tail[0];
-    let taken = 0;
+    let taken: number;
     let nodes = block?.nodes.length ?? 0;
     if (opening === 'paragraph' && block?.paragraph) {
       this.open = new OpenParagraph(block.paragraph, (token as Tokens.Paragraph).text, !this.pending.endsWith('\n'));
@@ -295,7 +295,9 @@ export class StreamingMarkdown {
 function definitionsIn(tokens: readonly Token[]): LinkDefinitions {
   const found = Object.create(null) as LinkDefinitions;
   for (const token of tokens) {
-    if (token.type === 'def' && !Object.hasOwn(found, token.tag)) found[token.tag] = { href: token.href, title: token.title };
+    if (token.type !== 'def') continue;
+    const { tag, href, title } = token as Tokens.Def;
+    if (!Object.hasOwn(found, tag)) found[tag] = { href, title };
   }
   return found;
 }

@@ -37,13 +37,14 @@ export function reuseBlock(old: Block, token: Token, signature: string, links: L
   if (old.raw === token.raw && old.key === tokenKey(token)) return true;
   // A paragraph still streaming: render its new lines only.
   if (old.paragraph && token.type === 'paragraph') {
-    if (!old.paragraph.update(token.text, links)) return false;
+    if (!old.paragraph.update((token as Tokens.Paragraph).text, links)) return false;
     old.raw = token.raw;
     return true;
   }
   // A fence still streaming: update its highlighted segments instead of rebuilding it.
   if (old.code && token.type === 'code') {
-    if (updateCodeBlock(old.code, token.text, fenceLanguage(token.lang), isClosedFence(token.raw))) {
+    const { text, lang, raw } = token as Tokens.Code;
+    if (updateCodeBlock(old.code, text, fenceLanguage(lang), isClosedFence(raw))) {
       old.raw = token.raw;
       old.key = tokenKey(token);
       return true;

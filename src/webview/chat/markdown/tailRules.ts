@@ -62,7 +62,7 @@ export function plainEnd(token: Token): PlainEnd {
   return token.type === 'list' || token.type === 'code' ? 'list' : 'blank';
 }
 
-export function countNewlines(text: string): number {
+function countNewlines(text: string): number {
   let count = 0;
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
   return count;

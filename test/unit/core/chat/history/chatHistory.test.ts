@@ -160,7 +160,7 @@ describe('chat history: ConversationStore', function () {
     assert.deepEqual((await fresh().list()).map((row) => row.id), ['stays']);
     assert.equal(await store.delete('gone'), undefined, 'deleting twice is harmless');
 
-    await store.save(removed!);
+    await store.save(removed);
     assert.deepEqual(await store.load('gone'), original);
     assert.deepEqual((await fresh().list()).map((row) => row.id).sort(), ['gone', 'stays']);
   });
