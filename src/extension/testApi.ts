@@ -79,7 +79,13 @@ export interface TestApi extends TestParts {
   settings(): Settings;
 }
 
-export function createTestApi(context: vscode.ExtensionContext, apiKeySecretId: string, apiKeySource: () => Promise<KeySource>, activation: ActivationTiming, parts: TestParts): TestApi {
+export function createTestApi(
+  context: vscode.ExtensionContext,
+  apiKeySecretId: string,
+  apiKeySource: () => Promise<KeySource>,
+  activation: ActivationTiming,
+  parts: TestParts,
+): TestApi {
   const dump = (memento: vscode.Memento): Record<string, unknown> =>
     Object.fromEntries(memento.keys().map((key) => [key, memento.get(key)]));
   return {
