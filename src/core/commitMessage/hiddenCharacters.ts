@@ -6,8 +6,8 @@
 // so a unit test (test/unit/core/commitMessage.test.ts) holds the two equal over every code point.
 
 /** One hidden character (not global: safe for `test`). */
-// eslint-disable-next-line no-misleading-character-class -- each combining mark and variation selector is one match on its own, on purpose
 export const HIDDEN_CHARACTER =
+  // eslint-disable-next-line no-misleading-character-class -- each combining mark and variation selector is one match on its own, on purpose
   /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
 
 // eslint-disable-next-line no-misleading-character-class -- the same class as HIDDEN_CHARACTER, global

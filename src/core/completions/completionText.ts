@@ -35,8 +35,8 @@ const REPEAT_LINES = 8;
  * line feed are code. The same set as src/shared/visibleControls.ts HIDDEN (core may not import
  * shared): a unit test compares the two over every code point.
  */
-// eslint-disable-next-line no-misleading-character-class -- each combining mark and variation selector is one match on its own, on purpose
 const INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class -- each combining mark and variation selector is one match on its own, on purpose
   /(?![\t\n])[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}\uFFFD]/u;
 
 /** Whether `text` holds a character a reader would not see (INVISIBLE). */
