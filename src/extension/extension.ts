@@ -106,7 +106,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const phases = formatActivationPhases(activation);
   if (phases) log.info(phases);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), activation, { connection, failures, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools, completions, inlineEdits: inlineEdit.edits })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, failures, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools, completions, inlineEdits: inlineEdit.edits })
     : undefined;
 }
 

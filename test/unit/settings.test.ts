@@ -1,13 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { affectsConnection, parseSettings, SETTING_DEFAULTS, SETTING_KEYS, SETTINGS_SECTION, USER_ONLY_SETTING_KEYS } from '../../src/shared/settings';
+import { affectsConnection, parseSettings, SETTING_DEFAULTS, SETTINGS_SECTION, USER_ONLY_SETTING_KEYS } from '../../src/shared/settings';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
   contributes: { configuration: { properties: Record<string, { default?: unknown; enum?: unknown[]; scope?: string }> } };
   capabilities?: { untrustedWorkspaces?: { supported?: unknown; restrictedConfigurations?: string[] }; virtualWorkspaces?: { supported?: unknown } };
 };
 const properties = manifest.contributes.configuration.properties;
+const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
 
 describe('settings', () => {
   it('has an accessor for every setting in package.json, and the reverse', () => {
