@@ -80,7 +80,7 @@ function prepareCase(name: string, workspaceFiles: number, changes: ReadonlyArra
       for (const change of changes) {
         const placed = await files.place(join(ws, change.path));
         if (!placed.ok) throw new Error(placed.message);
-        sources.push({ folder: placed.folder.name, path: placed.path, read: async () => new Uint8Array(await readFile(placed.absolute)) });
+        sources.push({ folder: placed.folder.name, folderId: placed.folderId, path: placed.path, read: async () => new Uint8Array(await readFile(placed.absolute)) });
       }
       const result = await store.record({ conversationId: 'c-bench', turnId: `a-${round}` }, sources);
       times.push(Number(process.hrtime.bigint() - started) / 1e6);

@@ -44,7 +44,7 @@ export function restoreDrift(shown: PlannedRestore, now: PlannedRestore): Restor
     const before = shown.current.get(key);
     const after = now.current.get(key);
     const kind = before === undefined ? (after === undefined ? undefined : 'newlyPlanned') : after === undefined ? 'noLongerPlanned' : stateDrift(before, after);
-    if (kind) notes.push({ folder: file.folder, ...(file.folderId !== undefined ? { folderId: file.folderId } : {}), path: file.path, kind });
+    if (kind) notes.push({ folder: file.folder, folderId: file.folderId, path: file.path, kind });
   }
   const checkpoints = shown.plan.checkpoints === now.plan.checkpoints ? undefined : { shown: shown.plan.checkpoints, now: now.plan.checkpoints };
   if (notes.length === 0 && !checkpoints) return undefined;
