@@ -216,7 +216,7 @@ export interface AssistantTurn {
   error?: ChatErrorInfo;
   usage?: TokenUsage;
   cost?: ReplyCost;
-  /** How the request fitted the model's context (absent: it fitted as it was, or older versions). */
+  /** How the request fitted the model's context (absent: it fitted as it was). */
   context?: ReplyContext;
   /** The messages this reply added to the wire conversation (tool rounds, thinking blocks). */
   wire: WireMessage[];
