@@ -143,8 +143,8 @@ export interface ReplyCost {
   readonly estimate: boolean;
   /**
    * 'pricing': the catalog's token prices times the reply's usage (exact, at once); 'balance': the
-   * balance before the reply minus after it, once the gateway settled the charge. Absent in
-   * conversations saved before sources were told apart (those were balance differences).
+   * balance before the reply minus after it, once the gateway settled the charge. Absent while
+   * there is no cost yet (`state`); a saved cost without one is shown as a balance difference.
    */
   readonly source?: ReplyCostSource;
   /**
