@@ -47,8 +47,6 @@ export const EXTENSION_TIERS = [
  * Keep it short: each entry says why the file belongs to the host anyway.
  */
 export const HOST_FREE_ALLOWED = [
-  // Being split into rooms of one concern (issue 27 §2, conversationStore); goes to src/core/chat/history after.
-  'chat/history/',
   // The host's webview page nonce (node:crypto): it exists only for the pages the host serves.
   'webview/nonce.ts',
 ];

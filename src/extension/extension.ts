@@ -4,7 +4,7 @@ import { registerAccount } from './account/registerAccount';
 import { API_KEY_SECRET_ID, ApiKeyStore } from './apiKey/apiKeyStore';
 import { registerApiKey } from './apiKey/registerApiKey';
 import { CodeApplier } from './apply/codeApplier';
-import { ConversationStore } from './chat/history/conversationStore';
+import { ConversationStore } from '../core/chat/history/conversationStore';
 import { LastConversation } from '../core/chat/lastConversation';
 import { registerChat } from './chat/registerChat';
 import { CostMeter } from '../core/chat/replyCost';

@@ -4,7 +4,7 @@
 // made once (a reload finds it in the history) and opened in the chat view.
 import * as vscode from 'vscode';
 import type { Conversation } from '../shared/chatModel';
-import type { ConversationStore } from './chat/history/conversationStore';
+import type { ConversationStore } from '../core/chat/history/conversationStore';
 import type { LastConversation } from '../core/chat/lastConversation';
 import type { Log } from './log';
 import type { CheckpointService } from './checkpoints/checkpointService';

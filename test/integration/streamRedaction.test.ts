@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { foldCase, secretForms } from '../../src/core/secrets/secretForms';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
-import { readJournal } from '../../src/extension/chat/history/replyJournal';
+import { readJournal } from '../../src/core/chat/history/replyJournal';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { SPLIT_ECHO_END } from '../gateway/keyEcho';

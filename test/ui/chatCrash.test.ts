@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { AssistantTurn, Conversation } from '../../src/shared/chatModel';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { sentContentBefore } from '../gateway/sentText';
-import { readJournal } from '../../src/extension/chat/history/replyJournal';
+import { readJournal } from '../../src/core/chat/history/replyJournal';
 import { descendantsMatching } from '../harness/processTree';
 import { Workbench } from './workbench';
 

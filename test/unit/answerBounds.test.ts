@@ -13,7 +13,7 @@ import type { GatewayClient } from '../../src/core/transport/client';
 import type { AssistantTurn, Conversation, WirePart } from '../../src/shared/chatModel';
 import type { ToolHost } from '../../src/core/answers/toolHost';
 import { parseToolInput, toolInputOf } from '../../src/core/answers/gatewayMessages';
-import { ConversationStore } from '../../src/extension/chat/history/conversationStore';
+import { ConversationStore } from '../../src/core/chat/history/conversationStore';
 import { runReply } from '../../src/core/chat/replyRunner';
 
 const encoder = new TextEncoder();

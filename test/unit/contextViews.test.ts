@@ -7,7 +7,7 @@ import type { ChatToHostMessage } from '../../src/shared/chatProtocol';
 import { parseChatToHostMessage } from '../../src/shared/chatProtocol';
 import { ChatApp } from '../../src/webview/chat/chatApp';
 import { compactCount } from '../../src/webview/chat/contextViews';
-import { parseConversation } from '../../src/extension/chat/history/conversationShape';
+import { parseConversation } from '../../src/core/chat/history/conversationShape';
 
 const reply = (extra: Partial<AssistantTurn> = {}): AssistantTurn => ({ role: 'assistant', id: 'a1', model: 'sim/tiny', content: 'ok', reasoning: '', toolSteps: [], status: 'done', wire: [], createdAt: 0, ...extra });
 const conversation = (turns: Conversation['turns']): Conversation => ({ id: 'c1', title: 't', model: 'sim/tiny', parameters: {}, turns, createdAt: 0, updatedAt: 0 });

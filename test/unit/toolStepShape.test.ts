@@ -1,7 +1,7 @@
 // An edit's reviewed change and a command stay on their tool steps in history; a malformed one
 // (a hand-edited or older file) is dropped, never costing the conversation.
 import * as assert from 'node:assert/strict';
-import { parseConversation } from '../../src/extension/chat/history/conversationShape';
+import { parseConversation } from '../../src/core/chat/history/conversationShape';
 import type { AssistantTurn, Conversation } from '../../src/shared/chatModel';
 
 function stored(step: Record<string, unknown>): unknown {

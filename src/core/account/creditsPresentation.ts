@@ -1,7 +1,7 @@
-// What the status bar shows for each credits state: text, markdown tooltip, severity. Pure (no
-// vscode import), so every state is unit-tested in Node. Never a blank or misleading number: a
-// balance that is not fresh says so, and an unknown one is never shown as $0.00. Texts go
-// through the Translator it is given (vscode.l10n in the extension; English by default).
+// What the status bar shows for each credits state: text, markdown tooltip, severity. Never a blank
+// or misleading number: a balance that is not fresh says so, and an unknown one is never shown as
+// $0.00. Texts go through the Translator it is given (vscode.l10n in the extension; English by
+// default).
 import { formatCredits, formatDuration, formatResetIn } from './creditsFormat';
 import type { CreditSettings } from '../../shared/settings';
 import { escapeMarkdown } from '../../shared/markdownText';

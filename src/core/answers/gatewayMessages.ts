@@ -1,6 +1,5 @@
 // A neutral conversation (what VS Code's chat and the @unified participant hand us) and its
-// mapping to the two gateway formats: OpenAI chat completions and Anthropic messages. Pure (no
-// vscode import): unit-tested in Node.
+// mapping to the two gateway formats: OpenAI chat completions and Anthropic messages.
 import { checkJsonValue, parseBoundedJson, type BoundedJson } from '../parse/boundedJson';
 import { formatByteSize, MAX_TOOL_ARGUMENT_BYTES, MAX_TOOL_ARGUMENT_DEPTH } from '../limits';
 import type { ChatFunctionTool, ChatMessageParam } from '../types/chat';

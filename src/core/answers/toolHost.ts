@@ -1,6 +1,6 @@
 // The contract between a reply that calls function tools and the tools the extension offers (the
 // workspace, edit and terminal tools): what a call asks, what the user is shown before it runs,
-// and what it answers. Pure (no vscode import).
+// and what it answers.
 import type { GuardedWrite, ToolChange, ToolCommand } from '../../shared/chatModel';
 import type { GatewayTool } from './gatewayAnswer';
 

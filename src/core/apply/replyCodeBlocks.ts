@@ -2,7 +2,7 @@
 // every code token marked's lexer finds (fenced or indented, top level or inside lists and quotes)
 // as one block with a toolbar, in document order, and names a block by that number when the user
 // clicks Apply. The host finds the block here, in its own copy of the reply, so the code that is
-// applied never comes from the webview. Pure (no vscode import): unit-tested in Node.
+// applied never comes from the webview.
 import { Lexer, type Token, type Tokens } from 'marked';
 import { isClosedFence } from '../../shared/codeFence';
 

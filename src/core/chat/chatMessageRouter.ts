@@ -1,6 +1,6 @@
 // Every message a chat webview sends, to the one thing the chat does for it: one line per message
 // type. The switch is exhaustive (assertNever): a message type added to chatProtocol's union
-// without a route here does not compile. Host-free, so it is unit-tested in plain Node.
+// without a route here does not compile.
 import { assertNever } from '../../shared/assertNever';
 import type { ApprovalDecision, ChatToHostMessage } from '../../shared/chatProtocol';
 import type { ChatParameters } from '../../shared/chatModel';

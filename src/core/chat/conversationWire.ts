@@ -1,6 +1,5 @@
 // A stored conversation as the models see it: user turns carry their attachments as fenced text,
 // assistant turns replay exactly what the wire saw (tool rounds, thinking blocks with signatures).
-// Pure (no vscode import): unit-tested in Node.
 import type { Attachment, ChatTurn, UserTurn, WireMessage } from '../../shared/chatModel';
 
 /** A fence longer than any backtick run in the text, so attached code cannot close it early. */

@@ -5,8 +5,8 @@
 //   charge some time after the reply ends, so "after" is re-read with growing pauses until the
 //   balance moves (bounded: a key whose balance never moves, e.g. a subscription, gives up).
 // Replies that overlap (two chats, or a chat and another model request) make a balance
-// difference include others' costs, so the figure says it is an estimate then.
-// Pure (no vscode import): the clock is injected, so the policy is unit-tested without sleeping.
+// difference include others' costs, so the figure says it is an estimate then. The clock is
+// injected, so the policy is unit-tested without sleeping.
 import { pricedCost, type TokenPricing } from '../models/modelPricing';
 import type { GatewayClient } from '../transport/client';
 import type { ReplyCost, TokenUsage } from '../../shared/chatModel';

@@ -1,7 +1,7 @@
 // Writes one assistant reply: streams a round from the gateway, and while the model asks for
 // function tools the extension provides, asks the user, runs them, sends the results back and
 // streams the next round. Mutates the reply as it goes, so whatever arrived stays when a round
-// throws (stop, network error). Pure (no vscode import): unit-tested in Node with the local gateway.
+// throws (stop, network error).
 import { isAbortError } from '../errors';
 import { isContextLengthError } from '../context/contextErrors';
 import { MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER } from '../limits';

@@ -10,7 +10,7 @@
 // The process group is signalled only while a process of the command, verified and stopped, is
 // still in it: once a group is empty its id may be taken by an unrelated process's new group.
 // Elsewhere (macOS, Windows) there is no /proc: the group kill (POSIX) or taskkill /T (Windows,
-// the tree by parent pid) is all there is. Node built-ins only; no vscode.
+// the tree by parent pid) is all there is.
 import { promises as fs, readFileSync } from 'node:fs';
 
 export interface ProcessEntry {

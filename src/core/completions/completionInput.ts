@@ -1,6 +1,6 @@
 // What an inline completion is asked from: the text around the cursor and the neighbouring code
 // the workspace gate let through. Built by the editor side (src/extension/completions), turned into
-// a prompt and an insertion by the pure pieces beside this file. Pure: no vscode, no I/O.
+// a prompt and an insertion by the pure pieces beside this file. Pure: no I/O.
 
 /** A piece of another file (an open editor or a recently edited file of the same language). */
 export interface CompletionSnippet {

@@ -2,7 +2,7 @@
 // cause and the next step, the actions that fix it, and the error's own (redacted) text. The chat,
 // the palette commands, @unified, the language model tools and the vscode.lm provider all present
 // this one description (see failures.ts and errorWords.ts). Compared by `name`, not instanceof: a
-// caller's copy of the error classes may not be ours. Pure (no vscode import): unit-tested in Node.
+// caller's copy of the error classes may not be ours.
 import { EVENT_TOO_LARGE, STREAM_TOO_LARGE } from '../streams/sse';
 import { isContextLengthError } from '../context/contextErrors';
 import { redactSecrets } from '../secrets/redact';

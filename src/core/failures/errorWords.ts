@@ -1,6 +1,6 @@
 // The same description in the forms that cannot show buttons: a language model tool's result and
 // an error thrown to another extension through vscode.lm. The actions become the next step in
-// words, naming the command the user runs. Pure (no vscode import): the text is English, as the
+// words, naming the command the user runs. The text is English, as the
 // gateway's own texts it quotes are.
 import type { ErrorAction, ErrorDescription } from './describeError';
 

@@ -1,6 +1,5 @@
 // What is missing before any request can go out: the gateway address or the API key. Thrown (or
 // described) like a gateway failure, so every feature says it the same way, with the same action.
-// Pure (no vscode import).
 
 export const SETUP_ERROR_NAME = 'SetupRequiredError';
 

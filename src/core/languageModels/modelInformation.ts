@@ -1,6 +1,6 @@
-// What VS Code's model picker shows for each gateway chat model, from the catalog. Pure (no vscode
-// import). The limits and features are read by core (contextLength.ts, modelFeatures.ts), so the
-// chat panel and VS Code's chat agree on what a model can take.
+// What VS Code's model picker shows for each gateway chat model, from the catalog. The limits and
+// features are read by core (contextLength.ts, modelFeatures.ts), so the chat panel and VS Code's
+// chat agree on what a model can take.
 import { catalogContextLength, catalogMaxOutputTokens } from '../context/contextLength';
 import { catalogFeatures } from '../models/modelFeatures';
 import { contextBudget } from '../context/contextBudget';

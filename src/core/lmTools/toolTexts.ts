@@ -1,5 +1,5 @@
-// The texts the language model tools return, built from what the services give. Pure (no vscode
-// import): unit-tested in Node. Written for a model to read and act on: plain lines, ISO times.
+// The texts the language model tools return, built from what the services give. Written for a model
+// to read and act on: plain lines, ISO times.
 import { formatCredits, formatResetIn } from '../account/creditsFormat';
 import type { RankedResult } from '../search/rankResults';
 import type { RerankItem } from '../types/media';

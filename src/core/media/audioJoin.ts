@@ -1,4 +1,4 @@
-// Joining the audio parts of a long reading into one file. Pure: unit-tested in Node.
+// Joining the audio parts of a long reading into one file.
 import type { SpeechFormat } from '../types/media';
 
 interface WavParts { readonly fmt: Uint8Array; readonly data: Uint8Array }

@@ -1,5 +1,5 @@
-// Generated images as the gallery keeps them, and the names they are saved under. No vscode
-// import: unit-tested in Node. The bytes come from client.images.download (type read from them).
+// Generated images as the gallery keeps them, and the names they are saved under. The bytes come
+// from client.images.download (type read from them).
 import type { DownloadedImage } from '../images/imageDownloader';
 import type { GeneratedImage } from '../types/media';
 import type { ImageType } from '../images/imageType';

@@ -1,4 +1,4 @@
-// The choices of a speech request (gateway-api "POST /audio/speech"). Pure: unit-tested in Node.
+// The choices of a speech request (gateway-api "POST /audio/speech").
 import type { SpeechFormat } from '../types/media';
 
 export const SPEECH_VOICES = ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer'] as const;

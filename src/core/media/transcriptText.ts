@@ -1,4 +1,4 @@
-// How a transcription answer becomes an editor document. Pure (no vscode): unit-tested in Node.
+// How a transcription answer becomes an editor document.
 import type { Transcription, TranscriptionFormat, TranscriptionWord } from '../types/media';
 
 export interface TranscriptDocument {

@@ -1,5 +1,4 @@
-// Groups the catalog for the Models view: category, then provider, then model. Pure (no vscode
-// import) so the grouping and filtering are unit-tested in Node.
+// Groups the catalog for the Models view: category, then provider, then model.
 import { classifyModel } from './modelCategory';
 import type { Model } from '../types/account';
 import { MODEL_CATEGORIES, type ModelCategoryName } from '../../shared/settings';

@@ -1,6 +1,6 @@
 // The user's corrections of model categories (`unifiedInference.models.categoryOverrides`), held
 // here so every picker that asks `categoryOf` sees them without each caller reading settings.
-// Pure (no vscode import): ModelCatalog sets it from the settings, tests set it directly.
+// ModelCatalog sets it from the settings, tests set it directly.
 import type { ModelCategoryName } from '../../shared/settings';
 
 let overrides: Readonly<Record<string, ModelCategoryName>> = {};

@@ -1,4 +1,4 @@
-// Which model a participant command uses. Pure (no vscode import).
+// Which model a participant command uses.
 import type { Model } from '../types/account';
 import type { ModelCategoryName } from '../../shared/settings';
 import { categoryOf, providerOf } from './catalogTree';

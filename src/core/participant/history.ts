@@ -1,5 +1,5 @@
 // The participant's own conversation (VS Code's `context.history`) in a neutral shape, and what the
-// plain-prompt answer and /speak need from it. Pure (no vscode import): unit-tested in Node.
+// plain-prompt answer and /speak need from it.
 import type { GatewayMessage } from '../answers/gatewayMessages';
 
 /** One turn of the chat history, reduced to what the participant uses. */

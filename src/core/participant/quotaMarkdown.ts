@@ -1,5 +1,5 @@
-// /quota: the credits state as chat markdown, with the setup action it calls for. Pure (no vscode
-// import; dates in UTC so the text is the same everywhere).
+// /quota: the credits state as chat markdown, with the setup action it calls for. Dates in UTC, so
+// the text is the same everywhere.
 import { formatCredits, formatResetIn } from '../account/creditsFormat';
 import type { CreditsReading, CreditsState, SpendFigures } from '../account/creditsPresentation';
 import { escapeMarkdown } from '../../shared/markdownText';

@@ -1,5 +1,5 @@
 // Markdown as a listener should hear it: no syntax characters read out, code blocks announced
-// instead of spelled, link text without the address. Pure (no vscode import).
+// instead of spelled, link text without the address.
 
 /** Turns an answer's markdown into plain text for text-to-speech. */
 export function speechText(markdown: string): string {

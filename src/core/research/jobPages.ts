@@ -1,4 +1,4 @@
-// The pages of the Research view, kept free of repeats. Unit-tested in Node.
+// The pages of the Research view, kept free of repeats.
 import type { ResearchJob } from '../types/account';
 
 /**

@@ -1,4 +1,4 @@
-// How a research job looks in the tree and in its report document. Pure (no vscode import).
+// How a research job looks in the tree and in its report document.
 import { classifyResearchStatus, extractResearchReport, extractResearchSources, isKnownResearchStatus } from './researchHelpers';
 import { isOutOfCredits } from '../transport/retry';
 import type { ResearchJob } from '../types/account';

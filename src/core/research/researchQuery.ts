@@ -1,5 +1,5 @@
 // The Research view's filter and sort, and the list queries built from them (the spec's `where`
-// and `sort`). Unit-tested in Node.
+// and `sort`).
 import type { ResearchListQuery, ResearchWhere } from '../types/account';
 import { whereAnd, whereField } from './researchHelpers';
 

@@ -1,5 +1,5 @@
 // Which of the user's tool servers (`unifiedInference.chat.mcpServers`) VS Code's own agent is
-// offered as MCP servers. Pure (no vscode import). The gateway runs every listed address
+// offered as MCP servers. The gateway runs every listed address
 // server-side (`mcp_servers`); VS Code connects to the ones offered here itself, from this
 // machine, over MCP's Streamable HTTP transport.
 

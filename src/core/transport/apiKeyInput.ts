@@ -1,5 +1,5 @@
-// Checks what a user types as the API key. No vscode import: unit-tested in Node (the input box
-// passes vscode.l10n to have the message in the display language).
+// Checks what a user types as the API key. The input box passes vscode.l10n to have the message in
+// the display language.
 import { ENGLISH, type Translator } from '../../shared/translator';
 
 /** A message for the input box when the typed key cannot be used, else undefined. */

@@ -1,5 +1,5 @@
-// Checks what a user types as the gateway address. No vscode import: unit-tested in Node (the
-// input box passes vscode.l10n to have the message in the display language).
+// Checks what a user types as the gateway address. The input box passes vscode.l10n to have the
+// message in the display language.
 import { sendsKeyInClearText } from './baseUrl';
 import { ENGLISH, type Translator } from '../../shared/translator';
 

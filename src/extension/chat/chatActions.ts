@@ -7,8 +7,8 @@ import { isOpenableLink } from '../../shared/chatProtocol';
 import { openSettings } from '../config';
 import type { Log } from '../log';
 import type { ChatActionMessage } from '../../core/chat/chatMessageRouter';
-import type { ConversationStore } from './history/conversationStore';
-import { exportMarkdown } from './history/exportMarkdown';
+import type { ConversationStore } from '../../core/chat/history/conversationStore';
+import { exportMarkdown } from '../../core/chat/history/exportMarkdown';
 
 export interface ChatActionHost {
   readonly store: ConversationStore;

@@ -10,7 +10,7 @@ import type { Log } from '../log';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import type { ModelCatalog } from '../models/modelCatalog';
 import type { WorkspaceFileIndex } from '../workspaceFiles/workspaceFileIndex';
-import type { ConversationStore } from './history/conversationStore';
+import type { ConversationStore } from '../../core/chat/history/conversationStore';
 import type { LastConversation } from '../../core/chat/lastConversation';
 import type { CostMeter } from '../../core/chat/replyCost';
 import type { ChatCheckpoints } from '../checkpoints/createCheckpoints';

@@ -7,7 +7,7 @@ import type { Conversation } from '../../shared/chatModel';
 import { errorMessage } from '../../shared/errorMessage';
 import { newId } from '../../shared/ids';
 import type { ChatDeps } from './chatDeps';
-import type { SaveOutcome } from './history/conversationStore';
+import type { SaveOutcome } from '../../core/chat/history/conversationStore';
 
 export interface SaverHost {
   /** The conversation the chat shows. */

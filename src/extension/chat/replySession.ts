@@ -8,7 +8,7 @@ import type { ChatAttachments } from './chatAttachments';
 import type { ChatDeps } from './chatDeps';
 import { chooseChatModel } from './chatModels';
 import { turnsToWire } from '../../core/chat/conversationWire';
-import { titleFromText } from './history/conversationTitle';
+import { titleFromText } from '../../core/chat/history/conversationTitle';
 import type { ReplyWriter } from './replyWriter';
 
 interface Running {

@@ -18,8 +18,8 @@ import { lastReading, type ChatDeps } from './chatDeps';
 import { workspaceToolsGate, type ChatTools } from './chatTools';
 import { prepareReplyContext } from './context/replyContext';
 import { DeltaBatcher } from '../../core/chat/deltaBatcher';
-import type { SaveOutcome } from './history/conversationStore';
-import type { ReplyJournal } from './history/replyJournal';
+import type { SaveOutcome } from '../../core/chat/history/conversationStore';
+import type { ReplyJournal } from '../../core/chat/history/replyJournal';
 import { balanceReader, type CostMeasurement } from '../../core/chat/replyCost';
 import { runReply } from '../../core/chat/replyRunner';
 

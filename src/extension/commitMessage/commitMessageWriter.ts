@@ -115,14 +115,17 @@ export class CommitMessageWriter extends Disposable {
         async (progress, token) => {
           const cancel = abortOnCancel(controller, token);
           let written: string | undefined;
+          /** Every piece put in the box: the workbench echoes a value back after we set a newer one. */
+          const pieces = new Set<string>();
           let typed = false;
           let tooLong = false;
           let raw = '';
-          // The box holds whatever we last put there (the draft until the first piece): anything else the user typed.
-          const userTyped = (): boolean => box.value !== (written ?? draft);
+          // The box holds the draft or a piece we put there (the latest, or an earlier one the
+          // workbench echoed back while the latest was on its way): anything else the user typed.
+          const userTyped = (): boolean => box.value !== draft && !pieces.has(box.value);
           const restoreDraft = (): void => {
             // Only what the model wrote goes: the user's draft comes back.
-            if (written !== undefined && box.value === written) box.value = draft;
+            if (pieces.has(box.value)) box.value = draft;
           };
           try {
             progress.report({ message: vscode.l10n.t('Reading the changes…') });
@@ -159,6 +162,7 @@ export class CommitMessageWriter extends Disposable {
                 if (shown && shown !== written) {
                   box.value = shown;
                   written = shown;
+                  pieces.add(shown);
                 }
               },
             };

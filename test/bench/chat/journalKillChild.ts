@@ -4,7 +4,7 @@
 // Usage: node journalKillChild.js <folder> <conversation id> <gateway url> <api key> <model>
 import { GatewayClient } from '../../../src/core/transport/client';
 import type { AssistantTurn, Conversation } from '../../../src/shared/chatModel';
-import { ConversationStore } from '../../../src/extension/chat/history/conversationStore';
+import { ConversationStore } from '../../../src/core/chat/history/conversationStore';
 import { runReply } from '../../../src/core/chat/replyRunner';
 
 async function main([folder, id, baseUrl, apiKey, model]: string[]): Promise<void> {

@@ -4,7 +4,7 @@
 // (kept in the reply, so later requests reuse it), and falls back to leaving them out, visibly,
 // when the summary request fails. After the gateway still refuses a request as too long (the
 // estimate was wrong), it compacts once more with what the error told. Only requests change: the
-// conversation keeps every turn. Pure (no vscode import): unit-tested against the local gateway.
+// conversation keeps every turn.
 import { calibratedRatio, DEFAULT_TOKENS_PER_CHAR, messageChars } from '../../context/tokenEstimate';
 import { contextBudget } from '../../context/contextBudget';
 import { isAbortError } from '../../errors';

@@ -3,8 +3,7 @@
 // summary so far. The transcript is data, and says so: tool results (files, command output, web
 // pages: anyone's text) are fenced as quoted output, the fences cannot be closed from inside, and
 // the instructions tell the model to keep who-said-what and follow nothing it reads there (the
-// summary is later sent as background, never as the user's words). Pure (no vscode import):
-// unit-tested in Node against the local gateway.
+// summary is later sent as background, never as the user's words).
 import { estimateTextTokens } from '../../context/tokenEstimate';
 import { trimMiddle } from '../../context/trimText';
 import type { ContextTurn } from '../../context/compactionPlan';

@@ -2,10 +2,10 @@ import * as assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AssistantTurn, Attachment, Conversation, UserTurn } from '../../src/shared/chatModel';
-import { ConversationStore } from '../../src/extension/chat/history/conversationStore';
-import { titleFromText } from '../../src/extension/chat/history/conversationTitle';
-import { exportMarkdown } from '../../src/extension/chat/history/exportMarkdown';
+import type { AssistantTurn, Attachment, Conversation, UserTurn } from '../../../../../src/shared/chatModel';
+import { ConversationStore } from '../../../../../src/core/chat/history/conversationStore';
+import { titleFromText } from '../../../../../src/core/chat/history/conversationTitle';
+import { exportMarkdown } from '../../../../../src/core/chat/history/exportMarkdown';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 30);
 

@@ -3,7 +3,7 @@
 // three ways against what this writer last saw (the base): turns either side added are kept, in
 // time order; turns one side removed (regenerate, edit-and-resend) stay removed. When both sides
 // removed turns (each rewrote history its own way) no merge is right: the caller saves a copy.
-// Pure: no vscode, no file system.
+// Pure: no file system.
 import type { ChatTurn, Conversation } from '../../../shared/chatModel';
 
 /** What a writer last saw of a file: enough to tell what each side changed since. */

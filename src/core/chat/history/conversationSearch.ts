@@ -1,8 +1,8 @@
 // Search over the history without a search index on disk: the first search reads each
 // conversation once and keeps its lowercase text in memory, keyed by the file's mtime and size;
 // later searches (every keystroke) scan memory, and the store's reads and saves refresh entries
-// directly. No `vscode` import.
-import type { FileStamp } from '../../../core/storage/durableFile';
+// directly.
+import type { FileStamp } from '../../storage/durableFile';
 import type { Conversation } from '../../../shared/chatModel';
 import { sameStamp } from './conversationFiles';
 

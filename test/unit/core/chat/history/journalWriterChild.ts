@@ -3,8 +3,8 @@
 // forever, until the test SIGKILLs it. After each batch is on disk it prints how much of the
 // reply is durable, so the test knows what recovery must bring back.
 // Usage: node journalWriterChild.js <folder> <conversation id>
-import type { AssistantTurn, Conversation } from '../../src/shared/chatModel';
-import { ConversationStore } from '../../src/extension/chat/history/conversationStore';
+import type { AssistantTurn, Conversation } from '../../../../../src/shared/chatModel';
+import { ConversationStore } from '../../../../../src/core/chat/history/conversationStore';
 
 /** The n-th word of the reply: the test rebuilds the same text to compare. */
 export function journalWord(n: number): string {

@@ -1,10 +1,10 @@
 // One conversation file on disk: its name rule, reading it with the stamp of the same open file,
-// and moving a corrupt one aside. No `vscode` import.
+// and moving a corrupt one aside.
 import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { renameWithRetry, type FileStamp } from '../../../core/storage/durableFile';
+import { renameWithRetry, type FileStamp } from '../../storage/durableFile';
 import type { Conversation } from '../../../shared/chatModel';
-import { isRecord } from '../../../core/parse/json';
+import { isRecord } from '../../parse/json';
 import { errorMessage } from '../../../shared/errorMessage';
 import { parseConversation } from './conversationShape';
 

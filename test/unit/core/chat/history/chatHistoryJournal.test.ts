@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AssistantTurn, Conversation } from '../../src/shared/chatModel';
-import { ConversationStore } from '../../src/extension/chat/history/conversationStore';
-import { INTERRUPTED_NOTE, journalName, readJournal } from '../../src/extension/chat/history/replyJournal';
+import type { AssistantTurn, Conversation } from '../../../../../src/shared/chatModel';
+import { ConversationStore } from '../../../../../src/core/chat/history/conversationStore';
+import { INTERRUPTED_NOTE, journalName, readJournal } from '../../../../../src/core/chat/history/replyJournal';
 import { journalWord } from './journalWriterChild';
 
 function reply(id: string, content = '', extra: Partial<AssistantTurn> = {}): AssistantTurn {

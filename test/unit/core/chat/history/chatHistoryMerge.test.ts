@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AssistantTurn, ChatTurn, Conversation, UserTurn } from '../../src/shared/chatModel';
-import { ConversationStore } from '../../src/extension/chat/history/conversationStore';
-import { baseOf, mergeConversations } from '../../src/extension/chat/history/conversationMerge';
+import type { AssistantTurn, ChatTurn, Conversation, UserTurn } from '../../../../../src/shared/chatModel';
+import { ConversationStore } from '../../../../../src/core/chat/history/conversationStore';
+import { baseOf, mergeConversations } from '../../../../../src/core/chat/history/conversationMerge';
 
 const user = (id: string, at: number): UserTurn => ({ role: 'user', id, text: `question ${id}`, attachments: [], createdAt: at });
 const reply = (id: string, at: number, extra: Partial<AssistantTurn> = {}): AssistantTurn => ({ role: 'assistant', id, model: 'sim-chat', content: `answer ${id}`, reasoning: '', toolSteps: [], status: 'done', wire: [], createdAt: at, ...extra });

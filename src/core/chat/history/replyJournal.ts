@@ -6,10 +6,10 @@
 // further line is one batch `{"t":turnId,"f":"c"|"r","at":offset,"d":text}` (content or
 // reasoning, `at` = the field's length before the batch). Offsets make replay idempotent: text
 // already in the JSON (a full save landed after the batch) is skipped, never doubled. A crash
-// mid-append leaves a torn last line, which replay ignores. No vscode import (tested in Node).
+// mid-append leaves a torn last line, which replay ignores.
 import { open, readFile, rm, type FileHandle } from 'node:fs/promises';
-import { processIsAlive } from '../../../core/storage/durableFile';
-import { isRecord } from '../../../core/parse/json';
+import { processIsAlive } from '../../storage/durableFile';
+import { isRecord } from '../../parse/json';
 import type { AssistantTurn, Conversation } from '../../../shared/chatModel';
 import { errorMessage } from '../../../shared/errorMessage';
 import { SerialQueue } from '../../../shared/serialQueue';

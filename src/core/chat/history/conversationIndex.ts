@@ -2,12 +2,12 @@
 // conversations of 500 messages (~100 MB of JSON). It holds only the summaries plus each file's
 // mtime and size (a few KB, cheap to rewrite on every save); the files always win (the store
 // reconciles the index with the folder). Search text is NOT in it: at that size every save would
-// rewrite ~100 MB (see conversationSearch.ts). No `vscode` import.
+// rewrite ~100 MB (see conversationSearch.ts).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileDurably, type FileStamp } from '../../../core/storage/durableFile';
+import { writeFileDurably, type FileStamp } from '../../storage/durableFile';
 import type { Conversation, ConversationSummary } from '../../../shared/chatModel';
-import { isRecord } from '../../../core/parse/json';
+import { isRecord } from '../../parse/json';
 import { errorMessage } from '../../../shared/errorMessage';
 import { codeOf, isValidId } from './conversationFiles';
 

@@ -3,10 +3,10 @@
 // folder with one readdir + one stat per file; only files that are new or changed are parsed (the
 // files always win). Search keeps its text in memory (conversationSearch.ts). Saves are checked
 // against what each writer last saw and merged (conversationMerge.ts); a reply in flight is
-// journaled (replyJournal.ts). No `vscode` import, so it runs (and is tested) in plain Node.
+// journaled (replyJournal.ts).
 import { rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { removeStrayTempFiles, writeFileDurably, type FileStamp } from '../../../core/storage/durableFile';
+import { removeStrayTempFiles, writeFileDurably, type FileStamp } from '../../storage/durableFile';
 import type { AssistantTurn, Conversation, ConversationSummary } from '../../../shared/chatModel';
 import { newId } from '../../../shared/ids';
 import { assertId, conversationFile, idsWith, mapLimited, moveAside, readConversationFile, sameStamp, type FileRead } from './conversationFiles';

@@ -1,5 +1,5 @@
 // The shape of a stored conversation, checked when a file is read. Files are untrusted input (a
-// hand edit, a half-synced folder, another version of the extension). Pure: no vscode, no file system.
+// hand edit, a half-synced folder, another version of the extension). Pure: no file system.
 import type {
   AssistantTurn,
   Attachment,
@@ -20,7 +20,7 @@ import type {
   WireMessage,
   WirePart,
 } from '../../../shared/chatModel';
-import { isFiniteNumber, isRecord, str } from '../../../core/parse/json';
+import { isFiniteNumber, isRecord, str } from '../../parse/json';
 import { GUARDED_WRITE_REASONS } from '../../../shared/chatModel';
 // Files are untrusted input (a hand edit, a half-synced folder). Fields the chat relies on are
 // checked and the file is refused (moved aside) when they are wrong; a missing array is empty; a

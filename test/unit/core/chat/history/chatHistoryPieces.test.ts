@@ -2,11 +2,11 @@ import * as assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AssistantTurn, Conversation, UserTurn } from '../../src/shared/chatModel';
-import { idsWith, mapLimited, moveAside, readConversationFile } from '../../src/extension/chat/history/conversationFiles';
-import { entryOf, INDEX_FILE, readIndex, summaryOf, writeIndex } from '../../src/extension/chat/history/conversationIndex';
-import { adoptMerge, mergeConversations, baseOf } from '../../src/extension/chat/history/conversationMerge';
-import { ConversationSearch, searchTextOf } from '../../src/extension/chat/history/conversationSearch';
+import type { AssistantTurn, Conversation, UserTurn } from '../../../../../src/shared/chatModel';
+import { idsWith, mapLimited, moveAside, readConversationFile } from '../../../../../src/core/chat/history/conversationFiles';
+import { entryOf, INDEX_FILE, readIndex, summaryOf, writeIndex } from '../../../../../src/core/chat/history/conversationIndex';
+import { adoptMerge, mergeConversations, baseOf } from '../../../../../src/core/chat/history/conversationMerge';
+import { ConversationSearch, searchTextOf } from '../../../../../src/core/chat/history/conversationSearch';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 30);
 const user = (id: string, text: string, at = T0): UserTurn => ({ role: 'user', id, text, attachments: [], createdAt: at });
