@@ -35,7 +35,9 @@ const reporter = {
     if (watch) build.onStart(() => console.log('[watch] build started'));
     build.onEnd((result) => {
       for (const { text, location } of result.errors) {
-        console.error(`✘ [ERROR] ${text}${location ? `\n    ${location.file}:${location.line}:${location.column}:` : ''}`);
+        console.error(
+          `✘ [ERROR] ${text}${location ? `\n    ${location.file}:${location.line}:${location.column}:` : ''}`,
+        );
       }
       if (watch) console.log(`[watch] build finished (${result.errors.length} errors)`);
     });
@@ -58,22 +60,28 @@ const lazyVendors = {
 
 /** The vendor bundles (CommonJS, node), built before the extension so their export names are known. */
 async function buildVendors(common) {
-  await Promise.all(Object.entries(lazyVendors).map(([name, entry]) => esbuild.build({
-    ...common,
-    sourcemap: false,
-    entryPoints: { [name]: entry },
-    outdir: path.join(dist, 'vendor'),
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    absWorkingDir: __dirname,
-  })));
+  await Promise.all(
+    Object.entries(lazyVendors).map(([name, entry]) =>
+      esbuild.build({
+        ...common,
+        sourcemap: false,
+        entryPoints: { [name]: entry },
+        outdir: path.join(dist, 'vendor'),
+        platform: 'node',
+        format: 'cjs',
+        target: 'node22',
+        absWorkingDir: __dirname,
+      }),
+    ),
+  );
   // The names each one exports (reading them evaluates nothing lazy: undici's members are getters).
-  return Object.fromEntries(Object.keys(lazyVendors).map((name) => {
-    const file = path.join(dist, 'vendor', `${name}.js`);
-    delete require.cache[file];
-    return [name, Object.keys(require(file))];
-  }));
+  return Object.fromEntries(
+    Object.keys(lazyVendors).map((name) => {
+      const file = path.join(dist, 'vendor', `${name}.js`);
+      delete require.cache[file];
+      return [name, Object.keys(require(file))];
+    }),
+  );
 }
 
 /** `import { x } from '<vendor>'` in the extension bundle gets getters that require dist/vendor/<vendor>.js when first read. */
@@ -82,9 +90,15 @@ function lazyVendorShims(exportNames) {
     name: 'lazy-vendor-shims',
     setup(build) {
       const names = Object.keys(lazyVendors).join('|');
-      build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => ({ path: args.path, namespace: 'lazy-vendor' }));
+      build.onResolve({ filter: new RegExp(`^(${names})$`) }, (args) => ({
+        path: args.path,
+        namespace: 'lazy-vendor',
+      }));
       // The shim's own require stays a run-time require, relative to dist/extension.js.
-      build.onResolve({ filter: /^\.\/vendor\//, namespace: 'lazy-vendor' }, (args) => ({ path: args.path, external: true }));
+      build.onResolve({ filter: /^\.\/vendor\//, namespace: 'lazy-vendor' }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
       build.onLoad({ filter: /.*/, namespace: 'lazy-vendor' }, (args) => ({
         loader: 'js',
         contents: [
@@ -106,8 +120,14 @@ const oneVscodeNamespace = {
   name: 'one-vscode-namespace',
   setup(build) {
     build.onResolve({ filter: /^vscode$/ }, (args) =>
-      args.namespace === 'vscode-namespace' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-namespace' });
-    build.onLoad({ filter: /.*/, namespace: 'vscode-namespace' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+      args.namespace === 'vscode-namespace'
+        ? { path: 'vscode', external: true }
+        : { path: 'vscode', namespace: 'vscode-namespace' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vscode-namespace' }, () => ({
+      contents: "export * from 'vscode';",
+      loader: 'js',
+    }));
   },
 };
 

@@ -10,9 +10,26 @@ import tseslint from 'typescript-eslint';
 
 /** What Node gives a script without an import (the scripts and esbuild.js run in plain Node). */
 const nodeGlobals = Object.fromEntries(
-  ['process', 'console', 'Buffer', 'URL', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'structuredClone', 'fetch', 'AbortController', 'TextDecoder', 'TextEncoder'].map((name) => [name, 'readonly']),
+  [
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'structuredClone',
+    'fetch',
+    'AbortController',
+    'TextDecoder',
+    'TextEncoder',
+  ].map((name) => [name, 'readonly']),
 );
-const commonJsGlobals = Object.fromEntries(['require', 'module', 'exports', '__dirname', '__filename'].map((name) => [name, 'readonly']));
+const commonJsGlobals = Object.fromEntries(
+  ['require', 'module', 'exports', '__dirname', '__filename'].map((name) => [name, 'readonly']),
+);
 
 const unusedVars = [
   'error',
@@ -28,7 +45,17 @@ const unusedVars = [
 
 export default tseslint.config(
   {
-    ignores: ['out/**', 'dist/**', 'dist-vsix/**', 'media/**', 'l10n/**', 'test-results/**', 'bench-results/**', '.vscode-test/**', 'node_modules/**'],
+    ignores: [
+      'out/**',
+      'dist/**',
+      'dist-vsix/**',
+      'media/**',
+      'l10n/**',
+      'test-results/**',
+      'bench-results/**',
+      '.vscode-test/**',
+      'node_modules/**',
+    ],
   },
   {
     linterOptions: { reportUnusedDisableDirectives: 'error' },
@@ -45,7 +72,10 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       // Passing on a caught error or an abort reason unchanged is not a rejection with a non-Error.
-      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
       '@typescript-eslint/no-unused-vars': unusedVars,
       // An async function without `await` is how an interface that returns a promise is implemented
       // by something that answers at once; flagging each would only add noise.

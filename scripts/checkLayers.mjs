@@ -21,8 +21,18 @@ const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 /** @type {Record<string, { layers: string[], packages: string[] | 'any', builtins: boolean, vscode: boolean }>} */
 export const rules = {
   shared: { layers: ['shared'], packages: [], builtins: false, vscode: false },
-  core: { layers: ['core', 'shared'], packages: ['undici', 'eventsource-parser', 'diff', 'marked'], builtins: true, vscode: false },
-  webview: { layers: ['webview', 'shared'], packages: ['marked', 'dompurify', 'highlight.js'], builtins: false, vscode: false },
+  core: {
+    layers: ['core', 'shared'],
+    packages: ['undici', 'eventsource-parser', 'diff', 'marked'],
+    builtins: true,
+    vscode: false,
+  },
+  webview: {
+    layers: ['webview', 'shared'],
+    packages: ['marked', 'dompurify', 'highlight.js'],
+    builtins: false,
+    vscode: false,
+  },
   extension: { layers: ['extension', 'core', 'shared'], packages: 'any', builtins: true, vscode: true },
 };
 
@@ -36,7 +46,18 @@ export const EXTENSION_TIERS = [
   ['apiKey', 'webview', 'workspaceFiles'],
   ['gateway'],
   ['models', 'account', 'checkpoints', 'errors'],
-  ['apply', 'edits', 'terminal', 'media', 'research', 'search', 'languageModels', 'toolServers', 'completions', 'commitMessage'],
+  [
+    'apply',
+    'edits',
+    'terminal',
+    'media',
+    'research',
+    'search',
+    'languageModels',
+    'toolServers',
+    'completions',
+    'commitMessage',
+  ],
   ['chat', 'participant', 'lmTools', 'inlineEdit'],
   ['testApi.ts', 'uiTestSeed.ts'],
   ['extension.ts'],
@@ -62,11 +83,14 @@ function extensionFolderViolation(srcRoot, file, target, where, spec) {
   const to = relative(join(srcRoot, 'extension'), target).split(sep)[0];
   if (from === to) return undefined;
   const fromTier = extensionTier(from);
-  if (fromTier === undefined) return `${where}: src/extension/${from} has no place in EXTENSION_TIERS (scripts/checkLayers.mjs)`;
+  if (fromTier === undefined)
+    return `${where}: src/extension/${from} has no place in EXTENSION_TIERS (scripts/checkLayers.mjs)`;
   const toName = extensionTier(to) === undefined && extensionTier(`${to}.ts`) !== undefined ? `${to}.ts` : to;
   const toTier = extensionTier(toName);
-  if (toTier === undefined) return `${where}: src/extension/${to} has no place in EXTENSION_TIERS (scripts/checkLayers.mjs)`;
-  if (toTier >= fromTier) return `${where}: src/extension/${from} may not import from src/extension/${toName} (same tier or above: move the shared piece lower) ('${spec}')`;
+  if (toTier === undefined)
+    return `${where}: src/extension/${to} has no place in EXTENSION_TIERS (scripts/checkLayers.mjs)`;
+  if (toTier >= fromTier)
+    return `${where}: src/extension/${from} may not import from src/extension/${toName} (same tier or above: move the shared piece lower) ('${spec}')`;
   return undefined;
 }
 
@@ -86,7 +110,8 @@ export function violationsOf(srcRoot, file, text) {
     if (spec.startsWith('.')) {
       const target = resolve(dirname(file), spec);
       const targetLayer = relative(srcRoot, target).split(sep)[0];
-      if (!rule.layers.includes(targetLayer)) found.push(`${where}: src/${layer} may not import from src/${targetLayer} ('${spec}')`);
+      if (!rule.layers.includes(targetLayer))
+        found.push(`${where}: src/${layer} may not import from src/${targetLayer} ('${spec}')`);
       else if (layer === 'extension' && targetLayer === 'extension') {
         const problem = extensionFolderViolation(srcRoot, file, target, where, spec);
         if (problem) found.push(problem);
@@ -96,7 +121,9 @@ export function violationsOf(srcRoot, file, text) {
     } else if (builtins.has(spec)) {
       if (!rule.builtins) found.push(`${where}: src/${layer} may not import the node built-in '${spec}'`);
     } else if (rule.packages !== 'any' && !rule.packages.includes(packageName(spec))) {
-      found.push(`${where}: src/${layer} may not import the package '${spec}' (allowed: ${rule.packages.join(', ') || 'none'})`);
+      found.push(
+        `${where}: src/${layer} may not import the package '${spec}' (allowed: ${rule.packages.join(', ') || 'none'})`,
+      );
     }
   }
   return found;
@@ -146,15 +173,23 @@ export function hostFreeViolations(srcRoot, texts) {
     .filter((file) => !host.has(file))
     .filter((file) => {
       const name = relative(extensionRoot, file).split(sep).join('/');
-      return !HOST_FREE_ALLOWED.some((allowed) => (allowed.endsWith('/') ? name.startsWith(allowed) : name === allowed));
+      return !HOST_FREE_ALLOWED.some((allowed) =>
+        allowed.endsWith('/') ? name.startsWith(allowed) : name === allowed,
+      );
     })
-    .map((file) => `${relative(process.cwd(), file)}: host-free (imports vscode neither directly nor through src/extension): move it to src/core, or list it in HOST_FREE_ALLOWED (scripts/checkLayers.mjs) with the reason`);
+    .map(
+      (file) =>
+        `${relative(process.cwd(), file)}: host-free (imports vscode neither directly nor through src/extension): move it to src/core, or list it in HOST_FREE_ALLOWED (scripts/checkLayers.mjs) with the reason`,
+    );
 }
 
 /** Checks every file under srcRoot; returns the violations. */
 export function checkLayers(srcRoot) {
   const texts = new Map(sourceFiles(srcRoot).map((file) => [file, readFileSync(file, 'utf8')]));
-  return [...[...texts].flatMap(([file, text]) => violationsOf(srcRoot, file, text)), ...hostFreeViolations(srcRoot, texts)];
+  return [
+    ...[...texts].flatMap(([file, text]) => violationsOf(srcRoot, file, text)),
+    ...hostFreeViolations(srcRoot, texts),
+  ];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -15,14 +15,17 @@ const ts = createRequire(import.meta.url)('typescript');
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const srcRoots = args.includes('--src') ? [option('--src')] : [join(repo, 'src', 'extension'), join(repo, 'src', 'core')];
+const srcRoots = args.includes('--src')
+  ? [option('--src')]
+  : [join(repo, 'src', 'extension'), join(repo, 'src', 'core')];
 const bundleFile = option('--bundle', join(repo, 'l10n', 'bundle.l10n.json'));
 
-const listTs = (folder) => readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-  const path = join(folder, entry.name);
-  if (entry.isDirectory()) return listTs(path);
-  return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
-});
+const listTs = (folder) =>
+  readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return listTs(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
 
 /** A string the parser can read without running code: 'a', "a", `a` (no ${}), or 'a' + 'b'. */
 function literalText(node) {
@@ -37,9 +40,11 @@ function literalText(node) {
 }
 
 /** `l10n.t(...)` whichever way l10n was reached: vscode.l10n.t, l10n.t after an import. */
-const isL10nT = (callee) => ts.isPropertyAccessExpression(callee) && callee.name.text === 't'
-  && ((ts.isIdentifier(callee.expression) && callee.expression.text === 'l10n')
-    || (ts.isPropertyAccessExpression(callee.expression) && callee.expression.name.text === 'l10n'));
+const isL10nT = (callee) =>
+  ts.isPropertyAccessExpression(callee) &&
+  callee.name.text === 't' &&
+  ((ts.isIdentifier(callee.expression) && callee.expression.text === 'l10n') ||
+    (ts.isPropertyAccessExpression(callee.expression) && callee.expression.name.text === 'l10n'));
 
 const bundle = {};
 const problems = [];
@@ -47,29 +52,44 @@ for (const file of srcRoots.flatMap(listTs).sort()) {
   const text = readFileSync(file, 'utf8');
   if (!text.includes('l10n')) continue;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const where = (node) => `${relative(repo, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
+  const where = (node) =>
+    `${relative(repo, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
   const visit = (node) => {
     if (ts.isCallExpression(node) && isL10nT(node.expression)) {
       const [first] = node.arguments;
       if (first && ts.isObjectLiteralExpression(first)) {
         // l10n.t({ message, args, comment }): the key carries the comment, as l10n-dev writes it.
-        const prop = (name) => first.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText(source) === name)?.initializer;
+        const prop = (name) =>
+          first.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText(source) === name)?.initializer;
         const message = prop('message') && literalText(prop('message'));
         const commentNode = prop('comment');
-        const comments = !commentNode ? [] : ts.isArrayLiteralExpression(commentNode) ? commentNode.elements.map(literalText) : [literalText(commentNode)];
-        if (message === undefined || comments.some((c) => c === undefined)) problems.push(`${where(node)}: l10n.t needs a literal message and comment`);
+        const comments = !commentNode
+          ? []
+          : ts.isArrayLiteralExpression(commentNode)
+            ? commentNode.elements.map(literalText)
+            : [literalText(commentNode)];
+        if (message === undefined || comments.some((c) => c === undefined))
+          problems.push(`${where(node)}: l10n.t needs a literal message and comment`);
         else if (comments.length === 0) bundle[message] = message;
         else bundle[`${message}/${comments.join('')}`] = { message, comment: comments };
       } else {
         const message = first && literalText(first);
         if (message === undefined) {
-          problems.push(`${where(node)}: the first argument of l10n.t must be a literal string (put values in {0} placeholders): ${first ? first.getText(source).slice(0, 80) : '(none)'}`);
+          problems.push(
+            `${where(node)}: the first argument of l10n.t must be a literal string (put values in {0} placeholders): ${first ? first.getText(source).slice(0, 80) : '(none)'}`,
+          );
           return;
         }
         // l10n.t(message, ...args) or l10n.t(message, [args]): a {n} with no value would show as is.
-        const values = node.arguments.length === 2 && ts.isArrayLiteralExpression(node.arguments[1]) ? node.arguments[1].elements.length : node.arguments.length - 1;
+        const values =
+          node.arguments.length === 2 && ts.isArrayLiteralExpression(node.arguments[1])
+            ? node.arguments[1].elements.length
+            : node.arguments.length - 1;
         const highest = Math.max(-1, ...[...message.matchAll(/\{(\d+)\}/g)].map((m) => Number(m[1])));
-        if (highest >= values) problems.push(`${where(node)}: ${JSON.stringify(message)} uses {${highest}} but l10n.t gets ${values} value(s)`);
+        if (highest >= values)
+          problems.push(
+            `${where(node)}: ${JSON.stringify(message)} uses {${highest}} but l10n.t gets ${values} value(s)`,
+          );
         bundle[message] = message;
       }
     }
@@ -82,11 +102,19 @@ if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-const sorted = Object.fromEntries(Object.keys(bundle).sort().map((key) => [key, bundle[key]]));
+const sorted = Object.fromEntries(
+  Object.keys(bundle)
+    .sort()
+    .map((key) => [key, bundle[key]]),
+);
 const json = `${JSON.stringify(sorted, null, 2)}\n`;
 if (args.includes('--check')) {
   let current = '';
-  try { current = readFileSync(bundleFile, 'utf8'); } catch { /* missing counts as out of date */ }
+  try {
+    current = readFileSync(bundleFile, 'utf8');
+  } catch {
+    /* missing counts as out of date */
+  }
   if (current === json) {
     console.log(`${relative(repo, bundleFile)}: ${Object.keys(sorted).length} messages, in sync`);
   } else {

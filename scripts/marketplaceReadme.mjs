@@ -15,7 +15,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** A heading's anchor as GitHub, the Marketplace and VS Code make it for plain words. */
 function slug(heading) {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 /** Markdown links and pictures: `[text](target)` / `![alt](target)`, the target without spaces. */
@@ -24,8 +28,13 @@ const LINK = /(!?)\[((?:[^\]\\]|\\.)*)\]\(([^)\s]+)\)/g;
 /** The pages, README first, then docs/ in the order the README links them, then the rest by name. */
 function pages() {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const linked = [...readme.matchAll(LINK)].map((m) => (m[3] ?? '').replace(/#.*/, '')).filter((t) => /^docs\/[\w-]+\.md$/.test(t));
-  const all = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`).sort();
+  const linked = [...readme.matchAll(LINK)]
+    .map((m) => (m[3] ?? '').replace(/#.*/, ''))
+    .filter((t) => /^docs\/[\w-]+\.md$/.test(t));
+  const all = readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`)
+    .sort();
   const order = ['README.md', ...new Set([...linked.filter((p) => all.includes(p)), ...all])];
   return order.map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
 }
@@ -35,14 +44,17 @@ function marketplaceReadme() {
   const list = pages();
   const titles = new Map(list.map(({ path, text }) => [path, /^# (.+)$/m.exec(text)?.[1] ?? path]));
   const parts = list.map(({ path, text }) =>
-    text.replace(LINK, (whole, image, label, target) => {
-      if (/^(https:|mailto:|#)/.test(target)) return whole;
-      const [file = '', anchor] = target.split('#');
-      const resolved = posix.normalize(posix.join(posix.dirname(path), file));
-      if (image) return `![${label}](${resolved})`;
-      if (!titles.has(resolved)) throw new Error(`${path}: the link ${target} leads to ${resolved}, which is not README.md or a docs/ page`);
-      return `[${label}](#${anchor ?? slug(titles.get(resolved) ?? '')})`;
-    }).trimEnd(),
+    text
+      .replace(LINK, (whole, image, label, target) => {
+        if (/^(https:|mailto:|#)/.test(target)) return whole;
+        const [file = '', anchor] = target.split('#');
+        const resolved = posix.normalize(posix.join(posix.dirname(path), file));
+        if (image) return `![${label}](${resolved})`;
+        if (!titles.has(resolved))
+          throw new Error(`${path}: the link ${target} leads to ${resolved}, which is not README.md or a docs/ page`);
+        return `[${label}](#${anchor ?? slug(titles.get(resolved) ?? '')})`;
+      })
+      .trimEnd(),
   );
   return `${parts.join('\n\n---\n\n')}\n`;
 }

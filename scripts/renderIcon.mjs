@@ -14,12 +14,22 @@ const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const browser = await chromium.launch({
   executablePath,
   headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+  ],
 });
 try {
   const page = await browser.newPage({ viewport: { width: SIZE, height: SIZE }, deviceScaleFactor: 1 });
   const src = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
-  await page.setContent(`<html><body style="margin:0;background:transparent"><img id="icon" src="${src}" width="${SIZE}" height="${SIZE}" style="display:block"></body></html>`);
+  await page.setContent(
+    `<html><body style="margin:0;background:transparent"><img id="icon" src="${src}" width="${SIZE}" height="${SIZE}" style="display:block"></body></html>`,
+  );
   await page.locator('#icon').evaluate((img) => img.decode());
   const png = await page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: SIZE, height: SIZE } });
   writeFileSync(join(repo, 'media', 'icon.png'), png);

@@ -35,13 +35,44 @@ function step(name, command, args) {
   return status === 0;
 }
 
-const mochaArgs = (glob, timeout) => [mochaBin, glob, '--reporter', './out/test/harness/countingReporter.js', '--timeout', String(timeout), '--exit'];
+const mochaArgs = (glob, timeout) => [
+  mochaBin,
+  glob,
+  '--reporter',
+  './out/test/harness/countingReporter.js',
+  '--timeout',
+  String(timeout),
+  '--exit',
+];
 // Not require.resolve: knip's package exports neither its bin nor its package.json.
 const bin = (pkg, path) => join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', pkg, path);
 /** Each check is its own step; `npm run lint -- --fix` and `npm run format` fix what they find. */
 const checks = [
-  ['lint', [bin('eslint', 'bin/eslint.js'), '--cache', '--cache-strategy', 'content', '--cache-location', 'out/.eslintcache', '.']],
-  ['format check', [bin('prettier', 'bin/prettier.cjs'), '--check', '--log-level', 'warn', '--cache', '--cache-location', 'out/.prettiercache', '.']],
+  [
+    'lint',
+    [
+      bin('eslint', 'bin/eslint.js'),
+      '--cache',
+      '--cache-strategy',
+      'content',
+      '--cache-location',
+      'out/.eslintcache',
+      '.',
+    ],
+  ],
+  [
+    'format check',
+    [
+      bin('prettier', 'bin/prettier.cjs'),
+      '--check',
+      '--log-level',
+      'warn',
+      '--cache',
+      '--cache-location',
+      'out/.prettiercache',
+      '.',
+    ],
+  ],
   ['unused exports and files', [bin('knip', 'bin/knip.js'), '--no-progress']],
 ];
 const commands = {
@@ -68,7 +99,11 @@ function job(name, parts) {
       const child = spawn(command, args, { stdio: ['ignore', out, out], env: { ...process.env, ...env } });
       const status = await new Promise((done) => child.on('close', (code) => done(code ?? 1)));
       closeSync(out);
-      if (label) appendFileSync(log, `[test] ${label} ${status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - s0) / 1000).toFixed(1)} s\n`);
+      if (label)
+        appendFileSync(
+          log,
+          `[test] ${label} ${status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - s0) / 1000).toFixed(1)} s\n`,
+        );
       statuses.push(status);
     }
     console.log(`\n----- ${name} -----`);
@@ -95,10 +130,15 @@ function countLayer(layer, status) {
 // The integration and UI layers need the VS Code server, Node 24 and Chromium: install them once
 // here (first run on a machine), not inside a test's time-limited hook.
 const needsHost = selected.some((layer) => layer !== 'unit');
-const built = step('build (layer check + esbuild)', process.execPath, ['esbuild.js']) && step('typecheck', process.execPath, ['scripts/typecheck.mjs']);
+const built =
+  step('build (layer check + esbuild)', process.execPath, ['esbuild.js']) &&
+  step('typecheck', process.execPath, ['scripts/typecheck.mjs']);
 if (!built) {
   failed++;
-} else if (needsHost && !step('test host (VS Code server, Node 24, Chromium)', 'bash', ['test/harness/installTestHost.sh'])) {
+} else if (
+  needsHost &&
+  !step('test host (VS Code server, Node 24, Chromium)', 'bash', ['test/harness/installTestHost.sh'])
+) {
   failed++;
 } else {
   // The checks and the layers run side by side (UNIFIED_INFERENCE_TEST_SERIAL=1: one after
@@ -106,10 +146,21 @@ if (!built) {
   // not change its outcome; much of the integration and UI layers' time is spent waiting on VS
   // Code and Chromium, which the other jobs use.
   const jobs = [];
-  if (withChecks) jobs.push(['checks', () => job('checks', checks.map(([label, args]) => ({ command: process.execPath, args, label })))]);
+  if (withChecks)
+    jobs.push([
+      'checks',
+      () =>
+        job(
+          'checks',
+          checks.map(([label, args]) => ({ command: process.execPath, args, label })),
+        ),
+    ]);
   for (const layer of selected) {
     const [command, args] = commands[layer];
-    const env = { UNIFIED_INFERENCE_TEST_REPORT: join(reportDir, `${layer}.json`), UNIFIED_INFERENCE_TEST_LABEL: layer };
+    const env = {
+      UNIFIED_INFERENCE_TEST_REPORT: join(reportDir, `${layer}.json`),
+      UNIFIED_INFERENCE_TEST_LABEL: layer,
+    };
     jobs.push([layer, () => job(`${layer} layer`, [{ command, args, env }])]);
   }
   const serial = process.env.UNIFIED_INFERENCE_TEST_SERIAL === '1';

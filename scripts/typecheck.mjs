@@ -22,7 +22,16 @@ mkdirSync(infoDir, { recursive: true });
 
 function check(project) {
   const info = join(infoDir, `${project.replaceAll('/', '-')}.tsbuildinfo`);
-  const args = [tsc, '-p', join(root, project, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile', info, '--pretty', String(Boolean(process.stdout.isTTY))];
+  const args = [
+    tsc,
+    '-p',
+    join(root, project, 'tsconfig.json'),
+    '--incremental',
+    '--tsBuildInfoFile',
+    info,
+    '--pretty',
+    String(Boolean(process.stdout.isTTY)),
+  ];
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -47,7 +56,10 @@ await Promise.all(Array.from({ length: Math.min(2, availableParallelism(), proje
 let failed = 0;
 for (const { project, ok, output } of results) {
   if (output) process.stdout.write(output);
-  if (!ok) { failed++; console.error(`typecheck failed: ${project}`); }
+  if (!ok) {
+    failed++;
+    console.error(`typecheck failed: ${project}`);
+  }
 }
 if (failed) process.exit(1);
 console.log(`typecheck: ${projects.length} projects clean in ${((Date.now() - started) / 1000).toFixed(1)} s`);

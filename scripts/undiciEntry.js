@@ -27,7 +27,8 @@ function request(url, opts, handler) {
     handler = opts;
     opts = null;
   }
-  if (!url || (typeof url !== 'string' && typeof url !== 'object' && !(url instanceof URL))) throw new InvalidArgumentError('invalid url');
+  if (!url || (typeof url !== 'string' && typeof url !== 'object' && !(url instanceof URL)))
+    throw new InvalidArgumentError('invalid url');
   if (opts != null && typeof opts !== 'object') throw new InvalidArgumentError('invalid opts');
   if (opts && opts.path != null) {
     if (typeof opts.path !== 'string') throw new InvalidArgumentError('invalid opts.path');
@@ -39,12 +40,16 @@ function request(url, opts, handler) {
   }
   const { agent, dispatcher = getGlobalDispatcher() } = opts;
   if (agent) throw new InvalidArgumentError('unsupported opts.agent. Did you mean opts.client?');
-  return require('undici/lib/api').request.call(dispatcher, {
-    ...opts,
-    origin: url.origin,
-    path: url.search ? `${url.pathname}${url.search}` : url.pathname,
-    method: opts.method || (opts.body ? 'PUT' : 'GET'),
-  }, handler);
+  return require('undici/lib/api').request.call(
+    dispatcher,
+    {
+      ...opts,
+      origin: url.origin,
+      path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+      method: opts.method || (opts.body ? 'PUT' : 'GET'),
+    },
+    handler,
+  );
 }
 
 const lazy = (load) => ({ enumerable: true, get: load });
@@ -57,9 +62,15 @@ Object.defineProperties(module.exports, {
   setGlobalDispatcher: lazy(() => withApi(require('undici/lib/global').setGlobalDispatcher)),
   FormData: lazy(() => require('undici/lib/web/fetch/formdata').FormData),
   interceptors: lazy(() => ({
-    get dns() { return require('undici/lib/interceptor/dns'); },
-    get redirect() { return require('undici/lib/interceptor/redirect'); },
-    get retry() { return require('undici/lib/interceptor/retry'); },
+    get dns() {
+      return require('undici/lib/interceptor/dns');
+    },
+    get redirect() {
+      return require('undici/lib/interceptor/redirect');
+    },
+    get retry() {
+      return require('undici/lib/interceptor/retry');
+    },
   })),
   request: { enumerable: true, value: request },
 });

@@ -125,7 +125,10 @@ export class InvalidRequestError extends GatewayError {
 
 /** What a cancelled call rejects with: name 'AbortError' (like fetch), with the signal's reason as cause. */
 export function abortError(signal?: AbortSignal): Error {
-  const error = new Error('The operation was aborted', signal?.reason === undefined ? undefined : { cause: signal.reason });
+  const error = new Error(
+    'The operation was aborted',
+    signal?.reason === undefined ? undefined : { cause: signal.reason },
+  );
   error.name = 'AbortError';
   return error;
 }
@@ -150,7 +153,8 @@ export class ResponseTooLargeError extends GatewayError {
 }
 
 /** Why an image the gateway pointed at was not taken (ImageDownloadError.reason). */
-export type ImageRefusal = 'address' | 'scheme' | 'credentials' | 'redirects' | 'type' | 'status' | 'connection' | 'missing';
+export type ImageRefusal =
+  'address' | 'scheme' | 'credentials' | 'redirects' | 'type' | 'status' | 'connection' | 'missing';
 
 /**
  * An image could not be downloaded or was refused (an address it may not go to, too many

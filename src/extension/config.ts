@@ -1,5 +1,11 @@
 import * as vscode from 'vscode';
-import { affectsConnection, parseSettings, SETTINGS_SECTION, USER_ONLY_SETTING_KEYS, type Settings } from '../shared/settings';
+import {
+  affectsConnection,
+  parseSettings,
+  SETTINGS_SECTION,
+  USER_ONLY_SETTING_KEYS,
+  type Settings,
+} from '../shared/settings';
 
 /**
  * A setting's value from the user's (or the remote machine's) settings, never a workspace's or a
@@ -19,7 +25,9 @@ export function readSettings(): Settings {
 
 function readSettingsNow(): Settings {
   const configuration = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  return parseSettings((key: string) => (USER_ONLY_SETTING_KEYS.includes(key) ? userValue(configuration, key) : configuration.get(key)));
+  return parseSettings((key: string) =>
+    USER_ONLY_SETTING_KEYS.includes(key) ? userValue(configuration, key) : configuration.get(key),
+  );
 }
 
 /** While `rememberSettings` watches: the settings read since the last configuration change. */
@@ -81,5 +89,8 @@ export function onDidChangeSettingsUnder(prefix: string, listener: () => void): 
 
 /** Opens the Settings editor filtered to one of our settings (or all of them). */
 export async function openSettings(key?: string): Promise<void> {
-  await vscode.commands.executeCommand('workbench.action.openSettings', key ? `${SETTINGS_SECTION}.${key}` : `@ext:unified-inference.unified-inference`);
+  await vscode.commands.executeCommand(
+    'workbench.action.openSettings',
+    key ? `${SETTINGS_SECTION}.${key}` : `@ext:unified-inference.unified-inference`,
+  );
 }

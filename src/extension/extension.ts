@@ -61,41 +61,121 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const toolServers = new ToolServerDefinitions(log);
   context.subscriptions.push(toolServers);
   clock.phase('language models and tool servers');
-  const participant = registerUnifiedParticipant({ connection, failures, research, reports, catalog, credits, log, extensionUri: context.extensionUri, storageUri: context.globalStorageUri });
+  const participant = registerUnifiedParticipant({
+    connection,
+    failures,
+    research,
+    reports,
+    catalog,
+    credits,
+    log,
+    extensionUri: context.extensionUri,
+    storageUri: context.globalStorageUri,
+  });
   context.subscriptions.push(...participant.disposables);
   clock.phase('@unified');
   const workspaceFiles = new WorkspaceFilesService();
-  const semanticSearch = registerSemanticSearch({ connection, failures, catalog, log, storageUri: context.storageUri, workspaceFiles });
+  const semanticSearch = registerSemanticSearch({
+    connection,
+    failures,
+    catalog,
+    log,
+    storageUri: context.storageUri,
+    workspaceFiles,
+  });
   context.subscriptions.push(workspaceFiles, ...semanticSearch.disposables);
   clock.phase('semantic search');
   // The rest of the gateway as tools for chat agents (research, search, rerank, images, transcription, credits).
-  const lmTools = registerLanguageModelTools({ connection, failures, catalog, credits, research, reports, searchIndex: semanticSearch.service, workspaceFiles, log });
+  const lmTools = registerLanguageModelTools({
+    connection,
+    failures,
+    catalog,
+    credits,
+    research,
+    reports,
+    searchIndex: semanticSearch.service,
+    workspaceFiles,
+    log,
+  });
   context.subscriptions.push(...lmTools.disposables);
   clock.phase('language model tools');
-  context.subscriptions.push(...registerMediaCommands({ connection, failures, catalog, player: participant.player, extensionUri: context.extensionUri, log, workspaceFiles }));
+  context.subscriptions.push(
+    ...registerMediaCommands({
+      connection,
+      failures,
+      catalog,
+      player: participant.player,
+      extensionUri: context.extensionUri,
+      log,
+      workspaceFiles,
+    }),
+  );
   clock.phase('media');
   const completions = registerCompletions({ connection, catalog, credits, workspaceFiles, log });
   context.subscriptions.push(...completions.disposables);
 
-  const store = new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath, (problem) => log.warn(`Chat history: ${problem}`), (value) => apiKeys.redact(value));
+  const store = new ConversationStore(
+    vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath,
+    (problem) => log.warn(`Chat history: ${problem}`),
+    (value) => apiKeys.redact(value),
+  );
   // Checkpoints: the writers (Apply, the model's edit tools) get `checkpoints.service` as their CheckpointRecorder.
-  const checkpoints = createCheckpoints({ context, workspaceFiles, log, conversationIds: async () => new Set((await store.list('')).map((c) => c.id)) });
+  const checkpoints = createCheckpoints({
+    context,
+    workspaceFiles,
+    log,
+    conversationIds: async () => new Set((await store.list('')).map((c) => c.id)),
+  });
   context.subscriptions.push(...checkpoints.disposables);
-  const lastConversation = new LastConversation(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath);
-  if (context.extensionMode !== vscode.ExtensionMode.Production) await clock.awaiting(seedCheckpointForUiTest(store, checkpoints.service, lastConversation, log));
+  const lastConversation = new LastConversation(
+    vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath,
+  );
+  if (context.extensionMode !== vscode.ExtensionMode.Production)
+    await clock.awaiting(seedCheckpointForUiTest(store, checkpoints.service, lastConversation, log));
   clock.phase('history and checkpoints');
   const costs = new CostMeter();
   context.subscriptions.push(connection.onDidUseModel(() => costs.noteOtherUse()));
   const files = new WorkspaceFileIndex(workspaceFiles);
   // Apply on chat code blocks: the checkpoint recorder keeps each file before a reply's first write.
-  const codeApplier = new CodeApplier({ connection, failures, catalog, workspaceFiles, files, log }, checkpoints.service);
+  const codeApplier = new CodeApplier(
+    { connection, failures, catalog, workspaceFiles, files, log },
+    checkpoints.service,
+  );
   context.subscriptions.push(codeApplier);
   clock.phase('apply');
   // Inline edit: the selection rewritten in its editor, reviewed by Apply's rules (checkpoint before the first write).
-  const inlineEdit = registerInlineEdit({ connection, failures, workspaceFiles, checkpoints: checkpoints.service, log, context, redact: (text) => apiKeys.redact(text) });
+  const inlineEdit = registerInlineEdit({
+    connection,
+    failures,
+    workspaceFiles,
+    checkpoints: checkpoints.service,
+    log,
+    context,
+    redact: (text) => apiKeys.redact(text),
+  });
   context.subscriptions.push(inlineEdit);
-  context.subscriptions.push(...registerCommitMessage({ connection, failures, catalog, workspaceFiles, log }).disposables);
-  const chat = registerChat(context.extensionUri, { connection, apiKeys, catalog, credits, store, files, workspaceFiles, costs, workspaceState: context.workspaceState, lastConversation, log, checkpoints, codeApplier }, log);
+  context.subscriptions.push(
+    ...registerCommitMessage({ connection, failures, catalog, workspaceFiles, log }).disposables,
+  );
+  const chat = registerChat(
+    context.extensionUri,
+    {
+      connection,
+      apiKeys,
+      catalog,
+      credits,
+      store,
+      files,
+      workspaceFiles,
+      costs,
+      workspaceState: context.workspaceState,
+      lastConversation,
+      log,
+      checkpoints,
+      codeApplier,
+    },
+    log,
+  );
   context.subscriptions.push(...chat.disposables);
   clock.phase('chat');
 
@@ -106,7 +186,28 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const phases = formatActivationPhases(activation);
   if (phases) log.info(phases);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), { connection, failures, credits, creditsItem, catalog, models, research, researchView, reports, participantHandler: participant.handler, chat: chat.view.controller, chatPanel: chat.lastPanel, searchIndex: semanticSearch.service, checkpoints, codeApplier, languageModels, toolServers, lmTools: lmTools.tools, completions, inlineEdits: inlineEdit.edits })
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), {
+        connection,
+        failures,
+        credits,
+        creditsItem,
+        catalog,
+        models,
+        research,
+        researchView,
+        reports,
+        participantHandler: participant.handler,
+        chat: chat.view.controller,
+        chatPanel: chat.lastPanel,
+        searchIndex: semanticSearch.service,
+        checkpoints,
+        codeApplier,
+        languageModels,
+        toolServers,
+        lmTools: lmTools.tools,
+        completions,
+        inlineEdits: inlineEdit.edits,
+      })
     : undefined;
 }
 

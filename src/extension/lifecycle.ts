@@ -30,7 +30,10 @@ export abstract class Disposable implements vscode.Disposable {
  * fires a cancelled token's listener only later), so a gateway request stops the moment VS Code
  * cancels the work. Dispose it when the work ends: the token listeners go with it.
  */
-export function abortOnCancel(controller: AbortController, ...tokens: readonly vscode.CancellationToken[]): vscode.Disposable {
+export function abortOnCancel(
+  controller: AbortController,
+  ...tokens: readonly vscode.CancellationToken[]
+): vscode.Disposable {
   const listeners = tokens.map((token) => token.onCancellationRequested(() => controller.abort()));
   if (tokens.some((token) => token.isCancellationRequested)) controller.abort();
   return {

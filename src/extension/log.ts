@@ -28,7 +28,14 @@ export class Log implements vscode.Disposable {
   }
 
   error(message: string, error?: unknown): void {
-    const detail = error instanceof Error ? `: ${error.message}` : typeof error === 'string' ? `: ${error}` : error !== undefined ? `: ${inspect(error, { breakLength: Infinity })}` : '';
+    const detail =
+      error instanceof Error
+        ? `: ${error.message}`
+        : typeof error === 'string'
+          ? `: ${error}`
+          : error !== undefined
+            ? `: ${inspect(error, { breakLength: Infinity })}`
+            : '';
     this.channel.error(this.clean(message + detail));
   }
 

@@ -76,7 +76,12 @@ export interface TestApi extends TestParts {
   settings(): Settings;
 }
 
-export function createTestApi(context: vscode.ExtensionContext, apiKeySecretId: string, apiKeySource: () => Promise<KeySource>, parts: TestParts): TestApi {
+export function createTestApi(
+  context: vscode.ExtensionContext,
+  apiKeySecretId: string,
+  apiKeySource: () => Promise<KeySource>,
+  parts: TestParts,
+): TestApi {
   const dump = (memento: vscode.Memento): Record<string, unknown> =>
     Object.fromEntries(memento.keys().map((key) => [key, memento.get(key)]));
   return {

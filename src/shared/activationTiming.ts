@@ -57,7 +57,12 @@ export function startActivationClock(now: () => number): ActivationClock {
     finish: () => {
       if (result) return result;
       const end = now();
-      result = { untilFirstAwaitMs: (firstAwaitAt ?? end) - start, totalMs: end - start, awaitedMs, phases: [...phases] };
+      result = {
+        untilFirstAwaitMs: (firstAwaitAt ?? end) - start,
+        totalMs: end - start,
+        awaitedMs,
+        phases: [...phases],
+      };
       return result;
     },
   };

@@ -5,7 +5,13 @@ export type PlayerState = 'idle' | 'loading' | 'playing' | 'paused' | 'waiting' 
 /** Host -> webview. `playlist` numbers a reading; parts of an older one are ignored. */
 export type HostToAudioMessage =
   | { readonly type: 'load'; readonly playlist: number; readonly title: string; readonly expectedParts: number }
-  | { readonly type: 'part'; readonly playlist: number; readonly index: number; readonly contentType: string; readonly base64: string }
+  | {
+      readonly type: 'part';
+      readonly playlist: number;
+      readonly index: number;
+      readonly contentType: string;
+      readonly base64: string;
+    }
   | { readonly type: 'failed'; readonly playlist: number; readonly message: string };
 
 /** Webview -> host. */
@@ -13,9 +19,19 @@ export type AudioToHostMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'status'; readonly state: PlayerState; readonly part: number; readonly parts: number };
 
-const STATES: readonly PlayerState[] = ['idle', 'loading', 'playing', 'paused', 'waiting', 'ended', 'blocked', 'failed'];
+const STATES: readonly PlayerState[] = [
+  'idle',
+  'loading',
+  'playing',
+  'paused',
+  'waiting',
+  'ended',
+  'blocked',
+  'failed',
+];
 
-const count = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 1_000_000;
+const count = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 1_000_000;
 
 /** Validates a message from the webview (untrusted input). */
 export function parseAudioToHostMessage(value: unknown): AudioToHostMessage | undefined {

@@ -34,7 +34,13 @@ export interface WireMessage {
 
 /** What the gateway ran through `mcp_servers` (tools_executed), or a function tool the extension ran. */
 export type ToolStep =
-  | { readonly kind: 'server'; readonly name: string; readonly server?: string; readonly arguments?: string; readonly result?: string }
+  | {
+      readonly kind: 'server';
+      readonly name: string;
+      readonly server?: string;
+      readonly arguments?: string;
+      readonly result?: string;
+    }
   | {
       readonly kind: 'function';
       readonly id: string;
@@ -68,7 +74,12 @@ export type ToolStep =
  */
 export type GuardedWriteReason = 'runsCode' | 'instructsModel' | 'changesReads' | 'otherNames';
 
-export const GUARDED_WRITE_REASONS: readonly GuardedWriteReason[] = ['runsCode', 'instructsModel', 'changesReads', 'otherNames'];
+export const GUARDED_WRITE_REASONS: readonly GuardedWriteReason[] = [
+  'runsCode',
+  'instructsModel',
+  'changesReads',
+  'otherNames',
+];
 
 /** What a reason means, said of the file ("can run code"): the card's words. */
 export function guardedWriteWords(reason: GuardedWriteReason): string {
@@ -120,7 +131,19 @@ export type ToolCallStatus = 'awaitingApproval' | 'running' | 'done' | 'denied' 
 
 /** Why a reply ended early, with what the user can do about it. */
 export interface ChatErrorInfo {
-  readonly kind: 'auth' | 'outOfCredits' | 'rateLimited' | 'unreachable' | 'timeout' | 'interrupted' | 'server' | 'invalid' | 'noModel' | 'setup' | 'contextLength' | 'other';
+  readonly kind:
+    | 'auth'
+    | 'outOfCredits'
+    | 'rateLimited'
+    | 'unreachable'
+    | 'timeout'
+    | 'interrupted'
+    | 'server'
+    | 'invalid'
+    | 'noModel'
+    | 'setup'
+    | 'contextLength'
+    | 'other';
   readonly message: string;
   /** Actions offered next to the error (closed list, run by the host). */
   readonly actions: readonly ChatErrorAction[];
@@ -263,4 +286,8 @@ export const THINKING_MIN_BUDGET = 1024;
  * effort becomes the one control that API has, an extended-thinking budget in tokens. An explicit
  * thinking budget wins.
  */
-export const EFFORT_THINKING_BUDGET: Readonly<Record<ReasoningEffort, number>> = { low: 2048, medium: 8192, high: 16384 };
+export const EFFORT_THINKING_BUDGET: Readonly<Record<ReasoningEffort, number>> = {
+  low: 2048,
+  medium: 8192,
+  high: 16384,
+};

@@ -3,7 +3,21 @@
 // `replyStarted`, then `replyDelta` / `toolStep` notifications carrying the reply's id, then
 // `replyEnded`: the conversation is sent whole only when one is opened, never per token.
 import { assertNever } from './assertNever';
-import type { Attachment, AssistantTurn, ReplyContext, ChatErrorAction, ChatParameters, Conversation, ConversationSummary, ReplyCost, ReplyStatus, ChatErrorInfo, TokenUsage, ToolStep, UserTurn } from './chatModel';
+import type {
+  Attachment,
+  AssistantTurn,
+  ReplyContext,
+  ChatErrorAction,
+  ChatParameters,
+  Conversation,
+  ConversationSummary,
+  ReplyCost,
+  ReplyStatus,
+  ChatErrorInfo,
+  TokenUsage,
+  ToolStep,
+  UserTurn,
+} from './chatModel';
 
 /** Where the API key in use comes from (never the key itself). */
 export type KeySource = 'secretStorage' | 'environment' | 'none';
@@ -45,7 +59,13 @@ export type ApprovalDecision = 'once' | 'always' | 'deny';
 /** Host -> webview. */
 export type HostToChatMessage =
   | { readonly type: 'connectionState'; readonly state: ConnectionState }
-  | { readonly type: 'models'; readonly models: readonly ModelOption[]; readonly selected: string; readonly loading: boolean; readonly error?: string }
+  | {
+      readonly type: 'models';
+      readonly models: readonly ModelOption[];
+      readonly selected: string;
+      readonly loading: boolean;
+      readonly error?: string;
+    }
   /** Opens a conversation (on start, switch, new, or after an edit rewrote its turns). */
   | { readonly type: 'conversation'; readonly conversation: Conversation; readonly busy: boolean }
   | { readonly type: 'userTurn'; readonly turn: UserTurn }
@@ -56,7 +76,14 @@ export type HostToChatMessage =
   | { readonly type: 'replyStarted'; readonly turn: AssistantTurn }
   | { readonly type: 'replyDelta'; readonly id: string; readonly content?: string; readonly reasoning?: string }
   | { readonly type: 'toolStep'; readonly id: string; readonly index: number; readonly step: ToolStep }
-  | { readonly type: 'replyEnded'; readonly id: string; readonly status: ReplyStatus; readonly finishReason?: string; readonly error?: ChatErrorInfo; readonly usage?: TokenUsage }
+  | {
+      readonly type: 'replyEnded';
+      readonly id: string;
+      readonly status: ReplyStatus;
+      readonly finishReason?: string;
+      readonly error?: ChatErrorInfo;
+      readonly usage?: TokenUsage;
+    }
   | { readonly type: 'replyCost'; readonly id: string; readonly cost: ReplyCost }
   /** How the reply's request was fitted into the context window (summary, trims), as it happens. */
   | { readonly type: 'replyContext'; readonly id: string; readonly context: ReplyContext }
@@ -164,7 +191,8 @@ function parseParameters(value: unknown): ChatParameters | undefined {
   const out: { -readonly [K in keyof ChatParameters]: ChatParameters[K] } = {};
   if (finite(raw.temperature)) out.temperature = Math.min(2, Math.max(0, raw.temperature));
   if (finite(raw.maxTokens) && raw.maxTokens >= 1) out.maxTokens = Math.floor(raw.maxTokens);
-  if (raw.reasoningEffort === 'low' || raw.reasoningEffort === 'medium' || raw.reasoningEffort === 'high') out.reasoningEffort = raw.reasoningEffort;
+  if (raw.reasoningEffort === 'low' || raw.reasoningEffort === 'medium' || raw.reasoningEffort === 'high')
+    out.reasoningEffort = raw.reasoningEffort;
   if (finite(raw.thinkingBudget) && raw.thinkingBudget >= 1) out.thinkingBudget = Math.floor(raw.thinkingBudget);
   if (str(raw.systemPrompt, 100_000) && raw.systemPrompt.trim()) out.systemPrompt = raw.systemPrompt;
   return out;
@@ -182,13 +210,19 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
     case 'newConversation':
       return { type: m.type };
     case 'runCommand':
-      return webviewCommands.includes(m.command as ChatWebviewCommand) ? { type: 'runCommand', command: m.command as ChatWebviewCommand } : undefined;
+      return webviewCommands.includes(m.command as ChatWebviewCommand)
+        ? { type: 'runCommand', command: m.command as ChatWebviewCommand }
+        : undefined;
     case 'errorAction':
-      return errorActions.includes(m.action as ChatErrorAction) ? { type: 'errorAction', action: m.action as ChatErrorAction } : undefined;
+      return errorActions.includes(m.action as ChatErrorAction)
+        ? { type: 'errorAction', action: m.action as ChatErrorAction }
+        : undefined;
     case 'send':
       return str(m.text) ? { type: 'send', text: m.text } : undefined;
     case 'restoreCheckpoint':
-      return str(m.turnId, 200) && /^[A-Za-z0-9_-]+$/.test(m.turnId) ? { type: 'restoreCheckpoint', turnId: m.turnId } : undefined;
+      return str(m.turnId, 200) && /^[A-Za-z0-9_-]+$/.test(m.turnId)
+        ? { type: 'restoreCheckpoint', turnId: m.turnId }
+        : undefined;
     case 'editAndResend':
       return str(m.turnId, 200) && str(m.text) ? { type: 'editAndResend', turnId: m.turnId, text: m.text } : undefined;
     case 'selectModel':
@@ -198,11 +232,15 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
       return parameters ? { type: 'setParameters', parameters } : undefined;
     }
     case 'approveTool':
-      return str(m.callId, 500) && decisions.includes(m.decision as ApprovalDecision) ? { type: 'approveTool', callId: m.callId, decision: m.decision as ApprovalDecision } : undefined;
+      return str(m.callId, 500) && decisions.includes(m.decision as ApprovalDecision)
+        ? { type: 'approveTool', callId: m.callId, decision: m.decision as ApprovalDecision }
+        : undefined;
     case 'openToolDiff':
       return str(m.callId, 500) && m.callId ? { type: 'openToolDiff', callId: m.callId } : undefined;
     case 'addContext':
-      return contextSources.includes(m.source as (typeof contextSources)[number]) ? { type: 'addContext', source: m.source as (typeof contextSources)[number] } : undefined;
+      return contextSources.includes(m.source as (typeof contextSources)[number])
+        ? { type: 'addContext', source: m.source as (typeof contextSources)[number] }
+        : undefined;
     case 'attachFile':
       return str(m.path, 4096) && m.path ? { type: 'attachFile', path: m.path } : undefined;
     case 'removeAttachment':
@@ -210,9 +248,11 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
     case 'renameConversation':
     case 'deleteConversation':
     case 'exportConversation':
-      return str(m.id, 200) && m.id ? ({ type: m.type, id: m.id }) : undefined;
+      return str(m.id, 200) && m.id ? { type: m.type, id: m.id } : undefined;
     case 'suggestFiles':
-      return finite(m.requestId) && str(m.query, 500) ? { type: 'suggestFiles', requestId: m.requestId, query: m.query } : undefined;
+      return finite(m.requestId) && str(m.query, 500)
+        ? { type: 'suggestFiles', requestId: m.requestId, query: m.query }
+        : undefined;
     case 'searchHistory':
       return str(m.query, 500) ? { type: 'searchHistory', query: m.query } : undefined;
     case 'copyText':
@@ -222,7 +262,11 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
     case 'newFile':
       return str(m.code) && str(m.language, 100) ? { type: 'newFile', code: m.code, language: m.language } : undefined;
     case 'applyCode':
-      return str(m.turnId, 200) && m.turnId && Number.isSafeInteger(m.blockIndex) && (m.blockIndex as number) >= 0 && (m.blockIndex as number) < 100_000
+      return str(m.turnId, 200) &&
+        m.turnId &&
+        Number.isSafeInteger(m.blockIndex) &&
+        (m.blockIndex as number) >= 0 &&
+        (m.blockIndex as number) < 100_000
         ? { type: 'applyCode', turnId: m.turnId, blockIndex: m.blockIndex as number }
         : undefined;
     case 'openLink':

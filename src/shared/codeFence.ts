@@ -6,6 +6,6 @@ export function isClosedFence(raw: string): boolean {
   const open = /^ {0,3}(`{3,}|~{3,})/.exec(raw)?.[1];
   if (!open) return true;
   const lines = raw.replace(/\n+$/, '').split('\n');
-  const last = lines.length > 1 ? lines[lines.length - 1] ?? '' : '';
+  const last = lines.length > 1 ? (lines[lines.length - 1] ?? '') : '';
   return new RegExp(`^ {0,3}${open[0] === '`' ? '`' : '~'}{${open.length},}[ \\t]*$`).test(last);
 }

@@ -55,7 +55,11 @@ export interface WebviewDocument extends CspSources {
 export function webviewDocument(page: WebviewDocument): string {
   const styles = page.styles.map((url) => `<link rel="stylesheet" href="${escapeHtml(url)}">`).join('\n    ');
   const scripts = page.scripts
-    .map((script) => ('src' in script ? `<script nonce="${page.nonce}" src="${escapeHtml(script.src)}"></script>` : `<script nonce="${page.nonce}">${script.inline}</script>`))
+    .map((script) =>
+      'src' in script
+        ? `<script nonce="${page.nonce}" src="${escapeHtml(script.src)}"></script>`
+        : `<script nonce="${page.nonce}">${script.inline}</script>`,
+    )
     .join('\n    ');
   return `<!DOCTYPE html>
 <html lang="en">

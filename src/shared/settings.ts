@@ -88,7 +88,12 @@ interface CompletionSettings {
 }
 
 /** Prose and commit messages are off by default: completions there cost credits for little. */
-const DEFAULT_COMPLETION_LANGUAGES: Readonly<Record<string, boolean>> = { '*': true, plaintext: false, markdown: false, scminput: false };
+const DEFAULT_COMPLETION_LANGUAGES: Readonly<Record<string, boolean>> = {
+  '*': true,
+  plaintext: false,
+  markdown: false,
+  scminput: false,
+};
 
 interface CheckpointSettings {
   /** MB the workspace's checkpoints may take on disk; the oldest go first past it. User settings only (a workspace could set it tiny and prune the user's checkpoints). */
@@ -153,13 +158,29 @@ const NETWORK_SETTING_IDS = ['http.proxy', 'http.proxyStrictSSL', 'http.noProxy'
  * switch writes it to user settings, and a workspace could otherwise turn on a language the user
  * turned off.
  */
-const COMPLETION_SETTING_KEYS: readonly string[] = ['completions.enabled', 'completions.model', 'completions.languages', 'completions.debounceMs'];
+const COMPLETION_SETTING_KEYS: readonly string[] = [
+  'completions.enabled',
+  'completions.model',
+  'completions.languages',
+  'completions.debounceMs',
+];
 
-export const USER_ONLY_SETTING_KEYS: readonly string[] = [...CONNECTION_SETTING_KEYS, 'chat.mcpServers', 'chat.autoApproveEdits', 'chat.alwaysAskEdits', 'chat.terminalTool', 'checkpoints.maxStorageMB', ...COMPLETION_SETTING_KEYS];
+export const USER_ONLY_SETTING_KEYS: readonly string[] = [
+  ...CONNECTION_SETTING_KEYS,
+  'chat.mcpServers',
+  'chat.autoApproveEdits',
+  'chat.alwaysAskEdits',
+  'chat.terminalTool',
+  'checkpoints.maxStorageMB',
+  ...COMPLETION_SETTING_KEYS,
+];
 
 /** Whether a configuration change touches the connection (`affects` is the event's affectsConfiguration). */
 export function affectsConnection(affects: (section: string) => boolean): boolean {
-  return CONNECTION_SETTING_KEYS.some((key) => affects(`${SETTINGS_SECTION}.${key}`)) || NETWORK_SETTING_IDS.some((id) => affects(id));
+  return (
+    CONNECTION_SETTING_KEYS.some((key) => affects(`${SETTINGS_SECTION}.${key}`)) ||
+    NETWORK_SETTING_IDS.some((id) => affects(id))
+  );
 }
 
 function text(value: unknown, fallback: string): string {
@@ -184,7 +205,10 @@ function headers(value: unknown): Record<string, string> {
 /** Tool server addresses: http(s) URLs only, each once (anything else would be refused by the gateway). */
 function toolServers(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
-  const urls = value.filter((entry): entry is string => typeof entry === 'string').map((entry) => entry.trim()).filter((entry) => /^https?:\/\/\S+$/i.test(entry));
+  const urls = value
+    .filter((entry): entry is string => typeof entry === 'string')
+    .map((entry) => entry.trim())
+    .filter((entry) => /^https?:\/\/\S+$/i.test(entry));
   return [...new Set(urls)];
 }
 
@@ -193,7 +217,9 @@ function categoryMap(value: unknown): Record<string, ModelCategoryName> {
   const result: Record<string, ModelCategoryName> = Object.create(null) as Record<string, ModelCategoryName>;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return result;
   for (const [id, raw] of Object.entries(value as Record<string, unknown>)) {
-    const category = MODEL_CATEGORIES.find((known) => known === (typeof raw === 'string' ? raw.trim().toLowerCase() : undefined));
+    const category = MODEL_CATEGORIES.find(
+      (known) => known === (typeof raw === 'string' ? raw.trim().toLowerCase() : undefined),
+    );
     if (id.trim() && category) result[id.trim()] = category;
   }
   return result;
@@ -203,14 +229,22 @@ function categoryMap(value: unknown): Record<string, ModelCategoryName> {
 function languageMap(value: unknown): Record<string, boolean> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ...DEFAULT_COMPLETION_LANGUAGES };
   const result: Record<string, boolean> = Object.create(null) as Record<string, boolean>;
-  for (const [id, on] of Object.entries(value as Record<string, unknown>)) if (id.trim() && typeof on === 'boolean') result[id.trim()] = on;
+  for (const [id, on] of Object.entries(value as Record<string, unknown>))
+    if (id.trim() && typeof on === 'boolean') result[id.trim()] = on;
   return result;
 }
 
 /** Non-empty strings, each once. */
 function globList(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
-  return [...new Set(value.filter((entry): entry is string => typeof entry === 'string').map((entry) => entry.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      value
+        .filter((entry): entry is string => typeof entry === 'string')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** Turns raw configuration values (any type a user can write in settings.json) into Settings. */
@@ -242,7 +276,9 @@ export function parseSettings(read: (key: string) => unknown): Settings {
       candidates: Math.round(number(read('search.candidates'), 50, 1, 1000)),
       results: Math.round(number(read('search.results'), 10, 1, 100)),
     },
-    defaultModels: Object.fromEntries(MODEL_CATEGORIES.map((category) => [category, text(read(`defaultModels.${category}`), '')])) as Record<ModelCategoryName, string>,
+    defaultModels: Object.fromEntries(
+      MODEL_CATEGORIES.map((category) => [category, text(read(`defaultModels.${category}`), '')]),
+    ) as Record<ModelCategoryName, string>,
     categoryOverrides: categoryMap(read('models.categoryOverrides')),
     images: { folder: text(read('images.folder'), 'images') },
     sensitiveFiles: globList(read('sensitiveFiles')),

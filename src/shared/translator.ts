@@ -8,5 +8,8 @@ export interface Translator {
 
 /** The messages as written: {0}, {1}... replaced by the values, as vscode.l10n.t does with no bundle. */
 export const ENGLISH: Translator = {
-  t: (message, ...args) => message.replace(/\{(\d+)\}/g, (placeholder, index: string) => (Number(index) < args.length ? String(args[Number(index)]) : placeholder)),
+  t: (message, ...args) =>
+    message.replace(/\{(\d+)\}/g, (placeholder, index: string) =>
+      Number(index) < args.length ? String(args[Number(index)]) : placeholder,
+    ),
 };

@@ -15,15 +15,38 @@ export type VisibleSegment =
 // variation selectors. A line feed stays a line break: it is seen. Exported for the unit test that
 // holds src/core/commitMessage/hiddenCharacters.ts to the same set.
 // eslint-disable-next-line no-misleading-character-class -- each combining mark and variation selector is one match on its own, on purpose
-export const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
+export const HIDDEN =
+  /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
 
 const NAMES: Readonly<Record<number, string>> = {
-  0x00: 'NULL', 0x08: 'BACKSPACE', 0x09: 'TAB', 0x0b: 'VERTICAL TAB', 0x0c: 'FORM FEED', 0x0d: 'CARRIAGE RETURN', 0x1b: 'ESCAPE', 0x7f: 'DELETE',
-  0x00a0: 'NO-BREAK SPACE', 0x00ad: 'SOFT HYPHEN', 0x061c: 'ARABIC LETTER MARK',
-  0x200b: 'ZERO WIDTH SPACE', 0x200c: 'ZERO WIDTH NON-JOINER', 0x200d: 'ZERO WIDTH JOINER', 0x200e: 'LEFT-TO-RIGHT MARK', 0x200f: 'RIGHT-TO-LEFT MARK',
-  0x2028: 'LINE SEPARATOR', 0x2029: 'PARAGRAPH SEPARATOR',
-  0x202a: 'LEFT-TO-RIGHT EMBEDDING', 0x202b: 'RIGHT-TO-LEFT EMBEDDING', 0x202c: 'POP DIRECTIONAL FORMATTING', 0x202d: 'LEFT-TO-RIGHT OVERRIDE', 0x202e: 'RIGHT-TO-LEFT OVERRIDE',
-  0x2060: 'WORD JOINER', 0x2066: 'LEFT-TO-RIGHT ISOLATE', 0x2067: 'RIGHT-TO-LEFT ISOLATE', 0x2068: 'FIRST STRONG ISOLATE', 0x2069: 'POP DIRECTIONAL ISOLATE',
+  0x00: 'NULL',
+  0x08: 'BACKSPACE',
+  0x09: 'TAB',
+  0x0b: 'VERTICAL TAB',
+  0x0c: 'FORM FEED',
+  0x0d: 'CARRIAGE RETURN',
+  0x1b: 'ESCAPE',
+  0x7f: 'DELETE',
+  0x00a0: 'NO-BREAK SPACE',
+  0x00ad: 'SOFT HYPHEN',
+  0x061c: 'ARABIC LETTER MARK',
+  0x200b: 'ZERO WIDTH SPACE',
+  0x200c: 'ZERO WIDTH NON-JOINER',
+  0x200d: 'ZERO WIDTH JOINER',
+  0x200e: 'LEFT-TO-RIGHT MARK',
+  0x200f: 'RIGHT-TO-LEFT MARK',
+  0x2028: 'LINE SEPARATOR',
+  0x2029: 'PARAGRAPH SEPARATOR',
+  0x202a: 'LEFT-TO-RIGHT EMBEDDING',
+  0x202b: 'RIGHT-TO-LEFT EMBEDDING',
+  0x202c: 'POP DIRECTIONAL FORMATTING',
+  0x202d: 'LEFT-TO-RIGHT OVERRIDE',
+  0x202e: 'RIGHT-TO-LEFT OVERRIDE',
+  0x2060: 'WORD JOINER',
+  0x2066: 'LEFT-TO-RIGHT ISOLATE',
+  0x2067: 'RIGHT-TO-LEFT ISOLATE',
+  0x2068: 'FIRST STRONG ISOLATE',
+  0x2069: 'POP DIRECTIONAL ISOLATE',
   0xfeff: 'ZERO WIDTH NO-BREAK SPACE',
 };
 
@@ -54,7 +77,11 @@ export function visibleControls(text: string): VisibleSegment[] {
   let runCount = 0;
   const flushRun = (): void => {
     if (runCount === 0) return;
-    segments.push({ kind: 'control', badge: `⟨${escapeOf(runCode)}${runCount > 1 ? ` ×${runCount}` : ''}⟩`, name: nameOf(runCode) });
+    segments.push({
+      kind: 'control',
+      badge: `⟨${escapeOf(runCode)}${runCount > 1 ? ` ×${runCount}` : ''}⟩`,
+      name: nameOf(runCode),
+    });
     runCount = 0;
     runCode = -1;
   };
@@ -79,7 +106,9 @@ export function visibleControls(text: string): VisibleSegment[] {
 
 /** The same as one string (for an accessible name): each hidden character replaced by its badge. */
 export function visibleText(text: string): string {
-  return visibleControls(text).map((segment) => (segment.kind === 'text' ? segment.text : segment.badge)).join('');
+  return visibleControls(text)
+    .map((segment) => (segment.kind === 'text' ? segment.text : segment.badge))
+    .join('');
 }
 
 /** Whether the text holds anything `visibleControls` would draw as a badge. */

@@ -12,7 +12,14 @@ import { join } from 'node:path';
 import type { ActivationTiming } from '../../src/shared/activationTiming';
 import { startGateway } from '../gateway/index';
 import { DEMO_FOLDER_FILES } from '../harness/demoFolder';
-import { ensureTestHost, launchBrowser, removeRunDir, startVsCodeServer, waitForWorkbench, workbenchUrl } from '../harness/testHost';
+import {
+  ensureTestHost,
+  launchBrowser,
+  removeRunDir,
+  startVsCodeServer,
+  waitForWorkbench,
+  workbenchUrl,
+} from '../harness/testHost';
 import { parseActivationLine } from './activation/activationLine';
 import { stageProductionBuild } from './activation/stageProduction';
 import { ACTIVATION_TARGETS, summarize, verdict, verdictTable } from './activation/targets';
@@ -49,12 +56,19 @@ async function readSelfTiming(serverDataDir: string): Promise<ActivationTiming> 
       const timing = parseActivationLine(readFileSync(file, 'utf8'));
       if (timing) return timing;
     }
-    if (Date.now() > deadline) throw new Error(`No activation line in the extension's log under ${serverDataDir} within ${LOG_WAIT_MS / 1000} s; log files:\n  ${logFiles(serverDataDir).join('\n  ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `No activation line in the extension's log under ${serverDataDir} within ${LOG_WAIT_MS / 1000} s; log files:\n  ${logFiles(serverDataDir).join('\n  ')}`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }
 
-async function launchOnce(extensionFolder: string, extensionId: string, gateway: { url: string; apiKey: string }): Promise<Launch> {
+async function launchOnce(
+  extensionFolder: string,
+  extensionId: string,
+  gateway: { url: string; apiKey: string },
+): Promise<Launch> {
   const started = Date.now();
   const host = ensureTestHost();
   const server = await startVsCodeServer(host, {
@@ -88,7 +102,10 @@ const ms = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
 function phaseRows(launches: readonly Launch[]): string[] {
   const names = [...new Set(launches.flatMap((l) => l.self.phases.map((p) => p.name)))];
   return names
-    .map((name) => ({ name, summary: summarize(launches.map((l) => l.self.phases.find((p) => p.name === name)?.ms ?? NaN)) }))
+    .map((name) => ({
+      name,
+      summary: summarize(launches.map((l) => l.self.phases.find((p) => p.name === name)?.ms ?? NaN)),
+    }))
     .sort((a, b) => b.summary.median - a.summary.median)
     .map(({ name, summary }) => `| ${name} | ${ms(summary.median)} | ${ms(summary.max)} |`);
 }
@@ -130,8 +147,10 @@ export async function runActivationBench(options: ActivationBenchOptions): Promi
     verdict(ACTIVATION_TARGETS.busy, selfBusy.median),
     verdict(ACTIVATION_TARGETS.total, selfTotal.median),
   ];
-  const perLaunch = launches.map((l, i) =>
-    `| ${i + 1} | ${l.vscode.loadCodeMs} | ${l.vscode.callActivateMs} | ${l.vscode.finishActivateMs} | ${ms(l.self.untilFirstAwaitMs)} | ${ms(l.self.totalMs)} | ${ms(l.self.awaitedMs)} | ${l.vscode.event} | ${l.seconds.toFixed(1)} |`);
+  const perLaunch = launches.map(
+    (l, i) =>
+      `| ${i + 1} | ${l.vscode.loadCodeMs} | ${l.vscode.callActivateMs} | ${l.vscode.finishActivateMs} | ${ms(l.self.untilFirstAwaitMs)} | ${ms(l.self.totalMs)} | ${ms(l.self.awaitedMs)} | ${l.vscode.event} | ${l.seconds.toFixed(1)} |`,
+  );
   const table = [
     '# Activation',
     '',
@@ -148,7 +167,7 @@ export async function runActivationBench(options: ActivationBenchOptions): Promi
     '',
     '### Own work by phase (median over the launches, largest first)',
     '',
-    'The phases activate() names (the extension\'s log has them per launch): where the next lazy load would pay.',
+    "The phases activate() names (the extension's log has them per launch): where the next lazy load would pay.",
     '',
     '| phase | median ms | max ms |',
     '| --- | --- | --- |',

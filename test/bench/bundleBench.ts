@@ -26,7 +26,8 @@ const kb = (bytes: number): number => bytes / 1024;
 
 function filesUnder(dir: string, prefix = ''): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? filesUnder(join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`]);
+    entry.isDirectory() ? filesUnder(join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
+  );
 }
 
 export async function runBundleBench(options: BundleBenchOptions): Promise<string> {
@@ -34,9 +35,13 @@ export async function runBundleBench(options: BundleBenchOptions): Promise<strin
   try {
     const dist = join(stage, 'dist');
     const files = filesUnder(dist);
-    const bundles = files.filter((f) => f.endsWith('.js')).sort().map((f) => bundleSize(dist, f));
+    const bundles = files
+      .filter((f) => f.endsWith('.js'))
+      .sort()
+      .map((f) => bundleSize(dist, f));
     const maps = files.filter((f) => f.endsWith('.map'));
-    const find = (file: string): BundleSize => bundles.find((b) => b.file === file) ?? { file, bytes: NaN, gzipBytes: NaN };
+    const find = (file: string): BundleSize =>
+      bundles.find((b) => b.file === file) ?? { file, bytes: NaN, gzipBytes: NaN };
     const extension = find('extension.js');
     const extensionSide = bundles.filter((b) => b.file === 'extension.js' || b.file.startsWith('vendor/'));
     const extensionSideGzip = extensionSide.reduce((sum, b) => sum + b.gzipBytes, 0);

@@ -73,17 +73,26 @@ export async function runChatBench(options: ChatBenchOptions): Promise<string> {
   const hostile: HostileResult[] = [];
   try {
     // One page at a time: an idle second page would still run its frame loop on the same 2 cores.
-    const streamOptions = { gatewayUrl: gateway.url, apiKey: gateway.apiKey, pieces, delayMs, timeoutMs: 30_000 + pieces * delayMs * 3 };
+    const streamOptions = {
+      gatewayUrl: gateway.url,
+      apiKey: gateway.apiKey,
+      pieces,
+      delayMs,
+      timeoutMs: 30_000 + pieces * delayMs * 3,
+    };
     for (const kind of ['baseline', 'chat'] as const) {
       const driver = await BenchPageDriver.open(context, server.url, kind);
       try {
         streams[kind] = await measureStream(driver, streamOptions);
-        for (let run = 0; run < options.openRuns; run++) opens[kind].push(await measureOpen(driver, server.url, conversation));
+        for (let run = 0; run < options.openRuns; run++)
+          opens[kind].push(await measureOpen(driver, server.url, conversation));
       } finally {
         await driver.close();
       }
     }
-    for (const input of options.hostile === undefined ? [] : hostileInputs(1).filter((candidate) => candidate.name.includes(options.hostile ?? ''))) {
+    for (const input of options.hostile === undefined
+      ? []
+      : hostileInputs(1).filter((candidate) => candidate.name.includes(options.hostile ?? ''))) {
       const driver = await BenchPageDriver.open(context, server.url, 'chat');
       try {
         hostile.push(await measureHostile(driver, input, hostilePerFrame(input, options.hostileFrames)));
@@ -94,7 +103,10 @@ export async function runChatBench(options: ChatBenchOptions): Promise<string> {
     if (options.markdownReplay) {
       const driver = await BenchPageDriver.open(context, server.url, 'chat');
       try {
-        markdownStream = await measureStream(driver, { ...streamOptions, replay: markdownReplyPieces(options.kb * 1024) });
+        markdownStream = await measureStream(driver, {
+          ...streamOptions,
+          replay: markdownReplyPieces(options.kb * 1024),
+        });
       } finally {
         await driver.close();
       }
@@ -111,28 +123,92 @@ export async function runChatBench(options: ChatBenchOptions): Promise<string> {
   const p95 = { chat: percentile(chat.latencies, 95), baseline: percentile(baseline.latencies, 95) };
   const longest = { chat: chat.tasks.longest[0] ?? 0, baseline: baseline.tasks.longest[0] ?? 0 };
   const open = { chat: median(opens.chat.map((o) => o.openMs)), baseline: median(opens.baseline.map((o) => o.openMs)) };
-  const complete = { chat: median(opens.chat.map((o) => o.completeMs)), baseline: median(opens.baseline.map((o) => o.completeMs)) };
+  const complete = {
+    chat: median(opens.chat.map((o) => o.completeMs)),
+    baseline: median(opens.baseline.map((o) => o.completeMs)),
+  };
   const openLongest = (side: OpenResult[]): number => Math.max(0, ...side.map((o) => o.tasks.longest[0] ?? 0));
   const openLongestCpu = (side: OpenResult[]): number => Math.max(0, ...side.map((o) => o.tasks.longestCpu));
   const rows = [
     ['visible-token latency, median (ms)', ms(median(chat.latencies)), ms(median(baseline.latencies)), '', ''],
-    ['visible-token latency, p95 (ms)', ms(p95.chat), ms(p95.baseline), `chat − baseline < ${TARGET_P95_OVER_BASELINE_MS} (is ${ms(p95.chat - p95.baseline)})`, mark(p95.chat - p95.baseline < TARGET_P95_OVER_BASELINE_MS && chat.unseen === 0)],
-    [`longest main-thread task, ${options.kb} KB stream, wall (ms)`, ms(longest.chat), ms(longest.baseline), `≤ ${TARGET_TASK_MS}`, mark(longest.chat <= TARGET_TASK_MS)],
-    [`tasks > ${TARGET_TASK_MS} ms, same stream, wall`, String(chat.tasks.over50), String(baseline.tasks.over50), '0', mark(chat.tasks.over50 === 0)],
-    [`longest main-thread task, same stream, CPU (ms)`, ms(chat.tasks.longestCpu), ms(baseline.tasks.longestCpu), `≤ ${TARGET_TASK_MS}`, mark(chat.tasks.longestCpu <= TARGET_TASK_MS)],
-    [`tasks > ${TARGET_TASK_MS} ms, same stream, CPU`, String(chat.tasks.over50Cpu), String(baseline.tasks.over50Cpu), '0', mark(chat.tasks.over50Cpu === 0)],
+    [
+      'visible-token latency, p95 (ms)',
+      ms(p95.chat),
+      ms(p95.baseline),
+      `chat − baseline < ${TARGET_P95_OVER_BASELINE_MS} (is ${ms(p95.chat - p95.baseline)})`,
+      mark(p95.chat - p95.baseline < TARGET_P95_OVER_BASELINE_MS && chat.unseen === 0),
+    ],
+    [
+      `longest main-thread task, ${options.kb} KB stream, wall (ms)`,
+      ms(longest.chat),
+      ms(longest.baseline),
+      `≤ ${TARGET_TASK_MS}`,
+      mark(longest.chat <= TARGET_TASK_MS),
+    ],
+    [
+      `tasks > ${TARGET_TASK_MS} ms, same stream, wall`,
+      String(chat.tasks.over50),
+      String(baseline.tasks.over50),
+      '0',
+      mark(chat.tasks.over50 === 0),
+    ],
+    [
+      `longest main-thread task, same stream, CPU (ms)`,
+      ms(chat.tasks.longestCpu),
+      ms(baseline.tasks.longestCpu),
+      `≤ ${TARGET_TASK_MS}`,
+      mark(chat.tasks.longestCpu <= TARGET_TASK_MS),
+    ],
+    [
+      `tasks > ${TARGET_TASK_MS} ms, same stream, CPU`,
+      String(chat.tasks.over50Cpu),
+      String(baseline.tasks.over50Cpu),
+      '0',
+      mark(chat.tasks.over50Cpu === 0),
+    ],
     ...(markdownStream
-      ? [[`diagnostic: ${options.kb} KB markdown reply replayed (many blocks), longest task wall / CPU (ms); tasks > ${TARGET_TASK_MS} ms wall / CPU`, `${ms(markdownStream.tasks.longest[0] ?? 0)} / ${ms(markdownStream.tasks.longestCpu)}; ${markdownStream.tasks.over50} / ${markdownStream.tasks.over50Cpu}`, '', `≤ ${TARGET_TASK_MS}; 0`, '']]
+      ? [
+          [
+            `diagnostic: ${options.kb} KB markdown reply replayed (many blocks), longest task wall / CPU (ms); tasks > ${TARGET_TASK_MS} ms wall / CPU`,
+            `${ms(markdownStream.tasks.longest[0] ?? 0)} / ${ms(markdownStream.tasks.longestCpu)}; ${markdownStream.tasks.over50} / ${markdownStream.tasks.over50Cpu}`,
+            '',
+            `≤ ${TARGET_TASK_MS}; 0`,
+            '',
+          ],
+        ]
       : []),
-    [`open a ${options.messages}-message conversation (ms, median of ${options.openRuns})`, ms(open.chat), ms(open.baseline), `< ${TARGET_OPEN_MS}`, mark(open.chat < TARGET_OPEN_MS)],
+    [
+      `open a ${options.messages}-message conversation (ms, median of ${options.openRuns})`,
+      ms(open.chat),
+      ms(open.baseline),
+      `< ${TARGET_OPEN_MS}`,
+      mark(open.chat < TARGET_OPEN_MS),
+    ],
     ['… until every reply is rendered as markdown (ms, median)', ms(complete.chat), ms(complete.baseline), '', ''],
-    ['longest task from open until then, wall / CPU (ms)', `${ms(openLongest(opens.chat))} / ${ms(openLongestCpu(opens.chat))}`, `${ms(openLongest(opens.baseline))} / ${ms(openLongestCpu(opens.baseline))}`, '', ''],
+    [
+      'longest task from open until then, wall / CPU (ms)',
+      `${ms(openLongest(opens.chat))} / ${ms(openLongestCpu(opens.chat))}`,
+      `${ms(openLongest(opens.baseline))} / ${ms(openLongestCpu(opens.baseline))}`,
+      '',
+      '',
+    ],
   ];
   const streamLine = (name: string, r: StreamResult): string =>
     `- ${name}: ${r.pieces.toLocaleString('en-US')} pieces, ${(r.bytes / 1024).toFixed(1)} KB in ${r.seconds.toFixed(1)} s (${Math.round(r.pieces / r.seconds)} pieces/s, ${(r.bytes / 1024 / r.seconds).toFixed(2)} KB/s ≈ ${Math.round(r.bytes / 4 / r.seconds)} tokens/s at 4 bytes a token), ${r.messages.toLocaleString('en-US')} replyDelta messages${r.latencies.length ? `, ${r.unseen} pieces never shown` : ''}. ` +
     `${r.tasks.tasks.toLocaleString('en-US')} main-thread tasks using ${(r.tasks.cpuTotal / 1000).toFixed(1)} s of CPU; ten longest (wall) ${r.tasks.longest.map((d) => d.toFixed(0)).join(' ')} ms; 'longtask' observer: ${r.longTasks.count} (longest ${r.longTasks.longest.toFixed(0)} ms); ` +
-    `longest task by CPU in each tenth of the stream: ${r.tasks.longestCpuByTenth.map((d) => d.toFixed(0)).join(' ')} ms; in the tasks over 50 ms (wall): ${r.tasks.longTaskBreakdown.slice(0, 5).map((b) => `${b.name} ${b.ms.toFixed(0)} ms`).join(', ') || 'none'}. ${r.latencies.length ? `Latency p99 ${ms(percentile(r.latencies, 99))} ms, max ${ms(Math.max(...r.latencies))} ms.` : ''}`;
-  const openRuns = (side: OpenResult[]): string => side.map((o) => `${o.openMs.toFixed(0)} (complete ${o.completeMs.toFixed(0)}, longest task ${(o.tasks.longest[0] ?? 0).toFixed(0)} wall / ${o.tasks.longestCpu.toFixed(0)} CPU)`).join('; ');
+    `longest task by CPU in each tenth of the stream: ${r.tasks.longestCpuByTenth.map((d) => d.toFixed(0)).join(' ')} ms; in the tasks over 50 ms (wall): ${
+      r.tasks.longTaskBreakdown
+        .slice(0, 5)
+        .map((b) => `${b.name} ${b.ms.toFixed(0)} ms`)
+        .join(', ') || 'none'
+    }. ${r.latencies.length ? `Latency p99 ${ms(percentile(r.latencies, 99))} ms, max ${ms(Math.max(...r.latencies))} ms.` : ''}`;
+  const openRuns = (side: OpenResult[]): string =>
+    side
+      .map(
+        (o) =>
+          `${o.openMs.toFixed(0)} (complete ${o.completeMs.toFixed(0)}, longest task ${(o.tasks.longest[0] ?? 0).toFixed(0)} wall / ${o.tasks.longestCpu.toFixed(0)} CPU)`,
+      )
+      .join('; ');
   const load = (values: number[]): string => values.map((v) => v.toFixed(1)).join(' / ');
   const lines = [
     '# Chat benchmark: the chat webview in Chromium vs raw text',
@@ -146,10 +222,17 @@ export async function runChatBench(options: ChatBenchOptions): Promise<string> {
     `Streaming: \`${STREAM_MODEL}::delay-chunks=${delayMs}\` (a pause of ${delayMs} ms before each event: ${Math.round(1000 / delayMs)} pieces/s nominal; the timer and the writes make it somewhat slower), max_tokens ${pieces.toLocaleString('en-US')}: one ${options.kb} KB reply per side, through the real GatewayClient + runReply + DeltaBatcher (8 ms), each batch posted to the page as a \`replyDelta\` message (page.evaluate -> window.postMessage, not awaited, like webview.postMessage). A piece is a word with its whitespace (5.9 bytes on average). The bench model's text has line breaks but no blank line: to markdown it is **one paragraph** growing to ${options.kb} KB.`,
     streamLine('chat', chat),
     streamLine('baseline', baseline),
-    ...(markdownStream ? [streamLine('diagnostic, chat with a markdown reply replayed by the bench (not from the gateway; its pieces paced by a timer here; no latency: markdown syntax is not shown as typed)', markdownStream)] : []),
+    ...(markdownStream
+      ? [
+          streamLine(
+            'diagnostic, chat with a markdown reply replayed by the bench (not from the gateway; its pieces paced by a timer here; no latency: markdown syntax is not shown as typed)',
+            markdownStream,
+          ),
+        ]
+      : []),
     '',
-    'Latency of a piece: from when the bench process received its chunk from the gateway (the gateway writes each event on its own with delay-chunks, on another thread; loopback and parsing add well under 1 ms) to the end of the first frame whose paint included it. In the page, a ResizeObserver on a sentinel resized every frame marks the point after layout and before paint; the renderer\'s text is counted there (non-whitespace characters of the reply element, which markdown does not change for this text) and the time is read in a task posted from it, which runs after the paint. Page times are put on the bench clock with an offset from the fastest of 25 round trips.',
-    'Tasks: RunTask events of the page\'s renderer main thread in a CDP trace (devtools.timeline categories) covering the stream, cross-checked with a PerformanceObserver(\'longtask\') in the page. Wall is what a user waits; CPU is the thread\'s own time (tdur), without the time the OS gave the core to other processes: on a loaded machine the two differ a lot. Both sides include the harness\'s own work per frame (one text count of the reply).',
+    "Latency of a piece: from when the bench process received its chunk from the gateway (the gateway writes each event on its own with delay-chunks, on another thread; loopback and parsing add well under 1 ms) to the end of the first frame whose paint included it. In the page, a ResizeObserver on a sentinel resized every frame marks the point after layout and before paint; the renderer's text is counted there (non-whitespace characters of the reply element, which markdown does not change for this text) and the time is read in a task posted from it, which runs after the paint. Page times are put on the bench clock with an offset from the fastest of 25 round trips.",
+    "Tasks: RunTask events of the page's renderer main thread in a CDP trace (devtools.timeline categories) covering the stream, cross-checked with a PerformanceObserver('longtask') in the page. Wall is what a user waits; CPU is the thread's own time (tdur), without the time the OS gave the core to other processes: on a loaded machine the two differ a lot. Both sides include the harness's own work per frame (one text count of the reply).",
     `Open: a freshly loaded page gets the \`conversation\` message (${conversation.turns.length} turns, ${(JSON.stringify(conversation).length / 1024).toFixed(0)} KB of JSON: markdown answers with lists, tables, quotes and ${conversation.turns.filter((t) => t.role === 'assistant' && t.content.includes('```')).length} fenced code blocks in 10 languages); time from posting it to the end of the first frame painted after its handler. The chat renders the newest turns' markdown at once (EAGER_TURNS in src/webview/chat/deferredReplies.ts) and shows older replies as plain text until they come near the viewport or the page is idle ("until every reply is rendered"). Runs ms: chat ${openRuns(opens.chat)}; baseline ${openRuns(opens.baseline)}.`,
     '',
   ];
@@ -164,7 +247,10 @@ export async function runChatBench(options: ChatBenchOptions): Promise<string> {
 function hostileTable(results: readonly HostileResult[], normal: StreamResult): string[] {
   const rows = results.map((r) => {
     const ok = r.tasks.longestCpu <= TARGET_TASK_MS && r.tasks.over50Cpu === 0 && !r.errors.length && !r.unfinished;
-    const problems = [...r.errors.map((error) => `threw: ${error}`), ...(r.unfinished ? ['still rendering a minute after the last message'] : [])].join('; ');
+    const problems = [
+      ...r.errors.map((error) => `threw: ${error}`),
+      ...(r.unfinished ? ['still rendering a minute after the last message'] : []),
+    ].join('; ');
     return `| ${r.name} | ${(r.characters / 1024).toFixed(0)} KB | ${r.perFrame} × ${r.frames} | ${ms(r.tasks.longest[0] ?? 0)} / ${ms(r.tasks.longestCpu)} | ${r.tasks.over50} / ${r.tasks.over50Cpu} | ${(r.tasks.cpuTotal / 1000).toFixed(1)} s in ${r.seconds.toFixed(0)} s | ${problems || '-'} | ${mark(ok)} |`;
   });
   return [

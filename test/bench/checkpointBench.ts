@@ -61,7 +61,12 @@ interface BenchCase {
   cleanup(): void;
 }
 
-function prepareCase(name: string, workspaceFiles: number, changes: ReadonlyArray<{ readonly path: string; readonly bytes: number }>, sameContent = false): BenchCase {
+function prepareCase(
+  name: string,
+  workspaceFiles: number,
+  changes: ReadonlyArray<{ readonly path: string; readonly bytes: number }>,
+  sameContent = false,
+): BenchCase {
   const base = mkdtempSync(join(tmpdir(), 'ui-cpbench-'));
   const ws = join(base, 'ws');
   mkdirSync(ws);
@@ -73,22 +78,36 @@ function prepareCase(name: string, workspaceFiles: number, changes: ReadonlyArra
   let written = 0;
   return {
     async step(round) {
-      if (!sameContent || round === 0) changes.forEach((change, index) => writeFileSync(join(ws, change.path), contentOf(change.bytes, round, index)));
+      if (!sameContent || round === 0)
+        changes.forEach((change, index) => writeFileSync(join(ws, change.path), contentOf(change.bytes, round, index)));
       const started = process.hrtime.bigint();
-      const files = await WorkspaceFiles.open({ folders: [{ name: 'ws', path: ws, excludes: { 'files.exclude': [], 'search.exclude': [] } }] });
+      const files = await WorkspaceFiles.open({
+        folders: [{ name: 'ws', path: ws, excludes: { 'files.exclude': [], 'search.exclude': [] } }],
+      });
       const sources = [];
       for (const change of changes) {
         const placed = await files.place(join(ws, change.path));
         if (!placed.ok) throw new Error(placed.message);
-        sources.push({ folder: placed.folder.name, folderId: placed.folderId, path: placed.path, read: async () => new Uint8Array(await readFile(placed.absolute)) });
+        sources.push({
+          folder: placed.folder.name,
+          folderId: placed.folderId,
+          path: placed.path,
+          read: async () => new Uint8Array(await readFile(placed.absolute)),
+        });
       }
       const result = await store.record({ conversationId: 'c-bench', turnId: `a-${round}` }, sources);
       times.push(Number(process.hrtime.bigint() - started) / 1e6);
       written += result.bytesWritten;
     },
     result: () => ({
-      name, workspaceFiles, changedFiles: changes.length, changeBytes: changes.reduce((n, c) => n + c.bytes, 0),
-      msMedian: median(times), msP90: percentile(times, 90), bytesWritten: written / times.length, diskBytes: diskUsage(storage) / times.length,
+      name,
+      workspaceFiles,
+      changedFiles: changes.length,
+      changeBytes: changes.reduce((n, c) => n + c.bytes, 0),
+      msMedian: median(times),
+      msP90: percentile(times, 90),
+      bytesWritten: written / times.length,
+      diskBytes: diskUsage(storage) / times.length,
     }),
     cleanup: () => rmSync(base, { recursive: true, force: true }),
   };
@@ -113,12 +132,32 @@ export async function runCheckpointBench(options: CheckpointBenchOptions): Promi
   const rounds = options.rounds;
   const one = (bytes: number) => [{ path: 'src/changed.ts', bytes }];
   const results = [
-    ...(await runCases([prepareCase('1 file of 4 KB, small workspace', 10, one(4096)), prepareCase('1 file of 4 KB, large workspace', 10_000, one(4096))], rounds)),
-    ...(await runCases([
-      ...[64 * 1024, 1024 * 1024, 5 * 1024 * 1024].map((size) => prepareCase(`1 file of ${kb(size)} KB`, 10, one(size))),
-      prepareCase('10 files of 4 KB', 10, Array.from({ length: 10 }, (_, i) => ({ path: `src/many/f${i}.ts`, bytes: 4096 }))),
-      prepareCase('1 file of 1024 KB, same content each reply (deduplicated: only the first writes it)', 10, one(1024 * 1024), true),
-    ], Math.min(rounds, 10))),
+    ...(await runCases(
+      [
+        prepareCase('1 file of 4 KB, small workspace', 10, one(4096)),
+        prepareCase('1 file of 4 KB, large workspace', 10_000, one(4096)),
+      ],
+      rounds,
+    )),
+    ...(await runCases(
+      [
+        ...[64 * 1024, 1024 * 1024, 5 * 1024 * 1024].map((size) =>
+          prepareCase(`1 file of ${kb(size)} KB`, 10, one(size)),
+        ),
+        prepareCase(
+          '10 files of 4 KB',
+          10,
+          Array.from({ length: 10 }, (_, i) => ({ path: `src/many/f${i}.ts`, bytes: 4096 })),
+        ),
+        prepareCase(
+          '1 file of 1024 KB, same content each reply (deduplicated: only the first writes it)',
+          10,
+          one(1024 * 1024),
+          true,
+        ),
+      ],
+      Math.min(rounds, 10),
+    )),
   ];
   const [small, large] = results;
   const ratio = small && large ? large.msMedian / small.msMedian : NaN;
@@ -130,7 +169,10 @@ export async function runCheckpointBench(options: CheckpointBenchOptions): Promi
     '',
     '| case | workspace files | changed files | change (KB) | ms median | ms p90 | KB written | KB on disk |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...results.map((r) => `| ${r.name} | ${r.workspaceFiles} | ${r.changedFiles} | ${kb(r.changeBytes)} | ${r.msMedian.toFixed(2)} | ${r.msP90.toFixed(2)} | ${kb(r.bytesWritten)} | ${kb(r.diskBytes)} |`),
+    ...results.map(
+      (r) =>
+        `| ${r.name} | ${r.workspaceFiles} | ${r.changedFiles} | ${kb(r.changeBytes)} | ${r.msMedian.toFixed(2)} | ${r.msP90.toFixed(2)} | ${kb(r.bytesWritten)} | ${kb(r.diskBytes)} |`,
+    ),
     '',
     `10,000-file vs 10-file workspace: time ×${ratio.toFixed(2)}, bytes ${bytesEqual ? 'equal' : 'DIFFERENT'} (goal: about equal: the cost follows the change, not the workspace) — ${ratio > 0.5 && ratio < 2 && bytesEqual ? 'met' : 'NOT met'}`,
   ].join('\n');

@@ -37,7 +37,12 @@ const CONTEXT_TOKENS = 16_000;
 /** The extension's default (settings.ts `completions.debounceMs`). */
 const DEBOUNCE_MS = 250;
 /** Real source files of this repository: the gateway answers their real continuation. */
-const SOURCES = ['src/core/transport/retry.ts', 'src/core/completions/completionRun.ts', 'src/core/apply/lineHunks.ts', 'src/core/edits/closestLines.ts'];
+const SOURCES = [
+  'src/core/transport/retry.ts',
+  'src/core/completions/completionRun.ts',
+  'src/core/apply/lineHunks.ts',
+  'src/core/edits/closestLines.ts',
+];
 /** How often the typist takes a correct suggestion (Tab) instead of typing on. */
 const ACCEPT_RATE = 0.5;
 
@@ -47,7 +52,6 @@ interface Doc {
   readonly region: string;
   readonly after: string;
 }
-
 
 interface SendTrace {
   /** When the request was handed to the client (Date.now(), the clock the gateway's records use). */
@@ -80,17 +84,24 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-
 export async function runCompletionsBench(options: CompletionsBenchOptions): Promise<string> {
   const repo = join(__dirname, '..', '..', '..');
   const corpus = mkdtempSync(join(tmpdir(), 'completions-bench-'));
   const docs = documents(repo, options.chars);
-  for (const doc of docs) writeFileSync(join(corpus, doc.name.replace(/\//g, '_')), doc.before + doc.region + doc.after);
+  for (const doc of docs)
+    writeFileSync(join(corpus, doc.name.replace(/\//g, '_')), doc.before + doc.region + doc.after);
   const gateway = await gatewayOnThread({ completionFiles: corpus });
   try {
     const session = await typingSession(gateway, docs, options);
     const stream = await streamRatio(gateway, session.prompts.slice(0, options.samples));
-    const table = completionsReport(session, stream, { seed: options.seed, files: SOURCES.length, model: MODEL, debounceMs: DEBOUNCE_MS, acceptRate: ACCEPT_RATE, price: PRICE });
+    const table = completionsReport(session, stream, {
+      seed: options.seed,
+      files: SOURCES.length,
+      model: MODEL,
+      debounceMs: DEBOUNCE_MS,
+      acceptRate: ACCEPT_RATE,
+      price: PRICE,
+    });
     mkdirSync(options.outDir, { recursive: true });
     writeFileSync(join(options.outDir, 'completions.md'), table);
     return table;
@@ -100,11 +111,20 @@ export async function runCompletionsBench(options: CompletionsBenchOptions): Pro
   }
 }
 
-
-async function typingSession(gateway: ThreadGateway, docs: readonly Doc[], options: CompletionsBenchOptions): Promise<Session> {
+async function typingSession(
+  gateway: ThreadGateway,
+  docs: readonly Doc[],
+  options: CompletionsBenchOptions,
+): Promise<Session> {
   const client = new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, maxRetries: 0 });
   const random = seededRandom(options.seed);
-  const costs = new Map<KeyCost, number[]>([['typed through', []], ['cache hit', []], ['debounced away', []], ['aborts a request in flight', []], ['request start', []]]);
+  const costs = new Map<KeyCost, number[]>([
+    ['typed through', []],
+    ['cache hit', []],
+    ['debounced away', []],
+    ['aborts a request in flight', []],
+    ['request start', []],
+  ]);
   let inFlight = false;
   const traces: SendTrace[] = [];
   const prompts: CompletionPrompt[] = [];
@@ -128,11 +148,15 @@ async function typingSession(gateway: ThreadGateway, docs: readonly Doc[], optio
         traces.push(trace);
         const traced: CompletionSend = (p, onText, inner) => {
           trace.sentAt = Date.now();
-          inner.addEventListener('abort', () => {
-            trace.abortAt = Date.now();
-            trace.superseded = signal.aborted;
-            trace.stoppedEarly = !signal.aborted;
-          }, { once: true });
+          inner.addEventListener(
+            'abort',
+            () => {
+              trace.abortAt = Date.now();
+              trace.superseded = signal.aborted;
+              trace.stoppedEarly = !signal.aborted;
+            },
+            { once: true },
+          );
           return sendRaw(p, onText, inner);
         };
         const t = performance.now();
@@ -169,7 +193,12 @@ async function typingSession(gateway: ThreadGateway, docs: readonly Doc[], optio
       const result = scheduler.complete(ask);
       const cost = performance.now() - t;
       inputs.set(key, { languageId: 'typescript', path: doc.name, prefix, suffix, imports: '', snippets: [] });
-      const kind: KeyCost | undefined = scheduler.counters.typedThrough > before.typedThrough ? 'typed through' : scheduler.counters.cacheHits > before.cacheHits ? 'cache hit' : undefined;
+      const kind: KeyCost | undefined =
+        scheduler.counters.typedThrough > before.typedThrough
+          ? 'typed through'
+          : scheduler.counters.cacheHits > before.cacheHits
+            ? 'cache hit'
+            : undefined;
       const requestsBefore = scheduler.counters.requests;
       const next = doc.region[pos] ?? '';
       const delay = keyDelay(random, next);
@@ -177,7 +206,8 @@ async function typingSession(gateway: ThreadGateway, docs: readonly Doc[], optio
       const shown = await Promise.race([result, sleep(delay).then(() => timedOut)]);
       if (kind) costs.get(kind)?.push(cost);
       else if (abortsInFlight) costs.get('aborts a request in flight')?.push(cost);
-      else if (scheduler.counters.requests === requestsBefore && shown === timedOut) costs.get('debounced away')?.push(cost);
+      else if (scheduler.counters.requests === requestsBefore && shown === timedOut)
+        costs.get('debounced away')?.push(cost);
       if (typeof shown === 'string' && shown.length > 0) {
         const correct = doc.region.startsWith(shown, pos);
         if (correct) shownCorrect++;
@@ -204,7 +234,13 @@ async function typingSession(gateway: ThreadGateway, docs: readonly Doc[], optio
     const t = performance.now();
     const prefix = text.slice(Math.max(0, offset - PREFIX_WINDOW_CHARS), offset);
     const suffix = text.slice(offset, offset + SUFFIX_WINDOW_CHARS);
-    void scheduler.complete({ document: uri, offset, prefix, suffix, key: completionCacheKey(MODEL, uri, prefix, suffix) });
+    void scheduler.complete({
+      document: uri,
+      offset,
+      prefix,
+      suffix,
+      key: completionCacheKey(MODEL, uri, prefix, suffix),
+    });
     const cost = performance.now() - t;
     if (scheduler.counters.cacheHits > hits) costs.get('cache hit')?.push(cost);
   }
@@ -231,7 +267,6 @@ async function typingSession(gateway: ThreadGateway, docs: readonly Doc[], optio
   return { costs, counters, typedChars, shownCorrect, shownWrong, closeLatency, prompts, seconds };
 }
 
-
 /** The same prompts through our path and read raw, alternating. */
 async function streamRatio(gateway: ThreadGateway, prompts: readonly CompletionPrompt[]): Promise<StreamSample[]> {
   const client = new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, maxRetries: 0 });
@@ -240,15 +275,33 @@ async function streamRatio(gateway: ThreadGateway, prompts: readonly CompletionP
   for (const prompt of prompts) {
     let first = 0;
     const timed: CompletionSend = (p, onText, signal) =>
-      send(p, (delta) => {
-        if (!first) first = performance.now();
-        onText(delta);
-      }, signal);
+      send(
+        p,
+        (delta) => {
+          if (!first) first = performance.now();
+          onText(delta);
+        },
+        signal,
+      );
     const outcome = await runCompletion(prompt, timed, new AbortController().signal);
     const ours = first ? performance.now() - first : NaN;
     if (outcome.insertion === undefined) continue;
-    const body = JSON.stringify({ model: MODEL, messages: [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.user }], max_tokens: prompt.maxTokens, temperature: 0.1, stream: true, stream_options: { include_usage: true } });
-    const response = await request(`${gateway.url}/api/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' }, body });
+    const body = JSON.stringify({
+      model: MODEL,
+      messages: [
+        { role: 'system', content: prompt.system },
+        { role: 'user', content: prompt.user },
+      ],
+      max_tokens: prompt.maxTokens,
+      temperature: 0.1,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const response = await request(`${gateway.url}/api/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
+      body,
+    });
     let rawFirst = 0;
     for await (const chunk of response.body) {
       if (!rawFirst && (chunk as Buffer).length) rawFirst = performance.now();

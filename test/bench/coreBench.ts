@@ -68,13 +68,23 @@ async function benchAgainst(gateway: RunningGateway, label: string, options: Cor
   const client = new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, maxRetries: 0 });
   const messages = [{ role: 'user', content: 'bench' }];
   // The client adds stream_options itself; the raw request sends the same body.
-  const body = JSON.stringify({ model: MODEL, max_tokens: options.tokens, messages, stream: true, stream_options: { include_usage: true } });
+  const body = JSON.stringify({
+    model: MODEL,
+    max_tokens: options.tokens,
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+  });
 
   const raw = (): Promise<Sample> =>
     measure(async () => {
       const response = await request(`${gateway.url}/api/v1/chat/completions`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+        headers: {
+          authorization: `Bearer ${gateway.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+        },
         body,
       });
       let bytes = 0;
@@ -109,7 +119,13 @@ async function benchAgainst(gateway: RunningGateway, label: string, options: Cor
       rawSamples.push(await raw());
     }
   }
-  return { label, raw: rawSamples, client: clientSamples, rawMs: median(rawSamples.map((s) => s.ms)), clientMs: median(clientSamples.map((s) => s.ms)) };
+  return {
+    label,
+    raw: rawSamples,
+    client: clientSamples,
+    rawMs: median(rawSamples.map((s) => s.ms)),
+    clientMs: median(clientSamples.map((s) => s.ms)),
+  };
 }
 
 export async function runCoreBench(options: CoreBenchOptions): Promise<string> {
@@ -135,18 +151,24 @@ export async function runCoreBench(options: CoreBenchOptions): Promise<string> {
     '# Core benchmark: chat stream handling vs raw bytes',
     '',
     `Model \`${MODEL}\`, ${options.tokens.toLocaleString('en-US')} content chunks per stream (${chunks.toLocaleString('en-US')} chunks parsed incl. role and usage, ${mb(bytes)} MB of SSE), ${options.rounds} rounds per reader after one warm-up, medians. Node ${process.version}, ${new Date().toISOString()}.`,
-    'Raw: `undici.request` + `for await` over the body, counting bytes. Client: `for await` over `client.chat.stream(...)`, reading each chunk\'s content.',
+    "Raw: `undici.request` + `for await` over the body, counting bytes. Client: `for await` over `client.chat.stream(...)`, reading each chunk's content.",
     'chunks/s counts the parsed chunks for both rows (what the raw reader would have had to deliver). Peak RSS is the whole process (with the gateway thread); heap delta is the client thread only.',
     '',
     '| gateway | reader | median ms | runs ms | MB/s | chunks/s | peak RSS MB | peak heap delta MB |',
     '|---|---|---:|---|---:|---:|---:|---:|',
-    ...placements.flatMap((p) => [row(p, 'raw undici bytes', p.rawMs, p.raw), row(p, 'client.chat.stream', p.clientMs, p.client)]),
+    ...placements.flatMap((p) => [
+      row(p, 'raw undici bytes', p.rawMs, p.raw),
+      row(p, 'client.chat.stream', p.clientMs, p.client),
+    ]),
     '',
     ...placements.map((p, index) => {
       const ratio = p.clientMs / p.rawMs;
       // The target is about the client keeping up with a byte stream from a server elsewhere: the
       // first placement. The second one is shown for what it tells about CPU cost on one core.
-      const verdict = index === 0 ? ` (target at most 1.5x: ${ratio <= 1.5 ? 'met' : 'not met'})` : ' (CPU-bound reference: both sides on one core)';
+      const verdict =
+        index === 0
+          ? ` (target at most 1.5x: ${ratio <= 1.5 ? 'met' : 'not met'})`
+          : ' (CPU-bound reference: both sides on one core)';
       return `- **Ratio client / raw, ${p.label}: ${ratio.toFixed(2)}x**${verdict}`;
     }),
     '',

@@ -44,7 +44,11 @@ export async function runDurabilityBench(options: DurabilityBenchOptions): Promi
     for (let run = 0; run < options.kills; run++) {
       const folder = join(root, `run${run}`);
       mkdirSync(folder, { recursive: true });
-      const child = spawn(process.execPath, [join(__dirname, 'chat', 'journalKillChild.js'), folder, 'c1', gateway.url, gateway.apiKey, MODEL], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(
+        process.execPath,
+        [join(__dirname, 'chat', 'journalKillChild.js'), folder, 'c1', gateway.url, gateway.apiKey, MODEL],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('streaming') && resolve());
@@ -58,7 +62,8 @@ export async function runDurabilityBench(options: DurabilityBenchOptions): Promi
       const record = gateway.requests.at(-1);
       if (!record) throw new Error('the gateway saw no request');
       await new ConversationStore(folder).list(); // recovery, as the history does on start
-      const recovered = ((await new ConversationStore(folder).load('c1'))?.turns[1] as AssistantTurn | undefined)?.content ?? '';
+      const recovered =
+        ((await new ConversationStore(folder).load('c1'))?.turns[1] as AssistantTurn | undefined)?.content ?? '';
       const sent = sentContentBefore(record, killedAt);
       const missingAt = firstMissingAt(record, recovered, killedAt);
       const loss = missingAt === undefined ? 0 : killedAt - missingAt;

@@ -20,7 +20,13 @@ async function main(): Promise<void> {
   port.on('message', (message: unknown) => {
     if (message === 'stop') void gateway.stop().then(() => port.close());
     if (message === 'records') {
-      const records: WorkerRecord[] = gateway.requests.map((r) => ({ path: r.path, startedAt: r.startedAt, bytesWritten: r.bytesWritten, ...(r.closedAt !== undefined ? { closedAt: r.closedAt } : {}), ...(r.outcome ? { outcome: r.outcome } : {}) }));
+      const records: WorkerRecord[] = gateway.requests.map((r) => ({
+        path: r.path,
+        startedAt: r.startedAt,
+        bytesWritten: r.bytesWritten,
+        ...(r.closedAt !== undefined ? { closedAt: r.closedAt } : {}),
+        ...(r.outcome ? { outcome: r.outcome } : {}),
+      }));
       port.postMessage({ records });
     }
   });

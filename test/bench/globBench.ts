@@ -24,7 +24,12 @@ const CASES: readonly Case[] = [
   // Each adversarial path starts and ends as a match must (so the literal ends do not turn it
   // away) and fails, or matches, only at its end: the whole path is read.
   { name: 'many stars', pattern: `${'*a'.repeat(11)}*b`, kind: 'glob', path: (n) => `${'a'.repeat(n)}/b` },
-  { name: 'many stars (26 chars)', pattern: `x${'*a'.repeat(12)}!`, kind: '.gitignore', path: (n) => `deep/x${'a'.repeat(n)}/a!` },
+  {
+    name: 'many stars (26 chars)',
+    pattern: `x${'*a'.repeat(12)}!`,
+    kind: '.gitignore',
+    path: (n) => `deep/x${'a'.repeat(n)}/a!`,
+  },
   { name: '60 x **/', pattern: `${'**/'.repeat(60)}x`, kind: 'glob', path: (n) => `${'a/'.repeat(n / 2)}x` },
   { name: '{a,b} x 300', pattern: `${'{a,b}'.repeat(300)}*`, kind: 'glob', path: (n) => `${'ab'.repeat(n / 2)}/` },
   { name: 'exponential DFA', pattern: `*a${'?'.repeat(12)}`, kind: 'glob', path: randomAb },
@@ -76,7 +81,7 @@ export function runGlobBench(): string {
   return [
     '## Glob and .gitignore matching (linear, no backtracking)',
     '',
-    'Microseconds per match of one path of about 1,000 and 10,000 characters (median of 5 batches of at least 20 ms). Steps: the matcher\'s own count for the 10k path.',
+    "Microseconds per match of one path of about 1,000 and 10,000 characters (median of 5 batches of at least 20 ms). Steps: the matcher's own count for the 10k path.",
     '',
     '| case | pattern | 1k path us | 10k path us | 10k / 1k | steps (10k) |',
     '|---|---|---:|---:|---:|---:|',

@@ -33,7 +33,15 @@ function timed<T>(run: () => T): [T, number] {
 }
 
 function hostileRow(input: ReturnType<typeof hostileInputs>[number]): Row {
-  const row: Row = { name: input.name, kb: input.markdown.length / 1024, wholeMs: NaN, streamedMs: NaN, frames: 0, most: '', result: 'ok' };
+  const row: Row = {
+    name: input.name,
+    kb: input.markdown.length / 1024,
+    wholeMs: NaN,
+    streamedMs: NaN,
+    frames: 0,
+    most: '',
+    result: 'ok',
+  };
   try {
     const [whole, wholeMs] = timed(() => render(input.markdown));
     row.wholeMs = wholeMs;
@@ -53,9 +61,23 @@ function hostileRow(input: ReturnType<typeof hostileInputs>[number]): Row {
 function groupingRow(): Row {
   const headings = 3000;
   const text = Array.from({ length: headings }, (_, i) => `# heading${i}\n\nline ${i}`).join('\n\n');
-  const row: Row = { name: `blocks gathered into groups (${headings * 2} blocks)`, kb: text.length / 1024, wholeMs: NaN, streamedMs: NaN, frames: Math.ceil(text.length / 200), most: '', result: 'ok' };
+  const row: Row = {
+    name: `blocks gathered into groups (${headings * 2} blocks)`,
+    kb: text.length / 1024,
+    wholeMs: NaN,
+    streamedMs: NaN,
+    frames: Math.ceil(text.length / 200),
+    most: '',
+    result: 'ok',
+  };
   try {
-    const [streamed, streamedMs] = timed(() => streamSliced(text, () => 200, () => true));
+    const [streamed, streamedMs] = timed(() =>
+      streamSliced(
+        text,
+        () => 200,
+        () => true,
+      ),
+    );
     row.streamedMs = streamedMs;
     const [whole, wholeMs] = timed(() => {
       const view = manual();
@@ -86,7 +108,10 @@ export async function runMarkdownBench(options: MarkdownBenchOptions): Promise<s
     '',
     '| input | KB | whole ms | streamed ms | frames | most per frame (lexed / sanitized / highlighted) | result |',
     '| --- | ---: | ---: | ---: | ---: | --- | --- |',
-    ...rows.map((row) => `| ${row.name} | ${row.kb.toFixed(0)} | ${ms(row.wholeMs)} | ${ms(row.streamedMs)} | ${row.frames} | ${row.most} | ${row.result} |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.name} | ${row.kb.toFixed(0)} | ${ms(row.wholeMs)} | ${ms(row.streamedMs)} | ${row.frames} | ${row.most} | ${row.result} |`,
+    ),
     '',
     `total ${(rows.reduce((sum, row) => sum + (Number.isFinite(row.wholeMs) ? row.wholeMs : 0) + (Number.isFinite(row.streamedMs) ? row.streamedMs : 0), 0) / 1000).toFixed(1)} s; ${rows.filter((row) => row.result !== 'ok').length} failed`,
   ].join('\n');

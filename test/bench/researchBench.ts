@@ -32,7 +32,13 @@ interface CaseResult {
 }
 
 const COMPRESSION = 15;
-const SCHEDULE: PollOptions = { minIntervalMs: 200, maxIntervalMs: 2000, maxErrorBackoffMs: 8000, youngAgeMs: 4000, growthMs: 4000 };
+const SCHEDULE: PollOptions = {
+  minIntervalMs: 200,
+  maxIntervalMs: 2000,
+  maxErrorBackoffMs: 8000,
+  youngAgeMs: 4000,
+  growthMs: 4000,
+};
 const JOB_COUNTS = [1, 10, 100] as const;
 // "Does not grow": the 10- and 100-job cases may send at most this much more than the 1-job case
 // (the schedule is the same; only slower list answers move the ticks a little).
@@ -56,8 +62,11 @@ async function runCase(jobs: number, seconds: number): Promise<CaseResult> {
     const client = new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, maxRetries: 0 });
     const created: ResearchJob[] = [];
     for (let i = 0; i < jobs; i += 20) {
-      const batch = Array.from({ length: Math.min(20, jobs - i) }, (_, k) => client.research.create(`bench polling job ${i + k + 1}`));
-      for (const job of await Promise.all(batch)) created.push({ id: job.id, status: job.status, createdAt: new Date().toISOString() });
+      const batch = Array.from({ length: Math.min(20, jobs - i) }, (_, k) =>
+        client.research.create(`bench polling job ${i + k + 1}`),
+      );
+      for (const job of await Promise.all(batch))
+        created.push({ id: job.id, status: job.status, createdAt: new Date().toISOString() });
     }
     gateway.clearRequests();
 
@@ -87,7 +96,14 @@ async function runCase(jobs: number, seconds: number): Promise<CaseResult> {
 
     const records = gateway.requests;
     const lists = records.filter((r) => r.method === 'GET' && r.path === '/api/v1/research').length;
-    return { jobs, lists, otherRequests: records.length - lists, windowMs, medianListMs: median(listMs), stillInProgress: lastListed.length };
+    return {
+      jobs,
+      lists,
+      otherRequests: records.length - lists,
+      windowMs,
+      medianListMs: median(listMs),
+      stillInProgress: lastListed.length,
+    };
   } finally {
     loop.current?.dispose();
     await gateway.stop();
@@ -103,7 +119,8 @@ export async function runResearchBench(options: ResearchBenchOptions): Promise<s
   const base = results[0] as CaseResult;
   const worst = results.reduce((a, b) => (perMinute(b) >= perMinute(a) ? b : a));
   const growth = perMinute(worst) / perMinute(base);
-  const flat = growth <= GROWTH_TOLERANCE && results.every((r) => r.otherRequests === 0 && r.stillInProgress === r.jobs);
+  const flat =
+    growth <= GROWTH_TOLERANCE && results.every((r) => r.otherRequests === 0 && r.stillInProgress === r.jobs);
 
   const lines = [
     '# Research polling benchmark: list requests while jobs are in progress',

@@ -36,7 +36,18 @@ function flag(name: string, fallback: number): number {
   return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
-const PARTS = ['core', 'research', 'chat', 'markdown', 'search', 'durability', 'checkpoints', 'bundles', 'activation', 'completions'] as const;
+const PARTS = [
+  'core',
+  'research',
+  'chat',
+  'markdown',
+  'search',
+  'durability',
+  'checkpoints',
+  'bundles',
+  'activation',
+  'completions',
+] as const;
 type Part = (typeof PARTS)[number];
 
 function selectedParts(): Part[] {
@@ -62,8 +73,14 @@ async function main(): Promise<void> {
   if (parts.includes('chat')) {
     const hostile = process.argv.find((a) => a.startsWith('--chat-hostile='))?.slice('--chat-hostile='.length) ?? '';
     const chat = await runChatBench({
-      outDir, kb: flag('chat-kb', 100), rate: flag('chat-rate', 500), messages: flag('chat-messages', 500), openRuns: flag('chat-open-runs', 3),
-      markdownReplay: process.argv.includes('--chat-markdown'), hostile: hostile === 'none' ? undefined : hostile, hostileFrames: flag('chat-hostile-frames', 1500),
+      outDir,
+      kb: flag('chat-kb', 100),
+      rate: flag('chat-rate', 500),
+      messages: flag('chat-messages', 500),
+      openRuns: flag('chat-open-runs', 3),
+      markdownReplay: process.argv.includes('--chat-markdown'),
+      hostile: hostile === 'none' ? undefined : hostile,
+      hostileFrames: flag('chat-hostile-frames', 1500),
     });
     console.log(chat);
     console.log(`written to ${join(outDir, 'chat.md')}`);
@@ -73,12 +90,20 @@ async function main(): Promise<void> {
     console.log(`written to ${join(outDir, 'markdown.md')}`);
   }
   if (parts.includes('search')) {
-    const search = await runSearchBench({ outDir, files: flag('search-files', 2000), vectors: flag('search-vectors', 100_000) });
+    const search = await runSearchBench({
+      outDir,
+      files: flag('search-files', 2000),
+      vectors: flag('search-vectors', 100_000),
+    });
     console.log(search);
     console.log(`written to ${join(outDir, 'search.md')}`);
   }
   if (parts.includes('durability')) {
-    const durability = await runDurabilityBench({ outDir, kills: flag('durability-kills', 8), seed: flag('durability-seed', 1) });
+    const durability = await runDurabilityBench({
+      outDir,
+      kills: flag('durability-kills', 8),
+      seed: flag('durability-seed', 1),
+    });
     console.log(durability);
     console.log(`written to ${join(outDir, 'durability.md')}`);
   }
@@ -92,7 +117,14 @@ async function main(): Promise<void> {
     console.log(`written to ${join(outDir, 'bundles.md')}`);
   }
   if (parts.includes('completions')) {
-    console.log(await runCompletionsBench({ outDir, chars: flag('completions-chars', 1200), samples: flag('completions-samples', 12), seed: flag('completions-seed', 1) }));
+    console.log(
+      await runCompletionsBench({
+        outDir,
+        chars: flag('completions-chars', 1200),
+        samples: flag('completions-samples', 12),
+        seed: flag('completions-seed', 1),
+      }),
+    );
     console.log(`written to ${join(outDir, 'completions.md')}`);
   }
   if (parts.includes('activation')) {

@@ -21,14 +21,19 @@ export interface SearchBenchOptions {
 const MODEL = 'sim-openai/text-embedding-sim-small';
 // 100k x 1536 floats would be 600 MB in the editor's memory: past the sizes a workspace index should reach.
 const QUERY_DIMENSIONS = [384, 768] as const;
-const WORDS = 'cache queue retry backoff token stream parser socket buffer vector index search query rank model gateway request response error timeout config setting editor folder watcher chunk embed score file line path user session key value map list tree node graph edge render layout style theme'.split(' ');
+const WORDS =
+  'cache queue retry backoff token stream parser socket buffer vector index search query rank model gateway request response error timeout config setting editor folder watcher chunk embed score file line path user session key value map list tree node graph edge render layout style theme'.split(
+    ' ',
+  );
 
 /** `count` source-like files of 20 to 120 lines in 40 folders. */
 function generateWorkspace(root: string, count: number): void {
   const next = seededRandom(7);
   for (let f = 0; f < count; f++) {
-    const lines = Array.from({ length: 20 + Math.floor(next() * 100) }, () =>
-      `  ${Array.from({ length: 3 + Math.floor(next() * 8) }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' ')};`,
+    const lines = Array.from(
+      { length: 20 + Math.floor(next() * 100) },
+      () =>
+        `  ${Array.from({ length: 3 + Math.floor(next() * 8) }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' ')};`,
     );
     mkdirSync(join(root, `pkg${f % 40}`), { recursive: true });
     writeFileSync(join(root, `pkg${f % 40}`, `file${f}.ts`), `export function f${f}() {\n${lines.join('\n')}\n}\n`);
@@ -73,14 +78,25 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<strin
     const index = new SemanticIndex();
     const embed = clientEmbedder(client, MODEL);
     let t = performance.now();
-    const full = await index.update({ current: listFolder(workspace), source: folderSource(workspace), embed, model: MODEL });
+    const full = await index.update({
+      current: listFolder(workspace),
+      source: folderSource(workspace),
+      embed,
+      model: MODEL,
+    });
     const fullMs = performance.now() - t;
 
     // Incremental: 20 files edited, then the same update again.
-    for (let f = 0; f < 20; f++) writeFileSync(join(workspace, `pkg${f % 40}`, `file${f}.ts`), `export const edited${f} = 'cache retry ${f}';\n`);
+    for (let f = 0; f < 20; f++)
+      writeFileSync(join(workspace, `pkg${f % 40}`, `file${f}.ts`), `export const edited${f} = 'cache retry ${f}';\n`);
     const before = embed.inputs;
     t = performance.now();
-    const incremental = await index.update({ current: listFolder(workspace), source: folderSource(workspace), embed, model: MODEL });
+    const incremental = await index.update({
+      current: listFolder(workspace),
+      source: folderSource(workspace),
+      embed,
+      model: MODEL,
+    });
     const incrementalMs = performance.now() - t;
 
     const indexDir = join(root, 'index');
@@ -99,13 +115,21 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<strin
     const editedStat = statSync(join(workspace, edited));
     const beforeOne = embed.inputs;
     t = performance.now();
-    const one = await index.update({ current: new Map([[edited, { mtime: editedStat.mtimeMs, size: editedStat.size }]]), scope: new Set([edited]), source: folderSource(workspace), embed, model: MODEL });
+    const one = await index.update({
+      current: new Map([[edited, { mtime: editedStat.mtimeMs, size: editedStat.size }]]),
+      scope: new Set([edited]),
+      source: folderSource(workspace),
+      embed,
+      model: MODEL,
+    });
     const oneSaved = await storage.save(index);
     const oneMs = performance.now() - t;
     const oneChunks = embed.inputs - beforeOne;
-    if (one.embeddedFiles.length !== 1 || oneSaved.kind !== 'delta') throw new Error(`The one-file update was not incremental: ${JSON.stringify({ one, oneSaved })}`);
+    if (one.embeddedFiles.length !== 1 || oneSaved.kind !== 'delta')
+      throw new Error(`The one-file update was not incremental: ${JSON.stringify({ one, oneSaved })}`);
     const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KB`;
-    const perThousand = (bytes: number): string => `${((bytes / index.chunkCount) * 1000 / 1024 / 1024).toFixed(2)} MB`;
+    const perThousand = (bytes: number): string =>
+      `${(((bytes / index.chunkCount) * 1000) / 1024 / 1024).toFixed(2)} MB`;
     const dims = index.store?.dimensions ?? 0;
 
     const latencies = QUERY_DIMENSIONS.map((d) => ({ dims: d, ...queryLatency(vectorCount, d) }));
@@ -121,8 +145,11 @@ export async function runSearchBench(options: SearchBenchOptions): Promise<strin
       `| Incremental update after editing 20 files | ${incrementalMs.toFixed(0)} ms, ${incremental.embeddedFiles.length} files / ${embed.inputs - before} chunks re-embedded, ${incremental.unchangedFiles} unchanged |`,
       `| **One-file edit (watcher) vs full reindex** | **one file: ${oneMs.toFixed(0)} ms, ${oneChunks} chunk(s) embedded, ${kb(oneSaved.bytesWritten)} written (appended); full: ${((fullMs + saveMs) / 1000).toFixed(2)} s, ${full.embeddedChunks} chunks embedded, ${kb(saved.bytesWritten)} written** |`,
       `| Index on disk (${index.chunkCount} chunks) | vectors ${(vectorBytes / 1024 / 1024).toFixed(2)} MB + metadata ${(metadataBytes / 1024).toFixed(0)} KB, saved in ${saveMs.toFixed(0)} ms |`,
-      `| **Size per 1,000 chunks** | **${perThousand(vectorBytes + metadataBytes)}** (${dims} x 4 bytes a vector + ${((metadataBytes / index.chunkCount) * 1000 / 1024).toFixed(0)} KB metadata) |`,
-      ...latencies.map((l) => `| **Query latency, ${vectorCount / 1000}k vectors x ${l.dims} dims, top 50** | **median ${l.median.toFixed(1)} ms, p95 ${l.p95.toFixed(1)} ms** (building the store: ${(l.buildMs / 1000).toFixed(1)} s) |`),
+      `| **Size per 1,000 chunks** | **${perThousand(vectorBytes + metadataBytes)}** (${dims} x 4 bytes a vector + ${(((metadataBytes / index.chunkCount) * 1000) / 1024).toFixed(0)} KB metadata) |`,
+      ...latencies.map(
+        (l) =>
+          `| **Query latency, ${vectorCount / 1000}k vectors x ${l.dims} dims, top 50** | **median ${l.median.toFixed(1)} ms, p95 ${l.p95.toFixed(1)} ms** (building the store: ${(l.buildMs / 1000).toFixed(1)} s) |`,
+      ),
       '',
       'Query latency is the cosine scan and top-k selection only: the query embedding (one gateway request) and the rerank are excluded.',
       'Throughput is bounded by the simulator computing embeddings on the other core; a remote gateway adds network time per batch of 64.',

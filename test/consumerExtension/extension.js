@@ -25,10 +25,17 @@ function resultText(result) {
  */
 function startTool(name, input) {
   const source = new vscode.CancellationTokenSource();
-  const done = Promise.resolve(vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, source.token)).then(
-    (result) => ({ text: resultText(result) }),
-    (error) => ({ error: { name: error && error.name ? String(error.name) : 'Error', message: error && error.message ? String(error.message) : String(error) } }),
-  ).finally(() => source.dispose());
+  const done = Promise.resolve(vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, source.token))
+    .then(
+      (result) => ({ text: resultText(result) }),
+      (error) => ({
+        error: {
+          name: error && error.name ? String(error.name) : 'Error',
+          message: error && error.message ? String(error.message) : String(error),
+        },
+      }),
+    )
+    .finally(() => source.dispose());
   return { done, cancel: () => source.cancel() };
 }
 
@@ -55,7 +62,13 @@ function activate(context) {
       }));
     },
     /** The tools vscode.lm lists, as this extension sees them. */
-    tools: () => vscode.lm.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, tags: [...tool.tags] })),
+    tools: () =>
+      vscode.lm.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        tags: [...tool.tags],
+      })),
     /** An invocation the caller can cancel (a command cannot hand back the cancel function). */
     startTool,
   };

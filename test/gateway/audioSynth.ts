@@ -27,7 +27,10 @@ export function synthesizeSpeech(input: string, voice: string, speed: number): I
   }
   if (tokens.length === 0) plan.push({ seconds: 0.3, freq: base });
   plan.push({ seconds: 0.1, freq: 0 });
-  const total = Math.min(plan.reduce((sum, p) => sum + p.seconds / speed, 0), MAX_SPEECH_SECONDS);
+  const total = Math.min(
+    plan.reduce((sum, p) => sum + p.seconds / speed, 0),
+    MAX_SPEECH_SECONDS,
+  );
   const samples = new Int16Array(Math.round(total * rate));
   let offset = 0;
   for (const part of plan) {

@@ -19,7 +19,12 @@ export function authenticate(req: IncomingMessage, isKnown: (key: string) => boo
   if (headerKey && isKnown(headerKey)) return { ok: true, key: headerKey, header: 'x-api-key' };
   if (!bearer && !headerKey) {
     const malformed = req.headers.authorization !== undefined;
-    return { ok: false, message: malformed ? 'Malformed Authorization header: use "Bearer <API key>"' : 'Missing API key: send "Authorization: Bearer <key>" or "x-api-key: <key>"' };
+    return {
+      ok: false,
+      message: malformed
+        ? 'Malformed Authorization header: use "Bearer <API key>"'
+        : 'Missing API key: send "Authorization: Bearer <key>" or "x-api-key: <key>"',
+    };
   }
   return { ok: false, message: 'Invalid API key' };
 }

@@ -11,11 +11,17 @@ async function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
   let tooLarge = false;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > limit) tooLarge = true; // keep draining so the client sees the 413, not a broken pipe
+    if (size > limit)
+      tooLarge = true; // keep draining so the client sees the 413, not a broken pipe
     else chunks.push(chunk);
   }
   if (tooLarge) {
-    throw new HttpError(413, `Request body is ${size} bytes; the limit is ${limit} bytes`, 'invalid_request_error', 'request_too_large');
+    throw new HttpError(
+      413,
+      `Request body is ${size} bytes; the limit is ${limit} bytes`,
+      'invalid_request_error',
+      'request_too_large',
+    );
   }
   return Buffer.concat(chunks);
 }

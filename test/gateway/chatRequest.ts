@@ -15,7 +15,8 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 function contentText(content: unknown, field: string): string {
   if (content === null || content === undefined) return '';
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw badRequest(field, `'${field}' must be a string, null or an array of content parts`, 'invalid_type');
+  if (!Array.isArray(content))
+    throw badRequest(field, `'${field}' must be a string, null or an array of content parts`, 'invalid_type');
   return content
     .map((part, i) => {
       if (!isObject(part)) throw badRequest(`${field}[${i}]`, `'${field}[${i}]' must be an object`, 'invalid_type');
@@ -41,7 +42,12 @@ function parseTools(body: JsonObject): SimTool[] {
       throw badRequest(`${field}.function.name`, `'${field}.function.name' must match ${TOOL_NAME.source}`);
     }
     const parameters = tool.function.parameters;
-    if (parameters !== undefined && !isObject(parameters)) throw badRequest(`${field}.function.parameters`, `'${field}.function.parameters' must be a JSON schema object`, 'invalid_type');
+    if (parameters !== undefined && !isObject(parameters))
+      throw badRequest(
+        `${field}.function.parameters`,
+        `'${field}.function.parameters' must be a JSON schema object`,
+        'invalid_type',
+      );
     return { name, schema: parameters ?? {} };
   });
 }
@@ -51,12 +57,21 @@ function parseToolChoice(body: JsonObject, tools: readonly SimTool[]): SimToolCh
   if (choice === undefined || choice === null || choice === 'auto') return { kind: 'auto' };
   if (choice === 'none') return { kind: 'none' };
   if (choice === 'required') return { kind: 'required' };
-  if (isObject(choice) && choice.type === 'function' && isObject(choice.function) && typeof choice.function.name === 'string') {
+  if (
+    isObject(choice) &&
+    choice.type === 'function' &&
+    isObject(choice.function) &&
+    typeof choice.function.name === 'string'
+  ) {
     const name = choice.function.name;
-    if (!tools.some((t) => t.name === name)) throw badRequest('tool_choice', `'tool_choice' names '${name}', which is not in 'tools'`);
+    if (!tools.some((t) => t.name === name))
+      throw badRequest('tool_choice', `'tool_choice' names '${name}', which is not in 'tools'`);
     return { kind: 'named', name };
   }
-  throw badRequest('tool_choice', `'tool_choice' must be "auto", "none", "required" or {"type": "function", "function": {"name": ...}}`);
+  throw badRequest(
+    'tool_choice',
+    `'tool_choice' must be "auto", "none", "required" or {"type": "function", "function": {"name": ...}}`,
+  );
 }
 
 export function parseChatRequest(body: JsonObject): ParsedChat {
@@ -85,11 +100,21 @@ export function parseChatRequest(body: JsonObject): ParsedChat {
     } else if (message.role === 'assistant') {
       lastTool = undefined;
       for (const call of hasToolCalls ? (message.tool_calls as unknown[]) : []) {
-        if (isObject(call) && typeof call.id === 'string' && isObject(call.function) && typeof call.function.name === 'string') toolNames.set(call.id, call.function.name);
+        if (
+          isObject(call) &&
+          typeof call.id === 'string' &&
+          isObject(call.function) &&
+          typeof call.function.name === 'string'
+        )
+          toolNames.set(call.id, call.function.name);
       }
     } else if (message.role === 'tool') {
       if (typeof message.tool_call_id !== 'string' || message.tool_call_id === '') {
-        throw badRequest(`${field}.tool_call_id`, `'${field}.tool_call_id' is required on tool messages`, 'missing_required_parameter');
+        throw badRequest(
+          `${field}.tool_call_id`,
+          `'${field}.tool_call_id' is required on tool messages`,
+          'missing_required_parameter',
+        );
       }
       lastTool = { name: toolNames.get(message.tool_call_id), content: text };
     }
@@ -99,14 +124,16 @@ export function parseChatRequest(body: JsonObject): ParsedChat {
   const tools = parseTools(body);
   const toolChoice = parseToolChoice(body, tools);
   const mcpServers = (optionalArray(body, 'mcp_servers') ?? []).map((server, i) => {
-    if (typeof server !== 'string' || server === '') throw badRequest(`mcp_servers[${i}]`, `'mcp_servers[${i}]' must be a server address string`, 'invalid_type');
+    if (typeof server !== 'string' || server === '')
+      throw badRequest(`mcp_servers[${i}]`, `'mcp_servers[${i}]' must be a server address string`, 'invalid_type');
     return server;
   });
   let reasoningEffort: string | undefined = optionalEnum(body, 'reasoning_effort', ['low', 'medium', 'high'] as const);
   if (body.thinking !== undefined) {
     if (!isObject(body.thinking)) throw badRequest('thinking', "'thinking' must be an object", 'invalid_type');
     const budget = body.thinking.budget_tokens;
-    if (body.thinking.type === 'enabled') reasoningEffort ??= typeof budget === 'number' && budget >= 8000 ? 'high' : 'medium';
+    if (body.thinking.type === 'enabled')
+      reasoningEffort ??= typeof budget === 'number' && budget >= 8000 ? 'high' : 'medium';
   }
   return {
     promptTokens,

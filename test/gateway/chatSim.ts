@@ -14,7 +14,8 @@ export interface SimTool {
   readonly schema: unknown;
 }
 
-export type SimToolChoice = { kind: 'auto' } | { kind: 'none' } | { kind: 'required' } | { kind: 'named'; name: string };
+export type SimToolChoice =
+  { kind: 'auto' } | { kind: 'none' } | { kind: 'required' } | { kind: 'named'; name: string };
 
 export interface SimInput {
   readonly model: CatalogModel;
@@ -136,14 +137,25 @@ export function planReply(input: SimInput): SimPlan {
   const reasoning = effort ? reasoningText(effort, input.lastUserText) : undefined;
   if (input.model.bench) {
     const count = Math.min(input.maxTokens ?? BENCH_DEFAULT_TOKENS, BENCH_MAX_TOKENS);
-    return { reasoning, contentPieces: Array.from({ length: count }, (_, i) => benchPiece(i)), toolsExecuted: [], finish: 'stop' };
+    return {
+      reasoning,
+      contentPieces: Array.from({ length: count }, (_, i) => benchPiece(i)),
+      toolsExecuted: [],
+      finish: 'stop',
+    };
   }
   const scripted = input.scriptedTools ? scriptedToolCall(input) : undefined;
   if (scripted) return { reasoning, contentPieces: [], toolCall: scripted, toolsExecuted: [], finish: 'tool_calls' };
   const tool = chooseTool(input);
   if (tool) {
     const args = JSON.stringify(argumentsFor(tool.schema, input.lastUserText));
-    return { reasoning, contentPieces: [], toolCall: { name: tool.name, arguments: args }, toolsExecuted: [], finish: 'tool_calls' };
+    return {
+      reasoning,
+      contentPieces: [],
+      toolCall: { name: tool.name, arguments: args },
+      toolsExecuted: [],
+      finish: 'tool_calls',
+    };
   }
   const toolsExecuted = input.toolResult ? [] : executeMcp(input.mcpServers, input.lastUserText);
   let extra: string | undefined;
@@ -152,7 +164,9 @@ export function planReply(input: SimInput): SimPlan {
   } else if (toolsExecuted.length) {
     extra = `Server-side tools ran first: ${toolsExecuted.map((t) => `\`${t.name}\` on ${t.server}`).join(', ')}.`;
   }
-  const text = input.scripted ?? simulatedReply({ model: input.model.id, prompt: input.lastUserText, messageCount: input.messageCount, extra });
+  const text =
+    input.scripted ??
+    simulatedReply({ model: input.model.id, prompt: input.lastUserText, messageCount: input.messageCount, extra });
   const { pieces, truncated } = cut(streamPieces(text), input.maxTokens);
   return { reasoning, contentPieces: pieces, toolsExecuted, finish: truncated ? 'length' : 'stop' };
 }

@@ -10,7 +10,17 @@ const MAX_FILE_BYTES = 256 * 1024;
 const MAX_TOTAL_BYTES = 16 * 1024 * 1024;
 const MAX_FILES = 2000;
 const MAX_DEPTH = 12;
-const SKIPPED_DIRS = new Set(['node_modules', '.git', 'out', 'dist', 'build', '.vscode-test', 'coverage', 'test-results', '.cache']);
+const SKIPPED_DIRS = new Set([
+  'node_modules',
+  '.git',
+  'out',
+  'dist',
+  'build',
+  '.vscode-test',
+  'coverage',
+  'test-results',
+  '.cache',
+]);
 const RESCAN_MS = 1000;
 
 export interface SourceFile {
@@ -77,7 +87,8 @@ export class CompletionFiles {
           if (!SKIPPED_DIRS.has(name)) walk(full, depth + 1);
           continue;
         }
-        if (!stat.isFile() || stat.size === 0 || stat.size > MAX_FILE_BYTES || total + stat.size > MAX_TOTAL_BYTES) continue;
+        if (!stat.isFile() || stat.size === 0 || stat.size > MAX_FILE_BYTES || total + stat.size > MAX_TOTAL_BYTES)
+          continue;
         seen.add(full);
         let entry = this.entries.get(full);
         if (!entry || entry.mtimeMs !== stat.mtimeMs || entry.size !== stat.size) {
@@ -87,7 +98,19 @@ export class CompletionFiles {
           } catch {
             text = undefined;
           }
-          entry = { mtimeMs: stat.mtimeMs, size: stat.size, file: text === undefined ? undefined : { path: relative(this.folder as string, full).split('\\').join('/'), text: text.replace(/\r\n/g, '\n') } };
+          entry = {
+            mtimeMs: stat.mtimeMs,
+            size: stat.size,
+            file:
+              text === undefined
+                ? undefined
+                : {
+                    path: relative(this.folder as string, full)
+                      .split('\\')
+                      .join('/'),
+                    text: text.replace(/\r\n/g, '\n'),
+                  },
+          };
           this.entries.set(full, entry);
         }
         if (entry.file) {

@@ -49,7 +49,11 @@ export function parseHolePrompt(user: string): HolePrompt | undefined {
   const at = user.indexOf(marker, from + start.length);
   if (from < 0 || at < 0 || !user.endsWith(end)) return undefined;
   const language = /^Language: (.*)$/m.exec(head)?.[1] ?? '';
-  return { language, prefix: user.slice(from + start.length, at), suffix: user.slice(at + marker.length, user.length - end.length) };
+  return {
+    language,
+    prefix: user.slice(from + start.length, at),
+    suffix: user.slice(at + marker.length, user.length - end.length),
+  };
 }
 
 /** How many characters before `at` in `text` equal the end of `prefix` (at most EXTEND_CHARS). */
@@ -62,7 +66,10 @@ function backMatch(text: string, at: number, prefix: string, budget: { left: num
 }
 
 /** The file and position where the prefix ends, by the longest tail match; undefined when none. */
-function findCursor(files: readonly SourceFile[], prefix: string): { readonly file: SourceFile; readonly at: number } | undefined {
+function findCursor(
+  files: readonly SourceFile[],
+  prefix: string,
+): { readonly file: SourceFile; readonly at: number } | undefined {
   const sizes = [...new Set(TAILS.map((size) => Math.min(size, prefix.length)))];
   const budget = { left: COMPARE_BUDGET };
   for (const size of sizes) {
@@ -120,21 +127,41 @@ function suffixHead(suffix: string): string {
   return text ?? '';
 }
 
-const FENCE_LANGUAGE: Readonly<Record<string, string>> = { typescript: 'ts', javascript: 'js', typescriptreact: 'tsx', javascriptreact: 'jsx', python: 'python', shellscript: 'bash' };
+const FENCE_LANGUAGE: Readonly<Record<string, string>> = {
+  typescript: 'ts',
+  javascript: 'js',
+  typescriptreact: 'tsx',
+  javascriptreact: 'jsx',
+  python: 'python',
+  shellscript: 'bash',
+};
 
 /** The answer to a hole prompt, wrapped as asked; `// sim: no continuation found` when no file matches. */
-export function completionAnswer(files: readonly SourceFile[], hole: HolePrompt, wrap: ReadonlySet<WrapKind> = new Set()): string {
+export function completionAnswer(
+  files: readonly SourceFile[],
+  hole: HolePrompt,
+  wrap: ReadonlySet<WrapKind> = new Set(),
+): string {
   const cursor = findCursor(files, hole.prefix);
   // sim: no continuation found: a short plausible line that says so rather than guessing code.
-  let core = cursor ? continuation(cursor.file.text, cursor.at) : `${hole.language === 'python' ? '#' : '//'} sim: no continuation found`;
+  let core = cursor
+    ? continuation(cursor.file.text, cursor.at)
+    : `${hole.language === 'python' ? '#' : '//'} sim: no continuation found`;
   if (cursor && wrap.has('overlap')) {
     // A model that answered the hole and then the text after the cursor, and stopped.
     const end = holeEnd(cursor.file.text, cursor.at, hole.suffix);
-    const hole_ = end === undefined ? core.slice(0, core.indexOf('\n') < 0 ? core.length : core.indexOf('\n')) : cursor.file.text.slice(cursor.at, end);
+    const hole_ =
+      end === undefined
+        ? core.slice(0, core.indexOf('\n') < 0 ? core.length : core.indexOf('\n'))
+        : cursor.file.text.slice(cursor.at, end);
     core = hole_ + suffixHead(hole.suffix);
   }
   let text = wrap.has('prefix') ? repeatedPrefix(hole.prefix) + core : core;
-  if (wrap.has('fence')) text = `\`\`\`${FENCE_LANGUAGE[hole.language] ?? hole.language}\n${text}${text.endsWith('\n') ? '' : '\n'}\`\`\`\n`;
-  if (wrap.has('explain')) text = wrap.has('fence') ? `Here is the completion:\n\n${text}\nThis continues the code at the marker.\n` : `Here is the completion:\n${text}`;
+  if (wrap.has('fence'))
+    text = `\`\`\`${FENCE_LANGUAGE[hole.language] ?? hole.language}\n${text}${text.endsWith('\n') ? '' : '\n'}\`\`\`\n`;
+  if (wrap.has('explain'))
+    text = wrap.has('fence')
+      ? `Here is the completion:\n\n${text}\nThis continues the code at the marker.\n`
+      : `Here is the completion:\n${text}`;
   return text;
 }

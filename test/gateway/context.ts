@@ -91,7 +91,9 @@ export function createContext(init: {
       if (faultApplied) return;
       faultApplied = true;
       const header = init.req.headers[FAULT_HEADER];
-      const raw = (Array.isArray(header) ? header[0] : header) ?? (modelWithSuffix ? splitModelFault(modelWithSuffix).fault : undefined);
+      const raw =
+        (Array.isArray(header) ? header[0] : header) ??
+        (modelWithSuffix ? splitModelFault(modelWithSuffix).fault : undefined);
       if (raw === undefined || raw.trim() === '') return;
       const spec: FaultSpec = parseFaultSpec(raw);
       if (!faultMatches(spec.match, init.record.body)) return;
@@ -102,7 +104,11 @@ export function createContext(init: {
       init.onRecordChange();
       if (spec.delayHeadersMs) await init.reply.sleep(spec.delayHeadersMs);
       if (spec.status !== undefined) {
-        const error = errorForStatus(spec.status, `Simulated fault: status ${spec.status} (x-gateway-fault '${spec.raw}')`, spec.code);
+        const error = errorForStatus(
+          spec.status,
+          `Simulated fault: status ${spec.status} (x-gateway-fault '${spec.raw}')`,
+          spec.code,
+        );
         if (spec.retryAfterS !== undefined) error.headers['retry-after'] = String(spec.retryAfterS);
         if (spec.retryAfterMs !== undefined) error.headers['retry-after-ms'] = String(spec.retryAfterMs);
         throw init.reply.echo ? echoIntoHttpError(init.reply.echo.key, error) : error;
@@ -124,5 +130,12 @@ export function createContext(init: {
 
 /** A status fault's error as an echoing gateway words it: the key in its message and code. */
 function echoIntoHttpError(key: string, error: HttpError): HttpError {
-  return new HttpError(error.status, `${error.message} (the key sent was ${key})`, error.type, `${error.code}:${key}`, error.param, error.headers);
+  return new HttpError(
+    error.status,
+    `${error.message} (the key sent was ${key})`,
+    error.type,
+    `${error.code}:${key}`,
+    error.param,
+    error.headers,
+  );
 }

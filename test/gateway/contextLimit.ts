@@ -8,16 +8,22 @@
 import type { CatalogModel } from './catalog';
 import { HttpError } from './errors';
 
-export function enforceContextLength(model: CatalogModel, inputTokens: number, maxTokens: number | undefined, api: 'chat' | 'messages'): void {
+export function enforceContextLength(
+  model: CatalogModel,
+  inputTokens: number,
+  maxTokens: number | undefined,
+  api: 'chat' | 'messages',
+): void {
   const limit = model.contextLength;
   if (!limit) return;
   const completion = maxTokens ?? 0;
   if (inputTokens + completion <= limit) return;
   const n = (value: number): string => value.toLocaleString('en-US');
-  const message = api === 'chat'
-    ? `This model's maximum context length is ${n(limit)} tokens. However, you requested ${n(inputTokens + completion)} tokens (${n(inputTokens)} in the messages, ${n(completion)} in the completion). Please reduce the length of the messages or completion.`
-    : inputTokens > limit
-      ? `prompt is too long: ${inputTokens} tokens > ${limit} maximum`
-      : `input length and \`max_tokens\` exceed context limit: ${inputTokens} + ${completion} > ${limit}, decrease input length or \`max_tokens\` and try again`;
+  const message =
+    api === 'chat'
+      ? `This model's maximum context length is ${n(limit)} tokens. However, you requested ${n(inputTokens + completion)} tokens (${n(inputTokens)} in the messages, ${n(completion)} in the completion). Please reduce the length of the messages or completion.`
+      : inputTokens > limit
+        ? `prompt is too long: ${inputTokens} tokens > ${limit} maximum`
+        : `input length and \`max_tokens\` exceed context limit: ${inputTokens} + ${completion} > ${limit}, decrease input length or \`max_tokens\` and try again`;
   throw new HttpError(400, message, 'invalid_request_error', 'context_length_exceeded', 'messages');
 }

@@ -45,7 +45,10 @@ function anthropicType(status: number, type: string): string {
 export function errorBody(shape: ErrorShape, error: HttpError): unknown {
   if (shape === 'anthropic') {
     // `code` is not part of Anthropic's shape, but carrying it keeps insufficient_quota visible to clients that look for it.
-    return { type: 'error', error: { type: anthropicType(error.status, error.type), message: error.message, code: error.code } };
+    return {
+      type: 'error',
+      error: { type: anthropicType(error.status, error.type), message: error.message, code: error.code },
+    };
   }
   return { error: { message: error.message, type: error.type, code: error.code, param: error.param ?? null } };
 }
@@ -53,13 +56,20 @@ export function errorBody(shape: ErrorShape, error: HttpError): unknown {
 /** A default type/code for statuses produced by fault injection. */
 export function errorForStatus(status: number, message: string, code?: string): HttpError {
   const type =
-    code && /quota|credit|insufficient/i.test(code) ? 'insufficient_quota'
-    : status === 429 ? 'rate_limit_error'
-    : status === 401 ? 'authentication_error'
-    : status === 403 ? 'permission_error'
-    : status === 404 ? 'not_found_error'
-    : status < 500 ? 'invalid_request_error'
-    : status === 503 ? 'service_unavailable'
-    : 'server_error';
+    code && /quota|credit|insufficient/i.test(code)
+      ? 'insufficient_quota'
+      : status === 429
+        ? 'rate_limit_error'
+        : status === 401
+          ? 'authentication_error'
+          : status === 403
+            ? 'permission_error'
+            : status === 404
+              ? 'not_found_error'
+              : status < 500
+                ? 'invalid_request_error'
+                : status === 503
+                  ? 'service_unavailable'
+                  : 'server_error';
   return new HttpError(status, message, type, code ?? (status === 429 ? 'rate_limit_exceeded' : 'simulated_fault'));
 }

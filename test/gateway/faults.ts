@@ -60,13 +60,19 @@ export interface FaultSpec {
 
 function nonNegativeInt(item: string, value: string | undefined): number {
   const n = value === undefined ? NaN : Number(value);
-  if (!Number.isInteger(n) || n < 0) throw badRequest(FAULT_HEADER, `fault item '${item}' needs a non-negative integer value`, 'invalid_fault');
+  if (!Number.isInteger(n) || n < 0)
+    throw badRequest(FAULT_HEADER, `fault item '${item}' needs a non-negative integer value`, 'invalid_fault');
   return n;
 }
 
 /** Parses `a=1;b;c=2`. Unknown items are a 400 so a typo in a test never silently tests nothing. */
 export function parseFaultSpec(raw: string): FaultSpec {
-  const spec: { -readonly [K in keyof FaultSpec]: FaultSpec[K] } = { raw: raw.trim(), malformedChunk: false, errorEvent: false, rejectStreamOptions: false };
+  const spec: { -readonly [K in keyof FaultSpec]: FaultSpec[K] } = {
+    raw: raw.trim(),
+    malformedChunk: false,
+    errorEvent: false,
+    rejectStreamOptions: false,
+  };
   for (const part of raw.split(';')) {
     const item = part.trim();
     if (item === '') continue;
@@ -74,19 +80,33 @@ export function parseFaultSpec(raw: string): FaultSpec {
     const name = (eq < 0 ? item : item.slice(0, eq)).trim().toLowerCase();
     const value = eq < 0 ? undefined : item.slice(eq + 1).trim();
     switch (name) {
-      case 'delay-headers': spec.delayHeadersMs = nonNegativeInt(name, value); break;
-      case 'delay-chunks': spec.delayChunksMs = nonNegativeInt(name, value); break;
-      case 'cut-after': spec.cutAfterBytes = nonNegativeInt(name, value); break;
-      case 'malformed-chunk': spec.malformedChunk = true; break;
-      case 'error-event': spec.errorEvent = true; break;
-      case 'reject-stream-options': spec.rejectStreamOptions = true; break;
+      case 'delay-headers':
+        spec.delayHeadersMs = nonNegativeInt(name, value);
+        break;
+      case 'delay-chunks':
+        spec.delayChunksMs = nonNegativeInt(name, value);
+        break;
+      case 'cut-after':
+        spec.cutAfterBytes = nonNegativeInt(name, value);
+        break;
+      case 'malformed-chunk':
+        spec.malformedChunk = true;
+        break;
+      case 'error-event':
+        spec.errorEvent = true;
+        break;
+      case 'reject-stream-options':
+        spec.rejectStreamOptions = true;
+        break;
       case 'echo-key':
-        if (value !== undefined && value !== 'escaped' && value !== 'split') throw badRequest(FAULT_HEADER, `fault item 'echo-key' takes no value, 'escaped' or 'split'`, 'invalid_fault');
+        if (value !== undefined && value !== 'escaped' && value !== 'split')
+          throw badRequest(FAULT_HEADER, `fault item 'echo-key' takes no value, 'escaped' or 'split'`, 'invalid_fault');
         spec.echoKey = value ?? 'plain';
         break;
       case 'status': {
         const status = nonNegativeInt(name, value);
-        if (status < 400 || status > 599) throw badRequest(FAULT_HEADER, `fault status must be 400..599, got ${status}`, 'invalid_fault');
+        if (status < 400 || status > 599)
+          throw badRequest(FAULT_HEADER, `fault status must be 400..599, got ${status}`, 'invalid_fault');
         spec.status = status;
         break;
       }
@@ -94,31 +114,70 @@ export function parseFaultSpec(raw: string): FaultSpec {
         if (!value) throw badRequest(FAULT_HEADER, `fault item 'code' needs a value`, 'invalid_fault');
         spec.code = value;
         break;
-      case 'retry-after': spec.retryAfterS = nonNegativeInt(name, value); break;
-      case 'retry-after-ms': spec.retryAfterMs = nonNegativeInt(name, value); break;
-      case 'times': spec.times = nonNegativeInt(name, value); break;
-      case 'huge-body': spec.hugeBodyBytes = nonNegativeInt(name, value); break;
-      case 'images': spec.images = parseImageKinds(value, FAULT_HEADER); break;
+      case 'retry-after':
+        spec.retryAfterS = nonNegativeInt(name, value);
+        break;
+      case 'retry-after-ms':
+        spec.retryAfterMs = nonNegativeInt(name, value);
+        break;
+      case 'times':
+        spec.times = nonNegativeInt(name, value);
+        break;
+      case 'huge-body':
+        spec.hugeBodyBytes = nonNegativeInt(name, value);
+        break;
+      case 'images':
+        spec.images = parseImageKinds(value, FAULT_HEADER);
+        break;
       case 'limit-words':
         spec.words = parseLimitWords(value);
-        if (!spec.words) throw badRequest(FAULT_HEADER, `fault item 'limit-words' takes no value, 'nested' or 'text'`, 'invalid_fault');
+        if (!spec.words)
+          throw badRequest(
+            FAULT_HEADER,
+            `fault item 'limit-words' takes no value, 'nested' or 'text'`,
+            'invalid_fault',
+          );
         break;
-      case 'rate-words': spec.words = 'rate'; break;
-      case 'ping': spec.pings = true; break;
-      case 'overloaded-mid': spec.overloadedMid = true; break;
-      case 'redacted-thinking': spec.redactedThinking = true; break;
-      case 'settle-ms': spec.settleMs = nonNegativeInt(name, value); break;
-      case 'reply': spec.reply = parseScriptedReply(value); break;
+      case 'rate-words':
+        spec.words = 'rate';
+        break;
+      case 'ping':
+        spec.pings = true;
+        break;
+      case 'overloaded-mid':
+        spec.overloadedMid = true;
+        break;
+      case 'redacted-thinking':
+        spec.redactedThinking = true;
+        break;
+      case 'settle-ms':
+        spec.settleMs = nonNegativeInt(name, value);
+        break;
+      case 'reply':
+        spec.reply = parseScriptedReply(value);
+        break;
       case 'match':
         if (!value) throw badRequest(FAULT_HEADER, `fault item 'match' needs a text`, 'invalid_fault');
         spec.match = value;
         break;
-      case 'tool-args': spec.toolArgs = true; break;
-      case 'endless-line': spec.endlessLine = true; break;
-      case 'tool-flood': spec.toolFlood = nonNegativeInt(name, value); break;
-      case 'tools-executed': spec.toolsExecuted = nonNegativeInt(name, value); break;
-      case 'hang-before-end': spec.hang = true; break;
-      case 'wrap': spec.wrap = parseWrap(value); break;
+      case 'tool-args':
+        spec.toolArgs = true;
+        break;
+      case 'endless-line':
+        spec.endlessLine = true;
+        break;
+      case 'tool-flood':
+        spec.toolFlood = nonNegativeInt(name, value);
+        break;
+      case 'tools-executed':
+        spec.toolsExecuted = nonNegativeInt(name, value);
+        break;
+      case 'hang-before-end':
+        spec.hang = true;
+        break;
+      case 'wrap':
+        spec.wrap = parseWrap(value);
+        break;
       default:
         if (isWireVariant(name) && value === undefined) {
           spec.wire = withVariant(spec.wire, name);

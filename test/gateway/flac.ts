@@ -31,7 +31,16 @@ function utf8Number(n: number): number[] {
   return [0xf0 | (n >> 18), 0x80 | ((n >> 12) & 0x3f), 0x80 | ((n >> 6) & 0x3f), 0x80 | (n & 0x3f)];
 }
 
-const RATE_CODES: Record<number, number> = { 8000: 4, 16000: 5, 22050: 6, 24000: 7, 32000: 8, 44100: 9, 48000: 10, 96000: 11 };
+const RATE_CODES: Record<number, number> = {
+  8000: 4,
+  16000: 5,
+  22050: 6,
+  24000: 7,
+  32000: 8,
+  44100: 9,
+  48000: 10,
+  96000: 11,
+};
 
 function streamInfo(sampleRate: number, totalSamples: number): Buffer {
   const info = Buffer.alloc(4 + 34);
@@ -57,7 +66,13 @@ export function encodeFlac(samples: Int16Array, sampleRate: number): Buffer {
   const parts: Buffer[] = [Buffer.from('fLaC', 'ascii'), streamInfo(sampleRate, samples.length)];
   for (let frame = 0, start = 0; start < samples.length; frame++, start += BLOCK) {
     const count = Math.min(BLOCK, samples.length - start);
-    const header = [0xff, 0xf8, ((count === BLOCK ? 0b1100 : 0b0111) << 4) | rateCode, (0b0000 << 4) | (0b100 << 1), ...utf8Number(frame)];
+    const header = [
+      0xff,
+      0xf8,
+      ((count === BLOCK ? 0b1100 : 0b0111) << 4) | rateCode,
+      (0b0000 << 4) | (0b100 << 1),
+      ...utf8Number(frame),
+    ];
     if (count !== BLOCK) header.push(((count - 1) >> 8) & 0xff, (count - 1) & 0xff);
     header.push(crc8(Uint8Array.from(header)));
     const body = Buffer.alloc(header.length + 1 + count * 2 + 2);

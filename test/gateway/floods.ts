@@ -25,5 +25,10 @@ export function floodedToolCalls(plan: SimPlan, count: number | undefined): { na
 
 /** `count` server-run tools, in the chat's `tools_executed` shape. */
 export function floodedToolsExecuted(count: number): SimPlan['toolsExecuted'] {
-  return Array.from({ length: count }, (_, i) => ({ name: 'sim_lookup', arguments: { query: `item ${i}` }, result: `Simulated result ${i}`, server: 'https://tools.sim/mcp' }));
+  return Array.from({ length: count }, (_, i) => ({
+    name: 'sim_lookup',
+    arguments: { query: `item ${i}` },
+    result: `Simulated result ${i}`,
+    server: 'https://tools.sim/mcp',
+  }));
 }

@@ -8,7 +8,13 @@ const PIECE = 'x'.repeat(64 * 1024);
  * count what it reads; writing stops as soon as the client hangs up, so a capped client costs
  * the gateway only what it read.
  */
-export async function writeHugeJson(reply: Reply, status: number, value: unknown, bytes: number, headers: Record<string, string | number>): Promise<void> {
+export async function writeHugeJson(
+  reply: Reply,
+  status: number,
+  value: unknown,
+  bytes: number,
+  headers: Record<string, string | number>,
+): Promise<void> {
   const rest = JSON.stringify(value);
   const head = '{"padding":"';
   const tail = rest.startsWith('{') && rest !== '{}' ? `",${rest.slice(1)}` : `","value":${rest}}`;

@@ -65,7 +65,9 @@ export function encodeJpeg(width: number, height: number, rgb: Uint8Array): Buff
   for (let by = 0; by < Math.ceil(height / 8); by++) {
     for (let bx = 0; bx < Math.ceil(width / 8); bx++) {
       let sum = 0;
-      for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) sum += luma(rgb, Math.min(height - 1, by * 8 + y) * width + Math.min(width - 1, bx * 8 + x)) - 128;
+      for (let y = 0; y < 8; y++)
+        for (let x = 0; x < 8; x++)
+          sum += luma(rgb, Math.min(height - 1, by * 8 + y) * width + Math.min(width - 1, bx * 8 + x)) - 128;
       const value = Math.round(sum / 8 / quant);
       const diff = value - previous;
       previous = value;
@@ -80,7 +82,8 @@ export function encodeJpeg(width: number, height: number, rgb: Uint8Array): Buff
   for (const byte of bits.finish(true)) scan.push(...(byte === 0xff ? [0xff, 0x00] : [byte]));
   const segment = (marker: number, body: number[]): number[] => [0xff, marker, ...u16be(body.length + 2), ...body];
   return Buffer.from([
-    0xff, 0xd8,
+    0xff,
+    0xd8,
     ...segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]),
     ...segment(0xdb, [0, ...new Array<number>(64).fill(quant)]),
     ...segment(0xc0, [8, ...u16be(height), ...u16be(width), 1, 1, 0x11, 0]),
@@ -88,14 +91,20 @@ export function encodeJpeg(width: number, height: number, rgb: Uint8Array): Buff
     ...segment(0xc4, [0x10, 1, ...new Array<number>(15).fill(0), 0x00]),
     ...segment(0xda, [1, 1, 0x00, 0, 63, 0]),
     ...scan,
-    0xff, 0xd9,
+    0xff,
+    0xd9,
   ]);
 }
 
 /** GIF89a with a 256-colour 3-3-2 palette. */
 export function encodeGif(width: number, height: number, rgb: Uint8Array): Buffer {
   const palette: number[] = [];
-  for (let i = 0; i < 256; i++) palette.push(Math.round((((i >>> 5) & 7) * 255) / 7), Math.round((((i >>> 2) & 7) * 255) / 7), Math.round(((i & 3) * 255) / 3));
+  for (let i = 0; i < 256; i++)
+    palette.push(
+      Math.round((((i >>> 5) & 7) * 255) / 7),
+      Math.round((((i >>> 2) & 7) * 255) / 7),
+      Math.round(((i & 3) * 255) / 3),
+    );
   const bits = new BitWriter(false);
   const clear = 256;
   const end = 257;
@@ -146,6 +155,16 @@ export function encodeWebp(width: number, height: number, rgb: Uint8Array): Buff
   }
   const stream = [0x2f, ...bits.finish()];
   // The chunk size is the data's; RIFF pads odd-sized chunks with one byte after it.
-  const chunk = [...Buffer.from('VP8L', 'ascii'), ...u32le(stream.length), ...stream, ...(stream.length % 2 === 1 ? [0] : [])];
-  return Buffer.from([...Buffer.from('RIFF', 'ascii'), ...u32le(4 + chunk.length), ...Buffer.from('WEBP', 'ascii'), ...chunk]);
+  const chunk = [
+    ...Buffer.from('VP8L', 'ascii'),
+    ...u32le(stream.length),
+    ...stream,
+    ...(stream.length % 2 === 1 ? [0] : []),
+  ];
+  return Buffer.from([
+    ...Buffer.from('RIFF', 'ascii'),
+    ...u32le(4 + chunk.length),
+    ...Buffer.from('WEBP', 'ascii'),
+    ...chunk,
+  ]);
 }

@@ -10,9 +10,25 @@ import { badRequest, notFound } from './errors';
 import { encodeGif, encodeJpeg, encodeWebp } from './imageFormats';
 
 const IMAGE_KINDS = [
-  'png', 'jpeg', 'webp', 'gif', 'svg', 'svg-as-png', 'html', 'missing',
-  'redirect', 'redirect-other-host', 'redirect-private', 'redirect-link-local', 'redirect-loop', 'redirect-file',
-  'huge', 'huge-declared', 'hang', 'file-url', 'link-local-url',
+  'png',
+  'jpeg',
+  'webp',
+  'gif',
+  'svg',
+  'svg-as-png',
+  'html',
+  'missing',
+  'redirect',
+  'redirect-other-host',
+  'redirect-private',
+  'redirect-link-local',
+  'redirect-loop',
+  'redirect-file',
+  'huge',
+  'huge-declared',
+  'hang',
+  'file-url',
+  'link-local-url',
 ] as const;
 
 export type ImageKind = (typeof IMAGE_KINDS)[number];
@@ -22,8 +38,10 @@ export const HUGE_IMAGE_BYTES = 256 * 1024 * 1024;
 const PRIVATE_TARGET = 'http://10.0.0.1/files/images/private.png';
 const LINK_LOCAL_TARGET = 'http://169.254.169.254/latest/meta-data/iam/security-credentials/';
 
-const SVG = '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" onload="alert(document.domain)"><script>alert(1)</script><rect width="64" height="64" fill="teal"/></svg>\n';
-const HTML = '<!DOCTYPE html>\n<html><head><title>Link expired</title></head><body><h1>This link has expired</h1><script>alert(1)</script></body></html>\n';
+const SVG =
+  '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" onload="alert(document.domain)"><script>alert(1)</script><rect width="64" height="64" fill="teal"/></svg>\n';
+const HTML =
+  '<!DOCTYPE html>\n<html><head><title>Link expired</title></head><body><h1>This link has expired</h1><script>alert(1)</script></body></html>\n';
 
 /** The picture to encode: RGB pixels at the requested size, and the same picture as PNG. */
 export interface Picture {
@@ -35,27 +53,43 @@ export interface Picture {
 
 /** Parses the `images` fault item: a comma-separated list of kinds (`param` names the header in errors). */
 export function parseImageKinds(value: string | undefined, param: string): ImageKind[] {
-  const kinds = (value ?? '').split(',').map((kind) => kind.trim().toLowerCase()).filter(Boolean);
-  if (kinds.length === 0) throw badRequest(param, `fault item 'images' needs kinds: ${IMAGE_KINDS.join(', ')}`, 'invalid_fault');
+  const kinds = (value ?? '')
+    .split(',')
+    .map((kind) => kind.trim().toLowerCase())
+    .filter(Boolean);
+  if (kinds.length === 0)
+    throw badRequest(param, `fault item 'images' needs kinds: ${IMAGE_KINDS.join(', ')}`, 'invalid_fault');
   for (const kind of kinds) {
-    if (!(IMAGE_KINDS as readonly string[]).includes(kind)) throw badRequest(param, `unknown image kind '${kind}' (known: ${IMAGE_KINDS.join(', ')})`, 'invalid_fault');
+    if (!(IMAGE_KINDS as readonly string[]).includes(kind))
+      throw badRequest(param, `unknown image kind '${kind}' (known: ${IMAGE_KINDS.join(', ')})`, 'invalid_fault');
   }
   return kinds as ImageKind[];
 }
 
 /** The bytes and served type of the kinds that are files; undefined for the kinds that are only links. */
-function fileOf(kind: ImageKind, picture: Picture): { bytes: Buffer; contentType: string; extension: string } | undefined {
+function fileOf(
+  kind: ImageKind,
+  picture: Picture,
+): { bytes: Buffer; contentType: string; extension: string } | undefined {
   const { width, height, rgb } = picture;
   switch (kind) {
-    case 'png': return { bytes: picture.png, contentType: 'image/png', extension: 'png' };
-    case 'jpeg': return { bytes: encodeJpeg(width, height, rgb), contentType: 'image/jpeg', extension: 'jpg' };
-    case 'webp': return { bytes: encodeWebp(width, height, rgb), contentType: 'image/webp', extension: 'webp' };
-    case 'gif': return { bytes: encodeGif(width, height, rgb), contentType: 'image/gif', extension: 'gif' };
-    case 'svg': return { bytes: Buffer.from(SVG), contentType: 'image/svg+xml', extension: 'svg' };
+    case 'png':
+      return { bytes: picture.png, contentType: 'image/png', extension: 'png' };
+    case 'jpeg':
+      return { bytes: encodeJpeg(width, height, rgb), contentType: 'image/jpeg', extension: 'jpg' };
+    case 'webp':
+      return { bytes: encodeWebp(width, height, rgb), contentType: 'image/webp', extension: 'webp' };
+    case 'gif':
+      return { bytes: encodeGif(width, height, rgb), contentType: 'image/gif', extension: 'gif' };
+    case 'svg':
+      return { bytes: Buffer.from(SVG), contentType: 'image/svg+xml', extension: 'svg' };
     // The Content-Type and the link both say PNG: only the bytes tell.
-    case 'svg-as-png': return { bytes: Buffer.from(SVG), contentType: 'image/png', extension: 'png' };
-    case 'html': return { bytes: Buffer.from(HTML), contentType: 'text/html; charset=utf-8', extension: 'png' };
-    default: return undefined;
+    case 'svg-as-png':
+      return { bytes: Buffer.from(SVG), contentType: 'image/png', extension: 'png' };
+    case 'html':
+      return { bytes: Buffer.from(HTML), contentType: 'text/html; charset=utf-8', extension: 'png' };
+    default:
+      return undefined;
   }
 }
 
@@ -69,13 +103,18 @@ export function imageLink(kind: ImageKind, picture: Picture, state: GatewayState
   const file = fileOf(kind, picture);
   if (file) return `${state.baseUrl}/files/images/${state.images.put(file.bytes, file.contentType)}.${file.extension}`;
   switch (kind) {
-    case 'missing': return `${state.baseUrl}/files/images/${randomUUID()}.png`;
-    case 'file-url': return 'file:///etc/passwd';
-    case 'link-local-url': return LINK_LOCAL_TARGET;
+    case 'missing':
+      return `${state.baseUrl}/files/images/${randomUUID()}.png`;
+    case 'file-url':
+      return 'file:///etc/passwd';
+    case 'link-local-url':
+      return LINK_LOCAL_TARGET;
     // The redirects that end at a real image store it first; their id is the image's.
     case 'redirect':
-    case 'redirect-other-host': return `${state.baseUrl}/files/links/${kind}/${state.images.put(picture.png)}`;
-    default: return `${state.baseUrl}/files/links/${kind}/${randomUUID()}`;
+    case 'redirect-other-host':
+      return `${state.baseUrl}/files/links/${kind}/${state.images.put(picture.png)}`;
+    default:
+      return `${state.baseUrl}/files/links/${kind}/${randomUUID()}`;
   }
 }
 
@@ -90,14 +129,21 @@ function otherHost(baseUrl: string): string {
 export async function handleImageLink(ctx: RouteContext): Promise<void> {
   const kind = ctx.params.kind as ImageKind;
   const id = ctx.params.id ?? '';
-  const redirect = (location: string): Promise<void> => ctx.reply.send(302, 'text/plain; charset=utf-8', `Moved to ${location}\n`, { location });
+  const redirect = (location: string): Promise<void> =>
+    ctx.reply.send(302, 'text/plain; charset=utf-8', `Moved to ${location}\n`, { location });
   switch (kind) {
-    case 'redirect': return redirect(`/files/images/${id}.png`);
-    case 'redirect-other-host': return redirect(`${otherHost(ctx.state.baseUrl)}/files/images/${id}.png`);
-    case 'redirect-private': return redirect(PRIVATE_TARGET);
-    case 'redirect-link-local': return redirect(LINK_LOCAL_TARGET);
-    case 'redirect-loop': return redirect(`/files/links/redirect-loop/${id}`);
-    case 'redirect-file': return redirect('file:///etc/passwd');
+    case 'redirect':
+      return redirect(`/files/images/${id}.png`);
+    case 'redirect-other-host':
+      return redirect(`${otherHost(ctx.state.baseUrl)}/files/images/${id}.png`);
+    case 'redirect-private':
+      return redirect(PRIVATE_TARGET);
+    case 'redirect-link-local':
+      return redirect(LINK_LOCAL_TARGET);
+    case 'redirect-loop':
+      return redirect(`/files/links/redirect-loop/${id}`);
+    case 'redirect-file':
+      return redirect('file:///etc/passwd');
     case 'hang':
       // Never answers; ends when the client gives up (Reply.sleep wakes on close).
       await ctx.reply.sleep(10 * 60_000);

@@ -44,7 +44,12 @@ export interface GatewayOptions {
    * always a 404. `now`: the clock job statuses are computed from (default Date.now): a test that
    * moves it walks a job through queued, running and done without waiting.
    */
-  readonly research?: { readonly queuedMs?: number; readonly runningMs?: number; readonly detailUnavailable?: boolean; readonly now?: () => number };
+  readonly research?: {
+    readonly queuedMs?: number;
+    readonly runningMs?: number;
+    readonly detailUnavailable?: boolean;
+    readonly now?: () => number;
+  };
   /** Transcription upload limit in bytes, default 25 MB. */
   readonly maxUploadBytes?: number;
   /** Reject every chat request that carries `stream_options` with a 400 naming it. */
@@ -121,7 +126,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<LocalG
   const state: GatewayState = {
     secret,
     quota: new QuotaBook(credits),
-    research: new ResearchStore({ queuedMs: options.research?.queuedMs ?? 3000, runningMs: options.research?.runningMs ?? 15000 }, options.research?.now),
+    research: new ResearchStore(
+      { queuedMs: options.research?.queuedMs ?? 3000, runningMs: options.research?.runningMs ?? 15000 },
+      options.research?.now,
+    ),
     images: new ImageStore(options.imageUrlTtlMs ?? 3600_000),
     faults,
     settings: {

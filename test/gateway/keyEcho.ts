@@ -77,5 +77,7 @@ export function echoIntoPlan(echo: KeyEcho | undefined, plan: SimPlan): SimPlan 
 
 /** A catalog entry from an echoing gateway: the key in a known field (`owned_by`) and in a field of its own. */
 export function echoIntoModel(echo: KeyEcho | undefined, model: Record<string, unknown>): Record<string, unknown> {
-  return echo ? { ...model, owned_by: `${String(model.owned_by)} ${echo.key}`, echoed_authorization: `Bearer ${echo.key}` } : model;
+  return echo
+    ? { ...model, owned_by: `${String(model.owned_by)} ${echo.key}`, echoed_authorization: `Bearer ${echo.key}` }
+    : model;
 }

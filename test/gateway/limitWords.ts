@@ -8,7 +8,8 @@ import { HttpError } from './errors';
  */
 export type WordsFault = 'limit-string' | 'limit-nested' | 'limit-text' | 'rate';
 
-export const LIMIT_WORDS_MESSAGE = 'Usage limit reached for this billing period. Your credits reset at the start of the next period.';
+export const LIMIT_WORDS_MESSAGE =
+  'Usage limit reached for this billing period. Your credits reset at the start of the next period.';
 const RATE_WORDS_MESSAGE = 'Rate limit exceeded';
 
 /** The value of `limit-words[=string|nested|text]`. */
@@ -21,12 +22,25 @@ export function parseLimitWords(value: string | undefined): WordsFault | undefin
 
 /** The 429 to send, with its body exactly as given (not in the endpoint's error shape). */
 export function wordsError(kind: WordsFault): HttpError {
-  const error = new HttpError(429, kind === 'rate' ? RATE_WORDS_MESSAGE : LIMIT_WORDS_MESSAGE, 'rate_limit_error', 'rate_limit_exceeded');
+  const error = new HttpError(
+    429,
+    kind === 'rate' ? RATE_WORDS_MESSAGE : LIMIT_WORDS_MESSAGE,
+    'rate_limit_error',
+    'rate_limit_exceeded',
+  );
   switch (kind) {
-    case 'limit-string': error.rawBody = { error: LIMIT_WORDS_MESSAGE }; break;
-    case 'limit-nested': error.rawBody = { error: { message: 'Usage limit reached for this billing period' } }; break;
-    case 'limit-text': error.rawBody = 'Usage limit reached'; break;
-    case 'rate': error.rawBody = { error: { message: RATE_WORDS_MESSAGE } }; break;
+    case 'limit-string':
+      error.rawBody = { error: LIMIT_WORDS_MESSAGE };
+      break;
+    case 'limit-nested':
+      error.rawBody = { error: { message: 'Usage limit reached for this billing period' } };
+      break;
+    case 'limit-text':
+      error.rawBody = 'Usage limit reached';
+      break;
+    case 'rate':
+      error.rawBody = { error: { message: RATE_WORDS_MESSAGE } };
+      break;
   }
   return error;
 }

@@ -10,7 +10,8 @@ import { BENCH_DEFAULT_TOKENS, startGateway } from './index';
 function textSetting(flag: string, env: string): string | undefined {
   const args = process.argv.slice(2);
   const at = args.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
-  const raw = at < 0 ? process.env[env] : args[at]?.includes('=') ? args[at]?.slice(args[at].indexOf('=') + 1) : args[at + 1];
+  const raw =
+    at < 0 ? process.env[env] : args[at]?.includes('=') ? args[at]?.slice(args[at].indexOf('=') + 1) : args[at + 1];
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
@@ -33,7 +34,10 @@ async function main(): Promise<void> {
   const gateway = await startGateway({
     port: setting('--port', 'GATEWAY_PORT') ?? 0,
     demoCredits: setting('--credits', 'GATEWAY_CREDITS'),
-    research: { queuedMs: setting('--queued-ms', 'GATEWAY_RESEARCH_QUEUED_MS'), runningMs: setting('--running-ms', 'GATEWAY_RESEARCH_RUNNING_MS') },
+    research: {
+      queuedMs: setting('--queued-ms', 'GATEWAY_RESEARCH_QUEUED_MS'),
+      runningMs: setting('--running-ms', 'GATEWAY_RESEARCH_RUNNING_MS'),
+    },
     completionFiles: completionFolder,
   });
   console.log('Unified Inference local gateway (a simulation: no real model is called)');
@@ -41,8 +45,12 @@ async function main(): Promise<void> {
   console.log(`  API      : ${gateway.apiUrl}`);
   console.log(`  API key  : ${gateway.apiKey}`);
   console.log(`  try      : curl -H "Authorization: Bearer ${gateway.apiKey}" ${gateway.apiUrl}/models`);
-  console.log(`  completions: model sim-openai/gpt-sim-complete continues the files of ${completionFolder ?? '(no folder: --completion-files <dir>)'}`);
-  console.log(`  long stream for benchmarks: model sim-bench/stream-bench, max_tokens = chunk count (default ${BENCH_DEFAULT_TOKENS})`);
+  console.log(
+    `  completions: model sim-openai/gpt-sim-complete continues the files of ${completionFolder ?? '(no folder: --completion-files <dir>)'}`,
+  );
+  console.log(
+    `  long stream for benchmarks: model sim-bench/stream-bench, max_tokens = chunk count (default ${BENCH_DEFAULT_TOKENS})`,
+  );
   console.log('Press Ctrl+C to stop.');
   const stop = (): void => {
     void gateway.stop().then(() => process.exit(0));

@@ -34,7 +34,10 @@ export function withPings(events: readonly SseEvent[]): SseEvent[] {
   return [...events.flatMap((event) => [ping, event]), ping];
 }
 
-const OVERLOADED_EVENT: SseEvent = { event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }) };
+const OVERLOADED_EVENT: SseEvent = {
+  event: 'error',
+  data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+};
 
 /**
  * The stream up to the middle of its text deltas (at least one), then the `overloaded_error` event

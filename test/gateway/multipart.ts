@@ -23,7 +23,13 @@ export function readMultipart(req: IncomingMessage, maxFileBytes: number): Promi
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data/i.test(type)) {
     req.resume();
-    return Promise.reject(badRequest('file', `Expected a multipart/form-data body with a 'file' part; got content type '${type || 'none'}'`, 'invalid_content_type'));
+    return Promise.reject(
+      badRequest(
+        'file',
+        `Expected a multipart/form-data body with a 'file' part; got content type '${type || 'none'}'`,
+        'invalid_content_type',
+      ),
+    );
   }
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
@@ -32,7 +38,10 @@ export function readMultipart(req: IncomingMessage, maxFileBytes: number): Promi
     let failed = false;
     let busboy;
     try {
-      busboy = Busboy({ headers: { ...req.headers, 'content-type': type }, limits: { fileSize: maxFileBytes, files: 4, fields: 50, fieldSize: 1024 * 1024 } });
+      busboy = Busboy({
+        headers: { ...req.headers, 'content-type': type },
+        limits: { fileSize: maxFileBytes, files: 4, fields: 50, fieldSize: 1024 * 1024 },
+      });
     } catch (error) {
       req.resume();
       reject(badRequest('file', `Malformed multipart body: ${(error as Error).message}`, 'invalid_multipart'));
@@ -58,13 +67,27 @@ export function readMultipart(req: IncomingMessage, maxFileBytes: number): Promi
       failed = true;
       req.unpipe(busboy);
       req.resume();
-      reject(badRequest('file', `Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`, 'invalid_multipart'));
+      reject(
+        badRequest(
+          'file',
+          `Malformed multipart body: ${error instanceof Error ? error.message : String(error)}`,
+          'invalid_multipart',
+        ),
+      );
     });
     busboy.on('finish', () => {
       if (failed) return;
       if (tooLarge) {
         const mb = Math.round((maxFileBytes / (1024 * 1024)) * 100) / 100;
-        reject(new HttpError(413, `The audio file is larger than the ${mb} MB limit (${maxFileBytes} bytes)`, 'invalid_request_error', 'file_too_large', 'file'));
+        reject(
+          new HttpError(
+            413,
+            `The audio file is larger than the ${mb} MB limit (${maxFileBytes} bytes)`,
+            'invalid_request_error',
+            'file_too_large',
+            'file',
+          ),
+        );
       } else resolve({ fields, file });
     });
     req.pipe(busboy);

@@ -27,7 +27,13 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Buffe
   ihdr[9] = 2; // colour type: RGB
   // bytes 10..12: compression, filter, interlace methods 0
   const text = Buffer.from('Software\0Unified Inference local gateway (simulation)', 'latin1');
-  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('tEXt', text), chunk('IDAT', deflateSync(raw, { level: 3 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    chunk('IHDR', ihdr),
+    chunk('tEXt', text),
+    chunk('IDAT', deflateSync(raw, { level: 3 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A deterministic picture for a prompt: a two-colour diagonal gradient with a few discs, all derived from the prompt's hash, as RGB pixels (the image encoders start from them). Cheap per pixel, so 1792x1024 stays well under a second. */
@@ -37,7 +43,12 @@ export function renderPromptPixels(prompt: string, width: number, height: number
   const c2 = [255 - (c1[0] ?? 0), 255 - (c1[2] ?? 0), (h >>> 24) & 0xff];
   const discs = [0, 1, 2].map((i) => {
     const d = fnv1a(`${i}:${variant}:${prompt}`);
-    return { x: (d % 1000) / 1000 * width, y: ((d >>> 10) % 1000) / 1000 * height, r: (0.08 + ((d >>> 20) % 100) / 600) * Math.min(width, height), shade: (d >>> 4) & 0xff };
+    return {
+      x: ((d % 1000) / 1000) * width,
+      y: (((d >>> 10) % 1000) / 1000) * height,
+      r: (0.08 + ((d >>> 20) % 100) / 600) * Math.min(width, height),
+      shade: (d >>> 4) & 0xff,
+    };
   });
   const rgb = new Uint8Array(width * height * 3);
   const span = width + height;

@@ -44,7 +44,11 @@ export class Reply {
   head(status: number, headers: Record<string, string | number>): void {
     if (this.gone) return; // the client left (e.g. during delay-headers): there is nobody to answer
     this.record.status = status;
-    this.res.writeHead(status, { 'x-request-id': this.record.requestId, ...headers, ...(this.echo ? echoHeaders(this.echo) : {}) });
+    this.res.writeHead(status, {
+      'x-request-id': this.record.requestId,
+      ...headers,
+      ...(this.echo ? echoHeaders(this.echo) : {}),
+    });
   }
 
   /** Sends headers now (SSE): a client waiting for headers must not wait for the first event. */
@@ -86,7 +90,11 @@ export class Reply {
     }
     this.written += bytes.length;
     this.record.bytesWritten = this.written;
-    this.record.writes.push({ at: Date.now(), bytes: this.written, ...(typeof chunk === 'string' ? { text: chunk } : {}) });
+    this.record.writes.push({
+      at: Date.now(),
+      bytes: this.written,
+      ...(typeof chunk === 'string' ? { text: chunk } : {}),
+    });
     if (this.res.write(bytes)) return !this.gone;
     await new Promise<void>((resolve) => {
       const done = (): void => {
@@ -105,7 +113,12 @@ export class Reply {
   }
 
   /** A complete body with Content-Length (`delay-chunks` holds the body back once, after the headers). */
-  async send(status: number, contentType: string, body: Uint8Array | string, headers: Record<string, string | number> = {}): Promise<void> {
+  async send(
+    status: number,
+    contentType: string,
+    body: Uint8Array | string,
+    headers: Record<string, string | number> = {},
+  ): Promise<void> {
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     this.head(status, { 'content-type': contentType, 'content-length': bytes.length, ...headers });
     const delay = this.fault?.delayChunksMs;
@@ -118,7 +131,8 @@ export class Reply {
 
   /** A JSON body; `malformed-chunk` on a 2xx answer sends only the first half of it (invalid JSON, complete HTTP). */
   json(status: number, value: unknown, headers: Record<string, string | number> = {}): Promise<void> {
-    if (this.fault?.hugeBodyBytes !== undefined && status < 300) return writeHugeJson(this, status, value, this.fault.hugeBodyBytes, headers);
+    if (this.fault?.hugeBodyBytes !== undefined && status < 300)
+      return writeHugeJson(this, status, value, this.fault.hugeBodyBytes, headers);
     let text = JSON.stringify(value);
     if (this.echo) text = echoJson(this.echo, text);
     if (this.fault?.malformedChunk && status < 300) text = text.slice(0, Math.max(1, Math.floor(text.length / 2)));

@@ -21,7 +21,14 @@ interface StoredJob {
   readonly timings: ResearchTimings;
 }
 
-export type ResearchDoc = Record<string, unknown> & { id: string; status: string; title: string; topic: string; createdAt: string; updatedAt: string };
+export type ResearchDoc = Record<string, unknown> & {
+  id: string;
+  status: string;
+  title: string;
+  topic: string;
+  createdAt: string;
+  updatedAt: string;
+};
 
 export interface ListQuery {
   readonly where?: unknown;
@@ -69,7 +76,14 @@ export class ResearchStore {
     // Strictly increasing creation times, so sorting by createdAt is total even within one millisecond.
     const createdMs = Math.max(this.now(), this.lastCreated + 1);
     this.lastCreated = createdMs;
-    const job: StoredJob = { id: randomUUID(), key, topic, title: truncate(topic, 80), createdMs, timings: this.timings };
+    const job: StoredJob = {
+      id: randomUUID(),
+      key,
+      topic,
+      title: truncate(topic, 80),
+      createdMs,
+      timings: this.timings,
+    };
     this.jobs.push(job);
     return this.document(job, createdMs);
   }
@@ -115,7 +129,12 @@ export class ResearchStore {
     const fails = job.topic.toLowerCase().includes(RESEARCH_FAILURE_WORD);
     const status = now < startedMs ? 'queued' : now < doneMs ? 'running' : fails ? 'failed' : 'succeeded';
     const updatedMs = status === 'queued' ? job.createdMs : status === 'running' ? startedMs : doneMs;
-    const progress = status === 'queued' ? 0 : status === 'running' ? Math.min(0.99, (now - startedMs) / Math.max(1, job.timings.runningMs)) : 1;
+    const progress =
+      status === 'queued'
+        ? 0
+        : status === 'running'
+          ? Math.min(0.99, (now - startedMs) / Math.max(1, job.timings.runningMs))
+          : 1;
     const doc: ResearchDoc = {
       id: job.id,
       status,
@@ -123,7 +142,14 @@ export class ResearchStore {
       topic: job.topic,
       createdAt: iso(job.createdMs),
       updatedAt: iso(updatedMs),
-      metadata: { research: { status, model: 'sim-research/deep-research-sim', progress: Math.round(progress * 100) / 100, simulated: true } },
+      metadata: {
+        research: {
+          status,
+          model: 'sim-research/deep-research-sim',
+          progress: Math.round(progress * 100) / 100,
+          simulated: true,
+        },
+      },
     };
     if (status === 'succeeded') {
       const sources = sourcesFor(job.topic);
@@ -147,7 +173,10 @@ function summary(doc: ResearchDoc): ResearchDoc {
 function sourcesFor(topic: string): { url: string; title: string }[] {
   const s = slug(topic);
   return [
-    { url: `https://example.com/simulated/${s}/overview`, title: `Overview of ${truncate(topic, 50)} (simulated source)` },
+    {
+      url: `https://example.com/simulated/${s}/overview`,
+      title: `Overview of ${truncate(topic, 50)} (simulated source)`,
+    },
     { url: `https://example.org/simulated/${s}/data`, title: 'Simulated dataset and figures' },
     { url: `https://example.net/simulated/${s}/review`, title: 'A simulated review article' },
   ];
@@ -166,7 +195,9 @@ function reportFor(topic: string, title: string, sources: { url: string; title: 
     '',
     '## Findings',
     '',
-    ...(terms.length ? terms : ['topic']).map((term, i) => `${i + 1}. **${term}**: a simulated finding about "${term}" [${(i % sources.length) + 1}].`),
+    ...(terms.length ? terms : ['topic']).map(
+      (term, i) => `${i + 1}. **${term}**: a simulated finding about "${term}" [${(i % sources.length) + 1}].`,
+    ),
     '',
     '## Example',
     '',

@@ -9,9 +9,11 @@ import { FAULT_HEADER } from './faults';
 const MAX_SCRIPTED_BYTES = 256 * 1024;
 
 export function parseScriptedReply(value: string | undefined): string {
-  if (!value || !/^[A-Za-z0-9_-]+={0,2}$/.test(value)) throw badRequest(FAULT_HEADER, "fault item 'reply' needs base64url text (A-Z a-z 0-9 - _)", 'invalid_fault');
+  if (!value || !/^[A-Za-z0-9_-]+={0,2}$/.test(value))
+    throw badRequest(FAULT_HEADER, "fault item 'reply' needs base64url text (A-Z a-z 0-9 - _)", 'invalid_fault');
   const bytes = Buffer.from(value, 'base64url');
-  if (bytes.length > MAX_SCRIPTED_BYTES) throw badRequest(FAULT_HEADER, `fault item 'reply' is longer than ${MAX_SCRIPTED_BYTES} bytes`, 'invalid_fault');
+  if (bytes.length > MAX_SCRIPTED_BYTES)
+    throw badRequest(FAULT_HEADER, `fault item 'reply' is longer than ${MAX_SCRIPTED_BYTES} bytes`, 'invalid_fault');
   return bytes.toString('utf8');
 }
 

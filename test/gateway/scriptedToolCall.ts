@@ -6,13 +6,19 @@ import { badRequest } from './errors';
 import type { SimInput } from './chatSim';
 import { FAULT_HEADER } from './faults';
 
-export function scriptedToolCall(input: Pick<SimInput, 'lastUserText' | 'lastIsUser' | 'toolResult' | 'tools'>): { name: string; arguments: string } | undefined {
+export function scriptedToolCall(
+  input: Pick<SimInput, 'lastUserText' | 'lastIsUser' | 'toolResult' | 'tools'>,
+): { name: string; arguments: string } | undefined {
   if (!input.lastIsUser || input.toolResult) return undefined;
   const text = input.lastUserText.trim();
   const space = text.search(/\s/);
   const name = space < 0 ? text : text.slice(0, space);
   if (!input.tools.some((tool) => tool.name === name)) {
-    throw badRequest(FAULT_HEADER, `tool-args: the last user message must start with the name of a tool in 'tools' (got '${name.slice(0, 64)}')`, 'invalid_fault');
+    throw badRequest(
+      FAULT_HEADER,
+      `tool-args: the last user message must start with the name of a tool in 'tools' (got '${name.slice(0, 64)}')`,
+      'invalid_fault',
+    );
   }
   let args: unknown;
   try {
@@ -21,7 +27,11 @@ export function scriptedToolCall(input: Pick<SimInput, 'lastUserText' | 'lastIsU
     args = undefined;
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw badRequest(FAULT_HEADER, `tool-args: after the tool name the last user message must hold one JSON object (the call's arguments)`, 'invalid_fault');
+    throw badRequest(
+      FAULT_HEADER,
+      `tool-args: after the tool name the last user message must hold one JSON object (the call's arguments)`,
+      'invalid_fault',
+    );
   }
   return { name, arguments: JSON.stringify(args) };
 }

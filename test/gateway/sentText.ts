@@ -3,7 +3,10 @@
 import type { RequestRecord } from './recorder';
 
 export function sentContentBefore(record: RequestRecord, at: number): string {
-  const stream = record.writes.filter((write) => write.at <= at).map((write) => write.text ?? '').join('');
+  const stream = record.writes
+    .filter((write) => write.at <= at)
+    .map((write) => write.text ?? '')
+    .join('');
   let content = '';
   // An event split over two writes is only counted once complete (its line ends).
   for (const line of stream.split('\n')) {
@@ -21,9 +24,14 @@ export function sentContentBefore(record: RequestRecord, at: number): string {
 
 function contentOf(event: unknown): string {
   if (typeof event !== 'object' || event === null) return '';
-  const e = event as { choices?: { delta?: { content?: unknown } }[]; type?: unknown; delta?: { type?: unknown; text?: unknown } };
+  const e = event as {
+    choices?: { delta?: { content?: unknown } }[];
+    type?: unknown;
+    delta?: { type?: unknown; text?: unknown };
+  };
   const chat = e.choices?.[0]?.delta?.content;
   if (typeof chat === 'string') return chat;
-  if (e.type === 'content_block_delta' && e.delta?.type === 'text_delta' && typeof e.delta.text === 'string') return e.delta.text;
+  if (e.type === 'content_block_delta' && e.delta?.type === 'text_delta' && typeof e.delta.text === 'string')
+    return e.delta.text;
   return '';
 }

@@ -7,7 +7,11 @@ import { redactHeaders, type CloseOutcome, type RequestRecord, type RequestRecor
 import { Reply } from './reply';
 import { sendPortalPage } from './wireVariants';
 
-function newRecord(req: IncomingMessage, url: URL, seq: number): { record: RequestRecord; settle: (outcome: CloseOutcome) => void } {
+function newRecord(
+  req: IncomingMessage,
+  url: URL,
+  seq: number,
+): { record: RequestRecord; settle: (outcome: CloseOutcome) => void } {
   let settle: (outcome: CloseOutcome) => void = () => undefined;
   const closed = new Promise<CloseOutcome>((resolve) => (settle = resolve));
   const record: RequestRecord = {
@@ -26,7 +30,11 @@ function newRecord(req: IncomingMessage, url: URL, seq: number): { record: Reque
   return { record, settle };
 }
 
-function match(routes: readonly Route[], method: string, path: string): { route?: Route; params: Record<string, string>; pathKnown: boolean } {
+function match(
+  routes: readonly Route[],
+  method: string,
+  path: string,
+): { route?: Route; params: Record<string, string>; pathKnown: boolean } {
   let pathKnown = false;
   for (const route of routes) {
     const m = route.pattern.exec(path);
@@ -42,7 +50,8 @@ async function sendError(reply: Reply, shape: ErrorShape, error: HttpError): Pro
     reply.end(); // mid-stream: the status line is gone, so the best we can do is stop cleanly
     return;
   }
-  if (typeof error.rawBody === 'string') return reply.send(error.status, 'text/plain; charset=utf-8', error.rawBody, error.headers);
+  if (typeof error.rawBody === 'string')
+    return reply.send(error.status, 'text/plain; charset=utf-8', error.rawBody, error.headers);
   if (error.rawBody !== undefined) return reply.json(error.status, error.rawBody, error.headers);
   // The spec fixes the 401 body as `{error: string}` on every endpoint.
   const body = error.status === 401 ? { error: error.message } : errorBody(shape, error);
@@ -50,7 +59,11 @@ async function sendError(reply: Reply, shape: ErrorShape, error: HttpError): Pro
 }
 
 /** The request listener: record, route, authenticate, run the handler, and turn thrown errors into bodies. */
-export function createListener(routes: readonly Route[], state: GatewayState, recorder: RequestRecorder): (req: IncomingMessage, res: ServerResponse) => void {
+export function createListener(
+  routes: readonly Route[],
+  state: GatewayState,
+  recorder: RequestRecorder,
+): (req: IncomingMessage, res: ServerResponse) => void {
   let seq = 0;
   return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -69,7 +82,12 @@ export function createListener(routes: readonly Route[], state: GatewayState, re
       if (!route) {
         req.resume();
         throw pathKnown
-          ? new HttpError(405, `Method ${req.method} is not allowed on ${path}`, 'invalid_request_error', 'method_not_allowed')
+          ? new HttpError(
+              405,
+              `Method ${req.method} is not allowed on ${path}`,
+              'invalid_request_error',
+              'method_not_allowed',
+            )
           : new HttpError(404, `No such endpoint: ${req.method} ${path}`, 'not_found_error', 'unknown_path');
       }
       let key = '';
@@ -77,12 +95,23 @@ export function createListener(routes: readonly Route[], state: GatewayState, re
         const auth = authenticate(req, (candidate) => state.quota.has(candidate));
         if (!auth.ok) {
           req.resume();
-          throw new HttpError(401, auth.message, 'authentication_error', 'invalid_api_key', undefined, { 'www-authenticate': 'Bearer' });
+          throw new HttpError(401, auth.message, 'authentication_error', 'invalid_api_key', undefined, {
+            'www-authenticate': 'Bearer',
+          });
         }
         key = auth.key;
         record.authHeader = auth.header;
       }
-      const ctx = createContext({ req, url, params, reply, record, key, state, onRecordChange: () => recorder.notify(record) });
+      const ctx = createContext({
+        req,
+        url,
+        params,
+        reply,
+        record,
+        key,
+        state,
+        onRecordChange: () => recorder.notify(record),
+      });
       if (!route.faultFromModel) await ctx.applyFault();
       if (reply.fault?.wire?.has('html-200') && !route.faultFromModel) return sendPortalPage(reply);
       await route.handle(ctx);
@@ -92,7 +121,16 @@ export function createListener(routes: readonly Route[], state: GatewayState, re
         if (reply.gone) return;
         if (error instanceof HttpError) return sendError(reply, route?.shape ?? 'openai', error);
         console.error('[local gateway] handler failed:', error);
-        return sendError(reply, route?.shape ?? 'openai', new HttpError(500, `Internal error in the local gateway: ${(error as Error).message}`, 'server_error', 'internal_error'));
+        return sendError(
+          reply,
+          route?.shape ?? 'openai',
+          new HttpError(
+            500,
+            `Internal error in the local gateway: ${(error as Error).message}`,
+            'server_error',
+            'internal_error',
+          ),
+        );
       })
       .catch((error: unknown) => console.error('[local gateway] could not send the error:', error));
   };

@@ -28,7 +28,12 @@ const BATCH_BYTES = 16 * 1024;
  * long benchmark stream must not cost one syscall per token); with it, each event is its own
  * write after the delay. `malformed-chunk` and `error-event` strike at the middle event.
  */
-export async function writeSse(reply: Reply, events: readonly SseEvent[], faults: StreamFaultEvents, options: { readonly pieceDelayMs?: number } = {}): Promise<void> {
+export async function writeSse(
+  reply: Reply,
+  events: readonly SseEvent[],
+  faults: StreamFaultEvents,
+  options: { readonly pieceDelayMs?: number } = {},
+): Promise<void> {
   reply.head(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
@@ -63,7 +68,14 @@ export async function writeSse(reply: Reply, events: readonly SseEvent[], faults
     }
     if (i === middle && fault?.errorEvent) {
       const echo = reply.echo;
-      pending += formatEvent(echo ? { ...faults.error, data: echoJson(echo, JSON.stringify(echoIntoError(echo, JSON.parse(faults.error.data)))) } : faults.error);
+      pending += formatEvent(
+        echo
+          ? {
+              ...faults.error,
+              data: echoJson(echo, JSON.stringify(echoIntoError(echo, JSON.parse(faults.error.data)))),
+            }
+          : faults.error,
+      );
       if (await flush()) reply.end();
       return;
     }

@@ -43,7 +43,20 @@ export function hmacBase64(secret: string, text: string): string {
 }
 
 /** Content-free words for long benchmark streams; a few multi-byte characters keep UTF-8 decoding honest. */
-const BENCH_WORDS = ['simulated ', 'token ', 'stream ', 'bytes ', 'naïve ', 'café ', 'über ', 'data ', '→ ', 'ok ', '🚀 ', 'local\n'];
+const BENCH_WORDS = [
+  'simulated ',
+  'token ',
+  'stream ',
+  'bytes ',
+  'naïve ',
+  'café ',
+  'über ',
+  'data ',
+  '→ ',
+  'ok ',
+  '🚀 ',
+  'local\n',
+];
 
 export function benchPiece(i: number): string {
   return BENCH_WORDS[i % BENCH_WORDS.length] ?? 'x ';
@@ -69,7 +82,12 @@ export function simulatedReply(opts: { model: string; prompt: string; messageCou
   if (opts.extra) lines.push('', opts.extra);
   lines.push('', '```text', truncate(opts.prompt, 80) || '(empty)', '```');
   // Code in a real language too, so clients can show (and test) syntax highlighting.
-  lines.push('', '```ts', `const reply = { model: ${JSON.stringify(opts.model)}, messages: ${opts.messageCount} };`, '```');
+  lines.push(
+    '',
+    '```ts',
+    `const reply = { model: ${JSON.stringify(opts.model)}, messages: ${opts.messageCount} };`,
+    '```',
+  );
   lines.push('', 'Ask again and you will get the same answer: the simulation is deterministic.');
   return lines.join('\n');
 }

@@ -25,7 +25,11 @@ export function simulatedTranscript(filename: string, seconds: number, prompt?: 
 export function timeWords(text: string, seconds: number): TimedWord[] {
   const list = text.split(/\s+/).filter(Boolean);
   const slot = seconds / Math.max(1, list.length);
-  return list.map((word, i) => ({ word: word.replace(/[.,:;!?]+$/, ''), start: round(i * slot), end: round(i * slot + slot * 0.9) }));
+  return list.map((word, i) => ({
+    word: word.replace(/[.,:;!?]+$/, ''),
+    start: round(i * slot),
+    end: round(i * slot + slot * 0.9),
+  }));
 }
 
 /** Groups of up to eight words, as subtitle cues. */

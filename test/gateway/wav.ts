@@ -35,9 +35,11 @@ export function encodeWav(pcm: Buffer, sampleRate: number, channels = 1): Buffer
  * data size is replaced by the bytes actually present.
  */
 export function parseWav(bytes: Buffer): WavInfo | undefined {
-  if (bytes.length < 12 || bytes.toString('ascii', 0, 4) !== 'RIFF' || bytes.toString('ascii', 8, 12) !== 'WAVE') return undefined;
+  if (bytes.length < 12 || bytes.toString('ascii', 0, 4) !== 'RIFF' || bytes.toString('ascii', 8, 12) !== 'WAVE')
+    return undefined;
   let offset = 12;
-  let fmt: { audioFormat: number; channels: number; sampleRate: number; byteRate: number; bitsPerSample: number } | undefined;
+  let fmt:
+    { audioFormat: number; channels: number; sampleRate: number; byteRate: number; bitsPerSample: number } | undefined;
   while (offset + 8 <= bytes.length) {
     const id = bytes.toString('ascii', offset, offset + 4);
     const size = bytes.readUInt32LE(offset + 4);

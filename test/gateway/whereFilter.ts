@@ -7,7 +7,19 @@ import { isObject } from './validate';
  * be dotted paths (`metadata.research.status`). Malformed filters are a 400 naming `where`.
  */
 
-const OPERATORS = ['equals', 'not_equals', 'contains', 'like', 'exists', 'greater_than', 'greater_than_equal', 'less_than', 'less_than_equal', 'in', 'not_in'] as const;
+const OPERATORS = [
+  'equals',
+  'not_equals',
+  'contains',
+  'like',
+  'exists',
+  'greater_than',
+  'greater_than_equal',
+  'less_than',
+  'less_than_equal',
+  'in',
+  'not_in',
+] as const;
 type Operator = (typeof OPERATORS)[number];
 
 export function getPath(doc: unknown, path: string): unknown {
@@ -24,8 +36,10 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 /** Orders two values the way a user means it: numbers as numbers, ISO dates as instants, else as text. */
 export function compareValues(a: unknown, b: unknown): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'string' && typeof b === 'string' && ISO_DATE.test(a) && ISO_DATE.test(b)) return Date.parse(a) - Date.parse(b);
-  if (typeof a === 'number' && typeof b === 'string' && b.trim() !== '' && !Number.isNaN(Number(b))) return a - Number(b);
+  if (typeof a === 'string' && typeof b === 'string' && ISO_DATE.test(a) && ISO_DATE.test(b))
+    return Date.parse(a) - Date.parse(b);
+  if (typeof a === 'number' && typeof b === 'string' && b.trim() !== '' && !Number.isNaN(Number(b)))
+    return a - Number(b);
   return String(a).localeCompare(String(b));
 }
 
@@ -45,25 +59,37 @@ function list(value: unknown, op: string): unknown[] {
 
 function test(op: Operator, actual: unknown, expected: unknown): boolean {
   switch (op) {
-    case 'equals': return same(actual, expected);
-    case 'not_equals': return !same(actual, expected);
+    case 'equals':
+      return same(actual, expected);
+    case 'not_equals':
+      return !same(actual, expected);
     case 'contains':
       if (Array.isArray(actual)) return actual.some((item) => same(item, expected));
       return typeof actual === 'string' && actual.toLowerCase().includes(String(expected).toLowerCase());
     case 'like': {
       const text = typeof actual === 'string' ? actual.toLowerCase() : '';
-      return String(expected).toLowerCase().split(/\s+/).filter(Boolean).every((word) => text.includes(word));
+      return String(expected)
+        .toLowerCase()
+        .split(/\s+/)
+        .filter(Boolean)
+        .every((word) => text.includes(word));
     }
     case 'exists': {
       const present = actual !== undefined && actual !== null;
       return expected === true || expected === 'true' ? present : !present;
     }
-    case 'greater_than': return actual !== undefined && actual !== null && compareValues(actual, expected) > 0;
-    case 'greater_than_equal': return actual !== undefined && actual !== null && compareValues(actual, expected) >= 0;
-    case 'less_than': return actual !== undefined && actual !== null && compareValues(actual, expected) < 0;
-    case 'less_than_equal': return actual !== undefined && actual !== null && compareValues(actual, expected) <= 0;
-    case 'in': return list(expected, op).some((item) => same(actual, item));
-    case 'not_in': return !list(expected, op).some((item) => same(actual, item));
+    case 'greater_than':
+      return actual !== undefined && actual !== null && compareValues(actual, expected) > 0;
+    case 'greater_than_equal':
+      return actual !== undefined && actual !== null && compareValues(actual, expected) >= 0;
+    case 'less_than':
+      return actual !== undefined && actual !== null && compareValues(actual, expected) < 0;
+    case 'less_than_equal':
+      return actual !== undefined && actual !== null && compareValues(actual, expected) <= 0;
+    case 'in':
+      return list(expected, op).some((item) => same(actual, item));
+    case 'not_in':
+      return !list(expected, op).some((item) => same(actual, item));
   }
 }
 
@@ -81,10 +107,15 @@ export function matchesWhere(doc: unknown, where: unknown): boolean {
       if (key === 'and' ? !results.every(Boolean) : !results.some(Boolean)) ok = false;
       continue;
     }
-    if (!isObject(clause)) throw badRequest('where', `The filter on '${key}' must be an object like {"equals": value}`, 'invalid_where');
+    if (!isObject(clause))
+      throw badRequest('where', `The filter on '${key}' must be an object like {"equals": value}`, 'invalid_where');
     for (const [op, expected] of Object.entries(clause)) {
       if (!(OPERATORS as readonly string[]).includes(op)) {
-        throw badRequest('where', `Unknown operator '${op}' on '${key}'; use one of ${OPERATORS.join(', ')}`, 'invalid_where');
+        throw badRequest(
+          'where',
+          `Unknown operator '${op}' on '${key}'; use one of ${OPERATORS.join(', ')}`,
+          'invalid_where',
+        );
       }
       if (!test(op as Operator, getPath(doc, key), expected)) ok = false;
     }

@@ -3,9 +3,17 @@
 // a fault item (README "Fault injection"), so a client test can ask for exactly one variance.
 import type { Reply } from './reply';
 
-export type WireVariant = 'whole-json' | 'html-200' | 'content-parts' | 'content-null' | 'no-choices' | 'usage-last-only';
+export type WireVariant =
+  'whole-json' | 'html-200' | 'content-parts' | 'content-null' | 'no-choices' | 'usage-last-only';
 
-const VARIANTS: ReadonlySet<string> = new Set<WireVariant>(['whole-json', 'html-200', 'content-parts', 'content-null', 'no-choices', 'usage-last-only']);
+const VARIANTS: ReadonlySet<string> = new Set<WireVariant>([
+  'whole-json',
+  'html-200',
+  'content-parts',
+  'content-null',
+  'no-choices',
+  'usage-last-only',
+]);
 
 export function isWireVariant(name: string): name is WireVariant {
   return VARIANTS.has(name);
@@ -19,7 +27,10 @@ export function withVariant(set: ReadonlySet<WireVariant> | undefined, variant: 
 type Json = Record<string, unknown>;
 
 /** A part a client must skip: not text, and it carries a `text`-like field of its own that must not leak in. */
-const NON_TEXT_PART: Json = { type: 'image_url', image_url: { url: 'https://example.invalid/not-text.png', detail: 'not text: a client must skip this part' } };
+const NON_TEXT_PART: Json = {
+  type: 'image_url',
+  image_url: { url: 'https://example.invalid/not-text.png', detail: 'not text: a client must skip this part' },
+};
 
 /** `text` as an array of content parts, with a non-text part in front of it. */
 function asParts(text: string): Json[] {
@@ -38,7 +49,8 @@ export function shapeChatChunk(chunk: Json, variants: ReadonlySet<WireVariant> |
   const choices = chunk.choices as Json[] | undefined;
   const delta = choices?.[0]?.delta as Json | undefined;
   if (delta !== undefined) {
-    if (variants.has('content-parts') && typeof delta.content === 'string' && delta.content !== '') delta.content = asParts(delta.content);
+    if (variants.has('content-parts') && typeof delta.content === 'string' && delta.content !== '')
+      delta.content = asParts(delta.content);
     if (variants.has('content-null') && (delta.content === undefined || delta.content === '')) delta.content = null;
   }
   if (variants.has('no-choices') && chunk.tools_executed !== undefined) delete chunk.choices;
@@ -58,7 +70,11 @@ export function shapeChatCompletion(body: Json, variants: ReadonlySet<WireVarian
   if (message !== undefined && variants.has('content-parts') && typeof message.content === 'string') {
     const text = message.content;
     const half = Math.floor(text.length / 2);
-    message.content = [{ type: 'text', text: text.slice(0, half) }, NON_TEXT_PART, { type: 'text', text: text.slice(half) }];
+    message.content = [
+      { type: 'text', text: text.slice(0, half) },
+      NON_TEXT_PART,
+      { type: 'text', text: text.slice(half) },
+    ];
   }
   if (variants.has('no-choices')) body.choices = null;
   return body;

@@ -26,7 +26,16 @@ export interface ConnectProxy {
 }
 
 /** Hop-by-hop headers a proxy must not forward (RFC 9110 7.6.1), plus the proxy's own credentials. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 export async function startConnectProxy(options: ConnectProxyOptions = {}): Promise<ConnectProxy> {
   const connects: string[] = [];
@@ -36,8 +45,11 @@ export async function startConnectProxy(options: ConnectProxyOptions = {}): Prom
     open.add(socket);
     socket.once('close', () => open.delete(socket));
   };
-  const expected = options.auth ? `Basic ${Buffer.from(`${options.auth.user}:${options.auth.password}`).toString('base64')}` : undefined;
-  const authorized = (req: IncomingMessage): boolean => expected === undefined || req.headers['proxy-authorization'] === expected;
+  const expected = options.auth
+    ? `Basic ${Buffer.from(`${options.auth.user}:${options.auth.password}`).toString('base64')}`
+    : undefined;
+  const authorized = (req: IncomingMessage): boolean =>
+    expected === undefined || req.headers['proxy-authorization'] === expected;
 
   const server = createServer((req, res) => {
     requests.push(req.url ?? '');
@@ -48,7 +60,13 @@ export async function startConnectProxy(options: ConnectProxyOptions = {}): Prom
     const target = req.url ?? '';
     connects.push(target);
     client.on('error', () => client.destroy());
-    if (!authorized(req)) return refuseTunnel(client, 407, 'Proxy Authentication Required', 'Proxy-Authenticate: Basic realm="test-proxy"\r\n');
+    if (!authorized(req))
+      return refuseTunnel(
+        client,
+        407,
+        'Proxy Authentication Required',
+        'Proxy-Authenticate: Basic realm="test-proxy"\r\n',
+      );
     const parsed = parseAuthority(target);
     if (!parsed) return refuseTunnel(client, 400, 'Bad Request');
     if (!isLoopback(parsed.host)) return refuseTunnel(client, 403, 'Forbidden');
@@ -91,9 +109,16 @@ export async function startConnectProxy(options: ConnectProxyOptions = {}): Prom
   };
 }
 
-function forward(req: IncomingMessage, res: ServerResponse, authorized: boolean, track: (socket: Duplex) => void): void {
+function forward(
+  req: IncomingMessage,
+  res: ServerResponse,
+  authorized: boolean,
+  track: (socket: Duplex) => void,
+): void {
   if (!authorized) {
-    res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test-proxy"', 'content-length': '0', connection: 'close' }).end();
+    res
+      .writeHead(407, { 'proxy-authenticate': 'Basic realm="test-proxy"', 'content-length': '0', connection: 'close' })
+      .end();
     return;
   }
   let target: URL;
@@ -112,12 +137,20 @@ function forward(req: IncomingMessage, res: ServerResponse, authorized: boolean,
     return;
   }
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
   const upstream = httpRequest(
-    { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port || 80, method: req.method, path: `${target.pathname}${target.search}`, headers },
+    {
+      host: target.hostname.replace(/^\[|\]$/g, ''),
+      port: target.port || 80,
+      method: req.method,
+      path: `${target.pathname}${target.search}`,
+      headers,
+    },
     (answer) => {
       const out: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
+      for (const [name, value] of Object.entries(answer.headers))
+        if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = value;
       res.writeHead(answer.statusCode ?? 502, out);
       answer.pipe(res);
       answer.on('error', () => res.destroy());

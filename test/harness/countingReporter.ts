@@ -5,7 +5,6 @@ import { writeFileSync } from 'node:fs';
 import Mocha = require('mocha');
 import type { TestReport } from './testReport';
 
-
 class CountingReporter extends Mocha.reporters.Spec {
   constructor(runner: Mocha.Runner, options: Mocha.MochaOptions) {
     super(runner, options);
@@ -19,7 +18,12 @@ class CountingReporter extends Mocha.reporters.Spec {
     });
     runner.on('fail', (test, error: Error) => {
       report.failed++;
-      report.lines.push(`  ✘ ${test.fullTitle()}\n      ${String(error?.stack ?? error).split('\n').slice(0, 8).join('\n      ')}`);
+      report.lines.push(
+        `  ✘ ${test.fullTitle()}\n      ${String(error?.stack ?? error)
+          .split('\n')
+          .slice(0, 8)
+          .join('\n      ')}`,
+      );
     });
     runner.on('pending', (test) => {
       report.pending++;

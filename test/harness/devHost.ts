@@ -33,9 +33,17 @@ function pointSettingsAt(baseUrl: string): string {
 async function main(): Promise<void> {
   const port = Number(process.env.UNIFIED_INFERENCE_DEV_PORT ?? DEV_GATEWAY_PORT);
   // The completion model continues the demo folder's files (what the user opens and types in).
-  const gateway = await startGateway({ port, research: { queuedMs: 5_000, runningMs: 45_000 }, completionFiles: join(DEV_ROOT, 'workspace') }).catch((error: unknown) => {
+  const gateway = await startGateway({
+    port,
+    research: { queuedMs: 5_000, runningMs: 45_000 },
+    completionFiles: join(DEV_ROOT, 'workspace'),
+  }).catch((error: unknown) => {
     const inUse = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
-    console.error(inUse ? `Port ${port} is taken (a gateway from an earlier run still going?). Stop that task (Terminal > Terminate Task) or set UNIFIED_INFERENCE_DEV_PORT.` : String(error));
+    console.error(
+      inUse
+        ? `Port ${port} is taken (a gateway from an earlier run still going?). Stop that task (Terminal > Terminate Task) or set UNIFIED_INFERENCE_DEV_PORT.`
+        : String(error),
+    );
     process.exit(1);
   });
   writeDemoFolder(join(DEV_ROOT, 'workspace'));

@@ -42,19 +42,40 @@ export function hostileInputs(scale = 1, atMost = Infinity): HostileInput[] {
   };
   return [
     { name: 'nested blockquotes (4,000 deep)', markdown: `${'> '.repeat(4000)}deepest quote`, perFrame: 33 },
-    { name: 'blockquote nesting growing line by line', markdown: lines(count(300), (i) => `${'>'.repeat(i + 1)} quote${i}`, Infinity), perFrame: 33 },
-    { name: 'nested lists (deeper each line)', markdown: lines(count(300), (i) => `${'  '.repeat(i)}- item${i}`, Infinity), perFrame: 33 },
+    {
+      name: 'blockquote nesting growing line by line',
+      markdown: lines(count(300), (i) => `${'>'.repeat(i + 1)} quote${i}`, Infinity),
+      perFrame: 33,
+    },
+    {
+      name: 'nested lists (deeper each line)',
+      markdown: lines(count(300), (i) => `${'  '.repeat(i)}- item${i}`, Infinity),
+      perFrame: 33,
+    },
     { name: 'list markers on one line', markdown: `${'- '.repeat(3000)}innermost`, perFrame: 33 },
-    { name: 'nested divs', markdown: `${'<div>'.repeat(5000)}inside${'</div>'.repeat(5000)}`, perFrame: 33, markup: /<\/?div>/g },
+    {
+      name: 'nested divs',
+      markdown: `${'<div>'.repeat(5000)}inside${'</div>'.repeat(5000)}`,
+      perFrame: 33,
+      markup: /<\/?div>/g,
+    },
     { name: 'nested emphasis', markdown: `${'*'.repeat(5000)}middle${'*'.repeat(5000)}`, perFrame: 33 },
     { name: 'endless emphasis runs', markdown: upTo(size(100_000), (i) => `*a${i} **b ***c `), perFrame: 33 },
-    { name: 'emphasis runs over lines', markdown: upTo(size(100_000), (i) => (i % 6 === 5 ? `*a${i} **b\n` : `*a${i} **b ***c `)), perFrame: 33 },
+    {
+      name: 'emphasis runs over lines',
+      markdown: upTo(size(100_000), (i) => (i % 6 === 5 ? `*a${i} **b\n` : `*a${i} **b ***c `)),
+      perFrame: 33,
+    },
     { name: 'delimiter soup', markdown: upTo(size(100_000), (i) => `**b${i % 10} |`), perFrame: 33 },
     { name: 'snake_case run', markdown: upTo(size(100_000), () => 'a_b_'), perFrame: 33 },
     { name: 'open brackets', markdown: `${'['.repeat(60_000)}bracketed`, perFrame: 33 },
     { name: 'brackets and parentheses', markdown: upTo(size(90_000), (i) => `](( ${i % 10}`), perFrame: 33 },
     { name: 'backtick runs', markdown: upTo(size(60_000), (i) => `${'`'.repeat(1 + (i % 5))}t${i} `), perFrame: 33 },
-    { name: 'table of 10,000 rows', markdown: `| n | name |\n|---|---|\n${lines(count(10_000), (i) => `| ${i} | row${i} |`)}\n`, perFrame: 33 },
+    {
+      name: 'table of 10,000 rows',
+      markdown: `| n | name |\n|---|---|\n${lines(count(10_000), (i) => `| ${i} | row${i} |`)}\n`,
+      perFrame: 33,
+    },
     { name: 'long list', markdown: lines(count(8_000), (i) => `- entry${i} with **bold**`), perFrame: 33 },
     { name: 'headings without blank lines', markdown: lines(count(20_000), (i) => `# heading${i}`), perFrame: 33 },
     {
@@ -64,8 +85,17 @@ export function hostileInputs(scale = 1, atMost = Infinity): HostileInput[] {
       markup: /^\[r\d+\]: \S+$/gm,
     },
     { name: 'one 1 MB line', markdown: upTo(size(1_000_000), (i) => `word${i} **bold** \`code\` `), perFrame: 1_000 },
-    { name: 'huge code fence', markdown: `\`\`\`ts\n${upTo(size(1_000_000), (i) => `export const value${i} = { id: ${i}, name: "n${i}" };\n`)}\`\`\`\n\nafter`, perFrame: 1_000, markup: /^```ts$/m },
-    { name: 'code fence of one 1 MB line', markdown: `\`\`\`\n${upTo(size(1_000_000), (i) => `x${i}`)}\n\`\`\`\n`, perFrame: 1_000 },
+    {
+      name: 'huge code fence',
+      markdown: `\`\`\`ts\n${upTo(size(1_000_000), (i) => `export const value${i} = { id: ${i}, name: "n${i}" };\n`)}\`\`\`\n\nafter`,
+      perFrame: 1_000,
+      markup: /^```ts$/m,
+    },
+    {
+      name: 'code fence of one 1 MB line',
+      markdown: `\`\`\`\n${upTo(size(1_000_000), (i) => `x${i}`)}\n\`\`\`\n`,
+      perFrame: 1_000,
+    },
   ];
 }
 
@@ -83,7 +113,10 @@ export function shownWords(input: HostileInput): string[] {
 }
 
 /** Whether `words` appear in `shown` in the same order (others may come between). */
-export function inOrder(words: readonly string[], shown: readonly string[]): { ok: boolean; missing?: string; at?: number } {
+export function inOrder(
+  words: readonly string[],
+  shown: readonly string[],
+): { ok: boolean; missing?: string; at?: number } {
   let next = 0;
   for (const word of shown) if (word === words[next]) next++;
   return next === words.length ? { ok: true } : { ok: false, missing: words[next], at: next };

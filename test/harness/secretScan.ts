@@ -17,11 +17,18 @@ function foldBytes(bytes: Buffer): Buffer {
  * hex), in any letter case, as UTF-8 or UTF-16LE.
  */
 export function findSecretLeaks(dir: string, secret: string): string[] {
-  const needles = [...new Set(secretForms(secret).map(foldCase))].flatMap((form) => [Buffer.from(form, 'utf8'), Buffer.from(form, 'utf16le')]);
+  const needles = [...new Set(secretForms(secret).map(foldCase))].flatMap((form) => [
+    Buffer.from(form, 'utf8'),
+    Buffer.from(form, 'utf16le'),
+  ]);
   const leaks: string[] = [];
   const walk = (path: string): void => {
     let stats;
-    try { stats = lstatSync(path); } catch { return; }
+    try {
+      stats = lstatSync(path);
+    } catch {
+      return;
+    }
     if (stats.isDirectory()) {
       for (const name of readdirSync(path)) walk(join(path, name));
     } else if (stats.isFile()) {

@@ -37,11 +37,22 @@ async function main(): Promise<void> {
   });
   // The completion model continues the demo folder's files (what the user opens and types in).
   gateway?.setCompletionFiles(server.workspace);
-  const url = workbenchUrl(server, [['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${server.port}${REPO_ROOT}`]]);
+  const url = workbenchUrl(server, [
+    ['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${server.port}${REPO_ROOT}`],
+  ]);
   console.log('\nVS Code with Unified Inference is running. Open this address in a browser:\n');
   console.log(`  ${url}\n`);
-  console.log(gateway ? `Gateway: the local gateway (a simulation) at ${gateway.url}, demo key ${gateway.apiKey}` : `Gateway: ${baseUrl}`);
-  if (!gateway) console.log(apiKey ? 'API key: from UNIFIED_INFERENCE_API_KEY' : 'API key: run "Unified Inference: Set API Key" in the workbench.');
+  console.log(
+    gateway
+      ? `Gateway: the local gateway (a simulation) at ${gateway.url}, demo key ${gateway.apiKey}`
+      : `Gateway: ${baseUrl}`,
+  );
+  if (!gateway)
+    console.log(
+      apiKey
+        ? 'API key: from UNIFIED_INFERENCE_API_KEY'
+        : 'API key: run "Unified Inference: Set API Key" in the workbench.',
+    );
   console.log('Press Ctrl+C to stop.');
   const stop = async (): Promise<void> => {
     await server.stop();

@@ -9,25 +9,33 @@ import { REPO_ROOT } from './testHost';
 const COMMANDS = ['bash', 'flock', 'tar', 'gzip', 'npm', 'make', 'g++', 'python3', 'rg', 'apt-get', 'sudo'];
 
 function testHostCacheDir(): string {
-  return process.env.UNIFIED_INFERENCE_TEST_CACHE ?? join(process.env.HOME ?? tmpdir(), '.cache', 'unified-inference-test-host');
+  return (
+    process.env.UNIFIED_INFERENCE_TEST_CACHE ??
+    join(process.env.HOME ?? tmpdir(), '.cache', 'unified-inference-test-host')
+  );
 }
 
 function onPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(delimiter).filter(Boolean).some((dir) => {
-    try {
-      accessSync(join(dir, command), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .some((dir) => {
+      try {
+        accessSync(join(dir, command), constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    });
 }
 
 function libc(): StartFacts['libc'] {
   if (process.platform !== 'linux') return 'unknown';
   const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
   if (header?.glibcVersionRuntime) return 'glibc';
-  return ['/lib/ld-musl-x86_64.so.1', '/lib/ld-musl-aarch64.so.1'].some((file) => existsSync(file)) ? 'musl' : 'unknown';
+  return ['/lib/ld-musl-x86_64.so.1', '/lib/ld-musl-aarch64.so.1'].some((file) => existsSync(file))
+    ? 'musl'
+    : 'unknown';
 }
 
 function wsl(): boolean {
@@ -44,7 +52,11 @@ function installedHost(cache: string): boolean {
   const codeServer = /^CODE_SERVER_VERSION=(\S+)/m.exec(script)?.[1];
   const nodeMajor = /^NODE_MAJOR=(\S+)/m.exec(script)?.[1];
   if (!codeServer || !nodeMajor) return false;
-  return [join(cache, `code-server-${codeServer}`, '.stamp'), join(cache, `node-${nodeMajor}`, '.stamp'), join(cache, 'paths.json')].every((file) => existsSync(file));
+  return [
+    join(cache, `code-server-${codeServer}`, '.stamp'),
+    join(cache, `node-${nodeMajor}`, '.stamp'),
+    join(cache, 'paths.json'),
+  ].every((file) => existsSync(file));
 }
 
 function freeBytes(dir: string): number | undefined {

@@ -34,50 +34,74 @@ export type Preflight = { readonly ok: true } | { readonly ok: false; readonly m
 
 export const NEEDED_FREE_BYTES = 1_100_000_000;
 
-const F5 = 'open this folder in desktop VS Code (1.104 or later) and press F5 ("Run Extension" in .vscode/launch.json): it starts the local gateway and a VS Code window with the extension, and downloads nothing.';
+const F5 =
+  'open this folder in desktop VS Code (1.104 or later) and press F5 ("Run Extension" in .vscode/launch.json): it starts the local gateway and a VS Code window with the extension, and downloads nothing.';
 
 /** Commands the installer runs itself, and the Debian package that brings each. */
-const SCRIPT_COMMANDS: Readonly<Record<string, string>> = { bash: 'bash', flock: 'util-linux', tar: 'tar', gzip: 'gzip', npm: 'npm' };
+const SCRIPT_COMMANDS: Readonly<Record<string, string>> = {
+  bash: 'bash',
+  flock: 'util-linux',
+  tar: 'tar',
+  gzip: 'gzip',
+  npm: 'npm',
+};
 /** node-gyp's needs for code-server's native modules. */
 const BUILD_COMMANDS: Readonly<Record<string, string>> = { make: 'make', 'g++': 'g++', python3: 'python3' };
 
 export function startPreflight(facts: StartFacts): Preflight {
   const fail = (message: string): Preflight => ({ ok: false, message: `npm start cannot run here: ${message}` });
   if (facts.platform === 'win32') {
-    return fail(`it runs VS Code's server on Linux, and this is Windows. Run \`npm start\` inside WSL (e.g. Ubuntu: \`wsl --install\`, then clone the repository inside WSL), or ${F5}`);
+    return fail(
+      `it runs VS Code's server on Linux, and this is Windows. Run \`npm start\` inside WSL (e.g. Ubuntu: \`wsl --install\`, then clone the repository inside WSL), or ${F5}`,
+    );
   }
   if (facts.platform === 'darwin') {
-    return fail(`its installer uses Linux-only pieces (apt-get, flock, Node 24's linux-x64 build), and this is macOS. Instead, ${F5}`);
+    return fail(
+      `its installer uses Linux-only pieces (apt-get, flock, Node 24's linux-x64 build), and this is macOS. Instead, ${F5}`,
+    );
   }
   if (facts.platform !== 'linux') {
     return fail(`it supports Linux on x64 only, and this is ${facts.platform}/${facts.arch}. Instead, ${F5}`);
   }
   if (facts.arch !== 'x64') {
-    return fail(`its installer fetches Node 24 and ripgrep for x64 Linux only, and this machine is ${facts.arch}. Instead, ${F5}`);
+    return fail(
+      `its installer fetches Node 24 and ripgrep for x64 Linux only, and this machine is ${facts.arch}. Instead, ${F5}`,
+    );
   }
   if (facts.libc === 'musl') {
-    return fail(`this Linux uses musl (e.g. Alpine), and Node 24's Linux build and VS Code's native modules need glibc. Use a glibc distribution (Debian, Ubuntu, Fedora) or a container of one, or ${F5}`);
+    return fail(
+      `this Linux uses musl (e.g. Alpine), and Node 24's Linux build and VS Code's native modules need glibc. Use a glibc distribution (Debian, Ubuntu, Fedora) or a container of one, or ${F5}`,
+    );
   }
   if (facts.hostInstalled) return { ok: true };
 
   const missingScript = Object.keys(SCRIPT_COMMANDS).filter((command) => !facts.commands[command]);
   if (missingScript.length) {
     const packages = [...new Set(missingScript.map((command) => SCRIPT_COMMANDS[command]))];
-    return fail(`the installer needs ${missingScript.join(', ')} on PATH. Install ${packages.join(' ')} (e.g. \`sudo apt-get install ${packages.join(' ')}\`), then run npm start again.`);
+    return fail(
+      `the installer needs ${missingScript.join(', ')} on PATH. Install ${packages.join(' ')} (e.g. \`sudo apt-get install ${packages.join(' ')}\`), then run npm start again.`,
+    );
   }
   // What the installer would get from apt-get itself, and what node-gyp needs (not installed by it).
   const missingBuild = Object.keys(BUILD_COMMANDS).filter((command) => !facts.commands[command]);
   const aptInstalls = [...(facts.commands.rg ? [] : ['ripgrep']), ...(facts.gssapiHeader ? [] : ['libkrb5-dev'])];
-  const byHand = [...missingBuild.map((command) => BUILD_COMMANDS[command] as string), ...(facts.commands['apt-get'] && facts.canInstallPackages ? [] : aptInstalls)];
+  const byHand = [
+    ...missingBuild.map((command) => BUILD_COMMANDS[command] as string),
+    ...(facts.commands['apt-get'] && facts.canInstallPackages ? [] : aptInstalls),
+  ];
   if (byHand.length) {
     const packages = [...new Set(byHand)];
     const how = facts.commands['apt-get'] ? `\`sudo apt-get install ${packages.join(' ')}\`` : 'your package manager';
     const where = facts.commands['apt-get'] ? '' : ' (the installer cannot add them without apt-get)';
-    return fail(`building VS Code's server needs ${packages.join(', ')}, missing here${where}. Install them with ${how}, then run npm start again. Or ${F5}`);
+    return fail(
+      `building VS Code's server needs ${packages.join(', ')}, missing here${where}. Install them with ${how}, then run npm start again. Or ${F5}`,
+    );
   }
   if (facts.freeBytes !== undefined && facts.freeBytes < NEEDED_FREE_BYTES) {
     const gb = (bytes: number): string => (bytes / 1e9).toFixed(1);
-    return fail(`the VS Code server and Node 24 take about 1 GB in ${facts.cacheDir}, and only ${gb(facts.freeBytes)} GB is free there. Free some space, or point UNIFIED_INFERENCE_TEST_CACHE at a disk with room, then run npm start again.`);
+    return fail(
+      `the VS Code server and Node 24 take about 1 GB in ${facts.cacheDir}, and only ${gb(facts.freeBytes)} GB is free there. Free some space, or point UNIFIED_INFERENCE_TEST_CACHE at a disk with room, then run npm start again.`,
+    );
   }
   return { ok: true };
 }

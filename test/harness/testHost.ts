@@ -20,11 +20,17 @@ interface HostPaths {
  * `browser: false` (npm start, where the user brings the browser) leaves Chromium out.
  */
 export function ensureTestHost(options: { readonly browser?: boolean } = {}): HostPaths {
-  const cache = process.env.UNIFIED_INFERENCE_TEST_CACHE ?? join(process.env.HOME ?? tmpdir(), '.cache', 'unified-inference-test-host');
+  const cache =
+    process.env.UNIFIED_INFERENCE_TEST_CACHE ??
+    join(process.env.HOME ?? tmpdir(), '.cache', 'unified-inference-test-host');
   const pathsFile = join(cache, 'paths.json');
   const env = options.browser === false ? { ...process.env, UNIFIED_INFERENCE_NO_BROWSER: '1' } : process.env;
-  const result = spawnSync('bash', [join(REPO_ROOT, 'test', 'harness', 'installTestHost.sh')], { stdio: 'inherit', env });
-  if (result.status !== 0 || !existsSync(pathsFile)) throw new Error('Could not install the test host (see the lines above).');
+  const result = spawnSync('bash', [join(REPO_ROOT, 'test', 'harness', 'installTestHost.sh')], {
+    stdio: 'inherit',
+    env,
+  });
+  if (result.status !== 0 || !existsSync(pathsFile))
+    throw new Error('Could not install the test host (see the lines above).');
   return JSON.parse(readFileSync(pathsFile, 'utf8')) as HostPaths;
 }
 
@@ -34,7 +40,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -95,7 +103,11 @@ export interface ServerOptions {
 /** The default profile's extension list, naming each folder where it is (nothing is copied). */
 function writeInstalledExtensions(extensionsDir: string, folders: readonly string[]): void {
   const entries = folders.map((folder) => {
-    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as {
+      publisher: string;
+      name: string;
+      version: string;
+    };
     return {
       identifier: { id: `${manifest.publisher}.${manifest.name}`.toLowerCase() },
       version: manifest.version,
@@ -131,7 +143,11 @@ export async function startVsCodeServer(host: HostPaths, options: ServerOptions 
   const settings = JSON.stringify({ ...baseUserSettings, ...options.userSettings }, null, 2);
   // The browser workbench keeps user settings in the browser; the server's Machine settings are
   // what an extension host on the server reads for machine-overridable keys, so write both.
-  for (const dir of [join(dirs.userData, 'User'), join(dirs.serverData, 'data', 'Machine'), join(dirs.serverData, 'data', 'User')]) {
+  for (const dir of [
+    join(dirs.userData, 'User'),
+    join(dirs.serverData, 'data', 'Machine'),
+    join(dirs.serverData, 'data', 'User'),
+  ]) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'settings.json'), settings);
   }
@@ -141,17 +157,23 @@ export async function startVsCodeServer(host: HostPaths, options: ServerOptions 
     host.node,
     [
       join(host.vscodeServer, 'out', 'server-main.js'),
-      '--host', '127.0.0.1',
-      '--port', String(port),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
       '--without-connection-token',
       '--accept-server-license-terms',
       '--enable-smoke-test-driver',
       '--disable-telemetry',
       '--disable-workspace-trust',
-      '--user-data-dir', dirs.userData,
-      '--server-data-dir', dirs.serverData,
-      '--extensions-dir', dirs.extensions,
-      '--default-folder', dirs.workspace,
+      '--user-data-dir',
+      dirs.userData,
+      '--server-data-dir',
+      dirs.serverData,
+      '--extensions-dir',
+      dirs.extensions,
+      '--default-folder',
+      dirs.workspace,
     ],
     {
       detached: true,
@@ -175,8 +197,18 @@ export async function startVsCodeServer(host: HostPaths, options: ServerOptions 
   const stop = async (): Promise<void> => {
     if (server.exitCode !== null || server.pid === undefined) return;
     const exited = new Promise<void>((done) => server.once('exit', () => done()));
-    try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
-    const timer = setTimeout(() => { try { process.kill(-server.pid!, 'SIGKILL'); } catch { /* gone */ } }, 2000);
+    try {
+      process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-server.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }, 2000);
     await exited;
     clearTimeout(timer);
   };
@@ -187,7 +219,9 @@ export async function startVsCodeServer(host: HostPaths, options: ServerOptions 
     try {
       const response = await fetch(`${url}/version`);
       if (response.ok) break;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`VS Code server did not answer within 30 s:\n${output}`);
@@ -195,7 +229,9 @@ export async function startVsCodeServer(host: HostPaths, options: ServerOptions 
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
-    url, port, runDir,
+    url,
+    port,
+    runDir,
     pid: server.pid ?? 0,
     workspace: dirs.workspace,
     serverDataDir: dirs.serverData,
@@ -206,15 +242,25 @@ export async function startVsCodeServer(host: HostPaths, options: ServerOptions 
 }
 
 const BROWSER_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
   '--disable-dev-shm-usage',
 ];
 const VIEWPORT = { width: 1400, height: 900 };
 
 /** Headless Debian Chromium with a fresh profile on disk; flags keep it off the closed network. */
 export async function launchBrowser(host: HostPaths, profileDir: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(profileDir, { executablePath: host.chromium, headless: true, viewport: VIEWPORT, args: BROWSER_ARGS });
+  return chromium.launchPersistentContext(profileDir, {
+    executablePath: host.chromium,
+    headless: true,
+    viewport: VIEWPORT,
+    args: BROWSER_ARGS,
+  });
 }
 
 let shared: Promise<Browser> | undefined;

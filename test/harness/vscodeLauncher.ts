@@ -4,7 +4,14 @@
 // The suite's own report reaches us through the file named by UNIFIED_INFERENCE_TEST_REPORT.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureTestHost, launchBrowser, removeRunDir, startVsCodeServer, waitForWorkbench, workbenchUrl } from './testHost';
+import {
+  ensureTestHost,
+  launchBrowser,
+  removeRunDir,
+  startVsCodeServer,
+  waitForWorkbench,
+  workbenchUrl,
+} from './testHost';
 import { findSecretLeaks } from './secretScan';
 
 const SUITE_TIMEOUT_MS = 10 * 60_000;
@@ -24,7 +31,9 @@ async function main(): Promise<number> {
   const [developmentPath, ...otherExtensions] = flags('extensionDevelopmentPath');
   const testsPath = flag('extensionTestsPath');
   if (!developmentPath || !testsPath) {
-    console.error('usage: vscodeLauncher --extensionDevelopmentPath=DIR [--extensionDevelopmentPath=DIR2 ...] --extensionTestsPath=FILE');
+    console.error(
+      'usage: vscodeLauncher --extensionDevelopmentPath=DIR [--extensionDevelopmentPath=DIR2 ...] --extensionTestsPath=FILE',
+    );
     return 2;
   }
   const host = ensureTestHost();
@@ -46,15 +55,19 @@ async function main(): Promise<number> {
       if (process.env.UNIFIED_INFERENCE_TEST_VERBOSE) console.log('[workbench]', ...args);
     });
     const remote = (path: string): string => `vscode-remote://127.0.0.1:${server.port}${path}`;
-    await page.goto(workbenchUrl(server, [
-      ['extensionDevelopmentPath', remote(developmentPath)],
-      ['extensionTestsPath', remote(testsPath)],
-    ]));
+    await page.goto(
+      workbenchUrl(server, [
+        ['extensionDevelopmentPath', remote(developmentPath)],
+        ['extensionTestsPath', remote(testsPath)],
+      ]),
+    );
     await waitForWorkbench(page);
-    const timeout = new Promise<number>((resolve) => setTimeout(() => {
-      console.error(`The integration suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s.`);
-      resolve(1);
-    }, SUITE_TIMEOUT_MS).unref());
+    const timeout = new Promise<number>((resolve) =>
+      setTimeout(() => {
+        console.error(`The integration suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s.`);
+        resolve(1);
+      }, SUITE_TIMEOUT_MS).unref(),
+    );
     code = await Promise.race([exitCode, timeout]);
   } finally {
     await context.close().catch(() => undefined);
@@ -67,11 +80,17 @@ async function main(): Promise<number> {
     const leaks = findSecretLeaks(server.runDir, secret);
     const report = process.env.UNIFIED_INFERENCE_TEST_REPORT;
     if (leaks.length) {
-      console.error(`The API key used by the suite was found in ${leaks.length} file(s) after the run:\n  ${leaks.join('\n  ')}`);
+      console.error(
+        `The API key used by the suite was found in ${leaks.length} file(s) after the run:\n  ${leaks.join('\n  ')}`,
+      );
       code = 1;
     }
     if (report && existsSync(report)) {
-      const summary = JSON.parse(readFileSync(report, 'utf8')) as { passed: number; failed: number; secretScan?: unknown };
+      const summary = JSON.parse(readFileSync(report, 'utf8')) as {
+        passed: number;
+        failed: number;
+        secretScan?: unknown;
+      };
       summary.secretScan = { filesWithKey: leaks.length };
       writeFileSync(report, JSON.stringify(summary));
     }

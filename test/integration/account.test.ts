@@ -5,7 +5,15 @@ import type { CreditsState } from '../../src/core/account/creditsPresentation';
 import type { TestApi } from '../../src/extension/testApi';
 import { startConnectProxy } from '../harness/connectProxy';
 import { startGateway, type LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, recordNotifications, replace, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import {
+  activateExtension,
+  clearKeyThroughCommand,
+  recordNotifications,
+  replace,
+  setKeyThroughCommand,
+  setSetting,
+  waitFor,
+} from './extensionHost';
 import { closedPort } from '../harness/closedPort';
 
 const SECOND_KEY = 'sim-second-key-0042';
@@ -38,9 +46,17 @@ describe('account: credits, connection and catalog against the local gateway', f
 
   it('says what is missing before the gateway and the key are set', async () => {
     await setSetting('baseUrl', undefined);
-    await waitFor(() => api.creditsItem.presentation?.text, (text) => text === '$(gear) Configure gateway', 'Configure gateway');
+    await waitFor(
+      () => api.creditsItem.presentation?.text,
+      (text) => text === '$(gear) Configure gateway',
+      'Configure gateway',
+    );
     await setSetting('baseUrl', gateway.url);
-    await waitFor(() => api.creditsItem.presentation?.text, (text) => text === '$(key) Set API key', 'Set API key');
+    await waitFor(
+      () => api.creditsItem.presentation?.text,
+      (text) => text === '$(key) Set API key',
+      'Set API key',
+    );
   });
 
   it('shows the balance from /quota once the key is set', async () => {
@@ -55,14 +71,22 @@ describe('account: credits, connection and catalog against the local gateway', f
     const before = credits(await refreshed());
     const client = api.connection.setup.client!;
     for (let i = 0; i < 3; i++) {
-      await client.chat.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: `Write a long answer about streams, number ${i}.` }] });
+      await client.chat.create({
+        model: CHAT_MODEL,
+        messages: [{ role: 'user', content: `Write a long answer about streams, number ${i}.` }],
+      });
       api.connection.reportModelUse();
     }
     const after = await waitFor(state, (s) => s.kind === 'ok' && s.reading.credits < before, 'a lower balance');
     assert.ok(credits(after) < before);
     assert.equal(credits(after), gateway.credits(gateway.apiKey));
     assert.ok(api.credits.spend().session > 0, 'spend this session is measured');
-    await waitFor(() => api.creditsItem.presentation?.tooltip ?? '', (tooltip) => /Spent this session: \$0\.0*[1-9]|Spent this session: \$[1-9]|Spent this session: <\$0\.01/.test(tooltip), 'the spend in the tooltip');
+    await waitFor(
+      () => api.creditsItem.presentation?.tooltip ?? '',
+      (tooltip) =>
+        /Spent this session: \$0\.0*[1-9]|Spent this session: \$[1-9]|Spent this session: <\$0\.01/.test(tooltip),
+      'the spend in the tooltip',
+    );
   });
 
   it('colours the balance under the thresholds and notifies once when it gets low', async () => {
@@ -88,10 +112,10 @@ describe('account: credits, connection and catalog against the local gateway', f
 
   it('applies a changed key at once, without reload', async () => {
     await setKeyThroughCommand(SECOND_KEY);
-    const shown = await waitFor(state, (s) => s.kind === 'ok' && s.reading.credits === 3, 'the second key\'s balance');
+    const shown = await waitFor(state, (s) => s.kind === 'ok' && s.reading.credits === 3, "the second key's balance");
     assert.equal(credits(shown), 3);
     await setKeyThroughCommand(gateway.apiKey);
-    await waitFor(state, (s) => s.kind === 'ok' && s.reading.credits !== 3, 'the first key\'s balance again');
+    await waitFor(state, (s) => s.kind === 'ok' && s.reading.credits !== 3, "the first key's balance again");
   });
 
   it('reports out of credits once, with the reset time, when a request is refused', async () => {
@@ -101,9 +125,19 @@ describe('account: credits, connection and catalog against the local gateway', f
     const notes = recordNotifications();
     try {
       for (let i = 0; i < 2; i++) {
-        const error = await api.connection.setup.client!.chat.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'hi' }] }).then(() => undefined, (e: unknown) => e);
+        const error = await api.connection.setup
+          .client!.chat.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'hi' }] })
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
         // The extension's client is bundled with its own copy of the error classes: compare by name.
-        assert.ok(error instanceof Error && error.name === 'RateLimitError' && (error as { quotaExhausted?: boolean }).quotaExhausted, `the gateway refuses: out of credits (got ${String(error)})`);
+        assert.ok(
+          error instanceof Error &&
+            error.name === 'RateLimitError' &&
+            (error as { quotaExhausted?: boolean }).quotaExhausted,
+          `the gateway refuses: out of credits (got ${String(error)})`,
+        );
         api.connection.reportFailure(error);
       }
       assert.equal(state().kind, 'outOfCredits');
@@ -129,10 +163,22 @@ describe('account: credits, connection and catalog against the local gateway', f
     const empty = await startGateway({ port, demoCredits: 0 });
     const notes = recordNotifications();
     try {
-      const error = await api.connection.setup.client!.chat.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'hi' }] }).then(() => undefined, (e: unknown) => e);
-      assert.ok(error instanceof Error && error.name === 'RateLimitError', `refused for lack of credits (got ${String(error)})`);
+      const error = await api.connection.setup
+        .client!.chat.create({ model: CHAT_MODEL, messages: [{ role: 'user', content: 'hi' }] })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      assert.ok(
+        error instanceof Error && error.name === 'RateLimitError',
+        `refused for lack of credits (got ${String(error)})`,
+      );
       api.connection.reportFailure(error);
-      const shown = await waitFor(() => notes.shown.filter((n) => n.kind === 'error' && /out of credits/.test(n.message)), (out) => out.length > 0, 'the out-of-credits notice');
+      const shown = await waitFor(
+        () => notes.shown.filter((n) => n.kind === 'error' && /out of credits/.test(n.message)),
+        (out) => out.length > 0,
+        'the out-of-credits notice',
+      );
       assert.match(shown[0]!.message, /New credits when the window resets \(resets in .+\)/);
       assert.equal(empty.requests.filter((r) => r.path === '/api/v1/quota').length, 1, 'one quota read for the notice');
       assert.equal(state().kind, 'outOfCredits');
@@ -160,7 +206,12 @@ describe('account: credits, connection and catalog against the local gateway', f
     const other = await startGateway();
     try {
       await setSetting('baseUrl', other.url);
-      await waitFor(state, (s) => s.kind === 'ok' && s.reading.credits === other.credits(other.apiKey), 'the other gateway\'s balance', 20_000).catch(async () => {
+      await waitFor(
+        state,
+        (s) => s.kind === 'ok' && s.reading.credits === other.credits(other.apiKey),
+        "the other gateway's balance",
+        20_000,
+      ).catch(async () => {
         // The demo key is the same on both gateways; the reading must come from `other`.
         await refreshed();
       });
@@ -181,7 +232,9 @@ describe('account: credits, connection and catalog against the local gateway', f
   it('tests the connection: model count and balance when it works', async () => {
     const notes = recordNotifications();
     try {
-      const report = await vscode.commands.executeCommand<{ ok: boolean; modelCount?: number; credits?: number }>('unifiedInference.testConnection');
+      const report = await vscode.commands.executeCommand<{ ok: boolean; modelCount?: number; credits?: number }>(
+        'unifiedInference.testConnection',
+      );
       assert.equal(report.ok, true);
       const models = await new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey }).models.list();
       assert.equal(report.modelCount, models.length);
@@ -197,8 +250,14 @@ describe('account: credits, connection and catalog against the local gateway', f
     try {
       if (baseUrl) await setSetting('baseUrl', baseUrl);
       if (key) await setKeyThroughCommand(key);
-      await waitFor(() => api.connection.setup.baseUrl, (url) => url === (baseUrl ?? gateway.url), 'the new address');
-      const report = await vscode.commands.executeCommand<{ ok: boolean; diagnosis?: { kind: string } }>('unifiedInference.testConnection');
+      await waitFor(
+        () => api.connection.setup.baseUrl,
+        (url) => url === (baseUrl ?? gateway.url),
+        'the new address',
+      );
+      const report = await vscode.commands.executeCommand<{ ok: boolean; diagnosis?: { kind: string } }>(
+        'unifiedInference.testConnection',
+      );
       assert.equal(report.ok, false);
       const error = notes.shown.find((n) => n.kind === 'error');
       assert.ok(error, 'an error notification was shown');
@@ -214,7 +273,12 @@ describe('account: credits, connection and catalog against the local gateway', f
     const port = await closedPort();
     const { kind, message } = await failingTest(`http://127.0.0.1:${port}`);
     assert.equal(kind, 'refused');
-    assert.match(message, new RegExp(`^Unified Inference: 127\\.0\\.0\\.1:${port} refused the connection\\. .* Start the gateway, or correct the port in the base URL setting\\.$`));
+    assert.match(
+      message,
+      new RegExp(
+        `^Unified Inference: 127\\.0\\.0\\.1:${port} refused the connection\\. .* Start the gateway, or correct the port in the base URL setting\\.$`,
+      ),
+    );
   });
 
   it('tests the connection: a refused key (401)', async () => {
@@ -228,18 +292,29 @@ describe('account: credits, connection and catalog against the local gateway', f
     assert.equal(kind, 'notFound');
   });
 
-  it('goes through the proxy in VS Code\'s http.proxy setting', async () => {
+  it("goes through the proxy in VS Code's http.proxy setting", async () => {
     const proxy = await startConnectProxy();
     try {
       await vscode.workspace.getConfiguration('http').update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
-      await waitFor(() => api.connection.setup.proxy, (p) => p !== undefined, 'the proxy to be in use');
+      await waitFor(
+        () => api.connection.setup.proxy,
+        (p) => p !== undefined,
+        'the proxy to be in use',
+      );
       const report = await vscode.commands.executeCommand<{ ok: boolean }>('unifiedInference.testConnection');
       assert.equal(report.ok, true);
       const host = new URL(gateway.url).host;
-      assert.ok([...proxy.connects, ...proxy.requests].some((target) => target.includes(host)), `the proxy carried the requests (saw ${JSON.stringify([...proxy.connects, ...proxy.requests])})`);
+      assert.ok(
+        [...proxy.connects, ...proxy.requests].some((target) => target.includes(host)),
+        `the proxy carried the requests (saw ${JSON.stringify([...proxy.connects, ...proxy.requests])})`,
+      );
     } finally {
       await vscode.workspace.getConfiguration('http').update('proxy', undefined, vscode.ConfigurationTarget.Global);
-      await waitFor(() => api.connection.setup.proxy, (p) => p === undefined, 'no proxy');
+      await waitFor(
+        () => api.connection.setup.proxy,
+        (p) => p === undefined,
+        'no proxy',
+      );
       await proxy.stop();
     }
   });
@@ -248,14 +323,23 @@ describe('account: credits, connection and catalog against the local gateway', f
     await api.catalog.refresh();
     const groups = api.models.groups();
     for (const category of ['chat', 'embedding', 'rerank', 'transcription', 'speech', 'image']) {
-      assert.ok(groups.some((g) => g.category === category), `${category} models are listed`);
+      assert.ok(
+        groups.some((g) => g.category === category),
+        `${category} models are listed`,
+      );
     }
-    assert.ok(api.catalog.snapshot && api.catalog.snapshot.fetchedAt <= Date.now(), 'the catalog is cached with a time stamp');
+    assert.ok(
+      api.catalog.snapshot && api.catalog.snapshot.fetchedAt <= Date.now(),
+      'the catalog is cached with a time stamp',
+    );
     const first = api.catalog.snapshot.models[0]!;
     assert.equal(api.catalog.model(first.id), first, 'a model is found by its id');
     assert.equal(api.catalog.model('no-such/model'), undefined, 'an id the catalog does not list finds none');
     api.models.setFilter('embedding');
-    assert.deepEqual(api.models.groups().map((g) => g.category), ['embedding']);
+    assert.deepEqual(
+      api.models.groups().map((g) => g.category),
+      ['embedding'],
+    );
     api.models.setFilter('');
   });
 
@@ -268,11 +352,16 @@ describe('account: credits, connection and catalog against the local gateway', f
     try {
       const picked = await vscode.commands.executeCommand<string>('unifiedInference.pickDefaultEmbeddingModel');
       assert.match(picked, /text-embedding-sim-large/);
-      assert.ok(offered.every((label) => /embed|Show all|Clear/.test(label)), `only embedding models offered: ${offered.join(', ')}`);
+      assert.ok(
+        offered.every((label) => /embed|Show all|Clear/.test(label)),
+        `only embedding models offered: ${offered.join(', ')}`,
+      );
       assert.equal(vscode.workspace.getConfiguration('unifiedInference').get('defaultModels.embedding'), picked);
     } finally {
       restore();
-      await vscode.workspace.getConfiguration('unifiedInference').update('defaultModels.embedding', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace
+        .getConfiguration('unifiedInference')
+        .update('defaultModels.embedding', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
@@ -283,14 +372,26 @@ describe('account: credits, connection and catalog against the local gateway', f
     const quotaReads = gateway.requests.filter((r) => r.path === '/api/v1/quota').length;
     try {
       await setSetting('credits.warningThreshold', 1000);
-      await waitFor(() => api.creditsItem.presentation?.severity, (severity) => severity === 'warning', 'the warning colour');
+      await waitFor(
+        () => api.creditsItem.presentation?.severity,
+        (severity) => severity === 'warning',
+        'the warning colour',
+      );
       await setSetting('defaultModels.chat', CHAT_MODEL);
       await setSetting('chat.api', 'messages');
       await new Promise((resolve) => setTimeout(resolve, 1000));
       assert.equal(rebuilt, 0, 'thresholds, default models and the chat API do not rebuild the connection');
-      assert.equal(gateway.requests.filter((r) => r.path === '/api/v1/quota').length, quotaReads, 'nor read the balance again');
+      assert.equal(
+        gateway.requests.filter((r) => r.path === '/api/v1/quota').length,
+        quotaReads,
+        'nor read the balance again',
+      );
       await setSetting('extraHeaders', { 'X-Team': 'research' });
-      await waitFor(() => rebuilt, (n) => n === 1, 'a rebuild for a connection setting');
+      await waitFor(
+        () => rebuilt,
+        (n) => n === 1,
+        'a rebuild for a connection setting',
+      );
     } finally {
       listener.dispose();
       await setSetting('credits.warningThreshold', undefined);
@@ -298,7 +399,11 @@ describe('account: credits, connection and catalog against the local gateway', f
       await setSetting('chat.api', undefined);
       await setSetting('extraHeaders', undefined);
     }
-    await waitFor(() => api.creditsItem.presentation?.severity, (severity) => severity === 'normal', 'the normal colour again');
+    await waitFor(
+      () => api.creditsItem.presentation?.severity,
+      (severity) => severity === 'normal',
+      'the normal colour again',
+    );
   });
 
   it('shows an unreadable CA certificate file in Test Connection and the status bar tooltip', async () => {
@@ -306,29 +411,58 @@ describe('account: credits, connection and catalog against the local gateway', f
     const notes = recordNotifications();
     try {
       await setSetting('caCertificateFile', missing);
-      await waitFor(() => api.connection.setup.problem, (problem) => problem !== undefined, 'the setup problem');
-      const report = await vscode.commands.executeCommand<{ ok: boolean; setupProblem?: string }>('unifiedInference.testConnection');
+      await waitFor(
+        () => api.connection.setup.problem,
+        (problem) => problem !== undefined,
+        'the setup problem',
+      );
+      const report = await vscode.commands.executeCommand<{ ok: boolean; setupProblem?: string }>(
+        'unifiedInference.testConnection',
+      );
       assert.equal(report.ok, true, 'plain http still connects');
       assert.match(report.setupProblem ?? '', /CA certificate file .*unified-inference-test-ca\.pem could not be read/);
-      assert.ok(notes.shown.some((n) => n.kind === 'warning' && /could not be read/.test(n.message)), 'the test result says so');
-      await waitFor(() => api.creditsItem.presentation?.tooltip ?? '', (tooltip) => /Connection setup:.*could not be read/.test(tooltip), 'the tooltip to say so');
+      assert.ok(
+        notes.shown.some((n) => n.kind === 'warning' && /could not be read/.test(n.message)),
+        'the test result says so',
+      );
+      await waitFor(
+        () => api.creditsItem.presentation?.tooltip ?? '',
+        (tooltip) => /Connection setup:.*could not be read/.test(tooltip),
+        'the tooltip to say so',
+      );
     } finally {
       notes.restore();
       await setSetting('caCertificateFile', undefined);
     }
-    await waitFor(() => api.connection.setup.problem, (problem) => problem === undefined, 'no setup problem');
-    await waitFor(() => api.creditsItem.presentation?.tooltip ?? '', (tooltip) => !/Connection setup/.test(tooltip), 'the tooltip without it');
+    await waitFor(
+      () => api.connection.setup.problem,
+      (problem) => problem === undefined,
+      'no setup problem',
+    );
+    await waitFor(
+      () => api.creditsItem.presentation?.tooltip ?? '',
+      (tooltip) => !/Connection setup/.test(tooltip),
+      'the tooltip without it',
+    );
   });
 
   it('shows no cached catalog once the key is cleared (the view offers to set one), and the catalog again with a key', async () => {
     const cached = (await api.catalog.refresh())!.models[0]!.id;
     assert.ok(api.models.groups().length > 0);
     await clearKeyThroughCommand(true);
-    await waitFor(() => api.models.groups().length, (n) => n === 0, 'an empty Models view');
+    await waitFor(
+      () => api.models.groups().length,
+      (n) => n === 0,
+      'an empty Models view',
+    );
     assert.equal(api.catalog.snapshot, undefined);
     assert.equal(api.catalog.model(cached), undefined, 'no model of the old catalog is found without a key');
     await setKeyThroughCommand(gateway.apiKey);
-    await waitFor(() => api.models.groups().length, (n) => n > 0, 'the catalog again');
+    await waitFor(
+      () => api.models.groups().length,
+      (n) => n > 0,
+      'the catalog again',
+    );
   });
 
   it('warns that the key travels in clear text for an http:// address on another machine (Set Gateway Address, tooltip, Test Connection), not for loopback', async () => {
@@ -337,28 +471,49 @@ describe('account: credits, connection and catalog against the local gateway', f
     const remote = 'http://gateway.invalid:8080';
     let asked: vscode.InputBoxOptions | undefined;
     const notes = recordNotifications();
-    const restoreInput = replace(vscode.window, 'showInputBox', (async (options?: vscode.InputBoxOptions) => {
+    const restoreInput = replace(vscode.window, 'showInputBox', async (options?: vscode.InputBoxOptions) => {
       asked = options;
       return remote;
-    }));
+    });
     try {
       assert.equal(await vscode.commands.executeCommand('unifiedInference.setBaseUrl'), true);
       const warning = (await asked?.validateInput?.(remote)) as vscode.InputBoxValidationMessage | undefined;
-      assert.equal(warning?.severity, vscode.InputBoxValidationSeverity.Warning, 'the input box warns (and still accepts)');
+      assert.equal(
+        warning?.severity,
+        vscode.InputBoxValidationSeverity.Warning,
+        'the input box warns (and still accepts)',
+      );
       assert.match(warning?.message ?? '', /clear text/);
       assert.equal(await asked?.validateInput?.('http://127.0.0.1:8080'), undefined, 'loopback is fine');
       assert.equal(await asked?.validateInput?.('https://gateway.example.com'), undefined, 'https is fine');
-      assert.ok(notes.shown.some((n) => n.kind === 'warning' && /clear text/.test(n.message)), 'said once it is set');
-      await waitFor(() => api.connection.setup.problem ?? '', (problem) => /gateway\.invalid:8080 is http:\/\/ on another machine.*clear text/.test(problem), 'the connection problem');
-      await waitFor(() => api.creditsItem.presentation?.tooltip ?? '', (tooltip) => /Connection setup:.*clear text/.test(tooltip), 'the tooltip to say so');
-      const report = await vscode.commands.executeCommand<{ ok: boolean; setupProblem?: string }>('unifiedInference.testConnection');
+      assert.ok(
+        notes.shown.some((n) => n.kind === 'warning' && /clear text/.test(n.message)),
+        'said once it is set',
+      );
+      await waitFor(
+        () => api.connection.setup.problem ?? '',
+        (problem) => /gateway\.invalid:8080 is http:\/\/ on another machine.*clear text/.test(problem),
+        'the connection problem',
+      );
+      await waitFor(
+        () => api.creditsItem.presentation?.tooltip ?? '',
+        (tooltip) => /Connection setup:.*clear text/.test(tooltip),
+        'the tooltip to say so',
+      );
+      const report = await vscode.commands.executeCommand<{ ok: boolean; setupProblem?: string }>(
+        'unifiedInference.testConnection',
+      );
       assert.match(report.setupProblem ?? '', /clear text/, 'Test Connection says so');
     } finally {
       restoreInput();
       notes.restore();
     }
     await setSetting('baseUrl', gateway.url);
-    await waitFor(() => api.connection.setup.baseUrl, (url) => url === gateway.url, 'the local gateway again');
+    await waitFor(
+      () => api.connection.setup.baseUrl,
+      (url) => url === gateway.url,
+      'the local gateway again',
+    );
     assert.equal(api.connection.setup.problem, undefined, 'a loopback http:// gateway is no problem');
     await setKeyThroughCommand(gateway.apiKey);
   });

@@ -64,7 +64,10 @@ describe('API key (SecretStorage) through the commands', () => {
 
     const configuration = vscode.workspace.getConfiguration('unifiedInference');
     for (const key of ['baseUrl', 'authHeader']) {
-      assert.ok(!JSON.stringify(configuration.inspect(key) ?? {}).includes(KEY), `setting ${key} does not contain the key`);
+      assert.ok(
+        !JSON.stringify(configuration.inspect(key) ?? {}).includes(KEY),
+        `setting ${key} does not contain the key`,
+      );
     }
     assert.ok(!JSON.stringify(api.storedState()).includes(KEY), 'globalState/workspaceState do not contain the key');
   });

@@ -4,7 +4,15 @@ import type { AssistantTurn, ReplyCost } from '../../src/shared/chatModel';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, replace, setSetting, waitFor } from './extensionHost';
+import {
+  activateExtension,
+  clearKeyThroughCommand,
+  connectedGateway,
+  recordNotifications,
+  replace,
+  setSetting,
+  waitFor,
+} from './extensionHost';
 import { lastAssistantTurn, newConversationWith } from './chatDriver';
 
 // The chat panel's host side in the real extension host: the sidebar chat's controller driven with
@@ -42,7 +50,8 @@ describe('chat panel host against the local gateway', function () {
     let second: Promise<void> | undefined;
     api.chat.attach((message) => {
       posted.push(message);
-      if (message.type === 'replyEnded' && !second) second = api.chat.handle({ type: 'send', text: 'And the second question?' });
+      if (message.type === 'replyEnded' && !second)
+        second = api.chat.handle({ type: 'send', text: 'And the second question?' });
     });
     try {
       await api.chat.handle({ type: 'send', text: 'The first question.' });
@@ -52,23 +61,34 @@ describe('chat panel host against the local gateway', function () {
       api.chat.attach((message) => posted.push(message));
     }
     const turns = api.chat.current.turns;
-    assert.deepEqual(turns.map((turn) => turn.role), ['user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(
+      turns.map((turn) => turn.role),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
     assert.equal(turns[2]?.role === 'user' ? turns[2].text : '', 'And the second question?');
     assert.equal(lastReply().status, 'done');
   });
 
-  it('shows a reply\'s cost with its source: the catalog\'s pricing at once, else the balance once the gateway settled', async () => {
-    const costs = (id: string): ReplyCost[] => posted.flatMap((m) => (m.type === 'replyCost' && m.id === id ? [m.cost] : []));
+  it("shows a reply's cost with its source: the catalog's pricing at once, else the balance once the gateway settled", async () => {
+    const costs = (id: string): ReplyCost[] =>
+      posted.flatMap((m) => (m.type === 'replyCost' && m.id === id ? [m.cost] : []));
     // A priced model: usage x pricing, which is what the gateway charges.
     await useModel('sim-openai/gpt-sim-mini');
     posted.length = 0;
     let before = gateway.credits();
     await api.chat.handle({ type: 'send', text: 'What does a token cost?' });
     const priced = lastReply();
-    const [fromPricing] = await waitFor(() => costs(priced.id), (list) => list.length > 0, 'the priced cost');
+    const [fromPricing] = await waitFor(
+      () => costs(priced.id),
+      (list) => list.length > 0,
+      'the priced cost',
+    );
     assert.equal(fromPricing?.source, 'pricing');
     assert.ok((fromPricing?.credits ?? 0) > 0);
-    assert.ok(Math.abs((before - gateway.credits()) - (fromPricing?.credits ?? 0)) < 2e-6, `pricing ${fromPricing?.credits} = balance change ${before - gateway.credits()}`);
+    assert.ok(
+      Math.abs(before - gateway.credits() - (fromPricing?.credits ?? 0)) < 2e-6,
+      `pricing ${fromPricing?.credits} = balance change ${before - gateway.credits()}`,
+    );
     // No pricing listed, and the gateway settles two seconds after the reply: "pending", then the balance change.
     await useModel('sim-anthropic/sonnet-sim-4.5::settle-ms=2000');
     posted.length = 0;
@@ -76,12 +96,20 @@ describe('chat panel host against the local gateway', function () {
     await api.chat.handle({ type: 'send', text: 'And without a price list?' });
     const late = lastReply();
     assert.equal(late.status, 'done');
-    const settled = await waitFor(() => costs(late.id), (list) => list.some((cost) => cost.source === 'balance'), 'the settled cost', 30_000);
+    const settled = await waitFor(
+      () => costs(late.id),
+      (list) => list.some((cost) => cost.source === 'balance'),
+      'the settled cost',
+      30_000,
+    );
     assert.equal(settled[0]?.state, 'pending', 'said "pending" while the balance had not moved');
     const final = settled.at(-1);
     assert.equal(final?.source, 'balance');
     assert.equal(final?.estimate, false);
-    assert.ok((final?.credits ?? 0) > 0 && Math.abs((final?.credits ?? 0) - (before - gateway.credits())) < 2e-6, `${final?.credits} vs ${before - gateway.credits()}`);
+    assert.ok(
+      (final?.credits ?? 0) > 0 && Math.abs((final?.credits ?? 0) - (before - gateway.credits())) < 2e-6,
+      `${final?.credits} vs ${before - gateway.credits()}`,
+    );
     assert.deepEqual(lastReply().cost, final, 'the settled cost is saved with the reply, "pending" never is');
   });
 
@@ -91,25 +119,39 @@ describe('chat panel host against the local gateway', function () {
     await api.chat.handle({ type: 'send', text: 'What is a stream?' });
     const reply = lastReply();
     assert.equal(reply.status, 'done');
-    const deltas = posted.filter((m): m is Extract<HostToChatMessage, { type: 'replyDelta' }> => m.type === 'replyDelta' && m.id === reply.id);
+    const deltas = posted.filter(
+      (m): m is Extract<HostToChatMessage, { type: 'replyDelta' }> => m.type === 'replyDelta' && m.id === reply.id,
+    );
     assert.ok(deltas.length >= 1);
     assert.equal(deltas.map((d) => d.content ?? '').join(''), reply.content, 'the webview got every piece, in order');
     assert.ok(!posted.some((m) => m.type === 'conversation'), 'no whole conversation is sent while streaming');
     assert.ok(reply.usage && reply.usage.completionTokens > 0);
-    await waitFor(() => posted.find((m) => m.type === 'replyCost'), (m) => m !== undefined, 'the reply cost');
+    await waitFor(
+      () => posted.find((m) => m.type === 'replyCost'),
+      (m) => m !== undefined,
+      'the reply cost',
+    );
     assert.ok((lastReply().cost?.credits ?? 0) > 0, 'the quota fell by what the reply cost');
-    const history = await waitFor(async () => {
-      posted.length = 0;
-      await api.chat.handle({ type: 'searchHistory', query: 'stream' });
-      return posted.find((m): m is Extract<HostToChatMessage, { type: 'history' }> => m.type === 'history');
-    }, (h) => (h?.conversations.length ?? 0) > 0, 'the saved conversation');
+    const history = await waitFor(
+      async () => {
+        posted.length = 0;
+        await api.chat.handle({ type: 'searchHistory', query: 'stream' });
+        return posted.find((m): m is Extract<HostToChatMessage, { type: 'history' }> => m.type === 'history');
+      },
+      (h) => (h?.conversations.length ?? 0) > 0,
+      'the saved conversation',
+    );
     assert.equal(history?.conversations[0]?.title, 'What is a stream?');
   });
 
   it('stops a slow reply at once and keeps what arrived, then regenerates it', async () => {
     await useModel('sim-openai/gpt-sim-mini::delay-chunks=150');
     const sending = api.chat.handle({ type: 'send', text: 'Tell me slowly' });
-    await waitFor(() => api.chat.current.turns.at(-1), (t) => t?.role === 'assistant' && t.content.length > 0, 'the first words');
+    await waitFor(
+      () => api.chat.current.turns.at(-1),
+      (t) => t?.role === 'assistant' && t.content.length > 0,
+      'the first words',
+    );
     const started = Date.now();
     await api.chat.handle({ type: 'stop' });
     await sending;
@@ -129,9 +171,21 @@ describe('chat panel host against the local gateway', function () {
     await useModel('sim-openai/gpt-sim-mini');
     posted.length = 0;
     const sending = api.chat.handle({ type: 'send', text: 'read_file.md' });
-    const asked = await waitFor(() => posted.find((m): m is Extract<HostToChatMessage, { type: 'toolStep' }> => m.type === 'toolStep' && m.step.kind === 'function' && m.step.status === 'awaitingApproval'), (m) => m !== undefined, 'the approval question');
+    const asked = await waitFor(
+      () =>
+        posted.find(
+          (m): m is Extract<HostToChatMessage, { type: 'toolStep' }> =>
+            m.type === 'toolStep' && m.step.kind === 'function' && m.step.status === 'awaitingApproval',
+        ),
+      (m) => m !== undefined,
+      'the approval question',
+    );
     assert.equal(asked?.step.kind === 'function' ? asked.step.name : '', 'read_file');
-    await api.chat.handle({ type: 'approveTool', callId: asked?.step.kind === 'function' ? asked.step.id : '', decision: 'always' });
+    await api.chat.handle({
+      type: 'approveTool',
+      callId: asked?.step.kind === 'function' ? asked.step.id : '',
+      decision: 'always',
+    });
     await sending;
     const reply = lastReply();
     const step = reply.toolSteps[0];
@@ -141,7 +195,9 @@ describe('chat panel host against the local gateway', function () {
     // "Allow for this conversation": the next call of that tool runs without asking.
     posted.length = 0;
     await api.chat.handle({ type: 'send', text: 'read_file.md' });
-    assert.ok(!posted.some((m) => m.type === 'toolStep' && m.step.kind === 'function' && m.step.status === 'awaitingApproval'));
+    assert.ok(
+      !posted.some((m) => m.type === 'toolStep' && m.step.kind === 'function' && m.step.status === 'awaitingApproval'),
+    );
     const again = lastReply().toolSteps[0];
     assert.equal(again?.kind === 'function' ? again.status : '', 'done');
   });
@@ -149,7 +205,11 @@ describe('chat panel host against the local gateway', function () {
   it('refuses paths outside the workspace in the read tool', async () => {
     await useModel('sim-openai/gpt-sim-mini');
     const sending = api.chat.handle({ type: 'send', text: '../../etc/passwd read_file' });
-    const asked = await waitFor(() => api.chat.current.turns.at(-1), (t) => t?.role === 'assistant' && t.toolSteps.length > 0, 'the tool call');
+    const asked = await waitFor(
+      () => api.chat.current.turns.at(-1),
+      (t) => t?.role === 'assistant' && t.toolSteps.length > 0,
+      'the tool call',
+    );
     const step = (asked as AssistantTurn).toolSteps[0];
     await api.chat.handle({ type: 'approveTool', callId: step?.kind === 'function' ? step.id : '', decision: 'once' });
     await sending;
@@ -162,7 +222,12 @@ describe('chat panel host against the local gateway', function () {
     ['a refused key', 'sim-openai/gpt-sim-mini::status=401', 'auth', 'setApiKey'],
     ['no credits', 'sim-openai/gpt-sim-mini::status=429;code=insufficient_quota', 'outOfCredits', 'refreshCredits'],
     ['an interrupted stream', 'sim-openai/gpt-sim-mini::cut-after=700', 'interrupted', 'retry'],
-    ['rate limiting that outlasts the retries', 'sim-openai/gpt-sim-mini::status=429;retry-after=1', 'rateLimited', 'retry'],
+    [
+      'rate limiting that outlasts the retries',
+      'sim-openai/gpt-sim-mini::status=429;retry-after=1',
+      'rateLimited',
+      'retry',
+    ],
   ] as const) {
     it(`ends the reply with ${name}, offering the fix`, async () => {
       await useModel(model);
@@ -182,7 +247,9 @@ describe('chat panel host against the local gateway', function () {
     const reply = lastReply();
     assert.equal(reply.status, 'done');
     assert.match(reply.content, /Local simulation/);
-    const deltas = posted.filter((m): m is Extract<HostToChatMessage, { type: 'replyDelta' }> => m.type === 'replyDelta' && m.id === reply.id);
+    const deltas = posted.filter(
+      (m): m is Extract<HostToChatMessage, { type: 'replyDelta' }> => m.type === 'replyDelta' && m.id === reply.id,
+    );
     assert.equal(deltas.map((d) => d.content ?? '').join(''), reply.content, 'the webview got the text');
     assert.ok(reply.usage && reply.usage.completionTokens > 0);
     await useModel('sim-openai/gpt-sim-mini::html-200');
@@ -224,7 +291,11 @@ describe('chat panel host against the local gateway', function () {
     posted.length = 0;
     await vscode.commands.executeCommand('unifiedInference.chat.askAboutSelection');
     api.chat.attach((message) => posted.push(message));
-    const attached = await waitFor(() => api.chat.pendingAttachments, (list) => list.length > 0, 'the attachment');
+    const attached = await waitFor(
+      () => api.chat.pendingAttachments,
+      (list) => list.length > 0,
+      'the attachment',
+    );
     assert.equal(attached[0]?.kind, 'selection');
     assert.equal(attached[0]?.path, 'src/hello.ts');
     assert.equal(attached[0]?.startLine, 1);
@@ -237,7 +308,7 @@ describe('chat panel host against the local gateway', function () {
     await useModel('sim-openai/gpt-sim-mini');
     await api.chat.handle({ type: 'send', text: 'keep this one' });
     const id = api.chat.current.id;
-    const restoreInput = replace(vscode.window, 'showInputBox', (async () => 'Renamed talk'));
+    const restoreInput = replace(vscode.window, 'showInputBox', async () => 'Renamed talk');
     try {
       await api.chat.handle({ type: 'renameConversation', id });
     } finally {
@@ -247,7 +318,7 @@ describe('chat panel host against the local gateway', function () {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     assert.ok(folder);
     const target = vscode.Uri.joinPath(folder, 'exported-talk.md');
-    const restoreSave = replace(vscode.window, 'showSaveDialog', (async () => target));
+    const restoreSave = replace(vscode.window, 'showSaveDialog', async () => target);
     try {
       await api.chat.handle({ type: 'exportConversation', id });
     } finally {
@@ -259,7 +330,11 @@ describe('chat panel host against the local gateway', function () {
     await vscode.workspace.fs.delete(target);
     // Delete, then answer the notification with Undo.
     notes.restore();
-    const restoreInfo = replace(vscode.window, 'showInformationMessage', (async (message: string, ...items: string[]) => (message.startsWith('Deleted') ? items[0] : undefined)) as unknown as typeof vscode.window.showInformationMessage);
+    const restoreInfo = replace(vscode.window, 'showInformationMessage', (async (
+      message: string,
+      ...items: string[]
+    ) =>
+      message.startsWith('Deleted') ? items[0] : undefined) as unknown as typeof vscode.window.showInformationMessage);
     try {
       posted.length = 0;
       await api.chat.handle({ type: 'deleteConversation', id });
@@ -271,13 +346,21 @@ describe('chat panel host against the local gateway', function () {
     posted.length = 0;
     await api.chat.handle({ type: 'searchHistory', query: 'keep this one' });
     const listed = posted.find((m): m is Extract<HostToChatMessage, { type: 'history' }> => m.type === 'history');
-    assert.deepEqual(listed?.conversations.map((c) => c.title), ['Renamed talk'], 'Undo restored it');
+    assert.deepEqual(
+      listed?.conversations.map((c) => c.title),
+      ['Renamed talk'],
+      'Undo restored it',
+    );
   });
   it('says the gateway is unreachable, naming the configured address, and keeps the message', async () => {
     await useModel('sim-openai/gpt-sim-mini');
     const closed = 'http://127.0.0.1:9';
     await setSetting('baseUrl', closed);
-    await waitFor(() => api.connection.setup.baseUrl, (url) => url === closed, 'the new address');
+    await waitFor(
+      () => api.connection.setup.baseUrl,
+      (url) => url === closed,
+      'the new address',
+    );
     try {
       await api.chat.handle({ type: 'send', text: 'anyone there?' });
       const reply = lastReply();
@@ -285,14 +368,20 @@ describe('chat panel host against the local gateway', function () {
       assert.match(reply.error?.message ?? '', /127\.0\.0\.1:9/);
       assert.deepEqual(reply.error?.actions.slice(0, 2), ['retry', 'openSettings']);
       // Test Connection's words for the same failure, its next step included.
-      const report = await vscode.commands.executeCommand<{ diagnosis?: { kind: string; title: string; detail: string; nextStep: string } }>('unifiedInference.testConnection');
+      const report = await vscode.commands.executeCommand<{
+        diagnosis?: { kind: string; title: string; detail: string; nextStep: string };
+      }>('unifiedInference.testConnection');
       const diagnosis = report.diagnosis;
       assert.ok(diagnosis?.kind === 'refused', JSON.stringify(report));
       assert.equal(reply.error?.message, `${diagnosis.title}. ${diagnosis.detail} ${diagnosis.nextStep}`);
       assert.equal(api.chat.current.turns[0]?.role === 'user' ? api.chat.current.turns[0].text : '', 'anyone there?');
     } finally {
       await setSetting('baseUrl', gateway.url);
-      await waitFor(() => api.connection.setup.baseUrl, (url) => url === gateway.url, 'the gateway address again');
+      await waitFor(
+        () => api.connection.setup.baseUrl,
+        (url) => url === gateway.url,
+        'the gateway address again',
+      );
     }
     // Retry once the gateway is back: the same conversation goes on.
     await api.chat.handle({ type: 'errorAction', action: 'retry' });

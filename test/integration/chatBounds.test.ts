@@ -46,7 +46,10 @@ describe('chat bounds: hostile answers', function () {
     const reply = lastReply();
     assert.equal(reply.status, 'error');
     assert.equal(reply.error?.kind, 'interrupted');
-    assert.match(reply.error?.message ?? '', /The gateway sent an event larger than 16 MB, the most the extension reads for one event, so the answer was cut there\. What arrived is kept\./);
+    assert.match(
+      reply.error?.message ?? '',
+      /The gateway sent an event larger than 16 MB, the most the extension reads for one event, so the answer was cut there\. What arrived is kept\./,
+    );
     assert.ok(reply.content.length > 0, 'the text before the endless line is kept');
     const request = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1);
     assert.equal(await request?.closed, 'aborted', 'the extension hung up');
@@ -60,8 +63,20 @@ describe('chat bounds: hostile answers', function () {
     const id = api.chat.current.id;
     posted.length = 0;
     const sending = api.chat.handle({ type: 'send', text: 'read_file.md' });
-    const asked = await waitFor(() => posted.find((m): m is Extract<HostToChatMessage, { type: 'toolStep' }> => m.type === 'toolStep' && m.step.kind === 'function' && m.step.status === 'awaitingApproval'), (m) => m !== undefined, 'the approval question');
-    await api.chat.handle({ type: 'approveTool', callId: asked?.step.kind === 'function' ? asked.step.id : '', decision: 'always' });
+    const asked = await waitFor(
+      () =>
+        posted.find(
+          (m): m is Extract<HostToChatMessage, { type: 'toolStep' }> =>
+            m.type === 'toolStep' && m.step.kind === 'function' && m.step.status === 'awaitingApproval',
+        ),
+      (m) => m !== undefined,
+      'the approval question',
+    );
+    await api.chat.handle({
+      type: 'approveTool',
+      callId: asked?.step.kind === 'function' ? asked.step.id : '',
+      decision: 'always',
+    });
     await sending;
     const reply = lastReply();
     assert.equal(reply.status, 'done');
@@ -69,7 +84,11 @@ describe('chat bounds: hostile answers', function () {
     assert.equal(steps.length, 64);
     assert.ok(steps.every((step) => step.kind === 'function' && step.status === 'done'));
     const second = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1);
-    assert.match(JSON.stringify(second?.body), /4936 more tool calls were in your answer and were not run/, 'the model was told');
+    assert.match(
+      JSON.stringify(second?.body),
+      /4936 more tool calls were in your answer and were not run/,
+      'the model was told',
+    );
     // Before the request, once after the tool round, once at the end, and once more for the cost.
     const saves = api.chat.saveCounts.get(id) ?? 0;
     assert.ok(saves <= 5, `${saves} saves for one reply with 64 tool steps`);
@@ -85,7 +104,10 @@ describe('chat bounds: hostile answers', function () {
     assert.equal(reply.status, 'done');
     assert.equal(reply.toolSteps.length, 65);
     const summary = reply.toolSteps.at(-1);
-    assert.match(summary?.kind === 'server' ? summary.result ?? '' : '', /ran 4936 more tools in this answer; at most 64 are shown/);
+    assert.match(
+      summary?.kind === 'server' ? (summary.result ?? '') : '',
+      /ran 4936 more tools in this answer; at most 64 are shown/,
+    );
     const saves = api.chat.saveCounts.get(id) ?? 0;
     assert.ok(saves <= 4, `${saves} saves for one reply with 65 steps`);
     assert.equal(((await reloaded(id)).turns.at(-1) as AssistantTurn).toolSteps.length, 65);

@@ -18,7 +18,8 @@ export function lastAssistantTurn(api: TestApi): AssistantTurn {
 
 /** The last tool result the model got back (the whole of it), from the last chat request. */
 export function lastToolResult(gateway: LocalGateway): string {
-  const sent = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1)?.body as { messages?: Array<{ role: string; content?: unknown }> } | undefined;
+  const sent = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1)?.body as
+    { messages?: Array<{ role: string; content?: unknown }> } | undefined;
   return String(sent?.messages?.filter((m) => m.role === 'tool').at(-1)?.content ?? '');
 }
 
@@ -28,7 +29,11 @@ export async function newConversationWith(api: TestApi, posted: HostToChatMessag
   // messages: take them back.
   api.chat.attach((message) => posted.push(message));
   await setSetting('defaultModels.chat', model);
-  await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get<string>('defaultModels.chat'), (seen) => seen === model, 'the model setting');
+  await waitFor(
+    () => vscode.workspace.getConfiguration('unifiedInference').get<string>('defaultModels.chat'),
+    (seen) => seen === model,
+    'the model setting',
+  );
   await api.chat.handle({ type: 'newConversation' });
 }
 
@@ -39,12 +44,22 @@ export async function newConversationWith(api: TestApi, posted: HostToChatMessag
 export async function callScriptedTool(
   api: TestApi,
   posted: HostToChatMessage[],
-  call: { tool: string; args: Record<string, unknown>; decision?: ApprovalDecision; whileAsked?: (asked: FunctionStep) => Promise<void> },
+  call: {
+    tool: string;
+    args: Record<string, unknown>;
+    decision?: ApprovalDecision;
+    whileAsked?: (asked: FunctionStep) => Promise<void>;
+  },
 ): Promise<{ step: FunctionStep; asked: FunctionStep | undefined }> {
   posted.length = 0;
   const sending = api.chat.handle({ type: 'send', text: `${call.tool} ${JSON.stringify(call.args)}` });
-  const steps = (): FunctionStep[] => posted.flatMap((m) => (m.type === 'toolStep' && m.step.kind === 'function' ? [m.step] : []));
-  const first = await waitFor(() => steps()[0], (step) => step !== undefined, `the ${call.tool} call`);
+  const steps = (): FunctionStep[] =>
+    posted.flatMap((m) => (m.type === 'toolStep' && m.step.kind === 'function' ? [m.step] : []));
+  const first = await waitFor(
+    () => steps()[0],
+    (step) => step !== undefined,
+    `the ${call.tool} call`,
+  );
   const asked = first?.status === 'awaitingApproval' ? first : undefined;
   if (asked) {
     await call.whileAsked?.(asked);

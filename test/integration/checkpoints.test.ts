@@ -37,7 +37,10 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
   const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
   const reply = (turn: string): ReplyRef => ({ conversationId: `c-cptest-${run}`, turnId: turn });
   /** Restores through the extension's own restore, answering the preview; returns the plan it showed. */
-  async function restore(ref: ReplyRef, service?: CheckpointService): Promise<{ outcome: string; plan?: RestorePlan; later?: number }> {
+  async function restore(
+    ref: ReplyRef,
+    service?: CheckpointService,
+  ): Promise<{ outcome: string; plan?: RestorePlan; later?: number }> {
     let shown: PreparedRestore | undefined;
     let later: number | undefined;
     const confirm = async (prepared: PreparedRestore, laterReplies: number): Promise<boolean> => {
@@ -45,10 +48,13 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
       later = laterReplies;
       return true;
     };
-    const outcome = service ? await restoreToBefore(service, ref, new Log('Checkpoint test'), confirm) : await api.checkpoints.restore(ref, confirm);
+    const outcome = service
+      ? await restoreToBefore(service, ref, new Log('Checkpoint test'), confirm)
+      : await api.checkpoints.restore(ref, confirm);
     return { outcome, ...(shown ? { plan: shown.plan } : {}), ...(later !== undefined ? { later } : {}) };
   }
-  const action = (plan: RestorePlan | undefined, name: string): PlanItem | undefined => plan?.items.find((item) => item.path.endsWith(`/${name}`));
+  const action = (plan: RestorePlan | undefined, name: string): PlanItem | undefined =>
+    plan?.items.find((item) => item.path.endsWith(`/${name}`));
 
   before(async () => {
     api = await activateExtension();
@@ -80,7 +86,9 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
       { kind: 'rename', from: uri('renamed-from.txt'), to: uri('renamed-to.txt') },
     ]);
     assert.equal(readFileSync(path('changed.txt'), 'utf8'), 'rewritten\n');
-    assert.ok(existsSync(path('created.txt')) && !existsSync(path('deleted.txt')) && existsSync(path('renamed-to.txt')));
+    assert.ok(
+      existsSync(path('created.txt')) && !existsSync(path('deleted.txt')) && existsSync(path('renamed-to.txt')),
+    );
 
     const { outcome, plan, later } = await restore(ref);
     assert.equal(outcome, 'restored');
@@ -91,9 +99,15 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
     assert.equal(action(plan, 'deleted.txt')?.action, 'recreate');
     assert.equal(action(plan, 'renamed-from.txt')?.action, 'moveBack');
     assert.equal(action(plan, 'renamed-from.txt')?.from?.path, 'checkpoint-files/renamed-to.txt');
-    assert.ok(plan?.items.every((item) => !item.changedSince), 'nothing changed after the reply');
+    assert.ok(
+      plan?.items.every((item) => !item.changedSince),
+      'nothing changed after the reply',
+    );
 
-    assert.ok(readFileSync(path('changed.txt')).equals(Buffer.from(CRLF_TEXT)), 'CRLF and the missing last newline kept');
+    assert.ok(
+      readFileSync(path('changed.txt')).equals(Buffer.from(CRLF_TEXT)),
+      'CRLF and the missing last newline kept',
+    );
     assert.ok(readFileSync(path('image.bin')).equals(Buffer.from(BINARY)), 'binary bytes kept');
     assert.equal(existsSync(path('created.txt')), false);
     assert.equal(readFileSync(path('deleted.txt'), 'utf8'), 'to be deleted\n');
@@ -112,8 +126,16 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
 
   it('restores after the recorder is rebuilt from disk (a window reload)', async () => {
     const ref = reply('a-1');
-    await writeWithCheckpoint(api.checkpoints.service, ref, [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('after the reply') }, { kind: 'write', uri: uri('created.txt'), bytes: bytes('x') }]);
-    const reloaded = new CheckpointService(api.checkpoints.service.store.root, new WorkspaceFilesService(), new Log('Checkpoint test'), async () => undefined);
+    await writeWithCheckpoint(api.checkpoints.service, ref, [
+      { kind: 'write', uri: uri('changed.txt'), bytes: bytes('after the reply') },
+      { kind: 'write', uri: uri('created.txt'), bytes: bytes('x') },
+    ]);
+    const reloaded = new CheckpointService(
+      api.checkpoints.service.store.root,
+      new WorkspaceFilesService(),
+      new Log('Checkpoint test'),
+      async () => undefined,
+    );
     try {
       assert.deepEqual(await reloaded.turnsWithCheckpoints(ref.conversationId), ['a-1']);
       const { outcome } = await restore(ref, reloaded);
@@ -126,8 +148,13 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
   });
 
   it('restoring to an earlier reply undoes the later ones too, and flags a file changed since', async () => {
-    await writeWithCheckpoint(api.checkpoints.service, reply('a-1'), [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('v2') }]);
-    await writeWithCheckpoint(api.checkpoints.service, reply('a-2'), [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('v3') }, { kind: 'write', uri: uri('later.txt'), bytes: bytes('later') }]);
+    await writeWithCheckpoint(api.checkpoints.service, reply('a-1'), [
+      { kind: 'write', uri: uri('changed.txt'), bytes: bytes('v2') },
+    ]);
+    await writeWithCheckpoint(api.checkpoints.service, reply('a-2'), [
+      { kind: 'write', uri: uri('changed.txt'), bytes: bytes('v3') },
+      { kind: 'write', uri: uri('later.txt'), bytes: bytes('later') },
+    ]);
     writeFileSync(path('changed.txt'), 'the user edited it afterwards');
     const { outcome, plan, later } = await restore(reply('a-1'));
     assert.equal(outcome, 'restored');
@@ -141,15 +168,24 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
 
   it('a damaged manifest fails clearly and touches nothing', async () => {
     const ref = reply('a-1');
-    await writeWithCheckpoint(api.checkpoints.service, ref, [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('changed') }, { kind: 'delete', uri: uri('deleted.txt') }]);
-    writeFileSync(join(api.checkpoints.service.store.root, 'conversations', ref.conversationId, ref.turnId, 'manifest.json'), '{"version":1,"files":[{"path":"../../outside"');
+    await writeWithCheckpoint(api.checkpoints.service, ref, [
+      { kind: 'write', uri: uri('changed.txt'), bytes: bytes('changed') },
+      { kind: 'delete', uri: uri('deleted.txt') },
+    ]);
+    writeFileSync(
+      join(api.checkpoints.service.store.root, 'conversations', ref.conversationId, ref.turnId, 'manifest.json'),
+      '{"version":1,"files":[{"path":"../../outside"',
+    );
     const notes = recordNotifications();
     let asked = false;
     try {
       const outcome = await api.checkpoints.restore(ref, async () => (asked = true));
       assert.equal(outcome, 'failed');
       assert.equal(asked, false, 'no preview of a damaged checkpoint');
-      assert.match(notes.shown.find((n) => n.kind === 'error')?.message ?? '', /damaged \(manifest\.json: it is not valid JSON\)\. Nothing was changed\./);
+      assert.match(
+        notes.shown.find((n) => n.kind === 'error')?.message ?? '',
+        /damaged \(manifest\.json: it is not valid JSON\)\. Nothing was changed\./,
+      );
     } finally {
       notes.restore();
     }
@@ -159,15 +195,42 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
 
   it('a manifest path leading out of the workspace is skipped and named; the rest is restored', async () => {
     const ref = reply('a-1');
-    await writeWithCheckpoint(api.checkpoints.service, ref, [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('changed') }]);
-    const manifestPath = join(api.checkpoints.service.store.root, 'conversations', ref.conversationId, ref.turnId, 'manifest.json');
+    await writeWithCheckpoint(api.checkpoints.service, ref, [
+      { kind: 'write', uri: uri('changed.txt'), bytes: bytes('changed') },
+    ]);
+    const manifestPath = join(
+      api.checkpoints.service.store.root,
+      'conversations',
+      ref.conversationId,
+      ref.turnId,
+      'manifest.json',
+    );
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { files: Array<Record<string, unknown>> };
-    manifest.files.push({ folder: 'no-such-folder', folderId: '0'.repeat(32), path: 'etc/passwd', before: { kind: 'absent' } });
+    manifest.files.push({
+      folder: 'no-such-folder',
+      folderId: '0'.repeat(32),
+      path: 'etc/passwd',
+      before: { kind: 'absent' },
+    });
     writeFileSync(manifestPath, JSON.stringify(manifest));
-    const { outcome, plan } = await restore(ref, new CheckpointService(api.checkpoints.service.store.root, new WorkspaceFilesService(), new Log('Checkpoint test'), async () => undefined));
+    const { outcome, plan } = await restore(
+      ref,
+      new CheckpointService(
+        api.checkpoints.service.store.root,
+        new WorkspaceFilesService(),
+        new Log('Checkpoint test'),
+        async () => undefined,
+      ),
+    );
     assert.equal(outcome, 'restored');
-    assert.deepEqual(plan?.skipped.map((s) => [s.path, s.reason]), [['etc/passwd', 'the workspace folder "no-such-folder" is not open']]);
-    assert.ok(plan?.items.every((item) => typeof item.folderId === 'string'), 'a file of the open folder is keyed by its identity');
+    assert.deepEqual(
+      plan?.skipped.map((s) => [s.path, s.reason]),
+      [['etc/passwd', 'the workspace folder "no-such-folder" is not open']],
+    );
+    assert.ok(
+      plan?.items.every((item) => typeof item.folderId === 'string'),
+      'a file of the open folder is keyed by its identity',
+    );
     assert.ok(readFileSync(path('changed.txt')).equals(Buffer.from(CRLF_TEXT)));
   });
 
@@ -186,14 +249,27 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
     await vscode.commands.executeCommand('workbench.action.files.revert', document.uri);
 
     writeFileSync(path('huge.bin'), Buffer.alloc(6 * 1024 * 1024, 1));
-    await assert.rejects(api.checkpoints.service.beforeChange(ref, [uri('huge.bin')]), (error: unknown) => error instanceof Error && error.name === 'CheckpointRefusedError' && (error as CheckpointRefusedError).reason === 'tooLarge' && /checkpoints keep files up to 5\.0 MB/.test(error.message));
+    await assert.rejects(
+      api.checkpoints.service.beforeChange(ref, [uri('huge.bin')]),
+      (error: unknown) =>
+        error instanceof Error &&
+        error.name === 'CheckpointRefusedError' &&
+        (error as CheckpointRefusedError).reason === 'tooLarge' &&
+        /checkpoints keep files up to 5\.0 MB/.test(error.message),
+    );
     const outside = mkdtempSync(join(tmpdir(), 'ui-outside-'));
     try {
-      await assert.rejects(api.checkpoints.service.beforeChange(ref, [vscode.Uri.file(join(outside, 'x.txt'))]), (error: unknown) => (error as CheckpointRefusedError).reason === 'outside');
+      await assert.rejects(
+        api.checkpoints.service.beforeChange(ref, [vscode.Uri.file(join(outside, 'x.txt'))]),
+        (error: unknown) => (error as CheckpointRefusedError).reason === 'outside',
+      );
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }
-    await assert.rejects(api.checkpoints.service.beforeChange(ref, [vscode.Uri.parse('untitled:Untitled-1')]), (error: unknown) => (error as CheckpointRefusedError).reason === 'notAFile');
+    await assert.rejects(
+      api.checkpoints.service.beforeChange(ref, [vscode.Uri.parse('untitled:Untitled-1')]),
+      (error: unknown) => (error as CheckpointRefusedError).reason === 'notAFile',
+    );
   });
 
   it('the chat tells the webview which replies have a checkpoint, when one is made and when the conversation reopens', async () => {
@@ -203,21 +279,51 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
     const id = api.chat.current.id;
     const now = Date.now();
     // A reply of the open conversation (no gateway needed: the writer only needs its ids).
-    const turn: AssistantTurn = { role: 'assistant', id: `a-chat-${run}`, model: 'm', content: 'changed a file', reasoning: '', toolSteps: [], status: 'done', wire: [], createdAt: now };
-    const userTurn: UserTurn = { role: 'user', id: `u-chat-${run}`, text: 'change it', attachments: [], createdAt: now };
+    const turn: AssistantTurn = {
+      role: 'assistant',
+      id: `a-chat-${run}`,
+      model: 'm',
+      content: 'changed a file',
+      reasoning: '',
+      toolSteps: [],
+      status: 'done',
+      wire: [],
+      createdAt: now,
+    };
+    const userTurn: UserTurn = {
+      role: 'user',
+      id: `u-chat-${run}`,
+      text: 'change it',
+      attachments: [],
+      createdAt: now,
+    };
     api.chat.current.turns.push(userTurn, turn);
-    await writeWithCheckpoint(api.checkpoints.service, { conversationId: id, turnId: turn.id }, [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('x') }]);
-    const told = await waitFor(() => posted.filter((m): m is Extract<HostToChatMessage, { type: 'checkpoints' }> => m.type === 'checkpoints').at(-1), (m) => m?.turnIds.includes(turn.id) === true, 'the checkpoints message');
+    await writeWithCheckpoint(api.checkpoints.service, { conversationId: id, turnId: turn.id }, [
+      { kind: 'write', uri: uri('changed.txt'), bytes: bytes('x') },
+    ]);
+    const told = await waitFor(
+      () =>
+        posted.filter((m): m is Extract<HostToChatMessage, { type: 'checkpoints' }> => m.type === 'checkpoints').at(-1),
+      (m) => m?.turnIds.includes(turn.id) === true,
+      'the checkpoints message',
+    );
     assert.deepEqual(told?.turnIds, [turn.id]);
     posted.length = 0;
     await api.chat.handle({ type: 'ready' });
-    assert.deepEqual(posted.find((m) => m.type === 'checkpoints'), { type: 'checkpoints', turnIds: [turn.id] }, 'a reloaded webview is told again');
+    assert.deepEqual(
+      posted.find((m) => m.type === 'checkpoints'),
+      { type: 'checkpoints', turnIds: [turn.id] },
+      'a reloaded webview is told again',
+    );
     await api.chat.newConversation();
   });
 
   it('files changed while the preview is open are never overwritten: the preview shows again, naming them, until it is confirmed as it stands', async () => {
     const ref = reply('a-1');
-    await writeWithCheckpoint(api.checkpoints.service, ref, [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('by the reply') }, { kind: 'write', uri: uri('created.txt'), bytes: bytes('new') }]);
+    await writeWithCheckpoint(api.checkpoints.service, ref, [
+      { kind: 'write', uri: uri('changed.txt'), bytes: bytes('by the reply') },
+      { kind: 'write', uri: uri('created.txt'), bytes: bytes('new') },
+    ]);
     const shown: PreparedRestore[] = [];
     const cancelled = await api.checkpoints.restore(ref, async (prepared) => {
       shown.push(prepared);
@@ -227,9 +333,16 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
     assert.equal(cancelled, 'cancelled');
     assert.equal(shown.length, 2, 'the preview showed again instead of writing');
     assert.equal(shown[0]?.drift, undefined);
-    assert.deepEqual(shown[1]?.drift?.files.map((note) => [note.path, note.kind]), [['checkpoint-files/changed.txt', 'edited']]);
+    assert.deepEqual(
+      shown[1]?.drift?.files.map((note) => [note.path, note.kind]),
+      [['checkpoint-files/changed.txt', 'edited']],
+    );
     assert.equal(action(shown[1]?.plan, 'changed.txt')?.changedSince, true, 'now flagged: the edit would be lost');
-    assert.equal(readFileSync(path('changed.txt'), 'utf8'), 'typed on disk while the preview was open', 'the edit was not overwritten');
+    assert.equal(
+      readFileSync(path('changed.txt'), 'utf8'),
+      'typed on disk while the preview was open',
+      'the edit was not overwritten',
+    );
     assert.equal(existsSync(path('created.txt')), true, 'nothing at all was written');
 
     // Unsaved text typed in an editor while the preview is open counts too; confirming the preview as it stands restores.
@@ -246,26 +359,41 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
     });
     assert.equal(restored, 'restored');
     assert.equal(again.length, 2);
-    assert.deepEqual(again[1]?.drift?.files.map((note) => [note.path, note.kind]), [['checkpoint-files/created.txt', 'edited']]);
+    assert.deepEqual(
+      again[1]?.drift?.files.map((note) => [note.path, note.kind]),
+      [['checkpoint-files/created.txt', 'edited']],
+    );
     assert.ok(readFileSync(path('changed.txt')).equals(Buffer.from(CRLF_TEXT)));
     assert.equal(existsSync(path('created.txt')), false);
   });
 
   it('flags a file the user edited between two undone replies, though the last reply left it as it is now', async () => {
-    await writeWithCheckpoint(api.checkpoints.service, reply('a-1'), [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('v2') }]);
+    await writeWithCheckpoint(api.checkpoints.service, reply('a-1'), [
+      { kind: 'write', uri: uri('changed.txt'), bytes: bytes('v2') },
+    ]);
     writeFileSync(path('changed.txt'), 'the user edited it between the replies');
-    await writeWithCheckpoint(api.checkpoints.service, reply('a-2'), [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('v3') }]);
+    await writeWithCheckpoint(api.checkpoints.service, reply('a-2'), [
+      { kind: 'write', uri: uri('changed.txt'), bytes: bytes('v3') },
+    ]);
     const { outcome, plan } = await restore(reply('a-1'));
     assert.equal(outcome, 'restored');
     assert.equal(action(plan, 'changed.txt')?.changedSince, true);
     const second = reply('a-3');
-    await writeWithCheckpoint(api.checkpoints.service, second, [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('v4') }]);
-    assert.equal(action((await restore(second)).plan, 'changed.txt')?.changedSince, false, 'a reply\'s own change is not flagged');
+    await writeWithCheckpoint(api.checkpoints.service, second, [
+      { kind: 'write', uri: uri('changed.txt'), bytes: bytes('v4') },
+    ]);
+    assert.equal(
+      action((await restore(second)).plan, 'changed.txt')?.changedSince,
+      false,
+      "a reply's own change is not flagged",
+    );
   });
 
   it('one restore at a time in the window, from any chat, and none while a reply of any chat is writing', async () => {
     const ref = reply('a-1');
-    await writeWithCheckpoint(api.checkpoints.service, ref, [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('changed') }]);
+    await writeWithCheckpoint(api.checkpoints.service, ref, [
+      { kind: 'write', uri: uri('changed.txt'), bytes: bytes('changed') },
+    ]);
     let opened!: () => void;
     const isOpen = new Promise<void>((resolve) => (opened = resolve));
     let answer!: (value: boolean) => void;
@@ -281,7 +409,11 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
       // A chat's Restore button (the sidebar's or a panel's) goes through the same claim.
       await api.chat.handle({ type: 'restoreCheckpoint', turnId: 'a-1' });
       assert.equal(asked, false, 'no second preview');
-      assert.deepEqual(notes.shown.map((n) => /^Another restore of files is under way/.test(n.message)), [true, true], JSON.stringify(notes.shown));
+      assert.deepEqual(
+        notes.shown.map((n) => /^Another restore of files is under way/.test(n.message)),
+        [true, true],
+        JSON.stringify(notes.shown),
+      );
     } finally {
       notes.restore();
     }
@@ -289,7 +421,9 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
     assert.equal(await first, 'restored');
     assert.ok(readFileSync(path('changed.txt')).equals(Buffer.from(CRLF_TEXT)));
 
-    await writeWithCheckpoint(api.checkpoints.service, reply('a-2'), [{ kind: 'write', uri: uri('changed.txt'), bytes: bytes('again') }]);
+    await writeWithCheckpoint(api.checkpoints.service, reply('a-2'), [
+      { kind: 'write', uri: uri('changed.txt'), bytes: bytes('again') },
+    ]);
     let finish!: () => void;
     const writing = new Promise<void>((resolve) => (finish = resolve));
     api.checkpoints.trackReply(writing); // a reply running in another chat panel
@@ -312,14 +446,28 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
     // The window opens one folder: this view of the files opens two, named alike (as two `app` folders from different parents would be).
     class TwoApps extends WorkspaceFilesService {
       override open(): Promise<WorkspaceFiles> {
-        return WorkspaceFiles.open({ folders: ['one', 'two'].map((parent) => ({ name: 'app', path: path(`${parent}/app`), excludes: { 'files.exclude': [], 'search.exclude': [] } })) });
+        return WorkspaceFiles.open({
+          folders: ['one', 'two'].map((parent) => ({
+            name: 'app',
+            path: path(`${parent}/app`),
+            excludes: { 'files.exclude': [], 'search.exclude': [] },
+          })),
+        });
       }
     }
     const twoApps = new TwoApps();
-    const service = new CheckpointService(join(dir, '.store'), twoApps, new Log('Checkpoint test'), async () => undefined);
+    const service = new CheckpointService(
+      join(dir, '.store'),
+      twoApps,
+      new Log('Checkpoint test'),
+      async () => undefined,
+    );
     try {
       const ref = reply('a-1');
-      await writeWithCheckpoint(service, ref, [{ kind: 'write', uri: uri('one/app/a.txt'), bytes: bytes('one by the reply') }, { kind: 'write', uri: uri('two/app/a.txt'), bytes: bytes('two by the reply') }]);
+      await writeWithCheckpoint(service, ref, [
+        { kind: 'write', uri: uri('one/app/a.txt'), bytes: bytes('one by the reply') },
+        { kind: 'write', uri: uri('two/app/a.txt'), bytes: bytes('two by the reply') },
+      ]);
       const { outcome, plan } = await restore(ref, service);
       assert.equal(outcome, 'restored');
       assert.equal(plan?.items.length, 2, 'two files, not one');
@@ -338,10 +486,21 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
     const current = before?.trim() ? (JSON.parse(before) as Record<string, unknown>) : {};
     mkdirSync(settingsDir, { recursive: true });
     // A harmless setting in the same file: once VS Code shows it, it has read the file.
-    writeFileSync(settingsFile, JSON.stringify({ ...current, 'unifiedInference.checkpoints.maxStorageMB': 10, 'unifiedInference.credits.warningThreshold': 6.5 }));
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({
+        ...current,
+        'unifiedInference.checkpoints.maxStorageMB': 10,
+        'unifiedInference.credits.warningThreshold': 6.5,
+      }),
+    );
     try {
-      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'), (value) => value === 6.5, 'VS Code reading the workspace settings file');
-      assert.equal(readSettings().checkpoints.maxStorageMB, 500, 'the user\'s budget (the default) stands');
+      await waitFor(
+        () => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'),
+        (value) => value === 6.5,
+        'VS Code reading the workspace settings file',
+      );
+      assert.equal(readSettings().checkpoints.maxStorageMB, 500, "the user's budget (the default) stands");
       const service = api.checkpoints.service;
       for (const turn of ['a-1', 'a-2', 'a-3']) {
         // Content of its own (not the budget test's): kept content is shared by hash across checkpoints.
@@ -349,11 +508,19 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
         await service.beforeChange(reply(turn), [uri('big.bin')]);
       }
       const report = await service.prune();
-      assert.deepEqual(report?.remove.filter((r) => r.reason === 'budget').map((r) => r.checkpoint.turnId), [], 'nothing pruned for a workspace\'s budget');
+      assert.deepEqual(
+        report?.remove.filter((r) => r.reason === 'budget').map((r) => r.checkpoint.turnId),
+        [],
+        "nothing pruned for a workspace's budget",
+      );
       assert.deepEqual((await service.turnsWithCheckpoints(reply('a-1').conversationId)).sort(), ['a-1', 'a-2', 'a-3']);
     } finally {
       writeFileSync(settingsFile, before ?? '{}');
-      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'), (value) => value !== 6.5, 'the workspace settings restored');
+      await waitFor(
+        () => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'),
+        (value) => value !== 6.5,
+        'the workspace settings restored',
+      );
     }
   });
 
@@ -377,9 +544,18 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
         writeFileSync(path('big.bin'), Buffer.alloc(4 * 1024 * 1024, turn));
         await service.beforeChange(reply(turn), [uri('big.bin')]);
       }
-      const left = await waitFor(() => service.turnsWithCheckpoints(reply('a-1').conversationId), (turns) => !turns.includes('a-1'), 'the oldest checkpoint pruned');
+      const left = await waitFor(
+        () => service.turnsWithCheckpoints(reply('a-1').conversationId),
+        (turns) => !turns.includes('a-1'),
+        'the oldest checkpoint pruned',
+      );
       assert.ok(left.includes('a-3'), 'the newest stays');
-      await waitFor(logText, (text) => /Checkpoints: removed \d+ of deleted conversations and \d+ over the 10 MB budget \(oldest first\)/.test(text), 'the prune in the log');
+      await waitFor(
+        logText,
+        (text) =>
+          /Checkpoints: removed \d+ of deleted conversations and \d+ over the 10 MB budget \(oldest first\)/.test(text),
+        'the prune in the log',
+      );
     } finally {
       await setSettingAndWait('checkpoints.maxStorageMB', undefined);
     }

@@ -11,7 +11,15 @@ import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway, RequestRecord } from '../gateway/index';
 import { scriptedReplyItem } from '../gateway/scriptedReply';
-import { activateExtension, connectedGateway, recordNotifications, setKeyThroughCommand, setSetting, setSettingAndWait, waitFor } from './extensionHost';
+import {
+  activateExtension,
+  connectedGateway,
+  recordNotifications,
+  setKeyThroughCommand,
+  setSetting,
+  setSettingAndWait,
+  waitFor,
+} from './extensionHost';
 
 const MODEL = 'sim-openai/gpt-sim-complete';
 
@@ -41,7 +49,8 @@ describe('inline completions: the provider against the local gateway', function 
   let filesDir: string;
   let offByDefault: Record<string, unknown> | undefined;
   const abs = (path: string): string => join(root, path);
-  const chatRequests = (): RequestRecord[] => gateway.requests.filter((r) => r.path.endsWith('/chat/completions') || r.path.endsWith('/messages'));
+  const chatRequests = (): RequestRecord[] =>
+    gateway.requests.filter((r) => r.path.endsWith('/chat/completions') || r.path.endsWith('/messages'));
 
   /** Writes `text` to a workspace file and opens it (not shown: VS Code asks no provider on its own). */
   async function open(path: string, text: string): Promise<vscode.TextDocument> {
@@ -51,14 +60,27 @@ describe('inline completions: the provider against the local gateway', function 
   }
 
   /** A document that is CALC with the text between `from` and `to` (offsets) taken out; the cursor there. */
-  async function holed(path: string, from: number, to = from): Promise<{ document: vscode.TextDocument; position: vscode.Position }> {
+  async function holed(
+    path: string,
+    from: number,
+    to = from,
+  ): Promise<{ document: vscode.TextDocument; position: vscode.Position }> {
     const document = await open(path, CALC.slice(0, from) + CALC.slice(to));
     return { document, position: document.positionAt(from) };
   }
 
   /** Calls the provider as VS Code does; the suggestion's text, or undefined. */
-  async function provide(document: vscode.TextDocument, position: vscode.Position, token = new vscode.CancellationTokenSource().token): Promise<string | undefined> {
-    const items = await api.completions.provider.provideInlineCompletionItems(document, position, { triggerKind: vscode.InlineCompletionTriggerKind.Invoke, selectedCompletionInfo: undefined }, token);
+  async function provide(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token = new vscode.CancellationTokenSource().token,
+  ): Promise<string | undefined> {
+    const items = await api.completions.provider.provideInlineCompletionItems(
+      document,
+      position,
+      { triggerKind: vscode.InlineCompletionTriggerKind.Invoke, selectedCompletionInfo: undefined },
+      token,
+    );
     const text = (items as vscode.InlineCompletionItem[] | undefined)?.[0]?.insertText;
     return typeof text === 'string' ? text : text?.value;
   }
@@ -80,7 +102,12 @@ describe('inline completions: the provider against the local gateway', function 
     const { document, position } = await holed('comp/off.ts', at('  return a'));
     const before = chatRequests().length;
     const shown = await provide(document, position);
-    offByDefault = { enabled: api.settings().completions.enabled, shown, requests: chatRequests().length - before, status: api.completions.statusItem.view?.text };
+    offByDefault = {
+      enabled: api.settings().completions.enabled,
+      shown,
+      requests: chatRequests().length - before,
+      status: api.completions.statusItem.view?.text,
+    };
     await setSettingAndWait('completions.model', MODEL);
     await setSettingAndWait('completions.enabled', true);
   });
@@ -96,7 +123,14 @@ describe('inline completions: the provider against the local gateway', function 
   });
 
   after(async () => {
-    for (const key of ['completions.enabled', 'completions.model', 'completions.debounceMs', 'completions.languages', 'sensitiveFiles']) await setSetting(key, undefined);
+    for (const key of [
+      'completions.enabled',
+      'completions.model',
+      'completions.debounceMs',
+      'completions.languages',
+      'sensitiveFiles',
+    ])
+      await setSetting(key, undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     rmSync(abs('comp'), { recursive: true, force: true });
     rmSync(filesDir, { recursive: true, force: true });
@@ -111,22 +145,33 @@ describe('inline completions: the provider against the local gateway', function 
     const user = api.settings().completions;
     mkdirSync(settingsDir, { recursive: true });
     // A harmless setting in the same file: once VS Code shows it, it has read the file.
-    writeFileSync(settingsFile, JSON.stringify({
-      ...current,
-      'unifiedInference.completions.enabled': false,
-      'unifiedInference.completions.model': 'sim-openai/gpt-sim-expensive',
-      'unifiedInference.completions.debounceMs': 60_000,
-      'unifiedInference.completions.languages': { typescript: false },
-      'unifiedInference.credits.warningThreshold': 6.5,
-    }));
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({
+        ...current,
+        'unifiedInference.completions.enabled': false,
+        'unifiedInference.completions.model': 'sim-openai/gpt-sim-expensive',
+        'unifiedInference.completions.debounceMs': 60_000,
+        'unifiedInference.completions.languages': { typescript: false },
+        'unifiedInference.credits.warningThreshold': 6.5,
+      }),
+    );
     try {
-      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'), (value) => value === 6.5, 'VS Code reading the workspace settings file');
-      assert.deepEqual(api.settings().completions, user, 'the user\'s completions settings stand');
+      await waitFor(
+        () => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'),
+        (value) => value === 6.5,
+        'VS Code reading the workspace settings file',
+      );
+      assert.deepEqual(api.settings().completions, user, "the user's completions settings stand");
       const { document, position } = await holed('comp/workspace.ts', at('  return a'), at('  return a + b;'));
-      assert.equal(await provide(document, position), ' + b;', 'on, with the user\'s model and pace');
+      assert.equal(await provide(document, position), ' + b;', "on, with the user's model and pace");
     } finally {
       writeFileSync(settingsFile, before ?? '{}');
-      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'), (value) => value !== 6.5, 'the workspace settings restored');
+      await waitFor(
+        () => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'),
+        (value) => value !== 6.5,
+        'the workspace settings restored',
+      );
     }
   });
 
@@ -146,24 +191,36 @@ describe('inline completions: the provider against the local gateway', function 
     // The user pressed Enter after the brace: an empty line, the closing brace below it.
     const start = at('export function greet(name: string): string {\n');
     const { document, position } = await holed('comp/block.ts', start, at('  return greeting;'));
-    assert.equal(await provide(document, position), '  const greeting = `Hello, ${name}!`;\n  strict.ok(greeting.length > 0);\n  return greeting;');
+    assert.equal(
+      await provide(document, position),
+      '  const greeting = `Hello, ${name}!`;\n  strict.ok(greeting.length > 0);\n  return greeting;',
+    );
   });
 
   it('a CRLF document: the model sees LF (the real continuation is found), the suggestion comes in CRLF, typing through goes past a line break', async () => {
     const start = at('export function greet(name: string): string {\n');
     const crlf = (text: string): string => text.replace(/\n/g, '\r\n');
-    const document = await open('comp/crlf.ts', crlf(CALC.slice(0, start)) + crlf(CALC.slice(at('  return greeting;'))));
+    const document = await open(
+      'comp/crlf.ts',
+      crlf(CALC.slice(0, start)) + crlf(CALC.slice(at('  return greeting;'))),
+    );
     assert.equal(document.eol, vscode.EndOfLine.CRLF);
     const position = document.positionAt(crlf(CALC.slice(0, start)).length);
     const before = chatRequests().length;
-    assert.equal(await provide(document, position), '  const greeting = `Hello, ${name}!`;\r\n  strict.ok(greeting.length > 0);\r\n  return greeting;');
+    assert.equal(
+      await provide(document, position),
+      '  const greeting = `Hello, ${name}!`;\r\n  strict.ok(greeting.length > 0);\r\n  return greeting;',
+    );
     assert.ok(!JSON.stringify(chatRequests().slice(before)[0]?.body).includes('\\r\\n'), 'no CRLF in the prompt');
     const typed = '  const greeting = `Hello, ${name}!`;\r\n  str';
     const edit = new vscode.WorkspaceEdit();
     edit.insert(document.uri, position, typed);
     assert.ok(await vscode.workspace.applyEdit(edit));
     const through = api.completions.controller.figures().typedThrough;
-    assert.equal(await provide(document, document.positionAt(document.offsetAt(position) + typed.length)), 'ict.ok(greeting.length > 0);\r\n  return greeting;');
+    assert.equal(
+      await provide(document, document.positionAt(document.offsetAt(position) + typed.length)),
+      'ict.ok(greeting.length > 0);\r\n  return greeting;',
+    );
     assert.equal(api.completions.controller.figures().typedThrough, through + 1);
     assert.equal(chatRequests().length, before + 1, 'typing through sent nothing');
   });
@@ -172,7 +229,11 @@ describe('inline completions: the provider against the local gateway', function 
     it(`the model wraps its answer (${wrap}): exactly the real continuation is shown`, async () => {
       await setSettingAndWait('completions.model', `${MODEL}::wrap=${wrap}`);
       try {
-        const { document, position } = await holed(`comp/wrap-${wrap.replace(/\+/g, '-')}.ts`, at('  return a'), at('  return a + b;'));
+        const { document, position } = await holed(
+          `comp/wrap-${wrap.replace(/\+/g, '-')}.ts`,
+          at('  return a'),
+          at('  return a + b;'),
+        );
         assert.equal(await provide(document, position), ' + b;');
       } finally {
         await setSettingAndWait('completions.model', MODEL);
@@ -210,7 +271,16 @@ describe('inline completions: the provider against the local gateway', function 
       const second = provide(document, position);
       assert.equal(await record.closed, 'aborted', 'the superseded request was aborted');
       assert.equal(await first, undefined);
-      assert.equal(await second, ' + b;', JSON.stringify({ figures: api.completions.controller.figures(), requests: chatRequests().slice(-3).map((r) => [r.status, r.fault, JSON.stringify(r.body).slice(-300)]) }));
+      assert.equal(
+        await second,
+        ' + b;',
+        JSON.stringify({
+          figures: api.completions.controller.figures(),
+          requests: chatRequests()
+            .slice(-3)
+            .map((r) => [r.status, r.fault, JSON.stringify(r.body).slice(-300)]),
+        }),
+      );
       assert.ok(api.completions.controller.figures().aborted >= 1);
     } finally {
       await setSettingAndWait('completions.model', MODEL);
@@ -251,7 +321,9 @@ describe('inline completions: the provider against the local gateway', function 
       const { document, position } = await holed('comp/gate.ts', at('  return a'), at('  return a + b;'));
       const before = chatRequests().length;
       assert.equal(await provide(document, position), ' + b;');
-      const sent = chatRequests().slice(before).map((r) => JSON.stringify(r.body));
+      const sent = chatRequests()
+        .slice(before)
+        .map((r) => JSON.stringify(r.body));
       assert.equal(sent.length, 1);
       assert.match(sent[0] ?? '', /OKMARK-HELPER/, 'a neighbour the gate admits is sent');
       assert.doesNotMatch(sent[0] ?? '', /NEEDLE-/);
@@ -276,11 +348,18 @@ describe('inline completions: the provider against the local gateway', function 
   });
 
   it('a hostile answer (an endless line, one giant line) shows nothing and does not pause completions', async () => {
-    const hostile = [`${MODEL}::endless-line`, `sim-openai/gpt-sim-mini::${scriptedReplyItem('xxxxxxx '.repeat(6_000))}`];
+    const hostile = [
+      `${MODEL}::endless-line`,
+      `sim-openai/gpt-sim-mini::${scriptedReplyItem('xxxxxxx '.repeat(6_000))}`,
+    ];
     for (const [index, model] of hostile.entries()) {
       await setSettingAndWait('completions.model', model);
       try {
-        const { document, position } = await holed(`comp/hostile-${index}.ts`, at('export function greet(name: string): string {\n'), at('  return greeting;'));
+        const { document, position } = await holed(
+          `comp/hostile-${index}.ts`,
+          at('export function greet(name: string): string {\n'),
+          at('  return greeting;'),
+        );
         const before = chatRequests().length;
         assert.equal(await provide(document, position), undefined, model.slice(0, 60));
         assert.equal(chatRequests().length, before + 1);
@@ -307,13 +386,24 @@ describe('inline completions: the provider against the local gateway', function 
   it('no request for documents that are not files, with a selection, for a language turned off, or while snoozed', async () => {
     const before = chatRequests().length;
     // A virtual document (as output, git and settings views are).
-    const provider = vscode.workspace.registerTextDocumentContentProvider('uiv-virtual', { provideTextDocumentContent: () => CALC.slice(0, at('  return a')) });
+    const provider = vscode.workspace.registerTextDocumentContentProvider('uiv-virtual', {
+      provideTextDocumentContent: () => CALC.slice(0, at('  return a')),
+    });
     try {
       const virtual = await vscode.workspace.openTextDocument(vscode.Uri.parse('uiv-virtual:/calc.ts'));
       await vscode.languages.setTextDocumentLanguage(virtual, 'typescript');
       const reopened = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'uiv-virtual') ?? virtual;
       assert.equal(await provide(reopened, reopened.positionAt(reopened.getText().length)), undefined);
-      assert.equal(vscode.languages.match([{ scheme: 'file', pattern: '**' }, { scheme: 'untitled', pattern: '**' }], reopened), 0);
+      assert.equal(
+        vscode.languages.match(
+          [
+            { scheme: 'file', pattern: '**' },
+            { scheme: 'untitled', pattern: '**' },
+          ],
+          reopened,
+        ),
+        0,
+      );
     } finally {
       provider.dispose();
     }
@@ -326,10 +416,18 @@ describe('inline completions: the provider against the local gateway', function 
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     // The language turned off.
     await vscode.commands.executeCommand('unifiedInference.completions.toggleLanguage', 'typescript', false);
-    await waitFor(() => api.settings().completions.languages.typescript, (on) => on === false, 'the language setting');
+    await waitFor(
+      () => api.settings().completions.languages.typescript,
+      (on) => on === false,
+      'the language setting',
+    );
     assert.equal(await provide(document, position), undefined);
     await vscode.commands.executeCommand('unifiedInference.completions.toggleLanguage', 'typescript', true);
-    await waitFor(() => api.settings().completions.languages.typescript, (on) => on === true, 'the language setting');
+    await waitFor(
+      () => api.settings().completions.languages.typescript,
+      (on) => on === true,
+      'the language setting',
+    );
     // Snoozed.
     await vscode.commands.executeCommand('unifiedInference.completions.snooze', 5);
     assert.equal(api.completions.controller.state.kind, 'snoozed');
@@ -351,15 +449,30 @@ describe('inline completions: the provider against the local gateway', function 
       assert.equal(api.completions.controller.state.kind, 'paused');
       assert.equal(api.completions.statusItem.view?.text, '$(debug-pause)');
       assert.match(api.completions.statusItem.view?.label ?? '', /refused the API key/);
-      await waitFor(() => notices.shown.length, (n) => n >= 1, 'the notice');
+      await waitFor(
+        () => notices.shown.length,
+        (n) => n >= 1,
+        'the notice',
+      );
       const before = chatRequests().length;
-      const moved = await holed('comp/pause2.ts', at('  return a + b;\n}\n\nexport function greet(name: string): string {\n  const greeting'));
+      const moved = await holed(
+        'comp/pause2.ts',
+        at('  return a + b;\n}\n\nexport function greet(name: string): string {\n  const greeting'),
+      );
       assert.equal(await provide(moved.document, moved.position), undefined);
       assert.equal(chatRequests().length, before, 'no request while paused');
-      assert.equal(notices.shown.filter((n) => /inline completions are paused/i.test(n.message)).length, 1, 'one notice');
+      assert.equal(
+        notices.shown.filter((n) => /inline completions are paused/i.test(n.message)).length,
+        1,
+        'one notice',
+      );
       await setSettingAndWait('completions.model', MODEL);
       await setKeyThroughCommand(gateway.apiKey);
-      await waitFor(() => api.completions.controller.state.kind, (kind) => kind === 'on', 'resumed by the new key');
+      await waitFor(
+        () => api.completions.controller.state.kind,
+        (kind) => kind === 'on',
+        'resumed by the new key',
+      );
       assert.equal(await provide(document, position), ' + b;');
     } finally {
       notices.restore();
@@ -385,7 +498,10 @@ describe('inline completions: the provider against the local gateway', function 
       const state = api.completions.controller.state;
       assert.equal(state.kind === 'paused' ? state.pause.reason : state.kind, 'rateLimited');
       assert.ok(state.kind === 'paused' && state.pause.until >= asked + 120_000, 'paused for the whole Retry-After');
-      const moved = await holed('comp/rate2.ts', at('  return a + b;\n}\n\nexport function greet(name: string): string {\n  const greeting'));
+      const moved = await holed(
+        'comp/rate2.ts',
+        at('  return a + b;\n}\n\nexport function greet(name: string): string {\n  const greeting'),
+      );
       assert.equal(await provide(moved.document, moved.position), undefined);
       assert.equal(chatRequests().length, before + 1, 'no request while paused');
       assert.equal(notices.shown.length, 0);
@@ -402,7 +518,11 @@ describe('inline completions: the provider against the local gateway', function 
     assert.equal(await provide(document, position), ' + b;');
     assert.ok(api.completions.controller.figures().spentUsd > spentBefore, 'this request is priced from the catalog');
     assert.ok(api.credits.spend().completions !== undefined);
-    await waitFor(() => api.creditsItem.presentation?.tooltip ?? '', (tooltip) => /Inline completions this session: /.test(tooltip), 'the completions line in the credits tooltip');
+    await waitFor(
+      () => api.creditsItem.presentation?.tooltip ?? '',
+      (tooltip) => /Inline completions this session: /.test(tooltip),
+      'the completions line in the credits tooltip',
+    );
   });
 
   it('through VS Code itself: the trigger command shows the suggestion and accepting inserts it', async () => {
@@ -411,14 +531,26 @@ describe('inline completions: the provider against the local gateway', function 
     editor.selection = new vscode.Selection(position, position);
     const shownBefore = api.completions.controller.figures().shown;
     await vscode.commands.executeCommand('editor.action.inlineSuggest.trigger');
-    await waitFor(() => api.completions.controller.figures().shown, (n) => n > shownBefore, 'the suggestion');
+    await waitFor(
+      () => api.completions.controller.figures().shown,
+      (n) => n > shownBefore,
+      'the suggestion',
+    );
     const line = (): string => document.lineAt(position.line).text;
     // Accepting can race the widget's rendering: commit until the line changes (bounded by waitFor).
-    await waitFor(async () => {
-      await vscode.commands.executeCommand('editor.action.inlineSuggest.commit');
-      return line();
-    }, (text) => text === '  return a + b;', 'the accepted suggestion');
-    await waitFor(() => api.completions.controller.figures().acceptedChars, (n) => n >= ' + b;'.length, 'the accepted count');
+    await waitFor(
+      async () => {
+        await vscode.commands.executeCommand('editor.action.inlineSuggest.commit');
+        return line();
+      },
+      (text) => text === '  return a + b;',
+      'the accepted suggestion',
+    );
+    await waitFor(
+      () => api.completions.controller.figures().acceptedChars,
+      (n) => n >= ' + b;'.length,
+      'the accepted count',
+    );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });

@@ -10,7 +10,11 @@ export async function connectedGateway(api: TestApi, options: GatewayOptions = {
   const gateway = await startGateway(options);
   await setSetting('baseUrl', gateway.url);
   await setKeyThroughCommand(gateway.apiKey);
-  await waitFor(() => api.connection.setup.hasKey && !!api.connection.setup.client, (ready) => ready, 'the connection');
+  await waitFor(
+    () => api.connection.setup.hasKey && !!api.connection.setup.client,
+    (ready) => ready,
+    'the connection',
+  );
   return gateway;
 }
 
@@ -38,12 +42,14 @@ export function replace<T extends object, K extends keyof T>(target: T, name: K,
 }
 
 /** Runs `setApiKey` with the input box answering `answer`; returns what the box was asked. */
-export async function setKeyThroughCommand(answer: string | undefined): Promise<{ options?: vscode.InputBoxOptions; result: unknown }> {
+export async function setKeyThroughCommand(
+  answer: string | undefined,
+): Promise<{ options?: vscode.InputBoxOptions; result: unknown }> {
   let seen: vscode.InputBoxOptions | undefined;
-  const restore = replace(vscode.window, 'showInputBox', (async (options?: vscode.InputBoxOptions) => {
+  const restore = replace(vscode.window, 'showInputBox', async (options?: vscode.InputBoxOptions) => {
     seen = options;
     return answer;
-  }));
+  });
   try {
     const result = await vscode.commands.executeCommand('unifiedInference.setApiKey');
     return { options: seen, result };
@@ -54,10 +60,10 @@ export async function setKeyThroughCommand(answer: string | undefined): Promise<
 
 /** Runs `clearApiKey`, confirming (or not) the modal question. */
 export async function clearKeyThroughCommand(confirm: boolean): Promise<unknown> {
-  const restore = replace(vscode.window, 'showWarningMessage', (async (_message: string, ...rest: unknown[]) => {
+  const restore = replace(vscode.window, 'showWarningMessage', async (_message: string, ...rest: unknown[]) => {
     const items = rest.filter((item): item is string => typeof item === 'string');
     return confirm ? items[0] : undefined;
-  }));
+  });
   try {
     return await vscode.commands.executeCommand('unifiedInference.clearApiKey');
   } finally {
@@ -66,7 +72,12 @@ export async function clearKeyThroughCommand(confirm: boolean): Promise<unknown>
 }
 
 /** Polls `read` until `accept` holds (bounded); returns the last value read. */
-export async function waitFor<T>(read: () => T | Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+export async function waitFor<T>(
+  read: () => T | Promise<T>,
+  accept: (value: T) => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await read();
   while (!accept(value)) {
@@ -82,10 +93,10 @@ export type Shown = { kind: 'info' | 'warning' | 'error'; message: string };
 /** Records the notifications the extension shows (answering none of them) until restored. */
 export function recordNotifications(): { shown: Shown[]; restore: () => void } {
   const shown: Shown[] = [];
-  const record = (kind: Shown['kind']) => (async (message: string) => {
+  const record = (kind: Shown['kind']) => async (message: string) => {
     shown.push({ kind, message });
     return undefined;
-  });
+  };
   const restores = [
     replace(vscode.window, 'showInformationMessage', record('info') as typeof vscode.window.showInformationMessage),
     replace(vscode.window, 'showWarningMessage', record('warning') as typeof vscode.window.showWarningMessage),
@@ -99,7 +110,9 @@ export function recordNotifications(): { shown: Shown[]; restore: () => void } {
  * settings for those a workspace may not set (where requests and the key go).
  */
 export async function setSetting(key: string, value: unknown): Promise<void> {
-  const target = USER_ONLY_SETTING_KEYS.includes(key) ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
+  const target = USER_ONLY_SETTING_KEYS.includes(key)
+    ? vscode.ConfigurationTarget.Global
+    : vscode.ConfigurationTarget.Workspace;
   await vscode.workspace.getConfiguration('unifiedInference').update(key, value, target);
 }
 
@@ -112,7 +125,11 @@ export async function setSettingAndWait(key: string, value: unknown): Promise<vo
   const configuration = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('unifiedInference');
   // Removing a setting brings its default back.
   const expected = JSON.stringify(value === undefined ? configuration().inspect(key)?.defaultValue : value);
-  await waitFor(() => configuration().get(key), (seen) => JSON.stringify(seen) === expected, `the setting ${key}`);
+  await waitFor(
+    () => configuration().get(key),
+    (seen) => JSON.stringify(seen) === expected,
+    `the setting ${key}`,
+  );
 }
 
 /**
@@ -124,7 +141,7 @@ export async function setSettingQuietly(api: TestApi, key: string, value: unknow
   const listener = api.connection.onDidChange(() => rebuilt++);
   try {
     await setSettingAndWait(key, value);
-    for (let seen = -1; seen !== rebuilt; ) {
+    for (let seen = -1; seen !== rebuilt;) {
       seen = rebuilt;
       await new Promise((resolve) => setTimeout(resolve, 400));
     }
@@ -134,7 +151,12 @@ export async function setSettingQuietly(api: TestApi, key: string, value: unknow
 }
 
 /** Sends one request to a language model and collects what its response stream gives. */
-export async function askModel(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}, token?: vscode.CancellationToken): Promise<{ text: string; calls: vscode.LanguageModelToolCallPart[] }> {
+export async function askModel(
+  model: vscode.LanguageModelChat,
+  messages: vscode.LanguageModelChatMessage[],
+  options: vscode.LanguageModelChatRequestOptions = {},
+  token?: vscode.CancellationToken,
+): Promise<{ text: string; calls: vscode.LanguageModelToolCallPart[] }> {
   const response = await model.sendRequest(messages, options, token ?? new vscode.CancellationTokenSource().token);
   let text = '';
   const calls: vscode.LanguageModelToolCallPart[] = [];

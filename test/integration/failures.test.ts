@@ -10,7 +10,14 @@ import type { RequestFailure } from '../../src/extension/gateway/gatewayConnecti
 import { MEDIA_COMMANDS } from '../../src/extension/media/mediaCommands';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, replace, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import {
+  activateExtension,
+  clearKeyThroughCommand,
+  replace,
+  setKeyThroughCommand,
+  setSetting,
+  waitFor,
+} from './extensionHost';
 import { answerPrompts, type Answers } from './mediaPrompts';
 import { closedPort } from '../harness/closedPort';
 
@@ -29,13 +36,32 @@ interface PaletteCase {
   readonly prepare?: string;
 }
 
-const IMAGE_ANSWERS: Answers = { inputs: { prompt: 'A lighthouse at dusk' }, picks: { size: '1024x1024', quality: 'standard', 'how many images': '1' } };
+const IMAGE_ANSWERS: Answers = {
+  inputs: { prompt: 'A lighthouse at dusk' },
+  picks: { size: '1024x1024', quality: 'standard', 'how many images': '1' },
+};
 
 const PALETTE: readonly PaletteCase[] = [
-  { feature: 'media (image)', command: MEDIA_COMMANDS.generateImage, answers: IMAGE_ANSWERS, title: /^Generating image failed: / },
+  {
+    feature: 'media (image)',
+    command: MEDIA_COMMANDS.generateImage,
+    answers: IMAGE_ANSWERS,
+    title: /^Generating image failed: /,
+  },
   // An empty index: a background update (a file event, a key change) may have finished it meanwhile, leaving nothing to embed.
-  { feature: 'search (index)', command: 'unifiedInference.search.index', answers: {}, title: /^Indexing for semantic search failed: /, prepare: 'unifiedInference.search.clearIndex' },
-  { feature: 'research (start)', command: 'unifiedInference.research.start', answers: { inputs: { 'Start Deep Research': 'Failure paths of a gateway' } }, title: /^The research job was not started: / },
+  {
+    feature: 'search (index)',
+    command: 'unifiedInference.search.index',
+    answers: {},
+    title: /^Indexing for semantic search failed: /,
+    prepare: 'unifiedInference.search.clearIndex',
+  },
+  {
+    feature: 'research (start)',
+    command: 'unifiedInference.research.start',
+    answers: { inputs: { 'Start Deep Research': 'Failure paths of a gateway' } },
+    title: /^The research job was not started: /,
+  },
 ];
 
 /** Commands checked for the key before any question. */
@@ -76,13 +102,20 @@ describe('failures: one description and its actions in every feature', function 
     gateway = await startGateway({ keys: { [EMPTY_KEY]: { credits: 0 } } });
     await setSetting('baseUrl', gateway.url);
     await setKeyThroughCommand(gateway.apiKey);
-    await waitFor(() => api.connection.setup, (setup) => setup.baseUrl === gateway.url && setup.hasKey, 'the connection');
+    await waitFor(
+      () => api.connection.setup,
+      (setup) => setup.baseUrl === gateway.url && setup.hasKey,
+      'the connection',
+    );
     await setSetting('defaultModels.image', 'sim-openai/dall-e-sim-3');
     await setSetting('defaultModels.chat', 'sim-openai/gpt-sim-mini');
     await setSetting('defaultModels.embedding', 'sim-openai/text-embedding-sim-small');
     await setSetting('defaultModels.rerank', 'sim-cohere/rerank-sim-v1');
     await setSetting('search.include', 'failures-test/**');
-    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(root(), 'failures-test', 'notes.md'), new TextEncoder().encode('# Notes\n\nA lighthouse keeps ships off the rocks.\n'));
+    await vscode.workspace.fs.writeFile(
+      vscode.Uri.joinPath(root(), 'failures-test', 'notes.md'),
+      new TextEncoder().encode('# Notes\n\nA lighthouse keeps ships off the rocks.\n'),
+    );
     await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
     shown = [];
     listener = api.failures.onDidShow((failure) => shown.push(failure));
@@ -91,8 +124,17 @@ describe('failures: one description and its actions in every feature', function 
   after(async () => {
     listener?.dispose();
     await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
-    await vscode.workspace.fs.delete(vscode.Uri.joinPath(root(), 'failures-test'), { recursive: true }).then(undefined, () => undefined);
-    for (const key of ['defaultModels.image', 'defaultModels.chat', 'defaultModels.embedding', 'defaultModels.rerank', 'search.include']) await setSetting(key, undefined);
+    await vscode.workspace.fs
+      .delete(vscode.Uri.joinPath(root(), 'failures-test'), { recursive: true })
+      .then(undefined, () => undefined);
+    for (const key of [
+      'defaultModels.image',
+      'defaultModels.chat',
+      'defaultModels.embedding',
+      'defaultModels.rerank',
+      'search.include',
+    ])
+      await setSetting(key, undefined);
     await clearKeyThroughCommand(true);
     await setSetting('baseUrl', undefined);
     await gateway?.stop();
@@ -101,7 +143,11 @@ describe('failures: one description and its actions in every feature', function 
   async function useKey(key: string): Promise<void> {
     const version = api.connection.setup.keyVersion;
     await setKeyThroughCommand(key);
-    await waitFor(() => api.connection.setup, (setup) => setup.hasKey && setup.keyVersion > version, 'the new key');
+    await waitFor(
+      () => api.connection.setup,
+      (setup) => setup.hasKey && setup.keyVersion > version,
+      'the new key',
+    );
   }
 
   /** Runs a palette command; resolves with what the Failures presenter showed for it. */
@@ -111,7 +157,11 @@ describe('failures: one description and its actions in every feature', function 
     const prompted = answerPrompts(run.answers);
     try {
       await vscode.commands.executeCommand(run.command, ...(run.args ?? []));
-      const [failure] = await waitFor(() => shown, (all) => all.length > 0, `${run.feature}: the failure shown`);
+      const [failure] = await waitFor(
+        () => shown,
+        (all) => all.length > 0,
+        `${run.feature}: the failure shown`,
+      );
       return { failure: failure!, titles: prompted.titles };
     } finally {
       prompted.restore();
@@ -120,12 +170,18 @@ describe('failures: one description and its actions in every feature', function 
 
   it('with no key, every media, search and research command says so first, with Set API Key, and asks nothing', async () => {
     await clearKeyThroughCommand(true);
-    await waitFor(() => api.connection.setup.hasKey, (hasKey) => !hasKey, 'no key');
+    await waitFor(
+      () => api.connection.setup.hasKey,
+      (hasKey) => !hasKey,
+      'no key',
+    );
     gateway.clearRequests();
     for (const { command, args } of NO_KEY) {
       shown.length = 0;
       const prompted = answerPrompts({});
-      const opened = replace(vscode.window, 'showOpenDialog', (async () => assert.fail(`${command} opened a file dialog`)));
+      const opened = replace(vscode.window, 'showOpenDialog', async () =>
+        assert.fail(`${command} opened a file dialog`),
+      );
       try {
         await vscode.commands.executeCommand(command, ...(args ?? []));
       } finally {
@@ -154,18 +210,28 @@ describe('failures: one description and its actions in every feature', function 
   });
 
   it('Set API Key on that message sets the key and the command goes on (research asks for its topic)', async () => {
-    await waitFor(() => api.connection.setup.hasKey, (hasKey) => !hasKey, 'no key');
+    await waitFor(
+      () => api.connection.setup.hasKey,
+      (hasKey) => !hasKey,
+      'no key',
+    );
     const titles: string[] = [];
     const restores = [
-      replace(vscode.window, 'showErrorMessage', (async (_message: string, ...buttons: unknown[]) => buttons.find((b) => b === 'Set API Key'))),
-      replace(vscode.window, 'showInputBox', (async (options?: vscode.InputBoxOptions) => {
+      replace(vscode.window, 'showErrorMessage', async (_message: string, ...buttons: unknown[]) =>
+        buttons.find((b) => b === 'Set API Key'),
+      ),
+      replace(vscode.window, 'showInputBox', async (options?: vscode.InputBoxOptions) => {
         titles.push(options?.title ?? '');
         return /Set API Key/.test(options?.title ?? '') ? gateway.apiKey : undefined;
-      })),
+      }),
     ];
     try {
       await vscode.commands.executeCommand('unifiedInference.research.start');
-      await waitFor(() => titles, (seen) => seen.some((title) => /Start Deep Research/.test(title)), 'the topic asked for after the key');
+      await waitFor(
+        () => titles,
+        (seen) => seen.some((title) => /Start Deep Research/.test(title)),
+        'the topic asked for after the key',
+      );
       assert.match(titles[0] ?? '', /Set API Key/, 'the key first');
       assert.equal(api.connection.setup.hasKey, true);
     } finally {
@@ -196,7 +262,11 @@ describe('failures: one description and its actions in every feature', function 
         const { failure } = await runFailing(run);
         assert.equal(failure.description.kind, 'outOfCredits', run.feature);
         assert.match(failure.message, run.title, run.feature);
-        assert.match(failure.message, /The quota window resets at \d{4}-\d\d-\d\d \d\d:\d\d UTC/, `${run.feature}: the reset from the credits reading`);
+        assert.match(
+          failure.message,
+          /The quota window resets at \d{4}-\d\d-\d\d \d\d:\d\d UTC/,
+          `${run.feature}: the reset from the credits reading`,
+        );
         assert.equal(failure.buttons[0], 'Refresh Credits', run.feature);
         assert.ok(failure.buttons.includes('Retry'), `${run.feature}: Retry re-runs it`);
       }
@@ -208,19 +278,34 @@ describe('failures: one description and its actions in every feature', function 
   it('an unreachable gateway: its address, Retry, Open Settings and Show Log, in media, search and research', async () => {
     const address = `http://127.0.0.1:${await closedPort()}`;
     await setSetting('baseUrl', address);
-    await waitFor(() => api.connection.setup.baseUrl, (url) => url === address, 'the closed address');
+    await waitFor(
+      () => api.connection.setup.baseUrl,
+      (url) => url === address,
+      'the closed address',
+    );
     try {
       for (const run of PALETTE) {
         const { failure } = await runFailing(run);
         assert.equal(failure.description.kind, 'unreachable', `${run.feature}: ${failure.message}`);
         assert.match(failure.message, run.title, run.feature);
-        assert.ok(failure.message.includes(`${new URL(address).host} refused the connection. `), `${run.feature}: ${failure.message}`);
-        assert.match(failure.message, /Start the gateway, or correct the port in the base URL setting\.$/, `${run.feature}: Test Connection's next step`);
+        assert.ok(
+          failure.message.includes(`${new URL(address).host} refused the connection. `),
+          `${run.feature}: ${failure.message}`,
+        );
+        assert.match(
+          failure.message,
+          /Start the gateway, or correct the port in the base URL setting\.$/,
+          `${run.feature}: Test Connection's next step`,
+        );
         assert.deepEqual(failure.buttons, ['Retry', 'Open Settings', 'Show Log'], run.feature);
       }
     } finally {
       await setSetting('baseUrl', gateway.url);
-      await waitFor(() => api.connection.setup.baseUrl, (url) => url === gateway.url, 'the gateway again');
+      await waitFor(
+        () => api.connection.setup.baseUrl,
+        (url) => url === gateway.url,
+        'the gateway again',
+      );
     }
   });
 
@@ -236,7 +321,11 @@ describe('failures: one description and its actions in every feature', function 
       shown.length = 0;
       const outcome = await vscode.commands.executeCommand('unifiedInference.search.search', { query: 'lighthouse' });
       assert.equal(outcome, undefined);
-      await waitFor(() => shown, (all) => all.length > 0, 'the failure shown');
+      await waitFor(
+        () => shown,
+        (all) => all.length > 0,
+        'the failure shown',
+      );
       // Only the refusal counts: a key change also re-reads the catalog and the research list.
       const refusals = reported.filter(({ error }) => error instanceof Error && error.name === 'RateLimitError');
       assert.equal(refusals.length, 1, 'reported to the connection once');
@@ -255,24 +344,42 @@ describe('failures: one description and its actions in every feature', function 
   it('Retry after indexing failed on the way to a search indexes the rest, then searches (not half an index)', async () => {
     // More files than one embedding batch (64 chunks): the credits last for the first batch only.
     const folder = vscode.Uri.joinPath(root(), 'failures-test', 'many');
-    for (let i = 0; i < 70; i++) await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, `note-${i}.md`), new TextEncoder().encode(`Note ${i}: the keeper of lighthouse ${i} logs the weather.\n`));
+    for (let i = 0; i < 70; i++)
+      await vscode.workspace.fs.writeFile(
+        vscode.Uri.joinPath(folder, `note-${i}.md`),
+        new TextEncoder().encode(`Note ${i}: the keeper of lighthouse ${i} logs the weather.\n`),
+      );
     await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
     const saved = gateway.credits(gateway.apiKey);
     gateway.setCredits(gateway.apiKey, 0.000001);
     let retried = false;
-    const restore = replace(vscode.window, 'showErrorMessage', (async (message: string, ...buttons: unknown[]) => {
-      if (retried || !/^Indexing for semantic search failed: Out of credits/.test(message) || !buttons.includes('Retry')) return undefined;
+    const restore = replace(vscode.window, 'showErrorMessage', async (message: string, ...buttons: unknown[]) => {
+      if (
+        retried ||
+        !/^Indexing for semantic search failed: Out of credits/.test(message) ||
+        !buttons.includes('Retry')
+      )
+        return undefined;
       retried = true;
       gateway.setCredits(gateway.apiKey, saved);
       return 'Retry';
-    }));
+    });
     try {
       gateway.clearRequests();
-      const outcome = await vscode.commands.executeCommand('unifiedInference.search.search', { query: 'lighthouse weather' });
+      const outcome = await vscode.commands.executeCommand('unifiedInference.search.search', {
+        query: 'lighthouse weather',
+      });
       assert.equal(outcome, undefined, 'the first run ended in the failure');
       const partial = await api.searchIndex.current();
-      assert.ok(partial && partial.chunkCount > 0 && partial.chunkCount < 71, `a partial index was kept (${partial?.chunkCount} chunks)`);
-      await waitFor(() => gateway.requests.filter((r) => r.path === '/api/v1/rerank').length, (n) => n > 0, 'the search after Retry');
+      assert.ok(
+        partial && partial.chunkCount > 0 && partial.chunkCount < 71,
+        `a partial index was kept (${partial?.chunkCount} chunks)`,
+      );
+      await waitFor(
+        () => gateway.requests.filter((r) => r.path === '/api/v1/rerank').length,
+        (n) => n > 0,
+        'the search after Retry',
+      );
       assert.ok(retried, 'Retry was pressed');
       const whole = await api.searchIndex.current();
       assert.equal(whole?.chunkCount, 71, 'the index was finished before the search');
@@ -288,8 +395,21 @@ describe('failures: one description and its actions in every feature', function 
   describe('@unified', () => {
     async function ask(prompt: string): Promise<{ recorder: Recorder; result: vscode.ChatResult }> {
       const recorder = new Recorder();
-      const request = { prompt, command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined, model: undefined } as unknown as vscode.ChatRequest;
-      const result = (await api.participantHandler(request, { history: [] }, recorder as unknown as vscode.ChatResponseStream, new vscode.CancellationTokenSource().token)) ?? {};
+      const request = {
+        prompt,
+        command: undefined,
+        references: [],
+        toolReferences: [],
+        toolInvocationToken: undefined,
+        model: undefined,
+      } as unknown as vscode.ChatRequest;
+      const result =
+        (await api.participantHandler(
+          request,
+          { history: [] },
+          recorder as unknown as vscode.ChatResponseStream,
+          new vscode.CancellationTokenSource().token,
+        )) ?? {};
       return { recorder, result };
     }
     const titles = (recorder: Recorder): string[] => recorder.buttons.map((button) => button.title);
@@ -315,15 +435,29 @@ describe('failures: one description and its actions in every feature', function 
       }
       const address = `http://127.0.0.1:${await closedPort()}`;
       await setSetting('baseUrl', address);
-      await waitFor(() => api.connection.setup.baseUrl, (url) => url === address, 'the closed address');
+      await waitFor(
+        () => api.connection.setup.baseUrl,
+        (url) => url === address,
+        'the closed address',
+      );
       try {
         const { recorder, result } = await ask('Hello?');
-        assert.ok((result.errorDetails?.message ?? '').includes(`${new URL(address).host} refused the connection. `), `${result.errorDetails?.message} / ${recorder.text}`);
-        assert.match(result.errorDetails?.message ?? '', /Start the gateway, or correct the port in the base URL setting\./);
+        assert.ok(
+          (result.errorDetails?.message ?? '').includes(`${new URL(address).host} refused the connection. `),
+          `${result.errorDetails?.message} / ${recorder.text}`,
+        );
+        assert.match(
+          result.errorDetails?.message ?? '',
+          /Start the gateway, or correct the port in the base URL setting\./,
+        );
         assert.deepEqual(titles(recorder), ['Open Settings', 'Show Log']);
       } finally {
         await setSetting('baseUrl', gateway.url);
-        await waitFor(() => api.connection.setup.baseUrl, (url) => url === gateway.url, 'the gateway again');
+        await waitFor(
+          () => api.connection.setup.baseUrl,
+          (url) => url === gateway.url,
+          'the gateway again',
+        );
       }
     });
   });

@@ -6,7 +6,14 @@ import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway, type RequestRecord } from '../gateway/index';
 import { encodePng } from '../gateway/png';
-import { activateExtension, askModel, clearKeyThroughCommand, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import {
+  activateExtension,
+  askModel,
+  clearKeyThroughCommand,
+  setKeyThroughCommand,
+  setSetting,
+  waitFor,
+} from './extensionHost';
 
 const VENDOR = 'unified-inference';
 const CONSUMER_ID = 'unified-inference-tests.lm-consumer';
@@ -22,7 +29,10 @@ interface Consumer {
 
 async function activateConsumer(): Promise<Consumer> {
   const extension = vscode.extensions.getExtension<Consumer>(CONSUMER_ID);
-  if (!extension) throw new Error(`${CONSUMER_ID} is not loaded: runIntegration passes test/consumerExtension as a second development path`);
+  if (!extension)
+    throw new Error(
+      `${CONSUMER_ID} is not loaded: runIntegration passes test/consumerExtension as a second development path`,
+    );
   return extension.activate();
 }
 
@@ -32,7 +42,11 @@ interface Answer {
 }
 
 /** As another extension asks: with a justification (which VS Code shows when it asks the user). */
-function ask(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], options: vscode.LanguageModelChatRequestOptions = {}): Promise<Answer> {
+function ask(
+  model: vscode.LanguageModelChat,
+  messages: vscode.LanguageModelChatMessage[],
+  options: vscode.LanguageModelChatRequestOptions = {},
+): Promise<Answer> {
   return askModel(model, messages, { justification: JUSTIFICATION, ...options });
 }
 
@@ -56,7 +70,8 @@ describe('the language models from a second extension (vscode.lm)', function () 
   let consumer: Consumer;
 
   /** The newest request the gateway saw on `path`. */
-  const lastRequest = (path: string): RequestRecord | undefined => [...gateway.requests].reverse().find((record) => record.path === path);
+  const lastRequest = (path: string): RequestRecord | undefined =>
+    [...gateway.requests].reverse().find((record) => record.path === path);
 
   async function model(id: string): Promise<vscode.LanguageModelChat> {
     const [found] = await consumer.selectChatModels({ vendor: VENDOR, id });
@@ -71,7 +86,11 @@ describe('the language models from a second extension (vscode.lm)', function () 
     gateway = await startGateway({ keys: { 'sim-empty-key': { credits: 0 } } });
     await setSetting('baseUrl', gateway.url);
     await setKeyThroughCommand(gateway.apiKey);
-    await waitFor(() => api.connection.setup, (setup) => setup.baseUrl === gateway.url && setup.hasKey, 'the connection');
+    await waitFor(
+      () => api.connection.setup,
+      (setup) => setup.baseUrl === gateway.url && setup.hasKey,
+      'the connection',
+    );
   });
 
   after(async () => {
@@ -80,20 +99,28 @@ describe('the language models from a second extension (vscode.lm)', function () 
     await gateway?.stop();
   });
 
-  it('selects the gateway\'s chat models, without image input, and streams an answer to a request with a justification', async () => {
-    const models = await waitFor(async () => consumer.selectChatModels({ vendor: VENDOR }), (list) => list.length > 0, 'the gateway models, as the second extension sees them');
+  it("selects the gateway's chat models, without image input, and streams an answer to a request with a justification", async () => {
+    const models = await waitFor(
+      async () => consumer.selectChatModels({ vendor: VENDOR }),
+      (list) => list.length > 0,
+      'the gateway models, as the second extension sees them',
+    );
     const ids = models.map((m) => m.id);
     assert.ok(ids.includes(MINI) && ids.includes(SONNET), ids.join(', '));
     assert.ok(models.every((m) => m.vendor === VENDOR));
     // Images are not advertised (the mapping is text-only), so VS Code keeps them out of requests.
     for (const m of models) {
-      const capabilities = (m as unknown as { capabilities?: { supportsImageToText?: boolean; supportsToolCalling?: boolean } }).capabilities;
+      const capabilities = (
+        m as unknown as { capabilities?: { supportsImageToText?: boolean; supportsToolCalling?: boolean } }
+      ).capabilities;
       assert.equal(capabilities?.supportsImageToText, false, `${m.id} advertises no image input`);
     }
     gateway.clearRequests();
-    const { text, calls } = await ask(await model(MINI), [vscode.LanguageModelChatMessage.User('Explain streaming in one paragraph.')]);
+    const { text, calls } = await ask(await model(MINI), [
+      vscode.LanguageModelChatMessage.User('Explain streaming in one paragraph.'),
+    ]);
     assert.equal(calls.length, 0);
-    assert.match(text, /simulat/i, 'the local gateway\'s simulated answer arrived');
+    assert.match(text, /simulat/i, "the local gateway's simulated answer arrived");
     assert.ok(text.length > 40);
     assert.equal(gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').length, 1);
   });
@@ -102,7 +129,13 @@ describe('the language models from a second extension (vscode.lm)', function () 
     const messagesApi = id === SONNET;
     it(`runs a tool-calling round trip with ${id}: the tool result part reaches the gateway in the follow-up request`, async () => {
       const chat = await model(id);
-      const tools: vscode.LanguageModelChatTool[] = [{ name: 'read_file', description: 'Read a workspace file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
+      const tools: vscode.LanguageModelChatTool[] = [
+        {
+          name: 'read_file',
+          description: 'Read a workspace file',
+          inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+        },
+      ];
       const question = vscode.LanguageModelChatMessage.User('Please use read_file on README.md and summarise it.');
       const first = await ask(chat, [question], { tools });
       assert.equal(first.calls.length, 1, `one tool call (text: ${first.text})`);
@@ -110,18 +143,40 @@ describe('the language models from a second extension (vscode.lm)', function () 
       assert.equal(call.name, 'read_file');
       const result = 'README: the project is a banana-shaped gateway client.';
       gateway.clearRequests();
-      const second = await ask(chat, [question, vscode.LanguageModelChatMessage.Assistant([call]), vscode.LanguageModelChatMessage.User([new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(result)])])], { tools });
+      const second = await ask(
+        chat,
+        [
+          question,
+          vscode.LanguageModelChatMessage.Assistant([call]),
+          vscode.LanguageModelChatMessage.User([
+            new vscode.LanguageModelToolResultPart(call.callId, [new vscode.LanguageModelTextPart(result)]),
+          ]),
+        ],
+        { tools },
+      );
       assert.equal(second.calls.length, 0);
       assert.match(second.text, /banana-shaped/, 'the answer uses the tool result');
       const body = bodyOf(lastRequest(messagesApi ? '/api/v1/messages' : '/api/v1/chat/completions'));
       const messages = body.messages as Body[];
       if (messagesApi) {
-        assert.deepEqual(messages.map((m) => m.role), ['user', 'assistant', 'user']);
-        assert.deepEqual((messages[1]!.content as Body[]).map((b) => [b.type, b.id, b.name]), [['tool_use', call.callId, 'read_file']]);
+        assert.deepEqual(
+          messages.map((m) => m.role),
+          ['user', 'assistant', 'user'],
+        );
+        assert.deepEqual(
+          (messages[1]!.content as Body[]).map((b) => [b.type, b.id, b.name]),
+          [['tool_use', call.callId, 'read_file']],
+        );
         assert.deepEqual(messages[2]!.content, [{ type: 'tool_result', tool_use_id: call.callId, content: result }]);
       } else {
-        assert.deepEqual(messages.map((m) => m.role), ['user', 'assistant', 'tool']);
-        assert.deepEqual((messages[1]!.tool_calls as Body[]).map((c) => [c.id, (c.function as Body).name]), [[call.callId, 'read_file']]);
+        assert.deepEqual(
+          messages.map((m) => m.role),
+          ['user', 'assistant', 'tool'],
+        );
+        assert.deepEqual(
+          (messages[1]!.tool_calls as Body[]).map((c) => [c.id, (c.function as Body).name]),
+          [[call.callId, 'read_file']],
+        );
         assert.deepEqual(messages[2], { role: 'tool', tool_call_id: call.callId, content: result });
       }
     });
@@ -131,23 +186,49 @@ describe('the language models from a second extension (vscode.lm)', function () 
     const chat = await model(SONNET);
     const call = new vscode.LanguageModelToolCallPart('toolu_failed_1', 'read_file', { path: 'missing.md' });
     // The third argument (isError) exists at run time in VS Code 1.105+; the 1.104 types lack it.
-    const ResultPart = vscode.LanguageModelToolResultPart as unknown as new (callId: string, content: unknown[], isError?: boolean) => vscode.LanguageModelToolResultPart;
+    const ResultPart = vscode.LanguageModelToolResultPart as unknown as new (
+      callId: string,
+      content: unknown[],
+      isError?: boolean,
+    ) => vscode.LanguageModelToolResultPart;
     gateway.clearRequests();
-    await ask(chat, [
-      vscode.LanguageModelChatMessage.User('Please use read_file on missing.md.'),
-      vscode.LanguageModelChatMessage.Assistant([call]),
-      vscode.LanguageModelChatMessage.User([new ResultPart(call.callId, [new vscode.LanguageModelTextPart('ENOENT: missing.md')], true)]),
-    ], { tools: [{ name: 'read_file', description: 'Read a workspace file', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } }] });
+    await ask(
+      chat,
+      [
+        vscode.LanguageModelChatMessage.User('Please use read_file on missing.md.'),
+        vscode.LanguageModelChatMessage.Assistant([call]),
+        vscode.LanguageModelChatMessage.User([
+          new ResultPart(call.callId, [new vscode.LanguageModelTextPart('ENOENT: missing.md')], true),
+        ]),
+      ],
+      {
+        tools: [
+          {
+            name: 'read_file',
+            description: 'Read a workspace file',
+            inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+          },
+        ],
+      },
+    );
     const messages = bodyOf(lastRequest('/api/v1/messages')).messages as Body[];
-    assert.deepEqual(messages[2]!.content, [{ type: 'tool_result', tool_use_id: call.callId, content: 'ENOENT: missing.md', is_error: true }]);
+    assert.deepEqual(messages[2]!.content, [
+      { type: 'tool_result', tool_use_id: call.callId, content: 'ENOENT: missing.md', is_error: true },
+    ]);
   });
 
   it('sends System messages as the system prompt and passes temperature and max_tokens from modelOptions', async () => {
-    const prompt = [consumer.systemMessage('You are a terse assistant.'), vscode.LanguageModelChatMessage.User('Say hello.')];
+    const prompt = [
+      consumer.systemMessage('You are a terse assistant.'),
+      vscode.LanguageModelChatMessage.User('Say hello.'),
+    ];
     gateway.clearRequests();
     await ask(await model(MINI), prompt, { modelOptions: { temperature: 0.3, max_tokens: 200 } });
     const chatBody = bodyOf(lastRequest('/api/v1/chat/completions'));
-    assert.deepEqual(chatBody.messages, [{ role: 'system', content: 'You are a terse assistant.' }, { role: 'user', content: 'Say hello.' }]);
+    assert.deepEqual(chatBody.messages, [
+      { role: 'system', content: 'You are a terse assistant.' },
+      { role: 'user', content: 'Say hello.' },
+    ]);
     assert.equal(chatBody.temperature, 0.3);
     assert.equal(chatBody.max_tokens, 200);
     await ask(await model(SONNET), prompt, { modelOptions: { temperature: 5 } });
@@ -158,15 +239,28 @@ describe('the language models from a second extension (vscode.lm)', function () 
   });
 
   it('refuses an image it cannot send instead of answering without it', async () => {
-    const DataPart = (vscode as unknown as { LanguageModelDataPart?: { image(data: Uint8Array, mimeType: string): unknown } }).LanguageModelDataPart;
+    const DataPart = (
+      vscode as unknown as { LanguageModelDataPart?: { image(data: Uint8Array, mimeType: string): unknown } }
+    ).LanguageModelDataPart;
     assert.ok(DataPart, 'VS Code 1.139 has LanguageModelDataPart');
     // A real image: the workbench decodes (and may resize) images on their way to a provider.
     const png = new Uint8Array(encodePng(2, 2, new Uint8Array(12).fill(200)));
     const chat = await model(MINI);
     gateway.clearRequests();
-    const error = await failure(() => ask(chat, [vscode.LanguageModelChatMessage.User([new vscode.LanguageModelTextPart('What is in this picture?'), DataPart.image(png, 'image/png')] as vscode.LanguageModelTextPart[])]));
+    const error = await failure(() =>
+      ask(chat, [
+        vscode.LanguageModelChatMessage.User([
+          new vscode.LanguageModelTextPart('What is in this picture?'),
+          DataPart.image(png, 'image/png'),
+        ] as vscode.LanguageModelTextPart[]),
+      ]),
+    );
     assert.match(error.message, /text only.*image\/png/);
-    assert.equal(gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').length, 0, 'nothing went to the gateway');
+    assert.equal(
+      gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').length,
+      0,
+      'nothing went to the gateway',
+    );
   });
 
   it('maps a refused key (401) to NoPermissions and no credits to Blocked, as the second extension sees them', async () => {
@@ -175,7 +269,10 @@ describe('the language models from a second extension (vscode.lm)', function () 
     try {
       await setKeyThroughCommand('sim-not-a-valid-key');
       const refused = await failure(hello);
-      assert.ok(refused instanceof vscode.LanguageModelError, `a LanguageModelError (got ${refused.name}: ${refused.message})`);
+      assert.ok(
+        refused instanceof vscode.LanguageModelError,
+        `a LanguageModelError (got ${refused.name}: ${refused.message})`,
+      );
       assert.equal(refused.code, vscode.LanguageModelError.NoPermissions().code);
       assert.match(refused.message, /Set API Key/);
       assert.equal(lastRequest('/api/v1/chat/completions')?.status, 401);

@@ -11,14 +11,24 @@ import { LM_TOOLS, type LmToolKey } from '../../src/core/lmTools/toolNames';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { encodeWav } from '../gateway/wav';
-import { activateExtension, clearKeyThroughCommand, replace, setKeyThroughCommand, setSetting, setSettingAndWait, waitFor } from './extensionHost';
+import {
+  activateExtension,
+  clearKeyThroughCommand,
+  replace,
+  setKeyThroughCommand,
+  setSetting,
+  setSettingAndWait,
+  waitFor,
+} from './extensionHost';
 import { closedPort } from '../harness/closedPort';
 
 const CONSUMER_ID = 'unified-inference-tests.lm-consumer';
 const AUTO_APPROVE_TEST_MODE = 'vscode.chat.tools.global.autoApprove.testMode';
 const EMPTY_KEY = 'sim-empty-key';
 
-type ToolOutcome = { readonly text: string; readonly error?: undefined } | { readonly text?: undefined; readonly error: { readonly name: string; readonly message: string } };
+type ToolOutcome =
+  | { readonly text: string; readonly error?: undefined }
+  | { readonly text?: undefined; readonly error: { readonly name: string; readonly message: string } };
 
 interface Consumer {
   tools(): { name: string; description: string; inputSchema: unknown; tags: string[] }[];
@@ -26,20 +36,24 @@ interface Consumer {
 }
 
 const FIXTURE: Record<string, string> = {
-  'lmtools/cache.ts': 'export class LruCache<K, V> {\n  // Evicts the least recently used entry when the cache is full.\n  get(key: K): V | undefined { return undefined; }\n}\n',
-  'lmtools/http.ts': 'export async function fetchWithRetry(url: string): Promise<Response> {\n  // Retries the request with exponential backoff on 5xx answers.\n  return fetch(url);\n}\n',
+  'lmtools/cache.ts':
+    'export class LruCache<K, V> {\n  // Evicts the least recently used entry when the cache is full.\n  get(key: K): V | undefined { return undefined; }\n}\n',
+  'lmtools/http.ts':
+    'export async function fetchWithRetry(url: string): Promise<Response> {\n  // Retries the request with exponential backoff on 5xx answers.\n  return fetch(url);\n}\n',
 };
 
 /** A 1.5 s WAV: 24 kHz mono 16-bit, a plain tone. */
 function testWav(): Uint8Array {
   const samples = 36_000;
   const pcm = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++) pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 24_000)), i * 2);
+  for (let i = 0; i < samples; i++)
+    pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 24_000)), i * 2);
   return encodeWav(pcm, 24_000);
 }
 
 /** Through the consumer's command, as the suite's other callers would. */
-const invoke = (key: LmToolKey, input: object): Thenable<ToolOutcome> => vscode.commands.executeCommand<ToolOutcome>('lmConsumer.invokeTool', LM_TOOLS[key].name, input);
+const invoke = (key: LmToolKey, input: object): Thenable<ToolOutcome> =>
+  vscode.commands.executeCommand<ToolOutcome>('lmConsumer.invokeTool', LM_TOOLS[key].name, input);
 
 function text(outcome: ToolOutcome): string {
   assert.equal(outcome.error, undefined, `the tool answered (got ${outcome.error?.name}: ${outcome.error?.message})`);
@@ -58,7 +72,8 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
   let consumer: Consumer;
   let root: vscode.Uri;
   const uri = (path: string): vscode.Uri => vscode.Uri.joinPath(root, path);
-  const write = (path: string, content: string | Uint8Array): Thenable<void> => vscode.workspace.fs.writeFile(uri(path), typeof content === 'string' ? new TextEncoder().encode(content) : content);
+  const write = (path: string, content: string | Uint8Array): Thenable<void> =>
+    vscode.workspace.fs.writeFile(uri(path), typeof content === 'string' ? new TextEncoder().encode(content) : content);
   const requests = (path: string) => gateway.requests.filter((r) => r.path === path);
 
   /** The confirmation a tool asks before it runs, as the tool prepares it. */
@@ -66,7 +81,10 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
     const prepared = await api.lmTools[key].prepareInvocation?.({ input }, new vscode.CancellationTokenSource().token);
     const messages = prepared?.confirmationMessages;
     if (!messages) return undefined;
-    return { title: messages.title, message: typeof messages.message === 'string' ? messages.message : messages.message.value };
+    return {
+      title: messages.title,
+      message: typeof messages.message === 'string' ? messages.message : messages.message.value,
+    };
   }
 
   async function withKey<T>(key: string, run: () => Promise<T>): Promise<T> {
@@ -81,36 +99,55 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
   before(async () => {
     api = await activateExtension();
     const extension = vscode.extensions.getExtension<Consumer>(CONSUMER_ID);
-    if (!extension) throw new Error(`${CONSUMER_ID} is not loaded: runIntegration passes test/consumerExtension as a second development path`);
+    if (!extension)
+      throw new Error(
+        `${CONSUMER_ID} is not loaded: runIntegration passes test/consumerExtension as a second development path`,
+      );
     consumer = await extension.activate();
     root = vscode.workspace.workspaceFolders?.[0]?.uri ?? assert.fail('the suite opens a folder');
-    gateway = await startGateway({ keys: { [EMPTY_KEY]: { credits: 0 } }, research: { queuedMs: 300, runningMs: 1_500 } });
+    gateway = await startGateway({
+      keys: { [EMPTY_KEY]: { credits: 0 } },
+      research: { queuedMs: 300, runningMs: 1_500 },
+    });
     await setSetting('baseUrl', gateway.url);
     await setKeyThroughCommand(gateway.apiKey);
-    await waitFor(() => api.connection.setup, (setup) => setup.baseUrl === gateway.url && setup.hasKey, 'the connection');
+    await waitFor(
+      () => api.connection.setup,
+      (setup) => setup.baseUrl === gateway.url && setup.hasKey,
+      'the connection',
+    );
     await setSetting('defaultModels.embedding', 'sim-openai/text-embedding-sim-small');
     await setSetting('defaultModels.rerank', 'sim-cohere/rerank-sim-v1');
     await setSetting('search.include', 'lmtools/**');
     for (const [path, content] of Object.entries(FIXTURE)) await write(path, content);
     await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
-    await vscode.workspace.getConfiguration('chat.tools.global').update('autoApprove', true, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('chat.tools.global')
+      .update('autoApprove', true, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('setContext', AUTO_APPROVE_TEST_MODE, true);
   });
 
   after(async () => {
     await vscode.commands.executeCommand('setContext', AUTO_APPROVE_TEST_MODE, undefined);
-    await vscode.workspace.getConfiguration('chat.tools.global').update('autoApprove', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('chat.tools.global')
+      .update('autoApprove', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
     await vscode.workspace.fs.delete(uri('lmtools'), { recursive: true }).then(undefined, () => undefined);
     await vscode.workspace.fs.delete(uri('images'), { recursive: true }).then(undefined, () => undefined);
-    for (const key of ['defaultModels.embedding', 'defaultModels.rerank', 'search.include']) await setSetting(key, undefined);
+    for (const key of ['defaultModels.embedding', 'defaultModels.rerank', 'search.include'])
+      await setSetting(key, undefined);
     await clearKeyThroughCommand(true);
     await setSetting('baseUrl', undefined);
     await gateway?.stop();
   });
 
   it('lists every tool to the second extension, with its description and input schema', async () => {
-    const listed = await waitFor(() => consumer.tools().filter((tool) => tool.name.startsWith('unifiedInference_')), (tools) => tools.length === Object.keys(LM_TOOLS).length, 'the tools in vscode.lm.tools');
+    const listed = await waitFor(
+      () => consumer.tools().filter((tool) => tool.name.startsWith('unifiedInference_')),
+      (tools) => tools.length === Object.keys(LM_TOOLS).length,
+      'the tools in vscode.lm.tools',
+    );
     for (const { name } of Object.values(LM_TOOLS)) {
       const tool = listed.find((candidate) => candidate.name === name);
       assert.ok(tool, `${name} is listed`);
@@ -125,10 +162,22 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
     assert.match(research?.message ?? '', /costs credits/);
     assert.match(research?.message ?? '', /2 to 5 minutes/);
     assert.match(research?.message ?? '', /Research view/);
-    assert.match((await confirmation('generateImage', { prompt: 'a lighthouse', count: 2, quality: 'hd' }))?.message ?? '', /Charged per image \(hd costs more\).*up to a minute/s);
-    assert.match((await confirmation('transcribe', { path: 'lmtools/talk.wav' }))?.message ?? '', /Charged per minute of audio/);
-    assert.match((await confirmation('rerank', { query: 'q', passages: ['a', 'b'] }))?.message ?? '', /2 passages.*fraction of a cent/s);
-    assert.match((await confirmation('semanticSearch', { query: 'retry' }))?.message ?? '', /no semantic index yet.*costs credits, can take minutes/s);
+    assert.match(
+      (await confirmation('generateImage', { prompt: 'a lighthouse', count: 2, quality: 'hd' }))?.message ?? '',
+      /Charged per image \(hd costs more\).*up to a minute/s,
+    );
+    assert.match(
+      (await confirmation('transcribe', { path: 'lmtools/talk.wav' }))?.message ?? '',
+      /Charged per minute of audio/,
+    );
+    assert.match(
+      (await confirmation('rerank', { query: 'q', passages: ['a', 'b'] }))?.message ?? '',
+      /2 passages.*fraction of a cent/s,
+    );
+    assert.match(
+      (await confirmation('semanticSearch', { query: 'retry' }))?.message ?? '',
+      /no semantic index yet.*costs credits, can take minutes/s,
+    );
     assert.equal(await confirmation('credits', {}), undefined);
     assert.equal(await confirmation('researchStatus', { jobId: 'x' }), undefined);
   });
@@ -160,13 +209,21 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
     assert.ok(api.research.find(id), 'the Research view lists it at once');
     const running = text(await invoke('researchStatus', { jobId: id }));
     assert.match(running, /still in progress|succeeded/);
-    await waitFor(() => api.research.find(id)?.status, (status) => status === 'succeeded', 'the job to succeed', 60_000);
+    await waitFor(
+      () => api.research.find(id)?.status,
+      (status) => status === 'succeeded',
+      'the job to succeed',
+      60_000,
+    );
     const done = text(await invoke('researchStatus', { jobId: id }));
     assert.match(done, new RegExp(`Research job ${id} succeeded`));
     assert.match(done, /## Sources\n\n1\. \[/);
     const unknown = text(await invoke('researchStatus', { jobId: '00000000-0000-4000-8000-000000000000' }));
     assert.match(unknown, /No research job .* was found/);
-    assert.match(failure(await invoke('researchStatus', { jobId: '../quota' })).message, /"jobId" must be a research job id/);
+    assert.match(
+      failure(await invoke('researchStatus', { jobId: '../quota' })).message,
+      /"jobId" must be a research job id/,
+    );
   });
 
   it('cancelling #deepResearch stops the waiting, not the job', async () => {
@@ -174,7 +231,11 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
     try {
       const known = new Set(api.research.jobs.map((job) => job.id));
       const call = consumer.startTool(LM_TOOLS.deepResearch.name, { topic: 'A long investigation to cancel' });
-      const job = await waitFor(() => api.research.jobs.find((candidate) => !known.has(candidate.id)), (found) => found !== undefined, 'the job in the Research view');
+      const job = await waitFor(
+        () => api.research.jobs.find((candidate) => !known.has(candidate.id)),
+        (found) => found !== undefined,
+        'the job in the Research view',
+      );
       call.cancel();
       const error = failure(await call.done);
       assert.match(`${error.name} ${error.message}`, /cancel/i);
@@ -189,14 +250,16 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
     const asked: string[] = [];
     let answer: string | undefined = BUILD_INDEX_BUTTON;
     // Only the question is answered; other notices (e.g. "index deleted") are passed over.
-    const restore = replace(vscode.window, 'showInformationMessage', (async (message: string) => {
+    const restore = replace(vscode.window, 'showInformationMessage', async (message: string) => {
       if (message !== BUILD_INDEX_QUESTION) return undefined;
       asked.push(message);
       return answer;
-    }));
+    });
     try {
       gateway.clearRequests();
-      const found = text(await invoke('semanticSearch', { query: 'where failed requests are retried with backoff', maxResults: 2 }));
+      const found = text(
+        await invoke('semanticSearch', { query: 'where failed requests are retried with backoff', maxResults: 2 }),
+      );
       assert.deepEqual(asked, [BUILD_INDEX_QUESTION], 'asked once to build the index');
       assert.ok(requests('/api/v1/embeddings').length >= 2, 'indexed, then embedded the query');
       assert.equal(requests('/api/v1/rerank').length, 1, 'reranked');
@@ -209,9 +272,15 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
 
       await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
       answer = undefined;
-      assert.match(failure(await invoke('semanticSearch', { query: 'cache' })).message, /chose not to build the semantic index/);
+      assert.match(
+        failure(await invoke('semanticSearch', { query: 'cache' })).message,
+        /chose not to build the semantic index/,
+      );
       assert.equal(asked.length, 2, 'asked again after the index was deleted');
-      assert.match(failure(await invoke('semanticSearch', { query: 'cache' })).message, /chose not to build one in this session/);
+      assert.match(
+        failure(await invoke('semanticSearch', { query: 'cache' })).message,
+        /chose not to build one in this session/,
+      );
       assert.equal(asked.length, 2, 'a "no" is not asked again');
     } finally {
       restore();
@@ -220,13 +289,20 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
 
   it('#rerank orders passages by relevance to the query', async () => {
     gateway.clearRequests();
-    const passages = ['The weather is sunny today.', 'Exponential backoff retries failed HTTP requests.', 'Bananas are yellow.'];
+    const passages = [
+      'The weather is sunny today.',
+      'Exponential backoff retries failed HTTP requests.',
+      'Bananas are yellow.',
+    ];
     const answer = text(await invoke('rerank', { query: 'retry HTTP requests with backoff', passages, topN: 2 }));
     const sent = requests('/api/v1/rerank')[0]?.body as { query: string; documents: string[]; top_n: number };
     assert.deepEqual([sent.query, sent.documents, sent.top_n], ['retry HTTP requests with backoff', passages, 2]);
     assert.match(answer, /^2 of 3 passages by relevance/);
     assert.match(answer, /\n1\. passage 1 \(score [\d.]+\): Exponential backoff/);
-    assert.match(failure(await invoke('rerank', { query: 'q', passages: [] })).message, /Invalid input for rerank: .*"passages"/);
+    assert.match(
+      failure(await invoke('rerank', { query: 'q', passages: [] })).message,
+      /Invalid input for rerank: .*"passages"/,
+    );
   });
 
   it('#generateImage saves the images into the workspace images folder and returns their paths', async () => {
@@ -253,7 +329,10 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
     await write('lmtools/.env.wav', testWav());
     gateway.clearRequests();
     assert.match(failure(await invoke('transcribe', { path: 'lmtools/.env.wav' })).message, /sensitive/);
-    assert.match(failure(await invoke('transcribe', { path: '../../etc/passwd.wav' })).message, /outside the workspace/);
+    assert.match(
+      failure(await invoke('transcribe', { path: '../../etc/passwd.wav' })).message,
+      /outside the workspace/,
+    );
     assert.match(failure(await invoke('transcribe', { path: 'lmtools/cache.ts' })).message, /not an audio file/);
     assert.equal(requests('/api/v1/audio/transcriptions').length, 0, 'nothing refused was uploaded');
   });
@@ -261,7 +340,10 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
   it('answers out of credits (429) with a message the model can act on, never with the key', async () => {
     await withKey(EMPTY_KEY, async () => {
       const refused = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
-      assert.match(refused.message, /^Out of credits or usage limit reached .*The quota window resets at \d{4}-.* UTC \(in .*Do not retry now/s);
+      assert.match(
+        refused.message,
+        /^Out of credits or usage limit reached .*The quota window resets at \d{4}-.* UTC \(in .*Do not retry now/s,
+      );
       assert.ok(!refused.message.includes(EMPTY_KEY));
       const research = failure(await invoke('deepResearch', { topic: 'Anything' }));
       assert.match(research.message, /^Out of credits/);
@@ -274,7 +356,10 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
     const bad = 'sim-not-a-valid-key-lmtools';
     await withKey(bad, async () => {
       const refused = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
-      assert.match(refused.message, /refused the API key \(401\).*"Unified Inference: Set API Key"; retrying will not help/s);
+      assert.match(
+        refused.message,
+        /refused the API key \(401\).*"Unified Inference: Set API Key"; retrying will not help/s,
+      );
       assert.ok(!refused.message.includes(bad));
     });
   });
@@ -283,29 +368,51 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
     const address = `http://127.0.0.1:${await closedPort()}`;
     await setSetting('baseUrl', address);
     try {
-      await waitFor(() => api.connection.setup.baseUrl, (url) => url === address, 'the closed address');
+      await waitFor(
+        () => api.connection.setup.baseUrl,
+        (url) => url === address,
+        'the closed address',
+      );
       const offline = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
       assert.ok(offline.message.startsWith(`${new URL(address).host} refused the connection. `), offline.message);
       assert.match(offline.message, /Start the gateway, or correct the port in the base URL setting\./);
-      assert.match(offline.message, /ask the user to check the gateway address \("Unified Inference: Set Gateway Address"\) and the network/);
+      assert.match(
+        offline.message,
+        /ask the user to check the gateway address \("Unified Inference: Set Gateway Address"\) and the network/,
+      );
     } finally {
       await setSetting('baseUrl', gateway.url);
-      await waitFor(() => api.connection.setup.baseUrl, (url) => url === gateway.url, 'the gateway again');
+      await waitFor(
+        () => api.connection.setup.baseUrl,
+        (url) => url === gateway.url,
+        'the gateway again',
+      );
     }
     await clearKeyThroughCommand(true);
     try {
-      await waitFor(() => api.connection.setup.hasKey, (hasKey) => !hasKey, 'no key');
+      await waitFor(
+        () => api.connection.setup.hasKey,
+        (hasKey) => !hasKey,
+        'no key',
+      );
       gateway.clearRequests();
       const noKey = failure(await invoke('rerank', { query: 'q', passages: ['a', 'b'] }));
-      assert.match(noKey.message, /^No API key is set for the gateway\..*"Unified Inference: Set API Key"; retrying will not help/s);
+      assert.match(
+        noKey.message,
+        /^No API key is set for the gateway\..*"Unified Inference: Set API Key"; retrying will not help/s,
+      );
       assert.equal(requests('/api/v1/rerank').length, 0, 'nothing sent');
     } finally {
       await setKeyThroughCommand(gateway.apiKey);
-      await waitFor(() => api.connection.setup.hasKey, (hasKey) => hasKey, 'the key again');
+      await waitFor(
+        () => api.connection.setup.hasKey,
+        (hasKey) => hasKey,
+        'the key again',
+      );
     }
   });
 
-  it('answers a gateway server error (5xx, after the client\'s retries) with a message that says to try again later', async () => {
+  it("answers a gateway server error (5xx, after the client's retries) with a message that says to try again later", async () => {
     await setSettingAndWait('defaultModels.rerank', 'sim-cohere/rerank-sim-v1::status=503');
     try {
       gateway.clearRequests();

@@ -13,14 +13,20 @@ describe('localization: the manifest in a real VS Code', () => {
     const manifest = vscode.extensions.getExtension('unified-inference.unified-inference')!.packageJSON as {
       displayName: string;
       l10n?: string;
-      contributes: { commands: { command: string; title: string; category: string }[]; configuration: { properties: Record<string, { markdownDescription?: string }> } };
+      contributes: {
+        commands: { command: string; title: string; category: string }[];
+        configuration: { properties: Record<string, { markdownDescription?: string }> };
+      };
     };
     assert.equal(manifest.displayName, 'Unified Inference');
     const setKey = manifest.contributes.commands.find((command) => command.command === 'unifiedInference.setApiKey');
     assert.deepEqual([setKey?.category, setKey?.title], ['Unified Inference', 'Set API Key']);
     const unresolved = JSON.stringify(manifest).match(/"%[\w.-]+%"/g) ?? [];
     assert.deepEqual(unresolved, [], 'no placeholder is left for the user to see');
-    assert.match(manifest.contributes.configuration.properties['unifiedInference.baseUrl']?.markdownDescription ?? '', /gateway/i);
+    assert.match(
+      manifest.contributes.configuration.properties['unifiedInference.baseUrl']?.markdownDescription ?? '',
+      /gateway/i,
+    );
     assert.equal(manifest.l10n, './l10n');
   });
 });

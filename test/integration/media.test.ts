@@ -12,7 +12,13 @@ import type { TranscribeResult } from '../../src/extension/media/transcribeComma
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { encodeWav, parseWav } from '../gateway/wav';
-import { activateExtension, clearKeyThroughCommand, setKeyThroughCommand, setSetting, setSettingQuietly } from './extensionHost';
+import {
+  activateExtension,
+  clearKeyThroughCommand,
+  setKeyThroughCommand,
+  setSetting,
+  setSettingQuietly,
+} from './extensionHost';
 import { answerPrompts, type Answers } from './mediaPrompts';
 
 const WHISPER = 'sim-openai/whisper-sim-1';
@@ -23,13 +29,18 @@ const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 const root = (): vscode.Uri => vscode.workspace.workspaceFolders![0]!.uri;
 const inWorkspace = (...path: string[]): vscode.Uri => vscode.Uri.joinPath(root(), 'media-test', ...path);
-const exists = (uri: vscode.Uri): Thenable<boolean> => vscode.workspace.fs.stat(uri).then(() => true, () => false);
+const exists = (uri: vscode.Uri): Thenable<boolean> =>
+  vscode.workspace.fs.stat(uri).then(
+    () => true,
+    () => false,
+  );
 
 /** A 1.5 s WAV: 24 kHz mono 16-bit, a plain tone. */
 function testWav(seconds = 1.5): Uint8Array {
   const samples = Math.round(24_000 * seconds);
   const pcm = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++) pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 24_000)), i * 2);
+  for (let i = 0; i < samples; i++)
+    pcm.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 24_000)), i * 2);
   return encodeWav(pcm, 24_000);
 }
 
@@ -45,7 +56,12 @@ describe('media commands (transcription, read aloud, images) against the local g
     await setQuietly(`defaultModels.${category}`, id);
   }
 
-  async function run<T>(command: string, answers: Answers, args: unknown[] = [], probe: Record<string, string[]> = {}): Promise<{ outcome: Outcome<T> | undefined; prompted: ReturnType<typeof answerPrompts> }> {
+  async function run<T>(
+    command: string,
+    answers: Answers,
+    args: unknown[] = [],
+    probe: Record<string, string[]> = {},
+  ): Promise<{ outcome: Outcome<T> | undefined; prompted: ReturnType<typeof answerPrompts> }> {
     const prompted = answerPrompts(answers, probe);
     try {
       return { outcome: await vscode.commands.executeCommand<Outcome<T> | undefined>(command, ...args), prompted };
@@ -55,7 +71,12 @@ describe('media commands (transcription, read aloud, images) against the local g
   }
 
   /** Starts a command whose request the gateway holds (delay-headers), cancels it once the request arrived. */
-  async function cancelMidway<T>(command: string, answers: Answers, path: string, args: unknown[] = []): Promise<Outcome<T> | undefined> {
+  async function cancelMidway<T>(
+    command: string,
+    answers: Answers,
+    path: string,
+    args: unknown[] = [],
+  ): Promise<Outcome<T> | undefined> {
     gateway.clearRequests();
     const prompted = answerPrompts(answers);
     try {
@@ -94,7 +115,8 @@ describe('media commands (transcription, read aloud, images) against the local g
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const category of ['transcription', 'speech', 'image']) await setSetting(`defaultModels.${category}`, undefined);
+    for (const category of ['transcription', 'speech', 'image'])
+      await setSetting(`defaultModels.${category}`, undefined);
     await vscode.workspace.fs.delete(inWorkspace(), { recursive: true }).then(undefined, () => undefined);
     await clearKeyThroughCommand(true);
     await setSetting('baseUrl', undefined);
@@ -102,8 +124,20 @@ describe('media commands (transcription, read aloud, images) against the local g
   });
 
   describe('Transcribe Audio File...', () => {
-    const transcribe = (format: string, language = 'German', press?: string): ReturnType<typeof run<TranscribeResult>> =>
-      run<TranscribeResult>(MEDIA_COMMANDS.transcribe, { picks: { 'language (optional)': language, 'output format': format }, inputs: { 'prompt (optional)': 'Names: Ada.' }, ...(press ? { press } : {}) }, [audio]);
+    const transcribe = (
+      format: string,
+      language = 'German',
+      press?: string,
+    ): ReturnType<typeof run<TranscribeResult>> =>
+      run<TranscribeResult>(
+        MEDIA_COMMANDS.transcribe,
+        {
+          picks: { 'language (optional)': language, 'output format': format },
+          inputs: { 'prompt (optional)': 'Names: Ada.' },
+          ...(press ? { press } : {}),
+        },
+        [audio],
+      );
 
     it('transcribes a WAV made by the test in every output format, each in its editor', async () => {
       const seen: Record<string, TranscribeResult> = {};
@@ -113,20 +147,36 @@ describe('media commands (transcription, read aloud, images) against the local g
         assert.equal(outcome?.kind, 'done', `${format}: ${JSON.stringify(outcome)}`);
         if (outcome?.kind === 'done') seen[format] = outcome.value;
         const sent = gateway.requests.find((r) => r.path === '/api/v1/audio/transcriptions');
-        const body = sent?.body as { response_format: string; language: string; prompt: string; model: string; file: { filename: string; bytes: number } };
-        assert.deepEqual([body.response_format, body.language, body.prompt, body.model, body.file.filename, body.file.bytes], [format, 'de', 'Names: Ada.', WHISPER, 'talk.wav', testWav().length]);
+        const body = sent?.body as {
+          response_format: string;
+          language: string;
+          prompt: string;
+          model: string;
+          file: { filename: string; bytes: number };
+        };
+        assert.deepEqual(
+          [body.response_format, body.language, body.prompt, body.model, body.file.filename, body.file.bytes],
+          [format, 'de', 'Names: Ada.', WHISPER, 'talk.wav', testWav().length],
+        );
       }
       assert.equal(seen.text?.document.languageId, 'plaintext');
       assert.ok(seen.text.document.getText().trim().length > 0);
       assert.match(seen.srt!.document.getText(), /^1\r?\n00:00:00,000 --> 00:00:0\d,\d{3}/);
       assert.match(seen.vtt!.document.getText(), /^WEBVTT/);
-      const json = JSON.parse(seen.json!.document.getText()) as { duration: number; language: string; words: unknown[] };
+      const json = JSON.parse(seen.json!.document.getText()) as {
+        duration: number;
+        language: string;
+        words: unknown[];
+      };
       assert.equal(seen.json!.document.languageId, 'json');
       assert.equal(json.duration, 1.5, 'the gateway read the duration from the WAV header the test wrote');
       assert.equal(json.language, 'de');
       assert.ok(json.words.length > 0, 'whisper-sim-1 gives word timestamps');
       assert.equal(seen.verbose_json!.document.languageId, 'markdown');
-      assert.match(seen.verbose_json!.document.getText(), /Duration: 1\.50[\s\S]*## Segments[\s\S]*## Words\n\n\| Word \| Start \| End \|/);
+      assert.match(
+        seen.verbose_json!.document.getText(),
+        /Duration: 1\.50[\s\S]*## Segments[\s\S]*## Words\n\n\| Word \| Start \| End \|/,
+      );
       assert.equal(vscode.window.activeTextEditor?.document, seen.json!.document, 'the result is shown');
     });
 
@@ -136,7 +186,10 @@ describe('media commands (transcription, read aloud, images) against the local g
       const saved = outcome?.kind === 'done' ? outcome.value.saved : undefined;
       assert.equal(saved?.toString(), inWorkspace('talk.vtt').toString());
       assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(saved)), /^WEBVTT/);
-      const body = gateway.requests.filter((r) => r.path === '/api/v1/audio/transcriptions').at(-1)?.body as Record<string, unknown>;
+      const body = gateway.requests.filter((r) => r.path === '/api/v1/audio/transcriptions').at(-1)?.body as Record<
+        string,
+        unknown
+      >;
       assert.equal(body.language, undefined, 'no language sent when detecting');
     });
 
@@ -165,7 +218,12 @@ describe('media commands (transcription, read aloud, images) against the local g
     it('cancel aborts the upload in flight', async () => {
       await setModel('transcription', `${WHISPER}${SLOW}`);
       try {
-        const outcome = await cancelMidway<TranscribeResult>(MEDIA_COMMANDS.transcribe, { picks: { 'language (optional)': 'English', 'output format': 'text' }, inputs: { 'prompt (optional)': '' } }, '/api/v1/audio/transcriptions', [audio]);
+        const outcome = await cancelMidway<TranscribeResult>(
+          MEDIA_COMMANDS.transcribe,
+          { picks: { 'language (optional)': 'English', 'output format': 'text' }, inputs: { 'prompt (optional)': '' } },
+          '/api/v1/audio/transcriptions',
+          [audio],
+        );
         assert.equal(outcome?.kind, 'cancelled');
       } finally {
         await setModel('transcription', WHISPER);
@@ -174,32 +232,59 @@ describe('media commands (transcription, read aloud, images) against the local g
   });
 
   describe('Read Selection Aloud / Save Selection as Speech...', () => {
-    const speechAnswers = (format: string, saveTo?: vscode.Uri, voice = 'nova'): Answers => ({ picks: { voice, 'audio format': format }, inputs: { speed: '1.25' }, ...(saveTo ? { saveTo } : {}) });
+    const speechAnswers = (format: string, saveTo?: vscode.Uri, voice = 'nova'): Answers => ({
+      picks: { voice, 'audio format': format },
+      inputs: { speed: '1.25' },
+      ...(saveTo ? { saveTo } : {}),
+    });
 
     it('saves a selection as WAV: RIFF bytes, with the voice, format and speed asked for; speed is validated', async () => {
       await selectText('Hello from the editor. This is read aloud.');
       const target = inWorkspace('hello.wav');
       gateway.clearRequests();
-      const { outcome, prompted } = await run<SavedSpeech>(MEDIA_COMMANDS.saveSpeech, speechAnswers('wav', target), [], { speed: ['0.1', '4.5', 'fast', '0.25', '4'] });
+      const { outcome, prompted } = await run<SavedSpeech>(
+        MEDIA_COMMANDS.saveSpeech,
+        speechAnswers('wav', target),
+        [],
+        { speed: ['0.1', '4.5', 'fast', '0.25', '4'] },
+      );
       assert.equal(outcome?.kind, 'done', JSON.stringify(outcome));
-      assert.deepEqual(prompted.validation.speed?.map((problem) => problem === undefined), [false, false, false, true, true]);
+      assert.deepEqual(
+        prompted.validation.speed?.map((problem) => problem === undefined),
+        [false, false, false, true, true],
+      );
       const bytes = Buffer.from(await vscode.workspace.fs.readFile(target));
       assert.equal(bytes.toString('ascii', 0, 4), 'RIFF');
       assert.equal(bytes.toString('ascii', 8, 12), 'WAVE');
       assert.ok((parseWav(bytes)?.durationSeconds ?? 0) > 0.5);
       const body = gateway.requests.find((r) => r.path === '/api/v1/audio/speech')?.body as Record<string, unknown>;
-      assert.deepEqual([body.voice, body.response_format, body.speed, body.model, body.input], ['nova', 'wav', 1.25, TTS, 'Hello from the editor. This is read aloud.']);
+      assert.deepEqual(
+        [body.voice, body.response_format, body.speed, body.model, body.input],
+        ['nova', 'wav', 1.25, TTS, 'Hello from the editor. This is read aloud.'],
+      );
     });
 
     it('splits text over 4096 characters at sentences: parts asked in order, WAV joined into one file, FLAC saved per part', async () => {
-      const text = Array.from({ length: 120 }, (_, i) => `Sentence ${i + 1} is here to make the text long enough.`).join(' ');
+      const text = Array.from(
+        { length: 120 },
+        (_, i) => `Sentence ${i + 1} is here to make the text long enough.`,
+      ).join(' ');
       const parts = splitSpeechInput(text);
       assert.ok(text.length > 4096 && parts.length === 2);
       await selectText(text);
       gateway.clearRequests();
       const wav = await run<SavedSpeech>(MEDIA_COMMANDS.saveSpeech, speechAnswers('wav', inWorkspace('long.wav')));
-      assert.deepEqual(wav.outcome?.kind === 'done' && [wav.outcome.value.parts, wav.outcome.value.joined, wav.outcome.value.files.length], [2, true, 1]);
-      const inputs = gateway.requests.filter((r) => r.path === '/api/v1/audio/speech').map((r) => (r.body as { input: string }).input);
+      assert.deepEqual(
+        wav.outcome?.kind === 'done' && [
+          wav.outcome.value.parts,
+          wav.outcome.value.joined,
+          wav.outcome.value.files.length,
+        ],
+        [2, true, 1],
+      );
+      const inputs = gateway.requests
+        .filter((r) => r.path === '/api/v1/audio/speech')
+        .map((r) => (r.body as { input: string }).input);
       assert.deepEqual(inputs, parts);
       const joined = parseWav(Buffer.from(await vscode.workspace.fs.readFile(inWorkspace('long.wav'))));
       assert.ok(joined && joined.durationSeconds > 20, `one WAV holding both parts (${joined?.durationSeconds} s)`);
@@ -207,7 +292,11 @@ describe('media commands (transcription, read aloud, images) against the local g
       const flac = await run<SavedSpeech>(MEDIA_COMMANDS.saveSpeech, speechAnswers('flac', inWorkspace('long.flac')));
       assert.equal(flac.outcome?.kind, 'done');
       for (const name of ['long-1.flac', 'long-2.flac']) {
-        assert.equal(Buffer.from(await vscode.workspace.fs.readFile(inWorkspace(name))).toString('ascii', 0, 4), 'fLaC', name);
+        assert.equal(
+          Buffer.from(await vscode.workspace.fs.readFile(inWorkspace(name))).toString('ascii', 0, 4),
+          'fLaC',
+          name,
+        );
       }
       assert.ok(!(await exists(inWorkspace('long.flac'))));
     });
@@ -215,9 +304,16 @@ describe('media commands (transcription, read aloud, images) against the local g
     it('takes a raw voice id typed by the user', async () => {
       await selectText('A raw voice.');
       gateway.clearRequests();
-      const { outcome } = await run<SavedSpeech>(MEDIA_COMMANDS.saveSpeech, { picks: { voice: 'Other voice id...', 'audio format': 'mp3' }, inputs: { 'voice id': 'my-cloned-voice', speed: '1' }, saveTo: inWorkspace('raw.mp3') });
+      const { outcome } = await run<SavedSpeech>(MEDIA_COMMANDS.saveSpeech, {
+        picks: { voice: 'Other voice id...', 'audio format': 'mp3' },
+        inputs: { 'voice id': 'my-cloned-voice', speed: '1' },
+        saveTo: inWorkspace('raw.mp3'),
+      });
       assert.equal(outcome?.kind, 'done');
-      assert.equal((gateway.requests.find((r) => r.path === '/api/v1/audio/speech')?.body as { voice: string }).voice, 'my-cloned-voice');
+      assert.equal(
+        (gateway.requests.find((r) => r.path === '/api/v1/audio/speech')?.body as { voice: string }).voice,
+        'my-cloned-voice',
+      );
     });
 
     it('reads a selection aloud in the audio panel', async () => {
@@ -232,7 +328,11 @@ describe('media commands (transcription, read aloud, images) against the local g
       await setModel('speech', `${TTS}${SLOW}`);
       try {
         await selectText('This will be cancelled.');
-        const outcome = await cancelMidway<SavedSpeech>(MEDIA_COMMANDS.saveSpeech, speechAnswers('wav', inWorkspace('cancelled.wav')), '/api/v1/audio/speech');
+        const outcome = await cancelMidway<SavedSpeech>(
+          MEDIA_COMMANDS.saveSpeech,
+          speechAnswers('wav', inWorkspace('cancelled.wav')),
+          '/api/v1/audio/speech',
+        );
         assert.equal(outcome?.kind, 'cancelled');
         assert.ok(!(await exists(inWorkspace('cancelled.wav'))));
       } finally {
@@ -242,7 +342,10 @@ describe('media commands (transcription, read aloud, images) against the local g
   });
 
   describe('Generate Image...', () => {
-    const imageAnswers: Answers = { inputs: { prompt: 'A lighthouse at dusk' }, picks: { size: '1792x1024', quality: 'hd', 'how many images': '2' } };
+    const imageAnswers: Answers = {
+      inputs: { prompt: 'A lighthouse at dusk' },
+      picks: { size: '1792x1024', quality: 'hd', 'how many images': '2' },
+    };
 
     it('generates into the gallery (URLs downloaded by the host), saves PNGs, copies a link, regenerates', async () => {
       await setQuietly('images.folder', 'media-test/generated');
@@ -252,9 +355,19 @@ describe('media commands (transcription, read aloud, images) against the local g
       if (outcome?.kind !== 'done') return;
       const { entries, gallery } = outcome.value;
       assert.equal(entries.length, 2);
-      const body = gateway.requests.find((r) => r.path === '/api/v1/images/generations')?.body as Record<string, unknown>;
-      assert.deepEqual([body.model, body.prompt, body.size, body.quality, body.n, body.response_format], [IMAGE, 'A lighthouse at dusk', '1792x1024', 'hd', 2, 'url']);
-      assert.equal(gateway.requests.filter((r) => r.path.startsWith('/files/images/')).length, 2, 'both images downloaded by the extension host');
+      const body = gateway.requests.find((r) => r.path === '/api/v1/images/generations')?.body as Record<
+        string,
+        unknown
+      >;
+      assert.deepEqual(
+        [body.model, body.prompt, body.size, body.quality, body.n, body.response_format],
+        [IMAGE, 'A lighthouse at dusk', '1792x1024', 'hd', 2, 'url'],
+      );
+      assert.equal(
+        gateway.requests.filter((r) => r.path.startsWith('/files/images/')).length,
+        2,
+        'both images downloaded by the extension host',
+      );
       assert.match(entries[0]!.image.revisedPrompt, /simulat/i);
 
       const first = entries[0]!;
@@ -268,7 +381,10 @@ describe('media commands (transcription, read aloud, images) against the local g
       assert.deepEqual([...png.subarray(0, 8)], PNG);
       assert.equal(png.readUInt32BE(16), 1792, 'the requested width (IHDR)');
       await gallery.receive({ type: 'copyLink', id: first.image.id });
-      assert.match(await vscode.env.clipboard.readText(), /^!\[[^\]]*simulat[^\]]*\]\(media-test\/generated\/image-.*\.png\)$/i);
+      assert.match(
+        await vscode.env.clipboard.readText(),
+        /^!\[[^\]]*simulat[^\]]*\]\(media-test\/generated\/image-.*\.png\)$/i,
+      );
 
       const before = gallery.entries.length;
       const prompted = answerPrompts({});
@@ -291,7 +407,10 @@ describe('media commands (transcription, read aloud, images) against the local g
       try {
         for (const folder of ['media-test/link-out', 'media-test/link-out/made-through-the-link']) {
           await setQuietly('images.folder', folder);
-          const { outcome } = await run<GeneratedImages>(MEDIA_COMMANDS.generateImage, { ...imageAnswers, picks: { ...imageAnswers.picks, 'how many images': '1' } });
+          const { outcome } = await run<GeneratedImages>(MEDIA_COMMANDS.generateImage, {
+            ...imageAnswers,
+            picks: { ...imageAnswers.picks, 'how many images': '1' },
+          });
           assert.equal(outcome?.kind, 'done', JSON.stringify(outcome));
           if (outcome?.kind !== 'done') return;
           const entry = outcome.value.entries[0]!;
@@ -309,7 +428,11 @@ describe('media commands (transcription, read aloud, images) against the local g
     it('cancel aborts the generation', async () => {
       await setModel('image', `${IMAGE}${SLOW}`);
       try {
-        const outcome = await cancelMidway<GeneratedImages>(MEDIA_COMMANDS.generateImage, { ...imageAnswers, picks: { ...imageAnswers.picks, 'how many images': '1' } }, '/api/v1/images/generations');
+        const outcome = await cancelMidway<GeneratedImages>(
+          MEDIA_COMMANDS.generateImage,
+          { ...imageAnswers, picks: { ...imageAnswers.picks, 'how many images': '1' } },
+          '/api/v1/images/generations',
+        );
         assert.equal(outcome?.kind, 'cancelled');
       } finally {
         await setModel('image', IMAGE);

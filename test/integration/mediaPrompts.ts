@@ -42,7 +42,10 @@ export function answerPrompts(answers: Answers, probe: Readonly<Record<string, r
   const key = (title: string | undefined): string => (title ?? '').split(': ').pop() ?? '';
 
   const restores = [
-    replace(vscode.window, 'showQuickPick', (async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>, options?: vscode.QuickPickOptions) => {
+    replace(vscode.window, 'showQuickPick', (async (
+      items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>,
+      options?: vscode.QuickPickOptions,
+    ) => {
       titles.push(options?.title ?? '');
       const list = await items;
       if (key(options?.title) === 'model') return list[0];
@@ -52,30 +55,45 @@ export function answerPrompts(answers: Answers, probe: Readonly<Record<string, r
       if (!item) throw new Error(`No item "${wanted}" in "${options?.title}": ${list.map((i) => i.label).join(', ')}`);
       return item;
     }) as unknown as typeof vscode.window.showQuickPick),
-    replace(vscode.window, 'showInputBox', (async (options?: vscode.InputBoxOptions) => {
+    replace(vscode.window, 'showInputBox', async (options?: vscode.InputBoxOptions) => {
       titles.push(options?.title ?? '');
       const name = key(options?.title);
-      for (const text of probe[name] ?? []) (validation[name] ??= []).push((await options?.validateInput?.(text)) as string | undefined);
+      for (const text of probe[name] ?? [])
+        (validation[name] ??= []).push((await options?.validateInput?.(text)) as string | undefined);
       return answers.inputs?.[name];
-    })),
-    replace(vscode.window, 'showSaveDialog', (async () => answers.saveTo)),
-    replace(vscode.window, 'showErrorMessage', (async (message: string, ...rest: unknown[]) => {
+    }),
+    replace(vscode.window, 'showSaveDialog', async () => answers.saveTo),
+    replace(vscode.window, 'showErrorMessage', async (message: string, ...rest: unknown[]) => {
       errors.push(message);
       errorButtons.push(rest.filter((button): button is string => typeof button === 'string'));
       return undefined;
-    })),
-    replace(vscode.window, 'showInformationMessage', (async (message: string, ...buttons: unknown[]) => {
+    }),
+    replace(vscode.window, 'showInformationMessage', async (message: string, ...buttons: unknown[]) => {
       infos.push(message);
-      return buttons.find((button): button is string => typeof button === 'string' && !!answers.press && button.startsWith(answers.press));
-    })),
-    replace(vscode.window, 'showWarningMessage', (async (message: string, ...rest: unknown[]) => {
+      return buttons.find(
+        (button): button is string => typeof button === 'string' && !!answers.press && button.startsWith(answers.press),
+      );
+    }),
+    replace(vscode.window, 'showWarningMessage', async (message: string, ...rest: unknown[]) => {
       warnings.push(message);
-      return rest.find((button): button is string => typeof button === 'string' && !!answers.press && button.startsWith(answers.press));
-    })),
-    replace(vscode.window, 'withProgress', (<R>(_options: vscode.ProgressOptions, task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>) => {
-      started();
-      return task({ report: () => undefined }, source.token);
-    })),
+      return rest.find(
+        (button): button is string => typeof button === 'string' && !!answers.press && button.startsWith(answers.press),
+      );
+    }),
+    replace(
+      vscode.window,
+      'withProgress',
+      <R>(
+        _options: vscode.ProgressOptions,
+        task: (
+          progress: vscode.Progress<{ message?: string; increment?: number }>,
+          token: vscode.CancellationToken,
+        ) => Thenable<R>,
+      ) => {
+        started();
+        return task({ report: () => undefined }, source.token);
+      },
+    ),
   ];
   return {
     titles,

@@ -11,7 +11,17 @@ import { Log } from '../../src/extension/log';
 import { AUDIO_PANEL_TITLE } from '../../src/extension/media/audioPlayer';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, EXTENSION_ID, recordNotifications, replace, setKeyThroughCommand, setSetting, setSettingAndWait, waitFor } from './extensionHost';
+import {
+  activateExtension,
+  clearKeyThroughCommand,
+  EXTENSION_ID,
+  recordNotifications,
+  replace,
+  setKeyThroughCommand,
+  setSetting,
+  setSettingAndWait,
+  waitFor,
+} from './extensionHost';
 
 const SLOW_MODEL = 'sim-openai/gpt-sim-mini::delay-chunks=200';
 
@@ -56,17 +66,35 @@ type HistoryTurn = vscode.ChatRequestTurn | vscode.ChatResponseTurn;
 
 /** VS Code's turn classes have private constructors in the typings, but are constructible at run time. */
 function requestTurn(prompt: string, command?: string): vscode.ChatRequestTurn {
-  const Turn = vscode.ChatRequestTurn as unknown as new (prompt: string, command: string | undefined, references: unknown[], participant: string, toolReferences: unknown[]) => vscode.ChatRequestTurn;
+  const Turn = vscode.ChatRequestTurn as unknown as new (
+    prompt: string,
+    command: string | undefined,
+    references: unknown[],
+    participant: string,
+    toolReferences: unknown[],
+  ) => vscode.ChatRequestTurn;
   return new Turn(prompt, command, [], PARTICIPANT_ID, []);
 }
 
 function responseTurn(markdown: string, command?: string): vscode.ChatResponseTurn {
-  const Turn = vscode.ChatResponseTurn as unknown as new (response: unknown[], result: vscode.ChatResult, participant: string, command?: string) => vscode.ChatResponseTurn;
+  const Turn = vscode.ChatResponseTurn as unknown as new (
+    response: unknown[],
+    result: vscode.ChatResult,
+    participant: string,
+    command?: string,
+  ) => vscode.ChatResponseTurn;
   return new Turn([new vscode.ChatResponseMarkdownPart(markdown)], {}, PARTICIPANT_ID, command);
 }
 
 function chatRequest(prompt: string, command?: string): vscode.ChatRequest {
-  return { prompt, command, references: [], toolReferences: [], toolInvocationToken: undefined, model: undefined } as unknown as vscode.ChatRequest;
+  return {
+    prompt,
+    command,
+    references: [],
+    toolReferences: [],
+    toolInvocationToken: undefined,
+    model: undefined,
+  } as unknown as vscode.ChatRequest;
 }
 
 describe('the @unified chat participant against the local gateway', function () {
@@ -76,7 +104,12 @@ describe('the @unified chat participant against the local gateway', function () 
   let unified: UnifiedHandler;
   let notes: ReturnType<typeof recordNotifications>;
 
-  async function ask(prompt: string, command?: string, history: HistoryTurn[] = [], source = new vscode.CancellationTokenSource()): Promise<{ recorder: Recorder; result: vscode.ChatResult }> {
+  async function ask(
+    prompt: string,
+    command?: string,
+    history: HistoryTurn[] = [],
+    source = new vscode.CancellationTokenSource(),
+  ): Promise<{ recorder: Recorder; result: vscode.ChatResult }> {
     const recorder = new Recorder();
     const result = (await unified.handler(chatRequest(prompt, command), { history }, recorder, source.token)) ?? {};
     return { recorder, result };
@@ -84,7 +117,6 @@ describe('the @unified chat participant against the local gateway', function () 
 
   // A default model setting does not rebuild the connection: the command reads it when it runs.
   const setModelSetting = setSettingAndWait;
-
 
   before(async () => {
     api = await activateExtension();
@@ -117,13 +149,24 @@ describe('the @unified chat participant against the local gateway', function () 
   it('says what is missing, with the button that fixes it, before the gateway and the key are set', async () => {
     await clearKeyThroughCommand(true);
     await setSetting('baseUrl', undefined);
-    await waitFor(() => api.connection.setup.client, (client) => client === undefined, 'no client');
+    await waitFor(
+      () => api.connection.setup.client,
+      (client) => client === undefined,
+      'no client',
+    );
     const noGateway = await ask('Hello?');
     assert.match(noGateway.recorder.text, /gateway address is not set/);
-    assert.deepEqual(noGateway.recorder.buttons.map((b) => b.command), ['unifiedInference.setBaseUrl']);
+    assert.deepEqual(
+      noGateway.recorder.buttons.map((b) => b.command),
+      ['unifiedInference.setBaseUrl'],
+    );
 
     await setSetting('baseUrl', gateway.url);
-    await waitFor(() => api.connection.setup.baseUrl, (url) => url === gateway.url, 'the gateway address');
+    await waitFor(
+      () => api.connection.setup.baseUrl,
+      (url) => url === gateway.url,
+      'the gateway address',
+    );
     for (const command of [undefined, 'models', 'image', 'quota']) {
       const noKey = await ask('a lighthouse', command);
       assert.match(noKey.recorder.text, /No API key is set/, `/${command ?? ''}`);
@@ -132,33 +175,64 @@ describe('the @unified chat participant against the local gateway', function () 
     assert.equal(gateway.requests.filter((r) => r.method === 'POST').length, 0, 'nothing was sent');
 
     await setKeyThroughCommand(gateway.apiKey);
-    await waitFor(() => api.connection.setup, (setup) => setup.hasKey && setup.baseUrl === gateway.url, 'the key');
+    await waitFor(
+      () => api.connection.setup,
+      (setup) => setup.hasKey && setup.baseUrl === gateway.url,
+      'the key',
+    );
   });
 
   it('answers a plain prompt with the default chat model, streamed, with the conversation so far', async () => {
-    const history = [requestTurn('What is a stream?'), responseTurn('A stream is a sequence of chunks.'), requestTurn('', 'quota'), responseTurn('Balance: $1.00', 'quota')];
+    const history = [
+      requestTurn('What is a stream?'),
+      responseTurn('A stream is a sequence of chunks.'),
+      requestTurn('', 'quota'),
+      responseTurn('Balance: $1.00', 'quota'),
+    ];
     const { recorder, result } = await ask('And what is backpressure?', undefined, history);
     assert.match(recorder.text, /Local simulation/);
     assert.match(recorder.text, /backpressure/);
     assert.ok(recorder.markdowns.length > 3, `streamed in pieces (${recorder.markdowns.length})`);
     const sent = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1);
     const messages = (sent?.body as { messages: { role: string; content: string }[] }).messages;
-    assert.deepEqual(messages.map((m) => m.role), ['user', 'assistant', 'user'], 'the plain exchange, not the /quota turn');
+    assert.deepEqual(
+      messages.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+      'the plain exchange, not the /quota turn',
+    );
     assert.equal(messages[1]?.content, 'A stream is a sequence of chunks.');
-    const followups = await unified.followupProvider.provideFollowups(result, { history: [] }, new vscode.CancellationTokenSource().token);
-    assert.deepEqual(followups?.map((f) => [f.label, f.command]), [['Read it aloud', 'speak']]);
+    const followups = await unified.followupProvider.provideFollowups(
+      result,
+      { history: [] },
+      new vscode.CancellationTokenSource().token,
+    );
+    assert.deepEqual(
+      followups?.map((f) => [f.label, f.command]),
+      [['Read it aloud', 'speak']],
+    );
   });
 
   it('cancels a plain prompt at once: the gateway sees the connection close', async () => {
     await setModelSetting('defaultModels.chat', SLOW_MODEL);
     const source = new vscode.CancellationTokenSource();
     const recorder = new Recorder();
-    const pending = unified.handler(chatRequest('Tell me a long story about rivers.'), { history: [] }, recorder, source.token);
-    await waitFor(() => recorder.markdowns.length, (n) => n >= 1, 'the first piece of the answer');
+    const pending = unified.handler(
+      chatRequest('Tell me a long story about rivers.'),
+      { history: [] },
+      recorder,
+      source.token,
+    );
+    await waitFor(
+      () => recorder.markdowns.length,
+      (n) => n >= 1,
+      'the first piece of the answer',
+    );
     source.cancel();
     const result = (await pending) as vscode.ChatResult;
     assert.deepEqual(result.metadata, { command: '', outcome: 'cancelled' }, result.errorDetails?.message);
-    const record = await gateway.waitForRequest((r) => (r.body as { model?: string } | undefined)?.model === SLOW_MODEL);
+    const record = await gateway.waitForRequest(
+      (r) => (r.body as { model?: string } | undefined)?.model === SLOW_MODEL,
+    );
     assert.equal(await record.closed, 'aborted');
     const shown = recorder.markdowns.length;
     await new Promise((resolve) => setTimeout(resolve, 600));
@@ -169,11 +243,19 @@ describe('the @unified chat participant against the local gateway', function () 
   it('/models lists the catalog by category, the defaults marked', async () => {
     await setModelSetting('defaultModels.chat', 'sim-openai/gpt-sim');
     const { recorder, result } = await ask('', 'models');
-    for (const heading of ['### Chat', '### Embedding', '### Rerank', '### Transcription', '### Speech', '### Image']) assert.ok(recorder.text.includes(heading), heading);
+    for (const heading of ['### Chat', '### Embedding', '### Rerank', '### Transcription', '### Speech', '### Image'])
+      assert.ok(recorder.text.includes(heading), heading);
     assert.match(recorder.text, /`sim-openai\/gpt-sim` · sim-openai ★ default/);
     assert.match(recorder.text, /`sim-google\/gemini-sim-flash` · sim-google · degraded/);
-    const followups = await unified.followupProvider.provideFollowups(result, { history: [] }, new vscode.CancellationTokenSource().token);
-    assert.deepEqual(followups?.map((f) => f.command), ['quota']);
+    const followups = await unified.followupProvider.provideFollowups(
+      result,
+      { history: [] },
+      new vscode.CancellationTokenSource().token,
+    );
+    assert.deepEqual(
+      followups?.map((f) => f.command),
+      ['quota'],
+    );
     await setModelSetting('defaultModels.chat', undefined);
   });
 
@@ -196,7 +278,7 @@ describe('the @unified chat participant against the local gateway', function () 
     const save = recorder.buttons.find((b) => b.title === 'Save to Workspace...');
     assert.ok(save, recorder.buttonTitles().join(', '));
     const target = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'lighthouse.png');
-    const restore = replace(vscode.window, 'showSaveDialog', (async () => target));
+    const restore = replace(vscode.window, 'showSaveDialog', async () => target);
     try {
       const saved = await saveImageToWorkspace(save.arguments?.[0]);
       assert.equal(saved?.toString(), target.toString());
@@ -213,7 +295,8 @@ describe('the @unified chat participant against the local gateway', function () 
   });
 
   it('/speak reads the last answer aloud in the audio panel', async () => {
-    const answer = '## Streams\n\nA **stream** delivers data in pieces. See [the docs](https://example.com).\n\n```ts\nconst x = 1;\n```';
+    const answer =
+      '## Streams\n\nA **stream** delivers data in pieces. See [the docs](https://example.com).\n\n```ts\nconst x = 1;\n```';
     const { recorder, result } = await ask('', 'speak', [requestTurn('What is a stream?'), responseTurn(answer)]);
     assert.deepEqual(result.metadata, { command: 'speak', outcome: 'done' }, recorder.text);
     const speech = gateway.requests.filter((r) => r.path === '/api/v1/audio/speech').at(-1);
@@ -223,12 +306,17 @@ describe('the @unified chat participant against the local gateway', function () 
     const part = unified.player.playlist?.parts[0];
     assert.ok(part, 'the audio reached the player');
     const head = part.data.subarray(0, 3);
-    const mp3 = (head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0) || Buffer.from(head).toString('latin1') === 'ID3';
+    const mp3 =
+      (head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0) || Buffer.from(head).toString('latin1') === 'ID3';
     assert.ok(mp3, `MP3 bytes (${[...head].map((b) => b.toString(16)).join(' ')})`);
     const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((t) => t.label === AUDIO_PANEL_TITLE);
     assert.ok(tab && tab.input instanceof vscode.TabInputWebview, 'the player panel is open');
     // The webview's script ran under the CSP and took the playlist.
-    await waitFor(() => unified.player.status.parts, (parts) => parts === 1, 'the webview to report the playlist');
+    await waitFor(
+      () => unified.player.status.parts,
+      (parts) => parts === 1,
+      'the webview to report the playlist',
+    );
     assert.ok(recorder.buttonTitles().includes('Show Player'));
   });
 
@@ -238,13 +326,23 @@ describe('the @unified chat participant against the local gateway', function () 
     assert.match(recorder.text, /Started a deep research job/);
     assert.match(recorder.text, /## Report\n\n\S/);
     assert.match(recorder.text, /## Sources\n\n1\. \[/);
-    assert.deepEqual(recorder.buttons.map((b) => b.command), ['unifiedInference.research.reveal', 'unifiedInference.research.openReport']);
+    assert.deepEqual(
+      recorder.buttons.map((b) => b.command),
+      ['unifiedInference.research.reveal', 'unifiedInference.research.openReport'],
+    );
     const job = (recorder.buttons[1]?.arguments?.[0] as { job: { id: string } }).job;
     assert.equal(api.research.find(job.id)?.status, 'succeeded');
     // The first button selects that job in the Research view.
     assert.deepEqual(recorder.buttons[0]?.arguments, [job.id]);
-    assert.equal(await vscode.commands.executeCommand(recorder.buttons[0].command, ...(recorder.buttons[0].arguments ?? [])), true);
-    await waitFor(() => api.researchView.view.selection.map((node) => (node.kind === 'job' ? node.job.id : '')), (ids) => ids.includes(job.id), 'the job selected in the Research view');
+    assert.equal(
+      await vscode.commands.executeCommand(recorder.buttons[0].command, ...(recorder.buttons[0].arguments ?? [])),
+      true,
+    );
+    await waitFor(
+      () => api.researchView.view.selection.map((node) => (node.kind === 'job' ? node.job.id : '')),
+      (ids) => ids.includes(job.id),
+      'the job selected in the Research view',
+    );
   });
 
   it('/research without a topic explains the usage; cancelling stops the waiting, not the job', async () => {
@@ -265,10 +363,17 @@ describe('the @unified chat participant against the local gateway', function () 
     gateway.setCredits(gateway.apiKey, 0);
     try {
       const { recorder, result } = await ask('Hello again');
-      assert.match(result.errorDetails?.message ?? '', /^Out of credits or usage limit reached .*The quota window resets at/s);
+      assert.match(
+        result.errorDetails?.message ?? '',
+        /^Out of credits or usage limit reached .*The quota window resets at/s,
+      );
       assert.deepEqual(recorder.buttonTitles(), ['Refresh Credits']);
       assert.deepEqual(result.metadata, { command: '', outcome: 'outOfCredits' });
-      await waitFor(() => api.credits.state.kind, (kind) => kind === 'outOfCredits', 'the credits monitor to hear of it');
+      await waitFor(
+        () => api.credits.state.kind,
+        (kind) => kind === 'outOfCredits',
+        'the credits monitor to hear of it',
+      );
     } finally {
       gateway.setCredits(gateway.apiKey, saved);
     }

@@ -7,14 +7,24 @@ import type { IndexRun } from '../../src/extension/search/searchIndexService';
 import type { SearchOutcome } from '../../src/extension/search/semanticSearch';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import type { TestApi } from '../../src/extension/testApi';
-import { activateExtension, clearKeyThroughCommand, recordNotifications, setKeyThroughCommand, setSetting, waitFor } from './extensionHost';
+import {
+  activateExtension,
+  clearKeyThroughCommand,
+  recordNotifications,
+  setKeyThroughCommand,
+  setSetting,
+  waitFor,
+} from './extensionHost';
 
 const EMBEDDING = 'sim-openai/text-embedding-sim-small';
 const FIXTURE: Record<string, string> = {
-  'semantic/cache.ts': 'export class LruCache<K, V> {\n  // Evicts the least recently used entry when the cache is full.\n  get(key: K): V | undefined { return undefined; }\n}\n',
-  'semantic/http.ts': 'export async function fetchWithRetry(url: string): Promise<Response> {\n  // Retries the request with exponential backoff on 5xx answers.\n  return fetch(url);\n}\n',
+  'semantic/cache.ts':
+    'export class LruCache<K, V> {\n  // Evicts the least recently used entry when the cache is full.\n  get(key: K): V | undefined { return undefined; }\n}\n',
+  'semantic/http.ts':
+    'export async function fetchWithRetry(url: string): Promise<Response> {\n  // Retries the request with exponential backoff on 5xx answers.\n  return fetch(url);\n}\n',
   'semantic/guide.md': '# Guide\n\nSet the gateway address, then store the api key in secret storage.\n',
-  'semantic/generated/out.ts': '// generated: ignored through the root .gitignore\nexport const cache = "least recently used";\n',
+  'semantic/generated/out.ts':
+    '// generated: ignored through the root .gitignore\nexport const cache = "least recently used";\n',
   'semantic/huge.txt': 'cache '.repeat(400), // 2.4 KB, over the 1 KB cap set below
   '.gitignore': 'semantic/generated/\n',
 };
@@ -22,7 +32,10 @@ const FIXTURE: Record<string, string> = {
 /** The next watcher update that `accept`s, subscribed before the edit that causes it (state, not time). */
 function watcherRun(api: TestApi, accept: (run: IndexRun) => boolean, what: string): Promise<IndexRun> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (subscription.dispose(), reject(new Error(`No watcher update of the index: ${what}`))), 20_000);
+    const timer = setTimeout(
+      () => (subscription.dispose(), reject(new Error(`No watcher update of the index: ${what}`))),
+      20_000,
+    );
     const subscription = api.searchIndex.onDidUpdate((run) => {
       if (run.trigger !== 'watcher' || !accept(run)) return;
       clearTimeout(timer);
@@ -32,10 +45,13 @@ function watcherRun(api: TestApi, accept: (run: IndexRun) => boolean, what: stri
   });
 }
 
-const embeddedNamed = (run: IndexRun, name: string): boolean => run.report.embeddedFiles.some((f) => f.endsWith(`/semantic/${name}`));
+const embeddedNamed = (run: IndexRun, name: string): boolean =>
+  run.report.embeddedFiles.some((f) => f.endsWith(`/semantic/${name}`));
 
 const embeddingCalls = (gateway: LocalGateway): { model: string; input: string[]; dimensions?: number }[] =>
-  gateway.requests.filter((r) => r.path === '/api/v1/embeddings').map((r) => r.body as { model: string; input: string[]; dimensions?: number });
+  gateway.requests
+    .filter((r) => r.path === '/api/v1/embeddings')
+    .map((r) => r.body as { model: string; input: string[]; dimensions?: number });
 
 describe('semantic search against the local gateway', function () {
   this.timeout(60_000);
@@ -44,8 +60,10 @@ describe('semantic search against the local gateway', function () {
   let notes: ReturnType<typeof recordNotifications>;
   let api: TestApi;
   const uri = (path: string): vscode.Uri => vscode.Uri.joinPath(root, path);
-  const write = (path: string, text: string): Thenable<void> => vscode.workspace.fs.writeFile(uri(path), new TextEncoder().encode(text));
-  const index = (): Thenable<IndexRun | undefined> => vscode.commands.executeCommand<IndexRun | undefined>('unifiedInference.search.index');
+  const write = (path: string, text: string): Thenable<void> =>
+    vscode.workspace.fs.writeFile(uri(path), new TextEncoder().encode(text));
+  const index = (): Thenable<IndexRun | undefined> =>
+    vscode.commands.executeCommand<IndexRun | undefined>('unifiedInference.search.index');
 
   before(async () => {
     api = await activateExtension();
@@ -53,7 +71,11 @@ describe('semantic search against the local gateway', function () {
     gateway = await startGateway();
     await setSetting('baseUrl', gateway.url);
     await setKeyThroughCommand(gateway.apiKey);
-    await waitFor(() => api.connection.setup, (setup) => setup.baseUrl === gateway.url && setup.hasKey, 'the connection');
+    await waitFor(
+      () => api.connection.setup,
+      (setup) => setup.baseUrl === gateway.url && setup.hasKey,
+      'the connection',
+    );
     await setSetting('defaultModels.embedding', EMBEDDING);
     await setSetting('defaultModels.rerank', 'sim-cohere/rerank-sim-v1');
     await setSetting('search.include', 'semantic/**');
@@ -68,7 +90,8 @@ describe('semantic search against the local gateway', function () {
     await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
     await vscode.workspace.fs.delete(uri('semantic'), { recursive: true }).then(undefined, () => undefined);
     await vscode.workspace.fs.delete(uri('.gitignore')).then(undefined, () => undefined);
-    for (const key of ['defaultModels.embedding', 'defaultModels.rerank', 'search.include', 'search.maxFileSizeKB']) await setSetting(key, undefined);
+    for (const key of ['defaultModels.embedding', 'defaultModels.rerank', 'search.include', 'search.maxFileSizeKB'])
+      await setSetting(key, undefined);
     await clearKeyThroughCommand(true);
     await setSetting('baseUrl', undefined);
     await gateway?.stop();
@@ -79,24 +102,34 @@ describe('semantic search against the local gateway', function () {
     const run = await index();
     assert.ok(run, 'the index command returns its run');
     assert.equal(run.report.cancelled, false);
-    assert.deepEqual(run.report.embeddedFiles.map((f) => f.replace(/^.*\/semantic\//, '')).sort(), ['cache.ts', 'guide.md', 'http.ts']);
+    assert.deepEqual(run.report.embeddedFiles.map((f) => f.replace(/^.*\/semantic\//, '')).sort(), [
+      'cache.ts',
+      'guide.md',
+      'http.ts',
+    ]);
     assert.equal(run.files, 3);
     const calls = embeddingCalls(gateway);
     assert.equal(calls.length, 1, 'three chunks fit one batch');
     assert.deepEqual(calls[0]?.input.length, 3, 'array input');
-    assert.ok(notes.shown.some((n) => n.kind === 'info' && /3 files, 3 chunks indexed/.test(n.message)), JSON.stringify(notes.shown));
+    assert.ok(
+      notes.shown.some((n) => n.kind === 'info' && /3 files, 3 chunks indexed/.test(n.message)),
+      JSON.stringify(notes.shown),
+    );
   });
 
   it('finds the right file first, reranked with top_n', async () => {
     gateway.clearRequests();
-    const outcome = await vscode.commands.executeCommand<SearchOutcome | undefined>('unifiedInference.search.search', { query: 'least recently used cache eviction' });
+    const outcome = await vscode.commands.executeCommand<SearchOutcome | undefined>('unifiedInference.search.search', {
+      query: 'least recently used cache eviction',
+    });
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     assert.ok(outcome);
     const first: RankedResult | undefined = outcome.results[0];
     assert.match(first?.record.file ?? '', /semantic\/cache\.ts$/);
     assert.equal(first?.reranked, true);
     assert.deepEqual([first?.record.startLine, first?.record.endLine], [0, 3]);
-    const rerank = gateway.requests.find((r) => r.path === '/api/v1/rerank')?.body as { top_n?: number; documents?: string[] } | undefined;
+    const rerank = gateway.requests.find((r) => r.path === '/api/v1/rerank')?.body as
+      { top_n?: number; documents?: string[] } | undefined;
     assert.equal(rerank?.top_n, 3, 'top_n: the results setting (10), bounded by the 3 candidates');
     assert.equal(embeddingCalls(gateway).length, 1, 'only the query was embedded');
   });
@@ -104,14 +137,22 @@ describe('semantic search against the local gateway', function () {
   it('re-embeds only an edited file (file watcher), and drops a deleted one', async () => {
     gateway.clearRequests();
     const updated = watcherRun(api, (run) => embeddedNamed(run, 'http.ts'), 'http.ts re-embedded');
-    await write('semantic/http.ts', 'export async function fetchWithRetry(url: string) {\n  // Retries with jitter now.\n}\n');
+    await write(
+      'semantic/http.ts',
+      'export async function fetchWithRetry(url: string) {\n  // Retries with jitter now.\n}\n',
+    );
     await updated;
     const calls = embeddingCalls(gateway);
     assert.equal(calls.length, 1, 'one request');
-    assert.equal(calls[0]?.input.length, 1, 'one input: the edited file\'s chunk');
+    assert.equal(calls[0]?.input.length, 1, "one input: the edited file's chunk");
     assert.match(calls[0]?.input[0] ?? '', /jitter/);
     await vscode.workspace.fs.delete(uri('semantic/guide.md'));
-    const run = await waitFor(async () => index(), (r) => r?.files === 2, 'the deleted file dropped', 15_000);
+    const run = await waitFor(
+      async () => index(),
+      (r) => r?.files === 2,
+      'the deleted file dropped',
+      15_000,
+    );
     assert.equal(run?.report.embeddedFiles.length, 0, 'nothing else re-embedded');
   });
 
@@ -130,12 +171,21 @@ describe('semantic search against the local gateway', function () {
     const run = await edited;
     const calls = embeddingCalls(gateway);
     assert.equal(calls.length, 1, 'one /embeddings request');
-    assert.deepEqual(calls[0]?.input.map((text) => text.includes('flamingo')), [true], 'only the chunk holding the edit');
+    assert.deepEqual(
+      calls[0]?.input.map((text) => text.includes('flamingo')),
+      [true],
+      'only the chunk holding the edit',
+    );
     assert.deepEqual([run.report.embeddedChunks, run.report.reusedChunks, run.report.removedFiles.length], [1, 1, 0]);
     assert.equal(run.saved?.kind, 'delta', 'appended, not the whole index rewritten');
-    assert.ok((run.saved?.bytesWritten ?? Infinity) < (run.chunks - 1) * 1536 * 4, `bytes written: ${run.saved?.bytesWritten}, less than rewriting the ${run.chunks} vectors`);
+    assert.ok(
+      (run.saved?.bytesWritten ?? Infinity) < (run.chunks - 1) * 1536 * 4,
+      `bytes written: ${run.saved?.bytesWritten}, less than rewriting the ${run.chunks} vectors`,
+    );
 
-    const outcome = await vscode.commands.executeCommand<SearchOutcome | undefined>('unifiedInference.search.search', { query: 'flamingo migrates south' });
+    const outcome = await vscode.commands.executeCommand<SearchOutcome | undefined>('unifiedInference.search.search', {
+      query: 'flamingo migrates south',
+    });
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     const top = outcome?.results[0];
     assert.match(top?.record.file ?? '', /semantic\/notes\.txt$/);
@@ -155,23 +205,34 @@ describe('semantic search against the local gateway', function () {
       assert.ok(Date.now() - started < 3_000, 'the cancel did not wait for the slow answer');
       assert.equal(run?.report.cancelled, true);
       assert.equal(await record.closed, 'aborted');
-      await waitFor(() => notes.shown, (shown) => shown.some((n) => n.kind === 'warning' && n.message.startsWith('Indexing cancelled')), 'the cancel notice');
+      await waitFor(
+        () => notes.shown,
+        (shown) => shown.some((n) => n.kind === 'warning' && n.message.startsWith('Indexing cancelled')),
+        'the cancel notice',
+      );
     } finally {
       await setSetting('defaultModels.embedding', EMBEDDING);
     }
   });
 
   it('reranks selected lines (replacing the selection) and copies an embedding with dimensions', async () => {
-    const document = await vscode.workspace.openTextDocument({ content: 'bananas are yellow\nthe cache evicts old entries\nsql joins tables\n' });
+    const document = await vscode.workspace.openTextDocument({
+      content: 'bananas are yellow\nthe cache evicts old entries\nsql joins tables\n',
+    });
     const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(0, 0, 3, 0);
-    const order = await vscode.commands.executeCommand<string[]>('unifiedInference.search.rerankLines', { query: 'cache entries', mode: 'replace' });
+    const order = await vscode.commands.executeCommand<string[]>('unifiedInference.search.rerankLines', {
+      query: 'cache entries',
+      mode: 'replace',
+    });
     assert.equal(order?.[0], 'the cache evicts old entries');
     assert.equal(document.lineAt(0).text, 'the cache evicts old entries');
     assert.equal(document.lineCount, 4, 'same lines, final line break kept');
     gateway.clearRequests();
     editor.selection = new vscode.Selection(0, 0, 0, 9);
-    const vector = await vscode.commands.executeCommand<number[]>('unifiedInference.search.copyEmbedding', { dimensions: 64 });
+    const vector = await vscode.commands.executeCommand<number[]>('unifiedInference.search.copyEmbedding', {
+      dimensions: 64,
+    });
     assert.equal(vector?.length, 64);
     assert.deepEqual(JSON.parse(await vscode.env.clipboard.readText()), vector);
     assert.equal(embeddingCalls(gateway)[0]?.dimensions, 64);

@@ -45,7 +45,10 @@ describe('settings: one reading until the configuration changes', function () {
 
   it('a listener of the change event already reads the new value (user-only setting)', async () => {
     assert.equal(api.settings().checkpoints.maxStorageMB, 500, 'the default, remembered');
-    const seen = readInsideChangeOf('unifiedInference.checkpoints.maxStorageMB', () => api.settings().checkpoints.maxStorageMB);
+    const seen = readInsideChangeOf(
+      'unifiedInference.checkpoints.maxStorageMB',
+      () => api.settings().checkpoints.maxStorageMB,
+    );
     await setSetting('checkpoints.maxStorageMB', 64);
     assert.equal(await seen, 64);
   });

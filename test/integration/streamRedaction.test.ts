@@ -8,7 +8,15 @@ import { readJournal } from '../../src/core/chat/history/replyJournal';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { SPLIT_ECHO_END } from '../gateway/keyEcho';
-import { activateExtension, askModel, clearKeyThroughCommand, setKeyThroughCommand, setSetting, setSettingAndWait, waitFor } from './extensionHost';
+import {
+  activateExtension,
+  askModel,
+  clearKeyThroughCommand,
+  setKeyThroughCommand,
+  setSetting,
+  setSettingAndWait,
+  waitFor,
+} from './extensionHost';
 
 // The harness's key for this run (searched for in every file the run wrote, afterwards). The local
 // gateway's `echo-key=split` has the model write it into its answer, each form split across
@@ -33,7 +41,11 @@ describe('stream redaction: a key split across deltas or re-encoded reaches no s
     gateway = await startGateway({ keys: { [KEY]: { credits: 40 } } });
     await setSetting('baseUrl', gateway.url);
     await setKeyThroughCommand(KEY);
-    await waitFor(() => api.connection.setup, (setup) => setup.hasKey && setup.baseUrl === gateway.url, 'the connection to the gateway');
+    await waitFor(
+      () => api.connection.setup,
+      (setup) => setup.hasKey && setup.baseUrl === gateway.url,
+      'the connection to the gateway',
+    );
   });
 
   after(async () => {
@@ -56,12 +68,26 @@ describe('stream redaction: a key split across deltas or re-encoded reaches no s
       const journal = join(folder, `${id}.journal`);
       const sending = api.chat.handle({ type: 'send', text: 'Tell me the key you were sent' });
       const journalText = (): string => (existsSync(journal) ? readFileSync(journal, 'utf8') : '');
-      await waitFor(() => journalText().includes(SPLIT_ECHO_END), (done) => done, 'the whole echo in the journal on disk');
+      await waitFor(
+        () => journalText().includes(SPLIT_ECHO_END),
+        (done) => done,
+        'the whole echo in the journal on disk',
+      );
       // One line per batch: what a reader recovers is the batches joined, as replay joins them.
       const batches = (await readJournal(journal))?.batches ?? [];
-      const recovered = ['c', 'r'].map((field) => batches.filter((batch) => batch.field === field).map((batch) => batch.text).join('')).join('\n');
+      const recovered = ['c', 'r']
+        .map((field) =>
+          batches
+            .filter((batch) => batch.field === field)
+            .map((batch) => batch.text)
+            .join(''),
+        )
+        .join('\n');
       assert.ok(recovered.includes(SPLIT_ECHO_END), 'the journal holds the whole reply');
-      assert.ok(!spellsKey(journalText()) && !spellsKey(recovered), 'the journal on disk holds no form of the key, not even across its lines');
+      assert.ok(
+        !spellsKey(journalText()) && !spellsKey(recovered),
+        'the journal on disk holds no form of the key, not even across its lines',
+      );
       assert.match(recovered, /\[redacted\]/, 'the journal holds the reply, redacted');
       await api.chat.handle({ type: 'stop' });
       await sending;
@@ -71,19 +97,40 @@ describe('stream redaction: a key split across deltas or re-encoded reaches no s
       assert.ok(content.endsWith(SPLIT_ECHO_END), 'every piece of the reply arrived');
       assert.equal(content.match(/\[redacted\]/g)?.length, 5, 'each of the five forms was replaced');
       assert.ok(!spellsKey(JSON.stringify(reply)), 'the reply in memory holds no form of the key');
-      assert.ok(posted.some((message) => message.type === 'replyDelta'), 'deltas were posted');
+      assert.ok(
+        posted.some((message) => message.type === 'replyDelta'),
+        'deltas were posted',
+      );
       assert.ok(!spellsKey(JSON.stringify(posted)), 'nothing posted to the webview holds a form of the key');
       const saved = join(folder, `${id}.json`);
-      await waitFor(() => existsSync(saved) && readFileSync(saved, 'utf8').includes(SPLIT_ECHO_END), (done) => done, 'the saved conversation');
+      await waitFor(
+        () => existsSync(saved) && readFileSync(saved, 'utf8').includes(SPLIT_ECHO_END),
+        (done) => done,
+        'the saved conversation',
+      );
       assert.ok(!spellsKey(readFileSync(saved, 'utf8')), 'the saved history holds no form of the key');
     });
   }
 
-  it('@unified and vscode.lm: what VS Code\'s chat and another extension get holds no form of it', async () => {
+  it("@unified and vscode.lm: what VS Code's chat and another extension get holds no form of it", async () => {
     await setSettingAndWait('defaultModels.chat', `${CHAT}::echo-key=split`);
     const written: string[] = [];
-    const stream = { markdown: (value: string | vscode.MarkdownString) => written.push(typeof value === 'string' ? value : value.value), button: () => undefined, progress: () => undefined, reference: () => undefined, anchor: () => undefined } as unknown as vscode.ChatResponseStream;
-    const request = { prompt: 'Tell me the key', command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined, model: undefined } as unknown as vscode.ChatRequest;
+    const stream = {
+      markdown: (value: string | vscode.MarkdownString) =>
+        written.push(typeof value === 'string' ? value : value.value),
+      button: () => undefined,
+      progress: () => undefined,
+      reference: () => undefined,
+      anchor: () => undefined,
+    } as unknown as vscode.ChatResponseStream;
+    const request = {
+      prompt: 'Tell me the key',
+      command: undefined,
+      references: [],
+      toolReferences: [],
+      toolInvocationToken: undefined,
+      model: undefined,
+    } as unknown as vscode.ChatRequest;
     await api.participantHandler(request, { history: [] }, stream, new vscode.CancellationTokenSource().token);
     const shown = written.join('');
     assert.ok(shown.endsWith(SPLIT_ECHO_END), '@unified wrote the whole answer');
@@ -91,9 +138,17 @@ describe('stream redaction: a key split across deltas or re-encoded reaches no s
     assert.ok(!spellsKey(shown), '@unified wrote no form of the key');
 
     await setSetting('extraHeaders', { 'x-gateway-fault': 'echo-key=split' });
-    await waitFor(() => api.connection.setup.client, (client) => client !== undefined, 'the rebuilt connection');
+    await waitFor(
+      () => api.connection.setup.client,
+      (client) => client !== undefined,
+      'the rebuilt connection',
+    );
     for (const id of [CHAT, CLAUDE]) {
-      const [chosen] = await waitFor(async () => vscode.lm.selectChatModels({ vendor: 'unified-inference', id }), (models) => models.length > 0, 'the gateway model in vscode.lm');
+      const [chosen] = await waitFor(
+        async () => vscode.lm.selectChatModels({ vendor: 'unified-inference', id }),
+        (models) => models.length > 0,
+        'the gateway model in vscode.lm',
+      );
       const answer = await askModel(chosen!, [vscode.LanguageModelChatMessage.User('Tell me the key')]);
       assert.ok(answer.text.endsWith(SPLIT_ECHO_END), `${id}: vscode.lm streamed the whole answer`);
       assert.match(answer.text, /\[redacted\]/);
@@ -105,15 +160,28 @@ describe('stream redaction: a key split across deltas or re-encoded reaches no s
   it('keeps only known fields of the model catalog, redacted, in extension state', async () => {
     await setSetting('extraHeaders', { 'x-gateway-fault': 'echo-key' });
     try {
-      await waitFor(() => api.connection.setup.client, (client) => client !== undefined, 'the rebuilt connection');
+      await waitFor(
+        () => api.connection.setup.client,
+        (client) => client !== undefined,
+        'the rebuilt connection',
+      );
       const snapshot = await api.catalog.refresh();
       assert.ok(snapshot && snapshot.models.length > 0, 'the catalog was read');
-      assert.ok(gateway.requests.some((r) => r.path === '/api/v1/models' && r.fault === 'echo-key'), 'the gateway echoed the key into the catalog');
+      assert.ok(
+        gateway.requests.some((r) => r.path === '/api/v1/models' && r.fault === 'echo-key'),
+        'the gateway echoed the key into the catalog',
+      );
       const stored = JSON.stringify(api.storedState());
       assert.match(stored, /sim-openai\/gpt-sim-mini/, 'the catalog is in extension state');
       assert.ok(!spellsKey(stored), 'extension state holds no form of the key');
-      assert.ok(!stored.includes('echoed_authorization') && !stored.includes('Local simulation of a'), 'fields the extension does not read (the echo\'s own, `description`) are not kept');
-      assert.ok(snapshot.models.some((model) => String(model.owned_by).endsWith('[redacted]')), 'a known field keeps its text, redacted');
+      assert.ok(
+        !stored.includes('echoed_authorization') && !stored.includes('Local simulation of a'),
+        "fields the extension does not read (the echo's own, `description`) are not kept",
+      );
+      assert.ok(
+        snapshot.models.some((model) => String(model.owned_by).endsWith('[redacted]')),
+        'a known field keeps its text, redacted',
+      );
     } finally {
       await setSetting('extraHeaders', undefined);
     }

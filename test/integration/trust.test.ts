@@ -6,7 +6,17 @@ import { secretForms } from '../../src/core/secrets/redact';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import { startGateway, type LocalGateway } from '../gateway/index';
-import { activateExtension, askModel, clearKeyThroughCommand, recordNotifications, replace, setKeyThroughCommand, setSetting, setSettingAndWait, waitFor } from './extensionHost';
+import {
+  activateExtension,
+  askModel,
+  clearKeyThroughCommand,
+  recordNotifications,
+  replace,
+  setKeyThroughCommand,
+  setSetting,
+  setSettingAndWait,
+  waitFor,
+} from './extensionHost';
 
 // The harness hands every run a fresh key (with slashes, so JSON may escape it) and afterwards
 // searches every file the run wrote for it: what these tests make the gateway echo must not be there.
@@ -48,7 +58,11 @@ describe('trust: the workspace cannot redirect the key, and the gateway cannot m
     stranger = await startGateway({ keys: { [KEY]: { credits: 40 } } });
     await setSetting('baseUrl', home.url);
     await setKeyThroughCommand(KEY);
-    await waitFor(() => api.connection.setup, (setup) => setup.hasKey && setup.baseUrl === home.url, 'the connection to the user\'s gateway');
+    await waitFor(
+      () => api.connection.setup,
+      (setup) => setup.hasKey && setup.baseUrl === home.url,
+      "the connection to the user's gateway",
+    );
   });
 
   after(async () => {
@@ -71,14 +85,22 @@ describe('trust: the workspace cannot redirect the key, and the gateway cannot m
       'unifiedInference.credits.warningThreshold': 7.25,
     });
     try {
-      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'), (value) => value === 7.25, 'VS Code reading the workspace settings file');
+      await waitFor(
+        () => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'),
+        (value) => value === 7.25,
+        'VS Code reading the workspace settings file',
+      );
       const setup = await api.connection.rebuild();
-      assert.equal(setup.baseUrl, home.url, 'the address is the user\'s');
-      assert.equal(setup.problem, undefined, 'the workspace\'s CA file is not even read');
+      assert.equal(setup.baseUrl, home.url, "the address is the user's");
+      assert.equal(setup.problem, undefined, "the workspace's CA file is not even read");
 
       home.clearRequests();
       await api.credits.refresh();
-      await waitFor(() => api.credits.state, (state) => state.kind === 'ok', 'the balance from the user\'s gateway');
+      await waitFor(
+        () => api.credits.state,
+        (state) => state.kind === 'ok',
+        "the balance from the user's gateway",
+      );
       await api.catalog.refresh();
       const posted: HostToChatMessage[] = [];
       api.chat.attach((message) => posted.push(message));
@@ -86,34 +108,58 @@ describe('trust: the workspace cannot redirect the key, and the gateway cannot m
       await api.chat.handle({ type: 'newConversation' });
       await api.chat.handle({ type: 'send', text: 'Which gateway answers?' });
       const reply = api.chat.current.turns.at(-1);
-      assert.equal(reply?.role === 'assistant' ? reply.status : '', 'done', 'the user\'s gateway keeps working');
+      assert.equal(reply?.role === 'assistant' ? reply.status : '', 'done', "the user's gateway keeps working");
 
-      assert.deepEqual(stranger.requests.map((r) => `${r.method} ${r.path}`), [], 'the workspace\'s server got no request at all');
+      assert.deepEqual(
+        stranger.requests.map((r) => `${r.method} ${r.path}`),
+        [],
+        "the workspace's server got no request at all",
+      );
       const paths = home.requests.map((r) => r.path);
-      for (const path of ['/api/v1/quota', '/api/v1/models', '/api/v1/chat/completions']) assert.ok(paths.includes(path), `${path} went to the user's gateway`);
+      for (const path of ['/api/v1/quota', '/api/v1/models', '/api/v1/chat/completions'])
+        assert.ok(paths.includes(path), `${path} went to the user's gateway`);
       for (const request of home.requests) {
-        assert.equal(request.authHeader, 'authorization', 'the user\'s auth header, not the workspace\'s');
+        assert.equal(request.authHeader, 'authorization', "the user's auth header, not the workspace's");
         assert.equal(request.headers['x-from-workspace'], undefined, 'no header from the workspace');
       }
       const notes = recordNotifications();
-      const report = await vscode.commands.executeCommand<{ ok: boolean; baseUrl: string }>('unifiedInference.testConnection');
+      const report = await vscode.commands.executeCommand<{ ok: boolean; baseUrl: string }>(
+        'unifiedInference.testConnection',
+      );
       notes.restore();
       assert.equal(report.ok, true);
-      assert.equal(report.baseUrl, home.url, 'Test Connection names the user\'s gateway');
-      assert.equal(stranger.requests.length, 0, 'Test Connection did not go to the workspace\'s server either');
+      assert.equal(report.baseUrl, home.url, "Test Connection names the user's gateway");
+      assert.equal(stranger.requests.length, 0, "Test Connection did not go to the workspace's server either");
       const chat = home.requests.find((r) => r.path === '/api/v1/chat/completions');
-      assert.equal((chat?.body as { mcp_servers?: unknown } | undefined)?.mcp_servers, undefined, 'no tool server from the workspace');
-      assert.deepEqual(api.toolServers.listing().offered, [], 'VS Code\'s agent is not offered the workspace\'s tool server either');
+      assert.equal(
+        (chat?.body as { mcp_servers?: unknown } | undefined)?.mcp_servers,
+        undefined,
+        'no tool server from the workspace',
+      );
+      assert.deepEqual(
+        api.toolServers.listing().offered,
+        [],
+        "VS Code's agent is not offered the workspace's tool server either",
+      );
     } finally {
       undo();
-      await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'), (value) => value !== 7.25, 'the workspace settings restored');
+      await waitFor(
+        () => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'),
+        (value) => value !== 7.25,
+        'the workspace settings restored',
+      );
     }
   });
 
   it('keeps an echoed key out of the chat webview, the saved history, the export, @unified and vscode.lm', async () => {
     const posted: HostToChatMessage[] = [];
     api.chat.attach((message) => posted.push(message));
-    const echoes = [`${CHAT}::error-event;echo-key=escaped`, `${CLAUDE}::error-event;echo-key`, `${CHAT}::status=401;echo-key=escaped`, `${CHAT}::status=500;echo-key`];
+    const echoes = [
+      `${CHAT}::error-event;echo-key=escaped`,
+      `${CLAUDE}::error-event;echo-key`,
+      `${CHAT}::status=401;echo-key=escaped`,
+      `${CHAT}::status=500;echo-key`,
+    ];
     for (const model of echoes) {
       await setSettingAndWait('defaultModels.chat', model);
       await api.chat.handle({ type: 'newConversation' });
@@ -129,7 +175,7 @@ describe('trust: the workspace cannot redirect the key, and the gateway cannot m
 
     // The export writes what the store holds, redacted.
     const target = vscode.Uri.joinPath(vscode.Uri.file(folder()), 'echo-export.md');
-    const restoreSave = replace(vscode.window, 'showSaveDialog', (async () => target));
+    const restoreSave = replace(vscode.window, 'showSaveDialog', async () => target);
     const notes = recordNotifications();
     try {
       await api.chat.handle({ type: 'exportConversation', id: api.chat.current.id });
@@ -146,9 +192,28 @@ describe('trust: the workspace cannot redirect the key, and the gateway cannot m
     for (const model of [`${CHAT}::status=500;echo-key`, `${CHAT}::error-event;echo-key=escaped`]) {
       await setSettingAndWait('defaultModels.chat', model);
       const written: string[] = [];
-      const stream = { markdown: (value: string | vscode.MarkdownString) => written.push(typeof value === 'string' ? value : value.value), button: () => undefined, progress: () => undefined, reference: () => undefined, anchor: () => undefined } as unknown as vscode.ChatResponseStream;
-      const request = { prompt: 'echo please', command: undefined, references: [], toolReferences: [], toolInvocationToken: undefined, model: undefined } as unknown as vscode.ChatRequest;
-      const result = await api.participantHandler(request, { history: [] }, stream, new vscode.CancellationTokenSource().token);
+      const stream = {
+        markdown: (value: string | vscode.MarkdownString) =>
+          written.push(typeof value === 'string' ? value : value.value),
+        button: () => undefined,
+        progress: () => undefined,
+        reference: () => undefined,
+        anchor: () => undefined,
+      } as unknown as vscode.ChatResponseStream;
+      const request = {
+        prompt: 'echo please',
+        command: undefined,
+        references: [],
+        toolReferences: [],
+        toolInvocationToken: undefined,
+        model: undefined,
+      } as unknown as vscode.ChatRequest;
+      const result = await api.participantHandler(
+        request,
+        { history: [] },
+        stream,
+        new vscode.CancellationTokenSource().token,
+      );
       const shown = `${written.join('')}\n${JSON.stringify(result ?? {})}`;
       assert.ok(result?.errorDetails || /refused|redacted/.test(shown), `${model}: @unified reported the failure`);
       assert.ok(!spellsKey(shown), `${model}: @unified shows no key`);
@@ -156,8 +221,16 @@ describe('trust: the workspace cannot redirect the key, and the gateway cannot m
 
     // vscode.lm: another extension gets the error; it must not carry the key either.
     await setSetting('extraHeaders', { 'x-gateway-fault': 'status=500;echo-key=escaped' });
-    await waitFor(() => api.connection.setup.client, (client) => client !== undefined, 'the rebuilt connection');
-    const [model] = await waitFor(async () => vscode.lm.selectChatModels({ vendor: 'unified-inference', id: CHAT }), (models) => models.length > 0, 'the gateway model in vscode.lm');
+    await waitFor(
+      () => api.connection.setup.client,
+      (client) => client !== undefined,
+      'the rebuilt connection',
+    );
+    const [model] = await waitFor(
+      async () => vscode.lm.selectChatModels({ vendor: 'unified-inference', id: CHAT }),
+      (models) => models.length > 0,
+      'the gateway model in vscode.lm',
+    );
     let failure: unknown;
     try {
       await askModel(model!, [vscode.LanguageModelChatMessage.User('echo please')]);
@@ -165,7 +238,10 @@ describe('trust: the workspace cannot redirect the key, and the gateway cannot m
       failure = error;
     }
     assert.ok(failure instanceof Error, 'the request failed');
-    assert.ok(!spellsKey(`${failure.message}\n${failure.stack ?? ''}`), 'the error another extension gets holds no key');
+    assert.ok(
+      !spellsKey(`${failure.message}\n${failure.stack ?? ''}`),
+      'the error another extension gets holds no key',
+    );
     await setSetting('extraHeaders', undefined);
   });
 });

@@ -4,7 +4,14 @@ import type { AssistantTurn } from '../../src/shared/chatModel';
 import type { CreditsState } from '../../src/core/account/creditsPresentation';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, setSetting, waitFor } from './extensionHost';
+import {
+  activateExtension,
+  clearKeyThroughCommand,
+  connectedGateway,
+  recordNotifications,
+  setSetting,
+  waitFor,
+} from './extensionHost';
 
 // The spec's 429, "usage limit or plan limit reached", as a real gateway may send it: in words
 // only (gateway mode `limit-words`). The chat and the status bar must treat it as a limit: no
@@ -34,7 +41,11 @@ describe('a usage limit said only in words', function () {
     const model = 'sim-openai/gpt-sim-mini::limit-words';
     api.chat.attach(() => undefined);
     await setSetting('defaultModels.chat', model);
-    await waitFor(() => vscode.workspace.getConfiguration('unifiedInference').get<string>('defaultModels.chat'), (seen) => seen === model, 'the model setting');
+    await waitFor(
+      () => vscode.workspace.getConfiguration('unifiedInference').get<string>('defaultModels.chat'),
+      (seen) => seen === model,
+      'the model setting',
+    );
     await api.chat.handle({ type: 'newConversation' });
     const notes = recordNotifications();
     let notices = 0;
@@ -48,14 +59,25 @@ describe('a usage limit said only in words', function () {
       assert.match(reply.error?.message ?? '', /Usage limit reached/);
       const reset = (await api.connection.setup.client!.quota.get()).reset;
       const resetShown = new Date(reset).toISOString().replace('T', ' ').slice(0, 16);
-      assert.ok(reply.error?.message.includes(`resets at ${resetShown} UTC`), `${reply.error?.message} names ${resetShown}`);
+      assert.ok(
+        reply.error?.message.includes(`resets at ${resetShown} UTC`),
+        `${reply.error?.message} names ${resetShown}`,
+      );
       assert.ok(reply.error?.actions.includes('refreshCredits'));
       assert.equal(gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').length, 1, 'no retry');
 
-      await waitFor(() => api.creditsItem.presentation?.text, (text) => text === '$(error) Out of credits', 'the status bar out of credits');
+      await waitFor(
+        () => api.creditsItem.presentation?.text,
+        (text) => text === '$(error) Out of credits',
+        'the status bar out of credits',
+      );
       // The reply's error card says it with the reset time: no notification repeats it (the monitor
       // decided when the failure was reported, before the reply ended).
-      assert.deepEqual(notes.shown.filter((n) => /out of credits/i.test(n.message)), [], 'no second out-of-credits notification');
+      assert.deepEqual(
+        notes.shown.filter((n) => /out of credits/i.test(n.message)),
+        [],
+        'no second out-of-credits notification',
+      );
       assert.equal(notices, 0, 'the credits monitor decided against its notice');
       // The balance still reads above zero (a window limit): a refresh must not flip the item back to it.
       const after = await api.credits.refresh();

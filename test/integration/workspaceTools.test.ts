@@ -4,7 +4,18 @@
 // far larger than the read cap. The local gateway's model calls the tool its prompt names, with the
 // prompt as the argument: ".env.read_file" reads the file of that name.
 import * as assert from 'node:assert/strict';
-import { closeSync, ftruncateSync, mkdtempSync, openSync, promises as fsPromises, rmSync, symlinkSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  ftruncateSync,
+  mkdtempSync,
+  openSync,
+  promises as fsPromises,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -13,7 +24,15 @@ import type { AssistantTurn, ToolStep } from '../../src/shared/chatModel';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, connectedGateway, recordNotifications, setSetting, setSettingAndWait, waitFor } from './extensionHost';
+import {
+  activateExtension,
+  clearKeyThroughCommand,
+  connectedGateway,
+  recordNotifications,
+  setSetting,
+  setSettingAndWait,
+  waitFor,
+} from './extensionHost';
 import { lastToolResult as lastToolResultOf } from './chatDriver';
 
 type FunctionStep = Extract<ToolStep, { kind: 'function' }>;
@@ -37,7 +56,10 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     return step;
   };
   /** Sends `prompt`; approves the tool call with `decision` when asked; returns the finished step. */
-  async function callTool(prompt: string, decision: 'once' | 'always' | 'deny' = 'once'): Promise<{ step: FunctionStep; asked: FunctionStep | undefined }> {
+  async function callTool(
+    prompt: string,
+    decision: 'once' | 'always' | 'deny' = 'once',
+  ): Promise<{ step: FunctionStep; asked: FunctionStep | undefined }> {
     posted.length = 0;
     const sending = api.chat.handle({ type: 'send', text: prompt });
     // The step's first state: waiting for approval, or running (allowed for this conversation).
@@ -60,7 +82,9 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? assert.fail('the suite opens a folder');
     gateway = await connectedGateway(api);
     await setSetting('defaultModels.chat', 'sim-openai/gpt-sim-mini');
-    await vscode.workspace.getConfiguration('files').update('exclude', { '**/.git': true, 'hidden/**': true }, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace
+      .getConfiguration('files')
+      .update('exclude', { '**/.git': true, 'hidden/**': true }, vscode.ConfigurationTarget.Workspace);
     // A folder outside the workspace, reached through a link made now.
     outside = mkdtempSync(join(tmpdir(), 'ui-outside-'));
     writeFileSync(join(outside, 'read_file.md'), `OUTSIDE-SECRET-5512 ${NEEDLE}\n`);
@@ -81,7 +105,8 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     rmSync(outside, { recursive: true, force: true });
     await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
     await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
-    for (const key of ['defaultModels.chat', 'defaultModels.embedding', 'search.include']) await setSetting(key, undefined);
+    for (const key of ['defaultModels.chat', 'defaultModels.embedding', 'search.include'])
+      await setSetting(key, undefined);
     await clearKeyThroughCommand(true);
     await setSetting('baseUrl', undefined);
     await gateway?.stop();
@@ -104,11 +129,18 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     try {
       gateway.clearRequests();
       const sending = api.chat.handle({ type: 'send', text: 'read_file.md' });
-      const reply = await waitFor(() => api.chat.current.turns.at(-1), (t) => t?.role === 'assistant' && (t.status !== 'streaming' || t.toolSteps.length > 0), 'the reply or a tool call');
+      const reply = await waitFor(
+        () => api.chat.current.turns.at(-1),
+        (t) => t?.role === 'assistant' && (t.status !== 'streaming' || t.toolSteps.length > 0),
+        'the reply or a tool call',
+      );
       if (reply?.role === 'assistant' && reply.toolSteps.length) await api.chat.handle({ type: 'stop' }); // it would wait for an approval
       await sending;
       assert.deepEqual(lastReply().toolSteps, [], 'no tool was called');
-      const sent = gateway.requests.find((r) => r.path === '/api/v1/chat/completions')?.body as { tools?: unknown[]; messages: Array<{ role: string; content?: unknown }> };
+      const sent = gateway.requests.find((r) => r.path === '/api/v1/chat/completions')?.body as {
+        tools?: unknown[];
+        messages: Array<{ role: string; content?: unknown }>;
+      };
       assert.equal(sent.tools, undefined, 'no tools were offered');
       assert.match(String(sent.messages.find((m) => m.role === 'system')?.content ?? ''), /not trusted/);
     } finally {
@@ -133,12 +165,20 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     assert.match(lastToolResult(), /did not allow this tool call/, 'the denied read sent nothing');
   });
 
-  it('lists and searches without node_modules, .gitignored, files.exclude\'d, sensitive or linked-out files', async () => {
+  it("lists and searches without node_modules, .gitignored, files.exclude'd, sensitive or linked-out files", async () => {
     const listed = await callTool('{**/*,list_files}');
     assert.equal(listed.step.status, 'done');
     const paths = (listed.step.result ?? '').split('\n');
-    for (const present of ['src/needle.ts', 'notes/keep.local.md', 'read_file.md']) assert.ok(paths.includes(present), `${present} listed: ${listed.step.result}`);
-    for (const absent of ['node_modules/dep/index.js', 'notes/private.local.md', 'hidden/by-setting.txt', '.env.read_file', 'escape/read_file.md']) assert.ok(!paths.includes(absent), `${absent} not listed`);
+    for (const present of ['src/needle.ts', 'notes/keep.local.md', 'read_file.md'])
+      assert.ok(paths.includes(present), `${present} listed: ${listed.step.result}`);
+    for (const absent of [
+      'node_modules/dep/index.js',
+      'notes/private.local.md',
+      'hidden/by-setting.txt',
+      '.env.read_file',
+      'escape/read_file.md',
+    ])
+      assert.ok(!paths.includes(absent), `${absent} not listed`);
     assert.match(listed.step.result ?? '', /\[1 sensitive file .* left out\]/);
 
     const refused = await callTool('{[z-a],list_files}');
@@ -147,7 +187,10 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
 
     const searched = await callTool(NEEDLE);
     assert.equal(searched.step.status, 'done');
-    const found = (searched.step.result ?? '').split('\n').filter((line) => line.includes(NEEDLE)).map((line) => line.slice(0, line.indexOf(':')));
+    const found = (searched.step.result ?? '')
+      .split('\n')
+      .filter((line) => line.includes(NEEDLE))
+      .map((line) => line.slice(0, line.indexOf(':')));
     assert.deepEqual(found.sort(), ['notes/keep.local.md', 'src/needle.ts'], searched.step.result);
     assert.ok(!(searched.step.result ?? '').includes('ENVSECRET'), 'nothing of the .env file');
   });
@@ -177,11 +220,27 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
 
   it('@ mentions go through the same gate: no gitignored, sensitive or linked-out file is suggested or attached', async () => {
     posted.length = 0;
-    for (const [requestId, query] of [[1, 'local'], [2, 'read_file'], [3, 'index.js']] as const) await api.chat.handle({ type: 'suggestFiles', requestId, query });
+    for (const [requestId, query] of [
+      [1, 'local'],
+      [2, 'read_file'],
+      [3, 'index.js'],
+    ] as const)
+      await api.chat.handle({ type: 'suggestFiles', requestId, query });
     const suggested = posted.flatMap((m) => (m.type === 'fileSuggestions' ? m.paths : []));
-    assert.ok(suggested.includes('notes/keep.local.md') && suggested.includes('read_file.md'), JSON.stringify(suggested));
-    for (const absent of ['notes/private.local.md', '.env.read_file', 'escape/read_file.md', 'node_modules/dep/index.js']) assert.ok(!suggested.includes(absent), `${absent} not suggested`);
-    const refused = await api.chat.handle({ type: 'attachFile', path: 'notes/private.local.md' }).then(() => notes.shown.at(-1)?.message ?? '');
+    assert.ok(
+      suggested.includes('notes/keep.local.md') && suggested.includes('read_file.md'),
+      JSON.stringify(suggested),
+    );
+    for (const absent of [
+      'notes/private.local.md',
+      '.env.read_file',
+      'escape/read_file.md',
+      'node_modules/dep/index.js',
+    ])
+      assert.ok(!suggested.includes(absent), `${absent} not suggested`);
+    const refused = await api.chat
+      .handle({ type: 'attachFile', path: 'notes/private.local.md' })
+      .then(() => notes.shown.at(-1)?.message ?? '');
     assert.match(refused, /excluded by \.gitignore/);
   });
 
@@ -202,7 +261,11 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     try {
       posted.length = 0;
       await api.chat.handle({ type: 'suggestFiles', requestId: 21, query: 'read_file' });
-      assert.deepEqual(posted.flatMap((m) => (m.type === 'fileSuggestions' ? [m.paths] : [])), [[]], 'answered, with nothing');
+      assert.deepEqual(
+        posted.flatMap((m) => (m.type === 'fileSuggestions' ? [m.paths] : [])),
+        [[]],
+        'answered, with nothing',
+      );
       assert.equal(reads, 0, 'no folder was read');
     } finally {
       promises.readdir = readdir;
@@ -211,7 +274,10 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     }
     posted.length = 0;
     await api.chat.handle({ type: 'suggestFiles', requestId: 22, query: 'read_file' });
-    assert.ok(posted.some((m) => m.type === 'fileSuggestions' && m.paths.includes('read_file.md')), 'trusted again, it suggests');
+    assert.ok(
+      posted.some((m) => m.type === 'fileSuggestions' && m.paths.includes('read_file.md')),
+      'trusted again, it suggests',
+    );
   });
 
   it('semantic indexing goes through the same gate: no gitignored, sensitive or linked-out file is embedded', async () => {
@@ -220,9 +286,12 @@ describe('workspace tools, @ mentions and indexing see only what the user would 
     await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
     gateway.clearRequests();
     const run = await vscode.commands.executeCommand<IndexRun | undefined>('unifiedInference.search.index');
-    const indexed = (run?.report.embeddedFiles ?? []).map((file) => vscode.workspace.asRelativePath(vscode.Uri.parse(file))).sort();
+    const indexed = (run?.report.embeddedFiles ?? [])
+      .map((file) => vscode.workspace.asRelativePath(vscode.Uri.parse(file)))
+      .sort();
     assert.deepEqual(indexed, ['notes/.gitignore', 'notes/keep.local.md']);
     const uploaded = JSON.stringify(gateway.requests.filter((r) => r.path === '/api/v1/embeddings').map((r) => r.body));
-    for (const secret of ['ENVSECRET', 'OUTSIDE-SECRET', 'Gitignored']) assert.ok(!uploaded.includes(secret), `${secret} never went to the gateway`);
+    for (const secret of ['ENVSECRET', 'OUTSIDE-SECRET', 'Gitignored'])
+      assert.ok(!uploaded.includes(secret), `${secret} never went to the gateway`);
   });
 });

@@ -40,14 +40,17 @@ describe('account and catalog in the workbench (real VS Code in Chromium, local 
     await workbench.statusItem(`$${gateway.credits(gateway.apiKey).toFixed(2)}`).click();
     const rows = workbench.page.locator('.quick-input-list .monaco-list-row');
     await rows.filter({ hasText: 'Refresh' }).first().waitFor();
-    for (const label of ['Test Connection', 'Set API Key', 'Open Settings', 'Show Log']) await rows.filter({ hasText: label }).first().waitFor();
+    for (const label of ['Test Connection', 'Set API Key', 'Open Settings', 'Show Log'])
+      await rows.filter({ hasText: label }).first().waitFor();
     await workbench.screenshot('account-02-credits-menu');
     await workbench.page.keyboard.press('Escape');
   });
 
   it('lists the catalog in the Models view, grouped by category and provider', async () => {
     await workbench.showOnlyView('Research & Models', 'Models');
-    const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Models' }) }).first();
+    const pane = workbench.page
+      .locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Models' }) })
+      .first();
     await pane.locator('.monaco-list-row', { hasText: 'Chat' }).first().waitFor();
     await pane.locator('.monaco-list-row', { hasText: 'gpt-sim-mini' }).first().waitFor();
     await workbench.screenshot('account-03-models-view');
@@ -60,7 +63,11 @@ describe('account and catalog in the workbench (real VS Code in Chromium, local 
     await pane.locator('.monaco-list-row', { hasText: 'text-embedding-sim-small' }).first().waitFor();
     // The rows the filter hides go (with room in the view, they were all on screen before).
     await pane.locator('.monaco-list-row', { hasText: 'gpt-sim-mini' }).first().waitFor({ state: 'detached' });
-    assert.equal(await pane.locator('.monaco-list-row', { hasText: 'gpt-sim-mini' }).count(), 0, 'the filter hides the rest');
+    assert.equal(
+      await pane.locator('.monaco-list-row', { hasText: 'gpt-sim-mini' }).count(),
+      0,
+      'the filter hides the rest',
+    );
     await workbench.screenshot('account-03b-models-filtered');
     await workbench.runCommand('Unified Inference: Clear Models Filter');
     await pane.locator('.monaco-list-row', { hasText: 'gpt-sim-mini' }).first().waitFor();
@@ -75,10 +82,14 @@ describe('account and catalog in the workbench (real VS Code in Chromium, local 
 
   it('offers the getting-started walkthrough', async () => {
     await workbench.runCommand('Welcome: Open Walkthrough...');
-    await workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Unified Inference' }).first().click();
+    await workbench.page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'Get Started with Unified Inference' })
+      .first()
+      .click();
     const page = workbench.page.locator('.gettingStartedContainer');
     await page.locator('text=Set the gateway address').first().waitFor();
-    for (const step of ['Set your API key', 'Test the connection', 'Open the chat']) await page.locator(`text=${step}`).first().waitFor();
+    for (const step of ['Set your API key', 'Test the connection', 'Open the chat'])
+      await page.locator(`text=${step}`).first().waitFor();
     await workbench.screenshot('account-05-walkthrough');
   });
 
@@ -87,8 +98,8 @@ describe('account and catalog in the workbench (real VS Code in Chromium, local 
   // Sending from VS Code's built-in Chat view needs its default agent (GitHub Copilot), which asks
   // for an online sign-in in this offline workbench; the model picker itself works, so that is what
   // this test drives. Answers through the provider are tested in the extension host (vscode.lm).
-  describe('gateway models in VS Code\'s chat model picker', () => {
-    it('offers the gateway\'s chat models, labelled with their provider', async () => {
+  describe("gateway models in VS Code's chat model picker", () => {
+    it("offers the gateway's chat models, labelled with their provider", async () => {
       const pickerButton = workbench.page.locator('.interactive-input-part .action-label', { hasText: /sim-/ }).first();
       await pickerButton.waitFor({ timeout: 60_000 });
       const search = workbench.page.locator('input[placeholder="Search models"]').first();
@@ -117,10 +128,16 @@ describe('account and catalog in the workbench (real VS Code in Chromium, local 
           if (attempt < 5) continue;
           await workbench.screenshot('lm-01-failed-model-picker');
           const shown = await workbench.page.locator('.monaco-list-row').allInnerTexts();
-          throw new Error(`no gateway model in the picker after ${attempt} tries; picker open: ${await search.isVisible()}; rows shown: ${shown.join(' | ')}`, { cause: error });
+          throw new Error(
+            `no gateway model in the picker after ${attempt} tries; picker open: ${await search.isVisible()}; rows shown: ${shown.join(' | ')}`,
+            { cause: error },
+          );
         }
       }
-      assert.ok(labels.some((label) => /gpt-sim-mini/.test(label)), `the picker lists gpt-sim-mini (${labels.join(' | ')})`);
+      assert.ok(
+        labels.some((label) => /gpt-sim-mini/.test(label)),
+        `the picker lists gpt-sim-mini (${labels.join(' | ')})`,
+      );
       assert.ok(!labels.some((label) => /embedding|rerank|tts|whisper/.test(label)), 'only chat models');
       await workbench.screenshot('lm-01-chat-model-picker');
       await workbench.page.keyboard.press('Escape');

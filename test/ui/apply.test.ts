@@ -10,7 +10,10 @@ import { MATH_SOURCE } from '../harness/mathSource';
 // editor. The chat model and the merge model are the local gateway's, answering scripted texts
 // (reply=...): the reply a real model would give, and the merged file.
 const FILE = MATH_SOURCE;
-const MERGED = FILE.replace('  return a + b;', '  // Adds two numbers.\n  return a + b;').replace('  return a * b;', '  return Math.imul(a, b);');
+const MERGED = FILE.replace('  return a + b;', '  // Adds two numbers.\n  return a + b;').replace(
+  '  return a * b;',
+  '  return Math.imul(a, b);',
+);
 const REPLY = [
   'Document `add` and keep `mul` in 32-bit integers, in `src/app.ts`:',
   '',
@@ -59,17 +62,34 @@ describe('apply a chat code block (real VS Code in Chromium, local gateway)', ()
     await diff.waitFor({ timeout: 60_000 });
     await page.locator('.tabs-container .tab', { hasText: 'app.ts (Current ↔ Proposed)' }).first().waitFor();
     const acceptLens = page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: 'Accept Change' });
-    await page.waitForFunction(() => document.querySelectorAll('.monaco-diff-editor .codelens-decoration a').length >= 4, undefined, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => document.querySelectorAll('.monaco-diff-editor .codelens-decoration a').length >= 4,
+      undefined,
+      { timeout: 60_000 },
+    );
     assert.equal(await acceptLens.count(), 2, 'an Accept lens on each of the two changes');
-    assert.equal(await page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: 'Reject Change' }).count(), 2);
-    assert.ok(await page.locator('.editor-actions [aria-label^="Accept All Changes"]').first().isVisible(), 'Accept All in the editor title');
-    assert.ok(await page.locator('.editor-actions [aria-label^="Reject All Changes"]').first().isVisible(), 'Reject All in the editor title');
+    assert.equal(
+      await page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: 'Reject Change' }).count(),
+      2,
+    );
+    assert.ok(
+      await page.locator('.editor-actions [aria-label^="Accept All Changes"]').first().isVisible(),
+      'Accept All in the editor title',
+    );
+    assert.ok(
+      await page.locator('.editor-actions [aria-label^="Reject All Changes"]').first().isVisible(),
+      'Reject All in the editor title',
+    );
     await workbench.screenshot('apply-01-diff-review');
     await workbench.readmeScreenshot('editReview');
 
     // Accept the first change only: the other stays proposed, with its lenses.
     await acceptLens.first().click();
-    await page.waitForFunction(() => document.querySelectorAll('.monaco-diff-editor .codelens-decoration a').length === 2, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.querySelectorAll('.monaco-diff-editor .codelens-decoration a').length === 2,
+      undefined,
+      { timeout: 30_000 },
+    );
     await page.locator('.editor-actions [aria-label^="Accept All Changes"]').first().click();
     await diff.waitFor({ state: 'detached', timeout: 30_000 });
     // The file is shown with both changes (an edit of its document: undo and save are the user's;

@@ -19,7 +19,9 @@ describe('approvals: only a deliberate act approves (real VS Code in Chromium, l
   useChatSuite(
     {
       workspaceFiles: { 'README.md': '# A project\n' },
-      workspaceSettings: { 'unifiedInference.defaultModels.chat': 'sim-openai/gpt-sim-mini::tool-args;delay-headers=1500' },
+      workspaceSettings: {
+        'unifiedInference.defaultModels.chat': 'sim-openai/gpt-sim-mini::tool-args;delay-headers=1500',
+      },
       userSettings: { 'unifiedInference.chat.terminalTool': true },
     },
     (suite) => ({ gateway, workbench, chat } = suite),
@@ -29,18 +31,25 @@ describe('approvals: only a deliberate act approves (real VS Code in Chromium, l
   const lastStep = (): Locator => chat.locator('.turn.assistant').last().locator('.tool-step.function').first();
   /** Requests that answer a tool call (their last message is the tool's result): one per call that ran. */
   const toolResultsSent = (): number =>
-    gateway.requests.filter((r) => r.path === '/api/v1/chat/completions' && (r.body as { messages?: Array<{ role?: string }> } | undefined)?.messages?.at(-1)?.role === 'tool').length;
+    gateway.requests.filter(
+      (r) =>
+        r.path === '/api/v1/chat/completions' &&
+        (r.body as { messages?: Array<{ role?: string }> } | undefined)?.messages?.at(-1)?.role === 'tool',
+    ).length;
   /** The newest reply's first tool call: 'none' yet, its card's data-state while it waits, or how it was answered. */
   const cardState = (): Promise<string> =>
     chat.evaluate(() => {
-      const step = Array.from(document.querySelectorAll('.turn.assistant')).at(-1)?.querySelector('.tool-step.function');
+      const step = Array.from(document.querySelectorAll('.turn.assistant'))
+        .at(-1)
+        ?.querySelector('.tool-step.function');
       if (!step) return 'none';
       if (!step.classList.contains('awaitingApproval')) return `answered: ${step.className}`;
       return step.querySelector('.approval')?.getAttribute('data-state') ?? 'waiting';
     });
   /** Tool results the gateway had before this test's call (an earlier test's call was allowed). */
   let resultsBefore = 0;
-  const composerHasFocus = (): Promise<boolean> => input().evaluate((node) => node === node.ownerDocument.activeElement);
+  const composerHasFocus = (): Promise<boolean> =>
+    input().evaluate((node) => node === node.ownerDocument.activeElement);
 
   /**
    * Sends `text` (a scripted tool call), then keeps typing into the composer as the card arrives
@@ -69,7 +78,8 @@ describe('approvals: only a deliberate act approves (real VS Code in Chromium, l
       await type('typing on ');
     }
     for (let i = 0, state = await cardState(); state !== 'armed'; i++, state = await cardState()) {
-      if (state !== 'arming' || i > 2_000) assert.fail(`the card was answered or never armed while the user typed (${state})`);
+      if (state !== 'arming' || i > 2_000)
+        assert.fail(`the card was answered or never armed while the user typed (${state})`);
       await type(`a${i} `);
       await keyboard.press('Enter');
     }
@@ -98,7 +108,11 @@ describe('approvals: only a deliberate act approves (real VS Code in Chromium, l
     assert.equal(existsSync(marker), false, 'the command did not run');
 
     const step = lastStep();
-    assert.equal(await step.locator('.command-line').innerText(), 'echo approved > ran.txt # ⟨U+202E⟩txt.daer', 'the override is drawn, not obeyed');
+    assert.equal(
+      await step.locator('.command-line').innerText(),
+      'echo approved > ran.txt # ⟨U+202E⟩txt.daer',
+      'the override is drawn, not obeyed',
+    );
     assert.equal(await step.locator('.command-line .control-char').getAttribute('title'), 'RIGHT-TO-LEFT OVERRIDE');
 
     // A keyboard user on the button: Enter and Space say how to allow, and allow nothing.
@@ -107,7 +121,10 @@ describe('approvals: only a deliberate act approves (real VS Code in Chromium, l
     await allow.press('Enter');
     await allow.press('Space');
     await step.locator('.approval[data-refused="keyboard"]').waitFor();
-    assert.equal(await step.locator('.approval-hint').innerText(), 'Enter and Space do not allow this: click Allow Once or press Ctrl+Shift+Alt+Enter.');
+    assert.equal(
+      await step.locator('.approval-hint').innerText(),
+      'Enter and Space do not allow this: click Allow Once or press Ctrl+Shift+Alt+Enter.',
+    );
     assert.equal(toolResultsSent(), resultsBefore);
     assert.equal(existsSync(marker), false, 'still not run');
     await input().focus();
@@ -126,7 +143,10 @@ describe('approvals: only a deliberate act approves (real VS Code in Chromium, l
     await assertNothingApproved(typed);
     assert.equal(existsSync(tasks), false, 'nothing written');
     const step = lastStep();
-    assert.equal(await step.locator('.approval-hint').innerText(), 'Click Allow Once or press Ctrl+Shift+Alt+Enter to allow; Enter and Space do not.');
+    assert.equal(
+      await step.locator('.approval-hint').innerText(),
+      'Click Allow Once or press Ctrl+Shift+Alt+Enter to allow; Enter and Space do not.',
+    );
     await workbench.screenshot('approval-02-guarded-write-card-pending-after-typing');
 
     await step.locator('.approval button', { hasText: 'Allow Once' }).click();

@@ -18,24 +18,35 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
 
   // The workspace settings file, rewritten by tests that need another default model (a fault of
   // the local gateway is chosen by the model name) or theme; VS Code applies it soon after.
-  const settings = (model: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ 'unifiedInference.defaultModels.chat': model, ...extra });
+  const settings = (model: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+    'unifiedInference.defaultModels.chat': model,
+    ...extra,
+  });
   // Waits until VS Code has applied the file: a new chat starts with the model it names (each try
   // opens a new chat, since the default model is read when a conversation starts).
   const useSettings = async (model: string, extra: Record<string, unknown> = {}): Promise<void> => {
-    writeFileSync(join(workbench.server.workspace, '.vscode', 'settings.json'), JSON.stringify(settings(model, extra), null, 2));
+    writeFileSync(
+      join(workbench.server.workspace, '.vscode', 'settings.json'),
+      JSON.stringify(settings(model, extra), null, 2),
+    );
     const picker = chat.locator('select.model-picker');
-    for (const deadline = Date.now() + 30_000; ; ) {
+    for (const deadline = Date.now() + 30_000; ;) {
       await newChat();
       const shown = await picker.inputValue();
       if (shown === model) return;
-      if (Date.now() > deadline) throw new Error(`VS Code did not apply the settings: a new chat starts with ${shown}, not ${model}`);
+      if (Date.now() > deadline)
+        throw new Error(`VS Code did not apply the settings: a new chat starts with ${shown}, not ${model}`);
       await workbench.page.waitForTimeout(250);
     }
   };
 
   useChatSuite(
     {
-      workspaceFiles: { 'read_file.md': '# Notes\n\nThe launch code word is PAPAYA.\n', '.env.read_file': 'API_TOKEN=UI-SECRET-3141\n', 'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n' },
+      workspaceFiles: {
+        'read_file.md': '# Notes\n\nThe launch code word is PAPAYA.\n',
+        '.env.read_file': 'API_TOKEN=UI-SECRET-3141\n',
+        'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
+      },
       // Each event 40 ms apart (a fault of the local gateway selected by the model name): slow
       // enough to stop a reply midway, fast enough for the suite.
       workspaceSettings: settings(SLOW_MODEL),
@@ -66,9 +77,21 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     assert.equal(await reply.locator('.badge').innerText(), '', 'no status badge on a finished reply');
     await reply.locator('.turn-footer .usage', { hasText: '$' }).waitFor({ timeout: 20_000 });
     // The model id carries a fault suffix, so no catalog pricing applies: the figure is the balance's.
-    assert.match(await reply.locator('.turn-footer .usage').innerText(), /\$\d+\.\d+ \(balance change\)/, 'the cost says where it comes from');
-    assert.ok((await reply.locator('.content h1, .content h2, .content h3').count()) >= 1, 'markdown headings rendered');
-    for (const label of ['Copy', 'Insert at Cursor', 'New File']) assert.equal(await reply.locator(`button[aria-label="${label}"]`).count() >= 1, true, `${label} on code blocks`);
+    assert.match(
+      await reply.locator('.turn-footer .usage').innerText(),
+      /\$\d+\.\d+ \(balance change\)/,
+      'the cost says where it comes from',
+    );
+    assert.ok(
+      (await reply.locator('.content h1, .content h2, .content h3').count()) >= 1,
+      'markdown headings rendered',
+    );
+    for (const label of ['Copy', 'Insert at Cursor', 'New File'])
+      assert.equal(
+        (await reply.locator(`button[aria-label="${label}"]`).count()) >= 1,
+        true,
+        `${label} on code blocks`,
+      );
     assert.ok((await reply.locator('.content pre code span[class^="hljs"]').count()) > 0, 'code is highlighted');
     await workbench.screenshot('chat-01-streamed-reply-dark');
   });
@@ -124,13 +147,20 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     const approval = step.locator('.approval');
     await approval.locator('button', { hasText: 'Allow Once' }).waitFor();
     assert.match(await step.locator('.sensitive-note').innerText(), /Sensitive file.*\.env\.read_file/);
-    assert.equal(await approval.getAttribute('aria-label'), 'Allow read_file to read the sensitive file .env.read_file?');
+    assert.equal(
+      await approval.getAttribute('aria-label'),
+      'Allow read_file to read the sensitive file .env.read_file?',
+    );
     assert.deepEqual(await approval.locator('button').allInnerTexts(), ['Allow Once', 'Deny']);
     await step.locator('.approval[data-state="armed"]').waitFor(); // drawn past its arming
     await workbench.screenshot('chat-03b-sensitive-file-approval');
     await approval.locator('button', { hasText: 'Deny' }).click();
     await lastReply().locator('.tool-step.function.denied').waitFor();
-    assert.equal(await lastReply().locator('.content', { hasText: 'UI-SECRET' }).count(), 0, 'nothing of the file reached the reply');
+    assert.equal(
+      await lastReply().locator('.content', { hasText: 'UI-SECRET' }).count(),
+      0,
+      'nothing of the file reached the reply',
+    );
   });
 
   it('attaches a workspace file through an @ mention, shown as a chip', async () => {
@@ -143,13 +173,20 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     await input().press('Enter');
     await chat.locator('.turn.user .chip', { hasText: 'src/app.ts' }).waitFor();
     await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
-    const sent = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1)?.body as { messages: Array<{ content: string }> };
+    const sent = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1)?.body as {
+      messages: Array<{ content: string }>;
+    };
     assert.match(sent.messages.at(-1)?.content ?? '', /return a \+ b;/, 'the file went to the model');
   });
 
   for (const [name, model, text, action] of [
     ['a bad key', 'sim-openai/gpt-sim-mini::status=401', 'refused the API key', 'Set API Key'],
-    ['no credits left', 'sim-openai/gpt-sim-mini::status=429;code=insufficient_quota', 'Out of credits', 'Refresh Credits'],
+    [
+      'no credits left',
+      'sim-openai/gpt-sim-mini::status=429;code=insufficient_quota',
+      'Out of credits',
+      'Refresh Credits',
+    ],
     ['a broken stream', 'sim-openai/gpt-sim-mini::error-event', 'ended the reply with an error', 'Retry'],
   ] as const) {
     it(`shows ${name} with what to do next, keeping what arrived`, async () => {
@@ -194,12 +231,19 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     const shown = await reply.locator('.content').innerText();
     assert.equal(shown.replace(/\s+/g, ''), expected.replace(/\s+/g, ''), 'every word arrived, in order');
     assert.equal(await reply.locator('.content > p').count(), 1, 'one paragraph');
-    assert.equal(await reply.locator('.content > p > .md-paragraph-part').count(), 2, 'a part ends at the first line end after 4 KB');
+    assert.equal(
+      await reply.locator('.content > p > .md-paragraph-part').count(),
+      2,
+      'a part ends at the first line end after 4 KB',
+    );
     await reply.locator('.content > p > .md-paragraph-part').last().scrollIntoViewIfNeeded();
     await workbench.screenshot('chat-10-long-paragraph');
   });
 
-  for (const [theme, name, light] of [['Default Light Modern', 'light', true], ['Default High Contrast', 'high-contrast', false]] as const) {
+  for (const [theme, name, light] of [
+    ['Default Light Modern', 'light', true],
+    ['Default High Contrast', 'high-contrast', false],
+  ] as const) {
     it(`follows the ${name} theme: a reply, a tool waiting for approval, an error`, async () => {
       await useSettings('sim-openai/gpt-sim-mini', { 'workbench.colorTheme': theme });
       await newChat();
@@ -207,7 +251,7 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
       await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
       // The theme reaches the webview as VS Code applies the settings file: wait for it.
       let background: string;
-      for (const deadline = Date.now() + 30_000; ; ) {
+      for (const deadline = Date.now() + 30_000; ;) {
         background = await chat.locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
         const [r = 0, g = 0, b = 0] = (background.match(/\d+/g) ?? []).map(Number);
         if (r + g + b > 600 === light || Date.now() > deadline) break;
@@ -221,7 +265,9 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
       await workbench.screenshot(`chat-08-${name}-tool-approval`);
       await lastReply().locator('.approval button', { hasText: 'Deny' }).click();
       await lastReply().locator('.tool-step.function.denied').waitFor();
-      await useSettings('sim-openai/gpt-sim-mini::status=429;code=insufficient_quota', { 'workbench.colorTheme': theme });
+      await useSettings('sim-openai/gpt-sim-mini::status=429;code=insufficient_quota', {
+        'workbench.colorTheme': theme,
+      });
       await newChat();
       await ask('One more');
       await lastReply().locator('.error-box button', { hasText: 'Refresh Credits' }).waitFor();

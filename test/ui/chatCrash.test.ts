@@ -75,10 +75,14 @@ describe('chat survives a killed extension host (real VS Code, SIGKILL, restart)
     await chat.locator('.composer-input').fill('Tell me a very long story');
     await chat.locator('.composer-input').press('Enter');
 
-    const request = await until('the chat request', () => gateway.requests.find((r) => r.path.endsWith('/chat/completions') || r.path.endsWith('/messages')));
+    const request = await until('the chat request', () =>
+      gateway.requests.find((r) => r.path.endsWith('/chat/completions') || r.path.endsWith('/messages')),
+    );
     const folder = await until('the conversations folder', () => conversationsFolder(runDir));
     // Wait on state: the journal holds a few seconds of the reply (each line is one streamed piece).
-    const journal = await until('a journal of 6 KB', () => readdirSync(folder).find((name) => name.endsWith('.journal') && statSync(join(folder, name)).size >= 6_000));
+    const journal = await until('a journal of 6 KB', () =>
+      readdirSync(folder).find((name) => name.endsWith('.journal') && statSync(join(folder, name)).size >= 6_000),
+    );
     const [host, ...others] = descendantsMatching(workbench.server.pid, /--type=extensionHost/);
     assert.ok(host, 'found the extension host of our own server');
     assert.deepEqual(others, [], 'exactly one extension host');
@@ -86,7 +90,10 @@ describe('chat survives a killed extension host (real VS Code, SIGKILL, restart)
     // had written, so all of it must come back. (How many milliseconds of text that is depends on
     // how busy the machine is: the test logs it, the bench measures it against the goal.)
     const durable = await readJournal(join(folder, journal));
-    const durableLength = Math.max(0, ...(durable?.batches ?? []).filter((batch) => batch.field === 'c').map((batch) => batch.at + batch.text.length));
+    const durableLength = Math.max(
+      0,
+      ...(durable?.batches ?? []).filter((batch) => batch.field === 'c').map((batch) => batch.at + batch.text.length),
+    );
     process.kill(host, 'SIGKILL');
     const killedAt = Date.now();
     const sentAtKill = sentContentBefore(request, killedAt);
@@ -102,16 +109,29 @@ describe('chat survives a killed extension host (real VS Code, SIGKILL, restart)
     // Opening the chat lists the history, which folds the dead host's journal into the conversation.
     await until('the journal folded in', () => (existsSync(join(folder, journal)) ? undefined : true));
     for (const name of readdirSync(folder)) {
-      if (name.endsWith('.json')) assert.doesNotThrow(() => JSON.parse(readFileSync(join(folder, name), 'utf8')), `${name} parses`);
+      if (name.endsWith('.json'))
+        assert.doesNotThrow(() => JSON.parse(readFileSync(join(folder, name), 'utf8')), `${name} parses`);
     }
-    const saved = JSON.parse(readFileSync(join(folder, journal.replace(/\.journal$/, '.json')), 'utf8')) as Conversation;
+    const saved = JSON.parse(
+      readFileSync(join(folder, journal.replace(/\.journal$/, '.json')), 'utf8'),
+    ) as Conversation;
     assert.equal(saved.turns[0]?.role, 'user');
     const reply = saved.turns[1] as AssistantTurn;
-    assert.ok(reply.content.length >= durableLength, `the reply holds all the journal had on disk at the kill (${durableLength} characters; has ${reply.content.length})`);
+    assert.ok(
+      reply.content.length >= durableLength,
+      `the reply holds all the journal had on disk at the kill (${durableLength} characters; has ${reply.content.length})`,
+    );
     assert.ok(sentAtKill.startsWith(reply.content), 'and nothing the gateway had not sent');
     let lostMs = 0;
-    for (let at = killedAt; at > killedAt - 60_000 && !reply.content.startsWith(sentContentBefore(request, at)); at -= 50) lostMs = killedAt - at + 50;
-    console.log(`      loss window here: about ${lostMs} ms of sent text missing (goal ${LOSS_GOAL_MS} ms, measured by npm run bench -- durability)`);
+    for (
+      let at = killedAt;
+      at > killedAt - 60_000 && !reply.content.startsWith(sentContentBefore(request, at));
+      at -= 50
+    )
+      lostMs = killedAt - at + 50;
+    console.log(
+      `      loss window here: about ${lostMs} ms of sent text missing (goal ${LOSS_GOAL_MS} ms, measured by npm run bench -- durability)`,
+    );
     assert.equal(reply.error?.kind, 'interrupted');
     // And a user finds it: in the history, and opened, with the note that it was interrupted.
     await again.locator('button[aria-label="History"]').click();

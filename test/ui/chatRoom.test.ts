@@ -37,7 +37,11 @@ describe('the chat has room (1400 x 900, real VS Code in Chromium, local gateway
     await workbench.activityItem('Unified Inference').click();
     const chat = await workbench.webviewWith('.composer-input', 60_000);
     const sidebar = page.locator('.part.sidebar');
-    assert.match(await sidebar.locator('.composite.title .title-label').innerText(), /^unified inference: chat$/i, 'the side bar is the chat\'s');
+    assert.match(
+      await sidebar.locator('.composite.title .title-label').innerText(),
+      /^unified inference: chat$/i,
+      "the side bar is the chat's",
+    );
     assert.equal(await sidebar.locator('.pane-header:visible').count(), 0, 'no other view shares the side bar');
 
     await chat.locator('.composer-input').fill('Show me a TypeScript example');
@@ -51,7 +55,9 @@ describe('the chat has room (1400 x 900, real VS Code in Chromium, local gateway
     const shown = await reply.boundingBox();
     const footer = await reply.locator('.turn-footer').boundingBox();
     assert.ok(area && shown && footer, 'the conversation area and the reply are laid out');
-    console.log(`      conversation area: ${Math.round(area.height)} px tall of a 900 px window; reply ${Math.round(shown.height)} px`);
+    console.log(
+      `      conversation area: ${Math.round(area.height)} px tall of a 900 px window; reply ${Math.round(shown.height)} px`,
+    );
     // 900 px less the workbench's own rows (title, side bar title, status bar: about 100 px) and the
     // chat's header and composer (about 200 px) leaves about 600 px; a view sharing the side bar
     // with two open views gets a third of it. 500 px is over half the window: only a chat with
@@ -59,17 +65,25 @@ describe('the chat has room (1400 x 900, real VS Code in Chromium, local gateway
     assert.ok(area.height >= 500, `the conversation area is ${area.height} px tall (want >= 500 px)`);
     // The reply is in sight: its end (the usage line) inside the area, and either all of it shown
     // or it fills the area (a reply longer than the area scrolls, its end kept in view).
-    assert.ok(footer.y >= area.y && footer.y + footer.height <= area.y + area.height + 1, `the reply's end is inside the area (footer ${footer.y}..${footer.y + footer.height}, area ${area.y}..${area.y + area.height})`);
+    assert.ok(
+      footer.y >= area.y && footer.y + footer.height <= area.y + area.height + 1,
+      `the reply's end is inside the area (footer ${footer.y}..${footer.y + footer.height}, area ${area.y}..${area.y + area.height})`,
+    );
     const visible = Math.min(area.y + area.height, shown.y + shown.height) - Math.max(area.y, shown.y);
-    assert.ok(visible >= Math.min(shown.height, area.height) - 2, `the reply is shown (${visible} of ${shown.height} px visible)`);
+    assert.ok(
+      visible >= Math.min(shown.height, area.height) - 2,
+      `the reply is shown (${visible} of ${shown.height} px visible)`,
+    );
     await workbench.movePointerAway();
     await workbench.screenshot('chat-room-01-reply-1400x900');
     await workbench.readmeScreenshot('chatReply');
   });
 
-  it('reaches Research Jobs and Models in one click from the chat\'s title bar, and the chat again from the activity bar', async () => {
+  it("reaches Research Jobs and Models in one click from the chat's title bar, and the chat again from the activity bar", async () => {
     const page = workbench.page;
-    await page.locator('.part.sidebar .composite.title .action-label[aria-label="Show Research Jobs and Models"]').click();
+    await page
+      .locator('.part.sidebar .composite.title .action-label[aria-label="Show Research Jobs and Models"]')
+      .click();
     const headers = page.locator('.part.sidebar .pane-header:visible');
     await headers.filter({ hasText: 'Research Jobs' }).first().waitFor();
     await headers.filter({ hasText: 'Models' }).first().waitFor();
@@ -77,6 +91,10 @@ describe('the chat has room (1400 x 900, real VS Code in Chromium, local gateway
     await workbench.screenshot('chat-room-02-research-and-models');
     await workbench.activityItem('Unified Inference').click();
     const chat = await workbench.webviewWith('.turn.assistant .turn-footer .usage');
-    assert.equal(await chat.locator('.turn.user .user-text', { hasText: 'Show me a TypeScript example' }).count(), 1, 'the conversation is still there');
+    assert.equal(
+      await chat.locator('.turn.user .user-text', { hasText: 'Show me a TypeScript example' }).count(),
+      1,
+      'the conversation is still there',
+    );
   });
 });

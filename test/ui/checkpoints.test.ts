@@ -12,7 +12,7 @@ import type { Workbench } from './workbench';
 const ORIGINAL = 'export function add(a: number, b: number): number {\r\n  return a + b;\r\n}\r\n';
 const CHANGED = 'export function sum(values: number[]): number {\n  return values.reduce((a, b) => a + b, 0);\n}\n';
 
-describe('checkpoints: restore a reply\'s files (real VS Code in Chromium)', () => {
+describe("checkpoints: restore a reply's files (real VS Code in Chromium)", () => {
   let workbench: Workbench;
   let chat: Frame;
   const onDisk = (): string => readFileSync(join(workbench.server.workspace, 'src', 'app.ts'), 'utf8');
@@ -53,7 +53,7 @@ describe('checkpoints: restore a reply\'s files (real VS Code in Chromium)', () 
 
     assert.equal(onDisk(), CHANGED, 'nothing moved before the user confirmed');
     await restoreRow.click();
-    for (const deadline = Date.now() + 30_000; onDisk() !== ORIGINAL; ) {
+    for (const deadline = Date.now() + 30_000; onDisk() !== ORIGINAL;) {
       if (Date.now() > deadline) throw new Error(`the file was not restored: ${JSON.stringify(onDisk())}`);
       await workbench.page.waitForTimeout(200);
     }

@@ -26,17 +26,27 @@ describe('commit messages in the Source Control view (real VS Code in Chromium, 
     git('config', 'user.email', 'commit-test@example.invalid');
     git('config', 'commit.gpgsign', 'false');
     writeFileSync(join(ws, '.git', 'info', 'exclude'), '.vscode/\n');
-    for (const [i, subject] of ['feat(parser): add the tokenizer', 'fix(parser): keep line numbers', 'feat(cli): read from stdin'].entries()) {
+    for (const [i, subject] of [
+      'feat(parser): add the tokenizer',
+      'fix(parser): keep line numbers',
+      'feat(cli): read from stdin',
+    ].entries()) {
       writeFileSync(join(ws, 'src', 'parser.ts'), `export const version = ${i};\n`);
       git('add', '-A');
       git('commit', '-q', '-m', subject);
     }
-    writeFileSync(join(ws, 'src', 'parser.ts'), 'export function parse(input: string): string[] {\n  return input === "" ? [] : input.split(" ");\n}\n');
+    writeFileSync(
+      join(ws, 'src', 'parser.ts'),
+      'export function parse(input: string): string[] {\n  return input === "" ? [] : input.split(" ");\n}\n',
+    );
     git('add', '-A');
     workbench = await Workbench.open({
       runDir,
       userSettings: { 'unifiedInference.baseUrl': gateway.url, 'git.enabled': true },
-      workspaceSettings: { 'git.enabled': true, 'unifiedInference.commitMessage.model': `sim-openai/gpt-sim-mini::delay-chunks=300;${scriptedReplyItem(ANSWER)}` },
+      workspaceSettings: {
+        'git.enabled': true,
+        'unifiedInference.commitMessage.model': `sim-openai/gpt-sim-mini::delay-chunks=300;${scriptedReplyItem(ANSWER)}`,
+      },
       env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
     });
   });
@@ -50,24 +60,44 @@ describe('commit messages in the Source Control view (real VS Code in Chromium, 
   it('the sparkle in the Source Control title writes the message into the commit box', async () => {
     const page = (workbench as Workbench).page;
     await page.locator('.part.activitybar [aria-label^="Source Control"]').first().click();
-    const button = page.locator('.part.sidebar .title-actions a[aria-label^="Write Commit Message"], .part.sidebar .actions-container a[aria-label^="Write Commit Message"]').first();
+    const button = page
+      .locator(
+        '.part.sidebar .title-actions a[aria-label^="Write Commit Message"], .part.sidebar .actions-container a[aria-label^="Write Commit Message"]',
+      )
+      .first();
     await button.waitFor({ timeout: 90_000 });
     assert.ok(await button.evaluate((node) => node.className.includes('codicon-sparkle')), 'the sparkle codicon');
     await button.click();
     // While it writes, this repository's title shows Stop in place of the sparkle (the root is in the writing list).
-    const stop = page.locator('.part.sidebar .title-actions a[aria-label^="Stop Writing"], .part.sidebar .actions-container a[aria-label^="Stop Writing"]').first();
+    const stop = page
+      .locator(
+        '.part.sidebar .title-actions a[aria-label^="Stop Writing"], .part.sidebar .actions-container a[aria-label^="Stop Writing"]',
+      )
+      .first();
     await stop.waitFor({ timeout: 30_000 });
     await (workbench as Workbench).screenshot('commit-message-00-writing');
     const box = page.locator('.part.sidebar .scm-editor .view-lines').first();
     await page
-      .waitForFunction(() => document.querySelector<HTMLElement>('.part.sidebar .scm-editor .view-lines')?.innerText.replace(/\s+/g, ' ').includes('feat(parser): return no tokens for empty input') === true, undefined, { timeout: 90_000 })
+      .waitForFunction(
+        () =>
+          document
+            .querySelector<HTMLElement>('.part.sidebar .scm-editor .view-lines')
+            ?.innerText.replace(/\s+/g, ' ')
+            .includes('feat(parser): return no tokens for empty input') === true,
+        undefined,
+        { timeout: 90_000 },
+      )
       .catch(async (error: unknown) => {
         await (workbench as Workbench).screenshot('commit-message-failed');
         throw error;
       });
     // The box wraps long lines: compare the words.
     const text = (await box.innerText()).replace(/\s+/g, ' ').trim();
-    assert.equal(text, 'feat(parser): return no tokens for empty input', 'the cleaned message, without fence or preamble');
+    assert.equal(
+      text,
+      'feat(parser): return no tokens for empty input',
+      'the cleaned message, without fence or preamble',
+    );
     await button.waitFor({ timeout: 30_000 });
     await (workbench as Workbench).movePointerAway();
     await (workbench as Workbench).screenshot('commit-message-01-scm');

@@ -56,7 +56,9 @@ describe('inline completions (real VS Code in Chromium, local gateway)', () => {
     const picker = page.locator('.quick-input-widget');
     await picker.locator('.quick-input-title', { hasText: 'Inline Completions Model' }).waitFor({ timeout: 30_000 });
     await picker.locator('input').fill('gpt-sim-complete');
-    const row = picker.locator('.quick-input-list .monaco-list-row', { hasText: 'sim-openai/gpt-sim-complete' }).first();
+    const row = picker
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'sim-openai/gpt-sim-complete' })
+      .first();
     await row.waitFor();
     assert.match(await row.innerText(), /per million tokens in \/ out/);
     await page.keyboard.press('Enter');
@@ -76,7 +78,16 @@ describe('inline completions (real VS Code in Chromium, local gateway)', () => {
     const ghost = page.locator('.monaco-editor .ghost-text-decoration');
     await ghost.first().waitFor({ timeout: 60_000 });
     // The decoration may come in pieces (VS Code renders leading whitespace apart): all of them, in order.
-    await page.waitForFunction(() => [...document.querySelectorAll('.monaco-editor .ghost-text-decoration')].map((e) => e.textContent ?? '').join('').replace(/\u00a0/g, ' ').includes('b;'), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('.monaco-editor .ghost-text-decoration')]
+          .map((e) => e.textContent ?? '')
+          .join('')
+          .replace(/\u00a0/g, ' ')
+          .includes('b;'),
+      undefined,
+      { timeout: 30_000 },
+    );
     const shown = (await ghost.allTextContents()).join('').replace(/\u00a0/g, ' ');
     assert.equal(shown, ' b;');
     await workbench.movePointerAway();
@@ -84,7 +95,10 @@ describe('inline completions (real VS Code in Chromium, local gateway)', () => {
     assert.ok(shot);
 
     await page.keyboard.press('Tab');
-    await page.locator('.monaco-editor .view-line', { hasText: /^\s*return\sa\s\+\sb;$/ }).first().waitFor({ timeout: 15_000 });
+    await page
+      .locator('.monaco-editor .view-line', { hasText: /^\s*return\sa\s\+\sb;$/ })
+      .first()
+      .waitFor({ timeout: 15_000 });
     assert.equal(await page.locator('.monaco-editor .ghost-text-decoration').count(), 0, 'the ghost text became text');
   });
 });

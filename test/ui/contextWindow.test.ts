@@ -14,7 +14,10 @@ describe('context window (real VS Code in Chromium, local gateway)', () => {
 
   useChatSuite(
     {
-      workspaceFiles: { 'AGENTS.md': '# Conventions\n\nUse tabs for indentation. Name tests after what they prove.\n', 'src/app.ts': 'export const answer = 42;\n' },
+      workspaceFiles: {
+        'AGENTS.md': '# Conventions\n\nUse tabs for indentation. Name tests after what they prove.\n',
+        'src/app.ts': 'export const answer = 42;\n',
+      },
       // The workspace tools' definitions alone take about half of the tiny model's 2,048 tokens.
       workspaceSettings: { 'unifiedInference.defaultModels.chat': TINY, 'unifiedInference.chat.workspaceTools': false },
     },
@@ -27,7 +30,10 @@ describe('context window (real VS Code in Chromium, local gateway)', () => {
   it('shows the meter (estimated, then measured), the AGENTS.md chip, and the summary block past the limit', async () => {
     const chip = chat.locator('.instruction-chip', { hasText: 'AGENTS.md' });
     await chip.waitFor();
-    assert.match((await chip.getAttribute('aria-label')) ?? '', /^Instructions from AGENTS\.md, added to the system prompt/);
+    assert.match(
+      (await chip.getAttribute('aria-label')) ?? '',
+      /^Instructions from AGENTS\.md, added to the system prompt/,
+    );
     await meter().waitFor();
     assert.match(await meter().innerText(), /\/ 2k$/);
     assert.match((await meter().getAttribute('class')) ?? '', /estimated/, 'estimated before the first reply');
@@ -36,9 +42,15 @@ describe('context window (real VS Code in Chromium, local gateway)', () => {
     for (let i = 0; i < 12; i++) {
       // The composer takes a message only once the last reply has fully ended (Send, not Stop).
       await chat.locator('.send').waitFor();
-      await input().fill(`Question ${i}: how does part ${i} of the pipeline handle retries, timeouts and partial failures in detail?`);
+      await input().fill(
+        `Question ${i}: how does part ${i} of the pipeline handle retries, timeouts and partial failures in detail?`,
+      );
       await input().press('Enter');
-      await chat.locator('.turn.assistant').nth(i).locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor({ timeout: 30_000 });
+      await chat
+        .locator('.turn.assistant')
+        .nth(i)
+        .locator('.turn-footer .usage', { hasText: 'tokens' })
+        .waitFor({ timeout: 30_000 });
       if ((await chat.locator('.context-summary').count()) > 0) break;
     }
     const summary = chat.locator('.context-summary').first();

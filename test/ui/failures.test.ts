@@ -26,17 +26,25 @@ describe('failures: no key, told first, with the button that fixes it (real VS C
     await workbench.runCommand('Unified Inference: Generate Image...');
     const message = /Generate Image: No API key is set for the gateway/;
     await workbench.expectNotification(message);
-    const item = page.locator('.notification-toast, .notifications-center .notification-list-item', { hasText: message }).first();
+    const item = page
+      .locator('.notification-toast, .notifications-center .notification-list-item', { hasText: message })
+      .first();
     const button = item.locator('.monaco-button', { hasText: 'Set API Key' });
     await button.waitFor();
-    assert.equal(await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Image' }).isVisible(), false, 'no question before the key');
+    assert.equal(
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Image' }).isVisible(),
+      false,
+      'no question before the key',
+    );
     await workbench.screenshot('failures-no-key-generate-image');
     await button.click();
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Set API Key' }).waitFor();
     await page.locator('.quick-input-widget input').fill(gateway.apiKey);
     await page.keyboard.press('Enter');
     // The command goes on by itself once the key is stored.
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Image: prompt' }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Generate Image: prompt' })
+      .waitFor({ timeout: 30_000 });
     await workbench.screenshot('failures-after-key-generate-image-prompt');
     assert.equal(gateway.requests.filter((r) => r.method === 'POST').length, 0, 'nothing was sent before the prompt');
   });

@@ -33,13 +33,20 @@ describe('the workbench with Unified Inference (real VS Code in Chromium)', () =
 
   it('shows the Chat alone in the Unified Inference view container', async () => {
     await workbench.showOnlyView('Unified Inference', 'Chat');
-    assert.equal(await workbench.page.locator('.part.sidebar .pane-header:visible').count(), 0, 'no other view shares the side bar');
+    assert.equal(
+      await workbench.page.locator('.part.sidebar .pane-header:visible').count(),
+      0,
+      'no other view shares the side bar',
+    );
   });
 
   it('renders the chat webview through the secure page, showing what is missing', async () => {
     const chat = workbench.webview();
     await chat.locator('.connection-card').waitFor();
-    assert.match(await chat.locator('.connection-card').innerText(), new RegExp(`Gateway: ${BASE_URL.replace(/[/.]/g, '\\$&')}`));
+    assert.match(
+      await chat.locator('.connection-card').innerText(),
+      new RegExp(`Gateway: ${BASE_URL.replace(/[/.]/g, '\\$&')}`),
+    );
     await chat.locator('li.step.todo', { hasText: 'API key not set' }).waitFor();
     assert.equal(await chat.locator('button', { hasText: 'Set API Key' }).getAttribute('type'), 'button');
     await workbench.screenshot('02-chat-webview-no-key');
@@ -49,7 +56,7 @@ describe('the workbench with Unified Inference (real VS Code in Chromium)', () =
     await workbench.statusItem('Set API key').waitFor();
   });
 
-  it('refuses an empty key in the palette\'s password box', async () => {
+  it("refuses an empty key in the palette's password box", async () => {
     await workbench.runCommand('Unified Inference: Set API Key');
     const input = workbench.page.locator('.quick-input-widget input[type="password"]');
     await input.waitFor();
@@ -76,12 +83,14 @@ describe('the workbench with Unified Inference (real VS Code in Chromium)', () =
     await chat.locator('.connection-card').waitFor({ state: 'hidden' });
     await chat.locator('.composer-input').waitFor();
     assert.equal(await chat.locator('button:visible', { hasText: 'Set API Key' }).count(), 0);
-    await workbench.page.locator('.welcome-view-content', { hasText: 'First, set your API key' }).waitFor({ state: 'detached' });
+    await workbench.page
+      .locator('.welcome-view-content', { hasText: 'First, set your API key' })
+      .waitFor({ state: 'detached' });
     await workbench.page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     await workbench.screenshot('05-key-set');
   });
 
-  it('opens the key box from the chat webview\'s button (webview -> host message)', async () => {
+  it("opens the key box from the chat webview's button (webview -> host message)", async () => {
     await workbench.runCommand('Unified Inference: Clear API Key');
     const dialog = workbench.page.locator('.monaco-dialog-box');
     await dialog.waitFor();

@@ -33,8 +33,14 @@ describe('inline edit (real VS Code in Chromium, local gateway)', () => {
     gateway = await startGateway();
     workbench = await Workbench.open({
       workspaceFiles: { 'src/math.ts': FILE },
-      workspaceSettings: { 'unifiedInference.inlineEdit.model': `sim-openai/gpt-sim-mini::${scriptedReplyItem(ANSWER)}` },
-      userSettings: { 'unifiedInference.baseUrl': gateway.url, 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 200 },
+      workspaceSettings: {
+        'unifiedInference.inlineEdit.model': `sim-openai/gpt-sim-mini::${scriptedReplyItem(ANSWER)}`,
+      },
+      userSettings: {
+        'unifiedInference.baseUrl': gateway.url,
+        'files.autoSave': 'afterDelay',
+        'files.autoSaveDelay': 200,
+      },
       env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
     });
   });
@@ -61,7 +67,9 @@ describe('inline edit (real VS Code in Chromium, local gateway)', () => {
     await page.keyboard.press('Control+K');
     await page.keyboard.press('I');
     const input = page.locator('.quick-input-widget input');
-    await page.locator('.quick-input-widget', { hasText: 'Edit with Unified Inference: src/math.ts' }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('.quick-input-widget', { hasText: 'Edit with Unified Inference: src/math.ts' })
+      .waitFor({ timeout: 30_000 });
     await input.fill('clamp the result at zero and say so');
     await page.keyboard.press('Enter');
 
@@ -73,11 +81,17 @@ describe('inline edit (real VS Code in Chromium, local gateway)', () => {
     assert.equal(await lens('Reject Change').count(), 1);
     // The added lines are decoration text (CSS content after the line), not text of the document.
     await page.waitForFunction(
-      () => [...document.querySelectorAll('.monaco-editor .view-line span')].some((span) => getComputedStyle(span, '::after').content.includes('return Math.max(0, a - b);')),
+      () =>
+        [...document.querySelectorAll('.monaco-editor .view-line span')].some((span) =>
+          getComputedStyle(span, '::after').content.includes('return Math.max(0, a - b);'),
+        ),
       undefined,
       { timeout: 30_000 },
     );
-    assert.ok(await page.locator('.monaco-editor .view-line', { hasText: '  return a - b;' }).first().isVisible(), 'the current line is still there');
+    assert.ok(
+      await page.locator('.monaco-editor .view-line', { hasText: '  return a - b;' }).first().isVisible(),
+      'the current line is still there',
+    );
     // Auto-save is on (after 200 ms): the file on disk still holds only what the user wrote.
     const onDisk = (): string => readFileSync(join(workbench.server.workspace, 'src', 'math.ts'), 'utf8');
     assert.equal(await page.locator('.tabs-container .tab.dirty').count(), 0, 'nothing was written into the document');
@@ -89,12 +103,29 @@ describe('inline edit (real VS Code in Chromium, local gateway)', () => {
     await page.locator('.monaco-editor .view-line', { hasText: 'export function add' }).first().click();
     await page.keyboard.press('Alt+Shift+Y');
     await lens('Accept All').first().waitFor({ state: 'detached', timeout: 30_000 });
-    await page.locator('.monaco-editor .view-line', { hasText: '// Subtract b from a, never below zero.' }).first().waitFor();
-    assert.equal(await page.locator('.monaco-editor .view-line', { hasText: '  return a - b;' }).count(), 0, 'the old line is replaced');
-    assert.equal(await page.locator('.monaco-editor .view-lines', { hasText: 'It clamps the result' }).count(), 0, 'the prose is not in the file');
+    await page
+      .locator('.monaco-editor .view-line', { hasText: '// Subtract b from a, never below zero.' })
+      .first()
+      .waitFor();
+    assert.equal(
+      await page.locator('.monaco-editor .view-line', { hasText: '  return a - b;' }).count(),
+      0,
+      'the old line is replaced',
+    );
+    assert.equal(
+      await page.locator('.monaco-editor .view-lines', { hasText: 'It clamps the result' }).count(),
+      0,
+      'the prose is not in the file',
+    );
     await workbench.screenshot('inline-edit-02-accepted');
-    await page.waitForFunction(() => !document.querySelector('.tabs-container .tab.dirty'), undefined, { timeout: 30_000 });
-    assert.match(onDisk(), /\/\/ Subtract b from a, never below zero\.\n {2}return Math\.max\(0, a - b\);\n/, 'accepted, then auto-saved like any edit');
+    await page.waitForFunction(() => !document.querySelector('.tabs-container .tab.dirty'), undefined, {
+      timeout: 30_000,
+    });
+    assert.match(
+      onDisk(),
+      /\/\/ Subtract b from a, never below zero\.\n {2}return Math\.max\(0, a - b\);\n/,
+      'accepted, then auto-saved like any edit',
+    );
   });
 });
 
@@ -106,7 +137,9 @@ describe('inline edit without inline chat: Ctrl+I, Escape and the recalled instr
     gateway = await startGateway();
     workbench = await Workbench.open({
       workspaceFiles: { 'src/math.ts': FILE },
-      workspaceSettings: { 'unifiedInference.inlineEdit.model': `sim-openai/gpt-sim-mini::${scriptedReplyItem('```ts\n// Subtraction follows.\n```')}` },
+      workspaceSettings: {
+        'unifiedInference.inlineEdit.model': `sim-openai/gpt-sim-mini::${scriptedReplyItem('```ts\n// Subtraction follows.\n```')}`,
+      },
       // No AI features of VS Code's own: no chat agent, so VS Code's inline chat does not take Ctrl+I.
       userSettings: { 'unifiedInference.baseUrl': gateway.url, 'chat.disableAIFeatures': true },
       env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
@@ -134,7 +167,11 @@ describe('inline edit without inline chat: Ctrl+I, Escape and the recalled instr
     // Escape rejects only when no widget is open, a notification toast included (any message of
     // the workbench may show one): cleared first, then the cursor back in the editor.
     await workbench.runCommand('Notifications: Clear All Notifications');
-    await page.locator('.notification-toast').first().waitFor({ state: 'detached', timeout: 30_000 }).catch(() => undefined);
+    await page
+      .locator('.notification-toast')
+      .first()
+      .waitFor({ state: 'detached', timeout: 30_000 })
+      .catch(() => undefined);
     assert.equal(await page.locator('.notification-toast').count(), 0, 'no toast left');
     await page.locator('.monaco-editor .view-line', { hasText: 'export function sub' }).first().click();
     await page.keyboard.press('ArrowUp'); // the empty line 4 again (the recalled edit is made there too)
@@ -151,6 +188,9 @@ describe('inline edit without inline chat: Ctrl+I, Escape and the recalled instr
     await acceptAll.first().waitFor({ timeout: 60_000 });
     await workbench.screenshot('inline-edit-03-recalled');
     await page.keyboard.press('Alt+Shift+Y');
-    await page.locator('.monaco-editor .view-line', { hasText: '// Subtraction follows.' }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.monaco-editor .view-line', { hasText: '// Subtraction follows.' })
+      .first()
+      .waitFor({ timeout: 30_000 });
   });
 });

@@ -3,7 +3,8 @@ import type { Frame } from 'playwright-core';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { Workbench } from './workbench';
 
-const READING = 'The lighthouse keeper climbed the stairs at dusk. She lit the lamp, and the beam swept over the water.';
+const READING =
+  'The lighthouse keeper climbed the stairs at dusk. She lit the lamp, and the beam swept over the water.';
 
 // A user's path through the media commands in a real workbench: Generate Image... from the
 // palette into the gallery (save, then copy a link), and Read Selection Aloud from an editor
@@ -37,7 +38,9 @@ describe('media: image gallery and read-aloud player (real VS Code in Chromium)'
     // A pick takes Enter for its focused row: wait until the filter has focused the typed one (a
     // fixed pause raced the filter on a busy machine). An input box has no rows.
     if ((await page.locator('.quick-input-list .monaco-list-row:visible').count()) > 0) {
-      await page.locator('.quick-input-list .monaco-list-row.focused:visible', text === undefined ? {} : { hasText: text }).waitFor({ timeout: 15_000 });
+      await page
+        .locator('.quick-input-list .monaco-list-row.focused:visible', text === undefined ? {} : { hasText: text })
+        .waitFor({ timeout: 15_000 });
     }
     await page.keyboard.press('Enter');
   }
@@ -53,20 +56,32 @@ describe('media: image gallery and read-aloud player (real VS Code in Chromium)'
     const gallery: Frame = await workbench.webviewWith('.grid .card', 90_000);
     await gallery.locator('.card').nth(1).waitFor();
     assert.equal(await gallery.locator('.card').count(), 2);
-    await gallery.locator('.card img.picture').first().evaluate((img) => (img as HTMLImageElement).decode());
-    const width = await gallery.locator('.card img.picture').first().evaluate((img) => (img as HTMLImageElement).naturalWidth);
+    await gallery
+      .locator('.card img.picture')
+      .first()
+      .evaluate((img) => (img as HTMLImageElement).decode());
+    const width = await gallery
+      .locator('.card img.picture')
+      .first()
+      .evaluate((img) => (img as HTMLImageElement).naturalWidth);
     assert.equal(width, 1792, 'the PNG bytes from the host, decoded in the webview');
     assert.match(await gallery.locator('.card .revised').first().innerText(), /simulat/i);
     assert.match(await gallery.locator('.card .meta').first().innerText(), /dall-e-sim-3 · 1792x1024 · standard/);
     const save = gallery.locator('.card button.action', { hasText: 'Save to Workspace' }).first();
     assert.match((await save.getAttribute('aria-label')) ?? '', /^Save image \d+ to the workspace as PNG$/);
-    assert.ok(await gallery.locator('.card button.action', { hasText: 'Copy Markdown Link' }).first().isDisabled(), 'no link before saving');
+    assert.ok(
+      await gallery.locator('.card button.action', { hasText: 'Copy Markdown Link' }).first().isDisabled(),
+      'no link before saving',
+    );
     await workbench.screenshot('media-01-image-gallery');
 
     // Keyboard: focus Save and press Enter, as a keyboard user would.
     await save.focus();
     await workbench.page.keyboard.press('Enter');
-    await gallery.locator('.card .saved', { hasText: /Saved to art\/image-.*\.png/ }).first().waitFor({ timeout: 15_000 });
+    await gallery
+      .locator('.card .saved', { hasText: /Saved to art\/image-.*\.png/ })
+      .first()
+      .waitFor({ timeout: 15_000 });
     const copy = gallery.locator('.card button.action', { hasText: 'Copy Markdown Link' }).first();
     assert.ok(await copy.isEnabled());
     await copy.click();

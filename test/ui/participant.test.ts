@@ -2,18 +2,35 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Frame, Page } from 'playwright-core';
-import { ensureTestHost, launchBrowser, REPO_ROOT, removeRunDir, startVsCodeServer, waitForWorkbench, workbenchUrl, type VsCodeServer } from '../harness/testHost';
+import {
+  ensureTestHost,
+  launchBrowser,
+  REPO_ROOT,
+  removeRunDir,
+  startVsCodeServer,
+  waitForWorkbench,
+  workbenchUrl,
+  type VsCodeServer,
+} from '../harness/testHost';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { SCREENSHOT_DIR } from './workbench';
 
 const DRIVER_LOG = join(REPO_ROOT, 'test-results', 'ui-participant-driver.log');
-const driverLog = (): string => (existsSync(DRIVER_LOG) ? readFileSync(DRIVER_LOG, 'utf8').trim() : 'the driver wrote nothing');
+const driverLog = (): string =>
+  existsSync(DRIVER_LOG) ? readFileSync(DRIVER_LOG, 'utf8').trim() : 'the driver wrote nothing';
 
 async function frameWith(page: Page, selector: string, timeoutMs = 60_000): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const frame of page.frames()) {
-      if (frame !== page.mainFrame() && (await frame.locator(selector).count().catch(() => 0)) > 0) return frame;
+      if (
+        frame !== page.mainFrame() &&
+        (await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)) > 0
+      )
+        return frame;
     }
     if (Date.now() > deadline) throw new Error(`No frame shows ${selector}`);
     await page.waitForTimeout(250);
@@ -34,7 +51,10 @@ describe('@unified /speak: the audio player panel (real VS Code in Chromium)', (
     rmSync(DRIVER_LOG, { force: true });
     gateway = await startGateway();
     const host = ensureTestHost();
-    server = await startVsCodeServer(host, { userSettings: { 'unifiedInference.baseUrl': gateway.url }, env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey } });
+    server = await startVsCodeServer(host, {
+      userSettings: { 'unifiedInference.baseUrl': gateway.url },
+      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
+    });
     const profile = join(server.runDir, 'browser');
     mkdirSync(profile);
     context = await launchBrowser(host, profile);
@@ -47,10 +67,12 @@ describe('@unified /speak: the audio player panel (real VS Code in Chromium)', (
       if (process.env.UNIFIED_INFERENCE_TEST_VERBOSE) console.log('[workbench]', ...args);
     });
     const remote = (path: string): string => `vscode-remote://127.0.0.1:${server.port}${path}`;
-    await page.goto(workbenchUrl(server, [
-      ['extensionDevelopmentPath', remote(REPO_ROOT)],
-      ['extensionTestsPath', remote(join(REPO_ROOT, 'out', 'test', 'ui', 'participantDriver.js'))],
-    ]));
+    await page.goto(
+      workbenchUrl(server, [
+        ['extensionDevelopmentPath', remote(REPO_ROOT)],
+        ['extensionTestsPath', remote(join(REPO_ROOT, 'out', 'test', 'ui', 'participantDriver.js'))],
+      ]),
+    );
     await waitForWorkbench(page);
   });
 
@@ -70,7 +92,11 @@ describe('@unified /speak: the audio player panel (real VS Code in Chromium)', (
     const tab = page.locator('.tab', { hasText: 'Unified Inference Audio' }).first();
     const deadline = Date.now() + 90_000;
     while (!(await tab.isVisible())) {
-      assert.equal(driverExit, undefined, 'the extension-host driver failed (UNIFIED_INFERENCE_TEST_VERBOSE=1 shows why)');
+      assert.equal(
+        driverExit,
+        undefined,
+        'the extension-host driver failed (UNIFIED_INFERENCE_TEST_VERBOSE=1 shows why)',
+      );
       assert.ok(Date.now() < deadline, `the audio panel did not open (${driverLog()})`);
       await page.waitForTimeout(250);
     }

@@ -20,7 +20,10 @@ describe('research jobs in the workbench (real VS Code in Chromium, local gatewa
     gateway.setResearchTimings({ queuedMs: 0, runningMs: 30 * 60_000 });
     await client.research.create('How do SSE streams recover from dropped connections?');
     gateway.setResearchTimings({ queuedMs: 30 * 60_000, runningMs: 60_000 });
-    workbench = await Workbench.open({ userSettings: { 'unifiedInference.baseUrl': gateway.url }, env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey } });
+    workbench = await Workbench.open({
+      userSettings: { 'unifiedInference.baseUrl': gateway.url },
+      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
+    });
     await client.research.create('What makes a VS Code extension feel native?');
   });
 
@@ -30,10 +33,13 @@ describe('research jobs in the workbench (real VS Code in Chromium, local gatewa
     await gateway?.stop();
   });
 
-  const pane = () => workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Research Jobs' }) }).first();
+  const pane = () =>
+    workbench.page
+      .locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Research Jobs' }) })
+      .first();
   const row = (text: string) => pane().locator('.monaco-list-row', { hasText: text }).first();
 
-  it('lists the account\'s jobs with an icon per status', async () => {
+  it("lists the account's jobs with an icon per status", async () => {
     await workbench.openContainer('Research & Models');
     await workbench.runCommand('Unified Inference: Refresh Research Jobs');
     await row('Which vector database').locator('.codicon-pass').waitFor();
@@ -41,14 +47,23 @@ describe('research jobs in the workbench (real VS Code in Chromium, local gatewa
     await row('What makes a VS Code extension').waitFor();
     await row('How do SSE streams').waitFor();
     const statuses = await pane().locator('.monaco-list-row .label-description').allInnerTexts();
-    assert.ok(statuses.some((s) => /^running · /.test(s)), `a running job is shown (${statuses.join(' | ')})`);
-    assert.ok(statuses.some((s) => /^queued · /.test(s)), `a queued job is shown (${statuses.join(' | ')})`);
+    assert.ok(
+      statuses.some((s) => /^running · /.test(s)),
+      `a running job is shown (${statuses.join(' | ')})`,
+    );
+    assert.ok(
+      statuses.some((s) => /^queued · /.test(s)),
+      `a queued job is shown (${statuses.join(' | ')})`,
+    );
     await workbench.screenshot('research-01-jobs-by-status');
   });
 
   it('filters from the title bar and says so', async () => {
     await workbench.runCommand('Unified Inference: Filter Research Jobs...');
-    await workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Failed or cancelled' }).first().click();
+    await workbench.page
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'Failed or cancelled' })
+      .first()
+      .click();
     // Step 2 of 2 (text in the topic): wait for it, or Enter could land on step 1's list.
     await workbench.page.locator('.quick-input-widget', { hasText: 'Filter Research Jobs (2/2)' }).waitFor();
     await workbench.page.keyboard.press('Enter');
@@ -60,7 +75,7 @@ describe('research jobs in the workbench (real VS Code in Chromium, local gatewa
     await row('Which vector database').waitFor();
   });
 
-  it('opens a finished job\'s report in the markdown preview, with numbered sources', async () => {
+  it("opens a finished job's report in the markdown preview, with numbered sources", async () => {
     await row('Which vector database').click();
     const preview = await workbench.webviewWith('h2:has-text("Sources")');
     assert.ok((await preview.locator('ol li a').count()) >= 1, 'sources are links');

@@ -5,8 +5,10 @@ import { startGateway, type LocalGateway } from '../gateway/index';
 import { Workbench } from './workbench';
 
 const FILES: Record<string, string> = {
-  'semantic/cache.ts': 'export class LruCache<K, V> {\n  // Evicts the least recently used entry when the cache is full.\n  private readonly entries = new Map<K, V>();\n}\n',
-  'semantic/http.ts': 'export async function fetchWithRetry(url: string): Promise<Response> {\n  // Retries the request with exponential backoff on 5xx answers.\n  return fetch(url);\n}\n',
+  'semantic/cache.ts':
+    'export class LruCache<K, V> {\n  // Evicts the least recently used entry when the cache is full.\n  private readonly entries = new Map<K, V>();\n}\n',
+  'semantic/http.ts':
+    'export async function fetchWithRetry(url: string): Promise<Response> {\n  // Retries the request with exponential backoff on 5xx answers.\n  return fetch(url);\n}\n',
   'semantic/guide.md': '# Guide\n\nSet the gateway address, then store the api key in secret storage.\n',
   'semantic/queue.ts': 'export class JobQueue {\n  // Runs queued jobs one at a time, oldest first.\n}\n',
 };
@@ -65,7 +67,9 @@ describe('semantic search in the workbench (real VS Code in Chromium, local gate
 
   it('lists the last results in the Search Results view', async () => {
     await workbench.openContainer('Research & Models');
-    const pane = workbench.page.locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Search Results' }) }).first();
+    const pane = workbench.page
+      .locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Search Results' }) })
+      .first();
     const header = pane.locator('.pane-header').first();
     if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
     await pane.locator('.monaco-list-row', { hasText: 'cache.ts:1-4' }).first().waitFor();

@@ -4,8 +4,25 @@ import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Frame, FrameLocator, Locator, Page } from 'playwright-core';
 import { trackWorkbench, untrackWorkbench } from './failureScreenshots';
-import { README_SCREENSHOT_MAX_BYTES, README_SCREENSHOTS, UPDATE_SCREENSHOTS_ENV, type ReadmeScreenshot } from './readmeScreenshots';
-import { closeSharedBrowser, ensureTestHost, launchBrowser, newBrowserContext, REPO_ROOT, removeRunDir, startVsCodeServer, waitForWorkbench, workbenchUrl, type ServerOptions, type VsCodeServer } from '../harness/testHost';
+import {
+  README_SCREENSHOT_MAX_BYTES,
+  README_SCREENSHOTS,
+  UPDATE_SCREENSHOTS_ENV,
+  type ReadmeScreenshot,
+} from './readmeScreenshots';
+import {
+  closeSharedBrowser,
+  ensureTestHost,
+  launchBrowser,
+  newBrowserContext,
+  REPO_ROOT,
+  removeRunDir,
+  startVsCodeServer,
+  waitForWorkbench,
+  workbenchUrl,
+  type ServerOptions,
+  type VsCodeServer,
+} from '../harness/testHost';
 
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-results', 'screenshots');
 const README_SCREENSHOT_DIR = join(REPO_ROOT, 'media', 'screenshots');
@@ -51,7 +68,10 @@ export class Workbench {
       await waitForWorkbench(page);
       // The extension activates after startup; on a loaded machine that took over 30 s, longer
       // than a test's first wait. Its status bar item (always shown) says it is running.
-      await page.locator('.part.statusbar [aria-label^="Unified Inference:"]').first().waitFor({ timeout: EXTENSION_START_MS });
+      await page
+        .locator('.part.statusbar [aria-label^="Unified Inference:"]')
+        .first()
+        .waitFor({ timeout: EXTENSION_START_MS });
       const workbench = new Workbench(page, server, context);
       trackWorkbench(workbench);
       return workbench;
@@ -101,7 +121,10 @@ export class Workbench {
   }
 
   async openPalette(): Promise<void> {
-    await this.page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => undefined);
+    await this.page
+      .locator('.monaco-workbench')
+      .click({ position: { x: 700, y: 400 } })
+      .catch(() => undefined);
     await this.page.keyboard.press('F1');
     await this.page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
   }
@@ -116,7 +139,9 @@ export class Workbench {
     await this.openContainer(container);
     const sidebar = this.page.locator('.part.sidebar');
     const headers = sidebar.locator('.pane-header:visible');
-    const merged = sidebar.locator('.composite.title .title-label', { hasText: new RegExp(`: ${escapeRegExp(view)}$`, 'i') });
+    const merged = sidebar.locator('.composite.title .title-label', {
+      hasText: new RegExp(`: ${escapeRegExp(view)}$`, 'i'),
+    });
     await headers.filter({ hasText: view }).or(merged).first().waitFor();
     if (await merged.isVisible()) return;
     for (const header of await headers.all()) {
@@ -129,11 +154,17 @@ export class Workbench {
   /** Shows a view container in the side bar as a user does, by its activity bar entry. */
   async openContainer(container: string): Promise<void> {
     if (!(await this.isContainerOpen(container))) await this.activityItem(container).click();
-    await this.page.locator('.part.sidebar .composite.title .title-label', { hasText: new RegExp(`^${escapeRegExp(container)}(:|$)`, 'i') }).waitFor();
+    await this.page
+      .locator('.part.sidebar .composite.title .title-label', {
+        hasText: new RegExp(`^${escapeRegExp(container)}(:|$)`, 'i'),
+      })
+      .waitFor();
   }
 
   async isContainerOpen(container: string): Promise<boolean> {
-    const item = this.page.locator('.activitybar .action-item.checked').filter({ has: this.page.locator(activityLabel(container)) });
+    const item = this.page
+      .locator('.activitybar .action-item.checked')
+      .filter({ has: this.page.locator(activityLabel(container)) });
     return (await item.count()) > 0 && (await this.page.locator('.part.sidebar').isVisible());
   }
 
@@ -156,7 +187,13 @@ export class Workbench {
     for (;;) {
       for (const frame of this.page.frames()) {
         if (frame === this.page.mainFrame()) continue;
-        if ((await frame.locator(selector).count().catch(() => 0)) > 0) return frame;
+        if (
+          (await frame
+            .locator(selector)
+            .count()
+            .catch(() => 0)) > 0
+        )
+          return frame;
       }
       if (Date.now() > deadline) throw new Error(`No webview shows ${selector}`);
       await this.page.waitForTimeout(200);
@@ -215,9 +252,15 @@ export class Workbench {
     const width = Math.round(auxBox && auxBox.x > viewport.width / 2 ? auxBox.x : viewport.width);
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const path = join(SCREENSHOT_DIR, `readme-${file}`);
-    await this.page.screenshot({ path, type: 'jpeg', quality: 80, clip: { x: 0, y: 0, width, height: viewport.height } });
+    await this.page.screenshot({
+      path,
+      type: 'jpeg',
+      quality: 80,
+      clip: { x: 0, y: 0, width, height: viewport.height },
+    });
     const size = statSync(path).size;
-    if (size > README_SCREENSHOT_MAX_BYTES) throw new Error(`${path} is ${size} bytes, over the README's cap of ${README_SCREENSHOT_MAX_BYTES}`);
+    if (size > README_SCREENSHOT_MAX_BYTES)
+      throw new Error(`${path} is ${size} bytes, over the README's cap of ${README_SCREENSHOT_MAX_BYTES}`);
     if (process.env[UPDATE_SCREENSHOTS_ENV] === '1') {
       mkdirSync(README_SCREENSHOT_DIR, { recursive: true });
       copyFileSync(path, join(README_SCREENSHOT_DIR, file));

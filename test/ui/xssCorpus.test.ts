@@ -57,7 +57,8 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
     const sized = join(workDir, 'renderer.min.js');
     await build({
       stdin: {
-        contents: "export { StreamingMarkdown } from './src/webview/chat/markdown/streamingMarkdown'; export { renderMarkdown } from './src/webview/chat/markdown/renderMarkdown';",
+        contents:
+          "export { StreamingMarkdown } from './src/webview/chat/markdown/streamingMarkdown'; export { renderMarkdown } from './src/webview/chat/markdown/renderMarkdown';",
         resolveDir: REPO_ROOT,
         loader: 'ts',
       },
@@ -72,7 +73,9 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
     bundleBytes = statSync(sized).size;
     server = await startPageServer(bundle, REPO_ROOT);
     // Only Chromium is needed here (no VS Code server): use Debian's when it is installed.
-    const host = existsSync('/usr/bin/chromium') ? { chromium: '/usr/bin/chromium', node: process.execPath, vscodeServer: '' } : ensureTestHost();
+    const host = existsSync('/usr/bin/chromium')
+      ? { chromium: '/usr/bin/chromium', node: process.execPath, vscodeServer: '' }
+      : ensureTestHost();
     context = await launchBrowser(host, join(workDir, 'profile'));
   });
 
@@ -91,7 +94,9 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
     const allowed = (url: string): boolean => {
       if (url === pageUrl) return true;
       const parsed = new URL(url);
-      return parsed.origin === server.origin && parsed.pathname !== '/' && server.allowedPaths.includes(parsed.pathname);
+      return (
+        parsed.origin === server.origin && parsed.pathname !== '/' && server.allowedPaths.includes(parsed.pathname)
+      );
     };
     const offPage = (url: string): void => {
       // data: URLs are not network requests (the CSP allows data: images).
@@ -139,7 +144,11 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
     const { page, watch } = await open(csp);
     try {
       for (const [index, payload] of payloads.entries()) {
-        await page.evaluate(([id, name, markdown]) => (window.xssHarness as Harness).render(id, name, markdown), [index, payload.name, payload.markdown] as const);
+        await page.evaluate(([id, name, markdown]) => (window.xssHarness as Harness).render(id, name, markdown), [
+          index,
+          payload.name,
+          payload.markdown,
+        ] as const);
       }
       // Room for anything delayed: image errors, meta refresh, timers, animations.
       await page.mouse.move(200, 200);
@@ -149,13 +158,20 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
 
       const state = await harness(page);
       const findings = await page.evaluate(() => (window.xssHarness as Harness).audit());
-      const hrefs = await page.evaluate(() => Array.from(document.querySelectorAll('#corpus [href]'), (element) => element.getAttribute('href') ?? ''));
+      const hrefs = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('#corpus [href]'), (element) => element.getAttribute('href') ?? ''),
+      );
       // The long paragraph payload went through the parts path (GrowingParagraph), in all three render paths.
-      assert.ok((await page.evaluate(() => document.querySelectorAll('#corpus .md-paragraph-part').length)) >= 6, 'a payload rendered in parts');
+      assert.ok(
+        (await page.evaluate(() => document.querySelectorAll('#corpus .md-paragraph-part').length)) >= 6,
+        'a payload rendered in parts',
+      );
       const opened = state.actions.filter(([kind]) => kind === 'openLink').map(([, href]) => href);
       const label = csp ? 'with the webview CSP' : 'with no CSP (sanitizer alone)';
       const parseReports = state.violations.filter((violation) => PARSE_REPORT.test(violation)).length;
-      console.log(`      ${payloads.length} payloads x 3 render paths ${label}: ${state.hits.length} executed, ${watch.offPage.length + server.strayRequests.length} requests off the page, ${clicked} links clicked, ${opened.length} handed to openLink, ${state.violations.length - parseReports} loads or scripts blocked by the CSP (plus ${parseReports} reports of inline markup seen while DOMPurify parsed it inertly)`);
+      console.log(
+        `      ${payloads.length} payloads x 3 render paths ${label}: ${state.hits.length} executed, ${watch.offPage.length + server.strayRequests.length} requests off the page, ${clicked} links clicked, ${opened.length} handed to openLink, ${state.violations.length - parseReports} loads or scripts blocked by the CSP (plus ${parseReports} reports of inline markup seen while DOMPurify parsed it inertly)`,
+      );
 
       assert.deepEqual(state.hits, [], 'payloads executed');
       assert.equal(state.pwned, '', 'window.__pwned was set');
@@ -167,12 +183,25 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
       assert.equal(state.location, '', 'location changed');
       assert.equal(state.baseURI, '', 'the base URL changed');
       assert.deepEqual(findings, [], 'dangerous markup in the rendered output');
-      assert.deepEqual(hrefs.filter((href) => /^\s*(?:command|javascript|vbscript|data|vscode|file):/i.test(href)), []);
-      assert.ok(hrefs.every((href) => /^(?:https?:\/\/|mailto:)/.test(href)), `unexpected hrefs: ${hrefs.join(' ')}`);
+      assert.deepEqual(
+        hrefs.filter((href) => /^\s*(?:command|javascript|vbscript|data|vscode|file):/i.test(href)),
+        [],
+      );
+      assert.ok(
+        hrefs.every((href) => /^(?:https?:\/\/|mailto:)/.test(href)),
+        `unexpected hrefs: ${hrefs.join(' ')}`,
+      );
       assert.ok(opened.length > 0, 'safe links reached openLink');
-      assert.ok(opened.every((href) => /^(?:https?:\/\/|mailto:)/.test(href)), `openLink got: ${opened.join(' ')}`);
+      assert.ok(
+        opened.every((href) => /^(?:https?:\/\/|mailto:)/.test(href)),
+        `openLink got: ${opened.join(' ')}`,
+      );
       // The CSP never had to stop a load or a script: the sanitizer left nothing for it to block.
-      assert.deepEqual(state.violations.filter((violation) => !PARSE_REPORT.test(violation)), [], 'the CSP had to block a load or a script');
+      assert.deepEqual(
+        state.violations.filter((violation) => !PARSE_REPORT.test(violation)),
+        [],
+        'the CSP had to block a load or a script',
+      );
     } finally {
       await page.close();
     }
@@ -185,23 +214,37 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
         const root = document.getElementById('corpus');
         if (!root) throw new Error('no #corpus');
         // Deliberately unsanitized: this is what the checks must catch.
-        root.innerHTML = '<img src="/control.png" onerror="__xss(\'control-handler\')"><img src="https://evil.example/control.png"><a id="control" href="javascript:__xss(\'control-link\')">x</a>';
+        root.innerHTML =
+          '<img src="/control.png" onerror="__xss(\'control-handler\')"><img src="https://evil.example/control.png"><a id="control" href="javascript:__xss(\'control-link\')">x</a>';
       });
       await page.click('#control');
       // Wait for what the detectors must see (a positive control: a fixed pause raced a busy machine).
       let state = await harness(page);
       const seen = (): boolean =>
-        state.hits.includes('control-handler') && state.hits.includes('control-link') && watch.offPage.includes('https://evil.example/control.png') && watch.offPage.includes(`${server.origin}/control.png`);
-      for (const deadline = Date.now() + 15_000; !seen() && Date.now() < deadline; ) {
+        state.hits.includes('control-handler') &&
+        state.hits.includes('control-link') &&
+        watch.offPage.includes('https://evil.example/control.png') &&
+        watch.offPage.includes(`${server.origin}/control.png`);
+      for (const deadline = Date.now() + 15_000; !seen() && Date.now() < deadline;) {
         await page.waitForTimeout(100);
         state = await harness(page);
       }
-      assert.ok(state.hits.includes('control-handler') && state.hits.includes('control-link'), `hits: ${state.hits.join(', ')}`);
+      assert.ok(
+        state.hits.includes('control-handler') && state.hits.includes('control-link'),
+        `hits: ${state.hits.join(', ')}`,
+      );
       assert.ok(watch.offPage.includes('https://evil.example/control.png'), 'the request to another host was seen');
       assert.ok(watch.offPage.includes(`${server.origin}/control.png`), 'the request to the page server was seen');
       const findings = await page.evaluate(() => {
         document.querySelector('#corpus')?.classList.add('payload');
-        document.querySelector('#corpus')?.replaceChildren(Object.assign(document.createElement('div'), { className: 'rendered', innerHTML: '<a href="command:x">x</a><p onclick="x()">y</p>' }));
+        document
+          .querySelector('#corpus')
+          ?.replaceChildren(
+            Object.assign(document.createElement('div'), {
+              className: 'rendered',
+              innerHTML: '<a href="command:x">x</a><p onclick="x()">y</p>',
+            }),
+          );
         return (window.xssHarness as Harness).audit();
       });
       assert.equal(findings.length, 2, findings.join('; '));
@@ -248,22 +291,55 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
       const results = [];
       for (let index = 0; index < count; index++) {
         const result = await page.evaluate((at) => (window.xssHarness as Harness).hostile(at), index);
-        console.log(`      ${result.name}: ${(result.characters / 1024).toFixed(0)} KB in ${result.renders} renders; ${result.framesPainted} frames painted meanwhile; DOM ${result.depth} deep; ${result.plainBlocks} plain-text blocks`);
+        console.log(
+          `      ${result.name}: ${(result.characters / 1024).toFixed(0)} KB in ${result.renders} renders; ${result.framesPainted} frames painted meanwhile; DOM ${result.depth} deep; ${result.plainBlocks} plain-text blocks`,
+        );
         results.push(result);
       }
       // State, not time: what ran, what is shown, and that the page kept painting frames while
       // each input streamed (it yields every 16 renders; a render that froze it would paint none).
-      assert.deepEqual(results.flatMap((result) => result.errors.map((error) => `${result.name}: ${error}`)), [], 'thrown while rendering');
+      assert.deepEqual(
+        results.flatMap((result) => result.errors.map((error) => `${result.name}: ${error}`)),
+        [],
+        'thrown while rendering',
+      );
       assert.deepEqual(pageErrors, [], 'uncaught in the page');
-      assert.deepEqual(results.filter((result) => result.missing.streamed || result.missing.whole).map((result) => `${result.name}: ${JSON.stringify(result.missing)}`), [], 'words not shown');
-      assert.deepEqual(results.filter((result) => result.depth > 64).map((result) => `${result.name}: ${result.depth}`), [], 'DOM nested too deep');
-      assert.deepEqual(results.filter((result) => result.framesPainted < result.yields).map((result) => `${result.name}: ${result.framesPainted} frames for ${result.yields} yields`), [], 'the page stopped painting');
-      assert.deepEqual(results.flatMap((result) => result.findings), [], 'dangerous markup in the rendered output');
-      assert.ok(results.some((result) => result.plainBlocks > 0), 'some inputs fell back to plain text');
+      assert.deepEqual(
+        results
+          .filter((result) => result.missing.streamed || result.missing.whole)
+          .map((result) => `${result.name}: ${JSON.stringify(result.missing)}`),
+        [],
+        'words not shown',
+      );
+      assert.deepEqual(
+        results.filter((result) => result.depth > 64).map((result) => `${result.name}: ${result.depth}`),
+        [],
+        'DOM nested too deep',
+      );
+      assert.deepEqual(
+        results
+          .filter((result) => result.framesPainted < result.yields)
+          .map((result) => `${result.name}: ${result.framesPainted} frames for ${result.yields} yields`),
+        [],
+        'the page stopped painting',
+      );
+      assert.deepEqual(
+        results.flatMap((result) => result.findings),
+        [],
+        'dangerous markup in the rendered output',
+      );
+      assert.ok(
+        results.some((result) => result.plainBlocks > 0),
+        'some inputs fell back to plain text',
+      );
       const state = await harness(page);
       assert.deepEqual(state.hits, []);
       assert.deepEqual(watch.offPage, []);
-      assert.equal(await page.evaluate(() => new Promise<boolean>((resolve) => requestAnimationFrame(() => resolve(true)))), true, 'the page still paints');
+      assert.equal(
+        await page.evaluate(() => new Promise<boolean>((resolve) => requestAnimationFrame(() => resolve(true)))),
+        true,
+        'the page still paints',
+      );
     } finally {
       await page.close();
     }
@@ -272,24 +348,31 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
   it('streams a 100 KB reply in 33-character appends to the DOM of the whole reply (render times logged)', async () => {
     const { page } = await open(true);
     try {
-      const paragraph = 'Streaming text with **bold**, `code` and a [link](https://example.com) that goes on for a while. ';
+      const paragraph =
+        'Streaming text with **bold**, `code` and a [link](https://example.com) that goes on for a while. ';
       let text = '';
       for (let section = 0; text.length < 100_000; section++) {
-        text += section % 4 === 3
-          ? `\`\`\`ts\n${Array.from({ length: 60 }, (_, i) => `export const item${section}_${i} = { id: ${i}, name: "n${i}" };`).join('\n')}\n\`\`\`\n\n`
-          : section % 4 === 2
-            ? `${Array.from({ length: 12 }, (_, i) => `- item ${i}: ${paragraph.slice(0, 40)}`).join('\n')}\n\n`
-            : `## Section ${section}\n\n${paragraph.repeat(6)}\n\n`;
+        text +=
+          section % 4 === 3
+            ? `\`\`\`ts\n${Array.from({ length: 60 }, (_, i) => `export const item${section}_${i} = { id: ${i}, name: "n${i}" };`).join('\n')}\n\`\`\`\n\n`
+            : section % 4 === 2
+              ? `${Array.from({ length: 12 }, (_, i) => `- item ${i}: ${paragraph.slice(0, 40)}`).join('\n')}\n\n`
+              : `## Section ${section}\n\n${paragraph.repeat(6)}\n\n`;
       }
       // 500 tokens/s of ~4 characters at 60 frames/s: ~33 characters per frame.
-      const { times, sameAsWhole } = await page.evaluate(([reply]) => (window.xssHarness as Harness).measure(reply, 33), [text] as const);
+      const { times, sameAsWhole } = await page.evaluate(
+        ([reply]) => (window.xssHarness as Harness).measure(reply, 33),
+        [text] as const,
+      );
       const sorted = [...times].sort((a, b) => a - b);
       const p95 = sorted[Math.floor(sorted.length * 0.95)] ?? 0;
       const max = sorted[sorted.length - 1] ?? 0;
       const firstFifth = times.slice(0, times.length / 5).reduce((a, b) => a + b, 0) / (times.length / 5);
       const lastFifth = times.slice(-times.length / 5).reduce((a, b) => a + b, 0) / (times.length / 5);
       const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-      console.log(`      ${text.length} characters, ${times.length} renders (each with its layout): median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, max ${max.toFixed(2)} ms; mean of the first fifth ${firstFifth.toFixed(2)} ms, of the last fifth ${lastFifth.toFixed(2)} ms; renderer bundle ${(bundleBytes / 1024).toFixed(0)} KB minified`);
+      console.log(
+        `      ${text.length} characters, ${times.length} renders (each with its layout): median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, max ${max.toFixed(2)} ms; mean of the first fifth ${firstFifth.toFixed(2)} ms, of the last fifth ${lastFifth.toFixed(2)} ms; renderer bundle ${(bundleBytes / 1024).toFixed(0)} KB minified`,
+      );
       // Speed is the benchmark's (npm run bench -- chat): a timed assertion would flake on a busy
       // 2-core machine. What must hold in Chromium is that streaming gives the reply's own DOM.
       assert.equal(times.length, Math.ceil(text.length / 33), 'one render per append');

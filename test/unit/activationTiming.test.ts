@@ -22,7 +22,11 @@ describe('activation timing', () => {
     assert.equal(await clock.awaiting(Promise.resolve('key')), 'key');
     await clock.awaiting(Promise.resolve());
     assert.deepEqual(clock.finish(), { untilFirstAwaitMs: 2, totalMs: 35, awaitedMs: 27, phases: [] });
-    assert.deepEqual(clock.finish(), { untilFirstAwaitMs: 2, totalMs: 35, awaitedMs: 27, phases: [] }, 'a second finish keeps the first result');
+    assert.deepEqual(
+      clock.finish(),
+      { untilFirstAwaitMs: 2, totalMs: 35, awaitedMs: 27, phases: [] },
+      'a second finish keeps the first result',
+    );
   });
 
   it('counts a rejected await as waiting and passes the rejection on', async () => {
@@ -38,21 +42,43 @@ describe('activation timing', () => {
     clock.phase('key');
     clock.phase('chat');
     const timing = clock.finish();
-    assert.deepEqual(timing.phases, [{ name: 'key', ms: 3 }, { name: 'chat', ms: 7 }]);
+    assert.deepEqual(timing.phases, [
+      { name: 'key', ms: 3 },
+      { name: 'chat', ms: 7 },
+    ]);
     assert.equal(timing.totalMs - timing.awaitedMs, 12, 'the unnamed rest (58-60) is own work too');
   });
 
   it('writes a log line the bench reads back (the last activation in the log wins)', () => {
     const firstTiming = { untilFirstAwaitMs: 0.71, totalMs: 1662.44, awaitedMs: 900, phases: [{ name: 'key', ms: 1 }] };
     const first = formatActivationLine('1.2.3', firstTiming);
-    assert.equal(first, 'Unified Inference 1.2.3 activated in 1662.4 ms (0.7 ms before its first await, 900.0 ms awaiting).');
-    const secondTiming = { untilFirstAwaitMs: 3, totalMs: 40, awaitedMs: 20, phases: [{ name: 'api key', ms: 0.25 }, { name: 'chat', ms: 12 }] };
+    assert.equal(
+      first,
+      'Unified Inference 1.2.3 activated in 1662.4 ms (0.7 ms before its first await, 900.0 ms awaiting).',
+    );
+    const secondTiming = {
+      untilFirstAwaitMs: 3,
+      totalMs: 40,
+      awaitedMs: 20,
+      phases: [
+        { name: 'api key', ms: 0.25 },
+        { name: 'chat', ms: 12 },
+      ],
+    };
     const phases = formatActivationPhases(secondTiming);
     assert.equal(phases, 'Activation phases, own work in ms: api key 0.3, chat 12.0.');
     assert.equal(formatActivationPhases({ ...secondTiming, phases: [] }), undefined);
     const second = formatActivationLine('1.2.3', secondTiming);
     const log = `2026-11-24 13:00:00.000 [info] ${first}\n2026-11-24 13:00:00.001 [info] ${formatActivationPhases(firstTiming)}\n2026-11-24 13:05:00.000 [info] something else\n2026-11-24 13:10:00.000 [info] ${second}\n2026-11-24 13:10:00.001 [info] ${phases}\n`;
-    assert.deepEqual(parseActivationLine(log), { untilFirstAwaitMs: 3, totalMs: 40, awaitedMs: 20, phases: [{ name: 'api key', ms: 0.3 }, { name: 'chat', ms: 12 }] });
+    assert.deepEqual(parseActivationLine(log), {
+      untilFirstAwaitMs: 3,
+      totalMs: 40,
+      awaitedMs: 20,
+      phases: [
+        { name: 'api key', ms: 0.3 },
+        { name: 'chat', ms: 12 },
+      ],
+    });
     assert.deepEqual(parseActivationLine(`[info] ${second}\n`)?.phases, [], 'a log without the phases line');
     assert.equal(parseActivationLine('[info] Unified Inference activated.'), undefined);
   });
@@ -63,11 +89,28 @@ describe('activation timing', () => {
       '## Extension Activation Stats',
       nbsp('| Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By |'),
       nbsp('| vscode.git | true | 12 | 3 | 40 | * | vscode.git |'),
-      nbsp('| unified-inference.unified-inference | false | 1044 | 2 | 1662 | onStartupFinished | unified-inference.unified-inference |'),
+      nbsp(
+        '| unified-inference.unified-inference | false | 1044 | 2 | 1662 | onStartupFinished | unified-inference.unified-inference |',
+      ),
     ];
-    assert.deepEqual(parseActivationRow(lines, 'unified-inference.unified-inference'), { loadCodeMs: 1044, callActivateMs: 2, finishActivateMs: 1662, event: 'onStartupFinished' });
-    assert.equal(parseActivationRow(lines.slice(0, 3), 'unified-inference.unified-inference'), undefined, 'not activated yet');
-    assert.equal(parseActivationRow([nbsp('| unified-inference.unified-inference | false | ... |')], 'unified-inference.unified-inference'), undefined);
+    assert.deepEqual(parseActivationRow(lines, 'unified-inference.unified-inference'), {
+      loadCodeMs: 1044,
+      callActivateMs: 2,
+      finishActivateMs: 1662,
+      event: 'onStartupFinished',
+    });
+    assert.equal(
+      parseActivationRow(lines.slice(0, 3), 'unified-inference.unified-inference'),
+      undefined,
+      'not activated yet',
+    );
+    assert.equal(
+      parseActivationRow(
+        [nbsp('| unified-inference.unified-inference | false | ... |')],
+        'unified-inference.unified-inference',
+      ),
+      undefined,
+    );
   });
 
   it('summarizes with a measured median and the max, and judges against a budget', () => {

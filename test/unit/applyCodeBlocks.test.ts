@@ -44,7 +44,10 @@ describe('apply: code blocks numbered as the webview shows them', () => {
     const host = replyCodeBlocks(REPLY);
     const shown = Array.from(render(REPLY).querySelectorAll('.md-code-block')).map((block) => codeBlockOf(block)?.code);
     assert.equal(shown.length, 6);
-    assert.deepEqual(host.map((block) => block.code), shown);
+    assert.deepEqual(
+      host.map((block) => block.code),
+      shown,
+    );
   });
 
   it('keeps what names the file: the info string and the line above; tells an open fence', () => {
@@ -59,8 +62,13 @@ describe('apply: code blocks numbered as the webview shows them', () => {
   it('leaves out blocks inside a top-level block the webview shows as plain text', () => {
     const longList = `- item\n\n  \`\`\`js\n  inside()\n  \`\`\`\n${'- filler line of a long list\n'.repeat(700)}\n\`\`\`js\nafter()\n\`\`\`\n`;
     const host = replyCodeBlocks(longList);
-    const shown = Array.from(render(longList).querySelectorAll('.md-code-block')).map((block) => codeBlockOf(block)?.code);
-    assert.deepEqual(host.map((block) => block.code), shown);
+    const shown = Array.from(render(longList).querySelectorAll('.md-code-block')).map(
+      (block) => codeBlockOf(block)?.code,
+    );
+    assert.deepEqual(
+      host.map((block) => block.code),
+      shown,
+    );
     assert.deepEqual(shown, ['after()']);
   });
 
@@ -74,10 +82,20 @@ describe('apply: code blocks numbered as the webview shows them', () => {
     assert.equal(buttons[0]?.type, 'button', 'a real button: reachable with Tab, pressed with Enter or Space');
     buttons[2]?.click();
     buttons[4]?.click();
-    assert.deepEqual(actions.calls, [['apply', '2'], ['apply', '4']]);
+    assert.deepEqual(actions.calls, [
+      ['apply', '2'],
+      ['apply', '4'],
+    ]);
     // Its icon is one the bundled codicon font has (an unknown class shows an empty button).
-    const icon = buttons[0]?.querySelector('.codicon')?.className.split(' ').find((name) => name !== 'codicon') ?? '';
-    const css = readFileSync(join(__dirname, '..', '..', '..', 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.css'), 'utf8');
+    const icon =
+      buttons[0]
+        ?.querySelector('.codicon')
+        ?.className.split(' ')
+        .find((name) => name !== 'codicon') ?? '';
+    const css = readFileSync(
+      join(__dirname, '..', '..', '..', 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.css'),
+      'utf8',
+    );
     assert.ok(css.includes(`.${icon}:before`), `${icon} is in codicon.css`);
   });
 });

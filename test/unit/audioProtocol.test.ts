@@ -5,8 +5,19 @@ import { formatTime } from '../../src/webview/audio/playerView';
 describe('audio player protocol', () => {
   it('accepts only well-formed messages from the webview', () => {
     assert.deepEqual(host.parseAudioToHostMessage({ type: 'ready' }), { type: 'ready' });
-    assert.deepEqual(host.parseAudioToHostMessage({ type: 'status', state: 'playing', part: 1, parts: 3, extra: 'x' }), { type: 'status', state: 'playing', part: 1, parts: 3 });
-    for (const bad of [null, 'ready', {}, { type: 'status', state: 'exploding', part: 0, parts: 1 }, { type: 'status', state: 'paused', part: -1, parts: 1 }, { type: 'status', state: 'paused', part: 0.5, parts: 1 }, { type: 'runCommand', command: 'x' }]) {
+    assert.deepEqual(
+      host.parseAudioToHostMessage({ type: 'status', state: 'playing', part: 1, parts: 3, extra: 'x' }),
+      { type: 'status', state: 'playing', part: 1, parts: 3 },
+    );
+    for (const bad of [
+      null,
+      'ready',
+      {},
+      { type: 'status', state: 'exploding', part: 0, parts: 1 },
+      { type: 'status', state: 'paused', part: -1, parts: 1 },
+      { type: 'status', state: 'paused', part: 0.5, parts: 1 },
+      { type: 'runCommand', command: 'x' },
+    ]) {
       assert.equal(host.parseAudioToHostMessage(bad), undefined, JSON.stringify(bad));
     }
   });

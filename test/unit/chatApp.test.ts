@@ -6,21 +6,58 @@ import type { AssistantTurn, Conversation, UserTurn } from '../../src/shared/cha
 import type { ChatToHostMessage, HostToChatMessage } from '../../src/shared/chatProtocol';
 import { ChatApp } from '../../src/webview/chat/chatApp';
 
-const user = (id: string, text: string): UserTurn => ({ role: 'user', id, text, attachments: [], createdAt: Date.parse('2026-11-23T10:00:00Z') });
-const assistant = (id: string, content: string, extra: Partial<AssistantTurn> = {}): AssistantTurn => ({ role: 'assistant', id, model: 'sim/model', content, reasoning: '', toolSteps: [], status: 'done', wire: [], createdAt: 0, ...extra });
-const conversation = (turns: Conversation['turns']): Conversation => ({ id: 'c1', title: 'A title', model: 'sim/model', parameters: {}, turns, createdAt: 0, updatedAt: 0 });
+const user = (id: string, text: string): UserTurn => ({
+  role: 'user',
+  id,
+  text,
+  attachments: [],
+  createdAt: Date.parse('2026-11-23T10:00:00Z'),
+});
+const assistant = (id: string, content: string, extra: Partial<AssistantTurn> = {}): AssistantTurn => ({
+  role: 'assistant',
+  id,
+  model: 'sim/model',
+  content,
+  reasoning: '',
+  toolSteps: [],
+  status: 'done',
+  wire: [],
+  createdAt: 0,
+  ...extra,
+});
+const conversation = (turns: Conversation['turns']): Conversation => ({
+  id: 'c1',
+  title: 'A title',
+  model: 'sim/model',
+  parameters: {},
+  turns,
+  createdAt: 0,
+  updatedAt: 0,
+});
 
 describe('chat webview app (jsdom)', () => {
   let dom: JSDOM;
   let root: HTMLElement;
   let sent: ChatToHostMessage[];
   let app: ChatApp;
-  const globals = ['window', 'document', 'requestAnimationFrame', 'Node', 'HTMLElement', 'KeyboardEvent', 'MouseEvent'] as const;
+  const globals = [
+    'window',
+    'document',
+    'requestAnimationFrame',
+    'Node',
+    'HTMLElement',
+    'KeyboardEvent',
+    'MouseEvent',
+  ] as const;
 
   before(() => {
     dom = new JSDOM('<!doctype html><html><body><main id="root"></main></body></html>', { pretendToBeVisual: true });
     const g = globalThis as Record<string, unknown>;
-    for (const name of globals) g[name] = name === 'requestAnimationFrame' ? dom.window.requestAnimationFrame.bind(dom.window) : (dom.window as unknown as Record<string, unknown>)[name];
+    for (const name of globals)
+      g[name] =
+        name === 'requestAnimationFrame'
+          ? dom.window.requestAnimationFrame.bind(dom.window)
+          : (dom.window as unknown as Record<string, unknown>)[name];
   });
 
   after(() => {
@@ -34,19 +71,34 @@ describe('chat webview app (jsdom)', () => {
     root.replaceChildren();
     sent = [];
     // Cards armed at once here: arming and the keyboard rules are approvalCard.test.ts's.
-    app = new ChatApp(root, (message) => sent.push(message), undefined, () => undefined, { armApprovals: (arm) => arm() });
+    app = new ChatApp(
+      root,
+      (message) => sent.push(message),
+      undefined,
+      () => undefined,
+      { armApprovals: (arm) => arm() },
+    );
     app.handle({ type: 'connectionState', state: { baseUrl: 'http://gw', keySource: 'secretStorage' } });
   });
 
   const handle = (message: HostToChatMessage): void => app.handle(message);
   const frame = (): Promise<void> => new Promise((resolve) => dom.window.requestAnimationFrame(() => resolve()));
   const key = (target: Element, keyName: string, init: KeyboardEventInit = {}): void => {
-    target.dispatchEvent(new dom.window.KeyboardEvent('keydown', { key: keyName, bubbles: true, cancelable: true, ...init }));
+    target.dispatchEvent(
+      new dom.window.KeyboardEvent('keydown', { key: keyName, bubbles: true, cancelable: true, ...init }),
+    );
   };
   const input = (): HTMLTextAreaElement => root.querySelector('.composer-input') as HTMLTextAreaElement;
 
   it('renders an opened conversation; user text stays text, never HTML', async () => {
-    handle({ type: 'conversation', conversation: conversation([user('u1', '<img src=x onerror=alert(1)> hi'), assistant('a1', '# Answer\n\nSome **bold** text.')]), busy: false });
+    handle({
+      type: 'conversation',
+      conversation: conversation([
+        user('u1', '<img src=x onerror=alert(1)> hi'),
+        assistant('a1', '# Answer\n\nSome **bold** text.'),
+      ]),
+      busy: false,
+    });
     await frame();
     assert.equal(root.querySelector('.turn.user .user-text')?.textContent, '<img src=x onerror=alert(1)> hi');
     assert.equal(root.querySelector('.turn.user img'), null);
@@ -58,7 +110,11 @@ describe('chat webview app (jsdom)', () => {
   });
 
   it('streams deltas into the reply being written only, and marks it busy until it ends', async () => {
-    handle({ type: 'conversation', conversation: conversation([user('u1', 'q'), assistant('a1', 'old reply')]), busy: false });
+    handle({
+      type: 'conversation',
+      conversation: conversation([user('u1', 'q'), assistant('a1', 'old reply')]),
+      busy: false,
+    });
     await frame();
     const oldReply = root.querySelector('[data-turn-id="a1"] .content')?.firstElementChild;
     handle({ type: 'userTurn', turn: user('u2', 'next') });
@@ -71,11 +127,22 @@ describe('chat webview app (jsdom)', () => {
     await frame();
     assert.match(root.querySelector('[data-turn-id="a2"] .content')?.textContent ?? '', /Hello streaming world/);
     assert.equal(root.querySelector('[data-turn-id="a2"] .reasoning-text')?.textContent, 'thinking it over');
-    assert.equal((root.querySelector('[data-turn-id="a2"] details.reasoning') as HTMLDetailsElement).open, false, 'reasoning collapsed');
-    assert.equal(root.querySelector('[data-turn-id="a1"] .content')?.firstElementChild, oldReply, 'the earlier reply was not re-rendered');
+    assert.equal(
+      (root.querySelector('[data-turn-id="a2"] details.reasoning') as HTMLDetailsElement).open,
+      false,
+      'reasoning collapsed',
+    );
+    assert.equal(
+      root.querySelector('[data-turn-id="a1"] .content')?.firstElementChild,
+      oldReply,
+      'the earlier reply was not re-rendered',
+    );
     handle({ type: 'replyEnded', id: 'a2', status: 'done', usage: { promptTokens: 12, completionTokens: 34 } });
     assert.equal(root.querySelector('.messages')?.getAttribute('aria-busy'), 'false');
-    assert.match(root.querySelector('[data-turn-id="a2"] .usage')?.textContent ?? '', /12 prompt \+ 34 completion tokens/);
+    assert.match(
+      root.querySelector('[data-turn-id="a2"] .usage')?.textContent ?? '',
+      /12 prompt \+ 34 completion tokens/,
+    );
     const usage = (): string => root.querySelector('[data-turn-id="a2"] .usage')?.textContent ?? '';
     handle({ type: 'replyCost', id: 'a2', cost: { credits: 0, estimate: false, state: 'pending' } });
     assert.match(usage(), /· cost pending \(waiting for the balance to change\)$/);
@@ -85,7 +152,11 @@ describe('chat webview app (jsdom)', () => {
     handle({ type: 'replyCost', id: 'a2', cost: { credits: 0.00002, estimate: false, source: 'pricing' } });
     assert.match(usage(), /< \$0\.0001 \(from pricing\)$/, 'a tiny cost is not shown as nothing');
     handle({ type: 'replyCost', id: 'a2', cost: { credits: 0.0012, estimate: false } });
-    assert.match(usage(), /\$0\.0012 \(balance change\)$/, 'a cost saved before sources were told apart was a balance difference');
+    assert.match(
+      usage(),
+      /\$0\.0012 \(balance change\)$/,
+      'a cost saved before sources were told apart was a balance difference',
+    );
     handle({ type: 'replyCost', id: 'a2', cost: { credits: 0, estimate: false, source: 'balance' } });
     assert.match(usage(), /no charge seen \(balance unchanged\)$/);
     handle({ type: 'replyCost', id: 'a2', cost: { credits: 0, estimate: false, state: 'unknown' } });
@@ -96,12 +167,20 @@ describe('chat webview app (jsdom)', () => {
     handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
     handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
     handle({ type: 'replyDelta', id: 'a1', content: 'partial' });
-    handle({ type: 'replyEnded', id: 'a1', status: 'error', error: { kind: 'auth', message: 'The gateway refused the API key', actions: ['setApiKey', 'retry'] } });
+    handle({
+      type: 'replyEnded',
+      id: 'a1',
+      status: 'error',
+      error: { kind: 'auth', message: 'The gateway refused the API key', actions: ['setApiKey', 'retry'] },
+    });
     const box = root.querySelector('[data-turn-id="a1"] .error-box') as HTMLElement;
     assert.equal(box.hidden, false);
     assert.match(box.textContent ?? '', /refused the API key/);
     const buttons = Array.from(box.querySelectorAll('button'));
-    assert.deepEqual(buttons.map((b) => b.textContent), ['Set API Key', 'Retry']);
+    assert.deepEqual(
+      buttons.map((b) => b.textContent),
+      ['Set API Key', 'Retry'],
+    );
     buttons[1]?.click();
     assert.deepEqual(sent.at(-1), { type: 'errorAction', action: 'retry' });
     assert.equal(root.querySelector('[data-turn-id="a1"] .badge')?.textContent, 'failed');
@@ -110,59 +189,196 @@ describe('chat webview app (jsdom)', () => {
   it('asks for tool approval with buttons and sends the decision', () => {
     handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
     handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
-    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-1', name: 'read_file', arguments: '{"path":"a.ts"}', status: 'awaitingApproval' } });
-    const allow = Array.from(root.querySelectorAll('.approval button')).find((b) => b.textContent === 'Allow for This Conversation') as HTMLButtonElement;
+    handle({
+      type: 'toolStep',
+      id: 'a1',
+      index: 0,
+      step: {
+        kind: 'function',
+        id: 'call-1',
+        name: 'read_file',
+        arguments: '{"path":"a.ts"}',
+        status: 'awaitingApproval',
+      },
+    });
+    const allow = Array.from(root.querySelectorAll('.approval button')).find(
+      (b) => b.textContent === 'Allow for This Conversation',
+    ) as HTMLButtonElement;
     allow.click();
     assert.deepEqual(sent.at(-1), { type: 'approveTool', callId: 'call-1', decision: 'always' });
-    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-1', name: 'read_file', arguments: '{}', status: 'done', result: 'file text' } });
+    handle({
+      type: 'toolStep',
+      id: 'a1',
+      index: 0,
+      step: { kind: 'function', id: 'call-1', name: 'read_file', arguments: '{}', status: 'done', result: 'file text' },
+    });
     assert.equal(root.querySelectorAll('.tool-step').length, 1, 'the step was updated in place');
     assert.equal(root.querySelector('.tool-step .approval'), null);
-    handle({ type: 'toolStep', id: 'a1', index: 1, step: { kind: 'server', name: 'sim_search', server: 'https://tools' } });
+    handle({
+      type: 'toolStep',
+      id: 'a1',
+      index: 1,
+      step: { kind: 'server', name: 'sim_search', server: 'https://tools' },
+    });
     assert.match(root.querySelectorAll('.tool-step')[1]?.textContent ?? '', /sim_search.*ran on https:\/\/tools/);
   });
 
   it('names the sensitive files of a tool call and offers no standing permission for it', () => {
     handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
     handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
-    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-2', name: 'read_file', arguments: '{"path":"config.txt"}', status: 'awaitingApproval', sensitive: ['.env'] } });
+    handle({
+      type: 'toolStep',
+      id: 'a1',
+      index: 0,
+      step: {
+        kind: 'function',
+        id: 'call-2',
+        name: 'read_file',
+        arguments: '{"path":"config.txt"}',
+        status: 'awaitingApproval',
+        sensitive: ['.env'],
+      },
+    });
     const step = root.querySelector('.tool-step.sensitive');
     assert.match(step?.querySelector('.sensitive-note')?.textContent ?? '', /Sensitive file.*\.env/);
     const group = step?.querySelector('.approval');
     assert.equal(group?.getAttribute('aria-label'), 'Allow read_file to read the sensitive file .env?');
-    assert.deepEqual(Array.from(group?.querySelectorAll('button') ?? []).map((b) => b.textContent), ['Allow Once', 'Deny']);
-    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-2', name: 'read_file', arguments: '{}', status: 'done', sensitive: ['.env'], result: 'x' } });
-    assert.match(root.querySelector('.tool-step .sensitive-note')?.textContent ?? '', /\.env/, 'still named once decided');
+    assert.deepEqual(
+      Array.from(group?.querySelectorAll('button') ?? []).map((b) => b.textContent),
+      ['Allow Once', 'Deny'],
+    );
+    handle({
+      type: 'toolStep',
+      id: 'a1',
+      index: 0,
+      step: {
+        kind: 'function',
+        id: 'call-2',
+        name: 'read_file',
+        arguments: '{}',
+        status: 'done',
+        sensitive: ['.env'],
+        result: 'x',
+      },
+    });
+    assert.match(
+      root.querySelector('.tool-step .sensitive-note')?.textContent ?? '',
+      /\.env/,
+      'still named once decided',
+    );
   });
 
   it('says why an edit of a file that can run code is asked (even with auto-approve), and offers no standing permission for it', () => {
     handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
     handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
-    const change = { files: [{ action: 'create' as const, path: '.vscode/tasks.json' }], diff: '--- /dev/null\n+++ b/.vscode/tasks.json\n@@ -0,0 +1 @@\n+{}', added: 1, removed: 0 };
-    const guarded = [{ path: '.vscode/tasks.json', reason: 'runsCode' as const }, { path: 'AGENTS.md', reason: 'instructsModel' as const }, { path: '.gitignore', reason: 'changesReads' as const }, { path: 'b.ts', reason: 'otherNames' as const }];
-    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-g', name: 'create_file', arguments: '{}', status: 'awaitingApproval', change, guarded } });
+    const change = {
+      files: [{ action: 'create' as const, path: '.vscode/tasks.json' }],
+      diff: '--- /dev/null\n+++ b/.vscode/tasks.json\n@@ -0,0 +1 @@\n+{}',
+      added: 1,
+      removed: 0,
+    };
+    const guarded = [
+      { path: '.vscode/tasks.json', reason: 'runsCode' as const },
+      { path: 'AGENTS.md', reason: 'instructsModel' as const },
+      { path: '.gitignore', reason: 'changesReads' as const },
+      { path: 'b.ts', reason: 'otherNames' as const },
+    ];
+    handle({
+      type: 'toolStep',
+      id: 'a1',
+      index: 0,
+      step: {
+        kind: 'function',
+        id: 'call-g',
+        name: 'create_file',
+        arguments: '{}',
+        status: 'awaitingApproval',
+        change,
+        guarded,
+      },
+    });
     const step = root.querySelector('.tool-step');
-    assert.equal(step?.querySelector('.guarded-note')?.textContent, 'Always asked: .vscode/tasks.json (this file can run code), AGENTS.md (this file can instruct the model), .gitignore (this file decides what the model may read), b.ts (this file may run code under another name, a hard link or a link not checked)');
+    assert.equal(
+      step?.querySelector('.guarded-note')?.textContent,
+      'Always asked: .vscode/tasks.json (this file can run code), AGENTS.md (this file can instruct the model), .gitignore (this file decides what the model may read), b.ts (this file may run code under another name, a hard link or a link not checked)',
+    );
     const group = step?.querySelector('.approval');
-    assert.match(group?.getAttribute('aria-label') ?? '', /\.vscode\/tasks\.json can run code, AGENTS\.md can instruct the model, \.gitignore decides what the model may read, b\.ts may run code under another name/);
-    assert.deepEqual(Array.from(group?.querySelectorAll('button') ?? []).map((b) => b.textContent), ['Allow Once', 'Deny']);
-    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-g', name: 'create_file', arguments: '{}', status: 'done', change, guarded, result: 'Created' } });
-    assert.match(root.querySelector('.tool-step .guarded-note')?.textContent ?? '', /can run code/, 'still said once decided');
+    assert.match(
+      group?.getAttribute('aria-label') ?? '',
+      /\.vscode\/tasks\.json can run code, AGENTS\.md can instruct the model, \.gitignore decides what the model may read, b\.ts may run code under another name/,
+    );
+    assert.deepEqual(
+      Array.from(group?.querySelectorAll('button') ?? []).map((b) => b.textContent),
+      ['Allow Once', 'Deny'],
+    );
+    handle({
+      type: 'toolStep',
+      id: 'a1',
+      index: 0,
+      step: {
+        kind: 'function',
+        id: 'call-g',
+        name: 'create_file',
+        arguments: '{}',
+        status: 'done',
+        change,
+        guarded,
+        result: 'Created',
+      },
+    });
+    assert.match(
+      root.querySelector('.tool-step .guarded-note')?.textContent ?? '',
+      /can run code/,
+      'still said once decided',
+    );
   });
 
-  it('shows an edit call\'s change as a diff (text, signs kept, lines classed for the diff colours) with Open Diff', () => {
+  it("shows an edit call's change as a diff (text, signs kept, lines classed for the diff colours) with Open Diff", () => {
     handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
     handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
-    const change = { files: [{ action: 'modify' as const, path: 'src/a.ts' }], diff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n keep\n-<b>old</b>\n+new', added: 1, removed: 1 };
-    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-e', name: 'replace_in_file', arguments: '{}', status: 'awaitingApproval', change } });
+    const change = {
+      files: [{ action: 'modify' as const, path: 'src/a.ts' }],
+      diff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n keep\n-<b>old</b>\n+new',
+      added: 1,
+      removed: 1,
+    };
+    handle({
+      type: 'toolStep',
+      id: 'a1',
+      index: 0,
+      step: {
+        kind: 'function',
+        id: 'call-e',
+        name: 'replace_in_file',
+        arguments: '{}',
+        status: 'awaitingApproval',
+        change,
+      },
+    });
     const step = root.querySelector('.tool-step');
     const diff = step?.querySelector('.tool-change .diff');
     assert.equal(diff?.getAttribute('aria-label'), 'Diff: Edit src/a.ts: 1 line added, 1 removed');
-    assert.deepEqual(Array.from(diff?.querySelectorAll('.diff-removed') ?? []).map((n) => n.textContent), ['-<b>old</b>\n'], 'model text stays text');
-    assert.deepEqual(Array.from(diff?.querySelectorAll('.diff-added') ?? []).map((n) => n.textContent), ['+new\n']);
+    assert.deepEqual(
+      Array.from(diff?.querySelectorAll('.diff-removed') ?? []).map((n) => n.textContent),
+      ['-<b>old</b>\n'],
+      'model text stays text',
+    );
+    assert.deepEqual(
+      Array.from(diff?.querySelectorAll('.diff-added') ?? []).map((n) => n.textContent),
+      ['+new\n'],
+    );
     assert.equal(diff?.querySelector('b'), null);
-    assert.equal(step?.querySelector('.approval')?.getAttribute('aria-label'), 'Allow replace_in_file (Edit src/a.ts: 1 line added, 1 removed)?');
-    assert.deepEqual(Array.from(step?.querySelectorAll('.approval button') ?? []).map((b) => b.textContent), ['Allow Once', 'Allow for This Conversation', 'Deny']);
-    const open = Array.from(step?.querySelectorAll('button') ?? []).find((b) => b.textContent === 'Open Diff') as HTMLButtonElement;
+    assert.equal(
+      step?.querySelector('.approval')?.getAttribute('aria-label'),
+      'Allow replace_in_file (Edit src/a.ts: 1 line added, 1 removed)?',
+    );
+    assert.deepEqual(
+      Array.from(step?.querySelectorAll('.approval button') ?? []).map((b) => b.textContent),
+      ['Allow Once', 'Allow for This Conversation', 'Deny'],
+    );
+    const open = Array.from(step?.querySelectorAll('button') ?? []).find(
+      (b) => b.textContent === 'Open Diff',
+    ) as HTMLButtonElement;
     open.click();
     assert.deepEqual(sent.at(-1), { type: 'openToolDiff', callId: 'call-e' });
   });
@@ -170,15 +386,34 @@ describe('chat webview app (jsdom)', () => {
   it('shows a terminal command verbatim with its folder, and offers only Allow Once or Deny', () => {
     handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
     handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
-    handle({ type: 'toolStep', id: 'a1', index: 0, step: { kind: 'function', id: 'call-c', name: 'run_command', arguments: '{}', status: 'awaitingApproval', command: { command: 'npm test && rm -rf "$HOME/x"', cwd: 'pkg' } } });
+    handle({
+      type: 'toolStep',
+      id: 'a1',
+      index: 0,
+      step: {
+        kind: 'function',
+        id: 'call-c',
+        name: 'run_command',
+        arguments: '{}',
+        status: 'awaitingApproval',
+        command: { command: 'npm test && rm -rf "$HOME/x"', cwd: 'pkg' },
+      },
+    });
     const step = root.querySelector('.tool-step');
     assert.equal(step?.querySelector('.command-line')?.textContent, 'npm test && rm -rf "$HOME/x"');
     assert.equal(step?.querySelector('.command-cwd')?.textContent, 'In pkg:');
-    assert.deepEqual(Array.from(step?.querySelectorAll('.approval button') ?? []).map((b) => b.textContent), ['Allow Once', 'Deny']);
+    assert.deepEqual(
+      Array.from(step?.querySelectorAll('.approval button') ?? []).map((b) => b.textContent),
+      ['Allow Once', 'Deny'],
+    );
   });
 
   it('keyboard: Enter sends, Shift+Enter does not, Escape stops, Up edits the last message', () => {
-    handle({ type: 'conversation', conversation: conversation([user('u1', 'first'), assistant('a1', 'answer')]), busy: false });
+    handle({
+      type: 'conversation',
+      conversation: conversation([user('u1', 'first'), assistant('a1', 'answer')]),
+      busy: false,
+    });
     const box = input();
     box.value = 'hello';
     key(box, 'Enter', { shiftKey: true });
@@ -220,10 +455,21 @@ describe('chat webview app (jsdom)', () => {
   });
 
   it('removes turns from an edited point on, and lists history with its actions', () => {
-    handle({ type: 'conversation', conversation: conversation([user('u1', 'a'), assistant('a1', 'b'), user('u2', 'c'), assistant('a2', 'd')]), busy: false });
+    handle({
+      type: 'conversation',
+      conversation: conversation([user('u1', 'a'), assistant('a1', 'b'), user('u2', 'c'), assistant('a2', 'd')]),
+      busy: false,
+    });
     handle({ type: 'turnsRemoved', fromId: 'u2' });
-    assert.deepEqual(Array.from(root.querySelectorAll('.turn'), (t) => t.getAttribute('data-turn-id')), ['u1', 'a1']);
-    handle({ type: 'history', conversations: [{ id: 'c1', title: 'First', model: 'm', updatedAt: 0, turnCount: 2 }], query: '' });
+    assert.deepEqual(
+      Array.from(root.querySelectorAll('.turn'), (t) => t.getAttribute('data-turn-id')),
+      ['u1', 'a1'],
+    );
+    handle({
+      type: 'history',
+      conversations: [{ id: 'c1', title: 'First', model: 'm', updatedAt: 0, turnCount: 2 }],
+      query: '',
+    });
     (root.querySelector('.history-item .history-open') as HTMLButtonElement).click();
     assert.deepEqual(sent.at(-1), { type: 'openConversation', id: 'c1' });
     (root.querySelector('button[aria-label="Delete First"]') as HTMLButtonElement).click();
@@ -231,8 +477,18 @@ describe('chat webview app (jsdom)', () => {
   });
 
   it('offers "Restore files to before this reply" on the replies the host says have a checkpoint, once they ended', () => {
-    handle({ type: 'conversation', conversation: conversation([user('u1', 'q'), assistant('a1', 'changed a file'), user('u2', 'q2'), assistant('a2', 'no files')]), busy: false });
-    const restoreButton = (id: string): HTMLButtonElement | null => root.querySelector(`[data-turn-id="${id}"] button.restore-checkpoint`);
+    handle({
+      type: 'conversation',
+      conversation: conversation([
+        user('u1', 'q'),
+        assistant('a1', 'changed a file'),
+        user('u2', 'q2'),
+        assistant('a2', 'no files'),
+      ]),
+      busy: false,
+    });
+    const restoreButton = (id: string): HTMLButtonElement | null =>
+      root.querySelector(`[data-turn-id="${id}"] button.restore-checkpoint`);
     assert.equal(restoreButton('a1'), null);
     handle({ type: 'checkpoints', turnIds: ['a1'] });
     const button = restoreButton('a1');
@@ -247,7 +503,11 @@ describe('chat webview app (jsdom)', () => {
     assert.equal(restoreButton('a3'), null, 'not while the reply is still being written');
     handle({ type: 'replyEnded', id: 'a3', status: 'done' });
     assert.ok(restoreButton('a3'));
-    handle({ type: 'conversation', conversation: { ...conversation([user('u9', 'q'), assistant('a1', 'same id, other conversation')]), id: 'c2' }, busy: false });
+    handle({
+      type: 'conversation',
+      conversation: { ...conversation([user('u9', 'q'), assistant('a1', 'same id, other conversation')]), id: 'c2' },
+      busy: false,
+    });
     assert.equal(restoreButton('a1'), null, 'another conversation starts without checkpoints until the host says');
   });
 });

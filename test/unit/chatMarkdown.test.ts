@@ -30,18 +30,29 @@ describe('chat markdown: rendering', () => {
     const element = render(RICH.slice(0, 4).join('\n'));
     assert.equal(element.querySelector('h1')?.textContent, 'Title');
     assert.equal(element.querySelector('h2')?.textContent, 'Another');
-    assert.ok(element.querySelector('p em') && element.querySelector('p strong') && element.querySelector('p del') && element.querySelector('p code'));
+    assert.ok(
+      element.querySelector('p em') &&
+        element.querySelector('p strong') &&
+        element.querySelector('p del') &&
+        element.querySelector('p code'),
+    );
     assert.equal(element.querySelectorAll('blockquote blockquote').length, 1);
     assert.ok(element.querySelector('ul ul li'));
     assert.equal(element.querySelectorAll('ol').length >= 1, true);
     const table = element.querySelector('table');
     assert.ok(table);
-    assert.deepEqual(Array.from(table.querySelectorAll('th'), (th) => th.getAttribute('align')), ['left', 'right', 'center']);
+    assert.deepEqual(
+      Array.from(table.querySelectorAll('th'), (th) => th.getAttribute('align')),
+      ['left', 'right', 'center'],
+    );
     assert.equal(table.querySelectorAll('tbody tr').length, 2);
     const boxes = Array.from(element.querySelectorAll('input'));
     assert.equal(boxes.length, 2);
     assert.ok(boxes.every((box) => box.type === 'checkbox' && box.disabled));
-    assert.deepEqual(boxes.map((box) => box.checked), [false, true]);
+    assert.deepEqual(
+      boxes.map((box) => box.checked),
+      [false, true],
+    );
     assert.ok(render('a\n\n***\n\nb').querySelector('hr'));
   });
 
@@ -53,12 +64,21 @@ describe('chat markdown: rendering', () => {
     assert.equal(first.querySelector('code')?.className, 'hljs language-typescript');
     assert.ok(first.querySelector('.hljs-keyword'), 'keywords are highlighted');
     assert.ok(first.querySelector('.hljs-string, .hljs-template-variable, .hljs-subst'));
-    assert.equal(first.querySelector('code')?.textContent, 'const x: number = 1;\nfunction f(a: string): void {\n  console.log(`<b>${a}</b>`);\n}');
+    assert.equal(
+      first.querySelector('code')?.textContent,
+      'const x: number = 1;\nfunction f(a: string): void {\n  console.log(`<b>${a}</b>`);\n}',
+    );
     assert.equal(first.querySelector('code b'), null, 'HTML inside code is text');
     const buttons = Array.from(first.querySelectorAll('.md-code-toolbar button'));
-    assert.deepEqual(buttons.map((b) => b.getAttribute('aria-label')), ['Apply to File', 'Copy', 'Insert at Cursor', 'New File']);
+    assert.deepEqual(
+      buttons.map((b) => b.getAttribute('aria-label')),
+      ['Apply to File', 'Copy', 'Insert at Cursor', 'New File'],
+    );
     assert.ok(buttons.every((b) => b.getAttribute('type') === 'button'));
-    assert.deepEqual(buttons.map((b) => b.querySelector('.codicon')?.className), ['codicon codicon-diff-single', 'codicon codicon-copy', 'codicon codicon-insert', 'codicon codicon-new-file']);
+    assert.deepEqual(
+      buttons.map((b) => b.querySelector('.codicon')?.className),
+      ['codicon codicon-diff-single', 'codicon codicon-copy', 'codicon codicon-insert', 'codicon codicon-new-file'],
+    );
     assert.equal(first.querySelector('.md-code-language')?.textContent, 'ts');
     assert.ok(blocks[1]?.querySelector('code.language-python .hljs-string'));
   });
@@ -66,7 +86,9 @@ describe('chat markdown: rendering', () => {
   it('toolbar buttons hand the exact code and the fence language to the actions', () => {
     const actions = recorder();
     const { view, element } = manual(actions);
-    view.setText('```rust\nfn main() { println!("<hi>"); }\n```\n\n```\nplain & simple\n```\n\n```made-up-lang\nx\n```');
+    view.setText(
+      '```rust\nfn main() { println!("<hi>"); }\n```\n\n```\nplain & simple\n```\n\n```made-up-lang\nx\n```',
+    );
     const [rust, plain, unknown] = Array.from(element.querySelectorAll('.md-code-block'));
     const press = (block: Element | undefined, action: string): void => {
       const button = block?.querySelector(`button[data-md-action="${action}"]`);
@@ -86,7 +108,11 @@ describe('chat markdown: rendering', () => {
       ['newFile', 'x', 'made-up-lang'],
     ]);
     assert.equal(unknown?.querySelector('code span.hljs-keyword'), null, 'no grammar, no guessing');
-    assert.equal(rust?.querySelector('[data-md-action="copy"]')?.getAttribute('aria-label'), 'Copied', 'copy gives feedback');
+    assert.equal(
+      rust?.querySelector('[data-md-action="copy"]')?.getAttribute('aria-label'),
+      'Copied',
+      'copy gives feedback',
+    );
   });
 });
 
@@ -94,30 +120,57 @@ describe('chat markdown: links', () => {
   it('keeps http, https and mailto links, and opens them through the host on click', () => {
     const actions = recorder();
     const { view, element } = manual(actions);
-    view.setText('[a](https://a.example/x?q=1) [b](http://b.example) [c](mailto:me@example.com) <https://auto.example> www.site.example');
+    view.setText(
+      '[a](https://a.example/x?q=1) [b](http://b.example) [c](mailto:me@example.com) <https://auto.example> www.site.example',
+    );
     const anchors = Array.from(element.querySelectorAll('a'));
-    assert.deepEqual(anchors.map((a) => a.getAttribute('href')), [
-      'https://a.example/x?q=1', 'http://b.example/', 'mailto:me@example.com', 'https://auto.example/', 'http://www.site.example/',
-    ]);
+    assert.deepEqual(
+      anchors.map((a) => a.getAttribute('href')),
+      [
+        'https://a.example/x?q=1',
+        'http://b.example/',
+        'mailto:me@example.com',
+        'https://auto.example/',
+        'http://www.site.example/',
+      ],
+    );
     for (const anchor of anchors) {
       assert.equal(anchor.getAttribute('rel'), 'noopener noreferrer');
       const event = click(anchor);
       assert.equal(event.defaultPrevented, true, 'the webview never navigates');
     }
-    assert.deepEqual(actions.calls.map(([, href]) => href), anchors.map((a) => a.getAttribute('href')));
+    assert.deepEqual(
+      actions.calls.map(([, href]) => href),
+      anchors.map((a) => a.getAttribute('href')),
+    );
     // A click on something inside the link counts too.
     const inner = render('[**bold** link](https://inner.example)');
     assert.ok(inner.querySelector('a strong'));
   });
 
   const inert = [
-    '[x](javascript:alert(1))', '[x](JaVaScRiPt:alert(1))', '[x](jav&#x61;script:alert(1))', '[x](&#106;avascript:alert(1))',
-    '[x](command:workbench.action.terminal.new)', '[x](command:unifiedInference.setApiKey?%5B%5D)', '[x](vscode:extension/evil)',
-    '[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)', '[x](file:///etc/passwd)', '[x](vbscript:msgbox(1))',
-    '[x](relative/path.md)', '[x](#anchor)', '<a href="javascript:alert(1)">x</a>', '<a href="command:workbench.action.reloadWindow">x</a>',
-    '[x][r]\n\n[r]: javascript:alert(1)', '<javascript:alert(1)>', '[x](  javascript:alert(1))', '[x](java\tscript:alert(1))',
+    '[x](javascript:alert(1))',
+    '[x](JaVaScRiPt:alert(1))',
+    '[x](jav&#x61;script:alert(1))',
+    '[x](&#106;avascript:alert(1))',
+    '[x](command:workbench.action.terminal.new)',
+    '[x](command:unifiedInference.setApiKey?%5B%5D)',
+    '[x](vscode:extension/evil)',
+    '[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
+    '[x](file:///etc/passwd)',
+    '[x](vbscript:msgbox(1))',
+    '[x](relative/path.md)',
+    '[x](#anchor)',
+    '<a href="javascript:alert(1)">x</a>',
+    '<a href="command:workbench.action.reloadWindow">x</a>',
+    '[x][r]\n\n[r]: javascript:alert(1)',
+    '<javascript:alert(1)>',
+    '[x](  javascript:alert(1))',
+    '[x](java\tscript:alert(1))',
     // http(s) links the URL parser refuses: shown as text (they used to throw and stop the render)
-    '[x](http://[oops)', '[x](http://a%zz)', '<a href="https://[::1">x</a>',
+    '[x](http://[oops)',
+    '[x](http://a%zz)',
+    '<a href="https://[::1">x</a>',
   ];
   for (const markdown of inert) {
     it(`renders ${JSON.stringify(markdown)} as text, without an href`, () => {
@@ -146,18 +199,35 @@ describe('chat markdown: links', () => {
 
 describe('chat markdown: images', () => {
   it('shows a remote image as link-looking text, never as an <img>', () => {
-    const element = render('![a tracking pixel](https://evil.example/t.png "t") and <img src="http://evil.example/x.gif" alt="raw">');
+    const element = render(
+      '![a tracking pixel](https://evil.example/t.png "t") and <img src="http://evil.example/x.gif" alt="raw">',
+    );
     assert.equal(element.querySelectorAll('img').length, 0);
     const links = Array.from(element.querySelectorAll('.md-image-link'));
-    assert.deepEqual(links.map((l) => l.getAttribute('href')), ['https://evil.example/t.png', 'http://evil.example/x.gif']);
-    assert.deepEqual(links.map((l) => l.querySelector('.md-image-alt')?.textContent), ['a tracking pixel', 'raw']);
-    assert.deepEqual(links.map((l) => l.querySelector('.md-image-url')?.textContent), ['https://evil.example/t.png', 'http://evil.example/x.gif']);
+    assert.deepEqual(
+      links.map((l) => l.getAttribute('href')),
+      ['https://evil.example/t.png', 'http://evil.example/x.gif'],
+    );
+    assert.deepEqual(
+      links.map((l) => l.querySelector('.md-image-alt')?.textContent),
+      ['a tracking pixel', 'raw'],
+    );
+    assert.deepEqual(
+      links.map((l) => l.querySelector('.md-image-url')?.textContent),
+      ['https://evil.example/t.png', 'http://evil.example/x.gif'],
+    );
   });
 
   it('keeps data: images in raster formats only', () => {
-    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
-    const element = render(`![dot](${png}) ![w](data:image/webp;base64,UklGRg==) ![s](data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=) ![h](data:text/html,<b>x</b>) ![j](javascript:alert(1))`);
-    assert.deepEqual(Array.from(element.querySelectorAll('img'), (img) => img.getAttribute('src')?.slice(0, 15)), ['data:image/png;', 'data:image/webp']);
+    const png =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const element = render(
+      `![dot](${png}) ![w](data:image/webp;base64,UklGRg==) ![s](data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=) ![h](data:text/html,<b>x</b>) ![j](javascript:alert(1))`,
+    );
+    assert.deepEqual(
+      Array.from(element.querySelectorAll('img'), (img) => img.getAttribute('src')?.slice(0, 15)),
+      ['data:image/png;', 'data:image/webp'],
+    );
     assert.equal(element.querySelectorAll('[href]').length, 0, 'non-openable image URLs are text');
     assert.equal(element.querySelectorAll('.md-image-link').length, 3);
   });
@@ -174,19 +244,31 @@ describe('chat markdown: active content is removed', () => {
   const cases: [string, string][] = [
     ['<script>alert(1)</script>', 'script'],
     ['<img src=x onerror=alert(1)>', '[onerror], img'],
-    ['<p onclick="alert(1)" style="color:red" class="codicon" id="root" name="x">p</p>', '[onclick], [style], [class], [id], [name]'],
+    [
+      '<p onclick="alert(1)" style="color:red" class="codicon" id="root" name="x">p</p>',
+      '[onclick], [style], [class], [id], [name]',
+    ],
     ['<iframe srcdoc="<script>alert(1)</script>"></iframe>', 'iframe, [srcdoc]'],
     ['<object data="x"></object><embed src="x">', 'object, embed'],
-    ['<form action="https://evil.example"><input type="text" name="q"><button>go</button></form>', 'form, input, button'],
+    [
+      '<form action="https://evil.example"><input type="text" name="q"><button>go</button></form>',
+      'form, input, button',
+    ],
     ['<svg onload=alert(1)><script>alert(1)</script></svg>', 'svg, script'],
     ['<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>', 'math, style, img, [onerror]'],
-    ['<meta http-equiv="refresh" content="0;url=https://evil.example"><base href="https://evil.example/"><link rel="stylesheet" href="https://evil.example/x.css">', 'meta, base, link'],
+    [
+      '<meta http-equiv="refresh" content="0;url=https://evil.example"><base href="https://evil.example/"><link rel="stylesheet" href="https://evil.example/x.css">',
+      'meta, base, link',
+    ],
     ['<style>body{background:url(https://evil.example/x)}</style>', 'style'],
     ['<details open ontoggle=alert(1)><summary>s</summary>x</details>', '[ontoggle]'],
     ['<input type="checkbox" onclick="alert(1)">', '[onclick], input:not([disabled])'],
     ['<video src=x onerror=alert(1)></video><audio src=x></audio>', 'video, audio'],
     ['<a href="https://ok.example" target="_blank" ping="https://evil.example">x</a>', '[target], [ping]'],
-    ['<div data-md-code="guess:0">forged placeholder</div><pre data-md-code="guess:0">x</pre>', '[data-md-code], .md-code-block'],
+    [
+      '<div data-md-code="guess:0">forged placeholder</div><pre data-md-code="guess:0">x</pre>',
+      '[data-md-code], .md-code-block',
+    ],
     ['<frameset onload=alert(1)><frame src="https://evil.example">', 'frameset, frame, [onload]'],
   ];
   for (const [markdown, forbidden] of cases) {
@@ -206,7 +288,10 @@ describe('chat markdown: active content is removed', () => {
   it('shows a block DOMPurify cannot return (a frameset replaces its body) as text', () => {
     const element = render('before\n\n<frameset onload=alert(1)>\n\nafter');
     assert.equal(element.querySelector('frameset'), null);
-    assert.deepEqual(Array.from(element.querySelectorAll('p'), (p) => p.textContent), ['before', '<frameset onload=alert(1)>', 'after']);
+    assert.deepEqual(
+      Array.from(element.querySelectorAll('p'), (p) => p.textContent),
+      ['before', '<frameset onload=alert(1)>', 'after'],
+    );
   });
 
   it('an unclosed raw tag cannot swallow the blocks after it', () => {
@@ -228,7 +313,11 @@ describe('chat markdown: streaming', () => {
       assert.equal(whole.element.innerHTML, render(text).innerHTML, `renderMarkdown differs for document ${docIndex}`);
       for (let seed = 1; seed <= 8; seed++) {
         const next = random(seed * 1000 + docIndex);
-        const streamed = streamSliced(text, () => (next() < 0.2 ? 1 : 1 + Math.floor(next() * (next() < 0.8 ? 8 : 120))), () => next() < 0.7);
+        const streamed = streamSliced(
+          text,
+          () => (next() < 0.2 ? 1 : 1 + Math.floor(next() * (next() < 0.8 ? 8 : 120))),
+          () => next() < 0.7,
+        );
         assert.equal(streamed.view.text, text);
         assert.equal(streamed.element.innerHTML, whole.element.innerHTML, `document ${docIndex}, seed ${seed}`);
         runs++;
@@ -241,19 +330,60 @@ describe('chat markdown: streaming', () => {
     this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
     // Lines whose meaning depends on their neighbours: lazy continuations, list items joining a
     // list across blank lines, tables interrupting paragraphs, setext underlines, HTML blocks.
-    const pieces = ['# H\n', 'para text *em*\n', '\n', '- a\n', '* b\n', '1. x\n', '7) y\n', '  indented\n', '    code\n', '> q\n',
-      '```js\nx\n```\n', '```\n', '~~~\n', '| a | b |\n', '|---|---|\n', '---\n', '===\n', '[r]: https://r.example\n', '[x][r]\n',
-      '<div>\n', '</div>\n', '<b>x</b>\n', '- [ ] t\n', '\t- tab\n', '***\n', '+ plus\n', '2. two\n', '<pre>\n', '<!--\n', '-->\n',
-      '\n\n', 'text', ' ', '-', '1', '>', 'a <a href="x"> b\n', 'https://u.example c\n'];
+    const pieces = [
+      '# H\n',
+      'para text *em*\n',
+      '\n',
+      '- a\n',
+      '* b\n',
+      '1. x\n',
+      '7) y\n',
+      '  indented\n',
+      '    code\n',
+      '> q\n',
+      '```js\nx\n```\n',
+      '```\n',
+      '~~~\n',
+      '| a | b |\n',
+      '|---|---|\n',
+      '---\n',
+      '===\n',
+      '[r]: https://r.example\n',
+      '[x][r]\n',
+      '<div>\n',
+      '</div>\n',
+      '<b>x</b>\n',
+      '- [ ] t\n',
+      '\t- tab\n',
+      '***\n',
+      '+ plus\n',
+      '2. two\n',
+      '<pre>\n',
+      '<!--\n',
+      '-->\n',
+      '\n\n',
+      'text',
+      ' ',
+      '-',
+      '1',
+      '>',
+      'a <a href="x"> b\n',
+      'https://u.example c\n',
+    ];
     for (let docIndex = 0; docIndex < 60; docIndex++) {
       const next = random(docIndex + 77);
       let text = '';
-      for (let count = 5 + Math.floor(next() * 25); count > 0; count--) text += pieces[Math.floor(next() * pieces.length)] ?? '';
+      for (let count = 5 + Math.floor(next() * 25); count > 0; count--)
+        text += pieces[Math.floor(next() * pieces.length)] ?? '';
       const whole = manual();
       whole.view.setText(text);
       for (let seed = 0; seed < 3; seed++) {
         const slicer = random(seed * 7919 + docIndex);
-        const streamed = streamSliced(text, () => (slicer() < 0.5 ? 1 : 1 + Math.floor(slicer() * 10)), () => slicer() < 0.8);
+        const streamed = streamSliced(
+          text,
+          () => (slicer() < 0.5 ? 1 : 1 + Math.floor(slicer() * 10)),
+          () => slicer() < 0.8,
+        );
         assert.equal(streamed.element.innerHTML, whole.element.innerHTML, `text ${JSON.stringify(text)}, seed ${seed}`);
       }
     }
@@ -318,7 +448,9 @@ describe('chat markdown: streaming', () => {
     const firstSegment = block?.querySelector('.md-code-segment');
     assert.ok(block && firstSegment);
     for (let line = 0; line < 300; line += 3) {
-      view.append(`const value${line} = ${line}; // line ${line}, long enough to fill segments\nlet a${line} = 'one';\nlet b${line} = "two";\n`);
+      view.append(
+        `const value${line} = ${line}; // line ${line}, long enough to fill segments\nlet a${line} = 'one';\nlet b${line} = "two";\n`,
+      );
       frame();
       assert.equal(element.querySelector('.md-code-block'), block, 'the fence is updated in place');
     }
@@ -348,15 +480,17 @@ describe('chat markdown: streaming', () => {
 
   it('keeps per-frame work small on a 100 KB reply (work follows the tail, not the message)', function () {
     this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
-    const paragraph = 'Streaming text with **bold**, `code` and a [link](https://example.com) that goes on for a while. ';
+    const paragraph =
+      'Streaming text with **bold**, `code` and a [link](https://example.com) that goes on for a while. ';
     const parts: string[] = [];
     let size = 0;
     for (let section = 0; size < 100_000; section++) {
-      const part = section % 4 === 3
-        ? `\`\`\`ts\n${Array.from({ length: 60 }, (_, i) => `export const item${section}_${i} = { id: ${i}, name: "n${i}" };`).join('\n')}\n\`\`\`\n\n`
-        : section % 4 === 2
-          ? `${Array.from({ length: 12 }, (_, i) => `- item ${i}: ${paragraph.slice(0, 40)}`).join('\n')}\n\n`
-          : `## Section ${section}\n\n${paragraph.repeat(6)}\n\n`;
+      const part =
+        section % 4 === 3
+          ? `\`\`\`ts\n${Array.from({ length: 60 }, (_, i) => `export const item${section}_${i} = { id: ${i}, name: "n${i}" };`).join('\n')}\n\`\`\`\n\n`
+          : section % 4 === 2
+            ? `${Array.from({ length: 12 }, (_, i) => `- item ${i}: ${paragraph.slice(0, 40)}`).join('\n')}\n\n`
+            : `## Section ${section}\n\n${paragraph.repeat(6)}\n\n`;
       parts.push(part);
       size += part.length;
     }
@@ -384,7 +518,9 @@ describe('chat markdown: streaming', () => {
     const early = average(touched.slice(0, Math.floor(frames / 5)));
     const late = average(touched.slice(-Math.floor(frames / 5)));
     const max = Math.max(...touched);
-    console.log(`      ${text.length} chars in ${frames} frames: nodes added+removed per frame avg ${average(touched).toFixed(1)}, first fifth ${early.toFixed(1)}, last fifth ${late.toFixed(1)}, max ${max}; ${element.childNodes.length} top-level nodes at the end`);
+    console.log(
+      `      ${text.length} chars in ${frames} frames: nodes added+removed per frame avg ${average(touched).toFixed(1)}, first fifth ${early.toFixed(1)}, last fifth ${late.toFixed(1)}, max ${max}; ${element.childNodes.length} top-level nodes at the end`,
+    );
     assert.ok(max < 200, `max ${max} nodes in one frame`);
     assert.ok(late < early * 2 + 10, 'per-frame work does not grow with the message');
     assert.ok(element.childNodes.length > 200);

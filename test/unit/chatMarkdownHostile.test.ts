@@ -49,7 +49,10 @@ describe('chat markdown: hostile output', function () {
       assertShown(input, render(input.markdown), 'whole');
       const { element, frames, most } = streamMetered(input, bound);
       assertShown(input, element, 'streamed');
-      if (process.env.MARKDOWN_WORK_LOG) console.log(`      most per frame: lexed ${most.lexed}, sanitized ${most.sanitized}, highlighted ${most.highlighted}; ${frames} frames`);
+      if (process.env.MARKDOWN_WORK_LOG)
+        console.log(
+          `      most per frame: lexed ${most.lexed}, sanitized ${most.sanitized}, highlighted ${most.highlighted}; ${frames} frames`,
+        );
     });
   }
 
@@ -58,11 +61,15 @@ describe('chat markdown: hostile output', function () {
     assert.equal(quotes.querySelectorAll('blockquote').length, 12);
     assert.ok((quotes.textContent ?? '').includes(`${'> '.repeat(100)}`), 'the markers past the limit are text');
     const emphasis = render(`${'*'.repeat(5000)}middle${'*'.repeat(5000)}`);
-    const deepest = Math.max(0, ...Array.from(emphasis.querySelectorAll('em, strong'), (node) => {
-      let depth = 0;
-      for (let at: Element | null = node; at && at !== emphasis; at = at.parentElement) if (/^(?:EM|STRONG)$/.test(at.tagName)) depth++;
-      return depth;
-    }));
+    const deepest = Math.max(
+      0,
+      ...Array.from(emphasis.querySelectorAll('em, strong'), (node) => {
+        let depth = 0;
+        for (let at: Element | null = node; at && at !== emphasis; at = at.parentElement)
+          if (/^(?:EM|STRONG)$/.test(at.tagName)) depth++;
+        return depth;
+      }),
+    );
     assert.ok(deepest > 0 && deepest <= 8, `emphasis nested ${deepest} deep`);
     const lists = render(`${'- '.repeat(3000)}innermost`);
     assert.equal(lists.querySelectorAll('ul').length, 12);
@@ -74,18 +81,27 @@ describe('chat markdown: hostile output', function () {
     assert.equal(element.querySelectorAll('img').length, 0);
     assert.ok(element.querySelector('.md-plain'), element.innerHTML.slice(0, 200));
     assert.ok((element.textContent ?? '').includes('<img src=x onerror=alert(1)>inside'));
-    assert.equal(render(`${'<div>'.repeat(20)}fine${'</div>'.repeat(20)}`).querySelectorAll('div').length, 20, 'shallow HTML is kept');
+    assert.equal(
+      render(`${'<div>'.repeat(20)}fine${'</div>'.repeat(20)}`).querySelectorAll('div').length,
+      20,
+      'shallow HTML is kept',
+    );
   });
 
   it('shows a table past REDRAW_LIMIT as plain text, streamed as whole, and a smaller one as a table', () => {
-    const table = (rows: number): string => `| n | name |\n|---|---|\n${Array.from({ length: rows }, (_, i) => `| ${i} | row${i} |`).join('\n')}\n\nAfter.`;
+    const table = (rows: number): string =>
+      `| n | name |\n|---|---|\n${Array.from({ length: rows }, (_, i) => `| ${i} | row${i} |`).join('\n')}\n\nAfter.`;
     assert.ok(render(table(100)).querySelector('table'));
     const big = table(1200);
     const whole = render(big);
     assert.equal(whole.querySelector('table'), null);
     assert.equal(whole.querySelector('.md-plain')?.textContent, big.slice(0, big.indexOf('\n\nAfter.')));
     assert.equal(whole.querySelector('p:last-child')?.textContent, 'After.');
-    const streamed = streamSliced(big, () => 397, () => true);
+    const streamed = streamSliced(
+      big,
+      () => 397,
+      () => true,
+    );
     assert.equal(streamed.element.innerHTML, whole.innerHTML);
   });
 
@@ -120,7 +136,11 @@ describe('chat markdown: hostile output', function () {
     // 1,400 blocks: past two groups of GROUP_NODES (512, blockGroups.ts). 6,000 in `npm run bench -- markdown`.
     const headings = 700;
     const text = Array.from({ length: headings }, (_, i) => `# heading${i}\n\nline ${i}`).join('\n\n');
-    const streamed = streamSliced(text, () => 200, () => true);
+    const streamed = streamSliced(
+      text,
+      () => 200,
+      () => true,
+    );
     const whole = manual();
     whole.view.setText(text);
     assert.equal(streamed.element.innerHTML, whole.element.innerHTML);
@@ -137,9 +157,20 @@ describe('chat markdown: hostile output', function () {
     };
     try {
       const text = '# Title\n\nbefore *it*\n\nEXPLODE *here*\n\n- after';
-      for (const element of [render(text), streamSliced(text, () => 3, () => true).element]) {
+      for (const element of [
+        render(text),
+        streamSliced(
+          text,
+          () => 3,
+          () => true,
+        ).element,
+      ]) {
         assert.equal(element.querySelector('h1')?.textContent, 'Title');
-        assert.deepEqual(Array.from(element.querySelectorAll('p'), (p) => p.textContent), ['before it', 'EXPLODE *here*'], 'that paragraph as typed');
+        assert.deepEqual(
+          Array.from(element.querySelectorAll('p'), (p) => p.textContent),
+          ['before it', 'EXPLODE *here*'],
+          'that paragraph as typed',
+        );
         assert.equal(element.querySelectorAll('em').length, 1);
         assert.equal(element.querySelector('li')?.textContent, 'after');
       }

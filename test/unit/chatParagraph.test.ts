@@ -13,13 +13,101 @@ import { manual, render, streamSliced, window } from './markdownKit';
 
 /** Pieces whose meaning can depend on a later line: delimiters, code spans, links, URLs, HTML, breaks. */
 const PIECES = [
-  'word ', 'text', ' ', '\n', '\n', '  \n', '\\\n', ' \n', '*', '**', '***', '_', '__', '~', '~~', '`', '``', '\\*', '\\', '!', '"',
-  '[a](https://x.example)', '[a]', '[', ']', '(', ')', ' )', '\n)', '![i](https://i.example/x.png)', '[a](\nhttps://z.example)',
-  '[c](u "t")', '[d](<u v>)', '[h](\n', '[e]', '<', '< ', '>', '<b>', '</b>', '<x\nyz>', 'a <b', '<https://a.example>', '&amp;', '&',
-  'www.x.example', 'a@b.example', 'http://x.example/z_', 'http://x.example/a`b', 'www.q.example/*x', 'http://x.example/(a)',
-  'snake_case', 'é_x', 'x_', '_x', 'foo*bar', '*em*', '**strong**', '_u_', '`code`', '~~del~~', '~x~', '*a **b*', 'word.\n', 'x,\n',
-  '→', '🚀', '\t', '   ', '#', '1.', ':', '|', ' * ', ' _ ', ' ~ ', ' ** ', '[INFO] ', '[a] ', 'x [y] z', '[a][b]', '[a][]', '[a](',
-  '(\nhttps://in.example)', '[a] (', '<a href="x">', '</a>', ' https://u.example ', '[x]\n', '] (', '[a]:', ' ~5 ', 'src/*.ts', '[a]( )', '[a]( u)',
+  'word ',
+  'text',
+  ' ',
+  '\n',
+  '\n',
+  '  \n',
+  '\\\n',
+  ' \n',
+  '*',
+  '**',
+  '***',
+  '_',
+  '__',
+  '~',
+  '~~',
+  '`',
+  '``',
+  '\\*',
+  '\\',
+  '!',
+  '"',
+  '[a](https://x.example)',
+  '[a]',
+  '[',
+  ']',
+  '(',
+  ')',
+  ' )',
+  '\n)',
+  '![i](https://i.example/x.png)',
+  '[a](\nhttps://z.example)',
+  '[c](u "t")',
+  '[d](<u v>)',
+  '[h](\n',
+  '[e]',
+  '<',
+  '< ',
+  '>',
+  '<b>',
+  '</b>',
+  '<x\nyz>',
+  'a <b',
+  '<https://a.example>',
+  '&amp;',
+  '&',
+  'www.x.example',
+  'a@b.example',
+  'http://x.example/z_',
+  'http://x.example/a`b',
+  'www.q.example/*x',
+  'http://x.example/(a)',
+  'snake_case',
+  'é_x',
+  'x_',
+  '_x',
+  'foo*bar',
+  '*em*',
+  '**strong**',
+  '_u_',
+  '`code`',
+  '~~del~~',
+  '~x~',
+  '*a **b*',
+  'word.\n',
+  'x,\n',
+  '→',
+  '🚀',
+  '\t',
+  '   ',
+  '#',
+  '1.',
+  ':',
+  '|',
+  ' * ',
+  ' _ ',
+  ' ~ ',
+  ' ** ',
+  '[INFO] ',
+  '[a] ',
+  'x [y] z',
+  '[a][b]',
+  '[a][]',
+  '[a](',
+  '(\nhttps://in.example)',
+  '[a] (',
+  '<a href="x">',
+  '</a>',
+  ' https://u.example ',
+  '[x]\n',
+  '] (',
+  '[a]:',
+  ' ~5 ',
+  'src/*.ts',
+  '[a]( )',
+  '[a]( u)',
 ];
 
 /** Reference definitions some texts are lexed with: `[a]` and `[a][b]` are links then. */
@@ -29,15 +117,34 @@ const DEFINITIONS = { a: { href: 'https://def.example', title: null }, b: { href
 function paragraphText(next: () => number, pieces: number): string {
   let text = '';
   for (let count = pieces; count > 0; count--) text += PIECES[Math.floor(next() * PIECES.length)] ?? '';
-  return text.split('\n').filter((line) => /\S/.test(line)).join('\n').trimStart();
+  return text
+    .split('\n')
+    .filter((line) => /\S/.test(line))
+    .join('\n')
+    .trimStart();
 }
 
 /** Pieces that close what they open (some over lines), so that a long paragraph of them has parts. */
 const CLOSING = [
-  '*em*', '**strong**', '`code`', '`a * b`', '[a](https://x.example)', '~~del~~', 'snake_case', ' a < b', ' &amp;', ' www.x.example',
-  '\\*', '![i](https://i.example/x.png)', '<https://a.example>', ' \n', '  \n', '\\\n', ' *open\nclosed later* ', ' `span\nacross` ',
+  '*em*',
+  '**strong**',
+  '`code`',
+  '`a * b`',
+  '[a](https://x.example)',
+  '~~del~~',
+  'snake_case',
+  ' a < b',
+  ' &amp;',
+  ' www.x.example',
+  '\\*',
+  '![i](https://i.example/x.png)',
+  '<https://a.example>',
+  ' \n',
+  '  \n',
+  '\\\n',
+  ' *open\nclosed later* ',
+  ' `span\nacross` ',
 ];
-
 
 describe('chat markdown: a paragraph rendered in pieces', () => {
   it('cut where paragraphCut allows, the pieces render as the whole paragraph does (6,000 random texts)', function () {
@@ -61,18 +168,45 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
         cuts++;
       }
       pieces += html(text.slice(settled));
-      assert.equal(pieces, html(text), `text ${JSON.stringify(text)} (document ${docIndex}, definitions: ${docIndex % 2 ? 'yes' : 'no'})`);
+      assert.equal(
+        pieces,
+        html(text),
+        `text ${JSON.stringify(text)} (document ${docIndex}, definitions: ${docIndex % 2 ? 'yes' : 'no'})`,
+      );
     }
     assert.ok(cuts > 500, `only ${cuts} cuts were made: the test would not test cutting`);
   });
 
   it('refuses to cut after anything still open, and after a hard break', () => {
-    const refused = ['*em opened\n', 'a `code span\n', 'see [the\n', 'x <span\n', '~~gone\n', 'trailing *x\n', '[a](\nhttps://x.example) split link\n',
-      'took ~5 ms\n', 'src/*.ts\n', '[a]( u) space before the address\n'];
+    const refused = [
+      '*em opened\n',
+      'a `code span\n',
+      'see [the\n',
+      'x <span\n',
+      '~~gone\n',
+      'trailing *x\n',
+      '[a](\nhttps://x.example) split link\n',
+      'took ~5 ms\n',
+      'src/*.ts\n',
+      '[a]( u) space before the address\n',
+    ];
     for (const before of refused) assert.equal(lexClosed(before, {}), undefined, JSON.stringify(before));
-    assert.equal(lexClosed('a defined [a](\n', DEFINITIONS), undefined, 'a reference link followed by ( may be an inline link');
-    const closed = ['*em* and **strong**\n', 'a `code * span`\n', '[a](https://x.example) then text\n', 'snake_case_name\n', 'a < b\n', 'plain words\n',
-      'ends with a link [a](https://x.example)\n', '[INFO] started\n', 'a * b = c\n'];
+    assert.equal(
+      lexClosed('a defined [a](\n', DEFINITIONS),
+      undefined,
+      'a reference link followed by ( may be an inline link',
+    );
+    const closed = [
+      '*em* and **strong**\n',
+      'a `code * span`\n',
+      '[a](https://x.example) then text\n',
+      'snake_case_name\n',
+      'a < b\n',
+      'plain words\n',
+      'ends with a link [a](https://x.example)\n',
+      '[INFO] started\n',
+      'a * b = c\n',
+    ];
     for (const before of closed) assert.ok(lexClosed(before, {}), JSON.stringify(before));
     assert.equal(lastCutPoint('one  \ntwo'), 0, 'a line ending in two spaces breaks only when more follows');
     assert.equal(lastCutPoint('one\ntwo\\\nthree'), 4);
@@ -88,7 +222,11 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
       const whole = manual();
       whole.view.setText(text);
       assert.equal(whole.element.innerHTML, render(text).innerHTML, `setText, text ${JSON.stringify(text)}`);
-      const streamed = streamSliced(text, () => 1 + Math.floor(next() * 12), () => next() < 0.8);
+      const streamed = streamSliced(
+        text,
+        () => 1 + Math.floor(next() * 12),
+        () => next() < 0.8,
+      );
       assert.equal(streamed.element.innerHTML, whole.element.innerHTML, `text ${JSON.stringify(text)}`);
     }
   });
@@ -100,13 +238,30 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
       const next = seededRandom(docIndex + 4242);
       // Constructs that close, some over several lines, and hard breaks between plain lines.
       let text = 'Start';
-      while (text.length < 14_000) text += next() < 0.6 ? ` plain words ${text.length}\n` : ` ${CLOSING[Math.floor(next() * CLOSING.length)] ?? ''}`;
-      text = text.split('\n').filter((line) => /\S/.test(line)).join('\n'); // one paragraph: no blank line
+      while (text.length < 14_000)
+        text +=
+          next() < 0.6 ? ` plain words ${text.length}\n` : ` ${CLOSING[Math.floor(next() * CLOSING.length)] ?? ''}`;
+      text = text
+        .split('\n')
+        .filter((line) => /\S/.test(line))
+        .join('\n'); // one paragraph: no blank line
       // Then a line that ends it (some only once their next line or character arrives), or turns it into a heading.
-      text += ['\n- list item', '\n| a | b |\n|---|---|\n| 1 | 2 |', '\n# heading', '\n```js\nx\n```', '\n===', '\n<div>\nhtml\n</div>'][docIndex] ?? '';
+      text +=
+        [
+          '\n- list item',
+          '\n| a | b |\n|---|---|\n| 1 | 2 |',
+          '\n# heading',
+          '\n```js\nx\n```',
+          '\n===',
+          '\n<div>\nhtml\n</div>',
+        ][docIndex] ?? '';
       const whole = render(text);
       parts += whole.querySelectorAll(`.${PART_CLASS}`).length;
-      const streamed = streamSliced(text, () => 1 + Math.floor(next() * 200), () => next() < 0.8);
+      const streamed = streamSliced(
+        text,
+        () => 1 + Math.floor(next() * 200),
+        () => next() < 0.8,
+      );
       assert.equal(streamed.element.innerHTML, whole.innerHTML, `document ${docIndex}`);
     }
     assert.ok(parts >= 6, `only ${parts} parts: the test would not test them`);
@@ -114,16 +269,30 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
 
   it('gives log lines parts, and falls back to whole rendering when raw HTML comes after parts', function () {
     this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
-    const log = Array.from({ length: 400 }, (_, line) => `[INFO] step ${line}: a * b = c for snake_case_name`).join('\n');
-    for (const text of [log, `${log}\nthen <b>raw\nHTML</b> at the end`, `${log.slice(0, 6000)}\ntook ~5 ms, never closed\n${log.slice(6000)}`]) {
-      const streamed = streamSliced(text, () => 97, () => true);
+    const log = Array.from({ length: 400 }, (_, line) => `[INFO] step ${line}: a * b = c for snake_case_name`).join(
+      '\n',
+    );
+    for (const text of [
+      log,
+      `${log}\nthen <b>raw\nHTML</b> at the end`,
+      `${log.slice(0, 6000)}\ntook ~5 ms, never closed\n${log.slice(6000)}`,
+    ]) {
+      const streamed = streamSliced(
+        text,
+        () => 97,
+        () => true,
+      );
       assert.equal(streamed.element.innerHTML, render(text).innerHTML, text.slice(-60));
     }
     assert.ok(render(log).querySelectorAll(`.${PART_CLASS}`).length >= 3, 'log lines are split into parts');
   });
 
   it('keeps emphasis opened on one line and closed lines later, and raw HTML across lines', () => {
-    for (const text of ['*opened here\nsecond line\nthird line* and after\nlast', 'a <b>bold\nstill bold</b> plain\nend', 'code `span\nover lines` done\nend']) {
+    for (const text of [
+      '*opened here\nsecond line\nthird line* and after\nlast',
+      'a <b>bold\nstill bold</b> plain\nend',
+      'code `span\nover lines` done\nend',
+    ]) {
       const { view, element, frame } = manual();
       for (const character of text) {
         view.append(character);
@@ -137,7 +306,20 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
   it('renders a 100 KB one-paragraph reply with per-frame work that does not grow with it', function () {
     this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
     // The benchmark model's text: words with a line break every dozen, never a blank line.
-    const words = ['simulated ', 'token ', 'stream ', '**bytes** ', 'naïve ', 'café ', '`über` ', 'data ', '→ ', 'ok ', '🚀 ', 'local\n'];
+    const words = [
+      'simulated ',
+      'token ',
+      'stream ',
+      '**bytes** ',
+      'naïve ',
+      'café ',
+      '`über` ',
+      'data ',
+      '→ ',
+      'ok ',
+      '🚀 ',
+      'local\n',
+    ];
     let text = '';
     for (let index = 0; text.length < 100_000; index++) text += words[index % words.length];
     const { view, element, frame } = manual();
@@ -161,13 +343,21 @@ describe('chat markdown: a paragraph rendered in pieces', () => {
     // as the paragraph rendered whole gets (compared below).
     const parts = Array.from(element.querySelectorAll(`p > .${PART_CLASS}`));
     assert.ok(parts.length > 20, `${parts.length} parts`);
-    assert.ok(parts.every((part) => (part.textContent?.length ?? 0) < PART_CHARS + 200), 'a part ends at the first line end after PART_CHARS');
+    assert.ok(
+      parts.every((part) => (part.textContent?.length ?? 0) < PART_CHARS + 200),
+      'a part ends at the first line end after PART_CHARS',
+    );
     observer.disconnect();
     const late = added.slice(-Math.floor(added.length / 5));
     assert.ok(late.reduce((a, b) => a + b, 0) / late.length < 400, 'late frames render about what arrived');
-    console.log(`      ${text.length} chars in ${added.length} frames: characters rendered per frame max ${Math.max(...added)}, last fifth average ${(late.reduce((a, b) => a + b, 0) / late.length).toFixed(0)}`);
+    console.log(
+      `      ${text.length} chars in ${added.length} frames: characters rendered per frame max ${Math.max(...added)}, last fifth average ${(late.reduce((a, b) => a + b, 0) / late.length).toFixed(0)}`,
+    );
     // The most is when the paragraph's first part is formed from what it showed so far.
-    assert.ok(Math.max(...added) < PART_CHARS + 1000, `a frame rendered ${Math.max(...added)} characters of a ${text.length}-character paragraph`);
+    assert.ok(
+      Math.max(...added) < PART_CHARS + 1000,
+      `a frame rendered ${Math.max(...added)} characters of a ${text.length}-character paragraph`,
+    );
     assert.equal(element.querySelectorAll('p').length, 1);
     assert.equal(element.innerHTML, render(text).innerHTML);
   });

@@ -14,11 +14,18 @@ interface MenuItem {
 }
 
 describe('commit message menus', () => {
-  const title = (): MenuItem[] => ((readRawManifest() as { contributes: { menus: Record<string, MenuItem[]> } }).contributes.menus['scm/title'] ?? []);
+  const title = (): MenuItem[] =>
+    (readRawManifest() as { contributes: { menus: Record<string, MenuItem[]> } }).contributes.menus['scm/title'] ?? [];
 
-  it('the Source Control title shows Write or Stop by its own repository\'s state', () => {
+  it("the Source Control title shows Write or Stop by its own repository's state", () => {
     const when = (command: string): string | undefined => title().find((item) => item.command === command)?.when;
-    assert.equal(when('unifiedInference.commitMessage.write'), `scmProvider == git && scmProviderRootUri not in ${WRITING_ROOTS_CONTEXT_KEY}`);
-    assert.equal(when('unifiedInference.commitMessage.stop'), `scmProvider == git && scmProviderRootUri in ${WRITING_ROOTS_CONTEXT_KEY}`);
+    assert.equal(
+      when('unifiedInference.commitMessage.write'),
+      `scmProvider == git && scmProviderRootUri not in ${WRITING_ROOTS_CONTEXT_KEY}`,
+    );
+    assert.equal(
+      when('unifiedInference.commitMessage.stop'),
+      `scmProvider == git && scmProviderRootUri in ${WRITING_ROOTS_CONTEXT_KEY}`,
+    );
   });
 });

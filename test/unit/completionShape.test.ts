@@ -32,7 +32,10 @@ describe('completionShape: one line or a block', () => {
     assert.equal(shape('export function add(a: number, b: number): number {\n  |\n}\n'), 'block');
     assert.equal(shape('func (s *Server) Start() error {\n\t|\n}\n'), 'block');
     assert.equal(shape('impl Point {\n    |\n}\n'), 'block');
-    assert.equal(shape('public class Main {\n    public static void main(String[] args) {\n        |\n    }\n}\n'), 'block');
+    assert.equal(
+      shape('public class Main {\n    public static void main(String[] args) {\n        |\n    }\n}\n'),
+      'block',
+    );
   });
 
   it('is a block after a colon in Python, an arrow, an open bracket', () => {

@@ -3,7 +3,10 @@ import { JSDOM } from 'jsdom';
 import type { ChatWebviewCommand } from '../../src/shared/chatProtocol';
 import { renderConnectionCard } from '../../src/webview/chat/connectionCard';
 
-function render(baseUrl: string, keySource: 'secretStorage' | 'environment' | 'none'): { root: HTMLElement; ran: ChatWebviewCommand[] } {
+function render(
+  baseUrl: string,
+  keySource: 'secretStorage' | 'environment' | 'none',
+): { root: HTMLElement; ran: ChatWebviewCommand[] } {
   const dom = new JSDOM('<main id="root"></main>');
   const root = dom.window.document.getElementById('root')!;
   const ran: ChatWebviewCommand[] = [];
@@ -15,7 +18,10 @@ describe('chat webview: connection card', () => {
   it('offers the missing steps as buttons that send commands', () => {
     const { root, ran } = render('', 'none');
     const buttons = [...root.querySelectorAll('button')];
-    assert.deepEqual(buttons.map((b) => b.textContent), ['Open Settings', 'Set API Key']);
+    assert.deepEqual(
+      buttons.map((b) => b.textContent),
+      ['Open Settings', 'Set API Key'],
+    );
     buttons.forEach((b) => b.click());
     assert.deepEqual(ran, ['openSettings', 'setApiKey']);
   });

@@ -4,15 +4,29 @@ import { creditsStateForError, outOfCredits, type CreditsReading } from '../../s
 import { LIMIT_HOLD_MS, LimitHold } from '../../src/core/account/limitHold';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 30);
-const reading = (credits: number, reset = new Date(T0 + 24 * 3_600_000).toISOString()): CreditsReading => ({ credits, reset, at: T0 });
+const reading = (credits: number, reset = new Date(T0 + 24 * 3_600_000).toISOString()): CreditsReading => ({
+  credits,
+  reset,
+  at: T0,
+});
 
 describe('credits state and the limit hold', () => {
   it('a failed quota read becomes badKey, outOfCredits, offline or error, keeping the last reading', () => {
     const last = reading(3);
     assert.deepEqual(creditsStateForError(new AuthenticationError('no'), last), { kind: 'badKey', message: 'no' });
-    assert.deepEqual(creditsStateForError(new RateLimitError('spent', { quotaExhausted: true }), last), { kind: 'outOfCredits', last });
-    assert.deepEqual(creditsStateForError(new RateLimitError('slow down'), undefined), { kind: 'error', message: 'slow down' });
-    assert.deepEqual(creditsStateForError(new ConnectionError('down'), last), { kind: 'offline', message: 'down', last });
+    assert.deepEqual(creditsStateForError(new RateLimitError('spent', { quotaExhausted: true }), last), {
+      kind: 'outOfCredits',
+      last,
+    });
+    assert.deepEqual(creditsStateForError(new RateLimitError('slow down'), undefined), {
+      kind: 'error',
+      message: 'slow down',
+    });
+    assert.deepEqual(creditsStateForError(new ConnectionError('down'), last), {
+      kind: 'offline',
+      message: 'down',
+      last,
+    });
     assert.deepEqual(creditsStateForError('odd', undefined), { kind: 'error', message: 'odd' });
     assert.deepEqual(outOfCredits(undefined), { kind: 'outOfCredits' });
   });

@@ -11,7 +11,10 @@ describe('webview security helpers', () => {
   });
 
   it('builds a CSP that allows only nonce scripts and local resources', () => {
-    const csp = buildCsp({ cspSource: 'https://file+.vscode-resource.vscode-cdn.net', nonce: 'abcdefghijklmnopqrstuvwx' });
+    const csp = buildCsp({
+      cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+      nonce: 'abcdefghijklmnopqrstuvwx',
+    });
     const directives = Object.fromEntries(csp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
     assert.deepEqual(directives['default-src'], ["'none'"]);
     assert.deepEqual(directives['script-src'], ["'nonce-abcdefghijklmnopqrstuvwx'"]);
@@ -34,23 +37,38 @@ describe('webview security helpers', () => {
   });
 
   it('escapes HTML special characters', () => {
-    assert.equal(escapeHtml(`<img src=x onerror="a('b')">&`), '&#60;img src=x onerror=&#34;a(&#39;b&#39;)&#34;&#62;&#38;');
+    assert.equal(
+      escapeHtml(`<img src=x onerror="a('b')">&`),
+      '&#60;img src=x onerror=&#34;a(&#39;b&#39;)&#34;&#62;&#38;',
+    );
   });
 
   it('writes a webview page: the CSP first, escaped styles and title, every script by nonce, an empty #root', () => {
     const nonce = createNonce();
     const html = webviewDocument({
-      cspSource: 'https://res.example', nonce, title: 'Chat "<x>"',
-      styles: ['https://res.example/a.css?x="><script>'], scripts: [{ src: 'https://res.example/b.js' }, { inline: 'window.ok = 1;' }],
+      cspSource: 'https://res.example',
+      nonce,
+      title: 'Chat "<x>"',
+      styles: ['https://res.example/a.css?x="><script>'],
+      scripts: [{ src: 'https://res.example/b.js' }, { inline: 'window.ok = 1;' }],
     });
     const { document } = new JSDOM(html).window;
     const policy = document.head.firstElementChild?.nextElementSibling;
     assert.equal(policy?.getAttribute('http-equiv'), 'Content-Security-Policy');
     assert.equal(policy?.getAttribute('content'), buildCsp({ cspSource: 'https://res.example', nonce }));
     assert.equal(document.title, 'Chat "<x>"');
-    assert.deepEqual(Array.from(document.querySelectorAll('link[rel=stylesheet]'), (link) => link.getAttribute('href')), ['https://res.example/a.css?x="><script>']);
+    assert.deepEqual(
+      Array.from(document.querySelectorAll('link[rel=stylesheet]'), (link) => link.getAttribute('href')),
+      ['https://res.example/a.css?x="><script>'],
+    );
     const scripts = Array.from(document.querySelectorAll('script'));
-    assert.deepEqual(scripts.map((script) => [script.getAttribute('nonce'), script.getAttribute('src'), script.textContent]), [[nonce, 'https://res.example/b.js', ''], [nonce, null, 'window.ok = 1;']]);
+    assert.deepEqual(
+      scripts.map((script) => [script.getAttribute('nonce'), script.getAttribute('src'), script.textContent]),
+      [
+        [nonce, 'https://res.example/b.js', ''],
+        [nonce, null, 'window.ok = 1;'],
+      ],
+    );
     assert.equal(document.querySelector('#root')?.childNodes.length, 0);
   });
 });

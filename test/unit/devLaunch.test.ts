@@ -16,7 +16,12 @@ type Json = Record<string, unknown>;
 /** The .vscode files are JSON with whole-line comments (as VS Code writes them). */
 function readJsonc(path: string): Json {
   const text = readFileSync(join(REPO_ROOT, path), 'utf8');
-  return JSON.parse(text.split('\n').filter((line) => !/^\s*\/\//.test(line)).join('\n')) as Json;
+  return JSON.parse(
+    text
+      .split('\n')
+      .filter((line) => !/^\s*\/\//.test(line))
+      .join('\n'),
+  ) as Json;
 }
 
 describe('F5 (.vscode launch and tasks)', () => {
@@ -36,7 +41,11 @@ describe('F5 (.vscode launch and tasks)', () => {
     const stopTask = taskList.find((t) => t.label === run.postDebugTask) as Json;
     assert.ok(stopTask, 'the post-debug task exists');
     const input = (tasks.inputs as Json[]).find((i) => String(stopTask.command).includes(`\${input:${String(i.id)}}`));
-    assert.deepEqual([input?.command, input?.args], ['workbench.action.tasks.terminate', gatewayTask.label], 'it terminates the gateway task');
+    assert.deepEqual(
+      [input?.command, input?.args],
+      ['workbench.action.tasks.terminate', gatewayTask.label],
+      'it terminates the gateway task',
+    );
   });
 
   it('Extension Tests runs the same command as `npm test -- integration`', () => {
@@ -45,9 +54,11 @@ describe('F5 (.vscode launch and tasks)', () => {
     assert.deepEqual(tests.args, ['integration']);
   });
 
-  it('the pre-launch task starts the gateway, says it is ready in its matcher\'s words, and points the profile at it', async function () {
+  it("the pre-launch task starts the gateway, says it is ready in its matcher's words, and points the profile at it", async function () {
     this.timeout(60_000);
-    const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
     const command = /^npm run (\S+)$/.exec(String(gatewayTask.command))?.[1];
     assert.ok(command && scripts[command], `the task runs an npm script: ${String(gatewayTask.command)}`);
     // The script's second half (the build has run already in this test run).
@@ -57,7 +68,10 @@ describe('F5 (.vscode launch and tasks)', () => {
     assert.ok(ends.test(READY_LINE), 'the matcher ends on the ready line');
 
     const root = mkdtempSync(join(tmpdir(), 'dev-host-'));
-    const child = spawn(process.execPath, [join(REPO_ROOT, entry)], { env: { ...process.env, UNIFIED_INFERENCE_DEV_PORT: '0', UNIFIED_INFERENCE_DEV_ROOT: root }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(REPO_ROOT, entry)], {
+      env: { ...process.env, UNIFIED_INFERENCE_DEV_PORT: '0', UNIFIED_INFERENCE_DEV_ROOT: root },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
       let output = '';
       await new Promise<void>((resolve, reject) => {
@@ -65,7 +79,9 @@ describe('F5 (.vscode launch and tasks)', () => {
           output += chunk.toString();
           if (output.includes(READY_LINE)) resolve();
         });
-        child.once('exit', (code) => reject(new Error(`the task ended (${String(code)}) before it was ready: ${output}`)));
+        child.once('exit', (code) =>
+          reject(new Error(`the task ended (${String(code)}) before it was ready: ${output}`)),
+        );
       });
       const settings = JSON.parse(readFileSync(join(root, 'user-data', 'User', 'settings.json'), 'utf8')) as Json;
       const baseUrl = String(settings['unifiedInference.baseUrl']);

@@ -8,7 +8,8 @@ import { readManifest, REPO_ROOT } from './manifest';
 
 interface Manifest {
   contributes: {
-    configuration: { properties: Record<string, { default?: unknown }> } | { properties: Record<string, { default?: unknown }> }[];
+    configuration:
+      { properties: Record<string, { default?: unknown }> } | { properties: Record<string, { default?: unknown }> }[];
     commands: { command: string; title: string }[];
   };
 }
@@ -21,13 +22,24 @@ describe('docs reference pages', () => {
     const settings = doc('settings.md');
     const keys = [manifest.contributes.configuration].flat().flatMap((section) => Object.keys(section.properties));
     assert.ok(keys.length > 0);
-    assert.deepEqual(keys.filter((key) => !settings.includes(`\`${key}\``)), [], 'settings missing from docs/settings.md');
+    assert.deepEqual(
+      keys.filter((key) => !settings.includes(`\`${key}\``)),
+      [],
+      'settings missing from docs/settings.md',
+    );
     const documented = [...settings.matchAll(/^\| `(unifiedInference\.[\w.]+)`/gm)].map((m) => m[1]);
-    assert.deepEqual(documented.filter((key) => key === undefined || !keys.includes(key)), [], 'rows of docs/settings.md that package.json does not have');
+    assert.deepEqual(
+      documented.filter((key) => key === undefined || !keys.includes(key)),
+      [],
+      'rows of docs/settings.md that package.json does not have',
+    );
   });
 
-  it('show each setting\'s default as package.json has it', () => {
-    const properties = Object.assign({}, ...[manifest.contributes.configuration].flat().map((section) => section.properties)) as Record<string, { default?: unknown }>;
+  it("show each setting's default as package.json has it", () => {
+    const properties = Object.assign(
+      {},
+      ...[manifest.contributes.configuration].flat().map((section) => section.properties),
+    ) as Record<string, { default?: unknown }>;
     const rows = [...doc('settings.md').matchAll(/^\| `(unifiedInference\.[\w.]+)`[^|]*\| `([^`]*)` \|/gm)];
     assert.equal(rows.length, Object.keys(properties).length, 'one row with a default per setting');
     for (const [, key = '', shown = ''] of rows) {
@@ -45,6 +57,10 @@ describe('docs reference pages', () => {
     }
     const ids = new Set(manifest.contributes.commands.map((c) => c.command));
     const documented = [...commands.matchAll(/\(`(unifiedInference\.[\w.]+)`\)/g)].map((m) => m[1] ?? '');
-    assert.deepEqual(documented.filter((id) => !ids.has(id)), [], 'rows of docs/commands.md that package.json does not have');
+    assert.deepEqual(
+      documented.filter((id) => !ids.has(id)),
+      [],
+      'rows of docs/commands.md that package.json does not have',
+    );
   });
 });

@@ -38,7 +38,10 @@ function domDepth(root: Element): number {
 }
 
 /** Streams `input` a frame at a time, failing at the first frame that hands a library more than `bound`. */
-export function streamMetered(input: HostileInput, bound: Readonly<Work> = PER_FRAME): { element: HTMLElement; frames: number; most: Work } {
+export function streamMetered(
+  input: HostileInput,
+  bound: Readonly<Work> = PER_FRAME,
+): { element: HTMLElement; frames: number; most: Work } {
   const meter = meterWork();
   const most: Work = { lexed: 0, sanitized: 0, highlighted: 0 };
   let frames = 0;
@@ -53,11 +56,14 @@ export function streamMetered(input: HostileInput, bound: Readonly<Work> = PER_F
       frames++;
       for (const key of ['lexed', 'sanitized', 'highlighted'] as const) {
         most[key] = Math.max(most[key], work[key]);
-        assert.ok(work[key] <= bound[key], `frame ${frames} (${at + slice} characters in) ${key} ${work[key]} characters: more than ${bound[key]}`);
+        assert.ok(
+          work[key] <= bound[key],
+          `frame ${frames} (${at + slice} characters in) ${key} ${work[key]} characters: more than ${bound[key]}`,
+        );
       }
     }
     view.finish();
-    while (frame()) ; // reference links refreshed after the end, if any were left
+    while (frame()); // reference links refreshed after the end, if any were left
     return { element, frames, most };
   } finally {
     meter.stop();

@@ -4,7 +4,9 @@ import * as assert from 'node:assert/strict';
 import { inertMarkdown } from '../../src/shared/inertMarkdown';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const MarkdownIt = require('markdown-it') as new (options: { html: boolean; linkify: boolean }) => { render(text: string): string };
+const MarkdownIt = require('markdown-it') as new (options: { html: boolean; linkify: boolean }) => {
+  render(text: string): string;
+};
 
 const HOSTILE = [
   '![pixel](https://tracker.example/p.png)',
@@ -28,7 +30,11 @@ describe('research reports: inert markdown for the preview', () => {
   it('loads nothing: no image, no HTML element survives, whatever the form', () => {
     for (const text of HOSTILE) {
       const before = md.render(text);
-      assert.match(before, /<img|<source|<video|<iframe|style=|<link|<style/, `the sample loads something unless made inert: ${text}`);
+      assert.match(
+        before,
+        /<img|<source|<video|<iframe|style=|<link|<style/,
+        `the sample loads something unless made inert: ${text}`,
+      );
       const after = md.render(inertMarkdown(text));
       assert.doesNotMatch(after, /<img|<source|<video|<iframe|<div|<link|<style|<picture/, text);
     }

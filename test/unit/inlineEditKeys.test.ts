@@ -12,12 +12,32 @@ interface Binding {
   readonly when?: string;
 }
 
-const bindings = (): Binding[] => (readRawManifest() as { contributes: { keybindings: Binding[] } }).contributes.keybindings;
-const of = (command: string, key?: string): Binding[] => bindings().filter((b) => b.command === `unifiedInference.inlineEdit.${command}` && (key === undefined || b.key === key));
+const bindings = (): Binding[] =>
+  (readRawManifest() as { contributes: { keybindings: Binding[] } }).contributes.keybindings;
+const of = (command: string, key?: string): Binding[] =>
+  bindings().filter(
+    (b) => b.command === `unifiedInference.inlineEdit.${command}` && (key === undefined || b.key === key),
+  );
 const clauses = (when: string | undefined): string[] => (when ?? '').split('&&').map((c) => c.trim());
 
 // Context keys of VS Code 1.139's workbench (checked in its bundle) that mean "Escape is someone else's".
-const WIDGETS = ['!markersNavigationVisible', '!referenceSearchVisible', '!inReferenceSearchEditor', '!editorHoverVisible', '!inlineEditIsVisible', '!accessibilityHelpIsShown', '!suggestWidgetVisible', '!inlineSuggestionVisible', '!parameterHintsVisible', '!findWidgetVisible', '!renameInputVisible', '!inSnippetMode', '!notificationToastsVisible', '!editorHasSelection', '!editorHasMultipleSelections'];
+const WIDGETS = [
+  '!markersNavigationVisible',
+  '!referenceSearchVisible',
+  '!inReferenceSearchEditor',
+  '!editorHoverVisible',
+  '!inlineEditIsVisible',
+  '!accessibilityHelpIsShown',
+  '!suggestWidgetVisible',
+  '!inlineSuggestionVisible',
+  '!parameterHintsVisible',
+  '!findWidgetVisible',
+  '!renameInputVisible',
+  '!inSnippetMode',
+  '!notificationToastsVisible',
+  '!editorHasSelection',
+  '!editorHasMultipleSelections',
+];
 
 describe('inline edit keybindings', () => {
   for (const command of ['rejectAll', 'stop']) {
@@ -32,7 +52,8 @@ describe('inline edit keybindings', () => {
   it('Accept All is not Ctrl/Cmd+Enter (Insert Line Below) nor Ctrl/Cmd+Shift+Enter (Insert Line Above)', () => {
     const [binding] = of('acceptAll');
     assert.ok(binding);
-    for (const key of [binding.key, binding.mac]) assert.ok(key && !/^(ctrl|cmd)(\+shift)?\+enter$/.test(key), String(key));
+    for (const key of [binding.key, binding.mac])
+      assert.ok(key && !/^(ctrl|cmd)(\+shift)?\+enter$/.test(key), String(key));
   });
 
   it('Ctrl+I does not fire over an open suggestion list', () => {

@@ -33,8 +33,11 @@ describe('message bundle (l10n/bundle.l10n.json)', function () {
   it('is in sync with the vscode.l10n.t calls in src/extension (run node scripts/l10nBundle.mjs after adding a message)', () => {
     const result = bundleScript('--check');
     assert.equal(result.status, 0, result.output);
-    const bundle = JSON.parse(readFileSync(join(REPO_ROOT, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
-    assert.ok(Object.keys(bundle).length > 100, 'the extension\'s messages are in it');
+    const bundle = JSON.parse(readFileSync(join(REPO_ROOT, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+    assert.ok(Object.keys(bundle).length > 100, "the extension's messages are in it");
     assert.equal(bundle['Unified Inference: API key saved.'], 'Unified Inference: API key saved.');
   });
 
@@ -43,7 +46,8 @@ describe('message bundle (l10n/bundle.l10n.json)', function () {
   });
 
   it('fails for a new message that is not in the bundle, and names it', () => {
-    const source = "import * as vscode from 'vscode';\nexport const note = (n: string): string => vscode.l10n.t('Saved {0}.', n);\n";
+    const source =
+      "import * as vscode from 'vscode';\nexport const note = (n: string): string => vscode.l10n.t('Saved {0}.', n);\n";
     const missing = check(source, {});
     assert.equal(missing.status, 1);
     assert.match(missing.output, /missing: "Saved \{0\}\."/);
@@ -57,18 +61,29 @@ describe('message bundle (l10n/bundle.l10n.json)', function () {
   });
 
   it('refuses a message it cannot read (a template with values, a variable) and a {n} with no value', () => {
-    const templated = check("import { l10n } from 'vscode';\nexport const f = (n: string): string => l10n.t(`Saved ${n}.`);\n", {});
+    const templated = check(
+      "import { l10n } from 'vscode';\nexport const f = (n: string): string => l10n.t(`Saved ${n}.`);\n",
+      {},
+    );
     assert.equal(templated.status, 1);
     assert.match(templated.output, /feature\.ts:2: the first argument of l10n\.t must be a literal string/);
-    const unfilled = check("import * as vscode from 'vscode';\nvscode.l10n.t('Saved {0} of {1}.', 3);\n", { 'Saved {0} of {1}.': 'Saved {0} of {1}.' });
+    const unfilled = check("import * as vscode from 'vscode';\nvscode.l10n.t('Saved {0} of {1}.', 3);\n", {
+      'Saved {0} of {1}.': 'Saved {0} of {1}.',
+    });
     assert.equal(unfilled.status, 1);
     assert.match(unfilled.output, /uses \{1\} but l10n\.t gets 1 value/);
   });
 
   it('writes the bundle the way @vscode/l10n-dev does: message to itself, with a comment in the key', () => {
-    writeFileSync(join(scratch, 'src', 'feature.ts'), "import * as vscode from 'vscode';\nvscode.l10n.t('B {0}', 1);\nvscode.l10n.t({ message: 'A', comment: ['the letter'] });\n");
+    writeFileSync(
+      join(scratch, 'src', 'feature.ts'),
+      "import * as vscode from 'vscode';\nvscode.l10n.t('B {0}', 1);\nvscode.l10n.t({ message: 'A', comment: ['the letter'] });\n",
+    );
     const result = bundleScript('--src', join(scratch, 'src'), '--bundle', join(scratch, 'out', 'bundle.l10n.json'));
     assert.equal(result.status, 0, result.output);
-    assert.deepEqual(JSON.parse(readFileSync(join(scratch, 'out', 'bundle.l10n.json'), 'utf8')), { 'A/the letter': { message: 'A', comment: ['the letter'] }, 'B {0}': 'B {0}' });
+    assert.deepEqual(JSON.parse(readFileSync(join(scratch, 'out', 'bundle.l10n.json'), 'utf8')), {
+      'A/the letter': { message: 'A', comment: ['the letter'] },
+      'B {0}': 'B {0}',
+    });
   });
 });

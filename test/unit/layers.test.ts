@@ -15,7 +15,10 @@ function checkTree(files: Record<string, string>): { status: number | null; outp
       mkdirSync(join(root, path, '..'), { recursive: true });
       writeFileSync(join(root, path), text);
     }
-    const result = spawnSync(process.execPath, [join(repo, 'scripts', 'checkLayers.mjs'), root], { encoding: 'utf8', cwd: root });
+    const result = spawnSync(process.execPath, [join(repo, 'scripts', 'checkLayers.mjs'), root], {
+      encoding: 'utf8',
+      cwd: root,
+    });
     return { status: result.status, output: result.stdout + result.stderr };
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -30,7 +33,8 @@ describe('layer check (fails the build on a forbidden import)', () => {
 
   it('passes imports that follow the arrows', () => {
     const result = checkTree({
-      'core/a.ts': "import { request } from 'undici';\nimport { x } from './b';\nimport 'node:fs';\nimport type { P } from '../shared/p';",
+      'core/a.ts':
+        "import { request } from 'undici';\nimport { x } from './b';\nimport 'node:fs';\nimport type { P } from '../shared/p';",
       'shared/p.ts': "export * from './q';",
       'webview/chat/m.ts': "import { marked } from 'marked';\nimport type { P } from '../../shared/p';",
       'extension/e.ts': "import * as vscode from 'vscode';\nimport { a } from '../core/a';\nimport * as fs from 'fs';",
@@ -51,17 +55,35 @@ describe('layer check (fails the build on a forbidden import)', () => {
   ];
   it('passes an extension feature importing a lower service folder', () => {
     const result = checkTree({
-      'extension/chat/panel.ts': "import { a } from '../models/modelCatalog';\nimport { b } from './local';\nimport { c } from '../config';",
-      'extension/models/modelCatalog.ts': "import * as vscode from 'vscode';\nimport { g } from '../gateway/connection';",
+      'extension/chat/panel.ts':
+        "import { a } from '../models/modelCatalog';\nimport { b } from './local';\nimport { c } from '../config';",
+      'extension/models/modelCatalog.ts':
+        "import * as vscode from 'vscode';\nimport { g } from '../gateway/connection';",
     });
     assert.equal(result.status, 0, result.output);
   });
 
   const sideways: [string, string, RegExp][] = [
-    ['extension/models/a.ts', "import { c } from '../chat/chatController';", /src\/extension\/models may not import from src\/extension\/chat/],
-    ['extension/media/a.ts', "import { s } from '../search/index';", /src\/extension\/media may not import from src\/extension\/search \(same tier/],
-    ['extension/gateway/a.ts', "import { x } from '../extension';", /src\/extension\/gateway may not import from src\/extension\/extension\.ts/],
-    ['extension/newFeature/a.ts', "import { x } from '../config';", /src\/extension\/newFeature has no place in EXTENSION_TIERS/],
+    [
+      'extension/models/a.ts',
+      "import { c } from '../chat/chatController';",
+      /src\/extension\/models may not import from src\/extension\/chat/,
+    ],
+    [
+      'extension/media/a.ts',
+      "import { s } from '../search/index';",
+      /src\/extension\/media may not import from src\/extension\/search \(same tier/,
+    ],
+    [
+      'extension/gateway/a.ts',
+      "import { x } from '../extension';",
+      /src\/extension\/gateway may not import from src\/extension\/extension\.ts/,
+    ],
+    [
+      'extension/newFeature/a.ts',
+      "import { x } from '../config';",
+      /src\/extension\/newFeature has no place in EXTENSION_TIERS/,
+    ],
   ];
   for (const [file, text, message] of sideways) {
     it(`fails on ${file}: ${text}`, () => {
@@ -82,7 +104,10 @@ describe('layer check (fails the build on a forbidden import)', () => {
     });
 
     it('fails a file under src/extension that never reaches vscode', () => {
-      const result = checkTree({ 'extension/chat/pure.ts': "import { r } from '../../core/chat/replyRunner';", 'core/chat/replyRunner.ts': 'export const r = 1;' });
+      const result = checkTree({
+        'extension/chat/pure.ts': "import { r } from '../../core/chat/replyRunner';",
+        'core/chat/replyRunner.ts': 'export const r = 1;',
+      });
       assert.equal(result.status, 1);
       assert.match(result.output, /extension\/chat\/pure\.ts: host-free .*move it to src\/core/);
     });
@@ -100,10 +125,20 @@ describe('layer check (fails the build on a forbidden import)', () => {
     });
 
     it('lets the files on HOST_FREE_ALLOWED stay', () => {
-      const listed = spawnSync(process.execPath, ['--input-type=module', '-e', `import { HOST_FREE_ALLOWED } from ${JSON.stringify(pathToFileURL(join(repo, 'scripts', 'checkLayers.mjs')).href)}; console.log(JSON.stringify(HOST_FREE_ALLOWED));`], { encoding: 'utf8' });
+      const listed = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { HOST_FREE_ALLOWED } from ${JSON.stringify(pathToFileURL(join(repo, 'scripts', 'checkLayers.mjs')).href)}; console.log(JSON.stringify(HOST_FREE_ALLOWED));`,
+        ],
+        { encoding: 'utf8' },
+      );
       const allowed = JSON.parse(listed.stdout) as string[];
       assert.ok(allowed.length > 0 && allowed.length <= 5, 'the list stays short');
-      const files = Object.fromEntries(allowed.map((name) => [`extension/${name.endsWith('/') ? `${name}x.ts` : name}`, 'export const x = 1;']));
+      const files = Object.fromEntries(
+        allowed.map((name) => [`extension/${name.endsWith('/') ? `${name}x.ts` : name}`, 'export const x = 1;']),
+      );
       const result = checkTree(files);
       assert.equal(result.status, 0, result.output);
     });

@@ -25,7 +25,10 @@ function vscodeStandIn(bundleText: string): Record<string, unknown> {
   return api;
 }
 
-const vendorFilesLoaded = (): string[] => Object.keys(require.cache).filter((file) => file.startsWith(VENDOR)).sort();
+const vendorFilesLoaded = (): string[] =>
+  Object.keys(require.cache)
+    .filter((file) => file.startsWith(VENDOR))
+    .sort();
 
 describe("the extension bundle's lazily loaded libraries", () => {
   type Load = (request: string, parent: unknown, isMain: boolean) => unknown;
@@ -58,7 +61,10 @@ describe("the extension bundle's lazily loaded libraries", () => {
     // Text only these libraries carry (undici's HTTP/1 parser, marked's lexer rules, diff's algorithm).
     for (const marker of ['llhttp', 'blockSkip', 'diffWithOptionsObj']) {
       assert.ok(!bundle.includes(marker), `dist/extension.js holds ${marker}`);
-      assert.ok(['undici.js', 'marked.js', 'diff.js'].some((file) => readFileSync(join(VENDOR, file), 'utf8').includes(marker)), `dist/vendor/ holds ${marker}`);
+      assert.ok(
+        ['undici.js', 'marked.js', 'diff.js'].some((file) => readFileSync(join(VENDOR, file), 'utf8').includes(marker)),
+        `dist/vendor/ holds ${marker}`,
+      );
     }
   });
 });

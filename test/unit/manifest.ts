@@ -25,7 +25,8 @@ export function readManifest<T>(): T {
       return key !== undefined && Object.hasOwn(nls, key) ? nls[key] : value;
     }
     if (Array.isArray(value)) return value.map(resolve);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
     return value;
   };
   return resolve(readRawManifest()) as T;

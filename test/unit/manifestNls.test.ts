@@ -9,7 +9,8 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 function strings(value: Json, path = ''): { path: string; value: string }[] {
   if (typeof value === 'string') return [{ path, value }];
   if (Array.isArray(value)) return value.flatMap((item, i) => strings(item, `${path}[${i}]`));
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([key, item]) => strings(item, path ? `${path}.${key}` : key));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, item]) => strings(item, path ? `${path}.${key}` : key));
   return [];
 }
 
@@ -39,7 +40,12 @@ const USER_FACING: RegExp[] = [
   'contributes.submenus[].label',
   'contributes.mcpServerDefinitionProviders[].label',
   'contributes.languageModelChatProviders[].displayName',
-].map((pattern) => new RegExp(`^${pattern.replace(/\./g, '\\.').replace(/\[\]/g, '\\[\\d+\\]').replace(/\*\*/g, '.+').replace(/\*/g, '[^.\\[]+')}$`));
+].map(
+  (pattern) =>
+    new RegExp(
+      `^${pattern.replace(/\./g, '\\.').replace(/\[\]/g, '\\[\\d+\\]').replace(/\*\*/g, '.+').replace(/\*/g, '[^.\\[]+')}$`,
+    ),
+);
 
 /** The user-facing fields that hold a literal text instead of a %key%. */
 function literals(manifest: Json): string[] {
@@ -64,7 +70,10 @@ describe('package.json localization (package.nls.json)', () => {
 
   it('has no key package.json does not use, and only non-empty texts', () => {
     const usedKeys = new Set(used.map(({ key }) => key));
-    assert.deepEqual(Object.keys(nls).filter((key) => !usedKeys.has(key)), []);
+    assert.deepEqual(
+      Object.keys(nls).filter((key) => !usedKeys.has(key)),
+      [],
+    );
     for (const [key, text] of Object.entries(nls)) {
       assert.match(key, /^[\w.-]+$/, `${key}: VS Code only replaces keys of word characters, dots and dashes`);
       assert.ok(typeof text === 'string' && text.trim() !== '', `${key} has a text`);
@@ -76,7 +85,12 @@ describe('package.json localization (package.nls.json)', () => {
   });
 
   it('names the path of a new literal (the check above can fail)', () => {
-    const changed = structuredClone(manifest) as { contributes: { commands: { title: string }[]; configuration: { properties: Record<string, { markdownDescription?: string }> } } };
+    const changed = structuredClone(manifest) as {
+      contributes: {
+        commands: { title: string }[];
+        configuration: { properties: Record<string, { markdownDescription?: string }> };
+      };
+    };
     changed.contributes.commands[0]!.title = 'Set API Key';
     const [firstSetting] = Object.keys(changed.contributes.configuration.properties);
     changed.contributes.configuration.properties[firstSetting!]!.markdownDescription = 'The gateway address.';

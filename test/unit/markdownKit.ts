@@ -31,7 +31,11 @@ export function recorder(): Recorded {
 }
 
 /** A StreamingMarkdown whose frames run only when the test says so. */
-export function manual(actions: MarkdownActions = recorder()): { view: StreamingMarkdown; element: HTMLElement; frame(): boolean } {
+export function manual(actions: MarkdownActions = recorder()): {
+  view: StreamingMarkdown;
+  element: HTMLElement;
+  frame(): boolean;
+} {
   const element = doc.createElement('div');
   doc.body.append(element);
   const queue: (() => void)[] = [];
@@ -51,7 +55,11 @@ export function manual(actions: MarkdownActions = recorder()): { view: Streaming
  * Streams `text` into a new StreamingMarkdown in slices of `sliceSize()` characters, running a
  * frame after those where `frameNow()` says so, then finish().
  */
-export function streamSliced(text: string, sliceSize: () => number, frameNow: () => boolean): ReturnType<typeof manual> {
+export function streamSliced(
+  text: string,
+  sliceSize: () => number,
+  frameNow: () => boolean,
+): ReturnType<typeof manual> {
   const streamed = manual();
   for (let at = 0; at < text.length;) {
     const size = sliceSize();

@@ -24,7 +24,10 @@ export interface WorkMeter {
 export function meterWork(): WorkMeter {
   let work: Work = { lexed: 0, sanitized: 0, highlighted: 0 };
   let depth = 0;
-  const lexer = Lexer.prototype as unknown as Record<'blockTokens' | 'inlineTokens', (this: unknown, src: string, ...rest: unknown[]) => unknown>;
+  const lexer = Lexer.prototype as unknown as Record<
+    'blockTokens' | 'inlineTokens',
+    (this: unknown, src: string, ...rest: unknown[]) => unknown
+  >;
   const originals = { blockTokens: lexer.blockTokens, inlineTokens: lexer.inlineTokens };
   for (const name of ['blockTokens', 'inlineTokens'] as const) {
     const original = originals[name];
@@ -46,10 +49,10 @@ export function meterWork(): WorkMeter {
   };
   const highlight = hljs.highlight;
   const call = highlight as (this: unknown, ...args: unknown[]) => ReturnType<typeof hljs.highlight>;
-  hljs.highlight = ((code: string, ...rest: unknown[]) => {
+  hljs.highlight = (code: string, ...rest: unknown[]) => {
     work.highlighted += code.length;
     return call.call(hljs, code, ...rest);
-  });
+  };
   return {
     take() {
       const taken = work;

@@ -38,25 +38,43 @@ describe('@unified participant: history', () => {
 
   it('finds the last answer to read aloud, never a /speak note', () => {
     assert.equal(lastAnswer(turns), 'Two-way.');
-    assert.equal(lastAnswer([{ kind: 'request', prompt: 'x' }, { kind: 'response', markdown: '  ' }]), undefined);
+    assert.equal(
+      lastAnswer([
+        { kind: 'request', prompt: 'x' },
+        { kind: 'response', markdown: '  ' },
+      ]),
+      undefined,
+    );
     assert.equal(lastAnswer([]), undefined);
   });
 });
 
 describe('@unified participant: speech text', () => {
   it('reads markdown as prose: no syntax, no addresses, code announced', () => {
-    const spoken = speechText('# Title\n\nSome **bold** and `code`, a [link](https://x.test) and ![pic](a.png).\n\n- one\n- two\n\n```js\nlet a = 1;\n```\n> quoted <b>html</b>');
+    const spoken = speechText(
+      '# Title\n\nSome **bold** and `code`, a [link](https://x.test) and ![pic](a.png).\n\n- one\n- two\n\n```js\nlet a = 1;\n```\n> quoted <b>html</b>',
+    );
     assert.equal(spoken, 'Title.\nSome bold and code, a link and pic.\none\ntwo\n (code block omitted) \nquoted html');
     assert.doesNotMatch(spoken, /https|\*|`|let a/);
   });
 });
 
 describe('@unified participant: model choice', () => {
-  const models = [model('sim-x/embed', { type: 'embedding' }), model('sim-openai/gpt-sim-mini'), model('sim-anthropic/claude-sim-sonnet'), model('sim-openai/tts-sim')];
+  const models = [
+    model('sim-x/embed', { type: 'embedding' }),
+    model('sim-openai/gpt-sim-mini'),
+    model('sim-anthropic/claude-sim-sonnet'),
+    model('sim-openai/tts-sim'),
+  ];
 
   it('uses the configured default (with its provider when listed), else the first of the category', () => {
-    assert.deepEqual(chooseModel('chat', 'sim-anthropic/claude-sim-sonnet', models), { id: 'sim-anthropic/claude-sim-sonnet', provider: 'sim-anthropic' });
-    assert.deepEqual(chooseModel('chat', 'unlisted/model::delay-chunks=5', models), { id: 'unlisted/model::delay-chunks=5' });
+    assert.deepEqual(chooseModel('chat', 'sim-anthropic/claude-sim-sonnet', models), {
+      id: 'sim-anthropic/claude-sim-sonnet',
+      provider: 'sim-anthropic',
+    });
+    assert.deepEqual(chooseModel('chat', 'unlisted/model::delay-chunks=5', models), {
+      id: 'unlisted/model::delay-chunks=5',
+    });
     assert.deepEqual(chooseModel('chat', '', models), { id: 'sim-openai/gpt-sim-mini', provider: 'sim-openai' });
     assert.deepEqual(chooseModel('speech', '', models), { id: 'sim-openai/tts-sim', provider: 'sim-openai' });
     assert.equal(chooseModel('image', '', models), undefined);
@@ -67,7 +85,12 @@ describe('@unified participant: model choice', () => {
 describe('@unified participant: /models markdown', () => {
   it('groups by category, marks defaults and degraded providers, escapes ids', () => {
     const md = modelsMarkdown(
-      [model('sim-openai/gpt-sim'), model('sim-google/gemini-sim-flash', { provider_info: { status: 'degraded' } }), model('sim-openai/tts-sim'), model('odd`id*<b>')],
+      [
+        model('sim-openai/gpt-sim'),
+        model('sim-google/gemini-sim-flash', { provider_info: { status: 'degraded' } }),
+        model('sim-openai/tts-sim'),
+        model('odd`id*<b>'),
+      ],
       { ...NO_DEFAULTS, chat: 'sim-openai/gpt-sim', image: 'gone/model' },
       Date.UTC(2026, 10, 22, 8, 30),
     );
@@ -91,7 +114,10 @@ describe('@unified participant: /quota markdown', () => {
 
   it('shows the balance, the reset (absolute and relative) and the session spend', () => {
     const answer = quotaMarkdown({ kind: 'ok', reading }, spend, now);
-    assert.equal(answer.markdown, '**Balance: $12.34**  \nReset: 2026-12-01 00:00 UTC (resets in 8 d 14 h)  \nSpent this session: $0.50');
+    assert.equal(
+      answer.markdown,
+      '**Balance: $12.34**  \nReset: 2026-12-01 00:00 UTC (resets in 8 d 14 h)  \nSpent this session: $0.50',
+    );
     assert.deepEqual(answer.actions, []);
   });
 
@@ -100,9 +126,21 @@ describe('@unified participant: /quota markdown', () => {
       [{ kind: 'noBaseUrl' }, /gateway address is not set/, ['setBaseUrl']],
       [{ kind: 'noKey' }, /No API key is set/, ['setApiKey']],
       [{ kind: 'badKey', message: 'HTTP 401 *bad*' }, /refused the API key: HTTP 401 \\\*bad\\\*/, ['setApiKey']],
-      [{ kind: 'offline', message: 'Could not reach the gateway' }, /cannot be reached: Could not reach the gateway  \nNo balance has been read yet\./, ['refreshCredits']],
-      [{ kind: 'offline', message: 'down', last: reading }, /Last known balance: \$12\.34 \(read 2026-11-22 09:59 UTC\)/, ['refreshCredits']],
-      [{ kind: 'outOfCredits', last: reading }, /\*\*Out of credits\*\*.*\n.*Reset: 2026-12-01 00:00 UTC/, ['refreshCredits']],
+      [
+        { kind: 'offline', message: 'Could not reach the gateway' },
+        /cannot be reached: Could not reach the gateway  \nNo balance has been read yet\./,
+        ['refreshCredits'],
+      ],
+      [
+        { kind: 'offline', message: 'down', last: reading },
+        /Last known balance: \$12\.34 \(read 2026-11-22 09:59 UTC\)/,
+        ['refreshCredits'],
+      ],
+      [
+        { kind: 'outOfCredits', last: reading },
+        /\*\*Out of credits\*\*.*\n.*Reset: 2026-12-01 00:00 UTC/,
+        ['refreshCredits'],
+      ],
       [{ kind: 'error', message: 'HTTP 500' }, /could not be read: HTTP 500/, ['refreshCredits']],
     ];
     for (const [state, pattern, actions] of cases) {
@@ -115,11 +153,26 @@ describe('@unified participant: /quota markdown', () => {
 
 describe('@unified participant: followups', () => {
   it('offers the next useful step after a completed response only', () => {
-    assert.deepEqual(followupsFor({ command: '', outcome: 'done' }).map((f) => f.command), ['speak']);
-    assert.deepEqual(followupsFor({ command: 'research', outcome: 'done' }).map((f) => f.command), ['speak']);
-    assert.deepEqual(followupsFor({ command: 'models', outcome: 'done' }).map((f) => [f.label, f.command]), [['Show my balance', 'quota']]);
-    assert.deepEqual(followupsFor({ command: 'quota', outcome: 'done' }).map((f) => f.command), ['models']);
-    assert.deepEqual(followupsFor({ command: '', outcome: 'outOfCredits' }).map((f) => f.command), ['quota']);
+    assert.deepEqual(
+      followupsFor({ command: '', outcome: 'done' }).map((f) => f.command),
+      ['speak'],
+    );
+    assert.deepEqual(
+      followupsFor({ command: 'research', outcome: 'done' }).map((f) => f.command),
+      ['speak'],
+    );
+    assert.deepEqual(
+      followupsFor({ command: 'models', outcome: 'done' }).map((f) => [f.label, f.command]),
+      [['Show my balance', 'quota']],
+    );
+    assert.deepEqual(
+      followupsFor({ command: 'quota', outcome: 'done' }).map((f) => f.command),
+      ['models'],
+    );
+    assert.deepEqual(
+      followupsFor({ command: '', outcome: 'outOfCredits' }).map((f) => f.command),
+      ['quota'],
+    );
     assert.deepEqual(followupsFor({ command: '', outcome: 'error' }), []);
     assert.deepEqual(followupsFor(undefined), []);
     assert.deepEqual(followupsFor({ something: 'else' }), []);

@@ -10,10 +10,16 @@ import { readManifest, REPO_ROOT } from './manifest';
 // fails here.
 
 const LINK = /(!?)\[((?:[^\]\\]|\\.)*)\]\(([^)\s]+)\)/g;
-const DOC_PAGES = readdirSync(join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+const DOC_PAGES = readdirSync(join(REPO_ROOT, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => `docs/${f}`);
 const PAGES = ['README.md', ...DOC_PAGES];
 
-interface Link { page: string; image: boolean; target: string }
+interface Link {
+  page: string;
+  image: boolean;
+  target: string;
+}
 
 function read(path: string): string {
   return readFileSync(join(REPO_ROOT, path), 'utf8');
@@ -34,14 +40,19 @@ function headings(text: string): string[] {
 
 /** The anchor GitHub, the Marketplace and VS Code (marked's GFM heading ids) give a heading of plain words. */
 function slug(heading: string): string {
-  return heading.toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s/g, '-');
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .replace(/\s/g, '-');
 }
 
 function marketplaceReadme(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ui-readme-'));
   try {
     const out = join(dir, 'README.md');
-    const result = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'marketplaceReadme.mjs'), out], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts', 'marketplaceReadme.mjs'), out], {
+      encoding: 'utf8',
+    });
     assert.equal(result.status, 0, result.stderr);
     return readFileSync(out, 'utf8');
   } finally {
@@ -58,7 +69,11 @@ describe('README and docs links', () => {
         const [file = '', anchor] = target.split('#');
         const resolved = file === '' ? page : posix.normalize(posix.join(posix.dirname(page), file));
         assert.ok(existsSync(join(REPO_ROOT, resolved)), `${page}: ${target} leads to ${resolved}, which exists`);
-        if (anchor !== undefined) assert.ok(headings(read(resolved)).map(slug).includes(anchor), `${page}: ${target} names a heading of ${resolved}`);
+        if (anchor !== undefined)
+          assert.ok(
+            headings(read(resolved)).map(slug).includes(anchor),
+            `${page}: ${target} names a heading of ${resolved}`,
+          );
       }
     }
   });
@@ -66,14 +81,27 @@ describe('README and docs links', () => {
   it('from the README go to docs pages, pictures in media/ or https only (what the package carries)', () => {
     for (const { image, target } of links('README.md')) {
       if (/^(https:|#)/.test(target)) continue;
-      if (image) assert.match(target, /^media\/screenshots\/[\w-]+\.jpg$/, `${target}: a README picture is a screenshot the .vsix carries`);
-      else assert.match(target, /^docs\/[\w-]+\.md(#[\w-]+)?$/, `${target}: a README link is a docs page (CONTRIBUTING.md is not in the package: name it as text)`);
+      if (image)
+        assert.match(
+          target,
+          /^media\/screenshots\/[\w-]+\.jpg$/,
+          `${target}: a README picture is a screenshot the .vsix carries`,
+        );
+      else
+        assert.match(
+          target,
+          /^docs\/[\w-]+\.md(#[\w-]+)?$/,
+          `${target}: a README link is a docs page (CONTRIBUTING.md is not in the package: name it as text)`,
+        );
     }
   });
 
   it('reach every docs page from the README', () => {
     const linked = new Set(links('README.md').map((l) => l.target.replace(/#.*/, '')));
-    assert.deepEqual(DOC_PAGES.filter((page) => !linked.has(page)), []);
+    assert.deepEqual(
+      DOC_PAGES.filter((page) => !linked.has(page)),
+      [],
+    );
   });
 
   it('have headings of plain words, each anchor unique across the README and docs', () => {
@@ -84,7 +112,10 @@ describe('README and docs links', () => {
       for (const heading of headings(read(page))) {
         assert.match(heading, /^[A-Za-z0-9 -]+$/, `${page}: "${heading}" is plain words`);
         const anchor = slug(heading);
-        assert.ok(!seen.has(anchor), `${page}: "${heading}" has the anchor #${anchor} of a heading in ${seen.get(anchor)}`);
+        assert.ok(
+          !seen.has(anchor),
+          `${page}: "${heading}" has the anchor #${anchor} of a heading in ${seen.get(anchor)}`,
+        );
         seen.set(anchor, page);
       }
     }
@@ -103,11 +134,15 @@ describe('README and docs links', () => {
         assert.ok(anchors.has(target.slice(1)), `${target} names a heading of the page`);
       }
     }
-    for (const docPage of DOC_PAGES) assert.ok(page.includes(read(docPage).split('\n')[0] ?? ''), `${docPage} is in the page`);
+    for (const docPage of DOC_PAGES)
+      assert.ok(page.includes(read(docPage).split('\n')[0] ?? ''), `${docPage} is in the page`);
   });
 
   it('are packaged from the one page: npm run package hands vsce the Marketplace README', () => {
     const scripts = readManifest<{ scripts: Record<string, string> }>().scripts;
-    assert.match(scripts.package ?? '', /node scripts\/marketplaceReadme\.mjs && vsce package .*--readme-path dist-vsix\/README\.md/);
+    assert.match(
+      scripts.package ?? '',
+      /node scripts\/marketplaceReadme\.mjs && vsce package .*--readme-path dist-vsix\/README\.md/,
+    );
   });
 });

@@ -1,11 +1,31 @@
 import * as assert from 'node:assert/strict';
 import { appendPage, chunkPages, uniqueJobs } from '../../src/core/research/jobPages';
-import { demoteHeadings, failureReason, lookOf, outcomeMessage, relativeAge, reportMarkdown } from '../../src/core/research/jobPresentation';
-import { describeFilter, DEFAULT_QUERY, inProgressQuery, jobsByIdQuery, listQuery } from '../../src/core/research/researchQuery';
+import {
+  demoteHeadings,
+  failureReason,
+  lookOf,
+  outcomeMessage,
+  relativeAge,
+  reportMarkdown,
+} from '../../src/core/research/jobPresentation';
+import {
+  describeFilter,
+  DEFAULT_QUERY,
+  inProgressQuery,
+  jobsByIdQuery,
+  listQuery,
+} from '../../src/core/research/researchQuery';
 import { readManifest } from './manifest';
 
 const now = Date.parse('2026-11-22T10:00:00.000Z');
-const job = { id: 'a1b2', status: 'running', title: 'Vector databases', topic: 'Compare vector databases', createdAt: '2026-11-22T09:57:00.000Z', updatedAt: '2026-11-22T09:58:00.000Z' };
+const job = {
+  id: 'a1b2',
+  status: 'running',
+  title: 'Vector databases',
+  topic: 'Compare vector databases',
+  createdAt: '2026-11-22T09:57:00.000Z',
+  updatedAt: '2026-11-22T09:58:00.000Z',
+};
 
 describe('research view: queries', () => {
   it('lists newest first with no filter', () => {
@@ -14,17 +34,34 @@ describe('research view: queries', () => {
   });
 
   it('builds where clauses from status and topic text, combined with and', () => {
-    assert.deepEqual(listQuery({ status: 'succeeded', text: '', sort: 'title' }, 2, 20), { limit: 20, page: 2, sort: 'title', where: { status: { in: ['succeeded', 'completed'] } } });
+    assert.deepEqual(listQuery({ status: 'succeeded', text: '', sort: 'title' }, 2, 20), {
+      limit: 20,
+      page: 2,
+      sort: 'title',
+      where: { status: { in: ['succeeded', 'completed'] } },
+    });
     const both = listQuery({ status: 'inProgress', text: ' vector ', sort: 'updated' }, 1, 20);
     assert.equal(both.sort, '-updatedAt');
-    assert.deepEqual(both.where, { and: [{ status: { not_in: ['succeeded', 'completed', 'failed', 'error', 'cancelled', 'canceled', 'timeout'] } }, { topic: { contains: 'vector' } }] });
-    assert.equal(describeFilter({ status: 'failed', text: 'x', sort: 'newest' }), 'Filter: Failed or cancelled, topic contains "x"');
+    assert.deepEqual(both.where, {
+      and: [
+        { status: { not_in: ['succeeded', 'completed', 'failed', 'error', 'cancelled', 'canceled', 'timeout'] } },
+        { topic: { contains: 'vector' } },
+      ],
+    });
+    assert.equal(
+      describeFilter({ status: 'failed', text: 'x', sort: 'newest' }),
+      'Filter: Failed or cancelled, topic contains "x"',
+    );
   });
 });
 
 describe('research polling: queries', () => {
   it('polls every non-terminal status (unknown ones too), newest first, 100 at once', () => {
-    assert.deepEqual(inProgressQuery(), { where: { status: { not_in: ['succeeded', 'completed', 'failed', 'error', 'cancelled', 'canceled', 'timeout'] } }, limit: 100, sort: '-createdAt' });
+    assert.deepEqual(inProgressQuery(), {
+      where: { status: { not_in: ['succeeded', 'completed', 'failed', 'error', 'cancelled', 'canceled', 'timeout'] } },
+      limit: 100,
+      sort: '-createdAt',
+    });
   });
 
   it('reads finished jobs by id through the list when their detail is unavailable', () => {
@@ -41,14 +78,26 @@ describe('research view: pages', () => {
     const first = [j('9'), j('8'), j('7')];
     // A new job "10" pushed "7" onto the next page: it comes again.
     const next = appendPage([first], [j('7', 'failed'), j('6'), j('5')]);
-    assert.deepEqual(next.flat().map((job) => job.id), ['9', '8', '7', '6', '5']);
+    assert.deepEqual(
+      next.flat().map((job) => job.id),
+      ['9', '8', '7', '6', '5'],
+    );
     assert.equal(next[0]![2]!.status, 'failed', 'the repeated job keeps its place and takes the newer fields');
-    assert.deepEqual(appendPage([], [j('1'), j('1'), j('2')]).flat().map((job) => job.id), ['1', '2']);
+    assert.deepEqual(
+      appendPage([], [j('1'), j('1'), j('2')])
+        .flat()
+        .map((job) => job.id),
+      ['1', '2'],
+    );
   });
 
   it('cuts a window read again into pages, each id once', () => {
     const ids = (pages: { id: string }[][]): string[][] => pages.map((page) => page.map((job) => job.id));
-    assert.deepEqual(ids(chunkPages([j('5'), j('4'), j('4'), j('3'), j('2'), j('1')], 2)), [['5', '4'], ['3', '2'], ['1']]);
+    assert.deepEqual(ids(chunkPages([j('5'), j('4'), j('4'), j('3'), j('2'), j('1')], 2)), [
+      ['5', '4'],
+      ['3', '2'],
+      ['1'],
+    ]);
     assert.deepEqual(chunkPages([], 20), [[]]);
   });
 
@@ -59,7 +108,10 @@ describe('research view: pages', () => {
 
 describe('research view: jobs', () => {
   it('shows status and age, with icons per status', () => {
-    assert.deepEqual([lookOf(job, now).label, lookOf(job, now).description, lookOf(job, now).icon], ['Vector databases', 'running · 3 min ago', 'sync~spin']);
+    assert.deepEqual(
+      [lookOf(job, now).label, lookOf(job, now).description, lookOf(job, now).icon],
+      ['Vector databases', 'running · 3 min ago', 'sync~spin'],
+    );
     assert.equal(lookOf({ ...job, status: 'queued' }, now).icon, 'clock');
     assert.equal(lookOf({ ...job, status: 'succeeded' }, now).icon, 'pass');
     assert.equal(lookOf({ ...job, status: 'cancelled' }, now).icon, 'error');
@@ -84,8 +136,14 @@ describe('research view: jobs', () => {
 
   it('announces a finish, and a failure with the reason wherever the job gives it', () => {
     assert.equal(outcomeMessage(job, 'succeeded'), 'Research finished: Vector databases');
-    assert.equal(outcomeMessage({ ...job, status: 'failed', error: { message: 'Upstream timed out' } }, 'failed'), 'Research failed: Vector databases: Upstream timed out');
-    assert.equal(outcomeMessage({ ...job, status: 'failed', failureReason: 'No sources' }, 'failed'), 'Research failed: Vector databases: No sources');
+    assert.equal(
+      outcomeMessage({ ...job, status: 'failed', error: { message: 'Upstream timed out' } }, 'failed'),
+      'Research failed: Vector databases: Upstream timed out',
+    );
+    assert.equal(
+      outcomeMessage({ ...job, status: 'failed', failureReason: 'No sources' }, 'failed'),
+      'Research failed: Vector databases: No sources',
+    );
     assert.equal(outcomeMessage({ ...job, status: 'cancelled' }, 'failed'), 'Research failed: Vector databases');
   });
 });
@@ -95,7 +153,11 @@ describe('research report document', () => {
     ...job,
     status: 'succeeded',
     report: { markdown: '## Findings\n\nPostgres with pgvector is enough for most.' },
-    citations: ['https://example.com/a', { url: 'https://example.com/b(1)', title: 'B [draft]' }, { url: 'javascript:alert(1)', title: 'evil' }],
+    citations: [
+      'https://example.com/a',
+      { url: 'https://example.com/b(1)', title: 'B [draft]' },
+      { url: 'javascript:alert(1)', title: 'evil' },
+    ],
   };
 
   it('has title, facts, the report text and numbered sources', () => {
@@ -103,7 +165,7 @@ describe('research report document', () => {
     assert.match(text, /^# Vector databases/);
     assert.match(text, /\| Status \| succeeded \|/);
     assert.match(text, /\| Job id \| `a1b2` \|/);
-    assert.match(text, /#### Findings\n\nPostgres with pgvector/, 'the report\'s headings sit under ## Report');
+    assert.match(text, /#### Findings\n\nPostgres with pgvector/, "the report's headings sit under ## Report");
     assert.match(text, /1\. \[https:\/\/example\.com\/a\]\(https:\/\/example\.com\/a\)/);
     assert.match(text, /2\. \[B \\\[draft\\\]\]\(https:\/\/example\.com\/b%281%29\)/);
     assert.match(text, /3\. evil \(javascript:alert\(1\)\)/, 'a non-http source is text, not a link');
@@ -120,15 +182,40 @@ describe('research report document', () => {
   it('explains an unfinished job and shows a failure reason', () => {
     assert.match(reportMarkdown(job, job), /still in progress/);
     // The hint names the action that exists (package.json: "Refresh Report" in the report's title bar).
-    assert.match(reportMarkdown(job, job), /use Refresh Report \(the refresh button in the title bar of the report's editor or preview, or "Unified Inference: Refresh Report"/);
-    assert.match(reportMarkdown(job, { ...job, status: 'failed', error: 'No sources found' }), /The job failed:\*\* No sources found/);
+    assert.match(
+      reportMarkdown(job, job),
+      /use Refresh Report \(the refresh button in the title bar of the report's editor or preview, or "Unified Inference: Refresh Report"/,
+    );
+    assert.match(
+      reportMarkdown(job, { ...job, status: 'failed', error: 'No sources found' }),
+      /The job failed:\*\* No sources found/,
+    );
   });
 });
 
 describe('report headings', () => {
   it('shifts headings down two levels, not inside code fences, capped at six', () => {
-    const input = ['# Title', 'text # not a heading', '```md', '# inside a fence', '```', '##### Deep', '####### not a heading either'].join('\n');
-    assert.equal(demoteHeadings(input), ['### Title', 'text # not a heading', '```md', '# inside a fence', '```', '###### Deep', '####### not a heading either'].join('\n'));
+    const input = [
+      '# Title',
+      'text # not a heading',
+      '```md',
+      '# inside a fence',
+      '```',
+      '##### Deep',
+      '####### not a heading either',
+    ].join('\n');
+    assert.equal(
+      demoteHeadings(input),
+      [
+        '### Title',
+        'text # not a heading',
+        '```md',
+        '# inside a fence',
+        '```',
+        '###### Deep',
+        '####### not a heading either',
+      ].join('\n'),
+    );
   });
 });
 
@@ -140,7 +227,9 @@ describe('report actions in the manifest', () => {
     const command = manifest.contributes.commands.find((c) => c.command === 'unifiedInference.research.refreshReport');
     assert.equal(command?.title, 'Refresh Report');
     assert.match(command?.icon ?? '', /^\$\([a-z-]+\)$/);
-    const entry = manifest.contributes.menus['editor/title']?.find((c) => c.command === 'unifiedInference.research.refreshReport');
+    const entry = manifest.contributes.menus['editor/title']?.find(
+      (c) => c.command === 'unifiedInference.research.refreshReport',
+    );
     assert.ok(entry, 'an editor/title entry');
     assert.match(entry.when ?? '', /resourceScheme == unified-inference-research/);
     assert.match(entry.when ?? '', /unifiedInference\.research\.reportActive/);
@@ -149,6 +238,9 @@ describe('report actions in the manifest', () => {
 
   it('keeps the reveal command (for @unified /research) out of the palette', () => {
     assert.ok(manifest.contributes.commands.some((c) => c.command === 'unifiedInference.research.reveal'));
-    assert.equal(manifest.contributes.menus.commandPalette?.find((c) => c.command === 'unifiedInference.research.reveal')?.when, 'false');
+    assert.equal(
+      manifest.contributes.menus.commandPalette?.find((c) => c.command === 'unifiedInference.research.reveal')?.when,
+      'false',
+    );
   });
 });

@@ -10,7 +10,10 @@ describe('research job list', () => {
     list.replacePages([job('a'), job('b'), job('c')], 2);
     assert.equal(list.pageCount, 2);
     list.addPage([job('c', 'completed', 'newer'), job('d')]);
-    assert.deepEqual(list.jobs.map((j) => j.id), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(
+      list.jobs.map((j) => j.id),
+      ['a', 'b', 'c', 'd'],
+    );
     assert.equal(list.find('c')?.title, 'newer');
     list.addStarted(job('n', 'queued'));
     assert.deepEqual(list.jobs.map((j) => j.id).slice(0, 2), ['n', 'a']);
@@ -28,7 +31,7 @@ describe('research job list', () => {
     assert.equal(list.jobs.length, 1);
     list.track(job('a', 'completed'));
     assert.equal(list.jobs[0]?.status, 'completed');
-    assert.ok(list.inProgress.has('a'), 'finishing is ResearchJobs\' decision (it announces)');
+    assert.ok(list.inProgress.has('a'), "finishing is ResearchJobs' decision (it announces)");
     list.clear();
     assert.deepEqual([list.jobs.length, list.total, list.more, list.inProgress.size], [0, 0, false, 0]);
   });

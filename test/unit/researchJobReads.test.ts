@@ -6,7 +6,11 @@ import { DEFAULT_QUERY } from '../../src/core/research/researchQuery';
 const job = (id: string, status = 'completed'): ResearchJob => ({ id, status, topic: id });
 
 /** A list of `jobs` served in pages of the query's limit; `get` answers from `details` or throws. */
-function reader(jobs: ResearchJob[], details: Map<string, ResearchJob> = new Map(), listFails = false): ResearchReader & { readonly queries: ResearchListQuery[] } {
+function reader(
+  jobs: ResearchJob[],
+  details: Map<string, ResearchJob> = new Map(),
+  listFails = false,
+): ResearchReader & { readonly queries: ResearchListQuery[] } {
   const queries: ResearchListQuery[] = [];
   return {
     queries,
@@ -41,13 +45,21 @@ describe('research job reads', () => {
     const read = await readJobWindow(fake, DEFAULT_QUERY, 140);
     assert.equal(read.docs.length, 140);
     assert.equal(read.more, true);
-    assert.deepEqual(fake.queries.map((q) => [q.page, q.limit]), [[1, 100], [2, 100]]);
+    assert.deepEqual(
+      fake.queries.map((q) => [q.page, q.limit]),
+      [
+        [1, 100],
+        [2, 100],
+      ],
+    );
   });
 
   it('outcomes: the detail where it answers, else the list by id; a job the list lacks counts as listed (deleted)', async () => {
     const unreadable: string[] = [];
     const fake = reader([job('b', 'failed')], new Map([['a', job('a')]]));
-    const outcome = await readOutcomes(fake, ['a', 'b', 'gone'], new AbortController().signal, (id) => unreadable.push(id));
+    const outcome = await readOutcomes(fake, ['a', 'b', 'gone'], new AbortController().signal, (id) =>
+      unreadable.push(id),
+    );
     assert.deepEqual(unreadable, ['b', 'gone']);
     assert.deepEqual([...outcome.read.keys()].sort(), ['a', 'b']);
     assert.deepEqual([...outcome.listed].sort(), ['b', 'gone']);
@@ -55,7 +67,12 @@ describe('research job reads', () => {
   });
 
   it('outcomes: a failing list read by id is returned, and nothing counts as listed', async () => {
-    const outcome = await readOutcomes(reader([], new Map(), true), ['x'], new AbortController().signal, () => undefined);
+    const outcome = await readOutcomes(
+      reader([], new Map(), true),
+      ['x'],
+      new AbortController().signal,
+      () => undefined,
+    );
     assert.match(String(outcome.listFailure), /list down/);
     assert.equal(outcome.listed.size, 0);
   });
@@ -63,6 +80,9 @@ describe('research job reads', () => {
   it('outcomes: an abort is thrown at once', async () => {
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(readOutcomes(reader([]), ['x'], controller.signal, () => assert.fail('not reported')), /404/);
+    await assert.rejects(
+      readOutcomes(reader([]), ['x'], controller.signal, () => assert.fail('not reported')),
+      /404/,
+    );
   });
 });

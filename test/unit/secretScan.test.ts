@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { findSecretLeaks } from '../harness/secretScan';
 
-describe('the suite\'s secret scan of the files a run wrote', () => {
+describe("the suite's secret scan of the files a run wrote", () => {
   const key = 'uik-test/0a1b2c3d4e5f/abcdef012345';
   let dir: string;
 
@@ -26,7 +26,14 @@ describe('the suite\'s secret scan of the files a run wrote', () => {
       'clean.txt': `uik-test/ and ${Buffer.from('uik-test/').toString('base64')} and [redacted]`,
     };
     for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
-    const leaks = findSecretLeaks(dir, key).map((path) => basename(path)).sort();
-    assert.deepEqual(leaks, Object.keys(files).filter((name) => name !== 'clean.txt').sort());
+    const leaks = findSecretLeaks(dir, key)
+      .map((path) => basename(path))
+      .sort();
+    assert.deepEqual(
+      leaks,
+      Object.keys(files)
+        .filter((name) => name !== 'clean.txt')
+        .sort(),
+    );
   });
 });

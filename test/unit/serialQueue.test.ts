@@ -2,7 +2,10 @@ import * as assert from 'node:assert/strict';
 import { SerialQueue } from '../../src/shared/serialQueue';
 
 /** A task that waits until released, and notes when it starts and ends. */
-function gate(log: string[], name: string): { task: () => Promise<string>; release: () => void; fail: (error: Error) => void } {
+function gate(
+  log: string[],
+  name: string,
+): { task: () => Promise<string>; release: () => void; fail: (error: Error) => void } {
   let release!: () => void;
   let fail!: (error: Error) => void;
   const done = new Promise<void>((resolve, reject) => {
@@ -55,9 +58,9 @@ describe('SerialQueue', () => {
 
   it('a task that throws before its first await fails alone too', async () => {
     const queue = new SerialQueue();
-    const thrown = queue.run((() => {
+    const thrown = queue.run(() => {
       throw new Error('bad input');
-    }));
+    });
     await assert.rejects(thrown, /bad input/);
     assert.equal(await queue.run(() => Promise.resolve(1)), 1);
   });

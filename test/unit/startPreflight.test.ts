@@ -3,13 +3,33 @@
 import * as assert from 'node:assert/strict';
 import { NEEDED_FREE_BYTES, startPreflight, type StartFacts } from '../harness/startPreflight';
 
-const allCommands = { bash: true, flock: true, tar: true, gzip: true, npm: true, make: true, 'g++': true, python3: true, rg: true, 'apt-get': true, sudo: true };
+const allCommands = {
+  bash: true,
+  flock: true,
+  tar: true,
+  gzip: true,
+  npm: true,
+  make: true,
+  'g++': true,
+  python3: true,
+  rg: true,
+  'apt-get': true,
+  sudo: true,
+};
 
 /** A Debian x64 machine with everything, nothing installed yet, plenty of room. */
 function facts(overrides: Partial<StartFacts> = {}): StartFacts {
   return {
-    platform: 'linux', arch: 'x64', libc: 'glibc', wsl: false, hostInstalled: false, commands: allCommands,
-    gssapiHeader: true, canInstallPackages: true, freeBytes: 50e9, cacheDir: '/home/me/.cache/unified-inference-test-host',
+    platform: 'linux',
+    arch: 'x64',
+    libc: 'glibc',
+    wsl: false,
+    hostInstalled: false,
+    commands: allCommands,
+    gssapiHeader: true,
+    canInstallPackages: true,
+    freeBytes: 50e9,
+    cacheDir: '/home/me/.cache/unified-inference-test-host',
     ...overrides,
   };
 }
@@ -56,22 +76,33 @@ describe('npm start preflight', () => {
   });
 
   it('leaves ripgrep and the Kerberos headers to the installer when apt-get can run, and asks for them when it cannot', () => {
-    assert.deepEqual(startPreflight(facts({ commands: { ...allCommands, rg: false }, gssapiHeader: false })), { ok: true });
+    assert.deepEqual(startPreflight(facts({ commands: { ...allCommands, rg: false }, gssapiHeader: false })), {
+      ok: true,
+    });
     const noApt = message({ commands: { ...allCommands, rg: false, 'apt-get': false }, gssapiHeader: false });
     assert.match(noApt, /ripgrep, libkrb5-dev/);
     assert.match(noApt, /cannot add them without apt-get/);
-    assert.match(message({ commands: { ...allCommands, rg: false, sudo: false }, canInstallPackages: false }), /ripgrep/);
+    assert.match(
+      message({ commands: { ...allCommands, rg: false, sudo: false }, canInstallPackages: false }),
+      /ripgrep/,
+    );
   });
 
   it('asks for about 1 GB in the cache folder, and says how to move it', () => {
     const text = message({ freeBytes: NEEDED_FREE_BYTES - 1 });
     assert.match(text, /about 1 GB in \/home\/me\/\.cache\/unified-inference-test-host/);
     assert.match(text, /UNIFIED_INFERENCE_TEST_CACHE/);
-    assert.deepEqual(startPreflight(facts({ freeBytes: undefined })), { ok: true }, 'an unreadable disk is not a reason to refuse');
+    assert.deepEqual(
+      startPreflight(facts({ freeBytes: undefined })),
+      { ok: true },
+      'an unreadable disk is not a reason to refuse',
+    );
   });
 
   it('needs nothing more once the host is installed, but still refuses a platform it cannot run on', () => {
-    assert.deepEqual(startPreflight(facts({ hostInstalled: true, commands: {}, gssapiHeader: false, freeBytes: 0 })), { ok: true });
+    assert.deepEqual(startPreflight(facts({ hostInstalled: true, commands: {}, gssapiHeader: false, freeBytes: 0 })), {
+      ok: true,
+    });
     assert.match(message({ hostInstalled: true, platform: 'win32' }), /WSL/);
   });
 });

@@ -11,7 +11,9 @@ import { REPO_ROOT } from '../harness/testHost';
 const entry = require(join(REPO_ROOT, 'scripts', 'undiciEntry.js')) as Record<string, unknown>;
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The value members src/ imports from 'undici' (type-only imports need nothing at run time). */
@@ -29,7 +31,7 @@ function importedMembers(): string[] {
   return [...names].sort();
 }
 
-describe('the bundle\'s undici entry', () => {
+describe("the bundle's undici entry", () => {
   it('offers every member src/ imports, as the same object undici exports', () => {
     const members = importedMembers();
     assert.ok(members.includes('Agent') && members.includes('request'), `src/ imports: ${members.join(', ')}`);
@@ -42,7 +44,7 @@ describe('the bundle\'s undici entry', () => {
     assert.equal(interceptors.redirect, undici.interceptors.redirect);
   });
 
-  it('gives dispatchers undici\'s request methods, and request() reaches a server', async () => {
+  it("gives dispatchers undici's request methods, and request() reaches a server", async () => {
     const { createServer } = await import('node:http');
     const server = createServer((req, res) => res.end(`${req.method} ${req.url}`));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

@@ -17,7 +17,23 @@ describe('visible controls (a command as its approval card shows it)', () => {
 
   it('writes C0 and C1 controls as a shell user reads them, and other hidden characters as U+', () => {
     assert.equal(visibleText('a\tb\rc\x1b[2Kd\x00e\x7f\u0085'), 'a⟨\\t⟩b⟨\\r⟩c⟨\\x1b⟩[2Kd⟨\\x00⟩e⟨\\x7f⟩⟨\\x85⟩');
-    for (const [char, badge] of [['\u200B', 'U+200B'], ['\u200D', 'U+200D'], ['\u2066', 'U+2066'], ['\u2069', 'U+2069'], ['\u200F', 'U+200F'], ['\u061C', 'U+061C'], ['\uFEFF', 'U+FEFF'], ['\u00AD', 'U+00AD'], ['\u00A0', 'U+00A0'], ['\u3000', 'U+3000'], ['\u2028', 'U+2028'], ['\u3164', 'U+3164'], ['\uFE0F', 'U+FE0F'], ['\u{E0041}', 'U+E0041'], ['\uE000', 'U+E000']] as const) {
+    for (const [char, badge] of [
+      ['\u200B', 'U+200B'],
+      ['\u200D', 'U+200D'],
+      ['\u2066', 'U+2066'],
+      ['\u2069', 'U+2069'],
+      ['\u200F', 'U+200F'],
+      ['\u061C', 'U+061C'],
+      ['\uFEFF', 'U+FEFF'],
+      ['\u00AD', 'U+00AD'],
+      ['\u00A0', 'U+00A0'],
+      ['\u3000', 'U+3000'],
+      ['\u2028', 'U+2028'],
+      ['\u3164', 'U+3164'],
+      ['\uFE0F', 'U+FE0F'],
+      ['\u{E0041}', 'U+E0041'],
+      ['\uE000', 'U+E000'],
+    ] as const) {
       assert.equal(visibleText(`x${char}y`), `x⟨${badge}⟩y`, `U+${char.codePointAt(0)?.toString(16)}`);
     }
   });
@@ -33,7 +49,12 @@ describe('visible controls (a command as its approval card shows it)', () => {
   });
 
   it('leaves ordinary text alone: spaces, line breaks, accents, other scripts, emoji', () => {
-    for (const text of ['npm test && echo "done"', 'printf "a\\n" |\nwc -l', 'echo café naïve Ωμέγα 日本語 🙂 👍🏽', '']) {
+    for (const text of [
+      'npm test && echo "done"',
+      'printf "a\\n" |\nwc -l',
+      'echo café naïve Ωμέγα 日本語 🙂 👍🏽',
+      '',
+    ]) {
       assert.equal(visibleText(text), text);
       assert.equal(hasHiddenCharacters(text), false, text);
     }

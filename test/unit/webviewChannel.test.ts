@@ -1,8 +1,18 @@
 import * as assert from 'node:assert/strict';
-import { outlivesChatState, parseChatToHostMessage, type ChatToHostMessage, type HostToChatMessage } from '../../src/shared/chatProtocol';
-import { WebviewChannel, type ChannelWebview, type WebviewChannelOptions } from '../../src/extension/webview/webviewChannel';
+import {
+  outlivesChatState,
+  parseChatToHostMessage,
+  type ChatToHostMessage,
+  type HostToChatMessage,
+} from '../../src/shared/chatProtocol';
+import {
+  WebviewChannel,
+  type ChannelWebview,
+  type WebviewChannelOptions,
+} from '../../src/extension/webview/webviewChannel';
 
-type FromPage = { readonly type: 'ready' } | { readonly type: 'say'; readonly text: string } | { readonly type: 'fail' };
+type FromPage =
+  { readonly type: 'ready' } | { readonly type: 'say'; readonly text: string } | { readonly type: 'fail' };
 type ToPage = { readonly type: 'state'; readonly n: number } | { readonly type: 'note'; readonly text: string };
 
 const SECRET = 'sk-or-v1-0123456789abcdef';
@@ -70,7 +80,11 @@ describe('webview channel', () => {
     webview.send({ type: 'ready' });
     await settle();
     channel.post({ type: 'state', n: 3 });
-    assert.deepEqual(webview.posted, [{ type: 'state', n: 1 }, { type: 'note', text: 'two' }, { type: 'state', n: 3 }]);
+    assert.deepEqual(webview.posted, [
+      { type: 'state', n: 1 },
+      { type: 'note', text: 'two' },
+      { type: 'state', n: 3 },
+    ]);
   });
 
   it("sends the owner's answer to ready first, then only the held messages its state does not cover", async () => {
@@ -89,21 +103,37 @@ describe('webview channel', () => {
     channel.post({ type: 'state', n: 2 });
     webview.send({ type: 'ready' });
     await settle();
-    assert.deepEqual(webview.posted, [{ type: 'state', n: 9 }, { type: 'note', text: 'keep me' }]);
+    assert.deepEqual(webview.posted, [
+      { type: 'state', n: 9 },
+      { type: 'note', text: 'keep me' },
+    ]);
     // A reloaded page says ready again: the owner answers again, nothing old is sent twice.
     webview.send({ type: 'ready' });
     await settle();
-    assert.deepEqual(webview.posted, [{ type: 'state', n: 9 }, { type: 'note', text: 'keep me' }, { type: 'state', n: 9 }]);
+    assert.deepEqual(webview.posted, [
+      { type: 'state', n: 9 },
+      { type: 'note', text: 'keep me' },
+      { type: 'state', n: 9 },
+    ]);
   });
 
   it('hands valid messages to the owner and drops malformed or unknown ones, logging them without their contents', async () => {
     const { webview, received, logged } = harness();
     webview.send({ type: 'say', text: 'hello' });
-    for (const bad of [null, 'ready', 42, {}, { type: 'say', text: 7 }, { type: 'runCommand', command: `evil ${SECRET}` }]) webview.send(bad);
+    for (const bad of [
+      null,
+      'ready',
+      42,
+      {},
+      { type: 'say', text: 7 },
+      { type: 'runCommand', command: `evil ${SECRET}` },
+    ])
+      webview.send(bad);
     await settle();
     assert.deepEqual(received, [{ type: 'say', text: 'hello' }]);
     assert.equal(logged.length, 6);
-    for (const line of logged) assert.equal(line, 'warn The test page sent a message that is not part of the protocol; ignored.');
+    for (const line of logged)
+      assert.equal(line, 'warn The test page sent a message that is not part of the protocol; ignored.');
   });
 
   it('logs and reports a message whose handling failed, and keeps going', async () => {
@@ -122,7 +152,10 @@ describe('webview channel', () => {
     webview.send({ type: 'ready' });
     await settle();
     channel.post({ type: 'note', text: `live ${SECRET}` });
-    assert.deepEqual(webview.posted, [{ type: 'note', text: 'held [redacted]' }, { type: 'note', text: 'live [redacted]' }]);
+    assert.deepEqual(webview.posted, [
+      { type: 'note', text: 'held [redacted]' },
+      { type: 'note', text: 'live [redacted]' },
+    ]);
     assert.ok(!JSON.stringify(webview.posted).includes(SECRET));
   });
 

@@ -44,45 +44,100 @@ function resetLine(reading: CreditsReading, now: number, l10n: Translator): stri
 }
 
 function spendLines(spend: SpendFigures, l10n: Translator): string[] {
-  const lines = [l10n.t('Spent this session: {0}', formatCredits(spend.session)), l10n.t('Spent in the last hour: {0}', formatCredits(spend.lastHour))];
-  if (spend.burnRatePerHour !== undefined) lines.push(l10n.t('Burn rate: {0} per hour', formatCredits(spend.burnRatePerHour)));
-  if (spend.completions !== undefined) lines.push(l10n.t('Inline completions this session: {0}', formatCredits(spend.completions)));
+  const lines = [
+    l10n.t('Spent this session: {0}', formatCredits(spend.session)),
+    l10n.t('Spent in the last hour: {0}', formatCredits(spend.lastHour)),
+  ];
+  if (spend.burnRatePerHour !== undefined)
+    lines.push(l10n.t('Burn rate: {0} per hour', formatCredits(spend.burnRatePerHour)));
+  if (spend.completions !== undefined)
+    lines.push(l10n.t('Inline completions this session: {0}', formatCredits(spend.completions)));
   return lines;
 }
 
 function readingLines(reading: CreditsReading, now: number, stale: boolean, l10n: Translator): string[] {
   const balance = formatCredits(reading.credits);
   return [
-    stale ? l10n.t('**Balance: {0}** (last known, read {1} ago)', balance, formatDuration(Math.max(0, now - reading.at))) : l10n.t('**Balance: {0}**', balance),
+    stale
+      ? l10n.t('**Balance: {0}** (last known, read {1} ago)', balance, formatDuration(Math.max(0, now - reading.at)))
+      : l10n.t('**Balance: {0}**', balance),
     resetLine(reading, now, l10n),
   ];
 }
 
 function tooltip(title: string, lines: readonly string[], l10n: Translator): string {
-  return [l10n.t('**Unified Inference credits**'), '', title, '', ...lines.map((line) => `${line}  `), '', l10n.t('Click for Refresh, Set API Key, Settings and the log.')].join('\n');
+  return [
+    l10n.t('**Unified Inference credits**'),
+    '',
+    title,
+    '',
+    ...lines.map((line) => `${line}  `),
+    '',
+    l10n.t('Click for Refresh, Set API Key, Settings and the log.'),
+  ].join('\n');
 }
 
 /**
  * `setupProblem`: why the connection is not what the settings ask (e.g. an unreadable CA
  * certificate file); it is added to the tooltip in every state, since it may explain the others.
  */
-export function presentCredits(state: CreditsState, thresholds: CreditSettings, spend: SpendFigures, now: number, setupProblem?: string, l10n: Translator = ENGLISH): CreditsPresentation {
+export function presentCredits(
+  state: CreditsState,
+  thresholds: CreditSettings,
+  spend: SpendFigures,
+  now: number,
+  setupProblem?: string,
+  l10n: Translator = ENGLISH,
+): CreditsPresentation {
   const presentation = presentState(state, thresholds, spend, now, l10n);
   if (!setupProblem) return presentation;
-  return { ...presentation, tooltip: `${presentation.tooltip}\n\n$(warning) ${l10n.t('**Connection setup:** {0}', escapeMarkdown(setupProblem))}` };
+  return {
+    ...presentation,
+    tooltip: `${presentation.tooltip}\n\n$(warning) ${l10n.t('**Connection setup:** {0}', escapeMarkdown(setupProblem))}`,
+  };
 }
 
-function presentState(state: CreditsState, thresholds: CreditSettings, spend: SpendFigures, now: number, l10n: Translator): CreditsPresentation {
+function presentState(
+  state: CreditsState,
+  thresholds: CreditSettings,
+  spend: SpendFigures,
+  now: number,
+  l10n: Translator,
+): CreditsPresentation {
   const tip = (title: string, lines: readonly string[]): string => tooltip(title, lines, l10n);
   switch (state.kind) {
     case 'noBaseUrl':
-      return { text: `$(gear) ${l10n.t('Configure gateway')}`, tooltip: tip(l10n.t('The gateway address is not set.'), [l10n.t('Click to set it.')]), severity: 'warning', command: 'unifiedInference.setBaseUrl' };
+      return {
+        text: `$(gear) ${l10n.t('Configure gateway')}`,
+        tooltip: tip(l10n.t('The gateway address is not set.'), [l10n.t('Click to set it.')]),
+        severity: 'warning',
+        command: 'unifiedInference.setBaseUrl',
+      };
     case 'noKey':
-      return { text: `$(key) ${l10n.t('Set API key')}`, tooltip: tip(l10n.t('No API key is set.'), [l10n.t('Click to set one. It is kept in secret storage.')]), severity: 'warning', command: 'unifiedInference.setApiKey' };
+      return {
+        text: `$(key) ${l10n.t('Set API key')}`,
+        tooltip: tip(l10n.t('No API key is set.'), [l10n.t('Click to set one. It is kept in secret storage.')]),
+        severity: 'warning',
+        command: 'unifiedInference.setApiKey',
+      };
     case 'loading':
       return state.last
-        ? { text: `$(sync~spin) ${formatCredits(state.last.credits)}`, tooltip: tip(l10n.t('Refreshing the balance...'), [...readingLines(state.last, now, true, l10n), '', ...spendLines(spend, l10n)]), severity: severityOf(state.last.credits, thresholds), command: MENU }
-        : { text: `$(sync~spin) ${l10n.t('Credits')}`, tooltip: tip(l10n.t('Reading the balance...'), []), severity: 'normal', command: MENU };
+        ? {
+            text: `$(sync~spin) ${formatCredits(state.last.credits)}`,
+            tooltip: tip(l10n.t('Refreshing the balance...'), [
+              ...readingLines(state.last, now, true, l10n),
+              '',
+              ...spendLines(spend, l10n),
+            ]),
+            severity: severityOf(state.last.credits, thresholds),
+            command: MENU,
+          }
+        : {
+            text: `$(sync~spin) ${l10n.t('Credits')}`,
+            tooltip: tip(l10n.t('Reading the balance...'), []),
+            severity: 'normal',
+            command: MENU,
+          };
     case 'ok':
       return {
         text: `$(credit-card) ${formatCredits(state.reading.credits)}`,
@@ -91,21 +146,59 @@ function presentState(state: CreditsState, thresholds: CreditSettings, spend: Sp
         command: MENU,
       };
     case 'badKey':
-      return { text: `$(error) ${l10n.t('Invalid API key')}`, tooltip: tip(l10n.t('The gateway refused the key: {0}', escapeMarkdown(state.message)), [l10n.t('Set a new key, or check the Auth Header setting.')]), severity: 'error', command: MENU };
+      return {
+        text: `$(error) ${l10n.t('Invalid API key')}`,
+        tooltip: tip(l10n.t('The gateway refused the key: {0}', escapeMarkdown(state.message)), [
+          l10n.t('Set a new key, or check the Auth Header setting.'),
+        ]),
+        severity: 'error',
+        command: MENU,
+      };
     case 'outOfCredits':
       return {
         text: `$(error) ${l10n.t('Out of credits')}`,
-        tooltip: tip(l10n.t('The gateway says the credits are used up.'), state.last ? [resetLine(state.last, now, l10n), '', ...spendLines(spend, l10n)] : spendLines(spend, l10n)),
+        tooltip: tip(
+          l10n.t('The gateway says the credits are used up.'),
+          state.last ? [resetLine(state.last, now, l10n), '', ...spendLines(spend, l10n)] : spendLines(spend, l10n),
+        ),
         severity: 'error',
         command: MENU,
       };
     case 'offline':
       return state.last
-        ? { text: `$(cloud-offline) ${formatCredits(state.last.credits)}`, tooltip: tip(l10n.t('Gateway unreachable: {0}', escapeMarkdown(state.message)), readingLines(state.last, now, true, l10n)), severity: 'warning', command: MENU }
-        : { text: `$(cloud-offline) ${l10n.t('Offline')}`, tooltip: tip(l10n.t('Gateway unreachable: {0}', escapeMarkdown(state.message)), [l10n.t('No balance has been read yet.')]), severity: 'warning', command: MENU };
+        ? {
+            text: `$(cloud-offline) ${formatCredits(state.last.credits)}`,
+            tooltip: tip(
+              l10n.t('Gateway unreachable: {0}', escapeMarkdown(state.message)),
+              readingLines(state.last, now, true, l10n),
+            ),
+            severity: 'warning',
+            command: MENU,
+          }
+        : {
+            text: `$(cloud-offline) ${l10n.t('Offline')}`,
+            tooltip: tip(l10n.t('Gateway unreachable: {0}', escapeMarkdown(state.message)), [
+              l10n.t('No balance has been read yet.'),
+            ]),
+            severity: 'warning',
+            command: MENU,
+          };
     case 'error':
       return state.last
-        ? { text: `$(warning) ${formatCredits(state.last.credits)}`, tooltip: tip(l10n.t('The balance could not be refreshed: {0}', escapeMarkdown(state.message)), readingLines(state.last, now, true, l10n)), severity: 'warning', command: MENU }
-        : { text: `$(warning) ${l10n.t('Credits unavailable')}`, tooltip: tip(l10n.t('The balance could not be read: {0}', escapeMarkdown(state.message)), []), severity: 'warning', command: MENU };
+        ? {
+            text: `$(warning) ${formatCredits(state.last.credits)}`,
+            tooltip: tip(
+              l10n.t('The balance could not be refreshed: {0}', escapeMarkdown(state.message)),
+              readingLines(state.last, now, true, l10n),
+            ),
+            severity: 'warning',
+            command: MENU,
+          }
+        : {
+            text: `$(warning) ${l10n.t('Credits unavailable')}`,
+            tooltip: tip(l10n.t('The balance could not be read: {0}', escapeMarkdown(state.message)), []),
+            severity: 'warning',
+            command: MENU,
+          };
   }
 }

@@ -43,5 +43,9 @@ export function creditsStateForError(
   const offline = name === 'ConnectionError' || name === 'TimeoutError';
   const withLast = last ? { last } : {};
   if (!offline) return { kind: 'error', message, ...withLast };
-  return { kind: 'offline', message: name === 'ConnectionError' ? describeConnectionFailure(error) : message, ...withLast };
+  return {
+    kind: 'offline',
+    message: name === 'ConnectionError' ? describeConnectionFailure(error) : message,
+    ...withLast,
+  };
 }

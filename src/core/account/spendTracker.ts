@@ -91,7 +91,8 @@ export class SpendTracker {
     const horizon = this.now() - SPEND_RETENTION_MS;
     // Keep the newest reading before the horizon: it is the baseline of the first one after it.
     let firstKept = 0;
-    while (firstKept + 1 < this.readings.length && (this.readings[firstKept + 1]?.at ?? Infinity) < horizon) firstKept++;
+    while (firstKept + 1 < this.readings.length && (this.readings[firstKept + 1]?.at ?? Infinity) < horizon)
+      firstKept++;
     firstKept = Math.max(firstKept, this.readings.length - MAX_SPEND_READINGS);
     if (firstKept > 0) this.readings = this.readings.slice(firstKept);
   }

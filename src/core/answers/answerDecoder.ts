@@ -35,7 +35,12 @@ function sniff(start: string, final: boolean, type: string): Mode | undefined {
   if (first === '{' || first === '[') return 'json';
   if (SSE_START.test(text)) return 'sse';
   // `dat` may still become `data:`.
-  if (!final && text.length < SSE_PREFIX_CHARS && ['data:', 'event:', 'id:', 'retry:'].some((field) => field.startsWith(text))) return undefined;
+  if (
+    !final &&
+    text.length < SSE_PREFIX_CHARS &&
+    ['data:', 'event:', 'id:', 'retry:'].some((field) => field.startsWith(text))
+  )
+    return undefined;
   return 'other';
 }
 
@@ -72,7 +77,9 @@ export class AnswerDecoder<T> implements StreamDecoder<T> {
     this.chunks.push(bytes);
     this.size += bytes.byteLength;
     if (this.mode === 'sniff') {
-      this.sniffText = (this.sniffText + this.sniffDecoder.decode(bytes, { stream: true })).trimStart().slice(0, SSE_PREFIX_CHARS * 4);
+      this.sniffText = (this.sniffText + this.sniffDecoder.decode(bytes, { stream: true }))
+        .trimStart()
+        .slice(0, SSE_PREFIX_CHARS * 4);
       // Only whitespace so far: past a page's worth it is not an answer either.
       const mode = sniff(this.sniffText, false, this.type) ?? (this.size >= PAGE_BYTES ? 'other' : undefined);
       if (mode === undefined) return undefined;
@@ -82,7 +89,10 @@ export class AnswerDecoder<T> implements StreamDecoder<T> {
     if (this.mode === 'json') {
       if (this.size <= MAX_JSON_BYTES) return undefined;
       this.ended = true;
-      return new ResponseTooLargeError(`The gateway answered the stream with a JSON answer larger than ${formatByteSize(MAX_JSON_BYTES)}, more than the extension reads, so it was not read. This is not a normal answer: check the gateway address, or ask the gateway administrator.`, { limitBytes: MAX_JSON_BYTES });
+      return new ResponseTooLargeError(
+        `The gateway answered the stream with a JSON answer larger than ${formatByteSize(MAX_JSON_BYTES)}, more than the extension reads, so it was not read. This is not a normal answer: check the gateway address, or ask the gateway administrator.`,
+        { limitBytes: MAX_JSON_BYTES },
+      );
     }
     if (this.size < PAGE_BYTES) return undefined;
     this.ended = true;
@@ -101,7 +111,10 @@ export class AnswerDecoder<T> implements StreamDecoder<T> {
     if (this.mode === 'other') return unexpectedContent(this.contentType, text);
     const json = tryParseJson(text);
     // A whole answer that ended cleanly but does not parse was cut short on the way.
-    if (json === undefined) return new StreamError('The gateway answered the stream with JSON that ended before it was complete', { interrupted: true });
+    if (json === undefined)
+      return new StreamError('The gateway answered the stream with JSON that ended before it was complete', {
+        interrupted: true,
+      });
     const items = this.whole(json);
     if (items instanceof Error) return items;
     for (const item of items) out.push(item);
@@ -124,7 +137,9 @@ export class AnswerDecoder<T> implements StreamDecoder<T> {
   }
 
   private bytes(limit: number): Buffer {
-    const bytes = Buffer.concat(this.chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+    const bytes = Buffer.concat(
+      this.chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)),
+    );
     return bytes.subarray(0, Math.min(bytes.byteLength, limit));
   }
 

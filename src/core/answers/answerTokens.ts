@@ -9,7 +9,10 @@ import type { GatewayAnswerRequest } from './gatewayMessages';
 /** /messages requires max_tokens; this leaves room for a long answer without a known limit. */
 export const DEFAULT_MESSAGES_MAX_TOKENS = 4096;
 
-export type AnswerTokenRequest = Pick<GatewayAnswerRequest, 'maxTokens' | 'thinkingBudget' | 'reasoningEffort' | 'answerRoom'>;
+export type AnswerTokenRequest = Pick<
+  GatewayAnswerRequest,
+  'maxTokens' | 'thinkingBudget' | 'reasoningEffort' | 'answerRoom'
+>;
 
 export interface AnswerTokens {
   /** `max_tokens` to send; undefined: none (chat completions without a set limit). */
@@ -20,7 +23,9 @@ export interface AnswerTokens {
 
 export function answerTokens(request: AnswerTokenRequest, messagesApi: boolean): AnswerTokens {
   // Chat completions carry an effort as `reasoning_effort`; only /messages turns it into a budget.
-  let thinking = request.thinkingBudget ?? (messagesApi && request.reasoningEffort ? EFFORT_THINKING_BUDGET[request.reasoningEffort] : undefined);
+  let thinking =
+    request.thinkingBudget ??
+    (messagesApi && request.reasoningEffort ? EFFORT_THINKING_BUDGET[request.reasoningEffort] : undefined);
   let max = messagesApi
     ? thinking
       ? Math.max(request.maxTokens ?? 0, thinking + DEFAULT_MESSAGES_MAX_TOKENS)
@@ -30,9 +35,13 @@ export function answerTokens(request: AnswerTokenRequest, messagesApi: boolean):
   if (room !== undefined) {
     if (max !== undefined && max > room) max = room;
     const ceiling = max ?? room;
-    if (thinking !== undefined && thinking >= ceiling) thinking = ceiling >= 2 * THINKING_MIN_BUDGET ? Math.floor(ceiling / 2) : undefined;
+    if (thinking !== undefined && thinking >= ceiling)
+      thinking = ceiling >= 2 * THINKING_MIN_BUDGET ? Math.floor(ceiling / 2) : undefined;
   }
-  return { ...(max !== undefined ? { maxTokens: max } : {}), ...(thinking !== undefined ? { thinkingBudget: thinking } : {}) };
+  return {
+    ...(max !== undefined ? { maxTokens: max } : {}),
+    ...(thinking !== undefined ? { thinkingBudget: thinking } : {}),
+  };
 }
 
 /**

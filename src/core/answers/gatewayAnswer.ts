@@ -16,7 +16,17 @@ import type { RequestOptions } from '../types/common';
 import type { TokenUsage } from '../../shared/chatModel';
 import { answerTokens, DEFAULT_MESSAGES_MAX_TOKENS } from './answerTokens';
 import { redactingSink } from './redactingSink';
-import { parseToolInput, toolInputOf, toChatMessages, toChatTools, toMessagesParams, toMessagesTools, usesMessagesApi, type GatewayAnswerRequest, type GatewayPart } from './gatewayMessages';
+import {
+  parseToolInput,
+  toolInputOf,
+  toChatMessages,
+  toChatTools,
+  toMessagesParams,
+  toMessagesTools,
+  usesMessagesApi,
+  type GatewayAnswerRequest,
+  type GatewayPart,
+} from './gatewayMessages';
 
 export type { GatewayAnswerRequest, GatewayTool } from './gatewayMessages';
 
@@ -60,14 +70,24 @@ class ServerTools {
 }
 
 function counts(refused: number, servers: ServerTools): { refusedToolCalls?: number; hiddenServerTools?: number } {
-  return { ...(refused > 0 ? { refusedToolCalls: refused } : {}), ...(servers.hidden > 0 ? { hiddenServerTools: servers.hidden } : {}) };
+  return {
+    ...(refused > 0 ? { refusedToolCalls: refused } : {}),
+    ...(servers.hidden > 0 ? { hiddenServerTools: servers.hidden } : {}),
+  };
 }
 
-export async function streamGatewayAnswer(client: GatewayClient, request: GatewayAnswerRequest, sink: AnswerSink, signal: AbortSignal): Promise<AnswerResult> {
+export async function streamGatewayAnswer(
+  client: GatewayClient,
+  request: GatewayAnswerRequest,
+  sink: AnswerSink,
+  signal: AbortSignal,
+): Promise<AnswerResult> {
   const secrets = await client.redactionSecrets();
   const redacting = redactingSink(sink, secrets);
   try {
-    const result = usesMessagesApi(request.model, request.api, request.provider) ? await viaMessages(client, request, redacting.sink, signal) : await viaChat(client, request, redacting.sink, signal);
+    const result = usesMessagesApi(request.model, request.api, request.provider)
+      ? await viaMessages(client, request, redacting.sink, signal)
+      : await viaChat(client, request, redacting.sink, signal);
     redacting.flush();
     return redactValue(result, secrets);
   } catch (error) {
@@ -96,7 +116,12 @@ function chatRequest(request: GatewayAnswerRequest): ChatCompletionRequest {
   };
 }
 
-async function viaChat(client: GatewayClient, request: GatewayAnswerRequest, sink: AnswerSink, signal: AbortSignal): Promise<AnswerResult> {
+async function viaChat(
+  client: GatewayClient,
+  request: GatewayAnswerRequest,
+  sink: AnswerSink,
+  signal: AbortSignal,
+): Promise<AnswerResult> {
   const stream = client.chat.stream(chatRequest(request), streamOptions(request, signal));
   const accumulator = new ChatStreamAccumulator();
   const servers = new ServerTools(sink);
@@ -128,7 +153,9 @@ async function viaChat(client: GatewayClient, request: GatewayAnswerRequest, sin
     parts,
     ...counts(snapshot.toolCalls.length - calls.length, servers),
     ...(snapshot.finishReason ? { finishReason: snapshot.finishReason } : {}),
-    ...(snapshot.usage ? { usage: { promptTokens: snapshot.usage.prompt_tokens, completionTokens: snapshot.usage.completion_tokens } } : {}),
+    ...(snapshot.usage
+      ? { usage: { promptTokens: snapshot.usage.prompt_tokens, completionTokens: snapshot.usage.completion_tokens } }
+      : {}),
   };
 }
 
@@ -148,7 +175,12 @@ function messagesRequest(request: GatewayAnswerRequest): MessageCreateRequest {
   };
 }
 
-async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest, sink: AnswerSink, signal: AbortSignal): Promise<AnswerResult> {
+async function viaMessages(
+  client: GatewayClient,
+  request: GatewayAnswerRequest,
+  sink: AnswerSink,
+  signal: AbortSignal,
+): Promise<AnswerResult> {
   const stream = client.messages.stream(messagesRequest(request), streamOptions(request, signal));
   const accumulator = new MessageStreamAccumulator();
   const servers = new ServerTools(sink);
@@ -163,7 +195,10 @@ async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest,
       if (delta.type === 'text_delta' && delta.text) sink.text(delta.text);
       else if (delta.type === 'thinking_delta' && delta.thinking) sink.reasoning?.(delta.thinking);
     } else if (event.type === 'content_block_start' && event.content_block.type === 'mcp_tool_use') {
-      mcpUses.set((event.content_block as Record<string, unknown>).id, accumulator.block(event.index) as Record<string, unknown>);
+      mcpUses.set(
+        (event.content_block as Record<string, unknown>).id,
+        accumulator.block(event.index) as Record<string, unknown>,
+      );
     } else if (event.type === 'content_block_stop') {
       const block = accumulator.block(event.index);
       if (block?.type === 'tool_use') {
@@ -205,7 +240,9 @@ async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest,
     parts,
     ...counts(Math.max(0, toolCalls - MAX_TOOL_CALLS_PER_ANSWER), servers),
     ...(message.stop_reason ? { finishReason: message.stop_reason } : {}),
-    ...(usage.input_tokens || usage.output_tokens ? { usage: { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens } } : {}),
+    ...(usage.input_tokens || usage.output_tokens
+      ? { usage: { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens } }
+      : {}),
   };
 }
 
@@ -213,16 +250,27 @@ async function viaMessages(client: GatewayClient, request: GatewayAnswerRequest,
  * A tool the gateway ran on an attached server, from Anthropic's MCP connector blocks: the
  * `mcp_tool_result` and the `mcp_tool_use` it answers (these blocks are shown, not sent back).
  */
-function mcpToolExecuted(uses: ReadonlyMap<unknown, Record<string, unknown>>, result: Record<string, unknown>): ToolExecuted | undefined {
+function mcpToolExecuted(
+  uses: ReadonlyMap<unknown, Record<string, unknown>>,
+  result: Record<string, unknown>,
+): ToolExecuted | undefined {
   const use = uses.get(result.tool_use_id);
   const text = Array.isArray(result.content)
-    ? result.content.map((part: unknown) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('\n')
+    ? result.content
+        .map((part: unknown) =>
+          typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
+            ? (part as { text: string }).text
+            : '',
+        )
+        .join('\n')
     : result.content;
   if (!use) return undefined;
   return {
     name: typeof use.name === 'string' ? use.name : 'tool',
     ...(use.input !== undefined ? { arguments: use.input } : {}),
-    ...(text !== undefined ? { result: result.is_error === true ? `Error: ${typeof text === 'string' ? text : JSON.stringify(text)}` : text } : {}),
+    ...(text !== undefined
+      ? { result: result.is_error === true ? `Error: ${typeof text === 'string' ? text : JSON.stringify(text)}` : text }
+      : {}),
     ...(typeof use.server_name === 'string' ? { server: use.server_name } : {}),
   };
 }

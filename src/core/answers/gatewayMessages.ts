@@ -66,15 +66,32 @@ export function toChatMessages(request: Pick<GatewayAnswerRequest, 'messages' | 
   for (const message of request.messages) {
     if (message.role === 'assistant') {
       const calls = message.parts.flatMap((part) =>
-        part.kind === 'toolCall' ? [{ id: part.id, type: 'function' as const, function: { name: part.name, arguments: JSON.stringify(part.input ?? {}) } }] : [],
+        part.kind === 'toolCall'
+          ? [
+              {
+                id: part.id,
+                type: 'function' as const,
+                function: { name: part.name, arguments: JSON.stringify(part.input ?? {}) },
+              },
+            ]
+          : [],
       );
       const text = textOf(message.parts);
-      out.push(calls.length ? { role: 'assistant', content: text || null, tool_calls: calls } : { role: 'assistant', content: text });
+      out.push(
+        calls.length
+          ? { role: 'assistant', content: text || null, tool_calls: calls }
+          : { role: 'assistant', content: text },
+      );
       continue;
     }
     for (const part of message.parts) {
       // `role: tool` has no error flag: say it in the content, so the model does not take it as data.
-      if (part.kind === 'toolResult') out.push({ role: 'tool', tool_call_id: part.callId, content: part.isError ? `Error: ${part.content}` : part.content });
+      if (part.kind === 'toolResult')
+        out.push({
+          role: 'tool',
+          tool_call_id: part.callId,
+          content: part.isError ? `Error: ${part.content}` : part.content,
+        });
     }
     const text = textOf(message.parts);
     if (text) out.push({ role: 'user', content: text });
@@ -86,7 +103,11 @@ export function toChatTools(tools: readonly GatewayTool[] | undefined): ChatFunc
   if (!tools?.length) return undefined;
   return tools.map((tool) => ({
     type: 'function',
-    function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.inputSchema ?? EMPTY_SCHEMA },
+    function: {
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      parameters: tool.inputSchema ?? EMPTY_SCHEMA,
+    },
   }));
 }
 
@@ -101,7 +122,14 @@ export function toMessagesParams(messages: readonly GatewayMessage[]): MessagePa
         case 'toolCall':
           return [{ type: 'tool_use', id: part.id, name: part.name, input: part.input ?? {} }];
         case 'toolResult':
-          return [{ type: 'tool_result', tool_use_id: part.callId, content: part.content, ...(part.isError ? { is_error: true } : {}) }];
+          return [
+            {
+              type: 'tool_result',
+              tool_use_id: part.callId,
+              content: part.content,
+              ...(part.isError ? { is_error: true } : {}),
+            },
+          ];
         // Thinking goes back exactly as it came, signature included, or the API refuses the turn.
         case 'thinking':
           return [{ type: 'thinking', thinking: part.thinking, signature: part.signature }];
@@ -120,7 +148,11 @@ export function toMessagesParams(messages: readonly GatewayMessage[]): MessagePa
 
 export function toMessagesTools(tools: readonly GatewayTool[] | undefined): MessageTool[] | undefined {
   if (!tools?.length) return undefined;
-  return tools.map((tool) => ({ name: tool.name, ...(tool.description ? { description: tool.description } : {}), input_schema: tool.inputSchema ?? EMPTY_SCHEMA }));
+  return tools.map((tool) => ({
+    name: tool.name,
+    ...(tool.description ? { description: tool.description } : {}),
+    input_schema: tool.inputSchema ?? EMPTY_SCHEMA,
+  }));
 }
 
 const TOOL_INPUT_BOUNDS = { maxDepth: MAX_TOOL_ARGUMENT_DEPTH, maxBytes: MAX_TOOL_ARGUMENT_BYTES };
@@ -133,9 +165,10 @@ const TOOL_INPUT_BOUNDS = { maxDepth: MAX_TOOL_ARGUMENT_DEPTH, maxBytes: MAX_TOO
 const REFUSED_INPUT = 'refusedInput';
 
 function refusedInput(verdict: Extract<BoundedJson, { ok: false }>): Record<string, unknown> {
-  const reason = verdict.reason === 'depth'
-    ? `The arguments of this call nest deeper than ${MAX_TOOL_ARGUMENT_DEPTH} levels, more than a tool call may; the tool was not run. Send flatter arguments.`
-    : `The arguments of this call are ${formatByteSize(verdict.bytes)} of JSON, more than the ${formatByteSize(MAX_TOOL_ARGUMENT_BYTES)} a tool call may carry; the tool was not run. Split the work into smaller calls.`;
+  const reason =
+    verdict.reason === 'depth'
+      ? `The arguments of this call nest deeper than ${MAX_TOOL_ARGUMENT_DEPTH} levels, more than a tool call may; the tool was not run. Send flatter arguments.`
+      : `The arguments of this call are ${formatByteSize(verdict.bytes)} of JSON, more than the ${formatByteSize(MAX_TOOL_ARGUMENT_BYTES)} a tool call may carry; the tool was not run. Split the work into smaller calls.`;
   return { [REFUSED_INPUT]: reason };
 }
 

@@ -14,7 +14,10 @@ export function mediaType(contentType: string | undefined): string {
 }
 
 function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' })[name] ?? ' ');
+  return text.replace(
+    /&(amp|lt|gt|quot|#39|nbsp);/g,
+    (_m, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' })[name] ?? ' ',
+  );
 }
 
 /** One line of plain, printable text, at most SNIPPET_CHARS long. */
@@ -46,7 +49,11 @@ export function contentSnippet(text: string, html: boolean): string {
  * The error for a 2xx answer to `what` (e.g. "the chat request") that is neither an event stream
  * nor JSON. `text` is the start of the body (a few KB are enough for a title).
  */
-export function unexpectedContent(contentType: string | undefined, text: string, status?: number): UnexpectedContentError {
+export function unexpectedContent(
+  contentType: string | undefined,
+  text: string,
+  status?: number,
+): UnexpectedContentError {
   const type = mediaType(contentType);
   const html = looksLikeHtml(type, text);
   const snippet = contentSnippet(text, html);
@@ -54,7 +61,10 @@ export function unexpectedContent(contentType: string | undefined, text: string,
   const details = [type === '' ? 'no content type' : type, ...(snippet === '' ? [] : [`"${snippet}"`])].join(', ');
   const message =
     `The gateway address answered with ${what} (${details}) instead of the model's answer. ` +
-    'A captive portal (a hotel or office Wi-Fi sign-in), a proxy\'s login or block page, or a wrong gateway address does this: ' +
+    "A captive portal (a hotel or office Wi-Fi sign-in), a proxy's login or block page, or a wrong gateway address does this: " +
     'check your network/proxy or the gateway address, then try again.';
-  return new UnexpectedContentError(message, { contentType: contentType ?? '', ...(status === undefined ? {} : { status }) });
+  return new UnexpectedContentError(message, {
+    contentType: contentType ?? '',
+    ...(status === undefined ? {} : { status }),
+  });
 }

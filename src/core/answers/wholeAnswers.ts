@@ -31,7 +31,13 @@ export function chatCompletionAsChunks(json: unknown): ChatCompletionChunk[] | E
       const delta: ChatChunkDelta = { role: message.role };
       if (message.content !== null) delta.content = message.content;
       if (message.reasoning_content !== undefined) delta.reasoning_content = message.reasoning_content;
-      if (message.tool_calls !== undefined) delta.tool_calls = message.tool_calls.map((call, index) => ({ index, id: call.id, type: call.type, function: { ...call.function } }));
+      if (message.tool_calls !== undefined)
+        delta.tool_calls = message.tool_calls.map((call, index) => ({
+          index,
+          id: call.id,
+          type: call.type,
+          function: { ...call.function },
+        }));
       return { index: choice.index, delta, finish_reason: choice.finish_reason };
     }),
   };
@@ -49,7 +55,9 @@ export function messageAsEvents(json: unknown): MessageStreamEvent[] | Error {
   const error = errorBody(json);
   if (error !== undefined) return error;
   const message = parseMessage(json);
-  const events: MessageStreamEvent[] = [{ type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null } }];
+  const events: MessageStreamEvent[] = [
+    { type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null } },
+  ];
   message.content.forEach((block, index) => {
     switch (block.type) {
       case 'text':
@@ -57,20 +65,44 @@ export function messageAsEvents(json: unknown): MessageStreamEvent[] | Error {
         events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: String(block.text) } });
         break;
       case 'thinking':
-        events.push({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
-        events.push({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: String(block.thinking) } });
-        events.push({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: String(block.signature) } });
+        events.push({
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'thinking', thinking: '', signature: '' },
+        });
+        events.push({
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'thinking_delta', thinking: String(block.thinking) },
+        });
+        events.push({
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'signature_delta', signature: String(block.signature) },
+        });
         break;
       case 'tool_use':
-        events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: String(block.id), name: String(block.name), input: {} } });
-        events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input ?? {}) } });
+        events.push({
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'tool_use', id: String(block.id), name: String(block.name), input: {} },
+        });
+        events.push({
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input ?? {}) },
+        });
         break;
       default:
         events.push({ type: 'content_block_start', index, content_block: block });
     }
     events.push({ type: 'content_block_stop', index });
   });
-  events.push({ type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence }, usage: { ...message.usage } });
+  events.push({
+    type: 'message_delta',
+    delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence },
+    usage: { ...message.usage },
+  });
   events.push({ type: 'message_stop' });
   return events;
 }

@@ -27,7 +27,10 @@ export function looksLikePath(word: string): boolean {
 }
 
 function clean(candidate: string): string | undefined {
-  const trimmed = candidate.trim().replace(/^["'`]+|["'`]+$/g, '').replace(/[:,;]+$/, '');
+  const trimmed = candidate
+    .trim()
+    .replace(/^["'`]+|["'`]+$/g, '')
+    .replace(/[:,;]+$/, '');
   return looksLikePath(trimmed) ? trimmed : undefined;
 }
 
@@ -67,9 +70,15 @@ export function pathFromLineAbove(line: string): string | undefined {
   text = text.replace(/^(\*\*|__)(.*)\1$/, '$2').replace(/^(\*|_)(.*)\1$/, '$2'); // bold, italic
   text = text.replace(/:\s*$/, '').trim();
   // "File: src/a.ts", "In `src/a.ts`", "Update src/a.ts", "path/to/a.ts (new file)"
-  const labelled = /^(?:(?:new |updated |changed |modified )?file(?:name)?|path|in|update|updated|edit|create|change)\s*[:\-–]?\s+(.+)$/i.exec(text);
+  const labelled =
+    /^(?:(?:new |updated |changed |modified )?file(?:name)?|path|in|update|updated|edit|create|change)\s*[:\-–]?\s+(.+)$/i.exec(
+      text,
+    );
   if (labelled) text = labelled[1] ?? '';
-  text = text.replace(/\s*\((?:new file|new|updated|changed|modified)\)$/i, '').replace(/:\s*$/, '').trim();
+  text = text
+    .replace(/\s*\((?:new file|new|updated|changed|modified)\)$/i, '')
+    .replace(/:\s*$/, '')
+    .trim();
   text = text.replace(/^(\*\*|__)(.*)\1$/, '$2').trim();
   const code = /^`([^`]+)`$/.exec(text);
   return clean(code ? (code[1] ?? '') : text);

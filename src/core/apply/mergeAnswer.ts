@@ -26,7 +26,9 @@ export function codeFromAnswer(answer: string, expectedFence?: string): string {
   const isBlank = (line: string): boolean => line.trim() === '';
   const bare = (line: string): string => line.replace(/\r?\n$/, '');
   // The fence the request asked for, when the model used it: fences inside the file are shorter.
-  const asked = expectedFence ? lines.findIndex((line) => new RegExp(`^ {0,3}${expectedFence}(?!\`)[^\`]*$`).test(bare(line))) : -1;
+  const asked = expectedFence
+    ? lines.findIndex((line) => new RegExp(`^ {0,3}${expectedFence}(?!\`)[^\`]*$`).test(bare(line)))
+    : -1;
   const openAt = asked >= 0 ? asked : lines.findIndex((line) => OPENING.test(bare(line)));
   if (openAt < 0) return answer;
   const opener = /^ {0,3}(`{3,}|~{3,})/.exec(lines[openAt] as string)?.[1] ?? '```';
@@ -69,7 +71,9 @@ export interface MergePrompt {
 export function mergePrompt(path: string, current: string, block: string): MergePrompt {
   const fence = fenceFor(current, block);
   const system = [
-    'You apply a code edit to a file. Answer with the complete updated file and nothing else, inside one code block fenced with ' + fence + '.',
+    'You apply a code edit to a file. Answer with the complete updated file and nothing else, inside one code block fenced with ' +
+      fence +
+      '.',
     'Change only what the edit changes: every other line of the file stays exactly as it is, including comments, blank lines and formatting.',
     'Comments in the edit such as "// ... existing code ..." or a line "..." stand for the unchanged original code at that place: keep the original there, never copy the marker into the file.',
   ].join('\n');

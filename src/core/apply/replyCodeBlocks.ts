@@ -43,7 +43,12 @@ function collect(tokens: readonly Token[], out: ReplyCodeBlock[], topLevel: bool
     if (token.type === 'code') {
       const code = token as Tokens.Code;
       const above = lastTextLine(previous);
-      out.push({ code: code.text, info: code.codeBlockStyle === 'indented' ? '' : (code.lang ?? ''), ...(above !== undefined ? { lineAbove: above } : {}), closed: isClosedFence(code.raw) });
+      out.push({
+        code: code.text,
+        info: code.codeBlockStyle === 'indented' ? '' : (code.lang ?? ''),
+        ...(above !== undefined ? { lineAbove: above } : {}),
+        closed: isClosedFence(code.raw),
+      });
     } else if (!(topLevel && token.raw.length > PLAIN_TEXT_BLOCK_CHARS)) {
       for (const children of childBlocks(token)) collect(children, out, false);
     }

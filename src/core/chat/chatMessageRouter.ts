@@ -8,7 +8,18 @@ import type { ChatParameters } from '../../shared/chatModel';
 /** The messages `chatActions.ts` carries out (history management, clipboard, code, links, setup commands). */
 export type ChatActionMessage = Extract<
   ChatToHostMessage,
-  { type: 'renameConversation' | 'deleteConversation' | 'exportConversation' | 'copyText' | 'insertCode' | 'newFile' | 'openLink' | 'runCommand' | 'errorAction' }
+  {
+    type:
+      | 'renameConversation'
+      | 'deleteConversation'
+      | 'exportConversation'
+      | 'copyText'
+      | 'insertCode'
+      | 'newFile'
+      | 'openLink'
+      | 'runCommand'
+      | 'errorAction';
+  }
 >;
 
 /** What a chat does, one member per thing the webview can ask. */
@@ -39,35 +50,65 @@ export interface ChatRoutes {
 /** Rejects (through assertNever) a message outside the protocol: chatWebview's parse lets none through, so one here is a bug to log. */
 export async function routeChatMessage(message: ChatToHostMessage, chat: ChatRoutes): Promise<void> {
   switch (message.type) {
-    case 'ready': return chat.ready();
-    case 'send': return chat.send(message.text);
-    case 'stop': return chat.stop();
-    case 'regenerate': return chat.regenerate();
-    case 'retry': return chat.regenerate();
-    case 'editAndResend': return chat.editAndResend(message.turnId, message.text);
-    case 'selectModel': return chat.selectModel(message.model);
-    case 'setParameters': return chat.setParameters(message.parameters);
-    case 'approveTool': return chat.approveTool(message.callId, message.decision);
-    case 'openToolDiff': return chat.openToolDiff(message.callId);
-    case 'addContext': return chat.addContext(message.source);
-    case 'attachFile': return chat.attachFile(message.path);
-    case 'removeAttachment': return chat.removeAttachment(message.id);
-    case 'suggestFiles': return chat.suggestFiles(message.requestId, message.query);
-    case 'newConversation': return chat.newConversation();
-    case 'openConversation': return chat.openConversation(message.id);
-    case 'restoreCheckpoint': return chat.restoreCheckpoint(message.turnId);
-    case 'searchHistory': return chat.searchHistory(message.query);
-    case 'applyCode': return chat.applyCode(message.turnId, message.blockIndex);
-    case 'openInstructionFile': return chat.openInstructionFile(message.path);
-    case 'errorAction': return message.action === 'retry' ? chat.regenerate() : chat.action(message);
-    case 'renameConversation': return chat.action(message);
-    case 'deleteConversation': return chat.action(message);
-    case 'exportConversation': return chat.action(message);
-    case 'copyText': return chat.action(message);
-    case 'insertCode': return chat.action(message);
-    case 'newFile': return chat.action(message);
-    case 'openLink': return chat.action(message);
-    case 'runCommand': return chat.action(message);
-    default: return assertNever(message);
+    case 'ready':
+      return chat.ready();
+    case 'send':
+      return chat.send(message.text);
+    case 'stop':
+      return chat.stop();
+    case 'regenerate':
+      return chat.regenerate();
+    case 'retry':
+      return chat.regenerate();
+    case 'editAndResend':
+      return chat.editAndResend(message.turnId, message.text);
+    case 'selectModel':
+      return chat.selectModel(message.model);
+    case 'setParameters':
+      return chat.setParameters(message.parameters);
+    case 'approveTool':
+      return chat.approveTool(message.callId, message.decision);
+    case 'openToolDiff':
+      return chat.openToolDiff(message.callId);
+    case 'addContext':
+      return chat.addContext(message.source);
+    case 'attachFile':
+      return chat.attachFile(message.path);
+    case 'removeAttachment':
+      return chat.removeAttachment(message.id);
+    case 'suggestFiles':
+      return chat.suggestFiles(message.requestId, message.query);
+    case 'newConversation':
+      return chat.newConversation();
+    case 'openConversation':
+      return chat.openConversation(message.id);
+    case 'restoreCheckpoint':
+      return chat.restoreCheckpoint(message.turnId);
+    case 'searchHistory':
+      return chat.searchHistory(message.query);
+    case 'applyCode':
+      return chat.applyCode(message.turnId, message.blockIndex);
+    case 'openInstructionFile':
+      return chat.openInstructionFile(message.path);
+    case 'errorAction':
+      return message.action === 'retry' ? chat.regenerate() : chat.action(message);
+    case 'renameConversation':
+      return chat.action(message);
+    case 'deleteConversation':
+      return chat.action(message);
+    case 'exportConversation':
+      return chat.action(message);
+    case 'copyText':
+      return chat.action(message);
+    case 'insertCode':
+      return chat.action(message);
+    case 'newFile':
+      return chat.action(message);
+    case 'openLink':
+      return chat.action(message);
+    case 'runCommand':
+      return chat.action(message);
+    default:
+      return assertNever(message);
   }
 }

@@ -45,8 +45,12 @@ export function turnsToWire(turns: readonly ChatTurn[]): WireMessage[] {
  */
 function withoutDanglingToolCalls(messages: WireMessage[]): WireMessage[] {
   const answered = new Set<string>();
-  for (const message of messages) for (const part of message.parts) if (part.kind === 'toolResult') answered.add(part.callId);
+  for (const message of messages)
+    for (const part of message.parts) if (part.kind === 'toolResult') answered.add(part.callId);
   return messages
-    .map((message) => ({ ...message, parts: message.parts.filter((part) => part.kind !== 'toolCall' || answered.has(part.id)) }))
+    .map((message) => ({
+      ...message,
+      parts: message.parts.filter((part) => part.kind !== 'toolCall' || answered.has(part.id)),
+    }))
     .filter((message) => message.parts.length > 0);
 }

@@ -23,7 +23,11 @@ export const SETTLE_DELAYS_MS: readonly number[] = [0, 300, 700, 1500, 3000, 600
 export type BalanceReader = () => Promise<number | undefined>;
 
 export function balanceReader(client: Pick<GatewayClient, 'quota'>): BalanceReader {
-  return () => client.quota.get({ timeoutMs: QUOTA_TIMEOUT_MS }).then((q) => q.credits, () => undefined);
+  return () =>
+    client.quota.get({ timeoutMs: QUOTA_TIMEOUT_MS }).then(
+      (q) => q.credits,
+      () => undefined,
+    );
 }
 
 export interface CostMeterOptions {
@@ -86,8 +90,14 @@ export class CostMeter {
         // Our own model-use report (made right after this call) must not count as someone else's.
         this.ignoreNext++;
         try {
-          if (end.pricing && end.usage) return { credits: pricedCost(end.pricing, end.usage), estimate: false, source: 'pricing' };
-          return await this.settle(before, read, () => overlappedAtStart || this.active > 1 || this.generation !== generation, end.pending);
+          if (end.pricing && end.usage)
+            return { credits: pricedCost(end.pricing, end.usage), estimate: false, source: 'pricing' };
+          return await this.settle(
+            before,
+            read,
+            () => overlappedAtStart || this.active > 1 || this.generation !== generation,
+            end.pending,
+          );
         } finally {
           this.active--;
           this.generation++;
@@ -97,7 +107,12 @@ export class CostMeter {
   }
 
   /** Re-reads the balance until it moves from `before`, at most once per pause of the policy. */
-  private async settle(before: Promise<number | undefined>, read: BalanceReader, overlapped: () => boolean, pending?: () => void): Promise<ReplyCost | undefined> {
+  private async settle(
+    before: Promise<number | undefined>,
+    read: BalanceReader,
+    overlapped: () => boolean,
+    pending?: () => void,
+  ): Promise<ReplyCost | undefined> {
     const start = await before;
     if (start === undefined) return undefined;
     let toldPending = false;

@@ -66,7 +66,11 @@ function refusedCallsNote(count: number): string {
 
 /** One step for the tools the gateway ran past the cap (they ran; they are only not shown one by one). */
 function hiddenServerToolsStep(count: number): ToolStep {
-  return { kind: 'server', name: `${count} more`, result: `The gateway ran ${count} more tool${count === 1 ? '' : 's'} in this answer; at most ${MAX_SERVER_TOOL_STEPS_PER_ANSWER} are shown per answer.` };
+  return {
+    kind: 'server',
+    name: `${count} more`,
+    result: `The gateway ran ${count} more tool${count === 1 ? '' : 's'} in this answer; at most ${MAX_SERVER_TOOL_STEPS_PER_ANSWER} are shown per answer.`,
+  };
 }
 
 /** A tools_executed element (a name, or an object with what the server told) as a step. */
@@ -141,7 +145,13 @@ export async function runReply(run: ReplyRun): Promise<void> {
       .catch((error: unknown) => {
         // Too long after all (the estimate was wrong): compacted harder, sent once more. Only
         // before anything of the round arrived: a refusal comes before the first byte.
-        if (run.context && !roundText && isContextLengthError(error) && (error as Error).name !== 'ContextOverflowError') return stream(error);
+        if (
+          run.context &&
+          !roundText &&
+          isContextLengthError(error) &&
+          (error as Error).name !== 'ContextOverflowError'
+        )
+          return stream(error);
         throw error;
       })
       .catch((error: unknown) => {
@@ -152,13 +162,18 @@ export async function runReply(run: ReplyRun): Promise<void> {
     if (result.usage) {
       context.measured(result.usage);
       const before = reply.usage ?? { promptTokens: 0, completionTokens: 0 };
-      reply.usage = { promptTokens: before.promptTokens + result.usage.promptTokens, completionTokens: before.completionTokens + result.usage.completionTokens };
+      reply.usage = {
+        promptTokens: before.promptTokens + result.usage.promptTokens,
+        completionTokens: before.completionTokens + result.usage.completionTokens,
+      };
     }
     if (result.finishReason) reply.finishReason = result.finishReason;
     reply.wire.push({ role: 'assistant', parts: [...result.parts] });
     if (result.hiddenServerTools) addStep(hiddenServerToolsStep(result.hiddenServerTools));
 
-    const calls = result.parts.filter((part): part is Extract<WirePart, { kind: 'toolCall' }> => part.kind === 'toolCall');
+    const calls = result.parts.filter(
+      (part): part is Extract<WirePart, { kind: 'toolCall' }> => part.kind === 'toolCall',
+    );
     if (calls.length === 0 || !run.tools) return;
     if (round >= maxRounds) {
       reply.finishReason = 'tool_rounds';
@@ -170,7 +185,12 @@ export async function runReply(run: ReplyRun): Promise<void> {
       const request: ToolCallRequest = { id: call.id, name: call.name, input, arguments: JSON.stringify(input) };
       // Arguments nested too deep or too large never reach a tool (nor its review).
       const refused = toolInputRefusal(input);
-      const review = refused !== undefined ? { ...NOTHING_SENSITIVE, refusal: refused } : run.tools.review ? await run.tools.review(request, signal) : NOTHING_SENSITIVE;
+      const review =
+        refused !== undefined
+          ? { ...NOTHING_SENSITIVE, refusal: refused }
+          : run.tools.review
+            ? await run.tools.review(request, signal)
+            : NOTHING_SENSITIVE;
       const base = {
         kind: 'function' as const,
         id: call.id,
@@ -189,14 +209,21 @@ export async function runReply(run: ReplyRun): Promise<void> {
       }
       const ask = run.tools.needsApproval(request, review);
       const index = addStep({ ...base, status: ask ? 'awaitingApproval' : 'running' });
-      const allowed = !ask || (await run.tools.approve(request, signal, review).catch((error: unknown) => {
-        // Stopped while asking: the step must not keep live Allow/Deny buttons, nor be saved with them.
-        updateStep(index, { ...base, status: 'denied' });
-        throw error;
-      }));
+      const allowed =
+        !ask ||
+        (await run.tools.approve(request, signal, review).catch((error: unknown) => {
+          // Stopped while asking: the step must not keep live Allow/Deny buttons, nor be saved with them.
+          updateStep(index, { ...base, status: 'denied' });
+          throw error;
+        }));
       if (!allowed) {
         updateStep(index, { ...base, status: 'denied' });
-        results.push({ kind: 'toolResult', callId: call.id, content: 'The user did not allow this tool call.', isError: true });
+        results.push({
+          kind: 'toolResult',
+          callId: call.id,
+          content: 'The user did not allow this tool call.',
+          isError: true,
+        });
         continue;
       }
       if (ask) updateStep(index, { ...base, status: 'running' });
@@ -205,12 +232,21 @@ export async function runReply(run: ReplyRun): Promise<void> {
         return { content: `The tool failed: ${errorMessage(error)}`, isError: true };
       });
       updateStep(index, { ...base, status: outcome.isError ? 'failed' : 'done', result: shorten(outcome.content) });
-      results.push({ kind: 'toolResult', callId: call.id, content: outcome.content, ...(outcome.isError ? { isError: true } : {}) });
+      results.push({
+        kind: 'toolResult',
+        callId: call.id,
+        content: outcome.content,
+        ...(outcome.isError ? { isError: true } : {}),
+      });
     }
     // The calls past the cap are not on the wire (the assistant message holds the first ones
     // only): the model hears why, in the last result (a user message after it would read as the user's).
     const last = results.at(-1);
-    if (result.refusedToolCalls && last?.kind === 'toolResult') results[results.length - 1] = { ...last, content: `${last.content}\n\n${refusedCallsNote(result.refusedToolCalls)}` };
+    if (result.refusedToolCalls && last?.kind === 'toolResult')
+      results[results.length - 1] = {
+        ...last,
+        content: `${last.content}\n\n${refusedCallsNote(result.refusedToolCalls)}`,
+      };
     reply.wire.push({ role: 'user', parts: results });
     events.roundEnded?.();
   }

@@ -26,7 +26,12 @@ export interface SystemPromptParts {
 
 /** The parts that are present, in a fixed order: the user's words, the trust note, the repository's instructions, the compaction note. */
 export function systemPrompt(parts: SystemPromptParts): string {
-  return [parts.conversationPrompt, parts.toolsWithheld ? UNTRUSTED_WORKSPACE_NOTE : undefined, parts.instructions, parts.compaction]
+  return [
+    parts.conversationPrompt,
+    parts.toolsWithheld ? UNTRUSTED_WORKSPACE_NOTE : undefined,
+    parts.instructions,
+    parts.compaction,
+  ]
     .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
     .join('\n\n');
 }

@@ -25,12 +25,21 @@ export class ToolApprovals {
   }
 
   /** Waits for the user's decision on call `callId` (or resolves at once when the call is allowed). */
-  ask(conversationId: string, callId: string, tool: string, signal: AbortSignal, onceOnlyPaths: readonly string[] = [], everyTime = false): Promise<boolean> {
+  ask(
+    conversationId: string,
+    callId: string,
+    tool: string,
+    signal: AbortSignal,
+    onceOnlyPaths: readonly string[] = [],
+    everyTime = false,
+  ): Promise<boolean> {
     if (!everyTime && this.isAllowed(conversationId, tool, onceOnlyPaths)) return Promise.resolve(true);
     return new Promise<boolean>((resolve, reject) => {
       const onAbort = (): void => {
         this.pending.delete(callId);
-        reject(Object.assign(new Error('The reply was stopped while a tool waited for approval.'), { name: 'AbortError' }));
+        reject(
+          Object.assign(new Error('The reply was stopped while a tool waited for approval.'), { name: 'AbortError' }),
+        );
       };
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });

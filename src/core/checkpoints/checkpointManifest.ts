@@ -9,7 +9,8 @@ import { isFolderIdentity } from '../workspaceFiles/folderIdentity';
 export const MANIFEST_VERSION = 1;
 
 /** What a file was (before) or became (after): absent, or bytes with this SHA-256. */
-export type FileState = { readonly kind: 'absent' } | { readonly kind: 'file'; readonly hash: string; readonly size: number };
+export type FileState =
+  { readonly kind: 'absent' } | { readonly kind: 'file'; readonly hash: string; readonly size: number };
 
 /** Where a file is: its folder (identity and name) and its path in it. */
 export interface CheckpointFileRef {
@@ -63,35 +64,45 @@ export function fileKey(file: Pick<CheckpointFileRef, 'folderId' | 'path'>): str
   return `${file.folderId}\0${file.path}`;
 }
 
-export type ManifestParse = { readonly ok: true; readonly manifest: CheckpointManifest } | { readonly ok: false; readonly problem: string };
+export type ManifestParse =
+  { readonly ok: true; readonly manifest: CheckpointManifest } | { readonly ok: false; readonly problem: string };
 
 function parseState(value: unknown): FileState | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const raw = value as Record<string, unknown>;
   if (raw.kind === 'absent') return { kind: 'absent' };
-  if (raw.kind === 'file' && isHash(raw.hash) && Number.isSafeInteger(raw.size) && (raw.size as number) >= 0) return { kind: 'file', hash: raw.hash, size: raw.size as number };
+  if (raw.kind === 'file' && isHash(raw.hash) && Number.isSafeInteger(raw.size) && (raw.size as number) >= 0)
+    return { kind: 'file', hash: raw.hash, size: raw.size as number };
   return undefined;
 }
 
 /** Parses a manifest's JSON value; `expected` are the ids its location names (a moved manifest is refused). */
-export function parseManifest(value: unknown, expected?: { readonly conversationId: string; readonly turnId: string }): ManifestParse {
+export function parseManifest(
+  value: unknown,
+  expected?: { readonly conversationId: string; readonly turnId: string },
+): ManifestParse {
   const fail = (problem: string): ManifestParse => ({ ok: false, problem });
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('it is not a JSON object');
   const raw = value as Record<string, unknown>;
   if (raw.version !== MANIFEST_VERSION) return fail(`unknown version ${JSON.stringify(raw.version)}`);
-  if (!isCheckpointId(raw.conversationId) || !isCheckpointId(raw.turnId)) return fail('its conversation or turn id is malformed');
-  if (expected && (raw.conversationId !== expected.conversationId || raw.turnId !== expected.turnId)) return fail('its ids do not match the folder it is in');
+  if (!isCheckpointId(raw.conversationId) || !isCheckpointId(raw.turnId))
+    return fail('its conversation or turn id is malformed');
+  if (expected && (raw.conversationId !== expected.conversationId || raw.turnId !== expected.turnId))
+    return fail('its ids do not match the folder it is in');
   if (!Number.isSafeInteger(raw.seq) || (raw.seq as number) < 0) return fail('its sequence number is malformed');
-  if (typeof raw.createdAt !== 'number' || !Number.isFinite(raw.createdAt)) return fail('its creation time is malformed');
+  if (typeof raw.createdAt !== 'number' || !Number.isFinite(raw.createdAt))
+    return fail('its creation time is malformed');
   if (!Array.isArray(raw.files)) return fail('it has no file list');
   const files: CheckpointFile[] = [];
   const seen = new Set<string>();
   for (const [index, entry] of raw.files.entries()) {
     if (typeof entry !== 'object' || entry === null) return fail(`file ${index} is not an object`);
     const file = entry as Record<string, unknown>;
-    if (typeof file.folder !== 'string' || file.folder.length === 0 || file.folder.length > 1024) return fail(`file ${index} has no folder name`);
+    if (typeof file.folder !== 'string' || file.folder.length === 0 || file.folder.length > 1024)
+      return fail(`file ${index} has no folder name`);
     if (!isFolderIdentity(file.folderId)) return fail(`file ${index} has no folder identity`);
-    if (!isSafeRelativePath(file.path)) return fail(`file ${index} has an unsafe path ${JSON.stringify(String(file.path).slice(0, 200))}`);
+    if (!isSafeRelativePath(file.path))
+      return fail(`file ${index} has an unsafe path ${JSON.stringify(String(file.path).slice(0, 200))}`);
     const before = parseState(file.before);
     if (!before) return fail(`file ${index} (${file.path}) has a malformed "before" state`);
     const after = file.after === undefined ? undefined : parseState(file.after);
@@ -102,5 +113,15 @@ export function parseManifest(value: unknown, expected?: { readonly conversation
     seen.add(key);
     files.push({ folder: file.folder, folderId, path: file.path, before, ...(after ? { after } : {}) });
   }
-  return { ok: true, manifest: { version: MANIFEST_VERSION, conversationId: raw.conversationId, turnId: raw.turnId, seq: raw.seq as number, createdAt: raw.createdAt, files } };
+  return {
+    ok: true,
+    manifest: {
+      version: MANIFEST_VERSION,
+      conversationId: raw.conversationId,
+      turnId: raw.turnId,
+      seq: raw.seq as number,
+      createdAt: raw.createdAt,
+      files,
+    },
+  };
 }

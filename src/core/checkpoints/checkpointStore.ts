@@ -9,7 +9,18 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileDurably } from '../storage/durableFile';
-import { fileKey, isCheckpointId, isHash, MANIFEST_VERSION, parseManifest, type CheckpointFile, type CheckpointFileRef, type CheckpointManifest, type FileState, type ManifestParse } from './checkpointManifest';
+import {
+  fileKey,
+  isCheckpointId,
+  isHash,
+  MANIFEST_VERSION,
+  parseManifest,
+  type CheckpointFile,
+  type CheckpointFileRef,
+  type CheckpointManifest,
+  type FileState,
+  type ManifestParse,
+} from './checkpointManifest';
 import { decidePrune, type CheckpointSummary, type PruneDecision } from './pruneRules';
 import { errorMessage } from '../../shared/errorMessage';
 import { SerialQueue } from '../../shared/serialQueue';
@@ -69,7 +80,8 @@ export class CheckpointStore {
    * CheckpointCorruptError when the reply's manifest on disk is damaged (nothing is overwritten).
    */
   record(reply: ReplyIds, sources: readonly PreImageSource[]): Promise<RecordResult> {
-    if (!isCheckpointId(reply.conversationId) || !isCheckpointId(reply.turnId)) return Promise.reject(new Error(`Malformed reply ids for a checkpoint: ${JSON.stringify(reply)}`));
+    if (!isCheckpointId(reply.conversationId) || !isCheckpointId(reply.turnId))
+      return Promise.reject(new Error(`Malformed reply ids for a checkpoint: ${JSON.stringify(reply)}`));
     return this.calls.run(async () => {
       const existing = await this.manifestFor(reply);
       const known = new Set(existing?.files.map(fileKey));
@@ -92,14 +104,24 @@ export class CheckpointStore {
       if (added.length === 0) return { added: 0, bytesWritten };
       const manifest: CheckpointManifest = existing
         ? { ...existing, files: [...existing.files, ...added] }
-        : { version: MANIFEST_VERSION, conversationId: reply.conversationId, turnId: reply.turnId, seq: (await this.lastSeq(reply.conversationId)) + 1, createdAt: Date.now(), files: added };
+        : {
+            version: MANIFEST_VERSION,
+            conversationId: reply.conversationId,
+            turnId: reply.turnId,
+            seq: (await this.lastSeq(reply.conversationId)) + 1,
+            createdAt: Date.now(),
+            files: added,
+          };
       bytesWritten += await this.writeManifest(manifest);
       return { added: added.length, bytesWritten };
     });
   }
 
   /** Notes each file's state after the reply changed it (files the reply's checkpoint does not hold are ignored). */
-  recordAfter(reply: ReplyIds, states: ReadonlyArray<CheckpointFileRef & { readonly after: FileState }>): Promise<void> {
+  recordAfter(
+    reply: ReplyIds,
+    states: ReadonlyArray<CheckpointFileRef & { readonly after: FileState }>,
+  ): Promise<void> {
     return this.calls.run(async () => {
       const existing = await this.manifestFor(reply);
       if (!existing) return;
@@ -135,7 +157,9 @@ export class CheckpointStore {
   }
 
   /** Every checkpoint of a conversation, parsed (damaged ones say why). */
-  async listConversation(conversationId: string): Promise<Array<{ readonly turnId: string; readonly parse: ManifestParse }>> {
+  async listConversation(
+    conversationId: string,
+  ): Promise<Array<{ readonly turnId: string; readonly parse: ManifestParse }>> {
     if (!isCheckpointId(conversationId)) return [];
     const turns = await fs.readdir(join(this.root, 'conversations', conversationId)).catch(() => [] as string[]);
     const out: Array<{ turnId: string; parse: ManifestParse }> = [];
@@ -154,9 +178,12 @@ export class CheckpointStore {
       const buffer = await fs.readFile(this.blobPath(hash));
       bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
     } catch (error) {
-      throw new CheckpointCorruptError(`The kept content ${hash.slice(0, 12)}… is missing from the checkpoint storage (${errorCode(error) ?? 'unreadable'}).`);
+      throw new CheckpointCorruptError(
+        `The kept content ${hash.slice(0, 12)}… is missing from the checkpoint storage (${errorCode(error) ?? 'unreadable'}).`,
+      );
     }
-    if (sha256(bytes) !== hash) throw new CheckpointCorruptError(`The kept content ${hash.slice(0, 12)}… was altered on disk.`);
+    if (sha256(bytes) !== hash)
+      throw new CheckpointCorruptError(`The kept content ${hash.slice(0, 12)}… was altered on disk.`);
     return bytes;
   }
 
@@ -164,11 +191,24 @@ export class CheckpointStore {
    * Drops checkpoints of conversations not in `liveConversations` and the oldest past `maxBytes`,
    * then removes blobs no manifest names (older than `graceMs`: another window may be recording).
    */
-  prune(options: { readonly liveConversations?: ReadonlySet<string>; readonly maxBytes: number; readonly graceMs: number; readonly keep?: (reply: ReplyIds) => boolean; readonly now?: number }): Promise<PruneReport> {
+  prune(options: {
+    readonly liveConversations?: ReadonlySet<string>;
+    readonly maxBytes: number;
+    readonly graceMs: number;
+    readonly keep?: (reply: ReplyIds) => boolean;
+    readonly now?: number;
+  }): Promise<PruneReport> {
     return this.calls.run(async () => {
       const now = options.now ?? Date.now();
       const summaries = await this.summaries();
-      const decision = decidePrune({ checkpoints: summaries, maxBytes: options.maxBytes, now, graceMs: options.graceMs, ...(options.liveConversations ? { liveConversations: options.liveConversations } : {}), ...(options.keep ? { keep: options.keep } : {}) });
+      const decision = decidePrune({
+        checkpoints: summaries,
+        maxBytes: options.maxBytes,
+        now,
+        graceMs: options.graceMs,
+        ...(options.liveConversations ? { liveConversations: options.liveConversations } : {}),
+        ...(options.keep ? { keep: options.keep } : {}),
+      });
       for (const { checkpoint } of decision.remove) {
         const folder = join(this.root, 'conversations', checkpoint.conversationId);
         await fs.rm(join(folder, checkpoint.turnId), { recursive: true, force: true });
@@ -192,9 +232,17 @@ export class CheckpointStore {
         const info = await fs.stat(this.manifestPath({ conversationId, turnId })).catch(() => undefined);
         const parse = await this.load({ conversationId, turnId });
         const blobs = new Map<string, number>();
-        if (parse?.ok) for (const file of parse.manifest.files) if (file.before.kind === 'file') blobs.set(file.before.hash, file.before.size);
+        if (parse?.ok)
+          for (const file of parse.manifest.files)
+            if (file.before.kind === 'file') blobs.set(file.before.hash, file.before.size);
         // A damaged manifest still takes space and still goes with its conversation or by age.
-        out.push({ conversationId, turnId, createdAt: parse?.ok ? parse.manifest.createdAt : (info?.mtimeMs ?? 0), manifestBytes: info?.size ?? 0, blobs });
+        out.push({
+          conversationId,
+          turnId,
+          createdAt: parse?.ok ? parse.manifest.createdAt : (info?.mtimeMs ?? 0),
+          manifestBytes: info?.size ?? 0,
+          blobs,
+        });
       }
     }
     return out;
@@ -222,14 +270,18 @@ export class CheckpointStore {
     if (cached) return cached;
     const parse = await this.load(reply);
     if (!parse) return undefined;
-    if (!parse.ok) throw new CheckpointCorruptError(`The checkpoint of this reply is damaged (${parse.problem}); nothing more is recorded in it.`);
+    if (!parse.ok)
+      throw new CheckpointCorruptError(
+        `The checkpoint of this reply is damaged (${parse.problem}); nothing more is recorded in it.`,
+      );
     this.manifests.set(key, parse.manifest);
     return parse.manifest;
   }
 
   private async lastSeq(conversationId: string): Promise<number> {
     let last = 0;
-    for (const { parse } of await this.listConversation(conversationId)) if (parse.ok) last = Math.max(last, parse.manifest.seq);
+    for (const { parse } of await this.listConversation(conversationId))
+      if (parse.ok) last = Math.max(last, parse.manifest.seq);
     return last;
   }
 

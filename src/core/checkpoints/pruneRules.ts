@@ -28,7 +28,10 @@ export interface PruneInput {
 }
 
 export interface PruneDecision {
-  readonly remove: ReadonlyArray<{ readonly checkpoint: CheckpointSummary; readonly reason: 'deletedConversation' | 'budget' }>;
+  readonly remove: ReadonlyArray<{
+    readonly checkpoint: CheckpointSummary;
+    readonly reason: 'deletedConversation' | 'budget';
+  }>;
   /** Bytes before and after (manifests + referenced blobs). */
   readonly bytesBefore: number;
   readonly bytesAfter: number;
@@ -60,7 +63,10 @@ export function decidePrune(input: PruneInput): PruneDecision {
   };
   const kept: CheckpointSummary[] = [];
   for (const checkpoint of input.checkpoints) {
-    const orphan = input.liveConversations && !input.liveConversations.has(checkpoint.conversationId) && input.now - checkpoint.createdAt > input.graceMs;
+    const orphan =
+      input.liveConversations &&
+      !input.liveConversations.has(checkpoint.conversationId) &&
+      input.now - checkpoint.createdAt > input.graceMs;
     if (orphan && !input.keep?.(checkpoint)) drop(checkpoint, 'deletedConversation');
     else kept.push(checkpoint);
   }

@@ -37,16 +37,27 @@ function stateDrift(shown: CurrentState | string, now: CurrentState | string): D
 /** Undefined when applying `now` does exactly what the preview of `shown` said. */
 export function restoreDrift(shown: PlannedRestore, now: PlannedRestore): RestoreDrift | undefined {
   const files = new Map<string, PlanFile>();
-  for (const item of [...shown.plan.items, ...shown.plan.skipped, ...now.plan.items, ...now.plan.skipped]) files.set(fileKey(item), item);
+  for (const item of [...shown.plan.items, ...shown.plan.skipped, ...now.plan.items, ...now.plan.skipped])
+    files.set(fileKey(item), item);
   for (const item of [...shown.plan.items, ...now.plan.items]) if (item.from) files.set(fileKey(item.from), item.from);
   const notes: DriftNote[] = [];
   for (const [key, file] of files) {
     const before = shown.current.get(key);
     const after = now.current.get(key);
-    const kind = before === undefined ? (after === undefined ? undefined : 'newlyPlanned') : after === undefined ? 'noLongerPlanned' : stateDrift(before, after);
+    const kind =
+      before === undefined
+        ? after === undefined
+          ? undefined
+          : 'newlyPlanned'
+        : after === undefined
+          ? 'noLongerPlanned'
+          : stateDrift(before, after);
     if (kind) notes.push({ folder: file.folder, folderId: file.folderId, path: file.path, kind });
   }
-  const checkpoints = shown.plan.checkpoints === now.plan.checkpoints ? undefined : { shown: shown.plan.checkpoints, now: now.plan.checkpoints };
+  const checkpoints =
+    shown.plan.checkpoints === now.plan.checkpoints
+      ? undefined
+      : { shown: shown.plan.checkpoints, now: now.plan.checkpoints };
   if (notes.length === 0 && !checkpoints) return undefined;
   return { files: notes, ...(checkpoints ? { checkpoints } : {}) };
 }
@@ -65,6 +76,9 @@ const KIND_TEXT: Record<DriftKind, string> = {
 export function describeDrift(drift: RestoreDrift, label: (file: PlanFile) => string = (file) => file.path): string {
   const parts = drift.files.slice(0, 5).map((note) => `${label(note)} (${KIND_TEXT[note.kind]})`);
   if (drift.files.length > 5) parts.push(`${drift.files.length - 5} more`);
-  if (drift.checkpoints) parts.push(`${drift.checkpoints.now - drift.checkpoints.shown > 0 ? 'a newer reply changed files' : 'a checkpoint was removed'} (${drift.checkpoints.now} checkpoint(s) to undo now, ${drift.checkpoints.shown} shown)`);
+  if (drift.checkpoints)
+    parts.push(
+      `${drift.checkpoints.now - drift.checkpoints.shown > 0 ? 'a newer reply changed files' : 'a checkpoint was removed'} (${drift.checkpoints.now} checkpoint(s) to undo now, ${drift.checkpoints.shown} shown)`,
+    );
   return parts.join(', ');
 }

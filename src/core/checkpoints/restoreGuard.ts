@@ -14,8 +14,10 @@ export class RestoreGuard {
    * claim), so two clicks cannot both pass. Call the returned release when the restore is over.
    */
   claim(l10n: Translator = ENGLISH): (() => void) | string {
-    if (this.restoring) return l10n.t('Another restore of files is under way (its preview may be open): finish or close it first.');
-    if (this.writingReplies.size > 0) return l10n.t('Wait for the reply to finish (or stop it), then restore the files.');
+    if (this.restoring)
+      return l10n.t('Another restore of files is under way (its preview may be open): finish or close it first.');
+    if (this.writingReplies.size > 0)
+      return l10n.t('Wait for the reply to finish (or stop it), then restore the files.');
     const claim = {};
     this.restoring = claim;
     return () => {

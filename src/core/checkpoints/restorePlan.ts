@@ -57,7 +57,10 @@ function sameState(a: FileState | CurrentState, b: FileState | CurrentState): bo
  * `manifests`: the chosen reply's checkpoint and every later one (any order; sorted by seq here).
  * `current(file)`: the state now, or a string saying why the file cannot be restored (skipped).
  */
-export function planRestore(manifests: readonly CheckpointManifest[], current: (file: PlanFile) => CurrentState | string): RestorePlan {
+export function planRestore(
+  manifests: readonly CheckpointManifest[],
+  current: (file: PlanFile) => CurrentState | string,
+): RestorePlan {
   const ordered = [...manifests].sort((a, b) => a.seq - b.seq);
   const firstBefore = new Map<string, { file: PlanFile; before: FileState }>();
   /**
@@ -119,10 +122,15 @@ function foldRenames(items: readonly PlanItem[], now: ReadonlyMap<string, Curren
       continue;
     }
     const hash = item.before.hash;
-    const source = deletions.find((d) => !used.has(d) && !d.changedSince && (() => {
-      const state = now.get(fileKey(d));
-      return state?.kind === 'file' && state.hash === hash;
-    })());
+    const source = deletions.find(
+      (d) =>
+        !used.has(d) &&
+        !d.changedSince &&
+        (() => {
+          const state = now.get(fileKey(d));
+          return state?.kind === 'file' && state.hash === hash;
+        })(),
+    );
     if (!source) {
       out.push(item);
       continue;

@@ -35,12 +35,16 @@ export function parseProcStat(text: string): ProcessEntry | undefined {
   if (open < 1 || close < open) return undefined;
   const pid = Number(text.slice(0, open).trim());
   // After the name: state (field 3), ppid (4), pgrp (5), ... starttime (22).
-  const fields = text.slice(close + 1).trim().split(/\s+/);
+  const fields = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
   const ppid = Number(fields[1]);
   const pgrp = Number(fields[2]);
   const startTime = fields[19];
   const state = fields[0];
-  if (!Number.isInteger(pid) || !Number.isInteger(ppid) || !Number.isInteger(pgrp) || !startTime || !state) return undefined;
+  if (!Number.isInteger(pid) || !Number.isInteger(ppid) || !Number.isInteger(pgrp) || !startTime || !state)
+    return undefined;
   return { pid, ppid, pgrp, name: text.slice(open + 1, close), startTime, state };
 }
 
@@ -58,7 +62,11 @@ export function readProcess(pid: number, procRoot = '/proc'): ProcessEntry | und
  * that, read again now, is still the same live process and in group `pgid`; undefined when none
  * is. Only then does `pgid` still name the command's group: an empty group's id may be reused.
  */
-export function groupMember(pgid: number, stopped: readonly ProcessEntry[], reread: (pid: number) => ProcessEntry | undefined): ProcessEntry | undefined {
+export function groupMember(
+  pgid: number,
+  stopped: readonly ProcessEntry[],
+  reread: (pid: number) => ProcessEntry | undefined,
+): ProcessEntry | undefined {
   for (const entry of stopped) {
     const now = reread(entry.pid);
     if (now && now.startTime === entry.startTime && live(now) && now.pgrp === pgid) return now;
@@ -119,7 +127,10 @@ export class ProcessTree {
 
   /** Whether this system has a /proc to look at (Linux). */
   static async available(procRoot = '/proc'): Promise<boolean> {
-    return fs.access(`${procRoot}/self/stat`).then(() => true, () => false);
+    return fs.access(`${procRoot}/self/stat`).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** The processes tracked so far (tests wait on this). */
@@ -138,8 +149,12 @@ export class ProcessTree {
     const byPid = new Map(table.map((entry) => [entry.pid, entry]));
     const now = byPid.get(this.rootPid);
     if (!this.root && now) this.root = now;
-    const same = (seen: ProcessEntry | undefined): boolean => seen !== undefined && byPid.get(seen.pid)?.startTime === seen.startTime;
-    return [...(same(this.root) ? [this.rootPid] : []), ...[...this.known.values()].filter(same).map((entry) => entry.pid)];
+    const same = (seen: ProcessEntry | undefined): boolean =>
+      seen !== undefined && byPid.get(seen.pid)?.startTime === seen.startTime;
+    return [
+      ...(same(this.root) ? [this.rootPid] : []),
+      ...[...this.known.values()].filter(same).map((entry) => entry.pid),
+    ];
   }
 
   /**

@@ -36,7 +36,12 @@ export interface CommandRunOptions {
 }
 
 export type CommandRunResult =
-  | { readonly kind: 'ended'; readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly output: string }
+  | {
+      readonly kind: 'ended';
+      readonly code: number | null;
+      readonly signal: NodeJS.Signals | null;
+      readonly output: string;
+    }
   | { readonly kind: 'timedOut'; readonly output: string }
   | { readonly kind: 'notStarted'; readonly message: string };
 
@@ -56,7 +61,10 @@ export function runCommand(options: CommandRunOptions): Promise<CommandRunResult
       windowsVerbatimArguments: shell.windowsVerbatimArguments,
       windowsHide: true,
     });
-    const tree = platform === 'posix' && child.pid !== undefined ? new ProcessTree(child.pid, marker, options.procRoot) : undefined;
+    const tree =
+      platform === 'posix' && child.pid !== undefined
+        ? new ProcessTree(child.pid, marker, options.procRoot)
+        : undefined;
     let stopping: Promise<void> | undefined;
     let tracking: Promise<boolean> = Promise.resolve(false);
     let ticker: NodeJS.Timeout | undefined;
@@ -69,12 +77,15 @@ export function runCommand(options: CommandRunOptions): Promise<CommandRunResult
       });
       const tick = (): void => {
         const started = Date.now();
-        void tracking.then(async (on) => {
-          if (on) await tree.scan();
-        }).catch(() => undefined).finally(() => {
-          // A scan reads every process's stat: on a busy machine the pause grows, so scanning stays under a fifth of the time.
-          if (!stopping) ticker = setTimeout(tick, Math.max(TRACK_INTERVAL_MS, (Date.now() - started) * 4));
-        });
+        void tracking
+          .then(async (on) => {
+            if (on) await tree.scan();
+          })
+          .catch(() => undefined)
+          .finally(() => {
+            // A scan reads every process's stat: on a busy machine the pause grows, so scanning stays under a fifth of the time.
+            if (!stopping) ticker = setTimeout(tick, Math.max(TRACK_INTERVAL_MS, (Date.now() - started) * 4));
+          });
       };
       ticker = setTimeout(tick, TRACK_INTERVAL_MS);
     }
@@ -118,14 +129,23 @@ export function runCommand(options: CommandRunOptions): Promise<CommandRunResult
       settle();
       void stopAll().then(() => {
         if (signal.aborted) return reject(abortError(signal));
-        resolve(timedOut ? { kind: 'timedOut', output: output.text() } : { kind: 'ended', code, signal: killedBy, output: output.text() });
+        resolve(
+          timedOut
+            ? { kind: 'timedOut', output: output.text() }
+            : { kind: 'ended', code, signal: killedBy, output: output.text() },
+        );
       });
     });
   });
 }
 
 /** The process group (POSIX) or the tree by taskkill (Windows); never throws (it may be gone already). */
-function killGroup(pid: number | undefined, platform: ShellPlatform, env: Readonly<Record<string, string | undefined>>, fallback: () => void): void {
+function killGroup(
+  pid: number | undefined,
+  platform: ShellPlatform,
+  env: Readonly<Record<string, string | undefined>>,
+  fallback: () => void,
+): void {
   const safeFallback = (): void => {
     try {
       fallback();

@@ -26,17 +26,30 @@ export interface ShellInvocation {
 }
 
 /** Variables VS Code's integrated terminal also removes (vs/base/common/processes.ts). */
-const EDITOR_INTERNALS: readonly RegExp[] = [/^ELECTRON_.+$/, /^VSCODE_(?!(PORTABLE|SHELL_LOGIN|ENV_REPLACE|ENV_APPEND|ENV_PREPEND)).+$/, /^SNAP(|_.*)$/, /^GDK_PIXBUF_.+$/];
+const EDITOR_INTERNALS: readonly RegExp[] = [
+  /^ELECTRON_.+$/,
+  /^VSCODE_(?!(PORTABLE|SHELL_LOGIN|ENV_REPLACE|ENV_APPEND|ENV_PREPEND)).+$/,
+  /^SNAP(|_.*)$/,
+  /^GDK_PIXBUF_.+$/,
+];
 
 /** The value of `name` in `env`, ignoring case on Windows. */
-function lookup(env: Readonly<Record<string, string | undefined>>, name: string, platform: ShellPlatform): string | undefined {
+function lookup(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  platform: ShellPlatform,
+): string | undefined {
   if (platform !== 'win32') return env[name];
   const key = Object.keys(env).find((k) => k.toUpperCase() === name.toUpperCase());
   return key === undefined ? undefined : env[key];
 }
 
 /** The child's environment: `base` without `removed` names and the editor's internals. */
-export function commandEnvironment(base: Readonly<Record<string, string | undefined>>, removed: readonly string[], platform: ShellPlatform): Record<string, string> {
+export function commandEnvironment(
+  base: Readonly<Record<string, string | undefined>>,
+  removed: readonly string[],
+  platform: ShellPlatform,
+): Record<string, string> {
   const fold = (name: string): string => (platform === 'win32' ? name.toUpperCase() : name);
   const drop = new Set(removed.map(fold));
   const env: Record<string, string> = {};
@@ -55,7 +68,12 @@ function systemRoot(env: Readonly<Record<string, string | undefined>>): string {
   return (lookup(env, 'SystemRoot', 'win32') ?? lookup(env, 'windir', 'win32') ?? 'C:\\Windows').replace(/[\\/]+$/, '');
 }
 
-export function shellInvocation(command: string, platform: ShellPlatform, baseEnv: Readonly<Record<string, string | undefined>>, removed: readonly string[]): ShellInvocation {
+export function shellInvocation(
+  command: string,
+  platform: ShellPlatform,
+  baseEnv: Readonly<Record<string, string | undefined>>,
+  removed: readonly string[],
+): ShellInvocation {
   const env = commandEnvironment(baseEnv, removed, platform);
   if (platform === 'win32') {
     const comSpec = lookup(baseEnv, 'ComSpec', 'win32');
@@ -70,9 +88,18 @@ export type TreeKill =
   | { readonly kind: 'spawn'; readonly file: string; readonly args: readonly string[] }
   | { readonly kind: 'group'; readonly pid: number };
 
-export function treeKill(pid: number, platform: ShellPlatform, env: Readonly<Record<string, string | undefined>>): TreeKill {
+export function treeKill(
+  pid: number,
+  platform: ShellPlatform,
+  env: Readonly<Record<string, string | undefined>>,
+): TreeKill {
   // Windows has no process groups to signal: taskkill walks the tree (/T) and forces it (/F).
-  if (platform === 'win32') return { kind: 'spawn', file: `${systemRoot(env)}\\System32\\taskkill.exe`, args: ['/pid', String(pid), '/T', '/F'] };
+  if (platform === 'win32')
+    return {
+      kind: 'spawn',
+      file: `${systemRoot(env)}\\System32\\taskkill.exe`,
+      args: ['/pid', String(pid), '/T', '/F'],
+    };
   // The negative pid signals the whole group the detached shell leads.
   return { kind: 'group', pid: -pid };
 }

@@ -7,8 +7,7 @@ import { hiddenCharactersOut } from './hiddenCharacters';
 type WithheldReason = 'sensitive' | 'excluded' | 'binary' | 'outside' | 'unreadable' | 'budget' | 'tooLarge';
 
 export type ChangeContent =
-  | { readonly kind: 'diff'; readonly text: string }
-  | { readonly kind: 'withheld'; readonly reason: WithheldReason };
+  { readonly kind: 'diff'; readonly text: string } | { readonly kind: 'withheld'; readonly reason: WithheldReason };
 
 export interface ChangedFile {
   /** Repository-relative, with forward slashes. */

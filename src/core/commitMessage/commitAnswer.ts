@@ -13,11 +13,13 @@ const MAX_BODY_LINES = 40;
 
 const FENCE = /^\s*(`{3,}|~{3,})[^\n]*$/;
 /** A line that only introduces the message ("Here's a commit message for these changes:"). */
-const PREAMBLE = /^\s*(?:\*\*|__)?\s*(?:(?:here(?:'s| is)|sure[,!.]?|okay[,!.]?|certainly[,!.]?)[^\n]*:|(?:suggested |proposed )?commit message\s*(?:\(.*\))?\s*:?)\s*(?:\*\*|__)?\s*$/i;
+const PREAMBLE =
+  /^\s*(?:\*\*|__)?\s*(?:(?:here(?:'s| is)|sure[,!.]?|okay[,!.]?|certainly[,!.]?)[^\n]*:|(?:suggested |proposed )?commit message\s*(?:\(.*\))?\s*:?)\s*(?:\*\*|__)?\s*$/i;
 /** A label in front of the subject or body ("Commit message: Fix x", "**Subject:** Fix x"). */
 const LABEL = /^\s*(?:\*\*|__)?(?:commit message|subject|title|summary|body|description)\s*:\s*(?:\*\*|__)?\s*/i;
 /** A paragraph that talks about the message rather than being part of it. */
-const EXPLANATION = /^\s*(?:\*\*|__)?(?:explanation|notes?|rationale|why)\s*:|^\s*(?:this (?:commit )?message|the (?:subject|message|above|commit message)|i (?:chose|used|kept|followed|wrote)|let me know|feel free|if you (?:want|would|prefer))\b/i;
+const EXPLANATION =
+  /^\s*(?:\*\*|__)?(?:explanation|notes?|rationale|why)\s*:|^\s*(?:this (?:commit )?message|the (?:subject|message|above|commit message)|i (?:chose|used|kept|followed|wrote)|let me know|feel free|if you (?:want|would|prefer))\b/i;
 
 /** Control, bidirectional and invisible characters out; tabs become spaces, line ends (separators too) become \n. */
 function plainText(text: string): string {
@@ -60,7 +62,13 @@ function stripWholeQuotes(lines: string[]): void {
 
 /** The subject without markdown heading or emphasis, cut at a word boundary when too long. */
 function cleanSubject(line: string): string {
-  let subject = unquote(line.replace(LABEL, '').replace(/^#{1,6}\s+/, '').replace(/^(\*\*|__)(.*)\1$/, '$2').replace(/^[-*]\s+/, ''));
+  let subject = unquote(
+    line
+      .replace(LABEL, '')
+      .replace(/^#{1,6}\s+/, '')
+      .replace(/^(\*\*|__)(.*)\1$/, '$2')
+      .replace(/^[-*]\s+/, ''),
+  );
   subject = unquote(subject.replace(LABEL, ''));
   if (subject.length <= MAX_SUBJECT_CHARS) return subject;
   const cut = subject.lastIndexOf(' ', MAX_SUBJECT_CHARS);

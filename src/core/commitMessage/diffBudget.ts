@@ -22,7 +22,9 @@ const CHARS_PER_TOKEN = 3;
 
 /** The characters of diff one request may carry: the money cap, or less when the model's context is smaller. */
 export function diffCharBudget(contextLength: number | undefined): number {
-  const context = contextLength ? contextLength - COMMIT_ANSWER_TOKENS - COMMIT_PROMPT_RESERVE_TOKENS : Number.POSITIVE_INFINITY;
+  const context = contextLength
+    ? contextLength - COMMIT_ANSWER_TOKENS - COMMIT_PROMPT_RESERVE_TOKENS
+    : Number.POSITIVE_INFINITY;
   const tokens = Math.max(0, Math.min(COMMIT_INPUT_TOKEN_CAP - COMMIT_PROMPT_RESERVE_TOKENS, context));
   return tokens * CHARS_PER_TOKEN;
 }
@@ -60,7 +62,10 @@ export function fitDiffs(files: readonly ChangedFile[], budget: number): FittedC
   const sizes = files.map((file) => (file.content.kind === 'diff' ? file.content.text.length : 0));
   const shares = new Array<number>(files.length).fill(0);
   // Smallest first: each takes all it needs up to an even share of what is left.
-  const order = sizes.map((size, index) => ({ size, index })).filter((entry) => entry.size > 0).sort((a, b) => a.size - b.size);
+  const order = sizes
+    .map((size, index) => ({ size, index }))
+    .filter((entry) => entry.size > 0)
+    .sort((a, b) => a.size - b.size);
   let left = Math.max(0, budget);
   order.forEach((entry, position) => {
     const share = Math.floor(left / (order.length - position));

@@ -5,7 +5,8 @@
 // whether a closing fence ended them.
 
 /** The opening words of a sentence about the answer rather than code (refusals and hedges too). */
-const EXPLAIN_START = /^(?:here(?:'s| is| are)\b|sure\b|certainly\b|of course\b|okay\b|ok\b|below\b|the (?:following|completion|missing|code|rest|answer|hole|line|snippet)\b|this (?:is|completes|code|line|will|fills|should|adds|function|snippet|completion|implementation|replaces)\b|that (?:is|completes|should|will)\b|i(?:'ve| have|'ll| will)\b|to (?:complete|fill)\b|you can\b|completion\b|answer\b|explanation\b|note\b|output\b|i(?:'m| am) (?:sorry|unable|not able)\b|sorry\b|i can(?:'t|not| not)\b|unfortunately\b|it (?:looks|seems) like\b|as an ai\b)/i;
+const EXPLAIN_START =
+  /^(?:here(?:'s| is| are)\b|sure\b|certainly\b|of course\b|okay\b|ok\b|below\b|the (?:following|completion|missing|code|rest|answer|hole|line|snippet)\b|this (?:is|completes|code|line|will|fills|should|adds|function|snippet|completion|implementation|replaces)\b|that (?:is|completes|should|will)\b|i(?:'ve| have|'ll| will)\b|to (?:complete|fill)\b|you can\b|completion\b|answer\b|explanation\b|note\b|output\b|i(?:'m| am) (?:sorry|unable|not able)\b|sorry\b|i can(?:'t|not| not)\b|unfortunately\b|it (?:looks|seems) like\b|as an ai\b)/i;
 const MARKDOWN_LABEL = /^\*\*[^*]{1,60}\*\*:?$/;
 const FENCE_OPEN = /^\s*(?:```+|~~~+)\s*[\w+#.-]*\s*$/;
 const FENCE_CLOSE = /^\s*(?:```+|~~~+)\s*$/;
@@ -89,7 +90,8 @@ export function answerCode(raw: string): { readonly code: string; readonly close
 }
 
 /** Languages where a backtick is code (template literals, raw strings, commands, quoted names). */
-const BACKTICK_LANGUAGES = /^(?:javascript|typescript|javascriptreact|typescriptreact|vue|svelte|go|shellscript|bash|sh|zsh|powershell|perl|ruby|kotlin|scala|sql|mysql|haskell|r|markdown|latex|nim|julia|elixir|fsharp|swift|dart)$/;
+const BACKTICK_LANGUAGES =
+  /^(?:javascript|typescript|javascriptreact|typescriptreact|vue|svelte|go|shellscript|bash|sh|zsh|powershell|perl|ruby|kotlin|scala|sql|mysql|haskell|r|markdown|latex|nim|julia|elixir|fsharp|swift|dart)$/;
 
 /**
  * A one-line answer wrapped in an inline fence (```foo();```) or, where a backtick is no code, in

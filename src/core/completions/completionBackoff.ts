@@ -2,7 +2,14 @@
 // once (offline, a refused key, a rate limit, no credits, a server error or a cut stream) pauses them: typing goes on undisturbed,
 // the next request waits for the pause to end, each further failure doubles it (bounded), and a
 // success or a new key ends it. Pure: the clock is passed in.
-import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, TimeoutError } from '../errors';
+import {
+  AuthenticationError,
+  ConnectionError,
+  GatewayError,
+  RateLimitError,
+  StreamError,
+  TimeoutError,
+} from '../errors';
 import { clampDelay } from '../transport/delay';
 
 export type PauseReason = 'offline' | 'badKey' | 'rateLimited' | 'noCredits' | 'serverError';
@@ -29,7 +36,8 @@ export const MAX_PAUSE_MS = 10 * 60_000;
  */
 export function pauseReasonOf(error: unknown): PauseReason | undefined {
   if (error instanceof AuthenticationError) return 'badKey';
-  if (error instanceof RateLimitError) return error.quotaExhausted || error.status === 402 ? 'noCredits' : 'rateLimited';
+  if (error instanceof RateLimitError)
+    return error.quotaExhausted || error.status === 402 ? 'noCredits' : 'rateLimited';
   if (error instanceof ConnectionError || error instanceof TimeoutError) return 'offline';
   // A stream the client cut at one of its bounds (an event or an answer too large: a `code` says
   // which) is a hostile answer, not a struggling server.
@@ -61,7 +69,10 @@ export class CompletionBackoff {
     const first = reason === 'serverError' ? FIRST_SERVER_PAUSE_MS : FIRST_PAUSE_MS;
     const doubled = first * 2 ** Math.min(failures - 1, 16);
     const retryAfter = error instanceof RateLimitError && error.retryAfterMs !== undefined ? error.retryAfterMs : 0;
-    const wait = clampDelay(Math.max(Math.min(doubled, MAX_PAUSE_MS), Math.min(retryAfter, MAX_PAUSE_MS)), MAX_PAUSE_MS);
+    const wait = clampDelay(
+      Math.max(Math.min(doubled, MAX_PAUSE_MS), Math.min(retryAfter, MAX_PAUSE_MS)),
+      MAX_PAUSE_MS,
+    );
     this.current = { reason, until: this.now() + wait, failures };
     return this.current;
   }

@@ -12,10 +12,17 @@ const MIN_COMPLETION_INPUT_TOKENS = 256;
 const MAX_COMPLETION_INPUT_USD = 0.003;
 
 /** `inputPricePerToken`: USD per input token from the catalog, when it lists one. */
-export function completionBudget(contextTokens: number | undefined, inputPricePerToken: number | undefined): CompletionBudget {
+export function completionBudget(
+  contextTokens: number | undefined,
+  inputPricePerToken: number | undefined,
+): CompletionBudget {
   const context = contextTokens ?? DEFAULT_COMPLETION_CONTEXT_TOKENS;
   const byContext = Math.floor(context * 0.6);
-  const byMoney = inputPricePerToken && inputPricePerToken > 0 ? Math.floor(MAX_COMPLETION_INPUT_USD / inputPricePerToken) : Infinity;
-  const maxInputTokens = Math.max(Math.min(MIN_COMPLETION_INPUT_TOKENS, byContext), Math.min(MAX_COMPLETION_INPUT_TOKENS, byContext, byMoney));
+  const byMoney =
+    inputPricePerToken && inputPricePerToken > 0 ? Math.floor(MAX_COMPLETION_INPUT_USD / inputPricePerToken) : Infinity;
+  const maxInputTokens = Math.max(
+    Math.min(MIN_COMPLETION_INPUT_TOKENS, byContext),
+    Math.min(MAX_COMPLETION_INPUT_TOKENS, byContext, byMoney),
+  );
   return { contextTokens: context, maxInputTokens };
 }

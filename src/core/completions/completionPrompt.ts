@@ -53,16 +53,18 @@ const MARKER_IN_TEXT = /<\|(?:FILL_HERE|FILE_START|FILE_END)(?:_(\d{1,6}))?\|>/g
  */
 function freeMarkerNumber(texts: readonly string[]): number {
   const used = new Set<number>();
-  for (const text of texts) for (const match of text.matchAll(MARKER_IN_TEXT)) used.add(match[1] === undefined ? 0 : Number(match[1]));
+  for (const text of texts)
+    for (const match of text.matchAll(MARKER_IN_TEXT)) used.add(match[1] === undefined ? 0 : Number(match[1]));
   let n = 0;
   while (used.has(n)) n++;
   return n;
 }
 
 function systemText(marker: string, shape: CompletionShape): string {
-  const what = shape === 'line'
-    ? 'Complete the current line only: answer at most one line, starting exactly at the marker.'
-    : 'Write the code that starts at the marker (several lines if the block needs them), indented like the surrounding code, and stop where the block the marker is in ends.';
+  const what =
+    shape === 'line'
+      ? 'Complete the current line only: answer at most one line, starting exactly at the marker.'
+      : 'Write the code that starts at the marker (several lines if the block needs them), indented like the surrounding code, and stop where the block the marker is in ends.';
   return [
     `You are a code completion engine. The user message shows a file with a hole marked ${marker}.`,
     `Answer ONLY the code that replaces ${marker}, exactly as it would be typed there.`,
@@ -109,7 +111,10 @@ function oneLine(text: string): string {
 function commented(path: string, text: string, languageId: string, room: number): string | undefined {
   const { open, close } = commentStyle(languageId);
   // Never split more than can be sent (a huge neighbouring file costs no more than the room).
-  const lines = [`Path: ${oneLine(path)}`, ...wholeLines(text, Math.max(0, room)).replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n')];
+  const lines = [
+    `Path: ${oneLine(path)}`,
+    ...wholeLines(text, Math.max(0, room)).replace(/\r\n/g, '\n').replace(/\n+$/, '').split('\n'),
+  ];
   const kept: string[] = [];
   let used = 0;
   for (const line of lines) {
@@ -123,11 +128,22 @@ function commented(path: string, text: string, languageId: string, room: number)
 
 export function buildCompletionPrompt(input: CompletionInput, budget: CompletionBudget): CompletionPrompt {
   const shape = completionShape(input.prefix, input.suffix);
-  const maxTokens = Math.max(1, Math.min(shape === 'line' ? LINE_MAX_TOKENS : BLOCK_MAX_TOKENS, Math.floor(budget.contextTokens / 4)));
+  const maxTokens = Math.max(
+    1,
+    Math.min(shape === 'line' ? LINE_MAX_TOKENS : BLOCK_MAX_TOKENS, Math.floor(budget.contextTokens / 4)),
+  );
   const inputTokens = Math.max(0, Math.min(budget.maxInputTokens, budget.contextTokens - maxTokens) - OVERHEAD_TOKENS);
-  const header = (marker: string): string => `Path: ${oneLine(input.path)}\nLanguage: ${oneLine(input.languageId)}\nHole marker: ${marker}\n\n`;
+  const header = (marker: string): string =>
+    `Path: ${oneLine(input.path)}\nLanguage: ${oneLine(input.languageId)}\nHole marker: ${marker}\n\n`;
   // The fixed parts, measured with the longest marker they could carry.
-  const fixed = estimateTextTokens(systemText(holeMarkers(99).marker, shape) + header(holeMarkers(99).marker) + holeMarkers(99).start + holeMarkers(99).end + holeMarkers(99).marker) + 4;
+  const fixed =
+    estimateTextTokens(
+      systemText(holeMarkers(99).marker, shape) +
+        header(holeMarkers(99).marker) +
+        holeMarkers(99).start +
+        holeMarkers(99).end +
+        holeMarkers(99).marker,
+    ) + 4;
   let room = charsFor(inputTokens - fixed);
   const prefixShare = Math.floor(room * 0.7);
   const suffixShare = Math.floor(room * 0.2);
@@ -159,5 +175,14 @@ export function buildCompletionPrompt(input: CompletionInput, budget: Completion
   const body = parts.join('');
   const { marker, start, end } = holeMarkers(freeMarkerNumber([input.path, body, sentPrefix, sentSuffix]));
   const user = `${header(marker)}${body}${start}\n${sentPrefix}${marker}${sentSuffix}\n${end}`;
-  return { system: systemText(marker, shape), user, shape, maxTokens, sentPrefix, sentSuffix, languageId: input.languageId, marker };
+  return {
+    system: systemText(marker, shape),
+    user,
+    shape,
+    maxTokens,
+    sentPrefix,
+    sentSuffix,
+    languageId: input.languageId,
+    marker,
+  };
 }

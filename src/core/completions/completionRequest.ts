@@ -9,7 +9,12 @@ import { streamGatewayAnswer } from '../answers/gatewayAnswer';
 /** Low, not zero: a little variety after a rejected suggestion, but no wandering. */
 const COMPLETION_TEMPERATURE = 0.1;
 
-export function completionSend(client: GatewayClient, model: string, api: ChatApi, provider: string | undefined): CompletionSend {
+export function completionSend(
+  client: GatewayClient,
+  model: string,
+  api: ChatApi,
+  provider: string | undefined,
+): CompletionSend {
   return async (prompt, onText, signal) => {
     const result = await streamGatewayAnswer(
       client,

@@ -19,7 +19,11 @@ interface CompletionUsage {
 }
 
 /** Streams the prompt's answer, handing each text delta to `onText`; resolves with the gateway's usage when it sent one. */
-export type CompletionSend = (prompt: CompletionPrompt, onText: (delta: string) => void, signal: AbortSignal) => Promise<{ readonly usage?: CompletionUsage }>;
+export type CompletionSend = (
+  prompt: CompletionPrompt,
+  onText: (delta: string) => void,
+  signal: AbortSignal,
+) => Promise<{ readonly usage?: CompletionUsage }>;
 
 export interface CompletionOutcome {
   /** What to show (undefined: nothing; '' never shows either). */
@@ -47,14 +51,22 @@ export interface CompletionOutcome {
  */
 function estimate(prompt: CompletionPrompt, raw: string, answered: boolean): CompletionUsage {
   if (!answered) return { promptTokens: 0, completionTokens: 0 };
-  return { promptTokens: estimateTextTokens(prompt.system) + estimateTextTokens(prompt.user), completionTokens: estimateTextTokens(raw) };
+  return {
+    promptTokens: estimateTextTokens(prompt.system) + estimateTextTokens(prompt.user),
+    completionTokens: estimateTextTokens(raw),
+  };
 }
 
 /**
  * Runs one request. Throws only what the request failed with (offline, 401, 429...); an abort from
  * outside resolves with `aborted`, so what a cut request cost is still counted.
  */
-export async function runCompletion(prompt: CompletionPrompt, send: CompletionSend, signal: AbortSignal, maxMs = MAX_COMPLETION_MS): Promise<CompletionOutcome> {
+export async function runCompletion(
+  prompt: CompletionPrompt,
+  send: CompletionSend,
+  signal: AbortSignal,
+  maxMs = MAX_COMPLETION_MS,
+): Promise<CompletionOutcome> {
   const controller = new AbortController();
   const stopOnOuter = (): void => controller.abort(COMPLETION_ABORTED);
   signal.addEventListener('abort', stopOnOuter, { once: true });

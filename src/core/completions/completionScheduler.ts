@@ -61,7 +61,24 @@ export interface CompletionCounters {
 }
 
 function emptyCounters(): CompletionCounters {
-  return { asks: 0, debouncedAway: 0, cacheHits: 0, typedThrough: 0, pausedSkips: 0, requests: 0, aborted: 0, stoppedEarly: 0, bounded: 0, failed: 0, shown: 0, tokensIn: 0, tokensOut: 0, estimatedTokens: 0, accepted: 0, acceptedChars: 0 };
+  return {
+    asks: 0,
+    debouncedAway: 0,
+    cacheHits: 0,
+    typedThrough: 0,
+    pausedSkips: 0,
+    requests: 0,
+    aborted: 0,
+    stoppedEarly: 0,
+    bounded: 0,
+    failed: 0,
+    shown: 0,
+    tokensIn: 0,
+    tokensOut: 0,
+    estimatedTokens: 0,
+    accepted: 0,
+    acceptedChars: 0,
+  };
 }
 
 export interface SchedulerEvents {
@@ -127,7 +144,12 @@ export class CompletionScheduler<P> {
       this.counters.pausedSkips++;
       return Promise.resolve(undefined);
     }
-    const pending: Pending = { key: ask.key, controller: new AbortController(), result: Promise.resolve(undefined), waiters: 0 };
+    const pending: Pending = {
+      key: ask.key,
+      controller: new AbortController(),
+      result: Promise.resolve(undefined),
+      waiters: 0,
+    };
     this.pending = pending;
     this.follow(pending, cancel);
     pending.result = this.wait(ask, pending.controller);
@@ -147,7 +169,10 @@ export class CompletionScheduler<P> {
 
   private async wait(ask: CompletionAsk, controller: AbortController): Promise<string | undefined> {
     try {
-      if (controller.signal.aborted || (!ask.explicit && !(await this.clock.wait(this.debounceMs(), controller.signal)))) {
+      if (
+        controller.signal.aborted ||
+        (!ask.explicit && !(await this.clock.wait(this.debounceMs(), controller.signal)))
+      ) {
         this.counters.debouncedAway++;
         return undefined;
       }

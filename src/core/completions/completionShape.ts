@@ -13,7 +13,8 @@ const OPENS_BLOCK = /(?:[{([]|=>|->|:|\bdo|\bthen|\bbegin|\belse|\btry|\bfinally
 /** A comment line (which describes what follows when it is the last line before a blank one). */
 const COMMENT_LINE = /^\s*(?:\/\/|#(?![![]|include|define|if|else|endif|pragma|import)|\/\*|\*|--|"""|'''|<!--|%|;;)/;
 /** A declaration without its body yet (brace on the next line, or a declaration in a header). */
-const SIGNATURE = /^\s*(?:(?:export|public|private|protected|internal|static|async|abstract|override|virtual|final|pub|unsafe|inline)\s+)*(?:function\*?|def|fn|func|fun|class|interface|struct|enum|impl|trait|module|namespace|sub|procedure|void|int|bool|string|[A-Za-z_][\w<>,\s[\]]*\s+[A-Za-z_]\w*\s*\()[^;]*\)?\s*(?:->\s*[^;{]+|:\s*[^;{=]+)?$/;
+const SIGNATURE =
+  /^\s*(?:(?:export|public|private|protected|internal|static|async|abstract|override|virtual|final|pub|unsafe|inline)\s+)*(?:function\*?|def|fn|func|fun|class|interface|struct|enum|impl|trait|module|namespace|sub|procedure|void|int|bool|string|[A-Za-z_][\w<>,\s[\]]*\s+[A-Za-z_]\w*\s*\()[^;]*\)?\s*(?:->\s*[^;{]+|:\s*[^;{=]+)?$/;
 
 /** The last non-blank line of `prefix` before the cursor's line. */
 function previousLine(prefix: string): string {

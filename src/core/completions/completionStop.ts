@@ -11,8 +11,22 @@
 // bounded by MAX_LINE_CHARS (a longer line stops the answer: it is garbage anyway).
 import { newAnswerState, readAnswerLine, type AnswerState } from './completionAnswer';
 import type { CompletionPrompt } from './completionInput';
-import { hashComments, indentOf, indentWidth, isIndentedLanguage, lineBeforeCursor, lineBrackets } from './completionSyntax';
-import { MAX_ANSWER_CHARS, MAX_LINE_CHARS, atTopLevel, distinctSuffixLine, topLevelStep, type TopLevelState } from './completionText';
+import {
+  hashComments,
+  indentOf,
+  indentWidth,
+  isIndentedLanguage,
+  lineBeforeCursor,
+  lineBrackets,
+} from './completionSyntax';
+import {
+  MAX_ANSWER_CHARS,
+  MAX_LINE_CHARS,
+  atTopLevel,
+  distinctSuffixLine,
+  topLevelStep,
+  type TopLevelState,
+} from './completionText';
 
 interface StopState {
   /** The first characters of the text seen: a different text resets the state. */
@@ -66,7 +80,13 @@ function factsOf(prompt: CompletionPrompt): PromptFacts {
 }
 
 /** Whether one code line ends the answer (whole: `partial` false; the unfinished last line: true). */
-function endsAnswer(state: StopState, line: string, prompt: CompletionPrompt, known: PromptFacts, partial: boolean): boolean {
+function endsAnswer(
+  state: StopState,
+  line: string,
+  prompt: CompletionPrompt,
+  known: PromptFacts,
+  partial: boolean,
+): boolean {
   const index = state.codeLines;
   if (prompt.shape === 'line') return !partial && line.trim() !== '';
   const trimmed = line.trim();
@@ -97,7 +117,16 @@ export function completionIsComplete(rawSoFar: string, prompt: CompletionPrompt)
   const known = factsOf(prompt);
   let state = states.get(prompt);
   if (!state || rawSoFar.length < state.consumed || !rawSoFar.startsWith(state.head)) {
-    state = { head: rawSoFar.slice(0, 64), consumed: 0, answer: newAnswerState(), codeLines: 0, depth: 0, repeatAt: 0, complete: false, top: { depth: 0, sawCode: false, afterBlank: false } };
+    state = {
+      head: rawSoFar.slice(0, 64),
+      consumed: 0,
+      answer: newAnswerState(),
+      codeLines: 0,
+      depth: 0,
+      repeatAt: 0,
+      complete: false,
+      top: { depth: 0, sawCode: false, afterBlank: false },
+    };
     states.set(prompt, state);
   }
   if (state.head.length < 64) state.head = rawSoFar.slice(0, 64);
@@ -114,6 +143,7 @@ export function completionIsComplete(rawSoFar: string, prompt: CompletionPrompt)
   const partial = rawSoFar.slice(state.consumed);
   if (partial.length > MAX_LINE_CHARS) return (state.complete = true);
   // The unfinished line can already close the block (`}` arrived) or dedent.
-  if (state.answer.phase === 'code' && !/^\s*(?:```|~~~)/.test(partial)) return endsAnswer(state, partial, prompt, known, true);
+  if (state.answer.phase === 'code' && !/^\s*(?:```|~~~)/.test(partial))
+    return endsAnswer(state, partial, prompt, known, true);
   return false;
 }

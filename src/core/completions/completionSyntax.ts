@@ -6,10 +6,45 @@
 // wrong guess costs one suggestion, never a wrong edit (the user accepts or not).
 
 /** Languages whose blocks end by dedenting (no closing bracket). */
-const INDENTED = new Set(['python', 'yaml', 'coffeescript', 'nim', 'haskell', 'fsharp', 'pug', 'sass', 'makefile', 'jade', 'elm', 'gdscript', 'mojo']);
+const INDENTED = new Set([
+  'python',
+  'yaml',
+  'coffeescript',
+  'nim',
+  'haskell',
+  'fsharp',
+  'pug',
+  'sass',
+  'makefile',
+  'jade',
+  'elm',
+  'gdscript',
+  'mojo',
+]);
 
 /** Languages whose line comments start with `#`. */
-const HASH_COMMENT = new Set(['python', 'yaml', 'shellscript', 'ruby', 'perl', 'r', 'dockerfile', 'makefile', 'toml', 'powershell', 'coffeescript', 'elixir', 'julia', 'nim', 'gdscript', 'properties', 'ini', 'cmake', 'mojo', 'terraform']);
+const HASH_COMMENT = new Set([
+  'python',
+  'yaml',
+  'shellscript',
+  'ruby',
+  'perl',
+  'r',
+  'dockerfile',
+  'makefile',
+  'toml',
+  'powershell',
+  'coffeescript',
+  'elixir',
+  'julia',
+  'nim',
+  'gdscript',
+  'properties',
+  'ini',
+  'cmake',
+  'mojo',
+  'terraform',
+]);
 const DASH_COMMENT = new Set(['sql', 'lua', 'haskell', 'elm', 'ada', 'vhdl']);
 const PERCENT_COMMENT = new Set(['latex', 'tex', 'matlab', 'erlang', 'bibtex']);
 const SEMI_COMMENT = new Set(['clojure', 'lisp', 'scheme', 'racket', 'ini']);
@@ -26,7 +61,8 @@ export function commentStyle(languageId: string): { readonly open: string; reado
   if (PERCENT_COMMENT.has(languageId)) return { open: '% ', close: '' };
   if (SEMI_COMMENT.has(languageId)) return { open: '; ', close: '' };
   if (QUOTE_COMMENT.has(languageId)) return { open: '" ', close: '' };
-  if (['html', 'xml', 'markdown', 'vue-html', 'svg', 'xsl'].includes(languageId)) return { open: '<!-- ', close: ' -->' };
+  if (['html', 'xml', 'markdown', 'vue-html', 'svg', 'xsl'].includes(languageId))
+    return { open: '<!-- ', close: ' -->' };
   if (languageId === 'css') return { open: '/* ', close: ' */' };
   return { open: '// ', close: '' };
 }

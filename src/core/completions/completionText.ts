@@ -5,7 +5,19 @@
 // something wrong (the user keeps typing; a wrong insertion costs them an undo).
 import { answerCode, isExplanation, withoutInlineFence } from './completionAnswer';
 import type { CompletionPrompt } from './completionInput';
-import { CLOSERS, OPENERS, hashComments, imbalance, indentOf, indentWidth, isIndentedLanguage, lineAfterCursor, lineBeforeCursor, lineBrackets, scanBrackets } from './completionSyntax';
+import {
+  CLOSERS,
+  OPENERS,
+  hashComments,
+  imbalance,
+  indentOf,
+  indentWidth,
+  isIndentedLanguage,
+  lineAfterCursor,
+  lineBeforeCursor,
+  lineBrackets,
+  scanBrackets,
+} from './completionSyntax';
 
 /** At most this much of an answer is read (a hostile or runaway answer is bounded here). */
 export const MAX_ANSWER_CHARS = 16 * 1024;
@@ -24,7 +36,8 @@ const REPEAT_LINES = 8;
  * shared): a unit test compares the two over every code point.
  */
 // eslint-disable-next-line no-misleading-character-class -- each combining mark and variation selector is one match on its own, on purpose
-const INVISIBLE = /(?![\t\n])[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}\uFFFD]/u;
+const INVISIBLE =
+  /(?![\t\n])[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}\uFFFD]/u;
 
 /** Whether `text` holds a character a reader would not see (INVISIBLE). */
 export function hasInvisibleCharacter(text: string): boolean {
@@ -34,7 +47,10 @@ export function hasInvisibleCharacter(text: string): boolean {
 /** Removes an echoed hole marker and the file delimiters of the prompt (every marker completionPrompt.ts makes). */
 function withoutMarkers(code: string): string {
   const text = code.replace(/<\|FILL_HERE(?:_\d+)?\|>/g, '');
-  return text.split('\n').filter((line) => !/^\s*<\|FILE_(?:START|END)(?:_\d+)?\|>\s*$/.test(line)).join('\n');
+  return text
+    .split('\n')
+    .filter((line) => !/^\s*<\|FILE_(?:START|END)(?:_\d+)?\|>\s*$/.test(line))
+    .join('\n');
 }
 
 /** Line starts of the last REPEAT_LINES lines of `prefix`, farthest first. */
@@ -63,7 +79,13 @@ function withoutRepeatedPrefix(code: string, prefix: string): string {
   }
   const cursorLine = lineBeforeCursor(prefix);
   // At an indented empty line the model often indents its first line again: the cursor already is there.
-  if (cursorLine !== '' && cursorLine.trim() === '' && code.startsWith(cursorLine) && /\S/.test(code.charAt(cursorLine.length))) return code.slice(cursorLine.length);
+  if (
+    cursorLine !== '' &&
+    cursorLine.trim() === '' &&
+    code.startsWith(cursorLine) &&
+    /\S/.test(code.charAt(cursorLine.length))
+  )
+    return code.slice(cursorLine.length);
   return code;
 }
 
@@ -96,7 +118,12 @@ export interface TopLevelState {
   afterBlank: boolean;
 }
 
-export function topLevelStep(state: TopLevelState, line: string, cursorIndent: number, hash: boolean): 'before' | 'after' | undefined {
+export function topLevelStep(
+  state: TopLevelState,
+  line: string,
+  cursorIndent: number,
+  hash: boolean,
+): 'before' | 'after' | undefined {
   const trimmed = line.trim();
   if (trimmed === '') {
     state.afterBlank = state.sawCode;
@@ -167,7 +194,8 @@ function withBaseIndent(code: string, prompt: CompletionPrompt): string {
   const last = lines.length - 1;
   const closing = last > 0 && /^\s*[)\]}]/.test(lines[last] as string) ? last : -1;
   const width = indentWidth(cursorLine);
-  if (!lines.some((line, i) => i > 0 && i !== closing && line.trim() !== '' && indentWidth(indentOf(line)) < width)) return code;
+  if (!lines.some((line, i) => i > 0 && i !== closing && line.trim() !== '' && indentWidth(indentOf(line)) < width))
+    return code;
   return lines.map((line, i) => (i === 0 || i === closing || line.trim() === '' ? line : cursorLine + line)).join('\n');
 }
 
@@ -188,7 +216,8 @@ function cutAtSuffixRepeat(code: string, suffix: string): string {
   const target = distinctSuffixLine(suffix);
   if (!target) return code;
   const lines = code.split('\n');
-  for (let i = 1; i < lines.length; i++) if ((lines[i] as string).trim() === target) return lines.slice(0, i).join('\n');
+  for (let i = 1; i < lines.length; i++)
+    if ((lines[i] as string).trim() === target) return lines.slice(0, i).join('\n');
   return code;
 }
 
@@ -196,7 +225,8 @@ function cutAtSuffixRepeat(code: string, suffix: string): string {
 function withoutTrailingExplanation(code: string): string {
   const lines = code.split('\n');
   for (let i = 1; i < lines.length; i++) {
-    if ((lines[i - 1] as string).trim() === '' && isExplanation(lines[i] as string) && !/^\s/.test(lines[i] as string)) return lines.slice(0, i).join('\n');
+    if ((lines[i - 1] as string).trim() === '' && isExplanation(lines[i] as string) && !/^\s/.test(lines[i] as string))
+      return lines.slice(0, i).join('\n');
   }
   return code;
 }
@@ -213,7 +243,8 @@ function withoutSuffixOverlap(code: string, target: string, languageId: string |
     if (!code.endsWith(overlap) || overlap.trim() === '') continue;
     const cut = code.slice(0, code.length - k);
     const punctuation = !/[\p{L}\p{N}_]/u.test(overlap);
-    if (punctuation ? imbalance(cut, languageId) <= imbalance(code, languageId) : overlap.trim().length >= 4) return cut;
+    if (punctuation ? imbalance(cut, languageId) <= imbalance(code, languageId) : overlap.trim().length >= 4)
+      return cut;
   }
   return code;
 }

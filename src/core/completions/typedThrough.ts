@@ -17,8 +17,20 @@ export interface ShownCompletion {
 /** How much text around the cursor must be unchanged for a shown suggestion to still fit. */
 const TYPED_THROUGH_CONTEXT_CHARS = 200;
 
-export function shownCompletion(document: string, offset: number, prefix: string, suffix: string, insertion: string): ShownCompletion {
-  return { document, offset, insertion, before: prefix.slice(-TYPED_THROUGH_CONTEXT_CHARS), after: suffix.slice(0, TYPED_THROUGH_CONTEXT_CHARS) };
+export function shownCompletion(
+  document: string,
+  offset: number,
+  prefix: string,
+  suffix: string,
+  insertion: string,
+): ShownCompletion {
+  return {
+    document,
+    offset,
+    insertion,
+    before: prefix.slice(-TYPED_THROUGH_CONTEXT_CHARS),
+    after: suffix.slice(0, TYPED_THROUGH_CONTEXT_CHARS),
+  };
 }
 
 /**
@@ -26,7 +38,13 @@ export function shownCompletion(document: string, offset: number, prefix: string
  * it; undefined when the user typed something else, moved elsewhere, or typed all of it. Work is
  * bounded by the suggestion and the context checked, not by the document.
  */
-export function typedThrough(shown: ShownCompletion | undefined, document: string, offset: number, prefix: string, suffix: string): string | undefined {
+export function typedThrough(
+  shown: ShownCompletion | undefined,
+  document: string,
+  offset: number,
+  prefix: string,
+  suffix: string,
+): string | undefined {
   if (!shown || shown.document !== document) return undefined;
   const typed = offset - shown.offset;
   if (typed < 0 || typed >= shown.insertion.length || prefix.length < typed) return undefined;

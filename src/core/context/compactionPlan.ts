@@ -76,14 +76,27 @@ function copyMessages(messages: readonly WireMessage[]): Mutable['messages'] {
 
 export function planCompaction(input: CompactionInput): CompactionPlan {
   const ratio = input.tokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
-  let turns: Mutable[] = input.turns.map((turn) => ({ id: turn.id, user: turn.user, messages: copyMessages(turn.messages) }));
+  let turns: Mutable[] = input.turns.map((turn) => ({
+    id: turn.id,
+    user: turn.user,
+    messages: copyMessages(turn.messages),
+  }));
   const tail = copyMessages(input.tail);
   const system = input.system;
-  const estimate = (): number => estimateRequestTokens({ system, messages: [...turns.flatMap((turn) => turn.messages), ...tail], ...(input.toolChars ? { toolChars: input.toolChars } : {}) }, ratio);
+  const estimate = (): number =>
+    estimateRequestTokens(
+      {
+        system,
+        messages: [...turns.flatMap((turn) => turn.messages), ...tail],
+        ...(input.toolChars ? { toolChars: input.toolChars } : {}),
+      },
+      ratio,
+    );
   const dropped: ContextTurn[] = [];
   let latestIndex = findLastUser(turns);
   const slots: Slot[] = [];
-  const slotOf = (turn: number, message: number, part: number): Slot | undefined => slots.find((s) => s.turn === turn && s.message === message && s.part === part);
+  const slotOf = (turn: number, message: number, part: number): Slot | undefined =>
+    slots.find((s) => s.turn === turn && s.message === message && s.part === part);
   const cut = (turn: number, message: number, part: number, limit: number): void => {
     const messages = turn < 0 ? tail : turns[turn]?.messages;
     const target = messages?.[message];
@@ -91,7 +104,15 @@ export function planCompaction(input: CompactionInput): CompactionPlan {
     if (!target || !current || (current.kind !== 'text' && current.kind !== 'toolResult')) return;
     let slot = slotOf(turn, message, part);
     if (!slot) {
-      slot = { turn, message, part, original: current.kind === 'text' ? current.text : current.content, limit: Infinity, latest: turn >= 0 && turn === latestIndex, kind: current.kind };
+      slot = {
+        turn,
+        message,
+        part,
+        original: current.kind === 'text' ? current.text : current.content,
+        limit: Infinity,
+        latest: turn >= 0 && turn === latestIndex,
+        kind: current.kind,
+      };
       slots.push(slot);
     }
     if (limit >= slot.limit || slot.original.length <= Math.max(MIN_TRIM_CHARS, limit)) return;
@@ -112,16 +133,31 @@ export function planCompaction(input: CompactionInput): CompactionPlan {
       if (slot.latest) trimmedLatest += kept.trimmed;
     }
     const tokens = estimate() + reserve;
-    return { turns, tail, ...(summarize ? { summarize } : {}), dropped, trimmedResults, trimmedChars, trimmedLatest, tokens, fits: tokens <= input.budget };
+    return {
+      turns,
+      tail,
+      ...(summarize ? { summarize } : {}),
+      dropped,
+      trimmedResults,
+      trimmedChars,
+      trimmedLatest,
+      tokens,
+      fits: tokens <= input.budget,
+    };
   };
   if (estimate() <= input.budget) return result();
 
   // 1. Long tool results of older turns: head and tail are usually what a later turn needs.
-  const keepFrom = Math.max(0, Math.min(turns.length - (input.keepTurns ?? DEFAULT_KEEP_TURNS), latestIndex < 0 ? turns.length : latestIndex));
+  const keepFrom = Math.max(
+    0,
+    Math.min(turns.length - (input.keepTurns ?? DEFAULT_KEEP_TURNS), latestIndex < 0 ? turns.length : latestIndex),
+  );
   for (let t = 0; t < keepFrom; t++) {
-    turns[t]?.messages.forEach((message, m) => message.parts.forEach((part, p) => {
-      if (part.kind === 'toolResult' && part.content.length > OLD_RESULT_CHARS) cut(t, m, p, OLD_RESULT_CHARS);
-    }));
+    turns[t]?.messages.forEach((message, m) =>
+      message.parts.forEach((part, p) => {
+        if (part.kind === 'toolResult' && part.content.length > OLD_RESULT_CHARS) cut(t, m, p, OLD_RESULT_CHARS);
+      }),
+    );
   }
   if (estimate() <= input.budget) return result();
 
@@ -132,7 +168,15 @@ export function planCompaction(input: CompactionInput): CompactionPlan {
     for (let k = 1; k <= keepFrom; k++) {
       if (!turns[k]?.user) continue;
       chosen = k;
-      const rest = estimateRequestTokens({ system, messages: [...turns.slice(k).flatMap((turn) => turn.messages), ...tail], ...(input.toolChars ? { toolChars: input.toolChars } : {}) }, ratio) + reserve;
+      const rest =
+        estimateRequestTokens(
+          {
+            system,
+            messages: [...turns.slice(k).flatMap((turn) => turn.messages), ...tail],
+            ...(input.toolChars ? { toolChars: input.toolChars } : {}),
+          },
+          ratio,
+        ) + reserve;
       if (rest <= input.budget) break;
     }
     if (chosen > 0) {
@@ -172,12 +216,20 @@ export function planCompaction(input: CompactionInput): CompactionPlan {
       let best: { turn: number; message: number; part: number; length: number } | undefined;
       const consider = (turn: number, messages: Mutable['messages']): void => {
         if (turn >= 0 && turn === latestIndex && !includeLatest) return;
-        messages.forEach((message, m) => message.parts.forEach((part, p) => {
-          if (part.kind !== 'text' && part.kind !== 'toolResult') return;
-          const slot = slotOf(turn, m, p);
-          const length = slot && slot.limit !== Infinity ? Math.min(slot.limit, slot.original.length) : part.kind === 'text' ? part.text.length : part.content.length;
-          if (length > MIN_TRIM_CHARS && (!best || length > best.length)) best = { turn, message: m, part: p, length };
-        }));
+        messages.forEach((message, m) =>
+          message.parts.forEach((part, p) => {
+            if (part.kind !== 'text' && part.kind !== 'toolResult') return;
+            const slot = slotOf(turn, m, p);
+            const length =
+              slot && slot.limit !== Infinity
+                ? Math.min(slot.limit, slot.original.length)
+                : part.kind === 'text'
+                  ? part.text.length
+                  : part.content.length;
+            if (length > MIN_TRIM_CHARS && (!best || length > best.length))
+              best = { turn, message: m, part: p, length };
+          }),
+        );
       };
       turns.forEach((turn, t) => consider(t, turn.messages));
       consider(-1, tail);
@@ -185,7 +237,12 @@ export function planCompaction(input: CompactionInput): CompactionPlan {
       if (!target) return;
       // Cut just the excess when one part can give it, else halve the longest and look again.
       const excessChars = Math.ceil(over / ratio) + 100;
-      cut(target.turn, target.message, target.part, Math.max(MIN_TRIM_CHARS, Math.floor(target.length / 2), target.length - excessChars));
+      cut(
+        target.turn,
+        target.message,
+        target.part,
+        Math.max(MIN_TRIM_CHARS, Math.floor(target.length / 2), target.length - excessChars),
+      );
     }
   }
 }

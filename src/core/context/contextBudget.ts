@@ -14,7 +14,10 @@ export interface ContextBudget {
 const DEFAULT_OUTPUT_RESERVE = 4096;
 
 export function contextBudget(contextLength: number, maxOutputTokens?: number): ContextBudget {
-  const output = Math.min(maxOutputTokens && maxOutputTokens > 0 ? maxOutputTokens : DEFAULT_OUTPUT_RESERVE, Math.floor(contextLength / 4));
+  const output = Math.min(
+    maxOutputTokens && maxOutputTokens > 0 ? maxOutputTokens : DEFAULT_OUTPUT_RESERVE,
+    Math.floor(contextLength / 4),
+  );
   // 5 %, and at least 64: the estimate is pessimistic already; the margin covers what it cannot
   // see (provider-side prompt templates, tool schema rendering).
   const margin = Math.max(64, Math.ceil(contextLength * 0.05));

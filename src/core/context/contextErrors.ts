@@ -10,14 +10,19 @@ interface ErrorLike {
   readonly message?: string;
 }
 
-const WORDS = /context[_ ]length|context window|maximum context|exceeds? (the )?context limit|prompt is too long|too many (input )?tokens|input is too long|reduce the length of the messages/i;
+const WORDS =
+  /context[_ ]length|context window|maximum context|exceeds? (the )?context limit|prompt is too long|too many (input )?tokens|input is too long|reduce the length of the messages/i;
 
 export function isContextLengthError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const e = error as ErrorLike;
   if (e.code === 'context_length_exceeded' || e.type === 'context_length_exceeded') return true;
   // Only a refusal of the request: a stream that broke mid-answer is not about its length.
-  return (e.status === 400 || e.status === 413 || e.status === undefined) && typeof e.message === 'string' && WORDS.test(e.message);
+  return (
+    (e.status === 400 || e.status === 413 || e.status === undefined) &&
+    typeof e.message === 'string' &&
+    WORDS.test(e.message)
+  );
 }
 
 /**
@@ -28,7 +33,10 @@ export function isContextLengthError(error: unknown): boolean {
 export function reportedInputTokens(error: unknown): number | undefined {
   const message = typeof error === 'object' && error !== null ? (error as ErrorLike).message : undefined;
   if (typeof message !== 'string') return undefined;
-  const match = /([\d,]+) (?:tokens )?in the messages/i.exec(message) ?? /prompt is too long:\s*([\d,]+) tokens/i.exec(message) ?? /context limit:\s*([\d,]+) \+/i.exec(message);
+  const match =
+    /([\d,]+) (?:tokens )?in the messages/i.exec(message) ??
+    /prompt is too long:\s*([\d,]+) tokens/i.exec(message) ??
+    /context limit:\s*([\d,]+) \+/i.exec(message);
   const value = match?.[1] ? Number(match[1].replace(/,/g, '')) : NaN;
   return Number.isFinite(value) && value > 0 ? value : undefined;
 }
@@ -37,7 +45,10 @@ export function reportedInputTokens(error: unknown): number | undefined {
 export function reportedContextLength(error: unknown): number | undefined {
   const message = typeof error === 'object' && error !== null ? (error as ErrorLike).message : undefined;
   if (typeof message !== 'string') return undefined;
-  const match = /maximum context length is ([\d,]+)/i.exec(message) ?? /> ([\d,]+) maximum/i.exec(message) ?? /context limit: [\d,]+ \+ [\d,]+ > ([\d,]+)/i.exec(message);
+  const match =
+    /maximum context length is ([\d,]+)/i.exec(message) ??
+    /> ([\d,]+) maximum/i.exec(message) ??
+    /context limit: [\d,]+ \+ [\d,]+ > ([\d,]+)/i.exec(message);
   const value = match?.[1] ? Number(match[1].replace(/,/g, '')) : NaN;
   return Number.isFinite(value) && value > 0 ? value : undefined;
 }

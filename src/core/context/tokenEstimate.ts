@@ -42,7 +42,10 @@ export function estimateMessageTokens(message: WireMessage, tokensPerChar = DEFA
 }
 
 /** A whole request: the system prompt (one message), the messages, and tool definitions (as their JSON). */
-export function estimateRequestTokens(request: { readonly system?: string; readonly messages: readonly WireMessage[]; readonly toolChars?: number }, tokensPerChar = DEFAULT_TOKENS_PER_CHAR): number {
+export function estimateRequestTokens(
+  request: { readonly system?: string; readonly messages: readonly WireMessage[]; readonly toolChars?: number },
+  tokensPerChar = DEFAULT_TOKENS_PER_CHAR,
+): number {
   let tokens = request.system ? MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(request.system, tokensPerChar) : 0;
   for (const message of request.messages) tokens += estimateMessageTokens(message, tokensPerChar);
   return tokens + Math.ceil((request.toolChars ?? 0) * tokensPerChar);

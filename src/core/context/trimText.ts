@@ -17,5 +17,8 @@ export function trimMiddle(text: string, maxChars: number): { text: string; trim
   const head = Math.ceil((keep * 2) / 3);
   const tail = keep - head;
   const trimmed = text.length - head - tail;
-  return { text: `${text.slice(0, head)}\n\n${trimmedNote(trimmed)}\n\n${tail > 0 ? text.slice(text.length - tail) : ''}`, trimmed };
+  return {
+    text: `${text.slice(0, head)}\n\n${trimmedNote(trimmed)}\n\n${tail > 0 ? text.slice(text.length - tail) : ''}`,
+    trimmed,
+  };
 }

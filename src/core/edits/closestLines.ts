@@ -33,11 +33,17 @@ export function closestLines(text: string, searched: string): ClosestLines | und
   let best = { start: 0, alike: 0 };
   for (let start = 0; start < file.length; start++) {
     let alike = 0;
-    for (let k = 0; k < wanted.length && start + k < file.length; k++) if (wanted[k] && wanted[k] === squashed[start + k]) alike++;
+    for (let k = 0; k < wanted.length && start + k < file.length; k++)
+      if (wanted[k] && wanted[k] === squashed[start + k]) alike++;
     if (alike > best.alike) best = { start, alike };
   }
   if (best.alike === 0) return undefined;
-  return { line: best.start + 1, alike: best.alike, compared: meaningful, quote: numbered(file, best.start, Math.min(wanted.length + 2, MAX_QUOTED_LINES)) };
+  return {
+    line: best.start + 1,
+    alike: best.alike,
+    compared: meaningful,
+    quote: numbered(file, best.start, Math.min(wanted.length + 2, MAX_QUOTED_LINES)),
+  };
 }
 
 /** `count` lines of `lines` from index `start`, each prefixed by its 1-based number. */
@@ -47,7 +53,9 @@ function numbered(lines: readonly string[], start: number, count: number): strin
   const out: string[] = [];
   for (let i = start; i < end; i++) {
     const line = lines[i] ?? '';
-    out.push(`${String(i + 1).padStart(width)}| ${line.length > MAX_QUOTED_LINE ? `${line.slice(0, MAX_QUOTED_LINE)}…` : line}`);
+    out.push(
+      `${String(i + 1).padStart(width)}| ${line.length > MAX_QUOTED_LINE ? `${line.slice(0, MAX_QUOTED_LINE)}…` : line}`,
+    );
   }
   return out.join('\n');
 }

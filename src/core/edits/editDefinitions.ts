@@ -18,7 +18,11 @@ export const EDIT_TOOLS: readonly GatewayTool[] = [
     description: `Create a text file in the open workspace with the given content (missing folders are created). Fails if the file exists, unless overwrite is true (then its whole content is replaced). ${ASKED}`,
     inputSchema: {
       type: 'object',
-      properties: { path: PATH, content: { type: 'string', description: 'The whole content of the file' }, overwrite: { type: 'boolean', description: 'Replace an existing file (default false)' } },
+      properties: {
+        path: PATH,
+        content: { type: 'string', description: 'The whole content of the file' },
+        overwrite: { type: 'boolean', description: 'Replace an existing file (default false)' },
+      },
       required: ['path', 'content'],
     },
   },
@@ -32,9 +36,19 @@ export const EDIT_TOOLS: readonly GatewayTool[] = [
         edits: {
           type: 'array',
           description: 'Applied in order, each to the result of the previous one',
-          items: { type: 'object', properties: { search: { type: 'string', description: 'Exact text to find (once)' }, replace: { type: 'string', description: 'Text to put in its place' } }, required: ['search', 'replace'] },
+          items: {
+            type: 'object',
+            properties: {
+              search: { type: 'string', description: 'Exact text to find (once)' },
+              replace: { type: 'string', description: 'Text to put in its place' },
+            },
+            required: ['search', 'replace'],
+          },
         },
-        diff: { type: 'string', description: 'A unified diff ("@@ -12,3 +12,4 @@" hunks) of this file, instead of edits' },
+        diff: {
+          type: 'string',
+          description: 'A unified diff ("@@ -12,3 +12,4 @@" hunks) of this file, instead of edits',
+        },
       },
       required: ['path'],
     },
@@ -47,6 +61,10 @@ export const EDIT_TOOLS: readonly GatewayTool[] = [
   {
     name: 'rename_file',
     description: `Rename or move a file of the workspace; the new path must not exist (missing folders are created). Open editors follow the file. ${ASKED}`,
-    inputSchema: { type: 'object', properties: { path: PATH, newPath: { type: 'string', description: 'The new workspace-relative path' } }, required: ['path', 'newPath'] },
+    inputSchema: {
+      type: 'object',
+      properties: { path: PATH, newPath: { type: 'string', description: 'The new workspace-relative path' } },
+      required: ['path', 'newPath'],
+    },
   },
 ];

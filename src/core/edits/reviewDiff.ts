@@ -35,7 +35,8 @@ export function reviewDiff(change: ReviewedChange): ReviewDiff {
   const header: string[] = [];
   const oldName = change.oldPath ? `a/${change.oldPath}` : '/dev/null';
   const newName = change.newPath ? `b/${change.newPath}` : '/dev/null';
-  if (change.oldPath && change.newPath && change.oldPath !== change.newPath) header.push(`rename from ${change.oldPath}`, `rename to ${change.newPath}`);
+  if (change.oldPath && change.newPath && change.oldPath !== change.newPath)
+    header.push(`rename from ${change.oldPath}`, `rename to ${change.newPath}`);
   if (!change.oldPath) header.push('new file');
   if (!change.newPath) header.push('deleted file');
   if (change.oldNote) header.push(change.oldNote);
@@ -44,7 +45,9 @@ export function reviewDiff(change: ReviewedChange): ReviewDiff {
   let body: string[] = [];
   if (oldText !== newText) {
     // createTwoFilesPatch starts with an `Index:`-less "====" rule line: dropped.
-    body = createTwoFilesPatch(oldName, newName, oldText, newText, undefined, undefined, { context: 3 }).split('\n').filter((line) => !/^={10,}$/.test(line));
+    body = createTwoFilesPatch(oldName, newName, oldText, newText, undefined, undefined, { context: 3 })
+      .split('\n')
+      .filter((line) => !/^={10,}$/.test(line));
     while (body.length && body[body.length - 1] === '') body.pop();
   } else if (change.oldPath === change.newPath && !change.oldNote) {
     header.push('(no change)');

@@ -11,7 +11,8 @@ export interface SearchReplaceEdit {
   readonly replace: string;
 }
 
-export type EditOutcome = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string };
+export type EditOutcome =
+  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string };
 
 /** Lines named when a search matches several places. */
 const MAX_LISTED_MATCHES = 10;
@@ -19,7 +20,8 @@ const MAX_LISTED_MATCHES = 10;
 /** Every start offset of `needle` in `text`, overlapping ones included (each is a different place). */
 export function occurrences(text: string, needle: string, limit = Number.MAX_SAFE_INTEGER): number[] {
   const found: number[] = [];
-  for (let at = text.indexOf(needle); at >= 0 && found.length < limit; at = text.indexOf(needle, at + 1)) found.push(at);
+  for (let at = text.indexOf(needle); at >= 0 && found.length < limit; at = text.indexOf(needle, at + 1))
+    found.push(at);
   return found;
 }
 
@@ -33,7 +35,8 @@ export function lineAt(text: string, offset: number): number {
 /** Why a search text was not found, with the closest lines of the file. */
 export function notFoundMessage(text: string, search: string, what: string): string {
   const closest = closestLines(text, search);
-  if (!closest) return `${what} was not found, and none of its lines occurs in the file. Read the file again (read_file) and copy the lines to change exactly.`;
+  if (!closest)
+    return `${what} was not found, and none of its lines occurs in the file. Read the file again (read_file) and copy the lines to change exactly.`;
   const lastLine = closest.line + closest.compared - 1;
   if (closest.alike === closest.compared) {
     return `${what} was not found exactly, but matches lines ${closest.line}-${lastLine} if whitespace is ignored. Copy the lines exactly as the file has them:\n${closest.quote}`;
@@ -43,19 +46,27 @@ export function notFoundMessage(text: string, search: string, what: string): str
 
 /** Applies `edits` in order to `text`; the file's line endings are kept. */
 export function applySearchReplace(text: string, edits: readonly SearchReplaceEdit[]): EditOutcome {
-  if (edits.length === 0) return { ok: false, message: 'No edits were given: pass at least one {search, replace} pair.' };
+  if (edits.length === 0)
+    return { ok: false, message: 'No edits were given: pass at least one {search, replace} pair.' };
   const ending = lineEndingOf(text);
   let current = text;
   for (const [index, edit] of edits.entries()) {
     const what = edits.length > 1 ? `The search text of edit ${index + 1} (of ${edits.length})` : 'The search text';
-    if (edit.search === '') return { ok: false, message: `${what} is empty. Search for the lines next to where the new text goes and repeat them in the replace text (or write a whole file with create_file and overwrite: true).` };
+    if (edit.search === '')
+      return {
+        ok: false,
+        message: `${what} is empty. Search for the lines next to where the new text goes and repeat them in the replace text (or write a whole file with create_file and overwrite: true).`,
+      };
     const search = withLineEnding(edit.search, ending);
     const found = occurrences(current, search, MAX_LISTED_MATCHES + 1);
     if (found.length === 0) return { ok: false, message: notFoundMessage(current, search, what) };
     if (found.length > 1) {
       const lines = found.slice(0, MAX_LISTED_MATCHES).map((at) => lineAt(current, at));
       const count = found.length > MAX_LISTED_MATCHES ? `more than ${MAX_LISTED_MATCHES}` : String(found.length);
-      return { ok: false, message: `${what} matches ${count} places (starting at lines ${lines.join(', ')}); it must match exactly one. Add lines around it so it matches one place only.` };
+      return {
+        ok: false,
+        message: `${what} matches ${count} places (starting at lines ${lines.join(', ')}); it must match exactly one. Add lines around it so it matches one place only.`,
+      };
     }
     const at = found[0] ?? 0;
     current = current.slice(0, at) + withLineEnding(edit.replace, ending) + current.slice(at + search.length);

@@ -42,16 +42,25 @@ function parseHunks(diff: string): Parsed {
     if (!current) continue; // `diff --git`, `index ...` and other lines before a hunk
     if (line === '') current.lines.push(' ');
     else if (/^[ +\-\\]/.test(line)) current.lines.push(line);
-    else return { ok: false, message: `Line ${index + 1} of the diff ("${line.slice(0, 80)}") is inside a hunk but starts with neither a space, "+" nor "-".` };
+    else
+      return {
+        ok: false,
+        message: `Line ${index + 1} of the diff ("${line.slice(0, 80)}") is inside a hunk but starts with neither a space, "+" nor "-".`,
+      };
   }
   if (newFiles > 1) return { ok: false, message: 'The diff changes several files: send one call per file.' };
-  if (hunks.length === 0) return { ok: false, message: 'The diff has no hunk (a line starting with "@@" followed by lines starting with a space, "+" or "-").' };
+  if (hunks.length === 0)
+    return {
+      ok: false,
+      message: 'The diff has no hunk (a line starting with "@@" followed by lines starting with a space, "+" or "-").',
+    };
   const empty = hunks.findIndex((hunk) => !hunk.lines.some((l) => l.startsWith('+') || l.startsWith('-')));
   if (empty >= 0) return { ok: false, message: `Hunk ${empty + 1} changes nothing (no line starts with "+" or "-").` };
   return { ok: true, hunks };
 }
 
-const oldSide = (hunk: Hunk): string[] => hunk.lines.filter((l) => l.startsWith(' ') || l.startsWith('-')).map((l) => l.slice(1));
+const oldSide = (hunk: Hunk): string[] =>
+  hunk.lines.filter((l) => l.startsWith(' ') || l.startsWith('-')).map((l) => l.slice(1));
 
 function hunkName(hunks: readonly Hunk[], index: number): string {
   const hunk = hunks[index];
@@ -70,12 +79,21 @@ export function applyUnifiedDiff(text: string, diff: string): EditOutcome {
   for (const [index, hunk] of hunks.entries()) {
     if (hunk.oldStart !== undefined) continue;
     const old = oldSide(hunk);
-    if (old.length === 0) return { ok: false, message: `${capital(hunkName(hunks, index))} only adds lines and has no line number: say where they go with a header like "@@ -12,0 +13,2 @@" or with context lines.` };
+    if (old.length === 0)
+      return {
+        ok: false,
+        message: `${capital(hunkName(hunks, index))} only adds lines and has no line number: say where they go with a header like "@@ -12,0 +13,2 @@" or with context lines.`,
+      };
     // Whole lines only: matched with the line break before and after each place.
     const block = `${old.join('\n')}\n`;
     const found = occurrences(`\n${plain.endsWith('\n') ? plain : `${plain}\n`}`, `\n${block}`, 11);
-    if (found.length === 0) return { ok: false, message: notFoundMessage(plain, block, `The old lines of ${hunkName(hunks, index)}`) };
-    if (found.length > 1) return { ok: false, message: `${capital(hunkName(hunks, index))} has no line number and its old lines match ${found.length} places (lines ${found.map((at) => lineAt(plain, at)).join(', ')}): add the line numbers ("@@ -12,3 +12,4 @@") or more context.` };
+    if (found.length === 0)
+      return { ok: false, message: notFoundMessage(plain, block, `The old lines of ${hunkName(hunks, index)}`) };
+    if (found.length > 1)
+      return {
+        ok: false,
+        message: `${capital(hunkName(hunks, index))} has no line number and its old lines match ${found.length} places (lines ${found.map((at) => lineAt(plain, at)).join(', ')}): add the line numbers ("@@ -12,3 +12,4 @@") or more context.`,
+      };
     hunk.oldStart = lineAt(plain, found[0] ?? 0);
   }
   let shift = 0;
@@ -100,8 +118,17 @@ export function applyUnifiedDiff(text: string, diff: string): EditOutcome {
   for (const [index, hunk] of hunks.entries()) {
     const old = oldSide(hunk);
     if (old.length && occurrences(plain, old.join('\n')).length === 0) {
-      return { ok: false, message: notFoundMessage(plain, old.join('\n'), `The context and removed lines of ${hunkName(hunks, index)}`) + '\nNothing was changed.' };
+      return {
+        ok: false,
+        message:
+          notFoundMessage(plain, old.join('\n'), `The context and removed lines of ${hunkName(hunks, index)}`) +
+          '\nNothing was changed.',
+      };
     }
   }
-  return { ok: false, message: 'Each hunk matches the file on its own, but they overlap or are not in file order (or an insertion\'s neighbouring lines differ). Send the hunks top to bottom with exact context, or use search/replace edits. Nothing was changed.' };
+  return {
+    ok: false,
+    message:
+      "Each hunk matches the file on its own, but they overlap or are not in file order (or an insertion's neighbouring lines differ). Send the hunks top to bottom with exact context, or use search/replace edits. Nothing was changed.",
+  };
 }

@@ -77,7 +77,8 @@ function resetText(reset: string | undefined, now: number): string {
 /** The core's words for a connection that closed mid-answer (http.ts), as opposed to one never made. */
 const ANSWER_CUT = /closed while the answer was being read/;
 
-const TOO_LONG = 'Start a new conversation, pick a model with a larger context window, or shorten the message (or the system prompt, the instruction files, or the Max tokens parameter).';
+const TOO_LONG =
+  'Start a new conversation, pick a model with a larger context window, or shorten the message (or the system prompt, the instruction files, or the Max tokens parameter).';
 
 type Shown = Omit<ErrorDescription, 'detail'>;
 
@@ -85,44 +86,100 @@ function describeKnown(error: unknown, e: ErrorLike, detail: string, context: Er
   const now = context.now ?? Date.now();
   const address = context.baseUrl || '(no address set)';
   // The chat compacts before sending and once more after such a refusal: this is what is left.
-  if (e.name === 'ContextOverflowError') return { kind: 'contextLength', message: `${detail} ${TOO_LONG}`, actions: ['retry', 'openSettings'] };
-  if (isContextLengthError(error)) return { kind: 'contextLength', message: `The gateway still found the conversation too long for the model's context window after it was compacted (${detail}). ${TOO_LONG}`, actions: ['retry'] };
+  if (e.name === 'ContextOverflowError')
+    return { kind: 'contextLength', message: `${detail} ${TOO_LONG}`, actions: ['retry', 'openSettings'] };
+  if (isContextLengthError(error))
+    return {
+      kind: 'contextLength',
+      message: `The gateway still found the conversation too long for the model's context window after it was compacted (${detail}). ${TOO_LONG}`,
+      actions: ['retry'],
+    };
   switch (e.name) {
     case SETUP_ERROR_NAME:
       return e.missing === 'baseUrl'
         ? { kind: 'setup', message: 'The gateway address is not set. Set it, then try again.', actions: ['setBaseUrl'] }
-        : { kind: 'setup', message: 'No API key is set for the gateway. Set one (it is kept in VS Code\'s secret storage), then try again.', actions: ['setApiKey'] };
+        : {
+            kind: 'setup',
+            message:
+              "No API key is set for the gateway. Set one (it is kept in VS Code's secret storage), then try again.",
+            actions: ['setApiKey'],
+          };
     case 'AuthenticationError':
-      return { kind: 'auth', message: `The gateway refused the API key (${e.status ?? 401}): ${detail} Set a valid key, then try again.`, actions: ['setApiKey', 'retry'] };
+      return {
+        kind: 'auth',
+        message: `The gateway refused the API key (${e.status ?? 401}): ${detail} Set a valid key, then try again.`,
+        actions: ['setApiKey', 'retry'],
+      };
     case 'RateLimitError':
       return e.quotaExhausted
-        ? { kind: 'outOfCredits', message: `Out of credits or usage limit reached (${detail}). ${resetText(context.reset, now)} Add credits or wait for the reset before trying again.`, actions: ['refreshCredits', 'retry'] }
-        : { kind: 'rateLimited', message: `Rate limited by the gateway${e.retryAfterMs ? `: try again in ${waitText(e.retryAfterMs)}` : ': try again in a moment'}. (${detail})`, actions: ['retry'] };
+        ? {
+            kind: 'outOfCredits',
+            message: `Out of credits or usage limit reached (${detail}). ${resetText(context.reset, now)} Add credits or wait for the reset before trying again.`,
+            actions: ['refreshCredits', 'retry'],
+          }
+        : {
+            kind: 'rateLimited',
+            message: `Rate limited by the gateway${e.retryAfterMs ? `: try again in ${waitText(e.retryAfterMs)}` : ': try again in a moment'}. (${detail})`,
+            actions: ['retry'],
+          };
     case 'ConnectionError':
     case 'ProxyError':
       // A connection that broke once the answer had begun is no question of address or network.
-      if (ANSWER_CUT.test(detail)) return { kind: 'unreachable', message: `${detail}. Try again; the log has the details.`, actions: ['retry', 'showLog'] };
+      if (ANSWER_CUT.test(detail))
+        return {
+          kind: 'unreachable',
+          message: `${detail}. Try again; the log has the details.`,
+          actions: ['retry', 'showLog'],
+        };
       // Test Connection's words (DNS, refused, TLS, proxy...), with its one next step.
-      return { kind: 'unreachable', message: connectionFailureText(diagnoseConnectionError(error, context.connection ?? { baseUrl: context.baseUrl })), actions: ['retry', 'openSettings', 'showLog'] };
+      return {
+        kind: 'unreachable',
+        message: connectionFailureText(
+          diagnoseConnectionError(error, context.connection ?? { baseUrl: context.baseUrl }),
+        ),
+        actions: ['retry', 'openSettings', 'showLog'],
+      };
     case 'TimeoutError':
       // The core's message names the wait (connect, first byte, silence), how long, and what to do.
-      if (e.phase === 'connect') return { kind: 'timeout', message: detail, actions: ['retry', 'openSettings', 'showLog'] };
+      if (e.phase === 'connect')
+        return { kind: 'timeout', message: detail, actions: ['retry', 'openSettings', 'showLog'] };
       if (e.phase !== undefined) return { kind: 'timeout', message: detail, actions: ['retry', 'showLog'] };
-      return { kind: 'timeout', message: `The gateway at ${address} took too long to answer: ${detail} Try again; the log has the details.`, actions: ['retry', 'showLog'] };
+      return {
+        kind: 'timeout',
+        message: `The gateway at ${address} took too long to answer: ${detail} Try again; the log has the details.`,
+        actions: ['retry', 'showLog'],
+      };
     case 'UnexpectedContentError':
       // A captive portal or a proxy page: the network or the address is the thing to fix.
       return { kind: 'unreachable', message: detail, actions: ['retry', 'openSettings', 'showLog'] };
     case 'StreamError':
       // A cap of the extension cut the answer (limits.ts): the core's message names which.
-      if (e.interrupted && isStreamCap(e.code)) return { kind: 'interrupted', message: `${detail} What arrived is kept.`, actions: ['retry', 'showLog'] };
+      if (e.interrupted && isStreamCap(e.code))
+        return { kind: 'interrupted', message: `${detail} What arrived is kept.`, actions: ['retry', 'showLog'] };
       return e.interrupted
-        ? { kind: 'interrupted', message: 'The connection closed before the reply finished. What arrived is kept; try again.', actions: ['retry'] }
+        ? {
+            kind: 'interrupted',
+            message: 'The connection closed before the reply finished. What arrived is kept; try again.',
+            actions: ['retry'],
+          }
         : isOverloaded(e)
-          ? { kind: 'server', message: `The model is overloaded and stopped the reply partway (${detail}). What arrived is kept; try again in a moment.`, actions: ['retry'] }
-          : { kind: 'server', message: `The gateway ended the reply with an error: ${detail} Try again; the log has the details.`, actions: ['retry', 'showLog'] };
+          ? {
+              kind: 'server',
+              message: `The model is overloaded and stopped the reply partway (${detail}). What arrived is kept; try again in a moment.`,
+              actions: ['retry'],
+            }
+          : {
+              kind: 'server',
+              message: `The gateway ended the reply with an error: ${detail} Try again; the log has the details.`,
+              actions: ['retry', 'showLog'],
+            };
     case 'InvalidProxyUrlError':
       // VS Code's own setting (or the environment): our Open Settings would not show it.
-      return { kind: 'invalid', message: `${detail}. Correct VS Code's http.proxy setting (or the HTTPS_PROXY environment variable), then try again.`, actions: ['showLog'] };
+      return {
+        kind: 'invalid',
+        message: `${detail}. Correct VS Code's http.proxy setting (or the HTTPS_PROXY environment variable), then try again.`,
+        actions: ['showLog'],
+      };
     case 'InvalidRequestError':
       return { kind: 'invalid', message: `The request was not sent: ${detail}`, actions: ['openSettings'] };
     default:
@@ -131,10 +188,31 @@ function describeKnown(error: unknown, e: ErrorLike, detail: string, context: Er
 }
 
 function describeByStatus(e: ErrorLike, detail: string): Shown {
-  if (e.status === 413) return { kind: 'invalid', message: 'The gateway refused the upload as too large (HTTP 413). Shorten or compress it (e.g. a lower-bitrate MP3) and try again.', actions: [] };
-  if (e.status !== undefined && isOverloaded(e)) return { kind: 'server', message: `The model is overloaded (${e.status}): ${detail}. Try again in a moment.`, actions: ['retry'] };
-  if (e.status !== undefined && e.status >= 500) return { kind: 'server', message: `The gateway failed (${e.status}): ${detail} Try again in a few minutes; the log has the details.`, actions: ['retry', 'showLog'] };
-  if (e.status !== undefined && e.status >= 400) return { kind: 'invalid', message: `The gateway refused the request (${e.status}): ${detail} Check the model and the settings it names.`, actions: ['openSettings', 'showLog'] };
+  if (e.status === 413)
+    return {
+      kind: 'invalid',
+      message:
+        'The gateway refused the upload as too large (HTTP 413). Shorten or compress it (e.g. a lower-bitrate MP3) and try again.',
+      actions: [],
+    };
+  if (e.status !== undefined && isOverloaded(e))
+    return {
+      kind: 'server',
+      message: `The model is overloaded (${e.status}): ${detail}. Try again in a moment.`,
+      actions: ['retry'],
+    };
+  if (e.status !== undefined && e.status >= 500)
+    return {
+      kind: 'server',
+      message: `The gateway failed (${e.status}): ${detail} Try again in a few minutes; the log has the details.`,
+      actions: ['retry', 'showLog'],
+    };
+  if (e.status !== undefined && e.status >= 400)
+    return {
+      kind: 'invalid',
+      message: `The gateway refused the request (${e.status}): ${detail} Check the model and the settings it names.`,
+      actions: ['openSettings', 'showLog'],
+    };
   return { kind: 'other', message: detail, actions: ['retry', 'showLog'] };
 }
 
@@ -150,12 +228,26 @@ export function describeError(error: unknown, context: ErrorContext): ErrorDescr
 
 /** The fields read above, copied (an Error's own properties are not spread by `...`). */
 function pick(e: ErrorLike): ErrorLike {
-  return { name: e.name, status: e.status, quotaExhausted: e.quotaExhausted, retryAfterMs: e.retryAfterMs, interrupted: e.interrupted, code: e.code, phase: e.phase, type: e.type, missing: e.missing };
+  return {
+    name: e.name,
+    status: e.status,
+    quotaExhausted: e.quotaExhausted,
+    retryAfterMs: e.retryAfterMs,
+    interrupted: e.interrupted,
+    code: e.code,
+    phase: e.phase,
+    type: e.type,
+    missing: e.missing,
+  };
 }
 
 /** The chat webview's shape (ChatErrorInfo): the gateway address is set through Open Settings there. */
 export function chatErrorInfo(description: ErrorDescription): ChatErrorInfo {
-  const actions = [...new Set(description.actions.map((action): ChatErrorAction => (action === 'setBaseUrl' ? 'openSettings' : action)))];
+  const actions = [
+    ...new Set(
+      description.actions.map((action): ChatErrorAction => (action === 'setBaseUrl' ? 'openSettings' : action)),
+    ),
+  ];
   return { kind: description.kind, message: description.message, actions };
 }
 

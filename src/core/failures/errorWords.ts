@@ -5,7 +5,9 @@
 import type { ErrorAction, ErrorDescription } from './describeError';
 
 /** Each action's command (run by a button) and its title in the Command Palette. */
-export const ACTION_COMMANDS: Readonly<Record<Exclude<ErrorAction, 'retry'>, { readonly command: string; readonly title: string }>> = {
+export const ACTION_COMMANDS: Readonly<
+  Record<Exclude<ErrorAction, 'retry'>, { readonly command: string; readonly title: string }>
+> = {
   setApiKey: { command: 'unifiedInference.setApiKey', title: 'Unified Inference: Set API Key' },
   setBaseUrl: { command: 'unifiedInference.setBaseUrl', title: 'Unified Inference: Set Gateway Address' },
   openSettings: { command: 'unifiedInference.openSettings', title: 'Unified Inference: Open Settings' },
@@ -28,7 +30,9 @@ function stepFor(description: ErrorDescription, action: ErrorAction): string | u
     case 'showLog':
       return `The details are in the extension's log ("${ACTION_COMMANDS.showLog.title}").`;
     case 'retry':
-      return description.kind === 'rateLimited' || description.kind === 'server' || description.kind === 'interrupted' ? 'Trying again later may succeed.' : undefined;
+      return description.kind === 'rateLimited' || description.kind === 'server' || description.kind === 'interrupted'
+        ? 'Trying again later may succeed.'
+        : undefined;
   }
 }
 
@@ -40,7 +44,12 @@ function stepFor(description: ErrorDescription, action: ErrorAction): string | u
 export function describeInWords(description: ErrorDescription): string {
   // An error of the feature's own (no gateway status): its words already say what to do.
   if (description.kind === 'other') return description.message;
-  const actions = description.kind === 'outOfCredits' || description.kind === 'auth' || description.kind === 'setup' ? description.actions.filter((action) => action !== 'retry') : description.actions;
-  const steps = [...new Set(actions.map((action) => stepFor(description, action)).filter((step): step is string => !!step))];
+  const actions =
+    description.kind === 'outOfCredits' || description.kind === 'auth' || description.kind === 'setup'
+      ? description.actions.filter((action) => action !== 'retry')
+      : description.actions;
+  const steps = [
+    ...new Set(actions.map((action) => stepFor(description, action)).filter((step): step is string => !!step)),
+  ];
   return [description.message, ...steps].join(' ');
 }

@@ -13,7 +13,11 @@ export class SetupRequiredError extends Error {
 }
 
 /** What a request needs first, or undefined when both the address and a key are there. */
-export function missingSetup(setup: { readonly client: unknown; readonly baseUrl: string; readonly hasKey: boolean }): MissingSetup | undefined {
+export function missingSetup(setup: {
+  readonly client: unknown;
+  readonly baseUrl: string;
+  readonly hasKey: boolean;
+}): MissingSetup | undefined {
   if (!setup.client || !setup.baseUrl) return 'baseUrl';
   if (!setup.hasKey) return 'apiKey';
   return undefined;

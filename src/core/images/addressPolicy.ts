@@ -70,7 +70,8 @@ export class AddressPolicy {
   async resolveChecked(hostname: string): Promise<readonly ResolvedAddress[]> {
     const host = bareHost(hostname);
     const addresses = await this.lookup(host);
-    if (addresses.length === 0) throw new ImageDownloadError('connection', `The image host ${host} has no address (DNS gave none).`);
+    if (addresses.length === 0)
+      throw new ImageDownloadError('connection', `The image host ${host} has no address (DNS gave none).`);
     for (const { address } of addresses) await this.require(addressClass(address) ?? 'reserved', host, address);
     return addresses;
   }
@@ -93,7 +94,10 @@ export class AddressPolicy {
     // Also behind a proxy: links are checked by what names resolve to here, the gateway's too.
     try {
       const addresses = await this.lookup(host);
-      return { classes: new Set(addresses.map(({ address }) => addressClass(address) ?? 'public')), known: addresses.length > 0 };
+      return {
+        classes: new Set(addresses.map(({ address }) => addressClass(address) ?? 'public')),
+        known: addresses.length > 0,
+      };
     } catch {
       // The gateway's name does not resolve right now: nothing but public addresses this time.
       return { classes: new Set(['public']), known: false };

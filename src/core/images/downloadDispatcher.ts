@@ -12,7 +12,10 @@ export function isProxied(dispatcher: Dispatcher): boolean {
   return dispatcher instanceof ProxyAgent || dispatcher instanceof EnvHttpProxyAgent;
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, addresses: { address: string; family: 4 | 6; ttl: number }[]) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  addresses: { address: string; family: 4 | 6; ttl: number }[],
+) => void;
 
 const RECORD_TTL_MS = 5_000;
 
@@ -25,7 +28,11 @@ export function downloadDispatcher(base: Dispatcher | undefined, policy: Address
       maxTTL: RECORD_TTL_MS,
       lookup: (origin: URL, _options: unknown, callback: LookupCallback) => {
         policy.resolveChecked(origin.hostname).then(
-          (addresses) => callback(null, addresses.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4, ttl: RECORD_TTL_MS }))),
+          (addresses) =>
+            callback(
+              null,
+              addresses.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4, ttl: RECORD_TTL_MS })),
+            ),
           (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), []),
         );
       },

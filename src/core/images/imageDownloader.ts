@@ -72,12 +72,17 @@ export class ImageDownloader {
     const timeoutMs = clampDelay(options.timeoutMs ?? DEFAULT_IMAGE_TIMEOUT_MS);
     const controller = new AbortController();
     const within = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
-    const timeout = new TimeoutError(`The image from ${hop.url.host} did not arrive within ${within}. Try again, or check the network and proxy settings.`, { code: 'timeout' });
+    const timeout = new TimeoutError(
+      `The image from ${hop.url.host} did not arrive within ${within}. Try again, or check the network and proxy settings.`,
+      { code: 'timeout' },
+    );
     const timer = setTimeout(() => controller.abort(timeout), timeoutMs);
     const onAbort = (): void => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     // The deadline and a cancel hold even where undici cannot be interrupted (a DNS lookup that hangs).
-    const stopped = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
+    const stopped = new Promise<never>((_, reject) =>
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }),
+    );
     try {
       return await Promise.race([this.follow(hop, controller.signal, options.maxBytes ?? MAX_IMAGE_BYTES), stopped]);
     } catch (error) {
@@ -85,7 +90,11 @@ export class ImageDownloader {
       if (controller.signal.reason === timeout) throw timeout;
       if (error instanceof GatewayError) throw error;
       const detail = errorMessage(error);
-      throw new ImageDownloadError('connection', `Could not download the image from ${hop.url.host} (${detail}). Check the network and proxy settings, then try again.`, { cause: error });
+      throw new ImageDownloadError(
+        'connection',
+        `Could not download the image from ${hop.url.host} (${detail}). Check the network and proxy settings, then try again.`,
+        { cause: error },
+      );
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -130,7 +139,10 @@ export class ImageDownloader {
   }
 
   private async headersFor(onGateway: boolean): Promise<Record<string, string>> {
-    const headers: Record<string, string> = { 'user-agent': this.source.userAgent, accept: 'image/png, image/jpeg, image/webp, image/gif' };
+    const headers: Record<string, string> = {
+      'user-agent': this.source.userAgent,
+      accept: 'image/png, image/jpeg, image/webp, image/gif',
+    };
     if (!onGateway || !this.source.gatewayHeaders) return headers;
     // Without a usable key the image may still be public: ask without one.
     const extra = await this.source.gatewayHeaders().catch(() => ({}));
@@ -142,14 +154,20 @@ export class ImageDownloader {
 function typedImage(bytes: Uint8Array, from: string): DownloadedImage {
   const type = sniffImageType(bytes);
   if (type) return { bytes, type };
-  throw new ImageDownloadError('type', `The file ${from} is ${describeNonImage(bytes)}, not a PNG, JPEG, WebP or GIF image, so it was not kept (SVG and HTML can carry scripts).`);
+  throw new ImageDownloadError(
+    'type',
+    `The file ${from} is ${describeNonImage(bytes)}, not a PNG, JPEG, WebP or GIF image, so it was not kept (SVG and HTML can carry scripts).`,
+  );
 }
 
 /** `b64_json` decoded and typed; refused past maxBytes before it is decoded. */
 export function imageFromBase64(base64: string, maxBytes: number = MAX_IMAGE_BYTES): DownloadedImage {
   const size = Math.floor((base64.replace(/\s+/g, '').replace(/=+$/, '').length * 3) / 4);
   if (size > maxBytes) {
-    throw new ResponseTooLargeError(`The image the gateway sent inline is ${formatByteSize(size)}, more than the ${formatByteSize(maxBytes)} the extension takes, so it was not kept.`, { limitBytes: maxBytes });
+    throw new ResponseTooLargeError(
+      `The image the gateway sent inline is ${formatByteSize(size)}, more than the ${formatByteSize(maxBytes)} the extension takes, so it was not kept.`,
+      { limitBytes: maxBytes },
+    );
   }
   return typedImage(new Uint8Array(Buffer.from(base64, 'base64')), 'the gateway sent inline');
 }
@@ -185,28 +203,51 @@ function parseLink(link: string, base?: URL): URL {
     throw new ImageDownloadError('scheme', 'The gateway answered with an image address that is not a URL.');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ImageDownloadError('scheme', `Refused the image address: it is ${url.protocol} and only http(s) links are downloaded.`);
+    throw new ImageDownloadError(
+      'scheme',
+      `Refused the image address: it is ${url.protocol} and only http(s) links are downloaded.`,
+    );
   }
   if (url.username !== '' || url.password !== '') {
-    throw new ImageDownloadError('credentials', `Refused the image address at ${url.host}: it carries a user name or password, which the extension does not send anywhere.`);
+    throw new ImageDownloadError(
+      'credentials',
+      `Refused the image address at ${url.host}: it carries a user name or password, which the extension does not send anywhere.`,
+    );
   }
   return url;
 }
 
 function nextHop(from: URL, location: string | string[] | undefined, redirects: number): URL {
   const target = Array.isArray(location) ? location[0] : location;
-  if (!target) throw new ImageDownloadError('redirects', `The image at ${from.host} redirected without saying where to; it was not downloaded.`);
+  if (!target)
+    throw new ImageDownloadError(
+      'redirects',
+      `The image at ${from.host} redirected without saying where to; it was not downloaded.`,
+    );
   if (redirects >= MAX_IMAGE_REDIRECTS) {
-    throw new ImageDownloadError('redirects', `The image at ${from.host} redirected more than ${MAX_IMAGE_REDIRECTS} times (a loop?); it was not downloaded.`);
+    throw new ImageDownloadError(
+      'redirects',
+      `The image at ${from.host} redirected more than ${MAX_IMAGE_REDIRECTS} times (a loop?); it was not downloaded.`,
+    );
   }
   const next = parseLink(target, from);
   if (from.protocol === 'https:' && next.protocol === 'http:') {
-    throw new ImageDownloadError('redirects', `The image at ${from.host} redirected from https to unencrypted http (${next.host}); it was not downloaded.`);
+    throw new ImageDownloadError(
+      'redirects',
+      `The image at ${from.host} redirected from https to unencrypted http (${next.host}); it was not downloaded.`,
+    );
   }
   return next;
 }
 
 function statusError(url: URL, status: number): ImageDownloadError {
-  const hint = status === 403 || status === 404 || status === 410 ? 'Image links expire (often within an hour): generate the image again.' : 'Try again later.';
-  return new ImageDownloadError('status', `The image from ${url.host} could not be downloaded (HTTP ${status}). ${hint}`, { status });
+  const hint =
+    status === 403 || status === 404 || status === 410
+      ? 'Image links expire (often within an hour): generate the image again.'
+      : 'Try again later.';
+  return new ImageDownloadError(
+    'status',
+    `The image from ${url.host} could not be downloaded (HTTP ${status}). ${hint}`,
+    { status },
+  );
 }

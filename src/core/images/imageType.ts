@@ -42,13 +42,19 @@ export function sniffImageType(bytes: Uint8Array): ImageType | undefined {
 /** The image type for a file name's extension (for files this extension wrote itself). */
 export function imageTypeOfExtension(name: string): ImageType | undefined {
   const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
-  return Object.values(IMAGE_TYPES).find((type) => type.extension === extension || (extension === 'jpeg' && type.format === 'jpeg'));
+  return Object.values(IMAGE_TYPES).find(
+    (type) => type.extension === extension || (extension === 'jpeg' && type.format === 'jpeg'),
+  );
 }
 
 /** What bytes that are not an accepted image look like, for the message ("an SVG image", "an HTML page"). */
 export function describeNonImage(bytes: Uint8Array): string {
   if (bytes.length === 0) return 'empty';
-  const head = Buffer.from(bytes.subarray(0, 512)).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const head = Buffer.from(bytes.subarray(0, 512))
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype svg|<svg[\s>])/.test(head)) return 'an SVG image';
   if (/^(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/.test(head)) return 'an HTML page';
   if (head.startsWith('<?xml') || head.startsWith('<')) return 'an XML or HTML document';

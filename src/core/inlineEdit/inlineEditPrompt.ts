@@ -35,7 +35,12 @@ export interface InlineEditPrompt {
  * The code around [start, end) of `text`, at most `budget` characters each side, cut at line
  * starts so the model never sees half a line (a partial first line reads as broken code).
  */
-export function surroundingCode(text: string, start: number, end: number, budget = INLINE_EDIT_CONTEXT_CHARS): { before: string; after: string } {
+export function surroundingCode(
+  text: string,
+  start: number,
+  end: number,
+  budget = INLINE_EDIT_CONTEXT_CHARS,
+): { before: string; after: string } {
   let from = Math.max(0, start - budget);
   if (from > 0) {
     const nextLine = text.indexOf('\n', from);
@@ -57,7 +62,7 @@ export function inlineEditPrompt(request: InlineEditRequestText): InlineEditProm
   const fence = fenceFor(request.before, request.selection, request.after, request.previous?.proposal ?? '');
   const empty = request.selection.trim() === '';
   const system = [
-    'You edit code in the user\'s editor. You are given the code around the place, the selected code and an instruction.',
+    "You edit code in the user's editor. You are given the code around the place, the selected code and an instruction.",
     `Answer with the code that replaces the selection and nothing else, inside one code block fenced with ${fence}: no explanation before or after it.`,
     'Keep the indentation, style and line endings of the surrounding code. Never repeat the code before or after the selection. Keep what the instruction does not ask to change exactly as it is.',
     ...(empty ? ['The selection is empty: answer with the code to insert at that place.'] : []),

@@ -10,7 +10,9 @@ const MAX_REMEMBERED_INSTRUCTION_CHARS = 500;
 
 /** A word of 32+ characters of key alphabet mixing letters and digits: what API keys and tokens look like (a long path or identifier does not). */
 function hasTokenLikeWord(text: string): boolean {
-  return text.split(/[\s/.,;:'"`()[\]{}<>]+/).some((word) => word.length >= 32 && /\d/.test(word) && /[A-Za-z]/.test(word));
+  return text
+    .split(/[\s/.,;:'"`()[\]{}<>]+/)
+    .some((word) => word.length >= 32 && /\d/.test(word) && /[A-Za-z]/.test(word));
 }
 
 /** Parses what globalState held (anything: a hand edit, another version of the extension) into a clean history. */
@@ -19,7 +21,8 @@ export function parseHistory(value: unknown): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const item of value) {
-    if (typeof item !== 'string' || !item.trim() || item.length > MAX_REMEMBERED_INSTRUCTION_CHARS || seen.has(item)) continue;
+    if (typeof item !== 'string' || !item.trim() || item.length > MAX_REMEMBERED_INSTRUCTION_CHARS || seen.has(item))
+      continue;
     seen.add(item);
     out.push(item);
     if (out.length >= MAX_REMEMBERED_INSTRUCTIONS) break;

@@ -17,7 +17,8 @@ export function followLineScope(base: string, current: string, scope: LineScope)
   for (const hunk of computeHunks(base, current)) {
     const hunkEnd = hunk.oldStart + hunk.oldLines.length;
     const before = hunk.oldLines.length === 0 ? hunk.oldStart <= scope.start : hunkEnd <= scope.start;
-    const after = hunk.oldLines.length === 0 ? hunk.oldStart >= scope.end && scope.end > scope.start : hunk.oldStart >= scope.end;
+    const after =
+      hunk.oldLines.length === 0 ? hunk.oldStart >= scope.end && scope.end > scope.start : hunk.oldStart >= scope.end;
     if (before) shift += hunk.newLines.length - hunk.oldLines.length;
     else if (!after) return undefined;
   }
@@ -38,9 +39,12 @@ export function withScopeReplaced(text: string, scope: LineScope, replacement: s
  */
 export function hunksInScope(lines: readonly string[], scope: LineScope, replacement: string): Hunk[] {
   const old = lines.slice(scope.start, scope.end).join('');
-  return computeHunks(old, replacement).map((hunk) => ({ ...hunk, oldStart: hunk.oldStart + scope.start, newStart: hunk.newStart + scope.start }));
+  return computeHunks(old, replacement).map((hunk) => ({
+    ...hunk,
+    oldStart: hunk.oldStart + scope.start,
+    newStart: hunk.newStart + scope.start,
+  }));
 }
 
 /** Characters of a document an inline edit works on at most: past it every redraw's diff would stall the editor. */
 export const MAX_INLINE_EDIT_DOCUMENT_CHARS = 1_000_000;
-

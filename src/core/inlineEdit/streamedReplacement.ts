@@ -75,7 +75,11 @@ export class StreamedReplacement {
 }
 
 /** The replacement out of a whole answer so far (one piece): for tests and one-off callers. */
-export function streamedReplacement(answerSoFar: string, eol: LineEnding = '\n', expectedFence?: string): string | undefined {
+export function streamedReplacement(
+  answerSoFar: string,
+  eol: LineEnding = '\n',
+  expectedFence?: string,
+): string | undefined {
   const stream = new StreamedReplacement(eol, expectedFence);
   stream.push(answerSoFar);
   return stream.current;

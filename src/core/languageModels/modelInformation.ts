@@ -62,13 +62,20 @@ export function modelInformation(model: Model): ModelInformation {
   const reasoning = features.reasoning === true;
   const status = typeof model.provider_info?.status === 'string' ? model.provider_info.status : undefined;
   const provider = providerOf(model);
-  const limits = listedContext ? `${count(listedContext)} token context, ${count(maxOutputTokens)} output` : 'context length not listed by the gateway';
+  const limits = listedContext
+    ? `${count(listedContext)} token context, ${count(maxOutputTokens)} output`
+    : 'context length not listed by the gateway';
   const traits = [reasoning ? 'reasons before answering' : '', toolCalling ? '' : 'no tool calling'].filter(Boolean);
   return {
     id: model.id,
     name,
     family: typeof model.family === 'string' ? model.family : name.replace(/[-_:.]?\d[\w.-]*$/, '') || name,
-    version: typeof model.version === 'string' ? model.version : typeof model.created === 'number' && Number.isFinite(model.created) ? safeDate(model.created) : '1',
+    version:
+      typeof model.version === 'string'
+        ? model.version
+        : typeof model.created === 'number' && Number.isFinite(model.created)
+          ? safeDate(model.created)
+          : '1',
     maxInputTokens,
     maxOutputTokens,
     tooltip: `${model.id} through the Unified Inference gateway${status ? ` (provider ${status})` : ''}: ${[limits, ...traits].join('; ')}`,

@@ -10,7 +10,11 @@ export interface LanguageModelKit {
   readonly TextPart: PartClass<{ readonly value: string }>;
   readonly ToolCallPart: PartClass<{ readonly callId: string; readonly name: string; readonly input: object }>;
   /** `isError` exists at run time from VS Code 1.105 on (not in the 1.104 types we compile against). */
-  readonly ToolResultPart: PartClass<{ readonly callId: string; readonly content: readonly unknown[]; readonly isError?: boolean }>;
+  readonly ToolResultPart: PartClass<{
+    readonly callId: string;
+    readonly content: readonly unknown[];
+    readonly isError?: boolean;
+  }>;
   /** `System` exists in newer VS Code (callers need the `languageModelSystem` proposal to send it). */
   readonly roles: { readonly Assistant: number; readonly System?: number };
 }
@@ -54,9 +58,13 @@ function resultText(content: readonly unknown[], kit: LanguageModelKit): string 
     .map((part) => {
       if (part instanceof kit.TextPart) return part.value;
       const data = asDataPart(part);
-      if (data) return isTextual(data.mimeType) ? new TextDecoder().decode(data.data) : `[${data.mimeType} data, ${data.data.byteLength} bytes, not sent]`;
+      if (data)
+        return isTextual(data.mimeType)
+          ? new TextDecoder().decode(data.data)
+          : `[${data.mimeType} data, ${data.data.byteLength} bytes, not sent]`;
       if (typeof part === 'string') return part;
-      if (typeof part === 'object' && part !== null && typeof (part as { value?: unknown }).value === 'string') return (part as { value: string }).value;
+      if (typeof part === 'object' && part !== null && typeof (part as { value?: unknown }).value === 'string')
+        return (part as { value: string }).value;
       return JSON.stringify(part);
     })
     .join('');
@@ -64,8 +72,15 @@ function resultText(content: readonly unknown[], kit: LanguageModelKit): string 
 
 function toPart(part: unknown, kit: LanguageModelKit, images: string[]): GatewayPart | undefined {
   if (part instanceof kit.TextPart) return { kind: 'text', text: part.value };
-  if (part instanceof kit.ToolCallPart) return { kind: 'toolCall', id: part.callId, name: part.name, input: part.input };
-  if (part instanceof kit.ToolResultPart) return { kind: 'toolResult', callId: part.callId, content: resultText(part.content, kit), ...(part.isError === true ? { isError: true } : {}) };
+  if (part instanceof kit.ToolCallPart)
+    return { kind: 'toolCall', id: part.callId, name: part.name, input: part.input };
+  if (part instanceof kit.ToolResultPart)
+    return {
+      kind: 'toolResult',
+      callId: part.callId,
+      content: resultText(part.content, kit),
+      ...(part.isError === true ? { isError: true } : {}),
+    };
   const data = asDataPart(part);
   if (data?.mimeType.startsWith('image/')) images.push(data.mimeType);
   return undefined; // other data parts (cache hints and the like) and thinking parts are not sent
@@ -77,7 +92,9 @@ export function toGatewayRequest(messages: readonly RequestMessage[], kit: Langu
   const images: string[] = [];
   const out: GatewayMessage[] = [];
   for (const message of messages) {
-    const parts = message.content.map((part) => toPart(part, kit, images)).filter((part): part is GatewayPart => part !== undefined);
+    const parts = message.content
+      .map((part) => toPart(part, kit, images))
+      .filter((part): part is GatewayPart => part !== undefined);
     if (kit.roles.System !== undefined && message.role === kit.roles.System) {
       const text = parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])).join('');
       if (text.trim()) system.push(text);
@@ -100,21 +117,32 @@ const MAX_TEMPERATURE = 2;
  * `modelOptions` a caller passed to `sendRequest`: `max_tokens` (a positive integer) and
  * `temperature` (0 to 2). Other keys, and values of the wrong type or out of range, are ignored.
  */
-export function toGatewayModelOptions(modelOptions: { readonly [name: string]: unknown } | undefined): GatewayModelOptions {
+export function toGatewayModelOptions(
+  modelOptions: { readonly [name: string]: unknown } | undefined,
+): GatewayModelOptions {
   const maxTokens = modelOptions?.max_tokens;
   const temperature = modelOptions?.temperature;
   return {
     ...(typeof maxTokens === 'number' && Number.isInteger(maxTokens) && maxTokens > 0 ? { maxTokens } : {}),
-    ...(typeof temperature === 'number' && Number.isFinite(temperature) && temperature >= 0 && temperature <= MAX_TEMPERATURE ? { temperature } : {}),
+    ...(typeof temperature === 'number' &&
+    Number.isFinite(temperature) &&
+    temperature >= 0 &&
+    temperature <= MAX_TEMPERATURE
+      ? { temperature }
+      : {}),
   };
 }
 
-export function toGatewayTools(tools: readonly { readonly name: string; readonly description: string; readonly inputSchema?: object }[] | undefined): GatewayTool[] | undefined {
+export function toGatewayTools(
+  tools: readonly { readonly name: string; readonly description: string; readonly inputSchema?: object }[] | undefined,
+): GatewayTool[] | undefined {
   if (!tools?.length) return undefined;
   return tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
-    ...(tool.inputSchema && typeof tool.inputSchema === 'object' ? { inputSchema: tool.inputSchema as Record<string, unknown> } : {}),
+    ...(tool.inputSchema && typeof tool.inputSchema === 'object'
+      ? { inputSchema: tool.inputSchema as Record<string, unknown> }
+      : {}),
   }));
 }
 
@@ -122,5 +150,7 @@ export function toGatewayTools(tools: readonly { readonly name: string; readonly
 export function countableText(message: RequestMessage, kit: LanguageModelKit): string {
   const mapped = toGatewayRequest([message], kit);
   const parts = mapped.messages[0]?.parts ?? [];
-  return (mapped.system ?? '') + parts.map((part) => (part.kind === 'text' ? part.text : JSON.stringify(part))).join('');
+  return (
+    (mapped.system ?? '') + parts.map((part) => (part.kind === 'text' ? part.text : JSON.stringify(part))).join('')
+  );
 }

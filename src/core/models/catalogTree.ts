@@ -45,7 +45,8 @@ export function providerOf(model: Model): string {
 function matchesFilter(model: Model, filter: string): boolean {
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const haystack = `${model.id} ${providerOf(model)} ${categoryOf(model)} ${String(model.provider_info?.status ?? '')}`.toLowerCase();
+  const haystack =
+    `${model.id} ${providerOf(model)} ${categoryOf(model)} ${String(model.provider_info?.status ?? '')}`.toLowerCase();
   return words.every((word) => haystack.includes(word));
 }
 
@@ -75,14 +76,26 @@ const SHOWN_ELSEWHERE = new Set(['id', 'object', 'provider', 'owned_by', 'provid
 export function describeModel(model: Model): string[] {
   const cell = (value: unknown): string => {
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    return (text ?? '').replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ').slice(0, 300);
+    return (text ?? '')
+      .replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`)
+      .replace(/\r?\n/g, ' ')
+      .slice(0, 300);
   };
-  const lines = [`**${cell(model.id)}**`, '', '| | |', '|---|---|', `| Category | ${CATEGORY_LABELS[categoryOf(model)]}${categoryOverrides.of(model.id) ? ' (your choice)' : ''} |`, `| Provider | ${cell(providerOf(model))} |`];
+  const lines = [
+    `**${cell(model.id)}**`,
+    '',
+    '| | |',
+    '|---|---|',
+    `| Category | ${CATEGORY_LABELS[categoryOf(model)]}${categoryOverrides.of(model.id) ? ' (your choice)' : ''} |`,
+    `| Provider | ${cell(providerOf(model))} |`,
+  ];
   if (model.owned_by !== undefined) lines.push(`| Owned by | ${cell(model.owned_by)} |`);
-  for (const [key, value] of Object.entries(model.provider_info ?? {})) lines.push(`| Provider ${cell(key)} | ${cell(value)} |`);
+  for (const [key, value] of Object.entries(model.provider_info ?? {}))
+    lines.push(`| Provider ${cell(key)} | ${cell(value)} |`);
   for (const [key, value] of Object.entries(model)) {
     if (SHOWN_ELSEWHERE.has(key) || value === undefined || value === null) continue;
-    const shown = key === 'created' && typeof value === 'number' ? new Date(value * 1000).toISOString().slice(0, 10) : value;
+    const shown =
+      key === 'created' && typeof value === 'number' ? new Date(value * 1000).toISOString().slice(0, 10) : value;
     lines.push(`| ${cell(key)} | ${cell(shown)} |`);
   }
   return lines;

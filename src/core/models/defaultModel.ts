@@ -10,7 +10,11 @@ export interface ChosenModel {
 }
 
 /** The user's default for the category, else the catalog's first model of it (the gateway's own order). */
-export function chooseModel(category: ModelCategoryName, configured: string, models: readonly Model[] | undefined): ChosenModel | undefined {
+export function chooseModel(
+  category: ModelCategoryName,
+  configured: string,
+  models: readonly Model[] | undefined,
+): ChosenModel | undefined {
   const list = models ?? [];
   if (configured) {
     const known = list.find((model) => model.id === configured);

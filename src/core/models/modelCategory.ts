@@ -22,7 +22,10 @@ const NON_CHAT_IDS: readonly [RegExp, ModelCategory][] = [
   [/embed/, 'embedding'],
   [/transcri|whisper|speech[-_ ]?to[-_ ]?text|(^|[^a-z])(stt|asr)([^a-z]|$)/, 'transcription'],
   [/(^|[^a-z])tts([^a-z]|$)|text[-_ ]?to[-_ ]?speech|(^|[/_-])speech([-_.]|$)/, 'speech'],
-  [/dall-?e|(^|[^a-z])flux([^a-z]|$)|stable[-_ ]?diffusion|sdxl|(^|[^a-z])imagen([^a-z]|$)|midjourney|text[-_ ]?to[-_ ]?image|gpt-image|(^|[^a-z])image([-_ ]?gen(eration)?)?([^a-z]|$)/, 'image'],
+  [
+    /dall-?e|(^|[^a-z])flux([^a-z]|$)|stable[-_ ]?diffusion|sdxl|(^|[^a-z])imagen([^a-z]|$)|midjourney|text[-_ ]?to[-_ ]?image|gpt-image|(^|[^a-z])image([-_ ]?gen(eration)?)?([^a-z]|$)/,
+    'image',
+  ],
 ];
 
 /** Capability words about what a chat model reads, not what it makes ("image_input", "vision"). */
@@ -37,7 +40,10 @@ function match(table: readonly [RegExp, ModelCategory][], text: string): ModelCa
 function words(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  if (isRecord(value)) return Object.entries(value).filter(([, v]) => v === true).map(([k]) => k);
+  if (isRecord(value))
+    return Object.entries(value)
+      .filter(([, v]) => v === true)
+      .map(([k]) => k);
   return [];
 }
 
@@ -72,8 +78,16 @@ function fromExplicitFields(model: Record<string, unknown>): ModelCategory | und
   }
   const architecture = isRecord(model.architecture) ? model.architecture : undefined;
   const modalities = model.modalities;
-  const input = [...words(isRecord(modalities) ? modalities.input : undefined), ...words(architecture?.input_modalities), ...words(model.input_modalities)];
-  const output = [...words(isRecord(modalities) ? modalities.output : undefined), ...words(architecture?.output_modalities), ...words(model.output_modalities)];
+  const input = [
+    ...words(isRecord(modalities) ? modalities.input : undefined),
+    ...words(architecture?.input_modalities),
+    ...words(model.input_modalities),
+  ];
+  const output = [
+    ...words(isRecord(modalities) ? modalities.output : undefined),
+    ...words(architecture?.output_modalities),
+    ...words(model.output_modalities),
+  ];
   // OpenRouter writes "text+image->text".
   const arrow = typeof architecture?.modality === 'string' ? architecture.modality.split('->') : [];
   if (arrow.length === 2) {
@@ -83,7 +97,12 @@ function fromExplicitFields(model: Record<string, unknown>): ModelCategory | und
   const byModality = fromModalities(input, output);
   if (byModality) return byModality;
   // Endpoints (e.g. "/v1/embeddings"), then capabilities or a flat modalities list.
-  for (const value of [model.endpoints, model.supported_endpoints, model.capabilities, Array.isArray(modalities) ? modalities : undefined]) {
+  for (const value of [
+    model.endpoints,
+    model.supported_endpoints,
+    model.capabilities,
+    Array.isArray(modalities) ? modalities : undefined,
+  ]) {
     const category = fromPurposeList(words(value));
     if (category) return category;
   }

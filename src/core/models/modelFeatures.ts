@@ -20,12 +20,17 @@ const REASONING_WORDS = ['reasoning', 'thinking', 'extended_thinking', 'reasonin
 const IMAGE_WORDS = ['vision', 'image_input', 'images', 'image'];
 
 function normal(word: string): string {
-  return word.trim().toLowerCase().replace(/[-\s]+/g, '_');
+  return word
+    .trim()
+    .toLowerCase()
+    .replace(/[-\s]+/g, '_');
 }
 
 /** The words a list names (strings only; anything else in it is ignored). */
 function wordList(value: unknown): string[] | undefined {
-  return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string').map(normal) : undefined;
+  return Array.isArray(value)
+    ? value.filter((entry): entry is string => typeof entry === 'string').map(normal)
+    : undefined;
 }
 
 /** A boolean the catalog states under one of `names` in `record` (the first stated wins). */
@@ -37,7 +42,12 @@ function stated(record: Record<string, unknown>, names: readonly string[]): bool
   return undefined;
 }
 
-function feature(model: Model, words: readonly string[], flags: readonly string[], fromParameters = false): boolean | undefined {
+function feature(
+  model: Model,
+  words: readonly string[],
+  flags: readonly string[],
+  fromParameters = false,
+): boolean | undefined {
   const capabilities = model.capabilities;
   // An object of booleans says yes and no.
   if (isRecord(capabilities)) {
@@ -59,12 +69,20 @@ function imageInput(model: Model): boolean | undefined {
   const said = feature(model, IMAGE_WORDS, ['supports_vision', 'supports_image_input']);
   if (said !== undefined) return said;
   const architecture = isRecord(model.architecture) ? model.architecture : undefined;
-  const modalities = wordList(architecture?.input_modalities) ?? wordList(model.input_modalities) ?? (isRecord(model.modalities) ? wordList(model.modalities.input) : undefined);
+  const modalities =
+    wordList(architecture?.input_modalities) ??
+    wordList(model.input_modalities) ??
+    (isRecord(model.modalities) ? wordList(model.modalities.input) : undefined);
   return modalities && modalities.length > 0 ? modalities.includes('image') : undefined;
 }
 
 export function catalogFeatures(model: Model): ModelFeatures {
-  const toolCalling = feature(model, TOOL_WORDS, ['supports_tools', 'supports_function_calling', 'supports_tool_choice'], true);
+  const toolCalling = feature(
+    model,
+    TOOL_WORDS,
+    ['supports_tools', 'supports_function_calling', 'supports_tool_choice'],
+    true,
+  );
   const reasoning = feature(model, REASONING_WORDS, ['supports_reasoning', 'reasoning'], true);
   const image = imageInput(model);
   return {

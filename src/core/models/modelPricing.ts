@@ -40,7 +40,8 @@ function unitTokens(unit: unknown): number | undefined {
 export function modelPricing(model: Record<string, unknown> | undefined): TokenPricing | undefined {
   if (!model) return undefined;
   const pricing = isRecord(model.pricing) ? model.pricing : undefined;
-  if (pricing && (pricing.prompt !== undefined || pricing.completion !== undefined)) return pair(pricing.prompt, pricing.completion, 1);
+  if (pricing && (pricing.prompt !== undefined || pricing.completion !== undefined))
+    return pair(pricing.prompt, pricing.completion, 1);
   if (model.input_cost_per_token !== undefined) return pair(model.input_cost_per_token, model.output_cost_per_token, 1);
   if (pricing && pricing.input !== undefined) {
     const per = pricing.unit === undefined ? 1e6 : unitTokens(pricing.unit);
@@ -50,6 +51,9 @@ export function modelPricing(model: Record<string, unknown> | undefined): TokenP
 }
 
 /** USD for a reply's tokens, rounded to nano-dollars (float noise off, tiny replies still above zero). */
-export function pricedCost(pricing: TokenPricing, usage: { readonly promptTokens: number; readonly completionTokens: number }): number {
+export function pricedCost(
+  pricing: TokenPricing,
+  usage: { readonly promptTokens: number; readonly completionTokens: number },
+): number {
   return Math.round((usage.promptTokens * pricing.input + usage.completionTokens * pricing.output) * 1e9) / 1e9;
 }

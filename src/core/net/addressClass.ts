@@ -10,9 +10,18 @@ type Range = readonly [network: string, prefix: number, family: 'ipv4' | 'ipv6']
 
 // BlockList matches IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) against the IPv4 ranges too.
 const RANGES: Readonly<Record<Exclude<AddressClass, 'public'>, readonly Range[]>> = {
-  loopback: [['127.0.0.0', 8, 'ipv4'], ['::1', 128, 'ipv6']],
-  unspecified: [['0.0.0.0', 8, 'ipv4'], ['::', 128, 'ipv6']],
-  'link-local': [['169.254.0.0', 16, 'ipv4'], ['fe80::', 10, 'ipv6']],
+  loopback: [
+    ['127.0.0.0', 8, 'ipv4'],
+    ['::1', 128, 'ipv6'],
+  ],
+  unspecified: [
+    ['0.0.0.0', 8, 'ipv4'],
+    ['::', 128, 'ipv6'],
+  ],
+  'link-local': [
+    ['169.254.0.0', 16, 'ipv4'],
+    ['fe80::', 10, 'ipv6'],
+  ],
   private: [
     ['10.0.0.0', 8, 'ipv4'],
     ['172.16.0.0', 12, 'ipv4'],
@@ -23,8 +32,14 @@ const RANGES: Readonly<Record<Exclude<AddressClass, 'public'>, readonly Range[]>
     ['fc00::', 7, 'ipv6'],
     ['fec0::', 10, 'ipv6'],
   ],
-  multicast: [['224.0.0.0', 4, 'ipv4'], ['ff00::', 8, 'ipv6']],
-  reserved: [['240.0.0.0', 4, 'ipv4'], ['255.255.255.255', 32, 'ipv4']],
+  multicast: [
+    ['224.0.0.0', 4, 'ipv4'],
+    ['ff00::', 8, 'ipv6'],
+  ],
+  reserved: [
+    ['240.0.0.0', 4, 'ipv4'],
+    ['255.255.255.255', 32, 'ipv4'],
+  ],
 };
 
 const LISTS = Object.entries(RANGES).map(([name, ranges]) => {
@@ -35,7 +50,11 @@ const LISTS = Object.entries(RANGES).map(([name, ranges]) => {
 
 /** Without IPv6 brackets or a trailing dot: the form isIP and DNS answers use. */
 export function bareHost(host: string): string {
-  return host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 }
 
 /** The class of an IP address, or undefined when `address` is not one (a host name). */
@@ -87,7 +106,8 @@ function ipv6Groups(address: string): number[] | undefined {
   const parse = (part: string): number[] => (part ? part.split(':').map((x) => parseInt(x, 16)) : []);
   const left = parse(head);
   const right = tail === undefined ? [] : parse(tail);
-  const groups = tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
   return groups.length === 8 && groups.every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffff) ? groups : undefined;
 }
 

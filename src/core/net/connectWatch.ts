@@ -41,5 +41,7 @@ class ConnectWatch implements Handler {
 }
 
 export function watchConnect(dispatcher: Dispatcher, onConnected: () => void): Dispatcher {
-  return dispatcher.compose((dispatch) => (options, handler) => dispatch(options, new ConnectWatch(handler, onConnected)));
+  return dispatcher.compose(
+    (dispatch) => (options, handler) => dispatch(options, new ConnectWatch(handler, onConnected)),
+  );
 }

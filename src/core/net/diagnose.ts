@@ -2,7 +2,14 @@
 // command and the status bar: what happened, to which host, and one concrete next step. Reports
 // name hosts, never keys, and never repeat a URL's credentials.
 import { normalizeBaseUrl } from '../transport/baseUrl';
-import { AuthenticationError, GatewayError, InvalidRequestError, RateLimitError, TimeoutError, isAbortError } from '../errors';
+import {
+  AuthenticationError,
+  GatewayError,
+  InvalidRequestError,
+  RateLimitError,
+  TimeoutError,
+  isAbortError,
+} from '../errors';
 import { describeProxy } from './dispatcher';
 import { ProxyError } from './proxyError';
 
@@ -58,8 +65,20 @@ const TLS_CODES = new Set([
   'ERR_SSL_WRONG_VERSION_NUMBER',
   'EPROTO',
 ]);
-const UNTRUSTED_CODES = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'SELF_SIGNED_CERT_IN_CHAIN', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_UNTRUSTED']);
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const UNTRUSTED_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+]);
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
 const OFFLINE_CODES = new Set(['EAI_AGAIN', 'ENETUNREACH', 'ENETDOWN', 'EHOSTUNREACH', 'EHOSTDOWN']);
 const CUT_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED']);
 /** Failures of the first hop: with a proxy configured, the first hop is the proxy. */
@@ -86,30 +105,71 @@ export function diagnoseConnectionError(error: unknown, context: DiagnosisContex
     const firstHop = chain.find((e) => FIRST_HOP_CODES.has(codeOf(e) ?? ''));
     if (firstHop && isAbout(firstHop, context.proxyUrl ?? '')) return proxyUnreachable(codeOf(firstHop) ?? '', proxy);
     if (codes.includes('UND_ERR_PRX_TLS')) {
-      return make('proxy', `Secure connection to the proxy ${proxy} failed`, `The proxy's certificate does not match its address.`, 'Check the proxy setting (http.proxy or HTTPS_PROXY): use the name the proxy certificate was issued for, or an http:// proxy address.');
+      return make(
+        'proxy',
+        `Secure connection to the proxy ${proxy} failed`,
+        `The proxy's certificate does not match its address.`,
+        'Check the proxy setting (http.proxy or HTTPS_PROXY): use the name the proxy certificate was issued for, or an http:// proxy address.',
+      );
     }
   }
   const tlsCode = codes.find((code) => TLS_CODES.has(code));
   if (tlsCode) return tls(tlsCode, chain, host, proxy, context);
   if (error instanceof TimeoutError || codes.some((code) => TIMEOUT_CODES.has(code))) {
-    return make('timeout', `${host} did not answer in time`, `The connection to ${host}${via(proxy)} was opened or attempted, but no answer arrived in time.`, 'Check that the gateway is running and reachable from this machine, then try again.');
+    return make(
+      'timeout',
+      `${host} did not answer in time`,
+      `The connection to ${host}${via(proxy)} was opened or attempted, but no answer arrived in time.`,
+      'Check that the gateway is running and reachable from this machine, then try again.',
+    );
   }
   if (codes.includes('ENOTFOUND')) {
-    return make('dns', `Cannot find ${host}`, `The name ${target.hostname} could not be resolved (DNS lookup failed): there is no such host, or the name is misspelled.`, CHECK_BASE_URL);
+    return make(
+      'dns',
+      `Cannot find ${host}`,
+      `The name ${target.hostname} could not be resolved (DNS lookup failed): there is no such host, or the name is misspelled.`,
+      CHECK_BASE_URL,
+    );
   }
   const offline = codes.find((code) => OFFLINE_CODES.has(code));
   if (offline) {
-    return make('offline', 'No network connection', `${host} could not be reached: ${offline === 'EAI_AGAIN' ? 'the DNS lookup could not be done' : 'the network is unreachable'} (${offline}).`, 'Check your network connection (or VPN), then try again.');
+    return make(
+      'offline',
+      'No network connection',
+      `${host} could not be reached: ${offline === 'EAI_AGAIN' ? 'the DNS lookup could not be done' : 'the network is unreachable'} (${offline}).`,
+      'Check your network connection (or VPN), then try again.',
+    );
   }
   if (codes.includes('ECONNREFUSED')) {
-    return make('refused', `${host} refused the connection`, `Nothing is accepting connections at ${host}${via(proxy)}: the gateway is not running there, or the port is wrong.`, 'Start the gateway, or correct the port in the base URL setting.');
+    return make(
+      'refused',
+      `${host} refused the connection`,
+      `Nothing is accepting connections at ${host}${via(proxy)}: the gateway is not running there, or the port is wrong.`,
+      'Start the gateway, or correct the port in the base URL setting.',
+    );
   }
   if (codes.some((code) => CUT_CODES.has(code))) {
-    return make('refused', `${host} closed the connection`, `The connection to ${host}${via(proxy)} was closed before an answer arrived.`, `Check that the base URL uses the right scheme (http:// or https://) and port${proxy ? ', and that the proxy lets the connection through' : ''}.`);
+    return make(
+      'refused',
+      `${host} closed the connection`,
+      `The connection to ${host}${via(proxy)} was closed before an answer arrived.`,
+      `Check that the base URL uses the right scheme (http:// or https://) and port${proxy ? ', and that the proxy lets the connection through' : ''}.`,
+    );
   }
   if (codes.includes('ERR_INVALID_URL')) return invalidUrl(context.baseUrl);
-  if (isAbortError(error)) return make('unknown', 'The request was cancelled', `The request to ${host} was cancelled before it finished.`, 'Try again.');
-  return make('unknown', `The request to ${host} failed`, `${scrubUrls(messageOf(error))}.`.replace(/\.\.$/, '.'), 'Open the log (Unified Inference: Show Log) for details, then try again.');
+  if (isAbortError(error))
+    return make(
+      'unknown',
+      'The request was cancelled',
+      `The request to ${host} was cancelled before it finished.`,
+      'Try again.',
+    );
+  return make(
+    'unknown',
+    `The request to ${host} failed`,
+    `${scrubUrls(messageOf(error))}.`.replace(/\.\.$/, '.'),
+    'Open the log (Unified Inference: Show Log) for details, then try again.',
+  );
 }
 
 /**
@@ -138,83 +198,204 @@ function targetOf(baseUrl: string): URL | undefined {
 }
 
 function invalidUrl(baseUrl: string): ConnectionDiagnosis {
-  if (!baseUrl.trim()) return make('invalidUrl', 'No gateway address', 'The base URL setting is empty, so there is nothing to connect to.', 'Set the base URL setting to your gateway, e.g. https://gateway.example.com.');
-  return make('invalidUrl', 'The gateway address is not valid', 'The base URL setting is not an http:// or https:// address.', 'Set the base URL setting to your gateway, e.g. https://gateway.example.com.');
+  if (!baseUrl.trim())
+    return make(
+      'invalidUrl',
+      'No gateway address',
+      'The base URL setting is empty, so there is nothing to connect to.',
+      'Set the base URL setting to your gateway, e.g. https://gateway.example.com.',
+    );
+  return make(
+    'invalidUrl',
+    'The gateway address is not valid',
+    'The base URL setting is not an http:// or https:// address.',
+    'Set the base URL setting to your gateway, e.g. https://gateway.example.com.',
+  );
 }
 
 function authentication(error: AuthenticationError, host: string): ConnectionDiagnosis {
   if (error.status === undefined) {
-    return make('noKey', 'No API key', `No API key is set for ${host}, so no request was sent.`, 'Set the API key (Unified Inference: Set API Key).');
+    return make(
+      'noKey',
+      'No API key',
+      `No API key is set for ${host}, so no request was sent.`,
+      'Set the API key (Unified Inference: Set API Key).',
+    );
   }
   if (error.status === 403) {
-    return make('unauthorized', `${host} refused the API key`, `${host} accepted the key but answered 403: it is not allowed to do this.`, 'Check the key\'s permissions with your gateway administrator, or set another key.');
+    return make(
+      'unauthorized',
+      `${host} refused the API key`,
+      `${host} accepted the key but answered 403: it is not allowed to do this.`,
+      "Check the key's permissions with your gateway administrator, or set another key.",
+    );
   }
-  return make('unauthorized', `${host} rejected the API key`, `${host} answered 401: the key is missing, wrong, revoked, or sent in a header the gateway does not read.`, 'Set the API key again (Unified Inference: Set API Key) and check the auth header setting (Authorization or x-api-key).');
+  return make(
+    'unauthorized',
+    `${host} rejected the API key`,
+    `${host} answered 401: the key is missing, wrong, revoked, or sent in a header the gateway does not read.`,
+    'Set the API key again (Unified Inference: Set API Key) and check the auth header setting (Authorization or x-api-key).',
+  );
 }
 
 function rateLimit(error: RateLimitError, host: string): ConnectionDiagnosis {
   if (error.quotaExhausted) {
-    return make('outOfCredits', 'Out of credits', `${host} answered ${error.status ?? 429}: the key has no credits left. Waiting for a retry will not help.`, 'Add credits, or wait until the quota window resets (see the credits in the status bar).');
+    return make(
+      'outOfCredits',
+      'Out of credits',
+      `${host} answered ${error.status ?? 429}: the key has no credits left. Waiting for a retry will not help.`,
+      'Add credits, or wait until the quota window resets (see the credits in the status bar).',
+    );
   }
   const wait = error.retryAfterMs !== undefined ? ` It asked to wait ${Math.ceil(error.retryAfterMs / 1000)} s.` : '';
-  return make('rateLimited', 'Too many requests', `${host} answered ${error.status ?? 429}: too many requests in a short time.${wait}`, 'Wait a moment, then try again.');
+  return make(
+    'rateLimited',
+    'Too many requests',
+    `${host} answered ${error.status ?? 429}: too many requests in a short time.${wait}`,
+    'Wait a moment, then try again.',
+  );
 }
 
 function httpStatus(error: GatewayError, status: number, host: string, proxy: string | undefined): ConnectionDiagnosis {
   if (status === 404) {
-    return make('notFound', `No gateway API at ${host}`, `${host} answered 404 for the API: the server is there, but it does not serve /api/v1 at this address.`, 'Check the base URL setting: it must be the gateway root that serves /api/v1 (no extra path).');
+    return make(
+      'notFound',
+      `No gateway API at ${host}`,
+      `${host} answered 404 for the API: the server is there, but it does not serve /api/v1 at this address.`,
+      'Check the base URL setting: it must be the gateway root that serves /api/v1 (no extra path).',
+    );
   }
   if (status === 407) return proxyStatus(407, host, proxy);
   if (status >= 500) {
     const who = proxy ? `${host} (or the proxy ${proxy})` : host;
-    return make('server', `${host} had a server error`, `${who} answered ${status}: the problem is on the server side.`, 'Try again in a few minutes; if it persists, contact the gateway administrator.');
+    return make(
+      'server',
+      `${host} had a server error`,
+      `${who} answered ${status}: the problem is on the server side.`,
+      'Try again in a few minutes; if it persists, contact the gateway administrator.',
+    );
   }
-  return make('unknown', `${host} answered ${status}`, `${host} answered ${status}: ${scrubUrls(error.message)}`, 'Open the log (Unified Inference: Show Log) for details, then try again.');
+  return make(
+    'unknown',
+    `${host} answered ${status}`,
+    `${host} answered ${status}: ${scrubUrls(error.message)}`,
+    'Open the log (Unified Inference: Show Log) for details, then try again.',
+  );
 }
 
 function proxyStatus(status: number | undefined, host: string, proxy: string | undefined): ConnectionDiagnosis {
   const who = proxy ? `The proxy ${proxy}` : 'The proxy';
   if (status === undefined) {
-    return make('proxy', `The proxy closed the connection to ${host}`, `${who} closed the connection without answering the request to connect to ${host}.`, 'Check the proxy setting (http.proxy, or HTTPS_PROXY / HTTP_PROXY) and that the proxy is working.');
+    return make(
+      'proxy',
+      `The proxy closed the connection to ${host}`,
+      `${who} closed the connection without answering the request to connect to ${host}.`,
+      'Check the proxy setting (http.proxy, or HTTPS_PROXY / HTTP_PROXY) and that the proxy is working.',
+    );
   }
   if (status === 407) {
-    return make('proxy', 'The proxy needs a user name and password', `${who} answered 407 to the request for ${host}: the proxy credentials are missing or wrong.`, 'Put the proxy user name and password in the proxy URL (http://user:password@host:port) in http.proxy or HTTPS_PROXY.');
+    return make(
+      'proxy',
+      'The proxy needs a user name and password',
+      `${who} answered 407 to the request for ${host}: the proxy credentials are missing or wrong.`,
+      'Put the proxy user name and password in the proxy URL (http://user:password@host:port) in http.proxy or HTTPS_PROXY.',
+    );
   }
   if (status === 403) {
-    return make('proxy', `The proxy does not allow ${host}`, `${who} answered 403 when asked to connect to ${host}.`, `Ask your network administrator to allow ${host} through the proxy, or add ${host} to http.noProxy / NO_PROXY if it is reachable directly.`);
+    return make(
+      'proxy',
+      `The proxy does not allow ${host}`,
+      `${who} answered 403 when asked to connect to ${host}.`,
+      `Ask your network administrator to allow ${host} through the proxy, or add ${host} to http.noProxy / NO_PROXY if it is reachable directly.`,
+    );
   }
-  return make('proxy', `The proxy could not reach ${host}`, `${who} answered ${status} when asked to connect to ${host}: the gateway is not reachable from the proxy.`, `Check that the gateway runs at the base URL, or add ${host} to http.noProxy / NO_PROXY if it is only reachable directly.`);
+  return make(
+    'proxy',
+    `The proxy could not reach ${host}`,
+    `${who} answered ${status} when asked to connect to ${host}: the gateway is not reachable from the proxy.`,
+    `Check that the gateway runs at the base URL, or add ${host} to http.noProxy / NO_PROXY if it is only reachable directly.`,
+  );
 }
 
 function proxyUnreachable(code: string, proxy: string): ConnectionDiagnosis {
-  const what = code === 'ECONNREFUSED' ? 'refused the connection' : code === 'ENOTFOUND' ? 'could not be found (DNS lookup failed)' : `could not be reached (${code})`;
-  return make('proxy', `Cannot reach the proxy ${proxy}`, `The proxy ${proxy} ${what}, so the gateway was not tried.`, 'Check the proxy setting (http.proxy, or HTTPS_PROXY / HTTP_PROXY), or clear it if you do not need a proxy.');
+  const what =
+    code === 'ECONNREFUSED'
+      ? 'refused the connection'
+      : code === 'ENOTFOUND'
+        ? 'could not be found (DNS lookup failed)'
+        : `could not be reached (${code})`;
+  return make(
+    'proxy',
+    `Cannot reach the proxy ${proxy}`,
+    `The proxy ${proxy} ${what}, so the gateway was not tried.`,
+    'Check the proxy setting (http.proxy, or HTTPS_PROXY / HTTP_PROXY), or clear it if you do not need a proxy.',
+  );
 }
 
 /** What to do about an untrusted certificate, given the CA file setting as it is. */
 function caAdvice(context: DiagnosisContext): string {
   const file = context.caCertificateFile?.trim();
-  if (!file) return 'Add your company\'s CA certificate in the CA certificate file setting, or (only for testing) set http.proxyStrictSSL to false.';
-  if (context.caCertificateUnreadable) return `The CA certificate file ${file} could not be read, so it was not used: correct the path in the CA certificate file setting or make the file readable.`;
+  if (!file)
+    return "Add your company's CA certificate in the CA certificate file setting, or (only for testing) set http.proxyStrictSSL to false.";
+  if (context.caCertificateUnreadable)
+    return `The CA certificate file ${file} could not be read, so it was not used: correct the path in the CA certificate file setting or make the file readable.`;
   return `The CA certificate file ${file} is in use but does not vouch for this certificate: make sure it holds the certificate authority that signed it (PEM), or ask your administrator which CA that is.`;
 }
 
-function tls(code: string, chain: unknown[], host: string, proxy: string | undefined, context: DiagnosisContext): ConnectionDiagnosis {
-  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || (code === 'EPROTO' && chain.some((e) => /wrong version number/i.test(messageOf(e))))) {
-    return make('tls', `${host} does not speak https`, `An https connection to ${host} was attempted, but the server at that port answers plain http.`, 'Use http:// in the base URL setting, or the port where the gateway serves https.');
+function tls(
+  code: string,
+  chain: unknown[],
+  host: string,
+  proxy: string | undefined,
+  context: DiagnosisContext,
+): ConnectionDiagnosis {
+  if (
+    code === 'ERR_SSL_WRONG_VERSION_NUMBER' ||
+    (code === 'EPROTO' && chain.some((e) => /wrong version number/i.test(messageOf(e))))
+  ) {
+    return make(
+      'tls',
+      `${host} does not speak https`,
+      `An https connection to ${host} was attempted, but the server at that port answers plain http.`,
+      'Use http:// in the base URL setting, or the port where the gateway serves https.',
+    );
   }
   const mitm = proxy ? ` A proxy that inspects traffic (${proxy}) presents its own certificate.` : '';
   if (UNTRUSTED_CODES.has(code)) {
-    return make('tls', `The certificate of ${host} is not trusted`, `${host} presented a certificate that is not signed by a trusted authority (${code}).${mitm}`, caAdvice(context));
+    return make(
+      'tls',
+      `The certificate of ${host} is not trusted`,
+      `${host} presented a certificate that is not signed by a trusted authority (${code}).${mitm}`,
+      caAdvice(context),
+    );
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
-    return make('tls', `The certificate of ${host} is not valid now`, `${host} presented a certificate that ${code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet'}. Also check this machine's clock.`, 'Ask the gateway administrator to renew the certificate.');
+    return make(
+      'tls',
+      `The certificate of ${host} is not valid now`,
+      `${host} presented a certificate that ${code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet'}. Also check this machine's clock.`,
+      'Ask the gateway administrator to renew the certificate.',
+    );
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
-    return make('tls', `The certificate does not match ${host}`, `${host} presented a certificate issued for another name.${mitm}`, 'Use the host name the certificate was issued for in the base URL setting.');
+    return make(
+      'tls',
+      `The certificate does not match ${host}`,
+      `${host} presented a certificate issued for another name.${mitm}`,
+      'Use the host name the certificate was issued for in the base URL setting.',
+    );
   }
-  const caNote = context.caCertificateFile?.trim() ? (context.caCertificateUnreadable ? ` The CA certificate file ${context.caCertificateFile.trim()} could not be read: fix that setting.` : '') : '';
-  return make('tls', `Secure connection to ${host} failed`, `The TLS handshake with ${host} failed (${code}).${mitm}`, `Check that the base URL uses https only where the gateway serves it, and the CA certificate file setting.${caNote}`);
+  const caNote = context.caCertificateFile?.trim()
+    ? context.caCertificateUnreadable
+      ? ` The CA certificate file ${context.caCertificateFile.trim()} could not be read: fix that setting.`
+      : ''
+    : '';
+  return make(
+    'tls',
+    `Secure connection to ${host} failed`,
+    `The TLS handshake with ${host} failed (${code}).${mitm}`,
+    `Check that the base URL uses https only where the gateway serves it, and the CA certificate file setting.${caNote}`,
+  );
 }
 
 /** The error, its causes, and the members of AggregateErrors (Node's happy-eyeballs connect), without cycles. */

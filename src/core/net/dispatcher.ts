@@ -69,8 +69,14 @@ function translatingClasses(): ProxyClasses {
   /** The connection to the proxy, whose failed CONNECTs end the request instead of looping (see translateTunnelError). */
   class TunnelPool extends Pool {
     override connect(options: TunnelConnectOptions): Promise<Dispatcher.ConnectData>;
-    override connect(options: TunnelConnectOptions, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
-    override connect(options: TunnelConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void): void | Promise<Dispatcher.ConnectData> {
+    override connect(
+      options: TunnelConnectOptions,
+      callback: (err: Error | null, data: Dispatcher.ConnectData) => void,
+    ): void;
+    override connect(
+      options: TunnelConnectOptions,
+      callback?: (err: Error | null, data: Dispatcher.ConnectData) => void,
+    ): void | Promise<Dispatcher.ConnectData> {
       if (callback) {
         super.connect(options, (error, data) => callback(error ? (translateTunnelError(error) as Error) : null, data));
         return;
@@ -138,7 +144,10 @@ function safeDecode(text: string): string {
 }
 
 /** The TLS options of every connection (exported for tests: the default roots must stay in). */
-export function tlsConnectOptions(options: DispatcherOptions): { rejectUnauthorized: boolean; ca?: (string | Buffer)[] } {
+export function tlsConnectOptions(options: DispatcherOptions): {
+  rejectUnauthorized: boolean;
+  ca?: (string | Buffer)[];
+} {
   const rejectUnauthorized = options.strictSSL ?? true;
   if (options.ca === undefined || options.ca.length === 0) return { rejectUnauthorized };
   // Setting `ca` replaces Node's trust store for the connection, so the defaults are passed along.

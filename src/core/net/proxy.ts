@@ -31,7 +31,9 @@ export function selectProxy(target: string | URL, config: ProxyConfig = {}): str
   const https = url.protocol === 'https:';
   const proxy =
     nonBlank(config.proxy) ??
-    (https ? nonBlank(env.https_proxy) ?? nonBlank(env.HTTPS_PROXY) : nonBlank(env.http_proxy) ?? nonBlank(env.HTTP_PROXY)) ??
+    (https
+      ? (nonBlank(env.https_proxy) ?? nonBlank(env.HTTPS_PROXY))
+      : (nonBlank(env.http_proxy) ?? nonBlank(env.HTTP_PROXY))) ??
     nonBlank(env.all_proxy) ??
     nonBlank(env.ALL_PROXY);
   if (proxy === undefined) return undefined;
@@ -83,7 +85,8 @@ export function matchesNoProxy(host: string, port: number, noProxy: string): boo
 
 function splitPort(entry: string): { name: string; entryPort?: number } {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
-  if (bracketed?.[1]) return bracketed[2] ? { name: bracketed[1], entryPort: Number(bracketed[2]) } : { name: bracketed[1] };
+  if (bracketed?.[1])
+    return bracketed[2] ? { name: bracketed[1], entryPort: Number(bracketed[2]) } : { name: bracketed[1] };
   // Two or more colons: a bare IPv6 address, which has no port.
   const hostPort = /^([^:]+):(\d+)$/.exec(entry);
   if (hostPort?.[1] && hostPort[2]) return { name: hostPort[1], entryPort: Number(hostPort[2]) };

@@ -30,7 +30,8 @@ function translateProxyError(error: unknown): unknown {
   const code = (error as { code?: unknown }).code;
   const tunnel = code === 'UND_ERR_ABORTED' ? /Proxy response \((\d{3})\) !== 200/.exec(error.message) : null;
   if (tunnel?.[1]) return new ProxyError(Number(tunnel[1]), error);
-  if (code === 'UND_ERR_INVALID_ARG' && /Proxy Authentication Required \(407\)/.test(error.message)) return new ProxyError(407, error);
+  if (code === 'UND_ERR_INVALID_ARG' && /Proxy Authentication Required \(407\)/.test(error.message))
+    return new ProxyError(407, error);
   return error;
 }
 
@@ -55,7 +56,8 @@ export function withProxyErrors(handler: Dispatcher.DispatchHandler): Dispatcher
         return (error: Error): void => target.onError?.(translateProxyError(error) as Error);
       }
       if (property === 'onResponseError' && typeof target.onResponseError === 'function') {
-        return (controller: Dispatcher.DispatchController, error: Error): void => target.onResponseError?.(controller, translateProxyError(error) as Error);
+        return (controller: Dispatcher.DispatchController, error: Error): void =>
+          target.onResponseError?.(controller, translateProxyError(error) as Error);
       }
       const value: unknown = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;

@@ -27,7 +27,8 @@ function jsonTextTooDeep(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -41,7 +42,8 @@ function jsonTextTooDeep(text: string, max: number): boolean {
 function valueTooDeep(value: unknown, max: number, depth = 0): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (depth >= max) return true;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) if (valueTooDeep(item, max, depth + 1)) return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value))
+    if (valueTooDeep(item, max, depth + 1)) return true;
   return false;
 }
 

@@ -35,7 +35,9 @@ const MAX_WORD_LENGTH = 64;
 const MAX_STRING_LENGTH = 256;
 
 function wordList(items: readonly unknown[]): string[] {
-  return items.filter((item): item is string => typeof item === 'string' && item.length <= MAX_WORD_LENGTH).slice(0, MAX_WORDS);
+  return items
+    .filter((item): item is string => typeof item === 'string' && item.length <= MAX_WORD_LENGTH)
+    .slice(0, MAX_WORDS);
 }
 
 function short(text: string): string {
@@ -89,7 +91,11 @@ function shaped(value: unknown, shape: Shape): unknown {
     case 'boolean':
       return typeof value === 'boolean' ? value : undefined;
     case 'amount':
-      return (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'string' ? (typeof value === 'string' ? short(value) : value) : undefined;
+      return (typeof value === 'number' && Number.isFinite(value)) || typeof value === 'string'
+        ? typeof value === 'string'
+          ? short(value)
+          : value
+        : undefined;
     case 'words':
       return words(value);
     default:

@@ -19,7 +19,12 @@ export function parseUsage(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
   const prompt = num(value.prompt_tokens) ?? 0;
   const completion = num(value.completion_tokens) ?? 0;
-  return { ...value, prompt_tokens: prompt, completion_tokens: completion, total_tokens: num(value.total_tokens) ?? prompt + completion };
+  return {
+    ...value,
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: num(value.total_tokens) ?? prompt + completion,
+  };
 }
 
 export function parseToolsExecuted(value: unknown): ToolExecuted[] | undefined {
@@ -39,7 +44,10 @@ function parseToolCall(value: unknown): ChatToolCall | undefined {
   return {
     id: str(value.id) ?? '',
     type: 'function',
-    function: { name: str(fn.name) ?? '', arguments: typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args) },
+    function: {
+      name: str(fn.name) ?? '',
+      arguments: typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args),
+    },
   };
 }
 
@@ -54,7 +62,9 @@ function parseChoice(value: unknown, position: number): ChatChoice {
   };
   const reasoning = str(message.reasoning_content) ?? str(message.reasoning);
   if (reasoning !== undefined) parsed.message.reasoning_content = reasoning;
-  const toolCalls = arr(message.tool_calls).map(parseToolCall).filter((call): call is ChatToolCall => call !== undefined);
+  const toolCalls = arr(message.tool_calls)
+    .map(parseToolCall)
+    .filter((call): call is ChatToolCall => call !== undefined);
   if (toolCalls.length > 0) parsed.message.tool_calls = toolCalls;
   return parsed;
 }
@@ -103,7 +113,8 @@ function normalizeDelta(value: JsonRecord): ChatChunkDelta {
     if (text === undefined) delete value.content;
     else value.content = text;
   }
-  if (value.reasoning_content !== undefined && typeof value.reasoning_content !== 'string') delete value.reasoning_content;
+  if (value.reasoning_content !== undefined && typeof value.reasoning_content !== 'string')
+    delete value.reasoning_content;
   if (value.reasoning !== undefined && typeof value.reasoning !== 'string') delete value.reasoning;
   const calls = value.tool_calls;
   if (Array.isArray(calls)) {

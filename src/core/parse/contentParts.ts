@@ -14,7 +14,8 @@ export function contentText(content: unknown): string | undefined {
   let text = '';
   for (const part of content) {
     if (typeof part === 'string') text += part;
-    else if (isRecord(part) && (part.type === 'text' || part.type === undefined) && typeof part.text === 'string') text += part.text;
+    else if (isRecord(part) && (part.type === 'text' || part.type === undefined) && typeof part.text === 'string')
+      text += part.text;
   }
   return text;
 }

@@ -1,5 +1,12 @@
 // Typed views of Anthropic Messages bodies and stream events (wire-conventions "Messages").
-import type { ContentBlock, Message, MessageDelta, MessageStreamEvent, MessageUsage, OtherBlock } from '../types/messages';
+import type {
+  ContentBlock,
+  Message,
+  MessageDelta,
+  MessageStreamEvent,
+  MessageUsage,
+  OtherBlock,
+} from '../types/messages';
 import { arr, asRecord, isRecord, num, str } from './json';
 import type { JsonRecord } from './json';
 
@@ -31,7 +38,9 @@ export function parseMessage(value: unknown): Message {
     type: str(body.type) ?? 'message',
     role: str(body.role) ?? 'assistant',
     model: str(body.model) ?? '',
-    content: arr(body.content).map(parseContentBlock).filter((block): block is ContentBlock | OtherBlock => block !== undefined),
+    content: arr(body.content)
+      .map(parseContentBlock)
+      .filter((block): block is ContentBlock | OtherBlock => block !== undefined),
     stop_reason: str(body.stop_reason) ?? null,
     stop_sequence: str(body.stop_sequence) ?? null,
     usage: parseUsage(body.usage),
@@ -73,7 +82,11 @@ export function parseMessageEvent(type: string, body: JsonRecord): MessageStream
     case 'message_delta': {
       const delta = asRecord(body.delta);
       const usage: Record<string, unknown> = isRecord(body.usage) ? { ...body.usage } : {};
-      return { type, delta: { stop_reason: str(delta.stop_reason) ?? null, stop_sequence: str(delta.stop_sequence) ?? null }, usage };
+      return {
+        type,
+        delta: { stop_reason: str(delta.stop_reason) ?? null, stop_sequence: str(delta.stop_sequence) ?? null },
+        usage,
+      };
     }
     case 'message_stop':
       return { type };

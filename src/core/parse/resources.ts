@@ -1,6 +1,16 @@
 // Typed views of the non-chat resources. Missing optional fields are left out, never crash.
 import type { Model, Quota, ResearchCreated, ResearchJob, ResearchList } from '../types/account';
-import type { Embedding, EmbeddingList, GeneratedImage, ImageGenerationResult, RerankItem, RerankResult, Transcription, TranscriptionSegment, TranscriptionWord } from '../types/media';
+import type {
+  Embedding,
+  EmbeddingList,
+  GeneratedImage,
+  ImageGenerationResult,
+  RerankItem,
+  RerankResult,
+  Transcription,
+  TranscriptionSegment,
+  TranscriptionWord,
+} from '../types/media';
 import { GatewayError } from '../errors';
 import { arr, asRecord, bool, isRecord, num, str } from './json';
 
@@ -28,19 +38,27 @@ export function parseEmbeddingList(value: unknown): EmbeddingList {
     object: str(body.object) ?? 'list',
     data: arr(body.data).map(parseEmbedding),
     model: str(body.model) ?? '',
-    usage: { prompt_tokens: num(usage.prompt_tokens) ?? 0, total_tokens: num(usage.total_tokens) ?? num(usage.prompt_tokens) ?? 0 },
+    usage: {
+      prompt_tokens: num(usage.prompt_tokens) ?? 0,
+      total_tokens: num(usage.total_tokens) ?? num(usage.prompt_tokens) ?? 0,
+    },
   };
 }
 
 export function parseRerankResult(value: unknown): RerankResult {
   const body = asRecord(value);
-  const results: RerankItem[] = arr(body.results ?? body.data).filter(isRecord).map((item, position) => {
-    const parsed: RerankItem = { index: num(item.index) ?? position, relevance_score: num(item.relevance_score) ?? num(item.score) ?? 0 };
-    const document = item.document;
-    if (typeof document === 'string') parsed.document = { text: document };
-    else if (isRecord(document)) parsed.document = { text: str(document.text) ?? '' };
-    return parsed;
-  });
+  const results: RerankItem[] = arr(body.results ?? body.data)
+    .filter(isRecord)
+    .map((item, position) => {
+      const parsed: RerankItem = {
+        index: num(item.index) ?? position,
+        relevance_score: num(item.relevance_score) ?? num(item.score) ?? 0,
+      };
+      const document = item.document;
+      if (typeof document === 'string') parsed.document = { text: document };
+      else if (isRecord(document)) parsed.document = { text: str(document.text) ?? '' };
+      return parsed;
+    });
   results.sort((a, b) => b.relevance_score - a.relevance_score);
   return { id: str(body.id) ?? '', results, usage: { total_tokens: num(asRecord(body.usage).total_tokens) ?? 0 } };
 }
@@ -55,26 +73,38 @@ export function parseTranscription(value: unknown): Transcription {
   const duration = num(body.duration);
   if (duration !== undefined) result.duration = duration;
   if (Array.isArray(body.words)) {
-    result.words = body.words.filter(isRecord).map((w): TranscriptionWord => ({ word: str(w.word) ?? '', start: num(w.start) ?? 0, end: num(w.end) ?? 0 }));
+    result.words = body.words
+      .filter(isRecord)
+      .map((w): TranscriptionWord => ({ word: str(w.word) ?? '', start: num(w.start) ?? 0, end: num(w.end) ?? 0 }));
   }
   if (Array.isArray(body.segments)) {
-    result.segments = body.segments.filter(isRecord).map((s, i): TranscriptionSegment => ({ ...s, id: num(s.id) ?? i, start: num(s.start) ?? 0, end: num(s.end) ?? 0, text: str(s.text) ?? '' }));
+    result.segments = body.segments
+      .filter(isRecord)
+      .map((s, i): TranscriptionSegment => ({
+        ...s,
+        id: num(s.id) ?? i,
+        start: num(s.start) ?? 0,
+        end: num(s.end) ?? 0,
+        text: str(s.text) ?? '',
+      }));
   }
   return result;
 }
 
 export function parseImageResult(value: unknown): ImageGenerationResult {
   const body = asRecord(value);
-  const data = arr(body.data).filter(isRecord).map((item) => {
-    const image: GeneratedImage = {};
-    const url = str(item.url);
-    if (url !== undefined) image.url = url;
-    const b64 = str(item.b64_json);
-    if (b64 !== undefined) image.b64_json = b64;
-    const revised = str(item.revised_prompt);
-    if (revised !== undefined) image.revised_prompt = revised;
-    return image;
-  });
+  const data = arr(body.data)
+    .filter(isRecord)
+    .map((item) => {
+      const image: GeneratedImage = {};
+      const url = str(item.url);
+      if (url !== undefined) image.url = url;
+      const b64 = str(item.b64_json);
+      if (b64 !== undefined) image.b64_json = b64;
+      const revised = str(item.revised_prompt);
+      if (revised !== undefined) image.revised_prompt = revised;
+      return image;
+    });
   return { created: num(body.created) ?? 0, data };
 }
 
@@ -116,7 +146,11 @@ export function parseResearchJob(value: unknown): ResearchJob {
   const body = asRecord(value);
   // The detail is the document itself; a `{doc: {...}}` wrapper is unwrapped all the same.
   const doc = str(body.id) === undefined && isRecord(body.doc) ? body.doc : body;
-  const job: ResearchJob = { ...doc, id: str(doc.id) ?? String(num(doc.id) ?? ''), status: str(doc.status) ?? 'unknown' };
+  const job: ResearchJob = {
+    ...doc,
+    id: str(doc.id) ?? String(num(doc.id) ?? ''),
+    status: str(doc.status) ?? 'unknown',
+  };
   for (const field of ['title', 'topic', 'createdAt', 'updatedAt'] as const) {
     const text = str(doc[field]);
     if (text === undefined) delete job[field];

@@ -23,7 +23,10 @@ function resetLine(reading: CreditsReading, now: number): string {
 
 function lastKnown(reading: CreditsReading | undefined, now: number): string[] {
   if (!reading) return ['No balance has been read yet.'];
-  return [`Last known balance: ${formatCredits(reading.credits)} (read ${utcTime(new Date(reading.at))})`, resetLine(reading, now)];
+  return [
+    `Last known balance: ${formatCredits(reading.credits)} (read ${utcTime(new Date(reading.at))})`,
+    resetLine(reading, now),
+  ];
 }
 
 function spendLine(spend: SpendFigures): string {
@@ -39,16 +42,51 @@ export function quotaMarkdown(state: CreditsState, spend: SpendFigures, now: num
     case 'noKey':
       return { markdown: 'No API key is set, so there is no balance to read.', actions: ['setApiKey'] };
     case 'badKey':
-      return { markdown: block([`The gateway refused the API key: ${escapeMarkdown(state.message)}`, 'Set a new key (or check the Auth Header setting).']), actions: ['setApiKey'] };
+      return {
+        markdown: block([
+          `The gateway refused the API key: ${escapeMarkdown(state.message)}`,
+          'Set a new key (or check the Auth Header setting).',
+        ]),
+        actions: ['setApiKey'],
+      };
     case 'loading':
-      return { markdown: block(['The balance is still being read.', ...lastKnown(state.last, now)]), actions: ['refreshCredits'] };
+      return {
+        markdown: block(['The balance is still being read.', ...lastKnown(state.last, now)]),
+        actions: ['refreshCredits'],
+      };
     case 'ok':
-      return { markdown: block([`**Balance: ${formatCredits(state.reading.credits)}**`, resetLine(state.reading, now), spendLine(spend)]), actions: [] };
+      return {
+        markdown: block([
+          `**Balance: ${formatCredits(state.reading.credits)}**`,
+          resetLine(state.reading, now),
+          spendLine(spend),
+        ]),
+        actions: [],
+      };
     case 'outOfCredits':
-      return { markdown: block(['**Out of credits**: the gateway refuses model requests until the window resets.', ...(state.last ? [resetLine(state.last, now)] : []), spendLine(spend)]), actions: ['refreshCredits'] };
+      return {
+        markdown: block([
+          '**Out of credits**: the gateway refuses model requests until the window resets.',
+          ...(state.last ? [resetLine(state.last, now)] : []),
+          spendLine(spend),
+        ]),
+        actions: ['refreshCredits'],
+      };
     case 'offline':
-      return { markdown: block([`The gateway cannot be reached: ${escapeMarkdown(state.message)}`, ...lastKnown(state.last, now)]), actions: ['refreshCredits'] };
+      return {
+        markdown: block([
+          `The gateway cannot be reached: ${escapeMarkdown(state.message)}`,
+          ...lastKnown(state.last, now),
+        ]),
+        actions: ['refreshCredits'],
+      };
     case 'error':
-      return { markdown: block([`The balance could not be read: ${escapeMarkdown(state.message)}`, ...lastKnown(state.last, now)]), actions: ['refreshCredits'] };
+      return {
+        markdown: block([
+          `The balance could not be read: ${escapeMarkdown(state.message)}`,
+          ...lastKnown(state.last, now),
+        ]),
+        actions: ['refreshCredits'],
+      };
   }
 }

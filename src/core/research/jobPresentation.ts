@@ -1,5 +1,10 @@
 // How a research job looks in the tree and in its report document.
-import { classifyResearchStatus, extractResearchReport, extractResearchSources, isKnownResearchStatus } from './researchHelpers';
+import {
+  classifyResearchStatus,
+  extractResearchReport,
+  extractResearchSources,
+  isKnownResearchStatus,
+} from './researchHelpers';
 import { isOutOfCredits } from '../transport/retry';
 import type { ResearchJob } from '../types/account';
 import type { ErrorDescription } from '../failures/describeError';
@@ -41,7 +46,8 @@ export function failureReason(job: ResearchJob): string | undefined {
   for (const key of ['error', 'failureReason', 'reason', 'message', 'statusMessage']) {
     const value = job[key];
     if (typeof value === 'string' && value.trim()) return value.trim();
-    if (value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string') return String((value as { message: string }).message);
+    if (value && typeof value === 'object' && typeof (value as { message?: unknown }).message === 'string')
+      return String((value as { message: string }).message);
   }
   return undefined;
 }
@@ -62,10 +68,22 @@ export function describeJobFailure(job: ResearchJob): ErrorDescription {
   const status = job.status || 'unknown';
   const title = jobTitle(job);
   if (reason && isOutOfCredits(undefined, undefined, reason)) {
-    return { kind: 'outOfCredits', message: `${title}: ${reason}. The job stopped for lack of credits: add credits or wait for the quota window to reset, then start it again.`, actions: ['refreshCredits', 'retry'], detail: reason };
+    return {
+      kind: 'outOfCredits',
+      message: `${title}: ${reason}. The job stopped for lack of credits: add credits or wait for the quota window to reset, then start it again.`,
+      actions: ['refreshCredits', 'retry'],
+      detail: reason,
+    };
   }
-  const why = reason ? `${reason}${/[.!?]$/.test(reason) ? '' : '.'}` : `the job ended as "${status}" without a reason.`;
-  return { kind: 'server', message: `${title}: ${why} Start it again, or open the report for what the job gave.`, actions: ['retry', 'showLog'], detail: reason ?? status };
+  const why = reason
+    ? `${reason}${/[.!?]$/.test(reason) ? '' : '.'}`
+    : `the job ended as "${status}" without a reason.`;
+  return {
+    kind: 'server',
+    message: `${title}: ${why} Start it again, or open the report for what the job gave.`,
+    actions: ['retry', 'showLog'],
+    detail: reason ?? status,
+  };
 }
 
 export function lookOf(job: ResearchJob, now: number): JobLook {
@@ -117,7 +135,11 @@ export function demoteHeadings(markdown: string, levels = 2): string {
         return line;
       }
       if (fence) return line;
-      return line.replace(/^(\s{0,3})(#{1,6})(\s)/, (_, indent: string, hashes: string, space: string) => `${indent}${'#'.repeat(Math.min(6, hashes.length + levels))}${space}`);
+      return line.replace(
+        /^(\s{0,3})(#{1,6})(\s)/,
+        (_, indent: string, hashes: string, space: string) =>
+          `${indent}${'#'.repeat(Math.min(6, hashes.length + levels))}${space}`,
+      );
     })
     .join('\n');
 }
@@ -129,13 +151,17 @@ function escapeInline(text: string): string {
 /** A link for an http(s) URL; anything else is shown as text, never as a link. */
 function sourceLine(index: number, source: { url?: string; title?: string }): string {
   const url = source.url?.trim();
-  const safe = url && /^https?:\/\//i.test(url) ? url.replace(/[()\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`) : undefined;
+  const safe =
+    url && /^https?:\/\//i.test(url)
+      ? url.replace(/[()\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+      : undefined;
   const title = escapeInline(source.title?.trim() || url || 'untitled source');
   return safe ? `${index}. [${title}](${safe})` : `${index}. ${title}${url ? ` (${escapeInline(url)})` : ''}`;
 }
 
 /** Where the report's own refresh is (the command and its editor title button, see package.json). */
-const REPORT_REFRESH_HINT = 'This report is re-read when the job finishes; to read it again now, use Refresh Report (the refresh button in the title bar of the report\'s editor or preview, or "Unified Inference: Refresh Report" in the Command Palette).';
+const REPORT_REFRESH_HINT =
+  'This report is re-read when the job finishes; to read it again now, use Refresh Report (the refresh button in the title bar of the report\'s editor or preview, or "Unified Inference: Refresh Report" in the Command Palette).';
 
 /**
  * The report document: title, facts table, the report text and numbered sources. `detail` is the
@@ -157,7 +183,11 @@ export function reportMarkdown(listed: ResearchJob, detail: ResearchJob | undefi
     `| Job id | \`${job.id.replace(/`/g, '')}\` |`,
     '',
   ];
-  if (detailProblem) out.push(`> **The job's details could not be read** (${escapeInline(detailProblem)}). Shown here is what the job list gives.`, '');
+  if (detailProblem)
+    out.push(
+      `> **The job's details could not be read** (${escapeInline(detailProblem)}). Shown here is what the job list gives.`,
+      '',
+    );
   const reason = phase === 'failed' ? failureReason(job) : undefined;
   if (reason) out.push(`> **The job failed:** ${escapeInline(reason)}`, '');
   const report = detail ? extractResearchReport(detail) : undefined;

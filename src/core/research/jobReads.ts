@@ -18,13 +18,22 @@ export interface PageRead {
 }
 
 /** Page `page` (from 1) of the view's list, `pageSize` jobs each. */
-export async function readJobPage(research: ResearchReader, query: ResearchViewQuery, page: number, pageSize: number): Promise<PageRead> {
+export async function readJobPage(
+  research: ResearchReader,
+  query: ResearchViewQuery,
+  page: number,
+  pageSize: number,
+): Promise<PageRead> {
   const list = await research.list(listQuery(query, page, pageSize), { timeoutMs: REQUEST_TIMEOUT_MS });
   return { docs: list.docs, totalDocs: list.totalDocs, more: list.hasNextPage ?? page * pageSize < list.totalDocs };
 }
 
 /** The first `window` jobs of the list, in as few requests as the list's limit (100) allows. */
-export async function readJobWindow(research: ResearchReader, query: ResearchViewQuery, window: number): Promise<PageRead> {
+export async function readJobWindow(
+  research: ResearchReader,
+  query: ResearchViewQuery,
+  window: number,
+): Promise<PageRead> {
   const limit = Math.min(IN_PROGRESS_LIMIT, window);
   const docs: ResearchJob[] = [];
   let totalDocs = 0;
@@ -54,7 +63,12 @@ export interface OutcomeReads {
  * detail is unavailable), the list read by id gives the final status, so every finish is known.
  * An abort is thrown at once; other failures are reported through `onUnreadable` and the result.
  */
-export async function readOutcomes(research: ResearchReader, ids: readonly string[], signal: AbortSignal, onUnreadable: (id: string, error: unknown) => void): Promise<OutcomeReads> {
+export async function readOutcomes(
+  research: ResearchReader,
+  ids: readonly string[],
+  signal: AbortSignal,
+  onUnreadable: (id: string, error: unknown) => void,
+): Promise<OutcomeReads> {
   const read = new Map<string, ResearchJob>();
   const unread: string[] = [];
   for (const id of ids) {

@@ -152,7 +152,11 @@ export class ResearchPollLoop {
     // Regained: poll at once, but not more often than minIntervalMs (alt-tabbing must not flood the
     // gateway) and never before a Retry-After runs out.
     const now = this.clock.now();
-    const earliest = Math.max(now, (this.lastStartedAt ?? -Infinity) + this.minIntervalMs, this.retryUntil ?? -Infinity);
+    const earliest = Math.max(
+      now,
+      (this.lastStartedAt ?? -Infinity) + this.minIntervalMs,
+      this.retryUntil ?? -Infinity,
+    );
     if (this.current === 'waiting' && this.nextAt !== undefined && this.nextAt <= earliest) return;
     if (earliest <= now) void this.runPoll();
     else this.wait(earliest - now);
@@ -162,7 +166,17 @@ export class ResearchPollLoop {
     const now = this.clock.now();
     const jobs = this.errorCount > 0 && !this.listed ? [...this.jobs, NOT_LISTED_YET] : this.jobs;
     const retryAfterMs = this.retryUntil === undefined ? undefined : Math.max(0, this.retryUntil - now);
-    return nextPollDelay({ now, jobs, focused: this.focused, viewVisible: this.viewVisible, consecutiveErrors: this.errorCount, retryAfterMs }, this.options.schedule);
+    return nextPollDelay(
+      {
+        now,
+        jobs,
+        focused: this.focused,
+        viewVisible: this.viewVisible,
+        consecutiveErrors: this.errorCount,
+        retryAfterMs,
+      },
+      this.options.schedule,
+    );
   }
 
   private reschedule(): void {
@@ -257,7 +271,8 @@ export class ResearchPollLoop {
       this.error = error;
       const retryAfter = retryAfterOf(error);
       // Capped like the schedule caps it, so a focus change cannot wait longer than a timer would.
-      this.retryUntil = retryAfter === undefined ? undefined : this.clock.now() + clampDelay(retryAfter, this.maxRetryAfterMs);
+      this.retryUntil =
+        retryAfter === undefined ? undefined : this.clock.now() + clampDelay(retryAfter, this.maxRetryAfterMs);
       try {
         this.options.onError?.(error);
       } catch {

@@ -124,12 +124,25 @@ export function nextPollDelay(input: PollInput, options: PollOptions = {}): Poll
   const errors = Math.max(0, Math.floor(nonNegative(input.consecutiveErrors, 0)));
   if (errors === 0) return { kind: 'wait', delayMs: base, reason: ageReason };
 
-  const backoff = clampDelay(Math.max(base, Math.min(o.maxErrorBackoffMs, base * 2 ** Math.min(errors, MAX_DOUBLINGS))));
+  const backoff = clampDelay(
+    Math.max(base, Math.min(o.maxErrorBackoffMs, base * 2 ** Math.min(errors, MAX_DOUBLINGS))),
+  );
   const asked = nonNegative(input.retryAfterMs, 0);
   const retryAfter = clampDelay(asked, o.maxRetryAfterMs);
   if (retryAfter > backoff) {
-    const capped = asked > retryAfter ? `; waiting ${Math.ceil(retryAfter / 1000)} s, the longest this client waits between polls` : '';
-    return { kind: 'wait', delayMs: retryAfter, reason: `the gateway asked to retry after ${Math.ceil(asked / 1000)} s${capped}` };
+    const capped =
+      asked > retryAfter
+        ? `; waiting ${Math.ceil(retryAfter / 1000)} s, the longest this client waits between polls`
+        : '';
+    return {
+      kind: 'wait',
+      delayMs: retryAfter,
+      reason: `the gateway asked to retry after ${Math.ceil(asked / 1000)} s${capped}`,
+    };
   }
-  return { kind: 'wait', delayMs: backoff, reason: `${errors} failed poll${errors === 1 ? '' : 's'} in a row; backing off (${ageReason})` };
+  return {
+    kind: 'wait',
+    delayMs: backoff,
+    reason: `${errors} failed poll${errors === 1 ? '' : 's'} in a row; backing off (${ageReason})`,
+  };
 }

@@ -2,7 +2,13 @@
 // query, and reading the report and sources out of whatever shape the job document has.
 import { InvalidRequestError } from '../errors';
 import { arr, isRecord, str } from '../parse/json';
-import type { ResearchListQuery, ResearchPhase, ResearchSource, ResearchWhere, ResearchWhereOperator } from '../types/account';
+import type {
+  ResearchListQuery,
+  ResearchPhase,
+  ResearchSource,
+  ResearchWhere,
+  ResearchWhereOperator,
+} from '../types/account';
 import { checkInteger } from '../transport/validate';
 
 const IN_PROGRESS = new Set(['queued', 'running']);
@@ -54,7 +60,11 @@ export function buildResearchQuery(query: ResearchListQuery = {}): string {
   }
   const where = query.where as unknown;
   // An already JSON-encoded filter is passed on as it is.
-  if (where !== undefined && typeof where !== 'string' && (typeof where !== 'object' || where === null || Array.isArray(where))) {
+  if (
+    where !== undefined &&
+    typeof where !== 'string' &&
+    (typeof where !== 'object' || where === null || Array.isArray(where))
+  ) {
     throw new InvalidRequestError('where', 'where must be a filter object');
   }
   const params = new URLSearchParams();
@@ -86,7 +96,10 @@ export function extractResearchReport(job: unknown, depth = 0): string | undefin
 export function extractResearchSources(job: unknown, depth = 0): ResearchSource[] {
   if (!isRecord(job) || depth > 3) return [];
   for (const field of ['sources', 'citations'] as const) {
-    if (Array.isArray(job[field]) && arr(job[field]).length > 0) return arr(job[field]).map(toSource).filter((s): s is ResearchSource => s !== undefined);
+    if (Array.isArray(job[field]) && arr(job[field]).length > 0)
+      return arr(job[field])
+        .map(toSource)
+        .filter((s): s is ResearchSource => s !== undefined);
   }
   for (const field of REPORT_FIELDS) {
     const found = extractResearchSources(job[field], depth + 1);

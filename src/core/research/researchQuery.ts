@@ -61,7 +61,8 @@ export function inProgressQuery(limit = IN_PROGRESS_LIMIT): ResearchListQuery {
  * final status is learnt when `GET /research/{id}` is unavailable (a 404 there means no detail).
  */
 export function jobsByIdQuery(ids: readonly string[]): ResearchListQuery {
-  if (ids.length === 0 || ids.length > IN_PROGRESS_LIMIT) throw new RangeError(`jobsByIdQuery takes 1 to ${IN_PROGRESS_LIMIT} ids (got ${ids.length})`);
+  if (ids.length === 0 || ids.length > IN_PROGRESS_LIMIT)
+    throw new RangeError(`jobsByIdQuery takes 1 to ${IN_PROGRESS_LIMIT} ids (got ${ids.length})`);
   return { where: whereField('id', 'in', [...ids]), limit: ids.length, sort: '-createdAt' };
 }
 
@@ -80,9 +81,10 @@ function statusWhere(status: StatusFilter): ResearchWhere | undefined {
 
 /** The `GET /research` query for one page of the view. */
 export function listQuery(query: ResearchViewQuery, page: number, limit: number): ResearchListQuery {
-  const clauses = [statusWhere(query.status), query.text.trim() ? whereField('topic', 'contains', query.text.trim()) : undefined].filter(
-    (clause): clause is ResearchWhere => clause !== undefined,
-  );
+  const clauses = [
+    statusWhere(query.status),
+    query.text.trim() ? whereField('topic', 'contains', query.text.trim()) : undefined,
+  ].filter((clause): clause is ResearchWhere => clause !== undefined);
   const result: ResearchListQuery = { limit, page, sort: SORT_FIELDS[query.sort] };
   if (clauses.length === 1) result.where = clauses[0];
   else if (clauses.length > 1) result.where = whereAnd(...clauses);

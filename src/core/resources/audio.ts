@@ -2,7 +2,13 @@
 // Neither is retried automatically: they cost money (wire-conventions "Errors and retries").
 import { File } from 'node:buffer';
 import { FormData } from 'undici';
-import { SPEECH_CONTENT_TYPES, SPEECH_FORMATS, TRANSCRIPTION_FILE_EXTENSIONS, TRANSCRIPTION_FORMATS, fileExtension } from '../media/audioFiles';
+import {
+  SPEECH_CONTENT_TYPES,
+  SPEECH_FORMATS,
+  TRANSCRIPTION_FILE_EXTENSIONS,
+  TRANSCRIPTION_FORMATS,
+  fileExtension,
+} from '../media/audioFiles';
 import { readCappedBytes, readCappedText } from '../transport/cappedBody';
 import { InvalidRequestError } from '../errors';
 import type { Transport } from '../transport/transport';
@@ -18,14 +24,21 @@ function validateTranscriptionRequest(req: TranscriptionRequest): void {
   requireObject('request', req);
   requireString('model', req.model);
   requireObject('file', req.file);
-  if (!(req.file.data instanceof Uint8Array) || req.file.data.byteLength === 0) throw new InvalidRequestError('file.data', 'file.data must be non-empty bytes');
+  if (!(req.file.data instanceof Uint8Array) || req.file.data.byteLength === 0)
+    throw new InvalidRequestError('file.data', 'file.data must be non-empty bytes');
   if (req.file.data.byteLength > TRANSCRIPTION_MAX_BYTES) {
-    throw new InvalidRequestError('file.data', `file.data is ${req.file.data.byteLength} bytes, more than the ${formatByteSize(TRANSCRIPTION_MAX_BYTES)} the client uploads`);
+    throw new InvalidRequestError(
+      'file.data',
+      `file.data is ${req.file.data.byteLength} bytes, more than the ${formatByteSize(TRANSCRIPTION_MAX_BYTES)} the client uploads`,
+    );
   }
   requireString('file.filename', req.file.filename);
   const extension = fileExtension(req.file.filename);
   if (extension !== '' && !(TRANSCRIPTION_FILE_EXTENSIONS as readonly string[]).includes(extension)) {
-    throw new InvalidRequestError('file.filename', `file.filename must end in one of ${TRANSCRIPTION_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')}`);
+    throw new InvalidRequestError(
+      'file.filename',
+      `file.filename must end in one of ${TRANSCRIPTION_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')}`,
+    );
   }
   checkOneOf('response_format', req.response_format, TRANSCRIPTION_FORMATS);
   checkRange('temperature', req.temperature, 0, 1);
@@ -35,7 +48,11 @@ function validateSpeechRequest(req: SpeechRequest): void {
   requireObject('request', req);
   requireString('model', req.model);
   requireString('input', req.input);
-  if (characterCount(req.input) > MAX_SPEECH_INPUT) throw new InvalidRequestError('input', `input must be at most ${MAX_SPEECH_INPUT} characters (split longer text with splitSpeechInput)`);
+  if (characterCount(req.input) > MAX_SPEECH_INPUT)
+    throw new InvalidRequestError(
+      'input',
+      `input must be at most ${MAX_SPEECH_INPUT} characters (split longer text with splitSpeechInput)`,
+    );
   requireString('voice', req.voice);
   checkOneOf('response_format', req.response_format, SPEECH_FORMATS);
   checkRange('speed', req.speed, 0.25, 4);
@@ -73,7 +90,11 @@ export class AudioResource {
       retryable: false,
       options: opts,
     });
-    const text = await readCappedText(response.body, response.headers, { maxBytes: MAX_TRANSCRIPTION_BYTES, what: 'the transcript the gateway sent', status: response.status });
+    const text = await readCappedText(response.body, response.headers, {
+      maxBytes: MAX_TRANSCRIPTION_BYTES,
+      what: 'the transcript the gateway sent',
+      status: response.status,
+    });
     if (!wantsJson) return text;
     const json = tryParseJson(text);
     // A server that answers json as plain text still gave us the transcript.
@@ -82,14 +103,22 @@ export class AudioResource {
 
   async speech(req: SpeechRequest, opts?: RequestOptions): Promise<SpeechResult> {
     validateSpeechRequest(req);
-    const { response } = await this.transport.send({ method: 'POST', path: '/audio/speech', json: req, accept: 'audio/*, application/octet-stream', retryable: false, options: opts });
+    const { response } = await this.transport.send({
+      method: 'POST',
+      path: '/audio/speech',
+      json: req,
+      accept: 'audio/*, application/octet-stream',
+      retryable: false,
+      options: opts,
+    });
     const data = await readCappedBytes(response.body, response.headers, {
       maxBytes: MAX_SPEECH_BYTES,
       what: 'the speech audio the gateway sent',
       advice: 'Read a shorter selection, or pick a compressed format (mp3) instead of wav or pcm.',
       status: response.status,
     });
-    const contentType = headerText(response.headers['content-type']) || SPEECH_CONTENT_TYPES[req.response_format ?? 'mp3'];
+    const contentType =
+      headerText(response.headers['content-type']) || SPEECH_CONTENT_TYPES[req.response_format ?? 'mp3'];
     return { data, contentType };
   }
 }

@@ -7,7 +7,14 @@ import { parseChatCompletion } from '../parse/chat';
 import { parseChatStream } from '../streams/chatStream';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest } from '../types/chat';
 import type { RequestOptions } from '../types/common';
-import { checkInteger, checkOneOf, checkRange, requireArray, requireObject, requireString } from '../transport/validate';
+import {
+  checkInteger,
+  checkOneOf,
+  checkRange,
+  requireArray,
+  requireObject,
+  requireString,
+} from '../transport/validate';
 
 /** Base URLs whose gateway answered 400 to `stream_options`: later streams there go without it. */
 const rejectsStreamOptions = new Set<string>();
@@ -48,7 +55,11 @@ function chatBody(req: ChatCompletionRequest, stream: boolean, streamOptions: bo
 }
 
 function rejectedStreamOptions(error: unknown): boolean {
-  return error instanceof GatewayError && error.status === 400 && /stream_options/i.test(`${error.message} ${error.param ?? ''} ${error.code ?? ''}`);
+  return (
+    error instanceof GatewayError &&
+    error.status === 400 &&
+    /stream_options/i.test(`${error.message} ${error.param ?? ''} ${error.code ?? ''}`)
+  );
 }
 
 export class ChatResource {
@@ -56,7 +67,13 @@ export class ChatResource {
 
   async create(req: ChatCompletionRequest, opts?: RequestOptions): Promise<ChatCompletion> {
     validateChatRequest(req);
-    const body = await this.transport.json({ method: 'POST', path: '/chat/completions', json: chatBody(req, false, false), retryable: true, options: opts });
+    const body = await this.transport.json({
+      method: 'POST',
+      path: '/chat/completions',
+      json: chatBody(req, false, false),
+      retryable: true,
+      options: opts,
+    });
     return parseChatCompletion(body);
   }
 
@@ -69,7 +86,14 @@ export class ChatResource {
     const base = this.transport.baseUrl;
     const open = (withOptions: boolean): Promise<OpenedStream<ChatCompletionChunk>> =>
       this.transport.openStream(
-        { method: 'POST', path: '/chat/completions', json: chatBody(req, true, withOptions), accept: 'text/event-stream', retryable: true, options: opts },
+        {
+          method: 'POST',
+          path: '/chat/completions',
+          json: chatBody(req, true, withOptions),
+          accept: 'text/event-stream',
+          retryable: true,
+          options: opts,
+        },
         parseChatStream,
       );
     return managedStream(async () => {

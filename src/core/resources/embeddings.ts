@@ -40,7 +40,16 @@ export class EmbeddingsResource {
   /** `embedding` is always number[]: base64 answers are decoded. */
   async create(req: EmbeddingRequest, opts?: RequestOptions): Promise<EmbeddingList> {
     validateEmbeddingRequest(req);
-    return parseEmbeddingList(await this.transport.json({ method: 'POST', path: '/embeddings', json: req, retryable: true, options: opts, maxBytes: embeddingsAnswerCap(Array.isArray(req.input) ? req.input.length : 1) }));
+    return parseEmbeddingList(
+      await this.transport.json({
+        method: 'POST',
+        path: '/embeddings',
+        json: req,
+        retryable: true,
+        options: opts,
+        maxBytes: embeddingsAnswerCap(Array.isArray(req.input) ? req.input.length : 1),
+      }),
+    );
   }
 }
 
@@ -49,6 +58,15 @@ export class RerankResource {
 
   async create(req: RerankRequest, opts?: RequestOptions): Promise<RerankResult> {
     validateRerankRequest(req);
-    return parseRerankResult(await this.transport.json({ method: 'POST', path: '/rerank', json: req, retryable: true, options: opts, maxBytes: rerankAnswerCap(req.documents) }));
+    return parseRerankResult(
+      await this.transport.json({
+        method: 'POST',
+        path: '/rerank',
+        json: req,
+        retryable: true,
+        options: opts,
+        maxBytes: rerankAnswerCap(req.documents),
+      }),
+    );
   }
 }

@@ -12,7 +12,8 @@ import { checkInteger, checkOneOf, requireObject, requireString } from '../trans
 function validateImageRequest(req: ImageGenerationRequest): void {
   requireObject('request', req);
   requireString('prompt', req.prompt);
-  if (req.model !== undefined && typeof req.model !== 'string') throw new InvalidRequestError('model', 'model must be a string');
+  if (req.model !== undefined && typeof req.model !== 'string')
+    throw new InvalidRequestError('model', 'model must be a string');
   checkInteger('n', req.n, 1, 10);
   checkOneOf('response_format', req.response_format, ['url', 'b64_json']);
 }
@@ -25,7 +26,16 @@ export class ImagesResource {
 
   async generate(req: ImageGenerationRequest, opts?: RequestOptions): Promise<ImageGenerationResult> {
     validateImageRequest(req);
-    return parseImageResult(await this.transport.json({ method: 'POST', path: '/images/generations', json: req, retryable: false, options: opts, maxBytes: imagesAnswerCap(req.n ?? 1) }));
+    return parseImageResult(
+      await this.transport.json({
+        method: 'POST',
+        path: '/images/generations',
+        json: req,
+        retryable: false,
+        options: opts,
+        maxBytes: imagesAnswerCap(req.n ?? 1),
+      }),
+    );
   }
 
   /**

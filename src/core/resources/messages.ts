@@ -25,7 +25,8 @@ function validateMessagesRequest(req: MessageCreateRequest): void {
   const thinking = req.thinking;
   if (thinking !== undefined && thinking.type === 'enabled') {
     checkInteger('thinking.budget_tokens', thinking.budget_tokens, 1024);
-    if (thinking.budget_tokens >= req.max_tokens) throw new InvalidRequestError('thinking.budget_tokens', 'thinking.budget_tokens must be less than max_tokens');
+    if (thinking.budget_tokens >= req.max_tokens)
+      throw new InvalidRequestError('thinking.budget_tokens', 'thinking.budget_tokens must be less than max_tokens');
   }
 }
 
@@ -35,7 +36,14 @@ export class MessagesResource {
   async create(req: MessageCreateRequest, opts?: RequestOptions): Promise<Message> {
     validateMessagesRequest(req);
     const { stream: _stream, ...body } = req;
-    const json = await this.transport.json({ method: 'POST', path: '/messages', json: body, headers: { 'anthropic-version': ANTHROPIC_VERSION }, retryable: true, options: opts });
+    const json = await this.transport.json({
+      method: 'POST',
+      path: '/messages',
+      json: body,
+      headers: { 'anthropic-version': ANTHROPIC_VERSION },
+      retryable: true,
+      options: opts,
+    });
     return parseMessage(json);
   }
 
@@ -45,7 +53,15 @@ export class MessagesResource {
     return managedStream(
       () =>
         this.transport.openStream(
-          { method: 'POST', path: '/messages', json: { ...req, stream: true }, headers: { 'anthropic-version': ANTHROPIC_VERSION }, accept: 'text/event-stream', retryable: true, options: opts },
+          {
+            method: 'POST',
+            path: '/messages',
+            json: { ...req, stream: true },
+            headers: { 'anthropic-version': ANTHROPIC_VERSION },
+            accept: 'text/event-stream',
+            retryable: true,
+            options: opts,
+          },
           parseMessagesStream,
         ),
       opts?.signal,

@@ -33,11 +33,18 @@ export function chunkText(text: string, options: ChunkOptions = DEFAULT_CHUNK_OP
   while (start < lines.length) {
     let end = start;
     let chars = (lines[start] ?? '').length;
-    while (end + 1 < lines.length && end + 1 - start < options.maxLines && chars + 1 + (lines[end + 1] ?? '').length <= options.maxChars) {
+    while (
+      end + 1 < lines.length &&
+      end + 1 - start < options.maxLines &&
+      chars + 1 + (lines[end + 1] ?? '').length <= options.maxChars
+    ) {
       end++;
       chars += 1 + (lines[end] ?? '').length;
     }
-    const body = lines.slice(start, end + 1).join('\n').slice(0, options.maxChars);
+    const body = lines
+      .slice(start, end + 1)
+      .join('\n')
+      .slice(0, options.maxChars);
     if (body.trim() !== '') chunks.push({ startLine: start, endLine: end, text: body });
     if (end + 1 >= lines.length) break;
     // Step back by the overlap, but always move forward at least one line.

@@ -21,8 +21,15 @@ export function normalize(vector: ArrayLike<number>): Float32Array {
  * product with the normalised query. The best k are kept in a small sorted array: k is tens and
  * the count up to hundreds of thousands, so a full sort would cost more than the products.
  */
-export function topK(vectors: Float32Array, dimensions: number, count: number, query: ArrayLike<number>, k: number): ScoredIndex[] {
-  if (query.length !== dimensions) throw new Error(`The query has ${query.length} dimensions, the index ${dimensions}.`);
+export function topK(
+  vectors: Float32Array,
+  dimensions: number,
+  count: number,
+  query: ArrayLike<number>,
+  k: number,
+): ScoredIndex[] {
+  if (query.length !== dimensions)
+    throw new Error(`The query has ${query.length} dimensions, the index ${dimensions}.`);
   const q = normalize(query);
   const best: ScoredIndex[] = [];
   let floor = -Infinity;

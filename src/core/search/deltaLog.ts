@@ -50,7 +50,13 @@ export function encodeDeltaRecord(record: DeltaRecord): Uint8Array {
   const json: RecordJson = {
     model: record.model,
     dimensions: record.dimensions,
-    set: record.set.map((f) => [f.file, f.state.mtime, f.state.size, f.state.hash, f.rows.map((r) => [r.startLine, r.endLine, r.hash ?? ''])]),
+    set: record.set.map((f) => [
+      f.file,
+      f.state.mtime,
+      f.state.size,
+      f.state.hash,
+      f.rows.map((r) => [r.startLine, r.endLine, r.hash ?? '']),
+    ]),
     touched: record.touched.map(([file, s]) => [file, s.mtime, s.size, s.hash, s.chunks]),
     removed: [...record.removed],
   };
@@ -64,7 +70,9 @@ export function encodeDeltaRecord(record: DeltaRecord): Uint8Array {
   }
   const out = new Uint8Array(HEADER_BYTES + text.byteLength + vectors.byteLength);
   const view = new DataView(out.buffer);
-  [MAGIC, text.byteLength, vectors.byteLength, checksum([text, vectors])].forEach((value, i) => view.setUint32(i * 4, value, true));
+  [MAGIC, text.byteLength, vectors.byteLength, checksum([text, vectors])].forEach((value, i) =>
+    view.setUint32(i * 4, value, true),
+  );
   out.set(text, HEADER_BYTES);
   out.set(vectors, HEADER_BYTES + text.byteLength);
   return out;
@@ -80,14 +88,23 @@ export interface DeltaLogContents {
 
 function decodeJson(text: string): Omit<DeltaRecord, 'vectors'> {
   const raw = JSON.parse(text) as Partial<RecordJson>;
-  if (typeof raw.model !== 'string' || typeof raw.dimensions !== 'number' || !Array.isArray(raw.set) || !Array.isArray(raw.touched) || !Array.isArray(raw.removed)) throw new Error('malformed record');
+  if (
+    typeof raw.model !== 'string' ||
+    typeof raw.dimensions !== 'number' ||
+    !Array.isArray(raw.set) ||
+    !Array.isArray(raw.touched) ||
+    !Array.isArray(raw.removed)
+  )
+    throw new Error('malformed record');
   return {
     model: raw.model,
     dimensions: raw.dimensions,
     set: raw.set.map(([file, mtime, size, hash, rows]) => ({
       file,
       state: { mtime, size, hash, chunks: rows.length },
-      rows: rows.map(([startLine, endLine, h]) => (h ? { file, startLine, endLine, hash: h } : { file, startLine, endLine })),
+      rows: rows.map(([startLine, endLine, h]) =>
+        h ? { file, startLine, endLine, hash: h } : { file, startLine, endLine },
+      ),
     })),
     touched: raw.touched.map(([file, mtime, size, hash, chunks]) => [file, { mtime, size, hash, chunks }] as const),
     removed: raw.removed.filter((f): f is string => typeof f === 'string'),
@@ -102,7 +119,12 @@ export function readDeltaLog(bytes: Uint8Array): DeltaLogContents {
   const stop = (problem: string): DeltaLogContents => ({ records, goodLength: at, problem });
   while (at < bytes.byteLength) {
     if (at + HEADER_BYTES > bytes.byteLength) return stop('the change log ends in a torn record header');
-    const [magic, jsonBytes, vectorBytes, sum] = [0, 1, 2, 3].map((i) => view.getUint32(at + i * 4, true)) as [number, number, number, number];
+    const [magic, jsonBytes, vectorBytes, sum] = [0, 1, 2, 3].map((i) => view.getUint32(at + i * 4, true)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     if (magic !== MAGIC) return stop('the change log has a damaged record');
     const end = at + HEADER_BYTES + jsonBytes + vectorBytes;
     if (end > bytes.byteLength || vectorBytes % 4 !== 0) return stop('the change log ends in a torn record');
@@ -138,9 +160,15 @@ export class DeltaLogChanged extends Error {}
  * Returns the log's new length.
  */
 export async function appendDeltaRecord(path: string, goodLength: number, record: Uint8Array): Promise<number> {
-  const existed = await stat(path).then((s) => s.size, () => undefined);
+  const existed = await stat(path).then(
+    (s) => s.size,
+    () => undefined,
+  );
   // Shorter than what was read or written before: someone else changed it; appending would misplace the record.
-  if ((existed ?? 0) < goodLength) throw new DeltaLogChanged(`The index's change log is shorter than expected (${existed ?? 0} bytes, not ${goodLength}).`);
+  if ((existed ?? 0) < goodLength)
+    throw new DeltaLogChanged(
+      `The index's change log is shorter than expected (${existed ?? 0} bytes, not ${goodLength}).`,
+    );
   const handle = await open(path, 'a');
   try {
     if (existed !== undefined && existed !== goodLength) await handle.truncate(goodLength);

@@ -79,7 +79,11 @@ export class IndexStorage {
 
   private async generations(): Promise<number[]> {
     const names = await readdir(this.dir).catch((error: unknown) => (isMissing(error) ? [] : Promise.reject(error)));
-    return names.map((name) => GENERATION_FOLDER.exec(name)?.[1]).filter((n): n is string => n !== undefined).map(Number).sort((a, b) => b - a);
+    return names
+      .map((name) => GENERATION_FOLDER.exec(name)?.[1])
+      .filter((n): n is string => n !== undefined)
+      .map(Number)
+      .sort((a, b) => b - a);
   }
 
   async load(): Promise<LoadResult> {
@@ -90,8 +94,16 @@ export class IndexStorage {
     const generations = await this.generations();
     let pointed: number | undefined;
     try {
-      const pointer = JSON.parse(await readFile(join(this.dir, POINTER_FILE), 'utf8')) as { version?: unknown; generation?: unknown } | null;
-      if (pointer?.version !== METADATA_VERSION || typeof pointer.generation !== 'number' || !Number.isSafeInteger(pointer.generation)) throw new Error('it is not a pointer this version wrote');
+      const pointer = JSON.parse(await readFile(join(this.dir, POINTER_FILE), 'utf8')) as {
+        version?: unknown;
+        generation?: unknown;
+      } | null;
+      if (
+        pointer?.version !== METADATA_VERSION ||
+        typeof pointer.generation !== 'number' ||
+        !Number.isSafeInteger(pointer.generation)
+      )
+        throw new Error('it is not a pointer this version wrote');
       pointed = pointer.generation;
     } catch (error) {
       if (!isMissing(error)) problems.push(`${POINTER_FILE} is unreadable (${errorMessage(error)})`);
@@ -104,8 +116,13 @@ export class IndexStorage {
       try {
         const index = await this.loadGeneration(generation, problems);
         if (generation !== pointed) {
-          problems.push(`used generation ${generation} instead of ${pointed === undefined ? 'the missing pointer' : `generation ${pointed}`}`);
-          await writeFileDurably(join(this.dir, POINTER_FILE), JSON.stringify({ version: METADATA_VERSION, generation }));
+          problems.push(
+            `used generation ${generation} instead of ${pointed === undefined ? 'the missing pointer' : `generation ${pointed}`}`,
+          );
+          await writeFileDurably(
+            join(this.dir, POINTER_FILE),
+            JSON.stringify({ version: METADATA_VERSION, generation }),
+          );
         }
         this.generation = generation;
         await this.removeOthers(generation);
@@ -128,12 +145,17 @@ export class IndexStorage {
     if (!store && metadata.records.length) throw new Error('chunks without vectors');
     const files = new Map(metadata.files);
 
-    const log = await readFile(join(folder, DELTA_FILE)).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error)));
+    const log = await readFile(join(folder, DELTA_FILE)).catch((error: unknown) =>
+      isMissing(error) ? undefined : Promise.reject(error),
+    );
     let goodLength = 0;
     let records = 0;
     if (log) {
       const contents = readDeltaLog(new Uint8Array(log.buffer, log.byteOffset, log.byteLength));
-      if (contents.problem) problems.push(`${contents.problem}; the changes after byte ${contents.goodLength} are dropped (those files are re-checked on the next index)`);
+      if (contents.problem)
+        problems.push(
+          `${contents.problem}; the changes after byte ${contents.goodLength} are dropped (those files are re-checked on the next index)`,
+        );
       for (const [i, record] of contents.records.entries()) {
         const rows = record.set.reduce((sum, f) => sum + f.rows.length, 0);
         if (record.model !== metadata.model || (store && rows && record.dimensions !== store.dimensions)) {
@@ -167,14 +189,23 @@ export class IndexStorage {
   /** Writes what changed since the last save: one log record, or a new generation when that is due. */
   async save(index: SemanticIndex, options: { readonly full?: boolean } = {}): Promise<SaveResult> {
     const changes = index.pendingChanges;
-    if (options.full || changes.all || this.generation === undefined || this.deltaRecords >= MAX_DELTA_RECORDS) return this.writeGeneration(index, changes);
-    if (!changes.files.size && !changes.touched.size) return { kind: 'none', bytesWritten: 0, generation: this.generation };
+    if (options.full || changes.all || this.generation === undefined || this.deltaRecords >= MAX_DELTA_RECORDS)
+      return this.writeGeneration(index, changes);
+    if (!changes.files.size && !changes.touched.size)
+      return { kind: 'none', bytesWritten: 0, generation: this.generation };
     const record = this.deltaRecord(index, changes);
-    const limit = Math.max(this.options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES, (this.options.compactAt ?? DEFAULT_COMPACT_AT) * this.baseBytes);
+    const limit = Math.max(
+      this.options.compactMinBytes ?? DEFAULT_COMPACT_MIN_BYTES,
+      (this.options.compactAt ?? DEFAULT_COMPACT_AT) * this.baseBytes,
+    );
     if (this.deltaLength + record.byteLength > limit) return this.writeGeneration(index, changes);
     await this.options.beforeStep?.('delta');
     try {
-      this.deltaLength = await appendDeltaRecord(join(this.generationDir(this.generation), DELTA_FILE), this.deltaLength, record);
+      this.deltaLength = await appendDeltaRecord(
+        join(this.generationDir(this.generation), DELTA_FILE),
+        this.deltaLength,
+        record,
+      );
     } catch (error) {
       // The generation was removed or its log changed under us (another tool, a user): start a new one.
       if (!isMissing(error) && !(error instanceof DeltaLogChanged)) throw error;
@@ -220,7 +251,13 @@ export class IndexStorage {
     await this.options.beforeStep?.('vectors');
     await writeFileDurably(join(folder, VECTORS_FILE), vectors);
     await this.options.beforeStep?.('metadata');
-    const metadata = encodeMetadata(index.model, generation, store?.records ?? [], index.files, vectorsCheck(vectors, store?.count ?? 0));
+    const metadata = encodeMetadata(
+      index.model,
+      generation,
+      store?.records ?? [],
+      index.files,
+      vectorsCheck(vectors, store?.count ?? 0),
+    );
     await writeFileDurably(join(folder, METADATA_FILE), metadata);
     await syncFolder(this.dir); // the new folder's entry, before the pointer names it
     await this.options.beforeStep?.('pointer');
@@ -233,12 +270,17 @@ export class IndexStorage {
     index.markSaved(changes);
     await this.options.beforeStep?.('cleanup');
     await this.removeOthers(generation).catch(() => undefined); // left for the next load
-    return { kind: 'generation', bytesWritten: vectors.byteLength + Buffer.byteLength(metadata) + Buffer.byteLength(pointer), generation };
+    return {
+      kind: 'generation',
+      bytesWritten: vectors.byteLength + Buffer.byteLength(metadata) + Buffer.byteLength(pointer),
+      generation,
+    };
   }
 
   /** Every generation but `keep`. */
   private async removeOthers(keep: number): Promise<void> {
-    for (const generation of await this.generations()) if (generation !== keep) await rm(this.generationDir(generation), { recursive: true, force: true });
+    for (const generation of await this.generations())
+      if (generation !== keep) await rm(this.generationDir(generation), { recursive: true, force: true });
   }
 
   async delete(): Promise<void> {

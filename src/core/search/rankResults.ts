@@ -20,7 +20,11 @@ export interface RankedResult extends Candidate {
  * The candidates in the reranker's order (its `index` points into `candidates`), at most `topN`;
  * without a rerank answer, the cosine order. Indexes the reranker invents or repeats are ignored.
  */
-export function rankResults(candidates: readonly Candidate[], rerank: readonly RerankItem[] | undefined, topN: number): RankedResult[] {
+export function rankResults(
+  candidates: readonly Candidate[],
+  rerank: readonly RerankItem[] | undefined,
+  topN: number,
+): RankedResult[] {
   if (!rerank) return candidates.slice(0, topN).map((c) => ({ ...c, score: c.similarity, reranked: false }));
   const seen = new Set<number>();
   const ranked: RankedResult[] = [];
@@ -35,7 +39,10 @@ export function rankResults(candidates: readonly Candidate[], rerank: readonly R
 }
 
 /** The lines in the reranker's order, for "Rerank Lines...": lines it left out keep their order after it. */
-export function reorderLines(lines: readonly string[], rerank: readonly RerankItem[]): { line: string; index: number; score: number | undefined }[] {
+export function reorderLines(
+  lines: readonly string[],
+  rerank: readonly RerankItem[],
+): { line: string; index: number; score: number | undefined }[] {
   const seen = new Set<number>();
   const ordered: { line: string; index: number; score: number | undefined }[] = [];
   for (const item of rerank) {

@@ -104,7 +104,11 @@ export class SemanticIndex {
 
   /** What a save has to write; unchanged until `markSaved`, so a failed save is retried whole by the next one. */
   get pendingChanges(): PendingChanges {
-    return { all: this.rewriteAll, files: new Set(this.changedFiles), touched: new Set([...this.touchedFiles].filter((f) => !this.changedFiles.has(f))) };
+    return {
+      all: this.rewriteAll,
+      files: new Set(this.changedFiles),
+      touched: new Set([...this.touchedFiles].filter((f) => !this.changedFiles.has(f))),
+    };
   }
 
   /** The index on disk now matches this one (as it was when `pendingChanges` was read). */
@@ -133,9 +137,18 @@ export class SemanticIndex {
     const plan = planUpdate(this.indexed, options.current, options.scope);
     this.removeFiles(plan.removed);
     const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
-    const report = { embeddedFiles: [] as string[], embeddedChunks: 0, reusedChunks: 0, removedFiles: [...plan.removed], unchangedFiles: plan.unchanged, embedRequests: 0, cancelled: false };
+    const report = {
+      embeddedFiles: [] as string[],
+      embeddedChunks: 0,
+      reusedChunks: 0,
+      removedFiles: [...plan.removed],
+      unchangedFiles: plan.unchanged,
+      embedRequests: 0,
+      cancelled: false,
+    };
     let filesDone = 0;
-    const progress = (): void => options.onProgress?.({ filesDone, filesTotal: plan.toRead.length, chunksEmbedded: report.embeddedChunks });
+    const progress = (): void =>
+      options.onProgress?.({ filesDone, filesTotal: plan.toRead.length, chunksEmbedded: report.embeddedChunks });
     let pending: PendingFile[] = [];
     let batch: { owner: PendingFile; slot: number; text: string }[] = [];
     let known: Map<string, Float32Array> | undefined;
@@ -144,14 +157,21 @@ export class SemanticIndex {
       if (known) return known;
       known = new Map();
       const store = this.vectors;
-      store?.records.forEach((record, row) => record.hash !== undefined && !known?.has(record.hash) && known?.set(record.hash, store.vector(row).slice()));
+      store?.records.forEach(
+        (record, row) =>
+          record.hash !== undefined && !known?.has(record.hash) && known?.set(record.hash, store.vector(row).slice()),
+      );
       return known;
     };
 
     const flush = async (): Promise<void> => {
       if (batch.length) {
-        const vectors = await options.embed(batch.map((item) => item.text), options.signal);
-        if (vectors.length !== batch.length) throw new Error(`The gateway returned ${vectors.length} embeddings for ${batch.length} inputs.`);
+        const vectors = await options.embed(
+          batch.map((item) => item.text),
+          options.signal,
+        );
+        if (vectors.length !== batch.length)
+          throw new Error(`The gateway returned ${vectors.length} embeddings for ${batch.length} inputs.`);
         report.embedRequests++;
         batch.forEach((item, i) => {
           item.owner.vectors[item.slot] = vectors[i];
@@ -193,7 +213,14 @@ export class SemanticIndex {
         // A changed file mostly keeps most of its chunks: those keep their vectors (a file seen before only).
         const reuse = before ? knownVectors() : undefined;
         const vectors = hashes.map((h) => reuse?.get(h));
-        const entry: PendingFile = { file, state: { mtime: state.mtime, size: state.size, hash, chunks: chunks.length }, chunks, hashes, vectors, missing: vectors.filter((v) => !v).length };
+        const entry: PendingFile = {
+          file,
+          state: { mtime: state.mtime, size: state.size, hash, chunks: chunks.length },
+          chunks,
+          hashes,
+          vectors,
+          missing: vectors.filter((v) => !v).length,
+        };
         report.reusedChunks += chunks.length - entry.missing;
         pending.push(entry);
         for (const [slot, chunk] of chunks.entries()) {
@@ -218,7 +245,12 @@ export class SemanticIndex {
       file.chunks.forEach((chunk, i) => {
         const vector = file.vectors[i] as ArrayLike<number>;
         this.vectors ??= new VectorStore(vector.length);
-        const record: ChunkRecord = { file: file.file, startLine: chunk.startLine, endLine: chunk.endLine, hash: file.hashes[i] };
+        const record: ChunkRecord = {
+          file: file.file,
+          startLine: chunk.startLine,
+          endLine: chunk.endLine,
+          hash: file.hashes[i],
+        };
         this.vectors.add(record, vector);
       });
       this.indexed.set(file.file, file.state);

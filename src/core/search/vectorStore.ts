@@ -21,7 +21,10 @@ export class VectorStore {
   private data: Float32Array;
   private rows: ChunkRecord[] = [];
 
-  constructor(readonly dimensions: number, initialCapacity = 64) {
+  constructor(
+    readonly dimensions: number,
+    initialCapacity = 64,
+  ) {
     if (!Number.isInteger(dimensions) || dimensions < 1) throw new Error(`Invalid vector dimensions: ${dimensions}`);
     this.data = new Float32Array(dimensions * Math.max(1, initialCapacity));
   }
@@ -44,7 +47,8 @@ export class VectorStore {
   }
 
   add(record: ChunkRecord, vector: ArrayLike<number>): void {
-    if (vector.length !== this.dimensions) throw new Error(`A vector of ${vector.length} dimensions cannot join an index of ${this.dimensions}.`);
+    if (vector.length !== this.dimensions)
+      throw new Error(`A vector of ${vector.length} dimensions cannot join an index of ${this.dimensions}.`);
     this.ensureCapacity(this.rows.length + 1);
     this.data.set(normalize(vector), this.rows.length * this.dimensions);
     this.rows.push(record);
@@ -63,7 +67,8 @@ export class VectorStore {
     const kept: ChunkRecord[] = [];
     this.rows.forEach((record, read) => {
       if (files.has(record.file)) return;
-      if (write !== read) this.data.copyWithin(write * this.dimensions, read * this.dimensions, (read + 1) * this.dimensions);
+      if (write !== read)
+        this.data.copyWithin(write * this.dimensions, read * this.dimensions, (read + 1) * this.dimensions);
       kept.push(record);
       write++;
     });
@@ -81,8 +86,11 @@ export class VectorStore {
     const floats = this.rows.length * this.dimensions;
     const bytes = new Uint8Array(VECTOR_HEADER_BYTES + floats * 4);
     const view = new DataView(bytes.buffer);
-    [MAGIC, FORMAT_VERSION, this.dimensions, this.rows.length].forEach((value, i) => view.setUint32(i * 4, value, true));
-    if (LITTLE_ENDIAN_HOST) bytes.set(new Uint8Array(this.data.buffer, this.data.byteOffset, floats * 4), VECTOR_HEADER_BYTES);
+    [MAGIC, FORMAT_VERSION, this.dimensions, this.rows.length].forEach((value, i) =>
+      view.setUint32(i * 4, value, true),
+    );
+    if (LITTLE_ENDIAN_HOST)
+      bytes.set(new Uint8Array(this.data.buffer, this.data.byteOffset, floats * 4), VECTOR_HEADER_BYTES);
     else for (let i = 0; i < floats; i++) view.setFloat32(VECTOR_HEADER_BYTES + i * 4, this.data[i] as number, true);
     return bytes;
   }
@@ -91,10 +99,17 @@ export class VectorStore {
   static decode(bytes: Uint8Array, records: readonly ChunkRecord[]): VectorStore {
     if (bytes.byteLength < VECTOR_HEADER_BYTES) throw new Error('The vector file is truncated.');
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const [magic, version, dimensions, count] = [0, 1, 2, 3].map((i) => view.getUint32(i * 4, true)) as [number, number, number, number];
+    const [magic, version, dimensions, count] = [0, 1, 2, 3].map((i) => view.getUint32(i * 4, true)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
     if (magic !== MAGIC || version !== FORMAT_VERSION) throw new Error('The vector file has an unknown format.');
-    if (count !== records.length) throw new Error(`The vector file holds ${count} vectors, its metadata ${records.length}.`);
-    if (bytes.byteLength !== VECTOR_HEADER_BYTES + count * dimensions * 4) throw new Error('The vector file has the wrong size.');
+    if (count !== records.length)
+      throw new Error(`The vector file holds ${count} vectors, its metadata ${records.length}.`);
+    if (bytes.byteLength !== VECTOR_HEADER_BYTES + count * dimensions * 4)
+      throw new Error('The vector file has the wrong size.');
     const store = new VectorStore(dimensions, count);
     const floats = count * dimensions;
     if (LITTLE_ENDIAN_HOST) store.data.set(new Float32Array(bytes.slice(VECTOR_HEADER_BYTES).buffer, 0, floats));
@@ -105,7 +120,9 @@ export class VectorStore {
 
   private ensureCapacity(rows: number): void {
     if (rows * this.dimensions <= this.data.length) return;
-    const grown = new Float32Array(Math.max(rows, Math.ceil((this.data.length / this.dimensions) * 1.5)) * this.dimensions);
+    const grown = new Float32Array(
+      Math.max(rows, Math.ceil((this.data.length / this.dimensions) * 1.5)) * this.dimensions,
+    );
     grown.set(this.data);
     this.data = grown;
   }

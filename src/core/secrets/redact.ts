@@ -5,7 +5,14 @@
 // raw text is searched for every form a reader could recover (secretForms.ts). A key split across
 // the deltas of a stream is caught by StreamRedactor (streamRedactor.ts), not here.
 import { MAX_REDACTION_DEPTH } from '../limits';
-import { foldCase, MIN_SECRET_LENGTH, replaceRanges, secretPatterns, secretRanges, type SecretPatterns } from './secretForms';
+import {
+  foldCase,
+  MIN_SECRET_LENGTH,
+  replaceRanges,
+  secretPatterns,
+  secretRanges,
+  type SecretPatterns,
+} from './secretForms';
 
 export const REDACTED = '[redacted]';
 
@@ -84,7 +91,12 @@ export function redactError<E>(error: E, secrets: readonly (string | undefined)[
     if (redacted === text) continue;
     try {
       // Our error classes declare these readonly for callers; the object itself is writable.
-      Object.defineProperty(error, field, { value: redacted, writable: true, configurable: true, enumerable: field !== 'message' && field !== 'stack' });
+      Object.defineProperty(error, field, {
+        value: redacted,
+        writable: true,
+        configurable: true,
+        enumerable: field !== 'message' && field !== 'stack',
+      });
     } catch {
       // a frozen foreign error: the host redacts again before showing anything
     }

@@ -44,7 +44,8 @@ export function secretForms(secret: string): string[] {
   const forms = [secret, json, json.replace(/\//g, '\\/'), encodeURIComponent(secret)];
   if (secret.length >= MIN_ENCODED_LENGTH) {
     // A header value goes out as Latin-1 bytes; a proxy that re-encodes text may use UTF-8.
-    for (const bytes of [Buffer.from(secret, 'utf8'), Buffer.from(secret, 'latin1')]) forms.push(...base64Forms(bytes), bytes.toString('hex'));
+    for (const bytes of [Buffer.from(secret, 'utf8'), Buffer.from(secret, 'latin1')])
+      forms.push(...base64Forms(bytes), bytes.toString('hex'));
   }
   return [...new Set(forms.filter((form) => form.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
 }
@@ -80,7 +81,8 @@ export function secretPatterns(secrets: readonly (string | undefined)[]): Secret
 export function secretRanges(folded: string, patterns: SecretPatterns): [number, number][] {
   const found: [number, number][] = [];
   for (const form of patterns.forms) {
-    for (let at = folded.indexOf(form); at >= 0; at = folded.indexOf(form, at + form.length)) found.push([at, at + form.length]);
+    for (let at = folded.indexOf(form); at >= 0; at = folded.indexOf(form, at + form.length))
+      found.push([at, at + form.length]);
   }
   if (found.length < 2) return found;
   found.sort((a, b) => a[0] - b[0]);
@@ -94,7 +96,11 @@ export function secretRanges(folded: string, patterns: SecretPatterns): [number,
 }
 
 /** `text` with each range replaced by `replacement`. */
-export function replaceRanges(text: string, ranges: readonly (readonly [number, number])[], replacement: string): string {
+export function replaceRanges(
+  text: string,
+  ranges: readonly (readonly [number, number])[],
+  replacement: string,
+): string {
   if (ranges.length === 0) return text;
   let out = '';
   let from = 0;

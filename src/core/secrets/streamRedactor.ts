@@ -5,7 +5,14 @@
 // only text that no later delta can turn into a secret. Nothing received is lost: flush() hands
 // on what is held (at the end, on an error, on a stop). Cost: each delta is scanned with what is
 // held (at most twice the longest form), so a stream costs time linear in its length.
-import { foldCase, MIN_SECRET_LENGTH, replaceRanges, secretPatterns, secretRanges, type SecretPatterns } from './secretForms';
+import {
+  foldCase,
+  MIN_SECRET_LENGTH,
+  replaceRanges,
+  secretPatterns,
+  secretRanges,
+  type SecretPatterns,
+} from './secretForms';
 import { REDACTED } from './redact';
 
 export class StreamRedactor {
@@ -29,7 +36,11 @@ export class StreamRedactor {
     // A tail that starts inside a complete secret: hold the whole secret, never half of it.
     for (const [start, end] of ranges) if (start < boundary && boundary < end) boundary = start;
     this.pending = text.slice(boundary);
-    return replaceRanges(text.slice(0, boundary), ranges.filter(([, end]) => end <= boundary), REDACTED);
+    return replaceRanges(
+      text.slice(0, boundary),
+      ranges.filter(([, end]) => end <= boundary),
+      REDACTED,
+    );
   }
 
   /** Everything held, redacted: the stream ended, failed or was stopped. */

@@ -90,7 +90,9 @@ export async function removeStrayTempFiles(folder: string): Promise<string[]> {
     const info = await stat(path).catch(() => undefined);
     if (!info) continue;
     if (processIsAlive(Number(match[1])) && Date.now() - info.mtimeMs < STALE_TEMP_MS) continue;
-    await rm(path, { force: true }).catch((error: unknown) => problems.push(`${basename(path)}: ${errorMessage(error)}`));
+    await rm(path, { force: true }).catch((error: unknown) =>
+      problems.push(`${basename(path)}: ${errorMessage(error)}`),
+    );
   }
   return problems;
 }

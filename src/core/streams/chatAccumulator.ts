@@ -74,7 +74,12 @@ export class ChatStreamAccumulator {
           const call: unknown = calls[i];
           if (!isRecord(call)) continue;
           const fn = asRecord(call.function);
-          const args = typeof fn.arguments === 'string' ? fn.arguments : isRecord(fn.arguments) ? JSON.stringify(fn.arguments) : undefined;
+          const args =
+            typeof fn.arguments === 'string'
+              ? fn.arguments
+              : isRecord(fn.arguments)
+                ? JSON.stringify(fn.arguments)
+                : undefined;
           this.addToolCall(num(call.index) ?? i, str(call.id), str(fn.name), args);
         }
       }

@@ -17,9 +17,15 @@ import type { ChatCompletionChunk } from '../types/chat';
  * stream is read for what it is: a whole JSON completion yields its chunk, anything else throws
  * UnexpectedContentError.
  */
-export function parseChatStream(source: AsyncIterable<Uint8Array>, contentType?: string): DecodedStream<ChatCompletionChunk> {
+export function parseChatStream(
+  source: AsyncIterable<Uint8Array>,
+  contentType?: string,
+): DecodedStream<ChatCompletionChunk> {
   const sse = new ChatStreamDecoder();
-  return new DecodedStream(source, contentType === undefined ? sse : new AnswerDecoder(sse, chatCompletionAsChunks, contentType));
+  return new DecodedStream(
+    source,
+    contentType === undefined ? sse : new AnswerDecoder(sse, chatCompletionAsChunks, contentType),
+  );
 }
 
 class ChatStreamDecoder extends SseStreamDecoder<ChatCompletionChunk> {
@@ -42,7 +48,8 @@ class ChatStreamDecoder extends SseStreamDecoder<ChatCompletionChunk> {
     }
     const chunk = normalizeChatChunk(json);
     const choices = chunk.choices;
-    for (let i = 0; i < choices.length; i++) if ((choices[i] as ChatCompletionChunk['choices'][number]).finish_reason !== null) this.finished = true;
+    for (let i = 0; i < choices.length; i++)
+      if ((choices[i] as ChatCompletionChunk['choices'][number]).finish_reason !== null) this.finished = true;
     this.out.push(chunk);
   }
 }

@@ -5,7 +5,16 @@ import { tryParseJson } from '../parse/json';
 import { isBlockIndex } from '../limits';
 
 export class MessageStreamAccumulator {
-  private message: Message = { id: '', type: 'message', role: 'assistant', model: '', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } };
+  private message: Message = {
+    id: '',
+    type: 'message',
+    role: 'assistant',
+    model: '',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 0, output_tokens: 0 },
+  };
   /** Tool input JSON text per block index, parsed at content_block_stop. */
   private readonly partialJson = new Map<number, string>();
 
@@ -42,11 +51,19 @@ export class MessageStreamAccumulator {
     }
   }
 
-  private applyDelta(index: number, delta: Extract<MessageStreamEvent, { type: 'content_block_delta' }>['delta']): void {
+  private applyDelta(
+    index: number,
+    delta: Extract<MessageStreamEvent, { type: 'content_block_delta' }>['delta'],
+  ): void {
     let block = this.message.content[index];
     if (block === undefined) {
       // A delta without its block start: make the block the delta implies.
-      block = delta.type === 'text_delta' ? { type: 'text', text: '' } : delta.type === 'input_json_delta' ? { type: 'tool_use', id: '', name: '', input: {} } : { type: 'thinking', thinking: '', signature: '' };
+      block =
+        delta.type === 'text_delta'
+          ? { type: 'text', text: '' }
+          : delta.type === 'input_json_delta'
+            ? { type: 'tool_use', id: '', name: '', input: {} }
+            : { type: 'thinking', thinking: '', signature: '' };
       this.message.content[index] = block;
     }
     // A block whose type this client knows always has that type's shape (parseContentBlock), never OtherBlock's.
@@ -98,6 +115,8 @@ export class MessageStreamAccumulator {
 
   /** The text blocks joined. */
   text(): string {
-    return this.message.content.map((block) => (block?.type === 'text' ? (block as { text: string }).text : '')).join('');
+    return this.message.content
+      .map((block) => (block?.type === 'text' ? (block as { text: string }).text : ''))
+      .join('');
   }
 }

@@ -14,10 +14,16 @@ import type { MessageStreamEvent } from '../types/messages';
  * `message_stop` (events that are not JSON are skipped); throws StreamError for an `error` event, and with
  * `interrupted: true` when the stream ends or breaks before the message was complete.
  */
-export function parseMessagesStream(source: AsyncIterable<Uint8Array>, contentType?: string): DecodedStream<MessageStreamEvent> {
+export function parseMessagesStream(
+  source: AsyncIterable<Uint8Array>,
+  contentType?: string,
+): DecodedStream<MessageStreamEvent> {
   const sse = new MessagesStreamDecoder();
   // As parseChatStream: with the content type, a whole JSON message or a non-answer is read for what it is.
-  return new DecodedStream(source, contentType === undefined ? sse : new AnswerDecoder(sse, messageAsEvents, contentType));
+  return new DecodedStream(
+    source,
+    contentType === undefined ? sse : new AnswerDecoder(sse, messageAsEvents, contentType),
+  );
 }
 
 class MessagesStreamDecoder extends SseStreamDecoder<MessageStreamEvent> {
@@ -56,5 +62,8 @@ class MessagesStreamDecoder extends SseStreamDecoder<MessageStreamEvent> {
 export const TOO_MANY_BLOCKS = 'too_many_blocks';
 
 function blockIndexRefused(index: number): StreamError {
-  return new StreamError(`The gateway sent content block number ${String(index)}; the extension reads at most ${MAX_MESSAGE_BLOCKS} blocks of one answer, so the answer was cut there.`, { interrupted: true, code: TOO_MANY_BLOCKS });
+  return new StreamError(
+    `The gateway sent content block number ${String(index)}; the extension reads at most ${MAX_MESSAGE_BLOCKS} blocks of one answer, so the answer was cut there.`,
+    { interrupted: true, code: TOO_MANY_BLOCKS },
+  );
 }

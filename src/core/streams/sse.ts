@@ -31,11 +31,17 @@ export const EVENT_TOO_LARGE = 'event_too_large';
 export const STREAM_TOO_LARGE = 'stream_too_large';
 
 function eventTooLarge(limit: number): StreamError {
-  return new StreamError(`The gateway sent an event larger than ${formatByteSize(limit)}, the most the extension reads for one event, so the answer was cut there.`, { interrupted: true, code: EVENT_TOO_LARGE });
+  return new StreamError(
+    `The gateway sent an event larger than ${formatByteSize(limit)}, the most the extension reads for one event, so the answer was cut there.`,
+    { interrupted: true, code: EVENT_TOO_LARGE },
+  );
 }
 
 function streamTooLarge(limit: number): StreamError {
-  return new StreamError(`The gateway's answer went past ${formatByteSize(limit)}, the most the extension reads for one streamed answer, so it was cut there.`, { interrupted: true, code: STREAM_TOO_LARGE });
+  return new StreamError(
+    `The gateway's answer went past ${formatByteSize(limit)}, the most the extension reads for one streamed answer, so it was cut there.`,
+    { interrupted: true, code: STREAM_TOO_LARGE },
+  );
 }
 
 export class SseDecoder {

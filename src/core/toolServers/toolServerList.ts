@@ -56,7 +56,10 @@ export function toolServerListing(addresses: readonly string[]): ToolServerListi
     }
     // A query often carries a token (?key=...): treated like a password in the address.
     if (url.username || url.password || url.search) {
-      skipped.push({ address: shown, reason: 'holds credentials (a user name, password or query), which VS Code would show and store' });
+      skipped.push({
+        address: shown,
+        reason: 'holds credentials (a user name, password or query), which VS Code would show and store',
+      });
       continue;
     }
     url.hash = '';

@@ -16,7 +16,12 @@ import { phaseTimeout } from './timeouts';
 const MAX_ERROR_BODY = 64 * 1024;
 
 /** A non-2xx answer as the error class it means, its body read (up to MAX_ERROR_BODY) and redacted of the key. */
-export async function errorOfAnswer(response: Dispatcher.ResponseData, bodyBytes: AsyncIterable<Uint8Array>, signal: AbortSignal | undefined, key: string): Promise<GatewayError> {
+export async function errorOfAnswer(
+  response: Dispatcher.ResponseData,
+  bodyBytes: AsyncIterable<Uint8Array>,
+  signal: AbortSignal | undefined,
+  key: string,
+): Promise<GatewayError> {
   const status = response.statusCode;
   let text = '';
   try {
@@ -39,7 +44,12 @@ export async function errorOfAnswer(response: Dispatcher.ResponseData, bodyBytes
   if (requestId !== undefined) init.requestId = redactSecrets(requestId, [key]);
   if (status === 401 || status === 403) return new AuthenticationError(body.message, init);
   if (status === 402 || status === 429) {
-    return new RateLimitError(body.message, { ...init, quotaExhausted: status === 402 || isOutOfCredits(body.code, body.type, limitWords(body.message, status, text), retryAfterMs !== undefined) });
+    return new RateLimitError(body.message, {
+      ...init,
+      quotaExhausted:
+        status === 402 ||
+        isOutOfCredits(body.code, body.type, limitWords(body.message, status, text), retryAfterMs !== undefined),
+    });
   }
   return new GatewayError(body.message, init);
 }
@@ -49,7 +59,13 @@ export async function errorOfAnswer(response: Dispatcher.ResponseData, bodyBytes
  * `answered`: the response had started (headers in), so the gateway was reached and the failure
  * is the connection closing mid-body, which must not read as "could not reach".
  */
-export function errorOfFailure(error: unknown, signal: AbortSignal | undefined, key: string, apiBase: string, answered = false): Error {
+export function errorOfFailure(
+  error: unknown,
+  signal: AbortSignal | undefined,
+  key: string,
+  apiBase: string,
+  answered = false,
+): Error {
   if (signal?.aborted) return abortError(signal);
   // Our own TimeoutError, as the abort reason of the attempt.
   if (error instanceof GatewayError) return redactError(error, [key]);
@@ -57,13 +73,16 @@ export function errorOfFailure(error: unknown, signal: AbortSignal | undefined, 
   // some proxy and socket failures) is a failed connection, not a cancellation to stay quiet about.
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   // undici's (or the OS's) own connect timer ran out before ours: the same phase, the same words.
-  if (!answered && (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT')) return phaseTimeout('connect', undefined, new URL(apiBase).host);
+  if (!answered && (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT'))
+    return phaseTimeout('connect', undefined, new URL(apiBase).host);
   const detail = error instanceof Error ? redactSecrets(error.message, [key]) : 'unknown failure';
   const host = new URL(apiBase).host;
   // The cause (an undici or proxy error) stays for diagnosis, with the key taken out of its text.
   const init: GatewayErrorInit = { cause: redactError(error, [key]) };
   if (typeof code === 'string') init.code = redactSecrets(code, [key]);
-  const message = answered ? `The connection to ${host} closed while the answer was being read (${detail})` : `Could not reach the gateway at ${host}: ${detail}`;
+  const message = answered
+    ? `The connection to ${host} closed while the answer was being read (${detail})`
+    : `Could not reach the gateway at ${host}: ${detail}`;
   return new ConnectionError(message, init);
 }
 

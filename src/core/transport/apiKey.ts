@@ -16,7 +16,8 @@ export async function resolveApiKey(source: ApiKeySource): Promise<string> {
   if (!key) throw new AuthenticationError('No API key is set');
   // A header value is Latin-1 without control characters (tab allowed). undici would refuse
   // anything else as a connection failure (and retry it), with a message that could quote the key.
-  if (/[^\t\x20-\x7e\x80-\xff]/.test(key)) throw new AuthenticationError('The API key contains characters that cannot be sent in a header');
+  if (/[^\t\x20-\x7e\x80-\xff]/.test(key))
+    throw new AuthenticationError('The API key contains characters that cannot be sent in a header');
   return key;
 }
 

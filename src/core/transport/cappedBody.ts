@@ -20,7 +20,10 @@ const DEFAULT_ADVICE = 'This is not a normal answer: check the gateway address, 
 function tooLarge(cap: BodyCap, declared: number | undefined): ResponseTooLargeError {
   const size = declared === undefined ? `larger than ${formatByteSize(cap.maxBytes)}` : `${formatByteSize(declared)}`;
   const message = `${capitalize(cap.what)} is ${size}, more than the ${formatByteSize(cap.maxBytes)} the extension reads for it, so it was not read. ${cap.advice ?? DEFAULT_ADVICE}`;
-  return new ResponseTooLargeError(message, { limitBytes: cap.maxBytes, ...(cap.status === undefined ? {} : { status: cap.status }) });
+  return new ResponseTooLargeError(message, {
+    limitBytes: cap.maxBytes,
+    ...(cap.status === undefined ? {} : { status: cap.status }),
+  });
 }
 
 function capitalize(text: string): string {
@@ -40,7 +43,11 @@ function declaredLength(headers: HeaderBag): number | undefined {
  * before the first read (the transport's bodies and the image downloader's do; a plain stream's
  * async iterator does not until it has started).
  */
-export async function readCappedBytes(body: AsyncIterable<Uint8Array>, headers: HeaderBag, cap: BodyCap): Promise<Uint8Array> {
+export async function readCappedBytes(
+  body: AsyncIterable<Uint8Array>,
+  headers: HeaderBag,
+  cap: BodyCap,
+): Promise<Uint8Array> {
   const iterator = body[Symbol.asyncIterator]();
   const close = async (): Promise<void> => {
     await iterator.return?.().catch(() => undefined);
@@ -72,7 +79,11 @@ export async function readCappedBytes(body: AsyncIterable<Uint8Array>, headers: 
   return bytes;
 }
 
-export async function readCappedText(body: AsyncIterable<Uint8Array>, headers: HeaderBag, cap: BodyCap): Promise<string> {
+export async function readCappedText(
+  body: AsyncIterable<Uint8Array>,
+  headers: HeaderBag,
+  cap: BodyCap,
+): Promise<string> {
   const bytes = await readCappedBytes(body, headers, cap);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }

@@ -62,11 +62,16 @@ export class GatewayClient {
  * the gateway's own origin (the downloader decides per hop).
  */
 function imageDownloader(options: GatewayClientOptions, gatewayUrl: string): ImageDownloader {
-  const extra = Object.fromEntries(Object.entries(options.headers ?? {}).filter(([name]) => !/^(authorization|x-api-key)$/i.test(name)));
+  const extra = Object.fromEntries(
+    Object.entries(options.headers ?? {}).filter(([name]) => !/^(authorization|x-api-key)$/i.test(name)),
+  );
   return new ImageDownloader({
     gatewayUrl,
     dispatcher: options.dispatcher,
     userAgent: USER_AGENT,
-    gatewayHeaders: async () => ({ ...extra, ...keyHeader(options.authHeader ?? 'authorization', await resolveApiKey(options.apiKey)) }),
+    gatewayHeaders: async () => ({
+      ...extra,
+      ...keyHeader(options.authHeader ?? 'authorization', await resolveApiKey(options.apiKey)),
+    }),
   });
 }

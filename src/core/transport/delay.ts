@@ -12,7 +12,9 @@ export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
  * and anything past `max` give `max`.
  */
 export function clampDelay(ms: number, max: number = MAX_TIMER_DELAY_MS, fallback = 0): number {
-  const ceiling = Number.isFinite(max) ? Math.min(Math.max(0, Math.floor(max)), MAX_TIMER_DELAY_MS) : MAX_TIMER_DELAY_MS;
+  const ceiling = Number.isFinite(max)
+    ? Math.min(Math.max(0, Math.floor(max)), MAX_TIMER_DELAY_MS)
+    : MAX_TIMER_DELAY_MS;
   if (typeof ms !== 'number' || Number.isNaN(ms) || ms < 0) {
     return typeof fallback === 'number' && fallback >= 0 ? Math.min(Math.ceil(fallback), ceiling) : 0;
   }

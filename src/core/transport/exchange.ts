@@ -129,7 +129,8 @@ export class Exchange {
         return {
           next(): Promise<IteratorResult<Uint8Array>> {
             // A new timer per network chunk (not per event): cheap next to reading the chunk.
-            if (exchange.received && timed(idleMs) && timer === undefined) timer = setTimeout(onSilence, clampDelay(idleMs)).unref();
+            if (exchange.received && timed(idleMs) && timer === undefined)
+              timer = setTimeout(onSilence, clampDelay(idleMs)).unref();
             return inner.next().then(
               (step) => {
                 settle();

@@ -18,7 +18,11 @@ export function responseRequestId(headers: HeaderBag): string | undefined {
  */
 export function withResponseInfo(error: unknown, status: number, requestId: string | undefined): unknown {
   if (!(error instanceof StreamError) || error.requestId !== undefined) return error;
-  const init: ConstructorParameters<typeof StreamError>[1] = { status, interrupted: error.interrupted, cause: error.cause };
+  const init: ConstructorParameters<typeof StreamError>[1] = {
+    status,
+    interrupted: error.interrupted,
+    cause: error.cause,
+  };
   if (requestId !== undefined) init.requestId = requestId;
   if (error.code !== undefined) init.code = error.code;
   if (error.type !== undefined) init.type = error.type;

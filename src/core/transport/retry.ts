@@ -59,9 +59,11 @@ export function isRetryableStatus(status: number): boolean {
 
 /** Words of a body that speak of a transient request rate, not of used-up credits. */
 /** Words of a transient limit: a rate, a per-minute (or second, hour) budget, concurrency. */
-const RATE_WORDS = /rate[\s_-]*limit|too[\s_-]*many[\s_-]*requests|requests per|per[\s_-]*(second|minute|hour)|concurren|slow down/i;
+const RATE_WORDS =
+  /rate[\s_-]*limit|too[\s_-]*many[\s_-]*requests|requests per|per[\s_-]*(second|minute|hour)|concurren|slow down/i;
 /** Words of a message that speak of a usage, plan, credit, quota or spend limit (or no money left). */
-const LIMIT_WORDS = /(usage|plan|spend(ing)?|billing|budget|credit|quota)[\s_-]*(limit|cap)|(limit|cap) (has been |was )?(reached|exceeded|hit)|out of credits?|insufficient[\s_-]*(funds|credits?|balance|quota)|credits? (are |is )?(exhausted|used up|depleted)|quota (exceeded|exhausted|reached)/i;
+const LIMIT_WORDS =
+  /(usage|plan|spend(ing)?|billing|budget|credit|quota)[\s_-]*(limit|cap)|(limit|cap) (has been |was )?(reached|exceeded|hit)|out of credits?|insufficient[\s_-]*(funds|credits?|balance|quota)|credits? (are |is )?(exhausted|used up|depleted)|quota (exceeded|exhausted|reached)/i;
 
 /**
  * A 429 (the spec: "usage limit or plan limit reached") that means out of credits, never retried:
@@ -69,7 +71,12 @@ const LIMIT_WORDS = /(usage|plan|spend(ing)?|billing|budget|credit|quota)[\s_-]*
  * words) its message speaks of a usage/plan/credit/quota/spend limit, unless it says rate limit or
  * too many requests, or carries Retry-After: those are transient and retried (wire-conventions).
  */
-export function isOutOfCredits(code: string | undefined, type: string | undefined, message?: string, hasRetryAfter = false): boolean {
+export function isOutOfCredits(
+  code: string | undefined,
+  type: string | undefined,
+  message?: string,
+  hasRetryAfter = false,
+): boolean {
   if (/quota|credit|insufficient/i.test(`${code ?? ''} ${type ?? ''}`)) return true;
   // The message decides over a generic type: an Anthropic-shaped body says `rate_limit_error` for both.
   if (message === undefined || hasRetryAfter || RATE_WORDS.test(message)) return false;
@@ -80,9 +87,14 @@ export function isOutOfCredits(code: string | undefined, type: string | undefine
  * The delay before the next attempt, or undefined when the server asked for more than we are willing
  * to wait (then the caller gets the error and its retryAfterMs).
  */
-export function retryDelay(retryIndex: number, retryAfterMs: number | undefined, random?: () => number): number | undefined {
+export function retryDelay(
+  retryIndex: number,
+  retryAfterMs: number | undefined,
+  random?: () => number,
+): number | undefined {
   // NaN or negative (a bad header turned into a number somewhere) says nothing: back off as usual.
-  if (retryAfterMs === undefined || Number.isNaN(retryAfterMs) || retryAfterMs < 0) return backoffDelay(retryIndex, random);
+  if (retryAfterMs === undefined || Number.isNaN(retryAfterMs) || retryAfterMs < 0)
+    return backoffDelay(retryIndex, random);
   return retryAfterMs <= MAX_RETRY_AFTER_MS ? clampDelay(retryAfterMs, MAX_RETRY_AFTER_MS) : undefined;
 }
 

@@ -26,7 +26,11 @@ export interface TimeoutSettings {
 /** Per-call settings win over the client's; a phase of its own wins over `timeoutMs` at the same level. */
 export function resolveTimeouts(call: TimeoutSettings, client: TimeoutSettings): PhaseTimeouts {
   const pick = (own: keyof TimeoutSettings, fallback: number): number =>
-    call[own] ?? (own === 'connectTimeoutMs' ? undefined : call.timeoutMs) ?? client[own] ?? (own === 'connectTimeoutMs' ? undefined : client.timeoutMs) ?? fallback;
+    call[own] ??
+    (own === 'connectTimeoutMs' ? undefined : call.timeoutMs) ??
+    client[own] ??
+    (own === 'connectTimeoutMs' ? undefined : client.timeoutMs) ??
+    fallback;
   return {
     connectMs: pick('connectTimeoutMs', DEFAULT_CONNECT_TIMEOUT_MS),
     firstByteMs: pick('firstByteTimeoutMs', DEFAULT_FIRST_BYTE_TIMEOUT_MS),

@@ -73,7 +73,12 @@ export class Transport {
     this.apiBase = apiBaseUrl(options.baseUrl);
     this.apiKey = options.apiKey;
     this.authHeader = options.authHeader ?? 'authorization';
-    this.timeouts = { timeoutMs: options.timeoutMs, connectTimeoutMs: options.connectTimeoutMs, firstByteTimeoutMs: options.firstByteTimeoutMs, idleTimeoutMs: options.idleTimeoutMs };
+    this.timeouts = {
+      timeoutMs: options.timeoutMs,
+      connectTimeoutMs: options.connectTimeoutMs,
+      firstByteTimeoutMs: options.firstByteTimeoutMs,
+      idleTimeoutMs: options.idleTimeoutMs,
+    };
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.dispatcher = dispatcherOnDemand(options.dispatcher);
     this.headers = { ...options.headers };
@@ -103,22 +108,26 @@ export class Transport {
       const mapError = (error: unknown): Error => errorOfFailure(error, signal, key, this.apiBase);
       let response: Dispatcher.ResponseData;
       try {
-        response = await exchange.settleFirst(request(this.url(call), {
-          method: call.method,
-          headers: this.requestHeaders(call, options, key),
-          body: call.form ? call.form() : call.json === undefined ? null : JSON.stringify(call.json),
-          signal: exchange.signal,
-          // Watched so the connect timer stops once the socket is ready.
-          dispatcher: watchConnect(dispatcher, () => exchange.connected()),
-          // Exchange keeps its timeouts precisely; undici's own timers would cut in at their defaults.
-          headersTimeout: 0,
-          bodyTimeout: 0,
-        }), (late) => late.body.destroy());
+        response = await exchange.settleFirst(
+          request(this.url(call), {
+            method: call.method,
+            headers: this.requestHeaders(call, options, key),
+            body: call.form ? call.form() : call.json === undefined ? null : JSON.stringify(call.json),
+            signal: exchange.signal,
+            // Watched so the connect timer stops once the socket is ready.
+            dispatcher: watchConnect(dispatcher, () => exchange.connected()),
+            // Exchange keeps its timeouts precisely; undici's own timers would cut in at their defaults.
+            headersTimeout: 0,
+            bodyTimeout: 0,
+          }),
+          (late) => late.body.destroy(),
+        );
       } catch (error) {
         exchange.detach();
         const mapped = mapError(error);
         // A connect timeout, like a refused connection, never reached the server: safe to try again.
-        const neverSent = mapped instanceof ConnectionError || (mapped instanceof TimeoutError && mapped.phase === 'connect');
+        const neverSent =
+          mapped instanceof ConnectionError || (mapped instanceof TimeoutError && mapped.phase === 'connect');
         if (neverSent && attempt < maxRetries) {
           await sleep(backoffDelay(attempt), signal);
           continue;
@@ -128,7 +137,18 @@ export class Transport {
       exchange.headersArrived();
       const body = exchange.body(response.body, (error) => errorOfFailure(error, signal, key, this.apiBase, true));
       if (response.statusCode < 300) {
-        return { response: { status: response.statusCode, headers: response.headers, body, get received() { return exchange.received; } }, attempt, key };
+        return {
+          response: {
+            status: response.statusCode,
+            headers: response.headers,
+            body,
+            get received() {
+              return exchange.received;
+            },
+          },
+          attempt,
+          key,
+        };
       }
       const error = await errorOfAnswer(response, body, signal, key);
       const delay = attempt < maxRetries ? this.retryDelayFor(error, attempt) : undefined;
@@ -140,11 +160,19 @@ export class Transport {
   /** A JSON request: the parsed body of the 2xx answer, refused (ResponseTooLargeError) past call.maxBytes. */
   async json(call: HttpCall): Promise<unknown> {
     const { response, key } = await this.send({ accept: 'application/json', ...call });
-    const text = await readCappedText(response.body, response.headers, { maxBytes: call.maxBytes ?? MAX_JSON_BYTES, what: `the gateway's answer to ${call.method} ${call.path}`, status: response.status });
+    const text = await readCappedText(response.body, response.headers, {
+      maxBytes: call.maxBytes ?? MAX_JSON_BYTES,
+      what: `the gateway's answer to ${call.method} ${call.path}`,
+      status: response.status,
+    });
     const value = tryParseJson(text);
     if (value !== undefined) return value;
     const contentType = firstHeader(response.headers, 'content-type');
-    if (/json/i.test(contentType ?? '') || /^\s*[{[]/.test(text)) throw new GatewayError(`The gateway answered ${call.path} with JSON that could not be read (cut short or malformed)`, { status: response.status });
+    if (/json/i.test(contentType ?? '') || /^\s*[{[]/.test(text))
+      throw new GatewayError(
+        `The gateway answered ${call.path} with JSON that could not be read (cut short or malformed)`,
+        { status: response.status },
+      );
     // A captive portal's page or a proxy's text says what it is (redacted: it is the server's text).
     throw redactError(unexpectedContent(contentType, text.slice(0, 16 * 1024), response.status), [key]);
   }
@@ -155,7 +183,11 @@ export class Transport {
    * The stream is retried, within the same budget as send(), when it broke before any byte of its
    * body arrived.
    */
-  async openStream<T>(call: HttpCall, parse: (body: AsyncIterable<Uint8Array>, contentType: string) => DecodedStream<T>, firstAttempt = 0): Promise<OpenedStream<T>> {
+  async openStream<T>(
+    call: HttpCall,
+    parse: (body: AsyncIterable<Uint8Array>, contentType: string) => DecodedStream<T>,
+    firstAttempt = 0,
+  ): Promise<OpenedStream<T>> {
     const { response, attempt, key } = await this.send(call, firstAttempt);
     const maxRetries = call.retryable ? Math.max(0, call.options?.maxRetries ?? this.maxRetries) : 0;
     const requestId = responseRequestId(response.headers);
@@ -177,7 +209,12 @@ export class Transport {
   }
 
   private requestHeaders(call: HttpCall, options: RequestOptions, key: string): Record<string, string> {
-    const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...this.headers, ...call.headers, ...options.headers };
+    const headers: Record<string, string> = {
+      'user-agent': USER_AGENT,
+      ...this.headers,
+      ...call.headers,
+      ...options.headers,
+    };
     headers.accept = call.accept ?? 'application/json';
     if (call.json !== undefined) headers['content-type'] = 'application/json';
     // Set last and lower-case, so a caller's header can never shadow or duplicate the key.

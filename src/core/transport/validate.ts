@@ -3,7 +3,8 @@
 import { InvalidRequestError } from '../errors';
 
 export function requireString(field: string, value: unknown): void {
-  if (typeof value !== 'string' || value.trim() === '') throw new InvalidRequestError(field, `${field} is required and must be a non-empty string`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new InvalidRequestError(field, `${field} is required and must be a non-empty string`);
 }
 
 export function requireArray(field: string, value: unknown, nonEmpty = true): void {
@@ -29,11 +30,13 @@ export function checkInteger(field: string, value: unknown, min: number, max = N
 
 export function checkOneOf(field: string, value: unknown, allowed: readonly string[]): void {
   if (value === undefined) return;
-  if (typeof value !== 'string' || !allowed.includes(value)) throw new InvalidRequestError(field, `${field} must be one of ${allowed.join(', ')}`);
+  if (typeof value !== 'string' || !allowed.includes(value))
+    throw new InvalidRequestError(field, `${field} must be one of ${allowed.join(', ')}`);
 }
 
 export function requireObject(field: string, value: unknown): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidRequestError(field, `${field} is required`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new InvalidRequestError(field, `${field} is required`);
 }
 
 /** Length in characters (code points), which is what "max 4096 characters" counts. */

@@ -41,7 +41,8 @@ export interface ResearchList {
   nextPage?: number | null;
 }
 
-export type ResearchWhereOperator = 'equals' | 'not_equals' | 'contains' | 'exists' | 'greater_than' | 'less_than' | 'in' | 'not_in';
+export type ResearchWhereOperator =
+  'equals' | 'not_equals' | 'contains' | 'exists' | 'greater_than' | 'less_than' | 'in' | 'not_in';
 
 /** A Payload-style filter: `{field: {operator: value}}`, combined with `and` / `or`. */
 export type ResearchWhere =
@@ -59,8 +60,14 @@ export interface ResearchListQuery {
   page?: number;
 }
 
-export interface ResearchCreated { id: string; status: string }
+export interface ResearchCreated {
+  id: string;
+  status: string;
+}
 
-export interface ResearchSource { url?: string; title?: string }
+export interface ResearchSource {
+  url?: string;
+  title?: string;
+}
 
 export type ResearchPhase = 'in_progress' | 'succeeded' | 'failed';

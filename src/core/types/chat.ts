@@ -55,7 +55,8 @@ export interface Usage {
 }
 
 /** A tool the gateway ran through `mcp_servers`: a name, or an object with what the server told. */
-export type ToolExecuted = string | { name?: string; arguments?: unknown; result?: unknown; server?: string; [key: string]: unknown };
+export type ToolExecuted =
+  string | { name?: string; arguments?: unknown; result?: unknown; server?: string; [key: string]: unknown };
 
 interface ChatCompletionMessage {
   role: string;

@@ -9,7 +9,11 @@ export interface EmbeddingRequest {
   [key: string]: unknown;
 }
 
-export interface Embedding { index: number; object: string; embedding: number[] }
+export interface Embedding {
+  index: number;
+  object: string;
+  embedding: number[];
+}
 
 export interface EmbeddingList {
   object: string;
@@ -26,7 +30,11 @@ export interface RerankRequest {
   [key: string]: unknown;
 }
 
-export interface RerankItem { index: number; relevance_score: number; document?: { text: string } }
+export interface RerankItem {
+  index: number;
+  relevance_score: number;
+  document?: { text: string };
+}
 
 export interface RerankResult {
   id: string;
@@ -47,8 +55,18 @@ export interface TranscriptionRequest {
   temperature?: number;
 }
 
-export interface TranscriptionWord { word: string; start: number; end: number }
-export interface TranscriptionSegment { id: number; start: number; end: number; text: string; [key: string]: unknown }
+export interface TranscriptionWord {
+  word: string;
+  start: number;
+  end: number;
+}
+export interface TranscriptionSegment {
+  id: number;
+  start: number;
+  end: number;
+  text: string;
+  [key: string]: unknown;
+}
 
 export interface Transcription {
   text: string;
@@ -72,7 +90,10 @@ export interface SpeechRequest {
   [key: string]: unknown;
 }
 
-export interface SpeechResult { data: Uint8Array; contentType: string }
+export interface SpeechResult {
+  data: Uint8Array;
+  contentType: string;
+}
 
 export interface ImageGenerationRequest {
   model: string;
@@ -84,6 +105,13 @@ export interface ImageGenerationRequest {
   [key: string]: unknown;
 }
 
-export interface GeneratedImage { url?: string; b64_json?: string; revised_prompt?: string }
+export interface GeneratedImage {
+  url?: string;
+  b64_json?: string;
+  revised_prompt?: string;
+}
 
-export interface ImageGenerationResult { created: number; data: GeneratedImage[] }
+export interface ImageGenerationResult {
+  created: number;
+  data: GeneratedImage[];
+}

@@ -12,7 +12,13 @@ export interface FilePrefix {
 }
 
 export type FileContent =
-  | { readonly kind: 'text'; readonly text: string; readonly size: number; readonly bytesRead: number; readonly truncated: boolean }
+  | {
+      readonly kind: 'text';
+      readonly text: string;
+      readonly size: number;
+      readonly bytesRead: number;
+      readonly truncated: boolean;
+    }
   | { readonly kind: 'binary'; readonly size: number };
 
 class NotAFileError extends Error {

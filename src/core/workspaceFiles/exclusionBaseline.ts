@@ -22,7 +22,8 @@ export const AS_IT_WAS = ' (as it was when this conversation began)';
 export const NOT_KEPT: unique symbol = Symbol('not kept');
 
 /** Appended to `.gitignore` when a NOT_KEPT file excludes a path. */
-export const NOT_KEPT_NOTE = ' (this conversation keeps track of only so many .gitignore files, and cannot tell what this one said when it began, so its folder stays excluded: start a new conversation)';
+export const NOT_KEPT_NOTE =
+  ' (this conversation keeps track of only so many .gitignore files, and cannot tell what this one said when it began, so its folder stays excluded: start a new conversation)';
 
 /** Most ignore files (present or not) remembered per conversation. */
 const MAX_FILES = 10_000;
@@ -37,7 +38,8 @@ export interface BaselineBounds {
 /** Text, undefined (there was no file), or a digest of a text too large to keep. */
 type Kept = string | undefined | { readonly digest: string };
 
-const digestOf = (text: string | undefined): string => (text === undefined ? '' : createHash('sha256').update(text).digest('base64'));
+const digestOf = (text: string | undefined): string =>
+  text === undefined ? '' : createHash('sha256').update(text).digest('base64');
 
 export class ExclusionBaseline {
   /** Per folder (a real path), per folder in it: the ignore file as first seen. */

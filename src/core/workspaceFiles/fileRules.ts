@@ -17,7 +17,12 @@ export class FileRules {
   private readonly sensitive: (path: string, checkedDepth?: number) => string | undefined;
   private readonly guarded: (path: string, checkedDepth?: number) => GuardReason | undefined;
   /** The folder's absolute paths as matched (`/`-separated, no leading slash), their depth, and what each is itself. */
-  private readonly roots: ReadonlyArray<{ readonly path: string; readonly depth: number; readonly sensitive?: string; readonly guarded?: GuardReason }>;
+  private readonly roots: ReadonlyArray<{
+    readonly path: string;
+    readonly depth: number;
+    readonly sensitive?: string;
+    readonly guarded?: GuardReason;
+  }>;
   private readonly sensitiveAbsolute: (path: string, checkedDepth?: number) => string | undefined;
   private readonly guardedAbsolute: (path: string, checkedDepth?: number) => GuardReason | undefined;
 
@@ -26,18 +31,33 @@ export class FileRules {
    * (a folder opened at a link named .git/hooks is run by that name), matched too (see above); none
    * in pure tests of relative paths.
    */
-  constructor(excludes: ExcludeGlobs, sensitiveExtra: readonly string[] = [], readonly caseInsensitive = false, guardedExtra: readonly string[] = [], roots: string | readonly string[] = []) {
+  constructor(
+    excludes: ExcludeGlobs,
+    sensitiveExtra: readonly string[] = [],
+    readonly caseInsensitive = false,
+    guardedExtra: readonly string[] = [],
+    roots: string | readonly string[] = [],
+  ) {
     // An exclude pattern that cannot be read keeps everything out rather than nothing.
-    this.excludes = Object.entries(excludes).flatMap(([source, globs]) => globs.map((glob) => [source, compileGlob(glob, caseInsensitive, 'everything')] as const));
+    this.excludes = Object.entries(excludes).flatMap(([source, globs]) =>
+      globs.map((glob) => [source, compileGlob(glob, caseInsensitive, 'everything')] as const),
+    );
     this.sensitive = sensitiveMatcher(sensitiveExtra);
     this.guarded = guardedWriteMatcher(guardedExtra);
     this.sensitiveAbsolute = sensitiveMatcher(sensitiveExtra, false);
     this.guardedAbsolute = guardedWriteMatcher(guardedExtra, false);
-    const paths = (typeof roots === 'string' ? [roots] : roots).map((root) => root.replace(/\\/g, '/').split('/').filter(Boolean).join('/'));
+    const paths = (typeof roots === 'string' ? [roots] : roots).map((root) =>
+      root.replace(/\\/g, '/').split('/').filter(Boolean).join('/'),
+    );
     this.roots = [...new Set(paths)].map((path) => {
       const sensitive = path ? this.sensitiveAbsolute(path) : undefined;
       const guarded = path ? this.guardedAbsolute(path) : undefined;
-      return { path, depth: path ? path.split('/').length : 0, ...(sensitive ? { sensitive } : {}), ...(guarded ? { guarded } : {}) };
+      return {
+        path,
+        depth: path ? path.split('/').length : 0,
+        ...(sensitive ? { sensitive } : {}),
+        ...(guarded ? { guarded } : {}),
+      };
     });
   }
 
@@ -45,13 +65,20 @@ export class FileRules {
    * Why `path` (workspace-folder-relative) is left out, or undefined when it is shared. `checkFolders`
    * false when its folders were already checked (a walk that does not enter excluded folders).
    */
-  excludedBy(path: string, isFolder: boolean, gitignores: readonly GitignoreFile[], checkFolders = true): string | undefined {
+  excludedBy(
+    path: string,
+    isFolder: boolean,
+    gitignores: readonly GitignoreFile[],
+    checkFolders = true,
+  ): string | undefined {
     const candidates = checkFolders ? pathPrefixes(path) : [path];
     for (const candidate of candidates) {
       const hit = this.excludes.find(([, matches]) => matches(candidate));
       if (hit) return hit[0];
     }
-    const ignored = checkFolders ? isGitignored(gitignores, path, isFolder) : gitignoreVerdict(gitignores, path, isFolder) === true;
+    const ignored = checkFolders
+      ? isGitignored(gitignores, path, isFolder)
+      : gitignoreVerdict(gitignores, path, isFolder) === true;
     return ignored ? '.gitignore' : undefined;
   }
 

@@ -39,8 +39,16 @@ function abortError(): Error {
   return Object.assign(new Error('The listing was cancelled.'), { name: 'AbortError' });
 }
 
-export async function walkFiles(folders: readonly RootFolder[], gitignores: GitignoreCache, caseInsensitive: boolean, options: ListOptions): Promise<Listing> {
-  const include = typeof options.include === 'string' ? compileGlob(options.include, caseInsensitive) : (options.include ?? (() => true));
+export async function walkFiles(
+  folders: readonly RootFolder[],
+  gitignores: GitignoreCache,
+  caseInsensitive: boolean,
+  options: ListOptions,
+): Promise<Listing> {
+  const include =
+    typeof options.include === 'string'
+      ? compileGlob(options.include, caseInsensitive)
+      : (options.include ?? (() => true));
   const maxVisited = options.maxVisited ?? DEFAULT_MAX_VISITED;
   const files: WorkspaceFile[] = [];
   const seen = new Set<string>();
@@ -49,11 +57,14 @@ export async function walkFiles(folders: readonly RootFolder[], gitignores: Giti
   let truncated = false;
 
   const matches = includeMatcher(folders, include);
-  const linkedFile = (folder: RootFolder, path: string): Promise<WorkspaceFile | undefined> => linkedFileOf(folders, gitignores, caseInsensitive, folder, path);
+  const linkedFile = (folder: RootFolder, path: string): Promise<WorkspaceFile | undefined> =>
+    linkedFileOf(folders, gitignores, caseInsensitive, folder, path);
 
   const walk = async (folder: RootFolder, dir: string): Promise<void> => {
     if (options.signal?.aborted) throw abortError();
-    const entries: Dirent[] = await fs.readdir(nodePath.join(folder.real, ...dir.split('/').filter(Boolean)), { withFileTypes: true }).catch(() => []);
+    const entries: Dirent[] = await fs
+      .readdir(nodePath.join(folder.real, ...dir.split('/').filter(Boolean)), { withFileTypes: true })
+      .catch(() => []);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (truncated) return;
@@ -75,7 +86,16 @@ export async function walkFiles(folders: readonly RootFolder[], gitignores: Giti
         continue;
       }
       if (!matches(folder, path)) continue;
-      const file = entry.isSymbolicLink() ? await linkedFile(folder, path) : { folder: folder.index, path, display: displayPath(folders, folder, path), real: nodePath.join(folder.real, ...path.split('/')), sensitive: [], guarded: guardedOf(displayPath(folders, folder, path), admitted.guarded) };
+      const file = entry.isSymbolicLink()
+        ? await linkedFile(folder, path)
+        : {
+            folder: folder.index,
+            path,
+            display: displayPath(folders, folder, path),
+            real: nodePath.join(folder.real, ...path.split('/')),
+            sensitive: [],
+            guarded: guardedOf(displayPath(folders, folder, path), admitted.guarded),
+          };
       // Nested workspace folders walk the same entries twice: list them once.
       const at = nodePath.join(folder.real, ...path.split('/'));
       if (!file || seen.has(at)) continue;
@@ -99,15 +119,32 @@ export async function walkFiles(folders: readonly RootFolder[], gitignores: Giti
   return { files, sensitiveLeftOut, truncated };
 }
 
-function includeMatcher(folders: readonly RootFolder[], include: PathMatcher): (folder: RootFolder, path: string) => boolean {
+function includeMatcher(
+  folders: readonly RootFolder[],
+  include: PathMatcher,
+): (folder: RootFolder, path: string) => boolean {
   return (folder, path) => include(path) || (folders.length > 1 && include(`${folder.name}/${path}`));
 }
 
 /** A link listed at `path`: the file it leads to, when that is inside a folder and shared there. */
-async function linkedFileOf(folders: readonly RootFolder[], gitignores: GitignoreCache, caseInsensitive: boolean, folder: RootFolder, path: string): Promise<WorkspaceFile | undefined> {
+async function linkedFileOf(
+  folders: readonly RootFolder[],
+  gitignores: GitignoreCache,
+  caseInsensitive: boolean,
+  folder: RootFolder,
+  path: string,
+): Promise<WorkspaceFile | undefined> {
   const real = await fs.realpath(nodePath.join(folder.real, ...path.split('/'))).catch(() => undefined);
   const target = real ? locate(folders, real, caseInsensitive) : undefined;
-  if (!real || !target || !(await fs.stat(real).then((s) => s.isFile(), () => false))) return undefined;
+  if (
+    !real ||
+    !target ||
+    !(await fs.stat(real).then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+  )
+    return undefined;
   const admitted = await admit(target.folder, target.path, false, gitignores);
   if (admitted.excluded !== undefined) return undefined;
   const sensitive = admitted.sensitive ? [displayPath(folders, target.folder, target.path)] : [];
@@ -125,12 +162,20 @@ async function linkedFileOf(folders: readonly RootFolder[], gitignores: Gitignor
  * shared file inside the folders. Nested folders: the first folder that lists it, as the walk
  * does. For updating a listing from file-change events at the cost of the changed files only.
  */
-export async function listedFileAt(folders: readonly RootFolder[], gitignores: GitignoreCache, caseInsensitive: boolean, absolute: string, include?: string | PathMatcher): Promise<WorkspaceFile | undefined> {
+export async function listedFileAt(
+  folders: readonly RootFolder[],
+  gitignores: GitignoreCache,
+  caseInsensitive: boolean,
+  absolute: string,
+  include?: string | PathMatcher,
+): Promise<WorkspaceFile | undefined> {
   const matcher = typeof include === 'string' ? compileGlob(include, caseInsensitive) : (include ?? (() => true));
   const matches = includeMatcher(folders, matcher);
   const lexical = nodePath.resolve(absolute);
   for (const folder of folders) {
-    const path = relativeInside(nodePath.resolve(folder.path), lexical, caseInsensitive) ?? relativeInside(folder.real, lexical, caseInsensitive);
+    const path =
+      relativeInside(nodePath.resolve(folder.path), lexical, caseInsensitive) ??
+      relativeInside(folder.real, lexical, caseInsensitive);
     if (path === undefined) continue;
     const file = await listedIn(folder, path);
     if (file) return file;
@@ -150,7 +195,16 @@ export async function listedFileAt(folders: readonly RootFolder[], gitignores: G
     if (!entry || (!entry.isFile() && !entry.isSymbolicLink())) return undefined;
     const admitted = await admit(folder, path, false, gitignores, true);
     if (admitted.excluded !== undefined || admitted.sensitive || !matches(folder, path)) return undefined;
-    const file = entry.isSymbolicLink() ? await linkedFileOf(folders, gitignores, caseInsensitive, folder, path) : { folder: folder.index, path, display: displayPath(folders, folder, path), real: nodePath.join(folder.real, ...segments), sensitive: [], guarded: guardedOf(displayPath(folders, folder, path), admitted.guarded) };
+    const file = entry.isSymbolicLink()
+      ? await linkedFileOf(folders, gitignores, caseInsensitive, folder, path)
+      : {
+          folder: folder.index,
+          path,
+          display: displayPath(folders, folder, path),
+          real: nodePath.join(folder.real, ...segments),
+          sensitive: [],
+          guarded: guardedOf(displayPath(folders, folder, path), admitted.guarded),
+        };
     return file && !file.sensitive.length ? file : undefined;
   }
 }

@@ -7,7 +7,10 @@ import * as nodePath from 'node:path';
 
 export function folderIdentity(path: string, caseInsensitive: boolean): string {
   const resolved = nodePath.resolve(path);
-  return createHash('sha256').update(caseInsensitive ? resolved.toLowerCase() : resolved).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(caseInsensitive ? resolved.toLowerCase() : resolved)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 export function isFolderIdentity(value: unknown): value is string {

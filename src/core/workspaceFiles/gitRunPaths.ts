@@ -24,7 +24,8 @@ export function gitConfigRunValues(text: string): string[] {
     const entry = /^(hookspath|fsmonitor)\s*=\s*(.*)$/i.exec(line);
     if (!entry) continue;
     let value = (entry[2] ?? '').replace(/\s[#;].*$/, '').trim();
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1).replace(/\\(["\\])/g, '$1');
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2)
+      value = value.slice(1, -1).replace(/\\(["\\])/g, '$1');
     // fsmonitor = true / false picks git's built-in daemon: no program of the repository.
     if (entry[1]?.toLowerCase() === 'fsmonitor' && /^(true|false|yes|no|on|off|1|0)?$/i.test(value)) continue;
     // git runs fsmonitor through the shell: the program is its first word (`tools/watch.sh --flag`).
@@ -40,10 +41,16 @@ async function configPath(root: string): Promise<string | undefined> {
   const stat = await fs.stat(dotGit).catch(() => undefined);
   if (stat?.isDirectory()) return nodePath.join(dotGit, 'config');
   if (!stat?.isFile()) return undefined;
-  const pointer = /^gitdir:\s*(.+)$/m.exec(new TextDecoder().decode((await readPrefix(dotGit, 4096).catch(() => undefined))?.bytes ?? new Uint8Array()));
+  const pointer = /^gitdir:\s*(.+)$/m.exec(
+    new TextDecoder().decode((await readPrefix(dotGit, 4096).catch(() => undefined))?.bytes ?? new Uint8Array()),
+  );
   if (!pointer?.[1]) return undefined;
   const gitDir = nodePath.resolve(root, pointer[1].trim());
-  const common = new TextDecoder().decode((await readPrefix(nodePath.join(gitDir, 'commondir'), 4096).catch(() => undefined))?.bytes ?? new Uint8Array()).trim();
+  const common = new TextDecoder()
+    .decode(
+      (await readPrefix(nodePath.join(gitDir, 'commondir'), 4096).catch(() => undefined))?.bytes ?? new Uint8Array(),
+    )
+    .trim();
   return nodePath.join(common ? nodePath.resolve(gitDir, common) : gitDir, 'config');
 }
 
@@ -54,13 +61,17 @@ async function configPath(root: string): Promise<string | undefined> {
 export async function gitRunPaths(root: string, caseInsensitive: boolean): Promise<string[]> {
   const config = await configPath(root).catch(() => undefined);
   if (!config) return [];
-  const text = await readPrefix(config, MAX_CONFIG_BYTES).then(({ bytes }) => new TextDecoder().decode(bytes), () => '');
+  const text = await readPrefix(config, MAX_CONFIG_BYTES).then(
+    ({ bytes }) => new TextDecoder().decode(bytes),
+    () => '',
+  );
   const fold = (path: string): string => (caseInsensitive ? path.toLowerCase() : path);
   return gitConfigRunValues(text).flatMap((value) => {
     if (value.startsWith('~')) return []; // the user's home: outside a workspace folder opened as a repository
     const absolute = nodePath.resolve(root, value);
     const relative = nodePath.relative(root, absolute);
-    if (!relative || relative.startsWith('..') || nodePath.isAbsolute(relative) || fold(absolute) === fold(root)) return [];
+    if (!relative || relative.startsWith('..') || nodePath.isAbsolute(relative) || fold(absolute) === fold(root))
+      return [];
     return [relative.split(nodePath.sep).join('/')];
   });
 }

@@ -21,8 +21,18 @@ function trimEnd(s: string, drop: (at: number) => boolean): string {
   return s.slice(0, end);
 }
 
-const ANY_FOLDERS: GlobNode = { kind: 'optional', body: [{ kind: 'many', crossesFolders: true }, { kind: 'char', code: 0x2f }] };
-const SOMETHING_BELOW: readonly GlobNode[] = [{ kind: 'char', code: 0x2f }, { kind: 'one', crossesFolders: true }, { kind: 'many', crossesFolders: true }];
+const ANY_FOLDERS: GlobNode = {
+  kind: 'optional',
+  body: [
+    { kind: 'many', crossesFolders: true },
+    { kind: 'char', code: 0x2f },
+  ],
+};
+const SOMETHING_BELOW: readonly GlobNode[] = [
+  { kind: 'char', code: 0x2f },
+  { kind: 'one', crossesFolders: true },
+  { kind: 'many', crossesFolders: true },
+];
 
 /** The rules of one .gitignore, which sits in folder `base` ('' for the workspace folder). */
 export interface GitignoreFile {
@@ -52,7 +62,10 @@ export function parseGitignoreLine(raw: string, caseInsensitive = false): Gitign
   const below = line.endsWith('/**');
   const nodes = parseGlob(below ? line.slice(0, -3) : line);
   if (!nodes) return { negated, folderOnly, matches: () => !negated };
-  const machine = new GlobMachine([...(anchored ? [] : [ANY_FOLDERS]), ...nodes, ...(below ? SOMETHING_BELOW : [])], caseInsensitive);
+  const machine = new GlobMachine(
+    [...(anchored ? [] : [ANY_FOLDERS]), ...nodes, ...(below ? SOMETHING_BELOW : [])],
+    caseInsensitive,
+  );
   return { negated, folderOnly, matches: (path) => machine.matches(path) };
 }
 
@@ -80,7 +93,11 @@ export function parseGitignore(content: string, caseInsensitive = false): Gitign
  * What the rules say about one path (not its folders): true ignored, false re-included by a `!`
  * rule, undefined when no rule matches. `files` in order, the workspace folder's first.
  */
-export function gitignoreVerdict(files: readonly GitignoreFile[], path: string, isFolder: boolean): boolean | undefined {
+export function gitignoreVerdict(
+  files: readonly GitignoreFile[],
+  path: string,
+  isFolder: boolean,
+): boolean | undefined {
   let verdict: boolean | undefined;
   for (const file of files) {
     const prefix = file.base ? `${file.base}/` : '';

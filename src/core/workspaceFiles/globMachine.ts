@@ -47,7 +47,10 @@ export class GlobMachine {
   /** Steps taken by the last `matches` (states visited, transitions tried, table reads): deterministic, for tests and benches. */
   lastSteps = 0;
 
-  constructor(nodes: readonly GlobNode[], private readonly caseInsensitive: boolean) {
+  constructor(
+    nodes: readonly GlobNode[],
+    private readonly caseInsensitive: boolean,
+  ) {
     this.program = new GlobProgram(nodes, caseInsensitive);
     this.prefix = literalRun(nodes, caseInsensitive);
     this.suffix = literalRun([...nodes].reverse(), caseInsensitive).reverse();

@@ -117,7 +117,7 @@ function closeBrace(brace: OpenBrace): GlobNode[] {
  */
 function classRanges(body: string): Array<readonly [number, number]> | undefined {
   const ranges: Array<readonly [number, number]> = [];
-  for (let j = 0; j < body.length; ) {
+  for (let j = 0; j < body.length;) {
     const low = body.charCodeAt(j);
     if (body[j + 1] === '-' && j + 2 < body.length) {
       const high = body.charCodeAt(j + 2);

@@ -40,7 +40,10 @@ export class GlobProgram {
   readonly y: Int32Array;
   private readonly classes: readonly CharClass[];
 
-  constructor(nodes: readonly GlobNode[], readonly caseInsensitive: boolean) {
+  constructor(
+    nodes: readonly GlobNode[],
+    readonly caseInsensitive: boolean,
+  ) {
     const emitter = new Emitter(caseInsensitive);
     emitter.emitAll(nodes);
     emitter.emit(MATCH);
@@ -73,7 +76,9 @@ export class GlobProgram {
       const text = String.fromCharCode(raw);
       const lower = text.toLowerCase();
       const upper = text.toUpperCase();
-      member = (lower.length === 1 && inRanges(charClass.ranges, lower.charCodeAt(0))) || (upper.length === 1 && inRanges(charClass.ranges, upper.charCodeAt(0)));
+      member =
+        (lower.length === 1 && inRanges(charClass.ranges, lower.charCodeAt(0))) ||
+        (upper.length === 1 && inRanges(charClass.ranges, upper.charCodeAt(0)));
     }
     return charClass.negated ? !member && raw !== SLASH : member;
   }

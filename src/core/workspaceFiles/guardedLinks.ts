@@ -37,7 +37,11 @@ export interface GuardedLinks {
 /** Most folder entries looked at: bounds the time a huge tree can take. */
 const MAX_VISITED = 200_000;
 
-export async function findGuardedLinks(folders: readonly RootFolder[], gitignores: GitignoreCache, maxVisited = MAX_VISITED): Promise<GuardedLinks> {
+export async function findGuardedLinks(
+  folders: readonly RootFolder[],
+  gitignores: GitignoreCache,
+  maxVisited = MAX_VISITED,
+): Promise<GuardedLinks> {
   const links: GuardedLink[] = [];
   let visited = 0;
   let complete = true;
@@ -45,11 +49,19 @@ export async function findGuardedLinks(folders: readonly RootFolder[], gitignore
   // Every link, guarded name or not: what is guarded may lie below it (`.github` -> `ci/`).
   const note = async (folder: RootFolder, path: string): Promise<void> => {
     const real = await whereLinkLeads(nodePath.join(folder.real, ...path.split('/')));
-    if (real) links.push({ display: displayPath(folders, folder, path), path, real, guardReason: (below) => folder.rules.guardReason(below) });
+    if (real)
+      links.push({
+        display: displayPath(folders, folder, path),
+        path,
+        real,
+        guardReason: (below) => folder.rules.guardReason(below),
+      });
   };
 
   const walk = async (folder: RootFolder, dir: string, enterExcluded: boolean): Promise<void> => {
-    const entries: Dirent[] = await fs.readdir(nodePath.join(folder.real, ...dir.split('/').filter(Boolean)), { withFileTypes: true }).catch(() => []);
+    const entries: Dirent[] = await fs
+      .readdir(nodePath.join(folder.real, ...dir.split('/').filter(Boolean)), { withFileTypes: true })
+      .catch(() => []);
     for (const entry of entries) {
       if (++visited > maxVisited) {
         complete = false;
@@ -62,7 +74,10 @@ export async function findGuardedLinks(folders: readonly RootFolder[], gitignore
         // A guarded one is (a gitignored .vscode/ still runs its tasks), but not .git (its hooks
         // folders are walked below; its objects are thousands of entries that run nothing).
         const chain = enterExcluded ? [] : await gitignores.chain(folder, dir);
-        const enter = enterExcluded || folder.rules.excludedBy(path, true, chain, false) === undefined || (entry.name !== '.git' && folder.rules.guardReason(path) !== undefined);
+        const enter =
+          enterExcluded ||
+          folder.rules.excludedBy(path, true, chain, false) === undefined ||
+          (entry.name !== '.git' && folder.rules.guardReason(path) !== undefined);
         if (enter) await walk(folder, path, enterExcluded);
       }
     }

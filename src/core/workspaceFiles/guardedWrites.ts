@@ -241,17 +241,29 @@ function floatsFree(glob: string): boolean {
  * the globs that match at any depth only (a glob anchored at the workspace folder means nothing there).
  * `checkedDepth`: that many leading folders were checked already (the workspace folder's own path).
  */
-export function guardedWriteMatcher(extra: readonly string[] = [], anchored = true): (path: string, checkedDepth?: number) => GuardReason | undefined {
+export function guardedWriteMatcher(
+  extra: readonly string[] = [],
+  anchored = true,
+): (path: string, checkedDepth?: number) => GuardReason | undefined {
   const patterns: Array<[GuardReason, PathMatcher]> = [
-    ...BUILT_IN_GUARDED_WRITES.filter(([glob]) => anchored || floatsFree(glob)).map(([glob, reason]): [GuardReason, PathMatcher] => [reason, compileGlob(glob, true)]),
-    ...extra.filter((glob) => glob.trim()).map(userGlob).filter((glob) => anchored || floatsFree(glob)).map((glob): [GuardReason, PathMatcher] => ['runsCode', compileGlob(glob, true, 'everything')]),
+    ...BUILT_IN_GUARDED_WRITES.filter(([glob]) => anchored || floatsFree(glob)).map(
+      ([glob, reason]): [GuardReason, PathMatcher] => [reason, compileGlob(glob, true)],
+    ),
+    ...extra
+      .filter((glob) => glob.trim())
+      .map(userGlob)
+      .filter((glob) => anchored || floatsFree(glob))
+      .map((glob): [GuardReason, PathMatcher] => ['runsCode', compileGlob(glob, true, 'everything')]),
   ];
   return (path, checkedDepth = 0) => {
     const segments = path.replace(/\\/g, '/').split('/').filter(Boolean);
     // An 8.3 short name (`VSCODE~1`) may alias any folder or file: it cannot be told apart.
     // (A real path has none: realpath gives long names.)
     if (anchored && segments.some((segment) => /~\d+(\.[^.]*)?$/.test(segment))) return 'runsCode';
-    for (const prefix of [...pathPrefixes(segments.join('/')).slice(checkedDepth), ...pathPrefixes(segments.map(windowsName).join('/')).slice(checkedDepth)]) {
+    for (const prefix of [
+      ...pathPrefixes(segments.join('/')).slice(checkedDepth),
+      ...pathPrefixes(segments.map(windowsName).join('/')).slice(checkedDepth),
+    ]) {
       const hit = patterns.find(([, matches]) => matches(prefix));
       if (hit) return hit[0];
     }

@@ -26,7 +26,11 @@ export type NearestReal =
   /** Nothing on the way exists (not even the root). */
   | { readonly ok: false; readonly problem: 'nothing' };
 
-const present = (path: string): Promise<boolean> => fs.lstat(path).then(() => true, () => false);
+const present = (path: string): Promise<boolean> =>
+  fs.lstat(path).then(
+    () => true,
+    () => false,
+  );
 
 /** The real path of `absolute`, or of its nearest existing ancestor with the rest appended (see above). */
 export async function realOfNearest(absolute: string): Promise<NearestReal> {
@@ -40,5 +44,11 @@ export async function realOfNearest(absolute: string): Promise<NearestReal> {
   }
   const realNearest = await fs.realpath(nearest).catch(() => undefined);
   if (realNearest === undefined) return { ok: false, problem: 'unresolvable', nearest, rest };
-  return { ok: true, real: rest.length ? nodePath.join(realNearest, ...rest) : realNearest, nearest, realNearest, rest };
+  return {
+    ok: true,
+    real: rest.length ? nodePath.join(realNearest, ...rest) : realNearest,
+    nearest,
+    realNearest,
+    rest,
+  };
 }

@@ -29,37 +29,89 @@ export interface NewFileCandidate {
   readonly path: string;
 }
 
-const exists = (path: string): Promise<boolean> => fs.lstat(path).then(() => true, () => false);
+const exists = (path: string): Promise<boolean> =>
+  fs.lstat(path).then(
+    () => true,
+    () => false,
+  );
 
-export async function resolveNewFile(folders: readonly RootFolder[], caseInsensitive: boolean, asked: string, candidate: NewFileCandidate | undefined, gitignores = new GitignoreCache(caseInsensitive),
+export async function resolveNewFile(
+  folders: readonly RootFolder[],
+  caseInsensitive: boolean,
+  asked: string,
+  candidate: NewFileCandidate | undefined,
+  gitignores = new GitignoreCache(caseInsensitive),
   noteLinksTo?: (real: string, display: string, guarded: GuardedPath[]) => Promise<void>,
 ): Promise<NewFileResolution> {
   const refuse = (problem: NewFileProblem, message: string): NewFileResolution => ({ ok: false, problem, message });
-  if (!candidate) return refuse('outside', `${asked} is outside the workspace folders: the workspace tools only write inside them.`);
+  if (!candidate)
+    return refuse('outside', `${asked} is outside the workspace folders: the workspace tools only write inside them.`);
   const display = displayPath(folders, candidate.folder, candidate.path);
   if (asked.endsWith('/')) return refuse('invalid', `${asked} names a folder: give a file name.`);
   if (await exists(candidate.lexical)) {
-    const isFile = await fs.stat(candidate.lexical).then((s) => s.isFile(), () => false);
-    return refuse('exists', isFile ? `${display} already exists.` : `${display} already exists (and is not a file it could replace).`);
+    const isFile = await fs.stat(candidate.lexical).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+    return refuse(
+      'exists',
+      isFile ? `${display} already exists.` : `${display} already exists (and is not a file it could replace).`,
+    );
   }
   // The nearest folder on the way that exists: where the links are.
   const nearest = await realOfNearest(nodePath.dirname(candidate.lexical));
-  if (!nearest.ok && nearest.problem === 'nothing') return refuse('outside', `${asked} is outside the workspace folders.`);
-  const shownNearest = displayPath(folders, candidate.folder, candidate.path.split('/').slice(0, -(nearest.rest.length + 1)).join('/'));
-  if (!nearest.ok) return refuse('folder', `${shownNearest} is a link that leads nowhere, so nothing is written through it.`);
-  if (!(await fs.stat(nearest.realNearest).then((s) => s.isDirectory(), () => false))) return refuse('folder', `${shownNearest} is not a folder.`);
+  if (!nearest.ok && nearest.problem === 'nothing')
+    return refuse('outside', `${asked} is outside the workspace folders.`);
+  const shownNearest = displayPath(
+    folders,
+    candidate.folder,
+    candidate.path
+      .split('/')
+      .slice(0, -(nearest.rest.length + 1))
+      .join('/'),
+  );
+  if (!nearest.ok)
+    return refuse('folder', `${shownNearest} is a link that leads nowhere, so nothing is written through it.`);
+  if (
+    !(await fs.stat(nearest.realNearest).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  )
+    return refuse('folder', `${shownNearest} is not a folder.`);
   const target = locate(folders, nodePath.join(nearest.real, nodePath.basename(candidate.lexical)), caseInsensitive);
   // Do not say where the link leads: that is a path of the user's machine outside the workspace.
-  if (!target) return refuse('outside', `${asked} leads outside the workspace folders (through a link): the workspace tools only write inside them.`);
+  if (!target)
+    return refuse(
+      'outside',
+      `${asked} leads outside the workspace folders (through a link): the workspace tools only write inside them.`,
+    );
   const sensitive: string[] = [];
   const guarded: GuardedPath[] = [];
-  for (const [folder, path] of [[candidate.folder, candidate.path], [target.folder, target.path]] as const) {
+  for (const [folder, path] of [
+    [candidate.folder, candidate.path],
+    [target.folder, target.path],
+  ] as const) {
     const admitted = await admit(folder, path, false, gitignores);
     const shown = displayPath(folders, folder, path);
-    if (admitted.excluded !== undefined) return refuse('excluded', `${shown} is excluded by ${admitted.excluded}: the workspace tools do not write there.`);
+    if (admitted.excluded !== undefined)
+      return refuse(
+        'excluded',
+        `${shown} is excluded by ${admitted.excluded}: the workspace tools do not write there.`,
+      );
     if (admitted.sensitive && !sensitive.includes(shown)) sensitive.push(shown);
     noteGuarded(guarded, shown, admitted.guarded);
   }
   await noteLinksTo?.(nodePath.join(nearest.real, nodePath.basename(candidate.lexical)), display, guarded);
-  return { ok: true, target: { folder: candidate.folder.index, path: candidate.path, display, absolute: candidate.lexical, sensitive, guarded } };
+  return {
+    ok: true,
+    target: {
+      folder: candidate.folder.index,
+      path: candidate.path,
+      display,
+      absolute: candidate.lexical,
+      sensitive,
+      guarded,
+    },
+  };
 }

@@ -28,14 +28,31 @@ export interface RootFolder extends FolderConfig {
 /** A .gitignore larger than this is read only this far (a rule file, not data). */
 const MAX_GITIGNORE_BYTES = 1_000_000;
 
-export async function openFolders(folders: readonly FolderConfig[], sensitive: readonly string[], caseInsensitive: boolean, guarded: readonly string[] = []): Promise<RootFolder[]> {
+export async function openFolders(
+  folders: readonly FolderConfig[],
+  sensitive: readonly string[],
+  caseInsensitive: boolean,
+  guarded: readonly string[] = [],
+): Promise<RootFolder[]> {
   return Promise.all(
     folders.map(async (folder, index) => {
       const real = await fs.realpath(folder.path).catch(() => nodePath.resolve(folder.path));
       // What the repository's own config makes git run (a custom hooks folder) is guarded like .git/hooks; anchored, glob characters escaped.
       const runByGit = await gitRunPaths(real, caseInsensitive);
       const runGlobs = runByGit.map((path) => `/${path.replace(/[\\*?{}[\]!]/g, '\\$&')}`);
-      return { ...folder, index, real, runByGit, rules: new FileRules(folder.excludes, sensitive, caseInsensitive, [...guarded, ...runGlobs], [real, nodePath.resolve(folder.path)]) };
+      return {
+        ...folder,
+        index,
+        real,
+        runByGit,
+        rules: new FileRules(
+          folder.excludes,
+          sensitive,
+          caseInsensitive,
+          [...guarded, ...runGlobs],
+          [real, nodePath.resolve(folder.path)],
+        ),
+      };
     }),
   );
 }
@@ -60,7 +77,11 @@ export function relativeWithin(parent: string, child: string, caseInsensitive: b
 }
 
 /** The folder whose real path holds `real` (the deepest, when folders nest), and the path in it. */
-export function locate(folders: readonly RootFolder[], real: string, caseInsensitive: boolean): { folder: RootFolder; path: string } | undefined {
+export function locate(
+  folders: readonly RootFolder[],
+  real: string,
+  caseInsensitive: boolean,
+): { folder: RootFolder; path: string } | undefined {
   let best: { folder: RootFolder; path: string } | undefined;
   for (const folder of folders) {
     const path = relativeInside(folder.real, real, caseInsensitive);
@@ -106,9 +127,13 @@ export class GitignoreCache {
     if (!found) {
       const path = nodePath.join(folder.real, ...dir.split('/').filter(Boolean), '.gitignore');
       found = readPrefix(path, MAX_GITIGNORE_BYTES)
-        .then(({ bytes }) => new TextDecoder().decode(bytes), () => undefined)
+        .then(
+          ({ bytes }) => new TextDecoder().decode(bytes),
+          () => undefined,
+        )
         .then((text): IgnoreEntry => {
-          const parse = (content: string | undefined): GitignoreFile | undefined => (content === undefined ? undefined : { base: dir, rules: parseGitignore(content, this.caseInsensitive) });
+          const parse = (content: string | undefined): GitignoreFile | undefined =>
+            content === undefined ? undefined : { base: dir, rules: parseGitignore(content, this.caseInsensitive) };
           const now = parse(text);
           if (!this.baseline) return { now, past: now, changed: false };
           // Keyed as the disk names it: on a case-insensitive disk `SUB/` is the `sub/` seen before.
@@ -139,7 +164,10 @@ export class GitignoreCache {
   async pastChain(folder: RootFolder, dir: string): Promise<PastChain | undefined> {
     const entries = await this.entries(folder, dir);
     if (!entries.some((entry) => entry.changed)) return undefined;
-    return { files: entries.flatMap((entry) => (entry.past ? [entry.past] : [])), notKept: entries.some((entry) => entry.notKept) };
+    return {
+      files: entries.flatMap((entry) => (entry.past ? [entry.past] : [])),
+      notKept: entries.some((entry) => entry.notKept),
+    };
   }
 
   private entries(folder: RootFolder, dir: string): Promise<IgnoreEntry[]> {

@@ -31,7 +31,9 @@ export function displayPath(folders: readonly RootFolder[], folder: RootFolder, 
   return folders.length > 1 ? `${folder.name}/${path}` : path;
 }
 
-export type Admission = { readonly excluded: string } | { readonly excluded?: undefined; readonly sensitive: boolean; readonly guarded?: GuardReason };
+export type Admission =
+  | { readonly excluded: string }
+  | { readonly excluded?: undefined; readonly sensitive: boolean; readonly guarded?: GuardReason };
 
 /** Adds `path` to `list` when a write to it is always asked (once per path). */
 export function noteGuarded(list: GuardedPath[], path: string, reason: GuardReason | undefined): void {
@@ -44,12 +46,22 @@ export function noteGuarded(list: GuardedPath[], path: string, reason: GuardReas
  * already admitted (a walk), so only the path itself is looked at, and why a write to it would be
  * asked is not worked out (a listing never writes; a write resolves its path anew).
  */
-export async function admit(folder: RootFolder, path: string, isFolder: boolean, gitignores: GitignoreCache, foldersChecked = false): Promise<Admission> {
+export async function admit(
+  folder: RootFolder,
+  path: string,
+  isFolder: boolean,
+  gitignores: GitignoreCache,
+  foldersChecked = false,
+): Promise<Admission> {
   const parent = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
   const excluded = folder.rules.excludedBy(path, isFolder, await gitignores.chain(folder, parent), !foldersChecked);
   if (excluded) return { excluded };
   const past = await gitignores.pastChain(folder, parent);
-  if (past && folder.rules.excludedBy(path, isFolder, past.files, !foldersChecked) === '.gitignore') return { excluded: `.gitignore${past.notKept ? NOT_KEPT_NOTE : AS_IT_WAS}` };
+  if (past && folder.rules.excludedBy(path, isFolder, past.files, !foldersChecked) === '.gitignore')
+    return { excluded: `.gitignore${past.notKept ? NOT_KEPT_NOTE : AS_IT_WAS}` };
   const guarded = foldersChecked ? undefined : folder.rules.guardReason(path);
-  return { sensitive: folder.rules.sensitivePattern(path, foldersChecked) !== undefined, ...(guarded ? { guarded } : {}) };
+  return {
+    sensitive: folder.rules.sensitivePattern(path, foldersChecked) !== undefined,
+    ...(guarded ? { guarded } : {}),
+  };
 }

@@ -61,8 +61,17 @@ export class WorkspaceFiles {
   static async open(config: WorkspaceFilesConfig): Promise<WorkspaceFiles> {
     const caseInsensitive = config.caseInsensitive ?? false;
     const { baseline } = config;
-    const folders = baseline ? config.folders.map((folder) => ({ ...folder, excludes: baseline.excludes(nodePath.resolve(folder.path), folder.excludes) })) : config.folders;
-    return new WorkspaceFiles(await openFolders(folders, config.sensitive ?? [], caseInsensitive, config.guarded ?? []), caseInsensitive, baseline);
+    const folders = baseline
+      ? config.folders.map((folder) => ({
+          ...folder,
+          excludes: baseline.excludes(nodePath.resolve(folder.path), folder.excludes),
+        }))
+      : config.folders;
+    return new WorkspaceFiles(
+      await openFolders(folders, config.sensitive ?? [], caseInsensitive, config.guarded ?? []),
+      caseInsensitive,
+      baseline,
+    );
   }
 
   get folderCount(): number {
@@ -78,25 +87,38 @@ export class WorkspaceFiles {
   async resolve(input: string, purpose: 'read' | 'write' = 'read'): Promise<Resolution> {
     const asked = input.trim().replace(/\\/g, '/');
     const refuse = (problem: ResolveProblem, message: string): Resolution => ({ ok: false, problem, message });
-    if (!asked || asked.includes('\0') || (/^[a-z][a-z0-9+.-]+:/i.test(asked) && !/^[a-z]:\//i.test(asked))) return refuse('invalid', `"${input}" is not a file path.`);
+    if (!asked || asked.includes('\0') || (/^[a-z][a-z0-9+.-]+:/i.test(asked) && !/^[a-z]:\//i.test(asked)))
+      return refuse('invalid', `"${input}" is not a file path.`);
     const candidates = this.candidates(asked);
-    if (candidates.length === 0) return refuse('outside', `${asked} is outside the workspace folders: the workspace tools only see files inside them.`);
+    if (candidates.length === 0)
+      return refuse(
+        'outside',
+        `${asked} is outside the workspace folders: the workspace tools only see files inside them.`,
+      );
     const gitignores = this.gitignores();
     for (const candidate of candidates) {
       const real = await fs.realpath(candidate.lexical).catch(() => undefined);
       if (!real) continue;
       const target = locate(this.folders, real, this.caseInsensitive);
       // Do not say where the link leads: that is a path of the user's machine outside the workspace.
-      if (!target) return refuse('outside', `${asked} leads outside the workspace folders (through a link): the workspace tools only see files inside them.`);
+      if (!target)
+        return refuse(
+          'outside',
+          `${asked} leads outside the workspace folders (through a link): the workspace tools only see files inside them.`,
+        );
       const display = displayPath(this.folders, candidate.folder, candidate.path);
       const stat = await fs.stat(real).catch(() => undefined);
       if (!stat?.isFile()) return refuse('folder', `${display} is a folder, not a file.`);
       const sensitive: string[] = [];
       const guarded: GuardedPath[] = [];
-      for (const [folder, path] of [[candidate.folder, candidate.path], [target.folder, target.path]] as const) {
+      for (const [folder, path] of [
+        [candidate.folder, candidate.path],
+        [target.folder, target.path],
+      ] as const) {
         const admitted = await admit(folder, path, false, gitignores);
         const shown = displayPath(this.folders, folder, path);
-        if (admitted.excluded !== undefined) return refuse('excluded', `${shown} is excluded by ${admitted.excluded}: the workspace tools do not see it.`);
+        if (admitted.excluded !== undefined)
+          return refuse('excluded', `${shown} is excluded by ${admitted.excluded}: the workspace tools do not see it.`);
         if (admitted.sensitive && !sensitive.includes(shown)) sensitive.push(shown);
         noteGuarded(guarded, shown, admitted.guarded);
       }
@@ -106,7 +128,10 @@ export class WorkspaceFiles {
         // folder's entries by inode: a file that has them is always asked.
         if (stat.nlink > 1) noteGuarded(guarded, display, 'otherNames');
       }
-      return { ok: true, file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive, guarded } };
+      return {
+        ok: true,
+        file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive, guarded },
+      };
     }
     return refuse('missing', `No file ${asked} in the workspace.`);
   }
@@ -129,29 +154,61 @@ export class WorkspaceFiles {
     const nearest = await realOfNearest(candidate.lexical);
     if (!nearest.ok && nearest.problem === 'nothing') return existing;
     const segments = candidate.path.split('/');
-    const nearestShown = displayPath(this.folders, candidate.folder, segments.slice(0, segments.length - nearest.rest.length).join('/'));
+    const nearestShown = displayPath(
+      this.folders,
+      candidate.folder,
+      segments.slice(0, segments.length - nearest.rest.length).join('/'),
+    );
     if (!nearest.ok) {
       const link = nearest.rest.length === 0 ? asked : `${nearestShown} (on the way to ${asked})`;
-      return { ok: false, problem: 'invalid', message: `${link} is a link that leads nowhere: writing there would create a file wherever the link points, maybe outside the workspace folders. Remove the link, or write to another path.` };
+      return {
+        ok: false,
+        problem: 'invalid',
+        message: `${link} is a link that leads nowhere: writing there would create a file wherever the link points, maybe outside the workspace folders. Remove the link, or write to another path.`,
+      };
     }
-    if (nearest.rest.length === 0) return { ok: false, problem: 'invalid', message: `${asked} appeared while it was being checked: try again.` };
-    if (!(await fs.stat(nearest.realNearest).then((s) => s.isDirectory(), () => false))) return { ok: false, problem: 'invalid', message: `${asked} cannot be created: ${nearestShown} is a file, not a folder.` };
+    if (nearest.rest.length === 0)
+      return { ok: false, problem: 'invalid', message: `${asked} appeared while it was being checked: try again.` };
+    if (
+      !(await fs.stat(nearest.realNearest).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    )
+      return {
+        ok: false,
+        problem: 'invalid',
+        message: `${asked} cannot be created: ${nearestShown} is a file, not a folder.`,
+      };
     const real = nearest.real;
     const target = locate(this.folders, real, this.caseInsensitive);
-    if (!target) return { ok: false, problem: 'outside', message: `${asked} leads outside the workspace folders (through a link).` };
+    if (!target)
+      return {
+        ok: false,
+        problem: 'outside',
+        message: `${asked} leads outside the workspace folders (through a link).`,
+      };
     const gitignores = this.gitignores();
     const sensitive: string[] = [];
     const guarded: GuardedPath[] = [];
-    for (const [folder, path] of [[candidate.folder, candidate.path], [target.folder, target.path]] as const) {
+    for (const [folder, path] of [
+      [candidate.folder, candidate.path],
+      [target.folder, target.path],
+    ] as const) {
       const admitted = await admit(folder, path, false, gitignores);
       const shown = displayPath(this.folders, folder, path);
-      if (admitted.excluded !== undefined) return { ok: false, problem: 'excluded', message: `${shown} is excluded by ${admitted.excluded}.` };
+      if (admitted.excluded !== undefined)
+        return { ok: false, problem: 'excluded', message: `${shown} is excluded by ${admitted.excluded}.` };
       if (admitted.sensitive && !sensitive.includes(shown)) sensitive.push(shown);
       noteGuarded(guarded, shown, admitted.guarded);
     }
     const display = displayPath(this.folders, candidate.folder, candidate.path);
     await this.noteLinksTo(real, display, guarded);
-    return { ok: true, exists: false, file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive, guarded } };
+    return {
+      ok: true,
+      exists: false,
+      file: { folder: candidate.folder.index, path: candidate.path, display, real, sensitive, guarded },
+    };
   }
 
   /**
@@ -160,8 +217,16 @@ export class WorkspaceFiles {
    */
   async resolveNew(input: string): Promise<NewFileResolution> {
     const asked = input.trim().replace(/\\/g, '/');
-    if (!asked || asked.includes('\0') || (/^[a-z][a-z0-9+.-]+:/i.test(asked) && !/^[a-z]:\//i.test(asked))) return { ok: false, problem: 'invalid', message: `"${input}" is not a file path.` };
-    return resolveNewFile(this.folders, this.caseInsensitive, asked, this.candidates(asked)[0], this.gitignores(), (real, display, guarded) => this.noteLinksTo(real, display, guarded));
+    if (!asked || asked.includes('\0') || (/^[a-z][a-z0-9+.-]+:/i.test(asked) && !/^[a-z]:\//i.test(asked)))
+      return { ok: false, problem: 'invalid', message: `"${input}" is not a file path.` };
+    return resolveNewFile(
+      this.folders,
+      this.caseInsensitive,
+      asked,
+      this.candidates(asked)[0],
+      this.gitignores(),
+      (real, display, guarded) => this.noteLinksTo(real, display, guarded),
+    );
   }
 
   /**
@@ -185,7 +250,11 @@ export class WorkspaceFiles {
    * the same gate, for a few changed files instead of a walk of the workspace. Reuse one
    * `GitignoreCache` (from `gitignores()`) across a batch of paths.
    */
-  listed(absolute: string, include?: string | PathMatcher, gitignores = this.gitignores()): Promise<WorkspaceFile | undefined> {
+  listed(
+    absolute: string,
+    include?: string | PathMatcher,
+    gitignores = this.gitignores(),
+  ): Promise<WorkspaceFile | undefined> {
     return listedFileAt(this.folders, gitignores, this.caseInsensitive, absolute, include);
   }
 
@@ -229,7 +298,9 @@ export class WorkspaceFiles {
     const found: Candidate[] = [];
     const add = (folder: RootFolder, lexical: string): void => {
       // Checked against both the folder as named and its real path: a folder may itself be a link.
-      const path = relativeInside(nodePath.resolve(folder.path), lexical, this.caseInsensitive) ?? relativeInside(folder.real, lexical, this.caseInsensitive);
+      const path =
+        relativeInside(nodePath.resolve(folder.path), lexical, this.caseInsensitive) ??
+        relativeInside(folder.real, lexical, this.caseInsensitive);
       if (path !== undefined && !found.some((c) => c.lexical === lexical)) found.push({ folder, lexical, path });
     };
     if (nodePath.isAbsolute(asked) || /^[a-z]:\//i.test(asked)) {

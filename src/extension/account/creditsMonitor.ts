@@ -1,7 +1,12 @@
 import * as vscode from 'vscode';
 import { RateLimitError } from '../../core/errors';
 import { SpendTracker } from '../../core/account/spendTracker';
-import { creditsStateForError, outOfCredits, type CreditsReading, type CreditsState } from '../../core/account/creditsState';
+import {
+  creditsStateForError,
+  outOfCredits,
+  type CreditsReading,
+  type CreditsState,
+} from '../../core/account/creditsState';
 import { LimitHold } from '../../core/account/limitHold';
 import { connectionFailureText, diagnoseConnectionError } from '../../core/net/diagnose';
 import { errorMessage } from '../../shared/errorMessage';
@@ -54,15 +59,19 @@ export class CreditsMonitor extends Disposable {
     super();
     this.tracker = new SpendTracker(now);
     this.notices = new CreditsNotices(now);
-    this._register(connection.onDidChange(() => {
-      this.restartInterval();
-      void this.refresh();
-    }));
+    this._register(
+      connection.onDidChange(() => {
+        this.restartInterval();
+        void this.refresh();
+      }),
+    );
     // Thresholds and the interval are read where they are used: the item re-renders, the timer restarts.
-    this._register(onDidChangeSettingsUnder('credits', () => {
-      this.restartInterval();
-      this.set(this.current);
-    }));
+    this._register(
+      onDidChangeSettingsUnder('credits', () => {
+        this.restartInterval();
+        this.set(this.current);
+      }),
+    );
     this._register(connection.onDidUseModel(() => this.refreshSoon()));
     this._register(connection.onDidFail((failure) => this.onRequestFailed(failure)));
     this._register(vscode.window.onDidChangeWindowState((state) => this.onFocusChanged(state.focused)));
@@ -82,7 +91,12 @@ export class CreditsMonitor extends Disposable {
 
   spend(): SpendFigures {
     const completions = this.completionSpend?.();
-    return { session: this.tracker.spentThisSession(), lastHour: this.tracker.spentInLast(HOUR_MS), burnRatePerHour: this.tracker.burnRatePerHour(), ...(completions !== undefined ? { completions } : {}) };
+    return {
+      session: this.tracker.spentThisSession(),
+      lastHour: this.tracker.spentInLast(HOUR_MS),
+      burnRatePerHour: this.tracker.burnRatePerHour(),
+      ...(completions !== undefined ? { completions } : {}),
+    };
   }
 
   /**
@@ -179,7 +193,8 @@ export class CreditsMonitor extends Disposable {
     }
     this.unfocusedSince = undefined;
     const age = this.last ? this.now() - this.last.at : Infinity;
-    if (age >= this.intervalMs() || this.current.kind === 'offline' || this.current.kind === 'error') void this.refresh();
+    if (age >= this.intervalMs() || this.current.kind === 'offline' || this.current.kind === 'error')
+      void this.refresh();
   }
 
   private onRequestFailed({ error, shown }: RequestFailure): void {
@@ -194,7 +209,8 @@ export class CreditsMonitor extends Disposable {
   private async showOutOfCreditsNotice(): Promise<void> {
     // No reading yet (e.g. the first request of the session was refused): one bounded read, so the
     // notice can say when credits return. /quota stays available when the credits are used up.
-    const reading = this.last ?? (await (this.resetLookup ??= this.readForNotice().finally(() => (this.resetLookup = undefined))));
+    const reading =
+      this.last ?? (await (this.resetLookup ??= this.readForNotice().finally(() => (this.resetLookup = undefined))));
     await this.notices.showOutOfCredits(reading, () => void this.refresh());
   }
 
@@ -217,7 +233,11 @@ export class CreditsMonitor extends Disposable {
       const quota = await client.quota.get({ timeoutMs: RESET_LOOKUP_TIMEOUT_MS, maxRetries: 0 });
       const reading: CreditsReading = { credits: quota.credits, reset: quota.reset, at: this.now() };
       // Kept only if it still belongs to the account in use (the key may have changed meanwhile).
-      if (account === this.readingsFrom && `${this.connection.setup.baseUrl}#${this.connection.setup.keyVersion}` === account && !this.last) {
+      if (
+        account === this.readingsFrom &&
+        `${this.connection.setup.baseUrl}#${this.connection.setup.keyVersion}` === account &&
+        !this.last
+      ) {
         this.last = reading;
         this.tracker.record(reading.credits, reading.at);
         this.limitHold.noteCredits(reading.credits);

@@ -31,8 +31,18 @@ export class CreditsNotices {
     if (!this.lowArmed) return;
     this.lowArmed = false;
     void vscode.window
-      .showWarningMessage(vscode.l10n.t('Unified Inference: credits are low: {0} left (warning under {1}).', formatCredits(reading.credits), formatCredits(warningThreshold)) + this.resetText(reading), vscode.l10n.t('Open Settings'))
-      .then((choice) => choice && vscode.commands.executeCommand('workbench.action.openSettings', 'unifiedInference.credits'));
+      .showWarningMessage(
+        vscode.l10n.t(
+          'Unified Inference: credits are low: {0} left (warning under {1}).',
+          formatCredits(reading.credits),
+          formatCredits(warningThreshold),
+        ) + this.resetText(reading),
+        vscode.l10n.t('Open Settings'),
+      )
+      .then(
+        (choice) =>
+          choice && vscode.commands.executeCommand('workbench.action.openSettings', 'unifiedInference.credits'),
+      );
   }
 
   /** A request was refused for lack of credits: whether the out-of-credits notice is to show now. */
@@ -47,13 +57,19 @@ export class CreditsNotices {
     const reset = reading ? this.resetText(reading) : '';
     const refreshCredits = vscode.l10n.t('Refresh Credits');
     const showLog = vscode.l10n.t('Show Log');
-    const choice = await vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference: out of credits: the gateway refused the request.') + reset, refreshCredits, showLog);
+    const choice = await vscode.window.showErrorMessage(
+      vscode.l10n.t('Unified Inference: out of credits: the gateway refused the request.') + reset,
+      refreshCredits,
+      showLog,
+    );
     if (choice === refreshCredits) refresh();
     else if (choice === showLog) void vscode.commands.executeCommand('unifiedInference.showLog');
   }
 
   private resetText(reading: CreditsReading): string {
     const reset = new Date(reading.reset);
-    return Number.isNaN(reset.getTime()) ? '' : ` ${vscode.l10n.t('New credits when the window resets ({0}, {1}).', formatResetIn(reset, new Date(this.now())), reset.toLocaleString())}`;
+    return Number.isNaN(reset.getTime())
+      ? ''
+      : ` ${vscode.l10n.t('New credits when the window resets ({0}, {1}).', formatResetIn(reset, new Date(this.now())), reset.toLocaleString())}`;
   }
 }

@@ -12,7 +12,9 @@ const BACKGROUND: Record<CreditsPresentation['severity'], vscode.ThemeColor | un
 
 /** The credit balance in the status bar; every state has a text that is never blank or misleading. */
 export class CreditsStatusItem extends Disposable {
-  private readonly item = this._register(vscode.window.createStatusBarItem('unifiedInference.credits', vscode.StatusBarAlignment.Right, 100));
+  private readonly item = this._register(
+    vscode.window.createStatusBarItem('unifiedInference.credits', vscode.StatusBarAlignment.Right, 100),
+  );
   private shown: CreditsPresentation | undefined;
 
   constructor(private readonly monitor: CreditsMonitor) {
@@ -32,7 +34,14 @@ export class CreditsStatusItem extends Disposable {
   }
 
   private render(): void {
-    const presentation = presentCredits(this.monitor.state, readSettings().credits, this.monitor.spend(), Date.now(), this.monitor.setupProblem, vscode.l10n);
+    const presentation = presentCredits(
+      this.monitor.state,
+      readSettings().credits,
+      this.monitor.spend(),
+      Date.now(),
+      this.monitor.setupProblem,
+      vscode.l10n,
+    );
     this.shown = presentation;
     this.item.text = presentation.text;
     const tooltip = new vscode.MarkdownString(presentation.tooltip);
@@ -40,6 +49,9 @@ export class CreditsStatusItem extends Disposable {
     this.item.tooltip = tooltip;
     this.item.command = presentation.command;
     this.item.backgroundColor = BACKGROUND[presentation.severity];
-    this.item.accessibilityInformation = { label: vscode.l10n.t('Unified Inference: {0}', presentation.text.replace(/\$\([^)]*\)\s*/g, '')), role: 'button' };
+    this.item.accessibilityInformation = {
+      label: vscode.l10n.t('Unified Inference: {0}', presentation.text.replace(/\$\([^)]*\)\s*/g, '')),
+      role: 'button',
+    };
   }
 }

@@ -11,7 +11,10 @@ export interface AccountServices {
 }
 
 /** The credit balance: its monitor, the status bar item and their commands. */
-export function registerAccount(context: vscode.ExtensionContext, { connection, log }: AccountServices): { readonly credits: CreditsMonitor; readonly creditsItem: CreditsStatusItem } {
+export function registerAccount(
+  context: vscode.ExtensionContext,
+  { connection, log }: AccountServices,
+): { readonly credits: CreditsMonitor; readonly creditsItem: CreditsStatusItem } {
   const credits = new CreditsMonitor(connection, log);
   const creditsItem = new CreditsStatusItem(credits);
   context.subscriptions.push(

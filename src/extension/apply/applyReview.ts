@@ -5,7 +5,14 @@
 // the file meanwhile is carried into the proposal when it is elsewhere, and ends the review when
 // it is inside a proposed change (never overwritten).
 import * as vscode from 'vscode';
-import { applyHunk, computeHunks, lineRangeOffsets, rebaseProposal, revertHunk, type Hunk } from '../../core/apply/lineHunks';
+import {
+  applyHunk,
+  computeHunks,
+  lineRangeOffsets,
+  rebaseProposal,
+  revertHunk,
+  type Hunk,
+} from '../../core/apply/lineHunks';
 import type { GuardedPath } from '../../core/workspaceFiles/guardedWrites';
 import type { CheckpointRecorder, ReplyRef } from '../checkpoints/checkpointRecorder';
 import { errorMessage } from '../../shared/errorMessage';
@@ -33,7 +40,13 @@ export interface ReviewInit {
 export class AfterChangeError extends Error {
   override readonly name = 'AfterChangeError';
   constructor(display: string, cause: unknown) {
-    super(vscode.l10n.t('The change to {0} was written, but its checkpoint could not note it ({1}): Restore still brings the file back, but cannot warn about your own later edits to it.', display, errorMessage(cause)));
+    super(
+      vscode.l10n.t(
+        'The change to {0} was written, but its checkpoint could not note it ({1}): Restore still brings the file back, but cannot warn about your own later edits to it.',
+        display,
+        errorMessage(cause),
+      ),
+    );
   }
 }
 
@@ -71,7 +84,9 @@ export class ApplyReview {
     // The path keeps the file's name, so the proposal gets the file's language (highlighting).
     const path = `/${init.display.replace(/^\/+/, '')}`;
     this.proposalUri = vscode.Uri.from({ scheme: APPLY_SCHEME, path, query: `review=${init.id}` });
-    this.originalUri = init.exists ? init.target : vscode.Uri.from({ scheme: APPLY_SCHEME, path, query: `review=${init.id}&side=empty` });
+    this.originalUri = init.exists
+      ? init.target
+      : vscode.Uri.from({ scheme: APPLY_SCHEME, path, query: `review=${init.id}&side=empty` });
   }
 
   get id(): string {
@@ -96,8 +111,14 @@ export class ApplyReview {
 
   get title(): string {
     const name = this.init.display.split('/').pop() ?? this.init.display;
-    const sensitive = this.init.sensitive.length ? ` ${vscode.l10n.t('⚠ sensitive file')}` : this.init.guarded?.length ? ` ${vscode.l10n.t('⚠ can run code')}` : '';
-    return this.exists ? vscode.l10n.t('{0} (Current ↔ Proposed)', name + sensitive) : vscode.l10n.t('{0} (New File ↔ Proposed)', name + sensitive);
+    const sensitive = this.init.sensitive.length
+      ? ` ${vscode.l10n.t('⚠ sensitive file')}`
+      : this.init.guarded?.length
+        ? ` ${vscode.l10n.t('⚠ can run code')}`
+        : '';
+    return this.exists
+      ? vscode.l10n.t('{0} (Current ↔ Proposed)', name + sensitive)
+      : vscode.l10n.t('{0} (New File ↔ Proposed)', name + sensitive);
   }
 
   /** The document's text now (after the user typed, or a reload from disk): the proposal follows it or the review ends. */
@@ -182,13 +203,22 @@ export class ApplyReview {
     if (wanted === 'all' && this.hunkList.length === 0) return this.end('accepted');
     const current = wanted === 'all' ? this.hunkList : this.sameHunk(wanted.index, wanted.hunk);
     if (current.length === 0) {
-      throw new Error(vscode.l10n.t('{0} changed while the change was being accepted, so it was not written. The review now shows the proposal against the new text: accept the change again.', this.init.display));
+      throw new Error(
+        vscode.l10n.t(
+          '{0} changed while the change was being accepted, so it was not written. The review now shows the proposal against the new text: accept the change again.',
+          this.init.display,
+        ),
+      );
     }
     const edit = new vscode.WorkspaceEdit();
     let expected = this.baseText;
     for (const hunk of [...current].sort((a, b) => b.oldStart - a.oldStart)) {
       const { start, end } = lineRangeOffsets(this.baseText, hunk.oldStart, hunk.oldLines.length);
-      edit.replace(this.init.target, new vscode.Range(document.positionAt(start), document.positionAt(end)), hunk.newLines.join(''));
+      edit.replace(
+        this.init.target,
+        new vscode.Range(document.positionAt(start), document.positionAt(end)),
+        hunk.newLines.join(''),
+      );
       expected = applyHunk(expected, hunk);
     }
     // The change event of this edit must read as ours, not as the user's typing.
@@ -202,7 +232,12 @@ export class ApplyReview {
       this.ownText = undefined;
     }
     if (!applied || !this.ownSeen) {
-      throw new Error(vscode.l10n.t('VS Code did not apply the change to {0} (the file changed at that moment, or it is read-only). The review shows what is proposed now.', this.init.display));
+      throw new Error(
+        vscode.l10n.t(
+          'VS Code did not apply the change to {0} (the file changed at that moment, or it is read-only). The review shows what is proposed now.',
+          this.init.display,
+        ),
+      );
     }
     this.acceptedSome = true;
     // The review has followed the write (sync above) before anything else can fail.
@@ -217,7 +252,11 @@ export class ApplyReview {
    */
   private sameHunk(index: number, hunk: Hunk): Hunk[] {
     if (this.hunkList.includes(hunk)) return [hunk];
-    const same = (h: Hunk): boolean => h.oldLines.join('') === hunk.oldLines.join('') && h.newLines.join('') === hunk.newLines.join('') && h.oldLines.length === hunk.oldLines.length && h.newLines.length === hunk.newLines.length;
+    const same = (h: Hunk): boolean =>
+      h.oldLines.join('') === hunk.oldLines.join('') &&
+      h.newLines.join('') === hunk.newLines.join('') &&
+      h.oldLines.length === hunk.oldLines.length &&
+      h.newLines.length === hunk.newLines.length;
     const at = this.hunkList[index];
     if (at && same(at)) return [at];
     const matches = this.hunkList.filter(same);
@@ -232,7 +271,12 @@ export class ApplyReview {
     edit.createFile(this.init.target, { overwrite: false, ignoreIfExists: false });
     edit.insert(this.init.target, new vscode.Position(0, 0), this.proposalText);
     if (!(await vscode.workspace.applyEdit(edit))) {
-      throw new Error(vscode.l10n.t('{0} could not be created (it may exist by now: apply the block again to see the difference).', this.init.display));
+      throw new Error(
+        vscode.l10n.t(
+          '{0} could not be created (it may exist by now: apply the block again to see the difference).',
+          this.init.display,
+        ),
+      );
     }
     this.exists = true;
     this.baseText = this.proposalText;

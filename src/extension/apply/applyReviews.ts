@@ -24,7 +24,10 @@ const APPLY_COMMANDS = {
 export function guardedNotice(guarded: readonly GuardedPath[]): string {
   // The card's own words (shared/chatModel.ts), so Apply and the edit tools name a file alike.
   const why = guarded.map((g) => `${g.path} ${guardedWriteWords(g.reason)}`);
-  return vscode.l10n.t('{0}: a change there takes effect without anyone looking at it again (a task, a script, a hook, the next model\'s instructions). Accept only a change you have read.', why.join(', '));
+  return vscode.l10n.t(
+    "{0}: a change there takes effect without anyone looking at it again (a task, a script, a hook, the next model's instructions). Accept only a change you have read.",
+    why.join(', '),
+  );
 }
 
 function reviewIdOf(uri: vscode.Uri): string | undefined {
@@ -55,25 +58,54 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
     super();
     this._register(vscode.workspace.registerTextDocumentContentProvider(APPLY_SCHEME, this));
     this._register(vscode.languages.registerCodeLensProvider({ scheme: APPLY_SCHEME }, this));
-    this._register(vscode.workspace.onDidChangeTextDocument((event) => {
-      if (event.contentChanges.length === 0) return;
-      // A proposal document took its new text: its lenses can be placed now.
-      if (event.document.uri.scheme === APPLY_SCHEME) this.lensesChanged.fire();
-      for (const review of this.reviewsOf(event.document.uri)) review.sync(event.document.getText());
-    }));
-    this._register(vscode.window.tabGroups.onDidChangeTabs((event) => {
-      for (const tab of event.closed) {
-        const input = tab.input;
-        const id = input instanceof vscode.TabInputTextDiff ? reviewIdOf(input.modified) : undefined;
-        const review = id ? this.reviews.get(id) : undefined;
-        // Closed by the user (a review we end closes its own tab after it is gone from the map).
-        if (review && !this.isShown(review)) review.close();
-      }
-    }));
-    this._register(vscode.commands.registerCommand(APPLY_COMMANDS.acceptAll, (uri?: unknown) => this.run(uri, async (review) => (await this.confirmGuarded(review)) && review.acceptAll())));
-    this._register(vscode.commands.registerCommand(APPLY_COMMANDS.rejectAll, (uri?: unknown) => this.run(uri, (review) => review.rejectAll())));
-    this._register(vscode.commands.registerCommand(APPLY_COMMANDS.acceptChange, (id?: unknown, revision?: unknown, index?: unknown) => this.onHunk(id, revision, index, async (review, i) => (await this.confirmGuarded(review)) && review.acceptHunk(i))));
-    this._register(vscode.commands.registerCommand(APPLY_COMMANDS.rejectChange, (id?: unknown, revision?: unknown, index?: unknown) => this.onHunk(id, revision, index, (review, i) => review.rejectHunk(i))));
+    this._register(
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.contentChanges.length === 0) return;
+        // A proposal document took its new text: its lenses can be placed now.
+        if (event.document.uri.scheme === APPLY_SCHEME) this.lensesChanged.fire();
+        for (const review of this.reviewsOf(event.document.uri)) review.sync(event.document.getText());
+      }),
+    );
+    this._register(
+      vscode.window.tabGroups.onDidChangeTabs((event) => {
+        for (const tab of event.closed) {
+          const input = tab.input;
+          const id = input instanceof vscode.TabInputTextDiff ? reviewIdOf(input.modified) : undefined;
+          const review = id ? this.reviews.get(id) : undefined;
+          // Closed by the user (a review we end closes its own tab after it is gone from the map).
+          if (review && !this.isShown(review)) review.close();
+        }
+      }),
+    );
+    this._register(
+      vscode.commands.registerCommand(APPLY_COMMANDS.acceptAll, (uri?: unknown) =>
+        this.run(uri, async (review) => (await this.confirmGuarded(review)) && review.acceptAll()),
+      ),
+    );
+    this._register(
+      vscode.commands.registerCommand(APPLY_COMMANDS.rejectAll, (uri?: unknown) =>
+        this.run(uri, (review) => review.rejectAll()),
+      ),
+    );
+    this._register(
+      vscode.commands.registerCommand(
+        APPLY_COMMANDS.acceptChange,
+        (id?: unknown, revision?: unknown, index?: unknown) =>
+          this.onHunk(
+            id,
+            revision,
+            index,
+            async (review, i) => (await this.confirmGuarded(review)) && review.acceptHunk(i),
+          ),
+      ),
+    );
+    this._register(
+      vscode.commands.registerCommand(
+        APPLY_COMMANDS.rejectChange,
+        (id?: unknown, revision?: unknown, index?: unknown) =>
+          this.onHunk(id, revision, index, (review, i) => review.rejectHunk(i)),
+      ),
+    );
     this._register({ dispose: () => [...this.reviews.values()].forEach((review) => review.close()) });
   }
 
@@ -88,7 +120,9 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
       this.lensesChanged.fire();
     });
     review.onDidEnd((how) => void this.finish(review, how));
-    await vscode.commands.executeCommand('vscode.diff', review.originalUri, review.proposalUri, review.title, { preview: false });
+    await vscode.commands.executeCommand('vscode.diff', review.originalUri, review.proposalUri, review.title, {
+      preview: false,
+    });
     return review;
   }
 
@@ -109,10 +143,25 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
       const range = new vscode.Range(lensLine(hunk, document.lineCount), 0, lensLine(hunk, document.lineCount), 0);
       const args = [review.id, review.revision, index];
       const display = review.init.display;
-      const write = hunk.oldLines.length === 0 ? vscode.l10n.t('Write this addition to {0}', display) : hunk.newLines.length === 0 ? vscode.l10n.t('Write this deletion to {0}', display) : vscode.l10n.t('Write this change to {0}', display);
+      const write =
+        hunk.oldLines.length === 0
+          ? vscode.l10n.t('Write this addition to {0}', display)
+          : hunk.newLines.length === 0
+            ? vscode.l10n.t('Write this deletion to {0}', display)
+            : vscode.l10n.t('Write this change to {0}', display);
       return [
-        new vscode.CodeLens(range, { title: `$(check) ${vscode.l10n.t('Accept Change')}`, command: APPLY_COMMANDS.acceptChange, arguments: args, tooltip: write }),
-        new vscode.CodeLens(range, { title: `$(discard) ${vscode.l10n.t('Reject Change')}`, command: APPLY_COMMANDS.rejectChange, arguments: args, tooltip: vscode.l10n.t('Leave {0} as it is here', display) }),
+        new vscode.CodeLens(range, {
+          title: `$(check) ${vscode.l10n.t('Accept Change')}`,
+          command: APPLY_COMMANDS.acceptChange,
+          arguments: args,
+          tooltip: write,
+        }),
+        new vscode.CodeLens(range, {
+          title: `$(discard) ${vscode.l10n.t('Reject Change')}`,
+          command: APPLY_COMMANDS.rejectChange,
+          arguments: args,
+          tooltip: vscode.l10n.t('Leave {0} as it is here', display),
+        }),
       ];
     });
   }
@@ -126,7 +175,13 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
   }
 
   private tabsOf(review: ApplyReview): vscode.Tab[] {
-    return vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.input instanceof vscode.TabInputTextDiff && tab.input.modified.toString() === review.proposalUri.toString());
+    return vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .filter(
+        (tab) =>
+          tab.input instanceof vscode.TabInputTextDiff &&
+          tab.input.modified.toString() === review.proposalUri.toString(),
+      );
   }
 
   /** The review a command is about: the URI it was given (editor title), else the active editor's. */
@@ -166,7 +221,12 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
   }
 
   /** From a lens (review id, revision, index) or the palette (the change at the cursor). */
-  private async onHunk(id: unknown, revision: unknown, index: unknown, action: (review: ApplyReview, index: number) => unknown): Promise<void> {
+  private async onHunk(
+    id: unknown,
+    revision: unknown,
+    index: unknown,
+    action: (review: ApplyReview, index: number) => unknown,
+  ): Promise<void> {
     if (typeof id === 'string') {
       const review = this.reviews.get(id);
       if (!review || typeof index !== 'number') return;
@@ -181,7 +241,9 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
     const editor = vscode.window.activeTextEditor;
     const review = this.reviewFor(undefined);
     if (!editor || !review) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Put the cursor on a proposed change in the review to accept or reject it.'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Put the cursor on a proposed change in the review to accept or reject it.'),
+      );
       return;
     }
     const onProposal = editor.document.uri.scheme === APPLY_SCHEME;
@@ -221,7 +283,12 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
       // The change is in the document, unsaved: show it, where undo and save are at hand.
       await vscode.window.showTextDocument(review.init.target, { preview: false }).then(undefined, () => undefined);
     } else if (how === 'conflict') {
-      void vscode.window.showWarningMessage(vscode.l10n.t('{0} was edited where the proposed change is, so the review was closed without writing anything more. Apply the block again to merge it with your edits.', review.init.display));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          '{0} was edited where the proposed change is, so the review was closed without writing anything more. Apply the block again to merge it with your edits.',
+          review.init.display,
+        ),
+      );
     }
   }
 }

@@ -67,7 +67,11 @@ export class CodeApplier extends Disposable {
     const turn = conversation.turns.find((t): t is AssistantTurn => t.role === 'assistant' && t.id === turnId);
     const block = turn ? replyCodeBlocks(turn.content)[blockIndex] : undefined;
     if (!turn || !block) return this.refuse(vscode.l10n.t('That code block is no longer in the conversation.'));
-    if (!block.closed && turn.status === 'streaming') return this.refuse(vscode.l10n.t('That code block is still being written: apply it once it is complete.'), 'info');
+    if (!block.closed && turn.status === 'streaming')
+      return this.refuse(
+        vscode.l10n.t('That code block is still being written: apply it once it is complete.'),
+        'info',
+      );
     const model = readSettings().apply.model || conversation.model || turn.model;
     return this.applyBlock(block, { conversationId: conversation.id, turnId }, model);
   }
@@ -90,35 +94,77 @@ export class CodeApplier extends Disposable {
     if (kind === 'whole' || current === undefined) {
       proposal = code;
     } else {
-      if (!model) return this.refuse(vscode.l10n.t('No chat model is selected to merge the block with: pick one in the chat, or set {0}.', 'unifiedInference.apply.model'));
+      if (!model)
+        return this.refuse(
+          vscode.l10n.t(
+            'No chat model is selected to merge the block with: pick one in the chat, or set {0}.',
+            'unifiedInference.apply.model',
+          ),
+        );
       if (current.length > MAX_APPLY_MERGE_CHARS) {
-        return this.refuse(`${target.display} is too large to merge a partial block into through a model (${current.length.toLocaleString('en-US')} characters, at most ${MAX_APPLY_MERGE_CHARS.toLocaleString('en-US')}). Ask for the whole changed part with its surroundings, or make the change by hand.`);
+        return this.refuse(
+          `${target.display} is too large to merge a partial block into through a model (${current.length.toLocaleString('en-US')} characters, at most ${MAX_APPLY_MERGE_CHARS.toLocaleString('en-US')}). Ask for the whole changed part with its surroundings, or make the change by hand.`,
+        );
       }
       if (target.sensitive.length && !(await this.confirmSensitiveSend(target, model))) return { kind: 'cancelled' };
       const provider = this.deps.catalog.model(model)?.provider;
-      const merged = await mergeThroughGateway(this.deps.connection, this.deps.failures, this.deps.log, { display: target.display, current, block: code, model, ...(typeof provider === 'string' ? { provider } : {}) }, async () => {
-        await this.applyBlock(block, reply, model);
-      });
+      const merged = await mergeThroughGateway(
+        this.deps.connection,
+        this.deps.failures,
+        this.deps.log,
+        { display: target.display, current, block: code, model, ...(typeof provider === 'string' ? { provider } : {}) },
+        async () => {
+          await this.applyBlock(block, reply, model);
+        },
+      );
       if (!merged.ok) return { kind: merged.reason, ...(merged.message ? { message: merged.message } : {}) };
       proposal = merged.text;
     }
-    proposal = current === undefined ? (proposal.endsWith('\n') || proposal === '' ? proposal : `${proposal}\n`) : matchFileConventions(proposal, current);
+    proposal =
+      current === undefined
+        ? proposal.endsWith('\n') || proposal === ''
+          ? proposal
+          : `${proposal}\n`
+        : matchFileConventions(proposal, current);
     // The document may have changed during the merge: the review starts from its text now.
     const base = target.exists ? (await vscode.workspace.openTextDocument(target.uri)).getText() : '';
     if (current !== undefined && base !== current) {
-      return this.refuse(vscode.l10n.t('{0} changed while the block was being merged. Apply the block again to merge it with the new text.', target.display));
+      return this.refuse(
+        vscode.l10n.t(
+          '{0} changed while the block was being merged. Apply the block again to merge it with the new text.',
+          target.display,
+        ),
+      );
     }
     if (target.exists && proposal === base) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('The code block changes nothing in {0}.', target.display));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('The code block changes nothing in {0}.', target.display),
+      );
       return { kind: 'unchanged' };
     }
     if (target.sensitive.length) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('{0} is a sensitive file ({1}): review the proposed change carefully before you accept it.', target.display, target.sensitive.join(', ')));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          '{0} is a sensitive file ({1}): review the proposed change carefully before you accept it.',
+          target.display,
+          target.sensitive.join(', '),
+        ),
+      );
     }
     // The same words as the edit tools' approval card; Accept then asks once more (applyReviews.ts).
     if (target.guarded.length) void vscode.window.showWarningMessage(guardedNotice(target.guarded));
     const guarded = target.guarded.length ? { guarded: target.guarded } : {};
-    const review = await this.reviews.open({ id: newId('r'), target: target.uri, display: target.display, exists: target.exists, sensitive: target.sensitive, ...guarded, base, proposal, reply });
+    const review = await this.reviews.open({
+      id: newId('r'),
+      target: target.uri,
+      display: target.display,
+      exists: target.exists,
+      sensitive: target.sensitive,
+      ...guarded,
+      base,
+      proposal,
+      reply,
+    });
     return { kind: 'review', review };
   }
 
@@ -134,15 +180,23 @@ export class CodeApplier extends Disposable {
     if (named) {
       const resolved = await files.resolveForWrite(named);
       if (resolved.ok) return this.asTarget(files.absolutePath(resolved.file), resolved.file, resolved.exists);
-      const message = vscode.l10n.t('The code block names {0}, which Apply will not write: {1}', named, resolved.message);
+      const message = vscode.l10n.t(
+        'The code block names {0}, which Apply will not write: {1}',
+        named,
+        resolved.message,
+      );
       this.deps.log.warn(`Apply: ${message}`);
       const chooseFile = vscode.l10n.t('Choose a File…');
-      const choice = await vscode.window.showWarningMessage(vscode.l10n.t('{0} Nothing was written.', message), chooseFile);
+      const choice = await vscode.window.showWarningMessage(
+        vscode.l10n.t('{0} Nothing was written.', message),
+        chooseFile,
+      );
       if (choice !== chooseFile) return { refused: message };
       return this.pick(files);
     }
     // With the chat in an editor panel there is no active text editor: a visible one is meant.
-    const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'file');
+    const editor =
+      vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'file');
     if (editor && editor.document.uri.scheme === 'file') {
       // 'write': Apply writes there, so links the other way and hard links are looked for too.
       const resolved = await this.deps.workspaceFiles.resolveUri(files, editor.document.uri, 'write');
@@ -153,7 +207,10 @@ export class CodeApplier extends Disposable {
 
   private async pick(files: Awaited<ReturnType<WorkspaceFilesService['open']>>): Promise<Target | undefined> {
     const paths = await this.deps.files.paths();
-    const picked = await vscode.window.showQuickPick(paths, { title: vscode.l10n.t('Apply the Code Block to…'), placeHolder: vscode.l10n.t('The block names no file and no editor is open: pick the file to change') });
+    const picked = await vscode.window.showQuickPick(paths, {
+      title: vscode.l10n.t('Apply the Code Block to…'),
+      placeHolder: vscode.l10n.t('The block names no file and no editor is open: pick the file to change'),
+    });
     if (!picked) return undefined;
     const resolved = await files.resolveForWrite(picked);
     if (!resolved.ok) {
@@ -164,14 +221,26 @@ export class CodeApplier extends Disposable {
   }
 
   private asTarget(absolute: string, file: WorkspaceFile, exists: boolean): Target {
-    return { uri: vscode.Uri.file(absolute), display: file.display, exists, sensitive: file.sensitive, guarded: file.guarded };
+    return {
+      uri: vscode.Uri.file(absolute),
+      display: file.display,
+      exists,
+      sensitive: file.sensitive,
+      guarded: file.guarded,
+    };
   }
 
   private async confirmSensitiveSend(target: Target, model: string): Promise<boolean> {
     const sendAndMerge = vscode.l10n.t('Send and Merge');
     const choice = await vscode.window.showWarningMessage(
       vscode.l10n.t('{0} is a sensitive file ({1}).', target.display, target.sensitive.join(', ')),
-      { modal: true, detail: vscode.l10n.t('Merging the code block sends the whole file to {0} through the gateway. Nothing is written before you accept the change.', model) },
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'Merging the code block sends the whole file to {0} through the gateway. Nothing is written before you accept the change.',
+          model,
+        ),
+      },
       sendAndMerge,
     );
     return choice === sendAndMerge;

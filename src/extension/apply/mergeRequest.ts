@@ -24,7 +24,9 @@ export interface MergeJob {
 }
 
 /** Outcome: the merged file, or undefined when it failed or was cancelled (the user was told). */
-export type MergeOutcome = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: 'cancelled' | 'failed'; readonly message?: string };
+export type MergeOutcome =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly reason: 'cancelled' | 'failed'; readonly message?: string };
 
 type ButtonAction = Exclude<ErrorAction, 'retry'>;
 
@@ -36,15 +38,27 @@ function answerTokens(job: MergeJob): number {
   return Math.min(65_536, Math.max(4096, Math.ceil((job.current.length + job.block.length) / 2)));
 }
 
-export async function mergeThroughGateway(connection: GatewayConnection, failures: Failures, log: Log, job: MergeJob, retry: () => Promise<void>): Promise<MergeOutcome> {
+export async function mergeThroughGateway(
+  connection: GatewayConnection,
+  failures: Failures,
+  log: Log,
+  job: MergeJob,
+  retry: () => Promise<void>,
+): Promise<MergeOutcome> {
   const setup = connection.setup;
-  if (!setup.client || !setup.baseUrl) return fail(vscode.l10n.t('The gateway address is not set, so the block cannot be merged.'), ['setBaseUrl']);
-  if (!setup.hasKey) return fail(vscode.l10n.t('No API key is set for the gateway, so the block cannot be merged.'), ['setApiKey']);
+  if (!setup.client || !setup.baseUrl)
+    return fail(vscode.l10n.t('The gateway address is not set, so the block cannot be merged.'), ['setBaseUrl']);
+  if (!setup.hasKey)
+    return fail(vscode.l10n.t('No API key is set for the gateway, so the block cannot be merged.'), ['setApiKey']);
   const client = setup.client;
   const prompt = mergePrompt(job.display, job.current, job.block);
   const settings = readSettings();
   const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Merging the code block into {0} with {1}', job.display, job.model), cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Merging the code block into {0} with {1}', job.display, job.model),
+      cancellable: true,
+    },
     async (progress, token) => {
       const controller = new AbortController();
       const cancel = abortOnCancel(controller, token);
@@ -53,14 +67,27 @@ export async function mergeThroughGateway(connection: GatewayConnection, failure
       try {
         const answer = await streamGatewayAnswer(
           client,
-          { model: job.model, api: settings.chatApi, ...(job.provider ? { provider: job.provider } : {}), system: prompt.system, messages: [{ role: 'user', parts: [{ kind: 'text', text: prompt.user }] }], maxTokens: answerTokens(job), temperature: 0 },
+          {
+            model: job.model,
+            api: settings.chatApi,
+            ...(job.provider ? { provider: job.provider } : {}),
+            system: prompt.system,
+            messages: [{ role: 'user', parts: [{ kind: 'text', text: prompt.user }] }],
+            maxTokens: answerTokens(job),
+            temperature: 0,
+          },
           {
             text: (delta) => {
               text += delta;
               const now = text.split('\n').length - 1;
               if (now !== lines) {
                 lines = now;
-                progress.report({ message: lines === 1 ? vscode.l10n.t('{0} line received', lines) : vscode.l10n.t('{0} lines received', lines) });
+                progress.report({
+                  message:
+                    lines === 1
+                      ? vscode.l10n.t('{0} line received', lines)
+                      : vscode.l10n.t('{0} lines received', lines),
+                });
               }
             },
           },
@@ -77,7 +104,9 @@ export async function mergeThroughGateway(connection: GatewayConnection, failure
   );
   if (result.kind === 'error') {
     if (result.cancelled) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Merging into {0} was cancelled; nothing was written.', job.display));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Merging into {0} was cancelled; nothing was written.', job.display),
+      );
       return { ok: false, reason: 'cancelled' };
     }
     // The shared description (reset time, gateway address, key redacted); reported to the connection once.
@@ -87,7 +116,14 @@ export async function mergeThroughGateway(connection: GatewayConnection, failure
     return fail(info.message, info.actions, retry);
   }
   if (result.finishReason === 'length' || result.finishReason === 'max_tokens') {
-    return fail(vscode.l10n.t('The model\'s answer was cut off by its output limit before the file ended. Choose a model with a longer output in {0}, or apply a smaller block.', 'unifiedInference.apply.model'), ['openSettings'], retry);
+    return fail(
+      vscode.l10n.t(
+        "The model's answer was cut off by its output limit before the file ended. Choose a model with a longer output in {0}, or apply a smaller block.",
+        'unifiedInference.apply.model',
+      ),
+      ['openSettings'],
+      retry,
+    );
   }
   const merged = codeFromAnswer(result.text, fenceFor(job.current, job.block));
   if (!merged.trim()) return fail(vscode.l10n.t('{0} answered with no file.', job.model), ['showLog'], retry);
@@ -97,7 +133,11 @@ export async function mergeThroughGateway(connection: GatewayConnection, failure
     const shown = actions.filter((a): a is ButtonAction => a !== 'retry');
     const tryAgain = vscode.l10n.t('Try Again');
     const buttons = [...(again ? [tryAgain] : []), ...shown.map(actionLabel)];
-    const full = vscode.l10n.t('Could not merge the code block into {0}: {1} Nothing was written.', job.display, message);
+    const full = vscode.l10n.t(
+      'Could not merge the code block into {0}: {1} Nothing was written.',
+      job.display,
+      message,
+    );
     // Nobody awaits the button: what it runs must not fail unseen (an unhandled rejection).
     void vscode.window.showErrorMessage(full, ...buttons).then(async (choice) => {
       const action = shown.find((a) => actionLabel(a) === choice);
@@ -107,7 +147,10 @@ export async function mergeThroughGateway(connection: GatewayConnection, failure
       } catch (error) {
         const why = connection.redactError(error);
         const text = errorMessage(why);
-        const what = choice === tryAgain ? vscode.l10n.t('Trying the merge into {0} again failed', job.display) : vscode.l10n.t('{0} failed', choice ?? vscode.l10n.t('The action'));
+        const what =
+          choice === tryAgain
+            ? vscode.l10n.t('Trying the merge into {0} again failed', job.display)
+            : vscode.l10n.t('{0} failed', choice ?? vscode.l10n.t('The action'));
         log.warn(`Apply: ${what}: ${text}`);
         void vscode.window.showErrorMessage(vscode.l10n.t('{0}: {1} Nothing was written.', what, text));
       }

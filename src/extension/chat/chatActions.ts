@@ -50,7 +50,10 @@ export async function runChatAction(message: ChatActionMessage, host: ChatAction
     case 'insertCode':
       return insertCode(message.code);
     case 'newFile': {
-      const document = await vscode.workspace.openTextDocument({ content: message.code, language: knownLanguage(message.language, await vscode.languages.getLanguages()) });
+      const document = await vscode.workspace.openTextDocument({
+        content: message.code,
+        language: knownLanguage(message.language, await vscode.languages.getLanguages()),
+      });
       await vscode.window.showTextDocument(document, { preview: false });
       return;
     }
@@ -62,7 +65,11 @@ export async function runChatAction(message: ChatActionMessage, host: ChatAction
     case 'renameConversation': {
       const conversation = await conversationById(host, message.id);
       if (!conversation) return;
-      const title = await vscode.window.showInputBox({ title: vscode.l10n.t('Rename Conversation'), value: conversation.title, validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A title cannot be empty.')) });
+      const title = await vscode.window.showInputBox({
+        title: vscode.l10n.t('Rename Conversation'),
+        value: conversation.title,
+        validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A title cannot be empty.')),
+      });
       if (!title?.trim()) return;
       if (conversation === host.current()) conversation.title = title.trim();
       await host.store.rename(message.id, title.trim()).catch(() => undefined);
@@ -75,7 +82,10 @@ export async function runChatAction(message: ChatActionMessage, host: ChatAction
       await host.onDeleted(message.id);
       if (!deleted) return;
       const undoLabel = vscode.l10n.t('Undo');
-      const undo = await vscode.window.showInformationMessage(vscode.l10n.t('Deleted "{0}".', deleted.title), undoLabel);
+      const undo = await vscode.window.showInformationMessage(
+        vscode.l10n.t('Deleted "{0}".', deleted.title),
+        undoLabel,
+      );
       if (undo === undoLabel) {
         host.onRestored(deleted.id);
         await host.store.save(deleted);
@@ -87,11 +97,23 @@ export async function runChatAction(message: ChatActionMessage, host: ChatAction
       const conversation = await conversationById(host, message.id);
       if (!conversation) return;
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-      const name = `${conversation.title.replace(/[^\w\- ]+/g, '').trim().slice(0, 60) || 'conversation'}.md`;
-      const target = await vscode.window.showSaveDialog({ title: vscode.l10n.t('Export Conversation'), filters: { [vscode.l10n.t('Markdown')]: ['md'] }, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}) });
+      const name = `${
+        conversation.title
+          .replace(/[^\w\- ]+/g, '')
+          .trim()
+          .slice(0, 60) || 'conversation'
+      }.md`;
+      const target = await vscode.window.showSaveDialog({
+        title: vscode.l10n.t('Export Conversation'),
+        filters: { [vscode.l10n.t('Markdown')]: ['md'] },
+        ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
+      });
       if (!target) return;
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportMarkdown(host.redact(conversation))));
-      const open = await vscode.window.showInformationMessage(vscode.l10n.t('Exported to {0}.', vscode.workspace.asRelativePath(target)), vscode.l10n.t('Open'));
+      const open = await vscode.window.showInformationMessage(
+        vscode.l10n.t('Exported to {0}.', vscode.workspace.asRelativePath(target)),
+        vscode.l10n.t('Open'),
+      );
       if (open) await vscode.window.showTextDocument(target);
       return;
     }
@@ -100,7 +122,18 @@ export async function runChatAction(message: ChatActionMessage, host: ChatAction
 
 /** The fence's language if VS Code knows it (common aliases mapped), else plain text. */
 function knownLanguage(language: string, known: readonly string[]): string {
-  const aliases: Record<string, string> = { ts: 'typescript', js: 'javascript', py: 'python', sh: 'shellscript', bash: 'shellscript', shell: 'shellscript', yml: 'yaml', md: 'markdown', 'c++': 'cpp', cs: 'csharp' };
+  const aliases: Record<string, string> = {
+    ts: 'typescript',
+    js: 'javascript',
+    py: 'python',
+    sh: 'shellscript',
+    bash: 'shellscript',
+    shell: 'shellscript',
+    yml: 'yaml',
+    md: 'markdown',
+    'c++': 'cpp',
+    cs: 'csharp',
+  };
   const id = aliases[language.toLowerCase()] ?? language.toLowerCase();
   return known.includes(id) ? id : 'plaintext';
 }

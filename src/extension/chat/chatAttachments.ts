@@ -41,13 +41,19 @@ export class ChatAttachments {
 
   async addContext(source: 'selection' | 'activeFile' | 'pickFile'): Promise<void> {
     if (source === 'selection') {
-      if (!this.addSelection()) void vscode.window.showInformationMessage(vscode.l10n.t('Select some text in an editor first, then add it to the chat.'));
+      if (!this.addSelection())
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Select some text in an editor first, then add it to the chat.'),
+        );
       return;
     }
     if (source === 'activeFile') {
       const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
       if (editor) this.add(documentAttachment(editor.document));
-      else void vscode.window.showInformationMessage(vscode.l10n.t('Open a file in an editor first, then add it to the chat.'));
+      else
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('Open a file in an editor first, then add it to the chat.'),
+        );
       return;
     }
     const path = await this.deps.files.pick();
@@ -68,7 +74,13 @@ export class ChatAttachments {
 
   private add(attachment: Attachment): void {
     // The same range of the same file twice adds nothing.
-    const same = this.list.find((a) => a.path === attachment.path && a.kind === attachment.kind && a.startLine === attachment.startLine && a.endLine === attachment.endLine);
+    const same = this.list.find(
+      (a) =>
+        a.path === attachment.path &&
+        a.kind === attachment.kind &&
+        a.startLine === attachment.startLine &&
+        a.endLine === attachment.endLine,
+    );
     if (!same) this.list.push(attachment);
     this.posted();
   }

@@ -49,20 +49,46 @@ export class ChatController extends Disposable {
     const post = (message: HostToChatMessage): void => this.post(message);
     this.tools = new ChatTools(deps.workspaceFiles, this.approvals, deps.checkpoints?.recorder ?? NO_CHECKPOINTS);
     this.attachments = new ChatAttachments(deps, { post, changed: () => this.meter.invalidate() });
-    this.meter = this._register(new ContextMeterReporter(deps, { conversation: () => this.conversation, attachments: () => this.attachments.pending, post }));
-    this.saver = new ConversationSaver(deps, {
-      current: () => this.conversation,
-      replace: (copy) => (this.conversation = copy),
-      shownChanged: () => this.postConversation(this.session.streaming),
+    this.meter = this._register(
+      new ContextMeterReporter(deps, {
+        conversation: () => this.conversation,
+        attachments: () => this.attachments.pending,
+        post,
+      }),
+    );
+    this.saver = new ConversationSaver(
+      deps,
+      {
+        current: () => this.conversation,
+        replace: (copy) => (this.conversation = copy),
+        shownChanged: () => this.postConversation(this.session.streaming),
+        postHistory: () => this.postHistory(),
+      },
+      restoreLast,
+    );
+    const writer = new ReplyWriter(deps, this.tools, {
+      post,
+      save: (conversation) => this.saver.save(conversation),
       postHistory: () => this.postHistory(),
-    }, restoreLast);
-    const writer = new ReplyWriter(deps, this.tools, { post, save: (conversation) => this.saver.save(conversation), postHistory: () => this.postHistory(), ended: () => this.meter.invalidate() });
-    this.session = this._register(new ReplySession(deps, this.attachments, writer, { conversation: () => this.conversation, post, turnsChanged: () => this.meter.invalidate() }));
+      ended: () => this.meter.invalidate(),
+    });
+    this.session = this._register(
+      new ReplySession(deps, this.attachments, writer, {
+        conversation: () => this.conversation,
+        post,
+        turnsChanged: () => this.meter.invalidate(),
+      }),
+    );
     this.routes = this.routesTable();
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.approvals.forgetGrants()));
     this._register(deps.catalog.onDidChange(() => this.postModels()));
     this._register(deps.connection.onDidChange(() => void this.postConnection()));
-    if (deps.checkpoints) this._register(deps.checkpoints.onDidRecord((reply) => reply.conversationId === this.conversation.id && void this.postCheckpoints()));
+    if (deps.checkpoints)
+      this._register(
+        deps.checkpoints.onDidRecord(
+          (reply) => reply.conversationId === this.conversation.id && void this.postCheckpoints(),
+        ),
+      );
   }
 
   /** Where messages go (a new webview after the view was hidden and shown again). */
@@ -148,21 +174,27 @@ export class ChatController extends Disposable {
       setParameters: (parameters) => this.setParameters(parameters),
       approveTool: (callId, decision) => this.approvals.decide(callId, decision),
       openToolDiff: async (callId) => {
-        if (!(await this.tools.openDiff(callId))) void vscode.window.showInformationMessage(vscode.l10n.t('The diff of that edit is no longer kept in this window; the card shows it.'));
+        if (!(await this.tools.openDiff(callId)))
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t('The diff of that edit is no longer kept in this window; the card shows it.'),
+          );
       },
       addContext: (source) => attachments.addContext(source),
       attachFile: (path) => attachments.attachFile(path),
       removeAttachment: (id) => attachments.remove(id),
-      suggestFiles: async (requestId, query) => this.post({ type: 'fileSuggestions', requestId, paths: await deps.files.suggest(query) }),
+      suggestFiles: async (requestId, query) =>
+        this.post({ type: 'fileSuggestions', requestId, paths: await deps.files.suggest(query) }),
       newConversation: () => this.newConversation(),
       openConversation: (id) => this.openConversation(id),
       // The checkpoints refuse a restore while a reply of any chat is writing, or another restore is under way.
-      restoreCheckpoint: async (turnId) => void (await deps.checkpoints?.restore({ conversationId: this.conversation.id, turnId })),
+      restoreCheckpoint: async (turnId) =>
+        void (await deps.checkpoints?.restore({ conversationId: this.conversation.id, turnId })),
       searchHistory: (query) => {
         this.historyQuery = query;
         return this.postHistory();
       },
-      applyCode: async (turnId, blockIndex) => void (await deps.codeApplier.applyFromReply(this.conversation, turnId, blockIndex)),
+      applyCode: async (turnId, blockIndex) =>
+        void (await deps.codeApplier.applyFromReply(this.conversation, turnId, blockIndex)),
       openInstructionFile: (path) => this.meter.openFile(path),
       action: (message) => runChatAction(message, this.chatActionHost()),
     };
@@ -199,7 +231,15 @@ export class ChatController extends Disposable {
 
   private blankConversation(): Conversation {
     const now = Date.now();
-    return { id: newId('c'), title: vscode.l10n.t('New conversation'), model: '', parameters: {}, turns: [], createdAt: now, updatedAt: now };
+    return {
+      id: newId('c'),
+      title: vscode.l10n.t('New conversation'),
+      model: '',
+      parameters: {},
+      turns: [],
+      createdAt: now,
+      updatedAt: now,
+    };
   }
 
   /** The whole conversation to the webview (opened, loaded, or merged with another chat's changes). */
@@ -217,7 +257,10 @@ export class ChatController extends Disposable {
   }
 
   private async postConnection(): Promise<void> {
-    this.post({ type: 'connectionState', state: { baseUrl: readSettings().baseUrl, keySource: await this.deps.apiKeys.source() } });
+    this.post({
+      type: 'connectionState',
+      state: { baseUrl: readSettings().baseUrl, keySource: await this.deps.apiKeys.source() },
+    });
   }
 
   /** Which turns of the open conversation have a checkpoint (they show "Restore files to before this reply"). */

@@ -9,9 +9,17 @@ import type { ChatDeps } from './chatDeps';
 /** workspaceState: the model last picked in this workspace. */
 export const chatModelKey = 'unifiedInference.chat.model';
 
-export function chatModelOptions(deps: Pick<ChatDeps, 'catalog'>): { options: ModelOption[]; loading: boolean; error?: string } {
+export function chatModelOptions(deps: Pick<ChatDeps, 'catalog'>): {
+  options: ModelOption[];
+  loading: boolean;
+  error?: string;
+} {
   const models = deps.catalog.snapshot?.models ?? [];
-  const options = models.map((model): ModelOption => ({ id: model.id, provider: providerOf(model), isChat: categoryOf(model) === 'chat' }));
+  const options = models.map((model): ModelOption => ({
+    id: model.id,
+    provider: providerOf(model),
+    isChat: categoryOf(model) === 'chat',
+  }));
   options.sort((a, b) => Number(b.isChat) - Number(a.isChat) || a.id.localeCompare(b.id));
   const status = deps.catalog.status;
   return { options, loading: status.kind === 'loading', ...(status.kind === 'error' ? { error: status.message } : {}) };

@@ -8,8 +8,18 @@ import { bindChatWebview } from './chatWebview';
 
 const CHAT_PANEL_TYPE = 'unifiedInference.chatPanel';
 
-export async function openChatPanel(extensionUri: vscode.Uri, deps: ChatDeps, log: Log, conversationId?: string): Promise<ChatController> {
-  const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, vscode.l10n.t('Unified Inference Chat'), vscode.ViewColumn.Beside, { retainContextWhenHidden: false });
+export async function openChatPanel(
+  extensionUri: vscode.Uri,
+  deps: ChatDeps,
+  log: Log,
+  conversationId?: string,
+): Promise<ChatController> {
+  const panel = vscode.window.createWebviewPanel(
+    CHAT_PANEL_TYPE,
+    vscode.l10n.t('Unified Inference Chat'),
+    vscode.ViewColumn.Beside,
+    { retainContextWhenHidden: false },
+  );
   panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'unified-inference.svg');
   const controller = new ChatController(deps, false);
   if (conversationId) await controller.handle({ type: 'openConversation', id: conversationId });

@@ -40,7 +40,10 @@ export function chatToolDefinitions(settings: Settings): readonly GatewayTool[] 
  * On but untrusted, they are withheld and the system prompt says why. Asked per reply and per
  * meter estimate: trust can be granted (or the setting changed) between two messages.
  */
-export function workspaceToolsGate(settings: Settings, trusted: boolean): { readonly offered: boolean; readonly withheld: boolean } {
+export function workspaceToolsGate(
+  settings: Settings,
+  trusted: boolean,
+): { readonly offered: boolean; readonly withheld: boolean } {
   return { offered: settings.chat.workspaceTools && trusted, withheld: settings.chat.workspaceTools && !trusted };
 }
 
@@ -51,7 +54,11 @@ export class ChatTools {
   /** Per conversation, most recently used last; bounded in number and each in size (see MAX_BASELINES). */
   private readonly baselines = new Map<string, ExclusionBaseline>();
 
-  constructor(service: WorkspaceFilesService, private readonly approvals: ToolApprovals, checkpoints: CheckpointRecorder) {
+  constructor(
+    service: WorkspaceFilesService,
+    private readonly approvals: ToolApprovals,
+    checkpoints: CheckpointRecorder,
+  ) {
     this.workspace = new WorkspaceTools(service);
     this.edits = new EditTools(service, checkpoints);
   }
@@ -64,7 +71,10 @@ export class ChatTools {
     return {
       definitions: chatToolDefinitions(settings),
       review: (call) => {
-        if (call.name === RUN_COMMAND) return terminal ? this.commands.review(call) : Promise.resolve({ sensitivePaths: [], refusal: 'The terminal tool is off.' });
+        if (call.name === RUN_COMMAND)
+          return terminal
+            ? this.commands.review(call)
+            : Promise.resolve({ sensitivePaths: [], refusal: 'The terminal tool is off.' });
         return isEditTool(call.name) ? this.edits.review(call, baseline) : this.workspace.review(call, baseline);
       },
       needsApproval: (call, review) => {
@@ -73,10 +83,13 @@ export class ChatTools {
         if (isEditTool(call.name) && settings.chat.autoApproveEdits && onceOnly.length === 0) return false;
         return !this.approvals.isAllowed(conversationId, call.name, onceOnly);
       },
-      approve: (call, abort, review) => this.approvals.ask(conversationId, call.id, call.name, abort, onceOnlyPaths(review), review.askEveryTime),
+      approve: (call, abort, review) =>
+        this.approvals.ask(conversationId, call.id, call.name, abort, onceOnlyPaths(review), review.askEveryTime),
       run: (call, abort, review) => {
         if (call.name === RUN_COMMAND) return this.commands.run(review, abort);
-        return isEditTool(call.name) ? this.edits.run(call, review, reply, baseline) : this.workspace.run(call, abort, review, baseline);
+        return isEditTool(call.name)
+          ? this.edits.run(call, review, reply, baseline)
+          : this.workspace.run(call, abort, review, baseline);
       },
     };
   }

@@ -26,7 +26,11 @@ export class ChatViewProvider extends Disposable implements vscode.WebviewViewPr
     super();
     this.controller = this._register(new ChatController(deps));
     this.redact = (value) => deps.apiKeys.redact(value);
-    this._register({ dispose: () => { this.binding?.dispose(); } });
+    this._register({
+      dispose: () => {
+        this.binding?.dispose();
+      },
+    });
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {

@@ -1,16 +1,31 @@
 // Binds one chat webview (the sidebar view's or an editor panel's) to its controller: the secure
 // page, and the webview channel between the two.
 import * as vscode from 'vscode';
-import { outlivesChatState, parseChatToHostMessage, type ChatToHostMessage, type HostToChatMessage } from '../../shared/chatProtocol';
+import {
+  outlivesChatState,
+  parseChatToHostMessage,
+  type ChatToHostMessage,
+  type HostToChatMessage,
+} from '../../shared/chatProtocol';
 import type { Log } from '../log';
 import { WebviewChannel } from '../webview/webviewChannel';
 import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
 import type { ChatController } from './chatController';
 import { errorMessage } from '../../shared/errorMessage';
 
-export function bindChatWebview(webview: vscode.Webview, extensionUri: vscode.Uri, controller: ChatController, log: Log, redact: <T>(value: T) => T): vscode.Disposable {
+export function bindChatWebview(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  controller: ChatController,
+  log: Log,
+  redact: <T>(value: T) => T,
+): vscode.Disposable {
   webview.options = webviewOptions(extensionUri);
-  webview.html = buildWebviewHtml(webview, extensionUri, { title: vscode.l10n.t('Unified Inference Chat'), script: 'chat', styles: ['media/webview.css', 'media/chat.css', 'media/chatMarkdown.css'] });
+  webview.html = buildWebviewHtml(webview, extensionUri, {
+    title: vscode.l10n.t('Unified Inference Chat'),
+    script: 'chat',
+    styles: ['media/webview.css', 'media/chat.css', 'media/chatMarkdown.css'],
+  });
   const channel = new WebviewChannel<ChatToHostMessage, HostToChatMessage>(webview, {
     name: 'chat',
     parse: parseChatToHostMessage,
@@ -19,7 +34,8 @@ export function bindChatWebview(webview: vscode.Webview, extensionUri: vscode.Ur
     log,
     // The controller answers `ready` with its whole state.
     keepAfterReady: outlivesChatState,
-    onError: (error) => void vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference chat: {0}', errorMessage(error))),
+    onError: (error) =>
+      void vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference chat: {0}', errorMessage(error))),
   });
   controller.attach((message) => channel.post(message));
   return channel;

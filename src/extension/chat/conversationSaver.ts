@@ -47,7 +47,9 @@ export class ConversationSaver {
       return outcome;
     } catch (error) {
       this.deps.log.error(`Could not save the conversation: ${errorMessage(error)}`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference could not save the conversation (see the log). It stays open here.'));
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Unified Inference could not save the conversation (see the log). It stays open here.'),
+      );
       return undefined;
     }
   }
@@ -67,21 +69,40 @@ export class ConversationSaver {
     const shown = conversation === this.host.current();
     if (outcome.kind === 'merged') {
       if (shown) this.host.shownChanged();
-      void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" was also changed in another chat view or window; the messages of both are kept.', conversation.title));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          '"{0}" was also changed in another chat view or window; the messages of both are kept.',
+          conversation.title,
+        ),
+      );
     } else if (outcome.kind === 'copied') {
       if (shown) this.host.shownChanged();
-      void vscode.window.showWarningMessage(vscode.l10n.t('"{0}" was rewritten in another chat view or window too, so this version was saved as a copy: "{1}".', conversation.title, outcome.title));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          '"{0}" was rewritten in another chat view or window too, so this version was saved as a copy: "{1}".',
+          conversation.title,
+          outcome.title,
+        ),
+      );
     } else if (outcome.kind === 'deleted' && !this.deleted.has(conversation.id)) {
       // Not brought back by this later save: the user decides.
       this.deleted.add(conversation.id);
       const saveCopy = vscode.l10n.t('Save a Copy');
-      void vscode.window.showWarningMessage(vscode.l10n.t('"{0}" was deleted in another chat view or window. This chat still shows it, unsaved.', conversation.title), saveCopy).then(async (choice) => {
-        if (choice !== saveCopy) return;
-        const copy: Conversation = { ...conversation, id: newId('c') };
-        if (this.host.current() === conversation) this.host.replace(copy);
-        await this.save(copy);
-        await this.host.postHistory();
-      });
+      void vscode.window
+        .showWarningMessage(
+          vscode.l10n.t(
+            '"{0}" was deleted in another chat view or window. This chat still shows it, unsaved.',
+            conversation.title,
+          ),
+          saveCopy,
+        )
+        .then(async (choice) => {
+          if (choice !== saveCopy) return;
+          const copy: Conversation = { ...conversation, id: newId('c') };
+          if (this.host.current() === conversation) this.host.replace(copy);
+          await this.save(copy);
+          await this.host.postHistory();
+        });
     }
   }
 }

@@ -10,7 +10,6 @@ import { newId } from '../../shared/ids';
 /** Attachments beyond this are cut (and marked so): a model's context is finite and costs credits. */
 const MAX_ATTACHMENT_CHARS = 100_000;
 
-
 function capped(text: string): { text: string; truncated?: true } {
   return text.length > MAX_ATTACHMENT_CHARS ? { text: text.slice(0, MAX_ATTACHMENT_CHARS), truncated: true } : { text };
 }
@@ -34,7 +33,13 @@ export function selectionAttachment(editor = vscode.window.activeTextEditor): At
 }
 
 export function documentAttachment(document: vscode.TextDocument): Attachment {
-  return { id: newId('att'), kind: 'file', path: relativePath(document.uri), languageId: document.languageId, ...capped(document.getText()) };
+  return {
+    id: newId('att'),
+    kind: 'file',
+    path: relativePath(document.uri),
+    languageId: document.languageId,
+    ...capped(document.getText()),
+  };
 }
 
 function relativePath(uri: vscode.Uri): string {
@@ -48,8 +53,14 @@ export async function fileAttachment(service: WorkspaceFilesService, path: strin
   if (!resolved.ok) return resolved.message;
   const file = resolved.file;
   // Sent as soon as the message is: a secret would leave without the question a tool call gets.
-  if (file.sensitive.length) return vscode.l10n.t('{0} is a sensitive file (keys, credentials, .env): it is not attached by path. Open it and use Add Active File if you mean to send it.', file.sensitive.join(', '));
-  const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === service.uri(files, file).toString());
+  if (file.sensitive.length)
+    return vscode.l10n.t(
+      '{0} is a sensitive file (keys, credentials, .env): it is not attached by path. Open it and use Add Active File if you mean to send it.',
+      file.sensitive.join(', '),
+    );
+  const open = vscode.workspace.textDocuments.find(
+    (document) => document.uri.toString() === service.uri(files, file).toString(),
+  );
   if (open) return documentAttachment(open); // what the editor shows, unsaved edits included
   // Read no further than an attachment may hold (up to 4 bytes a character).
   const content = await files.read(file, MAX_ATTACHMENT_CHARS * 4).catch(() => undefined);
@@ -58,6 +69,12 @@ export async function fileAttachment(service: WorkspaceFilesService, path: strin
   const text = capped(content.text);
   // Unopened, the file has no language id; its extension labels the code fence just as well.
   const extension = /\.([A-Za-z0-9]{1,10})$/.exec(file.path)?.[1];
-  return { id: newId('att'), kind: 'file', path: file.display, ...(extension ? { languageId: extension.toLowerCase() } : {}), ...text, ...(content.truncated ? { truncated: true } : {}) };
+  return {
+    id: newId('att'),
+    kind: 'file',
+    path: file.display,
+    ...(extension ? { languageId: extension.toLowerCase() } : {}),
+    ...text,
+    ...(content.truncated ? { truncated: true } : {}),
+  };
 }
-

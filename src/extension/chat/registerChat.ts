@@ -10,7 +10,11 @@ import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 const RESEARCH_CONTAINER_ID = 'unifiedInferenceResearch';
 
 /** `lastPanel`: the chat of the editor panel opened last (for the test API; a command's return value would hand it to any extension). */
-export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log): { view: ChatViewProvider; lastPanel: () => ChatController | undefined; disposables: vscode.Disposable[] } {
+export function registerChat(
+  extensionUri: vscode.Uri,
+  deps: ChatDeps,
+  log: Log,
+): { view: ChatViewProvider; lastPanel: () => ChatController | undefined; disposables: vscode.Disposable[] } {
   const view = new ChatViewProvider(extensionUri, deps, log);
   let lastPanel: ChatController | undefined;
   const chat = view.controller;
@@ -22,7 +26,9 @@ export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log)
   };
   const disposables: vscode.Disposable[] = [
     view,
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: false } }),
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, {
+      webviewOptions: { retainContextWhenHidden: false },
+    }),
     vscode.commands.registerCommand('unifiedInference.chat.new', async () => {
       await view.reveal();
       await chat.newConversation();
@@ -42,9 +48,12 @@ export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log)
       // Not returned: any extension can run a command, and the controller reaches the key.
       lastPanel = await openChatPanel(extensionUri, deps, log, id);
     }),
-    vscode.commands.registerCommand('unifiedInference.chat.askAboutSelection', async (_uri?: unknown, editorArg?: vscode.TextEditor) => {
-      if (await addSelection(editorArg)) chat.prefill(vscode.l10n.t('Explain this code.'));
-    }),
+    vscode.commands.registerCommand(
+      'unifiedInference.chat.askAboutSelection',
+      async (_uri?: unknown, editorArg?: vscode.TextEditor) => {
+        if (await addSelection(editorArg)) chat.prefill(vscode.l10n.t('Explain this code.'));
+      },
+    ),
     vscode.commands.registerCommand('unifiedInference.chat.addSelection', () => addSelection()),
     vscode.commands.registerCommand('unifiedInference.chat.addFile', async () => {
       await view.reveal();
@@ -53,7 +62,9 @@ export function registerChat(extensionUri: vscode.Uri, deps: ChatDeps, log: Log)
     vscode.commands.registerCommand('unifiedInference.chat.stop', () => chat.stop()),
     // The chat has a view container of its own (room for the conversation); the research jobs,
     // models and search results are in the other one, a click away from the chat's title bar.
-    vscode.commands.registerCommand('unifiedInference.showResearchAndModels', () => vscode.commands.executeCommand(`workbench.view.extension.${RESEARCH_CONTAINER_ID}`)),
+    vscode.commands.registerCommand('unifiedInference.showResearchAndModels', () =>
+      vscode.commands.executeCommand(`workbench.view.extension.${RESEARCH_CONTAINER_ID}`),
+    ),
   ];
   return { view, lastPanel: () => lastPanel, disposables };
 }

@@ -58,7 +58,13 @@ export class ReplySession {
     while (this.running) await this.running.done;
     if (!text.trim() && this.attachments.pending.length === 0) return;
     const conversation = this.host.conversation();
-    const turn: UserTurn = { role: 'user', id: newId('u'), text, attachments: this.attachments.take(), createdAt: Date.now() };
+    const turn: UserTurn = {
+      role: 'user',
+      id: newId('u'),
+      text,
+      attachments: this.attachments.take(),
+      createdAt: Date.now(),
+    };
     if (conversation.turns.length === 0) {
       conversation.title = titleFromText(text || turn.attachments[0]?.path || '');
       this.host.post({ type: 'title', title: conversation.title });
@@ -115,7 +121,17 @@ export class ReplySession {
   private async reply(): Promise<void> {
     const conversation = this.host.conversation();
     const model = conversation.model || chooseChatModel(this.deps);
-    const reply: AssistantTurn = { role: 'assistant', id: newId('a'), model: model ?? '', content: '', reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: Date.now() };
+    const reply: AssistantTurn = {
+      role: 'assistant',
+      id: newId('a'),
+      model: model ?? '',
+      content: '',
+      reasoning: '',
+      toolSteps: [],
+      status: 'streaming',
+      wire: [],
+      createdAt: Date.now(),
+    };
     const history = turnsToWire(conversation.turns);
     conversation.turns.push(reply);
     if (model && !conversation.model) conversation.model = model;

@@ -34,11 +34,20 @@ export interface ReplyWriterHost {
 }
 
 function isQuotaExhausted(error: unknown): boolean {
-  return error instanceof Error && error.name === 'RateLimitError' && (error as { quotaExhausted?: unknown }).quotaExhausted === true;
+  return (
+    error instanceof Error &&
+    error.name === 'RateLimitError' &&
+    (error as { quotaExhausted?: unknown }).quotaExhausted === true
+  );
 }
 
 /** Everything of a reply's request but the messages, the system prompt and the tools. */
-function replyRequest(model: string, parameters: ChatParameters, settings: Settings, provider: string | undefined): Omit<GatewayAnswerRequest, 'messages' | 'tools' | 'system'> {
+function replyRequest(
+  model: string,
+  parameters: ChatParameters,
+  settings: Settings,
+  provider: string | undefined,
+): Omit<GatewayAnswerRequest, 'messages' | 'tools' | 'system'> {
   return {
     model,
     api: settings.chatApi,
@@ -59,17 +68,31 @@ export class ReplyWriter {
   ) {}
 
   /** Writes `reply` (the conversation's last turn) to the turns before it; never throws. */
-  async write(conversation: Conversation, reply: AssistantTurn, history: readonly WireMessage[], signal: AbortSignal): Promise<void> {
+  async write(
+    conversation: Conversation,
+    reply: AssistantTurn,
+    history: readonly WireMessage[],
+    signal: AbortSignal,
+  ): Promise<void> {
     const setup = this.deps.connection.setup;
     // No address or key: the shared description, as every feature says it.
     const missing = missingSetup(setup);
     const client = setup.client;
     if (missing || !client) {
-      await this.end(conversation, reply, 'error', describeChatError(new SetupRequiredError(missing ?? 'baseUrl'), { baseUrl: setup.baseUrl }));
+      await this.end(
+        conversation,
+        reply,
+        'error',
+        describeChatError(new SetupRequiredError(missing ?? 'baseUrl'), { baseUrl: setup.baseUrl }),
+      );
       return;
     }
     if (!reply.model) {
-      await this.end(conversation, reply, 'error', { kind: 'noModel', message: vscode.l10n.t('No chat model is selected and the model catalog could not be read.'), actions: ['retry', 'openSettings'] });
+      await this.end(conversation, reply, 'error', {
+        kind: 'noModel',
+        message: vscode.l10n.t('No chat model is selected and the model catalog could not be read.'),
+        actions: ['retry', 'openSettings'],
+      });
       return;
     }
 
@@ -90,12 +113,28 @@ export class ReplyWriter {
   }
 
   /** Streams the answer and ends the reply; true when the final save landed. */
-  private async stream(conversation: Conversation, reply: AssistantTurn, history: readonly WireMessage[], client: GatewayClient, journal: ReplyJournal, signal: AbortSignal): Promise<boolean> {
+  private async stream(
+    conversation: Conversation,
+    reply: AssistantTurn,
+    history: readonly WireMessage[],
+    client: GatewayClient,
+    journal: ReplyJournal,
+    signal: AbortSignal,
+  ): Promise<boolean> {
     const settings = readSettings();
-    const batcher = new DeltaBatcher((content, reasoning) => this.host.post({ type: 'replyDelta', id: reply.id, ...(content ? { content } : {}), ...(reasoning ? { reasoning } : {}) }));
+    const batcher = new DeltaBatcher((content, reasoning) =>
+      this.host.post({
+        type: 'replyDelta',
+        id: reply.id,
+        ...(content ? { content } : {}),
+        ...(reasoning ? { reasoning } : {}),
+      }),
+    );
     const parameters = conversation.parameters;
     const gate = workspaceToolsGate(settings, vscode.workspace.isTrusted);
-    const tools = gate.offered ? this.tools.forReply({ conversationId: conversation.id, turnId: reply.id }, settings) : undefined;
+    const tools = gate.offered
+      ? this.tools.forReply({ conversationId: conversation.id, turnId: reply.id }, settings)
+      : undefined;
     const turnsBefore = conversation.turns.slice(0, conversation.turns.indexOf(reply));
     const request = replyRequest(reply.model, parameters, settings, this.providerOf(reply.model));
     try {
@@ -103,7 +142,10 @@ export class ReplyWriter {
       const { system, keeper } = await prepareReplyContext({
         deps: this.deps,
         client,
-        system: { ...(parameters.systemPrompt ? { conversationPrompt: parameters.systemPrompt } : {}), toolsWithheld: gate.withheld },
+        system: {
+          ...(parameters.systemPrompt ? { conversationPrompt: parameters.systemPrompt } : {}),
+          toolsWithheld: gate.withheld,
+        },
         turns: turnsBefore,
         reply,
         post: (message) => this.host.post(message),
@@ -144,14 +186,27 @@ export class ReplyWriter {
   /** The error card of a failed reply (out of credits: when they return, read from /quota if no reading is at hand). */
   private async describeFailure(error: unknown, reply: AssistantTurn): Promise<ChatErrorInfo> {
     this.deps.connection.reportFailure(error, true); // the reply's error card shows it, with its fix
-    this.deps.log.warn(`Chat reply with ${reply.model} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
-    const reset = lastReading(this.deps.credits.state)?.reset ?? (isQuotaExhausted(error) ? await this.deps.credits.resetTime() : undefined);
+    this.deps.log.warn(
+      `Chat reply with ${reply.model} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+    );
+    const reset =
+      lastReading(this.deps.credits.state)?.reset ??
+      (isQuotaExhausted(error) ? await this.deps.credits.resetTime() : undefined);
     const setup = this.deps.connection.setup;
-    return describeChatError(error, { baseUrl: setup.baseUrl, connection: diagnosisContext(setup), ...(reset ? { reset } : {}) });
+    return describeChatError(error, {
+      baseUrl: setup.baseUrl,
+      connection: diagnosisContext(setup),
+      ...(reset ? { reset } : {}),
+    });
   }
 
   /** Marks the reply ended, tells the webview, saves the conversation; true when the save landed. */
-  private async end(conversation: Conversation, reply: AssistantTurn, status: ReplyStatus, error?: ChatErrorInfo): Promise<boolean> {
+  private async end(
+    conversation: Conversation,
+    reply: AssistantTurn,
+    status: ReplyStatus,
+    error?: ChatErrorInfo,
+  ): Promise<boolean> {
     reply.status = status;
     if (error) reply.error = error;
     this.host.post({
@@ -187,7 +242,8 @@ export class ReplyWriter {
     void measured.then(async (spent) => {
       if (!spent) {
         // "cost pending" must not stay on screen when no cost could be told after all.
-        if (toldPending) this.host.post({ type: 'replyCost', id: reply.id, cost: { credits: 0, estimate: false, state: 'unknown' } });
+        if (toldPending)
+          this.host.post({ type: 'replyCost', id: reply.id, cost: { credits: 0, estimate: false, state: 'unknown' } });
         return;
       }
       reply.cost = spent;

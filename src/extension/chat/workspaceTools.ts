@@ -10,7 +10,12 @@ import type { WorkspaceFile } from '../../core/workspaceFiles/workspaceFile';
 import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import type { GatewayTool } from '../../core/answers/gatewayAnswer';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
-import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolOutcome, type ToolReview } from '../../core/answers/toolHost';
+import {
+  NOTHING_SENSITIVE,
+  type ToolCallRequest,
+  type ToolOutcome,
+  type ToolReview,
+} from '../../core/answers/toolHost';
 
 const MAX_READ_BYTES = 200_000;
 const MAX_LISTED = 500;
@@ -22,17 +27,27 @@ export const WORKSPACE_TOOLS: readonly GatewayTool[] = [
   {
     name: 'read_file',
     description: `Read a text file of the open workspace. Returns its content (at most the first ${MAX_READ_BYTES} bytes). Files excluded by the user's settings or .gitignore are not readable; sensitive files (keys, credentials, .env) need the user's approval each time.`,
-    inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'Workspace-relative path, e.g. src/index.ts' } }, required: ['path'] },
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string', description: 'Workspace-relative path, e.g. src/index.ts' } },
+      required: ['path'],
+    },
   },
   {
     name: 'list_files',
-    description: 'List files of the open workspace matching a glob pattern (default: all files). Excluded, .gitignored and sensitive files are left out.',
+    description:
+      'List files of the open workspace matching a glob pattern (default: all files). Excluded, .gitignored and sensitive files are left out.',
     inputSchema: { type: 'object', properties: { pattern: { type: 'string', description: 'Glob, e.g. src/**/*.ts' } } },
   },
   {
     name: 'search_files',
-    description: 'Search the text files of the open workspace for a string (case-insensitive). Returns path:line: text for each match. Excluded, .gitignored and sensitive files are not searched.',
-    inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'Text to find' } }, required: ['query'] },
+    description:
+      'Search the text files of the open workspace for a string (case-insensitive). Returns path:line: text for each match. Excluded, .gitignored and sensitive files are not searched.',
+    inputSchema: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'Text to find' } },
+      required: ['query'],
+    },
   },
 ];
 
@@ -56,7 +71,12 @@ export class WorkspaceTools {
     }
   }
 
-  async run(call: ToolCallRequest, signal: AbortSignal, review: ToolReview = NOTHING_SENSITIVE, baseline?: ExclusionBaseline): Promise<ToolOutcome> {
+  async run(
+    call: ToolCallRequest,
+    signal: AbortSignal,
+    review: ToolReview = NOTHING_SENSITIVE,
+    baseline?: ExclusionBaseline,
+  ): Promise<ToolOutcome> {
     const files = await this.service.open(baseline);
     switch (call.name) {
       case 'read_file':
@@ -75,10 +95,17 @@ async function similarPaths(files: WorkspaceFiles, path: string): Promise<string
   const base = (path.split('/').pop() ?? '').toLowerCase().split('.')[0] ?? '';
   if (!base) return [];
   const { files: listed } = await files.list({ limit: 5_000 });
-  return listed.map((file) => file.display).filter((p) => p.toLowerCase().includes(base)).slice(0, 5);
+  return listed
+    .map((file) => file.display)
+    .filter((p) => p.toLowerCase().includes(base))
+    .slice(0, 5);
 }
 
-async function readFileTool(files: WorkspaceFiles, input: Record<string, unknown>, review: ToolReview): Promise<ToolOutcome> {
+async function readFileTool(
+  files: WorkspaceFiles,
+  input: Record<string, unknown>,
+  review: ToolReview,
+): Promise<ToolOutcome> {
   const path = typeof input.path === 'string' ? input.path : '';
   const resolved = await files.resolve(path);
   if (!resolved.ok) {
@@ -89,25 +116,46 @@ async function readFileTool(files: WorkspaceFiles, input: Record<string, unknown
   // The approval named what was sensitive when it was asked; a file that became sensitive since
   // (a link swapped, a setting added) was not shown to the user.
   const unapproved = file.sensitive.filter((p) => !review.sensitivePaths.includes(p));
-  if (unapproved.length) return { content: `${unapproved.join(', ')} is sensitive and was not approved for reading; ask again.`, isError: true };
+  if (unapproved.length)
+    return {
+      content: `${unapproved.join(', ')} is sensitive and was not approved for reading; ask again.`,
+      isError: true,
+    };
   const content = await files.read(file, MAX_READ_BYTES);
-  if (content.kind === 'binary') return { content: `${file.display} is a binary file (${content.size} bytes).`, isError: true };
-  const note = content.truncated ? `\n[showing the first ${content.bytesRead} of ${content.size} bytes: the file is larger than the ${MAX_READ_BYTES}-byte cap]` : '';
+  if (content.kind === 'binary')
+    return { content: `${file.display} is a binary file (${content.size} bytes).`, isError: true };
+  const note = content.truncated
+    ? `\n[showing the first ${content.bytesRead} of ${content.size} bytes: the file is larger than the ${MAX_READ_BYTES}-byte cap]`
+    : '';
   return { content: content.text + note };
 }
 
-async function listFilesTool(files: WorkspaceFiles, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
+async function listFilesTool(
+  files: WorkspaceFiles,
+  input: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<ToolOutcome> {
   const pattern = typeof input.pattern === 'string' && input.pattern.trim() ? input.pattern.trim() : '**/*';
   // A refused pattern would match nothing: say so rather than walk the folders for no file.
-  if (!globMachine(pattern)) return { content: `The pattern cannot be used: at most ${MAX_GLOB_LENGTH} characters, braces nested at most ${MAX_BRACE_DEPTH} deep, ranges such as [a-z] in order.`, isError: true };
+  if (!globMachine(pattern))
+    return {
+      content: `The pattern cannot be used: at most ${MAX_GLOB_LENGTH} characters, braces nested at most ${MAX_BRACE_DEPTH} deep, ranges such as [a-z] in order.`,
+      isError: true,
+    };
   const listing = await files.list({ include: pattern, limit: MAX_LISTED, signal });
   const paths = listing.files.map((file) => file.display).sort();
-  const notes = (listing.truncated ? `\n[more than ${MAX_LISTED} files; narrow the pattern]` : '') + sensitiveNote(listing.sensitiveLeftOut);
+  const notes =
+    (listing.truncated ? `\n[more than ${MAX_LISTED} files; narrow the pattern]` : '') +
+    sensitiveNote(listing.sensitiveLeftOut);
   if (paths.length === 0) return { content: `No files match ${pattern}.${notes}` };
   return { content: paths.join('\n') + notes };
 }
 
-async function searchFilesTool(files: WorkspaceFiles, input: Record<string, unknown>, signal: AbortSignal): Promise<ToolOutcome> {
+async function searchFilesTool(
+  files: WorkspaceFiles,
+  input: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<ToolOutcome> {
   const query = typeof input.query === 'string' ? input.query.trim() : '';
   if (!query) return { content: 'An empty query finds nothing.', isError: true };
   const needle = query.toLowerCase();
@@ -125,10 +173,13 @@ async function searchFilesTool(files: WorkspaceFiles, input: Record<string, unkn
       if (line.toLowerCase().includes(needle)) matches.push(`${file.display}:${i + 1}: ${line.trim().slice(0, 200)}`);
     }
   }
-  const notes = (matches.length >= MAX_MATCHES ? `\n[stopped at ${MAX_MATCHES} matches]` : '')
-    + (listing.truncated ? `\n[only the first ${MAX_SEARCHED_FILES} files were searched]` : '')
-    + (partial ? `\n[${plural(partial, 'file')} larger than ${MAX_SEARCH_FILE_BYTES} bytes: only their start was searched]` : '')
-    + sensitiveNote(listing.sensitiveLeftOut);
+  const notes =
+    (matches.length >= MAX_MATCHES ? `\n[stopped at ${MAX_MATCHES} matches]` : '') +
+    (listing.truncated ? `\n[only the first ${MAX_SEARCHED_FILES} files were searched]` : '') +
+    (partial
+      ? `\n[${plural(partial, 'file')} larger than ${MAX_SEARCH_FILE_BYTES} bytes: only their start was searched]`
+      : '') +
+    sensitiveNote(listing.sensitiveLeftOut);
   if (matches.length === 0) return { content: `No matches for "${query}".${notes}` };
   return { content: matches.join('\n') + notes };
 }

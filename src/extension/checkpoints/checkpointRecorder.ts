@@ -29,7 +29,10 @@ export type CheckpointRefusal = 'tooLarge' | 'outside' | 'notAFile' | 'storage';
 /** Why a file could not be kept; the message is written for the user (and the model) to read. */
 export class CheckpointRefusedError extends Error {
   override readonly name = 'CheckpointRefusedError';
-  constructor(readonly reason: CheckpointRefusal, message: string) {
+  constructor(
+    readonly reason: CheckpointRefusal,
+    message: string,
+  ) {
     super(message);
   }
 }

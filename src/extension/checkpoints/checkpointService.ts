@@ -3,9 +3,26 @@
 // "Restore files to before this reply", and keeps the storage under its budget.
 import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
-import { CheckpointCorruptError, CheckpointStore, sha256, type PreImageSource, type PruneReport } from '../../core/checkpoints/checkpointStore';
-import { changingItems, planRestore, type CurrentState, type PlanFile, type RestorePlan } from '../../core/checkpoints/restorePlan';
-import { fileKey, type CheckpointFile, type CheckpointFileRef, type CheckpointManifest } from '../../core/checkpoints/checkpointManifest';
+import {
+  CheckpointCorruptError,
+  CheckpointStore,
+  sha256,
+  type PreImageSource,
+  type PruneReport,
+} from '../../core/checkpoints/checkpointStore';
+import {
+  changingItems,
+  planRestore,
+  type CurrentState,
+  type PlanFile,
+  type RestorePlan,
+} from '../../core/checkpoints/restorePlan';
+import {
+  fileKey,
+  type CheckpointFile,
+  type CheckpointFileRef,
+  type CheckpointManifest,
+} from '../../core/checkpoints/checkpointManifest';
 import { restoreDrift, type PlannedRestore, type RestoreDrift } from '../../core/checkpoints/restoreDrift';
 import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import { readSettings } from '../config';
@@ -95,7 +112,10 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
       if (error instanceof CheckpointRefusedError) throw error;
       const message = errorMessage(error);
       this.log.error(`Checkpoint of reply ${reply.turnId} could not be written: ${message}`);
-      throw new CheckpointRefusedError('storage', `The checkpoint could not be written (${message}), so the change was not made.`);
+      throw new CheckpointRefusedError(
+        'storage',
+        `The checkpoint could not be written (${message}), so the change was not made.`,
+      );
     }
     if (result.added === 0) return;
     this.lastReply = reply;
@@ -114,7 +134,13 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
       if (!place) continue;
       const bytes = await readFileNow(uri, place.path, false).catch(() => undefined);
       if (bytes === undefined) continue;
-      states.push({ ...place, after: bytes === 'absent' ? ({ kind: 'absent' } as const) : ({ kind: 'file', hash: sha256(bytes), size: bytes.byteLength } as const) });
+      states.push({
+        ...place,
+        after:
+          bytes === 'absent'
+            ? ({ kind: 'absent' } as const)
+            : ({ kind: 'file', hash: sha256(bytes), size: bytes.byteLength } as const),
+      });
     }
     await this.store.recordAfter(reply, states);
   }
@@ -132,12 +158,21 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
   async prepareRestore(reply: ReplyRef): Promise<PreparedRestore> {
     const all = await this.store.listConversation(reply.conversationId);
     const target = all.find(({ turnId }) => turnId === reply.turnId);
-    if (!target) throw new CheckpointUnusableError('This reply has no checkpoint (it may have been removed to keep the storage budget).');
-    if (!target.parse.ok) throw new CheckpointUnusableError(`The checkpoint of this reply is damaged (manifest.json: ${target.parse.problem}). Nothing was changed.`);
+    if (!target)
+      throw new CheckpointUnusableError(
+        'This reply has no checkpoint (it may have been removed to keep the storage budget).',
+      );
+    if (!target.parse.ok)
+      throw new CheckpointUnusableError(
+        `The checkpoint of this reply is damaged (manifest.json: ${target.parse.problem}). Nothing was changed.`,
+      );
     const seq = target.parse.manifest.seq;
     const manifests: CheckpointManifest[] = [];
     for (const { turnId, parse } of all) {
-      if (!parse.ok) throw new CheckpointUnusableError(`The checkpoint of a reply of this conversation (${turnId}) is damaged (manifest.json: ${parse.problem}), so the conversation cannot be restored to a point in time. Nothing was changed.`);
+      if (!parse.ok)
+        throw new CheckpointUnusableError(
+          `The checkpoint of a reply of this conversation (${turnId}) is damaged (manifest.json: ${parse.problem}), so the conversation cannot be restored to a point in time. Nothing was changed.`,
+        );
       if (parse.manifest.seq >= seq) manifests.push(parse.manifest);
     }
     const files = await this.workspaceFiles.open();
@@ -173,7 +208,10 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
         }
       }
     }
-    const canonical = manifests.map((manifest) => ({ ...manifest, files: manifest.files.map((file): CheckpointFile => ({ ...file, ...resolved.get(fileKey(file)) })) }));
+    const canonical = manifests.map((manifest) => ({
+      ...manifest,
+      files: manifest.files.map((file): CheckpointFile => ({ ...file, ...resolved.get(fileKey(file)) })),
+    }));
     const plan = planRestore(canonical, (file: PlanFile) => states.get(fileKey(file)) ?? 'not found');
     const contents = new Map<string, Uint8Array>();
     for (const item of changingItems(plan)) {
@@ -181,7 +219,10 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
       try {
         contents.set(item.before.hash, await this.store.readBlob(item.before.hash));
       } catch (error) {
-        if (error instanceof CheckpointCorruptError) throw new CheckpointUnusableError(vscode.l10n.t('{0} cannot be restored: {1} Nothing was changed.', item.path, error.message));
+        if (error instanceof CheckpointCorruptError)
+          throw new CheckpointUnusableError(
+            vscode.l10n.t('{0} cannot be restored: {1} Nothing was changed.', item.path, error.message),
+          );
         throw error;
       }
     }
@@ -205,7 +246,9 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
     const fresh = await this.prepareRestore(prepared.reply);
     const drift = restoreDrift(prepared, fresh);
     if (drift) {
-      this.log.info(`Checkpoints: restore of reply ${prepared.reply.turnId} not applied: ${drift.files.length} file(s) changed while its preview was open${drift.checkpoints ? ', and the checkpoints to undo changed' : ''}; shown again.`);
+      this.log.info(
+        `Checkpoints: restore of reply ${prepared.reply.turnId} not applied: ${drift.files.length} file(s) changed while its preview was open${drift.checkpoints ? ', and the checkpoints to undo changed' : ''}; shown again.`,
+      );
       throw new RestoreOutdatedError({ ...fresh, drift });
     }
     const edit = new vscode.WorkspaceEdit();
@@ -226,11 +269,17 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
       }
     }
     if (items.length === 0) return 0;
-    if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false }))) throw new Error(vscode.l10n.t('VS Code did not apply the restore (a file may be read-only or locked). Nothing was changed.'));
+    if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false })))
+      throw new Error(
+        vscode.l10n.t('VS Code did not apply the restore (a file may be read-only or locked). Nothing was changed.'),
+      );
     // An editor that held unsaved text of a restored file now holds the restored text: saved, so disk and editor agree.
     const keys = new Set(touched.map((uri) => uri.toString()));
-    for (const document of vscode.workspace.textDocuments) if (document.isDirty && keys.has(document.uri.toString())) await document.save();
-    this.log.info(`Checkpoints: restored ${items.length} file(s) to before reply ${prepared.reply.turnId} of conversation ${prepared.reply.conversationId} (${prepared.plan.checkpoints} checkpoint(s) undone${prepared.plan.skipped.length ? `; skipped: ${prepared.plan.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')}` : ''}).`);
+    for (const document of vscode.workspace.textDocuments)
+      if (document.isDirty && keys.has(document.uri.toString())) await document.save();
+    this.log.info(
+      `Checkpoints: restored ${items.length} file(s) to before reply ${prepared.reply.turnId} of conversation ${prepared.reply.conversationId} (${prepared.plan.checkpoints} checkpoint(s) undone${prepared.plan.skipped.length ? `; skipped: ${prepared.plan.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')}` : ''}).`,
+    );
     return items.length;
   }
 
@@ -244,12 +293,15 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
           maxBytes: this.maxBytes(),
           graceMs: ORPHAN_GRACE_MS,
           ...(live ? { liveConversations: live } : {}),
-          keep: (reply) => last !== undefined && reply.conversationId === last.conversationId && reply.turnId === last.turnId,
+          keep: (reply) =>
+            last !== undefined && reply.conversationId === last.conversationId && reply.turnId === last.turnId,
         });
         this.approxBytes = report.bytesAfter;
         if (report.remove.length || report.blobsSwept) {
           const deleted = report.remove.filter((r) => r.reason === 'deletedConversation').length;
-          this.log.info(`Checkpoints: removed ${deleted} of deleted conversations and ${report.remove.length - deleted} over the ${readSettings().checkpoints.maxStorageMB} MB budget (oldest first), ${report.blobsSwept} unreferenced content file(s); ${mb(report.bytesBefore)} → ${mb(report.bytesAfter)}.`);
+          this.log.info(
+            `Checkpoints: removed ${deleted} of deleted conversations and ${report.remove.length - deleted} over the ${readSettings().checkpoints.maxStorageMB} MB budget (oldest first), ${report.blobsSwept} unreferenced content file(s); ${mb(report.bytesBefore)} → ${mb(report.bytesAfter)}.`,
+          );
         }
         return report;
       } catch (error) {
@@ -267,9 +319,17 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
   }
 
   private async place(files: WorkspaceFiles, uri: vscode.Uri): Promise<CheckpointFileRef & { folderId: string }> {
-    if (uri.scheme !== 'file') throw new CheckpointRefusedError('notAFile', `${uri.toString()} is not a file on disk: checkpoints keep files of the workspace folders only, so the change was not made.`);
+    if (uri.scheme !== 'file')
+      throw new CheckpointRefusedError(
+        'notAFile',
+        `${uri.toString()} is not a file on disk: checkpoints keep files of the workspace folders only, so the change was not made.`,
+      );
     const placed = await files.place(uri.fsPath);
-    if (!placed.ok) throw new CheckpointRefusedError('outside', `${placed.message} Checkpoints keep files of the workspace folders only, so the change was not made.`);
+    if (!placed.ok)
+      throw new CheckpointRefusedError(
+        'outside',
+        `${placed.message} Checkpoints keep files of the workspace folders only, so the change was not made.`,
+      );
     return { folder: placed.folder.name, folderId: placed.folderId, path: placed.path };
   }
 }

@@ -8,7 +8,12 @@ import type { Log } from '../log';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { CHECKPOINT_SCHEME, CheckpointContentProvider } from './checkpointContent';
 import type { CheckpointRecorder, ReplyRef } from './checkpointRecorder';
-import { CheckpointService, CheckpointUnusableError, RestoreOutdatedError, type PreparedRestore } from './checkpointService';
+import {
+  CheckpointService,
+  CheckpointUnusableError,
+  RestoreOutdatedError,
+  type PreparedRestore,
+} from './checkpointService';
 import { confirmRestore } from './restorePreview';
 import { changingItems } from '../../core/checkpoints/restorePlan';
 import { errorMessage } from '../../shared/errorMessage';
@@ -31,7 +36,10 @@ export interface ChatCheckpoints {
 export interface Checkpoints extends ChatCheckpoints {
   readonly service: CheckpointService;
   /** `confirm` instead of the preview (tests). */
-  restore(reply: ReplyRef, confirm?: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean>): Promise<RestoreOutcome>;
+  restore(
+    reply: ReplyRef,
+    confirm?: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean>,
+  ): Promise<RestoreOutcome>;
   readonly disposables: vscode.Disposable[];
 }
 
@@ -39,7 +47,11 @@ export interface Checkpoints extends ChatCheckpoints {
 function checkpointRoot(context: Pick<vscode.ExtensionContext, 'storageUri' | 'globalStorageUri'>): string {
   if (context.storageUri) return vscode.Uri.joinPath(context.storageUri, 'checkpoints').fsPath;
   const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString()).join('\n');
-  return vscode.Uri.joinPath(context.globalStorageUri, 'checkpoints', createHash('sha256').update(folders).digest('hex').slice(0, 16)).fsPath;
+  return vscode.Uri.joinPath(
+    context.globalStorageUri,
+    'checkpoints',
+    createHash('sha256').update(folders).digest('hex').slice(0, 16),
+  ).fsPath;
 }
 
 /**
@@ -48,7 +60,12 @@ function checkpointRoot(context: Pick<vscode.ExtensionContext, 'storageUri' | 'g
  * claim), and when files change while the preview is open, nothing is written: the preview shows
  * again, saying what changed.
  */
-export async function restoreToBefore(service: CheckpointService, reply: ReplyRef, log: Log, confirm: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean> = confirmRestore): Promise<RestoreOutcome> {
+export async function restoreToBefore(
+  service: CheckpointService,
+  reply: ReplyRef,
+  log: Log,
+  confirm: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean> = confirmRestore,
+): Promise<RestoreOutcome> {
   const release = service.restoreGuard.claim(vscode.l10n);
   if (typeof release === 'string') {
     void vscode.window.showInformationMessage(release);
@@ -61,26 +78,47 @@ export async function restoreToBefore(service: CheckpointService, reply: ReplyRe
   }
 }
 
-async function restoreClaimed(service: CheckpointService, reply: ReplyRef, log: Log, confirm: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean>): Promise<RestoreOutcome> {
+async function restoreClaimed(
+  service: CheckpointService,
+  reply: ReplyRef,
+  log: Log,
+  confirm: (prepared: PreparedRestore, laterReplies: number) => Promise<boolean>,
+): Promise<RestoreOutcome> {
   let prepared: PreparedRestore;
   try {
     prepared = await service.prepareRestore(reply);
   } catch (error) {
     const message = errorMessage(error);
     log.warn(`Checkpoints: restore of reply ${reply.turnId} refused: ${message}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Cannot restore the files: {0}', message), ...(error instanceof CheckpointUnusableError ? [] : [vscode.l10n.t('Show Log')])).then((choice) => choice && log.show());
+    void vscode.window
+      .showErrorMessage(
+        vscode.l10n.t('Cannot restore the files: {0}', message),
+        ...(error instanceof CheckpointUnusableError ? [] : [vscode.l10n.t('Show Log')]),
+      )
+      .then((choice) => choice && log.show());
     return 'failed';
   }
   for (;;) {
     if (changingItems(prepared.plan).length === 0) {
       const skipped = prepared.plan.skipped.map((s) => `${s.path} (${s.reason})`).join(', ');
-      void vscode.window.showInformationMessage(skipped ? vscode.l10n.t('Nothing to restore: the other files are already as before this reply. Not restorable: {0}.', skipped) : vscode.l10n.t('The files are already as they were before this reply.'));
+      void vscode.window.showInformationMessage(
+        skipped
+          ? vscode.l10n.t(
+              'Nothing to restore: the other files are already as before this reply. Not restorable: {0}.',
+              skipped,
+            )
+          : vscode.l10n.t('The files are already as they were before this reply.'),
+      );
       return 'nothingToDo';
     }
     if (!(await confirm(prepared, prepared.plan.checkpoints - 1))) return 'cancelled';
     try {
       const count = await service.applyRestore(prepared);
-      void vscode.window.showInformationMessage(count === 1 ? vscode.l10n.t('Restored 1 file to before the reply.') : vscode.l10n.t('Restored {0} files to before the reply.', count));
+      void vscode.window.showInformationMessage(
+        count === 1
+          ? vscode.l10n.t('Restored 1 file to before the reply.')
+          : vscode.l10n.t('Restored {0} files to before the reply.', count),
+      );
       return 'restored';
     } catch (error) {
       // Files changed while the preview was open: nothing was written; the preview shows the restore as it stands now.
@@ -103,8 +141,19 @@ export function createCheckpoints(options: {
   readonly log: Log;
   readonly conversationIds: () => Promise<ReadonlySet<string>>;
 }): Checkpoints {
-  const service = new CheckpointService(checkpointRoot(options.context), options.workspaceFiles, options.log, options.conversationIds);
-  const disposables: vscode.Disposable[] = [service, vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, new CheckpointContentProvider(service.store))];
+  const service = new CheckpointService(
+    checkpointRoot(options.context),
+    options.workspaceFiles,
+    options.log,
+    options.conversationIds,
+  );
+  const disposables: vscode.Disposable[] = [
+    service,
+    vscode.workspace.registerTextDocumentContentProvider(
+      CHECKPOINT_SCHEME,
+      new CheckpointContentProvider(service.store),
+    ),
+  ];
   void service.prune();
   return {
     service,

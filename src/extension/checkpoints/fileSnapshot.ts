@@ -15,7 +15,10 @@ function openDirtyDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
 const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function tooLarge(path: string, size: number): CheckpointRefusedError {
-  return new CheckpointRefusedError('tooLarge', `${path} is ${megabytes(size)}: checkpoints keep files up to ${megabytes(MAX_SNAPSHOT_BYTES)}, so a change to it could not be undone and was not made.`);
+  return new CheckpointRefusedError(
+    'tooLarge',
+    `${path} is ${megabytes(size)}: checkpoints keep files up to ${megabytes(MAX_SNAPSHOT_BYTES)}, so a change to it could not be undone and was not made.`,
+  );
 }
 
 /**
@@ -34,9 +37,13 @@ export async function readFileNow(uri: vscode.Uri, shownPath: string, limit: boo
     info = await fs.stat(uri.fsPath);
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return 'absent';
-    throw new CheckpointRefusedError('storage', `${shownPath} could not be read for its checkpoint (${errorMessage(error)}).`);
+    throw new CheckpointRefusedError(
+      'storage',
+      `${shownPath} could not be read for its checkpoint (${errorMessage(error)}).`,
+    );
   }
-  if (!info.isFile()) throw new CheckpointRefusedError('notAFile', `${shownPath} is not a file: a checkpoint keeps files only.`);
+  if (!info.isFile())
+    throw new CheckpointRefusedError('notAFile', `${shownPath} is not a file: a checkpoint keeps files only.`);
   if (limit && info.size > MAX_SNAPSHOT_BYTES) throw tooLarge(shownPath, info.size);
   return new Uint8Array(await fs.readFile(uri.fsPath));
 }

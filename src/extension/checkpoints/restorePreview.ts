@@ -12,11 +12,16 @@ import { checkpointContentUri } from './checkpointContent';
 
 function actionText(action: PlanItem['action']): string {
   switch (action) {
-    case 'rewrite': return vscode.l10n.t('restore its content');
-    case 'delete': return vscode.l10n.t('delete (the reply created it)');
-    case 'recreate': return vscode.l10n.t('recreate (the reply deleted it)');
-    case 'moveBack': return vscode.l10n.t('move back');
-    case 'unchanged': return vscode.l10n.t('already as before');
+    case 'rewrite':
+      return vscode.l10n.t('restore its content');
+    case 'delete':
+      return vscode.l10n.t('delete (the reply created it)');
+    case 'recreate':
+      return vscode.l10n.t('recreate (the reply deleted it)');
+    case 'moveBack':
+      return vscode.l10n.t('move back');
+    case 'unchanged':
+      return vscode.l10n.t('already as before');
   }
 }
 
@@ -24,11 +29,23 @@ interface FileItem extends vscode.QuickPickItem {
   readonly item: PlanItem;
 }
 
-const diffButton = (): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('diff'), tooltip: vscode.l10n.t('Show Diff') });
+const diffButton = (): vscode.QuickInputButton => ({
+  iconPath: new vscode.ThemeIcon('diff'),
+  tooltip: vscode.l10n.t('Show Diff'),
+});
 
 function describe(prepared: PreparedRestore, item: PlanItem, drifted: ReadonlySet<string>): string {
-  const action = item.action === 'moveBack' && item.from ? vscode.l10n.t('move back from {0}', restoreLabel(prepared, item.from)) : actionText(item.action);
-  const notes = [action, item.changedSince ? vscode.l10n.t('changed since the reply') : '', drifted.has(fileKey(item)) || (item.from && drifted.has(fileKey(item.from))) ? vscode.l10n.t('changed while this preview was open') : ''];
+  const action =
+    item.action === 'moveBack' && item.from
+      ? vscode.l10n.t('move back from {0}', restoreLabel(prepared, item.from))
+      : actionText(item.action);
+  const notes = [
+    action,
+    item.changedSince ? vscode.l10n.t('changed since the reply') : '',
+    drifted.has(fileKey(item)) || (item.from && drifted.has(fileKey(item.from)))
+      ? vscode.l10n.t('changed while this preview was open')
+      : '',
+  ];
   return notes.filter(Boolean).join(' · ');
 }
 
@@ -37,7 +54,13 @@ async function showRestoreDiff(prepared: PreparedRestore, item: PlanItem): Promi
   const current = prepared.uris.get(fileKey(item.from ?? item));
   const before = checkpointContentUri(item.path, item.before.kind === 'file' ? item.before.hash : undefined);
   const left = current && item.action !== 'recreate' ? current : checkpointContentUri(item.path, undefined);
-  await vscode.commands.executeCommand('vscode.diff', left, before, vscode.l10n.t('{0} (now ↔ before the reply)', restoreLabel(prepared, item)), { preview: true, preserveFocus: true });
+  await vscode.commands.executeCommand(
+    'vscode.diff',
+    left,
+    before,
+    vscode.l10n.t('{0} (now ↔ before the reply)', restoreLabel(prepared, item)),
+    { preview: true, preserveFocus: true },
+  );
 }
 
 /** Resolves true when the user chose Restore; false when they closed the preview. */
@@ -45,27 +68,48 @@ export function confirmRestore(prepared: PreparedRestore, laterReplies: number):
   const changing = changingItems(prepared.plan);
   const unchanged = prepared.plan.items.length - changing.length;
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
-  pick.title = prepared.drift ? vscode.l10n.t('Restore files to before this reply (files changed: check again)') : vscode.l10n.t('Restore files to before this reply');
-  pick.placeholder = laterReplies > 1
-    ? vscode.l10n.t('Files go back to how they were before this reply: its changes and those of the {0} later replies are undone.', laterReplies)
-    : laterReplies === 1
-      ? vscode.l10n.t('Files go back to how they were before this reply: its changes and those of the 1 later reply are undone.')
-      : vscode.l10n.t('Files go back to how they were before this reply. Pick a file to see its diff.');
+  pick.title = prepared.drift
+    ? vscode.l10n.t('Restore files to before this reply (files changed: check again)')
+    : vscode.l10n.t('Restore files to before this reply');
+  pick.placeholder =
+    laterReplies > 1
+      ? vscode.l10n.t(
+          'Files go back to how they were before this reply: its changes and those of the {0} later replies are undone.',
+          laterReplies,
+        )
+      : laterReplies === 1
+        ? vscode.l10n.t(
+            'Files go back to how they were before this reply: its changes and those of the 1 later reply are undone.',
+          )
+        : vscode.l10n.t('Files go back to how they were before this reply. Pick a file to see its diff.');
   pick.ignoreFocusOut = true; // a diff opened from here must not close it
   pick.matchOnDescription = true;
   const restoreItem: vscode.QuickPickItem = {
     label: `$(discard) ${changing.length === 1 ? vscode.l10n.t('Restore 1 file') : vscode.l10n.t('Restore {0} files', changing.length)}`,
     detail: [
-      changing.some((i) => i.changedSince) ? vscode.l10n.t('Files changed since the reply are restored too (your later edits to them are undone).') : '',
+      changing.some((i) => i.changedSince)
+        ? vscode.l10n.t('Files changed since the reply are restored too (your later edits to them are undone).')
+        : '',
       unchanged ? vscode.l10n.t('{0} already as before.', unchanged) : '',
       vscode.l10n.t('The checkpoint is kept: restoring again is harmless.'),
-    ].filter(Boolean).join(' '),
+    ]
+      .filter(Boolean)
+      .join(' '),
     alwaysShow: true,
   };
   const drifted = new Set(prepared.drift?.files.map(fileKey) ?? []);
   // Before anything else: the list below is not the one the user confirmed a moment ago.
   const driftItem: vscode.QuickPickItem[] = prepared.drift
-    ? [{ label: `$(warning) ${vscode.l10n.t('Files changed while the preview was open: nothing was restored yet')}`, detail: vscode.l10n.t('{0}. The list below is the restore as it stands now.', describeDrift(prepared.drift, (file) => restoreLabel(prepared, file))), alwaysShow: true }]
+    ? [
+        {
+          label: `$(warning) ${vscode.l10n.t('Files changed while the preview was open: nothing was restored yet')}`,
+          detail: vscode.l10n.t(
+            '{0}. The list below is the restore as it stands now.',
+            describeDrift(prepared.drift, (file) => restoreLabel(prepared, file)),
+          ),
+          alwaysShow: true,
+        },
+      ]
     : [];
   const fileItems: FileItem[] = changing.map((item) => ({
     label: `${item.changedSince || drifted.has(fileKey(item)) ? '$(warning)' : '$(file)'} ${restoreLabel(prepared, item)}`,
@@ -73,8 +117,19 @@ export function confirmRestore(prepared: PreparedRestore, laterReplies: number):
     buttons: [diffButton()],
     item,
   }));
-  const skipped: vscode.QuickPickItem[] = prepared.plan.skipped.map((s) => ({ label: `$(error) ${s.path}`, description: vscode.l10n.t('skipped: {0}', s.reason) }));
-  pick.items = [...driftItem, restoreItem, { label: vscode.l10n.t('Files'), kind: vscode.QuickPickItemKind.Separator }, ...fileItems, ...(skipped.length ? [{ label: vscode.l10n.t('Not restored'), kind: vscode.QuickPickItemKind.Separator }, ...skipped] : [])];
+  const skipped: vscode.QuickPickItem[] = prepared.plan.skipped.map((s) => ({
+    label: `$(error) ${s.path}`,
+    description: vscode.l10n.t('skipped: {0}', s.reason),
+  }));
+  pick.items = [
+    ...driftItem,
+    restoreItem,
+    { label: vscode.l10n.t('Files'), kind: vscode.QuickPickItemKind.Separator },
+    ...fileItems,
+    ...(skipped.length
+      ? [{ label: vscode.l10n.t('Not restored'), kind: vscode.QuickPickItemKind.Separator }, ...skipped]
+      : []),
+  ];
   return new Promise<boolean>((resolve) => {
     let decided = false;
     const finish = (value: boolean): void => {

@@ -9,7 +9,11 @@ export type TestChange =
   | { readonly kind: 'delete'; readonly uri: vscode.Uri }
   | { readonly kind: 'rename'; readonly from: vscode.Uri; readonly to: vscode.Uri };
 
-export async function writeWithCheckpoint(recorder: CheckpointRecorder, reply: ReplyRef, changes: readonly TestChange[]): Promise<void> {
+export async function writeWithCheckpoint(
+  recorder: CheckpointRecorder,
+  reply: ReplyRef,
+  changes: readonly TestChange[],
+): Promise<void> {
   const uris = changes.flatMap((change) => (change.kind === 'rename' ? [change.from, change.to] : [change.uri]));
   await recorder.beforeChange(reply, uris);
   const edit = new vscode.WorkspaceEdit();
@@ -18,6 +22,6 @@ export async function writeWithCheckpoint(recorder: CheckpointRecorder, reply: R
     else if (change.kind === 'delete') edit.deleteFile(change.uri);
     else edit.renameFile(change.from, change.to);
   }
-  if (!(await vscode.workspace.applyEdit(edit))) throw new Error('The test writer\'s edit was refused.');
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error("The test writer's edit was refused.");
   await recorder.afterChange?.(reply, uris);
 }

@@ -12,7 +12,12 @@ import * as vscode from 'vscode';
 import { sensitiveMatcher } from '../../core/workspaceFiles/sensitivePaths';
 import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import { abortError } from '../../core/errors';
-import { isBinaryDiff, untrackedDiff, type ChangedFile, type ChangeContent } from '../../core/commitMessage/changedFiles';
+import {
+  isBinaryDiff,
+  untrackedDiff,
+  type ChangedFile,
+  type ChangeContent,
+} from '../../core/commitMessage/changedFiles';
 import { readSettings } from '../config';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { GitStatus, type GitChange, type GitRepository } from './gitApi';
@@ -30,9 +35,17 @@ export interface RepositoryChanges {
 }
 
 const LETTERS: Readonly<Record<number, string>> = {
-  [GitStatus.INDEX_MODIFIED]: 'M', [GitStatus.MODIFIED]: 'M', [GitStatus.INDEX_ADDED]: 'A', [GitStatus.INTENT_TO_ADD]: 'A',
-  [GitStatus.INDEX_DELETED]: 'D', [GitStatus.DELETED]: 'D', [GitStatus.INDEX_RENAMED]: 'R', [GitStatus.INTENT_TO_RENAME]: 'R',
-  [GitStatus.INDEX_COPIED]: 'C', [GitStatus.UNTRACKED]: '?', [GitStatus.TYPE_CHANGED]: 'T',
+  [GitStatus.INDEX_MODIFIED]: 'M',
+  [GitStatus.MODIFIED]: 'M',
+  [GitStatus.INDEX_ADDED]: 'A',
+  [GitStatus.INTENT_TO_ADD]: 'A',
+  [GitStatus.INDEX_DELETED]: 'D',
+  [GitStatus.DELETED]: 'D',
+  [GitStatus.INDEX_RENAMED]: 'R',
+  [GitStatus.INTENT_TO_RENAME]: 'R',
+  [GitStatus.INDEX_COPIED]: 'C',
+  [GitStatus.UNTRACKED]: '?',
+  [GitStatus.TYPE_CHANGED]: 'T',
 };
 
 function letterOf(status: number): string {
@@ -43,13 +56,21 @@ function relative(repository: GitRepository, uri: vscode.Uri): string {
   return nodePath.relative(repository.rootUri.fsPath, uri.fsPath).split(nodePath.sep).join('/');
 }
 
-export async function repositoryChanges(repository: GitRepository, service: WorkspaceFilesService, budget: number, signal?: AbortSignal): Promise<RepositoryChanges> {
+export async function repositoryChanges(
+  repository: GitRepository,
+  service: WorkspaceFilesService,
+  budget: number,
+  signal?: AbortSignal,
+): Promise<RepositoryChanges> {
   // The extension refreshes its state after file events, a moment late: ask git now.
   await repository.status();
   const state = repository.state;
   const staged = state.indexChanges;
   const scope = staged.length > 0 ? 'staged' : 'all';
-  const changes = scope === 'staged' ? staged : [...state.mergeChanges, ...state.workingTreeChanges, ...(state.untrackedChanges ?? [])];
+  const changes =
+    scope === 'staged'
+      ? staged
+      : [...state.mergeChanges, ...state.workingTreeChanges, ...(state.untrackedChanges ?? [])];
   const files = await service.open();
   const sensitive = sensitiveMatcher(readSettings().sensitiveFiles);
   const seen = new Set<string>();
@@ -62,17 +83,38 @@ export async function repositoryChanges(repository: GitRepository, service: Work
     const path = relative(repository, uri);
     if (seen.has(path)) continue;
     seen.add(path);
-    const oldPath = change.renameUri && change.originalUri.fsPath !== change.renameUri.fsPath ? relative(repository, change.originalUri) : undefined;
+    const oldPath =
+      change.renameUri && change.originalUri.fsPath !== change.renameUri.fsPath
+        ? relative(repository, change.originalUri)
+        : undefined;
     const named = { path, status: letterOf(change.status), ...(oldPath ? { oldPath } : {}) };
     const spent = out.length >= MAX_DIFFED_FILES || read >= READ_BUDGETS * budget;
-    const content = spent ? ({ kind: 'withheld', reason: 'budget' } as const) : await contentOf(repository, change, uri, scope, files, [path, ...(oldPath ? [oldPath] : [])].some((p) => sensitive(p) !== undefined), budget);
+    const content = spent
+      ? ({ kind: 'withheld', reason: 'budget' } as const)
+      : await contentOf(
+          repository,
+          change,
+          uri,
+          scope,
+          files,
+          [path, ...(oldPath ? [oldPath] : [])].some((p) => sensitive(p) !== undefined),
+          budget,
+        );
     if (content.kind === 'diff') read += content.text.length;
     out.push({ ...named, content });
   }
   return { scope, files: out };
 }
 
-async function contentOf(repository: GitRepository, change: GitChange, uri: vscode.Uri, scope: 'staged' | 'all', files: WorkspaceFiles, sensitiveByName: boolean, budget: number): Promise<ChangeContent> {
+async function contentOf(
+  repository: GitRepository,
+  change: GitChange,
+  uri: vscode.Uri,
+  scope: 'staged' | 'all',
+  files: WorkspaceFiles,
+  sensitiveByName: boolean,
+  budget: number,
+): Promise<ChangeContent> {
   if (sensitiveByName) return { kind: 'withheld', reason: 'sensitive' };
   const deleted = change.status === GitStatus.INDEX_DELETED || change.status === GitStatus.DELETED;
   // A deleted file is judged where it was, as a new file there would be: its removed lines are
@@ -80,14 +122,19 @@ async function contentOf(repository: GitRepository, change: GitChange, uri: vsco
   // only, as the workspace tools would not show it either.
   const gate = deleted ? await files.resolveForWrite(uri.fsPath) : await files.resolve(uri.fsPath);
   if (gate.ok && gate.file.sensitive.length > 0) return { kind: 'withheld', reason: 'sensitive' };
-  if (!gate.ok) return { kind: 'withheld', reason: gate.problem === 'excluded' ? 'excluded' : gate.problem === 'outside' ? 'outside' : 'unreadable' };
+  if (!gate.ok)
+    return {
+      kind: 'withheld',
+      reason: gate.problem === 'excluded' ? 'excluded' : gate.problem === 'outside' ? 'outside' : 'unreadable',
+    };
   try {
     if (change.status === GitStatus.UNTRACKED) {
       const read = await files.read(gate.file, budget);
       if (read.kind === 'binary') return { kind: 'withheld', reason: 'binary' };
       return { kind: 'diff', text: untrackedDiff(relative(repository, uri), read.text, read.truncated) };
     }
-    if (await tooLarge(repository, uri, scope, deleted, FILE_SIZE_BUDGETS * budget)) return { kind: 'withheld', reason: 'tooLarge' };
+    if (await tooLarge(repository, uri, scope, deleted, FILE_SIZE_BUDGETS * budget))
+      return { kind: 'withheld', reason: 'tooLarge' };
     const path = uri.fsPath;
     const text = scope === 'staged' ? await repository.diffIndexWithHEAD(path) : await repository.diffWithHEAD(path);
     return isBinaryDiff(text) ? { kind: 'withheld', reason: 'binary' } : { kind: 'diff', text };
@@ -97,10 +144,29 @@ async function contentOf(repository: GitRepository, change: GitChange, uri: vsco
 }
 
 /** Whether either side of the file's diff is past `limit` bytes: the new one (the staged blob, or the working file) or the committed one. */
-async function tooLarge(repository: GitRepository, uri: vscode.Uri, scope: 'staged' | 'all', deleted: boolean, limit: number): Promise<boolean> {
+async function tooLarge(
+  repository: GitRepository,
+  uri: vscode.Uri,
+  scope: 'staged' | 'all',
+  deleted: boolean,
+  limit: number,
+): Promise<boolean> {
   const path = relative(repository, uri);
-  const blobSize = async (treeish: string): Promise<number> => (repository.getObjectDetails ? repository.getObjectDetails(treeish, path).then((details) => details.size, () => 0) : 0);
-  const newSide = deleted ? 0 : scope === 'staged' && repository.getObjectDetails ? await blobSize('') : await fs.stat(uri.fsPath).then((stat) => stat.size, () => 0);
+  const blobSize = async (treeish: string): Promise<number> =>
+    repository.getObjectDetails
+      ? repository.getObjectDetails(treeish, path).then(
+          (details) => details.size,
+          () => 0,
+        )
+      : 0;
+  const newSide = deleted
+    ? 0
+    : scope === 'staged' && repository.getObjectDetails
+      ? await blobSize('')
+      : await fs.stat(uri.fsPath).then(
+          (stat) => stat.size,
+          () => 0,
+        );
   if (newSide > limit) return true;
   return (await blobSize('HEAD')) > limit;
 }

@@ -54,8 +54,10 @@ export class CommitMessageWriter extends Disposable {
 
   /** Stops the request of the repository the argument names (a source control), or every one. */
   stop(argument: unknown): void {
-    const root = typeof argument === 'object' && argument !== null ? (argument as { rootUri?: unknown }).rootUri : undefined;
-    for (const [key, { controller }] of this.running) if (!(root instanceof vscode.Uri) || root.fsPath === key) controller.abort();
+    const root =
+      typeof argument === 'object' && argument !== null ? (argument as { rootUri?: unknown }).rootUri : undefined;
+    for (const [key, { controller }] of this.running)
+      if (!(root instanceof vscode.Uri) || root.fsPath === key) controller.abort();
   }
 
   async write(argument?: unknown): Promise<CommitMessageOutcome> {
@@ -70,7 +72,12 @@ export class CommitMessageWriter extends Disposable {
     const repository = found.repository;
     const key = repository.rootUri.fsPath;
     if (this.running.has(key)) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('A commit message for {0} is already being written. Stop it from the Source Control title, or wait for it.', vscode.workspace.asRelativePath(repository.rootUri, true)));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'A commit message for {0} is already being written. Stop it from the Source Control title, or wait for it.',
+          vscode.workspace.asRelativePath(repository.rootUri, true),
+        ),
+      );
       return { kind: 'busy' };
     }
     const controller = new AbortController();
@@ -88,16 +95,39 @@ export class CommitMessageWriter extends Disposable {
     void vscode.commands.executeCommand('setContext', WRITING_CONTEXT_KEY, this.running.size > 0);
     // Uris, not strings: VS Code turns them into the strings its side knows them by (in a remote
     // window a vscode-remote: URI, which is what scmProviderRootUri holds there).
-    void vscode.commands.executeCommand('setContext', WRITING_ROOTS_CONTEXT_KEY, [...this.running.values()].map((entry) => entry.root));
+    void vscode.commands.executeCommand(
+      'setContext',
+      WRITING_ROOTS_CONTEXT_KEY,
+      [...this.running.values()].map((entry) => entry.root),
+    );
   }
 
-  private async run(repository: GitRepository, controller: AbortController, title: string, retry: () => unknown): Promise<CommitMessageOutcome> {
+  private async run(
+    repository: GitRepository,
+    controller: AbortController,
+    title: string,
+    retry: () => unknown,
+  ): Promise<CommitMessageOutcome> {
     const { connection, failures, catalog, workspaceFiles, log } = this.deps;
     const settings = readSettings();
     const configured = settings.commitMessage.model;
-    const chosen = configured ? chooseModel('chat', configured, catalog.snapshot?.models) : await modelFor(catalog, 'chat');
+    const chosen = configured
+      ? chooseModel('chat', configured, catalog.snapshot?.models)
+      : await modelFor(catalog, 'chat');
     if (!chosen) {
-      failures.present({ kind: 'noModel', message: vscode.l10n.t('No chat model is set for commit messages and the gateway lists none. Pick one in {0} or {1}.', 'unifiedInference.commitMessage.model', 'unifiedInference.defaultModels.chat'), actions: ['openSettings'], detail: 'no chat model' }, { title });
+      failures.present(
+        {
+          kind: 'noModel',
+          message: vscode.l10n.t(
+            'No chat model is set for commit messages and the gateway lists none. Pick one in {0} or {1}.',
+            'unifiedInference.commitMessage.model',
+            'unifiedInference.defaultModels.chat',
+          ),
+          actions: ['openSettings'],
+          detail: 'no chat model',
+        },
+        { title },
+      );
       return { kind: 'noModel' };
     }
     const client = connection.setup.client;
@@ -111,7 +141,11 @@ export class CommitMessageWriter extends Disposable {
     void vscode.window.withProgress({ location: vscode.ProgressLocation.SourceControl }, () => scmProgress.promise);
     try {
       return await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Writing a commit message with {0}', chosen.id), cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: vscode.l10n.t('Writing a commit message with {0}', chosen.id),
+          cancellable: true,
+        },
         async (progress, token) => {
           const cancel = abortOnCancel(controller, token);
           let written: string | undefined;
@@ -131,17 +165,39 @@ export class CommitMessageWriter extends Disposable {
             progress.report({ message: vscode.l10n.t('Reading the changes…') });
             const changes = await repositoryChanges(repository, workspaceFiles, budget, controller.signal);
             if (changes.files.length === 0) {
-              void vscode.window.showInformationMessage(vscode.l10n.t('There are no changes in {0} to write a commit message for. Change or stage files first.', vscode.workspace.asRelativePath(repository.rootUri, true)));
+              void vscode.window.showInformationMessage(
+                vscode.l10n.t(
+                  'There are no changes in {0} to write a commit message for. Change or stage files first.',
+                  vscode.workspace.asRelativePath(repository.rootUri, true),
+                ),
+              );
               return { kind: 'nothingChanged' };
             }
-            const subjects = await repository.log({ maxEntries: MAX_EXAMPLE_SUBJECTS }).then((commits) => commits.map((commit) => commit.message.split('\n')[0] ?? ''), () => []);
+            const subjects = await repository.log({ maxEntries: MAX_EXAMPLE_SUBJECTS }).then(
+              (commits) => commits.map((commit) => commit.message.split('\n')[0] ?? ''),
+              () => [],
+            );
             const fitted = fitDiffs(changes.files, budget);
-            const prompt = commitPrompt({ files: fitted.files, recentSubjects: subjects, scope: changes.scope, cut: fitted.cut, draft });
+            const prompt = commitPrompt({
+              files: fitted.files,
+              recentSubjects: subjects,
+              scope: changes.scope,
+              cut: fitted.cut,
+              draft,
+            });
             if (controller.signal.aborted) return { kind: 'cancelled' };
             // Typed while the changes were read: nothing is spent, their text stays.
             if (userTyped()) return { kind: 'stoppedByTyping' };
             progress.report({ message: vscode.l10n.t('Waiting for the model…') });
-            const request = { model: chosen.id, api: settings.chatApi, ...(chosen.provider ? { provider: chosen.provider } : {}), system: prompt.system, messages: [{ role: 'user' as const, parts: [{ kind: 'text' as const, text: prompt.user }] }], maxTokens: COMMIT_ANSWER_TOKENS, temperature: 0 };
+            const request = {
+              model: chosen.id,
+              api: settings.chatApi,
+              ...(chosen.provider ? { provider: chosen.provider } : {}),
+              system: prompt.system,
+              messages: [{ role: 'user' as const, parts: [{ kind: 'text' as const, text: prompt.user }] }],
+              maxTokens: COMMIT_ANSWER_TOKENS,
+              temperature: 0,
+            };
             const sink = {
               text: (delta: string): void => {
                 if (typed || controller.signal.aborted) return;
@@ -166,13 +222,19 @@ export class CommitMessageWriter extends Disposable {
                 }
               },
             };
-            const answer = await streamGatewayAnswer(client, request, sink, controller.signal).catch((error: unknown) => {
-              if (tooLong && isAbortError(error)) return undefined;
-              throw error;
-            });
+            const answer = await streamGatewayAnswer(client, request, sink, controller.signal).catch(
+              (error: unknown) => {
+                if (tooLong && isAbortError(error)) return undefined;
+                throw error;
+              },
+            );
             const message = cleanCommitMessage(raw);
-            const usage = answer?.usage ? `${answer.usage.promptTokens} + ${answer.usage.completionTokens} tokens` : 'usage not reported';
-            log.info(`Commit message: ${chosen.id}, ${changes.files.length} files (${changes.scope}), ${fitted.cut.linesLeftOut} diff lines cut, ${usage}`);
+            const usage = answer?.usage
+              ? `${answer.usage.promptTokens} + ${answer.usage.completionTokens} tokens`
+              : 'usage not reported';
+            log.info(
+              `Commit message: ${chosen.id}, ${changes.files.length} files (${changes.scope}), ${fitted.cut.linesLeftOut} diff lines cut, ${usage}`,
+            );
             // Typed after the last piece, while the answer ended: theirs stays.
             if (typed || userTyped()) {
               controller.abort();
@@ -180,7 +242,19 @@ export class CommitMessageWriter extends Disposable {
             }
             if (!message) {
               restoreDraft();
-              failures.present({ kind: 'other', message: vscode.l10n.t('{0} answered with no commit message. Try again, or choose another model in {1}.', chosen.id, 'unifiedInference.commitMessage.model'), actions: ['retry', 'openSettings'], detail: 'empty answer' }, { title, retry });
+              failures.present(
+                {
+                  kind: 'other',
+                  message: vscode.l10n.t(
+                    '{0} answered with no commit message. Try again, or choose another model in {1}.',
+                    chosen.id,
+                    'unifiedInference.commitMessage.model',
+                  ),
+                  actions: ['retry', 'openSettings'],
+                  detail: 'empty answer',
+                },
+                { title, retry },
+              );
               return { kind: 'failed' };
             }
             box.value = message;

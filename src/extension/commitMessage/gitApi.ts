@@ -85,5 +85,9 @@ export interface GitExtension {
 export function asGitExtension(exports: unknown): GitExtension | undefined {
   if (typeof exports !== 'object' || exports === null) return undefined;
   const candidate = exports as Partial<Record<keyof GitExtension, unknown>>;
-  return typeof candidate.enabled === 'boolean' && typeof candidate.getAPI === 'function' && typeof candidate.onDidChangeEnablement === 'function' ? (exports as GitExtension) : undefined;
+  return typeof candidate.enabled === 'boolean' &&
+    typeof candidate.getAPI === 'function' &&
+    typeof candidate.onDidChangeEnablement === 'function'
+    ? (exports as GitExtension)
+    : undefined;
 }

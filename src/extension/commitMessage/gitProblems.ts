@@ -10,16 +10,36 @@ export function showGitProblem(failures: Failures, problem: GitProblem): void {
   };
   switch (problem) {
     case 'untrusted':
-      show(vscode.l10n.t('Git does not run in Restricted Mode, and commit messages are written from what git reports. Trust this folder to use it.'), vscode.l10n.t('Manage Workspace Trust'), () => vscode.commands.executeCommand('workbench.trust.manage'));
+      show(
+        vscode.l10n.t(
+          'Git does not run in Restricted Mode, and commit messages are written from what git reports. Trust this folder to use it.',
+        ),
+        vscode.l10n.t('Manage Workspace Trust'),
+        () => vscode.commands.executeCommand('workbench.trust.manage'),
+      );
       return;
     case 'noExtension':
-      show(vscode.l10n.t('VS Code\'s built-in Git extension is not available (disabled or missing). Enable it in the Extensions view.'), vscode.l10n.t('Show Git Extension'), () => vscode.commands.executeCommand('workbench.extensions.search', '@builtin git'));
+      show(
+        vscode.l10n.t(
+          "VS Code's built-in Git extension is not available (disabled or missing). Enable it in the Extensions view.",
+        ),
+        vscode.l10n.t('Show Git Extension'),
+        () => vscode.commands.executeCommand('workbench.extensions.search', '@builtin git'),
+      );
       return;
     case 'disabled':
-      show(vscode.l10n.t('Git is turned off (the git.enabled setting). Turn it on to write commit messages.'), vscode.l10n.t('Open Setting'), () => vscode.commands.executeCommand('workbench.action.openSettings', 'git.enabled'));
+      show(
+        vscode.l10n.t('Git is turned off (the git.enabled setting). Turn it on to write commit messages.'),
+        vscode.l10n.t('Open Setting'),
+        () => vscode.commands.executeCommand('workbench.action.openSettings', 'git.enabled'),
+      );
       return;
     case 'noRepository':
-      show(vscode.l10n.t('No Git repository is open. Open a folder that is a Git repository, or initialize one.'), vscode.l10n.t('Initialize Repository'), () => vscode.commands.executeCommand('git.init'));
+      show(
+        vscode.l10n.t('No Git repository is open. Open a folder that is a Git repository, or initialize one.'),
+        vscode.l10n.t('Initialize Repository'),
+        () => vscode.commands.executeCommand('git.init'),
+      );
       return;
   }
 }

@@ -10,14 +10,19 @@ const GIT_READY_MS = 10_000;
 
 export type GitProblem = 'noExtension' | 'disabled' | 'untrusted' | 'noRepository';
 
-export type FoundRepository = { readonly ok: true; readonly repository: GitRepository } | { readonly ok: false; readonly problem: GitProblem };
+export type FoundRepository =
+  { readonly ok: true; readonly repository: GitRepository } | { readonly ok: false; readonly problem: GitProblem };
 
 /** The git API once the extension is on and has read its repositories, or the problem. */
-async function gitApi(): Promise<{ readonly ok: true; readonly api: GitApi } | { readonly ok: false; readonly problem: GitProblem }> {
+async function gitApi(): Promise<
+  { readonly ok: true; readonly api: GitApi } | { readonly ok: false; readonly problem: GitProblem }
+> {
   if (!vscode.workspace.isTrusted) return { ok: false, problem: 'untrusted' };
   const extension = vscode.extensions.getExtension('vscode.git');
   if (!extension) return { ok: false, problem: 'noExtension' };
-  const git = asGitExtension(extension.isActive ? extension.exports : await extension.activate().then(undefined, () => undefined));
+  const git = asGitExtension(
+    extension.isActive ? extension.exports : await extension.activate().then(undefined, () => undefined),
+  );
   if (!git) return { ok: false, problem: 'noExtension' };
   if (!git.enabled) return { ok: false, problem: 'disabled' };
   const api = git.getAPI(1);
@@ -62,7 +67,11 @@ export async function findRepository(argument: unknown): Promise<FoundRepository
   const ofActive = active ? api.getRepository(active) : null;
   if (ofActive) return { ok: true, repository: ofActive };
   const picked = await vscode.window.showQuickPick(
-    repositories.map((repository) => ({ label: vscode.workspace.asRelativePath(repository.rootUri, true), description: repository.rootUri.fsPath, repository })),
+    repositories.map((repository) => ({
+      label: vscode.workspace.asRelativePath(repository.rootUri, true),
+      description: repository.rootUri.fsPath,
+      repository,
+    })),
     { title: vscode.l10n.t('Write a commit message for which repository?'), ignoreFocusOut: true },
   );
   return picked ? { ok: true, repository: picked.repository } : undefined;

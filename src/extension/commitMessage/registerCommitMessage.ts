@@ -3,14 +3,21 @@
 import * as vscode from 'vscode';
 import { CommitMessageWriter, type CommitMessageDeps } from './commitMessageWriter';
 
-export function registerCommitMessage(deps: CommitMessageDeps): { readonly writer: CommitMessageWriter; readonly disposables: vscode.Disposable[] } {
+export function registerCommitMessage(deps: CommitMessageDeps): {
+  readonly writer: CommitMessageWriter;
+  readonly disposables: vscode.Disposable[];
+} {
   const writer = new CommitMessageWriter(deps);
   return {
     writer,
     disposables: [
       writer,
-      vscode.commands.registerCommand('unifiedInference.commitMessage.write', (sourceControl?: unknown) => writer.write(sourceControl)),
-      vscode.commands.registerCommand('unifiedInference.commitMessage.stop', (sourceControl?: unknown) => writer.stop(sourceControl)),
+      vscode.commands.registerCommand('unifiedInference.commitMessage.write', (sourceControl?: unknown) =>
+        writer.write(sourceControl),
+      ),
+      vscode.commands.registerCommand('unifiedInference.commitMessage.stop', (sourceControl?: unknown) =>
+        writer.stop(sourceControl),
+      ),
     ],
   };
 }

@@ -16,7 +16,8 @@ const SNIPPET_CHARS = 1_500;
 /** The lines at the top of a file looked through for imports, and the characters of them sent. */
 const IMPORT_SCAN_LINES = 120;
 const IMPORT_CHARS = 1_500;
-const IMPORT_LINE = /^\s*(import\b|from\s+\S+\s+import\b|#\s*include\b|using\s+[\w.]+\s*;|require\b|use\s+[\w:]+|package\s+\w|(const|let|var)\s+.+=\s*require\()/;
+const IMPORT_LINE =
+  /^\s*(import\b|from\s+\S+\s+import\b|#\s*include\b|using\s+[\w.]+\s*;|require\b|use\s+[\w:]+|package\s+\w|(const|let|var)\s+.+=\s*require\()/;
 
 export interface CompletionPlace {
   readonly document: vscode.TextDocument;
@@ -58,7 +59,11 @@ export class CompletionContext {
     return resolution.file.display;
   }
 
-  private async snippets(files: WorkspaceFiles, document: vscode.TextDocument, signal: AbortSignal): Promise<CompletionSnippet[]> {
+  private async snippets(
+    files: WorkspaceFiles,
+    document: vscode.TextDocument,
+    signal: AbortSignal,
+  ): Promise<CompletionSnippet[]> {
     const candidates = new Map<string, { document: vscode.TextDocument; line: number }>();
     const byUri = new Map(vscode.workspace.textDocuments.map((open) => [open.uri.toString(), open]));
     for (const edit of this.recent.of(document.languageId, document.uri)) {
@@ -68,7 +73,13 @@ export class CompletionContext {
     for (const editor of vscode.window.visibleTextEditors) {
       const other = editor.document;
       const key = other.uri.toString();
-      if (key === document.uri.toString() || other.languageId !== document.languageId || candidates.has(key) || other.uri.scheme !== 'file') continue;
+      if (
+        key === document.uri.toString() ||
+        other.languageId !== document.languageId ||
+        candidates.has(key) ||
+        other.uri.scheme !== 'file'
+      )
+        continue;
       candidates.set(key, { document: other, line: editor.visibleRanges[0]?.start.line ?? 0 });
     }
     const snippets: CompletionSnippet[] = [];

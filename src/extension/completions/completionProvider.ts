@@ -10,16 +10,24 @@ import { abortOnCancel } from '../lifecycle';
 
 /** Only documents that are files the user edits: not output, git, settings, comments, debug console, search editors. */
 const COMPLETION_SCHEMES: readonly string[] = ['file', 'untitled'];
-export const COMPLETION_SELECTOR: vscode.DocumentSelector = COMPLETION_SCHEMES.map((scheme) => ({ scheme, pattern: '**' }));
-
+export const COMPLETION_SELECTOR: vscode.DocumentSelector = COMPLETION_SCHEMES.map((scheme) => ({
+  scheme,
+  pattern: '**',
+}));
 
 export const ACCEPTED_COMMAND = 'unifiedInference.completions.accepted';
 
 export class CompletionProvider implements vscode.InlineCompletionItemProvider {
   constructor(private readonly controller: CompletionsController) {}
 
-  provideInlineCompletionItems(document: vscode.TextDocument, position: vscode.Position, context: vscode.InlineCompletionContext, token: vscode.CancellationToken): vscode.ProviderResult<vscode.InlineCompletionItem[]> {
-    if (!COMPLETION_SCHEMES.includes(document.uri.scheme) || !this.controller.wants(document.languageId)) return undefined;
+  provideInlineCompletionItems(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    context: vscode.InlineCompletionContext,
+    token: vscode.CancellationToken,
+  ): vscode.ProviderResult<vscode.InlineCompletionItem[]> {
+    if (!COMPLETION_SCHEMES.includes(document.uri.scheme) || !this.controller.wants(document.languageId))
+      return undefined;
     // The suggest widget is open: its item is what the user is choosing; ghost text would fight it.
     if (context.selectedCompletionInfo) return undefined;
     // A selection (or several cursors, as a snippet's placeholders make) would be replaced, not completed.
@@ -41,18 +49,28 @@ export class CompletionProvider implements vscode.InlineCompletionItemProvider {
     const controller = new AbortController();
     const cancelled = abortOnCancel(controller, token);
     const explicit = context.triggerKind === vscode.InlineCompletionTriggerKind.Invoke;
-    return this.controller.complete({ document: uri, offset, prefix, suffix, key, explicit }, { document, prefix, suffix, prefixStart }, controller.signal).then(
-      (lfInsertion) => {
-        cancelled.dispose();
-        if (!lfInsertion || token.isCancellationRequested) return undefined;
-        const insertion = insertionWithEnding(lfInsertion, ending);
-        const item = new vscode.InlineCompletionItem(insertion, new vscode.Range(position, position), { command: ACCEPTED_COMMAND, title: vscode.l10n.t('Inline completion accepted'), arguments: [insertion.length] });
-        return [item];
-      },
-      () => {
-        cancelled.dispose();
-        return undefined;
-      },
-    );
+    return this.controller
+      .complete(
+        { document: uri, offset, prefix, suffix, key, explicit },
+        { document, prefix, suffix, prefixStart },
+        controller.signal,
+      )
+      .then(
+        (lfInsertion) => {
+          cancelled.dispose();
+          if (!lfInsertion || token.isCancellationRequested) return undefined;
+          const insertion = insertionWithEnding(lfInsertion, ending);
+          const item = new vscode.InlineCompletionItem(insertion, new vscode.Range(position, position), {
+            command: ACCEPTED_COMMAND,
+            title: vscode.l10n.t('Inline completion accepted'),
+            arguments: [insertion.length],
+          });
+          return [item];
+        },
+        () => {
+          cancelled.dispose();
+          return undefined;
+        },
+      );
   }
 }

@@ -35,25 +35,55 @@ function completionStatusView(state: CompletionsState, spentUsd: number, now: nu
   const cost = vscode.l10n.t('Each completion costs credits; this session: {0}.', formatCredits(spentUsd));
   switch (state.kind) {
     case 'off':
-      return { text: '$(circle-slash)', label: vscode.l10n.t('Inline completions: off'), tooltip: vscode.l10n.t('Inline completions are off. Click to turn them on (they cost credits).'), warning: false };
+      return {
+        text: '$(circle-slash)',
+        label: vscode.l10n.t('Inline completions: off'),
+        tooltip: vscode.l10n.t('Inline completions are off. Click to turn them on (they cost credits).'),
+        warning: false,
+      };
     case 'noModel':
-      return { text: '$(circle-slash)', label: vscode.l10n.t('Inline completions: no model picked'), tooltip: vscode.l10n.t('Inline completions are on but no model is picked. Click to pick one.'), warning: true };
+      return {
+        text: '$(circle-slash)',
+        label: vscode.l10n.t('Inline completions: no model picked'),
+        tooltip: vscode.l10n.t('Inline completions are on but no model is picked. Click to pick one.'),
+        warning: true,
+      };
     case 'snoozed': {
       const minutes = Math.max(1, Math.ceil((state.until - now) / 60_000));
-      return { text: '$(clock)', label: vscode.l10n.t('Inline completions: snoozed for {0} min', minutes), tooltip: vscode.l10n.t('Inline completions are snoozed for {0} more minutes. Click to resume.', minutes), warning: false };
+      return {
+        text: '$(clock)',
+        label: vscode.l10n.t('Inline completions: snoozed for {0} min', minutes),
+        tooltip: vscode.l10n.t('Inline completions are snoozed for {0} more minutes. Click to resume.', minutes),
+        warning: false,
+      };
     }
     case 'paused': {
       const seconds = Math.max(0, Math.ceil((state.pause.until - now) / 1000));
-      const when = seconds > 0 ? vscode.l10n.t('They try again in {0} s, or at once when the key changes.', seconds) : vscode.l10n.t('They try again with your next keystroke.');
-      return { text: '$(debug-pause)', label: vscode.l10n.t('Inline completions: paused, {0}', pauseWords(state.pause.reason)), tooltip: `${vscode.l10n.t('Inline completions are paused: {0}.', pauseWords(state.pause.reason))} ${when}`, warning: true };
+      const when =
+        seconds > 0
+          ? vscode.l10n.t('They try again in {0} s, or at once when the key changes.', seconds)
+          : vscode.l10n.t('They try again with your next keystroke.');
+      return {
+        text: '$(debug-pause)',
+        label: vscode.l10n.t('Inline completions: paused, {0}', pauseWords(state.pause.reason)),
+        tooltip: `${vscode.l10n.t('Inline completions are paused: {0}.', pauseWords(state.pause.reason))} ${when}`,
+        warning: true,
+      };
     }
     case 'on':
-      return { text: '$(sparkle)', label: vscode.l10n.t('Inline completions: on ({0})', state.model), tooltip: `${vscode.l10n.t('Inline completions are on with {0}.', state.model)} ${cost}`, warning: false };
+      return {
+        text: '$(sparkle)',
+        label: vscode.l10n.t('Inline completions: on ({0})', state.model),
+        tooltip: `${vscode.l10n.t('Inline completions are on with {0}.', state.model)} ${cost}`,
+        warning: false,
+      };
   }
 }
 
 export class CompletionStatusItem extends Disposable {
-  private readonly item = this._register(vscode.window.createStatusBarItem('unifiedInference.completions', vscode.StatusBarAlignment.Right, 101));
+  private readonly item = this._register(
+    vscode.window.createStatusBarItem('unifiedInference.completions', vscode.StatusBarAlignment.Right, 101),
+  );
   private shown: CompletionStatusView | undefined;
 
   constructor(private readonly controller: CompletionsController) {

@@ -11,7 +11,12 @@ import { completionBudget } from '../../core/completions/completionBudget';
 import type { Pause } from '../../core/completions/completionBackoff';
 import type { CompletionInput, CompletionPrompt } from '../../core/completions/completionInput';
 import { runCompletion, type CompletionOutcome } from '../../core/completions/completionRun';
-import { CompletionScheduler, realClock, type CompletionAsk, type CompletionCounters } from '../../core/completions/completionScheduler';
+import {
+  CompletionScheduler,
+  realClock,
+  type CompletionAsk,
+  type CompletionCounters,
+} from '../../core/completions/completionScheduler';
 import { completionsEnabledFor } from '../../core/completions/languageEnablement';
 import type { CreditsMonitor } from '../account/creditsMonitor';
 import { onDidChangeSettingsUnder, readSettings } from '../config';
@@ -68,24 +73,36 @@ export class CompletionsController extends Disposable {
     private readonly log: Log,
   ) {
     super();
-    this.scheduler = new CompletionScheduler<Prepared>(realClock, { prepare: (ask, signal) => this.prepare(ask, signal), send: (prepared, signal) => this.send(prepared, signal) }, () => readSettings().completions.debounceMs, undefined, {
-      onSpent: (outcome) => this.noteSpent(outcome),
-      onPause: (pause, error) => this.onPause(pause, error),
-      onError: (error) => this.log.warn(`An inline completion failed: ${errorMessage(error)}`),
-    });
-    this._register(onDidChangeSettingsUnder('completions', () => {
-      this.scheduler.cache.clear();
-      if (!readSettings().completions.enabled) this.scheduler.stop();
-      this.changed.fire();
-    }));
+    this.scheduler = new CompletionScheduler<Prepared>(
+      realClock,
+      { prepare: (ask, signal) => this.prepare(ask, signal), send: (prepared, signal) => this.send(prepared, signal) },
+      () => readSettings().completions.debounceMs,
+      undefined,
+      {
+        onSpent: (outcome) => this.noteSpent(outcome),
+        onPause: (pause, error) => this.onPause(pause, error),
+        onError: (error) => this.log.warn(`An inline completion failed: ${errorMessage(error)}`),
+      },
+    );
+    this._register(
+      onDidChangeSettingsUnder('completions', () => {
+        this.scheduler.cache.clear();
+        if (!readSettings().completions.enabled) this.scheduler.stop();
+        this.changed.fire();
+      }),
+    );
     // A new key (or gateway) resumes at once: the pause was about the old one.
-    this._register(connection.onDidChange(() => {
-      this.catalogAsked = false;
-      this.scheduler.cache.clear();
-      this.scheduler.resume();
-    }));
+    this._register(
+      connection.onDidChange(() => {
+        this.catalogAsked = false;
+        this.scheduler.cache.clear();
+        this.scheduler.resume();
+      }),
+    );
     this._register(catalog.onDidChange(() => this.priceUnpriced()));
-    this._register(credits.setCompletionSpend(() => (this.scheduler.counters.requests > 0 ? this.spentUsd : undefined)));
+    this._register(
+      credits.setCompletionSpend(() => (this.scheduler.counters.requests > 0 ? this.spentUsd : undefined)),
+    );
     this._register({ dispose: () => this.stopTimers() });
   }
 
@@ -174,7 +191,11 @@ export class CompletionsController extends Disposable {
     if (!client) return Promise.reject(new Error('The gateway is not configured.'));
     const entry = this.model(prepared.model);
     const provider = typeof entry?.provider === 'string' ? entry.provider : undefined;
-    return runCompletion(prepared.prompt, completionSend(client, prepared.model, readSettings().chatApi, provider), signal).then((outcome) => ({ ...outcome, model: prepared.model }));
+    return runCompletion(
+      prepared.prompt,
+      completionSend(client, prepared.model, readSettings().chatApi, provider),
+      signal,
+    ).then((outcome) => ({ ...outcome, model: prepared.model }));
   }
 
   private noteSpent(outcome: CompletionOutcome): void {

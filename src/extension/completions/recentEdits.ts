@@ -26,7 +26,10 @@ export class RecentEdits extends Disposable {
   /** The most recent first, of one language, without `except`. */
   of(languageId: string, except: vscode.Uri): RecentEdit[] {
     const skip = except.toString();
-    return [...this.edits.entries()].reverse().filter(([key, edit]) => key !== skip && edit.languageId === languageId).map(([, edit]) => edit);
+    return [...this.edits.entries()]
+      .reverse()
+      .filter(([key, edit]) => key !== skip && edit.languageId === languageId)
+      .map(([, edit]) => edit);
   }
 
   private note(event: vscode.TextDocumentChangeEvent): void {

@@ -39,7 +39,12 @@ export class EditPlan {
     readonly sensitive: readonly string[],
     /** Files written whose content can run code or steers the model: always asked. */
     readonly guarded: readonly GuardedPath[],
-    readonly detail: { readonly to?: PlannedPath; readonly before?: string; readonly after?: string; readonly stamp?: DiskStamp },
+    readonly detail: {
+      readonly to?: PlannedPath;
+      readonly before?: string;
+      readonly after?: string;
+      readonly stamp?: DiskStamp;
+    },
   ) {}
 
   /** Every file the call creates, changes, deletes or renames (both names), for the checkpoint. */
@@ -58,18 +63,32 @@ export async function documentText(uri: vscode.Uri): Promise<string> {
 }
 
 /** An existing file's editable text, or why it is not editable. */
-async function editableText(files: WorkspaceFiles, file: WorkspaceFile, uri: vscode.Uri): Promise<string | { refusal: string }> {
+async function editableText(
+  files: WorkspaceFiles,
+  file: WorkspaceFile,
+  uri: vscode.Uri,
+): Promise<string | { refusal: string }> {
   const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === uri.toString());
   if (!open) {
     const content = await files.read(file, MAX_EDIT_BYTES);
-    if (content.kind === 'binary') return { refusal: `${file.display} is a binary file: the edit tools change text files only.` };
-    if (content.truncated) return { refusal: `${file.display} is ${content.size} bytes, more than the ${MAX_EDIT_BYTES}-byte limit of the edit tools.` };
+    if (content.kind === 'binary')
+      return { refusal: `${file.display} is a binary file: the edit tools change text files only.` };
+    if (content.truncated)
+      return {
+        refusal: `${file.display} is ${content.size} bytes, more than the ${MAX_EDIT_BYTES}-byte limit of the edit tools.`,
+      };
   }
   return documentText(uri);
 }
 
 function changeOf(files: ToolChangeFile[], diff: ReturnType<typeof reviewDiff>): ToolChange {
-  return { files, diff: diff.text, ...(diff.truncated ? { truncated: true } : {}), added: diff.added, removed: diff.removed };
+  return {
+    files,
+    diff: diff.text,
+    ...(diff.truncated ? { truncated: true } : {}),
+    added: diff.added,
+    removed: diff.removed,
+  };
 }
 
 /** New files get the line ending a person's new file would get (files.eol). */
@@ -86,20 +105,32 @@ function parseEdits(value: unknown): SearchReplaceEdit[] | string {
     const o = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
     const search = str(o.search);
     const replace = str(o.replace);
-    if (search === undefined || replace === undefined) return `edits[${i}] must have a "search" and a "replace" string.`;
+    if (search === undefined || replace === undefined)
+      return `edits[${i}] must have a "search" and a "replace" string.`;
     edits.push({ search, replace });
   }
   return edits;
 }
 
 /** Computes the change of an edit call, reading the files as they are now (`baseline`: the conversation's, see WorkspaceFilesService.open). */
-export async function planEdit(service: WorkspaceFilesService, tool: EditToolName, input: Record<string, unknown>, baseline?: ExclusionBaseline): Promise<Planned> {
+export async function planEdit(
+  service: WorkspaceFilesService,
+  tool: EditToolName,
+  input: Record<string, unknown>,
+  baseline?: ExclusionBaseline,
+): Promise<Planned> {
   const files = await service.open(baseline);
   const path = str(input.path)?.trim() ?? '';
   if (!path) return { refusal: 'A "path" is required.' };
   const existing = async (): Promise<{ file: WorkspaceFile; uri: vscode.Uri } | { refusal: string }> => {
     const resolved = await files.resolve(path, 'write');
-    if (!resolved.ok) return { refusal: resolved.problem === 'missing' && tool !== 'delete_file' ? `${resolved.message} (create it with create_file)` : resolved.message };
+    if (!resolved.ok)
+      return {
+        refusal:
+          resolved.problem === 'missing' && tool !== 'delete_file'
+            ? `${resolved.message} (create it with create_file)`
+            : resolved.message,
+      };
     return { file: resolved.file, uri: service.uri(files, resolved.file) };
   };
 
@@ -110,16 +141,32 @@ export async function planEdit(service: WorkspaceFilesService, tool: EditToolNam
     if (fresh.ok) {
       const after = newFileText(content);
       const from = { uri: vscode.Uri.file(fresh.target.absolute), display: fresh.target.display };
-      return new EditPlan(tool, 'create', from, changeOf([{ action: 'create', path: from.display }], reviewDiff({ newPath: from.display, newText: after })), fresh.target.sensitive, fresh.target.guarded, { after });
+      return new EditPlan(
+        tool,
+        'create',
+        from,
+        changeOf([{ action: 'create', path: from.display }], reviewDiff({ newPath: from.display, newText: after })),
+        fresh.target.sensitive,
+        fresh.target.guarded,
+        { after },
+      );
     }
     if (fresh.problem !== 'exists' || input.overwrite !== true) {
-      return { refusal: fresh.problem === 'exists' ? `${fresh.message} Change it with replace_in_file, or pass overwrite: true to replace its whole content.` : fresh.message };
+      return {
+        refusal:
+          fresh.problem === 'exists'
+            ? `${fresh.message} Change it with replace_in_file, or pass overwrite: true to replace its whole content.`
+            : fresh.message,
+      };
     }
     const found = await existing();
     if ('refusal' in found) return found;
     const before = await editableText(files, found.file, found.uri);
     if (typeof before !== 'string') return before;
-    return modification(tool, found, before, { ok: true, text: content.replace(/\r?\n/g, before.includes('\r\n') ? '\r\n' : '\n') });
+    return modification(tool, found, before, {
+      ok: true,
+      text: content.replace(/\r?\n/g, before.includes('\r\n') ? '\r\n' : '\n'),
+    });
   }
 
   const found = await existing();
@@ -132,7 +179,8 @@ export async function planEdit(service: WorkspaceFilesService, tool: EditToolNam
     const diff = str(input.diff);
     if (diff !== undefined && input.edits !== undefined) return { refusal: 'Send either "edits" or "diff", not both.' };
     if (diff !== undefined) return modification(tool, found, before, applyUnifiedDiff(before, diff));
-    if (input.edits === undefined) return { refusal: 'Send "edits" (search/replace pairs) or "diff" (a unified diff).' };
+    if (input.edits === undefined)
+      return { refusal: 'Send "edits" (search/replace pairs) or "diff" (a unified diff).' };
     const edits = parseEdits(input.edits);
     if (typeof edits === 'string') return { refusal: edits };
     return modification(tool, found, before, applySearchReplace(before, edits));
@@ -142,9 +190,26 @@ export async function planEdit(service: WorkspaceFilesService, tool: EditToolNam
   if (tool === 'delete_file') {
     const content = await files.read(found.file, MAX_EDIT_BYTES);
     const before = content.kind === 'text' && !content.truncated ? await documentText(found.uri) : undefined;
-    const oldNote = content.kind === 'binary' ? `(binary file, ${content.size} bytes)` : before === undefined ? `(${content.size} bytes, too large to show)` : undefined;
-    const diff = reviewDiff({ oldPath: from.display, ...(before !== undefined ? { oldText: before } : {}), ...(oldNote ? { oldNote } : {}) });
-    return new EditPlan(tool, 'delete', from, changeOf([{ action: 'delete', path: from.display }], diff), found.file.sensitive, found.file.guarded, { stamp, ...(before !== undefined ? { before } : {}) });
+    const oldNote =
+      content.kind === 'binary'
+        ? `(binary file, ${content.size} bytes)`
+        : before === undefined
+          ? `(${content.size} bytes, too large to show)`
+          : undefined;
+    const diff = reviewDiff({
+      oldPath: from.display,
+      ...(before !== undefined ? { oldText: before } : {}),
+      ...(oldNote ? { oldNote } : {}),
+    });
+    return new EditPlan(
+      tool,
+      'delete',
+      from,
+      changeOf([{ action: 'delete', path: from.display }], diff),
+      found.file.sensitive,
+      found.file.guarded,
+      { stamp, ...(before !== undefined ? { before } : {}) },
+    );
   }
 
   const newPath = str(input.newPath)?.trim() ?? '';
@@ -153,15 +218,40 @@ export async function planEdit(service: WorkspaceFilesService, tool: EditToolNam
   if (!target.ok) return { refusal: target.message };
   const to = { uri: vscode.Uri.file(target.target.absolute), display: target.target.display };
   const sensitive = [...new Set([...found.file.sensitive, ...target.target.sensitive])];
-  const guarded = [...found.file.guarded, ...target.target.guarded.filter((g) => !found.file.guarded.some((f) => f.path === g.path))];
+  const guarded = [
+    ...found.file.guarded,
+    ...target.target.guarded.filter((g) => !found.file.guarded.some((f) => f.path === g.path)),
+  ];
   const diff = reviewDiff({ oldPath: from.display, newPath: to.display });
-  return new EditPlan(tool, 'rename', from, changeOf([{ action: 'rename', path: from.display, to: to.display }], diff), sensitive, guarded, { to, stamp });
+  return new EditPlan(
+    tool,
+    'rename',
+    from,
+    changeOf([{ action: 'rename', path: from.display, to: to.display }], diff),
+    sensitive,
+    guarded,
+    { to, stamp },
+  );
 }
 
-function modification(tool: EditToolName, found: { file: WorkspaceFile; uri: vscode.Uri }, before: string, outcome: EditOutcome): Planned {
+function modification(
+  tool: EditToolName,
+  found: { file: WorkspaceFile; uri: vscode.Uri },
+  before: string,
+  outcome: EditOutcome,
+): Planned {
   const display = found.file.display;
   if (!outcome.ok) return { refusal: `${display}: ${outcome.message}` };
-  if (outcome.text === before) return { refusal: `${display}: the edit changes nothing (the new text equals the old).` };
+  if (outcome.text === before)
+    return { refusal: `${display}: the edit changes nothing (the new text equals the old).` };
   const diff = reviewDiff({ oldPath: display, newPath: display, oldText: before, newText: outcome.text });
-  return new EditPlan(tool, 'modify', { uri: found.uri, display }, changeOf([{ action: 'modify', path: display }], diff), found.file.sensitive, found.file.guarded, { before, after: outcome.text });
+  return new EditPlan(
+    tool,
+    'modify',
+    { uri: found.uri, display },
+    changeOf([{ action: 'modify', path: display }], diff),
+    found.file.sensitive,
+    found.file.guarded,
+    { before, after: outcome.text },
+  );
 }

@@ -25,15 +25,26 @@ export class EditTools {
       const planned = await planEdit(this.service, call.name, call.input, baseline);
       if (!(planned instanceof EditPlan)) return { sensitivePaths: [], refusal: planned.refusal };
       reviewedDiffs().remember(call.id, planned);
-      return { sensitivePaths: planned.sensitive, ...(planned.guarded.length ? { guarded: planned.guarded } : {}), change: planned.change, plan: planned };
+      return {
+        sensitivePaths: planned.sensitive,
+        ...(planned.guarded.length ? { guarded: planned.guarded } : {}),
+        change: planned.change,
+        plan: planned,
+      };
     } catch (error) {
       return { sensitivePaths: [], refusal: `The edit could not be prepared: ${errorMessage(error)}` };
     }
   }
 
   /** Writes the reviewed change (and only it). */
-  async run(call: ToolCallRequest, review: ToolReview, reply: ReplyRef, baseline?: ExclusionBaseline): Promise<ToolOutcome> {
-    if (!(review.plan instanceof EditPlan) || review.plan.tool !== call.name) return { content: 'This edit was not reviewed, so nothing was written.', isError: true };
+  async run(
+    call: ToolCallRequest,
+    review: ToolReview,
+    reply: ReplyRef,
+    baseline?: ExclusionBaseline,
+  ): Promise<ToolOutcome> {
+    if (!(review.plan instanceof EditPlan) || review.plan.tool !== call.name)
+      return { content: 'This edit was not reviewed, so nothing was written.', isError: true };
     return applyEditPlan(review.plan, this.service, this.checkpoints, reply, baseline);
   }
 

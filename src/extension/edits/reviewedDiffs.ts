@@ -19,10 +19,14 @@ interface Kept {
 /** The diff editor's tab title: the file (old → new for a rename) and what the edit does. */
 function diffTitle(action: EditPlan['action'], from: string, to: string): string {
   switch (action) {
-    case 'modify': return vscode.l10n.t('{0} (proposed edit)', from);
-    case 'create': return vscode.l10n.t('{0} (proposed create)', from);
-    case 'delete': return vscode.l10n.t('{0} (proposed delete)', from);
-    case 'rename': return vscode.l10n.t('{0} → {1} (proposed rename)', from, to);
+    case 'modify':
+      return vscode.l10n.t('{0} (proposed edit)', from);
+    case 'create':
+      return vscode.l10n.t('{0} (proposed create)', from);
+    case 'delete':
+      return vscode.l10n.t('{0} (proposed delete)', from);
+    case 'rename':
+      return vscode.l10n.t('{0} → {1} (proposed rename)', from, to);
   }
 }
 
@@ -54,8 +58,15 @@ class ReviewedDiffs implements vscode.TextDocumentContentProvider {
     const kept = this.kept.get(callId);
     if (!kept) return false;
     // The file's own name last, so the diff editor picks its language.
-    const side = (name: 'before' | 'after', path: string): vscode.Uri => vscode.Uri.from({ scheme: SCHEME, path: `/${encodeURIComponent(callId)}/${name}/${path}` });
-    await vscode.commands.executeCommand('vscode.diff', side('before', kept.leftPath), side('after', kept.rightPath), kept.title, { preview: true });
+    const side = (name: 'before' | 'after', path: string): vscode.Uri =>
+      vscode.Uri.from({ scheme: SCHEME, path: `/${encodeURIComponent(callId)}/${name}/${path}` });
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      side('before', kept.leftPath),
+      side('after', kept.rightPath),
+      kept.title,
+      { preview: true },
+    );
     return true;
   }
 }

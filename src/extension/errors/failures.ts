@@ -36,12 +36,18 @@ export interface ShowOptions {
 /** An action's button title, translated (every feature's buttons for a failure use these). */
 export function actionLabel(action: ErrorAction): string {
   switch (action) {
-    case 'retry': return vscode.l10n.t('Retry');
-    case 'setApiKey': return vscode.l10n.t('Set API Key');
-    case 'setBaseUrl': return vscode.l10n.t('Set Gateway Address');
-    case 'openSettings': return vscode.l10n.t('Open Settings');
-    case 'showLog': return vscode.l10n.t('Show Log');
-    case 'refreshCredits': return vscode.l10n.t('Refresh Credits');
+    case 'retry':
+      return vscode.l10n.t('Retry');
+    case 'setApiKey':
+      return vscode.l10n.t('Set API Key');
+    case 'setBaseUrl':
+      return vscode.l10n.t('Set Gateway Address');
+    case 'openSettings':
+      return vscode.l10n.t('Open Settings');
+    case 'showLog':
+      return vscode.l10n.t('Show Log');
+    case 'refreshCredits':
+      return vscode.l10n.t('Refresh Credits');
   }
 }
 
@@ -81,7 +87,13 @@ export class Failures extends Disposable {
     this.connection.redactError(error);
     const reset = isQuotaExhausted(error) ? await this.resetTime().catch(() => undefined) : undefined;
     const setup = this.connection.setup;
-    return this.connection.redact(describeError(error, { baseUrl: setup.baseUrl, connection: diagnosisContext(setup), ...(reset ? { reset } : {}) }));
+    return this.connection.redact(
+      describeError(error, {
+        baseUrl: setup.baseUrl,
+        connection: diagnosisContext(setup),
+        ...(reset ? { reset } : {}),
+      }),
+    );
   }
 
   /** Palette and views: reports, logs and shows the failure; resolves once it is shown (not when a button is pressed). */
@@ -100,7 +112,11 @@ export class Failures extends Disposable {
   requireSetup(title: string, rerun: () => unknown): boolean {
     const missing = missingSetup(this.connection.setup);
     if (!missing) return true;
-    this.present(describeError(new SetupRequiredError(missing), { baseUrl: this.connection.setup.baseUrl }), { title, retry: rerun }, false);
+    this.present(
+      describeError(new SetupRequiredError(missing), { baseUrl: this.connection.setup.baseUrl }),
+      { title, retry: rerun },
+      false,
+    );
     return false;
   }
 
@@ -131,7 +147,11 @@ export class Failures extends Disposable {
     return shown;
   }
 
-  private async run(action: ErrorAction, description: ErrorDescription, retry: (() => unknown) | undefined): Promise<void> {
+  private async run(
+    action: ErrorAction,
+    description: ErrorDescription,
+    retry: (() => unknown) | undefined,
+  ): Promise<void> {
     switch (action) {
       case 'retry':
         await retry?.();
@@ -139,10 +159,17 @@ export class Failures extends Disposable {
       case 'setApiKey':
       case 'setBaseUrl':
         // Set, then go on: the operation runs again once the connection sees the new key or address.
-        if ((await vscode.commands.executeCommand<boolean>(ACTION_COMMANDS[action].command)) && retry && (await this.settled(action === 'setApiKey' ? 'apiKey' : 'baseUrl'))) await retry();
+        if (
+          (await vscode.commands.executeCommand<boolean>(ACTION_COMMANDS[action].command)) &&
+          retry &&
+          (await this.settled(action === 'setApiKey' ? 'apiKey' : 'baseUrl'))
+        )
+          await retry();
         return;
       case 'openSettings':
-        await openSettings(description.kind === 'unreachable' || description.kind === 'timeout' ? 'baseUrl' : undefined);
+        await openSettings(
+          description.kind === 'unreachable' || description.kind === 'timeout' ? 'baseUrl' : undefined,
+        );
         return;
       case 'showLog':
         this.log.show();

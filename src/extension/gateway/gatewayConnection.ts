@@ -32,7 +32,9 @@ export interface GatewaySetup {
 
 /** What diagnosing a connection failure needs of the setup: the address, and the proxy and CA file in use. */
 export function diagnosisContext(setup: GatewaySetup): DiagnosisContext {
-  const ca = setup.caCertificateFile ? { caCertificateFile: setup.caCertificateFile, caCertificateUnreadable: setup.caCertificateUnreadable } : {};
+  const ca = setup.caCertificateFile
+    ? { caCertificateFile: setup.caCertificateFile, caCertificateUnreadable: setup.caCertificateUnreadable }
+    : {};
   return { baseUrl: setup.baseUrl, ...(setup.proxy ? { proxyUrl: setup.proxy } : {}), ...ca };
 }
 
@@ -64,7 +66,16 @@ export class GatewayConnection extends Disposable {
   /** Fires when a feature's request failed (for the credits display and its out-of-credits notice). */
   readonly onDidFail = this.failed.event;
 
-  private current: GatewaySetup = { baseUrl: '', hasKey: false, keyVersion: 0, client: undefined, proxy: undefined, problem: undefined, caCertificateFile: '', caCertificateUnreadable: false };
+  private current: GatewaySetup = {
+    baseUrl: '',
+    hasKey: false,
+    keyVersion: 0,
+    client: undefined,
+    proxy: undefined,
+    problem: undefined,
+    caCertificateFile: '',
+    caCertificateUnreadable: false,
+  };
   /** The current setup's dispatcher, once its first request made it (undici loads then, not during activation). */
   private dispatcher: { made?: Dispatcher } | undefined;
   private generation = 0;
@@ -129,7 +140,10 @@ export class GatewayConnection extends Disposable {
     }
     if (settings.baseUrl && sendsKeyInClearText(settings.baseUrl)) {
       // Said wherever the connection's problems are (credits tooltip, Test Connection, log): it works, but not safely.
-      const clear = vscode.l10n.t('The gateway address {0} is http:// on another machine: the API key and everything sent travel in clear text. Use https://.', settings.baseUrl);
+      const clear = vscode.l10n.t(
+        'The gateway address {0} is http:// on another machine: the API key and everything sent travel in clear text. Use https://.',
+        settings.baseUrl,
+      );
       problem = problem ? `${problem} ${clear}` : clear;
     }
     if (generation !== this.generation || this.isDisposed) return this.current;
@@ -157,7 +171,16 @@ export class GatewayConnection extends Disposable {
         })
       : undefined;
     const proxy = proxyUrl ? describeProxy(proxyUrl) : undefined;
-    this.current = { baseUrl: settings.baseUrl, hasKey, keyVersion: this.current.keyVersion, client, proxy, problem, caCertificateFile: settings.caCertificateFile, caCertificateUnreadable };
+    this.current = {
+      baseUrl: settings.baseUrl,
+      hasKey,
+      keyVersion: this.current.keyVersion,
+      client,
+      proxy,
+      problem,
+      caCertificateFile: settings.caCertificateFile,
+      caCertificateUnreadable,
+    };
     if (problem) this.log.warn(problem);
     this.log.info(`Gateway: ${settings.baseUrl || '(not configured)'}${proxy ? ` through proxy ${proxy}` : ''}.`);
     this.publishContext();
@@ -167,7 +190,11 @@ export class GatewayConnection extends Disposable {
 
   private proxyFor(baseUrl: string, network: ReturnType<typeof readNetworkSettings>): string | undefined {
     try {
-      return selectProxy(baseUrl, { proxy: network.proxy || undefined, noProxy: [...network.noProxy], env: this.environment });
+      return selectProxy(baseUrl, {
+        proxy: network.proxy || undefined,
+        noProxy: [...network.noProxy],
+        env: this.environment,
+      });
     } catch {
       return undefined; // an unparsable address: the client reports it on the first request
     }

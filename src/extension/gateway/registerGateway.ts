@@ -6,7 +6,10 @@ import { setBaseUrlCommand } from './setBaseUrl';
 import { testConnectionCommand } from './testConnection';
 
 /** The one connection to the gateway, and Set Gateway Address and Test Connection. */
-export function registerGateway(context: vscode.ExtensionContext, { apiKeys, log }: { readonly apiKeys: ApiKeyStore; readonly log: Log }): GatewayConnection {
+export function registerGateway(
+  context: vscode.ExtensionContext,
+  { apiKeys, log }: { readonly apiKeys: ApiKeyStore; readonly log: Log },
+): GatewayConnection {
   const connection = new GatewayConnection(apiKeys, log);
   context.subscriptions.push(
     connection,

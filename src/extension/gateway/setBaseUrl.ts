@@ -20,7 +20,9 @@ export async function setBaseUrlCommand(): Promise<boolean> {
   });
   if (value === undefined || validateBaseUrlInput(value)) return false;
   // The address is a user setting only: a workspace cannot choose where the key goes.
-  await vscode.workspace.getConfiguration(SETTINGS_SECTION).update('baseUrl', value.trim(), vscode.ConfigurationTarget.Global);
+  await vscode.workspace
+    .getConfiguration(SETTINGS_SECTION)
+    .update('baseUrl', value.trim(), vscode.ConfigurationTarget.Global);
   const warning = baseUrlInputWarning(value, vscode.l10n);
   if (warning) void vscode.window.showWarningMessage(vscode.l10n.t('Unified Inference: {0}', warning));
   return true;

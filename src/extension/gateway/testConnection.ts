@@ -19,9 +19,18 @@ const TIMEOUT_MS = 20_000;
 
 /** The buttons offered with each kind of failure: the one next step first, then the log. */
 function actionsFor(kind: ConnectionDiagnosis['kind']): [string, () => Thenable<unknown>][] {
-  const setKey: [string, () => Thenable<unknown>] = [vscode.l10n.t('Set API Key'), () => vscode.commands.executeCommand('unifiedInference.setApiKey')];
-  const setAddress: [string, () => Thenable<unknown>] = [vscode.l10n.t('Set Gateway Address'), () => vscode.commands.executeCommand('unifiedInference.setBaseUrl')];
-  const proxySettings: [string, () => Thenable<unknown>] = [vscode.l10n.t('Open Proxy Settings'), () => vscode.commands.executeCommand('workbench.action.openSettings', 'http.proxy')];
+  const setKey: [string, () => Thenable<unknown>] = [
+    vscode.l10n.t('Set API Key'),
+    () => vscode.commands.executeCommand('unifiedInference.setApiKey'),
+  ];
+  const setAddress: [string, () => Thenable<unknown>] = [
+    vscode.l10n.t('Set Gateway Address'),
+    () => vscode.commands.executeCommand('unifiedInference.setBaseUrl'),
+  ];
+  const proxySettings: [string, () => Thenable<unknown>] = [
+    vscode.l10n.t('Open Proxy Settings'),
+    () => vscode.commands.executeCommand('workbench.action.openSettings', 'http.proxy'),
+  ];
   switch (kind) {
     case 'noKey':
     case 'unauthorized':
@@ -54,13 +63,27 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
   const showLog = vscode.l10n.t('Show Log');
   let report: ConnectionReport;
   if (!setup.baseUrl || !setup.client) {
-    report = failure('', { kind: 'invalidUrl', title: vscode.l10n.t('No gateway address'), detail: vscode.l10n.t('The setting {0} is empty.', 'unifiedInference.baseUrl'), nextStep: vscode.l10n.t('Set the gateway address.') });
+    report = failure('', {
+      kind: 'invalidUrl',
+      title: vscode.l10n.t('No gateway address'),
+      detail: vscode.l10n.t('The setting {0} is empty.', 'unifiedInference.baseUrl'),
+      nextStep: vscode.l10n.t('Set the gateway address.'),
+    });
   } else if (!setup.hasKey) {
-    report = failure(setup.baseUrl, { kind: 'noKey', title: vscode.l10n.t('No API key'), detail: vscode.l10n.t('No key is stored and {0} is not set.', 'UNIFIED_INFERENCE_API_KEY'), nextStep: vscode.l10n.t('Set your API key.') });
+    report = failure(setup.baseUrl, {
+      kind: 'noKey',
+      title: vscode.l10n.t('No API key'),
+      detail: vscode.l10n.t('No key is stored and {0} is not set.', 'UNIFIED_INFERENCE_API_KEY'),
+      nextStep: vscode.l10n.t('Set your API key.'),
+    });
   } else {
     const client = setup.client;
     report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Unified Inference: testing {0}', setup.baseUrl), cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Unified Inference: testing {0}', setup.baseUrl),
+        cancellable: true,
+      },
       async (progress, token): Promise<ConnectionReport> => {
         const controller = new AbortController();
         const cancel = abortOnCancel(controller, token);
@@ -84,7 +107,13 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
   if (report.ok) {
     const balance = formatCredits(report.credits ?? 0);
     const message = setup.proxy
-      ? vscode.l10n.t('Connected to {0} through {1}: {2} models, balance {3}.', report.baseUrl, setup.proxy, report.modelCount ?? 0, balance)
+      ? vscode.l10n.t(
+          'Connected to {0} through {1}: {2} models, balance {3}.',
+          report.baseUrl,
+          setup.proxy,
+          report.modelCount ?? 0,
+          balance,
+        )
       : vscode.l10n.t('Connected to {0}: {1} models, balance {2}.', report.baseUrl, report.modelCount ?? 0, balance);
     log.info(`Test connection: ${message}${setupNote}`);
     void vscode.commands.executeCommand('setContext', 'unifiedInference.connectionTested', true);
@@ -93,11 +122,17 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
       void vscode.window
         .showWarningMessage(vscode.l10n.t('Unified Inference: {0}', message + setupNote), openSettings, openChat)
         .then((choice) => {
-          if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', setup.caCertificateUnreadable ? 'unifiedInference.caCertificateFile' : 'unifiedInference.baseUrl');
+          if (choice === openSettings)
+            void vscode.commands.executeCommand(
+              'workbench.action.openSettings',
+              setup.caCertificateUnreadable ? 'unifiedInference.caCertificateFile' : 'unifiedInference.baseUrl',
+            );
           else if (choice === openChat) void vscode.commands.executeCommand('unifiedInference.chat.focus');
         });
     } else {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Unified Inference: {0}', message), openChat).then((choice) => choice && vscode.commands.executeCommand('unifiedInference.chat.focus'));
+      void vscode.window
+        .showInformationMessage(vscode.l10n.t('Unified Inference: {0}', message), openChat)
+        .then((choice) => choice && vscode.commands.executeCommand('unifiedInference.chat.focus'));
     }
     void vscode.commands.executeCommand('unifiedInference.refreshCredits'); // the status bar follows at once
   } else if (report.diagnosis) {
@@ -106,7 +141,11 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
     log.warn(`Test connection failed (${kind}): ${text}${setupNote}`);
     const actions = actionsFor(kind);
     void vscode.window
-      .showErrorMessage(vscode.l10n.t('Unified Inference: {0}', text + setupNote), ...actions.map(([label]) => label), showLog)
+      .showErrorMessage(
+        vscode.l10n.t('Unified Inference: {0}', text + setupNote),
+        ...actions.map(([label]) => label),
+        showLog,
+      )
       .then((choice) => {
         if (choice === showLog) log.show();
         else actions.find(([label]) => label === choice)?.[1]();

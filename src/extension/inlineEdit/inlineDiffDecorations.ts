@@ -68,7 +68,13 @@ export class InlineDiffDecorations implements vscode.Disposable {
   changesOf(session: InlineEditSession, document: vscode.TextDocument): DrawnChange[] {
     const views = inlineChangeViews(session.hunksFor(document.getText()), document.lineCount);
     // Ghost text and hovers are not the editor's text, so its Unicode highlighting does not apply there: badges do it.
-    return views.map((view, index) => ({ index, anchor: view.anchor, removed: view.removed, added: view.added.map(shown), hidden: view.added.some(hides) }));
+    return views.map((view, index) => ({
+      index,
+      anchor: view.anchor,
+      removed: view.removed,
+      added: view.added.map(shown),
+      hidden: view.added.some(hides),
+    }));
   }
 
   draw(editor: vscode.TextEditor, session: InlineEditSession | undefined): void {
@@ -80,7 +86,10 @@ export class InlineDiffDecorations implements vscode.Disposable {
     const text = document.getText();
     const views = inlineChangeViews(session.hunksFor(text), document.lineCount);
     const line = (n: number): vscode.Range => document.lineAt(Math.min(n, document.lineCount - 1)).range;
-    editor.setDecorations(this.removed, views.flatMap((view) => view.removed.map((n) => line(n))));
+    editor.setDecorations(
+      this.removed,
+      views.flatMap((view) => view.removed.map((n) => line(n))),
+    );
     editor.setDecorations(
       this.added,
       views.flatMap((view) =>
@@ -91,7 +100,12 @@ export class InlineDiffDecorations implements vscode.Disposable {
       ),
     );
     const scope = session.state === 'streaming' ? session.scopeIn(text) : undefined;
-    editor.setDecorations(this.pending, scope && scope.end > scope.start ? [new vscode.Range(scope.start, 0, Math.max(scope.start, scope.end - 1), 0)] : []);
+    editor.setDecorations(
+      this.pending,
+      scope && scope.end > scope.start
+        ? [new vscode.Range(scope.start, 0, Math.max(scope.start, scope.end - 1), 0)]
+        : [],
+    );
   }
 
   clear(editor: vscode.TextEditor): void {

@@ -31,6 +31,10 @@ export function setInlineEditContext(state: SessionState | undefined): void {
 export function scopeOf(editor: vscode.TextEditor): LineScope {
   const selection = editor.selection;
   const start = selection.start.line;
-  const end = selection.isEmpty ? start + 1 : selection.end.character === 0 && selection.end.line > start ? selection.end.line : selection.end.line + 1;
+  const end = selection.isEmpty
+    ? start + 1
+    : selection.end.character === 0 && selection.end.line > start
+      ? selection.end.line
+      : selection.end.line + 1;
   return { start, end: Math.min(end, editor.document.lineCount) };
 }

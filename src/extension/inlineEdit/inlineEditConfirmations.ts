@@ -12,7 +12,11 @@ export class InlineEditConfirmations {
   async guarded(session: InlineEditSession): Promise<boolean> {
     if (session.init.guarded.length === 0 || this.confirmed.has(session.id)) return true;
     const write = vscode.l10n.t('Write the Change');
-    const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Write the change to {0}?', session.init.display), { modal: true, detail: guardedNotice(session.init.guarded) }, write);
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('Write the change to {0}?', session.init.display),
+      { modal: true, detail: guardedNotice(session.init.guarded) },
+      write,
+    );
     if (choice !== write) return false;
     this.confirmed.add(session.id);
     return true;
@@ -22,7 +26,13 @@ export class InlineEditConfirmations {
     const send = vscode.l10n.t('Send and Edit');
     const choice = await vscode.window.showWarningMessage(
       vscode.l10n.t('{0} is a sensitive file ({1}).', display, sensitive.join(', ')),
-      { modal: true, detail: vscode.l10n.t('Inline edit sends the selection and the code around it to {0} through the gateway. Nothing is written before you accept the change.', model) },
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'Inline edit sends the selection and the code around it to {0} through the gateway. Nothing is written before you accept the change.',
+          model,
+        ),
+      },
       send,
     );
     return choice === send;

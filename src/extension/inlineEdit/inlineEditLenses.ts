@@ -27,8 +27,15 @@ export class InlineEditLenses implements vscode.CodeLensProvider, vscode.HoverPr
     if (session.state === 'streaming') {
       const line = session.streamingAnchor(document.getText()) ?? 0;
       return [
-        new vscode.CodeLens(at(line), { title: `$(loading~spin) ${vscode.l10n.t('{0} is writing the edit…', session.model)}`, command: '' }),
-        new vscode.CodeLens(at(line), { title: `$(debug-stop) ${vscode.l10n.t('Stop ({0})', 'Escape')}`, command: INLINE_EDIT_COMMANDS.stop, arguments: [session.id] }),
+        new vscode.CodeLens(at(line), {
+          title: `$(loading~spin) ${vscode.l10n.t('{0} is writing the edit…', session.model)}`,
+          command: '',
+        }),
+        new vscode.CodeLens(at(line), {
+          title: `$(debug-stop) ${vscode.l10n.t('Stop ({0})', 'Escape')}`,
+          command: INLINE_EDIT_COMMANDS.stop,
+          arguments: [session.id],
+        }),
       ];
     }
     const review = session.review;
@@ -36,23 +43,62 @@ export class InlineEditLenses implements vscode.CodeLensProvider, vscode.HoverPr
     const changes = this.edits.decorations.changesOf(session, document);
     const top = at(Math.min(...changes.map((c) => c.anchor), document.lineCount - 1));
     const lenses: vscode.CodeLens[] = [];
-    if (session.init.sensitive.length) lenses.push(new vscode.CodeLens(top, { title: `$(warning) ${vscode.l10n.t('{0} is a sensitive file', session.init.display)}`, command: '' }));
+    if (session.init.sensitive.length)
+      lenses.push(
+        new vscode.CodeLens(top, {
+          title: `$(warning) ${vscode.l10n.t('{0} is a sensitive file', session.init.display)}`,
+          command: '',
+        }),
+      );
     if (changes.some((c) => c.hidden)) {
-      lenses.push(new vscode.CodeLens(top, { title: `$(warning) ${vscode.l10n.t('The proposal holds hidden characters (shown as ⟨U+…⟩): read it before you accept it')}`, command: '' }));
+      lenses.push(
+        new vscode.CodeLens(top, {
+          title: `$(warning) ${vscode.l10n.t('The proposal holds hidden characters (shown as ⟨U+…⟩): read it before you accept it')}`,
+          command: '',
+        }),
+      );
     }
     if (session.init.guarded.length) {
-      lenses.push(new vscode.CodeLens(top, { title: `$(warning) ${vscode.l10n.t('{0} can run code: read the change before you accept it', session.init.display)}`, command: INLINE_EDIT_COMMANDS.showWarning, arguments: [session.id] }));
+      lenses.push(
+        new vscode.CodeLens(top, {
+          title: `$(warning) ${vscode.l10n.t('{0} can run code: read the change before you accept it', session.init.display)}`,
+          command: INLINE_EDIT_COMMANDS.showWarning,
+          arguments: [session.id],
+        }),
+      );
     }
     lenses.push(
-      new vscode.CodeLens(top, { title: `$(check-all) ${vscode.l10n.t('Accept All ({0})', key('⇧⌥⌘Y', 'Alt+Shift+Y'))}`, command: INLINE_EDIT_COMMANDS.acceptAll, arguments: [session.id], tooltip: vscode.l10n.t('Write every proposed change to {0} (one undo step)', session.init.display) }),
-      new vscode.CodeLens(top, { title: `$(close-all) ${vscode.l10n.t('Reject All ({0})', 'Escape')}`, command: INLINE_EDIT_COMMANDS.rejectAll, arguments: [session.id], tooltip: vscode.l10n.t('Leave {0} as it is', session.init.display) }),
-      new vscode.CodeLens(top, { title: `$(edit) ${vscode.l10n.t('Refine…')}`, command: INLINE_EDIT_COMMANDS.start, tooltip: vscode.l10n.t('Give another instruction for this edit') }),
+      new vscode.CodeLens(top, {
+        title: `$(check-all) ${vscode.l10n.t('Accept All ({0})', key('⇧⌥⌘Y', 'Alt+Shift+Y'))}`,
+        command: INLINE_EDIT_COMMANDS.acceptAll,
+        arguments: [session.id],
+        tooltip: vscode.l10n.t('Write every proposed change to {0} (one undo step)', session.init.display),
+      }),
+      new vscode.CodeLens(top, {
+        title: `$(close-all) ${vscode.l10n.t('Reject All ({0})', 'Escape')}`,
+        command: INLINE_EDIT_COMMANDS.rejectAll,
+        arguments: [session.id],
+        tooltip: vscode.l10n.t('Leave {0} as it is', session.init.display),
+      }),
+      new vscode.CodeLens(top, {
+        title: `$(edit) ${vscode.l10n.t('Refine…')}`,
+        command: INLINE_EDIT_COMMANDS.start,
+        tooltip: vscode.l10n.t('Give another instruction for this edit'),
+      }),
     );
     for (const change of changes) {
       const args = [session.id, review.revision, change.index];
       lenses.push(
-        new vscode.CodeLens(at(change.anchor), { title: `$(check) ${vscode.l10n.t('Accept Change ({0})', key('⌥⌘Y', 'Alt+Y'))}`, command: INLINE_EDIT_COMMANDS.acceptChange, arguments: args }),
-        new vscode.CodeLens(at(change.anchor), { title: `$(discard) ${vscode.l10n.t('Reject Change ({0})', key('⌥⌘N', 'Alt+N'))}`, command: INLINE_EDIT_COMMANDS.rejectChange, arguments: args }),
+        new vscode.CodeLens(at(change.anchor), {
+          title: `$(check) ${vscode.l10n.t('Accept Change ({0})', key('⌥⌘Y', 'Alt+Y'))}`,
+          command: INLINE_EDIT_COMMANDS.acceptChange,
+          arguments: args,
+        }),
+        new vscode.CodeLens(at(change.anchor), {
+          title: `$(discard) ${vscode.l10n.t('Reject Change ({0})', key('⌥⌘N', 'Alt+N'))}`,
+          command: INLINE_EDIT_COMMANDS.rejectChange,
+          arguments: args,
+        }),
       );
     }
     return lenses;
@@ -61,11 +107,20 @@ export class InlineEditLenses implements vscode.CodeLensProvider, vscode.HoverPr
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
     const session = this.edits.sessionOf(document.uri);
     if (!session || session.state === 'ended') return undefined;
-    const change = this.edits.decorations.changesOf(session, document).find((c) => c.anchor === position.line || c.removed.includes(position.line));
+    const change = this.edits.decorations
+      .changesOf(session, document)
+      .find((c) => c.anchor === position.line || c.removed.includes(position.line));
     if (!change) return undefined;
     const markdown = new vscode.MarkdownString(undefined, true);
-    markdown.appendMarkdown(change.added.length ? vscode.l10n.t('**Proposed** ({0} lines):', change.added.length) : vscode.l10n.t('**Proposed:** delete these lines.'));
-    if (change.hidden) markdown.appendMarkdown(`\n\n$(warning) ${vscode.l10n.t('Hidden characters are shown as ⟨U+…⟩: they would be written as they are.')}`);
+    markdown.appendMarkdown(
+      change.added.length
+        ? vscode.l10n.t('**Proposed** ({0} lines):', change.added.length)
+        : vscode.l10n.t('**Proposed:** delete these lines.'),
+    );
+    if (change.hidden)
+      markdown.appendMarkdown(
+        `\n\n$(warning) ${vscode.l10n.t('Hidden characters are shown as ⟨U+…⟩: they would be written as they are.')}`,
+      );
     if (change.added.length) markdown.appendCodeblock(change.added.join('\n'), document.languageId);
     return new vscode.Hover(markdown);
   }
@@ -74,7 +129,10 @@ export class InlineEditLenses implements vscode.CodeLensProvider, vscode.HoverPr
     if (document.uri.scheme !== 'file') return [];
     // A selection only: a lightbulb on every blank line is noise (the context menu and the keys work on an empty line).
     if (range.isEmpty) return [];
-    const action = new vscode.CodeAction(vscode.l10n.t('Edit with Unified Inference'), vscode.CodeActionKind.RefactorRewrite);
+    const action = new vscode.CodeAction(
+      vscode.l10n.t('Edit with Unified Inference'),
+      vscode.CodeActionKind.RefactorRewrite,
+    );
     action.command = { command: INLINE_EDIT_COMMANDS.start, title: vscode.l10n.t('Edit with Unified Inference') };
     return [action];
   }

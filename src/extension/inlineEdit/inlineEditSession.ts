@@ -144,7 +144,9 @@ export class InlineEditSession {
     const old = this.reviewValue;
     this.reviewValue = undefined;
     this.aside?.review.rejectAll();
-    this.aside = old ? { review: old, ...(this.placeBeforeRebase ?? { base: this.base, scope: this.scope }) } : undefined;
+    this.aside = old
+      ? { review: old, ...(this.placeBeforeRebase ?? { base: this.base, scope: this.scope }) }
+      : undefined;
     this.placeBeforeRebase = undefined;
     this.streamed = undefined;
     this.stateValue = 'streaming';
@@ -164,7 +166,17 @@ export class InlineEditSession {
     this.aside?.review.rejectAll();
     this.aside = undefined;
     const review = new ApplyReview(
-      { id: this.id, target: this.init.uri, display: this.init.display, exists: true, sensitive: this.init.sensitive, guarded: this.init.guarded, base: this.base, proposal: withScopeReplaced(this.base, this.scope, replacement), reply: { conversationId: INLINE_EDIT_CHECKPOINTS, turnId: `${this.id}-${this.instructions.length}` } },
+      {
+        id: this.id,
+        target: this.init.uri,
+        display: this.init.display,
+        exists: true,
+        sensitive: this.init.sensitive,
+        guarded: this.init.guarded,
+        base: this.base,
+        proposal: withScopeReplaced(this.base, this.scope, replacement),
+        reply: { conversationId: INLINE_EDIT_CHECKPOINTS, turnId: `${this.id}-${this.instructions.length}` },
+      },
       this.checkpoints,
     );
     this.reviewValue = review;

@@ -55,22 +55,26 @@ export class InlineEdits extends Disposable {
   constructor(private readonly deps: InlineEditDeps) {
     super();
     this.decorations = this._register(new InlineDiffDecorations(deps.extensionUri));
-    this._register(vscode.workspace.onDidChangeTextDocument((event) => {
-      const session = this.sessions.get(event.document.uri.toString());
-      if (!session || event.contentChanges.length === 0) return;
-      // Typing inside the scope while the answer streams: the edit can no longer be made, so the
-      // request is stopped at once rather than paid for to the end.
-      if (session.state === 'streaming' && !session.scopeIn(event.document.getText())) {
-        session.stop();
-        return;
-      }
-      // Typing elsewhere is carried into the proposal; typing inside a change ends the review
-      // (ApplyReview). Both diff the whole document: done once per pause in the typing, not per
-      // key (the write path syncs again before it writes).
-      this.redraw(session, true);
-    }));
+    this._register(
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        const session = this.sessions.get(event.document.uri.toString());
+        if (!session || event.contentChanges.length === 0) return;
+        // Typing inside the scope while the answer streams: the edit can no longer be made, so the
+        // request is stopped at once rather than paid for to the end.
+        if (session.state === 'streaming' && !session.scopeIn(event.document.getText())) {
+          session.stop();
+          return;
+        }
+        // Typing elsewhere is carried into the proposal; typing inside a change ends the review
+        // (ApplyReview). Both diff the whole document: done once per pause in the typing, not per
+        // key (the write path syncs again before it writes).
+        this.redraw(session, true);
+      }),
+    );
     this._register({ dispose: () => [...this.pendingRedraws.values()].forEach((timer) => clearTimeout(timer)) });
-    this._register(vscode.workspace.onDidCloseTextDocument((document) => this.sessions.get(document.uri.toString())?.end('closed')));
+    this._register(
+      vscode.workspace.onDidCloseTextDocument((document) => this.sessions.get(document.uri.toString())?.end('closed')),
+    );
     this._register(vscode.window.onDidChangeVisibleTextEditors(() => this.redrawAll()));
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()));
     this._register({ dispose: () => [...this.sessions.values()].forEach((session) => session.end('closed')) });
@@ -100,16 +104,28 @@ export class InlineEdits extends Disposable {
   private async startIn(args?: StartArgs): Promise<InlineEditSession | undefined> {
     const editor = vscode.window.activeTextEditor;
     if (!editor) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Open a file and select the code to edit (or put the cursor on an empty line), then run Edit with Unified Inference.'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'Open a file and select the code to edit (or put the cursor on an empty line), then run Edit with Unified Inference.',
+        ),
+      );
       return undefined;
     }
     const document = editor.document;
     if (document.uri.scheme !== 'file') {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Inline edit changes files on disk: save this document as a file first.'));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('Inline edit changes files on disk: save this document as a file first.'),
+      );
       return undefined;
     }
     if (document.getText().length > MAX_INLINE_EDIT_DOCUMENT_CHARS) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('{0} is too large for an inline edit (more than {1} characters): open a smaller file, or ask in the chat and use Apply.', vscode.workspace.asRelativePath(document.uri), MAX_INLINE_EDIT_DOCUMENT_CHARS.toLocaleString('en-US')));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          '{0} is too large for an inline edit (more than {1} characters): open a smaller file, or ask in the chat and use Apply.',
+          vscode.workspace.asRelativePath(document.uri),
+          MAX_INLINE_EDIT_DOCUMENT_CHARS.toLocaleString('en-US'),
+        ),
+      );
       return undefined;
     }
     const key = document.uri.toString();
@@ -121,19 +137,34 @@ export class InlineEdits extends Disposable {
     const model = settings.inlineEdit.model || settings.defaultModels.chat;
     if (!model) {
       const pick = vscode.l10n.t('Pick Default Chat Model');
-      void vscode.window.showErrorMessage(vscode.l10n.t('No model is set for inline edit: pick a default chat model, or set {0}.', 'unifiedInference.inlineEdit.model'), pick).then((choice) => choice === pick && vscode.commands.executeCommand('unifiedInference.pickDefaultChatModel'));
+      void vscode.window
+        .showErrorMessage(
+          vscode.l10n.t(
+            'No model is set for inline edit: pick a default chat model, or set {0}.',
+            'unifiedInference.inlineEdit.model',
+          ),
+          pick,
+        )
+        .then((choice) => choice === pick && vscode.commands.executeCommand('unifiedInference.pickDefaultChatModel'));
       return undefined;
     }
     // The gate: only a workspace file that may be written (not excluded, ignored or outside the folders).
     const files = await this.deps.workspaceFiles.open();
     const resolved = await this.deps.workspaceFiles.resolveUri(files, document.uri, 'write');
     if (!resolved.ok) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Inline edit will not change {0}: {1}', vscode.workspace.asRelativePath(document.uri), resolved.message));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'Inline edit will not change {0}: {1}',
+          vscode.workspace.asRelativePath(document.uri),
+          resolved.message,
+        ),
+      );
       return undefined;
     }
     const file = resolved.file;
     const refining = existing?.canRefine === true;
-    const instruction = args?.instruction?.trim() || (await askInstruction(this.deps.history, { refining, model, file: file.display }));
+    const instruction =
+      args?.instruction?.trim() || (await askInstruction(this.deps.history, { refining, model, file: file.display }));
     if (!instruction) return undefined;
     await this.deps.history.remember(instruction);
     if (refining && existing) {
@@ -141,7 +172,11 @@ export class InlineEdits extends Disposable {
       // reviving it would send a paid request for an edit no longer shown.
       if (this.sessions.get(key) !== existing || !existing.canRefine) return undefined;
       if (!existing.rebase(document.getText())) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('The code of this edit changed (part of it was accepted, or you edited it), so it cannot be refined: reject the rest and select the code again.'));
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t(
+            'The code of this edit changed (part of it was accepted, or you edited it), so it cannot be refined: reject the rest and select the code again.',
+          ),
+        );
         return existing;
       }
       if (!existing.restart(instruction, model)) return undefined;
@@ -152,13 +187,31 @@ export class InlineEdits extends Disposable {
     const scope = scopeOf(editor);
     const text = document.getText();
     if (scopeText(text, scope).length > MAX_INLINE_EDIT_SELECTION_CHARS) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('The selection is longer than {0} characters: select less code for an inline edit (Apply from the chat handles whole files).', MAX_INLINE_EDIT_SELECTION_CHARS.toLocaleString('en-US')));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'The selection is longer than {0} characters: select less code for an inline edit (Apply from the chat handles whole files).',
+          MAX_INLINE_EDIT_SELECTION_CHARS.toLocaleString('en-US'),
+        ),
+      );
       return undefined;
     }
-    if (file.sensitive.length > 0 && !(await this.confirmations.sensitiveSend(file.display, file.sensitive, model))) return undefined;
+    if (file.sensitive.length > 0 && !(await this.confirmations.sensitiveSend(file.display, file.sensitive, model)))
+      return undefined;
     // A session that opened meanwhile (the awaits above) is ended like the one before: one edit per document.
     this.sessions.get(key)?.end('closed');
-    const session = new InlineEditSession({ uri: document.uri, display: file.display, language: document.languageId, sensitive: file.sensitive, guarded: file.guarded, base: text, scope, model }, this.deps.checkpoints);
+    const session = new InlineEditSession(
+      {
+        uri: document.uri,
+        display: file.display,
+        language: document.languageId,
+        sensitive: file.sensitive,
+        guarded: file.guarded,
+        base: text,
+        scope,
+        model,
+      },
+      this.deps.checkpoints,
+    );
     session.instructions.push(instruction);
     this.sessions.set(document.uri.toString(), session);
     // Streamed lines are drawn once per pause; a change of state (the review, the end) at once.
@@ -180,25 +233,44 @@ export class InlineEdits extends Disposable {
       return;
     }
     const job = inlineEditJob({ client, session, document, scope, instruction, refining, api: readSettings().chatApi });
-    const answer = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Editing {0} with {1}…', session.init.display, session.model) }, async () => {
-      try {
-        return await requestInlineEdit(job, (soFar) => session.showStreamed(soFar), session.signal);
-      } finally {
-        this.deps.connection.reportModelUse();
-      }
-    });
+    const answer = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Window,
+        title: vscode.l10n.t('Editing {0} with {1}…', session.init.display, session.model),
+      },
+      async () => {
+        try {
+          return await requestInlineEdit(job, (soFar) => session.showStreamed(soFar), session.signal);
+        } finally {
+          this.deps.connection.reportModelUse();
+        }
+      },
+    );
     if (session.state !== 'streaming') return; // closed meanwhile
     // A refinement stopped or failed: the previous proposal comes back rather than being lost.
     if (answer.kind !== 'done' && refining && session.restoreAside()) {
-      if (answer.kind === 'cancelled') vscode.window.setStatusBarMessage(vscode.l10n.t('Refinement stopped: the previous proposal is back.'), 5000);
-      else if (answer.kind === 'refused') void vscode.window.showErrorMessage(vscode.l10n.t('Inline edit of {0}: {1} The previous proposal is back.', session.init.display, answer.message));
-      else await this.deps.failures.show(answer.error, { title: vscode.l10n.t('Refining the inline edit of {0} failed (the previous proposal is back)', session.init.display) });
+      if (answer.kind === 'cancelled')
+        vscode.window.setStatusBarMessage(vscode.l10n.t('Refinement stopped: the previous proposal is back.'), 5000);
+      else if (answer.kind === 'refused')
+        void vscode.window.showErrorMessage(
+          vscode.l10n.t('Inline edit of {0}: {1} The previous proposal is back.', session.init.display, answer.message),
+        );
+      else
+        await this.deps.failures.show(answer.error, {
+          title: vscode.l10n.t(
+            'Refining the inline edit of {0} failed (the previous proposal is back)',
+            session.init.display,
+          ),
+        });
       return;
     }
     switch (answer.kind) {
       case 'done': {
         const review = session.startReview(answer.replacement, document.getText());
-        if (review?.isEnded) void vscode.window.showInformationMessage(vscode.l10n.t('{0} proposed no change to the selection.', session.model));
+        if (review?.isEnded)
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t('{0} proposed no change to the selection.', session.model),
+          );
         return;
       }
       case 'cancelled':
@@ -208,11 +280,15 @@ export class InlineEdits extends Disposable {
       case 'refused':
         session.end('failed');
         this.deps.log.warn(`Inline edit of ${session.init.display}: ${answer.message}`);
-        void vscode.window.showErrorMessage(vscode.l10n.t('Inline edit of {0}: {1} Nothing was written.', session.init.display, answer.message));
+        void vscode.window.showErrorMessage(
+          vscode.l10n.t('Inline edit of {0}: {1} Nothing was written.', session.init.display, answer.message),
+        );
         return;
       case 'failed':
         session.end('failed');
-        await this.deps.failures.show(answer.error, { title: vscode.l10n.t('Inline edit of {0} failed (nothing was written)', session.init.display) });
+        await this.deps.failures.show(answer.error, {
+          title: vscode.l10n.t('Inline edit of {0} failed (nothing was written)', session.init.display),
+        });
         return;
     }
   }
@@ -245,13 +321,18 @@ export class InlineEdits extends Disposable {
     } else {
       const editor = vscode.window.activeTextEditor;
       const line = editor?.selection.active.line ?? -1;
-      at = editor ? this.decorations.changesOf(session, editor.document).findIndex((c) => c.anchor === line || c.removed.includes(line)) : -1;
+      at = editor
+        ? this.decorations
+            .changesOf(session, editor.document)
+            .findIndex((c) => c.anchor === line || c.removed.includes(line))
+        : -1;
       if (at < 0) {
         void vscode.window.showInformationMessage(vscode.l10n.t('The cursor is not on a proposed change.'));
         return;
       }
     }
-    if (accept) await this.guard(session, async () => (await this.confirmations.guarded(session)) && review.acceptHunk(at));
+    if (accept)
+      await this.guard(session, async () => (await this.confirmations.guarded(session)) && review.acceptHunk(at));
     else review.rejectHunk(at);
   }
 
@@ -280,7 +361,13 @@ export class InlineEdits extends Disposable {
   private finish(session: InlineEditSession, how: string): void {
     if (this.sessions.get(session.init.uri.toString()) === session) this.sessions.delete(session.init.uri.toString());
     this.confirmations.forget(session);
-    if (how === 'conflict') void vscode.window.showWarningMessage(vscode.l10n.t('{0} was edited where the proposed change is, so the inline edit was closed without writing anything more.', session.init.display));
+    if (how === 'conflict')
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          '{0} was edited where the proposed change is, so the inline edit was closed without writing anything more.',
+          session.init.display,
+        ),
+      );
     this.redraw(session);
   }
 
@@ -288,7 +375,11 @@ export class InlineEdits extends Disposable {
     const key = session.init.uri.toString();
     const pending = this.pendingRedraws.get(key);
     if (soon) {
-      if (pending === undefined) this.pendingRedraws.set(key, setTimeout(() => this.redraw(session), REDRAW_PAUSE_MS));
+      if (pending === undefined)
+        this.pendingRedraws.set(
+          key,
+          setTimeout(() => this.redraw(session), REDRAW_PAUSE_MS),
+        );
       return;
     }
     if (pending !== undefined) clearTimeout(pending);
@@ -296,14 +387,16 @@ export class InlineEdits extends Disposable {
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
     if (document && session.state === 'review') session.review?.sync(document.getText());
     for (const editor of vscode.window.visibleTextEditors) {
-      if (editor.document.uri.toString() === session.init.uri.toString()) this.decorations.draw(editor, session.state === 'ended' ? undefined : session);
+      if (editor.document.uri.toString() === session.init.uri.toString())
+        this.decorations.draw(editor, session.state === 'ended' ? undefined : session);
     }
     this.updateContext();
     this.changed.fire();
   }
 
   private redrawAll(): void {
-    for (const editor of vscode.window.visibleTextEditors) this.decorations.draw(editor, this.sessions.get(editor.document.uri.toString()));
+    for (const editor of vscode.window.visibleTextEditors)
+      this.decorations.draw(editor, this.sessions.get(editor.document.uri.toString()));
     this.updateContext();
   }
 

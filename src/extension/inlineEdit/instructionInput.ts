@@ -32,12 +32,23 @@ export class InstructionHistory {
 }
 
 /** Asks for the instruction; undefined when the user dismissed the input. */
-export function askInstruction(history: InstructionHistory, options: InstructionInputOptions): Promise<string | undefined> {
+export function askInstruction(
+  history: InstructionHistory,
+  options: InstructionInputOptions,
+): Promise<string | undefined> {
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
-  pick.title = options.refining ? vscode.l10n.t('Refine the Proposed Edit of {0}', options.file) : vscode.l10n.t('Edit with Unified Inference: {0}', options.file);
+  pick.title = options.refining
+    ? vscode.l10n.t('Refine the Proposed Edit of {0}', options.file)
+    : vscode.l10n.t('Edit with Unified Inference: {0}', options.file);
   pick.placeholder = options.refining
-    ? vscode.l10n.t('What should change in the proposal? ({0} gets the original code, its proposal and this)', options.model)
-    : vscode.l10n.t('Describe the change (sent to {0} with the selection and the code around it); ↑↓ recall recent instructions', options.model);
+    ? vscode.l10n.t(
+        'What should change in the proposal? ({0} gets the original code, its proposal and this)',
+        options.model,
+      )
+    : vscode.l10n.t(
+        'Describe the change (sent to {0} with the selection and the code around it); ↑↓ recall recent instructions',
+        options.model,
+      );
   pick.ignoreFocusOut = false;
   pick.matchOnDescription = false;
   const recent = history.items.map((label) => ({ label, description: vscode.l10n.t('recent') }));
@@ -55,7 +66,12 @@ export function askInstruction(history: InstructionHistory, options: Instruction
     pick.onDidChangeValue((value) => {
       // What is typed is an item of its own at the top, so Enter takes it even when a recent one matches.
       const typed = value.trim();
-      pick.items = typed ? [{ label: typed, description: options.refining ? vscode.l10n.t('refine') : vscode.l10n.t('send') }, ...recent.filter((item) => item.label !== typed)] : recent;
+      pick.items = typed
+        ? [
+            { label: typed, description: options.refining ? vscode.l10n.t('refine') : vscode.l10n.t('send') },
+            ...recent.filter((item) => item.label !== typed),
+          ]
+        : recent;
     });
     pick.onDidAccept(() => {
       const chosen = pick.selectedItems[0] ?? pick.activeItems[0];

@@ -23,22 +23,41 @@ export interface RegisterInlineEditDeps {
 }
 
 export function registerInlineEdit(deps: RegisterInlineEditDeps): vscode.Disposable & { readonly edits: InlineEdits } {
-  const edits = new InlineEdits({ ...deps, history: new InstructionHistory(deps.context.globalState, deps.redact), extensionUri: deps.context.extensionUri });
+  const edits = new InlineEdits({
+    ...deps,
+    history: new InstructionHistory(deps.context.globalState, deps.redact),
+    extensionUri: deps.context.extensionUri,
+  });
   const lenses = new InlineEditLenses(edits);
   const files: vscode.DocumentSelector = { scheme: 'file' };
   const disposables: vscode.Disposable[] = [
     edits,
     vscode.languages.registerCodeLensProvider(files, lenses),
     vscode.languages.registerHoverProvider(files, lenses),
-    vscode.languages.registerCodeActionsProvider(files, lenses, { providedCodeActionKinds: InlineEditLenses.actionKinds }),
+    vscode.languages.registerCodeActionsProvider(files, lenses, {
+      providedCodeActionKinds: InlineEditLenses.actionKinds,
+    }),
     // The session is returned to the caller (a script, a test); the palette ignores it.
-    vscode.commands.registerCommand(INLINE_EDIT_COMMANDS.start, (args?: StartArgs) => edits.start(typeof args === 'object' && args !== null ? args : undefined)),
+    vscode.commands.registerCommand(INLINE_EDIT_COMMANDS.start, (args?: StartArgs) =>
+      edits.start(typeof args === 'object' && args !== null ? args : undefined),
+    ),
     vscode.commands.registerCommand(INLINE_EDIT_COMMANDS.acceptAll, (id?: unknown) => edits.acceptAll(id)),
     vscode.commands.registerCommand(INLINE_EDIT_COMMANDS.rejectAll, (id?: unknown) => edits.rejectAll(id)),
-    vscode.commands.registerCommand(INLINE_EDIT_COMMANDS.acceptChange, (id?: unknown, revision?: unknown, index?: unknown) => edits.onChange(true, id, revision, index)),
-    vscode.commands.registerCommand(INLINE_EDIT_COMMANDS.rejectChange, (id?: unknown, revision?: unknown, index?: unknown) => edits.onChange(false, id, revision, index)),
+    vscode.commands.registerCommand(
+      INLINE_EDIT_COMMANDS.acceptChange,
+      (id?: unknown, revision?: unknown, index?: unknown) => edits.onChange(true, id, revision, index),
+    ),
+    vscode.commands.registerCommand(
+      INLINE_EDIT_COMMANDS.rejectChange,
+      (id?: unknown, revision?: unknown, index?: unknown) => edits.onChange(false, id, revision, index),
+    ),
     vscode.commands.registerCommand(INLINE_EDIT_COMMANDS.stop, (id?: unknown) => edits.stop(id)),
     vscode.commands.registerCommand(INLINE_EDIT_COMMANDS.showWarning, (id?: unknown) => edits.showWarning(id)),
   ];
-  return { edits, dispose: () => { for (const d of disposables) d.dispose(); } };
+  return {
+    edits,
+    dispose: () => {
+      for (const d of disposables) d.dispose();
+    },
+  };
 }

@@ -12,8 +12,19 @@ import type { ModelCatalog } from '../models/modelCatalog';
 import { providerOf } from '../../core/models/catalogTree';
 import { streamGatewayAnswer } from '../../core/answers/gatewayAnswer';
 import { toolInputRefusal } from '../../core/answers/gatewayMessages';
-import { answerRoomOf, chatModelInformation, estimateTokens, type ModelInformation } from '../../core/languageModels/modelInformation';
-import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools, type LanguageModelKit } from '../../core/languageModels/requestMessages';
+import {
+  answerRoomOf,
+  chatModelInformation,
+  estimateTokens,
+  type ModelInformation,
+} from '../../core/languageModels/modelInformation';
+import {
+  countableText,
+  toGatewayModelOptions,
+  toGatewayRequest,
+  toGatewayTools,
+  type LanguageModelKit,
+} from '../../core/languageModels/requestMessages';
 
 const LANGUAGE_MODEL_VENDOR = 'unified-inference';
 
@@ -45,7 +56,8 @@ function languageModelError(error: unknown, description: ErrorDescription): Erro
   if (description.kind === 'auth' || description.kind === 'setup') return vscode.LanguageModelError.NoPermissions(text);
   if (description.kind === 'outOfCredits') return vscode.LanguageModelError.Blocked(text);
   if ((error as { status?: number } | undefined)?.status === 404) return vscode.LanguageModelError.NotFound(text);
-  if ((error as { code?: string } | undefined)?.code === 'content_filter') return vscode.LanguageModelError.Blocked(text);
+  if ((error as { code?: string } | undefined)?.code === 'content_filter')
+    return vscode.LanguageModelError.Blocked(text);
   const mapped = new Error(text);
   if (error instanceof Error) mapped.name = error.name;
   return mapped;
@@ -85,7 +97,9 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
     this.changed.fire();
   }
 
-  async provideLanguageModelChatInformation(options: vscode.PrepareLanguageModelChatModelOptions): Promise<Information[]> {
+  async provideLanguageModelChatInformation(
+    options: vscode.PrepareLanguageModelChatModelOptions,
+  ): Promise<Information[]> {
     const { client, hasKey } = this.connection.setup;
     if (!client || !hasKey) {
       if (!options.silent) void vscode.commands.executeCommand('unifiedInference.manageLanguageModels');
@@ -112,7 +126,9 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
     }
     const request = toGatewayRequest(messages, KIT);
     if (request.images.length) {
-      throw new Error(`Unified Inference: ${model.id} takes text only through this extension; the request held ${request.images.length === 1 ? 'an image' : `${request.images.length} images`} (${[...new Set(request.images)].join(', ')}).`);
+      throw new Error(
+        `Unified Inference: ${model.id} takes text only through this extension; the request held ${request.images.length === 1 ? 'an image' : `${request.images.length} images`} (${[...new Set(request.images)].join(', ')}).`,
+      );
     }
     const controller = new AbortController();
     const cancel = abortOnCancel(controller, token);
@@ -129,7 +145,12 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
           api: readSettings().chatApi,
           ...(catalogModel ? { provider: providerOf(catalogModel) } : {}),
           ...(answerRoom ? { answerRoom } : {}),
-          ...(tools ? { tools, toolChoice: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto' } : {}),
+          ...(tools
+            ? {
+                tools,
+                toolChoice: options.toolMode === vscode.LanguageModelChatToolMode.Required ? 'required' : 'auto',
+              }
+            : {}),
           ...toGatewayModelOptions(options.modelOptions),
         },
         {
@@ -179,7 +200,9 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
   private noteUsage(modelId: string, usage: TokenUsage | undefined): void {
     if (!usage) return;
     this.usage = { model: modelId, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens };
-    this.log.info(`Language model answer from ${modelId}: ${usage.promptTokens} input and ${usage.completionTokens} output tokens (the gateway's count).`);
+    this.log.info(
+      `Language model answer from ${modelId}: ${usage.promptTokens} input and ${usage.completionTokens} output tokens (the gateway's count).`,
+    );
   }
 }
 
@@ -191,6 +214,9 @@ export async function manageLanguageModels(): Promise<void> {
     { label: `$(plug) ${vscode.l10n.t('Test Connection')}`, command: 'unifiedInference.testConnection' },
     { label: `$(list-tree) ${vscode.l10n.t('Show the Models view')}`, command: 'unifiedInference.models.focus' },
   ];
-  const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Unified Inference models in VS Code chat'), placeHolder: vscode.l10n.t('Connect the gateway whose models VS Code chat offers') });
+  const choice = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Unified Inference models in VS Code chat'),
+    placeHolder: vscode.l10n.t('Connect the gateway whose models VS Code chat offers'),
+  });
   if (choice) await vscode.commands.executeCommand(choice.command);
 }

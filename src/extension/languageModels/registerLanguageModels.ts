@@ -13,8 +13,14 @@ export interface LanguageModelServices {
 }
 
 /** The gateway's chat models offered to VS Code (vscode.lm), and Manage Language Models. */
-export function registerLanguageModels(context: vscode.ExtensionContext, { connection, catalog, failures, log }: LanguageModelServices): GatewayLanguageModels {
+export function registerLanguageModels(
+  context: vscode.ExtensionContext,
+  { connection, catalog, failures, log }: LanguageModelServices,
+): GatewayLanguageModels {
   const languageModels = new GatewayLanguageModels(connection, catalog, log, failures);
-  context.subscriptions.push(languageModels, vscode.commands.registerCommand('unifiedInference.manageLanguageModels', () => manageLanguageModels()));
+  context.subscriptions.push(
+    languageModels,
+    vscode.commands.registerCommand('unifiedInference.manageLanguageModels', () => manageLanguageModels()),
+  );
   return languageModels;
 }

@@ -13,7 +13,8 @@ export function creditsTool(deps: LmToolDeps): vscode.LanguageModelTool<Record<s
     prepareInvocation: () => ({ invocationMessage: vscode.l10n.t('Reading the Unified Inference credit balance') }),
     async invoke(_options, token) {
       let state = await deps.credits.refresh();
-      for (let read = 1; state.kind === 'loading' && read < MAX_READS && !token.isCancellationRequested; read++) state = await deps.credits.refresh();
+      for (let read = 1; state.kind === 'loading' && read < MAX_READS && !token.isCancellationRequested; read++)
+        state = await deps.credits.refresh();
       if (token.isCancellationRequested) throw new vscode.CancellationError();
       return textResult(deps.connection.redact(creditsText(state, deps.credits.spend(), Date.now())));
     },

@@ -11,7 +11,16 @@ import { IMAGE_SIZES } from '../media/generateImageCommand';
 import { imageFileName, imageFolderSegments, splitDownloads } from '../../core/media/imageData';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
-import { balanceNote, optionalChoice, optionalInteger, requireClient, requiredText, requireTrustedWorkspace, textResult, toolFailure } from './toolSupport';
+import {
+  balanceNote,
+  optionalChoice,
+  optionalInteger,
+  requireClient,
+  requiredText,
+  requireTrustedWorkspace,
+  textResult,
+  toolFailure,
+} from './toolSupport';
 import { abortOnCancel } from '../lifecycle';
 
 const QUALITIES = ['standard', 'hd'] as const;
@@ -33,7 +42,8 @@ export function generateImageTool(deps: LmToolDeps): vscode.LanguageModelTool<Ge
   return {
     async prepareInvocation(options) {
       const input = options.input ?? ({} as Partial<GenerateImageInput>);
-      const count = typeof input.count === 'number' && input.count >= 1 ? Math.min(MAX_IMAGES, Math.floor(input.count)) : 1;
+      const count =
+        typeof input.count === 'number' && input.count >= 1 ? Math.min(MAX_IMAGES, Math.floor(input.count)) : 1;
       const quality = input.quality === 'hd' ? 'hd' : 'standard';
       const size = typeof input.size === 'string' ? input.size : '1024x1024';
       const model = await modelFor(deps.catalog, 'image').catch(() => undefined);
@@ -41,12 +51,30 @@ export function generateImageTool(deps: LmToolDeps): vscode.LanguageModelTool<Ge
       const prompt = typeof input.prompt === 'string' ? input.prompt.trim().slice(0, 300) : '';
       const modelName = model?.id ?? vscode.l10n.t('(the default image model)');
       return {
-        invocationMessage: count === 1 ? vscode.l10n.t('Generating {0} image', count) : vscode.l10n.t('Generating {0} images', count),
+        invocationMessage:
+          count === 1 ? vscode.l10n.t('Generating {0} image', count) : vscode.l10n.t('Generating {0} images', count),
         confirmationMessages: {
           title: count === 1 ? vscode.l10n.t('Generate an image?') : vscode.l10n.t('Generate {0} images?', count),
-          message: quality === 'hd'
-            ? vscode.l10n.t('Prompt: "{0}"\n\nModel {1}, {2}, {3} quality. Charged per image (hd costs more); takes up to a minute. Saved into {4} in the workspace.{5}', prompt, modelName, size, quality, folder, balanceNote(deps.credits))
-            : vscode.l10n.t('Prompt: "{0}"\n\nModel {1}, {2}, {3} quality. Charged per image; takes up to a minute. Saved into {4} in the workspace.{5}', prompt, modelName, size, quality, folder, balanceNote(deps.credits)),
+          message:
+            quality === 'hd'
+              ? vscode.l10n.t(
+                  'Prompt: "{0}"\n\nModel {1}, {2}, {3} quality. Charged per image (hd costs more); takes up to a minute. Saved into {4} in the workspace.{5}',
+                  prompt,
+                  modelName,
+                  size,
+                  quality,
+                  folder,
+                  balanceNote(deps.credits),
+                )
+              : vscode.l10n.t(
+                  'Prompt: "{0}"\n\nModel {1}, {2}, {3} quality. Charged per image; takes up to a minute. Saved into {4} in the workspace.{5}',
+                  prompt,
+                  modelName,
+                  size,
+                  quality,
+                  folder,
+                  balanceNote(deps.credits),
+                ),
         },
       };
     },
@@ -62,16 +90,34 @@ export function generateImageTool(deps: LmToolDeps): vscode.LanguageModelTool<Ge
         const root = vscode.workspace.workspaceFolders?.find((folder) => folder.uri.scheme === 'file')?.uri;
         if (!root) throw new Error('No folder is open: generated images are saved into the workspace.');
         const segments = imageFolderSegments(readSettings().images.folder);
-        if (!segments) throw new Error('The unifiedInference.images.folder setting is not a relative folder inside the workspace; ask the user to correct it.');
+        if (!segments)
+          throw new Error(
+            'The unifiedInference.images.folder setting is not a relative folder inside the workspace; ask the user to correct it.',
+          );
         const client = requireClient(deps.connection);
         const model = await modelFor(deps.catalog, 'image');
-        if (!model) throw new Error('No image model is available: the gateway lists none and unifiedInference.defaultModels.image is not set.');
-        const request: ImageGenerationRequest = { model: model.id, prompt, n, size, quality, response_format: 'b64_json' };
-        const answer = await client.images.generate(request, { signal: controller.signal, timeoutMs: IMAGE_TIMEOUT_MS });
+        if (!model)
+          throw new Error(
+            'No image model is available: the gateway lists none and unifiedInference.defaultModels.image is not set.',
+          );
+        const request: ImageGenerationRequest = {
+          model: model.id,
+          prompt,
+          n,
+          size,
+          quality,
+          response_format: 'b64_json',
+        };
+        const answer = await client.images.generate(request, {
+          signal: controller.signal,
+          timeoutMs: IMAGE_TIMEOUT_MS,
+        });
         deps.connection.reportModelUse();
         if (answer.data.length === 0) throw new Error('The gateway answered without an image.');
         // Paid for once answered: a link's download is bounded by time only, not by the cancel.
-        const settled = await Promise.allSettled(answer.data.map((image) => client.images.download(image, { timeoutMs: DOWNLOAD_TIMEOUT_MS })));
+        const settled = await Promise.allSettled(
+          answer.data.map((image) => client.images.download(image, { timeoutMs: DOWNLOAD_TIMEOUT_MS })),
+        );
         const { images, failures } = splitDownloads(answer.data, settled);
         // Paid for: what arrived is saved even when the request is being cancelled.
         const files = await deps.workspaceFiles.open();
@@ -85,12 +131,23 @@ export function generateImageTool(deps: LmToolDeps): vscode.LanguageModelTool<Ge
           if (!placement.ok) throw new Error(`The images folder cannot be written: ${placement.message}`);
           await vscode.workspace.fs.createDirectory(folder);
           const target = await writeNew(named, image.bytes);
-          saved.push(`${vscode.workspace.asRelativePath(target, false)}${image.revisedPrompt ? ` (revised prompt: ${image.revisedPrompt})` : ''}`);
+          saved.push(
+            `${vscode.workspace.asRelativePath(target, false)}${image.revisedPrompt ? ` (revised prompt: ${image.revisedPrompt})` : ''}`,
+          );
         }
         if (token.isCancellationRequested) throw new vscode.CancellationError();
-        if (saved.length === 0) throw new Error(`None of the images could be kept: ${failures.map((f) => `${f.position}: ${f.message}`).join('; ')}`);
-        const lines = [`Generated ${saved.length} image${saved.length === 1 ? '' : 's'} with ${model.id} (${size}, ${quality}) and saved ${saved.length === 1 ? 'it' : 'them'} in the workspace:`, ...saved.map((path) => `- ${path}`)];
-        if (failures.length) lines.push(`${failures.length} image${failures.length === 1 ? '' : 's'} of the answer could not be kept: ${failures.map((f) => `${f.position}: ${f.message}`).join('; ')}`);
+        if (saved.length === 0)
+          throw new Error(
+            `None of the images could be kept: ${failures.map((f) => `${f.position}: ${f.message}`).join('; ')}`,
+          );
+        const lines = [
+          `Generated ${saved.length} image${saved.length === 1 ? '' : 's'} with ${model.id} (${size}, ${quality}) and saved ${saved.length === 1 ? 'it' : 'them'} in the workspace:`,
+          ...saved.map((path) => `- ${path}`),
+        ];
+        if (failures.length)
+          lines.push(
+            `${failures.length} image${failures.length === 1 ? '' : 's'} of the answer could not be kept: ${failures.map((f) => `${f.position}: ${f.message}`).join('; ')}`,
+          );
         return textResult(deps.connection.redact(lines.join('\n')));
       } catch (error) {
         throw await toolFailure(deps, LM_TOOLS.generateImage.reference, error, token);
@@ -109,7 +166,8 @@ export function generateImageTool(deps: LmToolDeps): vscode.LanguageModelTool<Ge
 async function writeNew(uri: vscode.Uri, bytes: Uint8Array): Promise<vscode.Uri> {
   const dot = uri.path.lastIndexOf('.');
   for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
-    const candidate = attempt === 1 ? uri : uri.with({ path: `${uri.path.slice(0, dot)}-${attempt}${uri.path.slice(dot)}` });
+    const candidate =
+      attempt === 1 ? uri : uri.with({ path: `${uri.path.slice(0, dot)}-${attempt}${uri.path.slice(dot)}` });
     try {
       await fs.writeFile(candidate.fsPath, bytes, { flag: 'wx' });
       return candidate;
@@ -117,5 +175,7 @@ async function writeNew(uri: vscode.Uri, bytes: Uint8Array): Promise<vscode.Uri>
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
-  throw new Error(`${vscode.workspace.asRelativePath(uri, false)} and ${MAX_NAME_ATTEMPTS - 1} variants of its name already exist.`);
+  throw new Error(
+    `${vscode.workspace.asRelativePath(uri, false)} and ${MAX_NAME_ATTEMPTS - 1} variants of its name already exist.`,
+  );
 }

@@ -15,7 +15,10 @@ import { transcribeTool } from './transcribeTool';
 export type LmTools = Readonly<Record<LmToolKey, vscode.LanguageModelTool<unknown>>>;
 
 /** Registers every tool; `tools` are the implementations (the integration tests read their confirmations). */
-export function registerLanguageModelTools(deps: LmToolDeps): { readonly disposables: vscode.Disposable[]; readonly tools: LmTools } {
+export function registerLanguageModelTools(deps: LmToolDeps): {
+  readonly disposables: vscode.Disposable[];
+  readonly tools: LmTools;
+} {
   const tools: LmTools = {
     deepResearch: deepResearchTool(deps),
     researchStatus: researchStatusTool(deps),
@@ -25,6 +28,8 @@ export function registerLanguageModelTools(deps: LmToolDeps): { readonly disposa
     transcribe: transcribeTool(deps),
     credits: creditsTool(deps),
   };
-  const disposables = (Object.keys(LM_TOOLS) as LmToolKey[]).map((key) => vscode.lm.registerTool(LM_TOOLS[key].name, tools[key]));
+  const disposables = (Object.keys(LM_TOOLS) as LmToolKey[]).map((key) =>
+    vscode.lm.registerTool(LM_TOOLS[key].name, tools[key]),
+  );
   return { disposables, tools };
 }

@@ -6,7 +6,15 @@ import { chooseSearchModel, gatewayRerank } from '../search/gatewayModels';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { rankingText } from '../../core/lmTools/toolTexts';
-import { balanceNote, optionalInteger, requireClient, requiredText, requiredTexts, textResult, toolFailure } from './toolSupport';
+import {
+  balanceNote,
+  optionalInteger,
+  requireClient,
+  requiredText,
+  requiredTexts,
+  textResult,
+  toolFailure,
+} from './toolSupport';
 import { abortOnCancel } from '../lifecycle';
 
 const MAX_PASSAGES = 200;
@@ -27,9 +35,18 @@ export function rerankTool(deps: LmToolDeps): vscode.LanguageModelTool<RerankInp
         invocationMessage: vscode.l10n.t('Reranking {0} passages', count),
         confirmationMessages: {
           title: vscode.l10n.t('Rerank passages with the gateway?'),
-          message: count === 1
-            ? vscode.l10n.t('One rerank request for {0} passage: charged by the tokens sent (usually a fraction of a cent), takes seconds.{1}', count, balanceNote(deps.credits))
-            : vscode.l10n.t('One rerank request for {0} passages: charged by the tokens sent (usually a fraction of a cent), takes seconds.{1}', count, balanceNote(deps.credits)),
+          message:
+            count === 1
+              ? vscode.l10n.t(
+                  'One rerank request for {0} passage: charged by the tokens sent (usually a fraction of a cent), takes seconds.{1}',
+                  count,
+                  balanceNote(deps.credits),
+                )
+              : vscode.l10n.t(
+                  'One rerank request for {0} passages: charged by the tokens sent (usually a fraction of a cent), takes seconds.{1}',
+                  count,
+                  balanceNote(deps.credits),
+                ),
         },
       };
     },

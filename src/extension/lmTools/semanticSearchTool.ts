@@ -10,7 +10,15 @@ import { runSemanticSearch } from '../search/semanticSearch';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { resultsText } from '../../core/lmTools/toolTexts';
-import { balanceNote, optionalInteger, requireClient, requiredText, requireTrustedWorkspace, textResult, toolFailure } from './toolSupport';
+import {
+  balanceNote,
+  optionalInteger,
+  requireClient,
+  requiredText,
+  requireTrustedWorkspace,
+  textResult,
+  toolFailure,
+} from './toolSupport';
 import { abortOnCancel } from '../lifecycle';
 
 export const BUILD_INDEX_BUTTON = 'Build Index';
@@ -34,46 +42,80 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
     const existing = await deps.searchIndex.current();
     if (existing && existing.chunkCount > 0) return existing;
     if (!deps.searchIndex.available) throw new Error('No folder is open, so there is no workspace to search.');
-    if (declined) throw new Error(`The workspace has no semantic index and the user chose not to build one in this session. Use other search tools, or ask the user to run "Unified Inference: Index Workspace for Semantic Search".`);
+    if (declined)
+      throw new Error(
+        `The workspace has no semantic index and the user chose not to build one in this session. Use other search tools, or ask the user to run "Unified Inference: Index Workspace for Semantic Search".`,
+      );
     // The translated label is the button and the answer: compared by identity.
     const build = vscode.l10n.t('Build Index');
-    const answer = await vscode.window.showInformationMessage(vscode.l10n.t('Build the semantic search index of this workspace?'), {
-      modal: true,
-      detail: vscode.l10n.t('An agent wants to search this workspace by meaning. Building the index embeds every file the search settings admit (excluded, .gitignored and sensitive files are left out): it costs credits and can take minutes on a large workspace. File changes keep it current afterwards.'),
-    }, build);
+    const answer = await vscode.window.showInformationMessage(
+      vscode.l10n.t('Build the semantic search index of this workspace?'),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'An agent wants to search this workspace by meaning. Building the index embeds every file the search settings admit (excluded, .gitignored and sensitive files are left out): it costs credits and can take minutes on a large workspace. File changes keep it current afterwards.',
+        ),
+      },
+      build,
+    );
     if (token.isCancellationRequested) throw new vscode.CancellationError();
     if (answer !== build) {
       declined = true;
-      throw new Error('The user chose not to build the semantic index, so the workspace cannot be searched by meaning now. Do not ask again in this session; use other search tools.');
+      throw new Error(
+        'The user chose not to build the semantic index, so the workspace cannot be searched by meaning now. Do not ask again in this session; use other search tools.',
+      );
     }
-    const run = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Indexing workspace for semantic search'), cancellable: true }, (progress, stop) => {
-      // Stops this tool's run only (another, e.g. a file-change update, may be current).
-      const controller = new AbortController();
-      const cancel = abortOnCancel(controller, stop, token);
-      let reported = 0;
-      return deps.searchIndex.indexWorkspace((message, fraction) => {
-        progress.report({ message, increment: Math.max(0, fraction * 100 - reported) });
-        reported = Math.max(reported, fraction * 100);
-      }, controller.signal).finally(() => {
-        cancel.dispose();
-      });
-    });
+    const run = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Indexing workspace for semantic search'),
+        cancellable: true,
+      },
+      (progress, stop) => {
+        // Stops this tool's run only (another, e.g. a file-change update, may be current).
+        const controller = new AbortController();
+        const cancel = abortOnCancel(controller, stop, token);
+        let reported = 0;
+        return deps.searchIndex
+          .indexWorkspace((message, fraction) => {
+            progress.report({ message, increment: Math.max(0, fraction * 100 - reported) });
+            reported = Math.max(reported, fraction * 100);
+          }, controller.signal)
+          .finally(() => {
+            cancel.dispose();
+          });
+      },
+    );
     if (token.isCancellationRequested) throw new vscode.CancellationError();
-    if (run.report.cancelled) throw new Error('Indexing was cancelled by the user before it finished, so the search did not run.');
+    if (run.report.cancelled)
+      throw new Error('Indexing was cancelled by the user before it finished, so the search did not run.');
     const built = await deps.searchIndex.current();
-    if (!built || built.chunkCount === 0) throw new Error('The workspace has no files the semantic index admits (see the unifiedInference.search.include setting), so there is nothing to search.');
+    if (!built || built.chunkCount === 0)
+      throw new Error(
+        'The workspace has no files the semantic index admits (see the unifiedInference.search.include setting), so there is nothing to search.',
+      );
     return built;
   }
 
   return {
     async prepareInvocation(options) {
       const query = typeof options.input?.query === 'string' ? options.input.query.trim().slice(0, 200) : '';
-      const indexNote = (await hasIndex().catch(() => false)) || declined ? '' : vscode.l10n.t(' The workspace has no semantic index yet: you will be asked whether to build it first (that embeds the workspace\'s files: costs credits, can take minutes).');
+      const indexNote =
+        (await hasIndex().catch(() => false)) || declined
+          ? ''
+          : vscode.l10n.t(
+              " The workspace has no semantic index yet: you will be asked whether to build it first (that embeds the workspace's files: costs credits, can take minutes).",
+            );
       return {
         invocationMessage: vscode.l10n.t('Searching the workspace for "{0}"', query),
         confirmationMessages: {
           title: vscode.l10n.t('Search the workspace by meaning?'),
-          message: vscode.l10n.t('Query: "{0}". One embedding and one rerank request: charged by the tokens sent (usually a fraction of a cent), takes seconds.{1}{2}', query, indexNote, balanceNote(deps.credits)),
+          message: vscode.l10n.t(
+            'Query: "{0}". One embedding and one rerank request: charged by the tokens sent (usually a fraction of a cent), takes seconds.{1}{2}',
+            query,
+            indexNote,
+            balanceNote(deps.credits),
+          ),
         },
       };
     },
@@ -86,7 +128,9 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
         const maxResults = optionalInteger(options.input, 'maxResults', 1, MAX_RESULTS);
         requireClient(deps.connection);
         const index = await ensureIndex(token);
-        const outcome = await runSemanticSearch(deps, deps.searchIndex.source, index, query, deps.log, { signal: controller.signal });
+        const outcome = await runSemanticSearch(deps, deps.searchIndex.source, index, query, deps.log, {
+          signal: controller.signal,
+        });
         const results = maxResults ? outcome.results.slice(0, maxResults) : outcome.results;
         return textResult(deps.connection.redact(resultsText(query, results, outcome.rerankProblem, displayPath)));
       } catch (error) {

@@ -28,7 +28,10 @@ export function requireClient(connection: GatewayConnection): GatewayClient {
 
 /** Tools that read or write workspace files do nothing in Restricted Mode (an untrusted repository could steer the model). */
 export function requireTrustedWorkspace(what: string): void {
-  if (!vscode.workspace.isTrusted) throw new Error(`The workspace is not trusted (Restricted Mode), so ${what} is not available. The user can trust the workspace (Manage Workspace Trust) and ask again.`);
+  if (!vscode.workspace.isTrusted)
+    throw new Error(
+      `The workspace is not trusted (Restricted Mode), so ${what} is not available. The user can trust the workspace (Manage Workspace Trust) and ask again.`,
+    );
 }
 
 export class ToolInputError extends Error {}
@@ -36,9 +39,11 @@ export class ToolInputError extends Error {}
 /** A required text field, trimmed, at most `max` characters. */
 export function requiredText(input: unknown, key: string, max: number): string {
   const value = asRecord(input)[key];
-  if (typeof value !== 'string' || !value.trim()) throw new ToolInputError(`The input needs "${key}" (a non-empty string).`);
+  if (typeof value !== 'string' || !value.trim())
+    throw new ToolInputError(`The input needs "${key}" (a non-empty string).`);
   const text = value.trim();
-  if (text.length > max) throw new ToolInputError(`"${key}" is ${text.length} characters long; the most accepted is ${max}.`);
+  if (text.length > max)
+    throw new ToolInputError(`"${key}" is ${text.length} characters long; the most accepted is ${max}.`);
   return text;
 }
 
@@ -51,7 +56,8 @@ export function optionalText(input: unknown, key: string, max: number): string |
 export function optionalInteger(input: unknown, key: string, min: number, max: number): number | undefined {
   const value = asRecord(input)[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw new ToolInputError(`"${key}" must be a whole number from ${min} to ${max}.`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+    throw new ToolInputError(`"${key}" must be a whole number from ${min} to ${max}.`);
   return value;
 }
 
@@ -65,18 +71,25 @@ export function optionalBoolean(input: unknown, key: string): boolean | undefine
 export function optionalChoice<T extends string>(input: unknown, key: string, choices: readonly T[]): T | undefined {
   const value = asRecord(input)[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || !(choices as readonly string[]).includes(value)) throw new ToolInputError(`"${key}" must be one of: ${choices.join(', ')}.`);
+  if (typeof value !== 'string' || !(choices as readonly string[]).includes(value))
+    throw new ToolInputError(`"${key}" must be one of: ${choices.join(', ')}.`);
   return value as T;
 }
 
 /** An array of strings, each non-empty after trimming, with bounds on count and length. */
 export function requiredTexts(input: unknown, key: string, maxCount: number, maxLength: number): string[] {
   const value = asRecord(input)[key];
-  if (!Array.isArray(value) || value.length === 0) throw new ToolInputError(`The input needs "${key}" (a non-empty array of strings).`);
-  if (value.length > maxCount) throw new ToolInputError(`"${key}" has ${value.length} items; the most accepted is ${maxCount}.`);
+  if (!Array.isArray(value) || value.length === 0)
+    throw new ToolInputError(`The input needs "${key}" (a non-empty array of strings).`);
+  if (value.length > maxCount)
+    throw new ToolInputError(`"${key}" has ${value.length} items; the most accepted is ${maxCount}.`);
   return value.map((item, index) => {
-    if (typeof item !== 'string' || !item.trim()) throw new ToolInputError(`"${key}"[${index}] must be a non-empty string.`);
-    if (item.length > maxLength) throw new ToolInputError(`"${key}"[${index}] is ${item.length} characters long; the most accepted is ${maxLength}.`);
+    if (typeof item !== 'string' || !item.trim())
+      throw new ToolInputError(`"${key}"[${index}] must be a non-empty string.`);
+    if (item.length > maxLength)
+      throw new ToolInputError(
+        `"${key}"[${index}] is ${item.length} characters long; the most accepted is ${maxLength}.`,
+      );
     return item;
   });
 }
@@ -85,7 +98,8 @@ export function requiredTexts(input: unknown, key: string, maxCount: number, max
 export function balanceNote(credits: CreditsMonitor): string {
   const state = credits.state;
   if (state.kind === 'ok') return vscode.l10n.t(' Current balance: {0}.', formatCredits(state.reading.credits));
-  if (state.kind === 'outOfCredits') return vscode.l10n.t(' The account is out of credits right now: the gateway will likely refuse this.');
+  if (state.kind === 'outOfCredits')
+    return vscode.l10n.t(' The account is out of credits right now: the gateway will likely refuse this.');
   return '';
 }
 
@@ -100,8 +114,14 @@ export interface FailureContext {
  * on (a tool cannot show buttons). The failure is reported to the connection once (the credits
  * status and its out-of-credits notice follow), and the text is redacted.
  */
-export async function toolFailure(deps: FailureContext, tool: string, error: unknown, token: vscode.CancellationToken): Promise<Error> {
-  if (token.isCancellationRequested || isAbortError(error) || error instanceof vscode.CancellationError) return new vscode.CancellationError();
+export async function toolFailure(
+  deps: FailureContext,
+  tool: string,
+  error: unknown,
+  token: vscode.CancellationToken,
+): Promise<Error> {
+  if (token.isCancellationRequested || isAbortError(error) || error instanceof vscode.CancellationError)
+    return new vscode.CancellationError();
   if (error instanceof ToolInputError) return new Error(`Invalid input for ${tool}: ${error.message}`);
   // A setup problem is not a failed request: nothing to report to the connection.
   if (!(error instanceof SetupRequiredError)) deps.failures.report(error);

@@ -12,7 +12,16 @@ import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import { modelFor } from '../models/catalogModels';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
-import { balanceNote, optionalText, requireClient, requiredText, requireTrustedWorkspace, textResult, toolFailure, ToolInputError } from './toolSupport';
+import {
+  balanceNote,
+  optionalText,
+  requireClient,
+  requiredText,
+  requireTrustedWorkspace,
+  textResult,
+  toolFailure,
+  ToolInputError,
+} from './toolSupport';
 import { abortOnCancel } from '../lifecycle';
 
 const TRANSCRIBE_TIMEOUT_MS = 10 * 60_000;
@@ -27,8 +36,14 @@ export interface TranscribeInput {
 async function audioFile(files: WorkspaceFiles, path: string): Promise<WorkspaceFile> {
   const resolved = await files.resolve(path);
   if (!resolved.ok) throw new ToolInputError(resolved.message);
-  if (resolved.file.sensitive.length) throw new ToolInputError(`${resolved.file.display} is a sensitive file (unifiedInference.sensitiveFiles): it is not uploaded.`);
-  if (!isTranscribableFile(resolved.file.path)) throw new ToolInputError(`${resolved.file.display} is not an audio file the gateway transcribes. Use one of: ${TRANSCRIPTION_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')}.`);
+  if (resolved.file.sensitive.length)
+    throw new ToolInputError(
+      `${resolved.file.display} is a sensitive file (unifiedInference.sensitiveFiles): it is not uploaded.`,
+    );
+  if (!isTranscribableFile(resolved.file.path))
+    throw new ToolInputError(
+      `${resolved.file.display} is not an audio file the gateway transcribes. Use one of: ${TRANSCRIPTION_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')}.`,
+    );
   return resolved.file;
 }
 
@@ -53,7 +68,14 @@ export function transcribeTool(deps: LmToolDeps): vscode.LanguageModelTool<Trans
         invocationMessage: vscode.l10n.t('Transcribing {0}', path),
         confirmationMessages: {
           title: vscode.l10n.t('Transcribe an audio file?'),
-          message: vscode.l10n.t('Upload {0}{1} to the gateway and transcribe it with {2}. Charged per minute of audio; a long recording can take minutes.{3}{4}', path, size, model?.id ?? vscode.l10n.t('the default transcription model'), warning, balanceNote(deps.credits)),
+          message: vscode.l10n.t(
+            'Upload {0}{1} to the gateway and transcribe it with {2}. Charged per minute of audio; a long recording can take minutes.{3}{4}',
+            path,
+            size,
+            model?.id ?? vscode.l10n.t('the default transcription model'),
+            warning,
+            balanceNote(deps.credits),
+          ),
         },
       };
     },
@@ -64,7 +86,8 @@ export function transcribeTool(deps: LmToolDeps): vscode.LanguageModelTool<Trans
         requireTrustedWorkspace('transcribing its files');
         const path = requiredText(options.input, 'path', 1_000);
         const language = optionalText(options.input, 'language', 10);
-        if (language !== undefined && !/^[a-z]{2}$/i.test(language)) throw new ToolInputError('"language" must be an ISO-639-1 code such as "en" or "de".');
+        if (language !== undefined && !/^[a-z]{2}$/i.test(language))
+          throw new ToolInputError('"language" must be an ISO-639-1 code such as "en" or "de".');
         const prompt = optionalText(options.input, 'prompt', 2_000);
         const files = await deps.workspaceFiles.open();
         const file = await audioFile(files, path);
@@ -72,14 +95,23 @@ export function transcribeTool(deps: LmToolDeps): vscode.LanguageModelTool<Trans
         if (verdict.kind === 'refuse') throw new Error(verdict.message);
         const client = requireClient(deps.connection);
         const model = await modelFor(deps.catalog, 'transcription');
-        if (!model) throw new Error('No transcription model is available: the gateway lists none and unifiedInference.defaultModels.transcription is not set.');
+        if (!model)
+          throw new Error(
+            'No transcription model is available: the gateway lists none and unifiedInference.defaultModels.transcription is not set.',
+          );
         const data = await vscode.workspace.fs.readFile(vscode.Uri.file(file.real));
         // It may have grown since the stat: the same verdict on what was read.
         const grown = transcriptionUploadVerdict(file.display, data.byteLength);
         if (grown.kind === 'refuse') throw new Error(grown.message);
         const filename = file.path.split('/').pop() ?? 'audio';
         const answer = await client.audio.transcribe(
-          { model: model.id, file: { data, filename, contentType: audioUploadType(file.path) }, response_format: 'json', ...(language ? { language: language.toLowerCase() } : {}), ...(prompt ? { prompt } : {}) },
+          {
+            model: model.id,
+            file: { data, filename, contentType: audioUploadType(file.path) },
+            response_format: 'json',
+            ...(language ? { language: language.toLowerCase() } : {}),
+            ...(prompt ? { prompt } : {}),
+          },
           { signal: controller.signal, timeoutMs: TRANSCRIBE_TIMEOUT_MS },
         );
         deps.connection.reportModelUse();
@@ -95,6 +127,11 @@ export function transcribeTool(deps: LmToolDeps): vscode.LanguageModelTool<Trans
 
 function transcriptText(display: string, model: string, answer: Transcription | string): string {
   if (typeof answer === 'string') return `Transcript of ${display} (${model}):\n\n${answer.trim()}`;
-  const facts = [answer.language ? `language ${answer.language}` : undefined, typeof answer.duration === 'number' ? `${answer.duration.toFixed(1)} s of audio` : undefined].filter(Boolean).join(', ');
+  const facts = [
+    answer.language ? `language ${answer.language}` : undefined,
+    typeof answer.duration === 'number' ? `${answer.duration.toFixed(1)} s of audio` : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ');
   return `Transcript of ${display} (${model}${facts ? `; ${facts}` : ''}):\n\n${answer.text.trim()}`;
 }

@@ -7,11 +7,17 @@ import type { CatalogCategory } from '../../core/models/catalogTree';
  */
 export function categoryLabel(category: CatalogCategory): string {
   switch (category) {
-    case 'chat': return vscode.l10n.t('Chat');
-    case 'embedding': return vscode.l10n.t('Embedding');
-    case 'rerank': return vscode.l10n.t('Rerank');
-    case 'transcription': return vscode.l10n.t('Transcription');
-    case 'speech': return vscode.l10n.t('Speech');
-    case 'image': return vscode.l10n.t('Image');
+    case 'chat':
+      return vscode.l10n.t('Chat');
+    case 'embedding':
+      return vscode.l10n.t('Embedding');
+    case 'rerank':
+      return vscode.l10n.t('Rerank');
+    case 'transcription':
+      return vscode.l10n.t('Transcription');
+    case 'speech':
+      return vscode.l10n.t('Speech');
+    case 'image':
+      return vscode.l10n.t('Image');
   }
 }

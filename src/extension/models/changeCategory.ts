@@ -32,12 +32,24 @@ async function writeCategoryOverride(modelId: string, category: ModelCategoryNam
 async function pickModel(catalog: ModelCatalog): Promise<Model | undefined> {
   const snapshot = catalog.snapshot ?? (await catalog.refresh());
   if (!snapshot || snapshot.models.length === 0) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('Unified Inference: no model catalog yet. Connect to the gateway first.'));
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('Unified Inference: no model catalog yet. Connect to the gateway first.'),
+    );
     return undefined;
   }
   const choice = await vscode.window.showQuickPick(
-    [...snapshot.models].sort((a, b) => a.id.localeCompare(b.id)).map((model) => ({ label: model.id, description: `${categoryLabel(categoryOf(model))} · ${providerOf(model)}`, model })),
-    { title: vscode.l10n.t('Change Model Category'), placeHolder: vscode.l10n.t('Which model?'), matchOnDescription: true },
+    [...snapshot.models]
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .map((model) => ({
+        label: model.id,
+        description: `${categoryLabel(categoryOf(model))} · ${providerOf(model)}`,
+        model,
+      })),
+    {
+      title: vscode.l10n.t('Change Model Category'),
+      placeHolder: vscode.l10n.t('Which model?'),
+      matchOnDescription: true,
+    },
   );
   return choice?.model;
 }
@@ -46,7 +58,11 @@ async function pickModel(catalog: ModelCatalog): Promise<Model | undefined> {
  * Asks for the category (unless given: tests and keybindings pass it) and stores it. Choosing the
  * catalog's own category removes the override, so a later catalog fix is not shadowed by a stale one.
  */
-export async function changeModelCategory(catalog: ModelCatalog, model: Model | undefined, given?: ModelCategoryName | 'auto'): Promise<void> {
+export async function changeModelCategory(
+  catalog: ModelCatalog,
+  model: Model | undefined,
+  given?: ModelCategoryName | 'auto',
+): Promise<void> {
   const target = model ?? (await pickModel(catalog));
   if (!target) return;
   const detected = classifyModel(target);
@@ -58,8 +74,21 @@ export async function changeModelCategory(catalog: ModelCatalog, model: Model | 
       description: category === detected ? vscode.l10n.t('from the catalog') : undefined,
       category,
     }));
-    if (categoryOverrides.of(target.id)) items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, category: undefined }, { label: `$(discard) ${vscode.l10n.t('Use the catalog\'s category')}`, description: categoryLabel(detected), category: undefined });
-    const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Category of {0}', target.id), placeHolder: vscode.l10n.t('Chat models are offered in VS Code\'s chat and the chat panel; the others in their own commands') });
+    if (categoryOverrides.of(target.id))
+      items.push(
+        { label: '', kind: vscode.QuickPickItemKind.Separator, category: undefined },
+        {
+          label: `$(discard) ${vscode.l10n.t("Use the catalog's category")}`,
+          description: categoryLabel(detected),
+          category: undefined,
+        },
+      );
+    const choice = await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('Category of {0}', target.id),
+      placeHolder: vscode.l10n.t(
+        "Chat models are offered in VS Code's chat and the chat panel; the others in their own commands",
+      ),
+    });
     if (!choice) return;
     chosen = choice.category ?? 'auto';
   }

@@ -22,9 +22,7 @@ export interface CatalogSnapshot {
 }
 
 export type CatalogStatus =
-  | { readonly kind: 'idle' }
-  | { readonly kind: 'loading' }
-  | { readonly kind: 'error'; readonly message: string };
+  { readonly kind: 'idle' } | { readonly kind: 'loading' } | { readonly kind: 'error'; readonly message: string };
 
 /**
  * The gateway's model catalog, cached with a time stamp so pickers open at once; refreshed when the
@@ -50,10 +48,12 @@ export class ModelCatalog extends Disposable {
     this._register(onDidChangeSettingsUnder('defaultModels', () => this.changed.fire()));
     // The user's category corrections move models between pickers (VS Code's chat among them).
     categoryOverrides.set(readSettings().categoryOverrides);
-    this._register(onDidChangeSettingsUnder('models.categoryOverrides', () => {
-      categoryOverrides.set(readSettings().categoryOverrides);
-      this.changed.fire();
-    }));
+    this._register(
+      onDidChangeSettingsUnder('models.categoryOverrides', () => {
+        categoryOverrides.set(readSettings().categoryOverrides);
+        this.changed.fire();
+      }),
+    );
   }
 
   /**

@@ -2,7 +2,14 @@ import * as vscode from 'vscode';
 import type { Model } from '../../core/types/account';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
-import { categoryOf, describeModel, groupCatalog, type CatalogCategory, type CategoryGroup, type ProviderGroup } from '../../core/models/catalogTree';
+import {
+  categoryOf,
+  describeModel,
+  groupCatalog,
+  type CatalogCategory,
+  type CategoryGroup,
+  type ProviderGroup,
+} from '../../core/models/catalogTree';
 import { categoryLabel } from './categoryLabel';
 import type { ModelCatalog } from './modelCatalog';
 
@@ -38,7 +45,9 @@ export class ModelsView extends Disposable implements vscode.TreeDataProvider<No
 
   constructor(private readonly catalog: ModelCatalog) {
     super();
-    this.view = this._register(vscode.window.createTreeView(MODELS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }));
+    this.view = this._register(
+      vscode.window.createTreeView(MODELS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }),
+    );
     // Also fires when a default model setting changes (the stars move).
     this._register(catalog.onDidChange(() => this.update()));
     this.update();
@@ -87,17 +96,28 @@ export class ModelsView extends Disposable implements vscode.TreeDataProvider<No
       case 'model': {
         const { model } = node;
         const slash = model.id.indexOf('/');
-        const item = new vscode.TreeItem(slash > 0 ? model.id.slice(slash + 1) : model.id, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(
+          slash > 0 ? model.id.slice(slash + 1) : model.id,
+          vscode.TreeItemCollapsibleState.None,
+        );
         const category = categoryOf(model);
         const isDefault = readSettings().defaultModels[category] === model.id;
         const status = typeof model.provider_info?.status === 'string' ? model.provider_info.status : undefined;
         item.description = [isDefault ? vscode.l10n.t('default') : undefined, status].filter(Boolean).join(' · ');
-        item.iconPath = new vscode.ThemeIcon(isDefault ? 'star-full' : status && !/^(ok|operational|active|available|online|healthy)$/i.test(status) ? 'warning' : 'circle-small-filled');
+        item.iconPath = new vscode.ThemeIcon(
+          isDefault
+            ? 'star-full'
+            : status && !/^(ok|operational|active|available|online|healthy)$/i.test(status)
+              ? 'warning'
+              : 'circle-small-filled',
+        );
         const tooltip = new vscode.MarkdownString(describeModel(model).join('\n'));
         item.tooltip = tooltip;
         item.contextValue = 'model';
         item.id = `model:${model.id}`;
-        item.accessibilityInformation = { label: [model.id, isDefault ? vscode.l10n.t('default') : undefined, status].filter(Boolean).join(', ') };
+        item.accessibilityInformation = {
+          label: [model.id, isDefault ? vscode.l10n.t('default') : undefined, status].filter(Boolean).join(', '),
+        };
         return item;
       }
     }
@@ -105,7 +125,8 @@ export class ModelsView extends Disposable implements vscode.TreeDataProvider<No
 
   getChildren(node?: Node): Node[] {
     if (!node) return this.groups().map((group) => ({ kind: 'category', group }));
-    if (node.kind === 'category') return node.group.providers.map((group) => ({ kind: 'provider', category: node.group.category, group }));
+    if (node.kind === 'category')
+      return node.group.providers.map((group) => ({ kind: 'provider', category: node.group.category, group }));
     if (node.kind === 'provider') return node.group.models.map((model) => ({ kind: 'model', model }));
     return [];
   }
@@ -117,10 +138,17 @@ export class ModelsView extends Disposable implements vscode.TreeDataProvider<No
     const shown = this.groups().reduce((sum, group) => sum + group.count, 0);
     const messages: string[] = [];
     if (status.kind === 'loading') messages.push(vscode.l10n.t('Loading the catalog...'));
-    if (status.kind === 'error') messages.push(snapshot ? vscode.l10n.t('Could not refresh the catalog: {0} (showing the cached one)', status.message) : vscode.l10n.t('Could not refresh the catalog: {0}', status.message));
+    if (status.kind === 'error')
+      messages.push(
+        snapshot
+          ? vscode.l10n.t('Could not refresh the catalog: {0} (showing the cached one)', status.message)
+          : vscode.l10n.t('Could not refresh the catalog: {0}', status.message),
+      );
     if (this.filter) messages.push(vscode.l10n.t('Filter "{0}": {1} of {2} models.', this.filter, shown, total));
     this.view.message = messages.join(' ') || undefined;
-    this.view.description = snapshot ? vscode.l10n.t('{0} models · {1}', total, age(Date.now() - snapshot.fetchedAt)) : undefined;
+    this.view.description = snapshot
+      ? vscode.l10n.t('{0} models · {1}', total, age(Date.now() - snapshot.fetchedAt))
+      : undefined;
     this.changed.fire(undefined);
   }
 }

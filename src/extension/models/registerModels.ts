@@ -18,7 +18,10 @@ export interface ModelServices {
 type ModelNode = { readonly model?: Model } | undefined;
 
 /** The catalog (cached in globalState), the Models view and the commands on models and default models. */
-export function registerModels(context: vscode.ExtensionContext, { connection, log }: ModelServices): { readonly catalog: ModelCatalog; readonly models: ModelsView } {
+export function registerModels(
+  context: vscode.ExtensionContext,
+  { connection, log }: ModelServices,
+): { readonly catalog: ModelCatalog; readonly models: ModelsView } {
   const catalog = new ModelCatalog(connection, context.globalState, log);
   const models = new ModelsView(catalog);
   context.subscriptions.push(
@@ -27,10 +30,22 @@ export function registerModels(context: vscode.ExtensionContext, { connection, l
     vscode.commands.registerCommand('unifiedInference.models.refresh', () => catalog.refresh()),
     vscode.commands.registerCommand('unifiedInference.models.filter', () => models.promptFilter()),
     vscode.commands.registerCommand('unifiedInference.models.clearFilter', () => models.setFilter('')),
-    vscode.commands.registerCommand('unifiedInference.models.copyId', (node?: ModelNode) => node?.model && vscode.env.clipboard.writeText(node.model.id)),
-    vscode.commands.registerCommand('unifiedInference.models.setAsDefault', (node?: ModelNode) => setAsDefault(node?.model)),
-    vscode.commands.registerCommand('unifiedInference.models.changeCategory', (node?: ModelNode, category?: ModelCategoryName | 'auto') => changeModelCategory(catalog, node?.model, category)),
-    ...MODEL_CATEGORIES.map((category) => vscode.commands.registerCommand(`unifiedInference.pickDefault${CATEGORY_LABELS[category]}Model`, () => pickDefaultModel(catalog, category))),
+    vscode.commands.registerCommand(
+      'unifiedInference.models.copyId',
+      (node?: ModelNode) => node?.model && vscode.env.clipboard.writeText(node.model.id),
+    ),
+    vscode.commands.registerCommand('unifiedInference.models.setAsDefault', (node?: ModelNode) =>
+      setAsDefault(node?.model),
+    ),
+    vscode.commands.registerCommand(
+      'unifiedInference.models.changeCategory',
+      (node?: ModelNode, category?: ModelCategoryName | 'auto') => changeModelCategory(catalog, node?.model, category),
+    ),
+    ...MODEL_CATEGORIES.map((category) =>
+      vscode.commands.registerCommand(`unifiedInference.pickDefault${CATEGORY_LABELS[category]}Model`, () =>
+        pickDefaultModel(catalog, category),
+      ),
+    ),
   );
   return { catalog, models };
 }

@@ -25,7 +25,12 @@ export async function answerPrompt(ctx: CommandContext): Promise<vscode.ChatResu
   try {
     await streamGatewayAnswer(
       client,
-      { model: model.id, messages: historyToMessages(ctx.turns, ctx.prompt), api: readSettings().chatApi, ...(model.provider ? { provider: model.provider } : {}) },
+      {
+        model: model.id,
+        messages: historyToMessages(ctx.turns, ctx.prompt),
+        api: readSettings().chatApi,
+        ...(model.provider ? { provider: model.provider } : {}),
+      },
       {
         text: (delta) => {
           answered = true;

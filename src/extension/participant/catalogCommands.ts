@@ -16,7 +16,9 @@ export async function listModels(ctx: CommandContext): Promise<vscode.ChatResult
   const snapshot = catalog.snapshot ?? (await catalog.refresh());
   if (!snapshot) {
     const status = catalog.status;
-    ctx.stream.markdown(`The model catalog could not be read${status.kind === 'error' ? `: ${escapeMarkdown(status.message)}` : '.'}`);
+    ctx.stream.markdown(
+      `The model catalog could not be read${status.kind === 'error' ? `: ${escapeMarkdown(status.message)}` : '.'}`,
+    );
     ctx.stream.button({ command: 'unifiedInference.models.refresh', title: 'Refresh Models' });
     return result('models', 'error');
   }
@@ -33,7 +35,14 @@ export async function showQuota(ctx: CommandContext): Promise<vscode.ChatResult>
   const answer = quotaMarkdown(state, credits.spend(), Date.now());
   ctx.stream.markdown(answer.markdown);
   actionButtons(ctx.stream, answer.actions);
-  const outcome = state.kind === 'ok' ? 'done' : state.kind === 'noBaseUrl' || state.kind === 'noKey' || state.kind === 'badKey' ? 'setup' : state.kind === 'outOfCredits' ? 'outOfCredits' : 'error';
+  const outcome =
+    state.kind === 'ok'
+      ? 'done'
+      : state.kind === 'noBaseUrl' || state.kind === 'noKey' || state.kind === 'badKey'
+        ? 'setup'
+        : state.kind === 'outOfCredits'
+          ? 'outOfCredits'
+          : 'error';
   return result('quota', outcome);
 }
 

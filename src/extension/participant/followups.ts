@@ -8,7 +8,12 @@ export interface Followup {
 }
 
 function isMetadata(value: unknown): value is UnifiedMetadata {
-  return typeof value === 'object' && value !== null && typeof (value as { command?: unknown }).command === 'string' && typeof (value as { outcome?: unknown }).outcome === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { command?: unknown }).command === 'string' &&
+    typeof (value as { outcome?: unknown }).outcome === 'string'
+  );
 }
 
 export function followupsFor(metadata: unknown): Followup[] {

@@ -19,7 +19,10 @@ export async function storeImage(storageUri: vscode.Uri, { bytes, type }: Downlo
 }
 
 async function pruneImages(folder: vscode.Uri): Promise<void> {
-  const entries = (await vscode.workspace.fs.readDirectory(folder)).filter(([name, type]) => type === vscode.FileType.File && name.startsWith('image-')).map(([name]) => name).sort();
+  const entries = (await vscode.workspace.fs.readDirectory(folder))
+    .filter(([name, type]) => type === vscode.FileType.File && name.startsWith('image-'))
+    .map(([name]) => name)
+    .sort();
   for (const name of entries.slice(0, Math.max(0, entries.length - KEEP_IMAGES + 1))) {
     await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder, name)).then(undefined, () => undefined);
   }
@@ -27,7 +30,8 @@ async function pruneImages(folder: vscode.Uri): Promise<void> {
 
 /** "Save to Workspace...": copies a generated image where the user picks (through workspace.fs, so remote folders work). */
 export async function saveImageToWorkspace(source: unknown): Promise<vscode.Uri | undefined> {
-  const from = source instanceof vscode.Uri ? source : typeof source === 'string' ? vscode.Uri.parse(source) : undefined;
+  const from =
+    source instanceof vscode.Uri ? source : typeof source === 'string' ? vscode.Uri.parse(source) : undefined;
   if (!from) return undefined;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const name = from.path.split('/').pop() ?? 'image.png';
@@ -35,11 +39,16 @@ export async function saveImageToWorkspace(source: unknown): Promise<vscode.Uri 
   const target = await vscode.window.showSaveDialog({
     title: vscode.l10n.t('Save Image'),
     saveLabel: vscode.l10n.t('Save Image'),
-    filters: type ? { [vscode.l10n.t('{0} image', type.label)]: [type.extension] } : { [vscode.l10n.t('Images')]: ['png', 'jpg', 'webp', 'gif'] },
+    filters: type
+      ? { [vscode.l10n.t('{0} image', type.label)]: [type.extension] }
+      : { [vscode.l10n.t('Images')]: ['png', 'jpg', 'webp', 'gif'] },
     ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
   });
   if (!target) return undefined;
   await vscode.workspace.fs.writeFile(target, await vscode.workspace.fs.readFile(from));
-  void vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) Image saved to {0}', vscode.workspace.asRelativePath(target)), 4000);
+  void vscode.window.setStatusBarMessage(
+    vscode.l10n.t('$(check) Image saved to {0}', vscode.workspace.asRelativePath(target)),
+    4000,
+  );
   return target;
 }

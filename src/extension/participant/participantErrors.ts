@@ -11,7 +11,10 @@ import { result, type CommandContext, type Outcome, type UnifiedCommand } from '
  * The actions as chat buttons. Retry is left out: VS Code's chat has its own (the request is
  * asked again from the chat input).
  */
-export function actionButtons(stream: vscode.ChatResponseStream, actions: readonly (ErrorAction | SetupAction)[]): void {
+export function actionButtons(
+  stream: vscode.ChatResponseStream,
+  actions: readonly (ErrorAction | SetupAction)[],
+): void {
   for (const action of new Set(actions)) {
     if (action === 'retry') continue;
     stream.button({ command: ACTION_COMMANDS[action].command, title: actionLabel(action) });
@@ -43,8 +46,13 @@ function outcomeOf(description: ErrorDescription): Outcome {
  * the shared description as the result's errorDetails (VS Code's chat shows it as the error), its
  * actions as buttons. Compared by `name`: a caller's copy of the error classes may not be the bundle's.
  */
-export async function reportCommandError(ctx: CommandContext, command: UnifiedCommand, error: unknown): Promise<vscode.ChatResult> {
-  if (ctx.token.isCancellationRequested || (error instanceof Error && error.name === 'AbortError')) return result(command, 'cancelled');
+export async function reportCommandError(
+  ctx: CommandContext,
+  command: UnifiedCommand,
+  error: unknown,
+): Promise<vscode.ChatResult> {
+  if (ctx.token.isCancellationRequested || (error instanceof Error && error.name === 'AbortError'))
+    return result(command, 'cancelled');
   const { failures, log } = ctx.deps;
   // What VS Code's chat shows (and keeps in its history) must not carry a key the gateway echoed: describe redacts.
   failures.report(error, true); // shown below, with its fix as buttons

@@ -23,14 +23,22 @@ export async function startResearch(ctx: CommandContext): Promise<vscode.ChatRes
   const listener = research.onDidFinish((outcome) => finished.set(outcome.job.id, outcome));
   try {
     const job = await research.start(topic);
-    ctx.stream.markdown(`Started a deep research job on **${escapeMarkdown(jobTitle(job))}**. The report will appear here when it is done; the Research view follows it too.\n\n`);
+    ctx.stream.markdown(
+      `Started a deep research job on **${escapeMarkdown(jobTitle(job))}**. The report will appear here when it is done; the Research view follows it too.\n\n`,
+    );
     // Reveals the job in the view (selected), not only the view.
-    ctx.stream.button({ command: 'unifiedInference.research.reveal', title: 'Show in the Research View', arguments: [job.id] });
+    ctx.stream.button({
+      command: 'unifiedInference.research.reveal',
+      title: 'Show in the Research View',
+      arguments: [job.id],
+    });
     ctx.stream.progress('Researching... (you can leave: the Research view notifies when the job finishes)');
     const outcome = await waitForJob(job, finished, research.onDidFinish, connection.onDidChange, ctx.token);
     if (!outcome) {
       if (ctx.token.isCancellationRequested) return result('research', 'cancelled');
-      ctx.stream.markdown('\n\nThe gateway connection changed, so this job is no longer followed here. The Research view lists the jobs of the account in use.');
+      ctx.stream.markdown(
+        '\n\nThe gateway connection changed, so this job is no longer followed here. The Research view lists the jobs of the account in use.',
+      );
       return result('research', 'error');
     }
     return await postOutcome(ctx, outcome);
@@ -43,10 +51,16 @@ export async function startResearch(ctx: CommandContext): Promise<vscode.ChatRes
 
 async function postOutcome(ctx: CommandContext, outcome: JobOutcome): Promise<vscode.ChatResult> {
   const { job, phase } = outcome;
-  const openReport: vscode.Command = { command: 'unifiedInference.research.openReport', title: 'Open Report', arguments: [{ kind: 'job', job }] };
+  const openReport: vscode.Command = {
+    command: 'unifiedInference.research.openReport',
+    title: 'Open Report',
+    arguments: [{ kind: 'job', job }],
+  };
   if (phase === 'failed') {
     const reason = failureReason(job);
-    ctx.stream.markdown(`\n\nThe research job **${escapeMarkdown(jobTitle(job))}** failed${reason ? `: ${escapeMarkdown(reason)}` : '.'}`);
+    ctx.stream.markdown(
+      `\n\nThe research job **${escapeMarkdown(jobTitle(job))}** failed${reason ? `: ${escapeMarkdown(reason)}` : '.'}`,
+    );
     ctx.stream.button(openReport);
     return result('research', 'error');
   }

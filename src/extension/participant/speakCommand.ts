@@ -21,7 +21,9 @@ export async function speakLastAnswer(ctx: CommandContext): Promise<vscode.ChatR
   const answer = lastAnswer(ctx.turns);
   const text = answer ? speechText(answer) : '';
   if (!text) {
-    ctx.stream.markdown('There is no previous answer of `@unified` in this conversation to read aloud. Ask something first, then `/speak`.');
+    ctx.stream.markdown(
+      'There is no previous answer of `@unified` in this conversation to read aloud. Ask something first, then `/speak`.',
+    );
     return result('speak', 'usage');
   }
   const client = requireClient(ctx);
@@ -38,12 +40,19 @@ export async function speakLastAnswer(ctx: CommandContext): Promise<vscode.ChatR
   const playlist = player.start(readingTitle(text, 'The last answer'), parts.length);
   try {
     for (const [index, input] of parts.entries()) {
-      ctx.stream.progress(parts.length > 1 ? `Generating speech, part ${index + 1} of ${parts.length}...` : 'Generating speech...');
-      const audio = await client.audio.speech({ model: model.id, input, voice: VOICE, response_format: 'mp3' }, { signal: ctx.signal, timeoutMs: SPEECH_TIMEOUT_MS });
+      ctx.stream.progress(
+        parts.length > 1 ? `Generating speech, part ${index + 1} of ${parts.length}...` : 'Generating speech...',
+      );
+      const audio = await client.audio.speech(
+        { model: model.id, input, voice: VOICE, response_format: 'mp3' },
+        { signal: ctx.signal, timeoutMs: SPEECH_TIMEOUT_MS },
+      );
       connection.reportModelUse();
       player.addPart(playlist, index, audio);
     }
-    ctx.stream.markdown(`Reading the last answer aloud with ${inlineCode(model.id)}${parts.length > 1 ? ` in ${parts.length} parts` : ''} (${Array.from(text).length} characters), in the **Unified Inference Audio** panel.`);
+    ctx.stream.markdown(
+      `Reading the last answer aloud with ${inlineCode(model.id)}${parts.length > 1 ? ` in ${parts.length} parts` : ''} (${Array.from(text).length} characters), in the **Unified Inference Audio** panel.`,
+    );
     ctx.stream.button({ command: SHOW_AUDIO_PLAYER_COMMAND, title: 'Show Player' });
     return result('speak', 'done');
   } catch (error) {

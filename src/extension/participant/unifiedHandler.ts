@@ -6,7 +6,12 @@ import { chatTurns } from './chatTurns';
 import { followupsFor } from './followups';
 import { generateImage } from './imageCommand';
 import { reportCommandError } from './participantErrors';
-import { PARTICIPANT_ID, type CommandContext, type UnifiedCommand, type UnifiedParticipantDeps } from './participantContext';
+import {
+  PARTICIPANT_ID,
+  type CommandContext,
+  type UnifiedCommand,
+  type UnifiedParticipantDeps,
+} from './participantContext';
 import { startResearch } from './researchCommand';
 import { speakLastAnswer } from './speakCommand';
 import { abortOnCancel } from '../lifecycle';
@@ -42,13 +47,26 @@ export function createUnifiedHandler(deps: UnifiedParticipantDeps): UnifiedHandl
   const handler: vscode.ChatRequestHandler = async (request, context, stream, token) => {
     const command = commandOf(request);
     if (command === undefined) {
-      stream.markdown(vscode.l10n.t('`@unified` has no `/{0}` command. Try `/research`, `/image`, `/speak`, `/models` or `/quota`.', request.command ?? ''));
+      stream.markdown(
+        vscode.l10n.t(
+          '`@unified` has no `/{0}` command. Try `/research`, `/image`, `/speak`, `/models` or `/quota`.',
+          request.command ?? '',
+        ),
+      );
       return { metadata: { command: '', outcome: 'usage' } };
     }
     // Cancelling the chat request aborts the gateway request at once (the socket closes).
     const controller = new AbortController();
     const cancel = abortOnCancel(controller, token);
-    const ctx: CommandContext = { deps, player, prompt: request.prompt, turns: chatTurns(context.history), stream, token, signal: controller.signal };
+    const ctx: CommandContext = {
+      deps,
+      player,
+      prompt: request.prompt,
+      turns: chatTurns(context.history),
+      stream,
+      token,
+      signal: controller.signal,
+    };
     try {
       return await COMMANDS[command](ctx);
     } catch (error) {
@@ -58,7 +76,8 @@ export function createUnifiedHandler(deps: UnifiedParticipantDeps): UnifiedHandl
     }
   };
   const followupProvider: vscode.ChatFollowupProvider = {
-    provideFollowups: (result) => followupsFor(result.metadata).map((followup) => ({ ...followup, participant: PARTICIPANT_ID })),
+    provideFollowups: (result) =>
+      followupsFor(result.metadata).map((followup) => ({ ...followup, participant: PARTICIPANT_ID })),
   };
   return { handler, followupProvider, player, disposables: [player] };
 }

@@ -9,7 +9,11 @@ export type { UnifiedParticipantDeps } from './participantContext';
 export { createUnifiedHandler, type UnifiedHandler } from './unifiedHandler';
 
 /** Registers `@unified` (declared in package.json's chatParticipants) and the commands its buttons run. */
-export function registerUnifiedParticipant(deps: UnifiedParticipantDeps): { disposables: vscode.Disposable[]; handler: vscode.ChatRequestHandler; player: AudioPlayer } {
+export function registerUnifiedParticipant(deps: UnifiedParticipantDeps): {
+  disposables: vscode.Disposable[];
+  handler: vscode.ChatRequestHandler;
+  player: AudioPlayer;
+} {
   const unified = createUnifiedHandler(deps);
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, unified.handler);
   participant.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'unified-inference.svg');

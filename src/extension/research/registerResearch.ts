@@ -20,10 +20,18 @@ export interface Research {
 }
 
 /** Deep research: the jobs and their polling, the Research view, the report documents and the commands. */
-export function registerResearch(context: vscode.ExtensionContext, { connection, failures, log }: ResearchServices): Research {
+export function registerResearch(
+  context: vscode.ExtensionContext,
+  { connection, failures, log }: ResearchServices,
+): Research {
   const research = new ResearchJobs(connection, log);
   const researchView = new ResearchView(research);
   const reports = new ReportDocuments(connection, research);
-  context.subscriptions.push(research, researchView, reports, ...registerResearchCommands({ jobs: research, reports, view: researchView, connection, failures, log }));
+  context.subscriptions.push(
+    research,
+    researchView,
+    reports,
+    ...registerResearchCommands({ jobs: research, reports, view: researchView, connection, failures, log }),
+  );
   return { research, researchView, reports };
 }

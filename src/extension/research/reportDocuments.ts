@@ -12,7 +12,11 @@ export const REPORT_SCHEME = 'unified-inference-research';
 
 /** `unified-inference-research:/<id>/<title>.md`: the title only makes the editor tab readable. */
 export function reportUri(job: ResearchJob): vscode.Uri {
-  const slug = jobTitle(job).replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'report';
+  const slug =
+    jobTitle(job)
+      .replace(/[^\w-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'report';
   return vscode.Uri.from({ scheme: REPORT_SCHEME, path: `/${encodeURIComponent(job.id)}/${slug}.md` });
 }
 
@@ -84,7 +88,10 @@ export class ReportDocuments extends Disposable implements vscode.TextDocumentCo
       const detail = await client.research.get(id, { signal: controller.signal, timeoutMs: 30_000 });
       return reportMarkdown(listed, detail);
     } catch (error) {
-      const problem = error instanceof GatewayError && error.status === 404 ? 'the gateway has no detail for this job (404)' : errorMessage(error);
+      const problem =
+        error instanceof GatewayError && error.status === 404
+          ? 'the gateway has no detail for this job (404)'
+          : errorMessage(error);
       return reportMarkdown(listed, undefined, problem);
     } finally {
       cancel.dispose();
@@ -110,7 +117,8 @@ export class ReportDocuments extends Disposable implements vscode.TextDocumentCo
   async refreshJob(id: string): Promise<vscode.Uri[]> {
     const uris = new Map<string, vscode.Uri>();
     for (const document of vscode.workspace.textDocuments) {
-      if (document.uri.scheme === REPORT_SCHEME && jobIdOf(document.uri) === id) uris.set(document.uri.toString(), document.uri);
+      if (document.uri.scheme === REPORT_SCHEME && jobIdOf(document.uri) === id)
+        uris.set(document.uri.toString(), document.uri);
     }
     const opened = this.opened.get(id);
     if (opened) uris.set(opened.toString(), opened);
@@ -126,7 +134,12 @@ export class ReportDocuments extends Disposable implements vscode.TextDocumentCo
    */
   private async refreshPreviews(uris: readonly vscode.Uri[]): Promise<void> {
     const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs);
-    const previewed = tabs.some((tab) => tab.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(tab.input.viewType) && uris.some((uri) => previewLabelMatches(tab.label, uri)));
+    const previewed = tabs.some(
+      (tab) =>
+        tab.input instanceof vscode.TabInputWebview &&
+        /markdown\.preview/.test(tab.input.viewType) &&
+        uris.some((uri) => previewLabelMatches(tab.label, uri)),
+    );
     if (previewed) await vscode.commands.executeCommand('markdown.preview.refresh').then(undefined, () => undefined);
   }
 
@@ -135,7 +148,12 @@ export class ReportDocuments extends Disposable implements vscode.TextDocumentCo
     let uri: vscode.Uri | undefined;
     if (tab?.input instanceof vscode.TabInputText && tab.input.uri.scheme === REPORT_SCHEME) uri = tab.input.uri;
     else if (tab?.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(tab.input.viewType)) {
-      const candidates = [...this.opened.values(), ...vscode.workspace.textDocuments.map((document) => document.uri).filter((candidate) => candidate.scheme === REPORT_SCHEME)];
+      const candidates = [
+        ...this.opened.values(),
+        ...vscode.workspace.textDocuments
+          .map((document) => document.uri)
+          .filter((candidate) => candidate.scheme === REPORT_SCHEME),
+      ];
       uri = candidates.find((candidate) => previewLabelMatches(tab.label, candidate));
     }
     if (uri?.toString() === this.activeReport?.toString()) return;

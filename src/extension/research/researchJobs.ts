@@ -8,7 +8,12 @@ import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { failureReason, jobTitle } from '../../core/research/jobPresentation';
-import { DEFAULT_QUERY, IN_PROGRESS_LIMIT, inProgressQuery, type ResearchViewQuery } from '../../core/research/researchQuery';
+import {
+  DEFAULT_QUERY,
+  IN_PROGRESS_LIMIT,
+  inProgressQuery,
+  type ResearchViewQuery,
+} from '../../core/research/researchQuery';
 import { JobList } from '../../core/research/jobList';
 import { readJobPage, readJobWindow, readOutcomes, REQUEST_TIMEOUT_MS } from '../../core/research/jobReads';
 import { errorMessage } from '../../shared/errorMessage';
@@ -153,7 +158,14 @@ export class ResearchJobs extends Disposable {
     const created = await client.research.create(topic, { timeoutMs: REQUEST_TIMEOUT_MS });
     this.connection.reportModelUse();
     const now = new Date().toISOString();
-    const job: ResearchJob = { id: created.id, status: created.status || 'queued', topic, title: topic, createdAt: now, updatedAt: now };
+    const job: ResearchJob = {
+      id: created.id,
+      status: created.status || 'queued',
+      topic,
+      title: topic,
+      createdAt: now,
+      updatedAt: now,
+    };
     this.list.addStarted(job);
     this.changed.fire();
     this.loop.start([...this.list.inProgress.values()]);
@@ -201,12 +213,17 @@ export class ResearchJobs extends Disposable {
     const epoch = kind === 'restart' ? ++this.epoch : this.epoch;
     const sequence = kind === 'more' ? ++this.morePageSequence : ++this.firstPageSequence;
     const nextPage = this.list.pageCount + 1;
-    const window = kind === 'reload' && this.pagesEpoch === epoch ? Math.max(1, this.list.pageCount) * PAGE_SIZE : PAGE_SIZE;
+    const window =
+      kind === 'reload' && this.pagesEpoch === epoch ? Math.max(1, this.list.pageCount) * PAGE_SIZE : PAGE_SIZE;
     this.loadsInFlight++;
     this.changed.fire();
     try {
-      const read = kind === 'more' ? await readJobPage(client.research, this.queryValue, nextPage, PAGE_SIZE) : await readJobWindow(client.research, this.queryValue, window);
-      const current = epoch === this.epoch && sequence === (kind === 'more' ? this.morePageSequence : this.firstPageSequence);
+      const read =
+        kind === 'more'
+          ? await readJobPage(client.research, this.queryValue, nextPage, PAGE_SIZE)
+          : await readJobWindow(client.research, this.queryValue, window);
+      const current =
+        epoch === this.epoch && sequence === (kind === 'more' ? this.morePageSequence : this.firstPageSequence);
       if (!current) return;
       if (kind === 'more') {
         if (this.pagesEpoch !== epoch) return;
@@ -233,7 +250,11 @@ export class ResearchJobs extends Disposable {
     const client = this.requireClient();
     const generation = this.generation;
     // The loop's own backoff (with Retry-After) handles failures; client retries would hide them.
-    const list = await client.research.list(inProgressQuery(IN_PROGRESS_LIMIT), { signal, timeoutMs: REQUEST_TIMEOUT_MS, maxRetries: 0 });
+    const list = await client.research.list(inProgressQuery(IN_PROGRESS_LIMIT), {
+      signal,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      maxRetries: 0,
+    });
     if (generation !== this.generation) return list.docs; // the connection changed meanwhile: a newer poll follows
     // Back after a failure (e.g. the gateway was down when the view first loaded): the page shown
     // may be stale or empty, and with nothing in progress no later tick would reload it.
@@ -264,7 +285,9 @@ export class ResearchJobs extends Disposable {
    */
   private async settle(ids: readonly string[], signal: AbortSignal): Promise<void> {
     const { read, listed, listFailure } = await readOutcomes(this.requireClient().research, ids, signal, (id, error) =>
-      this.log.warn(`Research job ${id} left the in-progress list but its detail could not be read (${errorMessage(error)}); reading its status from the list.`),
+      this.log.warn(
+        `Research job ${id} left the in-progress list but its detail could not be read (${errorMessage(error)}); reading its status from the list.`,
+      ),
     );
     let deleted = false;
     for (const id of ids) {

@@ -7,7 +7,9 @@ import type { ResearchJobs } from './researchJobs';
 
 const RESEARCH_VIEW_ID = 'unifiedInference.research';
 
-export type ResearchNode = { readonly kind: 'job'; readonly job: ResearchJob } | { readonly kind: 'loadMore'; readonly shown: number; readonly total: number };
+export type ResearchNode =
+  | { readonly kind: 'job'; readonly job: ResearchJob }
+  | { readonly kind: 'loadMore'; readonly shown: number; readonly total: number };
 
 /** The view keeps one node object per job id (TreeView.reveal finds an element by identity) and updates its job. */
 type JobNode = { readonly kind: 'job'; job: ResearchJob };
@@ -45,9 +47,15 @@ export class ResearchView extends Disposable implements vscode.TreeDataProvider<
     item.id = `job:${node.job.id}`;
     item.description = look.description;
     item.iconPath = new vscode.ThemeIcon(look.icon, look.color ? new vscode.ThemeColor(look.color) : undefined);
-    item.tooltip = new vscode.MarkdownString(look.tooltipLines.map((line) => line.replace(/[\\`*_[\]<>]/g, (c) => `\\${c}`)).join('  \n'));
+    item.tooltip = new vscode.MarkdownString(
+      look.tooltipLines.map((line) => line.replace(/[\\`*_[\]<>]/g, (c) => `\\${c}`)).join('  \n'),
+    );
     item.contextValue = `researchJob.${look.icon === 'pass' ? 'succeeded' : look.icon === 'error' ? 'failed' : 'inProgress'}`;
-    item.command = { command: 'unifiedInference.research.openReport', title: vscode.l10n.t('Open Report'), arguments: [node] };
+    item.command = {
+      command: 'unifiedInference.research.openReport',
+      title: vscode.l10n.t('Open Report'),
+      arguments: [node],
+    };
     item.accessibilityInformation = { label: `${look.label}, ${look.description}` };
     return item;
   }
@@ -95,14 +103,26 @@ export class ResearchView extends Disposable implements vscode.TreeDataProvider<
     void vscode.commands.executeCommand('setContext', 'unifiedInference.research.filterActive', filter !== undefined);
     const parts: string[] = [];
     if (this.jobs.problem) {
-      parts.push(this.jobs.lastGoodRefresh
-        ? vscode.l10n.t('$(warning) Could not refresh ({0}); showing the list of {1}.', this.jobs.problem, new Date(this.jobs.lastGoodRefresh).toLocaleTimeString())
-        : vscode.l10n.t('$(warning) Could not refresh ({0}); nothing loaded yet.', this.jobs.problem));
+      parts.push(
+        this.jobs.lastGoodRefresh
+          ? vscode.l10n.t(
+              '$(warning) Could not refresh ({0}); showing the list of {1}.',
+              this.jobs.problem,
+              new Date(this.jobs.lastGoodRefresh).toLocaleTimeString(),
+            )
+          : vscode.l10n.t('$(warning) Could not refresh ({0}); nothing loaded yet.', this.jobs.problem),
+      );
     }
     if (filter) parts.push(vscode.l10n.t('{0}. {1} matching.', filter, this.jobs.totalDocs));
     this.view.message = parts.join(' ') || undefined;
     const total = this.jobs.totalDocs;
-    this.view.description = this.jobs.loading ? vscode.l10n.t('refreshing...') : total ? (total === 1 ? vscode.l10n.t('{0} job', total) : vscode.l10n.t('{0} jobs', total)) : undefined;
+    this.view.description = this.jobs.loading
+      ? vscode.l10n.t('refreshing...')
+      : total
+        ? total === 1
+          ? vscode.l10n.t('{0} job', total)
+          : vscode.l10n.t('{0} jobs', total)
+        : undefined;
     this.changed.fire(undefined);
   }
 }

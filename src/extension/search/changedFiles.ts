@@ -18,7 +18,12 @@ export interface ChangedFiles {
   readonly scope: Set<string>;
 }
 
-export async function changedFiles(service: WorkspaceFilesService, changed: readonly string[], indexed: Iterable<string>, signal?: AbortSignal): Promise<ChangedFiles> {
+export async function changedFiles(
+  service: WorkspaceFilesService,
+  changed: readonly string[],
+  indexed: Iterable<string>,
+  signal?: AbortSignal,
+): Promise<ChangedFiles> {
   const files = await service.open();
   const include = readSettings().search.include;
   const gitignores = files.gitignores();
@@ -40,7 +45,8 @@ export async function changedFiles(service: WorkspaceFilesService, changed: read
     scope.add(listedKey);
     byUri.set(listedKey, file);
   }
-  if (gonePrefixes.length) for (const key of indexed) if (gonePrefixes.some((prefix) => key.startsWith(prefix))) scope.add(key);
+  if (gonePrefixes.length)
+    for (const key of indexed) if (gonePrefixes.some((prefix) => key.startsWith(prefix))) scope.add(key);
   if (newFolders.length) {
     const listed = await listIndexCandidates(service, signal);
     for (const [key, file] of listed.byUri) {

@@ -25,9 +25,15 @@ function client(deps: SearchModelsDeps): GatewayClient {
   return current;
 }
 
-export async function chooseSearchModel(deps: SearchModelsDeps, category: Extract<ModelCategoryName, 'embedding' | 'rerank'>): Promise<string> {
+export async function chooseSearchModel(
+  deps: SearchModelsDeps,
+  category: Extract<ModelCategoryName, 'embedding' | 'rerank'>,
+): Promise<string> {
   const chosen = await modelFor(deps.catalog, category);
-  if (!chosen) throw new SearchModelError(`No ${category} model: the gateway lists none, and unifiedInference.defaultModels.${category} is not set.`);
+  if (!chosen)
+    throw new SearchModelError(
+      `No ${category} model: the gateway lists none, and unifiedInference.defaultModels.${category} is not set.`,
+    );
   return chosen.id;
 }
 
@@ -47,11 +53,30 @@ async function countingUse<T>(deps: SearchModelsDeps, work: () => Promise<T>): P
 export function gatewayEmbedder(deps: SearchModelsDeps, model: string, dimensions?: number): EmbedBatch {
   return (texts, signal) =>
     countingUse(deps, async () => {
-      const list = await client(deps).embeddings.create({ model, input: texts, encoding_format: 'base64', ...(dimensions ? { dimensions } : {}) }, { signal });
+      const list = await client(deps).embeddings.create(
+        { model, input: texts, encoding_format: 'base64', ...(dimensions ? { dimensions } : {}) },
+        { signal },
+      );
       return [...list.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
     });
 }
 
-export function gatewayRerank(deps: SearchModelsDeps, model: string, query: string, documents: string[], topN: number, signal?: AbortSignal): Promise<RerankItem[]> {
-  return countingUse(deps, async () => (await client(deps).rerank.create({ model, query, documents, top_n: Math.min(topN, documents.length) }, { signal })).results);
+export function gatewayRerank(
+  deps: SearchModelsDeps,
+  model: string,
+  query: string,
+  documents: string[],
+  topN: number,
+  signal?: AbortSignal,
+): Promise<RerankItem[]> {
+  return countingUse(
+    deps,
+    async () =>
+      (
+        await client(deps).rerank.create(
+          { model, query, documents, top_n: Math.min(topN, documents.length) },
+          { signal },
+        )
+      ).results,
+  );
 }

@@ -19,9 +19,16 @@ export interface IndexCandidates {
   readonly byUri: ReadonlyMap<string, WorkspaceFile>;
 }
 
-export async function listIndexCandidates(service: WorkspaceFilesService, signal?: AbortSignal): Promise<IndexCandidates> {
+export async function listIndexCandidates(
+  service: WorkspaceFilesService,
+  signal?: AbortSignal,
+): Promise<IndexCandidates> {
   const files = await service.open();
-  const listing = await files.list({ include: readSettings().search.include, limit: MAX_FILES, ...(signal ? { signal } : {}) });
+  const listing = await files.list({
+    include: readSettings().search.include,
+    limit: MAX_FILES,
+    ...(signal ? { signal } : {}),
+  });
   return { files, byUri: new Map(listing.files.map((file) => [service.uri(files, file).toString(), file])) };
 }
 

@@ -9,7 +9,12 @@ import { indexCommand, searchCommand, type SearchArgs, type SearchCommandDeps } 
 import { SearchIndexService } from './searchIndexService';
 import { OPEN_RESULT_COMMAND, SearchResultsView } from './searchResultsView';
 import { openResult } from './semanticSearch';
-import { copyEmbeddingCommand, rerankLinesCommand, type CopyEmbeddingArgs, type RerankLinesArgs } from './selectionCommands';
+import {
+  copyEmbeddingCommand,
+  rerankLinesCommand,
+  type CopyEmbeddingArgs,
+  type RerankLinesArgs,
+} from './selectionCommands';
 import type { RankedResult } from '../../core/search/rankResults';
 
 export interface SemanticSearchDeps {
@@ -23,7 +28,10 @@ export interface SemanticSearchDeps {
   readonly workspaceFiles: WorkspaceFilesService;
 }
 
-export function registerSemanticSearch(deps: SemanticSearchDeps): { readonly disposables: vscode.Disposable[]; readonly service: SearchIndexService } {
+export function registerSemanticSearch(deps: SemanticSearchDeps): {
+  readonly disposables: vscode.Disposable[];
+  readonly service: SearchIndexService;
+} {
   const storageDir = deps.storageUri ? vscode.Uri.joinPath(deps.storageUri, 'semantic-index').fsPath : undefined;
   const service = new SearchIndexService(storageDir, deps, deps.log, deps.workspaceFiles);
   const view = new SearchResultsView();
@@ -37,9 +45,15 @@ export function registerSemanticSearch(deps: SemanticSearchDeps): { readonly dis
       await service.clear();
       void vscode.window.showInformationMessage(vscode.l10n.t('The semantic search index was deleted.'));
     }),
-    vscode.commands.registerCommand('unifiedInference.search.search', (args?: SearchArgs) => searchCommand(commandDeps, args)),
-    vscode.commands.registerCommand('unifiedInference.search.rerankLines', (args?: RerankLinesArgs) => rerankLinesCommand(deps, args)),
-    vscode.commands.registerCommand('unifiedInference.search.copyEmbedding', (args?: CopyEmbeddingArgs) => copyEmbeddingCommand(deps, args)),
+    vscode.commands.registerCommand('unifiedInference.search.search', (args?: SearchArgs) =>
+      searchCommand(commandDeps, args),
+    ),
+    vscode.commands.registerCommand('unifiedInference.search.rerankLines', (args?: RerankLinesArgs) =>
+      rerankLinesCommand(deps, args),
+    ),
+    vscode.commands.registerCommand('unifiedInference.search.copyEmbedding', (args?: CopyEmbeddingArgs) =>
+      copyEmbeddingCommand(deps, args),
+    ),
     vscode.commands.registerCommand(OPEN_RESULT_COMMAND, (result?: RankedResult) => openResult(result)),
   ];
   return { disposables, service };

@@ -20,16 +20,26 @@ export interface SearchCommandDeps extends SearchModelsDeps {
  * `retry`: what Retry runs after a failure (a search that indexes first passes itself, so the
  * query is not lost); indexing again by default.
  */
-export async function indexCommand(deps: SearchCommandDeps, retry: () => unknown = () => indexCommand(deps)): Promise<IndexRun | undefined> {
+export async function indexCommand(
+  deps: SearchCommandDeps,
+  retry: () => unknown = () => indexCommand(deps),
+): Promise<IndexRun | undefined> {
   // No key: said before anything else; once it is set, the command starts again.
-  if (!deps.failures.requireSetup(vscode.l10n.t('Index Workspace for Semantic Search'), () => indexCommand(deps))) return undefined;
+  if (!deps.failures.requireSetup(vscode.l10n.t('Index Workspace for Semantic Search'), () => indexCommand(deps)))
+    return undefined;
   if (!deps.service.available) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('Open a folder first: semantic search indexes the files of a workspace.'));
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t('Open a folder first: semantic search indexes the files of a workspace.'),
+    );
     return undefined;
   }
   try {
     const run = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Indexing workspace for semantic search'), cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Indexing workspace for semantic search'),
+        cancellable: true,
+      },
       (progress, token) => {
         token.onCancellationRequested(() => deps.service.cancel());
         let reported = 0;
@@ -40,8 +50,16 @@ export async function indexCommand(deps: SearchCommandDeps, retry: () => unknown
       },
     );
     const { report } = run;
-    const summary = vscode.l10n.t('{0} files, {1} chunks indexed ({2} embedded now, {3} removed).', run.files, run.chunks, report.embeddedFiles.length, report.removedFiles.length);
-    void (report.cancelled ? vscode.window.showWarningMessage(vscode.l10n.t('Indexing cancelled: {0}', summary)) : vscode.window.showInformationMessage(vscode.l10n.t('Semantic search: {0}', summary)));
+    const summary = vscode.l10n.t(
+      '{0} files, {1} chunks indexed ({2} embedded now, {3} removed).',
+      run.files,
+      run.chunks,
+      report.embeddedFiles.length,
+      report.removedFiles.length,
+    );
+    void (report.cancelled
+      ? vscode.window.showWarningMessage(vscode.l10n.t('Indexing cancelled: {0}', summary))
+      : vscode.window.showInformationMessage(vscode.l10n.t('Semantic search: {0}', summary)));
     return run;
   } catch (error) {
     if (error instanceof vscode.CancellationError) return undefined;
@@ -63,24 +81,42 @@ export interface SearchArgs {
  */
 export async function searchCommand(deps: SearchCommandDeps, args?: SearchArgs): Promise<SearchOutcome | undefined> {
   if (!deps.failures.requireSetup(vscode.l10n.t('Semantic Search'), () => searchCommand(deps, args))) return undefined;
-  const query = (args?.query ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Semantic Search'), prompt: vscode.l10n.t('Describe what you are looking for, in your own words'), value: deps.view.last?.query, ignoreFocusOut: true })))?.trim();
+  const query = (
+    args?.query ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Semantic Search'),
+      prompt: vscode.l10n.t('Describe what you are looking for, in your own words'),
+      value: deps.view.last?.query,
+      ignoreFocusOut: true,
+    }))
+  )?.trim();
   if (!query) return undefined;
   let index = await deps.service.current();
   // Indexing first: if it fails, its Retry goes on indexing and then searches for this query (a
   // failed run keeps what it embedded, so searching at once would search half an index).
-  const indexThenSearch = async (): Promise<SearchOutcome | undefined> => ((await indexCommand(deps, indexThenSearch)) ? searchCommand(deps, { query }) : undefined);
+  const indexThenSearch = async (): Promise<SearchOutcome | undefined> =>
+    (await indexCommand(deps, indexThenSearch)) ? searchCommand(deps, { query }) : undefined;
   if (!index?.chunkCount && !(await indexCommand(deps, indexThenSearch))) return undefined;
   index = await deps.service.current();
   if (!index) return undefined;
   try {
-    const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Semantic search...') }, () => runSemanticSearch(deps, deps.service.source, index, query, deps.log, { showsRerankProblem: true }));
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Semantic search...') },
+      () => runSemanticSearch(deps, deps.service.source, index, query, deps.log, { showsRerankProblem: true }),
+    );
     deps.view.show(outcome);
-    if (outcome.rerankProblem) void vscode.window.showWarningMessage(vscode.l10n.t('Results in similarity order: the rerank failed ({0}).', outcome.rerankProblem));
+    if (outcome.rerankProblem)
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('Results in similarity order: the rerank failed ({0}).', outcome.rerankProblem),
+      );
     showPick(outcome);
     return outcome;
   } catch (error) {
     // Reported once, as shown (the request helpers leave reporting to whoever ends the failure).
-    await deps.failures.show(error, { title: vscode.l10n.t('Semantic search failed'), retry: () => searchCommand(deps, { query }) });
+    await deps.failures.show(error, {
+      title: vscode.l10n.t('Semantic search failed'),
+      retry: () => searchCommand(deps, { query }),
+    });
     return undefined;
   }
 }
@@ -90,12 +126,19 @@ type ResultItem = vscode.QuickPickItem & { result: RankedResult };
 function showPick(outcome: SearchOutcome): void {
   const pick = vscode.window.createQuickPick<ResultItem>();
   pick.title = vscode.l10n.t('Semantic Search: {0}', outcome.query);
-  pick.placeholder = outcome.results.length ? vscode.l10n.t('Open a result') : vscode.l10n.t('No results (is the workspace indexed?)');
+  pick.placeholder = outcome.results.length
+    ? vscode.l10n.t('Open a result')
+    : vscode.l10n.t('No results (is the workspace indexed?)');
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   pick.items = outcome.results.map((result) => {
     const path = displayPath(result.record.file);
-    return { label: `$(file) ${path.split('/').pop() ?? path}:${lineLabel(result)}`, description: `${path} · ${scoreLabel(result)}`, detail: previewOf(result), result };
+    return {
+      label: `$(file) ${path.split('/').pop() ?? path}:${lineLabel(result)}`,
+      description: `${path} · ${scoreLabel(result)}`,
+      detail: previewOf(result),
+      result,
+    };
   });
   pick.onDidAccept(() => {
     void openResult(pick.selectedItems[0]?.result);

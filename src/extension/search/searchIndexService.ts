@@ -73,7 +73,9 @@ export class SearchIndexService extends Disposable {
   async current(): Promise<SemanticIndex | undefined> {
     this.loaded ??= (async () => {
       if (!this.storage || this.index) return;
-      const loaded = await this.storage.load().catch((error: unknown) => ({ index: undefined, problems: [errorMessage(error)], from: 'none' as const }));
+      const loaded = await this.storage
+        .load()
+        .catch((error: unknown) => ({ index: undefined, problems: [errorMessage(error)], from: 'none' as const }));
       for (const problem of loaded.problems) this.log.warn(`Semantic search: the saved index: ${problem}`);
       this.index ??= loaded.index;
     })();
@@ -88,7 +90,14 @@ export class SearchIndexService extends Disposable {
   indexWorkspace(onProgress?: (message: string, fraction: number) => void, cancel?: AbortSignal): Promise<IndexRun> {
     return this.enqueue(async (signal) => {
       const listed = await listIndexCandidates(this.workspaceFiles, signal);
-      return this.update('command', listed, await statFiles(listed, [...listed.byUri.keys()]), undefined, signal, onProgress);
+      return this.update(
+        'command',
+        listed,
+        await statFiles(listed, [...listed.byUri.keys()]),
+        undefined,
+        signal,
+        onProgress,
+      );
     }, cancel);
   }
 
@@ -110,7 +119,10 @@ export class SearchIndexService extends Disposable {
     const now = Date.now();
     this.firstPending ??= now;
     clearTimeout(this.watchTimer);
-    this.watchTimer = setTimeout(() => void this.applyChanges(), Math.max(0, Math.min(WATCH_DEBOUNCE_MS, this.firstPending + WATCH_MAX_WAIT_MS - now)));
+    this.watchTimer = setTimeout(
+      () => void this.applyChanges(),
+      Math.max(0, Math.min(WATCH_DEBOUNCE_MS, this.firstPending + WATCH_MAX_WAIT_MS - now)),
+    );
   }
 
   /** Re-checks just the changed files: still admitted (include/excludes/size)? changed content? */
@@ -126,7 +138,13 @@ export class SearchIndexService extends Disposable {
         const index = await this.current();
         if (!index || index.model !== (await chooseSearchModel(this.deps, 'embedding'))) return undefined;
         const { candidates, scope } = await changedFiles(this.workspaceFiles, changed, index.files.keys(), signal);
-        return this.update('watcher', candidates, await statFiles(candidates, [...candidates.byUri.keys()]), scope, signal);
+        return this.update(
+          'watcher',
+          candidates,
+          await statFiles(candidates, [...candidates.byUri.keys()]),
+          scope,
+          signal,
+        );
       });
     } catch (error) {
       this.deps.failures.report(error); // nobody else sees it: the credits display and its notice do
@@ -139,7 +157,14 @@ export class SearchIndexService extends Disposable {
     return indexSource(this.workspaceFiles);
   }
 
-  private async update(trigger: IndexRun['trigger'], listed: IndexCandidates, current: Map<string, FileState>, scope: Set<string> | undefined, signal: AbortSignal, onProgress?: (message: string, fraction: number) => void): Promise<IndexRun> {
+  private async update(
+    trigger: IndexRun['trigger'],
+    listed: IndexCandidates,
+    current: Map<string, FileState>,
+    scope: Set<string> | undefined,
+    signal: AbortSignal,
+    onProgress?: (message: string, fraction: number) => void,
+  ): Promise<IndexRun> {
     const index = (await this.current()) ?? new SemanticIndex();
     const model = await chooseSearchModel(this.deps, 'embedding');
     let report: UpdateReport;
@@ -152,16 +177,30 @@ export class SearchIndexService extends Disposable {
         signal,
         source: indexSource(this.workspaceFiles, listed),
         embed: gatewayEmbedder(this.deps, model),
-        onProgress: (p) => onProgress?.(`${p.filesDone} of ${p.filesTotal} files, ${p.chunksEmbedded} chunks`, p.filesTotal ? p.filesDone / p.filesTotal : 1),
+        onProgress: (p) =>
+          onProgress?.(
+            `${p.filesDone} of ${p.filesTotal} files, ${p.chunksEmbedded} chunks`,
+            p.filesTotal ? p.filesDone / p.filesTotal : 1,
+          ),
       });
     } finally {
       // Whatever was embedded before a failure is kept: the next run continues from there.
       this.index = index;
       saved = await this.storage?.save(index);
     }
-    const run: IndexRun = { report, files: index.files.size, chunks: index.chunkCount, trigger, ...(saved ? { saved } : {}) };
-    const written = saved ? `; saved ${saved.kind === 'delta' ? 'as a change' : saved.kind === 'generation' ? 'whole' : 'nothing'}${saved.bytesWritten ? ` (${saved.bytesWritten} bytes)` : ''}` : '';
-    this.log.info(`Semantic search (${trigger}): ${report.embeddedFiles.length} file(s) embedded (${report.embeddedChunks} chunks in ${report.embedRequests} requests, ${report.reusedChunks} unchanged chunks kept), ${report.removedFiles.length} removed, ${report.unchangedFiles} unchanged${report.cancelled ? ', cancelled' : ''}${written}.`);
+    const run: IndexRun = {
+      report,
+      files: index.files.size,
+      chunks: index.chunkCount,
+      trigger,
+      ...(saved ? { saved } : {}),
+    };
+    const written = saved
+      ? `; saved ${saved.kind === 'delta' ? 'as a change' : saved.kind === 'generation' ? 'whole' : 'nothing'}${saved.bytesWritten ? ` (${saved.bytesWritten} bytes)` : ''}`
+      : '';
+    this.log.info(
+      `Semantic search (${trigger}): ${report.embeddedFiles.length} file(s) embedded (${report.embeddedChunks} chunks in ${report.embedRequests} requests, ${report.reusedChunks} unchanged chunks kept), ${report.removedFiles.length} removed, ${report.unchangedFiles} unchanged${report.cancelled ? ', cancelled' : ''}${written}.`,
+    );
     this.updated.fire(run);
     return run;
   }

@@ -32,7 +32,9 @@ export class SearchResultsView extends Disposable implements vscode.TreeDataProv
     this.outcome = outcome;
     this.view.message = !outcome.results.length
       ? vscode.l10n.t('No results for “{0}”.', outcome.query)
-      : outcome.rerankProblem ? vscode.l10n.t('“{0}” (not reranked)', outcome.query) : `“${outcome.query}”`;
+      : outcome.rerankProblem
+        ? vscode.l10n.t('“{0}” (not reranked)', outcome.query)
+        : `“${outcome.query}”`;
     this.changed.fire();
   }
 
@@ -42,9 +44,14 @@ export class SearchResultsView extends Disposable implements vscode.TreeDataProv
 
   getTreeItem(result: RankedResult): vscode.TreeItem {
     const path = displayPath(result.record.file);
-    const item = new vscode.TreeItem(`${path.split('/').pop() ?? path}:${lineLabel(result)}`, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      `${path.split('/').pop() ?? path}:${lineLabel(result)}`,
+      vscode.TreeItemCollapsibleState.None,
+    );
     item.description = `${result.score.toFixed(3)} · ${previewOf(result, 60)}`;
-    item.tooltip = new vscode.MarkdownString().appendText(`${vscode.l10n.t('{0}, lines {1} · {2}', path, lineLabel(result), scoreLabel(result))}\n\n`).appendCodeblock(result.text.slice(0, 1500));
+    item.tooltip = new vscode.MarkdownString()
+      .appendText(`${vscode.l10n.t('{0}, lines {1} · {2}', path, lineLabel(result), scoreLabel(result))}\n\n`)
+      .appendCodeblock(result.text.slice(0, 1500));
     item.resourceUri = vscode.Uri.parse(result.record.file);
     item.iconPath = vscode.ThemeIcon.File;
     item.command = { command: OPEN_RESULT_COMMAND, title: vscode.l10n.t('Open'), arguments: [result] };

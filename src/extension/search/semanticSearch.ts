@@ -16,7 +16,11 @@ export interface SearchOutcome {
 }
 
 /** The chunks' current text, each file read once. */
-async function candidateTexts(source: IndexSource, index: SemanticIndex, rows: { index: number; score: number }[]): Promise<Candidate[]> {
+async function candidateTexts(
+  source: IndexSource,
+  index: SemanticIndex,
+  rows: { index: number; score: number }[],
+): Promise<Candidate[]> {
   const files = new Map<string, Promise<string[] | undefined>>();
   const linesOf = (file: string): Promise<string[] | undefined> => {
     let lines = files.get(file);
@@ -42,7 +46,14 @@ export interface SearchRun {
 }
 
 /** `source` reads the indexed files as they are now (through the workspace-files service: a file no longer shared is skipped). */
-export async function runSemanticSearch(deps: SearchModelsDeps, source: IndexSource, index: SemanticIndex, query: string, log: Log, { signal, showsRerankProblem = false }: SearchRun = {}): Promise<SearchOutcome> {
+export async function runSemanticSearch(
+  deps: SearchModelsDeps,
+  source: IndexSource,
+  index: SemanticIndex,
+  query: string,
+  log: Log,
+  { signal, showsRerankProblem = false }: SearchRun = {},
+): Promise<SearchOutcome> {
   const settings = readSettings().search;
   const store = index.store;
   if (!store || store.count === 0) return { query, results: [] };
@@ -52,7 +63,14 @@ export async function runSemanticSearch(deps: SearchModelsDeps, source: IndexSou
   if (!candidates.length) return { query, results: [] };
   try {
     const model = await chooseSearchModel(deps, 'rerank');
-    const order = await gatewayRerank(deps, model, query, candidates.map((c) => c.text), settings.results, signal);
+    const order = await gatewayRerank(
+      deps,
+      model,
+      query,
+      candidates.map((c) => c.text),
+      settings.results,
+      signal,
+    );
     return { query, results: rankResults(candidates, order, settings.results) };
   } catch (error) {
     if (signal?.aborted) throw error;
@@ -81,7 +99,11 @@ export async function openResult(result: RankedResult | undefined): Promise<void
 
 /** One line of a result's text for lists: its first non-blank line, trimmed and shortened. */
 export function previewOf(result: RankedResult, max = 120): string {
-  const line = result.text.split('\n').find((l) => l.trim())?.trim() ?? '';
+  const line =
+    result.text
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim() ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

@@ -29,7 +29,10 @@ export const COMMAND_TOOL: GatewayTool = {
   description: `Run a shell command line in the workspace (e.g. "npm test", "git status"). The user sees the exact command and allows or denies each call. Output (stdout and stderr) is capped at ${MAX_COMMAND_OUTPUT} bytes (start and end kept); the command is killed after ${COMMAND_TIMEOUT_MS / 1000} s. Nothing interactive: no input is given.`,
   inputSchema: {
     type: 'object',
-    properties: { command: { type: 'string', description: 'The command line' }, cwd: { type: 'string', description: 'Workspace-relative folder to run in (default: the workspace folder)' } },
+    properties: {
+      command: { type: 'string', description: 'The command line' },
+      cwd: { type: 'string', description: 'Workspace-relative folder to run in (default: the workspace folder)' },
+    },
     required: ['command'],
   },
 };
@@ -52,7 +55,14 @@ export class CommandTool {
     const root = await fs.realpath(folder.uri.fsPath);
     const cwd = await fs.realpath(nodePath.resolve(root, asked)).catch(() => undefined);
     const within = cwd === undefined ? undefined : relativeWithin(root, cwd, CASE_INSENSITIVE);
-    if (!cwd || within === undefined || !(await fs.stat(cwd).then((s) => s.isDirectory(), () => false))) {
+    if (
+      !cwd ||
+      within === undefined ||
+      !(await fs.stat(cwd).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    ) {
       return { sensitivePaths: [], refusal: `${asked} is not a folder inside the workspace folder.` };
     }
     const shown = within || '.';
@@ -62,7 +72,8 @@ export class CommandTool {
 
   async run(review: ToolReview, signal: AbortSignal): Promise<ToolOutcome> {
     const plan = review.plan as CommandPlan | undefined;
-    if (!plan || review.command?.command !== plan.command) return { content: 'This command was not reviewed, so it did not run.', isError: true };
+    if (!plan || review.command?.command !== plan.command)
+      return { content: 'This command was not reviewed, so it did not run.', isError: true };
     const platform: ShellPlatform = process.platform === 'win32' ? 'win32' : 'posix';
     const result = await runCommand({
       command: plan.command,
@@ -74,13 +85,23 @@ export class CommandTool {
       maxOutputBytes: MAX_COMMAND_OUTPUT,
       signal,
     }).catch((error: unknown) => {
-      if (signal.aborted) throw Object.assign(new Error('The reply was stopped while a command ran.'), { name: 'AbortError' });
+      if (signal.aborted)
+        throw Object.assign(new Error('The reply was stopped while a command ran.'), { name: 'AbortError' });
       throw error;
     });
-    if (result.kind === 'notStarted') return { content: `The command could not start: ${result.message}`, isError: true };
+    if (result.kind === 'notStarted')
+      return { content: `The command could not start: ${result.message}`, isError: true };
     const text = result.output;
-    const ending = result.kind === 'timedOut' ? `killed after ${COMMAND_TIMEOUT_MS / 1000} s` : result.code !== null ? `exit code ${result.code}` : `ended by ${result.signal ?? 'a signal'}`;
+    const ending =
+      result.kind === 'timedOut'
+        ? `killed after ${COMMAND_TIMEOUT_MS / 1000} s`
+        : result.code !== null
+          ? `exit code ${result.code}`
+          : `ended by ${result.signal ?? 'a signal'}`;
     const failed = result.kind === 'timedOut' || result.code !== 0;
-    return { content: `$ ${plan.command}\n${text}${text && !text.endsWith('\n') ? '\n' : ''}[${ending}]`, ...(failed ? { isError: true } : {}) };
+    return {
+      content: `$ ${plan.command}\n${text}${text && !text.endsWith('\n') ? '\n' : ''}[${ending}]`,
+      ...(failed ? { isError: true } : {}),
+    };
   }
 }

@@ -13,7 +13,10 @@ import { toolServerListing, type ToolServerListing } from '../../core/toolServer
 /** The id in package.json `contributes.mcpServerDefinitionProviders`. */
 export const TOOL_SERVER_PROVIDER_ID = 'unifiedInference.toolServers';
 
-export class ToolServerDefinitions extends Disposable implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition> {
+export class ToolServerDefinitions
+  extends Disposable
+  implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>
+{
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
   /** False in a host without VS Code's MCP API (a fork, or an older build): nothing is offered. */
@@ -41,7 +44,9 @@ export class ToolServerDefinitions extends Disposable implements vscode.McpServe
   provideMcpServerDefinitions(): vscode.McpHttpServerDefinition[] {
     const listing = this.listing();
     this.reportSkipped(listing);
-    return listing.offered.map((server) => new vscode.McpHttpServerDefinition(server.label, vscode.Uri.parse(server.uri, true), {}));
+    return listing.offered.map(
+      (server) => new vscode.McpHttpServerDefinition(server.label, vscode.Uri.parse(server.uri, true), {}),
+    );
   }
 
   /**
@@ -52,7 +57,9 @@ export class ToolServerDefinitions extends Disposable implements vscode.McpServe
     const wanted = server.uri.toString(true);
     const listed = this.listing().offered.some((entry) => vscode.Uri.parse(entry.uri, true).toString(true) === wanted);
     if (!listed) {
-      this.log.warn(`VS Code asked to start the tool server ${server.label}, which is no longer in unifiedInference.chat.mcpServers: not started.`);
+      this.log.warn(
+        `VS Code asked to start the tool server ${server.label}, which is no longer in unifiedInference.chat.mcpServers: not started.`,
+      );
       return undefined;
     }
     server.headers = {};

@@ -34,7 +34,9 @@ export interface WebviewChannelOptions<FromPage extends WebviewMessage, ToPage e
   readonly onError?: (error: unknown) => void;
 }
 
-export class WebviewChannel<FromPage extends WebviewMessage, ToPage extends WebviewMessage> implements vscode.Disposable {
+export class WebviewChannel<FromPage extends WebviewMessage, ToPage extends WebviewMessage>
+  implements vscode.Disposable
+{
   private ready = false;
   private disposed = false;
   private readonly queued: ToPage[] = [];

@@ -25,7 +25,8 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
  * codicons, and an empty `#root` the bundle renders into.
  */
 export function buildWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: WebviewPage): string {
-  const asset = (path: string): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path.split('/'))).toString();
+  const asset = (path: string): string =>
+    webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path.split('/'))).toString();
   return webviewDocument({
     cspSource: webview.cspSource,
     nonce: createNonce(),

@@ -43,15 +43,24 @@ export class WorkspaceFileIndex {
       }
       return [{ path, score: 2 }];
     });
-    return scored.sort((a, b) => a.score - b.score || a.path.length - b.path.length).slice(0, limit).map((entry) => entry.path);
+    return scored
+      .sort((a, b) => a.score - b.score || a.path.length - b.path.length)
+      .slice(0, limit)
+      .map((entry) => entry.path);
   }
 
   async pick(): Promise<string | undefined> {
     const paths = await this.paths();
     if (paths.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('The workspace has no files to add (open a folder first).'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('The workspace has no files to add (open a folder first).'),
+      );
       return undefined;
     }
-    return vscode.window.showQuickPick(paths, { title: vscode.l10n.t('Add a File to the Chat'), placeHolder: vscode.l10n.t('Type to filter workspace files'), matchOnDescription: true });
+    return vscode.window.showQuickPick(paths, {
+      title: vscode.l10n.t('Add a File to the Chat'),
+      placeHolder: vscode.l10n.t('Type to filter workspace files'),
+      matchOnDescription: true,
+    });
   }
 }

@@ -12,17 +12,27 @@ import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 
 /** Settings that change which files are shared. */
-const AFFECTING_SETTINGS = ['files.exclude', 'search.exclude', 'unifiedInference.sensitiveFiles', 'unifiedInference.chat.alwaysAskEdits'];
+const AFFECTING_SETTINGS = [
+  'files.exclude',
+  'search.exclude',
+  'unifiedInference.sensitiveFiles',
+  'unifiedInference.chat.alwaysAskEdits',
+];
 
 /** The entries of an exclude setting that are on; `{ when: ... }` entries depend on sibling files and are left out rather than applied to every file. */
 function enabledGlobs(section: 'files' | 'search', folder: vscode.WorkspaceFolder): string[] {
   const value = vscode.workspace.getConfiguration(section, folder.uri).get<unknown>('exclude');
   if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value as Record<string, unknown>).filter(([, on]) => on === true).map(([glob]) => glob);
+  return Object.entries(value as Record<string, unknown>)
+    .filter(([, on]) => on === true)
+    .map(([glob]) => glob);
 }
 
 function folderConfig(folder: vscode.WorkspaceFolder): FolderConfig {
-  const excludes: ExcludeGlobs = { 'files.exclude': enabledGlobs('files', folder), 'search.exclude': enabledGlobs('search', folder) };
+  const excludes: ExcludeGlobs = {
+    'files.exclude': enabledGlobs('files', folder),
+    'search.exclude': enabledGlobs('search', folder),
+  };
   return { name: folder.name, path: folder.uri.fsPath, excludes };
 }
 
@@ -34,9 +44,11 @@ export class WorkspaceFilesService extends Disposable {
   constructor() {
     super();
     this._register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.changed.fire()));
-    this._register(vscode.workspace.onDidChangeConfiguration((event) => {
-      if (AFFECTING_SETTINGS.some((section) => event.affectsConfiguration(section))) this.changed.fire();
-    }));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (AFFECTING_SETTINGS.some((section) => event.affectsConfiguration(section))) this.changed.fire();
+      }),
+    );
   }
 
   /**
@@ -63,7 +75,12 @@ export class WorkspaceFilesService extends Disposable {
 
   /** A URI (an editor's, an index entry's) as a workspace file, or why it is not one (`write`: with every reason a write to it is always asked). */
   resolveUri(files: WorkspaceFiles, uri: vscode.Uri, purpose: 'read' | 'write' = 'read'): Promise<Resolution> {
-    if (uri.scheme !== 'file') return Promise.resolve({ ok: false, problem: 'invalid', message: vscode.l10n.t('{0} is not a file on disk.', uri.toString()) });
+    if (uri.scheme !== 'file')
+      return Promise.resolve({
+        ok: false,
+        problem: 'invalid',
+        message: vscode.l10n.t('{0} is not a file on disk.', uri.toString()),
+      });
     return files.resolve(uri.fsPath, purpose);
   }
 }

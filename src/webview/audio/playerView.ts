@@ -10,7 +10,11 @@ export interface PlayerStatusReport {
   readonly parts: number;
 }
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, attributes: Record<string, string> = {}): HTMLElementTagNameMap[K] {
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string,
+  attributes: Record<string, string> = {},
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   node.className = className;
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
@@ -35,7 +39,13 @@ export class PlayerView {
   private readonly title = element('h1', 'title');
   private readonly playButton = element('button', 'play', { type: 'button', 'aria-label': 'Play', title: 'Play' });
   private readonly playIcon = element('span', 'codicon codicon-play', { 'aria-hidden': 'true' });
-  private readonly progress = element('input', 'progress', { type: 'range', min: '0', max: '1000', value: '0', 'aria-label': 'Position in the current part' });
+  private readonly progress = element('input', 'progress', {
+    type: 'range',
+    min: '0',
+    max: '1000',
+    value: '0',
+    'aria-label': 'Position in the current part',
+  });
   private readonly time = element('span', 'time', { 'aria-label': 'Elapsed and total time of the current part' });
   private readonly speed = element('select', 'speed', { 'aria-label': 'Playback speed' });
   private readonly partLabel = element('span', 'part');
@@ -105,7 +115,8 @@ export class PlayerView {
       else this.playCurrent();
     });
     this.progress.addEventListener('input', () => {
-      if (Number.isFinite(this.audio.duration)) this.audio.currentTime = (Number(this.progress.value) / 1000) * this.audio.duration;
+      if (Number.isFinite(this.audio.duration))
+        this.audio.currentTime = (Number(this.progress.value) / 1000) * this.audio.duration;
     });
     this.speed.addEventListener('change', () => this.applySpeed());
     this.audio.addEventListener('timeupdate', () => this.renderTime());
@@ -181,7 +192,8 @@ export class PlayerView {
 
   private renderTime(): void {
     const { currentTime, duration } = this.audio;
-    this.progress.value = Number.isFinite(duration) && duration > 0 ? String(Math.round((currentTime / duration) * 1000)) : '0';
+    this.progress.value =
+      Number.isFinite(duration) && duration > 0 ? String(Math.round((currentTime / duration) * 1000)) : '0';
     this.time.textContent = `${formatTime(currentTime)} / ${formatTime(duration)}`;
   }
 }

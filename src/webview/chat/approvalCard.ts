@@ -43,7 +43,11 @@ export function isOnceOnly(step: FunctionStep): boolean {
 export function approvalLabel(step: FunctionStep): string {
   const sensitive = step.sensitive ?? [];
   const guarded = step.guarded ?? [];
-  const what = step.change ? ` (${changeSummary(step.change)})` : step.command ? ` to run ${visibleText(step.command.command)}` : '';
+  const what = step.change
+    ? ` (${changeSummary(step.change)})`
+    : step.command
+      ? ` to run ${visibleText(step.command.command)}`
+      : '';
   const risky = guarded.length ? ` (${guarded.map((g) => `${g.path} ${guardedWriteWords(g.reason)}`).join(', ')})` : '';
   return sensitive.length
     ? `Allow ${step.name}${what} to ${step.change ? 'change' : 'read'} the sensitive ${sensitive.length === 1 ? 'file' : 'files'} ${sensitive.join(', ')}${risky}?`
@@ -52,14 +56,23 @@ export function approvalLabel(step: FunctionStep): string {
 
 /** How to allow, as the card says it. */
 export function approvalHint(onceOnly: boolean): string {
-  return onceOnly ? `Click Allow Once or press ${ALLOW_SHORTCUT} to allow; Enter and Space do not.` : `${ALLOW_SHORTCUT} allows once.`;
+  return onceOnly
+    ? `Click Allow Once or press ${ALLOW_SHORTCUT} to allow; Enter and Space do not.`
+    : `${ALLOW_SHORTCUT} allows once.`;
 }
 
 export function approvalCard(step: FunctionStep, decide: (decision: ApprovalDecision) => void, arm: Arm): HTMLElement {
   const onceOnly = isOnceOnly(step);
   const hintId = `approval-hint-${++cardIds}`;
-  const hint = el('div', { className: 'approval-hint', text: approvalHint(onceOnly), attrs: { id: hintId, role: 'status' } });
-  const card = el('div', { className: 'approval', attrs: { role: 'group', 'aria-label': approvalLabel(step), 'aria-describedby': hintId, 'data-state': 'arming' } });
+  const hint = el('div', {
+    className: 'approval-hint',
+    text: approvalHint(onceOnly),
+    attrs: { id: hintId, role: 'status' },
+  });
+  const card = el('div', {
+    className: 'approval',
+    attrs: { role: 'group', 'aria-label': approvalLabel(step), 'aria-describedby': hintId, 'data-state': 'arming' },
+  });
   const take = (decision: ApprovalDecision): void => {
     if (card.dataset['state'] !== 'armed') return;
     card.dataset['state'] = 'decided';
@@ -79,7 +92,12 @@ export function approvalCard(step: FunctionStep, decide: (decision: ApprovalDeci
   allowOnce.setAttribute('aria-keyshortcuts', 'Control+Shift+Alt+Enter Meta+Shift+Alt+Enter');
   // No standing permission for a once-only call.
   const always = onceOnly ? [] : [textButton('Allow for This Conversation', () => take('always'), true)];
-  card.append(allowOnce, ...always, textButton('Deny', () => take('deny'), true), hint);
+  card.append(
+    allowOnce,
+    ...always,
+    textButton('Deny', () => take('deny'), true),
+    hint,
+  );
   card.querySelectorAll('button').forEach((button) => (button.disabled = true));
   shortcutAllows.set(card, () => take('once'));
   arm(() => {
@@ -92,7 +110,14 @@ export function approvalCard(step: FunctionStep, decide: (decision: ApprovalDeci
 
 /** Ctrl+Shift+Alt+Enter, or Cmd+Shift+Option+Enter; a held key's repeats are not a new decision. */
 export function isAllowShortcut(event: KeyboardEvent): boolean {
-  return event.key === 'Enter' && event.altKey && event.shiftKey && event.ctrlKey !== event.metaKey && !event.repeat && !event.isComposing;
+  return (
+    event.key === 'Enter' &&
+    event.altKey &&
+    event.shiftKey &&
+    event.ctrlKey !== event.metaKey &&
+    !event.repeat &&
+    !event.isComposing
+  );
 }
 
 /**

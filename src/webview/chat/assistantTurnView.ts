@@ -1,6 +1,14 @@
 // An assistant turn in the DOM. It streams: reasoning (collapsed), tool steps with approval
 // buttons, the markdown answer, then usage, cost, and an error with its actions.
-import type { AssistantTurn, ChatErrorInfo, ReplyContext, ReplyCost, ReplyStatus, TokenUsage, ToolStep } from '../../shared/chatModel';
+import type {
+  AssistantTurn,
+  ChatErrorInfo,
+  ReplyContext,
+  ReplyCost,
+  ReplyStatus,
+  TokenUsage,
+  ToolStep,
+} from '../../shared/chatModel';
 import { armAfterDelay, type Arm } from './approvalCard';
 import { contextNote } from './contextViews';
 import { costText } from './costText';
@@ -9,7 +17,13 @@ import { StreamingMarkdown, type MarkdownActions } from './markdown/streamingMar
 import type { Send } from './send';
 import { toolStepView } from './toolStepView';
 
-const ERROR_ACTION_LABELS = { retry: 'Retry', setApiKey: 'Set API Key', openSettings: 'Open Settings', showLog: 'Show Log', refreshCredits: 'Refresh Credits' } as const;
+const ERROR_ACTION_LABELS = {
+  retry: 'Retry',
+  setApiKey: 'Set API Key',
+  openSettings: 'Open Settings',
+  showLog: 'Show Log',
+  refreshCredits: 'Refresh Credits',
+} as const;
 /** One formatter for every footer: Number#toLocaleString builds a new one per call (measurable over 250 replies). */
 const COUNT_FORMAT = new Intl.NumberFormat();
 /** Marks a reply whose stored text shows as plain text until its markdown is rendered. */
@@ -47,12 +61,22 @@ export class AssistantTurnView {
   private checkpoint = false;
   private readonly arm: Arm;
 
-  constructor(readonly turn: AssistantTurn, private readonly send: Send, actions: MarkdownActions, options: AssistantTurnOptions = {}) {
+  constructor(
+    readonly turn: AssistantTurn,
+    private readonly send: Send,
+    actions: MarkdownActions,
+    options: AssistantTurnOptions = {},
+  ) {
     this.status = turn.status;
     this.arm = options.armApprovals ?? armAfterDelay;
     this.badge = el('span', { className: 'badge' });
     this.reasoningText = el('div', { className: 'reasoning-text' });
-    this.reasoning = el('details', { className: 'reasoning' }, el('summary', {}, icon('lightbulb'), el('span', { text: 'Reasoning' })), this.reasoningText);
+    this.reasoning = el(
+      'details',
+      { className: 'reasoning' },
+      el('summary', {}, icon('lightbulb'), el('span', { text: 'Reasoning' })),
+      this.reasoningText,
+    );
     this.steps = el('ol', { className: 'tool-steps', attrs: { 'aria-label': 'Tool calls' } });
     this.content = el('div', { className: 'content markdown', attrs: { 'aria-live': 'polite' } });
     this.errorBox = el('div', { className: 'error-box', attrs: { role: 'alert' } });
@@ -60,8 +84,16 @@ export class AssistantTurnView {
     this.contextBox = el('div', { className: 'context-box' });
     this.element = el(
       'article',
-      { className: 'turn assistant', attrs: { 'aria-label': `Reply from ${turn.model || 'the gateway'}`, 'data-turn-id': turn.id, tabindex: '-1' } },
-      el('div', { className: 'turn-header' }, el('span', { className: 'who', text: turn.model || 'Assistant' }), this.badge),
+      {
+        className: 'turn assistant',
+        attrs: { 'aria-label': `Reply from ${turn.model || 'the gateway'}`, 'data-turn-id': turn.id, tabindex: '-1' },
+      },
+      el(
+        'div',
+        { className: 'turn-header' },
+        el('span', { className: 'who', text: turn.model || 'Assistant' }),
+        this.badge,
+      ),
       this.contextBox,
       this.reasoning,
       this.steps,
@@ -70,7 +102,10 @@ export class AssistantTurnView {
       this.footer,
     );
     // Apply names the reply and the block's number only: the host applies its own copy of the code.
-    this.markdown = new StreamingMarkdown(this.content, { ...actions, apply: (blockIndex) => this.send({ type: 'applyCode', turnId: turn.id, blockIndex }) });
+    this.markdown = new StreamingMarkdown(this.content, {
+      ...actions,
+      apply: (blockIndex) => this.send({ type: 'applyCode', turnId: turn.id, blockIndex }),
+    });
     this.setContext(turn.context);
     if (turn.reasoning) this.reasoningText.textContent = turn.reasoning;
     turn.toolSteps.forEach((step, index) => this.setStep(index, step));
@@ -141,14 +176,20 @@ export class AssistantTurnView {
     this.content.setAttribute('aria-busy', String(status === 'streaming'));
     this.reasoning.hidden = !this.reasoningText.textContent;
     this.steps.hidden = this.steps.children.length === 0;
-    this.badge.textContent = status === 'streaming' ? 'writing…' : status === 'stopped' ? 'stopped' : status === 'error' ? 'failed' : '';
+    this.badge.textContent =
+      status === 'streaming' ? 'writing…' : status === 'stopped' ? 'stopped' : status === 'error' ? 'failed' : '';
     this.badge.className = `badge ${status}`;
     this.errorBox.replaceChildren();
     this.errorBox.hidden = !error;
     if (error) {
-      this.errorBox.append(el('div', { className: 'error-message' }, icon('error'), el('span', { text: error.message })));
+      this.errorBox.append(
+        el('div', { className: 'error-message' }, icon('error'), el('span', { text: error.message })),
+      );
       const actions = el('div', { className: 'error-actions' });
-      for (const action of error.actions) actions.append(textButton(ERROR_ACTION_LABELS[action], () => this.send({ type: 'errorAction', action }), action !== 'retry'));
+      for (const action of error.actions)
+        actions.append(
+          textButton(ERROR_ACTION_LABELS[action], () => this.send({ type: 'errorAction', action }), action !== 'retry'),
+        );
       this.errorBox.append(actions);
     }
     this.renderFooter();
@@ -169,16 +210,34 @@ export class AssistantTurnView {
     const parts: string[] = [];
     if (this.finishReason === 'length' || this.finishReason === 'max_tokens') parts.push('cut at the max tokens limit');
     if (this.finishReason === 'tool_rounds') parts.push('stopped after too many tool rounds');
-    if (this.usage) parts.push(`${COUNT_FORMAT.format(this.usage.promptTokens)} prompt + ${COUNT_FORMAT.format(this.usage.completionTokens)} completion tokens`);
+    if (this.usage)
+      parts.push(
+        `${COUNT_FORMAT.format(this.usage.promptTokens)} prompt + ${COUNT_FORMAT.format(this.usage.completionTokens)} completion tokens`,
+      );
     const cost = this.cost ? costText(this.cost, this.status) : undefined;
     if (cost) parts.push(cost);
     const info = el('span', { className: 'usage', text: parts.join(' · ') });
-    const copy = iconButton('copy', 'Copy reply', () => this.send({ type: 'copyText', text: this.text }), { className: 'turn-action' });
-    const regenerate = iconButton('refresh', 'Regenerate', () => this.send({ type: 'regenerate' }), { className: 'turn-action regenerate' });
+    const copy = iconButton('copy', 'Copy reply', () => this.send({ type: 'copyText', text: this.text }), {
+      className: 'turn-action',
+    });
+    const regenerate = iconButton('refresh', 'Regenerate', () => this.send({ type: 'regenerate' }), {
+      className: 'turn-action regenerate',
+    });
     // Offered once the reply ended: restoring while its writer still runs would fight it.
-    const restore = this.checkpoint && this.status !== 'streaming'
-      ? iconButton('discard', 'Restore files to before this reply', () => this.send({ type: 'restoreCheckpoint', turnId: this.turn.id }), { className: 'turn-action restore-checkpoint' })
-      : '';
-    this.footer.replaceChildren(info, this.status === 'streaming' ? '' : copy, this.status === 'streaming' ? '' : regenerate, restore);
+    const restore =
+      this.checkpoint && this.status !== 'streaming'
+        ? iconButton(
+            'discard',
+            'Restore files to before this reply',
+            () => this.send({ type: 'restoreCheckpoint', turnId: this.turn.id }),
+            { className: 'turn-action restore-checkpoint' },
+          )
+        : '';
+    this.footer.replaceChildren(
+      info,
+      this.status === 'streaming' ? '' : copy,
+      this.status === 'streaming' ? '' : regenerate,
+      restore,
+    );
   }
 }

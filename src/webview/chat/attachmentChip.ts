@@ -3,8 +3,16 @@ import type { Attachment } from '../../shared/chatModel';
 import { el, icon, iconButton } from './dom';
 
 export function attachmentChip(attachment: Attachment, onRemove?: () => void): HTMLElement {
-  const label = attachment.startLine !== undefined ? `${attachment.path}:${attachment.startLine}-${attachment.endLine}` : attachment.path;
-  const chip = el('span', { className: 'chip', attrs: { title: `${label}${attachment.truncated ? ' (truncated)' : ''}` } }, icon(attachment.kind === 'selection' ? 'selection' : 'file'), el('span', { className: 'chip-label', text: label }));
+  const label =
+    attachment.startLine !== undefined
+      ? `${attachment.path}:${attachment.startLine}-${attachment.endLine}`
+      : attachment.path;
+  const chip = el(
+    'span',
+    { className: 'chip', attrs: { title: `${label}${attachment.truncated ? ' (truncated)' : ''}` } },
+    icon(attachment.kind === 'selection' ? 'selection' : 'file'),
+    el('span', { className: 'chip-label', text: label }),
+  );
   if (onRemove) chip.append(iconButton('close', `Remove ${label}`, onRemove, { className: 'chip-remove' }));
   return chip;
 }

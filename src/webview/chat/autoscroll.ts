@@ -7,10 +7,14 @@ export class AutoScroll {
   private pending = false;
 
   constructor(private readonly scroller: HTMLElement) {
-    scroller.addEventListener('scroll', () => {
-      if (this.pending) return;
-      this.following = this.atBottom();
-    }, { passive: true });
+    scroller.addEventListener(
+      'scroll',
+      () => {
+        if (this.pending) return;
+        this.following = this.atBottom();
+      },
+      { passive: true },
+    );
   }
 
   private atBottom(): boolean {

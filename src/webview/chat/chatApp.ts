@@ -44,20 +44,42 @@ export class ChatApp {
   /** Older replies of the opened conversation whose markdown is rendered later (see DeferredReplies). */
   private deferred: DeferredReplies | undefined;
 
-  constructor(root: HTMLElement, private readonly send: Send, draft: DraftState | undefined, saveDraft: (state: DraftState) => void, private readonly options: ChatAppOptions = {}) {
+  constructor(
+    root: HTMLElement,
+    private readonly send: Send,
+    draft: DraftState | undefined,
+    saveDraft: (state: DraftState) => void,
+    private readonly options: ChatAppOptions = {},
+  ) {
     this.markdownActions = {
       copy: (text) => send({ type: 'copyText', text }),
       insert: (code) => send({ type: 'insertCode', code }),
       newFile: (code, language) => send({ type: 'newFile', code, language }),
       openLink: (href) => send({ type: 'openLink', href }),
     };
-    this.header = new SettingsBar(send, { newChat: () => send({ type: 'newConversation' }), history: () => this.showHistory(true) });
-    this.messages = el('div', { className: 'messages', attrs: { role: 'log', 'aria-label': 'Conversation', tabindex: '0' } });
-    this.composer = new Composer(send, { editLast: () => this.editLast(), draftChanged: (text) => saveDraft({ draft: text }) });
+    this.header = new SettingsBar(send, {
+      newChat: () => send({ type: 'newConversation' }),
+      history: () => this.showHistory(true),
+    });
+    this.messages = el('div', {
+      className: 'messages',
+      attrs: { role: 'log', 'aria-label': 'Conversation', tabindex: '0' },
+    });
+    this.composer = new Composer(send, {
+      editLast: () => this.editLast(),
+      draftChanged: (text) => saveDraft({ draft: text }),
+    });
     this.history = new HistoryView(send, () => this.showHistory(false));
     this.connection = el('div', { className: 'connection' });
     this.announcer = el('div', { className: 'visually-hidden', attrs: { 'aria-live': 'polite', role: 'status' } });
-    this.chat = el('div', { className: 'chat' }, this.header.element, this.connection, this.messages, this.composer.element);
+    this.chat = el(
+      'div',
+      { className: 'chat' },
+      this.header.element,
+      this.connection,
+      this.messages,
+      this.composer.element,
+    );
     this.history.element.hidden = true;
     root.replaceChildren(this.chat, this.history.element, this.announcer);
     root.removeAttribute('aria-live');
@@ -105,7 +127,8 @@ export class ChatApp {
         const step = message.step;
         this.replies.get(message.id)?.setStep(message.index, step);
         // Said, not focused: the focus stays where the user is typing.
-        if (step.kind === 'function' && step.status === 'awaitingApproval') this.announcer.textContent = `Waiting for your approval: ${approvalLabel(step)} ${approvalHint(isOnceOnly(step))}`;
+        if (step.kind === 'function' && step.status === 'awaitingApproval')
+          this.announcer.textContent = `Waiting for your approval: ${approvalLabel(step)} ${approvalHint(isOnceOnly(step))}`;
         this.scroll.contentChanged();
         return;
       }
@@ -113,7 +136,12 @@ export class ChatApp {
         const view = this.replies.get(message.id);
         view?.end(message.status, message.error, message.usage, message.finishReason);
         this.setBusy(false);
-        this.announcer.textContent = message.status === 'error' ? `Reply failed: ${message.error?.message ?? ''}` : message.status === 'stopped' ? 'Reply stopped.' : 'Reply finished.';
+        this.announcer.textContent =
+          message.status === 'error'
+            ? `Reply failed: ${message.error?.message ?? ''}`
+            : message.status === 'stopped'
+              ? 'Reply stopped.'
+              : 'Reply finished.';
         this.scroll.contentChanged();
         return;
       }
@@ -176,7 +204,15 @@ export class ChatApp {
   }
 
   private emptyState(): HTMLElement {
-    return el('div', { className: 'empty-state' }, el('p', { text: 'Ask about your code, or anything else.' }), el('p', { className: 'hint', text: 'Add context with the buttons below or @file. Enter sends, Shift+Enter adds a line, Escape stops, ↑ edits your last message.' }));
+    return el(
+      'div',
+      { className: 'empty-state' },
+      el('p', { text: 'Ask about your code, or anything else.' }),
+      el('p', {
+        className: 'hint',
+        text: 'Add context with the buttons below or @file. Enter sends, Shift+Enter adds a line, Escape stops, ↑ edits your last message.',
+      }),
+    );
   }
 
   private turnElement(turn: ChatTurn, deferMarkdown = false): HTMLElement {
@@ -186,7 +222,10 @@ export class ChatApp {
       return view.element;
     }
     const defer = deferMarkdown && this.deferred !== undefined;
-    const view = new AssistantTurnView(turn, this.send, this.markdownActions, { deferMarkdown: defer, armApprovals: this.options.armApprovals });
+    const view = new AssistantTurnView(turn, this.send, this.markdownActions, {
+      deferMarkdown: defer,
+      armApprovals: this.options.armApprovals,
+    });
     if (defer) this.deferred?.add(view);
     if (this.checkpointTurns.has(turn.id)) view.setCheckpoint(true);
     this.replies.set(turn.id, view);
@@ -209,8 +248,11 @@ export class ChatApp {
       node.remove();
       node = next;
     }
-    const remaining = new Set(Array.from(this.messages.querySelectorAll('[data-turn-id]'), (n) => n.getAttribute('data-turn-id')));
-    for (let i = this.users.length - 1; i >= 0; i--) if (!remaining.has(this.users[i]?.turn.id ?? '')) this.users.splice(i, 1);
+    const remaining = new Set(
+      Array.from(this.messages.querySelectorAll('[data-turn-id]'), (n) => n.getAttribute('data-turn-id')),
+    );
+    for (let i = this.users.length - 1; i >= 0; i--)
+      if (!remaining.has(this.users[i]?.turn.id ?? '')) this.users.splice(i, 1);
   }
 
   private editLast(): void {
@@ -239,4 +281,3 @@ export class ChatApp {
     }
   }
 }
-

@@ -32,12 +32,33 @@ export class Composer {
   private active = 0;
   private requestId = 0;
 
-  constructor(private readonly send: Send, private readonly hooks: ComposerHooks) {
-    this.input = el('textarea', { className: 'composer-input', attrs: { rows: '2', 'aria-label': 'Message (Enter to send, Shift+Enter for a new line, @ to add a file)', placeholder: 'Ask anything. @ adds a file; Enter sends.', 'aria-autocomplete': 'list', 'aria-controls': 'file-suggestions' } });
-    this.attachmentChips = el('span', { className: 'attachment-chips', attrs: { role: 'group', 'aria-label': 'Attached context' } });
-    this.instructionChips = el('span', { className: 'instruction-chips', attrs: { role: 'group', 'aria-label': 'Instruction files in the system prompt' } });
+  constructor(
+    private readonly send: Send,
+    private readonly hooks: ComposerHooks,
+  ) {
+    this.input = el('textarea', {
+      className: 'composer-input',
+      attrs: {
+        rows: '2',
+        'aria-label': 'Message (Enter to send, Shift+Enter for a new line, @ to add a file)',
+        placeholder: 'Ask anything. @ adds a file; Enter sends.',
+        'aria-autocomplete': 'list',
+        'aria-controls': 'file-suggestions',
+      },
+    });
+    this.attachmentChips = el('span', {
+      className: 'attachment-chips',
+      attrs: { role: 'group', 'aria-label': 'Attached context' },
+    });
+    this.instructionChips = el('span', {
+      className: 'instruction-chips',
+      attrs: { role: 'group', 'aria-label': 'Instruction files in the system prompt' },
+    });
     this.chips = el('div', { className: 'chips' }, this.instructionChips, this.attachmentChips);
-    this.suggestions = el('ul', { className: 'suggestions', attrs: { id: 'file-suggestions', role: 'listbox', 'aria-label': 'Workspace files' } });
+    this.suggestions = el('ul', {
+      className: 'suggestions',
+      attrs: { id: 'file-suggestions', role: 'listbox', 'aria-label': 'Workspace files' },
+    });
     this.suggestions.hidden = true;
     this.sendButton = iconButton('send', 'Send', () => this.submit(), { className: 'send' });
     this.stopButton = iconButton('debug-stop', 'Stop', () => this.send({ type: 'stop' }), { className: 'stop' });
@@ -71,7 +92,9 @@ export class Composer {
 
   setAttachments(attachments: readonly Attachment[]): void {
     this.attachments = attachments;
-    this.attachmentChips.replaceChildren(...attachments.map((a) => attachmentChip(a, () => this.send({ type: 'removeAttachment', id: a.id }))));
+    this.attachmentChips.replaceChildren(
+      ...attachments.map((a) => attachmentChip(a, () => this.send({ type: 'removeAttachment', id: a.id }))),
+    );
     this.updateChipsRow();
   }
 
@@ -169,7 +192,11 @@ export class Composer {
   private renderSuggestions(): void {
     this.suggestions.replaceChildren(
       ...this.suggestionPaths.map((path, index) => {
-        const item = el('li', { className: index === this.active ? 'active' : '', text: path, attrs: { role: 'option', id: `suggestion-${index}`, 'aria-selected': String(index === this.active) } });
+        const item = el('li', {
+          className: index === this.active ? 'active' : '',
+          text: path,
+          attrs: { role: 'option', id: `suggestion-${index}`, 'aria-selected': String(index === this.active) },
+        });
         item.addEventListener('mousedown', (event) => {
           event.preventDefault();
           this.choose(path);

@@ -22,7 +22,11 @@ function connectionSteps(state: ConnectionState): Step[] {
  * Renders the checklist into `root` with DOM calls only (text is never parsed as HTML). Buttons
  * call `run` with the command they stand for.
  */
-export function renderConnectionCard(root: HTMLElement, state: ConnectionState, run: (command: ChatWebviewCommand) => void): void {
+export function renderConnectionCard(
+  root: HTMLElement,
+  state: ConnectionState,
+  run: (command: ChatWebviewCommand) => void,
+): void {
   const doc = root.ownerDocument;
   const card = doc.createElement('section');
   card.className = 'connection-card';

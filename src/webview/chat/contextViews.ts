@@ -30,13 +30,21 @@ export class ContextMeterView {
   constructor() {
     this.fill = el('span', { className: 'context-meter-fill' });
     this.label = el('span', { className: 'context-meter-text' });
-    this.element = el('div', { className: 'context-meter', attrs: { role: 'meter', 'aria-valuemin': '0', tabindex: '0' } }, el('span', { className: 'context-meter-bar', attrs: { 'aria-hidden': 'true' } }, this.fill), this.label);
+    this.element = el(
+      'div',
+      { className: 'context-meter', attrs: { role: 'meter', 'aria-valuemin': '0', tabindex: '0' } },
+      el('span', { className: 'context-meter-bar', attrs: { 'aria-hidden': 'true' } }, this.fill),
+      this.label,
+    );
     this.element.hidden = true;
   }
 
   set(meter: ContextMeter): void {
     const used = meter.usedTokens;
-    const how = meter.source === 'measured' ? 'measured: the gateway\'s count for the last reply' : 'estimated from the text (about 3 characters a token) until a reply reports usage';
+    const how =
+      meter.source === 'measured'
+        ? "measured: the gateway's count for the last reply"
+        : 'estimated from the text (about 3 characters a token) until a reply reports usage';
     this.element.hidden = false;
     if (meter.contextLength) {
       const ratio = Math.min(1, used / meter.contextLength);
@@ -46,7 +54,10 @@ export class ContextMeterView {
       this.element.classList.toggle('full', ratio >= 1);
       this.element.setAttribute('aria-valuemax', String(meter.contextLength));
       this.element.setAttribute('aria-valuenow', String(Math.min(used, meter.contextLength)));
-      this.element.setAttribute('aria-label', `Context: ${FULL.format(used)} of ${FULL.format(meter.contextLength)} tokens used`);
+      this.element.setAttribute(
+        'aria-label',
+        `Context: ${FULL.format(used)} of ${FULL.format(meter.contextLength)} tokens used`,
+      );
       this.element.title = `Context: ${FULL.format(used)} of ${FULL.format(meter.contextLength)} tokens (${Math.round(ratio * 100)}%), ${how}. Older turns are compacted before a request would overflow.`;
     } else {
       this.label.textContent = `${compactCount(used)} / ?`;
@@ -54,7 +65,10 @@ export class ContextMeterView {
       this.element.classList.remove('warning', 'full');
       this.element.removeAttribute('aria-valuemax');
       this.element.setAttribute('aria-valuenow', String(used));
-      this.element.setAttribute('aria-label', `Context: ${FULL.format(used)} tokens used; the model's context length is unknown`);
+      this.element.setAttribute(
+        'aria-label',
+        `Context: ${FULL.format(used)} tokens used; the model's context length is unknown`,
+      );
       this.element.title = `Context: ${FULL.format(used)} tokens, ${how}. The model catalog does not list this model's context length, so the chat compacts only if the gateway says the request is too long.`;
     }
     this.element.classList.toggle('estimated', meter.source === 'estimated');
@@ -84,10 +98,20 @@ export function instructionChip(file: InstructionFileChip, send: Send): HTMLElem
 export function contextNote(context: ReplyContext | undefined): HTMLElement | undefined {
   if (!context) return undefined;
   const notes: string[] = [];
-  if (context.dropped) notes.push(`The first ${context.dropped.turns} turns were left out of the request to fit the model's context window (${context.dropped.reason}). They are still here.`);
-  if (context.trimmedResults) notes.push(`${context.trimmedResults} long tool ${context.trimmedResults === 1 ? 'result was' : 'results were'} trimmed in the request (beginning and end kept).`);
-  if (context.trimmedMessageChars) notes.push(`Your message alone was too long for the model's context window: ${FULL.format(context.trimmedMessageChars)} characters from its middle were left out of the request.`);
-  if (context.retried) notes.push('The gateway found the request too long, so it was compacted further and sent again.');
+  if (context.dropped)
+    notes.push(
+      `The first ${context.dropped.turns} turns were left out of the request to fit the model's context window (${context.dropped.reason}). They are still here.`,
+    );
+  if (context.trimmedResults)
+    notes.push(
+      `${context.trimmedResults} long tool ${context.trimmedResults === 1 ? 'result was' : 'results were'} trimmed in the request (beginning and end kept).`,
+    );
+  if (context.trimmedMessageChars)
+    notes.push(
+      `Your message alone was too long for the model's context window: ${FULL.format(context.trimmedMessageChars)} characters from its middle were left out of the request.`,
+    );
+  if (context.retried)
+    notes.push('The gateway found the request too long, so it was compacted further and sent again.');
   if (!context.summary && notes.length === 0) return undefined;
   const box = el('div', { className: 'context-note', attrs: { role: 'note' } });
   if (context.summary) {
@@ -95,12 +119,23 @@ export function contextNote(context: ReplyContext | undefined): HTMLElement | un
       el(
         'details',
         { className: 'context-summary' },
-        el('summary', {}, icon('fold'), el('span', { text: `Earlier turns summarized (the first ${context.summary.turns}) to fit the model's context window` })),
+        el(
+          'summary',
+          {},
+          icon('fold'),
+          el('span', {
+            text: `Earlier turns summarized (the first ${context.summary.turns}) to fit the model's context window`,
+          }),
+        ),
         el('div', { className: 'context-summary-text', text: context.summary.text }),
-        el('div', { className: 'context-summary-foot', text: 'Requests send this summary instead of those turns; the turns themselves stay in the conversation.' }),
+        el('div', {
+          className: 'context-summary-foot',
+          text: 'Requests send this summary instead of those turns; the turns themselves stay in the conversation.',
+        }),
       ),
     );
   }
-  for (const note of notes) box.append(el('div', { className: 'context-line' }, icon('info'), el('span', { text: note })));
+  for (const note of notes)
+    box.append(el('div', { className: 'context-line' }, icon('info'), el('span', { text: note })));
   return box;
 }

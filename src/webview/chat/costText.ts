@@ -9,7 +9,11 @@ export function costText(cost: ReplyCost, status: ReplyStatus): string | undefin
   if (cost.state === 'unknown') return 'cost unknown (no balance difference could be read)';
   if (cost.credits <= 0) {
     if (status !== 'done') return undefined;
-    return cost.source === 'pricing' ? 'free (from pricing)' : cost.source === 'balance' ? 'no charge seen (balance unchanged)' : undefined;
+    return cost.source === 'pricing'
+      ? 'free (from pricing)'
+      : cost.source === 'balance'
+        ? 'no charge seen (balance unchanged)'
+        : undefined;
   }
   const source = cost.source === 'pricing' ? 'from pricing' : 'balance change';
   return cost.estimate

@@ -31,13 +31,18 @@ export class DeferredReplies {
   }
 
   constructor(scroller: HTMLElement) {
-    this.observer = new IntersectionObserver((entries) => {
-      const near = entries.filter((entry) => entry.isIntersecting).flatMap((entry) => this.views.get(entry.target) ?? []);
-      if (near.length === 0) return;
-      // Farthest first, so the pop() order renders what is nearest the viewport's end first.
-      this.queue.push(...near.reverse());
-      this.slice(IDLE_SLICE_MS);
-    }, { root: scroller, rootMargin: NEAR_VIEWPORT });
+    this.observer = new IntersectionObserver(
+      (entries) => {
+        const near = entries
+          .filter((entry) => entry.isIntersecting)
+          .flatMap((entry) => this.views.get(entry.target) ?? []);
+        if (near.length === 0) return;
+        // Farthest first, so the pop() order renders what is nearest the viewport's end first.
+        this.queue.push(...near.reverse());
+        this.slice(IDLE_SLICE_MS);
+      },
+      { root: scroller, rootMargin: NEAR_VIEWPORT },
+    );
   }
 
   add(view: AssistantTurnView): void {

@@ -9,7 +9,11 @@ export interface ElementOptions {
   readonly attrs?: Readonly<Record<string, string>>;
 }
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, options: ElementOptions = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  options: ElementOptions = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (options.className) node.className = options.className;
   if (options.text !== undefined) node.textContent = options.text;
@@ -23,8 +27,21 @@ export function icon(name: string): HTMLSpanElement {
 }
 
 /** A button with a codicon and an accessible name (the label is shown when `showLabel`). */
-export function iconButton(codicon: string, label: string, onClick: () => void, options: { showLabel?: boolean; className?: string } = {}): HTMLButtonElement {
-  const button = el('button', { className: `icon-button ${options.className ?? ''}`.trim(), attrs: { type: 'button', 'aria-label': label, title: label } }, icon(codicon), options.showLabel ? el('span', { text: label }) : undefined);
+export function iconButton(
+  codicon: string,
+  label: string,
+  onClick: () => void,
+  options: { showLabel?: boolean; className?: string } = {},
+): HTMLButtonElement {
+  const button = el(
+    'button',
+    {
+      className: `icon-button ${options.className ?? ''}`.trim(),
+      attrs: { type: 'button', 'aria-label': label, title: label },
+    },
+    icon(codicon),
+    options.showLabel ? el('span', { text: label }) : undefined,
+  );
   button.addEventListener('click', (event) => {
     event.stopPropagation();
     onClick();

@@ -10,8 +10,14 @@ export class HistoryView {
   private readonly search: HTMLInputElement;
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly send: Send, close: () => void) {
-    this.search = el('input', { className: 'history-search', attrs: { type: 'search', placeholder: 'Search conversations', 'aria-label': 'Search conversations' } });
+  constructor(
+    private readonly send: Send,
+    close: () => void,
+  ) {
+    this.search = el('input', {
+      className: 'history-search',
+      attrs: { type: 'search', placeholder: 'Search conversations', 'aria-label': 'Search conversations' },
+    });
     this.search.addEventListener('input', () => {
       if (this.searchTimer) clearTimeout(this.searchTimer);
       this.searchTimer = setTimeout(() => this.send({ type: 'searchHistory', query: this.search.value }), 150);
@@ -23,7 +29,12 @@ export class HistoryView {
     this.element = el(
       'section',
       { className: 'history', attrs: { 'aria-label': 'Chat history' } },
-      el('div', { className: 'history-header' }, el('h2', { text: 'History' }), iconButton('close', 'Back to the chat', close)),
+      el(
+        'div',
+        { className: 'history-header' },
+        el('h2', { text: 'History' }),
+        iconButton('close', 'Back to the chat', close),
+      ),
       this.search,
       this.list,
     );
@@ -36,7 +47,12 @@ export class HistoryView {
   render(conversations: readonly ConversationSummary[], query: string, currentId: string): void {
     if (this.search.value !== query && document.activeElement !== this.search) this.search.value = query;
     if (conversations.length === 0) {
-      this.list.replaceChildren(el('li', { className: 'empty', text: query ? `No conversation mentions "${query}".` : 'No conversations yet.' }));
+      this.list.replaceChildren(
+        el('li', {
+          className: 'empty',
+          text: query ? `No conversation mentions "${query}".` : 'No conversations yet.',
+        }),
+      );
       return;
     }
     this.list.replaceChildren(
@@ -45,7 +61,10 @@ export class HistoryView {
           'button',
           { className: 'history-open', attrs: { type: 'button', 'aria-current': String(c.id === currentId) } },
           el('span', { className: 'history-title', text: c.title }),
-          el('span', { className: 'history-meta', text: `${formatTime(c.updatedAt)} · ${c.model || 'no model'} · ${c.turnCount} messages` }),
+          el('span', {
+            className: 'history-meta',
+            text: `${formatTime(c.updatedAt)} · ${c.model || 'no model'} · ${c.turnCount} messages`,
+          }),
         );
         open.addEventListener('click', () => this.send({ type: 'openConversation', id: c.id }));
         return el(
@@ -56,7 +75,9 @@ export class HistoryView {
             'span',
             { className: 'history-actions' },
             iconButton('edit', `Rename ${c.title}`, () => this.send({ type: 'renameConversation', id: c.id })),
-            iconButton('export', `Export ${c.title} to Markdown`, () => this.send({ type: 'exportConversation', id: c.id })),
+            iconButton('export', `Export ${c.title} to Markdown`, () =>
+              this.send({ type: 'exportConversation', id: c.id }),
+            ),
             iconButton('trash', `Delete ${c.title}`, () => this.send({ type: 'deleteConversation', id: c.id })),
           ),
         );

@@ -6,6 +6,11 @@ const host = vscodeApi<ChatToHostMessage, DraftState>();
 const root = document.getElementById('root');
 
 if (root) {
-  const app = new ChatApp(root, (message) => host.postMessage(message), host.getState(), (state) => host.setState(state));
+  const app = new ChatApp(
+    root,
+    (message) => host.postMessage(message),
+    host.getState(),
+    (state) => host.setState(state),
+  );
   listenToHost<HostToChatMessage>(host, (message) => app.handle(message));
 }

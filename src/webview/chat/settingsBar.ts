@@ -1,7 +1,12 @@
 // The bar above the conversation: the model picker (chat models first, any model selectable) and
 // the per-conversation parameters (temperature, max tokens, reasoning effort, thinking budget,
 // system prompt) behind a toggle.
-import { EFFORT_THINKING_BUDGET, THINKING_MIN_BUDGET, type ChatParameters, type ReasoningEffort } from '../../shared/chatModel';
+import {
+  EFFORT_THINKING_BUDGET,
+  THINKING_MIN_BUDGET,
+  type ChatParameters,
+  type ReasoningEffort,
+} from '../../shared/chatModel';
 import type { ModelOption } from '../../shared/chatProtocol';
 import { el, iconButton } from './dom';
 import type { Send } from './send';
@@ -23,20 +28,49 @@ export class SettingsBar {
   private readonly title: HTMLElement;
   private readonly paramsToggle: HTMLButtonElement;
 
-  constructor(private readonly send: Send, actions: { newChat(): void; history(): void }) {
+  constructor(
+    private readonly send: Send,
+    actions: { newChat(): void; history(): void },
+  ) {
     this.model = el('select', { className: 'model-picker', attrs: { 'aria-label': 'Model' } });
     this.model.addEventListener('change', () => this.send({ type: 'selectModel', model: this.model.value }));
     this.title = el('span', { className: 'conversation-title' });
     this.paramsToggle = iconButton('settings', 'Parameters', () => this.toggleParams());
     this.paramsToggle.setAttribute('aria-expanded', 'false');
-    this.temperature = el('input', { attrs: { type: 'number', min: '0', max: '2', step: '0.1', placeholder: 'default', 'aria-label': 'Temperature (0 to 2)' } });
-    this.maxTokens = el('input', { attrs: { type: 'number', min: '1', step: '1', placeholder: 'default', 'aria-label': 'Max tokens' } });
-    this.effort = el('select', { attrs: { 'aria-label': 'Reasoning effort' } }, ...['', 'low', 'medium', 'high'].map((v) => el('option', { text: v || 'default', attrs: { value: v } })));
+    this.temperature = el('input', {
+      attrs: {
+        type: 'number',
+        min: '0',
+        max: '2',
+        step: '0.1',
+        placeholder: 'default',
+        'aria-label': 'Temperature (0 to 2)',
+      },
+    });
+    this.maxTokens = el('input', {
+      attrs: { type: 'number', min: '1', step: '1', placeholder: 'default', 'aria-label': 'Max tokens' },
+    });
+    this.effort = el(
+      'select',
+      { attrs: { 'aria-label': 'Reasoning effort' } },
+      ...['', 'low', 'medium', 'high'].map((v) => el('option', { text: v || 'default', attrs: { value: v } })),
+    );
     // /messages has no reasoning_effort: say what the effort becomes there (gatewayAnswer maps it).
     this.effort.title = `Chat completions: sent as reasoning_effort. Messages API (Anthropic-style models): becomes a thinking budget of ${EFFORT_THINKING_BUDGET.low} / ${EFFORT_THINKING_BUDGET.medium} / ${EFFORT_THINKING_BUDGET.high} tokens (low / medium / high), unless Thinking budget is set.`;
-    this.thinking = el('input', { attrs: { type: 'number', min: String(THINKING_MIN_BUDGET), step: '256', placeholder: 'off', 'aria-label': `Extended thinking budget in tokens (at least ${THINKING_MIN_BUDGET}; empty turns it off)` } });
-    this.system = el('textarea', { attrs: { rows: '3', placeholder: 'System prompt (optional)', 'aria-label': 'System prompt' } });
-    const row = (label: string, input: HTMLElement): HTMLElement => el('label', { className: 'param' }, el('span', { text: label }), input);
+    this.thinking = el('input', {
+      attrs: {
+        type: 'number',
+        min: String(THINKING_MIN_BUDGET),
+        step: '256',
+        placeholder: 'off',
+        'aria-label': `Extended thinking budget in tokens (at least ${THINKING_MIN_BUDGET}; empty turns it off)`,
+      },
+    });
+    this.system = el('textarea', {
+      attrs: { rows: '3', placeholder: 'System prompt (optional)', 'aria-label': 'System prompt' },
+    });
+    const row = (label: string, input: HTMLElement): HTMLElement =>
+      el('label', { className: 'param' }, el('span', { text: label }), input);
     this.params = el(
       'div',
       { className: 'params', attrs: { role: 'group', 'aria-label': 'Parameters of this conversation' } },
@@ -47,11 +81,19 @@ export class SettingsBar {
       row('System prompt', this.system),
     );
     this.params.hidden = true;
-    for (const input of [this.temperature, this.maxTokens, this.effort, this.thinking, this.system]) input.addEventListener('change', () => this.emitParameters());
+    for (const input of [this.temperature, this.maxTokens, this.effort, this.thinking, this.system])
+      input.addEventListener('change', () => this.emitParameters());
     this.element = el(
       'header',
       { className: 'chat-header' },
-      el('div', { className: 'header-row' }, this.model, this.paramsToggle, iconButton('history', 'History', actions.history), iconButton('add', 'New chat', actions.newChat)),
+      el(
+        'div',
+        { className: 'header-row' },
+        this.model,
+        this.paramsToggle,
+        iconButton('history', 'History', actions.history),
+        iconButton('add', 'New chat', actions.newChat),
+      ),
       this.title,
       this.params,
     );
@@ -66,10 +108,17 @@ export class SettingsBar {
     const chat = models.filter((m) => m.isChat);
     const other = models.filter((m) => !m.isChat);
     const option = (m: ModelOption): HTMLOptionElement => el('option', { text: m.id, attrs: { value: m.id } });
-    if (selected && !models.some((m) => m.id === selected)) options.push(el('option', { text: selected, attrs: { value: selected } }));
+    if (selected && !models.some((m) => m.id === selected))
+      options.push(el('option', { text: selected, attrs: { value: selected } }));
     if (chat.length) options.push(el('optgroup', { attrs: { label: 'Chat models' } }, ...chat.map(option)));
     if (other.length) options.push(el('optgroup', { attrs: { label: 'Other models' } }, ...other.map(option)));
-    if (options.length === 0) options.push(el('option', { text: loading ? 'Loading models…' : error ? 'Models unavailable' : 'No models', attrs: { value: '' } }));
+    if (options.length === 0)
+      options.push(
+        el('option', {
+          text: loading ? 'Loading models…' : error ? 'Models unavailable' : 'No models',
+          attrs: { value: '' },
+        }),
+      );
     this.model.replaceChildren(...options);
     this.model.value = selected;
     this.model.title = error ? `The model list could not be read: ${error}` : selected;

@@ -20,15 +20,28 @@ function lineClass(line: string): string {
 
 /** What the change does, in words (the card's heading and its accessible name). */
 export function changeSummary(change: ToolChange): string {
-  const files = change.files.map((file) => (file.action === 'rename' ? `${ACTION_WORDS.rename} ${file.path} to ${file.to ?? ''}` : `${ACTION_WORDS[file.action]} ${file.path}`)).join('; ');
-  const counts = change.added || change.removed ? `: ${change.added} ${change.added === 1 ? 'line' : 'lines'} added, ${change.removed} removed` : '';
+  const files = change.files
+    .map((file) =>
+      file.action === 'rename'
+        ? `${ACTION_WORDS.rename} ${file.path} to ${file.to ?? ''}`
+        : `${ACTION_WORDS[file.action]} ${file.path}`,
+    )
+    .join('; ');
+  const counts =
+    change.added || change.removed
+      ? `: ${change.added} ${change.added === 1 ? 'line' : 'lines'} added, ${change.removed} removed`
+      : '';
   return `${files}${counts}`;
 }
 
 export function changeView(change: ToolChange, openDiff: () => void): HTMLElement {
   const summary = changeSummary(change);
-  const diff = el('pre', { className: 'diff', attrs: { tabindex: '0', role: 'region', 'aria-label': `Diff: ${summary}` } });
-  for (const line of change.diff.split('\n')) diff.append(el('span', { className: lineClass(line), text: `${line}\n` }));
+  const diff = el('pre', {
+    className: 'diff',
+    attrs: { tabindex: '0', role: 'region', 'aria-label': `Diff: ${summary}` },
+  });
+  for (const line of change.diff.split('\n'))
+    diff.append(el('span', { className: lineClass(line), text: `${line}\n` }));
   return el(
     'div',
     { className: 'tool-change' },
@@ -36,12 +49,21 @@ export function changeView(change: ToolChange, openDiff: () => void): HTMLElemen
       'div',
       { className: 'change-header' },
       icon('diff'),
-      el('span', { className: 'change-files', text: change.files.map((f) => (f.to ? `${f.path} → ${f.to}` : f.path)).join(', ') }),
-      el('span', { className: 'change-counts', text: `+${change.added} −${change.removed}`, attrs: { 'aria-label': `${change.added} added, ${change.removed} removed` } }),
+      el('span', {
+        className: 'change-files',
+        text: change.files.map((f) => (f.to ? `${f.path} → ${f.to}` : f.path)).join(', '),
+      }),
+      el('span', {
+        className: 'change-counts',
+        text: `+${change.added} −${change.removed}`,
+        attrs: { 'aria-label': `${change.added} added, ${change.removed} removed` },
+      }),
       textButton('Open Diff', openDiff, true),
     ),
     diff,
-    change.truncated ? el('div', { className: 'change-note', text: 'The diff is cut here; Open Diff shows all of it.' }) : undefined,
+    change.truncated
+      ? el('div', { className: 'change-note', text: 'The diff is cut here; Open Diff shows all of it.' })
+      : undefined,
   );
 }
 
@@ -51,9 +73,16 @@ export function changeView(change: ToolChange, openDiff: () => void): HTMLElemen
  */
 export function commandView(command: ToolCommand): HTMLElement {
   const segments = visibleControls(command.command);
-  const line = el('pre', { className: 'command-line', attrs: { tabindex: '0', dir: 'ltr', 'aria-label': `Command: ${visibleText(command.command)}` } });
+  const line = el('pre', {
+    className: 'command-line',
+    attrs: { tabindex: '0', dir: 'ltr', 'aria-label': `Command: ${visibleText(command.command)}` },
+  });
   for (const segment of segments) {
-    line.append(segment.kind === 'text' ? segment.text : el('span', { className: 'control-char', text: segment.badge, attrs: { title: segment.name } }));
+    line.append(
+      segment.kind === 'text'
+        ? segment.text
+        : el('span', { className: 'control-char', text: segment.badge, attrs: { title: segment.name } }),
+    );
   }
   const hidden = segments.some((segment) => segment.kind === 'control');
   return el(
@@ -61,6 +90,15 @@ export function commandView(command: ToolCommand): HTMLElement {
     { className: 'tool-command' },
     el('div', { className: 'command-cwd', text: `In ${command.cwd}:` }),
     line,
-    hidden ? el('div', { className: 'sensitive-note control-note', attrs: { role: 'note' } }, icon('warning'), el('span', { text: 'This command holds control or invisible characters, shown as ⟨…⟩; it runs exactly as written.' })) : undefined,
+    hidden
+      ? el(
+          'div',
+          { className: 'sensitive-note control-note', attrs: { role: 'note' } },
+          icon('warning'),
+          el('span', {
+            text: 'This command holds control or invisible characters, shown as ⟨…⟩; it runs exactly as written.',
+          }),
+        )
+      : undefined,
   );
 }

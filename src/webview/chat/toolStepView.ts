@@ -7,13 +7,30 @@ import { el, icon } from './dom';
 import type { Send } from './send';
 import { changeView, commandView } from './toolChangeView';
 
-const STEP_ICONS: Record<string, string> = { awaitingApproval: 'question', running: 'loading codicon-modifier-spin', done: 'check', denied: 'circle-slash', failed: 'error' };
-const STEP_WORDS: Record<string, string> = { awaitingApproval: 'waiting for your approval', running: 'running', done: 'done', denied: 'denied', failed: 'failed' };
+const STEP_ICONS: Record<string, string> = {
+  awaitingApproval: 'question',
+  running: 'loading codicon-modifier-spin',
+  done: 'check',
+  denied: 'circle-slash',
+  failed: 'error',
+};
+const STEP_WORDS: Record<string, string> = {
+  awaitingApproval: 'waiting for your approval',
+  running: 'running',
+  done: 'done',
+  denied: 'denied',
+  failed: 'failed',
+};
 
 /** Files a call writes that are always asked about, each with why (text only: paths come from the model's arguments). */
 function guardedNotice(guarded: readonly GuardedWrite[]): HTMLElement {
   const text = `Always asked: ${guarded.map((g) => `${g.path} (this file ${guardedWriteWords(g.reason)})`).join(', ')}`;
-  return el('div', { className: 'sensitive-note guarded-note', attrs: { role: 'note' } }, icon('shield'), el('span', { text }));
+  return el(
+    'div',
+    { className: 'sensitive-note guarded-note', attrs: { role: 'note' } },
+    icon('shield'),
+    el('span', { text }),
+  );
 }
 
 /** The sensitive files a tool call reads, named (text only: paths come from the model's arguments). */
@@ -27,16 +44,47 @@ export function toolStepView(step: ToolStep, send: Send, arm: Arm): HTMLLIElemen
     return el(
       'li',
       { className: 'tool-step server' },
-      el('div', { className: 'step-line' }, icon('server-process'), el('span', { className: 'step-name', text: step.name }), el('span', { className: 'step-status', text: step.server ? `ran on ${step.server}` : 'ran on the gateway' })),
+      el(
+        'div',
+        { className: 'step-line' },
+        icon('server-process'),
+        el('span', { className: 'step-name', text: step.name }),
+        el('span', { className: 'step-status', text: step.server ? `ran on ${step.server}` : 'ran on the gateway' }),
+      ),
       step.arguments ? el('code', { className: 'step-args', text: step.arguments }) : undefined,
-      step.result ? el('details', {}, el('summary', { text: 'Result' }), el('pre', { className: 'step-result', text: step.result })) : undefined,
+      step.result
+        ? el(
+            'details',
+            {},
+            el('summary', { text: 'Result' }),
+            el('pre', { className: 'step-result', text: step.result }),
+          )
+        : undefined,
     );
   }
-  const line = el('div', { className: 'step-line' }, icon(STEP_ICONS[step.status] ?? 'tools'), el('span', { className: 'step-name', text: step.name }), el('span', { className: 'step-status', text: STEP_WORDS[step.status] ?? step.status }));
+  const line = el(
+    'div',
+    { className: 'step-line' },
+    icon(STEP_ICONS[step.status] ?? 'tools'),
+    el('span', { className: 'step-name', text: step.name }),
+    el('span', { className: 'step-status', text: STEP_WORDS[step.status] ?? step.status }),
+  );
   const sensitive = step.sensitive ?? [];
   // An edit's card shows its change rather than the raw arguments (the diff says it better).
-  const shown = step.change ? changeView(step.change, () => send({ type: 'openToolDiff', callId: step.id })) : step.command ? commandView(step.command) : el('code', { className: 'step-args', text: step.arguments });
-  const item = el('li', { className: `tool-step function ${step.status}${sensitive.length ? ' sensitive' : ''}`, attrs: { 'data-call-id': step.id } }, line, shown);
+  const shown = step.change
+    ? changeView(step.change, () => send({ type: 'openToolDiff', callId: step.id }))
+    : step.command
+      ? commandView(step.command)
+      : el('code', { className: 'step-args', text: step.arguments });
+  const item = el(
+    'li',
+    {
+      className: `tool-step function ${step.status}${sensitive.length ? ' sensitive' : ''}`,
+      attrs: { 'data-call-id': step.id },
+    },
+    line,
+    shown,
+  );
   // Kept after the decision too: the history shows which secrets a reply read or wrote.
   if (sensitive.length) item.append(sensitiveNotice(sensitive));
   const guarded = step.guarded ?? [];
@@ -45,6 +93,9 @@ export function toolStepView(step: ToolStep, send: Send, arm: Arm): HTMLLIElemen
     // Never focused from here: see approvalCard.ts (typing in the composer must not approve).
     item.append(approvalCard(step, (decision) => send({ type: 'approveTool', callId: step.id, decision }), arm));
   }
-  if (step.result) item.append(el('details', {}, el('summary', { text: 'Result' }), el('pre', { className: 'step-result', text: step.result })));
+  if (step.result)
+    item.append(
+      el('details', {}, el('summary', { text: 'Result' }), el('pre', { className: 'step-result', text: step.result })),
+    );
   return item;
 }

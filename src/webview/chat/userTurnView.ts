@@ -7,12 +7,23 @@ import type { Send } from './send';
 export class UserTurnView {
   readonly element: HTMLElement;
 
-  constructor(readonly turn: UserTurn, onEdit: (view: UserTurnView) => void) {
-    const chips = turn.attachments.length ? el('div', { className: 'chips' }, ...turn.attachments.map((a) => attachmentChip(a))) : undefined;
+  constructor(
+    readonly turn: UserTurn,
+    onEdit: (view: UserTurnView) => void,
+  ) {
+    const chips = turn.attachments.length
+      ? el('div', { className: 'chips' }, ...turn.attachments.map((a) => attachmentChip(a)))
+      : undefined;
     this.element = el(
       'article',
       { className: 'turn user', attrs: { 'aria-label': 'Your message', 'data-turn-id': turn.id, tabindex: '-1' } },
-      el('div', { className: 'turn-header' }, el('span', { className: 'who', text: 'You' }), el('span', { className: 'when', text: formatTime(turn.createdAt) }), iconButton('edit', 'Edit and resend', () => onEdit(this), { className: 'turn-action' })),
+      el(
+        'div',
+        { className: 'turn-header' },
+        el('span', { className: 'who', text: 'You' }),
+        el('span', { className: 'when', text: formatTime(turn.createdAt) }),
+        iconButton('edit', 'Edit and resend', () => onEdit(this), { className: 'turn-action' }),
+      ),
       chips,
       el('div', { className: 'user-text', text: turn.text }),
     );
@@ -32,7 +43,12 @@ export class UserTurnView {
       send({ type: 'editAndResend', turnId: this.turn.id, text: area.value });
       finish();
     };
-    const editor = el('div', { className: 'edit' }, area, el('div', { className: 'edit-actions' }, textButton('Save & Resend', submit), textButton('Cancel', finish, true)));
+    const editor = el(
+      'div',
+      { className: 'edit' },
+      area,
+      el('div', { className: 'edit-actions' }, textButton('Save & Resend', submit), textButton('Cancel', finish, true)),
+    );
     area.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
         event.preventDefault();

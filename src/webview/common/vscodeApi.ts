@@ -18,7 +18,10 @@ export function vscodeApi<Outgoing, State = unknown>(): WebviewApi<Outgoing, Sta
 }
 
 /** Hands every message from the host to `receive`, then says `ready` (the host holds its messages until then). */
-export function listenToHost<FromHost>(host: { postMessage(message: WebviewReady): void }, receive: (message: FromHost) => void): void {
+export function listenToHost<FromHost>(
+  host: { postMessage(message: WebviewReady): void },
+  receive: (message: FromHost) => void,
+): void {
   window.addEventListener('message', (event: MessageEvent<FromHost>) => receive(event.data));
   host.postMessage({ type: 'ready' });
 }

@@ -5,7 +5,11 @@
 import { GALLERY_MIME_TYPES } from '../../shared/galleryProtocol';
 import type { GalleryAction, GalleryFailure, GalleryImage } from '../../shared/galleryProtocol';
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, attributes: Record<string, string> = {}): HTMLElementTagNameMap[K] {
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string,
+  attributes: Record<string, string> = {},
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   node.className = className;
   for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
@@ -13,12 +17,21 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
 }
 
 function actionButton(icon: string, label: string, aria: string, secondary: boolean): HTMLButtonElement {
-  const button = element('button', secondary ? 'action secondary' : 'action', { type: 'button', 'aria-label': aria, title: aria });
+  const button = element('button', secondary ? 'action secondary' : 'action', {
+    type: 'button',
+    'aria-label': aria,
+    title: aria,
+  });
   button.append(element('span', `codicon codicon-${icon}`, { 'aria-hidden': 'true' }), document.createTextNode(label));
   return button;
 }
 
-interface Card { readonly root: HTMLElement; readonly copy: HTMLButtonElement; readonly save: HTMLButtonElement; readonly savedNote: HTMLElement }
+interface Card {
+  readonly root: HTMLElement;
+  readonly copy: HTMLButtonElement;
+  readonly save: HTMLButtonElement;
+  readonly savedNote: HTMLElement;
+}
 
 export class GalleryView {
   private readonly status = element('p', 'status', { role: 'status' });
@@ -27,7 +40,10 @@ export class GalleryView {
   private readonly cards = new Map<string, Card>();
   private readonly failures = new Set<string>();
 
-  constructor(root: HTMLElement, private readonly act: (action: GalleryAction, id: string) => void) {
+  constructor(
+    root: HTMLElement,
+    private readonly act: (action: GalleryAction, id: string) => void,
+  ) {
     const heading = element('h1', 'heading');
     heading.textContent = 'Generated images';
     this.empty.textContent = 'No images yet. Run "Unified Inference: Generate Image..." to make one.';
@@ -93,9 +109,19 @@ export class GalleryView {
     meta.textContent = [image.model, image.size, image.quality].filter(Boolean).join(' · ');
     text.append(revised, meta);
     figure.append(picture, text);
-    const save = actionButton('save', 'Save to Workspace', `Save image ${image.id.slice(4)} to the workspace as ${image.typeLabel}`, false);
+    const save = actionButton(
+      'save',
+      'Save to Workspace',
+      `Save image ${image.id.slice(4)} to the workspace as ${image.typeLabel}`,
+      false,
+    );
     const copy = actionButton('link', 'Copy Markdown Link', `Copy a markdown link to image ${image.id.slice(4)}`, true);
-    const again = actionButton('refresh', 'Regenerate', `Regenerate image ${image.id.slice(4)} with the same prompt and settings`, true);
+    const again = actionButton(
+      'refresh',
+      'Regenerate',
+      `Regenerate image ${image.id.slice(4)} with the same prompt and settings`,
+      true,
+    );
     copy.disabled = true;
     copy.title = 'Save the image first';
     save.addEventListener('click', () => this.act('save', image.id));

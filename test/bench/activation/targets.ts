@@ -21,7 +21,7 @@ export const ACTIVATION_TARGETS = {
     what: 'activate() own work after its first await, median (self-measured: total minus awaiting)',
     limit: 50,
     unit: 'ms',
-    why: 'VS Code files the code that runs after activate()\'s first await under Finish Activate, not in the figure above, but it blocks the extension host just the same: it gets the same 50 ms budget.',
+    why: "VS Code files the code that runs after activate()'s first await under Finish Activate, not in the figure above, but it blocks the extension host just the same: it gets the same 50 ms budget.",
   },
   total: {
     what: 'activate() until its promise resolves, median (self-measured)',
@@ -42,13 +42,13 @@ export const BUNDLE_TARGETS = {
     what: 'dist/extension.js minified',
     limit: 500,
     unit: 'KB',
-    why: 'Raw size is what the extension host reads and compiles before activate() (Load Code, budget above). It was 1010 KB with all of undici and 816 KB with its members only; with undici, marked and diff in dist/vendor/ (loaded on first use) it is about 440 KB. 500 KB holds that and fails when a library is imported into the bundle instead of through esbuild.js\'s lazyVendors.',
+    why: "Raw size is what the extension host reads and compiles before activate() (Load Code, budget above). It was 1010 KB with all of undici and 816 KB with its members only; with undici, marked and diff in dist/vendor/ (loaded on first use) it is about 440 KB. 500 KB holds that and fails when a library is imported into the bundle instead of through esbuild.js's lazyVendors.",
   },
   chatWebview: {
     what: 'dist/webview/chat.js gzip',
     limit: 100,
     unit: 'KB',
-    why: 'The chat webview loads this script every time the view opens (and again when VS Code recreates a hidden webview), locally and without a cache between webview instances; it is about 76 KB gzip with marked, DOMPurify and highlight.js; 100 KB gives a feature room and fails on a second markdown or highlighting library or all of highlight.js\'s languages.',
+    why: "The chat webview loads this script every time the view opens (and again when VS Code recreates a hidden webview), locally and without a cache between webview instances; it is about 76 KB gzip with marked, DOMPurify and highlight.js; 100 KB gives a feature room and fails on a second markdown or highlighting library or all of highlight.js's languages.",
   },
   smallWebviews: {
     what: 'each other webview (audio, gallery) gzip',
@@ -82,7 +82,17 @@ export function summarize(samples: readonly number[]): Summary {
 
 /** One markdown table row per verdict, and the reasons below it. */
 export function verdictTable(verdicts: readonly Verdict[]): string {
-  const rows = verdicts.map((v) => `| ${v.target.what} | ${v.value.toFixed(1)} ${v.target.unit} | ≤ ${v.target.limit} ${v.target.unit} | ${v.pass ? 'pass' : '**FAIL**'} |`);
+  const rows = verdicts.map(
+    (v) =>
+      `| ${v.target.what} | ${v.value.toFixed(1)} ${v.target.unit} | ≤ ${v.target.limit} ${v.target.unit} | ${v.pass ? 'pass' : '**FAIL**'} |`,
+  );
   const reasons = verdicts.map((v) => `- ${v.target.what} ≤ ${v.target.limit} ${v.target.unit}: ${v.target.why}`);
-  return ['| target | measured | budget | result |', '| --- | --- | --- | --- |', ...rows, '', 'Why these budgets:', ...reasons].join('\n');
+  return [
+    '| target | measured | budget | result |',
+    '| --- | --- | --- | --- |',
+    ...rows,
+    '',
+    'Why these budgets:',
+    ...reasons,
+  ].join('\n');
 }

@@ -15,7 +15,10 @@ export class BenchPageDriver {
   private offset = 0;
   private inFlight: Promise<unknown>[] = [];
 
-  private constructor(readonly page: Page, readonly kind: PageKind) {}
+  private constructor(
+    readonly page: Page,
+    readonly kind: PageKind,
+  ) {}
 
   static async open(context: BrowserContext, serverUrl: string, kind: PageKind): Promise<BenchPageDriver> {
     const page = await context.newPage();
@@ -30,12 +33,17 @@ export class BenchPageDriver {
     const onError = (error: Error): void => void errors.push(error.message);
     this.page.on('pageerror', onError);
     await this.page.goto(`${serverUrl}/${this.kind}`, { waitUntil: 'load', timeout: 30_000 });
-    await this.until(() => this.page.evaluate(() => window.__bench !== undefined), 10_000, 'never installed its harness');
+    await this.until(
+      () => this.page.evaluate(() => window.__bench !== undefined),
+      10_000,
+      'never installed its harness',
+    );
     this.page.off('pageerror', onError);
     if (errors.length) throw new Error(`the ${this.kind} page failed: ${errors.join('; ')}`);
     if (this.kind === 'chat') {
       const posted = await this.page.evaluate(() => window.__bench?.posted() ?? []);
-      if (!posted.some((m) => (m as { type?: string }).type === 'ready')) throw new Error('the chat page did not post `ready`');
+      if (!posted.some((m) => (m as { type?: string }).type === 'ready'))
+        throw new Error('the chat page did not post `ready`');
     }
     await this.calibrate();
   }
@@ -58,7 +66,9 @@ export class BenchPageDriver {
 
   /** Like webview.postMessage: not awaited by the sender; the CDP session keeps the order. */
   post(message: HostToChatMessage, pieceEnds: readonly number[] = []): void {
-    this.inFlight.push(this.page.evaluate(([m, ends]) => (window.__bench as BenchPage).deliver(m, ends), [message, pieceEnds] as const));
+    this.inFlight.push(
+      this.page.evaluate(([m, ends]) => (window.__bench as BenchPage).deliver(m, ends), [message, pieceEnds] as const),
+    );
   }
 
   async settled(): Promise<void> {
@@ -70,7 +80,11 @@ export class BenchPageDriver {
   /** Waits until `selector` matches (the renderer handled the messages that create it) and counts its text. */
   async watch(selector: string, timeoutMs = 5000): Promise<void> {
     await this.settled();
-    await this.until(() => this.page.evaluate((s) => (window.__bench as BenchPage).watch(s), selector), timeoutMs, `never showed ${selector}`);
+    await this.until(
+      () => this.page.evaluate((s) => (window.__bench as BenchPage).watch(s), selector),
+      timeoutMs,
+      `never showed ${selector}`,
+    );
   }
 
   /** Polls with plain evaluations (waitForFunction may compile its predicate in the page, which the CSP forbids). */

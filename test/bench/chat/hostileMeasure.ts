@@ -30,14 +30,42 @@ const REPLY_ID = 'bench-hostile';
  * Streams `input` at `perFrame` characters a frame (a 60 Hz timer here; the page renders on its own
  * animation frames, so when it is slower it renders more per frame, as it would in VS Code).
  */
-export async function measureHostile(driver: BenchPageDriver, input: HostileInput, perFrame: number): Promise<HostileResult> {
+export async function measureHostile(
+  driver: BenchPageDriver,
+  input: HostileInput,
+  perFrame: number,
+): Promise<HostileResult> {
   const errors: string[] = [];
   const onError = (error: Error): void => void errors.push(error.message.slice(0, 120));
   driver.page.on('pageerror', onError);
   const now = Date.now();
-  const conversation: Conversation = { id: 'bench-hostile', title: 'Hostile output', model: 'sim-bench/hostile', parameters: {}, turns: [], createdAt: now, updatedAt: now };
-  const user: UserTurn = { role: 'user', id: 'bench-hostile-question', text: 'Break the renderer.', attachments: [], createdAt: now };
-  const reply: AssistantTurn = { role: 'assistant', id: REPLY_ID, model: 'sim-bench/hostile', content: '', reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: now };
+  const conversation: Conversation = {
+    id: 'bench-hostile',
+    title: 'Hostile output',
+    model: 'sim-bench/hostile',
+    parameters: {},
+    turns: [],
+    createdAt: now,
+    updatedAt: now,
+  };
+  const user: UserTurn = {
+    role: 'user',
+    id: 'bench-hostile-question',
+    text: 'Break the renderer.',
+    attachments: [],
+    createdAt: now,
+  };
+  const reply: AssistantTurn = {
+    role: 'assistant',
+    id: REPLY_ID,
+    model: 'sim-bench/hostile',
+    content: '',
+    reasoning: '',
+    toolSteps: [],
+    status: 'streaming',
+    wire: [],
+    createdAt: now,
+  };
   driver.post({ type: 'connectionState', state: { baseUrl: 'http://127.0.0.1', keySource: 'secretStorage' } });
   driver.post({ type: 'conversation', conversation, busy: false });
   driver.post({ type: 'userTurn', turn: user });
@@ -56,11 +84,26 @@ export async function measureHostile(driver: BenchPageDriver, input: HostileInpu
   driver.post({ type: 'replyEnded', id: REPLY_ID, status: 'done', finishReason: 'stop' });
   const seconds = (performance.now() - started) / 1000;
   // Every message delivered, then two frames: the page has handled them and rendered what they left.
-  const caughtUp = Promise.all([driver.settled(), driver.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))]);
-  const unfinished = await Promise.race([caughtUp.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), SETTLE_MS))]);
+  const caughtUp = Promise.all([
+    driver.settled(),
+    driver.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))),
+  ]);
+  const unfinished = await Promise.race([
+    caughtUp.then(() => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(true), SETTLE_MS)),
+  ]);
   const tasks = await trace.stop();
   driver.page.off('pageerror', onError);
-  return { name: input.name, characters: input.markdown.length, perFrame, frames, seconds, tasks, errors: errors.slice(0, 3), unfinished };
+  return {
+    name: input.name,
+    characters: input.markdown.length,
+    perFrame,
+    frames,
+    seconds,
+    tasks,
+    errors: errors.slice(0, 3),
+    unfinished,
+  };
 }
 
 /** Characters a frame for `input`: its own (33, 500 tokens/s), or more so that it streams in at most `maxFrames` frames. */

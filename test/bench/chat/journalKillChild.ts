@@ -8,11 +8,30 @@ import { ConversationStore } from '../../../src/core/chat/history/conversationSt
 import { runReply } from '../../../src/core/chat/replyRunner';
 
 async function main([folder, id, baseUrl, apiKey, model]: string[]): Promise<void> {
-  if (!folder || !id || !baseUrl || !apiKey || !model) throw new Error('usage: journalKillChild <folder> <id> <url> <key> <model>');
+  if (!folder || !id || !baseUrl || !apiKey || !model)
+    throw new Error('usage: journalKillChild <folder> <id> <url> <key> <model>');
   const store = new ConversationStore(folder);
-  const reply: AssistantTurn = { role: 'assistant', id: 'a1', model, content: '', reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: Date.now() };
+  const reply: AssistantTurn = {
+    role: 'assistant',
+    id: 'a1',
+    model,
+    content: '',
+    reasoning: '',
+    toolSteps: [],
+    status: 'streaming',
+    wire: [],
+    createdAt: Date.now(),
+  };
   const text = 'Tell me a long story';
-  const conversation: Conversation = { id, title: 'Loss window', model, parameters: {}, turns: [{ role: 'user', id: 'u1', text, attachments: [], createdAt: Date.now() - 1 }, reply], createdAt: Date.now(), updatedAt: Date.now() };
+  const conversation: Conversation = {
+    id,
+    title: 'Loss window',
+    model,
+    parameters: {},
+    turns: [{ role: 'user', id: 'u1', text, attachments: [], createdAt: Date.now() - 1 }, reply],
+    createdAt: Date.now(),
+    updatedAt: Date.now(),
+  };
   await store.save(conversation);
   const journal = store.startJournal(id, reply);
   let told = false;

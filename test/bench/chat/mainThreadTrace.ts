@@ -43,11 +43,17 @@ export async function startMainThreadTrace(page: Page): Promise<{ stop(): Promis
     // The protocol types events as string maps; they are trace events (numbers for pid/tid/dur).
     for (const event of value as unknown as TraceEvent[]) {
       // Sub-events of a millisecond or more are enough to say where a long task's time went.
-      const keep = (event.ph === 'X' && (event.name === TASK || (event.dur ?? 0) >= 1000)) || (event.ph === 'M' && event.name === 'thread_name') || event.name === 'TracingStartedInBrowser';
+      const keep =
+        (event.ph === 'X' && (event.name === TASK || (event.dur ?? 0) >= 1000)) ||
+        (event.ph === 'M' && event.name === 'thread_name') ||
+        event.name === 'TracingStartedInBrowser';
       if (keep) kept.push(event);
     }
   });
-  await session.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: CATEGORIES, recordMode: 'recordAsMuchAsPossible' } });
+  await session.send('Tracing.start', {
+    transferMode: 'ReportEvents',
+    traceConfig: { includedCategories: CATEGORIES, recordMode: 'recordAsMuchAsPossible' },
+  });
   return {
     async stop(): Promise<TaskStats> {
       const complete = new Promise<void>((resolve) => session.once('Tracing.tracingComplete', () => resolve()));
@@ -65,7 +71,8 @@ function summarize(events: readonly TraceEvent[], url: string): TaskStats {
   const pagePid = started?.args?.data?.frames?.find((frame) => frame.url === url)?.processId;
   // The page's renderer: the one the trace names for our URL, else the busiest renderer main thread.
   const busiest = (): TraceEvent | undefined => {
-    const count = (m: TraceEvent): number => events.filter((e) => e.pid === m.pid && e.tid === m.tid && e.name === TASK).length;
+    const count = (m: TraceEvent): number =>
+      events.filter((e) => e.pid === m.pid && e.tid === m.tid && e.name === TASK).length;
     return [...mains].sort((a, b) => count(b) - count(a))[0];
   };
   const main = mains.find((m) => m.pid === pagePid) ?? busiest();
@@ -83,7 +90,10 @@ function summarize(events: readonly TraceEvent[], url: string): TaskStats {
     over50Cpu: cpu.filter((ms) => ms > 50).length,
     cpuTotal: cpu.reduce((a, b) => a + b, 0),
     longestCpuByTenth: byTenth(tasks),
-    longTaskBreakdown: breakdown(long, onMain.filter((e) => e.name !== TASK)),
+    longTaskBreakdown: breakdown(
+      long,
+      onMain.filter((e) => e.name !== TASK),
+    ),
   };
 }
 
@@ -114,7 +124,10 @@ function breakdown(tasks: readonly TraceEvent[], inner: readonly TraceEvent[]): 
       covered += event.dur ?? 0;
       totals.set(event.name, (totals.get(event.name) ?? 0) + (event.dur ?? 0) / 1000);
     }
-    totals.set('(not in a sub-event of 1 ms or more)', (totals.get('(not in a sub-event of 1 ms or more)') ?? 0) + ((task.dur ?? 0) - covered) / 1000);
+    totals.set(
+      '(not in a sub-event of 1 ms or more)',
+      (totals.get('(not in a sub-event of 1 ms or more)') ?? 0) + ((task.dur ?? 0) - covered) / 1000,
+    );
   }
   return [...totals].map(([name, ms]) => ({ name, ms })).sort((a, b) => b.ms - a.ms);
 }

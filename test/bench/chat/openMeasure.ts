@@ -21,23 +21,44 @@ export interface OpenResult {
 const DEFERRED = '[data-md-deferred]';
 const COMPLETE_TIMEOUT_MS = 30_000;
 
-export async function measureOpen(driver: BenchPageDriver, serverUrl: string, conversation: Conversation): Promise<OpenResult> {
+export async function measureOpen(
+  driver: BenchPageDriver,
+  serverUrl: string,
+  conversation: Conversation,
+): Promise<OpenResult> {
   await driver.load(serverUrl);
   driver.post({ type: 'connectionState', state: { baseUrl: 'http://127.0.0.1', keySource: 'secretStorage' } });
   await driver.settled();
   const trace = await startMainThreadTrace(driver.page);
-  await driver.page.evaluate((message) => (window.__bench as BenchPage).open(message), { type: 'conversation' as const, conversation, busy: false });
+  await driver.page.evaluate((message) => (window.__bench as BenchPage).open(message), {
+    type: 'conversation' as const,
+    conversation,
+    busy: false,
+  });
   const openMs = (): Promise<number | undefined> => driver.page.evaluate(() => (window.__bench as BenchPage).openMs());
   await driver.until(async () => (await openMs()) !== undefined, COMPLETE_TIMEOUT_MS, 'did not open the conversation');
   let completeMs = NaN;
-  await driver.until(async () => {
-    // querySelector, not ...All: this poll must not be a cost of its own over 500 turns.
-    const [left, now, start] = await driver.page.evaluate((selector) => [document.querySelector(selector) !== null, (window.__bench as BenchPage).clock(), (window.__bench as BenchPage).openStartedAt() ?? NaN] as const, DEFERRED);
-    if (!left) completeMs = now - start;
-    return !left;
-  }, COMPLETE_TIMEOUT_MS, 'did not render every reply');
+  await driver.until(
+    async () => {
+      // querySelector, not ...All: this poll must not be a cost of its own over 500 turns.
+      const [left, now, start] = await driver.page.evaluate(
+        (selector) =>
+          [
+            document.querySelector(selector) !== null,
+            (window.__bench as BenchPage).clock(),
+            (window.__bench as BenchPage).openStartedAt() ?? NaN,
+          ] as const,
+        DEFERRED,
+      );
+      if (!left) completeMs = now - start;
+      return !left;
+    },
+    COMPLETE_TIMEOUT_MS,
+    'did not render every reply',
+  );
   const tasks = await trace.stop();
   const shown = await driver.page.evaluate(() => document.querySelectorAll('[data-turn-id]').length);
-  if (shown !== conversation.turns.length) throw new Error(`the ${driver.kind} page shows ${shown} of ${conversation.turns.length} turns`);
+  if (shown !== conversation.turns.length)
+    throw new Error(`the ${driver.kind} page shows ${shown} of ${conversation.turns.length} turns`);
   return { openMs: (await openMs()) as number, completeMs, tasks };
 }

@@ -26,7 +26,11 @@ declare global {
   interface Window {
     __bench?: BenchPage;
     __benchPosted?: unknown[];
-    acquireVsCodeApi?: () => { postMessage(message: unknown): void; getState(): unknown; setState(state: unknown): void };
+    acquireVsCodeApi?: () => {
+      postMessage(message: unknown): void;
+      getState(): unknown;
+      setState(state: unknown): void;
+    };
   }
 }
 
@@ -66,7 +70,8 @@ export function baselineRenderer(): void {
   window.addEventListener('message', (event: MessageEvent) => {
     const message = event.data as { type: string; [key: string]: unknown };
     if (message.type === 'conversation') {
-      const turns = (message.conversation as { turns: { id: string; role: string; text?: string; content?: string }[] }).turns;
+      const turns = (message.conversation as { turns: { id: string; role: string; text?: string; content?: string }[] })
+        .turns;
       const fragment = document.createDocumentFragment();
       for (const t of turns) fragment.append(turn(t.id, (t.role === 'user' ? t.text : t.content) ?? ''));
       list.replaceChildren(fragment);
@@ -111,7 +116,8 @@ export function benchHarness(): void {
   const posted = window.__benchPosted ?? [];
 
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) longTasks.push({ start: performance.timeOrigin + entry.startTime, duration: entry.duration });
+    for (const entry of list.getEntries())
+      longTasks.push({ start: performance.timeOrigin + entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
   const mutations = new MutationObserver(() => void (dirty = true));
 
@@ -121,14 +127,23 @@ export function benchHarness(): void {
     const now = clock();
     for (const frame of painted) {
       if (frame.opened && openStart !== undefined) openMs = now - openStart;
-      while (nextPiece < pieceEnds.length && (pieceEnds[nextPiece] as number) <= frame.count) visibleAt[nextPiece++] = now;
+      while (nextPiece < pieceEnds.length && (pieceEnds[nextPiece] as number) <= frame.count)
+        visibleAt[nextPiece++] = now;
     }
     painted = [];
   };
 
   const sentinel = document.createElement('div');
   sentinel.setAttribute('aria-hidden', 'true');
-  Object.assign(sentinel.style, { position: 'fixed', left: '0', top: '0', width: '1px', height: '1px', visibility: 'hidden', pointerEvents: 'none' });
+  Object.assign(sentinel.style, {
+    position: 'fixed',
+    left: '0',
+    top: '0',
+    width: '1px',
+    height: '1px',
+    visibility: 'hidden',
+    pointerEvents: 'none',
+  });
   document.body.append(sentinel);
   let wide = false;
   const tick = (): void => {
@@ -148,7 +163,8 @@ export function benchHarness(): void {
   }).observe(sentinel);
 
   window.addEventListener('message', (event: MessageEvent) => {
-    if ((event.data as { type?: string }).type === 'conversation' && openStart !== undefined && openMs === undefined) openHandled = true;
+    if ((event.data as { type?: string }).type === 'conversation' && openStart !== undefined && openMs === undefined)
+      openHandled = true;
   });
 
   window.__bench = {

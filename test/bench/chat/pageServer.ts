@@ -18,7 +18,12 @@ export interface PageServer {
   stop(): Promise<void>;
 }
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.map': 'application/json' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.ttf': 'font/ttf',
+  '.map': 'application/json',
+};
 const STYLES = ['dist/codicons/codicon.css', 'media/webview.css', 'media/chat.css', 'media/chatMarkdown.css'];
 
 /** An inline script (the page's nonce lets it run): a function sent by its source text. */
@@ -33,7 +38,11 @@ function pageHtml(kind: PageKind, origin: string): string {
     nonce: randomBytes(16).toString('base64'),
     title: `Chat benchmark: ${kind}`,
     styles: STYLES.filter((path) => existsSync(join(REPO_ROOT, path))).map((path) => `${origin}/${path}`),
-    scripts: [inline(vscodeApiStub), kind === 'chat' ? { src: `${origin}/dist/webview/chat.js` } : inline(baselineRenderer), inline(benchHarness)],
+    scripts: [
+      inline(vscodeApiStub),
+      kind === 'chat' ? { src: `${origin}/dist/webview/chat.js` } : inline(baselineRenderer),
+      inline(benchHarness),
+    ],
   });
 }
 
@@ -53,7 +62,9 @@ export async function startPageServer(): Promise<PageServer> {
       return;
     }
     const file = normalize(join(REPO_ROOT, path));
-    const allowed = [join(REPO_ROOT, 'dist') + sep, join(REPO_ROOT, 'media') + sep].some((root) => file.startsWith(root));
+    const allowed = [join(REPO_ROOT, 'dist') + sep, join(REPO_ROOT, 'media') + sep].some((root) =>
+      file.startsWith(root),
+    );
     if (!allowed || !existsSync(file)) {
       res.writeHead(404).end();
       return;

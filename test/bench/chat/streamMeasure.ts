@@ -47,9 +47,33 @@ const REPLY_ID = 'bench-reply';
 export async function measureStream(driver: BenchPageDriver, options: StreamOptions): Promise<StreamResult> {
   const client = new GatewayClient({ baseUrl: options.gatewayUrl, apiKey: options.apiKey, maxRetries: 0 });
   const now = Date.now();
-  const conversation: Conversation = { id: 'bench-stream', title: 'Streaming benchmark', model: STREAM_MODEL, parameters: {}, turns: [], createdAt: now, updatedAt: now };
-  const user: UserTurn = { role: 'user', id: 'bench-question', text: 'Write a long answer.', attachments: [], createdAt: now };
-  const reply: AssistantTurn = { role: 'assistant', id: REPLY_ID, model: STREAM_MODEL, content: '', reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: now };
+  const conversation: Conversation = {
+    id: 'bench-stream',
+    title: 'Streaming benchmark',
+    model: STREAM_MODEL,
+    parameters: {},
+    turns: [],
+    createdAt: now,
+    updatedAt: now,
+  };
+  const user: UserTurn = {
+    role: 'user',
+    id: 'bench-question',
+    text: 'Write a long answer.',
+    attachments: [],
+    createdAt: now,
+  };
+  const reply: AssistantTurn = {
+    role: 'assistant',
+    id: REPLY_ID,
+    model: STREAM_MODEL,
+    content: '',
+    reasoning: '',
+    toolSteps: [],
+    status: 'streaming',
+    wire: [],
+    createdAt: now,
+  };
 
   // What the controller sends before a reply streams.
   driver.post({ type: 'connectionState', state: { baseUrl: options.gatewayUrl, keySource: 'secretStorage' } });
@@ -92,12 +116,21 @@ export async function measureStream(driver: BenchPageDriver, options: StreamOpti
     });
   }
   batcher.flush();
-  driver.post({ type: 'replyEnded', id: REPLY_ID, status: 'done', ...(reply.finishReason ? { finishReason: reply.finishReason } : {}), ...(reply.usage ? { usage: reply.usage } : {}) });
+  driver.post({
+    type: 'replyEnded',
+    id: REPLY_ID,
+    status: 'done',
+    ...(reply.finishReason ? { finishReason: reply.finishReason } : {}),
+    ...(reply.usage ? { usage: reply.usage } : {}),
+  });
   await driver.settled();
 
   const visibleAt = (): Promise<number[]> => driver.page.evaluate(() => (window.__bench as BenchPage).visibleAt());
   if (options.replay) await new Promise((resolve) => setTimeout(resolve, 500));
-  else await driver.until(async () => (await visibleAt()).every((t) => t >= 0), 10_000, 'did not show the whole reply').catch(() => undefined);
+  else
+    await driver
+      .until(async () => (await visibleAt()).every((t) => t >= 0), 10_000, 'did not show the whole reply')
+      .catch(() => undefined);
   const tasks = await trace.stop();
   const windowEnd = nodeClock();
   const shown = options.replay ? [] : await visibleAt();
@@ -119,7 +152,12 @@ export async function measureStream(driver: BenchPageDriver, options: StreamOpti
 }
 
 /** Paces pieces like the gateway's delay-chunks (a pause, then one piece). */
-async function replay(pieces: readonly string[], delayMs: number, onPiece: (piece: string) => void, signal: AbortSignal): Promise<void> {
+async function replay(
+  pieces: readonly string[],
+  delayMs: number,
+  onPiece: (piece: string) => void,
+  signal: AbortSignal,
+): Promise<void> {
   for (const piece of pieces) {
     signal.throwIfAborted();
     await new Promise((resolve) => setTimeout(resolve, delayMs));

@@ -16,7 +16,8 @@ import { pieceDelayMs, scriptedText } from '../completionRoute';
 
 function usageOf(plan: SimPlan, promptTokens: number): Record<string, unknown> {
   const reasoningTokens = plan.reasoning ? countTokens(plan.reasoning) : 0;
-  const completion = plan.contentPieces.length + reasoningTokens + (plan.toolCall ? countTokens(plan.toolCall.arguments) + 1 : 0);
+  const completion =
+    plan.contentPieces.length + reasoningTokens + (plan.toolCall ? countTokens(plan.toolCall.arguments) + 1 : 0);
   return {
     prompt_tokens: promptTokens,
     completion_tokens: completion,
@@ -31,35 +32,85 @@ function costOf(model: CatalogModel, usage: Record<string, unknown>): number {
   return (prompt * (model.pricing.input ?? 0) + completion * (model.pricing.output ?? 0)) / 1e6;
 }
 
-function streamEvents(plan: SimPlan, base: { id: string; created: number; model: string }, usage: Record<string, unknown> | undefined, wire?: ReadonlySet<WireVariant>, toolFlood?: number): SseEvent[] {
+function streamEvents(
+  plan: SimPlan,
+  base: { id: string; created: number; model: string },
+  usage: Record<string, unknown> | undefined,
+  wire?: ReadonlySet<WireVariant>,
+  toolFlood?: number,
+): SseEvent[] {
   // Each chunk is serialised when it is written, not up front: the first bytes leave at once and
   // the stream flows while it is produced, as from a real gateway (a 100k-chunk benchmark stream
   // would otherwise hold every byte back until all of it was built).
-  const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): SseEvent => ({
+  const chunk = (
+    delta: Record<string, unknown>,
+    finish: string | null = null,
+    extra: Record<string, unknown> = {},
+  ): SseEvent => ({
     get data(): string {
-      return JSON.stringify(shapeChatChunk({ id: base.id, object: 'chat.completion.chunk', created: base.created, model: base.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra }, wire));
+      return JSON.stringify(
+        shapeChatChunk(
+          {
+            id: base.id,
+            object: 'chat.completion.chunk',
+            created: base.created,
+            model: base.model,
+            choices: [{ index: 0, delta, finish_reason: finish }],
+            ...extra,
+          },
+          wire,
+        ),
+      );
     },
   });
   const keepAlive = keepAliveChunk(base, wire);
   const events: SseEvent[] = keepAlive ? [{ data: JSON.stringify(keepAlive) }] : [];
   events.push(chunk({ role: 'assistant', content: '' }));
   if (plan.toolsExecuted.length) events.push(chunk({}, null, { tools_executed: plan.toolsExecuted }));
-  for (const piece of plan.reasoning ? streamPieces(plan.reasoning) : []) events.push(chunk({ reasoning_content: piece }));
+  for (const piece of plan.reasoning ? streamPieces(plan.reasoning) : [])
+    events.push(chunk({ reasoning_content: piece }));
   plan.contentPieces.forEach((piece, i) => {
     events.push(chunk({ content: piece }));
     if (i === 0 && keepAlive) events.push({ data: JSON.stringify(keepAlive) });
   });
   if (plan.toolCall && toolFlood !== undefined) {
     // tool-flood: every call whole, all in one chunk.
-    const calls = floodedToolCalls(plan, toolFlood).map((call, index) => ({ index, id: `call_flood_${index}`, type: 'function', function: call }));
+    const calls = floodedToolCalls(plan, toolFlood).map((call, index) => ({
+      index,
+      id: `call_flood_${index}`,
+      type: 'function',
+      function: call,
+    }));
     events.push(chunk({ tool_calls: calls }));
   } else if (plan.toolCall) {
     const call = plan.toolCall;
-    events.push(chunk({ tool_calls: [{ index: 0, id: `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'function', function: { name: call.name, arguments: '' } }] }));
-    for (const piece of fragments(call.arguments, 7)) events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
+    events.push(
+      chunk({
+        tool_calls: [
+          {
+            index: 0,
+            id: `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+            type: 'function',
+            function: { name: call.name, arguments: '' },
+          },
+        ],
+      }),
+    );
+    for (const piece of fragments(call.arguments, 7))
+      events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
   }
   events.push(chunk({}, plan.finish));
-  if (usage) events.push({ data: JSON.stringify({ id: base.id, object: 'chat.completion.chunk', created: base.created, model: base.model, choices: wire?.has('no-choices') ? null : [], usage }) });
+  if (usage)
+    events.push({
+      data: JSON.stringify({
+        id: base.id,
+        object: 'chat.completion.chunk',
+        created: base.created,
+        model: base.model,
+        choices: wire?.has('no-choices') ? null : [],
+        usage,
+      }),
+    });
   events.push({ data: '[DONE]' });
   return events;
 }
@@ -75,9 +126,14 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   let includeUsage = false;
   if (body.stream_options !== undefined && body.stream_options !== null) {
     if (ctx.state.settings.rejectStreamOptions || ctx.reply.fault?.rejectStreamOptions) {
-      throw badRequest('stream_options', "Unrecognized request argument supplied: stream_options (this gateway was told to reject it)", 'unknown_parameter');
+      throw badRequest(
+        'stream_options',
+        'Unrecognized request argument supplied: stream_options (this gateway was told to reject it)',
+        'unknown_parameter',
+      );
     }
-    if (!isObject(body.stream_options)) throw badRequest('stream_options', "'stream_options' must be an object", 'invalid_type');
+    if (!isObject(body.stream_options))
+      throw badRequest('stream_options', "'stream_options' must be an object", 'invalid_type');
     if (!stream) throw badRequest('stream_options', "'stream_options' is only allowed when 'stream' is true");
     includeUsage = body.stream_options.include_usage === true;
   }
@@ -86,38 +142,83 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   const parsed = parseChatRequest(body);
   enforceContextLength(model, parsed.promptTokens, maxTokens, 'chat');
   ctx.state.quota.ensure(ctx.key);
-  const planned = planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...scriptedText(ctx, model, parsed.sim.lastUserText) });
+  const planned = planReply({
+    ...parsed.sim,
+    model,
+    maxTokens,
+    scriptedTools: ctx.reply.fault?.toolArgs === true,
+    ...scriptedText(ctx, model, parsed.sim.lastUserText),
+  });
   // tools-executed: the tool servers "ran" that many tools before a text answer (none after a tool result).
   const flooded = ctx.reply.fault?.toolsExecuted;
-  const plan = echoIntoPlan(ctx.reply.echo, flooded !== undefined && !planned.toolCall && !parsed.sim.toolResult ? { ...planned, toolsExecuted: floodedToolsExecuted(flooded) } : planned);
+  const plan = echoIntoPlan(
+    ctx.reply.echo,
+    flooded !== undefined && !planned.toolCall && !parsed.sim.toolResult
+      ? { ...planned, toolsExecuted: floodedToolsExecuted(flooded) }
+      : planned,
+  );
   const usage = usageOf(plan, parsed.promptTokens);
   chargeRequest(ctx, costOf(model, usage));
   const base = { id: `chatcmpl-sim-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: modelId };
   if (stream && !wire?.has('whole-json')) {
-    const errorEvent = { data: JSON.stringify({ error: { message: 'Simulated mid-stream error (x-gateway-fault error-event)', type: 'server_error', code: 'simulated_fault' } }) };
-    const malformed = { data: `{"id":"${base.id}","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"this chunk is cut` };
+    const errorEvent = {
+      data: JSON.stringify({
+        error: {
+          message: 'Simulated mid-stream error (x-gateway-fault error-event)',
+          type: 'server_error',
+          code: 'simulated_fault',
+        },
+      }),
+    };
+    const malformed = {
+      data: `{"id":"${base.id}","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"this chunk is cut`,
+    };
     // usage-last-only: a final `choices: []` chunk with usage even when stream_options was not sent.
     const streamUsage = includeUsage || wire?.has('usage-last-only') ? usage : undefined;
-    await writeSse(ctx.reply, streamEvents(plan, base, streamUsage, wire, ctx.reply.fault?.toolFlood), { malformed, error: errorEvent }, { pieceDelayMs: pieceDelayMs(model) });
+    await writeSse(
+      ctx.reply,
+      streamEvents(plan, base, streamUsage, wire, ctx.reply.fault?.toolFlood),
+      { malformed, error: errorEvent },
+      { pieceDelayMs: pieceDelayMs(model) },
+    );
     return;
   }
   const content = plan.contentPieces.join('');
   const message: Record<string, unknown> = { role: 'assistant', content: plan.toolCall ? null : content };
   if (plan.reasoning) message.reasoning_content = plan.reasoning;
   if (plan.toolCall) {
-    message.tool_calls = [{ id: `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'function', function: { name: plan.toolCall.name, arguments: plan.toolCall.arguments } }];
+    message.tool_calls = [
+      {
+        id: `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+        type: 'function',
+        function: { name: plan.toolCall.name, arguments: plan.toolCall.arguments },
+      },
+    ];
   }
   // whole-json on a stream request lands here too: the whole completion, as application/json.
-  await ctx.reply.json(200, shapeChatCompletion({
-    ...base,
-    object: 'chat.completion',
-    system_fingerprint: 'local-simulation',
-    choices: [{ index: 0, message, finish_reason: plan.finish, logprobs: null }],
-    usage,
-    ...(plan.toolsExecuted.length ? { tools_executed: plan.toolsExecuted } : {}),
-  }, wire));
+  await ctx.reply.json(
+    200,
+    shapeChatCompletion(
+      {
+        ...base,
+        object: 'chat.completion',
+        system_fingerprint: 'local-simulation',
+        choices: [{ index: 0, message, finish_reason: plan.finish, logprobs: null }],
+        usage,
+        ...(plan.toolsExecuted.length ? { tools_executed: plan.toolsExecuted } : {}),
+      },
+      wire,
+    ),
+  );
 }
 
 export const chatRoutes: readonly Route[] = [
-  { method: 'POST', pattern: /^\/api\/v1\/chat\/completions$/, shape: 'openai', auth: true, faultFromModel: true, handle: handleChat },
+  {
+    method: 'POST',
+    pattern: /^\/api\/v1\/chat\/completions$/,
+    shape: 'openai',
+    auth: true,
+    faultFromModel: true,
+    handle: handleChat,
+  },
 ];

@@ -8,9 +8,11 @@ import { optionalEnum, optionalInteger, type JsonObject } from '../validate';
 /** The input as a list of texts: a string, or an array of non-empty strings (at most 2048, as OpenAI allows). */
 function inputs(body: JsonObject): string[] {
   const input = body.input;
-  if (input === undefined || input === null) throw badRequest('input', "'input' is required", 'missing_required_parameter');
+  if (input === undefined || input === null)
+    throw badRequest('input', "'input' is required", 'missing_required_parameter');
   const list = typeof input === 'string' ? [input] : input;
-  if (!Array.isArray(list)) throw badRequest('input', "'input' must be a string or an array of strings", 'invalid_type');
+  if (!Array.isArray(list))
+    throw badRequest('input', "'input' must be a string or an array of strings", 'invalid_type');
   if (list.length === 0 || list.length > 2048) throw badRequest('input', "'input' must hold 1 to 2048 strings");
   return list.map((item, i) => {
     if (typeof item !== 'string') throw badRequest(`input[${i}]`, `'input[${i}]' must be a string`, 'invalid_type');
@@ -28,7 +30,11 @@ async function handleEmbeddings(ctx: RouteContext): Promise<void> {
   const maxDims = model.dimensions ?? 256;
   const requested = optionalInteger(body, 'dimensions', 1, maxDims);
   if (requested !== undefined && !model.supportsDimensions) {
-    throw badRequest('dimensions', `'dimensions' is not supported by ${modelId}; only the text-embedding-sim-small and -large models support it`, 'unsupported_parameter');
+    throw badRequest(
+      'dimensions',
+      `'dimensions' is not supported by ${modelId}; only the text-embedding-sim-small and -large models support it`,
+      'unsupported_parameter',
+    );
   }
   const dims = requested ?? maxDims;
   ctx.state.quota.ensure(ctx.key);
@@ -38,9 +44,21 @@ async function handleEmbeddings(ctx: RouteContext): Promise<void> {
     const vector = embedText(text, dims);
     return { object: 'embedding', index, embedding: format === 'base64' ? float32Base64(vector) : Array.from(vector) };
   });
-  await ctx.reply.json(200, { object: 'list', data, model: modelId, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+  await ctx.reply.json(200, {
+    object: 'list',
+    data,
+    model: modelId,
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  });
 }
 
 export const embeddingsRoutes: readonly Route[] = [
-  { method: 'POST', pattern: /^\/api\/v1\/embeddings$/, shape: 'openai', auth: true, faultFromModel: true, handle: handleEmbeddings },
+  {
+    method: 'POST',
+    pattern: /^\/api\/v1\/embeddings$/,
+    shape: 'openai',
+    auth: true,
+    faultFromModel: true,
+    handle: handleEmbeddings,
+  },
 ];

@@ -26,7 +26,8 @@ async function handleGenerate(ctx: RouteContext): Promise<void> {
     const rgb = renderPromptPixels(prompt, width, height, i);
     const picture = { width, height, rgb, png: encodePng(width, height, rgb) };
     const kind = kinds[i] ?? 'png';
-    if (format === 'b64_json') return { b64_json: inlineBytes(kind, picture).toString('base64'), revised_prompt: revised };
+    if (format === 'b64_json')
+      return { b64_json: inlineBytes(kind, picture).toString('base64'), revised_prompt: revised };
     return { url: imageLink(kind, picture, ctx.state), revised_prompt: revised };
   });
   await ctx.reply.json(200, { created: Math.floor(Date.now() / 1000), data });
@@ -40,7 +41,28 @@ async function handleImageFile(ctx: RouteContext): Promise<void> {
 }
 
 export const imagesRoutes: readonly Route[] = [
-  { method: 'POST', pattern: /^\/api\/v1\/images\/generations$/, shape: 'openai', auth: true, faultFromModel: true, handle: handleGenerate },
-  { method: 'GET', pattern: /^\/files\/images\/(?<id>[0-9a-f-]{36})\.(?:png|jpg|webp|gif|svg)$/, shape: 'openai', auth: false, faultFromModel: false, handle: handleImageFile },
-  { method: 'GET', pattern: /^\/files\/links\/(?<kind>[a-z-]+)\/(?<id>[0-9a-f-]{36})$/, shape: 'openai', auth: false, faultFromModel: false, handle: handleImageLink },
+  {
+    method: 'POST',
+    pattern: /^\/api\/v1\/images\/generations$/,
+    shape: 'openai',
+    auth: true,
+    faultFromModel: true,
+    handle: handleGenerate,
+  },
+  {
+    method: 'GET',
+    pattern: /^\/files\/images\/(?<id>[0-9a-f-]{36})\.(?:png|jpg|webp|gif|svg)$/,
+    shape: 'openai',
+    auth: false,
+    faultFromModel: false,
+    handle: handleImageFile,
+  },
+  {
+    method: 'GET',
+    pattern: /^\/files\/links\/(?<kind>[a-z-]+)\/(?<id>[0-9a-f-]{36})$/,
+    shape: 'openai',
+    auth: false,
+    faultFromModel: false,
+    handle: handleImageLink,
+  },
 ];

@@ -28,16 +28,27 @@ type Block =
 function blocksOf(plan: SimPlan, secret: string, redacted: boolean): Block[] {
   const blocks: Block[] = [];
   if (redacted) blocks.push({ type: 'redacted_thinking', data: redactedThinkingData(secret) });
-  if (plan.reasoning) blocks.push({ type: 'thinking', thinking: plan.reasoning, signature: hmacBase64(secret, plan.reasoning) });
+  if (plan.reasoning)
+    blocks.push({ type: 'thinking', thinking: plan.reasoning, signature: hmacBase64(secret, plan.reasoning) });
   // Tools run on the attached `mcp_servers`, in the shape of Anthropic's MCP connector.
   for (const tool of plan.toolsExecuted) {
     const id = `mcptoolu_sim_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
     blocks.push({ type: 'mcp_tool_use', id, name: tool.name, server_name: tool.server, input: tool.arguments });
-    blocks.push({ type: 'mcp_tool_result', tool_use_id: id, is_error: false, content: [{ type: 'text', text: tool.result }] });
+    blocks.push({
+      type: 'mcp_tool_result',
+      tool_use_id: id,
+      is_error: false,
+      content: [{ type: 'text', text: tool.result }],
+    });
   }
   if (plan.toolCall) {
     blocks.push({ type: 'text', text: `Calling \`${plan.toolCall.name}\` (local simulation).` });
-    blocks.push({ type: 'tool_use', id: `toolu_sim_${randomUUID().replace(/-/g, '').slice(0, 20)}`, name: plan.toolCall.name, input: JSON.parse(plan.toolCall.arguments) as Record<string, unknown> });
+    blocks.push({
+      type: 'tool_use',
+      id: `toolu_sim_${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+      name: plan.toolCall.name,
+      input: JSON.parse(plan.toolCall.arguments) as Record<string, unknown>,
+    });
   } else {
     blocks.push({ type: 'text', text: plan.contentPieces.join('') });
   }
@@ -45,13 +56,44 @@ function blocksOf(plan: SimPlan, secret: string, redacted: boolean): Block[] {
 }
 
 function outputTokens(blocks: readonly Block[], plan: SimPlan): number {
-  return blocks.reduce((sum, b) => sum + (b.type === 'thinking' ? countTokens(b.thinking) : b.type === 'redacted_thinking' || b.type === 'mcp_tool_result' ? 0 : b.type === 'mcp_tool_use' ? countTokens(JSON.stringify(b.input)) : b.type === 'tool_use' ? countTokens(JSON.stringify(b.input)) : 0), 0) + (plan.toolCall ? 6 : plan.contentPieces.length);
+  return (
+    blocks.reduce(
+      (sum, b) =>
+        sum +
+        (b.type === 'thinking'
+          ? countTokens(b.thinking)
+          : b.type === 'redacted_thinking' || b.type === 'mcp_tool_result'
+            ? 0
+            : b.type === 'mcp_tool_use'
+              ? countTokens(JSON.stringify(b.input))
+              : b.type === 'tool_use'
+                ? countTokens(JSON.stringify(b.input))
+                : 0),
+      0,
+    ) + (plan.toolCall ? 6 : plan.contentPieces.length)
+  );
 }
 
-function streamEvents(message: Record<string, unknown>, blocks: readonly Block[], plan: SimPlan, usage: { input_tokens: number; output_tokens: number }): SseEvent[] {
-  const ev = (type: string, payload: Record<string, unknown>): SseEvent => ({ event: type, data: JSON.stringify({ type, ...payload }) });
+function streamEvents(
+  message: Record<string, unknown>,
+  blocks: readonly Block[],
+  plan: SimPlan,
+  usage: { input_tokens: number; output_tokens: number },
+): SseEvent[] {
+  const ev = (type: string, payload: Record<string, unknown>): SseEvent => ({
+    event: type,
+    data: JSON.stringify({ type, ...payload }),
+  });
   const events: SseEvent[] = [
-    ev('message_start', { message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } }),
+    ev('message_start', {
+      message: {
+        ...message,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+      },
+    }),
     ev('ping', {}),
   ];
   blocks.forEach((block, index) => {
@@ -60,7 +102,9 @@ function streamEvents(message: Record<string, unknown>, blocks: readonly Block[]
       // Sent whole in its start event, as the real API does: no deltas.
       events.push(ev('content_block_start', { index, content_block: block }));
     } else if (block.type === 'thinking') {
-      events.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
+      events.push(
+        ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+      );
       for (const piece of streamPieces(block.thinking)) events.push(delta({ type: 'thinking_delta', thinking: piece }));
       events.push(delta({ type: 'signature_delta', signature: block.signature }));
     } else if (block.type === 'text') {
@@ -72,8 +116,14 @@ function streamEvents(message: Record<string, unknown>, blocks: readonly Block[]
         events.push(delta({ type: 'text_delta', text: piece }));
       });
     } else {
-      events.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }));
-      for (const piece of fragments(JSON.stringify(block.input), 7)) events.push(delta({ type: 'input_json_delta', partial_json: piece }));
+      events.push(
+        ev('content_block_start', {
+          index,
+          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        }),
+      );
+      for (const piece of fragments(JSON.stringify(block.input), 7))
+        events.push(delta({ type: 'input_json_delta', partial_json: piece }));
     }
     events.push(ev('content_block_stop', { index }));
   });
@@ -87,7 +137,8 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   const modelId = await ctx.takeModel(body);
   const model = lookupModel(modelId, 'chat');
   const maxTokens = optionalInteger(body, 'max_tokens', 1);
-  if (maxTokens === undefined) throw badRequest('max_tokens', 'max_tokens: Field required', 'missing_required_parameter');
+  if (maxTokens === undefined)
+    throw badRequest('max_tokens', 'max_tokens: Field required', 'missing_required_parameter');
   optionalNumber(body, 'temperature', 0, 1);
   const stream = optionalBoolean(body, 'stream') ?? false;
   const wire = ctx.reply.fault?.wire;
@@ -95,25 +146,64 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   const parsed = parseMessagesRequest(body, maxTokens, ctx.state.secret);
   enforceContextLength(model, parsed.inputTokens, maxTokens, 'messages');
   ctx.state.quota.ensure(ctx.key);
-  const plan = echoIntoPlan(ctx.reply.echo, planReply({ ...parsed.sim, model, maxTokens, scriptedTools: ctx.reply.fault?.toolArgs === true, ...scriptedText(ctx, model, parsed.sim.lastUserText) }));
+  const plan = echoIntoPlan(
+    ctx.reply.echo,
+    planReply({
+      ...parsed.sim,
+      model,
+      maxTokens,
+      scriptedTools: ctx.reply.fault?.toolArgs === true,
+      ...scriptedText(ctx, model, parsed.sim.lastUserText),
+    }),
+  );
   const fault = ctx.reply.fault;
   const blocks = blocksOf(plan, ctx.state.secret, fault?.redactedThinking === true);
   const usage = { input_tokens: parsed.inputTokens, output_tokens: outputTokens(blocks, plan) };
-  chargeRequest(ctx, (usage.input_tokens * (model.pricing.input ?? 0) + usage.output_tokens * (model.pricing.output ?? 0)) / 1e6);
-  const message = { id: `msg_sim_${randomUUID().replace(/-/g, '').slice(0, 24)}`, type: 'message', role: 'assistant', model: modelId };
+  chargeRequest(
+    ctx,
+    (usage.input_tokens * (model.pricing.input ?? 0) + usage.output_tokens * (model.pricing.output ?? 0)) / 1e6,
+  );
+  const message = {
+    id: `msg_sim_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+    type: 'message',
+    role: 'assistant',
+    model: modelId,
+  };
   // whole-json: a stream request answered with the whole message, as application/json.
   if (stream && !wire?.has('whole-json')) {
-    const error = { event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Simulated mid-stream error (x-gateway-fault error-event)' } }) };
-    const malformed = { event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"this event is cut' };
+    const error = {
+      event: 'error',
+      data: JSON.stringify({
+        type: 'error',
+        error: { type: 'overloaded_error', message: 'Simulated mid-stream error (x-gateway-fault error-event)' },
+      }),
+    };
+    const malformed = {
+      event: 'content_block_delta',
+      data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"this event is cut',
+    };
     let events = streamEvents(message, blocks, plan, usage);
     if (fault?.overloadedMid) events = overloadedMid(events);
     if (fault?.pings) events = withPings(events);
     await writeSse(ctx.reply, events, { malformed, error }, { pieceDelayMs: pieceDelayMs(model) });
     return;
   }
-  await ctx.reply.json(200, { ...message, content: blocks, stop_reason: STOP_REASONS[plan.finish], stop_sequence: null, usage });
+  await ctx.reply.json(200, {
+    ...message,
+    content: blocks,
+    stop_reason: STOP_REASONS[plan.finish],
+    stop_sequence: null,
+    usage,
+  });
 }
 
 export const messagesRoutes: readonly Route[] = [
-  { method: 'POST', pattern: /^\/api\/v1\/messages$/, shape: 'anthropic', auth: true, faultFromModel: true, handle: handleMessages },
+  {
+    method: 'POST',
+    pattern: /^\/api\/v1\/messages$/,
+    shape: 'anthropic',
+    auth: true,
+    faultFromModel: true,
+    handle: handleMessages,
+  },
 ];

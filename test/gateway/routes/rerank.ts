@@ -36,7 +36,8 @@ async function handleRerank(ctx: RouteContext): Promise<void> {
   const query = requireString(body, 'query', { nonEmpty: true });
   const rawDocs = optionalArray(body, 'documents');
   if (!rawDocs) throw badRequest('documents', "'documents' is required", 'missing_required_parameter');
-  if (rawDocs.length === 0 || rawDocs.length > 1000) throw badRequest('documents', "'documents' must hold 1 to 1000 documents");
+  if (rawDocs.length === 0 || rawDocs.length > 1000)
+    throw badRequest('documents', "'documents' must hold 1 to 1000 documents");
   const documents = rawDocs.map((doc, i) => {
     if (typeof doc === 'string') return doc;
     if (isObject(doc) && typeof doc.text === 'string') return doc.text; // Cohere-style {text}
@@ -49,12 +50,23 @@ async function handleRerank(ctx: RouteContext): Promise<void> {
   ctx.state.quota.charge(ctx.key, (tokens * (model.pricing.input ?? 0)) / 1e6);
   const scores = bm25Scores(query, documents);
   const results = documents
-    .map((text, index) => ({ index, relevance_score: scores[index] ?? 0, ...(returnDocuments ? { document: { text } } : {}) }))
+    .map((text, index) => ({
+      index,
+      relevance_score: scores[index] ?? 0,
+      ...(returnDocuments ? { document: { text } } : {}),
+    }))
     .sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index)
     .slice(0, topN);
   await ctx.reply.json(200, { id: randomUUID(), model: modelId, results, usage: { total_tokens: tokens } });
 }
 
 export const rerankRoutes: readonly Route[] = [
-  { method: 'POST', pattern: /^\/api\/v1\/rerank$/, shape: 'openai', auth: true, faultFromModel: true, handle: handleRerank },
+  {
+    method: 'POST',
+    pattern: /^\/api\/v1\/rerank$/,
+    shape: 'openai',
+    auth: true,
+    faultFromModel: true,
+    handle: handleRerank,
+  },
 ];

@@ -53,7 +53,8 @@ const startLocation = location.href;
 
 window.__xss = (id: unknown): void => void hits.push(String(id));
 for (const name of ['alert', 'confirm', 'prompt', 'print'] as const) {
-  (window as unknown as Record<string, unknown>)[name] = (message?: unknown): void => void hits.push(`${name}(${String(message)})`);
+  (window as unknown as Record<string, unknown>)[name] = (message?: unknown): void =>
+    void hits.push(`${name}(${String(message)})`);
 }
 document.addEventListener('securitypolicyviolation', (event) => {
   violations.push(`${event.violatedDirective} blocked ${event.blockedURI || '(nothing named)'}`);
@@ -114,10 +115,44 @@ function container(parent: HTMLElement, mode: string): HTMLElement {
 const nextFrame = (): Promise<void> => new Promise((done) => requestAnimationFrame(() => done()));
 
 const FORBIDDEN_TAGS = new Set([
-  'SCRIPT', 'IFRAME', 'FRAME', 'FRAMESET', 'OBJECT', 'EMBED', 'APPLET', 'FORM', 'TEXTAREA', 'SELECT',
-  'OPTION', 'SVG', 'MATH', 'STYLE', 'META', 'BASE', 'LINK', 'VIDEO', 'AUDIO', 'SOURCE', 'TRACK',
-  'TEMPLATE', 'NOSCRIPT', 'PORTAL', 'PICTURE', 'PARAM', 'XMP', 'LISTING', 'PLAINTEXT', 'TITLE',
-  'MARQUEE', 'DIALOG', 'CANVAS', 'AREA', 'MAP', 'IMAGE', 'ISINDEX', 'KEYGEN',
+  'SCRIPT',
+  'IFRAME',
+  'FRAME',
+  'FRAMESET',
+  'OBJECT',
+  'EMBED',
+  'APPLET',
+  'FORM',
+  'TEXTAREA',
+  'SELECT',
+  'OPTION',
+  'SVG',
+  'MATH',
+  'STYLE',
+  'META',
+  'BASE',
+  'LINK',
+  'VIDEO',
+  'AUDIO',
+  'SOURCE',
+  'TRACK',
+  'TEMPLATE',
+  'NOSCRIPT',
+  'PORTAL',
+  'PICTURE',
+  'PARAM',
+  'XMP',
+  'LISTING',
+  'PLAINTEXT',
+  'TITLE',
+  'MARQUEE',
+  'DIALOG',
+  'CANVAS',
+  'AREA',
+  'MAP',
+  'IMAGE',
+  'ISINDEX',
+  'KEYGEN',
 ]);
 const SAFE_HREF = /^(?:https?:\/\/|mailto:)/i;
 const SAFE_IMAGE = /^data:image\/(?:png|jpe?g|gif|webp);base64,/i;
@@ -216,17 +251,41 @@ function auditIn(root: Element): string[] {
   for (const element of Array.from(root.querySelectorAll('.rendered *'))) {
     const where = `${element.closest('.payload')?.querySelector('.payload-title')?.textContent ?? '?'} (${element.closest('.rendered')?.getAttribute('data-mode') ?? '?'})`;
     const tag = element.tagName.toUpperCase();
-    if (FORBIDDEN_TAGS.has(tag) || element.namespaceURI !== 'http://www.w3.org/1999/xhtml') findings.push(`${where}: <${element.tagName}>`);
+    if (FORBIDDEN_TAGS.has(tag) || element.namespaceURI !== 'http://www.w3.org/1999/xhtml')
+      findings.push(`${where}: <${element.tagName}>`);
     for (const { name, value } of Array.from(element.attributes)) {
       const lower = name.toLowerCase();
-      if (lower.startsWith('on') || ['style', 'srcdoc', 'srcset', 'action', 'formaction', 'background', 'poster', 'ping', 'target', 'xlink:href', 'id', 'name', 'http-equiv'].includes(lower)) {
+      if (
+        lower.startsWith('on') ||
+        [
+          'style',
+          'srcdoc',
+          'srcset',
+          'action',
+          'formaction',
+          'background',
+          'poster',
+          'ping',
+          'target',
+          'xlink:href',
+          'id',
+          'name',
+          'http-equiv',
+        ].includes(lower)
+      ) {
         findings.push(`${where}: ${name}="${value}"`);
       }
       if (lower === 'href' && !SAFE_HREF.test(value)) findings.push(`${where}: href="${value}"`);
-      if (lower === 'src' && !(tag === 'IMG' && SAFE_IMAGE.test(value))) findings.push(`${where}: src="${value.slice(0, 60)}"`);
+      if (lower === 'src' && !(tag === 'IMG' && SAFE_IMAGE.test(value)))
+        findings.push(`${where}: src="${value.slice(0, 60)}"`);
     }
-    if (tag === 'INPUT' && !((element as HTMLInputElement).type === 'checkbox' && (element as HTMLInputElement).disabled)) findings.push(`${where}: active <input>`);
-    if (tag === 'BUTTON' && !element.closest('.md-code-toolbar')) findings.push(`${where}: <button> outside a code toolbar`);
+    if (
+      tag === 'INPUT' &&
+      !((element as HTMLInputElement).type === 'checkbox' && (element as HTMLInputElement).disabled)
+    )
+      findings.push(`${where}: active <input>`);
+    if (tag === 'BUTTON' && !element.closest('.md-code-toolbar'))
+      findings.push(`${where}: <button> outside a code toolbar`);
   }
   return findings;
 }

@@ -39,7 +39,11 @@ const inputs = (): ReturnType<typeof hostileInputs> => hostileInputs(SCALE, AT_M
 
 export const hostileCount = (): number => inputs().length;
 
-export async function renderHostile(index: number, actions: MarkdownActions, parent: HTMLElement): Promise<HostileResult> {
+export async function renderHostile(
+  index: number,
+  actions: MarkdownActions,
+  parent: HTMLElement,
+): Promise<HostileResult> {
   const input = inputs()[index];
   if (!input) throw new Error(`no hostile input ${index}`);
   const errors: string[] = [];

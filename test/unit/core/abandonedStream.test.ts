@@ -21,7 +21,10 @@ function runChild(baseUrl: string): Promise<{ code: number | null; stdout: strin
   // Compiled layout: out/test/unit/core -> out/src/core/transport/client.js
   const coreIndex = path.resolve(__dirname, '../../../src/core/transport/client.js');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', CHILD], { env: { ...process.env, CORE_INDEX: coreIndex, BASE_URL: baseUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['-e', CHILD], {
+      env: { ...process.env, CORE_INDEX: coreIndex, BASE_URL: baseUrl },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let stdout = '';
     child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
     // Generous: a healthy exit takes well under a second; the bug keeps it for 60 s.
@@ -42,8 +45,12 @@ describe('core: an abandoned stream iterator (M1)', function () {
   before(async () => {
     server = await startServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunks = ['a', 'b', 'c'].map((content) => sseData({ choices: [{ index: 0, delta: { content }, finish_reason: null }] }));
-      res.end(`${chunks.join('')}${sseData({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}${sseData('[DONE]')}`);
+      const chunks = ['a', 'b', 'c'].map((content) =>
+        sseData({ choices: [{ index: 0, delta: { content }, finish_reason: null }] }),
+      );
+      res.end(
+        `${chunks.join('')}${sseData({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}${sseData('[DONE]')}`,
+      );
     });
   });
   after(async () => {

@@ -27,7 +27,10 @@ describe('core: abort with buffered items (H1)', () => {
       }
     }
     const controller = new AbortController();
-    const stream = managedStream(async () => ({ items: parseChatStream(body()), recover: async () => undefined }), controller.signal);
+    const stream = managedStream(
+      async () => ({ items: parseChatStream(body()), recover: async () => undefined }),
+      controller.signal,
+    );
     const seen: unknown[] = [];
     await assert.rejects(
       (async () => {
@@ -58,7 +61,8 @@ describe('core: abort with buffered items (H1)', () => {
       let seen = 0;
       await assert.rejects(
         (async () => {
-          for await (const _ of client.chat.stream(chatReq, { signal: controller.signal })) if (++seen === 2) controller.abort();
+          for await (const _ of client.chat.stream(chatReq, { signal: controller.signal }))
+            if (++seen === 2) controller.abort();
         })(),
         { name: 'AbortError' },
       );
@@ -73,10 +77,14 @@ describe('core: abort while an async API key resolves (H2)', () => {
     server = await startServer((_req, res) => {
       if (_req.url?.includes('/chat/completions') && _req.headers.accept === 'text/event-stream') {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.end(`${sseData({ choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] })}${sseData('[DONE]')}`);
+        res.end(
+          `${sseData({ choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] })}${sseData('[DONE]')}`,
+        );
         return;
       }
-      sendJson(res, 200, { choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, finish_reason: 'stop' }] });
+      sendJson(res, 200, {
+        choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, finish_reason: 'stop' }],
+      });
     });
   });
   after(async () => {

@@ -16,7 +16,12 @@ describe('core: errors named AbortError without a cancellation', () => {
       },
     });
     try {
-      const client = new GatewayClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k-0123456789', dispatcher, maxRetries: 0 });
+      const client = new GatewayClient({
+        baseUrl: 'http://127.0.0.1:9',
+        apiKey: 'k-0123456789',
+        dispatcher,
+        maxRetries: 0,
+      });
       const error = await rejectionOf(client.models.list());
       assert.ok(error instanceof ConnectionError, `got ${String(error)}`);
       assert.notEqual((error as Error).name, 'AbortError');

@@ -10,10 +10,28 @@ import { StreamError, UnexpectedContentError } from '../../../src/core/errors';
 import { contentSnippet } from '../../../src/core/answers/unexpectedContent';
 import { chunked, collect, encoder, everySplit } from './testUtil';
 
-const SSE = 'data: {"choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}\n\ndata: {"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"lo"}]},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
-const WHOLE = JSON.stringify({ id: 'c1', choices: [{ index: 0, message: { role: 'assistant', content: 'Hello', tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 3, completion_tokens: 2 } });
+const SSE =
+  'data: {"choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}\n\ndata: {"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"lo"}]},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+const WHOLE = JSON.stringify({
+  id: 'c1',
+  choices: [
+    {
+      index: 0,
+      message: {
+        role: 'assistant',
+        content: 'Hello',
+        tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
+      },
+      finish_reason: 'tool_calls',
+    },
+  ],
+  usage: { prompt_tokens: 3, completion_tokens: 2 },
+});
 
-async function chatText(text: string, contentType: string): Promise<{ snapshot: ReturnType<ChatStreamAccumulator['snapshot']>; error?: unknown }[]> {
+async function chatText(
+  text: string,
+  contentType: string,
+): Promise<{ snapshot: ReturnType<ChatStreamAccumulator['snapshot']>; error?: unknown }[]> {
   const results = [];
   for (const split of everySplit(encoder.encode(text))) {
     const accumulator = new ChatStreamAccumulator();
@@ -26,7 +44,12 @@ async function chatText(text: string, contentType: string): Promise<{ snapshot: 
 
 describe('answers to a streaming request, read for what they are', () => {
   it('an event stream under text/plain, no content type, or with leading blank lines and a BOM is still a stream', async () => {
-    for (const [body, type] of [[SSE, 'text/plain'], [SSE, ''], [`\ufeff\n\n: keep-alive\n\n${SSE}`, 'application/octet-stream'], [SSE, 'application/json']] as const) {
+    for (const [body, type] of [
+      [SSE, 'text/plain'],
+      [SSE, ''],
+      [`\ufeff\n\n: keep-alive\n\n${SSE}`, 'application/octet-stream'],
+      [SSE, 'application/json'],
+    ] as const) {
       for (const { snapshot, error } of await chatText(body, type)) {
         assert.equal(error, undefined, `${type}: ${String(error)}`);
         assert.equal(snapshot.content, 'Hello');
@@ -59,7 +82,10 @@ describe('answers to a streaming request, read for what they are', () => {
   });
 
   it('a 200 JSON error body is the server error, a cut one an interruption', async () => {
-    const [failed] = await chatText('{"error":{"message":"model overloaded","type":"server_error"}}', 'application/json');
+    const [failed] = await chatText(
+      '{"error":{"message":"model overloaded","type":"server_error"}}',
+      'application/json',
+    );
     assert.ok(failed?.error instanceof StreamError && !failed.error.interrupted, String(failed?.error));
     assert.match(failed.error.message, /model overloaded/);
     const [cut] = await chatText(WHOLE.slice(0, 40), 'application/json');
@@ -67,14 +93,18 @@ describe('answers to a streaming request, read for what they are', () => {
   });
 
   it('a page or plain text is an UnexpectedContentError naming the type and a clean snippet, however split', async () => {
-    const page = '<!doctype html><html><head><title>\n  Access\u202e denied &amp; logged\u0007 </title></head><body><script>alert(1)</script>blocked</body></html>';
+    const page =
+      '<!doctype html><html><head><title>\n  Access\u202e denied &amp; logged\u0007 </title></head><body><script>alert(1)</script>blocked</body></html>';
     for (const { error } of await chatText(page, 'text/html')) {
       assert.ok(error instanceof UnexpectedContentError, String(error));
       assert.match(error.message, /a web page \(text\/html, "Access denied & logged"\)/);
     }
     const [plain] = await chatText('Service temporarily unavailable, please retry later', 'text/plain; charset=utf-8');
     assert.ok(plain?.error instanceof UnexpectedContentError);
-    assert.match(plain.error.message, /something that is not an API answer \(text\/plain, "Service temporarily unavailable, please retry later"\)/);
+    assert.match(
+      plain.error.message,
+      /something that is not an API answer \(text\/plain, "Service temporarily unavailable, please retry later"\)/,
+    );
     const [empty] = await chatText('', 'text/html');
     assert.match(String((empty?.error as Error).message), /an empty answer \(text\/html\)/);
   });
@@ -94,8 +124,22 @@ describe('answers to a streaming request, read for what they are', () => {
   });
 
   it('messages: a whole message under application/json becomes the events of its stream', async () => {
-    const message = { id: 'm1', type: 'message', role: 'assistant', model: 'x', content: [{ type: 'thinking', thinking: 'hmm', signature: 'sig' }, { type: 'text', text: 'Hi' }, { type: 'redacted_thinking', data: 'opaque' }], stop_reason: 'end_turn', usage: { input_tokens: 4, output_tokens: 7 } };
-    const { items, error } = await collect(parseMessagesStream(chunked([encoder.encode(JSON.stringify(message))]), 'application/json'));
+    const message = {
+      id: 'm1',
+      type: 'message',
+      role: 'assistant',
+      model: 'x',
+      content: [
+        { type: 'thinking', thinking: 'hmm', signature: 'sig' },
+        { type: 'text', text: 'Hi' },
+        { type: 'redacted_thinking', data: 'opaque' },
+      ],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 4, output_tokens: 7 },
+    };
+    const { items, error } = await collect(
+      parseMessagesStream(chunked([encoder.encode(JSON.stringify(message))]), 'application/json'),
+    );
     assert.equal(error, undefined);
     const accumulator = new MessageStreamAccumulator();
     for (const item of items) accumulator.add(item);
@@ -104,13 +148,21 @@ describe('answers to a streaming request, read for what they are', () => {
     assert.deepEqual(snapshot.content, message.content);
     assert.equal(snapshot.stop_reason, 'end_turn');
     assert.equal(snapshot.usage.output_tokens, 7);
-    const anthropicError = await collect(parseMessagesStream(chunked([encoder.encode('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')]), 'application/json'));
+    const anthropicError = await collect(
+      parseMessagesStream(
+        chunked([encoder.encode('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')]),
+        'application/json',
+      ),
+    );
     assert.ok(anthropicError.error instanceof StreamError);
     assert.match(anthropicError.error.message, /Overloaded/);
   });
 
   it('contentSnippet: a title, else the visible text without scripts, cut short', () => {
-    assert.equal(contentSnippet('<html><body><script>var k="x"</script><p>Hello <b>there</b></p></body></html>', true), 'Hello there');
+    assert.equal(
+      contentSnippet('<html><body><script>var k="x"</script><p>Hello <b>there</b></p></body></html>', true),
+      'Hello there',
+    );
     assert.equal(contentSnippet('word '.repeat(100), false).length, 80);
     // A credential in the page never survives as a prefix the later redaction could not recognise.
     const key = 'sk-live/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';

@@ -1,8 +1,20 @@
 // The pure parts of Apply: which file a block names, whole file or partial, the file out of a
 // merge answer, and hunks (split, take one, give one up, carry a proposal over the user's typing).
 import * as assert from 'node:assert/strict';
-import { blockTargetPath, looksLikePath, pathFromFenceInfo, pathFromLineAbove } from '../../../src/core/apply/codeTarget';
-import { applyHunk, computeHunks, lineRangeOffsets, rebaseProposal, revertHunk, splitLines } from '../../../src/core/apply/lineHunks';
+import {
+  blockTargetPath,
+  looksLikePath,
+  pathFromFenceInfo,
+  pathFromLineAbove,
+} from '../../../src/core/apply/codeTarget';
+import {
+  applyHunk,
+  computeHunks,
+  lineRangeOffsets,
+  rebaseProposal,
+  revertHunk,
+  splitLines,
+} from '../../../src/core/apply/lineHunks';
 import { codeFromAnswer, fenceFor, matchFileConventions, mergePrompt } from '../../../src/core/apply/mergeAnswer';
 import { classifyBlock, hasElisionMarkers } from '../../../src/core/apply/wholeFile';
 
@@ -54,7 +66,8 @@ describe('apply: the target path a block names', () => {
 });
 
 describe('apply: whole file or partial', () => {
-  const file = 'import { a } from "./a";\n\nexport function f(): number {\n  return a + 1;\n}\n\nexport function g(): number {\n  return 2;\n}\n';
+  const file =
+    'import { a } from "./a";\n\nexport function f(): number {\n  return a + 1;\n}\n\nexport function g(): number {\n  return 2;\n}\n';
 
   it('a block for a missing or empty file is the whole file', () => {
     assert.equal(classifyBlock('x', undefined), 'whole');
@@ -114,7 +127,7 @@ describe('apply: the file out of a merge answer', () => {
     assert.match(prompt.system, /````/);
   });
 
-  it('matches the file\'s line endings and final newline', () => {
+  it("matches the file's line endings and final newline", () => {
     assert.equal(matchFileConventions('a\nb\n', 'x\r\ny\r\n'), 'a\r\nb\r\n');
     assert.equal(matchFileConventions('a\nb\n', 'x\ny'), 'a\nb');
     assert.equal(matchFileConventions('a\nb', 'x\n'), 'a\nb\n');
@@ -173,7 +186,10 @@ describe('apply: hunks', () => {
 
   it('carries a proposal over typing elsewhere, and refuses typing inside a change', () => {
     const typedElsewhere = current.replace('five\n', 'five (typed)\n');
-    assert.equal(rebaseProposal(current, proposal, typedElsewhere), 'one\nTWO\nthree\nfour\nfive (typed)\nsix\nseven\n');
+    assert.equal(
+      rebaseProposal(current, proposal, typedElsewhere),
+      'one\nTWO\nthree\nfour\nfive (typed)\nsix\nseven\n',
+    );
     const typedInside = current.replace('two\n', 'two!\n');
     assert.equal(rebaseProposal(current, proposal, typedInside), undefined);
     // Typing right next to a change is refused too: either order could be meant.

@@ -9,7 +9,19 @@ import { CATALOG, modelObject } from '../../gateway/catalog';
 
 /** Everything the extension derives from a catalog entry. */
 function derived(model: Model): unknown {
-  return { category: classifyModel(model), features: catalogFeatures(model), pricing: modelPricing(model), context: catalogContextLength(model), output: catalogMaxOutputTokens(model), provider: model.provider, owner: model.owned_by, status: model.provider_info?.status, family: model.family, version: model.version, created: model.created };
+  return {
+    category: classifyModel(model),
+    features: catalogFeatures(model),
+    pricing: modelPricing(model),
+    context: catalogContextLength(model),
+    output: catalogMaxOutputTokens(model),
+    provider: model.provider,
+    owner: model.owned_by,
+    status: model.provider_info?.status,
+    family: model.family,
+    version: model.version,
+    created: model.created,
+  };
 }
 
 describe('catalogEntry: a catalog model as the extension keeps it', () => {
@@ -48,21 +60,70 @@ describe('catalogEntry: a catalog model as the extension keeps it', () => {
       modalities: { input: 'i'.repeat(1_000), output: many },
     }) as unknown as Record<string, unknown>;
     assert.equal((entry.family as string).length, 256);
-    assert.deepEqual((entry.supported_parameters as string[]).slice(0, 2), ['tools', 'word0'], 'a word over 64 characters is dropped');
+    assert.deepEqual(
+      (entry.supported_parameters as string[]).slice(0, 2),
+      ['tools', 'word0'],
+      'a word over 64 characters is dropped',
+    );
     assert.equal((entry.supported_parameters as string[]).length, 64);
     assert.equal(Object.keys(entry.capabilities as object).length, 64);
-    assert.equal(((entry.modalities as { input: string }).input).length, 256);
-    assert.equal(((entry.modalities as { output: string[] }).output).length, 64);
+    assert.equal((entry.modalities as { input: string }).input.length, 256);
+    assert.equal((entry.modalities as { output: string[] }).output.length, 64);
     assert.ok(JSON.stringify(entry).length < 4_000, `kept ${JSON.stringify(entry).length} characters`);
   });
 
-  it('keeps everything the extension reads: the local gateway\'s catalog and the shapes of real catalogs derive the same', () => {
+  it("keeps everything the extension reads: the local gateway's catalog and the shapes of real catalogs derive the same", () => {
     const shapes: Record<string, unknown>[] = [
       ...CATALOG.map(modelObject),
-      { id: 'openrouter/x', object: 'model', architecture: { modality: 'text+image->text', input_modalities: ['text', 'image'], output_modalities: ['text'] }, top_provider: { context_length: 200000, max_completion_tokens: 8192 }, pricing: { prompt: '0.000003', completion: '0.000015' }, supported_parameters: ['tools', 'reasoning'] },
-      { id: 'litellm/y', object: 'model', mode: 'embedding', input_cost_per_token: 1e-7, output_cost_per_token: 0, max_input_tokens: 8191, supports_vision: false, supports_function_calling: true },
-      { id: 'z', object: 'model', modalities: { input: ['audio'], output: ['text'] }, capabilities: ['transcription'], endpoints: ['/audio/transcriptions'], family: 'zz', version: '2025-01-01', context_window: '32000', max_output_tokens: 1024, supports_reasoning: true, reasoning: true },
-      { id: 'w', object: 'model', type: 'image', model_type: 'image', task: 'text-to-image', category: 'image', supported_endpoints: ['images'], supports_image_input: true, supports_tools: false, supports_tool_choice: false, max_completion_tokens: 4096, pricing: { input: 3, output: 15, unit: 'per_1m_tokens' } },
+      {
+        id: 'openrouter/x',
+        object: 'model',
+        architecture: {
+          modality: 'text+image->text',
+          input_modalities: ['text', 'image'],
+          output_modalities: ['text'],
+        },
+        top_provider: { context_length: 200000, max_completion_tokens: 8192 },
+        pricing: { prompt: '0.000003', completion: '0.000015' },
+        supported_parameters: ['tools', 'reasoning'],
+      },
+      {
+        id: 'litellm/y',
+        object: 'model',
+        mode: 'embedding',
+        input_cost_per_token: 1e-7,
+        output_cost_per_token: 0,
+        max_input_tokens: 8191,
+        supports_vision: false,
+        supports_function_calling: true,
+      },
+      {
+        id: 'z',
+        object: 'model',
+        modalities: { input: ['audio'], output: ['text'] },
+        capabilities: ['transcription'],
+        endpoints: ['/audio/transcriptions'],
+        family: 'zz',
+        version: '2025-01-01',
+        context_window: '32000',
+        max_output_tokens: 1024,
+        supports_reasoning: true,
+        reasoning: true,
+      },
+      {
+        id: 'w',
+        object: 'model',
+        type: 'image',
+        model_type: 'image',
+        task: 'text-to-image',
+        category: 'image',
+        supported_endpoints: ['images'],
+        supports_image_input: true,
+        supports_tools: false,
+        supports_tool_choice: false,
+        max_completion_tokens: 4096,
+        pricing: { input: 3, output: 15, unit: 'per_1m_tokens' },
+      },
     ];
     for (const shape of shapes) {
       const raw = { ...(shape as Model) };

@@ -23,7 +23,16 @@ describe('core: ChatStreamAccumulator with raw chunks (M2)', () => {
   it('reads a choice without index as the one at its position', () => {
     const acc = new ChatStreamAccumulator();
     acc.add(raw({ choices: [{ delta: { content: 'Hi ' } }] }));
-    acc.add(raw({ choices: [{ index: '0', delta: { content: 'there', tool_calls: [{ id: 'c1', function: { name: 'f', arguments: '{}' } }] } }] }));
+    acc.add(
+      raw({
+        choices: [
+          {
+            index: '0',
+            delta: { content: 'there', tool_calls: [{ id: 'c1', function: { name: 'f', arguments: '{}' } }] },
+          },
+        ],
+      }),
+    );
     acc.add(raw({ choices: [{ index: 1, delta: { content: 'choice 1 is not shown' } }] }));
     const snapshot = acc.snapshot();
     assert.equal(snapshot.content, 'Hi there');
@@ -42,7 +51,13 @@ describe('core: ChatStreamAccumulator with raw chunks (M2)', () => {
   it('ignores fields of the wrong type and chunks that are not objects', () => {
     const acc = new ChatStreamAccumulator();
     acc.add(raw(null));
-    acc.add(raw({ choices: [null, 7, { index: 0, delta: { content: 5, reasoning: ['x'], tool_calls: 'no' } }], usage: 'n/a', tools_executed: 'x' }));
+    acc.add(
+      raw({
+        choices: [null, 7, { index: 0, delta: { content: 5, reasoning: ['x'], tool_calls: 'no' } }],
+        usage: 'n/a',
+        tools_executed: 'x',
+      }),
+    );
     acc.add(raw({ choices: [{ index: 0, message: { content: 'from message' } }], tools_executed: ['search', 3] }));
     const snapshot = acc.snapshot();
     assert.equal(snapshot.content, 'from message');

@@ -4,13 +4,27 @@ import { GatewayError, StreamError } from '../../../src/core/errors';
 import { parseChatStream } from '../../../src/core/streams/chatStream';
 import type { ChatCompletionChunk } from '../../../src/core/types/chat';
 import type { ChatStreamSnapshot } from '../../../src/core/streams/chatAccumulator';
-import { chatChunk, chatContentExpected, chatContentStream, chatPartial, chatToolExpected, chatToolStream, withLineEnds } from './fixtures';
+import {
+  chatChunk,
+  chatContentExpected,
+  chatContentStream,
+  chatPartial,
+  chatToolExpected,
+  chatToolStream,
+  withLineEnds,
+} from './fixtures';
 import { chunked, collect, encoder, everySplit } from './testUtil';
 
 interface Run {
   chunks: ChatCompletionChunk[];
   snapshot: ChatStreamSnapshot;
-  error?: { name: string; message: string; interrupted?: boolean; type?: string | undefined; code?: string | undefined };
+  error?: {
+    name: string;
+    message: string;
+    interrupted?: boolean;
+    type?: string | undefined;
+    code?: string | undefined;
+  };
 }
 
 async function run(parts: readonly Uint8Array[]): Promise<Run> {
@@ -24,7 +38,12 @@ async function run(parts: readonly Uint8Array[]): Promise<Run> {
     return { chunks, snapshot: accumulator.snapshot() };
   } catch (error) {
     assert.ok(error instanceof GatewayError, `expected a GatewayError, got ${String(error)}`);
-    const failure: NonNullable<Run['error']> = { name: error.name, message: error.message, type: error.type, code: error.code };
+    const failure: NonNullable<Run['error']> = {
+      name: error.name,
+      message: error.message,
+      type: error.type,
+      code: error.code,
+    };
     if (error instanceof StreamError) failure.interrupted = error.interrupted;
     return { chunks, snapshot: accumulator.snapshot(), error: failure };
   }
@@ -79,7 +98,13 @@ describe('core: chat stream parsing (pure, over bytes)', () => {
 
   it('a stream that closes without [DONE] and without finish_reason is interrupted, with the text kept', async () => {
     const result = await runEverySplit(chatPartial);
-    assert.deepEqual(result.error, { name: 'StreamError', message: result.error?.message, interrupted: true, type: undefined, code: undefined });
+    assert.deepEqual(result.error, {
+      name: 'StreamError',
+      message: result.error?.message,
+      interrupted: true,
+      type: undefined,
+      code: undefined,
+    });
     assert.equal(result.snapshot.content, 'Teil 1 – ünd 2');
   });
 
@@ -93,7 +118,13 @@ describe('core: chat stream parsing (pure, over bytes)', () => {
   it('an error object mid-stream ends it with a StreamError carrying message and type; text before is kept', async () => {
     const text = `${chatPartial}data: {"error":{"message":"upstream failed","type":"server_error","code":"upstream"}}\n\n${`data: ${chatChunk({ content: 'never' })}\n\n`}`;
     const result = await runEverySplit(text);
-    assert.deepEqual(result.error, { name: 'StreamError', message: 'upstream failed', interrupted: false, type: 'server_error', code: 'upstream' });
+    assert.deepEqual(result.error, {
+      name: 'StreamError',
+      message: 'upstream failed',
+      interrupted: false,
+      type: 'server_error',
+      code: 'upstream',
+    });
     assert.equal(result.snapshot.content, 'Teil 1 – ünd 2');
   });
 
@@ -118,7 +149,8 @@ describe('core: chat stream parsing (pure, over bytes)', () => {
   });
 
   it('tolerates chunks without id/object/created, missing choice index and empty data lines', async () => {
-    const text = 'data:\n\ndata: {"choices":[{"delta":{"content":"x"}}]}\n\ndata:{"choices":[{"delta":{},"finish_reason":"length"}]}\n\n';
+    const text =
+      'data:\n\ndata: {"choices":[{"delta":{"content":"x"}}]}\n\ndata:{"choices":[{"delta":{},"finish_reason":"length"}]}\n\n';
     const result = await run([encoder.encode(text)]);
     assert.equal(result.error, undefined);
     assert.equal(result.snapshot.content, 'x');

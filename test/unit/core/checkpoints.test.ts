@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { CheckpointCorruptError, CheckpointStore, sha256 } from '../../../src/core/checkpoints/checkpointStore';
 import { decidePrune, type CheckpointSummary } from '../../../src/core/checkpoints/pruneRules';
 import { describeDrift, restoreDrift, type PlannedRestore } from '../../../src/core/checkpoints/restoreDrift';
-import { fileKey, isSafeRelativePath, parseManifest, type CheckpointManifest } from '../../../src/core/checkpoints/checkpointManifest';
+import {
+  fileKey,
+  isSafeRelativePath,
+  parseManifest,
+  type CheckpointManifest,
+} from '../../../src/core/checkpoints/checkpointManifest';
 import { folderIdentity } from '../../../src/core/workspaceFiles/folderIdentity';
 import { planRestore, type CurrentState, type PlanFile } from '../../../src/core/checkpoints/restorePlan';
 import { WorkspaceFiles } from '../../../src/core/workspaceFiles/workspaceFiles';
@@ -17,13 +22,39 @@ const file = (hash: string, size = 1) => ({ kind: 'file', hash, size }) as const
 const ABSENT = { kind: 'absent' } as const;
 /** The identity of the workspace folder 'ws' of the pure tests. */
 const WS = folderIdentity('/ws', false);
-const manifest = (seq: number, files: CheckpointManifest['files'], turnId = `a-${seq}`): CheckpointManifest => ({ version: 1, conversationId: 'c-1', turnId, seq, createdAt: seq * 1000, files });
+const manifest = (seq: number, files: CheckpointManifest['files'], turnId = `a-${seq}`): CheckpointManifest => ({
+  version: 1,
+  conversationId: 'c-1',
+  turnId,
+  seq,
+  createdAt: seq * 1000,
+  files,
+});
 
 describe('core/checkpoints: manifest validation', () => {
-  const good = { version: 1, conversationId: 'c-1', turnId: 'a-1', seq: 1, createdAt: 5, files: [{ folder: 'ws', folderId: WS, path: 'src/a.ts', before: { kind: 'file', hash: H('x'), size: 1 } }, { folder: 'ws', folderId: WS, path: 'new.ts', before: { kind: 'absent' }, after: { kind: 'file', hash: H('y'), size: 1 } }] };
+  const good = {
+    version: 1,
+    conversationId: 'c-1',
+    turnId: 'a-1',
+    seq: 1,
+    createdAt: 5,
+    files: [
+      { folder: 'ws', folderId: WS, path: 'src/a.ts', before: { kind: 'file', hash: H('x'), size: 1 } },
+      {
+        folder: 'ws',
+        folderId: WS,
+        path: 'new.ts',
+        before: { kind: 'absent' },
+        after: { kind: 'file', hash: H('y'), size: 1 },
+      },
+    ],
+  };
 
   it('accepts a well-formed manifest and keeps exactly its fields', () => {
-    const parsed = parseManifest(JSON.parse(JSON.stringify({ ...good, extra: 'ignored' })), { conversationId: 'c-1', turnId: 'a-1' });
+    const parsed = parseManifest(JSON.parse(JSON.stringify({ ...good, extra: 'ignored' })), {
+      conversationId: 'c-1',
+      turnId: 'a-1',
+    });
     assert.ok(parsed.ok);
     assert.equal(parsed.manifest.files.length, 2);
     assert.deepEqual(parsed.manifest.files[1]?.after, { kind: 'file', hash: H('y'), size: 1 });
@@ -44,21 +75,45 @@ describe('core/checkpoints: manifest validation', () => {
     bad({ ...good, seq: -1 }, /sequence/);
     bad({ ...good, createdAt: 'now' }, /creation time/);
     bad({ ...good, files: 'all' }, /no file list/);
-    bad({ ...good, files: [{ folder: 'ws', folderId: WS, path: '../../etc/passwd', before: { kind: 'absent' } }] }, /unsafe path/);
-    bad({ ...good, files: [{ folder: 'ws', folderId: WS, path: 'a.ts', before: { kind: 'file', hash: 'abc', size: 1 } }] }, /malformed "before"/);
-    bad({ ...good, files: [{ folder: 'ws', folderId: WS, path: 'a.ts', before: { kind: 'absent' }, after: { kind: 'gone' } }] }, /malformed "after"/);
+    bad(
+      { ...good, files: [{ folder: 'ws', folderId: WS, path: '../../etc/passwd', before: { kind: 'absent' } }] },
+      /unsafe path/,
+    );
+    bad(
+      {
+        ...good,
+        files: [{ folder: 'ws', folderId: WS, path: 'a.ts', before: { kind: 'file', hash: 'abc', size: 1 } }],
+      },
+      /malformed "before"/,
+    );
+    bad(
+      {
+        ...good,
+        files: [{ folder: 'ws', folderId: WS, path: 'a.ts', before: { kind: 'absent' }, after: { kind: 'gone' } }],
+      },
+      /malformed "after"/,
+    );
     bad({ ...good, files: [good.files[0], good.files[0]] }, /listed twice/);
     bad({ ...good, files: [{ path: 'a.ts', before: { kind: 'absent' } }] }, /no folder name/);
   });
 
-  it('keeps a file\'s folder identity, and refuses a missing or malformed one', () => {
+  it("keeps a file's folder identity, and refuses a missing or malformed one", () => {
     const A = folderIdentity('/one/app', false);
     const B = folderIdentity('/two/app', false);
     assert.notEqual(A, B, 'two folders named alike are two identities');
-    const twoApps = { ...good, files: [{ folder: 'app', folderId: A, path: 'src/a.ts', before: ABSENT }, { folder: 'app', folderId: B, path: 'src/a.ts', before: ABSENT }] };
+    const twoApps = {
+      ...good,
+      files: [
+        { folder: 'app', folderId: A, path: 'src/a.ts', before: ABSENT },
+        { folder: 'app', folderId: B, path: 'src/a.ts', before: ABSENT },
+      ],
+    };
     const parsed = parseManifest(twoApps);
     assert.ok(parsed.ok, 'the same path in two same-named folders is two files');
-    assert.deepEqual(parsed.manifest.files.map((f) => f.folderId), [A, B]);
+    assert.deepEqual(
+      parsed.manifest.files.map((f) => f.folderId),
+      [A, B],
+    );
     assert.notEqual(fileKey(parsed.manifest.files[0]!), fileKey(parsed.manifest.files[1]!));
     const nameOnly = parseManifest({ ...good, files: [{ folder: 'app', path: 'a.ts', before: ABSENT }] });
     assert.ok(!nameOnly.ok && /no folder identity/.test(nameOnly.problem));
@@ -70,22 +125,36 @@ describe('core/checkpoints: manifest validation', () => {
 
   it('lets only plain folder-relative paths through', () => {
     for (const path of ['a.ts', 'src/deep/a b.ts', '.env', 'a..b/c']) assert.ok(isSafeRelativePath(path), path);
-    for (const path of ['', '/etc/passwd', '../a', 'a/../../b', 'a//b', './a', 'a\\..\\b', 'C:/x', 'c:x', 'a\0b']) assert.ok(!isSafeRelativePath(path), path);
+    for (const path of ['', '/etc/passwd', '../a', 'a/../../b', 'a//b', './a', 'a\\..\\b', 'C:/x', 'c:x', 'a\0b'])
+      assert.ok(!isSafeRelativePath(path), path);
   });
 });
 
 describe('core/checkpoints: restore plan', () => {
-  const states = (map: Record<string, CurrentState | string>) => (f: PlanFile): CurrentState | string => map[f.path] ?? { kind: 'absent' };
+  const states =
+    (map: Record<string, CurrentState | string>) =>
+    (f: PlanFile): CurrentState | string =>
+      map[f.path] ?? { kind: 'absent' };
 
   it('rewrites a changed file, deletes a created one, recreates a deleted one, moves a renamed one back', () => {
-    const plan = planRestore([manifest(1, [
-      { folder: 'ws', folderId: WS, path: 'changed.ts', before: file(H('old')) },
-      { folder: 'ws', folderId: WS, path: 'created.ts', before: ABSENT },
-      { folder: 'ws', folderId: WS, path: 'deleted.ts', before: file(H('gone')) },
-      { folder: 'ws', folderId: WS, path: 'old-name.ts', before: file(H('moved')) },
-      { folder: 'ws', folderId: WS, path: 'new-name.ts', before: ABSENT },
-      { folder: 'ws', folderId: WS, path: 'same.ts', before: file(H('same')) },
-    ])], states({ 'changed.ts': { kind: 'file', hash: H('new') }, 'created.ts': { kind: 'file', hash: H('c') }, 'new-name.ts': { kind: 'file', hash: H('moved') }, 'same.ts': { kind: 'file', hash: H('same') } }));
+    const plan = planRestore(
+      [
+        manifest(1, [
+          { folder: 'ws', folderId: WS, path: 'changed.ts', before: file(H('old')) },
+          { folder: 'ws', folderId: WS, path: 'created.ts', before: ABSENT },
+          { folder: 'ws', folderId: WS, path: 'deleted.ts', before: file(H('gone')) },
+          { folder: 'ws', folderId: WS, path: 'old-name.ts', before: file(H('moved')) },
+          { folder: 'ws', folderId: WS, path: 'new-name.ts', before: ABSENT },
+          { folder: 'ws', folderId: WS, path: 'same.ts', before: file(H('same')) },
+        ]),
+      ],
+      states({
+        'changed.ts': { kind: 'file', hash: H('new') },
+        'created.ts': { kind: 'file', hash: H('c') },
+        'new-name.ts': { kind: 'file', hash: H('moved') },
+        'same.ts': { kind: 'file', hash: H('same') },
+      }),
+    );
     const byPath = Object.fromEntries(plan.items.map((i) => [i.path, i]));
     assert.equal(byPath['changed.ts']?.action, 'rewrite');
     assert.equal(byPath['created.ts']?.action, 'delete');
@@ -98,47 +167,95 @@ describe('core/checkpoints: restore plan', () => {
   });
 
   it('a renamed file that was also edited is recreated and its new name deleted', () => {
-    const plan = planRestore([manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('a')) }, { folder: 'ws', folderId: WS, path: 'b.ts', before: ABSENT }])], states({ 'b.ts': { kind: 'file', hash: H('a edited') } }));
-    assert.deepEqual(plan.items.map((i) => [i.path, i.action]), [['a.ts', 'recreate'], ['b.ts', 'delete']]);
+    const plan = planRestore(
+      [
+        manifest(1, [
+          { folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('a')) },
+          { folder: 'ws', folderId: WS, path: 'b.ts', before: ABSENT },
+        ]),
+      ],
+      states({ 'b.ts': { kind: 'file', hash: H('a edited') } }),
+    );
+    assert.deepEqual(
+      plan.items.map((i) => [i.path, i.action]),
+      [
+        ['a.ts', 'recreate'],
+        ['b.ts', 'delete'],
+      ],
+    );
   });
 
   it('to a point in time: the earliest pre-image among this and later checkpoints wins, whatever their order', () => {
-    const later = manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v2')) }, { folder: 'ws', folderId: WS, path: 'b.ts', before: file(H('b1')) }]);
+    const later = manifest(2, [
+      { folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v2')) },
+      { folder: 'ws', folderId: WS, path: 'b.ts', before: file(H('b1')) },
+    ]);
     const first = manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')) }]);
-    const plan = planRestore([later, first], states({ 'a.ts': { kind: 'file', hash: H('v3') }, 'b.ts': { kind: 'file', hash: H('b2') } }));
+    const plan = planRestore(
+      [later, first],
+      states({ 'a.ts': { kind: 'file', hash: H('v3') }, 'b.ts': { kind: 'file', hash: H('b2') } }),
+    );
     assert.equal(plan.checkpoints, 2);
-    assert.deepEqual(plan.items.map((i) => [i.path, i.before.kind === 'file' ? i.before.hash : 'absent']), [['a.ts', H('v1')], ['b.ts', H('b1')]]);
+    assert.deepEqual(
+      plan.items.map((i) => [i.path, i.before.kind === 'file' ? i.before.hash : 'absent']),
+      [
+        ['a.ts', H('v1')],
+        ['b.ts', H('b1')],
+      ],
+    );
   });
 
   it('flags a file changed since the reply (known after-state differs) and skips paths that no longer resolve', () => {
-    const plan = planRestore([manifest(1, [
-      { folder: 'ws', folderId: WS, path: 'edited-later.ts', before: file(H('a')), after: file(H('b')) },
-      { folder: 'ws', folderId: WS, path: 'as-left.ts', before: file(H('a')), after: file(H('b')) },
-      { folder: 'ws', folderId: WS, path: 'unknown-after.ts', before: file(H('a')) },
-      { folder: 'ws', folderId: WS, path: 'escaped.ts', before: file(H('a')) },
-    ])], states({ 'edited-later.ts': { kind: 'file', hash: H('c') }, 'as-left.ts': { kind: 'file', hash: H('b') }, 'unknown-after.ts': { kind: 'file', hash: H('z') }, 'escaped.ts': 'it leads outside the workspace folder (through a link)' }));
+    const plan = planRestore(
+      [
+        manifest(1, [
+          { folder: 'ws', folderId: WS, path: 'edited-later.ts', before: file(H('a')), after: file(H('b')) },
+          { folder: 'ws', folderId: WS, path: 'as-left.ts', before: file(H('a')), after: file(H('b')) },
+          { folder: 'ws', folderId: WS, path: 'unknown-after.ts', before: file(H('a')) },
+          { folder: 'ws', folderId: WS, path: 'escaped.ts', before: file(H('a')) },
+        ]),
+      ],
+      states({
+        'edited-later.ts': { kind: 'file', hash: H('c') },
+        'as-left.ts': { kind: 'file', hash: H('b') },
+        'unknown-after.ts': { kind: 'file', hash: H('z') },
+        'escaped.ts': 'it leads outside the workspace folder (through a link)',
+      }),
+    );
     const byPath = Object.fromEntries(plan.items.map((i) => [i.path, i]));
     assert.equal(byPath['edited-later.ts']?.changedSince, true);
     assert.equal(byPath['as-left.ts']?.changedSince, false);
     assert.equal(byPath['unknown-after.ts']?.changedSince, false);
-    assert.deepEqual(plan.skipped, [{ folder: 'ws', folderId: WS, path: 'escaped.ts', reason: 'it leads outside the workspace folder (through a link)' }]);
+    assert.deepEqual(plan.skipped, [
+      {
+        folder: 'ws',
+        folderId: WS,
+        path: 'escaped.ts',
+        reason: 'it leads outside the workspace folder (through a link)',
+      },
+    ]);
   });
 });
 
 describe('core/checkpoints: "changed since the reply"', () => {
-  const now = (hash: string): (f: PlanFile) => CurrentState => () => ({ kind: 'file', hash });
+  const now =
+    (hash: string): ((f: PlanFile) => CurrentState) =>
+    () => ({ kind: 'file', hash });
   const one = (plan: ReturnType<typeof planRestore>) => plan.items[0];
 
   it('flags an edit made between two undone replies, though the last reply left the file as it is now', () => {
     // Reply 1 wrote v2; the user edited it to "mine"; reply 2 found "mine" and wrote v3; it is v3 now.
-    const plan = planRestore([
-      manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
-      manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('mine')), after: file(H('v3')) }]),
-    ], now(H('v3')));
-    assert.equal(one(plan)?.changedSince, true, 'restoring to reply 1 loses the user\'s edit between the replies');
+    const plan = planRestore(
+      [
+        manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
+        manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('mine')), after: file(H('v3')) }]),
+      ],
+      now(H('v3')),
+    );
+    assert.equal(one(plan)?.changedSince, true, "restoring to reply 1 loses the user's edit between the replies");
   });
 
-  it('does not flag the replies\' own chain, and flags an edit after the last one', () => {
+  it("does not flag the replies' own chain, and flags an edit after the last one", () => {
     const chain = [
       manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
       manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v2')), after: file(H('v3')) }]),
@@ -147,39 +264,76 @@ describe('core/checkpoints: "changed since the reply"', () => {
     assert.equal(one(planRestore(chain, now(H('edited after'))))?.changedSince, true);
   });
 
-  it('when the last reply\'s writer did not tell its after-state, an earlier gap is still judged, the last one is not', () => {
+  it("when the last reply's writer did not tell its after-state, an earlier gap is still judged, the last one is not", () => {
     const unknownLast = [
       manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
       manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v2')) }]),
     ];
-    assert.equal(one(planRestore(unknownLast, now(H('anything'))))?.changedSince, false, 'nothing known to compare with');
-    const editedBetween = [unknownLast[0]!, manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('mine')) }])];
+    assert.equal(
+      one(planRestore(unknownLast, now(H('anything'))))?.changedSince,
+      false,
+      'nothing known to compare with',
+    );
+    const editedBetween = [
+      unknownLast[0]!,
+      manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('mine')) }]),
+    ];
     assert.equal(one(planRestore(editedBetween, now(H('anything'))))?.changedSince, true);
     // A later reply's checkpoint without the file does not hide an edit after the reply that touched it.
-    const skipping = [manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]), manifest(2, [{ folder: 'ws', folderId: WS, path: 'b.ts', before: ABSENT, after: file(H('b')) }])];
-    assert.equal(planRestore(skipping, (f) => (f.path === 'a.ts' ? { kind: 'file', hash: H('mine') } : { kind: 'file', hash: H('b') })).items.find((i) => i.path === 'a.ts')?.changedSince, true);
+    const skipping = [
+      manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
+      manifest(2, [{ folder: 'ws', folderId: WS, path: 'b.ts', before: ABSENT, after: file(H('b')) }]),
+    ];
+    assert.equal(
+      planRestore(skipping, (f) =>
+        f.path === 'a.ts' ? { kind: 'file', hash: H('mine') } : { kind: 'file', hash: H('b') },
+      ).items.find((i) => i.path === 'a.ts')?.changedSince,
+      true,
+    );
   });
 
   it('a file the user deleted between replies, and one the next reply recreated, are flagged', () => {
-    const plan = planRestore([
-      manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
-      manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: ABSENT, after: file(H('v3')) }]),
-    ], now(H('v3')));
+    const plan = planRestore(
+      [
+        manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
+        manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: ABSENT, after: file(H('v3')) }]),
+      ],
+      now(H('v3')),
+    );
     assert.equal(one(plan)?.changedSince, true);
   });
 
-  it('two same-named folders\' files are planned apart', () => {
+  it("two same-named folders' files are planned apart", () => {
     const A = folderIdentity('/one/app', false);
     const B = folderIdentity('/two/app', false);
-    const plan = planRestore([manifest(1, [{ folder: 'app', folderId: A, path: 'a.ts', before: file(H('one')) }, { folder: 'app', folderId: B, path: 'a.ts', before: file(H('two')) }])], () => ({ kind: 'file', hash: H('x') }));
-    assert.deepEqual(plan.items.map((i) => [i.folderId, i.before.kind === 'file' ? i.before.hash : '']), [[A, H('one')], [B, H('two')]]);
+    const plan = planRestore(
+      [
+        manifest(1, [
+          { folder: 'app', folderId: A, path: 'a.ts', before: file(H('one')) },
+          { folder: 'app', folderId: B, path: 'a.ts', before: file(H('two')) },
+        ]),
+      ],
+      () => ({ kind: 'file', hash: H('x') }),
+    );
+    assert.deepEqual(
+      plan.items.map((i) => [i.folderId, i.before.kind === 'file' ? i.before.hash : '']),
+      [
+        [A, H('one')],
+        [B, H('two')],
+      ],
+    );
   });
 });
 
 describe('core/checkpoints: what changed while the preview was open', () => {
   const A = folderIdentity('/one/app', false);
   const planned = (states: Record<string, CurrentState | string>, checkpoints = 1): PlannedRestore => {
-    const files = Object.keys(states).map((path) => ({ folder: 'app', folderId: A, path, before: file(H(`${path} before`)) }));
+    const files = Object.keys(states).map((path) => ({
+      folder: 'app',
+      folderId: A,
+      path,
+      before: file(H(`${path} before`)),
+    }));
     const current = new Map(files.map((f) => [fileKey(f), states[f.path]!]));
     const manifests = [manifest(1, files), ...Array.from({ length: checkpoints - 1 }, (_, i) => manifest(i + 2, []))];
     return { plan: planRestore(manifests, (f) => current.get(fileKey(f)) ?? 'not found'), current };
@@ -187,46 +341,108 @@ describe('core/checkpoints: what changed while the preview was open', () => {
   const F = (c: string): CurrentState => ({ kind: 'file', hash: H(c) });
 
   it('nothing changed: no drift (the restore is applied as shown)', () => {
-    const shown = planned({ 'a.ts': F('now'), 'b.ts': { kind: 'absent' }, 'c.ts': 'it leads outside the workspace folder' });
-    assert.equal(restoreDrift(shown, planned({ 'a.ts': F('now'), 'b.ts': { kind: 'absent' }, 'c.ts': 'it leads outside the workspace folder' })), undefined);
+    const shown = planned({
+      'a.ts': F('now'),
+      'b.ts': { kind: 'absent' },
+      'c.ts': 'it leads outside the workspace folder',
+    });
+    assert.equal(
+      restoreDrift(
+        shown,
+        planned({ 'a.ts': F('now'), 'b.ts': { kind: 'absent' }, 'c.ts': 'it leads outside the workspace folder' }),
+      ),
+      undefined,
+    );
   });
 
   it('names each file edited, created, deleted or no longer readable, and a change in the checkpoints to undo', () => {
     const shown = planned({ 'a.ts': F('now'), 'b.ts': { kind: 'absent' }, 'c.ts': F('c'), 'd.ts': F('d') });
-    const drift = restoreDrift(shown, planned({ 'a.ts': F('typed meanwhile'), 'b.ts': F('made'), 'c.ts': { kind: 'absent' }, 'd.ts': 'locked' }, 2));
-    assert.deepEqual(drift?.files.map((n) => [n.path, n.kind]), [['a.ts', 'edited'], ['b.ts', 'created'], ['c.ts', 'deleted'], ['d.ts', 'unreadable']]);
+    const drift = restoreDrift(
+      shown,
+      planned({ 'a.ts': F('typed meanwhile'), 'b.ts': F('made'), 'c.ts': { kind: 'absent' }, 'd.ts': 'locked' }, 2),
+    );
+    assert.deepEqual(
+      drift?.files.map((n) => [n.path, n.kind]),
+      [
+        ['a.ts', 'edited'],
+        ['b.ts', 'created'],
+        ['c.ts', 'deleted'],
+        ['d.ts', 'unreadable'],
+      ],
+    );
     assert.deepEqual(drift?.checkpoints, { shown: 1, now: 2 });
-    assert.match(describeDrift(drift), /^a\.ts \(edited\), b\.ts \(created\), c\.ts \(deleted\), d\.ts \(no longer readable\), a newer reply/);
+    assert.match(
+      describeDrift(drift),
+      /^a\.ts \(edited\), b\.ts \(created\), c\.ts \(deleted\), d\.ts \(no longer readable\), a newer reply/,
+    );
   });
 
   it('a file that joined the restore (a reply recorded it meanwhile) is named', () => {
     const drift = restoreDrift(planned({ 'a.ts': F('now') }), planned({ 'a.ts': F('now'), 'new.ts': F('new') }));
-    assert.deepEqual(drift?.files.map((n) => [n.path, n.kind]), [['new.ts', 'newlyPlanned']]);
+    assert.deepEqual(
+      drift?.files.map((n) => [n.path, n.kind]),
+      [['new.ts', 'newlyPlanned']],
+    );
   });
 });
 
 describe('core/checkpoints: pruning rules', () => {
-  const summary = (conversationId: string, turnId: string, createdAt: number, blobs: Array<[string, number]>): CheckpointSummary => ({ conversationId, turnId, createdAt, manifestBytes: 100, blobs: new Map(blobs) });
+  const summary = (
+    conversationId: string,
+    turnId: string,
+    createdAt: number,
+    blobs: Array<[string, number]>,
+  ): CheckpointSummary => ({ conversationId, turnId, createdAt, manifestBytes: 100, blobs: new Map(blobs) });
 
   it('drops checkpoints of deleted conversations, but not young ones (a new conversation may not be saved yet)', () => {
-    const decision = decidePrune({ checkpoints: [summary('gone', 'a', 0, [['h1', 1000]]), summary('gone', 'b', 9_500, [['h2', 10]]), summary('live', 'c', 0, [])], liveConversations: new Set(['live']), maxBytes: 1e9, now: 10_000, graceMs: 1000 });
-    assert.deepEqual(decision.remove.map((r) => [r.checkpoint.turnId, r.reason]), [['a', 'deletedConversation']]);
+    const decision = decidePrune({
+      checkpoints: [
+        summary('gone', 'a', 0, [['h1', 1000]]),
+        summary('gone', 'b', 9_500, [['h2', 10]]),
+        summary('live', 'c', 0, []),
+      ],
+      liveConversations: new Set(['live']),
+      maxBytes: 1e9,
+      now: 10_000,
+      graceMs: 1000,
+    });
+    assert.deepEqual(
+      decision.remove.map((r) => [r.checkpoint.turnId, r.reason]),
+      [['a', 'deletedConversation']],
+    );
     assert.equal(decision.bytesBefore, 1000 + 10 + 300);
     assert.equal(decision.bytesAfter, 10 + 200);
   });
 
   it('keeps the storage under the budget, oldest first, counting a shared blob once and freeing it with its last user', () => {
-    const checkpoints = [summary('c', 'new', 30, [['shared', 1000]]), summary('c', 'old', 10, [['shared', 1000], ['big', 5000]]), summary('c', 'mid', 20, [['mid', 2000]])];
+    const checkpoints = [
+      summary('c', 'new', 30, [['shared', 1000]]),
+      summary('c', 'old', 10, [
+        ['shared', 1000],
+        ['big', 5000],
+      ]),
+      summary('c', 'mid', 20, [['mid', 2000]]),
+    ];
     const decision = decidePrune({ checkpoints, maxBytes: 3500, now: 100, graceMs: 0 });
     assert.equal(decision.bytesBefore, 1000 + 5000 + 2000 + 300);
-    assert.deepEqual(decision.remove.map((r) => [r.checkpoint.turnId, r.reason]), [['old', 'budget']]);
+    assert.deepEqual(
+      decision.remove.map((r) => [r.checkpoint.turnId, r.reason]),
+      [['old', 'budget']],
+    );
     assert.equal(decision.bytesAfter, 1000 + 2000 + 200, 'the shared blob stays: "new" still uses it');
     const tighter = decidePrune({ checkpoints, maxBytes: 1000, now: 100, graceMs: 0, keep: (c) => c.turnId === 'new' });
-    assert.deepEqual(tighter.remove.map((r) => r.checkpoint.turnId), ['old', 'mid'], 'the kept one stays even over budget');
+    assert.deepEqual(
+      tighter.remove.map((r) => r.checkpoint.turnId),
+      ['old', 'mid'],
+      'the kept one stays even over budget',
+    );
   });
 
   it('drops nothing for unknown conversations when the list of live ones is not known', () => {
-    assert.equal(decidePrune({ checkpoints: [summary('x', 'a', 0, [])], maxBytes: 1e9, now: 1e12, graceMs: 0 }).remove.length, 0);
+    assert.equal(
+      decidePrune({ checkpoints: [summary('x', 'a', 0, [])], maxBytes: 1e9, now: 1e12, graceMs: 0 }).remove.length,
+      0,
+    );
   });
 });
 
@@ -235,8 +451,19 @@ describe('core/checkpoints: the store on disk', () => {
   let store: CheckpointStore;
   const reply = { conversationId: 'c-1', turnId: 'a-1' };
   const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
-  const source = (path: string, content: Uint8Array | 'absent', reads?: string[]) => ({ folder: 'ws', folderId: WS, path, read: async () => { reads?.push(path); return content; } });
-  const blobCount = (): number => readdirSync(join(root, 'blobs'), { withFileTypes: true }).filter((d) => d.isDirectory()).reduce((n, d) => n + readdirSync(join(root, 'blobs', d.name)).length, 0);
+  const source = (path: string, content: Uint8Array | 'absent', reads?: string[]) => ({
+    folder: 'ws',
+    folderId: WS,
+    path,
+    read: async () => {
+      reads?.push(path);
+      return content;
+    },
+  });
+  const blobCount = (): number =>
+    readdirSync(join(root, 'blobs'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .reduce((n, d) => n + readdirSync(join(root, 'blobs', d.name)).length, 0);
 
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'ui-checkpoints-'));
@@ -253,7 +480,14 @@ describe('core/checkpoints: the store on disk', () => {
     assert.deepEqual(reads, ['a.ts', 'new.ts', 'b.ts'], 'a.ts was not read a second time');
     const loaded = await new CheckpointStore(root).load(reply);
     assert.ok(loaded?.ok);
-    assert.deepEqual(loaded.manifest.files.map((f) => [f.path, f.before.kind === 'file' ? f.before.hash : 'absent']), [['a.ts', H('v1')], ['new.ts', 'absent'], ['b.ts', H('b')]]);
+    assert.deepEqual(
+      loaded.manifest.files.map((f) => [f.path, f.before.kind === 'file' ? f.before.hash : 'absent']),
+      [
+        ['a.ts', H('v1')],
+        ['new.ts', 'absent'],
+        ['b.ts', H('b')],
+      ],
+    );
     assert.deepEqual(await store.readBlob(H('v1')), bytes('v1'));
   });
 
@@ -265,7 +499,10 @@ describe('core/checkpoints: the store on disk', () => {
     assert.ok(two.bytesWritten < 1000, `the same content is not written twice (${two.bytesWritten})`);
     assert.equal(blobCount(), 1);
     const list = await store.listConversation('c-1');
-    assert.deepEqual(list.map((c) => (c.parse.ok ? [c.turnId, c.parse.manifest.seq] : [])).sort(), [['a-1', 1], ['a-2', 2]]);
+    assert.deepEqual(list.map((c) => (c.parse.ok ? [c.turnId, c.parse.manifest.seq] : [])).sort(), [
+      ['a-1', 1],
+      ['a-2', 2],
+    ]);
   });
 
   it('a damaged manifest is told, never overwritten; altered or missing content is told', async () => {
@@ -286,24 +523,48 @@ describe('core/checkpoints: the store on disk', () => {
   it('keeps the same path of two same-named folders apart, by folder identity', async () => {
     const A = folderIdentity('/one/app', false);
     const B = folderIdentity('/two/app', false);
-    const result = await store.record(reply, [{ folder: 'app', folderId: A, path: 'a.ts', read: async () => bytes('one') }, { folder: 'app', folderId: B, path: 'a.ts', read: async () => bytes('two') }]);
+    const result = await store.record(reply, [
+      { folder: 'app', folderId: A, path: 'a.ts', read: async () => bytes('one') },
+      { folder: 'app', folderId: B, path: 'a.ts', read: async () => bytes('two') },
+    ]);
     assert.equal(result.added, 2, 'the second is not taken for the first');
     await store.recordAfter(reply, [{ folder: 'app', folderId: B, path: 'a.ts', after: file(H('two after')) }]);
     const loaded = await new CheckpointStore(root).load(reply);
     assert.ok(loaded?.ok);
-    assert.deepEqual(loaded.manifest.files.map((f) => [f.folderId, f.before.kind === 'file' ? f.before.hash : '', f.after?.kind === 'file' ? f.after.hash : undefined]), [[A, H('one'), undefined], [B, H('two'), H('two after')]]);
+    assert.deepEqual(
+      loaded.manifest.files.map((f) => [
+        f.folderId,
+        f.before.kind === 'file' ? f.before.hash : '',
+        f.after?.kind === 'file' ? f.after.hash : undefined,
+      ]),
+      [
+        [A, H('one'), undefined],
+        [B, H('two'), H('two after')],
+      ],
+    );
   });
 
   it('refuses reply ids that are not plain names (they become folder names)', async () => {
-    await assert.rejects(store.record({ conversationId: '../x', turnId: 'a' }, [source('a.ts', bytes('v'))]), /Malformed/);
+    await assert.rejects(
+      store.record({ conversationId: '../x', turnId: 'a' }, [source('a.ts', bytes('v'))]),
+      /Malformed/,
+    );
     assert.equal(await store.load({ conversationId: 'c', turnId: '..' }), undefined);
   });
 
-  it('prune removes deleted conversations\' checkpoints and content no checkpoint names, and keeps the rest', async () => {
+  it("prune removes deleted conversations' checkpoints and content no checkpoint names, and keeps the rest", async () => {
     await store.record({ conversationId: 'c-gone', turnId: 'a-1' }, [source('gone.ts', bytes('gone'))]);
     await store.record({ conversationId: 'c-live', turnId: 'a-1' }, [source('live.ts', bytes('live'))]);
-    const report = await store.prune({ liveConversations: new Set(['c-live']), maxBytes: 1e9, graceMs: 0, now: Date.now() + 1000 });
-    assert.deepEqual(report.remove.map((r) => r.checkpoint.conversationId), ['c-gone']);
+    const report = await store.prune({
+      liveConversations: new Set(['c-live']),
+      maxBytes: 1e9,
+      graceMs: 0,
+      now: Date.now() + 1000,
+    });
+    assert.deepEqual(
+      report.remove.map((r) => r.checkpoint.conversationId),
+      ['c-gone'],
+    );
     assert.equal(report.blobsSwept, 1);
     assert.equal(await store.load({ conversationId: 'c-gone', turnId: 'a-1' }), undefined);
     assert.deepEqual(await store.readBlob(H('live')), bytes('live'));
@@ -317,9 +578,17 @@ describe('core/checkpoints: the store on disk', () => {
     writeFileSync(manifestPath, JSON.stringify({ ...m, createdAt: m.createdAt - 60_000 }));
     await store.record({ conversationId: 'c-1', turnId: 'a-new' }, [source('b.bin', new Uint8Array(3000).fill(2))]);
     const report = await new CheckpointStore(root).prune({ maxBytes: 4000, graceMs: 60_000 });
-    assert.deepEqual(report.remove.map((r) => [r.checkpoint.turnId, r.reason]), [['a-old', 'budget']]);
+    assert.deepEqual(
+      report.remove.map((r) => [r.checkpoint.turnId, r.reason]),
+      [['a-old', 'budget']],
+    );
     assert.equal(report.blobsSwept, 0, 'the freed blob is younger than the grace period');
-    const blob = join(root, 'blobs', sha256(new Uint8Array(3000).fill(1)).slice(0, 2), sha256(new Uint8Array(3000).fill(1)));
+    const blob = join(
+      root,
+      'blobs',
+      sha256(new Uint8Array(3000).fill(1)).slice(0, 2),
+      sha256(new Uint8Array(3000).fill(1)),
+    );
     utimesSync(blob, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
     assert.equal((await store.prune({ maxBytes: 4000, graceMs: 60_000 })).blobsSwept, 1);
   });
@@ -333,7 +602,9 @@ describe('core/workspaceFiles: placing paths that may not exist yet', () => {
     mkdirSync(join(base, 'ws', 'src'), { recursive: true });
     mkdirSync(join(base, 'outside'));
     symlinkSync(join(base, 'outside'), join(base, 'ws', 'escape'));
-    files = await WorkspaceFiles.open({ folders: [{ name: 'ws', path: join(base, 'ws'), excludes: { 'files.exclude': [], 'search.exclude': [] } }] });
+    files = await WorkspaceFiles.open({
+      folders: [{ name: 'ws', path: join(base, 'ws'), excludes: { 'files.exclude': [], 'search.exclude': [] } }],
+    });
   });
   after(() => rmSync(base, { recursive: true, force: true }));
 
@@ -355,7 +626,11 @@ describe('core/workspaceFiles: placing paths that may not exist yet', () => {
 
   it('two open folders with the same name: each file is placed and resolved back in its own folder', async () => {
     for (const parent of ['one', 'two']) mkdirSync(join(base, parent, 'app', 'src'), { recursive: true });
-    const config = (parent: string) => ({ name: 'app', path: join(base, parent, 'app'), excludes: { 'files.exclude': [], 'search.exclude': [] } });
+    const config = (parent: string) => ({
+      name: 'app',
+      path: join(base, parent, 'app'),
+      excludes: { 'files.exclude': [], 'search.exclude': [] },
+    });
     const twoApps = await WorkspaceFiles.open({ folders: [config('one'), config('two')] });
     const first = await twoApps.place(join(base, 'one', 'app', 'src', 'a.ts'));
     const second = await twoApps.place(join(base, 'two', 'app', 'src', 'a.ts'));

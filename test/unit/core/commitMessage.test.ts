@@ -7,7 +7,13 @@ import { commitPrompt, subjectStyle } from '../../../src/core/commitMessage/comm
 import { fileLine, isBinaryDiff, untrackedDiff, type ChangedFile } from '../../../src/core/commitMessage/changedFiles';
 import { HIDDEN_CHARACTER } from '../../../src/core/commitMessage/hiddenCharacters';
 import { HIDDEN } from '../../../src/shared/visibleControls';
-import { COMMIT_INPUT_TOKEN_CAP, cutNote, diffCharBudget, fitDiffs, MIN_FILE_DIFF_CHARS } from '../../../src/core/commitMessage/diffBudget';
+import {
+  COMMIT_INPUT_TOKEN_CAP,
+  cutNote,
+  diffCharBudget,
+  fitDiffs,
+  MIN_FILE_DIFF_CHARS,
+} from '../../../src/core/commitMessage/diffBudget';
 
 const NO_CUT = { filesLeftOut: 0, filesShortened: 0, linesLeftOut: 0 };
 
@@ -22,9 +28,22 @@ function changed(path: string, text: string, status = 'M'): ChangedFile {
 
 describe('commit messages: the prompt', () => {
   it('sends the recent subjects newest first with their style spelled out', () => {
-    const subjects = ['feat(api): add retries', 'fix: handle empty body', 'docs: explain the cache', 'feat: stream answers'];
-    const { system, user } = commitPrompt({ files: [changed('a.ts', diffOf('a.ts', 2))], recentSubjects: subjects, scope: 'staged', cut: NO_CUT });
-    assert.match(user, /Recent commit subjects in this repository, newest first:\n- feat\(api\): add retries\n- fix: handle empty body\n- docs: explain the cache\n- feat: stream answers/);
+    const subjects = [
+      'feat(api): add retries',
+      'fix: handle empty body',
+      'docs: explain the cache',
+      'feat: stream answers',
+    ];
+    const { system, user } = commitPrompt({
+      files: [changed('a.ts', diffOf('a.ts', 2))],
+      recentSubjects: subjects,
+      scope: 'staged',
+      cut: NO_CUT,
+    });
+    assert.match(
+      user,
+      /Recent commit subjects in this repository, newest first:\n- feat\(api\): add retries\n- fix: handle empty body\n- docs: explain the cache\n- feat: stream answers/,
+    );
     assert.match(user, /4 of 4 start with a conventional-commit prefix \(`feat:`, `fix:`, `docs:`\); use one/);
     assert.match(user, /start in lower case/);
     assert.match(system, /imperative mood/);
@@ -42,8 +61,16 @@ describe('commit messages: the prompt', () => {
   it('reads a capitalised, unprefixed style and keeps only 15 subjects, on one line each', () => {
     const subjects = Array.from({ length: 20 }, (_, i) => `Update the parser ${i}`);
     subjects[0] = 'Update\nthe\u202eparser';
-    assert.equal(subjectStyle(['Add x', 'Fix y', 'Remove z']), 'none uses a `type:` prefix; do not add one; their median length is 5 characters; they start with a capital letter; they do not end with a period.');
-    const { user } = commitPrompt({ files: [changed('a.ts', 'x')], recentSubjects: subjects, scope: 'staged', cut: NO_CUT });
+    assert.equal(
+      subjectStyle(['Add x', 'Fix y', 'Remove z']),
+      'none uses a `type:` prefix; do not add one; their median length is 5 characters; they start with a capital letter; they do not end with a period.',
+    );
+    const { user } = commitPrompt({
+      files: [changed('a.ts', 'x')],
+      recentSubjects: subjects,
+      scope: 'staged',
+      cut: NO_CUT,
+    });
     assert.equal((user.match(/^- /gm) ?? []).length, 15);
     assert.ok(user.includes('- Update the parser'), 'control and bidi characters become spaces');
     assert.ok(!user.includes('\u202e'));
@@ -63,14 +90,32 @@ describe('commit messages: the prompt', () => {
     assert.match(user, /^M dist\/out\.js \(content not sent: excluded/m);
     assert.match(user, /^R old\.ts -> new\.ts$/m);
     assert.match(user, /5 files:/);
-    assert.equal(fileLine({ path: 'a\nb.ts', status: 'M', content: { kind: 'diff', text: '' } }), 'M a b.ts', 'a newline in a name cannot forge a list line');
+    assert.equal(
+      fileLine({ path: 'a\nb.ts', status: 'M', content: { kind: 'diff', text: '' } }),
+      'M a b.ts',
+      'a newline in a name cannot forge a list line',
+    );
   });
 
-  it('sends the user\'s draft as their intent, bounded', () => {
-    const { user } = commitPrompt({ files: [changed('a.ts', 'x')], recentSubjects: [], scope: 'staged', cut: NO_CUT, draft: `  fixes #12 ${'x'.repeat(5000)}` });
+  it("sends the user's draft as their intent, bounded", () => {
+    const { user } = commitPrompt({
+      files: [changed('a.ts', 'x')],
+      recentSubjects: [],
+      scope: 'staged',
+      cut: NO_CUT,
+      draft: `  fixes #12 ${'x'.repeat(5000)}`,
+    });
     assert.match(user, /The user's draft of the message \(keep its intent and any issue references\):\nfixes #12 x/);
     assert.ok(user.length < 3_000, 'the draft is cut');
-    assert.ok(!commitPrompt({ files: [changed('a.ts', 'x')], recentSubjects: [], scope: 'staged', cut: NO_CUT, draft: '  ' }).user.includes('draft'));
+    assert.ok(
+      !commitPrompt({
+        files: [changed('a.ts', 'x')],
+        recentSubjects: [],
+        scope: 'staged',
+        cut: NO_CUT,
+        draft: '  ',
+      }).user.includes('draft'),
+    );
   });
 
   it('recognises binary diffs', () => {
@@ -94,7 +139,11 @@ describe('commit messages: cutting diffs to a budget', () => {
     const secret: ChangedFile = { path: '.env', status: 'M', content: { kind: 'withheld', reason: 'sensitive' } };
     const budget = 6_000;
     const fitted = fitDiffs([big1, secret, small, big2], budget);
-    assert.deepEqual(fitted.files.map((f) => f.path), ['big1.ts', '.env', 'small.ts', 'big2.ts'], 'every file, in order');
+    assert.deepEqual(
+      fitted.files.map((f) => f.path),
+      ['big1.ts', '.env', 'small.ts', 'big2.ts'],
+      'every file, in order',
+    );
     assert.deepEqual(fitted.files[2], small, 'the small diff is whole');
     const text = (f: ChangedFile | undefined): string => (f?.content.kind === 'diff' ? f.content.text : '');
     const sent = fitted.files.reduce((sum, f) => sum + text(f).length, 0);
@@ -109,7 +158,10 @@ describe('commit messages: cutting diffs to a budget', () => {
     const totalLines = 2004 + 3004;
     const keptLines = text(fitted.files[0]).split('\n').length - 2 + text(fitted.files[3]).split('\n').length - 2;
     assert.equal(fitted.cut.linesLeftOut, totalLines - keptLines);
-    assert.match(cutNote(fitted.cut) as string, new RegExp(`^diff cut: 2 files / ${fitted.cut.linesLeftOut} lines left out`));
+    assert.match(
+      cutNote(fitted.cut) as string,
+      new RegExp(`^diff cut: 2 files / ${fitted.cut.linesLeftOut} lines left out`),
+    );
   });
 
   it('names a file whose share is too small with "diff left out" rather than sending a scrap', () => {
@@ -133,14 +185,26 @@ describe('commit messages: cutting diffs to a budget', () => {
 describe('commit messages: cleaning the answer', () => {
   const cases: Array<[string, string, string]> = [
     ['plain', 'Add retries to the client', 'Add retries to the client'],
-    ['a fence with a preamble', 'Here is a commit message for your changes:\n\n```\nfeat: add retries\n\nRetry 503s twice.\n```\n\nThis message follows the conventional style.', 'feat: add retries\n\nRetry 503s twice.'],
+    [
+      'a fence with a preamble',
+      'Here is a commit message for your changes:\n\n```\nfeat: add retries\n\nRetry 503s twice.\n```\n\nThis message follows the conventional style.',
+      'feat: add retries\n\nRetry 503s twice.',
+    ],
     ['a fence with a language', '```text\nfix: x\n```', 'fix: x'],
     ['a label', 'Commit message: Fix the cache key', 'Fix the cache key'],
     ['a bold label line', '**Commit message:**\n\nFix the cache key', 'Fix the cache key'],
     ['a subject label and quotes', '**Subject:** "Fix the cache key"', 'Fix the cache key'],
-    ['a quoted whole message', '"Fix the cache key\n\nThe key ignored the model."', 'Fix the cache key\n\nThe key ignored the model.'],
+    [
+      'a quoted whole message',
+      '"Fix the cache key\n\nThe key ignored the model."',
+      'Fix the cache key\n\nThe key ignored the model.',
+    ],
     ['a heading', '# Fix the cache key', 'Fix the cache key'],
-    ['a trailing explanation', 'Fix the cache key\n\nThe key ignored the model.\n\nExplanation: I used the imperative mood.', 'Fix the cache key\n\nThe key ignored the model.'],
+    [
+      'a trailing explanation',
+      'Fix the cache key\n\nThe key ignored the model.\n\nExplanation: I used the imperative mood.',
+      'Fix the cache key\n\nThe key ignored the model.',
+    ],
     ['control characters', 'Fix\u0007 the \u202ecache\u0000 key\r\n\r\nBody\tline', 'Fix the cache key\n\nBody  line'],
     ['no blank line after the subject', 'Fix x\nBecause y.', 'Fix x\n\nBecause y.'],
     ['many blank lines', 'Fix x\n\n\n\nBecause y.\n\n\n', 'Fix x\n\nBecause y.'],
@@ -167,7 +231,10 @@ describe('commit messages: cleaning the answer', () => {
   });
 
   it('turns an untracked file into an added-file diff', () => {
-    assert.equal(untrackedDiff('src/new.ts', 'a\nb\n', false), 'diff --git a/src/new.ts b/src/new.ts\nnew file (untracked)\n--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1,2 @@\n+a\n+b\n');
+    assert.equal(
+      untrackedDiff('src/new.ts', 'a\nb\n', false),
+      'diff --git a/src/new.ts b/src/new.ts\nnew file (untracked)\n--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1,2 @@\n+a\n+b\n',
+    );
     assert.match(untrackedDiff('x', 'a', true), /\[\.\.\. the rest of this new file not read\]\n$/);
   });
 });
@@ -178,7 +245,10 @@ describe('commit messages: hidden characters', () => {
   const hidden = '\u{E0001}\u{E0069}\u{E0067}\u{E007F}\u00AD\u061C\uFE0F\u{E0100}\u200B\u202E\u2066\uFEFF\u0007';
 
   it('go from the answer; separators become line ends, look-alike spaces spaces', () => {
-    assert.equal(cleanCommitMessage(`Fix the${hidden} cache key\u2028\u2028Body\u00A0line`), 'Fix the cache key\n\nBody line');
+    assert.equal(
+      cleanCommitMessage(`Fix the${hidden} cache key\u2028\u2028Body\u00A0line`),
+      'Fix the cache key\n\nBody line',
+    );
   });
 
   it('go from file names and subjects in the prompt', () => {
@@ -187,7 +257,7 @@ describe('commit messages: hidden characters', () => {
     assert.ok(![...line].some((char) => HIDDEN.test(char)), JSON.stringify(line));
   });
 
-  it('are the same set as the approval card\'s visible controls, over every code point', () => {
+  it("are the same set as the approval card's visible controls, over every code point", () => {
     const differ: string[] = [];
     for (let code = 0; code <= 0x10ffff && differ.length < 10; code++) {
       const char = String.fromCodePoint(code);

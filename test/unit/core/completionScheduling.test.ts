@@ -1,13 +1,35 @@
 // The pure scheduling of inline completions (src/core/completions): when a keystroke costs a
 // request and when it does not, what a request is stopped for, and how failures pause and resume.
 import * as assert from 'node:assert/strict';
-import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError, TimeoutError } from '../../../src/core/errors';
-import { CompletionBackoff, FIRST_PAUSE_MS, FIRST_SERVER_PAUSE_MS, MAX_PAUSE_MS, pauseReasonOf } from '../../../src/core/completions/completionBackoff';
+import {
+  AuthenticationError,
+  ConnectionError,
+  GatewayError,
+  RateLimitError,
+  StreamError,
+  TimeoutError,
+} from '../../../src/core/errors';
+import {
+  CompletionBackoff,
+  FIRST_PAUSE_MS,
+  FIRST_SERVER_PAUSE_MS,
+  MAX_PAUSE_MS,
+  pauseReasonOf,
+} from '../../../src/core/completions/completionBackoff';
 import { completionBudget, MAX_COMPLETION_INPUT_TOKENS } from '../../../src/core/completions/completionBudget';
 import { CompletionCache, completionCacheKey } from '../../../src/core/completions/completionCache';
 import type { CompletionPrompt } from '../../../src/core/completions/completionInput';
-import { MAX_COMPLETION_RAW_CHARS, runCompletion, type CompletionOutcome, type CompletionSend } from '../../../src/core/completions/completionRun';
-import { CompletionScheduler, type CompletionAsk, type SchedulerClock } from '../../../src/core/completions/completionScheduler';
+import {
+  MAX_COMPLETION_RAW_CHARS,
+  runCompletion,
+  type CompletionOutcome,
+  type CompletionSend,
+} from '../../../src/core/completions/completionRun';
+import {
+  CompletionScheduler,
+  type CompletionAsk,
+  type SchedulerClock,
+} from '../../../src/core/completions/completionScheduler';
 import { completionsEnabledFor } from '../../../src/core/completions/languageEnablement';
 import { shownCompletion, typedThrough } from '../../../src/core/completions/typedThrough';
 import { insertionWithEnding, lfPlace } from '../../../src/core/completions/completionEol';
@@ -38,10 +60,26 @@ class ManualClock implements SchedulerClock {
   }
 }
 
-const LINE_PROMPT: CompletionPrompt = { system: 's', user: 'u', shape: 'line', maxTokens: 64, sentPrefix: 'const a = ', sentSuffix: '' };
+const LINE_PROMPT: CompletionPrompt = {
+  system: 's',
+  user: 'u',
+  shape: 'line',
+  maxTokens: 64,
+  sentPrefix: 'const a = ',
+  sentSuffix: '',
+};
 
 function outcome(insertion: string | undefined, extra: Partial<CompletionOutcome> = {}): CompletionOutcome {
-  return { insertion, rawChars: insertion?.length ?? 0, usage: { promptTokens: 100, completionTokens: 5 }, estimated: false, stoppedEarly: false, bounded: false, aborted: false, ...extra };
+  return {
+    insertion,
+    rawChars: insertion?.length ?? 0,
+    usage: { promptTokens: 100, completionTokens: 5 },
+    estimated: false,
+    stoppedEarly: false,
+    bounded: false,
+    aborted: false,
+    ...extra,
+  };
 }
 
 function ask(prefix: string, suffix = '', document = 'file:///a.ts'): CompletionAsk {
@@ -52,13 +90,17 @@ function ask(prefix: string, suffix = '', document = 'file:///a.ts'): Completion
 function harness(answer: (signal: AbortSignal) => Promise<CompletionOutcome>) {
   const clock = new ManualClock();
   const sent: AbortSignal[] = [];
-  const scheduler = new CompletionScheduler<string>(clock, {
-    prepare: async (a) => a.prefix,
-    send: (_prepared, signal) => {
-      sent.push(signal);
-      return answer(signal);
+  const scheduler = new CompletionScheduler<string>(
+    clock,
+    {
+      prepare: async (a) => a.prefix,
+      send: (_prepared, signal) => {
+        sent.push(signal);
+        return answer(signal);
+      },
     },
-  }, () => 250);
+    () => 250,
+  );
   return { clock, sent, scheduler };
 }
 
@@ -111,7 +153,11 @@ describe('completion scheduling (pure)', () => {
     assert.equal(pauseReasonOf(new ConnectionError('down')), 'offline');
     assert.equal(pauseReasonOf(new Error('500')), undefined);
     assert.equal(pauseReasonOf(new TimeoutError('slow')), 'offline');
-    assert.equal(pauseReasonOf(Object.assign(new Error('x'), { name: 'ConnectionError' })), undefined, 'the class decides, not a name');
+    assert.equal(
+      pauseReasonOf(Object.assign(new Error('x'), { name: 'ConnectionError' })),
+      undefined,
+      'the class decides, not a name',
+    );
   });
 
   it('a server error (5xx) and a stream cut mid-way pause too, with a shorter first pause; a 400 or an error event does not', () => {
@@ -119,7 +165,11 @@ describe('completion scheduling (pure)', () => {
     assert.equal(pauseReasonOf(new GatewayError('down', { status: 500 })), 'serverError');
     assert.equal(pauseReasonOf(new StreamError('cut', { interrupted: true })), 'serverError');
     assert.equal(pauseReasonOf(new StreamError('model error event')), undefined);
-    assert.equal(pauseReasonOf(new StreamError('an event too large', { interrupted: true, code: 'event_too_large' })), undefined, 'cut at the client\'s bound: a hostile answer');
+    assert.equal(
+      pauseReasonOf(new StreamError('an event too large', { interrupted: true, code: 'event_too_large' })),
+      undefined,
+      "cut at the client's bound: a hostile answer",
+    );
     assert.equal(pauseReasonOf(new GatewayError('bad request', { status: 400 })), undefined);
     const now = 0;
     const backoff = new CompletionBackoff(() => now);
@@ -163,13 +213,22 @@ describe('completion scheduling (pure)', () => {
   });
 
   it('runCompletion counts the prompt of a request aborted before any answer as nothing, and of one that answered as estimated', async () => {
-    const waiting: CompletionSend = (_prompt, _onText, signal) => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), { once: true }));
+    const waiting: CompletionSend = (_prompt, _onText, signal) =>
+      new Promise((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), {
+          once: true,
+        }),
+      );
     const outer = new AbortController();
     const pending = runCompletion(LINE_PROMPT, waiting, outer.signal);
     outer.abort();
     const superseded = await pending;
     assert.equal(superseded.aborted, true);
-    assert.deepEqual(superseded.usage, { promptTokens: 0, completionTokens: 0 }, 'superseded before the model answered');
+    assert.deepEqual(
+      superseded.usage,
+      { promptTokens: 0, completionTokens: 0 },
+      'superseded before the model answered',
+    );
     const answering: CompletionSend = async (_prompt, onText, signal) => {
       onText('fo');
       await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
@@ -216,7 +275,12 @@ describe('completion scheduling (pure)', () => {
   });
 
   it('a newer keystroke aborts the request in flight', async () => {
-    const { clock, sent, scheduler } = harness((signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(outcome(undefined, { aborted: true })))));
+    const { clock, sent, scheduler } = harness(
+      (signal) =>
+        new Promise((resolve) =>
+          signal.addEventListener('abort', () => resolve(outcome(undefined, { aborted: true }))),
+        ),
+    );
     const first = scheduler.complete(ask('let b = '));
     clock.release();
     await settle();
@@ -266,14 +330,20 @@ describe('completion scheduling (pure)', () => {
     const pauses: unknown[] = [];
     const clock = new ManualClock();
     let sends = 0;
-    const scheduler = new CompletionScheduler<string>(clock, {
-      prepare: async (a) => a.prefix,
-      send: async () => {
-        sends++;
-        if (fail) throw new AuthenticationError('refused');
-        return outcome('ok');
+    const scheduler = new CompletionScheduler<string>(
+      clock,
+      {
+        prepare: async (a) => a.prefix,
+        send: async () => {
+          sends++;
+          if (fail) throw new AuthenticationError('refused');
+          return outcome('ok');
+        },
       },
-    }, () => 250, undefined, { onPause: (pause) => pauses.push(pause?.reason) });
+      () => 250,
+      undefined,
+      { onPause: (pause) => pauses.push(pause?.reason) },
+    );
     const first = scheduler.complete(ask('a'));
     clock.release();
     assert.equal(await first, undefined);
@@ -294,13 +364,22 @@ describe('completion scheduling (pure)', () => {
     let answer: 'fail' | 'aborted' | 'bounded' = 'fail';
     const pauses: unknown[] = [];
     const clock = new ManualClock();
-    const scheduler = new CompletionScheduler<string>(clock, {
-      prepare: async (a) => a.prefix,
-      send: async () => {
-        if (answer === 'fail') throw new ConnectionError('down');
-        return outcome(answer === 'aborted' ? undefined : 'x', { aborted: answer === 'aborted', bounded: answer === 'bounded' });
+    const scheduler = new CompletionScheduler<string>(
+      clock,
+      {
+        prepare: async (a) => a.prefix,
+        send: async () => {
+          if (answer === 'fail') throw new ConnectionError('down');
+          return outcome(answer === 'aborted' ? undefined : 'x', {
+            aborted: answer === 'aborted',
+            bounded: answer === 'bounded',
+          });
+        },
       },
-    }, () => 250, undefined, { onPause: (pause) => pauses.push(pause?.failures) });
+      () => 250,
+      undefined,
+      { onPause: (pause) => pauses.push(pause?.failures) },
+    );
     const run = async (prefix: string): Promise<string | undefined> => {
       const result = scheduler.complete(ask(prefix));
       clock.release();
@@ -324,20 +403,34 @@ describe('completion scheduling (pure)', () => {
   it('a CRLF document is completed in LF: a re-typed multi-line prefix is stripped, typing through goes past a line break, the insertion is CRLF', async () => {
     const text = 'function f(a) {\r\n  const b = a * 2;\r\n  \r\n}\r\n';
     const cursor = text.indexOf('  \r\n}') + 2;
-    const placeAt = (doc: string, offset: number) => lfPlace('\r\n', offset, doc.slice(0, offset).split('\r\n').length - 1, doc.slice(0, offset), doc.slice(offset));
+    const placeAt = (doc: string, offset: number) =>
+      lfPlace('\r\n', offset, doc.slice(0, offset).split('\r\n').length - 1, doc.slice(0, offset), doc.slice(offset));
     const place = placeAt(text, cursor);
     assert.equal(place.prefix, 'function f(a) {\n  const b = a * 2;\n  ');
     // The model re-types the last two lines before its answer: only what is new remains.
-    assert.equal(insertionFrom('function f(a) {\n  const b = a * 2;\n  const c = b + 1;\n  return c;\n}', promptAt(`${place.prefix}|${place.suffix}`)), 'const c = b + 1;');
+    assert.equal(
+      insertionFrom(
+        'function f(a) {\n  const b = a * 2;\n  const c = b + 1;\n  return c;\n}',
+        promptAt(`${place.prefix}|${place.suffix}`),
+      ),
+      'const c = b + 1;',
+    );
     const { clock, scheduler } = harness(async () => outcome('const c = b + 1;\n  return c;'));
-    const asked = (at: LfPlaceLike): CompletionAsk => ({ document: 'd', ...at, key: completionCacheKey('m', 'd', at.prefix, at.suffix) });
+    const asked = (at: LfPlaceLike): CompletionAsk => ({
+      document: 'd',
+      ...at,
+      key: completionCacheKey('m', 'd', at.prefix, at.suffix),
+    });
     const first = scheduler.complete(asked(place));
     clock.release();
     const insertion = await first;
     assert.equal(insertionWithEnding(insertion ?? '', '\r\n'), 'const c = b + 1;\r\n  return c;');
     // The user types the first line and Enter (the editor writes CRLF) and two characters.
     const typed = `${text.slice(0, cursor)}const c = b + 1;\r\n  re${text.slice(cursor)}`;
-    assert.equal(await scheduler.complete(asked(placeAt(typed, cursor + 'const c = b + 1;\r\n  re'.length))), 'turn c;');
+    assert.equal(
+      await scheduler.complete(asked(placeAt(typed, cursor + 'const c = b + 1;\r\n  re'.length))),
+      'turn c;',
+    );
     assert.equal(scheduler.counters.typedThrough, 1);
     assert.equal(scheduler.counters.requests, 1);
   });

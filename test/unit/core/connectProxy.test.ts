@@ -8,7 +8,10 @@ import { startGateway } from '../../gateway/index';
 import type { LocalGateway } from '../../gateway/index';
 
 /** A raw request to the proxy: the status line it answers, and the body. */
-function viaProxy(proxy: ConnectProxy, options: { method: string; path: string; headers?: Record<string, string> }): Promise<{ status: number; body: string }> {
+function viaProxy(
+  proxy: ConnectProxy,
+  options: { method: string; path: string; headers?: Record<string, string> },
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: proxy.port, agent: false, ...options });
     req.on('connect', (res, socket) => {
@@ -42,17 +45,37 @@ describe('test harness: startConnectProxy', function () {
 
   it('forwards absolute-URI requests to loopback and records them', async () => {
     const uri = `${gateway.apiUrl}/models`;
-    const answer = await viaProxy(proxy, { method: 'GET', path: uri, headers: { ...auth, authorization: `Bearer ${gateway.apiKey}` } });
+    const answer = await viaProxy(proxy, {
+      method: 'GET',
+      path: uri,
+      headers: { ...auth, authorization: `Bearer ${gateway.apiKey}` },
+    });
     assert.equal(answer.status, 200);
     assert.ok((JSON.parse(answer.body) as { data: unknown[] }).data.length >= 6);
     assert.equal(proxy.requests.at(-1), uri);
-    assert.equal(gateway.requests.at(-1)?.headers['proxy-authorization'], undefined, 'its own credentials stay with the proxy');
+    assert.equal(
+      gateway.requests.at(-1)?.headers['proxy-authorization'],
+      undefined,
+      'its own credentials stay with the proxy',
+    );
   });
 
   it('answers 407 without (or with wrong) credentials, for both kinds of request', async () => {
     assert.equal((await viaProxy(proxy, { method: 'GET', path: `${gateway.apiUrl}/models` })).status, 407);
-    assert.equal((await viaProxy(proxy, { method: 'CONNECT', path: `127.0.0.1:${gateway.port}`, headers: { 'proxy-authorization': 'Basic d3Jvbmc6d3Jvbmc=' } })).status, 407);
-    assert.equal((await viaProxy(proxy, { method: 'CONNECT', path: `127.0.0.1:${gateway.port}`, headers: auth })).status, 200);
+    assert.equal(
+      (
+        await viaProxy(proxy, {
+          method: 'CONNECT',
+          path: `127.0.0.1:${gateway.port}`,
+          headers: { 'proxy-authorization': 'Basic d3Jvbmc6d3Jvbmc=' },
+        })
+      ).status,
+      407,
+    );
+    assert.equal(
+      (await viaProxy(proxy, { method: 'CONNECT', path: `127.0.0.1:${gateway.port}`, headers: auth })).status,
+      200,
+    );
     assert.deepEqual(proxy.connects.slice(-2), [`127.0.0.1:${gateway.port}`, `127.0.0.1:${gateway.port}`]);
   });
 

@@ -3,13 +3,30 @@ import * as assert from 'node:assert/strict';
 import { calibratedRatio, estimateRequestTokens, estimateTextTokens } from '../../../src/core/context/tokenEstimate';
 import type { WireMessage } from '../../../src/shared/chatModel';
 import { contextBudget } from '../../../src/core/context/contextBudget';
-import { isContextLengthError, reportedContextLength, reportedInputTokens } from '../../../src/core/context/contextErrors';
+import {
+  isContextLengthError,
+  reportedContextLength,
+  reportedInputTokens,
+} from '../../../src/core/context/contextErrors';
 import { MIN_TRIM_CHARS, trimMiddle } from '../../../src/core/context/trimText';
-import { OLD_RESULT_CHARS, planCompaction, type ContextTurn, type CompactionInput } from '../../../src/core/context/compactionPlan';
+import {
+  OLD_RESULT_CHARS,
+  planCompaction,
+  type ContextTurn,
+  type CompactionInput,
+} from '../../../src/core/context/compactionPlan';
 import { catalogContextLength } from '../../../src/core/context/contextLength';
 
-const user = (id: string, text: string): ContextTurn => ({ id, user: true, messages: [{ role: 'user', parts: [{ kind: 'text', text }] }] });
-const reply = (id: string, text: string): ContextTurn => ({ id, user: false, messages: [{ role: 'assistant', parts: [{ kind: 'text', text }] }] });
+const user = (id: string, text: string): ContextTurn => ({
+  id,
+  user: true,
+  messages: [{ role: 'user', parts: [{ kind: 'text', text }] }],
+});
+const reply = (id: string, text: string): ContextTurn => ({
+  id,
+  user: false,
+  messages: [{ role: 'assistant', parts: [{ kind: 'text', text }] }],
+});
 const toolReply = (id: string, result: string, text = 'done'): ContextTurn => ({
   id,
   user: false,
@@ -21,7 +38,10 @@ const toolReply = (id: string, result: string, text = 'done'): ContextTurn => ({
 });
 
 function exchanges(count: number, size: number): ContextTurn[] {
-  return Array.from({ length: count }, (_, i) => [user(`u${i}`, `question ${i} `.padEnd(size, 'q')), reply(`a${i}`, `answer ${i} `.padEnd(size, 'a'))]).flat();
+  return Array.from({ length: count }, (_, i) => [
+    user(`u${i}`, `question ${i} `.padEnd(size, 'q')),
+    reply(`a${i}`, `answer ${i} `.padEnd(size, 'a')),
+  ]).flat();
 }
 
 function sent(plan: { turns: readonly ContextTurn[]; tail: readonly WireMessage[] }): WireMessage[] {
@@ -29,24 +49,41 @@ function sent(plan: { turns: readonly ContextTurn[]; tail: readonly WireMessage[
 }
 
 function textOf(turn: ContextTurn | undefined): string {
-  return (turn?.messages ?? []).flatMap((m) => m.parts).map((p) => (p.kind === 'text' ? p.text : p.kind === 'toolResult' ? p.content : '')).join('');
+  return (turn?.messages ?? [])
+    .flatMap((m) => m.parts)
+    .map((p) => (p.kind === 'text' ? p.text : p.kind === 'toolResult' ? p.content : ''))
+    .join('');
 }
 
-const base = (turns: ContextTurn[], budget: number, extra: Partial<CompactionInput> = {}): CompactionInput => ({ system: 'You help.', turns, tail: [], budget, allowSummary: true, ...extra });
+const base = (turns: ContextTurn[], budget: number, extra: Partial<CompactionInput> = {}): CompactionInput => ({
+  system: 'You help.',
+  turns,
+  tail: [],
+  budget,
+  allowSummary: true,
+  ...extra,
+});
 
 describe('context window: token estimate', () => {
   it('counts three characters per token, rounding up, plus a per-message overhead', () => {
     assert.equal(estimateTextTokens(''), 0);
     assert.equal(estimateTextTokens('abc'), 1);
     assert.equal(estimateTextTokens('abcd'), 2);
-    const one = estimateRequestTokens({ messages: [{ role: 'user', parts: [{ kind: 'text', text: 'x'.repeat(300) }] }] });
+    const one = estimateRequestTokens({
+      messages: [{ role: 'user', parts: [{ kind: 'text', text: 'x'.repeat(300) }] }],
+    });
     assert.equal(one, 100 + 4);
-    const withSystem = estimateRequestTokens({ system: 'y'.repeat(30), messages: [{ role: 'user', parts: [{ kind: 'text', text: 'x'.repeat(300) }] }], toolChars: 90 });
+    const withSystem = estimateRequestTokens({
+      system: 'y'.repeat(30),
+      messages: [{ role: 'user', parts: [{ kind: 'text', text: 'x'.repeat(300) }] }],
+      toolChars: 90,
+    });
     assert.equal(withSystem, 104 + 14 + 30);
   });
 
   it('is pessimistic against a word-per-token count of ordinary prose', () => {
-    const prose = 'The quick brown fox jumps over the lazy dog while the compiler reports an error in module seven. '.repeat(20);
+    const prose =
+      'The quick brown fox jumps over the lazy dog while the compiler reports an error in module seven. '.repeat(20);
     const words = prose.split(/\s+/).filter(Boolean).length + (prose.match(/[.,]/g) ?? []).length;
     assert.ok(estimateTextTokens(prose) > words, `${estimateTextTokens(prose)} should exceed ${words}`);
   });
@@ -70,7 +107,7 @@ describe('context window: budget', () => {
     assert.equal(tiny.input, 2048 - 512 - 103);
   });
 
-  it('uses the conversation\'s max tokens, but never more than a quarter of the context', () => {
+  it("uses the conversation's max tokens, but never more than a quarter of the context", () => {
     assert.equal(contextBudget(128_000, 1000).output, 1000);
     assert.equal(contextBudget(2048, 4000).output, 512);
   });
@@ -83,7 +120,10 @@ describe('context window: trimming', () => {
     assert.ok(out.text.startsWith('HEAD'));
     assert.ok(out.text.endsWith('TAIL'));
     assert.match(out.text, /\[trimmed [\d,]+ chars to fit the model's context window\]/);
-    assert.equal(out.trimmed, text.length - (out.text.length - out.text.match(/\n\n\[trimmed [^\]]+\]\n\n/)![0].length));
+    assert.equal(
+      out.trimmed,
+      text.length - (out.text.length - out.text.match(/\n\n\[trimmed [^\]]+\]\n\n/)![0].length),
+    );
     assert.ok(out.text.length <= 1000, `${out.text.length}`);
   });
 
@@ -105,7 +145,13 @@ describe('context window: compaction plan', () => {
 
   it('trims long tool results of older turns first, keeping the last turns whole', () => {
     const bigResult = `BEGIN${'r'.repeat(30_000)}END`;
-    const turns = [user('u0', 'read a.ts'), toolReply('a0', bigResult), user('u1', 'and b?'), toolReply('a1', bigResult), user('u2', 'thanks, now explain')];
+    const turns = [
+      user('u0', 'read a.ts'),
+      toolReply('a0', bigResult),
+      user('u1', 'and b?'),
+      toolReply('a1', bigResult),
+      user('u2', 'thanks, now explain'),
+    ];
     const plan = planCompaction(base(turns, 12_000, { keepTurns: 2 }));
     assert.equal(plan.fits, true);
     assert.equal(plan.summarize, undefined);
@@ -126,7 +172,9 @@ describe('context window: compaction plan', () => {
     assert.ok(plan.tokens <= 2000, `${plan.tokens}`);
     assert.equal(plan.fits, true);
     // As few as possible: one exchange fewer would not fit.
-    const one = planCompaction(base(turns.slice(plan.summarize.length - 2), 2000, { summaryTokens: 200, allowSummary: false }));
+    const one = planCompaction(
+      base(turns.slice(plan.summarize.length - 2), 2000, { summaryTokens: 200, allowSummary: false }),
+    );
     assert.ok(one.trimmedChars > 0 || one.dropped.length > 0 || !one.fits);
   });
 
@@ -135,7 +183,9 @@ describe('context window: compaction plan', () => {
     const plan = planCompaction(base(turns, 1500, { summaryTokens: 200 }));
     assert.ok(plan.summarize);
     const remaining = plan.turns.map((turn) => turn.id);
-    assert.ok(remaining.includes('u5') && remaining.includes('a5') && remaining.includes('u4') && remaining.includes('a4'));
+    assert.ok(
+      remaining.includes('u5') && remaining.includes('a5') && remaining.includes('u4') && remaining.includes('a4'),
+    );
   });
 
   it('without a summary, trims the longest parts, then drops the oldest exchanges, and reports both', () => {
@@ -160,7 +210,7 @@ describe('context window: compaction plan', () => {
     assert.ok(plan.tokens <= 1433);
   });
 
-  it('trims the reply\'s own huge tool result rather than failing', () => {
+  it("trims the reply's own huge tool result rather than failing", () => {
     const tail: WireMessage[] = [
       { role: 'assistant', parts: [{ kind: 'toolCall', id: 'c1', name: 'read_file', input: { path: 'big.log' } }] },
       { role: 'user', parts: [{ kind: 'toolResult', callId: 'c1', content: 'L'.repeat(100_000) }] },
@@ -194,10 +244,21 @@ describe('context window: compaction plan', () => {
 describe('context window: errors and catalog fields', () => {
   it('recognises context-length errors in their several shapes', () => {
     assert.equal(isContextLengthError({ status: 400, code: 'context_length_exceeded', message: 'x' }), true);
-    assert.equal(isContextLengthError({ status: 400, message: 'prompt is too long: 2100 tokens > 2048 maximum' }), true);
-    assert.equal(isContextLengthError({ status: 400, message: "This model's maximum context length is 2048 tokens" }), true);
+    assert.equal(
+      isContextLengthError({ status: 400, message: 'prompt is too long: 2100 tokens > 2048 maximum' }),
+      true,
+    );
+    assert.equal(
+      isContextLengthError({ status: 400, message: "This model's maximum context length is 2048 tokens" }),
+      true,
+    );
     // Anthropic's words when the input fits but input plus max_tokens does not (no code field).
-    const anthropic = { status: 400, type: 'invalid_request_error', message: 'input length and `max_tokens` exceed context limit: 1900 + 4096 > 2048, decrease input length or `max_tokens` and try again' };
+    const anthropic = {
+      status: 400,
+      type: 'invalid_request_error',
+      message:
+        'input length and `max_tokens` exceed context limit: 1900 + 4096 > 2048, decrease input length or `max_tokens` and try again',
+    };
     assert.equal(isContextLengthError(anthropic), true);
     assert.equal(reportedInputTokens(anthropic), 1900);
     assert.equal(reportedContextLength(anthropic), 2048);
@@ -207,7 +268,12 @@ describe('context window: errors and catalog fields', () => {
   });
 
   it('reads the input tokens the gateway counted from its message', () => {
-    assert.equal(reportedInputTokens({ message: 'However, you requested 2,600 tokens (2,100 in the messages, 500 in the completion).' }), 2100);
+    assert.equal(
+      reportedInputTokens({
+        message: 'However, you requested 2,600 tokens (2,100 in the messages, 500 in the completion).',
+      }),
+      2100,
+    );
     assert.equal(reportedInputTokens({ message: 'prompt is too long: 2100 tokens > 2048 maximum' }), 2100);
     assert.equal(reportedInputTokens({ message: 'too long' }), undefined);
   });

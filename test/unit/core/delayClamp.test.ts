@@ -62,12 +62,32 @@ describe('delay clamp (Retry-After of any size cannot make a loop spin)', () => 
 
   it('the poll schedule honours a Retry-After up to 10 minutes and says so', () => {
     const running = [{ status: 'running', createdAt: new Date(NOW - 1000).toISOString() }];
-    const decision = nextPollDelay({ now: NOW, jobs: running, focused: true, viewVisible: true, consecutiveErrors: 1, retryAfterMs: THIRTY_DAYS });
+    const decision = nextPollDelay({
+      now: NOW,
+      jobs: running,
+      focused: true,
+      viewVisible: true,
+      consecutiveErrors: 1,
+      retryAfterMs: THIRTY_DAYS,
+    });
     assert.deepEqual(decision.kind === 'wait' && decision.delayMs, 600_000);
-    assert.match(decision.kind === 'wait' ? decision.reason : '', /2592000 s; waiting 600 s, the longest this client waits between polls/);
+    assert.match(
+      decision.kind === 'wait' ? decision.reason : '',
+      /2592000 s; waiting 600 s, the longest this client waits between polls/,
+    );
     for (const retryAfterMs of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
-      const other = nextPollDelay({ now: NOW, jobs: running, focused: true, viewVisible: true, consecutiveErrors: 1, retryAfterMs });
-      assert.ok(other.kind === 'wait' && other.delayMs >= 3000 && other.delayMs <= 600_000, `${retryAfterMs}: ${JSON.stringify(other)}`);
+      const other = nextPollDelay({
+        now: NOW,
+        jobs: running,
+        focused: true,
+        viewVisible: true,
+        consecutiveErrors: 1,
+        retryAfterMs,
+      });
+      assert.ok(
+        other.kind === 'wait' && other.delayMs >= 3000 && other.delayMs <= 600_000,
+        `${retryAfterMs}: ${JSON.stringify(other)}`,
+      );
     }
   });
 
@@ -94,7 +114,10 @@ describe('delay clamp (Retry-After of any size cannot make a loop spin)', () => 
       // An hour: one poll per 10 minutes.
       await clock.advance(60 * 60_000);
       assert.ok(poller.count >= 6 && poller.count <= 7, `${poller.count} polls in an hour`);
-      assert.ok(clock.asked.every((ms) => ms >= 0 && ms <= NODE_TIMER_MAX_MS), `delays asked: ${clock.asked.join(', ')}`);
+      assert.ok(
+        clock.asked.every((ms) => ms >= 0 && ms <= NODE_TIMER_MAX_MS),
+        `delays asked: ${clock.asked.join(', ')}`,
+      );
     } finally {
       loop.dispose();
     }

@@ -4,7 +4,13 @@
 import * as assert from 'node:assert/strict';
 import { FAULT_HEADER, startGateway } from '../../gateway/index';
 import type { LocalGateway } from '../../gateway/index';
-import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, TimeoutError } from '../../../src/core/errors';
+import {
+  AuthenticationError,
+  ConnectionError,
+  GatewayError,
+  RateLimitError,
+  TimeoutError,
+} from '../../../src/core/errors';
 import { diagnoseConnectionError } from '../../../src/core/net/diagnose';
 import { GatewayClient } from '../../../src/core/transport/client';
 import { ProxyError } from '../../../src/core/net/proxyError';
@@ -16,10 +22,10 @@ import { rejectionOf } from './testUtil';
 const BROKE_KEY = 'sim-broke-key-0001';
 const WRONG_KEY = 'sk-wrong-key-that-must-never-show';
 
-
 /** Every diagnosis is complete, names the host, and never shows a secret. */
 function checked(diagnosis: ConnectionDiagnosis, host: string, secrets: string[] = [WRONG_KEY]): ConnectionDiagnosis {
-  for (const field of ['title', 'detail', 'nextStep'] as const) assert.ok(diagnosis[field].length > 5, `${field} of ${JSON.stringify(diagnosis)}`);
+  for (const field of ['title', 'detail', 'nextStep'] as const)
+    assert.ok(diagnosis[field].length > 5, `${field} of ${JSON.stringify(diagnosis)}`);
   assert.ok(`${diagnosis.title} ${diagnosis.detail}`.includes(host), `names ${host}: ${JSON.stringify(diagnosis)}`);
   for (const secret of secrets) assert.ok(!JSON.stringify(diagnosis).includes(secret), `leaks ${secret}`);
   return diagnosis;
@@ -33,7 +39,8 @@ describe('core: connection diagnosis', function () {
   this.timeout(20_000);
 
   describe('real failures, without a gateway', () => {
-    const client = (baseUrl: string, extra: Partial<GatewayClientOptions> = {}): GatewayClient => new GatewayClient({ baseUrl, apiKey: WRONG_KEY, maxRetries: 0, ...extra });
+    const client = (baseUrl: string, extra: Partial<GatewayClientOptions> = {}): GatewayClient =>
+      new GatewayClient({ baseUrl, apiKey: WRONG_KEY, maxRetries: 0, ...extra });
 
     it('a closed port: refused', async () => {
       const port = await closedPort();
@@ -71,13 +78,19 @@ describe('core: connection diagnosis', function () {
 
         const httpToHttps = `http://127.0.0.1:${server.port}`;
         const cut = await rejectionOf(client(httpToHttps).models.list());
-        const cutDiagnosis = checked(diagnoseConnectionError(cut, { baseUrl: httpToHttps }), `127.0.0.1:${server.port}`);
+        const cutDiagnosis = checked(
+          diagnoseConnectionError(cut, { baseUrl: httpToHttps }),
+          `127.0.0.1:${server.port}`,
+        );
         assert.equal(cutDiagnosis.kind, 'refused', JSON.stringify(cutDiagnosis));
         assert.match(cutDiagnosis.nextStep, /scheme/);
 
         const httpsToHttp = `https://127.0.0.1:${plain.port}`;
         const wrongScheme = await rejectionOf(client(httpsToHttp).models.list());
-        const wrong = checked(diagnoseConnectionError(wrongScheme, { baseUrl: httpsToHttp }), `127.0.0.1:${plain.port}`);
+        const wrong = checked(
+          diagnoseConnectionError(wrongScheme, { baseUrl: httpsToHttp }),
+          `127.0.0.1:${plain.port}`,
+        );
         assert.equal(wrong.kind, 'tls');
         assert.match(wrong.title, /does not speak https/);
         assert.equal(server.hits, 0);
@@ -92,7 +105,9 @@ describe('core: connection diagnosis', function () {
       assert.equal(diagnosis.kind, 'noKey');
       assert.match(diagnosis.nextStep, /Set API Key/);
 
-      const badUrl = await rejectionOf(Promise.resolve().then(() => new GatewayClient({ baseUrl: 'gateway example', apiKey: 'k' })));
+      const badUrl = await rejectionOf(
+        Promise.resolve().then(() => new GatewayClient({ baseUrl: 'gateway example', apiKey: 'k' })),
+      );
       assert.equal(diagnoseConnectionError(badUrl, { baseUrl: 'gateway example' }).kind, 'invalidUrl');
       assert.equal(diagnoseConnectionError(badUrl, { baseUrl: 'ftp://gateway.example' }).kind, 'invalidUrl');
       const empty = diagnoseConnectionError(new Error('anything'), { baseUrl: ' ' });
@@ -111,7 +126,8 @@ describe('core: connection diagnosis', function () {
     after(async () => {
       await gateway.stop();
     });
-    const client = (apiKey: string, extra: Partial<GatewayClientOptions> = {}): GatewayClient => new GatewayClient({ baseUrl, apiKey, maxRetries: 0, ...extra });
+    const client = (apiKey: string, extra: Partial<GatewayClientOptions> = {}): GatewayClient =>
+      new GatewayClient({ baseUrl, apiKey, maxRetries: 0, ...extra });
     const host = (): string => `127.0.0.1:${gateway.port}`;
 
     it('a wrong key (either auth header): unauthorized, naming the auth header setting', async () => {
@@ -125,7 +141,9 @@ describe('core: connection diagnosis', function () {
 
     it('a base URL with a path the gateway does not serve: notFound, pointing at /api/v1', async () => {
       const wrongBase = `${gateway.url}/some/prefix`;
-      const error = await rejectionOf(new GatewayClient({ baseUrl: wrongBase, apiKey: gateway.apiKey, maxRetries: 0 }).models.list());
+      const error = await rejectionOf(
+        new GatewayClient({ baseUrl: wrongBase, apiKey: gateway.apiKey, maxRetries: 0 }).models.list(),
+      );
       assert.ok(error instanceof GatewayError && error.status === 404);
       const diagnosis = checked(diagnoseConnectionError(error, { baseUrl: wrongBase }), host());
       assert.equal(diagnosis.kind, 'notFound');
@@ -135,7 +153,9 @@ describe('core: connection diagnosis', function () {
     it('no credits left: outOfCredits (the quota read itself still works)', async () => {
       const broke = client(BROKE_KEY);
       assert.equal((await broke.quota.get()).credits, 0);
-      const error = await rejectionOf(broke.chat.create({ model: 'sim-openai/gpt-sim-mini', messages: [{ role: 'user', content: 'hi' }] }));
+      const error = await rejectionOf(
+        broke.chat.create({ model: 'sim-openai/gpt-sim-mini', messages: [{ role: 'user', content: 'hi' }] }),
+      );
       assert.ok(error instanceof RateLimitError && error.quotaExhausted);
       const diagnosis = checked(diagnoseConnectionError(error, { baseUrl }), host(), [BROKE_KEY]);
       assert.equal(diagnosis.kind, 'outOfCredits');
@@ -143,7 +163,9 @@ describe('core: connection diagnosis', function () {
     });
 
     it('a plain 429: rateLimited (with the wait asked for); a 503: server', async () => {
-      const limited = await rejectionOf(client(gateway.apiKey).models.list({ headers: { [FAULT_HEADER]: 'status=429;retry-after=7' } }));
+      const limited = await rejectionOf(
+        client(gateway.apiKey).models.list({ headers: { [FAULT_HEADER]: 'status=429;retry-after=7' } }),
+      );
       assert.ok(limited instanceof RateLimitError && !limited.quotaExhausted);
       const rate = checked(diagnoseConnectionError(limited, { baseUrl }), host());
       assert.equal(rate.kind, 'rateLimited');
@@ -158,7 +180,9 @@ describe('core: connection diagnosis', function () {
 
     it('no answer in time: timeout', async () => {
       // The gateway holds the headers far longer than the client waits; only the kind is asserted.
-      const error = await rejectionOf(client(gateway.apiKey, { timeoutMs: 300 }).models.list({ headers: { [FAULT_HEADER]: 'delay-headers=10000' } }));
+      const error = await rejectionOf(
+        client(gateway.apiKey, { timeoutMs: 300 }).models.list({ headers: { [FAULT_HEADER]: 'delay-headers=10000' } }),
+      );
       assert.ok(error instanceof TimeoutError, String(error));
       assert.equal(checked(diagnoseConnectionError(error, { baseUrl }), host()).kind, 'timeout');
     });
@@ -166,12 +190,25 @@ describe('core: connection diagnosis', function () {
 
   describe('error shapes built like undici builds them', () => {
     const baseUrl = 'https://gw.example.com:8443/api/v1';
-    const wrap = (cause: unknown): ConnectionError => new ConnectionError('Could not reach the gateway at gw.example.com:8443', { cause });
+    const wrap = (cause: unknown): ConnectionError =>
+      new ConnectionError('Could not reach the gateway at gw.example.com:8443', { cause });
     const cases: [string, unknown, ConnectionDiagnosis['kind'], RegExp?][] = [
-      ['ENOTFOUND', wrap(codeError('ENOTFOUND', 'getaddrinfo ENOTFOUND gw.example.com', { hostname: 'gw.example.com' })), 'dns'],
+      [
+        'ENOTFOUND',
+        wrap(codeError('ENOTFOUND', 'getaddrinfo ENOTFOUND gw.example.com', { hostname: 'gw.example.com' })),
+        'dns',
+      ],
       ['EAI_AGAIN', wrap(codeError('EAI_AGAIN')), 'offline', /DNS lookup/],
       ['ENETUNREACH', wrap(codeError('ENETUNREACH')), 'offline'],
-      ['ECONNREFUSED in an AggregateError (happy eyeballs)', wrap(Object.assign(new AggregateError([codeError('ECONNREFUSED'), codeError('ECONNREFUSED')]), { code: undefined })), 'refused'],
+      [
+        'ECONNREFUSED in an AggregateError (happy eyeballs)',
+        wrap(
+          Object.assign(new AggregateError([codeError('ECONNREFUSED'), codeError('ECONNREFUSED')]), {
+            code: undefined,
+          }),
+        ),
+        'refused',
+      ],
       ['ECONNRESET', wrap(codeError('ECONNRESET')), 'refused', /closed the connection/],
       ['ETIMEDOUT', wrap(codeError('ETIMEDOUT')), 'timeout'],
       ['UND_ERR_CONNECT_TIMEOUT', wrap(codeError('UND_ERR_CONNECT_TIMEOUT', 'Connect Timeout Error')), 'timeout'],
@@ -180,12 +217,31 @@ describe('core: connection diagnosis', function () {
       ['DEPTH_ZERO_SELF_SIGNED_CERT', wrap(codeError('DEPTH_ZERO_SELF_SIGNED_CERT')), 'tls', /not trusted/],
       ['CERT_HAS_EXPIRED', wrap(codeError('CERT_HAS_EXPIRED')), 'tls', /not valid now/],
       ['ERR_TLS_CERT_ALTNAME_INVALID', wrap(codeError('ERR_TLS_CERT_ALTNAME_INVALID')), 'tls', /does not match/],
-      ['a bare undici error (fetch style: TypeError with cause)', Object.assign(new TypeError('fetch failed'), { cause: codeError('ECONNREFUSED') }), 'refused'],
+      [
+        'a bare undici error (fetch style: TypeError with cause)',
+        Object.assign(new TypeError('fetch failed'), { cause: codeError('ECONNREFUSED') }),
+        'refused',
+      ],
       ['a refused tunnel', wrap(new ProxyError(502)), 'proxy', /could not reach/],
-      ['a 407 passed through as a status', new GatewayError('Proxy Authentication Required', { status: 407 }), 'proxy', /user name and password/],
-      ['a 403 from the gateway (the client makes it an AuthenticationError)', new AuthenticationError('Forbidden', { status: 403 }), 'unauthorized', /403/],
+      [
+        'a 407 passed through as a status',
+        new GatewayError('Proxy Authentication Required', { status: 407 }),
+        'proxy',
+        /user name and password/,
+      ],
+      [
+        'a 403 from the gateway (the client makes it an AuthenticationError)',
+        new AuthenticationError('Forbidden', { status: 403 }),
+        'unauthorized',
+        /403/,
+      ],
       ['another 4xx', new GatewayError('I am a teapot', { status: 418 }), 'unknown', /418/],
-      ['a cancelled request', Object.assign(new Error('The operation was aborted'), { name: 'AbortError' }), 'unknown', /cancelled/],
+      [
+        'a cancelled request',
+        Object.assign(new Error('The operation was aborted'), { name: 'AbortError' }),
+        'unknown',
+        /cancelled/,
+      ],
       ['something else', new Error('boom at http://user:hunter2@gw.example.com:8443/x'), 'unknown', /boom/],
       ['not even an Error', 'a string', 'unknown'],
     ];
@@ -199,24 +255,43 @@ describe('core: connection diagnosis', function () {
 
     it('an untrusted certificate: asks to add a CA file only when none is set', () => {
       const untrusted = wrap(codeError('SELF_SIGNED_CERT_IN_CHAIN'));
-      assert.match(diagnoseConnectionError(untrusted, { baseUrl }).nextStep, /Add your company's CA certificate in the CA certificate file setting/);
+      assert.match(
+        diagnoseConnectionError(untrusted, { baseUrl }).nextStep,
+        /Add your company's CA certificate in the CA certificate file setting/,
+      );
       const inUse = diagnoseConnectionError(untrusted, { baseUrl, caCertificateFile: '/etc/corp-ca.pem' });
       assert.doesNotMatch(inUse.nextStep, /Add your company/);
       assert.match(inUse.nextStep, /\/etc\/corp-ca\.pem is in use but does not vouch for this certificate/);
-      const unreadable = diagnoseConnectionError(untrusted, { baseUrl, caCertificateFile: '/etc/corp-ca.pem', caCertificateUnreadable: true });
+      const unreadable = diagnoseConnectionError(untrusted, {
+        baseUrl,
+        caCertificateFile: '/etc/corp-ca.pem',
+        caCertificateUnreadable: true,
+      });
       assert.doesNotMatch(unreadable.nextStep, /Add your company/);
       assert.match(unreadable.nextStep, /\/etc\/corp-ca\.pem could not be read, so it was not used/);
     });
 
-    it('with a proxy: refused / unknown-host / unreachable first hops are the proxy\'s; TLS stays tls and mentions the proxy', () => {
+    it("with a proxy: refused / unknown-host / unreachable first hops are the proxy's; TLS stays tls and mentions the proxy", () => {
       const proxyUrl = 'http://user:pw-secret@proxy.corp:3128';
-      const refused = diagnoseConnectionError(wrap(codeError('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.5:3128', { address: '10.0.0.5', port: 3128 })), { baseUrl, proxyUrl });
+      const refused = diagnoseConnectionError(
+        wrap(codeError('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.5:3128', { address: '10.0.0.5', port: 3128 })),
+        { baseUrl, proxyUrl },
+      );
       assert.equal(refused.kind, 'proxy');
       assert.match(refused.title, /proxy\.corp:3128/);
-      const dns = diagnoseConnectionError(wrap(codeError('ENOTFOUND', 'getaddrinfo ENOTFOUND proxy.corp', { hostname: 'proxy.corp' })), { baseUrl, proxyUrl });
+      const dns = diagnoseConnectionError(
+        wrap(codeError('ENOTFOUND', 'getaddrinfo ENOTFOUND proxy.corp', { hostname: 'proxy.corp' })),
+        { baseUrl, proxyUrl },
+      );
       assert.equal(dns.kind, 'proxy');
       // A DNS failure for another name (the proxy was bypassed for it) is not the proxy's.
-      assert.equal(diagnoseConnectionError(wrap(codeError('ENOTFOUND', 'x', { hostname: 'gw.example.com' })), { baseUrl, proxyUrl }).kind, 'dns');
+      assert.equal(
+        diagnoseConnectionError(wrap(codeError('ENOTFOUND', 'x', { hostname: 'gw.example.com' })), {
+          baseUrl,
+          proxyUrl,
+        }).kind,
+        'dns',
+      );
       const tls = diagnoseConnectionError(wrap(codeError('SELF_SIGNED_CERT_IN_CHAIN')), { baseUrl, proxyUrl });
       assert.equal(tls.kind, 'tls');
       assert.match(tls.detail, /proxy\.corp:3128/);

@@ -22,13 +22,16 @@ import type { HttpsTestServer, SelfSigned } from './netFixtures';
 
 const PASSWORD = 'pr0xy-s3cret';
 
-
 describe('core: createDispatcher', function () {
   this.timeout(20_000);
   let gateway: LocalGateway;
   const dispatchers: Dispatcher[] = [];
   /** A client through `dispatcher`, closed after the test. No retries: one failure, one answer. */
-  const clientFor = (baseUrl: string, options: Parameters<typeof createDispatcher>[0], apiKey = gateway.apiKey): GatewayClient => {
+  const clientFor = (
+    baseUrl: string,
+    options: Parameters<typeof createDispatcher>[0],
+    apiKey = gateway.apiKey,
+  ): GatewayClient => {
     const dispatcher = createDispatcher(options);
     dispatchers.push(dispatcher);
     return new GatewayClient({ baseUrl, apiKey, dispatcher, maxRetries: 0 });
@@ -50,7 +53,10 @@ describe('core: createDispatcher', function () {
   });
 
   it('rejects a proxy setting that is not a URL without repeating it', () => {
-    assert.throws(() => createDispatcher({ proxyUrl: 'http://user:secret@' }), (error: unknown) => error instanceof InvalidProxyUrlError && !error.message.includes('secret'));
+    assert.throws(
+      () => createDispatcher({ proxyUrl: 'http://user:secret@' }),
+      (error: unknown) => error instanceof InvalidProxyUrlError && !error.message.includes('secret'),
+    );
     assert.throws(() => createDispatcher({ proxyUrl: 'ftp://proxy:21' }), InvalidProxyUrlError);
     assert.equal(isValidProxyUrl('ftp://proxy:21'), false);
     assert.equal(isValidProxyUrl(' proxy.example:3128 '), true, 'a bare host:port is http');
@@ -67,7 +73,10 @@ describe('core: createDispatcher', function () {
         return createDispatcher({ proxyUrl: 'ftp://user:secret@proxy:21' });
       },
     });
-    await assert.rejects(client.models.list(), (error: unknown) => error instanceof InvalidProxyUrlError && !error.message.includes('secret'));
+    await assert.rejects(
+      client.models.list(),
+      (error: unknown) => error instanceof InvalidProxyUrlError && !error.message.includes('secret'),
+    );
     assert.equal(attempts, 1);
   });
 
@@ -110,15 +119,22 @@ describe('core: createDispatcher', function () {
       const models = await client.models.list();
       assert.ok(models.some((m) => m.id === 'sim-openai/gpt-sim-mini'));
       assert.equal(made, 1);
-      const images = await client.images.generate({ model: 'sim-openai/dall-e-sim-3', prompt: 'a lighthouse', response_format: 'url' });
+      const images = await client.images.generate({
+        model: 'sim-openai/dall-e-sim-3',
+        prompt: 'a lighthouse',
+        response_format: 'url',
+      });
       const link = images.data[0];
       assert.ok(link?.url, 'a link to download');
       await client.images.download(link);
       assert.equal(made, 1, 'one dispatcher for requests and image links');
-      assert.ok(proxy.requests.includes(link.url), `the image link went through the proxy: ${proxy.requests.join(', ')}`);
+      assert.ok(
+        proxy.requests.includes(link.url),
+        `the image link went through the proxy: ${proxy.requests.join(', ')}`,
+      );
     });
 
-    it('plain http goes to the proxy as an absolute-URI request, and the answer is the gateway\'s', async () => {
+    it("plain http goes to the proxy as an absolute-URI request, and the answer is the gateway's", async () => {
       const client = clientFor(gateway.url, { proxyUrl: proxy.url });
       const models = await client.models.list();
       assert.ok(models.some((m) => m.id === 'sim-openai/gpt-sim-mini'));
@@ -131,7 +147,9 @@ describe('core: createDispatcher', function () {
 
     it('credentials in the proxy URL become Proxy-Authorization, seen by the proxy and not by the gateway', async () => {
       gateway.clearRequests();
-      const client = clientFor(gateway.url, { proxyUrl: `http://alice:${encodeURIComponent(PASSWORD)}@127.0.0.1:${authProxy.port}` });
+      const client = clientFor(gateway.url, {
+        proxyUrl: `http://alice:${encodeURIComponent(PASSWORD)}@127.0.0.1:${authProxy.port}`,
+      });
       assert.ok((await client.models.list()).length >= 6);
       assert.equal(authProxy.requests.length, 1);
       const record = gateway.requests.at(-1);
@@ -156,7 +174,9 @@ describe('core: createDispatcher', function () {
     it('no credentials at all against a proxy that wants them: the same 407 diagnosis', async () => {
       const error = await rejectionOf(clientFor(gateway.url, { proxyUrl: authProxy.url }).models.list());
       assert.equal(diagnoseConnectionError(error, { baseUrl: gateway.url, proxyUrl: authProxy.url }).kind, 'proxy');
-      assert.ok(error instanceof ConnectionError && error.cause instanceof ProxyError && error.cause.statusCode === 407);
+      assert.ok(
+        error instanceof ConnectionError && error.cause instanceof ProxyError && error.cause.statusCode === 407,
+      );
     });
 
     it('a proxy that is not listening: diagnosed as the proxy, not the gateway', async () => {
@@ -165,7 +185,11 @@ describe('core: createDispatcher', function () {
       const diagnosis = diagnoseConnectionError(error, { baseUrl: gateway.url, proxyUrl });
       assert.equal(diagnosis.kind, 'proxy');
       assert.match(diagnosis.title, /Cannot reach the proxy/);
-      assert.equal(diagnoseConnectionError(error, { baseUrl: gateway.url }).kind, 'refused', 'without a proxy in the context it is a refused port');
+      assert.equal(
+        diagnoseConnectionError(error, { baseUrl: gateway.url }).kind,
+        'refused',
+        'without a proxy in the context it is a refused port',
+      );
     });
 
     it('a destination the proxy refuses (not loopback): a 403 from the CONNECT, and nothing leaves the machine', async () => {
@@ -225,7 +249,10 @@ describe('core: createDispatcher', function () {
 
       it('strictSSL false: a self-signed gateway answers, through the tunnel', async () => {
         const models = await clientFor(server.url, { proxyUrl: proxy.url, strictSSL: false }, 'any-key').models.list();
-        assert.deepEqual(models.map((m) => m.id), ['tls/model']);
+        assert.deepEqual(
+          models.map((m) => m.id),
+          ['tls/model'],
+        );
         assert.deepEqual(proxy.connects, [`127.0.0.1:${server.port}`]);
         assert.deepEqual(proxy.requests, []);
         assert.equal(server.hits, 1);
@@ -243,7 +270,16 @@ describe('core: createDispatcher', function () {
 
       it('strictSSL true with the certificate as an extra CA: trusted, directly and through the proxy', async () => {
         assert.equal((await clientFor(server.url, { ca: certificate.cert }, 'any-key').models.list()).length, 1);
-        assert.equal((await clientFor(server.url, { proxyUrl: proxy.url, ca: Buffer.from(certificate.cert) }, 'any-key').models.list()).length, 1);
+        assert.equal(
+          (
+            await clientFor(
+              server.url,
+              { proxyUrl: proxy.url, ca: Buffer.from(certificate.cert) },
+              'any-key',
+            ).models.list()
+          ).length,
+          1,
+        );
         assert.equal(server.hits, 2);
         assert.equal(proxy.connects.length, 1);
       });
@@ -251,15 +287,23 @@ describe('core: createDispatcher', function () {
       it('wrong proxy credentials on a tunnel: the 407 is a proxy diagnosis, not a cancelled request', async () => {
         const proxyUrl = `http://alice:nope@127.0.0.1:${authProxy.port}`;
         const error = await rejectionOf(clientFor(server.url, { proxyUrl, strictSSL: false }, 'any-key').models.list());
-        assert.ok(error instanceof ConnectionError && error.cause instanceof ProxyError, `${String(error)} (undici names a refused tunnel AbortError)`);
+        assert.ok(
+          error instanceof ConnectionError && error.cause instanceof ProxyError,
+          `${String(error)} (undici names a refused tunnel AbortError)`,
+        );
         assert.equal(diagnoseConnectionError(error, { baseUrl: server.url, proxyUrl }).kind, 'proxy');
         assert.equal(server.hits, 0);
       });
 
       it('the proxy cannot reach the destination: 502 from the CONNECT', async () => {
         const port = await closedPort();
-        const error = await rejectionOf(clientFor(`https://127.0.0.1:${port}`, { proxyUrl: proxy.url }, 'any-key').models.list());
-        assert.ok(error instanceof ConnectionError && error.cause instanceof ProxyError && error.cause.statusCode === 502, String(error));
+        const error = await rejectionOf(
+          clientFor(`https://127.0.0.1:${port}`, { proxyUrl: proxy.url }, 'any-key').models.list(),
+        );
+        assert.ok(
+          error instanceof ConnectionError && error.cause instanceof ProxyError && error.cause.statusCode === 502,
+          String(error),
+        );
         const diagnosis = diagnoseConnectionError(error, { baseUrl: `https://127.0.0.1:${port}`, proxyUrl: proxy.url });
         assert.equal(diagnosis.kind, 'proxy');
         assert.match(diagnosis.title, /could not reach/);

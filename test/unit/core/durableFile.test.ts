@@ -31,7 +31,7 @@ describe('writeFileDurably', () => {
     assert.deepEqual(await readdir(folder), ['state.json']);
   });
 
-  it('removes a dead writer\'s temp file but never a live one\'s', async () => {
+  it("removes a dead writer's temp file but never a live one's", async () => {
     const dead = 'a.json.999999999-0123456789ab.tmp';
     const live = `a.json.${process.pid}-0123456789ab.tmp`;
     await writeFile(join(folder, dead), 'x');

@@ -14,7 +14,18 @@ import { lineEndingOf, linesOf } from '../../../src/core/edits/lineEndings';
 import { MAX_REVIEW_LINES, reviewDiff } from '../../../src/core/edits/reviewDiff';
 import { WorkspaceFiles } from '../../../src/core/workspaceFiles/workspaceFiles';
 
-const FILE = ['import { a } from "./a";', '', 'export function one(): number {', '  return 1;', '}', '', 'export function two(): number {', '  return 2;', '}', ''].join('\n');
+const FILE = [
+  'import { a } from "./a";',
+  '',
+  'export function one(): number {',
+  '  return 1;',
+  '}',
+  '',
+  'export function two(): number {',
+  '  return 2;',
+  '}',
+  '',
+].join('\n');
 
 function text(outcome: EditOutcome): string {
   assert.ok(outcome.ok, outcome.ok ? '' : outcome.message);
@@ -32,10 +43,15 @@ describe('core/edits: search/replace', () => {
   });
 
   it('applies several edits in order, each against the text the previous ones left', () => {
-    const out = text(applySearchReplace(FILE, [
-      { search: 'function one', replace: 'function first' },
-      { search: 'export function first(): number {\n  return 1;', replace: 'export function first(): number {\n  return 11;' },
-    ]));
+    const out = text(
+      applySearchReplace(FILE, [
+        { search: 'function one', replace: 'function first' },
+        {
+          search: 'export function first(): number {\n  return 1;',
+          replace: 'export function first(): number {\n  return 11;',
+        },
+      ]),
+    );
     assert.match(out, /function first\(\): number \{\n {2}return 11;/);
   });
 
@@ -44,20 +60,33 @@ describe('core/edits: search/replace', () => {
   });
 
   it('refuses a search found nowhere, quoting the closest lines with their numbers', () => {
-    const message = failure(applySearchReplace(FILE, [{ search: 'export function two(): string {\n  return 2;\n}', replace: 'x' }]));
+    const message = failure(
+      applySearchReplace(FILE, [{ search: 'export function two(): string {\n  return 2;\n}', replace: 'x' }]),
+    );
     assert.match(message, /was not found/);
     assert.match(message, /closest lines \(2 of its 3 lines alike.*\) start at line 7/);
     assert.match(message, /^7\| export function two\(\): number \{\n8\| {3}return 2;\n9\| \}$/m);
   });
 
   it('says when only whitespace differs', () => {
-    const message = failure(applySearchReplace(FILE, [{ search: 'return 2;', replace: 'return 3;' }].map((e) => ({ ...e, search: `\t${e.search}` }))));
+    const message = failure(
+      applySearchReplace(
+        FILE,
+        [{ search: 'return 2;', replace: 'return 3;' }].map((e) => ({ ...e, search: `\t${e.search}` })),
+      ),
+    );
     assert.match(message, /matches lines 8-8 if whitespace is ignored/);
   });
 
   it('says when no line of the search occurs at all', () => {
-    assert.match(failure(applySearchReplace(FILE, [{ search: 'nothing like this', replace: '' }])), /none of its lines occurs in the file/);
-    assert.match(failure(applySearchReplace(FILE, [{ search: '  return 2 ;', replace: '' }])), /matches lines 8-8 if whitespace is ignored\. Copy the lines exactly as the file has them:\n8\| {3}return 2;/);
+    assert.match(
+      failure(applySearchReplace(FILE, [{ search: 'nothing like this', replace: '' }])),
+      /none of its lines occurs in the file/,
+    );
+    assert.match(
+      failure(applySearchReplace(FILE, [{ search: '  return 2 ;', replace: '' }])),
+      /matches lines 8-8 if whitespace is ignored\. Copy the lines exactly as the file has them:\n8\| {3}return 2;/,
+    );
   });
 
   it('refuses a search found in several places, saying how many and where', () => {
@@ -66,7 +95,12 @@ describe('core/edits: search/replace', () => {
   });
 
   it('names the edit that failed when several were sent, and changes nothing', () => {
-    const message = failure(applySearchReplace(FILE, [{ search: 'return 1;', replace: 'return 9;' }, { search: 'return 1;', replace: 'x' }]));
+    const message = failure(
+      applySearchReplace(FILE, [
+        { search: 'return 1;', replace: 'return 9;' },
+        { search: 'return 1;', replace: 'x' },
+      ]),
+    );
     assert.match(message, /edit 2 \(of 2\)/);
   });
 
@@ -77,7 +111,14 @@ describe('core/edits: search/replace', () => {
 
   it('keeps CRLF line endings when the model writes LF', () => {
     const crlf = FILE.replace(/\n/g, '\r\n');
-    const out = text(applySearchReplace(crlf, [{ search: 'export function one(): number {\n  return 1;\n}', replace: 'export function one(): number {\n  const n = 1;\n  return n;\n}' }]));
+    const out = text(
+      applySearchReplace(crlf, [
+        {
+          search: 'export function one(): number {\n  return 1;\n}',
+          replace: 'export function one(): number {\n  const n = 1;\n  return n;\n}',
+        },
+      ]),
+    );
     assert.equal(lineEndingOf(out), '\r\n');
     assert.ok(!/[^\r]\n/.test(out), 'every line break is CRLF');
     assert.match(out, /const n = 1;\r\n {2}return n;\r\n/);
@@ -85,14 +126,28 @@ describe('core/edits: search/replace', () => {
 });
 
 describe('core/edits: unified diff', () => {
-  const DIFF = ['--- a/src/x.ts', '+++ b/src/x.ts', '@@ -7,3 +7,3 @@', ' export function two(): number {', '-  return 2;', '+  return 22;', ' }'].join('\n');
+  const DIFF = [
+    '--- a/src/x.ts',
+    '+++ b/src/x.ts',
+    '@@ -7,3 +7,3 @@',
+    ' export function two(): number {',
+    '-  return 2;',
+    '+  return 22;',
+    ' }',
+  ].join('\n');
 
   it('applies a well-formed diff', () => {
     assert.equal(text(applyUnifiedDiff(FILE, DIFF)), FILE.replace('return 2;', 'return 22;'));
   });
 
   it('repairs wrong counts, a header without numbers and blank context lines without their space', () => {
-    const careless = ['@@ -7,9 +7,1 @@', ' export function two(): number {', '-  return 2;', '+  return 22;', ' }'].join('\n');
+    const careless = [
+      '@@ -7,9 +7,1 @@',
+      ' export function two(): number {',
+      '-  return 2;',
+      '+  return 22;',
+      ' }',
+    ].join('\n');
     assert.equal(text(applyUnifiedDiff(FILE, careless)), FILE.replace('return 2;', 'return 22;'));
     const bare = ['@@ @@', ' }', '', '-export function two(): number {', '+export function two(): bigint {'].join('\n');
     assert.equal(text(applyUnifiedDiff(FILE, bare)), FILE.replace('two(): number', 'two(): bigint'));
@@ -103,7 +158,9 @@ describe('core/edits: unified diff', () => {
   });
 
   it('refuses a hunk whose lines are not in the file, quoting the closest lines; nothing changes', () => {
-    const wrong = ['@@ -7,3 +7,3 @@', ' export function two(): number {', '-  return 3;', '+  return 33;', ' }'].join('\n');
+    const wrong = ['@@ -7,3 +7,3 @@', ' export function two(): number {', '-  return 3;', '+  return 33;', ' }'].join(
+      '\n',
+    );
     const message = failure(applyUnifiedDiff(FILE, wrong));
     assert.match(message, /context and removed lines of the hunk "@@ -7,3 \+7,3 @@" was not found/);
     assert.match(message, /start at line 7/);
@@ -111,12 +168,24 @@ describe('core/edits: unified diff', () => {
   });
 
   it('names the failing hunk among several', () => {
-    const two = ['@@ -3,2 +3,2 @@', ' export function one(): number {', '-  return 1;', '+  return 10;', '@@ -7,2 +7,2 @@', ' export function two(): number {', '-  return 9;', '+  return 90;'].join('\n');
+    const two = [
+      '@@ -3,2 +3,2 @@',
+      ' export function one(): number {',
+      '-  return 1;',
+      '+  return 10;',
+      '@@ -7,2 +7,2 @@',
+      ' export function two(): number {',
+      '-  return 9;',
+      '+  return 90;',
+    ].join('\n');
     assert.match(failure(applyUnifiedDiff(FILE, two)), /hunk 2 \(of 2\)/);
   });
 
   it('refuses a diff of several files, one without hunks, and a stray line', () => {
-    assert.match(failure(applyUnifiedDiff(FILE, '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-a\n+b\n')), /several files/);
+    assert.match(
+      failure(applyUnifiedDiff(FILE, '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-a\n+b\n')),
+      /several files/,
+    );
     assert.match(failure(applyUnifiedDiff(FILE, 'just some text')), /no hunk/);
     assert.match(failure(applyUnifiedDiff(FILE, '@@ -1,1 +1,1 @@\nimport\n')), /starts with neither/);
   });
@@ -130,21 +199,53 @@ describe('core/edits: unified diff', () => {
 
 describe('core/edits: the review diff', () => {
   it('is a unified diff of the change, with counts', () => {
-    const diff = reviewDiff({ oldPath: 'src/x.ts', newPath: 'src/x.ts', oldText: FILE, newText: FILE.replace('return 2;', 'return 22;') });
+    const diff = reviewDiff({
+      oldPath: 'src/x.ts',
+      newPath: 'src/x.ts',
+      oldText: FILE,
+      newText: FILE.replace('return 2;', 'return 22;'),
+    });
     assert.deepEqual([diff.added, diff.removed, diff.truncated], [1, 1, false]);
-    assert.equal(diff.text, ['--- a/src/x.ts', '+++ b/src/x.ts', '@@ -5,5 +5,5 @@', ' }', ' ', ' export function two(): number {', '-  return 2;', '+  return 22;', ' }'].join('\n'));
+    assert.equal(
+      diff.text,
+      [
+        '--- a/src/x.ts',
+        '+++ b/src/x.ts',
+        '@@ -5,5 +5,5 @@',
+        ' }',
+        ' ',
+        ' export function two(): number {',
+        '-  return 2;',
+        '+  return 22;',
+        ' }',
+      ].join('\n'),
+    );
   });
 
   it('shows a CRLF file without carriage returns', () => {
     const crlf = FILE.replace(/\n/g, '\r\n');
-    assert.ok(!reviewDiff({ oldPath: 'x', newPath: 'x', oldText: crlf, newText: crlf.replace('1;', '2;') }).text.includes('\r'));
+    assert.ok(
+      !reviewDiff({ oldPath: 'x', newPath: 'x', oldText: crlf, newText: crlf.replace('1;', '2;') }).text.includes('\r'),
+    );
   });
 
   it('says new file, deleted file and rename', () => {
-    assert.match(reviewDiff({ newPath: 'n.txt', newText: 'hi\n' }).text, /^new file\n--- \/dev\/null\n\+\+\+ b\/n\.txt\n@@ -0,0 \+1,1 @@\n\+hi$/);
-    assert.match(reviewDiff({ oldPath: 'd.txt', oldText: 'bye\n' }).text, /^deleted file\n--- a\/d\.txt\n\+\+\+ \/dev\/null/);
-    assert.equal(reviewDiff({ oldPath: 'a.txt', newPath: 'b.txt', oldText: 'same\n', newText: 'same\n' }).text, 'rename from a.txt\nrename to b.txt');
-    assert.equal(reviewDiff({ oldPath: 'big.bin' , oldNote: '(binary file, 9000 bytes)' }).text, 'deleted file\n(binary file, 9000 bytes)');
+    assert.match(
+      reviewDiff({ newPath: 'n.txt', newText: 'hi\n' }).text,
+      /^new file\n--- \/dev\/null\n\+\+\+ b\/n\.txt\n@@ -0,0 \+1,1 @@\n\+hi$/,
+    );
+    assert.match(
+      reviewDiff({ oldPath: 'd.txt', oldText: 'bye\n' }).text,
+      /^deleted file\n--- a\/d\.txt\n\+\+\+ \/dev\/null/,
+    );
+    assert.equal(
+      reviewDiff({ oldPath: 'a.txt', newPath: 'b.txt', oldText: 'same\n', newText: 'same\n' }).text,
+      'rename from a.txt\nrename to b.txt',
+    );
+    assert.equal(
+      reviewDiff({ oldPath: 'big.bin', oldNote: '(binary file, 9000 bytes)' }).text,
+      'deleted file\n(binary file, 9000 bytes)',
+    );
   });
 
   it('is cut for display, saying so', () => {
@@ -178,12 +279,13 @@ describe('core/edits: replacements for the editor', () => {
     assert.equal(applyReplacements('x', textReplacements('x', '')), '');
   });
 
-  it('is the review\'s hunks as ranges: one replacement per hunk, right for any line endings', () => {
+  it("is the review's hunks as ranges: one replacement per hunk, right for any line endings", () => {
     const pieces = ['a', 'b', 'x', '', ' '];
     const breaks = ['\n', '\r\n', '\r', ''];
     let seed = 7;
     const next = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
-    const text = (): string => Array.from({ length: next(6) }, () => `${pieces[next(pieces.length)]}${breaks[next(breaks.length)]}`).join('');
+    const text = (): string =>
+      Array.from({ length: next(6) }, () => `${pieces[next(pieces.length)]}${breaks[next(breaks.length)]}`).join('');
     for (let i = 0; i < 300; i++) {
       const before = text();
       const after = text();
@@ -211,7 +313,9 @@ describe('core/workspaceFiles: where a new file may be written', () => {
     writeFileSync(join(dir, '.gitignore'), 'dist/\n');
     symlinkSync(outside, join(dir, 'linked-out'));
     symlinkSync(join(outside, 'nowhere.txt'), join(dir, 'dangling.txt'));
-    files = await WorkspaceFiles.open({ folders: [{ name: 'ws', path: dir, excludes: { 'files.exclude': ['hidden/**'] } }] });
+    files = await WorkspaceFiles.open({
+      folders: [{ name: 'ws', path: dir, excludes: { 'files.exclude': ['hidden/**'] } }],
+    });
   });
   after(() => {
     rmSync(dir, { recursive: true, force: true });

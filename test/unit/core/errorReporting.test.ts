@@ -10,7 +10,6 @@ import { collect, delay, sendJson, sseData, useTestServer } from './testUtil';
 
 const chatReq: ChatCompletionRequest = { model: 'local/sim', messages: [{ role: 'user', content: 'hi' }] };
 
-
 describe('core: error reporting (review L1, L2, L3, L6)', () => {
   const serve = useTestServer();
 
@@ -59,14 +58,23 @@ describe('core: error reporting (review L1, L2, L3, L6)', () => {
     );
     assert.ok(error instanceof ConnectionError, String(error));
     const host = new URL(s.url).host;
-    assert.match(error.message, new RegExp(`^The connection to ${host.replace(/\./g, '\\.')} closed while the answer was being read`));
+    assert.match(
+      error.message,
+      new RegExp(`^The connection to ${host.replace(/\./g, '\\.')} closed while the answer was being read`),
+    );
     assert.doesNotMatch(error.message, /Could not reach/);
   });
 
   it('L6: a StreamError carries the status and x-request-id of the stream response', async () => {
     const s = await serve((req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'x-request-id': `req-${req.headers['x-case'] as string}` });
-      if (req.headers['x-case'] === 'error') res.end(`${sseData({ choices: [{ index: 0, delta: { content: 'a' } }] })}${sseData({ error: { message: 'boom', type: 'server_error' } })}`);
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'x-request-id': `req-${req.headers['x-case'] as string}`,
+      });
+      if (req.headers['x-case'] === 'error')
+        res.end(
+          `${sseData({ choices: [{ index: 0, delta: { content: 'a' } }] })}${sseData({ error: { message: 'boom', type: 'server_error' } })}`,
+        );
       else res.end(sseData({ choices: [{ index: 0, delta: { content: 'a' } }] }));
     });
     const client = new GatewayClient({ baseUrl: s.url, apiKey: 'k', maxRetries: 0 });

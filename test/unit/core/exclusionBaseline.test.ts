@@ -4,7 +4,12 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AS_IT_WAS, ExclusionBaseline, NOT_KEPT, NOT_KEPT_NOTE } from '../../../src/core/workspaceFiles/exclusionBaseline';
+import {
+  AS_IT_WAS,
+  ExclusionBaseline,
+  NOT_KEPT,
+  NOT_KEPT_NOTE,
+} from '../../../src/core/workspaceFiles/exclusionBaseline';
 import { WorkspaceFiles } from '../../../src/core/workspaceFiles/workspaceFiles';
 import type { ExcludeGlobs } from '../../../src/core/workspaceFiles/fileRules';
 import { GitignoreCache, openFolders } from '../../../src/core/workspaceFiles/rootFolders';
@@ -16,10 +21,17 @@ describe('core/workspaceFiles: exclusions kept per conversation', () => {
     assert.equal(baseline.ignoreFile('/ws', 'a', 'secret/\n'), 'secret/\n');
     assert.equal(baseline.ignoreFile('/ws', 'a', ''), 'secret/\n', 'the first sighting wins');
     assert.equal(baseline.ignoreFile('/ws', 'b', undefined), undefined);
-    assert.equal(baseline.ignoreFile('/ws', 'b', '!x\n'), undefined, 'a file that was not there is remembered as not there');
+    assert.equal(
+      baseline.ignoreFile('/ws', 'b', '!x\n'),
+      undefined,
+      'a file that was not there is remembered as not there',
+    );
     const first: ExcludeGlobs = { 'files.exclude': ['**/.git', 'private/**'], 'search.exclude': [] };
     assert.deepEqual(baseline.excludes('/ws', first), first);
-    assert.deepEqual(baseline.excludes('/ws', { 'files.exclude': ['**/.git', 'more/**'] }), { 'files.exclude': ['**/.git', 'more/**'], [`files.exclude${AS_IT_WAS}`]: ['private/**'] });
+    assert.deepEqual(baseline.excludes('/ws', { 'files.exclude': ['**/.git', 'more/**'] }), {
+      'files.exclude': ['**/.git', 'more/**'],
+      [`files.exclude${AS_IT_WAS}`]: ['private/**'],
+    });
   });
 
   it('is bounded: past its files it cannot tell (NOT_KEPT), past its characters it keeps a digest', () => {
@@ -28,11 +40,27 @@ describe('core/workspaceFiles: exclusions kept per conversation', () => {
     assert.deepEqual(baseline.size.files, 100, 'files past the bound are not kept');
     // 3 + "dirN" names + 4 whole texts of 200 + 96 digests of 44: far below the 100 texts' 20,000.
     assert.ok(baseline.size.chars < 1_000 + 100 * (5 + 44), String(baseline.size.chars));
-    assert.equal(baseline.ignoreFile('/ws', 'dir0', 'changed'), 'x'.repeat(200), 'a text within the bound is kept whole');
-    assert.equal(baseline.ignoreFile('/ws', 'dir99', 'x'.repeat(200)), 'x'.repeat(200), 'one kept by digest, unchanged');
-    assert.equal(baseline.ignoreFile('/ws', 'dir99', 'changed'), NOT_KEPT, 'one kept by digest that changed cannot be told');
+    assert.equal(
+      baseline.ignoreFile('/ws', 'dir0', 'changed'),
+      'x'.repeat(200),
+      'a text within the bound is kept whole',
+    );
+    assert.equal(
+      baseline.ignoreFile('/ws', 'dir99', 'x'.repeat(200)),
+      'x'.repeat(200),
+      'one kept by digest, unchanged',
+    );
+    assert.equal(
+      baseline.ignoreFile('/ws', 'dir99', 'changed'),
+      NOT_KEPT,
+      'one kept by digest that changed cannot be told',
+    );
     assert.equal(baseline.ignoreFile('/ws', 'dir120', 'x'), NOT_KEPT, 'one past the bound cannot be told');
-    assert.equal(baseline.ignoreFile('/ws', 'dir121', undefined), undefined, 'a folder with no ignore file past the bound is taken as it is (not every folder of a large repository kept out)');
+    assert.equal(
+      baseline.ignoreFile('/ws', 'dir121', undefined),
+      undefined,
+      'a folder with no ignore file past the bound is taken as it is (not every folder of a large repository kept out)',
+    );
     assert.equal(baseline.size.files, 100);
   });
 
@@ -49,7 +77,10 @@ describe('core/workspaceFiles: exclusions kept per conversation', () => {
     });
     afterEach(() => rmSync(ws, { recursive: true, force: true }));
     const open = (baseline?: ExclusionBaseline, fileExcludes: string[] = ['notes/**']): Promise<WorkspaceFiles> =>
-      WorkspaceFiles.open({ folders: [{ name: 'ws', path: ws, excludes: { 'files.exclude': fileExcludes } }], ...(baseline ? { baseline } : {}) });
+      WorkspaceFiles.open({
+        folders: [{ name: 'ws', path: ws, excludes: { 'files.exclude': fileExcludes } }],
+        ...(baseline ? { baseline } : {}),
+      });
 
     it('keeps a file excluded for the conversation after its .gitignore line is removed (read, list, write)', async () => {
       const baseline = new ExclusionBaseline();
@@ -82,7 +113,7 @@ describe('core/workspaceFiles: exclusions kept per conversation', () => {
       assert.ok(!(await (await open(baseline)).resolve('private/key.txt')).ok, 'the conversation does not');
     });
 
-    it('keeps an exclude setting\'s glob for the conversation after it is removed', async () => {
+    it("keeps an exclude setting's glob for the conversation after it is removed", async () => {
       const baseline = new ExclusionBaseline();
       assert.ok(!(await (await open(baseline)).resolve('notes/n.txt')).ok);
       const after = await (await open(baseline, [])).resolve('notes/n.txt');
@@ -98,7 +129,10 @@ describe('core/workspaceFiles: exclusions kept per conversation', () => {
       const [folder] = await openFolders([{ name: 'ws', path: ws, excludes: {} }], [], true);
       assert.ok(folder);
       const baseline = new ExclusionBaseline();
-      assert.equal((await admit(folder, 'sub/hidden.txt', false, new GitignoreCache(true, baseline))).excluded, '.gitignore');
+      assert.equal(
+        (await admit(folder, 'sub/hidden.txt', false, new GitignoreCache(true, baseline))).excluded,
+        '.gitignore',
+      );
       writeFileSync(join(ws, 'sub', '.gitignore'), '# nothing ignored any more\n');
       const typed = await admit(folder, 'SUB/hidden.txt', false, new GitignoreCache(true, baseline));
       assert.equal(typed.excluded, `.gitignore${AS_IT_WAS}`, 'not a first sighting under another case');
@@ -108,10 +142,16 @@ describe('core/workspaceFiles: exclusions kept per conversation', () => {
       const baseline = new ExclusionBaseline({ maxFiles: 1, maxChars: 1_000 });
       const files = await open(baseline, []);
       assert.ok(!(await files.resolve('secret.txt')).ok, 'the root .gitignore is kept');
-      assert.ok((await files.resolve('notes/n.txt')).ok, 'notes/ has no .gitignore: past the bound it is taken as it is');
+      assert.ok(
+        (await files.resolve('notes/n.txt')).ok,
+        'notes/ has no .gitignore: past the bound it is taken as it is',
+      );
       writeFileSync(join(ws, 'notes', '.gitignore'), 'other.txt\n');
       const past = await (await open(baseline, [])).resolve('notes/n.txt');
-      assert.ok(!past.ok && past.problem === 'excluded', 'notes/.gitignore is past the bound: what it said cannot be told');
+      assert.ok(
+        !past.ok && past.problem === 'excluded',
+        'notes/.gitignore is past the bound: what it said cannot be told',
+      );
       assert.ok(past.message.includes(NOT_KEPT_NOTE), past.message);
       assert.ok((await (await open(undefined, [])).resolve('notes/n.txt')).ok, 'without a baseline it is shared');
     });

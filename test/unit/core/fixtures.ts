@@ -1,8 +1,19 @@
 // Recorded streams in the shapes wire-conventions.md lists. Texts include multi-byte UTF-8 (2, 3
 // and 4 bytes) so that splitting at every byte offset also cuts inside characters.
 
-function chunk(delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'local/sim', choices: [{ index: 0, delta, finish_reason: finish }], ...extra });
+function chunk(
+  delta: Record<string, unknown>,
+  finish: string | null = null,
+  extra: Record<string, unknown> = {},
+): string {
+  return JSON.stringify({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'local/sim',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    ...extra,
+  });
 }
 
 /** Content, reasoning under both names, a comment, an event name, multi-line data, usage, [DONE]. */
@@ -58,7 +69,11 @@ export function withLineEnds(stream: string, lineEnd: '\r\n' | '\r'): string {
   return stream.replace(/\n/g, lineEnd);
 }
 
-export const chatPartial = [`data: ${chunk({ role: 'assistant' })}\n\n`, `data: ${chunk({ content: 'Teil 1 – ' })}\n\n`, `data: ${chunk({ content: 'ünd 2' })}\n\n`].join('');
+export const chatPartial = [
+  `data: ${chunk({ role: 'assistant' })}\n\n`,
+  `data: ${chunk({ content: 'Teil 1 – ' })}\n\n`,
+  `data: ${chunk({ content: 'ünd 2' })}\n\n`,
+].join('');
 
 function event(type: string, data: Record<string, unknown>): string {
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
@@ -66,18 +81,35 @@ function event(type: string, data: Record<string, unknown>): string {
 
 /** Every Messages event type, including thinking with its signature, a ping and an unknown type. */
 export const messagesStream = [
-  event('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'local/claude-sim', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }),
+  event('message_start', {
+    message: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'local/claude-sim',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 1 },
+    },
+  }),
   event('ping', {}),
   event('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
   event('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: 'Let me think… 🧠' } }),
   event('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: ' done.' } }),
-  event('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3h' } }),
+  event('content_block_delta', {
+    index: 0,
+    delta: { type: 'signature_delta', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3h' },
+  }),
   event('content_block_stop', { index: 0 }),
   event('content_block_start', { index: 1, content_block: { type: 'text', text: '' } }),
   event('content_block_delta', { index: 1, delta: { type: 'text_delta', text: 'Grüße ' } }),
   event('content_block_delta', { index: 1, delta: { type: 'text_delta', text: 'aus 東京' } }),
   event('content_block_stop', { index: 1 }),
-  event('content_block_start', { index: 2, content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} } }),
+  event('content_block_start', {
+    index: 2,
+    content_block: { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} },
+  }),
   event('content_block_delta', { index: 2, delta: { type: 'input_json_delta', partial_json: '{"city": "Ber' } }),
   event('content_block_delta', { index: 2, delta: { type: 'input_json_delta', partial_json: 'lin"}' } }),
   event('content_block_stop', { index: 2 }),

@@ -28,7 +28,10 @@ export function folderSource(root: string): IndexSource {
 }
 
 /** Embeds through the client, counting requests and inputs. */
-export function clientEmbedder(client: GatewayClient, model: string): EmbedBatch & { requests: number; inputs: number } {
+export function clientEmbedder(
+  client: GatewayClient,
+  model: string,
+): EmbedBatch & { requests: number; inputs: number } {
   const embed = Object.assign(
     async (texts: string[], signal?: AbortSignal) => {
       embed.requests++;

@@ -17,7 +17,10 @@ function boundedMatch(glob: string, path: string, caseInsensitive = false): bool
   assert.ok(machine, `${glob.slice(0, 40)}... compiles`);
   const matched = machine.matches(path);
   const bound = 2 * machine.size * (path.length + 1) + glob.length;
-  assert.ok(machine.lastSteps <= bound, `${machine.lastSteps} steps for ${glob.length} pattern characters and ${path.length} path characters (bound ${bound})`);
+  assert.ok(
+    machine.lastSteps <= bound,
+    `${machine.lastSteps} steps for ${glob.length} pattern characters and ${path.length} path characters (bound ${bound})`,
+  );
   return matched;
 }
 
@@ -31,7 +34,7 @@ describe('core/workspaceFiles: matching is linear, whatever the pattern', () => 
     assert.equal(isGitignored(root(`/${line}`), `deep/${long}!`, false), false, 'anchored: not below a folder');
   });
 
-  it('answers *a*a*a*a*a*a*a*a*a*a*a*b against 5000 a\'s, within the step bound', () => {
+  it("answers *a*a*a*a*a*a*a*a*a*a*a*b against 5000 a's, within the step bound", () => {
     const glob = `${'*a'.repeat(11)}*b`;
     const many = 'a'.repeat(5000);
     assert.equal(compileGlob(glob)(many), false);
@@ -74,7 +77,8 @@ describe('core/workspaceFiles: matching is linear, whatever the pattern', () => 
     let seed = 7;
     const path = Array.from({ length: 4000 }, () => ((seed = (seed * 48271) % 2147483647) % 2 ? 'a' : 'b')).join('');
     const expected = (p: string): boolean => p.length >= 13 && p[p.length - 13] === 'a';
-    for (const cut of [4000, 3999, 3998, 3997]) assert.equal(boundedMatch(glob, path.slice(0, cut)), expected(path.slice(0, cut)));
+    for (const cut of [4000, 3999, 3998, 3997])
+      assert.equal(boundedMatch(glob, path.slice(0, cut)), expected(path.slice(0, cut)));
   });
 
   it('answers the same for names of thousands of distinct characters (past what it remembers per state set)', () => {
@@ -92,14 +96,26 @@ describe('core/workspaceFiles: matching is linear, whatever the pattern', () => 
     for (let depth = 0; depth <= MAX_BRACE_DEPTH; depth++) tooDeep = `{${tooDeep}}`;
     for (const refused of [long, tooDeep, '[z-a].txt']) {
       assert.equal(compileGlob(refused)('aaa.txt'), false, 'an include pattern lets nothing in');
-      assert.equal(compileGlob(refused, false, 'everything')('aaa.txt'), true, 'an exclude pattern keeps everything out');
+      assert.equal(
+        compileGlob(refused, false, 'everything')('aaa.txt'),
+        true,
+        'an exclude pattern keeps everything out',
+      );
       assert.equal(new FileRules({ 'files.exclude': [refused] }).excludedBy('src/a.ts', false, []), 'files.exclude');
-      assert.equal(isGitignored(root(refused), 'src/a.ts', false), true, 'an ignoring .gitignore line ignores everything');
-      assert.equal(isGitignored(root(`*.ts\n!${refused}`), 'a.ts', false), true, 'a re-including one re-includes nothing');
+      assert.equal(
+        isGitignored(root(refused), 'src/a.ts', false),
+        true,
+        'an ignoring .gitignore line ignores everything',
+      );
+      assert.equal(
+        isGitignored(root(`*.ts\n!${refused}`), 'a.ts', false),
+        true,
+        'a re-including one re-includes nothing',
+      );
     }
   });
 
-  it('matches paths with a newline in a folder name (a regular expression\'s . never crossed one)', () => {
+  it("matches paths with a newline in a folder name (a regular expression's . never crossed one)", () => {
     assert.equal(sensitiveMatcher()('odd\nfolder/.env'), '**/.env*');
     assert.equal(compileGlob('src/**')('src/a\nb/c.ts'), true);
     assert.equal(isGitignored(root('*.log\n'), 'x\ny/debug.log', false), true);
@@ -120,7 +136,11 @@ describe('core/workspaceFiles: matching is linear, whatever the pattern', () => 
     const lines = Array.from({ length: 200_000 }, (_, i) => `f${i}`).join('\n');
     const rules = parseGitignore(`${lines}\n!keep.txt\n`);
     assert.equal(rules.length, 10_001, 'the cap, then one rule that ignores everything');
-    assert.equal(isGitignored(root(`${lines}\n!keep.txt\n`), 'keep.txt', false), true, 'what the unread rest says cannot re-include');
+    assert.equal(
+      isGitignored(root(`${lines}\n!keep.txt\n`), 'keep.txt', false),
+      true,
+      'what the unread rest says cannot re-include',
+    );
     assert.equal(isGitignored(root('f1\n'), 'keep.txt', false), false);
   });
 });

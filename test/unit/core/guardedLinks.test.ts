@@ -14,7 +14,8 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
   let ws: string;
   before(() => {
     ws = mkdtempSync(join(tmpdir(), 'ui-reach-'));
-    for (const dir of ['data', 'conf', 'scripts', 'src', '.git/hooks', 'tools/hooks']) mkdirSync(join(ws, dir), { recursive: true });
+    for (const dir of ['data', 'conf', 'scripts', 'src', '.git/hooks', 'tools/hooks'])
+      mkdirSync(join(ws, dir), { recursive: true });
     writeFileSync(join(ws, 'data', 'pkg.json'), '{}\n');
     writeFileSync(join(ws, 'conf', 'tasks.json'), '{}\n');
     writeFileSync(join(ws, 'scripts', 'check'), 'echo ok\n');
@@ -26,12 +27,16 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
     // A hook linked from .git/hooks (a folder the listing never enters), and a hard link.
     symlinkSync(join('..', '..', 'scripts', 'check'), join(ws, '.git', 'hooks', 'pre-commit'));
     linkSync(join(ws, 'src', 'b.ts'), join(ws, 'src', 'b-copy.ts'));
-    writeFileSync(join(ws, '.git', 'config'), '[core]\n\tbare = false\n\thooksPath = "tools/hooks" ; set by the repository\n[core "x"]\n\tfsmonitor = ignored.sh\n');
+    writeFileSync(
+      join(ws, '.git', 'config'),
+      '[core]\n\tbare = false\n\thooksPath = "tools/hooks" ; set by the repository\n[core "x"]\n\tfsmonitor = ignored.sh\n',
+    );
   });
   after(() => rmSync(ws, { recursive: true, force: true }));
-  const open = (): Promise<WorkspaceFiles> => WorkspaceFiles.open({ folders: [{ name: 'ws', path: ws, excludes: { 'files.exclude': ['**/.git'] } }] });
+  const open = (): Promise<WorkspaceFiles> =>
+    WorkspaceFiles.open({ folders: [{ name: 'ws', path: ws, excludes: { 'files.exclude': ['**/.git'] } }] });
 
-  it('guards the target of a guarded link under the link\'s name (a file, and a file or new file below a linked folder)', async () => {
+  it("guards the target of a guarded link under the link's name (a file, and a file or new file below a linked folder)", async () => {
     const files = await open();
     const pkg = await files.resolveForWrite('data/pkg.json');
     assert.ok(pkg.ok);
@@ -50,7 +55,8 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
   it('judges a write by its name through any link: a folder above a guarded path, a gitignored .vscode/, a linked hooks folder', async () => {
     const repo = mkdtempSync(join(tmpdir(), 'ui-through-'));
     try {
-      for (const dir of ['ci/workflows', 'scripts', 'hooks', '.vscode', '.git']) mkdirSync(join(repo, dir), { recursive: true });
+      for (const dir of ['ci/workflows', 'scripts', 'hooks', '.vscode', '.git'])
+        mkdirSync(join(repo, dir), { recursive: true });
       writeFileSync(join(repo, 'ci', 'workflows', 'deploy.yml'), 'on: push\n');
       writeFileSync(join(repo, 'scripts', 't.json'), '{}\n');
       writeFileSync(join(repo, 'hooks', 'pre-commit'), 'echo ok\n');
@@ -62,14 +68,25 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
       // The whole hooks folder is a link.
       symlinkSync(join('..', 'hooks'), join(repo, '.git', 'hooks'));
       const files = await WorkspaceFiles.open({ folders: [{ name: 'repo', path: repo, excludes: {} }] });
-      for (const [path, name] of [['ci/workflows/deploy.yml', '.github/workflows/deploy.yml'], ['scripts/t.json', '.vscode/tasks.json'], ['hooks/pre-commit', '.git/hooks/pre-commit']]) {
+      for (const [path, name] of [
+        ['ci/workflows/deploy.yml', '.github/workflows/deploy.yml'],
+        ['scripts/t.json', '.vscode/tasks.json'],
+        ['hooks/pre-commit', '.git/hooks/pre-commit'],
+      ]) {
         const resolved = await files.resolve(path as string, 'write');
         assert.ok(resolved.ok, path);
-        assert.deepEqual(resolved.file.guarded.map((g) => g.path), [name], path);
+        assert.deepEqual(
+          resolved.file.guarded.map((g) => g.path),
+          [name],
+          path,
+        );
       }
       const fresh = await files.resolveNew('ci/workflows/new.yml');
       assert.ok(fresh.ok);
-      assert.deepEqual(fresh.target.guarded.map((g) => g.path), ['.github/workflows/new.yml']);
+      assert.deepEqual(
+        fresh.target.guarded.map((g) => g.path),
+        ['.github/workflows/new.yml'],
+      );
       writeFileSync(join(repo, 'ci', 'README.md'), 'notes\n');
       const plain = await files.resolve('ci/README.md', 'write');
       assert.ok(plain.ok);
@@ -89,7 +106,11 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
       symlinkSync('pkg-link', join(repo, 'package.json'));
       symlinkSync(join('data', 'new.json'), join(repo, 'pkg-link'));
       const files = await WorkspaceFiles.open({ folders: [{ name: 'repo', path: repo, excludes: {} }] });
-      for (const [path, link] of [['notes/todo.json', '.vscode/tasks.json'], ['later/launch.json', '.vscode/launch.json'], ['data/new.json', 'package.json']]) {
+      for (const [path, link] of [
+        ['notes/todo.json', '.vscode/tasks.json'],
+        ['later/launch.json', '.vscode/launch.json'],
+        ['data/new.json', 'package.json'],
+      ]) {
         const created = await files.resolveNew(path as string);
         assert.ok(created.ok, path);
         assert.deepEqual(created.target.guarded, [{ path: link, reason: 'runsCode' }], path);
@@ -117,7 +138,7 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
     }
   });
 
-  it('guards what the repository\'s git config makes git run (core.hooksPath)', async () => {
+  it("guards what the repository's git config makes git run (core.hooksPath)", async () => {
     const files = await open();
     const hook = await files.resolveNew('tools/hooks/pre-push');
     assert.ok(hook.ok);
@@ -131,13 +152,23 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
     const folders = await openFolders([{ name: 'ws', path: ws, excludes: {} }], [], false);
     const whole = await findGuardedLinks(folders, new GitignoreCache(false));
     assert.ok(whole.complete);
-    assert.deepEqual(linksReaching(whole, join(ws, 'conf', 'x', 'y.json'), false), [{ path: '.vscode/x/y.json', reason: 'runsCode' }]);
+    assert.deepEqual(linksReaching(whole, join(ws, 'conf', 'x', 'y.json'), false), [
+      { path: '.vscode/x/y.json', reason: 'runsCode' },
+    ]);
     assert.equal((await findGuardedLinks(folders, new GitignoreCache(false), 3)).complete, false);
   });
 
   it('reads core.hooksPath and a core.fsmonitor program from a git config, and nothing else', () => {
-    assert.deepEqual(gitConfigRunValues('[core]\n\thooksPath = .githooks\n\tfsmonitor = tools/watch.sh # comment\n[alias]\n\thooksPath = no\n'), ['.githooks', 'tools/watch.sh']);
-    assert.deepEqual(gitConfigRunValues('[CORE]\nHooksPath="a b/hooks"\nfsmonitor = true\n[core "sub"]\nhooksPath = x\n'), ['a b/hooks']);
+    assert.deepEqual(
+      gitConfigRunValues(
+        '[core]\n\thooksPath = .githooks\n\tfsmonitor = tools/watch.sh # comment\n[alias]\n\thooksPath = no\n',
+      ),
+      ['.githooks', 'tools/watch.sh'],
+    );
+    assert.deepEqual(
+      gitConfigRunValues('[CORE]\nHooksPath="a b/hooks"\nfsmonitor = true\n[core "sub"]\nhooksPath = x\n'),
+      ['a b/hooks'],
+    );
   });
 
   it('takes the program of an fsmonitor with arguments (git runs it through the shell), and guards a shared .gitconfig', async () => {
@@ -150,12 +181,16 @@ describe('core/workspaceFiles: writes judged by the file they reach', () => {
   });
 
   it('guards everything in a folder opened at a guarded place (its folder-relative paths do not say it)', async () => {
-    const files = await WorkspaceFiles.open({ folders: [{ name: 'conf', path: join(ws, '.git', 'hooks'), excludes: {} }] });
+    const files = await WorkspaceFiles.open({
+      folders: [{ name: 'conf', path: join(ws, '.git', 'hooks'), excludes: {} }],
+    });
     const hook = await files.resolveNew('post-merge');
     assert.ok(hook.ok);
     assert.deepEqual(hook.target.guarded, [{ path: 'post-merge', reason: 'runsCode' }]);
     // Opened by a linked name (.vscode leading to conf/): VS Code reads it by that name.
-    const named = await WorkspaceFiles.open({ folders: [{ name: '.vscode', path: join(ws, '.vscode'), excludes: {} }] });
+    const named = await WorkspaceFiles.open({
+      folders: [{ name: '.vscode', path: join(ws, '.vscode'), excludes: {} }],
+    });
     const launch = await named.resolveNew('launch.json');
     assert.ok(launch.ok);
     assert.deepEqual(launch.target.guarded, [{ path: 'launch.json', reason: 'runsCode' }]);

@@ -1,7 +1,16 @@
 import * as assert from 'node:assert/strict';
 import { apiBaseUrl, normalizeBaseUrl } from '../../../src/core/transport/baseUrl';
 import { backoffDelay, isOutOfCredits, isRetryableStatus, parseRetryAfter } from '../../../src/core/transport/retry';
-import { buildResearchQuery, classifyResearchStatus, extractResearchReport, extractResearchSources, isKnownResearchStatus, whereAnd, whereField, whereStatus } from '../../../src/core/research/researchHelpers';
+import {
+  buildResearchQuery,
+  classifyResearchStatus,
+  extractResearchReport,
+  extractResearchSources,
+  isKnownResearchStatus,
+  whereAnd,
+  whereField,
+  whereStatus,
+} from '../../../src/core/research/researchHelpers';
 import { classifyModel } from '../../../src/core/models/modelCategory';
 import { decodeBase64Embedding } from '../../../src/core/parse/resources';
 import { InvalidRequestError } from '../../../src/core/errors';
@@ -10,7 +19,13 @@ import { splitSpeechInput } from '../../../src/core/media/speechInput';
 
 describe('core: base URL', () => {
   it('accepts a trailing slash and an address already ending in /api/v1 without doubling it', () => {
-    for (const input of ['https://gw.example', 'https://gw.example/', 'https://gw.example/api/v1', 'https://gw.example/api/v1/', ' https://gw.example//api/v1// ']) {
+    for (const input of [
+      'https://gw.example',
+      'https://gw.example/',
+      'https://gw.example/api/v1',
+      'https://gw.example/api/v1/',
+      ' https://gw.example//api/v1// ',
+    ]) {
       assert.equal(apiBaseUrl(input), 'https://gw.example/api/v1', input);
     }
     assert.equal(normalizeBaseUrl('http://127.0.0.1:8080/proxy/API/V1/'), 'http://127.0.0.1:8080/proxy');
@@ -20,7 +35,11 @@ describe('core: base URL', () => {
   it('drops credentials, query and fragment; rejects what is not http(s)', () => {
     assert.equal(apiBaseUrl('https://user:secret@gw.example/x?key=abc#f'), 'https://gw.example/x/api/v1');
     for (const bad of ['', 'gw.example', 'ftp://gw.example', 'javascript:alert(1)']) {
-      assert.throws(() => normalizeBaseUrl(bad), (e: unknown) => e instanceof InvalidRequestError && e.field === 'baseUrl', bad);
+      assert.throws(
+        () => normalizeBaseUrl(bad),
+        (e: unknown) => e instanceof InvalidRequestError && e.field === 'baseUrl',
+        bad,
+      );
     }
   });
 });
@@ -28,21 +47,36 @@ describe('core: base URL', () => {
 describe('core: error bodies', () => {
   it('takes the message from error (string), error.message, message, else HTTP <status>; keeps type and code', () => {
     assert.deepEqual(parseErrorBody(401, '{"error":"Invalid API key"}'), { message: 'Invalid API key' });
-    assert.deepEqual(parseErrorBody(429, '{"error":{"message":"Out of credits","type":"insufficient_quota","code":"quota_exceeded"}}'), {
-      message: 'Out of credits',
-      type: 'insufficient_quota',
-      code: 'quota_exceeded',
+    assert.deepEqual(
+      parseErrorBody(429, '{"error":{"message":"Out of credits","type":"insufficient_quota","code":"quota_exceeded"}}'),
+      {
+        message: 'Out of credits',
+        type: 'insufficient_quota',
+        code: 'quota_exceeded',
+      },
+    );
+    assert.deepEqual(parseErrorBody(400, '{"message":"bad things","code":400}'), {
+      message: 'bad things',
+      code: '400',
     });
-    assert.deepEqual(parseErrorBody(400, '{"message":"bad things","code":400}'), { message: 'bad things', code: '400' });
     assert.deepEqual(parseErrorBody(500, '{"detail":"x"}'), { message: 'HTTP 500' });
     assert.deepEqual(parseErrorBody(502, ''), { message: 'HTTP 502' });
     assert.deepEqual(parseErrorBody(502, '<html><body>Bad gateway</body></html>'), { message: 'HTTP 502' });
     assert.deepEqual(parseErrorBody(503, 'upstream unavailable'), { message: 'HTTP 503' });
-    assert.deepEqual(parseErrorBody(529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'), { message: 'Overloaded', type: 'overloaded_error' });
-    assert.deepEqual(parseErrorBody(400, '{"error":{"message":"Unrecognized request argument: stream_options","param":"stream_options"}}'), {
-      message: 'Unrecognized request argument: stream_options',
-      param: 'stream_options',
-    });
+    assert.deepEqual(
+      parseErrorBody(529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'),
+      { message: 'Overloaded', type: 'overloaded_error' },
+    );
+    assert.deepEqual(
+      parseErrorBody(
+        400,
+        '{"error":{"message":"Unrecognized request argument: stream_options","param":"stream_options"}}',
+      ),
+      {
+        message: 'Unrecognized request argument: stream_options',
+        param: 'stream_options',
+      },
+    );
   });
 });
 
@@ -60,9 +94,18 @@ describe('core: retry policy', () => {
   });
 
   it('backs off from 0.5 s doubling up to 8 s, with at most 25 % jitter (upward below the cap, downward at it)', () => {
-    assert.deepEqual([0, 1, 2, 3, 4, 5, 9].map((i) => backoffDelay(i, () => 0)), [500, 1000, 2000, 4000, 8000, 8000, 8000]);
-    assert.equal(backoffDelay(0, () => 1), 625);
-    assert.equal(backoffDelay(4, () => 1), 6000);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 5, 9].map((i) => backoffDelay(i, () => 0)),
+      [500, 1000, 2000, 4000, 8000, 8000, 8000],
+    );
+    assert.equal(
+      backoffDelay(0, () => 1),
+      625,
+    );
+    assert.equal(
+      backoffDelay(4, () => 1),
+      6000,
+    );
     for (let i = 0; i < 50; i++) {
       const d = backoffDelay(2);
       assert.ok(d >= 2000 && d <= 2500, String(d));
@@ -70,7 +113,10 @@ describe('core: retry policy', () => {
   });
 
   it('retries 408, 409, 429 and 5xx only; out of credits is told by code or type', () => {
-    assert.deepEqual([400, 401, 402, 403, 404, 408, 409, 422, 429, 500, 503, 599].filter(isRetryableStatus), [408, 409, 429, 500, 503, 599]);
+    assert.deepEqual(
+      [400, 401, 402, 403, 404, 408, 409, 422, 429, 500, 503, 599].filter(isRetryableStatus),
+      [408, 409, 429, 500, 503, 599],
+    );
     assert.equal(isOutOfCredits('insufficient_quota', undefined), true);
     assert.equal(isOutOfCredits(undefined, 'credits_exhausted'), true);
     assert.equal(isOutOfCredits('INSUFFICIENT_FUNDS', undefined), true);
@@ -80,15 +126,28 @@ describe('core: retry policy', () => {
     assert.equal(isOutOfCredits(undefined, undefined, 'Usage limit reached for this billing period', false), true);
     assert.equal(isOutOfCredits(undefined, undefined, 'Tokens per minute limit exceeded', false), false);
     assert.equal(isOutOfCredits(undefined, undefined, 'Concurrency limit reached', false), false);
-    assert.equal(isOutOfCredits(undefined, undefined, 'Usage limit reached', true), false, 'Retry-After makes it transient');
+    assert.equal(
+      isOutOfCredits(undefined, undefined, 'Usage limit reached', true),
+      false,
+      'Retry-After makes it transient',
+    );
   });
 });
 
 describe('core: research helpers', () => {
   it('classifies statuses; unknown ones count as in progress', () => {
     const cases: [string, string][] = [
-      ['queued', 'in_progress'], ['running', 'in_progress'], ['succeeded', 'succeeded'], ['completed', 'succeeded'], ['failed', 'failed'],
-      ['error', 'failed'], ['cancelled', 'failed'], ['canceled', 'failed'], ['timeout', 'failed'], ['Succeeded', 'succeeded'], ['paused', 'in_progress'],
+      ['queued', 'in_progress'],
+      ['running', 'in_progress'],
+      ['succeeded', 'succeeded'],
+      ['completed', 'succeeded'],
+      ['failed', 'failed'],
+      ['error', 'failed'],
+      ['cancelled', 'failed'],
+      ['canceled', 'failed'],
+      ['timeout', 'failed'],
+      ['Succeeded', 'succeeded'],
+      ['paused', 'in_progress'],
     ];
     for (const [status, phase] of cases) assert.equal(classifyResearchStatus(status), phase, status);
     assert.equal(isKnownResearchStatus('paused'), false);
@@ -103,16 +162,32 @@ describe('core: research helpers', () => {
     assert.equal(params.get('sort'), '-createdAt');
     assert.equal(params.get('page'), '2');
     assert.deepEqual(JSON.parse(params.get('where') ?? ''), {
-      and: [{ or: [{ status: { equals: 'queued' } }, { status: { equals: 'running' } }] }, { 'metadata.research.status': { exists: true } }],
+      and: [
+        { or: [{ status: { equals: 'queued' } }, { status: { equals: 'running' } }] },
+        { 'metadata.research.status': { exists: true } },
+      ],
     });
     assert.ok(!query.includes('{') && !query.includes('"'), 'where is URL-encoded');
     assert.equal(buildResearchQuery(), '');
-    assert.equal(new URLSearchParams(buildResearchQuery({ where: '{"status":{"equals":"running"}}' })).get('where'), '{"status":{"equals":"running"}}');
-    assert.throws(() => buildResearchQuery({ where: [] as unknown as string }), (e: unknown) => e instanceof InvalidRequestError && e.field === 'where');
+    assert.equal(
+      new URLSearchParams(buildResearchQuery({ where: '{"status":{"equals":"running"}}' })).get('where'),
+      '{"status":{"equals":"running"}}',
+    );
+    assert.throws(
+      () => buildResearchQuery({ where: [] as unknown as string }),
+      (e: unknown) => e instanceof InvalidRequestError && e.field === 'where',
+    );
     for (const limit of [0, 101, 1.5, -1]) {
-      assert.throws(() => buildResearchQuery({ limit }), (e: unknown) => e instanceof InvalidRequestError && e.field === 'limit', String(limit));
+      assert.throws(
+        () => buildResearchQuery({ limit }),
+        (e: unknown) => e instanceof InvalidRequestError && e.field === 'limit',
+        String(limit),
+      );
     }
-    assert.throws(() => buildResearchQuery({ page: 0 }), (e: unknown) => e instanceof InvalidRequestError && e.field === 'page');
+    assert.throws(
+      () => buildResearchQuery({ page: 0 }),
+      (e: unknown) => e instanceof InvalidRequestError && e.field === 'page',
+    );
     assert.doesNotThrow(() => buildResearchQuery({ limit: 1 }));
     assert.doesNotThrow(() => buildResearchQuery({ limit: 100 }));
   });
@@ -129,12 +204,14 @@ describe('core: research helpers', () => {
   });
 
   it('extracts sources from sources or citations, strings or objects, also inside the report object', () => {
-    assert.deepEqual(extractResearchSources({ sources: ['https://a.example', { url: 'https://b.example', title: 'B' }, 3, ''] }), [
-      { url: 'https://a.example' },
-      { url: 'https://b.example', title: 'B' },
-    ]);
+    assert.deepEqual(
+      extractResearchSources({ sources: ['https://a.example', { url: 'https://b.example', title: 'B' }, 3, ''] }),
+      [{ url: 'https://a.example' }, { url: 'https://b.example', title: 'B' }],
+    );
     assert.deepEqual(extractResearchSources({ citations: [{ title: 'Only title' }] }), [{ title: 'Only title' }]);
-    assert.deepEqual(extractResearchSources({ result: { markdown: '#', citations: ['https://c.example'] } }), [{ url: 'https://c.example' }]);
+    assert.deepEqual(extractResearchSources({ result: { markdown: '#', citations: ['https://c.example'] } }), [
+      { url: 'https://c.example' },
+    ]);
     assert.deepEqual(extractResearchSources({ id: 'x' }), []);
   });
 });
@@ -148,14 +225,24 @@ describe('core: model categories', () => {
     assert.equal(classifyModel({ id: 'x/d', modalities: { input: ['audio'], output: ['text'] } }), 'transcription');
     assert.equal(classifyModel({ id: 'x/e', modalities: { input: ['text'], output: ['audio'] } }), 'speech');
     assert.equal(classifyModel({ id: 'x/f', architecture: { modality: 'text+image->text' } }), 'chat');
-    assert.equal(classifyModel({ id: 'x/g', architecture: { input_modalities: ['text'], output_modalities: ['image'] } }), 'image');
+    assert.equal(
+      classifyModel({ id: 'x/g', architecture: { input_modalities: ['text'], output_modalities: ['image'] } }),
+      'image',
+    );
   });
 
   it('falls back to the id', () => {
     const cases: [string, string][] = [
-      ['openai/text-embedding-3-small', 'embedding'], ['cohere/rerank-english-v3.0', 'rerank'], ['openai/whisper-1', 'transcription'],
-      ['openai/gpt-4o-transcribe', 'transcription'], ['openai/tts-1-hd', 'speech'], ['openai/gpt-4o-mini-tts', 'speech'],
-      ['openai/dall-e-3', 'image'], ['bfl/flux-pro', 'image'], ['stability/stable-diffusion-xl', 'image'], ['anthropic/claude-sonnet-4', 'chat'],
+      ['openai/text-embedding-3-small', 'embedding'],
+      ['cohere/rerank-english-v3.0', 'rerank'],
+      ['openai/whisper-1', 'transcription'],
+      ['openai/gpt-4o-transcribe', 'transcription'],
+      ['openai/tts-1-hd', 'speech'],
+      ['openai/gpt-4o-mini-tts', 'speech'],
+      ['openai/dall-e-3', 'image'],
+      ['bfl/flux-pro', 'image'],
+      ['stability/stable-diffusion-xl', 'image'],
+      ['anthropic/claude-sonnet-4', 'chat'],
       ['openai/gpt-4o', 'chat'],
     ];
     for (const [id, category] of cases) assert.equal(classifyModel({ id }), category, id);
@@ -184,6 +271,9 @@ describe('core: small pure helpers', () => {
     }
     assert.equal(pieces.join(' '), text.trim());
     assert.deepEqual(splitSpeechInput('short'), ['short']);
-    assert.deepEqual(splitSpeechInput('x'.repeat(250), 100).map((p) => p.length), [100, 100, 50]);
+    assert.deepEqual(
+      splitSpeechInput('x'.repeat(250), 100).map((p) => p.length),
+      [100, 100, 50],
+    );
   });
 });

@@ -28,7 +28,12 @@ describe('image downloads (client against the local gateway)', function () {
 
   before(async () => {
     gateway = await startGateway();
-    client = new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, dispatcher: agent, headers: { 'x-team': 'research' } });
+    client = new GatewayClient({
+      baseUrl: gateway.url,
+      apiKey: gateway.apiKey,
+      dispatcher: agent,
+      headers: { 'x-team': 'research' },
+    });
   });
   after(async () => {
     await gateway.stop();
@@ -37,7 +42,10 @@ describe('image downloads (client against the local gateway)', function () {
 
   /** One generation answer whose images are of these kinds (small images: 1024x1024 is the smallest size). */
   async function imagesOf(...kinds: string[]): Promise<GeneratedImage[]> {
-    const answer = await client.images.generate({ model: MODEL, prompt: 'a lighthouse', n: kinds.length }, { headers: { [FAULT_HEADER]: `images=${kinds.join(',')}` } });
+    const answer = await client.images.generate(
+      { model: MODEL, prompt: 'a lighthouse', n: kinds.length },
+      { headers: { [FAULT_HEADER]: `images=${kinds.join(',')}` } },
+    );
     return answer.data;
   }
 
@@ -58,26 +66,42 @@ describe('image downloads (client against the local gateway)', function () {
   it('reads the type from the bytes: PNG, JPEG, WebP and GIF, each with its extension', async () => {
     const images = await imagesOf('png', 'jpeg', 'webp', 'gif');
     const got = await Promise.all(images.map((image) => client.images.download(image)));
-    assert.deepEqual(got.map((image) => [image.type.label, image.type.extension, image.type.mime]), [
-      ['PNG', 'png', 'image/png'],
-      ['JPEG', 'jpg', 'image/jpeg'],
-      ['WebP', 'webp', 'image/webp'],
-      ['GIF', 'gif', 'image/gif'],
-    ]);
+    assert.deepEqual(
+      got.map((image) => [image.type.label, image.type.extension, image.type.mime]),
+      [
+        ['PNG', 'png', 'image/png'],
+        ['JPEG', 'jpg', 'image/jpeg'],
+        ['WebP', 'webp', 'image/webp'],
+        ['GIF', 'gif', 'image/gif'],
+      ],
+    );
     assert.deepEqual([...got[1]!.bytes.subarray(0, 3)], [0xff, 0xd8, 0xff]);
     assert.equal(Buffer.from(got[2]!.bytes.subarray(8, 12)).toString('latin1'), 'WEBP');
   });
 
   it('refuses SVG and HTML, also when the link and the Content-Type say PNG', async () => {
-    for (const [kind, what] of [['svg', 'an SVG image'], ['svg-as-png', 'an SVG image'], ['html', 'an HTML page']] as const) {
+    for (const [kind, what] of [
+      ['svg', 'an SVG image'],
+      ['svg-as-png', 'an SVG image'],
+      ['html', 'an HTML page'],
+    ] as const) {
       const error = await refusal(kind);
       assert.equal(error.reason, 'type', kind);
-      assert.match(error.message, new RegExp(`^The file from 127\\.0\\.0\\.1:\\d+ is ${what}, not a PNG, JPEG, WebP or GIF image, so it was not kept`), kind);
+      assert.match(
+        error.message,
+        new RegExp(
+          `^The file from 127\\.0\\.0\\.1:\\d+ is ${what}, not a PNG, JPEG, WebP or GIF image, so it was not kept`,
+        ),
+        kind,
+      );
     }
   });
 
   it('decodes b64_json and types it the same way', async () => {
-    const answer = await client.images.generate({ model: MODEL, prompt: 'inline', n: 2, response_format: 'b64_json' }, { headers: { [FAULT_HEADER]: 'images=gif,svg' } });
+    const answer = await client.images.generate(
+      { model: MODEL, prompt: 'inline', n: 2, response_format: 'b64_json' },
+      { headers: { [FAULT_HEADER]: 'images=gif,svg' } },
+    );
     assert.equal((await client.images.download(answer.data[0]!)).type.label, 'GIF');
     assert.equal(((await rejectionOf(client.images.download(answer.data[1]!))) as ImageDownloadError).reason, 'type');
   });
@@ -99,16 +123,27 @@ describe('image downloads (client against the local gateway)', function () {
   });
 
   it('never sends the key (either header) to a host that is not the gateway, even when the first link is elsewhere', async () => {
-    const keyed = new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, authHeader: 'x-api-key', dispatcher: agent });
+    const keyed = new GatewayClient({
+      baseUrl: gateway.url,
+      apiKey: gateway.apiKey,
+      authHeader: 'x-api-key',
+      dispatcher: agent,
+    });
     const [image] = await imagesOf('png');
     const elsewhere = image!.url!.replace('127.0.0.1', 'localhost');
     gateway.clearRequests();
     assert.equal((await keyed.images.download({ url: elsewhere })).type.label, 'PNG');
-    assert.deepEqual(fileRequests().map((r) => [r.headers['x-api-key'], r.headers.authorization]), [[undefined, undefined]]);
+    assert.deepEqual(
+      fileRequests().map((r) => [r.headers['x-api-key'], r.headers.authorization]),
+      [[undefined, undefined]],
+    );
   });
 
   it('refuses a redirect to a link-local or private address before connecting', async () => {
-    for (const [kind, pattern] of [['redirect-link-local', /169\.254\.169\.254: that is a link-local address/], ['redirect-private', /10\.0\.0\.1: that is a private network address/]] as const) {
+    for (const [kind, pattern] of [
+      ['redirect-link-local', /169\.254\.169\.254: that is a link-local address/],
+      ['redirect-private', /10\.0\.0\.1: that is a private network address/],
+    ] as const) {
       const error = await refusal(kind);
       assert.equal(error.reason, 'address', kind);
       assert.match(error.message, pattern);
@@ -138,7 +173,10 @@ describe('image downloads (client against the local gateway)', function () {
     for (const kind of ['huge', 'huge-declared']) {
       const error = await rejectionOf(download(kind));
       assert.ok(error instanceof ResponseTooLargeError, `${kind}: ${String(error)}`);
-      assert.match(error.message, /^The image from 127\.0\.0\.1:\d+ is (larger than 20 MB|256 MB), more than the 20 MB the extension reads for it/);
+      assert.match(
+        error.message,
+        /^The image from 127\.0\.0\.1:\d+ is (larger than 20 MB|256 MB), more than the 20 MB the extension reads for it/,
+      );
       const [record] = fileRequests();
       assert.equal(await record?.closed, 'aborted', kind);
       assert.ok((record?.bytesWritten ?? 0) < HUGE_IMAGE_BYTES, `${kind}: ${record?.bytesWritten} bytes written`);
@@ -166,7 +204,10 @@ describe('image downloads (client against the local gateway)', function () {
   it('downloads each image of a mixed answer on its own: the good ones arrive, each failure says why', async () => {
     const images = await imagesOf('png', 'svg', 'jpeg', 'redirect-link-local');
     const results = await Promise.allSettled(images.map((image) => client.images.download(image)));
-    assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? r.value.type.label : (r.reason as ImageDownloadError).reason)), ['PNG', 'type', 'JPEG', 'address']);
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? r.value.type.label : (r.reason as ImageDownloadError).reason)),
+      ['PNG', 'type', 'JPEG', 'address'],
+    );
   });
 });
 
@@ -174,7 +215,12 @@ describe('image downloads: where a link may go (gateway on a public address, fak
   this.timeout(20_000);
   let gateway: LocalGateway;
   const agent = loopbackOnlyAgent();
-  const dns: Record<string, string> = { 'gateway.example.test': '93.184.216.34', 'images.example.test': '127.0.0.1', 'metadata.example.test': '169.254.169.254', 'intranet.example.test': '10.1.2.3' };
+  const dns: Record<string, string> = {
+    'gateway.example.test': '93.184.216.34',
+    'images.example.test': '127.0.0.1',
+    'metadata.example.test': '169.254.169.254',
+    'intranet.example.test': '10.1.2.3',
+  };
   const looked: string[] = [];
   const lookup = async (hostname: string): Promise<{ address: string; family: number }[]> => {
     looked.push(hostname);
@@ -191,38 +237,65 @@ describe('image downloads: where a link may go (gateway on a public address, fak
     await agent.destroy();
   });
 
-  const downloader = (gatewayUrl: string): ImageDownloader => new ImageDownloader({ gatewayUrl, dispatcher: agent, userAgent: 'test', lookup });
+  const downloader = (gatewayUrl: string): ImageDownloader =>
+    new ImageDownloader({ gatewayUrl, dispatcher: agent, userAgent: 'test', lookup });
 
   it('refuses loopback links, by literal address, by localhost and by what DNS answers at connect time', async () => {
     const images = downloader('https://gateway.example.test/api/v1');
     const port = new URL(gateway.url).port;
-    for (const link of [`http://127.0.0.1:${port}/files/images/x.png`, `http://localhost:${port}/x.png`, `http://[::ffff:127.0.0.1]:${port}/x.png`, `http://images.example.test:${port}/x.png`]) {
+    for (const link of [
+      `http://127.0.0.1:${port}/files/images/x.png`,
+      `http://localhost:${port}/x.png`,
+      `http://[::ffff:127.0.0.1]:${port}/x.png`,
+      `http://images.example.test:${port}/x.png`,
+    ]) {
       const error = await rejectionOf(images.download(link));
       assert.ok(error instanceof ImageDownloadError && error.reason === 'address', `${link}: ${String(error)}`);
-      assert.match(error.message, /loopback address \(this machine\), and the gateway \(gateway\.example\.test\) is not on such a network/);
+      assert.match(
+        error.message,
+        /loopback address \(this machine\), and the gateway \(gateway\.example\.test\) is not on such a network/,
+      );
     }
-    assert.match(String(await rejectionOf(images.download(`http://images.example.test:${port}/x.png`))), /images\.example\.test \(127\.0\.0\.1\)/, 'names the address DNS gave');
+    assert.match(
+      String(await rejectionOf(images.download(`http://images.example.test:${port}/x.png`))),
+      /images\.example\.test \(127\.0\.0\.1\)/,
+      'names the address DNS gave',
+    );
     for (const host of ['metadata.example.test', 'intranet.example.test']) {
-      assert.equal(((await rejectionOf(images.download(`http://${host}/latest`))) as ImageDownloadError).reason, 'address', host);
+      assert.equal(
+        ((await rejectionOf(images.download(`http://${host}/latest`))) as ImageDownloadError).reason,
+        'address',
+        host,
+      );
     }
     assert.deepEqual(gateway.requests, [], 'nothing reached the local gateway');
   });
 
   it('keeps its deadline when DNS never answers', async () => {
-    const stuck = new ImageDownloader({ gatewayUrl: 'https://gateway.example.test', dispatcher: agent, userAgent: 'test', lookup: (hostname) => (hostname === 'gateway.example.test' ? lookup(hostname) : new Promise(() => undefined)) });
+    const stuck = new ImageDownloader({
+      gatewayUrl: 'https://gateway.example.test',
+      dispatcher: agent,
+      userAgent: 'test',
+      lookup: (hostname) => (hostname === 'gateway.example.test' ? lookup(hostname) : new Promise(() => undefined)),
+    });
     const error = await rejectionOf(stuck.download('http://slow.example.test/x.png', { timeoutMs: 200 }));
     assert.ok(error instanceof TimeoutError, String(error));
   });
 
-  it('allows the gateway\'s own kind of network: a loopback gateway may link to localhost', async () => {
-    const image = (await new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, dispatcher: agent }).images.generate({ model: MODEL, prompt: 'p' })).data[0]!;
+  it("allows the gateway's own kind of network: a loopback gateway may link to localhost", async () => {
+    const image = (
+      await new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, dispatcher: agent }).images.generate({
+        model: MODEL,
+        prompt: 'p',
+      })
+    ).data[0]!;
     const local = downloader(gateway.url);
     assert.equal((await local.download(image.url!.replace('127.0.0.1', 'images.example.test'))).type.label, 'PNG');
     assert.ok(looked.includes('images.example.test'), 'the name was resolved by the checked lookup');
   });
 });
 
-describe('image downloads through the gateway client\'s proxy (the same network path)', function () {
+describe("image downloads through the gateway client's proxy (the same network path)", function () {
   this.timeout(20_000);
   let gateway: LocalGateway;
   let proxy: ConnectProxy;
@@ -240,13 +313,23 @@ describe('image downloads through the gateway client\'s proxy (the same network 
     const dispatcher = createDispatcher({ proxyUrl: proxy.url });
     try {
       const client = new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, dispatcher });
-      const answer = await client.images.generate({ model: MODEL, prompt: 'proxied', n: 2 }, { headers: { [FAULT_HEADER]: 'images=redirect-other-host,redirect-link-local' } });
+      const answer = await client.images.generate(
+        { model: MODEL, prompt: 'proxied', n: 2 },
+        { headers: { [FAULT_HEADER]: 'images=redirect-other-host,redirect-link-local' } },
+      );
       proxy.requests.length = 0;
       assert.equal((await client.images.download(answer.data[0]!)).type.label, 'PNG');
-      assert.deepEqual(proxy.requests.map((uri) => new URL(uri).hostname), ['127.0.0.1', 'localhost'], 'both hops went through the proxy (which resolved localhost)');
+      assert.deepEqual(
+        proxy.requests.map((uri) => new URL(uri).hostname),
+        ['127.0.0.1', 'localhost'],
+        'both hops went through the proxy (which resolved localhost)',
+      );
       const refused = await rejectionOf(client.images.download(answer.data[1]!));
       assert.ok(refused instanceof ImageDownloadError && refused.reason === 'address', String(refused));
-      assert.ok(!proxy.requests.some((uri) => uri.includes('169.254')), 'the link-local hop was never asked of the proxy');
+      assert.ok(
+        !proxy.requests.some((uri) => uri.includes('169.254')),
+        'the link-local hop was never asked of the proxy',
+      );
     } finally {
       await dispatcher.close();
     }
@@ -254,14 +337,28 @@ describe('image downloads through the gateway client\'s proxy (the same network 
 
   it('refuses a link by a host name that resolves to loopback here, before the proxy is asked; a public name goes through it', async () => {
     const dispatcher = createDispatcher({ proxyUrl: proxy.url });
-    const dns: Record<string, string> = { 'gateway.example.test': '93.184.216.34', 'rebound.example.test': '127.0.0.1', 'cdn.example.test': '93.184.216.35' };
-    const lookup = async (hostname: string): Promise<{ address: string; family: number }[]> => (dns[hostname] ? [{ address: dns[hostname], family: 4 }] : []);
+    const dns: Record<string, string> = {
+      'gateway.example.test': '93.184.216.34',
+      'rebound.example.test': '127.0.0.1',
+      'cdn.example.test': '93.184.216.35',
+    };
+    const lookup = async (hostname: string): Promise<{ address: string; family: number }[]> =>
+      dns[hostname] ? [{ address: dns[hostname], family: 4 }] : [];
     try {
-      const images = new ImageDownloader({ gatewayUrl: 'https://gateway.example.test/api/v1', dispatcher, userAgent: 'test', lookup });
+      const images = new ImageDownloader({
+        gatewayUrl: 'https://gateway.example.test/api/v1',
+        dispatcher,
+        userAgent: 'test',
+        lookup,
+      });
       const port = new URL(gateway.url).port;
       proxy.requests.length = 0;
       proxy.connects.length = 0;
-      for (const link of [`http://rebound.example.test:${port}/files/images/x.png`, `https://rebound.example.test:${port}/x.png`, `http://unknown.example.test:${port}/x.png`]) {
+      for (const link of [
+        `http://rebound.example.test:${port}/files/images/x.png`,
+        `https://rebound.example.test:${port}/x.png`,
+        `http://unknown.example.test:${port}/x.png`,
+      ]) {
         const refused = await rejectionOf(images.download(link));
         assert.ok(refused instanceof ImageDownloadError && refused.reason === 'address', `${link}: ${String(refused)}`);
       }
@@ -269,7 +366,10 @@ describe('image downloads through the gateway client\'s proxy (the same network 
       // A name that resolves to a public address is asked of the proxy (which refuses it here: no traffic leaves this machine).
       const passed = await rejectionOf(images.download(`http://cdn.example.test:${port}/x.png`));
       assert.ok(passed instanceof ImageDownloadError && passed.reason === 'status', String(passed));
-      assert.deepEqual(proxy.requests.map((uri) => new URL(uri).hostname), ['cdn.example.test']);
+      assert.deepEqual(
+        proxy.requests.map((uri) => new URL(uri).hostname),
+        ['cdn.example.test'],
+      );
     } finally {
       await dispatcher.close();
     }

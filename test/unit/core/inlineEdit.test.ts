@@ -4,12 +4,20 @@
 import * as assert from 'node:assert/strict';
 import { computeHunks } from '../../../src/core/apply/lineHunks';
 import { inlineChangeViews, JOINED_LINES, MAX_GHOST_CHARS } from '../../../src/core/inlineEdit/inlineDiffLines';
-import { inlineEditPrompt, replacementFromAnswer, surroundingCode } from '../../../src/core/inlineEdit/inlineEditPrompt';
+import {
+  inlineEditPrompt,
+  replacementFromAnswer,
+  surroundingCode,
+} from '../../../src/core/inlineEdit/inlineEditPrompt';
 import { StreamedReplacement, streamedReplacement } from '../../../src/core/inlineEdit/streamedReplacement';
 import { codeFromAnswer } from '../../../src/core/apply/mergeAnswer';
 import { followLineScope, hunksInScope, withScopeReplaced } from '../../../src/core/inlineEdit/lineScope';
 import { splitLines } from '../../../src/core/edits/lineEndings';
-import { MAX_REMEMBERED_INSTRUCTIONS, parseHistory, rememberInstruction } from '../../../src/core/inlineEdit/instructionHistory';
+import {
+  MAX_REMEMBERED_INSTRUCTIONS,
+  parseHistory,
+  rememberInstruction,
+} from '../../../src/core/inlineEdit/instructionHistory';
 
 describe('inline edit (pure)', () => {
   describe('surroundingCode', () => {
@@ -31,7 +39,14 @@ describe('inline edit (pure)', () => {
 
   describe('inlineEditPrompt', () => {
     it('names the file and language, fences every part, and asks for the replacement only', () => {
-      const prompt = inlineEditPrompt({ path: 'src/a.ts', language: 'typescript', before: 'const x = 1;\n', selection: 'const y = 2;\n', after: '', instruction: 'rename y to z' });
+      const prompt = inlineEditPrompt({
+        path: 'src/a.ts',
+        language: 'typescript',
+        before: 'const x = 1;\n',
+        selection: 'const y = 2;\n',
+        after: '',
+        instruction: 'rename y to z',
+      });
       assert.match(prompt.user, /^File: src\/a\.ts \(typescript\)/);
       assert.match(prompt.user, /The selection:\n```typescript\nconst y = 2;\n```/);
       assert.match(prompt.user, /Instruction: rename y to z$/);
@@ -39,13 +54,28 @@ describe('inline edit (pure)', () => {
       assert.doesNotMatch(prompt.user, /previous proposal/);
     });
     it('a refinement carries the earlier instructions and the previous proposal', () => {
-      const prompt = inlineEditPrompt({ path: 'a.py', language: 'python', before: '', selection: 'x = 1\n', after: '', instruction: 'and add a comment', previous: { instructions: ['use y'], proposal: 'y = 1\n' } });
+      const prompt = inlineEditPrompt({
+        path: 'a.py',
+        language: 'python',
+        before: '',
+        selection: 'x = 1\n',
+        after: '',
+        instruction: 'and add a comment',
+        previous: { instructions: ['use y'], proposal: 'y = 1\n' },
+      });
       assert.match(prompt.user, /Earlier instructions for this selection: "use y"/);
       assert.match(prompt.user, /previous proposal[^\n]*\n```python\ny = 1\n```/);
       assert.match(prompt.user, /Refine your previous proposal: and add a comment$/);
     });
     it('uses a fence longer than any backtick run in the code', () => {
-      const prompt = inlineEditPrompt({ path: 'a.md', language: 'markdown', before: '```js\n```\n', selection: 'x\n', after: '', instruction: 'i' });
+      const prompt = inlineEditPrompt({
+        path: 'a.md',
+        language: 'markdown',
+        before: '```js\n```\n',
+        selection: 'x\n',
+        after: '',
+        instruction: 'i',
+      });
       assert.equal(prompt.fence, '````');
     });
   });
@@ -55,7 +85,7 @@ describe('inline edit (pure)', () => {
       const answer = 'Sure! Here is the updated code:\n\n```ts\nconst z = 2;\n```\n\nThis renames y to z.';
       assert.equal(replacementFromAnswer(answer, 'const y = 2;\n', '```'), 'const z = 2;\n');
     });
-    it('keeps the selection\'s line endings and its final line break (or its absence)', () => {
+    it("keeps the selection's line endings and its final line break (or its absence)", () => {
       assert.equal(replacementFromAnswer('```\na\nb\n```', 'x\r\ny\r\n'), 'a\r\nb\r\n');
       assert.equal(replacementFromAnswer('```\na\n```', 'x'), 'a');
       assert.equal(replacementFromAnswer('a', 'x\n'), 'a\n');
@@ -79,12 +109,18 @@ describe('inline edit (pure)', () => {
       assert.equal(stream.current, streamedReplacement(answer));
       assert.equal(changes, 3001, 'one change per code line (and the opening fence)');
       // Each character is looked at a bounded number of times (redoing the answer per piece: ~answer²/8).
-      assert.ok(stream.scanned <= 3 * answer.length, `${stream.scanned} characters scanned for an answer of ${answer.length}`);
+      assert.ok(
+        stream.scanned <= 3 * answer.length,
+        `${stream.scanned} characters scanned for an answer of ${answer.length}`,
+      );
     });
-    it('writes the lines in the selection\'s line endings (a CRLF file is not all changed)', () => {
-      assert.equal(streamedReplacement('```ts\nconst a = 1;\nconst b = 2;\r\nconst', '\r\n'), 'const a = 1;\r\nconst b = 2;\r\n');
+    it("writes the lines in the selection's line endings (a CRLF file is not all changed)", () => {
+      assert.equal(
+        streamedReplacement('```ts\nconst a = 1;\nconst b = 2;\r\nconst', '\r\n'),
+        'const a = 1;\r\nconst b = 2;\r\n',
+      );
     });
-    it('follows the final extraction\'s fence rules: the fence asked for wins over shorter ones inside the code', () => {
+    it("follows the final extraction's fence rules: the fence asked for wins over shorter ones inside the code", () => {
       const answer = '````md\n# Title\n```js\nx();\n```\nEnd.\n````\nSome prose.\n';
       assert.equal(streamedReplacement(answer, '\n', '````'), codeFromAnswer(answer, '````'));
       // An opener's info string never holds a backtick (codeFromAnswer's rule): ```a`b is text, not a fence.
@@ -103,7 +139,9 @@ describe('inline edit (pure)', () => {
     });
     it('never remembers what looks like a credential, but keeps long paths', () => {
       assert.deepEqual(rememberInstruction([], 'use key sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c'), []);
-      assert.deepEqual(rememberInstruction([], 'move it to src/extension/inlineEdit/inlineEditSession.ts'), ['move it to src/extension/inlineEdit/inlineEditSession.ts']);
+      assert.deepEqual(rememberInstruction([], 'move it to src/extension/inlineEdit/inlineEditSession.ts'), [
+        'move it to src/extension/inlineEdit/inlineEditSession.ts',
+      ]);
     });
     it('parses whatever globalState held', () => {
       assert.deepEqual(parseHistory(['a', 3, 'a', '', 'b']), ['a', 'b']);
@@ -117,7 +155,10 @@ describe('inline edit (pure)', () => {
       const proposal = 'a\nB\nX\nY\nd\n';
       const [view] = inlineChangeViews(computeHunks(base, proposal), 5);
       assert.deepEqual(view?.removed, [1, 2]);
-      assert.deepEqual(view?.ghosts, [{ line: 1, text: 'B' }, { line: 2, text: `X${JOINED_LINES}Y` }]);
+      assert.deepEqual(view?.ghosts, [
+        { line: 1, text: 'B' },
+        { line: 2, text: `X${JOINED_LINES}Y` },
+      ]);
       assert.equal(view?.anchor, 1);
     });
     it('a pure insertion shows on the line above; a deletion has no ghost', () => {
@@ -139,7 +180,7 @@ describe('inline edit: followLineScope', () => {
     assert.deepEqual(followLineScope(base, 'a\nb\nc\nd\ne\nmore\n', { start: 2, end: 4 }), { start: 2, end: 4 });
     assert.deepEqual(followLineScope(base, 'b\nc\nd\ne\n', { start: 2, end: 4 }), { start: 1, end: 3 });
   });
-  it('the hunks of a scope diffed alone are the whole document\'s diff', () => {
+  it("the hunks of a scope diffed alone are the whole document's diff", () => {
     // Distinct lines: with repeated ones both diffs are right but may pair the repeats differently.
     const text = Array.from({ length: 300 }, (_, i) => `line ${i}\n`).join('') + 'last';
     const lines = splitLines(text);
@@ -152,7 +193,11 @@ describe('inline edit: followLineScope', () => {
     ];
     for (const [start, end, replacement] of cases) {
       const scope = { start, end };
-      assert.deepEqual(hunksInScope(lines, scope, replacement), computeHunks(text, withScopeReplaced(text, scope, replacement)), `${start}-${end}`);
+      assert.deepEqual(
+        hunksInScope(lines, scope, replacement),
+        computeHunks(text, withScopeReplaced(text, scope, replacement)),
+        `${start}-${end}`,
+      );
     }
   });
   it('is undefined when the typing touched the scope', () => {

@@ -1,5 +1,15 @@
 import * as assert from 'node:assert/strict';
-import { arr, asRecord, bool, isFiniteNumber, isRecord, num, str, strOrNum, tryParseJson } from '../../../src/core/parse/json';
+import {
+  arr,
+  asRecord,
+  bool,
+  isFiniteNumber,
+  isRecord,
+  num,
+  str,
+  strOrNum,
+  tryParseJson,
+} from '../../../src/core/parse/json';
 
 // The one kit for unknown JSON: the gateway's answers (src/core/parse), stored conversations
 // (conversationShape) and language model tool input (toolSupport) all read through it.
@@ -7,7 +17,8 @@ describe('the readers for unknown JSON', () => {
   it('isRecord: a plain object, never null, an array or a primitive', () => {
     assert.equal(isRecord({ a: 1 }), true);
     assert.equal(isRecord(Object.create(null)), true);
-    for (const value of [null, undefined, [], [1], 'text', 3, true]) assert.equal(isRecord(value), false, JSON.stringify(value));
+    for (const value of [null, undefined, [], [1], 'text', 3, true])
+      assert.equal(isRecord(value), false, JSON.stringify(value));
   });
 
   it('asRecord: the object itself, else an empty one to read fields from', () => {
@@ -21,7 +32,8 @@ describe('the readers for unknown JSON', () => {
   it('isFiniteNumber: numbers only, without NaN and the infinities, and no numeric strings', () => {
     assert.equal(isFiniteNumber(0), true);
     assert.equal(isFiniteNumber(-1.5), true);
-    for (const value of [NaN, Infinity, -Infinity, '3', null, undefined]) assert.equal(isFiniteNumber(value), false, String(value));
+    for (const value of [NaN, Infinity, -Infinity, '3', null, undefined])
+      assert.equal(isFiniteNumber(value), false, String(value));
   });
 
   it('str, num, strOrNum, arr, bool: the value of that type, else nothing', () => {

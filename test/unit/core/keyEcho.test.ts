@@ -27,7 +27,7 @@ function exposedText(error: unknown, depth = 0): string {
   const own = Object.getOwnPropertyNames(error).map((name) => {
     const value = record[name];
     if (name === 'cause') return exposedText(value, depth + 1);
-    return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+    return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   });
   return [...own, String(record.message), String(record.stack)].join('\n');
 }
@@ -35,7 +35,8 @@ function exposedText(error: unknown, depth = 0): string {
 function assertNoKey(error: unknown, where: string): void {
   assert.ok(error instanceof Error, `${where}: an error`);
   const text = exposedText(error);
-  for (const spelling of spellings(KEY)) assert.ok(!text.includes(spelling), `${where}: the error holds the key as ${JSON.stringify(spelling)}:\n${text}`);
+  for (const spelling of spellings(KEY))
+    assert.ok(!text.includes(spelling), `${where}: the error holds the key as ${JSON.stringify(spelling)}:\n${text}`);
   assert.match(text, /\[redacted\]/, `${where}: the echoed key was replaced, not just missing`);
 }
 
@@ -52,7 +53,10 @@ describe('core client: a gateway that echoes the key', function () {
   this.timeout(20_000);
   let gateway: LocalGateway;
   let client: GatewayClient;
-  const fault = (spec: string): { headers: Record<string, string>; maxRetries: number } => ({ headers: { [FAULT_HEADER]: spec }, maxRetries: 0 });
+  const fault = (spec: string): { headers: Record<string, string>; maxRetries: number } => ({
+    headers: { [FAULT_HEADER]: spec },
+    maxRetries: 0,
+  });
 
   before(async () => {
     gateway = await startGateway({ keys: { [KEY]: { credits: 50 } } });
@@ -73,14 +77,22 @@ describe('core client: a gateway that echoes the key', function () {
         const error = await failure(() => client.models.list(fault(`status=${status};${mode}`)));
         assert.equal((error as { status?: number }).status, status);
         assertNoKey(error, `${status}`);
-        assert.match(String((error as { body?: string }).body), /the key sent was \[redacted\]/, 'the body is kept, redacted');
+        assert.match(
+          String((error as { body?: string }).body),
+          /the key sent was \[redacted\]/,
+          'the body is kept, redacted',
+        );
       }
     });
 
     it(`an error event inside a chat stream, the text before it kept (${mode})`, async () => {
       const accumulator = new ChatStreamAccumulator();
       const error = await failure(async () => {
-        for await (const chunk of client.chat.stream({ model: `${CHAT}::error-event;${mode}`, messages: [{ role: 'user', content: 'hello' }] })) accumulator.add(chunk);
+        for await (const chunk of client.chat.stream({
+          model: `${CHAT}::error-event;${mode}`,
+          messages: [{ role: 'user', content: 'hello' }],
+        }))
+          accumulator.add(chunk);
       });
       assert.equal((error as { name?: string }).name, 'StreamError');
       assertNoKey(error, 'chat stream');
@@ -90,7 +102,12 @@ describe('core client: a gateway that echoes the key', function () {
     it(`an error event inside a messages stream (${mode})`, async () => {
       const accumulator = new MessageStreamAccumulator();
       const error = await failure(async () => {
-        for await (const event of client.messages.stream({ model: `${CLAUDE}::error-event;${mode}`, max_tokens: 500, messages: [{ role: 'user', content: 'hello' }] })) accumulator.add(event);
+        for await (const event of client.messages.stream({
+          model: `${CLAUDE}::error-event;${mode}`,
+          max_tokens: 500,
+          messages: [{ role: 'user', content: 'hello' }],
+        }))
+          accumulator.add(event);
       });
       assert.equal((error as { name?: string }).name, 'StreamError');
       assert.equal((error as { type?: string }).type, 'overloaded_error', 'the error type the client acts on survives');
@@ -99,10 +116,15 @@ describe('core client: a gateway that echoes the key', function () {
   }
 
   it('the echo reaches the client unredacted on the wire (the test would prove nothing otherwise)', async () => {
-    const response = await fetch(`${gateway.apiUrl}/quota`, { headers: { authorization: `Bearer ${KEY}`, [FAULT_HEADER]: 'status=500;echo-key=escaped' } });
+    const response = await fetch(`${gateway.apiUrl}/quota`, {
+      headers: { authorization: `Bearer ${KEY}`, [FAULT_HEADER]: 'status=500;echo-key=escaped' },
+    });
     assert.equal(response.headers.get('x-request-id'), KEY);
     const body = await response.text();
-    assert.ok(!body.includes(KEY) && !body.includes(secretForms(KEY)[1] ?? KEY), 'the raw body spells the key only in escapes');
+    assert.ok(
+      !body.includes(KEY) && !body.includes(secretForms(KEY)[1] ?? KEY),
+      'the raw body spells the key only in escapes',
+    );
     assert.ok(JSON.stringify(JSON.parse(body)).includes(KEY), 'parsed, the body holds the key');
   });
 });

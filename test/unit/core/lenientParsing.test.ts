@@ -7,7 +7,6 @@ import { normalizeChatChunk } from '../../../src/core/parse/chat';
 import { parseQuota } from '../../../src/core/parse/resources';
 import { sendJson, useTestServer } from './testUtil';
 
-
 describe('core: lenient parsing (review L4, L5)', () => {
   const serve = useTestServer();
 
@@ -22,10 +21,20 @@ describe('core: lenient parsing (review L4, L5)', () => {
 
   it('L5: a quota answer without a numeric credits value is an error, not "0 credits"; "12.5" is read', async () => {
     for (const body of [null, 'x', [], {}, { credits: 'lots' }, { credits: null, reset: '2030-01-01T00:00:00Z' }]) {
-      assert.throws(() => parseQuota(body), (e: unknown) => e instanceof GatewayError && e.message === "The gateway's quota answer has no credits value", JSON.stringify(body));
+      assert.throws(
+        () => parseQuota(body),
+        (e: unknown) => e instanceof GatewayError && e.message === "The gateway's quota answer has no credits value",
+        JSON.stringify(body),
+      );
     }
-    assert.deepEqual(parseQuota({ credits: '12.5', reset: '2030-01-01T00:00:00Z' }), { credits: 12.5, reset: '2030-01-01T00:00:00Z' });
+    assert.deepEqual(parseQuota({ credits: '12.5', reset: '2030-01-01T00:00:00Z' }), {
+      credits: 12.5,
+      reset: '2030-01-01T00:00:00Z',
+    });
     const s = await serve((_req, res) => sendJson(res, 200, { reset: '2030-01-01T00:00:00Z' }));
-    await assert.rejects(new GatewayClient({ baseUrl: s.url, apiKey: 'k' }).quota.get(), { name: 'GatewayError', message: "The gateway's quota answer has no credits value" });
+    await assert.rejects(new GatewayClient({ baseUrl: s.url, apiKey: 'k' }).quota.get(), {
+      name: 'GatewayError',
+      message: "The gateway's quota answer has no credits value",
+    });
   });
 });

@@ -23,14 +23,19 @@ async function run(parts: readonly Uint8Array[]): Promise<Run> {
     return { events, message: accumulator.snapshot() };
   } catch (error) {
     assert.ok(error instanceof StreamError, `expected a StreamError, got ${String(error)}`);
-    return { events, message: accumulator.snapshot(), error: { name: error.name, message: error.message, interrupted: error.interrupted, type: error.type } };
+    return {
+      events,
+      message: accumulator.snapshot(),
+      error: { name: error.name, message: error.message, interrupted: error.interrupted, type: error.type },
+    };
   }
 }
 
 async function runEverySplit(text: string): Promise<Run> {
   const splits = everySplit(encoder.encode(text));
   const reference = await run(splits[0] as Uint8Array[]);
-  for (const parts of splits.slice(1)) assert.deepEqual(await run(parts), reference, `differs when split as ${parts.map((p) => p.length).join('+')}`);
+  for (const parts of splits.slice(1))
+    assert.deepEqual(await run(parts), reference, `differs when split as ${parts.map((p) => p.length).join('+')}`);
   return reference;
 }
 
@@ -41,7 +46,24 @@ describe('core: messages stream parsing (pure, over bytes)', () => {
     assert.deepEqual(result.message, messagesExpected);
     assert.deepEqual(
       result.events.map((e) => e.type),
-      ['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop'],
+      [
+        'message_start',
+        'content_block_start',
+        'content_block_delta',
+        'content_block_delta',
+        'content_block_delta',
+        'content_block_stop',
+        'content_block_start',
+        'content_block_delta',
+        'content_block_delta',
+        'content_block_stop',
+        'content_block_start',
+        'content_block_delta',
+        'content_block_delta',
+        'content_block_stop',
+        'message_delta',
+        'message_stop',
+      ],
     );
   });
 
@@ -54,12 +76,20 @@ describe('core: messages stream parsing (pure, over bytes)', () => {
     const cut = messagesStream.indexOf('event: content_block_stop\ndata: {"type":"content_block_stop","index":1}');
     const text = `${messagesStream.slice(0, cut)}${messagesEvent('error', { error: { type: 'overloaded_error', message: 'Overloaded' } })}`;
     const result = await runEverySplit(text);
-    assert.deepEqual(result.error, { name: 'StreamError', message: 'Overloaded', interrupted: false, type: 'overloaded_error' });
+    assert.deepEqual(result.error, {
+      name: 'StreamError',
+      message: 'Overloaded',
+      interrupted: false,
+      type: 'overloaded_error',
+    });
     assert.equal(result.message.content[1]?.type === 'text' && result.message.content[1].text, 'Grüße aus 東京');
   });
 
   it('a stream that ends before message_stop and without stop_reason is interrupted', async () => {
-    const text = messagesStream.slice(0, messagesStream.indexOf('event: content_block_stop\ndata: {"type":"content_block_stop","index":1}'));
+    const text = messagesStream.slice(
+      0,
+      messagesStream.indexOf('event: content_block_stop\ndata: {"type":"content_block_stop","index":1}'),
+    );
     const result = await runEverySplit(text);
     assert.equal(result.error?.interrupted, true);
     assert.ok(result.error instanceof Object);

@@ -19,7 +19,9 @@ describe('core: messages stream error objects (M5)', () => {
   });
 
   it('reads data: {"error":"text"} the same way', async () => {
-    const outcome = await collect(parseMessagesStream(chunked([encoder.encode(`${start}data: {"error":"plain words"}\n\n`)])));
+    const outcome = await collect(
+      parseMessagesStream(chunked([encoder.encode(`${start}data: {"error":"plain words"}\n\n`)])),
+    );
     assert.ok(outcome.error instanceof StreamError);
     assert.equal(outcome.error.message, 'plain words');
     assert.equal(outcome.error.interrupted, false);

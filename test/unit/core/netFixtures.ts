@@ -26,16 +26,35 @@ export function selfSignedCertificate(): SelfSigned | string {
 
 function generate(): SelfSigned | string {
   const probe = spawnSync('openssl', ['version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) return 'no openssl command on this machine (node:crypto cannot make X.509 certificates)';
+  if (probe.error || probe.status !== 0)
+    return 'no openssl command on this machine (node:crypto cannot make X.509 certificates)';
   const dir = mkdtempSync(join(tmpdir(), 'ui-tls-'));
   try {
     const result = spawnSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-        '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '2',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      ],
       { encoding: 'utf8' },
     );
-    if (result.status !== 0) return `openssl could not make a certificate (${probe.stdout.trim()}): ${result.stderr.trim().split('\n')[0] ?? ''}`;
+    if (result.status !== 0)
+      return `openssl could not make a certificate (${probe.stdout.trim()}): ${result.stderr.trim().split('\n')[0] ?? ''}`;
     return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -51,13 +70,18 @@ export interface HttpsTestServer {
 }
 
 /** An https server on 127.0.0.1 answering every request with `handler` (default: an empty model list). */
-export async function startHttpsServer(certificate: SelfSigned, handler?: (req: IncomingMessage, res: ServerResponse) => void): Promise<HttpsTestServer> {
+export async function startHttpsServer(
+  certificate: SelfSigned,
+  handler?: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<HttpsTestServer> {
   let hits = 0;
   const sockets = new Set<Socket>();
   const server = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
     hits++;
     if (handler) return handler(req, res);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'tls/model', object: 'model' }] }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ object: 'list', data: [{ id: 'tls/model', object: 'model' }] }));
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);

@@ -16,9 +16,15 @@ import { describeChatError } from '../../../src/core/failures/describeError';
 import { rejectionOf } from './testUtil';
 
 const CHAT = 'sim-openai/gpt-sim-mini';
-const chatReq = (model: string): ChatCompletionRequest => ({ model, messages: [{ role: 'user', content: 'Tell me something long' }] });
+const chatReq = (model: string): ChatCompletionRequest => ({
+  model,
+  messages: [{ role: 'user', content: 'Tell me something long' }],
+});
 
-async function drain(client: GatewayClient, req: ChatCompletionRequest): Promise<{ accumulator: ChatStreamAccumulator; error?: unknown }> {
+async function drain(
+  client: GatewayClient,
+  req: ChatCompletionRequest,
+): Promise<{ accumulator: ChatStreamAccumulator; error?: unknown }> {
   const accumulator = new ChatStreamAccumulator();
   try {
     for await (const chunk of client.chat.stream(req)) accumulator.add(chunk);
@@ -39,10 +45,15 @@ describe('timeouts per phase', function () {
     after(async () => {
       await gateway.stop();
     });
-    const client = (options: Partial<ConstructorParameters<typeof GatewayClient>[0]>): GatewayClient => new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, maxRetries: 0, ...options });
+    const client = (options: Partial<ConstructorParameters<typeof GatewayClient>[0]>): GatewayClient =>
+      new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, maxRetries: 0, ...options });
 
     it('first byte: no answer in time is a first-byte timeout that says so, and the socket is closed', async () => {
-      const error = await rejectionOf(client({ firstByteTimeoutMs: 300 }).models.list({ headers: { [FAULT_HEADER]: 'delay-headers=20000', 'x-test': 'first-byte' } }));
+      const error = await rejectionOf(
+        client({ firstByteTimeoutMs: 300 }).models.list({
+          headers: { [FAULT_HEADER]: 'delay-headers=20000', 'x-test': 'first-byte' },
+        }),
+      );
       assert.ok(error instanceof TimeoutError, String(error));
       assert.equal(error.phase, 'firstByte');
       assert.match(error.message, /did not start answering within 300 ms \(first-byte timeout\)/);
@@ -52,7 +63,10 @@ describe('timeouts per phase', function () {
     });
 
     it('silence: a stream that stops mid-answer is a silence timeout; what arrived is kept', async () => {
-      const { accumulator, error } = await drain(client({ idleTimeoutMs: 300, firstByteTimeoutMs: 20_000 }), chatReq(`${CHAT}::delay-chunks=20000`));
+      const { accumulator, error } = await drain(
+        client({ idleTimeoutMs: 300, firstByteTimeoutMs: 20_000 }),
+        chatReq(`${CHAT}::delay-chunks=20000`),
+      );
       assert.ok(error instanceof TimeoutError, String(error));
       assert.equal(error.phase, 'idle');
       assert.match(error.message, /sent nothing for 300 ms in the middle of the answer \(silence timeout\)/);
@@ -63,7 +77,9 @@ describe('timeouts per phase', function () {
     });
 
     it('timeoutMs, the older single bound, still bounds the first byte and the silence', async () => {
-      const first = await rejectionOf(client({ timeoutMs: 300 }).models.list({ headers: { [FAULT_HEADER]: 'delay-headers=20000' } }));
+      const first = await rejectionOf(
+        client({ timeoutMs: 300 }).models.list({ headers: { [FAULT_HEADER]: 'delay-headers=20000' } }),
+      );
       assert.ok(first instanceof TimeoutError && first.phase === 'firstByte', String(first));
       const silent = await drain(client({ timeoutMs: 300 }), chatReq(`${CHAT}::delay-chunks=20000`));
       assert.ok(silent.error instanceof TimeoutError && silent.error.phase === 'idle', String(silent.error));
@@ -72,9 +88,15 @@ describe('timeouts per phase', function () {
     it('the first-byte wait ends with the first byte: a stream may flow for longer than it', async () => {
       // About 65 events at least 20 ms apart: the whole stream takes over the 1 s first-byte bound.
       const started = Date.now();
-      const { accumulator, error } = await drain(client({ firstByteTimeoutMs: 1000, idleTimeoutMs: 15_000 }), chatReq(`${CHAT}::delay-chunks=20`));
+      const { accumulator, error } = await drain(
+        client({ firstByteTimeoutMs: 1000, idleTimeoutMs: 15_000 }),
+        chatReq(`${CHAT}::delay-chunks=20`),
+      );
       assert.equal(error, undefined);
-      assert.ok(Date.now() - started > 1000, `the stream flowed past the first-byte bound (${Date.now() - started} ms)`);
+      assert.ok(
+        Date.now() - started > 1000,
+        `the stream flowed past the first-byte bound (${Date.now() - started} ms)`,
+      );
       assert.equal(accumulator.snapshot().finishReason, 'stop');
       const record = gateway.requests.at(-1);
       assert.equal(await record?.closed, 'completed');
@@ -99,11 +121,20 @@ describe('timeouts per phase', function () {
 
     it('a connection that never opens is a connect timeout with its own advice, shown with openSettings', async () => {
       const { port } = server.address() as net.AddressInfo;
-      const client = new GatewayClient({ baseUrl: `https://127.0.0.1:${port}`, apiKey: 'k', maxRetries: 0, connectTimeoutMs: 300, dispatcher: createDispatcher() });
+      const client = new GatewayClient({
+        baseUrl: `https://127.0.0.1:${port}`,
+        apiKey: 'k',
+        maxRetries: 0,
+        connectTimeoutMs: 300,
+        dispatcher: createDispatcher(),
+      });
       const error = await rejectionOf(client.models.list());
       assert.ok(error instanceof TimeoutError, String(error));
       assert.equal(error.phase, 'connect');
-      assert.match(error.message, new RegExp(`Could not connect to 127\\.0\\.0\\.1:${port} within 300 ms \\(connect timeout\\)`));
+      assert.match(
+        error.message,
+        new RegExp(`Could not connect to 127\\.0\\.0\\.1:${port} within 300 ms \\(connect timeout\\)`),
+      );
       assert.match(error.message, /gateway address/);
       const info = describeChatError(error, { baseUrl: `https://127.0.0.1:${port}` });
       assert.deepEqual(info.actions, ['retry', 'openSettings', 'showLog']);
@@ -115,7 +146,13 @@ describe('timeouts per phase', function () {
       const count = (): void => void connections++;
       server.on('connection', count);
       try {
-        const client = new GatewayClient({ baseUrl: `https://127.0.0.1:${port}`, apiKey: 'k', maxRetries: 1, connectTimeoutMs: 200, dispatcher: createDispatcher() });
+        const client = new GatewayClient({
+          baseUrl: `https://127.0.0.1:${port}`,
+          apiKey: 'k',
+          maxRetries: 1,
+          connectTimeoutMs: 200,
+          dispatcher: createDispatcher(),
+        });
         const error = await rejectionOf(client.models.list());
         assert.ok(error instanceof TimeoutError && error.phase === 'connect', String(error));
         assert.equal(connections, 2, 'one try and one retry');
@@ -128,9 +165,21 @@ describe('timeouts per phase', function () {
   describe('resolveTimeouts', () => {
     it('per call over client, a phase of its own over timeoutMs, then the defaults', () => {
       assert.deepEqual(resolveTimeouts({}, {}), { connectMs: 15_000, firstByteMs: 300_000, idleMs: 120_000 });
-      assert.deepEqual(resolveTimeouts({}, { timeoutMs: 1000 }), { connectMs: 15_000, firstByteMs: 1000, idleMs: 1000 });
-      assert.deepEqual(resolveTimeouts({ timeoutMs: 50 }, { idleTimeoutMs: 7, connectTimeoutMs: 9 }), { connectMs: 9, firstByteMs: 50, idleMs: 50 });
-      assert.deepEqual(resolveTimeouts({ idleTimeoutMs: 5, timeoutMs: 50 }, { firstByteTimeoutMs: 8 }), { connectMs: 15_000, firstByteMs: 50, idleMs: 5 });
+      assert.deepEqual(resolveTimeouts({}, { timeoutMs: 1000 }), {
+        connectMs: 15_000,
+        firstByteMs: 1000,
+        idleMs: 1000,
+      });
+      assert.deepEqual(resolveTimeouts({ timeoutMs: 50 }, { idleTimeoutMs: 7, connectTimeoutMs: 9 }), {
+        connectMs: 9,
+        firstByteMs: 50,
+        idleMs: 50,
+      });
+      assert.deepEqual(resolveTimeouts({ idleTimeoutMs: 5, timeoutMs: 50 }, { firstByteTimeoutMs: 8 }), {
+        connectMs: 15_000,
+        firstByteMs: 50,
+        idleMs: 5,
+      });
     });
   });
 });

@@ -58,7 +58,11 @@ describe('core: proxy selection', () => {
   });
 
   it('selectProxy: the setting wins, then the variables of the target scheme, then ALL_PROXY', () => {
-    const env = { HTTPS_PROXY: 'http://secure-proxy:3128', HTTP_PROXY: 'http://plain-proxy:3128', ALL_PROXY: 'http://all-proxy:1080' };
+    const env = {
+      HTTPS_PROXY: 'http://secure-proxy:3128',
+      HTTP_PROXY: 'http://plain-proxy:3128',
+      ALL_PROXY: 'http://all-proxy:1080',
+    };
     // [target, config, expected]
     const cases: [string, Parameters<typeof selectProxy>[1], string | undefined][] = [
       ['https://gw.example', { env: {} }, undefined],
@@ -66,7 +70,11 @@ describe('core: proxy selection', () => {
       ['http://gw.example', { env }, 'http://plain-proxy:3128'],
       ['https://gw.example', { proxy: 'http://setting-proxy:8080', env }, 'http://setting-proxy:8080'],
       ['https://gw.example', { proxy: '   ', env }, 'http://secure-proxy:3128'],
-      ['https://gw.example', { env: { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:2' } }, 'http://lower:1'],
+      [
+        'https://gw.example',
+        { env: { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:2' } },
+        'http://lower:1',
+      ],
       ['https://gw.example', { env: { https_proxy: '', HTTPS_PROXY: 'http://upper:2' } }, 'http://upper:2'],
       ['http://gw.example', { env: { http_proxy: 'http://lower:1', HTTP_PROXY: 'http://upper:2' } }, 'http://lower:1'],
       // The other scheme's variable does not apply.
@@ -93,14 +101,20 @@ describe('core: proxy selection', () => {
       ['ftp://gw.example', { env }, undefined],
       ['not a url', { env }, undefined],
     ];
-    for (const [target, config, expected] of cases) assert.equal(selectProxy(target, config), expected, `${target} ${JSON.stringify(config)}`);
-    assert.equal(selectProxy(new URL('https://gw.example/api/v1'), { env }), 'http://secure-proxy:3128', 'a URL object');
+    for (const [target, config, expected] of cases)
+      assert.equal(selectProxy(target, config), expected, `${target} ${JSON.stringify(config)}`);
+    assert.equal(
+      selectProxy(new URL('https://gw.example/api/v1'), { env }),
+      'http://secure-proxy:3128',
+      'a URL object',
+    );
   });
 
   it('selectProxy reads process.env when no env is given', () => {
     const saved = { ...process.env };
     try {
-      for (const name of ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY', 'no_proxy', 'NO_PROXY']) delete process.env[name];
+      for (const name of ['https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY', 'no_proxy', 'NO_PROXY'])
+        delete process.env[name];
       process.env.HTTPS_PROXY = 'http://from-process-env:3128';
       assert.equal(selectProxy('https://gw.example', {}), 'http://from-process-env:3128');
     } finally {

@@ -28,7 +28,9 @@ describe('ResearchPollLoop against the local gateway', function () {
   it('polls with one list request per tick until all jobs succeeded, then stops by itself', async () => {
     // maxRetries 0: the loop does its own backoff; the client's retries would hide failed ticks.
     const client = new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey, maxRetries: 0 });
-    const created = await Promise.all(['tides', 'glaciers', 'monsoons'].map((topic) => client.research.create(`e2e poll ${topic}`)));
+    const created = await Promise.all(
+      ['tides', 'glaciers', 'monsoons'].map((topic) => client.research.create(`e2e poll ${topic}`)),
+    );
     const ids = created.map((job) => job.id);
     const firstPoll = gateway.requests.length;
 
@@ -72,7 +74,8 @@ describe('ResearchPollLoop against the local gateway', function () {
 
     const polls = gateway.requests.slice(firstPoll);
     assert.ok(polls.length >= 2, `only ${polls.length} requests: it cannot have watched the jobs change`);
-    for (const record of polls) assert.equal(`${record.method} ${record.path}`, 'GET /api/v1/research', 'only list requests, never one per job');
+    for (const record of polls)
+      assert.equal(`${record.method} ${record.path}`, 'GET /api/v1/research', 'only list requests, never one per job');
     // At most one request per minIntervalMs of clock time (plus the last one), whatever the job count.
     assert.ok(polls.length <= Math.ceil(elapsed / 100) + 1, `${polls.length} requests in ${elapsed} ms`);
 

@@ -28,11 +28,17 @@ describe('research poll schedule (nextPollDelay)', () => {
   });
 
   it('grows smoothly toward maxIntervalMs for jobs a few minutes old, never above it', () => {
-    const delays = [1, 1.5, 2, 3, 4, 5, 10, 60].map((m) => delayOf(nextPollDelay(input([{ status: 'running', createdAt: ago(m * MIN) }]))));
-    for (let i = 1; i < delays.length; i++) assert.ok((delays[i] as number) >= (delays[i - 1] as number), `not monotonic: ${delays.join(', ')}`);
+    const delays = [1, 1.5, 2, 3, 4, 5, 10, 60].map((m) =>
+      delayOf(nextPollDelay(input([{ status: 'running', createdAt: ago(m * MIN) }]))),
+    );
+    for (let i = 1; i < delays.length; i++)
+      assert.ok((delays[i] as number) >= (delays[i - 1] as number), `not monotonic: ${delays.join(', ')}`);
     assert.ok((delays[2] as number) > 10_000 && (delays[2] as number) < 25_000, `2 min: ${delays[2]}`);
     assert.ok((delays[5] as number) > 27_000, `5 min: ${delays[5]}`);
-    assert.ok(delays.every((d) => d <= 30_000), delays.join(', '));
+    assert.ok(
+      delays.every((d) => d <= 30_000),
+      delays.join(', '),
+    );
     assert.equal(delays[7], 30_000);
     // Smooth: no step between neighbouring seconds larger than a second of delay.
     for (let s = 50; s < 400; s++) {
@@ -56,7 +62,11 @@ describe('research poll schedule (nextPollDelay)', () => {
   it('treats a missing, invalid or future createdAt as young', () => {
     for (const createdAt of [undefined, 'not a date', '', new Date(NOW + 10 * MIN).toISOString()]) {
       const job: PollJob = createdAt === undefined ? { status: 'running' } : { status: 'running', createdAt };
-      assert.equal(delayOf(nextPollDelay(input([job, { status: 'running', createdAt: ago(20 * MIN) }]))), 3000, String(createdAt));
+      assert.equal(
+        delayOf(nextPollDelay(input([job, { status: 'running', createdAt: ago(20 * MIN) }]))),
+        3000,
+        String(createdAt),
+      );
     }
   });
 
@@ -65,11 +75,17 @@ describe('research poll schedule (nextPollDelay)', () => {
     const terminal = ['succeeded', 'completed', 'failed', 'error', 'cancelled', 'canceled', 'timeout', 'SUCCEEDED'];
     assert.deepEqual(nextPollDelay(input(terminal.map((status) => ({ status, createdAt: ago(0) })))), { kind: 'stop' });
     // Stop wins over pause and over errors: nothing is left to watch.
-    assert.deepEqual(nextPollDelay(input([{ status: 'succeeded' }], { focused: false, viewVisible: false, consecutiveErrors: 3 })), { kind: 'stop' });
+    assert.deepEqual(
+      nextPollDelay(input([{ status: 'succeeded' }], { focused: false, viewVisible: false, consecutiveErrors: 3 })),
+      { kind: 'stop' },
+    );
   });
 
   it('keeps polling a job whose status it does not know', () => {
-    assert.equal(delayOf(nextPollDelay(input([{ status: 'succeeded' }, { status: 'summarizing', createdAt: ago(5 * SEC) }]))), 3000);
+    assert.equal(
+      delayOf(nextPollDelay(input([{ status: 'succeeded' }, { status: 'summarizing', createdAt: ago(5 * SEC) }]))),
+      3000,
+    );
     assert.equal(nextPollDelay(input([{ status: '' }])).kind, 'wait');
   });
 
@@ -82,10 +98,15 @@ describe('research poll schedule (nextPollDelay)', () => {
 
   it('backs off x2 per consecutive error from the age interval, capped at maxErrorBackoffMs', () => {
     const young = [{ status: 'running', createdAt: ago(0) }];
-    const delays = [1, 2, 3, 4, 5, 6, 50].map((consecutiveErrors) => delayOf(nextPollDelay(input(young, { consecutiveErrors }))));
+    const delays = [1, 2, 3, 4, 5, 6, 50].map((consecutiveErrors) =>
+      delayOf(nextPollDelay(input(young, { consecutiveErrors }))),
+    );
     assert.deepEqual(delays, [6000, 12_000, 24_000, 48_000, 96_000, 120_000, 120_000]);
     const old = [{ status: 'running', createdAt: ago(60 * MIN) }];
-    assert.deepEqual([1, 2, 3].map((consecutiveErrors) => delayOf(nextPollDelay(input(old, { consecutiveErrors })))), [60_000, 120_000, 120_000]);
+    assert.deepEqual(
+      [1, 2, 3].map((consecutiveErrors) => delayOf(nextPollDelay(input(old, { consecutiveErrors })))),
+      [60_000, 120_000, 120_000],
+    );
   });
 
   it('never polls sooner than Retry-After, and backs off past a short one', () => {
@@ -144,7 +165,7 @@ describe('ResearchPollLoop (fake clock)', () => {
     poller.auto = () => [running(10 * MIN)];
     await clock.advance(3000);
     assert.equal(poller.count, 2);
-    assert.ok((loop.nextPollAt) - clock.now() >= 29_000, `old job waits ${(loop.nextPollAt) - clock.now()} ms`);
+    assert.ok(loop.nextPollAt - clock.now() >= 29_000, `old job waits ${loop.nextPollAt - clock.now()} ms`);
     await clock.advance(28_000);
     assert.equal(poller.count, 2);
   });
@@ -345,7 +366,11 @@ describe('ResearchPollLoop (fake clock)', () => {
   });
 
   it('sends one poll per tick whatever the number of jobs', async () => {
-    const many = (): PollJob[] => Array.from({ length: 250 }, (_, i) => ({ status: i % 2 ? 'queued' : 'running', createdAt: clock.isoAgo(i * 1000) }));
+    const many = (): PollJob[] =>
+      Array.from({ length: 250 }, (_, i) => ({
+        status: i % 2 ? 'queued' : 'running',
+        createdAt: clock.isoAgo(i * 1000),
+      }));
     poller.auto = many;
     const loop = make();
     loop.start(many());

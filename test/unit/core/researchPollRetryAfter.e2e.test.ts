@@ -38,7 +38,13 @@ describe('research polling against a 30-day Retry-After (local gateway)', functi
       clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
     };
     const loop = new ResearchPollLoop({
-      poll: async (signal) => (await client.research.list({ limit: 100 }, { signal, headers: { [FAULT_HEADER]: `status=503;retry-after=${THIRTY_DAYS_S}` } })).docs,
+      poll: async (signal) =>
+        (
+          await client.research.list(
+            { limit: 100 },
+            { signal, headers: { [FAULT_HEADER]: `status=503;retry-after=${THIRTY_DAYS_S}` } },
+          )
+        ).docs,
       clock,
     });
     try {
@@ -49,7 +55,10 @@ describe('research polling against a 30-day Retry-After (local gateway)', functi
       assert.equal(loop.state, 'waiting');
       const ahead = (loop.nextPollAt as number) - Date.now();
       assert.ok(ahead > 590_000 && ahead <= 600_000, `next poll in ${ahead} ms`);
-      assert.ok(asked.length > 0 && asked.every((ms) => ms >= 0 && ms <= NODE_TIMER_MAX_MS), `delays asked: ${asked.join(', ')}`);
+      assert.ok(
+        asked.length > 0 && asked.every((ms) => ms >= 0 && ms <= NODE_TIMER_MAX_MS),
+        `delays asked: ${asked.join(', ')}`,
+      );
     } finally {
       loop.dispose();
     }

@@ -13,7 +13,8 @@ import { clientEmbedder, folderSource, listFolder } from './folderIndex';
 const MODEL = 'sim-openai/text-embedding-sim-small';
 const FILES: Record<string, string> = {
   'src/cache.ts': 'export class LruCache {\n  // evicts the least recently used entry when the cache is full\n}\n',
-  'src/http.ts': 'export async function fetchWithRetry(url: string) {\n  // retries the request with exponential backoff\n}\n',
+  'src/http.ts':
+    'export async function fetchWithRetry(url: string) {\n  // retries the request with exponential backoff\n}\n',
   'docs/guide.md': '# Guide\n\nHow to configure the gateway address and the api key.\n',
   'empty.txt': '',
 };
@@ -38,8 +39,11 @@ describe('core/search: incremental index against the local gateway', function ()
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  const update = (index: SemanticIndex, embed = clientEmbedder(client, MODEL), extra: Partial<Parameters<SemanticIndex['update']>[0]> = {}) =>
-    index.update({ current: listFolder(root), source: folderSource(root), embed, model: MODEL, ...extra });
+  const update = (
+    index: SemanticIndex,
+    embed = clientEmbedder(client, MODEL),
+    extra: Partial<Parameters<SemanticIndex['update']>[0]> = {},
+  ) => index.update({ current: listFolder(root), source: folderSource(root), embed, model: MODEL, ...extra });
 
   it('embeds every file once, in batches of array input, and finds the right file', async () => {
     const index = new SemanticIndex();
@@ -49,8 +53,13 @@ describe('core/search: incremental index against the local gateway', function ()
     assert.deepEqual(report.embeddedFiles.sort(), ['docs/guide.md', 'src/cache.ts', 'src/http.ts']);
     assert.equal(report.embeddedChunks, 3);
     assert.equal(embed.requests, 2, '3 chunks in batches of 2');
-    const bodies = gateway.requests.filter((r) => r.path === '/api/v1/embeddings').map((r) => r.body as { input: unknown });
-    assert.ok(bodies.every((b) => Array.isArray(b.input)), 'array input');
+    const bodies = gateway.requests
+      .filter((r) => r.path === '/api/v1/embeddings')
+      .map((r) => r.body as { input: unknown });
+    assert.ok(
+      bodies.every((b) => Array.isArray(b.input)),
+      'array input',
+    );
     assert.equal(index.files.size, 4, 'the empty file is remembered, with no chunks');
     const [query] = await embed(['least recently used cache evicts entry']);
     const best = index.store?.search(query ?? [], 1)[0];
@@ -60,7 +69,10 @@ describe('core/search: incremental index against the local gateway', function ()
   it('re-embeds only the changed file, skips a touched but unchanged one, and drops a deleted one', async () => {
     const index = new SemanticIndex();
     await update(index);
-    writeFileSync(join(root, 'src/http.ts'), 'export async function fetchWithRetry(url: string) {\n  // now with jitter\n}\n');
+    writeFileSync(
+      join(root, 'src/http.ts'),
+      'export async function fetchWithRetry(url: string) {\n  // now with jitter\n}\n',
+    );
     const later = new Date(Date.now() + 5_000);
     utimesSync(join(root, 'docs/guide.md'), later, later); // touched, same content
     rmSync(join(root, 'src/cache.ts'));
@@ -69,7 +81,10 @@ describe('core/search: incremental index against the local gateway', function ()
     assert.deepEqual(report.embeddedFiles, ['src/http.ts']);
     assert.deepEqual(report.removedFiles, ['src/cache.ts']);
     assert.equal(embed.inputs, 1, 'one chunk embedded');
-    assert.equal(index.store?.records.some((r) => r.file === 'src/cache.ts'), false);
+    assert.equal(
+      index.store?.records.some((r) => r.file === 'src/cache.ts'),
+      false,
+    );
     const again = clientEmbedder(client, MODEL);
     assert.equal((await update(index, again)).embeddedFiles.length, 0);
     assert.equal(again.requests, 0, 'nothing to do: no request');
@@ -83,7 +98,12 @@ describe('core/search: incremental index against the local gateway', function ()
     const scoped = await update(index, undefined, { scope: new Set(['src/cache.ts']) });
     assert.deepEqual(scoped.embeddedFiles, ['src/cache.ts'], 'http.ts is outside the scope');
     const other = clientEmbedder(client, 'sim-cohere/embed-sim-english');
-    const rebuilt = await index.update({ current: listFolder(root), source: folderSource(root), embed: other, model: 'sim-cohere/embed-sim-english' });
+    const rebuilt = await index.update({
+      current: listFolder(root),
+      source: folderSource(root),
+      embed: other,
+      model: 'sim-cohere/embed-sim-english',
+    });
     assert.equal(rebuilt.embeddedFiles.length, 3);
     assert.equal(index.store?.dimensions, 384);
   });
@@ -112,9 +132,16 @@ describe('core/search: incremental index against the local gateway', function ()
     const slow = clientEmbedder(client, `${MODEL}::delay-headers=3000`);
     const fast = clientEmbedder(client, MODEL);
     // The first batch answers quickly, the second hangs until it is aborted.
-    const embed = Object.assign((texts: string[], signal?: AbortSignal) => (fast.requests === 0 ? fast(texts, signal) : slow(texts, signal)), { requests: 0, inputs: 0 });
+    const embed = Object.assign(
+      (texts: string[], signal?: AbortSignal) => (fast.requests === 0 ? fast(texts, signal) : slow(texts, signal)),
+      { requests: 0, inputs: 0 },
+    );
     const pending = update(index, embed, { batchSize: 1, signal: controller.signal });
-    const record = await gateway.waitForRequest((r) => r.path === '/api/v1/embeddings' && String((r.body as { model?: string } | undefined)?.model ?? '').includes('delay'));
+    const record = await gateway.waitForRequest(
+      (r) =>
+        r.path === '/api/v1/embeddings' &&
+        String((r.body as { model?: string } | undefined)?.model ?? '').includes('delay'),
+    );
     controller.abort();
     const report = await pending;
     assert.equal(report.cancelled, true);

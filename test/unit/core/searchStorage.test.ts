@@ -3,10 +3,27 @@
 // files and stray temp files.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DELTA_FILE, IndexStorage, METADATA_FILE, POINTER_FILE, VECTORS_FILE, type SaveStep } from '../../../src/core/search/indexStorage';
+import {
+  DELTA_FILE,
+  IndexStorage,
+  METADATA_FILE,
+  POINTER_FILE,
+  VECTORS_FILE,
+  type SaveStep,
+} from '../../../src/core/search/indexStorage';
 import { SemanticIndex, type EmbedBatch } from '../../../src/core/search/semanticIndex';
 import { folderSource, listFolder } from './folderIndex';
 
@@ -19,7 +36,9 @@ function fakeEmbedder(): EmbedBatch & { requests: number; inputs: string[] } {
     async (texts: string[]) => {
       embed.requests++;
       embed.inputs.push(...texts);
-      return texts.map((text) => Array.from(createHash('sha256').update(text).digest().subarray(0, DIMS), (b) => b - 127.5));
+      return texts.map((text) =>
+        Array.from(createHash('sha256').update(text).digest().subarray(0, DIMS), (b) => b - 127.5),
+      );
     },
     { requests: 0, inputs: [] as string[] },
   );
@@ -30,11 +49,18 @@ function fakeEmbedder(): EmbedBatch & { requests: number; inputs: string[] } {
 function snapshot(index: SemanticIndex | undefined): unknown {
   if (!index) return undefined;
   const store = index.store;
-  const rows = (store?.records ?? []).map((r, i) => `${r.file}:${r.startLine}-${r.endLine}:${r.hash ?? ''}:${Array.from(store?.vector(i) ?? [], (v) => v.toFixed(5)).join(',')}`);
+  const rows = (store?.records ?? []).map(
+    (r, i) =>
+      `${r.file}:${r.startLine}-${r.endLine}:${r.hash ?? ''}:${Array.from(store?.vector(i) ?? [], (v) => v.toFixed(5)).join(',')}`,
+  );
   return { model: index.model, files: [...index.files].sort(([a], [b]) => a.localeCompare(b)), rows: rows.sort() };
 }
 
-const text = (name: string, lines: number): string => Array.from({ length: lines }, (_, i) => `${name} line ${i} ${createHash('md5').update(`${name}${i}`).digest('hex')}`).join('\n') + '\n';
+const text = (name: string, lines: number): string =>
+  Array.from(
+    { length: lines },
+    (_, i) => `${name} line ${i} ${createHash('md5').update(`${name}${i}`).digest('hex')}`,
+  ).join('\n') + '\n';
 
 describe('core/search: the index on disk survives crashes and writes only what changed', function () {
   this.timeout(20_000);
@@ -52,7 +78,13 @@ describe('core/search: the index on disk survives crashes and writes only what c
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   const update = (index: SemanticIndex, embed: EmbedBatch, scope?: string[]) =>
-    index.update({ current: listFolder(workspace), source: folderSource(workspace), embed, model: MODEL, ...(scope ? { scope: new Set(scope) } : {}) });
+    index.update({
+      current: listFolder(workspace),
+      source: folderSource(workspace),
+      embed,
+      model: MODEL,
+      ...(scope ? { scope: new Set(scope) } : {}),
+    });
 
   async function built(): Promise<SemanticIndex> {
     const index = new SemanticIndex();
@@ -60,7 +92,10 @@ describe('core/search: the index on disk survives crashes and writes only what c
     return index;
   }
 
-  const generationsOnDisk = (): string[] => readdirSync(dir).filter((n) => n.startsWith('gen-')).sort();
+  const generationsOnDisk = (): string[] =>
+    readdirSync(dir)
+      .filter((n) => n.startsWith('gen-'))
+      .sort();
 
   it('writes a generation and a pointer, loads it back, and removes the old generation after the pointer moves', async () => {
     const index = await built();
@@ -98,7 +133,11 @@ describe('core/search: the index on disk survives crashes and writes only what c
       assert.ok(loaded.index, 'the index is never lost');
       assert.deepEqual(loaded.problems, [], 'a crash is not damage: nothing to repair, only leftovers to remove');
       assert.deepEqual(snapshot(loaded.index), step === 'cleanup' ? now : old);
-      assert.equal(generationsOnDisk().length, 1, `the orphan generation is removed on load: ${generationsOnDisk().join(', ')}`);
+      assert.equal(
+        generationsOnDisk().length,
+        1,
+        `the orphan generation is removed on load: ${generationsOnDisk().join(', ')}`,
+      );
     });
   }
 
@@ -112,7 +151,10 @@ describe('core/search: the index on disk survives crashes and writes only what c
     const afterFirst = snapshot(index);
     writeFileSync(join(workspace, 'file2.ts'), text('second edit', 30));
     await update(index, fakeEmbedder(), ['file2.ts']);
-    const crashing = new IndexStorage(dir, { compactMinBytes: 10_000_000, beforeStep: () => Promise.reject(new Error('simulated crash')) });
+    const crashing = new IndexStorage(dir, {
+      compactMinBytes: 10_000_000,
+      beforeStep: () => Promise.reject(new Error('simulated crash')),
+    });
     await crashing.load();
     await assert.rejects(crashing.save(index), /simulated crash/);
     assert.deepEqual(snapshot((await new IndexStorage(dir).load()).index), afterFirst);
@@ -161,16 +203,24 @@ describe('core/search: the index on disk survives crashes and writes only what c
     // Damage (not a crash): the pointed generation's vectors no longer match its metadata.
     await new IndexStorage(dir).save(index, { full: true }); // gen-2
     mkdirSync(join(dir, 'gen-1'));
-    for (const name of [VECTORS_FILE, METADATA_FILE]) writeFileSync(join(dir, 'gen-1', name), readFileSync(join(dir, 'gen-2', name)));
+    for (const name of [VECTORS_FILE, METADATA_FILE])
+      writeFileSync(join(dir, 'gen-1', name), readFileSync(join(dir, 'gen-2', name)));
     const metadata = JSON.parse(readFileSync(join(dir, 'gen-1', METADATA_FILE), 'utf8')) as { generation: number };
     writeFileSync(join(dir, 'gen-1', METADATA_FILE), JSON.stringify({ ...metadata, generation: 1 }));
     const vectors = readFileSync(join(dir, 'gen-2', VECTORS_FILE));
     vectors[vectors.length - 1] = (vectors[vectors.length - 1] ?? 0) ^ 0xff;
     writeFileSync(join(dir, 'gen-2', VECTORS_FILE), vectors);
     const fallback = await new IndexStorage(dir).load();
-    assert.match(fallback.problems.join('\n'), /generation 2 is unusable \(the vectors file does not match its metadata \(hash\)\)/);
+    assert.match(
+      fallback.problems.join('\n'),
+      /generation 2 is unusable \(the vectors file does not match its metadata \(hash\)\)/,
+    );
     assert.deepEqual(snapshot(fallback.index), snapshot(index));
-    assert.deepEqual(JSON.parse(readFileSync(join(dir, POINTER_FILE), 'utf8')), { version: 2, generation: 1 }, 'the pointer now names the good one');
+    assert.deepEqual(
+      JSON.parse(readFileSync(join(dir, POINTER_FILE), 'utf8')),
+      { version: 2, generation: 1 },
+      'the pointer now names the good one',
+    );
 
     writeFileSync(join(dir, 'gen-1', VECTORS_FILE), vectors.subarray(0, 40));
     const none = await new IndexStorage(dir).load();
@@ -189,7 +239,7 @@ describe('core/search: the index on disk survives crashes and writes only what c
     assert.deepEqual(snapshot((await new IndexStorage(dir).load()).index), snapshot(index));
   });
 
-  it('an edit re-embeds only the chunks whose text changed and appends about that file\'s bytes; the log is folded in past its share', async () => {
+  it("an edit re-embeds only the chunks whose text changed and appends about that file's bytes; the log is folded in past its share", async () => {
     for (let f = 0; f < 12; f++) writeFileSync(join(workspace, `file${f}.ts`), text(`file${f}`, 400));
     const index = await built();
     const storage = new IndexStorage(dir, { compactAt: 0.3, compactMinBytes: 0 });
@@ -200,14 +250,23 @@ describe('core/search: the index on disk survives crashes and writes only what c
     const embed = fakeEmbedder();
     const report = await update(index, embed, ['file4.ts']);
     const chunksOfFile = index.files.get('file4.ts')?.chunks ?? 0;
-    assert.ok(report.embeddedChunks >= 1 && report.embeddedChunks <= 2, `the one or two (overlapping) chunks holding line 200: ${report.embeddedChunks}`);
+    assert.ok(
+      report.embeddedChunks >= 1 && report.embeddedChunks <= 2,
+      `the one or two (overlapping) chunks holding line 200: ${report.embeddedChunks}`,
+    );
     assert.ok(chunksOfFile > 10);
     assert.equal(report.reusedChunks, chunksOfFile - report.embeddedChunks, 'every other chunk kept its vector');
     assert.equal(embed.requests, 1);
-    assert.ok(embed.inputs.every((t) => t.includes('an edited line')), 'only chunks holding the edit were sent');
+    assert.ok(
+      embed.inputs.every((t) => t.includes('an edited line')),
+      'only chunks holding the edit were sent',
+    );
     const delta = await storage.save(index);
     assert.equal(delta.kind, 'delta');
-    assert.ok(delta.bytesWritten * 8 < full.bytesWritten, `one file of 12: ${delta.bytesWritten} bytes vs ${full.bytesWritten}`);
+    assert.ok(
+      delta.bytesWritten * 8 < full.bytesWritten,
+      `one file of 12: ${delta.bytesWritten} bytes vs ${full.bytesWritten}`,
+    );
     assert.deepEqual(snapshot((await new IndexStorage(dir).load()).index), snapshot(index));
 
     // Deleting a file appends its removal only.
@@ -229,6 +288,9 @@ describe('core/search: the index on disk survives crashes and writes only what c
     assert.equal(kinds[0], 'delta');
     assert.deepEqual(generationsOnDisk(), [`gen-${storage.currentGeneration}`]);
     assert.deepEqual(snapshot((await new IndexStorage(dir).load()).index), snapshot(index));
-    assert.equal(existsSync(join(dir, `gen-${storage.currentGeneration}`, DELTA_FILE)), kinds[kinds.length - 1] === 'delta');
+    assert.equal(
+      existsSync(join(dir, `gen-${storage.currentGeneration}`, DELTA_FILE)),
+      kinds[kinds.length - 1] === 'delta',
+    );
   });
 });

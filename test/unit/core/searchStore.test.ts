@@ -12,24 +12,45 @@ import { topK } from '../../../src/core/search/cosine';
 import { VECTOR_HEADER_BYTES, VectorStore } from '../../../src/core/search/vectorStore';
 import { VECTORS_FILE } from '../../../src/core/search/indexStorage';
 
-const lines = (n: number, prefix = 'line'): string => Array.from({ length: n }, (_, i) => `${prefix} ${i}`).join('\n') + '\n';
+const lines = (n: number, prefix = 'line'): string =>
+  Array.from({ length: n }, (_, i) => `${prefix} ${i}`).join('\n') + '\n';
 
 describe('core/search: chunking', () => {
   it('cuts line windows with overlap, covering every line', () => {
     const chunks = chunkText(lines(100), { maxLines: 40, maxChars: 10_000, overlapLines: 5 });
-    assert.deepEqual(chunks.map((c) => [c.startLine, c.endLine]), [[0, 39], [35, 74], [70, 99]]);
+    assert.deepEqual(
+      chunks.map((c) => [c.startLine, c.endLine]),
+      [
+        [0, 39],
+        [35, 74],
+        [70, 99],
+      ],
+    );
     assert.equal(chunks[0]?.text.split('\n').length, 40);
     assert.equal(chunks[2]?.text.endsWith('line 99'), true, 'the final line break starts no extra line');
   });
 
   it('bounds characters, cuts an over-long line, and skips blank windows', () => {
-    const chunks = chunkText(`${'x'.repeat(50)}\n${'y'.repeat(500)}\n\n\n\n`, { maxLines: 2, maxChars: 100, overlapLines: 0 });
-    assert.deepEqual(chunks.map((c) => [c.startLine, c.endLine, c.text.length]), [[0, 0, 50], [1, 1, 100]]);
+    const chunks = chunkText(`${'x'.repeat(50)}\n${'y'.repeat(500)}\n\n\n\n`, {
+      maxLines: 2,
+      maxChars: 100,
+      overlapLines: 0,
+    });
+    assert.deepEqual(
+      chunks.map((c) => [c.startLine, c.endLine, c.text.length]),
+      [
+        [0, 0, 50],
+        [1, 1, 100],
+      ],
+    );
     assert.deepEqual(chunkText('   \n\n'), []);
   });
 
   it('keeps CRLF files on the same line numbers and recognises binary content', () => {
-    assert.deepEqual(chunkText('a\r\nb\r\nc', { maxLines: 2, maxChars: 100, overlapLines: 0 }).map((c) => c.text), ['a\nb', 'c']);
+    assert.deepEqual(
+      chunkText('a\r\nb\r\nc', { maxLines: 2, maxChars: 100, overlapLines: 0 }).map((c) => c.text),
+      ['a\nb', 'c'],
+    );
     assert.equal(looksBinary('PNG\0\0data'), true);
     assert.equal(looksBinary('plain text'), false);
   });
@@ -42,7 +63,10 @@ describe('core/search: vector store and cosine search', () => {
     store.add({ file: 'b', startLine: 0, endLine: 1 }, [0, 10, 0]);
     store.add({ file: 'c', startLine: 0, endLine: 1 }, [1, 1, 0]);
     const found = store.search([0, 3, 0.1], 2);
-    assert.deepEqual(found.map((f) => store.record(f.index)?.file), ['b', 'c']);
+    assert.deepEqual(
+      found.map((f) => store.record(f.index)?.file),
+      ['b', 'c'],
+    );
     assert.ok(Math.abs((found[0]?.score ?? 0) - 0.99944) < 1e-4);
     assert.equal(store.search([2, 0, 0], 1)[0]?.index, 0, 'the first row counts too');
     assert.throws(() => store.search([1, 0], 1), /dimensions/);
@@ -59,11 +83,14 @@ describe('core/search: vector store and cosine search', () => {
       return { index: r, score: row.reduce((sum, v, i) => sum + v * (query[i] ?? 0), 0) / qNorm };
     }).sort((a, b) => b.score - a.score);
     const best = topK(data, dims, count, query, 10);
-    assert.deepEqual(best.map((b) => b.index), expected.slice(0, 10).map((e) => e.index));
+    assert.deepEqual(
+      best.map((b) => b.index),
+      expected.slice(0, 10).map((e) => e.index),
+    );
     best.forEach((b, i) => assert.ok(Math.abs(b.score - (expected[i]?.score ?? 0)) < 1e-5));
   });
 
-  it('removes a file\'s rows and keeps the others\' vectors', () => {
+  it("removes a file's rows and keeps the others' vectors", () => {
     const store = new VectorStore(2);
     store.add({ file: 'a', startLine: 0, endLine: 0 }, [1, 0]);
     store.add({ file: 'b', startLine: 0, endLine: 0 }, [0, 1]);
@@ -76,7 +103,11 @@ describe('core/search: vector store and cosine search', () => {
   it('round-trips through the binary form: 4 bytes a float plus a 16-byte header', () => {
     const dims = 256;
     const store = new VectorStore(dims);
-    for (let r = 0; r < 100; r++) store.add({ file: `f${r % 7}`, startLine: r, endLine: r + 3 }, Array.from({ length: dims }, (_, i) => ((r * 31 + i * 17) % 13) - 6));
+    for (let r = 0; r < 100; r++)
+      store.add(
+        { file: `f${r % 7}`, startLine: r, endLine: r + 3 },
+        Array.from({ length: dims }, (_, i) => ((r * 31 + i * 17) % 13) - 6),
+      );
     const bytes = store.encode();
     assert.equal(bytes.byteLength, VECTOR_HEADER_BYTES + 100 * dims * 4);
     assert.equal(Buffer.from(bytes.subarray(0, 4)).toString('latin1'), 'UIVS');
@@ -92,11 +123,19 @@ describe('core/search: vector store and cosine search', () => {
   it('saves an index as binary vectors plus small JSON, and loads it back', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ui-index-'));
     try {
-      const index = new SemanticIndex('m', new VectorStore(4), new Map([['a.ts', { mtime: 1, size: 2, hash: 'h', chunks: 1 }]]));
+      const index = new SemanticIndex(
+        'm',
+        new VectorStore(4),
+        new Map([['a.ts', { mtime: 1, size: 2, hash: 'h', chunks: 1 }]]),
+      );
       index.store?.add({ file: 'a.ts', startLine: 0, endLine: 9 }, [0.5, 0.5, 0.5, 0.5]);
       await saveIndex(dir, index);
       assert.equal(statSync(join(dir, 'gen-1', VECTORS_FILE)).size, VECTOR_HEADER_BYTES + 16);
-      assert.doesNotMatch(readFileSync(join(dir, 'gen-1', 'index.json'), 'utf8'), /0\.5/, 'no vector numbers in the JSON');
+      assert.doesNotMatch(
+        readFileSync(join(dir, 'gen-1', 'index.json'), 'utf8'),
+        /0\.5/,
+        'no vector numbers in the JSON',
+      );
       const loaded = await loadIndex(dir);
       assert.equal(loaded?.model, 'm');
       assert.deepEqual(loaded?.files.get('a.ts'), { mtime: 1, size: 2, hash: 'h', chunks: 1 });
@@ -110,11 +149,39 @@ describe('core/search: vector store and cosine search', () => {
 
 describe('core/search: result order', () => {
   it('follows the reranker, ignoring invented or repeated indexes', () => {
-    const c = (file: string, similarity: number) => ({ record: { file, startLine: 0, endLine: 0 }, similarity, text: file });
+    const c = (file: string, similarity: number) => ({
+      record: { file, startLine: 0, endLine: 0 },
+      similarity,
+      text: file,
+    });
     const candidates = [c('a', 0.9), c('b', 0.8), c('c', 0.7)];
-    const ranked = rankResults(candidates, [{ index: 2, relevance_score: 0.99 }, { index: 9, relevance_score: 0.5 }, { index: 2, relevance_score: 0.4 }, { index: 0, relevance_score: 0.3 }], 5);
-    assert.deepEqual(ranked.map((r) => [r.text, r.score]), [['c', 0.99], ['a', 0.3]]);
-    assert.deepEqual(rankResults(candidates, undefined, 2).map((r) => [r.text, r.score, r.reranked]), [['a', 0.9, false], ['b', 0.8, false]]);
-    assert.deepEqual(reorderLines(['x', 'y', 'z'], [{ index: 1, relevance_score: 0.9 }]).map((o) => o.line), ['y', 'x', 'z']);
+    const ranked = rankResults(
+      candidates,
+      [
+        { index: 2, relevance_score: 0.99 },
+        { index: 9, relevance_score: 0.5 },
+        { index: 2, relevance_score: 0.4 },
+        { index: 0, relevance_score: 0.3 },
+      ],
+      5,
+    );
+    assert.deepEqual(
+      ranked.map((r) => [r.text, r.score]),
+      [
+        ['c', 0.99],
+        ['a', 0.3],
+      ],
+    );
+    assert.deepEqual(
+      rankResults(candidates, undefined, 2).map((r) => [r.text, r.score, r.reranked]),
+      [
+        ['a', 0.9, false],
+        ['b', 0.8, false],
+      ],
+    );
+    assert.deepEqual(
+      reorderLines(['x', 'y', 'z'], [{ index: 1, relevance_score: 0.9 }]).map((o) => o.line),
+      ['y', 'x', 'z'],
+    );
   });
 });

@@ -11,11 +11,27 @@ import { WorkspaceFiles } from '../../../src/core/workspaceFiles/workspaceFiles'
 describe('core/workspaceFiles: sensitive by real location', () => {
   it('knows the credentials files of cloud, cluster and developer tools', () => {
     const sensitive = sensitiveMatcher();
-    for (const path of ['.config/gh/hosts.yml', 'infra/prod.tfvars', 'infra/x.tfvars.json', '.kube/config', 'clusters/kubeconfig', 'dev.kubeconfig', 'kubeconfig.yaml',
-      '.cargo/credentials.toml', '.cargo/credentials', '.m2/settings.xml', '.m2/settings-security.xml', '.gradle/gradle.properties', '.aws/sso/cache/x.json', '.vault-token', '.my.cnf']) {
+    for (const path of [
+      '.config/gh/hosts.yml',
+      'infra/prod.tfvars',
+      'infra/x.tfvars.json',
+      '.kube/config',
+      'clusters/kubeconfig',
+      'dev.kubeconfig',
+      'kubeconfig.yaml',
+      '.cargo/credentials.toml',
+      '.cargo/credentials',
+      '.m2/settings.xml',
+      '.m2/settings-security.xml',
+      '.gradle/gradle.properties',
+      '.aws/sso/cache/x.json',
+      '.vault-token',
+      '.my.cnf',
+    ]) {
       assert.ok(sensitive(path), path);
     }
-    for (const path of ['settings.xml', 'gradle.properties', 'src/hosts.yml', 'kube.md']) assert.equal(sensitive(path), undefined, path);
+    for (const path of ['settings.xml', 'gradle.properties', 'src/hosts.yml', 'kube.md'])
+      assert.equal(sensitive(path), undefined, path);
   });
 
   it('matches the real absolute path with the globs that match at any depth', () => {
@@ -30,7 +46,13 @@ describe('core/workspaceFiles: sensitive by real location', () => {
     assert.equal(new FileRules({}, [], false, [], join(tmpdir(), 'proj')).sensitivePattern('config'), undefined);
   });
 
-  for (const [folder, file] of [['.aws', 'credentials'], ['.ssh', 'config'], ['.kube', 'config'], ['.config/gh', 'hosts.yml'], ['.docker', 'config.json']] as const) {
+  for (const [folder, file] of [
+    ['.aws', 'credentials'],
+    ['.ssh', 'config'],
+    ['.kube', 'config'],
+    ['.config/gh', 'hosts.yml'],
+    ['.docker', 'config.json'],
+  ] as const) {
     it(`asks before serving ${file} of a folder opened at ~/${folder}, and leaves it out of listings`, async () => {
       const home = mkdtempSync(join(tmpdir(), 'ui-home-'));
       try {

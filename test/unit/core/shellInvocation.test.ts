@@ -20,7 +20,10 @@ describe('core/commands: shell invocation', () => {
 
   it('Windows: finds ComSpec whatever its case, and never a bare or relative cmd.exe (searched in the current folder first)', () => {
     assert.equal(shellInvocation('x', 'win32', { COMSPEC: 'D:\\Win\\cmd.exe' }, []).file, 'D:\\Win\\cmd.exe');
-    assert.equal(shellInvocation('x', 'win32', { ComSpec: 'cmd.exe', SystemRoot: 'E:\\Windows\\' }, []).file, 'E:\\Windows\\System32\\cmd.exe');
+    assert.equal(
+      shellInvocation('x', 'win32', { ComSpec: 'cmd.exe', SystemRoot: 'E:\\Windows\\' }, []).file,
+      'E:\\Windows\\System32\\cmd.exe',
+    );
     assert.equal(shellInvocation('x', 'win32', { windir: 'F:\\WINNT' }, []).file, 'F:\\WINNT\\System32\\cmd.exe');
     assert.equal(shellInvocation('x', 'win32', {}, []).file, 'C:\\Windows\\System32\\cmd.exe');
   });
@@ -32,29 +35,76 @@ describe('core/commands: shell invocation', () => {
     assert.equal(shell.detached, true);
   });
 
-  it('Windows: drops the API key and the editor\'s internals whatever their case, and keeps one Path', () => {
+  it("Windows: drops the API key and the editor's internals whatever their case, and keeps one Path", () => {
     const env = commandEnvironment(
-      { Path: 'C:\\bin', PATH: 'C:\\other', unified_inference_api_key: 'sk-1', ELECTRON_RUN_AS_NODE: '1', Electron_No_Attach_Console: '1', VSCODE_IPC_HOOK: '\\\\.\\pipe\\x', vscode_pid: '42', VSCODE_PORTABLE: 'D:\\code', USERPROFILE: 'C:\\Users\\me', gone: undefined },
+      {
+        Path: 'C:\\bin',
+        PATH: 'C:\\other',
+        unified_inference_api_key: 'sk-1',
+        ELECTRON_RUN_AS_NODE: '1',
+        Electron_No_Attach_Console: '1',
+        VSCODE_IPC_HOOK: '\\\\.\\pipe\\x',
+        vscode_pid: '42',
+        VSCODE_PORTABLE: 'D:\\code',
+        USERPROFILE: 'C:\\Users\\me',
+        gone: undefined,
+      },
       [KEY],
       'win32',
     );
     assert.deepEqual(env, { Path: 'C:\\bin', VSCODE_PORTABLE: 'D:\\code', USERPROFILE: 'C:\\Users\\me' });
   });
 
-  it('POSIX: names are exact (unified_inference_api_key is another variable there); the editor\'s internals go', () => {
-    const env = commandEnvironment({ PATH: '/bin', [KEY]: 'sk-1', unified_inference_api_key: 'other', ELECTRON_RUN_AS_NODE: '1', VSCODE_IPC_HOOK_CLI: '/tmp/s', VSCODE_NLS_CONFIG: '{}', VSCODE_SHELL_LOGIN: '1', SNAP: '/snap/code', SNAP_NAME: 'code', SNAPSHOT: 'keep', GDK_PIXBUF_MODULE_FILE: 'x', HOME: '/home/me' }, [KEY], 'posix');
-    assert.deepEqual(env, { PATH: '/bin', unified_inference_api_key: 'other', VSCODE_SHELL_LOGIN: '1', SNAPSHOT: 'keep', HOME: '/home/me' });
+  it("POSIX: names are exact (unified_inference_api_key is another variable there); the editor's internals go", () => {
+    const env = commandEnvironment(
+      {
+        PATH: '/bin',
+        [KEY]: 'sk-1',
+        unified_inference_api_key: 'other',
+        ELECTRON_RUN_AS_NODE: '1',
+        VSCODE_IPC_HOOK_CLI: '/tmp/s',
+        VSCODE_NLS_CONFIG: '{}',
+        VSCODE_SHELL_LOGIN: '1',
+        SNAP: '/snap/code',
+        SNAP_NAME: 'code',
+        SNAPSHOT: 'keep',
+        GDK_PIXBUF_MODULE_FILE: 'x',
+        HOME: '/home/me',
+      },
+      [KEY],
+      'posix',
+    );
+    assert.deepEqual(env, {
+      PATH: '/bin',
+      unified_inference_api_key: 'other',
+      VSCODE_SHELL_LOGIN: '1',
+      SNAPSHOT: 'keep',
+      HOME: '/home/me',
+    });
   });
 
   it('kills the whole tree: taskkill /T /F on Windows (by full path), the process group elsewhere', () => {
-    assert.deepEqual(treeKill(1234, 'win32', { SYSTEMROOT: 'C:\\Windows' }), { kind: 'spawn', file: 'C:\\Windows\\System32\\taskkill.exe', args: ['/pid', '1234', '/T', '/F'] });
+    assert.deepEqual(treeKill(1234, 'win32', { SYSTEMROOT: 'C:\\Windows' }), {
+      kind: 'spawn',
+      file: 'C:\\Windows\\System32\\taskkill.exe',
+      args: ['/pid', '1234', '/T', '/F'],
+    });
     assert.deepEqual(treeKill(1234, 'posix', {}), { kind: 'group', pid: -1234 });
   });
 
   if (process.platform !== 'win32') {
     it('runs on this machine: the line verbatim, without the key, and a group kill ends a grandchild too', async () => {
-      const shell = shellInvocation(`printf '%s|' "a  b" "$${KEY}" "$ELECTRON_RUN_AS_NODE"; sleep 300 & echo $!; wait`, 'posix', { ...process.env, [KEY]: 'sk-secret', ELECTRON_RUN_AS_NODE: '1' }, [KEY]);
-      const child = spawn(shell.file, [...shell.args], { env: shell.env, detached: shell.detached, stdio: ['ignore', 'pipe', 'inherit'] });
+      const shell = shellInvocation(
+        `printf '%s|' "a  b" "$${KEY}" "$ELECTRON_RUN_AS_NODE"; sleep 300 & echo $!; wait`,
+        'posix',
+        { ...process.env, [KEY]: 'sk-secret', ELECTRON_RUN_AS_NODE: '1' },
+        [KEY],
+      );
+      const child = spawn(shell.file, [...shell.args], {
+        env: shell.env,
+        detached: shell.detached,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let out = '';
       const grandchild = await new Promise<number>((resolve) => {
         child.stdout.on('data', (chunk: Buffer) => {
@@ -63,7 +113,10 @@ describe('core/commands: shell invocation', () => {
           if (match) resolve(Number(match[1]));
         });
       });
-      assert.ok(out.startsWith('a  b|||'), `the quoted argument kept its spaces, the key and ELECTRON_RUN_AS_NODE were empty: ${out}`);
+      assert.ok(
+        out.startsWith('a  b|||'),
+        `the quoted argument kept its spaces, the key and ELECTRON_RUN_AS_NODE were empty: ${out}`,
+      );
       const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
       const plan = treeKill(child.pid as number, 'posix', {});
       assert.equal(plan.kind, 'group');

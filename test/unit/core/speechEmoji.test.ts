@@ -27,7 +27,13 @@ describe('core + gateway: speech input length in code points (M3)', function () 
 
   it('4096 emoji pass the client and the gateway, which charges 4096 characters', async () => {
     const before = gateway.credits(KEY);
-    const result = await client.audio.speech({ model: TTS, voice: 'alloy', input: '😀'.repeat(4096), response_format: 'pcm', speed: 4 });
+    const result = await client.audio.speech({
+      model: TTS,
+      voice: 'alloy',
+      input: '😀'.repeat(4096),
+      response_format: 'pcm',
+      speed: 4,
+    });
     assert.ok(result.data.byteLength > 0);
     const charged = before - gateway.credits(KEY);
     assert.ok(Math.abs(charged - (4096 * PER_MILLION_CHARS) / 1e6) < 1e-9, `charged ${charged}`);
@@ -35,7 +41,10 @@ describe('core + gateway: speech input length in code points (M3)', function () 
 
   it('4097 emoji are refused by both: the client before sending, the gateway with a 400 naming input', async () => {
     const input = '😀'.repeat(4097);
-    await assert.rejects(client.audio.speech({ model: TTS, voice: 'alloy', input }), (error: unknown) => error instanceof InvalidRequestError && error.field === 'input');
+    await assert.rejects(
+      client.audio.speech({ model: TTS, voice: 'alloy', input }),
+      (error: unknown) => error instanceof InvalidRequestError && error.field === 'input',
+    );
     const res = await fetch(`${gateway.apiUrl}/audio/speech`, {
       method: 'POST',
       headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
@@ -50,9 +59,18 @@ describe('core + gateway: speech input length in code points (M3)', function () 
     const text = sentence.repeat(400);
     const pieces = splitSpeechInput(text);
     assert.ok(pieces.length >= 3, String(pieces.length));
-    assert.ok(pieces.some((piece) => piece.length > 4096), 'some piece is longer than 4096 UTF-16 units: the case that used to fail');
+    assert.ok(
+      pieces.some((piece) => piece.length > 4096),
+      'some piece is longer than 4096 UTF-16 units: the case that used to fail',
+    );
     for (const piece of pieces) {
-      const result = await client.audio.speech({ model: TTS, voice: 'alloy', input: piece, response_format: 'pcm', speed: 4 });
+      const result = await client.audio.speech({
+        model: TTS,
+        voice: 'alloy',
+        input: piece,
+        response_format: 'pcm',
+        speed: 4,
+      });
       assert.ok(result.data.byteLength > 0);
     }
   });

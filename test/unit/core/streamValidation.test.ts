@@ -21,15 +21,24 @@ describe('core: stream() validates synchronously (M4)', () => {
 
   it('chat.stream throws InvalidRequestError for a bad request before returning', async () => {
     const bad = { model: '', messages: [] } as ChatCompletionRequest;
-    assert.throws(() => client.chat.stream(bad), (error: unknown) => error instanceof InvalidRequestError && error.field === 'model');
-    assert.throws(() => client.chat.stream({ model: 'm', messages: [{ role: 'user', content: 'x' }], temperature: 3 }), { name: 'InvalidRequestError' });
+    assert.throws(
+      () => client.chat.stream(bad),
+      (error: unknown) => error instanceof InvalidRequestError && error.field === 'model',
+    );
+    assert.throws(
+      () => client.chat.stream({ model: 'm', messages: [{ role: 'user', content: 'x' }], temperature: 3 }),
+      { name: 'InvalidRequestError' },
+    );
     await delay(20);
     assert.equal(server.requests.length, 0);
   });
 
   it('messages.stream throws InvalidRequestError for a bad request before returning', async () => {
     const bad = { model: 'm', messages: [{ role: 'user', content: 'x' }] } as unknown as MessageCreateRequest;
-    assert.throws(() => client.messages.stream(bad), (error: unknown) => error instanceof InvalidRequestError && error.field === 'max_tokens');
+    assert.throws(
+      () => client.messages.stream(bad),
+      (error: unknown) => error instanceof InvalidRequestError && error.field === 'max_tokens',
+    );
     await delay(20);
     assert.equal(server.requests.length, 0);
   });

@@ -13,10 +13,16 @@ describe('transcription upload size', () => {
     assert.deepEqual(transcriptionUploadVerdict('a.wav', TRANSCRIPTION_CONFIRM_BYTES), { kind: 'ok' });
     const ask = transcriptionUploadVerdict('talk.mp3', 30 * MiB);
     assert.equal(ask.kind, 'confirm');
-    assert.match(ask.kind === 'confirm' ? ask.message : '', /^talk\.mp3 is 30 MB\. Gateways usually refuse audio over 25 MB \(HTTP 413\), after the whole upload\. Upload it anyway\?$/);
+    assert.match(
+      ask.kind === 'confirm' ? ask.message : '',
+      /^talk\.mp3 is 30 MB\. Gateways usually refuse audio over 25 MB \(HTTP 413\), after the whole upload\. Upload it anyway\?$/,
+    );
     const refuse = transcriptionUploadVerdict('night.wav', 300 * MiB);
     assert.equal(refuse.kind, 'refuse');
-    assert.match(refuse.kind === 'refuse' ? refuse.message : '', /^night\.wav is 300 MB: the most the extension uploads for transcription is 256 MB .*Split the audio or compress it/);
+    assert.match(
+      refuse.kind === 'refuse' ? refuse.message : '',
+      /^night\.wav is 300 MB: the most the extension uploads for transcription is 256 MB .*Split the audio or compress it/,
+    );
     assert.equal(transcriptionUploadVerdict('x.wav', TRANSCRIPTION_MAX_BYTES).kind, 'confirm');
   });
 

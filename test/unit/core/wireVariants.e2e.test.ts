@@ -16,11 +16,29 @@ import { rejectionOf } from './testUtil';
 const CHAT = 'sim-openai/gpt-sim-mini';
 const CLAUDE = 'sim-anthropic/claude-sim-sonnet';
 const PROMPT = 'Tell me about wire variants';
-const chatReq = (model: string, content = PROMPT): ChatCompletionRequest => ({ model, messages: [{ role: 'user', content }] });
-const messagesReq = (model: string): MessageCreateRequest => ({ model, max_tokens: 400, messages: [{ role: 'user', content: PROMPT }] });
-const WEATHER = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
+const chatReq = (model: string, content = PROMPT): ChatCompletionRequest => ({
+  model,
+  messages: [{ role: 'user', content }],
+});
+const messagesReq = (model: string): MessageCreateRequest => ({
+  model,
+  max_tokens: 400,
+  messages: [{ role: 'user', content: PROMPT }],
+});
+const WEATHER = [
+  {
+    type: 'function' as const,
+    function: {
+      name: 'get_weather',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  },
+];
 
-async function drainChat(client: GatewayClient, req: ChatCompletionRequest): Promise<{ accumulator: ChatStreamAccumulator; chunks: number; error?: unknown }> {
+async function drainChat(
+  client: GatewayClient,
+  req: ChatCompletionRequest,
+): Promise<{ accumulator: ChatStreamAccumulator; chunks: number; error?: unknown }> {
   const accumulator = new ChatStreamAccumulator();
   let chunks = 0;
   try {
@@ -34,7 +52,10 @@ async function drainChat(client: GatewayClient, req: ChatCompletionRequest): Pro
   }
 }
 
-async function drainMessages(client: GatewayClient, req: MessageCreateRequest): Promise<{ accumulator: MessageStreamAccumulator; error?: unknown }> {
+async function drainMessages(
+  client: GatewayClient,
+  req: MessageCreateRequest,
+): Promise<{ accumulator: MessageStreamAccumulator; error?: unknown }> {
   const accumulator = new MessageStreamAccumulator();
   try {
     for await (const event of client.messages.stream(req)) accumulator.add(event);
@@ -74,7 +95,10 @@ describe('core client against the gateway wire variants', function () {
     });
 
     it('chat: tool calls of a whole answer arrive as if streamed', async () => {
-      const { accumulator, error } = await drainChat(client, { ...chatReq(`${CHAT}::whole-json`, 'What does get_weather say for Berlin?'), tools: WEATHER });
+      const { accumulator, error } = await drainChat(client, {
+        ...chatReq(`${CHAT}::whole-json`, 'What does get_weather say for Berlin?'),
+        tools: WEATHER,
+      });
       assert.equal(error, undefined);
       const snapshot = accumulator.snapshot();
       assert.equal(snapshot.finishReason, 'tool_calls');
@@ -89,23 +113,37 @@ describe('core client against the gateway wire variants', function () {
       assert.equal(error, undefined);
       const message = accumulator.snapshot();
       assert.ok(accumulator.text().length > 20);
-      assert.equal(accumulator.text(), plain.content.map((block) => (block.type === 'text' ? (block as { text: string }).text : '')).join(''));
+      assert.equal(
+        accumulator.text(),
+        plain.content.map((block) => (block.type === 'text' ? (block as { text: string }).text : '')).join(''),
+      );
       assert.equal(message.stop_reason, 'end_turn');
       assert.ok(message.usage.output_tokens > 0 && message.usage.input_tokens > 0, 'usage reported');
     });
 
     it('messages: thinking keeps its signature and a tool_use its input', async () => {
-      const thinking = await drainMessages(client, { ...messagesReq(`${CLAUDE}::whole-json`), thinking: { type: 'enabled', budget_tokens: 1024 }, max_tokens: 2000 });
+      const thinking = await drainMessages(client, {
+        ...messagesReq(`${CLAUDE}::whole-json`),
+        thinking: { type: 'enabled', budget_tokens: 1024 },
+        max_tokens: 2000,
+      });
       assert.equal(thinking.error, undefined);
-      const block = thinking.accumulator.snapshot().content.find((b) => b.type === 'thinking') as { thinking: string; signature: string } | undefined;
+      const block = thinking.accumulator.snapshot().content.find((b) => b.type === 'thinking') as
+        { thinking: string; signature: string } | undefined;
       assert.ok(block && block.thinking.length > 0 && block.signature.length > 0, 'a signed thinking block');
       const tool = await drainMessages(client, {
         ...messagesReq(`${CLAUDE}::whole-json`),
         messages: [{ role: 'user', content: 'What does get_weather say for Berlin?' }],
-        tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+        tools: [
+          {
+            name: 'get_weather',
+            input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+          },
+        ],
       });
       assert.equal(tool.error, undefined);
-      const use = tool.accumulator.snapshot().content.find((b) => b.type === 'tool_use') as { name: string; input: { city?: unknown } } | undefined;
+      const use = tool.accumulator.snapshot().content.find((b) => b.type === 'tool_use') as
+        { name: string; input: { city?: unknown } } | undefined;
       assert.equal(use?.name, 'get_weather');
       assert.equal(typeof use?.input.city, 'string');
     });
@@ -157,7 +195,10 @@ describe('core client against the gateway wire variants', function () {
       assert.equal(streamed.accumulator.snapshot().content, plainText);
       const record = gateway.requests.at(-1);
       assert.equal(record?.fault, 'content-null');
-      const tools = await drainChat(client, { ...chatReq(`${CHAT}::content-null`, 'What does get_weather say for Berlin?'), tools: WEATHER });
+      const tools = await drainChat(client, {
+        ...chatReq(`${CHAT}::content-null`, 'What does get_weather say for Berlin?'),
+        tools: WEATHER,
+      });
       assert.equal(tools.error, undefined);
       assert.equal(tools.accumulator.snapshot().toolCalls[0]?.name, 'get_weather');
     });

@@ -1,7 +1,18 @@
 // The pure rules of what the workspace shares with a model (globs, .gitignore, sensitive paths,
 // binary detection), then WorkspaceFiles on a real folder on disk: links, exclusions, bounded reads.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, openSync, readdirSync, closeSync, ftruncateSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  closeSync,
+  ftruncateSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { compileGlob } from '../../../src/core/workspaceFiles/glob';
@@ -44,21 +55,33 @@ describe('core/workspaceFiles: .gitignore', () => {
     assert.ok(ignored(files, 'build', true));
     assert.ok(ignored(files, 'build/keep.txt'));
     const contents = [root('build/*\n!build/keep.txt\n')];
-    assert.ok(!ignored(contents, 'build/keep.txt') && ignored(contents, 'build/other.txt'), 'ignoring the contents, not the folder, allows it');
+    assert.ok(
+      !ignored(contents, 'build/keep.txt') && ignored(contents, 'build/other.txt'),
+      'ignoring the contents, not the folder, allows it',
+    );
     const below = [root('out/**\n!out/keep.txt\n')];
-    assert.ok(!ignored(below, 'out', true) && !ignored(below, 'out/keep.txt') && ignored(below, 'out/x/y.txt'), 'dir/** is what is inside, not dir');
+    assert.ok(
+      !ignored(below, 'out', true) && !ignored(below, 'out/keep.txt') && ignored(below, 'out/x/y.txt'),
+      'dir/** is what is inside, not dir',
+    );
   });
 
   it('anchors patterns with a slash, matches others at any depth, and dir/ only matches folders', () => {
     const files = [root('/dist\nsrc/gen\ntmp/\n**/cache/*.bin\na/**/z.txt\n')];
     assert.ok(ignored(files, 'dist', true) && !ignored(files, 'pkg/dist', true));
     assert.ok(ignored(files, 'src/gen/x.ts') && !ignored(files, 'lib/src/gen/x.ts'));
-    assert.ok(ignored(files, 'x/tmp/file.txt') && !ignored(files, 'tmp'), 'tmp/ ignores a folder, not a file named tmp');
+    assert.ok(
+      ignored(files, 'x/tmp/file.txt') && !ignored(files, 'tmp'),
+      'tmp/ ignores a folder, not a file named tmp',
+    );
     assert.ok(ignored(files, 'q/cache/a.bin') && ignored(files, 'a/z.txt') && ignored(files, 'a/b/c/z.txt'));
   });
 
   it('applies nested .gitignore files below their folder, after the ones above', () => {
-    const files: GitignoreFile[] = [root('*.log\nsecret/\n'), { base: 'pkg', rules: parseGitignore('!trace.log\n/out\n') }];
+    const files: GitignoreFile[] = [
+      root('*.log\nsecret/\n'),
+      { base: 'pkg', rules: parseGitignore('!trace.log\n/out\n') },
+    ];
     assert.ok(!ignored(files, 'pkg/trace.log') && ignored(files, 'trace.log'));
     assert.ok(ignored(files, 'pkg/out', true) && !ignored(files, 'out', true), '/out is anchored to pkg/');
   });
@@ -73,12 +96,41 @@ describe('core/workspaceFiles: .gitignore', () => {
 describe('core/workspaceFiles: sensitive paths and exclusions', () => {
   const sensitive = sensitiveMatcher();
   it('knows env files, keys, certificates, VCS internals and cloud credentials', () => {
-    for (const path of ['.env', '.env.local', 'app/.env.production', '.ENV', 'server.pem', 'certs/site.key', 'id_rsa', 'home/.ssh/id_ed25519', 'keystore.p12', 'win.pfx',
-      '.git/config', 'sub/.git/HEAD', '.npmrc', '.pypirc', '.netrc', '.ssh/known_hosts', '.aws/credentials', '.azure/accessTokens.json',
-      '.config/gcloud/application_default_credentials.json', '.docker/config.json', '.kube/config', 'infra/terraform.tfstate']) {
+    for (const path of [
+      '.env',
+      '.env.local',
+      'app/.env.production',
+      '.ENV',
+      'server.pem',
+      'certs/site.key',
+      'id_rsa',
+      'home/.ssh/id_ed25519',
+      'keystore.p12',
+      'win.pfx',
+      '.git/config',
+      'sub/.git/HEAD',
+      '.npmrc',
+      '.pypirc',
+      '.netrc',
+      '.ssh/known_hosts',
+      '.aws/credentials',
+      '.azure/accessTokens.json',
+      '.config/gcloud/application_default_credentials.json',
+      '.docker/config.json',
+      '.kube/config',
+      'infra/terraform.tfstate',
+    ]) {
       assert.ok(sensitive(path), `${path} is sensitive`);
     }
-    for (const path of ['src/env.ts', 'environment.md', '.gitignore', '.github/workflows/ci.yml', 'docs/keys.md', 'kube/config', 'src/app.ts']) {
+    for (const path of [
+      'src/env.ts',
+      'environment.md',
+      '.gitignore',
+      '.github/workflows/ci.yml',
+      'docs/keys.md',
+      'kube/config',
+      'src/app.ts',
+    ]) {
       assert.equal(sensitive(path), undefined, `${path} is not sensitive`);
     }
   });
@@ -101,12 +153,16 @@ describe('core/workspaceFiles: sensitive paths and exclusions', () => {
 });
 
 describe('core/workspaceFiles: a path within a folder', () => {
-  it('gives the folder-relative path with / separators, \'\' for the folder itself, undefined outside (run_command\'s working folder)', () => {
+  it("gives the folder-relative path with / separators, '' for the folder itself, undefined outside (run_command's working folder)", () => {
     const root = join(tmpdir(), 'Proj');
     assert.equal(relativeWithin(root, root, false), '');
     assert.equal(relativeWithin(root, root + sep, false), '');
     assert.equal(relativeWithin(root, join(root, 'a', 'b'), false), 'a/b');
-    assert.equal(relativeWithin(root, join(tmpdir(), 'Project'), false), undefined, 'a sibling sharing the prefix is outside');
+    assert.equal(
+      relativeWithin(root, join(tmpdir(), 'Project'), false),
+      undefined,
+      'a sibling sharing the prefix is outside',
+    );
     assert.equal(relativeWithin(root, tmpdir(), false), undefined);
     assert.equal(relativeWithin(root, join(tmpdir(), 'proj', 'x'), false), undefined);
     assert.equal(relativeWithin(root, join(tmpdir(), 'proj', 'x'), true), 'x', 'case-insensitive disks');
@@ -136,7 +192,12 @@ describe('core/workspaceFiles: WorkspaceFiles on disk', () => {
     writeFileSync(join(ws, path), text);
   };
   const open = (extra: Partial<Parameters<typeof WorkspaceFiles.open>[0]> = {}): Promise<WorkspaceFiles> =>
-    WorkspaceFiles.open({ folders: [{ name: 'ws', path: ws, excludes: { 'files.exclude': ['**/.git'], 'search.exclude': ['**/node_modules'] } }], ...extra });
+    WorkspaceFiles.open({
+      folders: [
+        { name: 'ws', path: ws, excludes: { 'files.exclude': ['**/.git'], 'search.exclude': ['**/node_modules'] } },
+      ],
+      ...extra,
+    });
 
   before(() => {
     base = mkdtempSync(join(tmpdir(), 'wsfiles-'));
@@ -166,11 +227,18 @@ describe('core/workspaceFiles: WorkspaceFiles on disk', () => {
 
   it('refuses paths that leave the folders, through links or `..`, without naming where they lead', async () => {
     const files = await open();
-    for (const path of ['escape/secret.txt', 'linked-secret.txt', '../outside/secret.txt', 'src/../../outside/secret.txt', join(outside, 'secret.txt')]) {
+    for (const path of [
+      'escape/secret.txt',
+      'linked-secret.txt',
+      '../outside/secret.txt',
+      'src/../../outside/secret.txt',
+      join(outside, 'secret.txt'),
+    ]) {
       const resolved = await files.resolve(path);
       assert.equal(resolved.ok, false, path);
       assert.equal(resolved.ok ? '' : resolved.problem, 'outside', path);
-      if (!path.startsWith('/')) assert.ok(!(resolved.ok ? '' : resolved.message).includes(outside), 'the target is not named');
+      if (!path.startsWith('/'))
+        assert.ok(!(resolved.ok ? '' : resolved.message).includes(outside), 'the target is not named');
     }
     const inside = await files.resolve('src/../src/app.ts');
     assert.equal(inside.ok && inside.file.path, 'src/app.ts');
@@ -187,10 +255,15 @@ describe('core/workspaceFiles: WorkspaceFiles on disk', () => {
     for (const path of ['escape/new.txt', 'escape/deeper/new.txt', '../outside/new.txt', join(outside, 'new.txt')]) {
       const refused = await files.resolveForWrite(path);
       assert.equal(refused.ok ? 'ok' : refused.problem, 'outside', path);
-      if (!path.startsWith('/')) assert.ok(!(refused.ok ? '' : refused.message).includes(outside), 'the target is not named');
+      if (!path.startsWith('/'))
+        assert.ok(!(refused.ok ? '' : refused.message).includes(outside), 'the target is not named');
     }
     const ignoredNew = await files.resolveForWrite('gen/new.ts');
-    assert.equal(ignoredNew.ok ? 'ok' : ignoredNew.problem, 'excluded', 'a new file where .gitignore excludes is refused');
+    assert.equal(
+      ignoredNew.ok ? 'ok' : ignoredNew.problem,
+      'excluded',
+      'a new file where .gitignore excludes is refused',
+    );
     const sensitiveNew = await files.resolveForWrite('config/.env.local');
     assert.ok(sensitiveNew.ok && !sensitiveNew.exists);
     assert.deepEqual(sensitiveNew.ok && sensitiveNew.file.sensitive, ['config/.env.local']);
@@ -206,7 +279,13 @@ describe('core/workspaceFiles: WorkspaceFiles on disk', () => {
     try {
       const files = await open();
       assert.equal((await files.resolve('dangling.ts')).ok, false, 'nothing to read there');
-      for (const [path, names] of [['dangling.ts', /^dangling\.ts is a link that leads nowhere/], ['dangling-folder/new.ts', /^dangling-folder \(on the way to dangling-folder\/new\.ts\) is a link that leads nowhere/]] as const) {
+      for (const [path, names] of [
+        ['dangling.ts', /^dangling\.ts is a link that leads nowhere/],
+        [
+          'dangling-folder/new.ts',
+          /^dangling-folder \(on the way to dangling-folder\/new\.ts\) is a link that leads nowhere/,
+        ],
+      ] as const) {
         const refused = await files.resolveForWrite(path);
         assert.equal(refused.ok ? 'ok' : refused.problem, 'invalid', path);
         assert.match(refused.ok ? '' : refused.message, names, path);
@@ -236,7 +315,13 @@ describe('core/workspaceFiles: WorkspaceFiles on disk', () => {
 
   it('refuses excluded and .gitignored files, naming why', async () => {
     const files = await open();
-    const cases: Array<[string, string]> = [['node_modules/x.js', 'search.exclude'], ['.git/config', 'files.exclude'], ['debug.log', '.gitignore'], ['gen/out.ts', '.gitignore'], ['pkg/local.txt', '.gitignore']];
+    const cases: Array<[string, string]> = [
+      ['node_modules/x.js', 'search.exclude'],
+      ['.git/config', 'files.exclude'],
+      ['debug.log', '.gitignore'],
+      ['gen/out.ts', '.gitignore'],
+      ['pkg/local.txt', '.gitignore'],
+    ];
     for (const [path, why] of cases) {
       const resolved = await files.resolve(path);
       assert.equal(resolved.ok ? 'ok' : resolved.problem, 'excluded', path);
@@ -249,14 +334,22 @@ describe('core/workspaceFiles: WorkspaceFiles on disk', () => {
   it('lists shared files only: no excluded, ignored, escaping or sensitive ones (counted)', async () => {
     const files = await open();
     const listing = await files.list({ limit: 100 });
-    assert.deepEqual(listing.files.map((f) => f.path).sort(), ['.gitignore', 'app-link.ts', 'keep.log', 'pkg/.gitignore', 'pkg/lib.ts', 'pkg/trace.log', 'src/app.ts']);
+    assert.deepEqual(listing.files.map((f) => f.path).sort(), [
+      '.gitignore',
+      'app-link.ts',
+      'keep.log',
+      'pkg/.gitignore',
+      'pkg/lib.ts',
+      'pkg/trace.log',
+      'src/app.ts',
+    ]);
     assert.equal(listing.sensitiveLeftOut, 2, '.env and the link to it');
     assert.equal(listing.truncated, false);
     const limited = await files.list({ include: '**/*.ts', limit: 1 });
     assert.equal(limited.files.length, 1);
     assert.equal(limited.truncated, true);
     const extra = await (await open({ sensitive: ['*.ts'] })).list({ include: 'src/**', limit: 10 });
-    assert.deepEqual([extra.files.length, extra.sensitiveLeftOut], [0, 1], 'the user\'s sensitive globs count too');
+    assert.deepEqual([extra.files.length, extra.sensitiveLeftOut], [0, 1], "the user's sensitive globs count too");
   });
 
   it('reads only up to the cap, reporting the whole size from fstat', async () => {
@@ -282,7 +375,13 @@ describe('core/workspaceFiles: WorkspaceFiles on disk', () => {
     const resolved = await files.resolve('huge.txt');
     assert.ok(resolved.ok);
     const content = await files.read(resolved.file, 20);
-    assert.deepEqual(content, { kind: 'text', text: 'HEAD of a huge file\n', size: 3 * 1024 ** 3, bytesRead: 20, truncated: true });
+    assert.deepEqual(content, {
+      kind: 'text',
+      text: 'HEAD of a huge file\n',
+      size: 3 * 1024 ** 3,
+      bytesRead: 20,
+      truncated: true,
+    });
     rmSync(path);
   });
 
@@ -298,15 +397,29 @@ describe('core/workspaceFiles: WorkspaceFiles on disk', () => {
         }
       };
       walk(ws);
-      all.push(join(ws, 'pkg-link', 'lib.ts'), join(ws, 'escape', 'secret.txt'), join(ws, 'missing.ts'), join(outside, 'secret.txt'));
-      for (const [options, include] of [[{}, undefined], [{ sensitive: ['*.ts'] }, undefined], [{}, '**/*.ts'], [{}, 'pkg/**']] as const) {
+      all.push(
+        join(ws, 'pkg-link', 'lib.ts'),
+        join(ws, 'escape', 'secret.txt'),
+        join(ws, 'missing.ts'),
+        join(outside, 'secret.txt'),
+      );
+      for (const [options, include] of [
+        [{}, undefined],
+        [{ sensitive: ['*.ts'] }, undefined],
+        [{}, '**/*.ts'],
+        [{}, 'pkg/**'],
+      ] as const) {
         const files = await open(options);
         const listed = (await files.list({ limit: 100, ...(include ? { include } : {}) })).files;
         const expected = new Map(listed.map((f) => [join(ws, f.path), f]));
         const gitignores = files.gitignores();
         for (const path of all) {
           const one = await files.listed(path, include, gitignores);
-          assert.deepEqual(one, expected.get(path), `${path} with ${JSON.stringify(options)} / ${include ?? 'no include'}`);
+          assert.deepEqual(
+            one,
+            expected.get(path),
+            `${path} with ${JSON.stringify(options)} / ${include ?? 'no include'}`,
+          );
         }
         assert.ok(expected.size > 0);
       }
@@ -319,7 +432,12 @@ describe('core/workspaceFiles: WorkspaceFiles on disk', () => {
     const second = join(base, 'two');
     mkdirSync(join(second, 'src'), { recursive: true });
     writeFileSync(join(second, 'src', 'app.ts'), 'two\n');
-    const files = await WorkspaceFiles.open({ folders: [{ name: 'ws', path: ws, excludes: {} }, { name: 'two', path: second, excludes: {} }] });
+    const files = await WorkspaceFiles.open({
+      folders: [
+        { name: 'ws', path: ws, excludes: {} },
+        { name: 'two', path: second, excludes: {} },
+      ],
+    });
     const named = await files.resolve('two/src/app.ts');
     assert.equal(named.ok && named.file.display, 'two/src/app.ts');
     assert.equal(named.ok && named.file.real.startsWith(second), true);

@@ -14,7 +14,11 @@ describe('local gateway: catalog entries whose id gives no hint', () => {
     const nova = byId.get('sim-amazon/nova-sim-pro-v1');
     const canvas = byId.get('sim-amazon/nova-sim-canvas-v1');
     assert.ok(sonnet && nova && canvas, 'all three are listed');
-    assert.deepEqual(Object.keys(sonnet).sort(), ['created', 'created_at', 'id', 'object', 'owned_by', 'provider', 'provider_info'], "only the spec's fields");
+    assert.deepEqual(
+      Object.keys(sonnet).sort(),
+      ['created', 'created_at', 'id', 'object', 'owned_by', 'provider', 'provider_info'],
+      "only the spec's fields",
+    );
     assert.equal(nova.type, undefined, 'priced, but no type');
     assert.deepEqual(nova.pricing, { input: 0.8, output: 3.2 });
     assert.equal(canvas.type, 'image', 'the purpose is in the fields only');
@@ -27,6 +31,7 @@ describe('local gateway: catalog entries whose id gives no hint', () => {
     assert.ok(priced);
     assert.equal(pricedCost(priced, { promptTokens: 1_000_000, completionTokens: 1_000_000 }), 4, 'per million tokens');
     // Every entry lands in the category the gateway serves it for (a 400 model_not_supported otherwise).
-    for (const model of CATALOG) assert.equal(classifyModel(byId.get(model.id) ?? { id: '' }), model.category, model.id);
+    for (const model of CATALOG)
+      assert.equal(classifyModel(byId.get(model.id) ?? { id: '' }), model.category, model.id);
   });
 });

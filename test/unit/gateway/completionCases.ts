@@ -52,7 +52,15 @@ function returnHoles(name: string, text: string, languageId: string, count: numb
     const m = /^(\s+return )(.{8,})$/.exec(line);
     if (!m || out.length >= count) continue;
     const at = start + (m[1] as string).length;
-    out.push({ name: `${name}: the rest of a return line`, file: name, languageId, prefix: text.slice(0, at), suffix: text.slice(end), expected: text.slice(at, end), shape: 'line' });
+    out.push({
+      name: `${name}: the rest of a return line`,
+      file: name,
+      languageId,
+      prefix: text.slice(0, at),
+      suffix: text.slice(end),
+      expected: text.slice(at, end),
+      shape: 'line',
+    });
   }
   return out;
 }
@@ -67,7 +75,15 @@ function argumentHoles(name: string, text: string, languageId: string, count: nu
     if (!m || out.length >= count) continue;
     const at = start + (m[1] as string).length;
     const close = at + (m[2] as string).length;
-    out.push({ name: `${name}: the arguments of a call`, file: name, languageId, prefix: text.slice(0, at), suffix: text.slice(close), expected: text.slice(at, close), shape: 'line' });
+    out.push({
+      name: `${name}: the arguments of a call`,
+      file: name,
+      languageId,
+      prefix: text.slice(0, at),
+      suffix: text.slice(close),
+      expected: text.slice(at, close),
+      shape: 'line',
+    });
   }
   return out;
 }
@@ -86,7 +102,15 @@ function braceBlocks(name: string, text: string, count: number): RealHole[] {
     const bodyIndent = /^\s*/.exec(lines[i + 1] as string)?.[0] ?? '';
     const bodyStart = offset + line.length + 1 + bodyIndent.length;
     const bodyEnd = offset + lines.slice(i, closeAt).join('\n').length;
-    out.push({ name: `${name}: the body of ${line.slice(0, 40)}`, file: name, languageId: 'typescript', prefix: text.slice(0, bodyStart), suffix: text.slice(bodyEnd), expected: text.slice(bodyStart, bodyEnd), shape: 'block' });
+    out.push({
+      name: `${name}: the body of ${line.slice(0, 40)}`,
+      file: name,
+      languageId: 'typescript',
+      prefix: text.slice(0, bodyStart),
+      suffix: text.slice(bodyEnd),
+      expected: text.slice(bodyStart, bodyEnd),
+      shape: 'block',
+    });
   }
   return out;
 }
@@ -103,7 +127,15 @@ function pythonBlocks(name: string, text: string): RealHole[] {
     while (last + 1 < lines.length && /^\s+\S/.test(lines[last + 1] as string)) last++;
     const bodyStart = offset + line.length + 1 + 4;
     const bodyEnd = offset + lines.slice(i, last + 1).join('\n').length;
-    out.push({ name: `${name}: the body of ${line}`, file: name, languageId: 'python', prefix: text.slice(0, bodyStart), suffix: text.slice(bodyEnd), expected: text.slice(bodyStart, bodyEnd), shape: 'block' });
+    out.push({
+      name: `${name}: the body of ${line}`,
+      file: name,
+      languageId: 'python',
+      prefix: text.slice(0, bodyStart),
+      suffix: text.slice(bodyEnd),
+      expected: text.slice(bodyStart, bodyEnd),
+      shape: 'block',
+    });
   }
   return out;
 }
@@ -112,7 +144,11 @@ export function realHoles(): RealHole[] {
   const holes: RealHole[] = [];
   for (const file of REPO_FILES) {
     const text = readFileSync(join(REPO_ROOT, file), 'utf8');
-    holes.push(...returnHoles(file, text, 'typescript', 2), ...argumentHoles(file, text, 'typescript', 1), ...braceBlocks(file, text, 2));
+    holes.push(
+      ...returnHoles(file, text, 'typescript', 2),
+      ...argumentHoles(file, text, 'typescript', 1),
+      ...braceBlocks(file, text, 2),
+    );
   }
   holes.push(...returnHoles('stats.py', PYTHON_FILE, 'python', 2), ...pythonBlocks('stats.py', PYTHON_FILE));
   return holes;

@@ -24,22 +24,59 @@ for (const file of REPO_FILES) {
 writeFileSync(join(folder, 'stats.py'), PYTHON_FILE);
 
 function promptFor(hole: RealHole): CompletionPrompt {
-  return buildCompletionPrompt({ languageId: hole.languageId, path: hole.file, prefix: hole.prefix, suffix: hole.suffix, imports: '', snippets: [] }, { contextTokens: 16000, maxInputTokens: 3000 });
+  return buildCompletionPrompt(
+    {
+      languageId: hole.languageId,
+      path: hole.file,
+      prefix: hole.prefix,
+      suffix: hole.suffix,
+      imports: '',
+      snippets: [],
+    },
+    { contextTokens: 16000, maxInputTokens: 3000 },
+  );
 }
 
 function request(prompt: CompletionPrompt, stream: boolean): Json {
-  return { model: MODEL, stream, max_tokens: prompt.maxTokens, ...(stream ? { stream_options: { include_usage: true } } : {}), messages: [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.user }] };
+  return {
+    model: MODEL,
+    stream,
+    max_tokens: prompt.maxTokens,
+    ...(stream ? { stream_options: { include_usage: true } } : {}),
+    messages: [
+      { role: 'system', content: prompt.system },
+      { role: 'user', content: prompt.user },
+    ],
+  };
 }
 
 async function whole(gw: LocalGateway, prompt: CompletionPrompt, wrap = '', uncut = false): Promise<string> {
-  const body = await json(await post(gw, '/chat/completions', { ...request(prompt, false), ...(uncut ? { max_tokens: undefined } : {}) }, wrap ? { [FAULT_HEADER]: `wrap=${wrap}` } : {}));
+  const body = await json(
+    await post(
+      gw,
+      '/chat/completions',
+      { ...request(prompt, false), ...(uncut ? { max_tokens: undefined } : {}) },
+      wrap ? { [FAULT_HEADER]: `wrap=${wrap}` } : {},
+    ),
+  );
   return body.choices[0].message.content as string;
 }
 
 /** Streams as the provider does: stops reading and aborts as soon as the answer is complete. */
-async function streamed(gw: LocalGateway, prompt: CompletionPrompt, tag: string, wrap = ''): Promise<{ raw: string; stopped: boolean }> {
+async function streamed(
+  gw: LocalGateway,
+  prompt: CompletionPrompt,
+  tag: string,
+  wrap = '',
+): Promise<{ raw: string; stopped: boolean }> {
   const controller = new AbortController();
-  const response = await post(gw, '/chat/completions', request(prompt, true), { 'x-test': tag, ...(wrap ? { [FAULT_HEADER]: `wrap=${wrap}` } : {}) }, controller.signal);
+  const response = await post(
+    gw,
+    '/chat/completions',
+    request(prompt, true),
+    { 'x-test': tag, ...(wrap ? { [FAULT_HEADER]: `wrap=${wrap}` } : {}) },
+    controller.signal,
+  );
   const decoder = new TextDecoder();
   let buffer = '';
   let raw = '';
@@ -50,7 +87,8 @@ async function streamed(gw: LocalGateway, prompt: CompletionPrompt, tag: string,
       for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
         const data = buffer.slice(0, end).replace(/^data: /, '');
         buffer = buffer.slice(end + 2);
-        if (data !== '[DONE]') raw += ((JSON.parse(data) as Json).choices?.[0]?.delta?.content as string | undefined) ?? '';
+        if (data !== '[DONE]')
+          raw += ((JSON.parse(data) as Json).choices?.[0]?.delta?.content as string | undefined) ?? '';
       }
       if (completionIsComplete(raw, prompt)) {
         stopped = true;
@@ -71,8 +109,14 @@ describe('local gateway: the completion model (sim-openai/gpt-sim-complete)', ()
   after(() => rmSync(folder, { recursive: true, force: true }));
 
   it('finds real holes of every kind to test with', () => {
-    assert.ok(holes.filter((h) => h.shape === 'line').length >= 6 && holes.filter((h) => h.shape === 'block').length >= 6, `${holes.length} holes`);
-    assert.ok(holes.every((h) => promptFor(h).shape === h.shape), 'the shape rule agrees with each hole');
+    assert.ok(
+      holes.filter((h) => h.shape === 'line').length >= 6 && holes.filter((h) => h.shape === 'block').length >= 6,
+      `${holes.length} holes`,
+    );
+    assert.ok(
+      holes.every((h) => promptFor(h).shape === h.shape),
+      'the shape rule agrees with each hole',
+    );
   });
 
   it('answers the exact continuation of the file, and keeps going past the line or block', async () => {
@@ -81,7 +125,8 @@ describe('local gateway: the completion model (sim-openai/gpt-sim-complete)', ()
       const text = hole.prefix + hole.expected + hole.suffix;
       assert.equal(answer, text.slice(hole.prefix.length, hole.prefix.length + answer.length), hole.name);
       assert.ok(answer.startsWith(hole.expected), hole.name);
-      if (hole.suffix.trim() !== '') assert.ok(answer.length > hole.expected.length + 1, `${hole.name}: more than the hole`);
+      if (hole.suffix.trim() !== '')
+        assert.ok(answer.length > hole.expected.length + 1, `${hole.name}: more than the hole`);
     }
   });
 
@@ -92,15 +137,26 @@ describe('local gateway: the completion model (sim-openai/gpt-sim-complete)', ()
     const lineStart = hole.prefix.slice(hole.prefix.lastIndexOf('\n') + 1);
     assert.equal(await whole(gw(), prompt, 'fence', true), `\`\`\`ts\n${plain}\`\`\`\n`);
     assert.equal(await whole(gw(), prompt, 'prefix', true), lineStart + plain);
-    assert.equal(await whole(gw(), prompt, 'overlap', true), hole.expected + (/^\s*\S[^\n]*/.exec(hole.suffix)?.[0] ?? ''));
+    assert.equal(
+      await whole(gw(), prompt, 'overlap', true),
+      hole.expected + (/^\s*\S[^\n]*/.exec(hole.suffix)?.[0] ?? ''),
+    );
     assert.equal(await whole(gw(), prompt, 'explain', true), `Here is the completion:\n${plain}`);
-    assert.equal(await whole(gw(), prompt, 'fence+explain', true), `Here is the completion:\n\n\`\`\`ts\n${plain}\`\`\`\n\nThis continues the code at the marker.\n`);
+    assert.equal(
+      await whole(gw(), prompt, 'fence+explain', true),
+      `Here is the completion:\n\n\`\`\`ts\n${plain}\`\`\`\n\nThis continues the code at the marker.\n`,
+    );
   });
 
   it('gives back exactly what the user would have typed, for every wrap, lines and blocks, through post-processing', async () => {
     for (const hole of holes) {
       const prompt = promptFor(hole);
-      for (const wrap of WRAPS) assert.equal(insertionFrom(await whole(gw(), prompt, wrap), prompt), hole.expected, `${hole.name} (wrap=${wrap || 'none'})`);
+      for (const wrap of WRAPS)
+        assert.equal(
+          insertionFrom(await whole(gw(), prompt, wrap), prompt),
+          hole.expected,
+          `${hole.name} (wrap=${wrap || 'none'})`,
+        );
     }
   });
 
@@ -111,7 +167,8 @@ describe('local gateway: the completion model (sim-openai/gpt-sim-complete)', ()
       for (const wrap of ['', 'fence+explain+prefix']) {
         const { raw, stopped } = await streamed(gw(), prompt, `stop-${n++}`, wrap);
         // At the end of the file the answer ends by itself.
-        if (hole.suffix.trim() !== '') assert.ok(stopped, `${hole.name} (wrap=${wrap || 'none'}): stopped early: ${JSON.stringify(raw)}`);
+        if (hole.suffix.trim() !== '')
+          assert.ok(stopped, `${hole.name} (wrap=${wrap || 'none'}): stopped early: ${JSON.stringify(raw)}`);
         assert.equal(insertionFrom(raw, prompt), hole.expected, `${hole.name} (wrap=${wrap || 'none'})`);
       }
     }
@@ -135,23 +192,49 @@ describe('local gateway: the completion model (sim-openai/gpt-sim-complete)', ()
   it('answers the same on /messages, streamed and whole', async () => {
     const hole = holes.find((h) => h.shape === 'block' && h.languageId === 'python') as RealHole;
     const prompt = promptFor(hole);
-    const body = { model: `${MODEL}::wrap=fence`, max_tokens: prompt.maxTokens, system: prompt.system, messages: [{ role: 'user', content: prompt.user }] };
+    const body = {
+      model: `${MODEL}::wrap=fence`,
+      max_tokens: prompt.maxTokens,
+      system: prompt.system,
+      messages: [{ role: 'user', content: prompt.user }],
+    };
     const message = await json(await post(gw(), '/messages', body));
     assert.equal(insertionFrom(message.content[0].text as string, prompt), hole.expected);
     const stream = await post(gw(), '/messages', { ...body, stream: true });
-    const text = parseSse(await stream.text()).map((e) => JSON.parse(e.data) as Json).filter((d) => d.type === 'content_block_delta').map((d) => d.delta.text as string).join('');
+    const text = parseSse(await stream.text())
+      .map((e) => JSON.parse(e.data) as Json)
+      .filter((d) => d.type === 'content_block_delta')
+      .map((d) => d.delta.text as string)
+      .join('');
     assert.equal(text, message.content[0].text);
   });
 
   it('says so in a short line when no file continues the prefix, and chats as usual without a hole prompt', async () => {
-    const prompt = buildCompletionPrompt({ languageId: 'typescript', path: 'src/new.ts', prefix: 'const somethingNobodyWrote = ', suffix: ';\n', imports: '', snippets: [] }, { contextTokens: 16000, maxInputTokens: 3000 });
+    const prompt = buildCompletionPrompt(
+      {
+        languageId: 'typescript',
+        path: 'src/new.ts',
+        prefix: 'const somethingNobodyWrote = ',
+        suffix: ';\n',
+        imports: '',
+        snippets: [],
+      },
+      { contextTokens: 16000, maxInputTokens: 3000 },
+    );
     assert.equal(await whole(gw(), prompt), '// sim: no continuation found');
-    const chat = await json(await post(gw(), '/chat/completions', { model: MODEL, messages: [{ role: 'user', content: 'hello' }] }));
+    const chat = await json(
+      await post(gw(), '/chat/completions', { model: MODEL, messages: [{ role: 'user', content: 'hello' }] }),
+    );
     assert.match(chat.choices[0].message.content as string, /Local simulation/);
   });
 
   it('refuses an unknown wrap, naming the header', async () => {
-    const response = await post(gw(), '/chat/completions', { model: MODEL, messages: [{ role: 'user', content: 'x' }] }, { [FAULT_HEADER]: 'wrap=fence+poem' });
+    const response = await post(
+      gw(),
+      '/chat/completions',
+      { model: MODEL, messages: [{ role: 'user', content: 'x' }] },
+      { [FAULT_HEADER]: 'wrap=fence+poem' },
+    );
     assert.equal(response.status, 400);
     assert.equal((await json(response)).error.param, FAULT_HEADER);
   });
@@ -163,7 +246,17 @@ describe('local gateway: the completion model (sim-openai/gpt-sim-complete)', ()
       writeFileSync(join(other, 'a.ts'), `export function alpha() {\n${shared}  alphaEnd();\n}\n`);
       writeFileSync(join(other, 'b.ts'), `export function beta() {\n${shared}  betaEnd();\n}\n`);
       gw().setCompletionFiles(other);
-      const prompt = buildCompletionPrompt({ languageId: 'typescript', path: 'b.ts', prefix: `export function beta() {\n${shared}  `, suffix: '\n}\n', imports: '', snippets: [] }, { contextTokens: 16000, maxInputTokens: 3000 });
+      const prompt = buildCompletionPrompt(
+        {
+          languageId: 'typescript',
+          path: 'b.ts',
+          prefix: `export function beta() {\n${shared}  `,
+          suffix: '\n}\n',
+          imports: '',
+          snippets: [],
+        },
+        { contextTokens: 16000, maxInputTokens: 3000 },
+      );
       assert.ok(shared.length > 400, 'the longest tail tried is in both files');
       assert.equal(await whole(gw(), prompt), 'betaEnd();\n}\n');
     } finally {
@@ -179,7 +272,14 @@ describe('local gateway: the completion model (sim-openai/gpt-sim-complete)', ()
       writeFileSync(join(other, 'huge.ts'), `const hugeOnly = 1;\nnext();\n${'// pad\n'.repeat(60_000)}`);
       writeFileSync(join(other, 'small.ts'), 'const smallOnly = 1;\nnext();\n');
       gw().setCompletionFiles(other);
-      const ask = (prefix: string): Promise<string> => whole(gw(), buildCompletionPrompt({ languageId: 'typescript', path: 'a.ts', prefix, suffix: '', imports: '', snippets: [] }, { contextTokens: 16000, maxInputTokens: 3000 }));
+      const ask = (prefix: string): Promise<string> =>
+        whole(
+          gw(),
+          buildCompletionPrompt(
+            { languageId: 'typescript', path: 'a.ts', prefix, suffix: '', imports: '', snippets: [] },
+            { contextTokens: 16000, maxInputTokens: 3000 },
+          ),
+        );
       assert.equal(await ask('const smallOnly = 1;\n'), 'next();\n');
       assert.equal(await ask('const binaryOnly = 1;'), '// sim: no continuation found');
       assert.equal(await ask('const hugeOnly = 1;\n'), '// sim: no continuation found');

@@ -19,8 +19,19 @@ function authHeaders(gateway: LocalGateway, extra: Record<string, string> = {}):
   return { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json', ...extra };
 }
 
-export function post(gateway: LocalGateway, path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
-  return fetch(`${gateway.apiUrl}${path}`, { method: 'POST', headers: authHeaders(gateway, headers), body: JSON.stringify(body), signal });
+export function post(
+  gateway: LocalGateway,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(`${gateway.apiUrl}${path}`, {
+    method: 'POST',
+    headers: authHeaders(gateway, headers),
+    body: JSON.stringify(body),
+    signal,
+  });
 }
 
 export function get(gateway: LocalGateway, path: string, headers: Record<string, string> = {}): Promise<Response> {

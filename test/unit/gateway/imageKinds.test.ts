@@ -15,7 +15,11 @@ describe('local gateway: image kinds and huge bodies', function () {
     const urls: string[] = [];
     for (let at = 0; at < list.length; at += 4) {
       const part = list.slice(at, at + 4);
-      const response = await post(gateway(), '/images/generations', { model: `${MODEL}::images=${part.join(',')}`, prompt: 'kinds', n: part.length });
+      const response = await post(gateway(), '/images/generations', {
+        model: `${MODEL}::images=${part.join(',')}`,
+        prompt: 'kinds',
+        n: part.length,
+      });
       assert.equal(response.status, 200);
       urls.push(...((await response.json()) as { data: { url: string }[] }).data.map((image) => image.url));
     }
@@ -24,11 +28,13 @@ describe('local gateway: image kinds and huge bodies', function () {
 
   it('serves real bytes with the declared (or lying) type, per image, in order', async () => {
     const urls = await links('jpeg,webp,gif,svg-as-png,html');
-    const seen = await Promise.all(urls.map(async (url) => {
-      const response = await fetch(url);
-      const bytes = Buffer.from(await response.arrayBuffer());
-      return [response.headers.get('content-type'), bytes.subarray(0, 4).toString('latin1')];
-    }));
+    const seen = await Promise.all(
+      urls.map(async (url) => {
+        const response = await fetch(url);
+        const bytes = Buffer.from(await response.arrayBuffer());
+        return [response.headers.get('content-type'), bytes.subarray(0, 4).toString('latin1')];
+      }),
+    );
     assert.deepEqual(seen, [
       ['image/jpeg', '\xff\xd8\xff\xe0'],
       ['image/webp', 'RIFF'],
@@ -39,8 +45,12 @@ describe('local gateway: image kinds and huge bodies', function () {
   });
 
   it('redirects where each redirect kind says, without following anything itself', async () => {
-    const urls = await links('redirect,redirect-other-host,redirect-link-local,redirect-private,redirect-loop,redirect-file');
-    const targets = await Promise.all(urls.map(async (url) => (await fetch(url, { redirect: 'manual' })).headers.get('location') ?? ''));
+    const urls = await links(
+      'redirect,redirect-other-host,redirect-link-local,redirect-private,redirect-loop,redirect-file',
+    );
+    const targets = await Promise.all(
+      urls.map(async (url) => (await fetch(url, { redirect: 'manual' })).headers.get('location') ?? ''),
+    );
     assert.match(targets[0]!, /^\/files\/images\/[0-9a-f-]{36}\.png$/);
     assert.match(targets[1]!, /^http:\/\/localhost:\d+\/files\/images\/[0-9a-f-]{36}\.png$/);
     assert.match(targets[2]!, /^http:\/\/169\.254\.169\.254\//);
@@ -50,7 +60,12 @@ describe('local gateway: image kinds and huge bodies', function () {
   });
 
   it('refuses an unknown kind with a 400 naming the header', async () => {
-    const response = await post(gateway(), '/images/generations', { model: MODEL, prompt: 'p' }, { 'x-gateway-fault': 'images=png,bmp' });
+    const response = await post(
+      gateway(),
+      '/images/generations',
+      { model: MODEL, prompt: 'p' },
+      { 'x-gateway-fault': 'images=png,bmp' },
+    );
     assert.equal(response.status, 400);
     assert.match(JSON.stringify(await response.json()), /unknown image kind 'bmp'.*"param":"x-gateway-fault"/);
   });

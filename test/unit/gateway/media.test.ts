@@ -8,15 +8,28 @@ const WHISPER = 'sim-openai/whisper-sim-1';
 
 async function speak(gw: LocalGateway, body: Json): Promise<{ status: number; type: string; bytes: Buffer }> {
   const res = await post(gw, '/audio/speech', { model: TTS, voice: 'alloy', ...body });
-  return { status: res.status, type: res.headers.get('content-type') ?? '', bytes: Buffer.from(await res.arrayBuffer()) };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    bytes: Buffer.from(await res.arrayBuffer()),
+  };
 }
 
-function transcribe(gw: LocalGateway, file: Buffer, filename: string, fields: Record<string, string> = {}): Promise<Response> {
+function transcribe(
+  gw: LocalGateway,
+  file: Buffer,
+  filename: string,
+  fields: Record<string, string> = {},
+): Promise<Response> {
   const form = new FormData();
   form.append('model', fields.model ?? WHISPER);
   for (const [k, v] of Object.entries(fields)) if (k !== 'model') form.append(k, v);
   form.append('file', new Blob([new Uint8Array(file)]), filename);
-  return fetch(`${gw.apiUrl}/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${gw.apiKey}` }, body: form });
+  return fetch(`${gw.apiUrl}/audio/transcriptions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${gw.apiKey}` },
+    body: form,
+  });
 }
 
 /** Reads a FLAC stream of VERBATIM 16-bit mono frames back into samples, checking both CRCs of every frame. */
@@ -66,12 +79,25 @@ describe('local gateway: speech and transcription', () => {
     assert.equal(short.bytes.toString('ascii', 0, 4), 'RIFF');
     assert.equal(short.bytes.toString('ascii', 8, 12), 'WAVE');
     assert.equal(short.bytes.readUInt32LE(24), 24000);
-    const long = await speak(gw(), { input: 'Hello there. This sentence is quite a lot longer than the first one was.', response_format: 'wav' });
-    const fast = await speak(gw(), { input: 'Hello there. This sentence is quite a lot longer than the first one was.', response_format: 'wav', speed: 2 });
+    const long = await speak(gw(), {
+      input: 'Hello there. This sentence is quite a lot longer than the first one was.',
+      response_format: 'wav',
+    });
+    const fast = await speak(gw(), {
+      input: 'Hello there. This sentence is quite a lot longer than the first one was.',
+      response_format: 'wav',
+      speed: 2,
+    });
     assert.ok(long.bytes.length > short.bytes.length * 2);
-    assert.ok(Math.abs(fast.bytes.length - 44 - (long.bytes.length - 44) / 2) < 200, 'twice the speed, half the samples');
+    assert.ok(
+      Math.abs(fast.bytes.length - 44 - (long.bytes.length - 44) / 2) < 200,
+      'twice the speed, half the samples',
+    );
     const pcm = new Int16Array(short.bytes.buffer, short.bytes.byteOffset + 44, (short.bytes.length - 44) / 2);
-    assert.ok(pcm.some((s) => Math.abs(s) > 5000), 'not silence');
+    assert.ok(
+      pcm.some((s) => Math.abs(s) > 5000),
+      'not silence',
+    );
   });
 
   it('round-trips: the transcription of a synthesized WAV reports its duration from the header', async () => {
@@ -101,7 +127,10 @@ describe('local gateway: speech and transcription', () => {
     const decoded = decodeVerbatimFlac(flac.bytes);
     assert.equal(decoded.sampleRate, 24000);
     assert.equal(decoded.total, pcm.bytes.length / 2);
-    assert.deepEqual(decoded.samples, Array.from(new Int16Array(pcm.bytes.buffer, pcm.bytes.byteOffset, pcm.bytes.length / 2)));
+    assert.deepEqual(
+      decoded.samples,
+      Array.from(new Int16Array(pcm.bytes.buffer, pcm.bytes.byteOffset, pcm.bytes.length / 2)),
+    );
     const mp3 = await speak(gw(), { input }); // mp3 is the default
     assert.equal(mp3.type, 'audio/mpeg');
     assert.equal(mp3.bytes[0], 0xff);
@@ -130,7 +159,12 @@ describe('local gateway: speech and transcription', () => {
   });
 
   it('answers every transcription response_format with its content type', async () => {
-    const wav = (await speak(gw(), { input: 'Format check, one two three four five six seven eight nine ten eleven twelve.', response_format: 'wav' })).bytes;
+    const wav = (
+      await speak(gw(), {
+        input: 'Format check, one two three four five six seven eight nine ten eleven twelve.',
+        response_format: 'wav',
+      })
+    ).bytes;
     const text = await transcribe(gw(), wav, 'a.wav', { response_format: 'text' });
     assert.match(text.headers.get('content-type') ?? '', /^text\/plain/);
     assert.match(await text.text(), /simulation/);
@@ -177,7 +211,14 @@ describe('local gateway: images', () => {
   }
 
   it('returns b64_json PNGs of the requested size with a revised_prompt', async () => {
-    const body = await json(await post(gw(), '/images/generations', { model: 'sim-openai/dall-e-sim-3', prompt: 'a red fox in snow', size: '1792x1024', response_format: 'b64_json' }));
+    const body = await json(
+      await post(gw(), '/images/generations', {
+        model: 'sim-openai/dall-e-sim-3',
+        prompt: 'a red fox in snow',
+        size: '1792x1024',
+        response_format: 'b64_json',
+      }),
+    );
     const item = body.data[0] as Json;
     assert.match(item.revised_prompt as string, /red fox/);
     const png = Buffer.from(item.b64_json as string, 'base64');
@@ -188,7 +229,9 @@ describe('local gateway: images', () => {
   });
 
   it('serves url images from its own address, without a key', async () => {
-    const body = await json(await post(gw(), '/images/generations', { model: 'sim-openai/dall-e-sim-3', prompt: 'a lighthouse', n: 2 }));
+    const body = await json(
+      await post(gw(), '/images/generations', { model: 'sim-openai/dall-e-sim-3', prompt: 'a lighthouse', n: 2 }),
+    );
     assert.equal(body.data.length, 2);
     const url = body.data[0].url as string;
     assert.ok(url.startsWith(gw().url));
@@ -199,7 +242,11 @@ describe('local gateway: images', () => {
   });
 
   it('rejects an unknown size naming the field', async () => {
-    const res = await post(gw(), '/images/generations', { model: 'sim-openai/dall-e-sim-3', prompt: 'x', size: '10x10' });
+    const res = await post(gw(), '/images/generations', {
+      model: 'sim-openai/dall-e-sim-3',
+      prompt: 'x',
+      size: '10x10',
+    });
     assert.equal(res.status, 400);
     assert.equal((await json(res)).error.param, 'size');
   });

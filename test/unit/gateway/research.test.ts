@@ -2,7 +2,11 @@ import * as assert from 'node:assert/strict';
 import { RESEARCH_FAILURE_WORD } from '../../gateway/index';
 import { get, json, post, useGateway, type Json } from './helpers';
 
-function list(gw: Parameters<typeof get>[0], query: Record<string, string | number>, headers: Record<string, string> = {}): Promise<Response> {
+function list(
+  gw: Parameters<typeof get>[0],
+  query: Record<string, string | number>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const params = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
   return get(gw, `/research?${params}`, headers);
 }
@@ -25,7 +29,11 @@ describe('local gateway: research job lifecycle', () => {
       clock.ms += step;
       seen.push((await read(id)).status as string);
     }
-    assert.deepEqual(seen, ['queued', 'queued', 'running', 'running', 'succeeded'], 'queued for queuedMs, then running for runningMs');
+    assert.deepEqual(
+      seen,
+      ['queued', 'queued', 'running', 'running', 'succeeded'],
+      'queued for queuedMs, then running for runningMs',
+    );
     const done = await read(id);
     assert.match(done.report as string, /^# Heat pumps/);
     assert.match(done.report as string, /simulation/);
@@ -62,7 +70,10 @@ describe('local gateway: research job lifecycle', () => {
       assert.equal(detail.status, 404);
       assert.equal((await json(detail)).error.code, 'research_detail_unavailable');
       const listed = await json(await list(gw(), { where: JSON.stringify({ id: { equals: job.id } }) }));
-      assert.deepEqual((listed.docs as Json[]).map((d) => [d.id, d.status]), [[job.id, 'queued']]);
+      assert.deepEqual(
+        (listed.docs as Json[]).map((d) => [d.id, d.status]),
+        [[job.id, 'queued']],
+      );
     } finally {
       gw().setResearchDetailAvailable(true);
     }
@@ -72,7 +83,10 @@ describe('local gateway: research job lifecycle', () => {
 
 describe('local gateway: research listing', () => {
   // Zero timings: jobs finish at once, so statuses are succeeded or failed and filters have something to tell apart.
-  const gw = useGateway({ research: { queuedMs: 0, runningMs: 0 }, keys: { 'lister': { credits: 100 }, 'other': { credits: 100 } } });
+  const gw = useGateway({
+    research: { queuedMs: 0, runningMs: 0 },
+    keys: { lister: { credits: 100 }, other: { credits: 100 } },
+  });
   const as = { authorization: 'Bearer lister' };
   const ids: string[] = [];
 
@@ -103,21 +117,30 @@ describe('local gateway: research listing', () => {
   it('sorts by -createdAt by default, and by title both ways', async () => {
     const byDefault = (await json(await list(gw(), { limit: 100 }, as))).docs as Json[];
     assert.equal(byDefault[0]?.id, ids[ids.length - 1], 'newest first');
-    const asc = ((await json(await list(gw(), { limit: 3, sort: 'title' }, as))).docs as Json[]).map((d) => d.title as string);
-    assert.deepEqual(asc.map((t) => t.slice(0, 8)), ['Topic 01', 'Topic 02', 'Topic 03']);
-    const desc = ((await json(await list(gw(), { limit: 1, sort: '-title' }, as))).docs as Json[]).map((d) => d.title as string);
+    const asc = ((await json(await list(gw(), { limit: 3, sort: 'title' }, as))).docs as Json[]).map(
+      (d) => d.title as string,
+    );
+    assert.deepEqual(
+      asc.map((t) => t.slice(0, 8)),
+      ['Topic 01', 'Topic 02', 'Topic 03'],
+    );
+    const desc = ((await json(await list(gw(), { limit: 1, sort: '-title' }, as))).docs as Json[]).map(
+      (d) => d.title as string,
+    );
     assert.match(desc[0] ?? '', /^Topic 25/);
   });
 
   it('filters with where: equals, nested path, or, and, in, contains, createdAt greater_than', async () => {
-    const count = async (where: unknown): Promise<number> => (await json(await list(gw(), { where: JSON.stringify(where), limit: 100 }, as))).totalDocs as number;
+    const count = async (where: unknown): Promise<number> =>
+      (await json(await list(gw(), { where: JSON.stringify(where), limit: 100 }, as))).totalDocs as number;
     assert.equal(await count({ status: { equals: 'failed' } }), 5);
     assert.equal(await count({ 'metadata.research.status': { equals: 'succeeded' } }), 20);
     assert.equal(await count({ or: [{ topic: { contains: 'Topic 01' } }, { topic: { contains: 'Topic 02' } }] }), 2);
     assert.equal(await count({ and: [{ status: { equals: 'failed' } }, { topic: { contains: 'Topic 1' } }] }), 2);
     assert.equal(await count({ status: { in: ['failed', 'running'] } }), 5);
     assert.equal(await count({ status: { not_in: ['failed'] } }), 20);
-    const mid = ((await json(await list(gw(), { sort: 'createdAt', limit: 10 }, as))).docs as Json[])[9]?.createdAt as string;
+    const mid = ((await json(await list(gw(), { sort: 'createdAt', limit: 10 }, as))).docs as Json[])[9]
+      ?.createdAt as string;
     assert.equal(await count({ createdAt: { greater_than: mid } }), 15);
     assert.equal(await count({ report: { exists: true } }), 20);
   });
@@ -129,7 +152,15 @@ describe('local gateway: research listing', () => {
   });
 
   it('rejects limit outside 1..100, a bad sort and bad where with 400 naming the parameter', async () => {
-    for (const [query, param] of [[{ limit: 0 }, 'limit'], [{ limit: 101 }, 'limit'], [{ limit: 'ten' }, 'limit'], [{ page: 0 }, 'page'], [{ sort: 'size' }, 'sort'], [{ where: '{oops' }, 'where'], [{ where: '{"status":{"near":"x"}}' }, 'where']] as const) {
+    for (const [query, param] of [
+      [{ limit: 0 }, 'limit'],
+      [{ limit: 101 }, 'limit'],
+      [{ limit: 'ten' }, 'limit'],
+      [{ page: 0 }, 'page'],
+      [{ sort: 'size' }, 'sort'],
+      [{ where: '{oops' }, 'where'],
+      [{ where: '{"status":{"near":"x"}}' }, 'where'],
+    ] as const) {
       const res = await list(gw(), query, as);
       assert.equal(res.status, 400, JSON.stringify(query));
       assert.equal((await json(res)).error.param, param);

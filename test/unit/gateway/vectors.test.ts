@@ -15,28 +15,48 @@ describe('local gateway: embeddings and rerank', () => {
     assert.equal(single.object, 'list');
     assert.equal(single.data.length, 1);
     assert.equal(single.data[0].embedding.length, 1536);
-    const batch = await json(await post(gw(), '/embeddings', { model: SMALL, input: ['the cat sat on the mat', 'a cat sat on a mat', 'quarterly revenue grew in europe'] }));
+    const batch = await json(
+      await post(gw(), '/embeddings', {
+        model: SMALL,
+        input: ['the cat sat on the mat', 'a cat sat on a mat', 'quarterly revenue grew in europe'],
+      }),
+    );
     const [a, b, c] = (batch.data as Json[]).map((d) => d.embedding as number[]) as [number[], number[], number[]];
     assert.ok(Math.abs(cosine(a, a) - 1) < 1e-5, 'unit length');
     assert.deepEqual(a, single.data[0].embedding, 'deterministic');
     assert.ok(cosine(a, b) > cosine(a, c) + 0.2, `similar ${cosine(a, b)} vs unrelated ${cosine(a, c)}`);
-    assert.deepEqual((batch.data as Json[]).map((d) => d.index), [0, 1, 2]);
+    assert.deepEqual(
+      (batch.data as Json[]).map((d) => d.index),
+      [0, 1, 2],
+    );
     assert.ok(batch.usage.prompt_tokens > 0);
   });
 
   it('honours dimensions on the small/large pair and refuses it elsewhere', async () => {
     const small = await json(await post(gw(), '/embeddings', { model: SMALL, input: 'hello', dimensions: 64 }));
     assert.equal(small.data[0].embedding.length, 64);
-    const large = await json(await post(gw(), '/embeddings', { model: 'sim-openai/text-embedding-sim-large', input: 'hello', dimensions: 256 }));
+    const large = await json(
+      await post(gw(), '/embeddings', {
+        model: 'sim-openai/text-embedding-sim-large',
+        input: 'hello',
+        dimensions: 256,
+      }),
+    );
     assert.equal(large.data[0].embedding.length, 256);
-    const other = await post(gw(), '/embeddings', { model: 'sim-cohere/embed-sim-english', input: 'hello', dimensions: 64 });
+    const other = await post(gw(), '/embeddings', {
+      model: 'sim-cohere/embed-sim-english',
+      input: 'hello',
+      dimensions: 64,
+    });
     assert.equal(other.status, 400);
     assert.equal((await json(other)).error.param, 'dimensions');
   });
 
   it('encodes base64 as little-endian float32 that decodes to the float vector', async () => {
     const floats = await json(await post(gw(), '/embeddings', { model: SMALL, input: 'decode me', dimensions: 32 }));
-    const encoded = await json(await post(gw(), '/embeddings', { model: SMALL, input: 'decode me', dimensions: 32, encoding_format: 'base64' }));
+    const encoded = await json(
+      await post(gw(), '/embeddings', { model: SMALL, input: 'decode me', dimensions: 32, encoding_format: 'base64' }),
+    );
     const bytes = Buffer.from(encoded.data[0].embedding as string, 'base64');
     assert.equal(bytes.length, 32 * 4);
     const decoded = Array.from({ length: 32 }, (_, i) => bytes.readFloatLE(i * 4));
@@ -45,7 +65,11 @@ describe('local gateway: embeddings and rerank', () => {
   });
 
   it('rejects bad embedding input naming the field', async () => {
-    for (const [body, field] of [[{ model: SMALL }, 'input'], [{ model: SMALL, input: [1] }, 'input[0]'], [{ model: SMALL, input: 'x', encoding_format: 'hex' }, 'encoding_format']] as const) {
+    for (const [body, field] of [
+      [{ model: SMALL }, 'input'],
+      [{ model: SMALL, input: [1] }, 'input[0]'],
+      [{ model: SMALL, input: 'x', encoding_format: 'hex' }, 'encoding_format'],
+    ] as const) {
       const res = await post(gw(), '/embeddings', body);
       assert.equal(res.status, 400);
       assert.equal((await json(res)).error.param, field);
@@ -53,13 +77,26 @@ describe('local gateway: embeddings and rerank', () => {
   });
 
   it('reranks by a lexical score, sorted descending, with top_n and document text', async () => {
-    const documents = ['Paris is the capital of France', 'Bananas are yellow', 'The capital city of Germany is Berlin', 'France exports wine and cheese'];
-    const body = await json(await post(gw(), '/rerank', { model: 'sim-cohere/rerank-sim-v1', query: 'capital of France', documents, top_n: 3 }));
+    const documents = [
+      'Paris is the capital of France',
+      'Bananas are yellow',
+      'The capital city of Germany is Berlin',
+      'France exports wine and cheese',
+    ];
+    const body = await json(
+      await post(gw(), '/rerank', {
+        model: 'sim-cohere/rerank-sim-v1',
+        query: 'capital of France',
+        documents,
+        top_n: 3,
+      }),
+    );
     const results = body.results as Json[];
     assert.equal(results.length, 3);
     assert.equal(results[0]?.index, 0);
     assert.equal(results[0]?.document.text, documents[0]);
-    for (let i = 1; i < results.length; i++) assert.ok((results[i - 1]?.relevance_score as number) >= (results[i]?.relevance_score as number));
+    for (let i = 1; i < results.length; i++)
+      assert.ok((results[i - 1]?.relevance_score as number) >= (results[i]?.relevance_score as number));
     assert.ok(!results.some((r) => r.index === 1), 'the unrelated document is not in the top 3');
     assert.ok(body.usage.total_tokens > 0);
     assert.equal(typeof body.id, 'string');

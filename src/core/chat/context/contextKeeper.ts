@@ -17,7 +17,13 @@ import type { GatewayAnswerRequest } from '../../answers/gatewayAnswer';
 import { usesMessagesApi } from '../../answers/gatewayMessages';
 import type { ContextFitter, FittedRequest } from '../contextFitter';
 import { systemPrompt, type SystemPromptParts } from '../systemPrompt';
-import { compactedHistory, compactionNote, contextTurns, summaryMessage, type CompactedHistory } from './compactedHistory';
+import {
+  compactedHistory,
+  compactionNote,
+  contextTurns,
+  summaryMessage,
+  type CompactedHistory,
+} from './compactedHistory';
 import { summarizeTurns } from './summarizer';
 import { errorMessage } from '../../../shared/errorMessage';
 
@@ -31,7 +37,10 @@ class ContextOverflowError extends Error {
 
 export interface ContextKeeperOptions {
   readonly client: GatewayClient;
-  readonly request: Pick<GatewayAnswerRequest, 'model' | 'api' | 'provider' | 'maxTokens' | 'thinkingBudget' | 'reasoningEffort'>;
+  readonly request: Pick<
+    GatewayAnswerRequest,
+    'model' | 'api' | 'provider' | 'maxTokens' | 'thinkingBudget' | 'reasoningEffort'
+  >;
   /** The system prompt's parts but the compaction note, which each round adds for itself. */
   readonly system: Omit<SystemPromptParts, 'compaction'>;
   /** The conversation's turns before the reply. */
@@ -68,11 +77,17 @@ export class ContextKeeper implements ContextFitter {
     const contextLength = this.options.contextLength ?? (harder ? reportedContextLength(refusedWith) : undefined);
     if (!contextLength && !harder) {
       // Nothing to measure against: earlier compactions still apply, nothing new is planned.
-      return this.sent(this.wireTurns.flatMap((turn) => turn.messages), tail);
+      return this.sent(
+        this.wireTurns.flatMap((turn) => turn.messages),
+        tail,
+      );
     }
     // The answer's reserve is what the request will ask for: a thinking budget counts too.
     const request = this.options.request;
-    const reserve = contextBudget(contextLength ?? 0, requestedAnswerTokens(request, usesMessagesApi(request.model, request.api, request.provider)));
+    const reserve = contextBudget(
+      contextLength ?? 0,
+      requestedAnswerTokens(request, usesMessagesApi(request.model, request.api, request.provider)),
+    );
     let budget = reserve.input;
     if (harder) {
       // The gateway counted more than estimated: learn its ratio when it said its count, else
@@ -82,12 +97,20 @@ export class ContextKeeper implements ContextFitter {
       else budget = Math.floor(budget * 0.6);
       if (!contextLength) budget = Math.floor((counted ?? 0) * 0.5);
     }
-    if (budget <= 0) throw new ContextOverflowError('The gateway refused the request as too long for the model\'s context, and did not say how long that is.');
+    if (budget <= 0)
+      throw new ContextOverflowError(
+        "The gateway refused the request as too long for the model's context, and did not say how long that is.",
+      );
     const summaryTokens = Math.min(SUMMARY_MAX_TOKENS, Math.floor(budget / 4));
     const keepTurns = harder ? 2 : 4;
     let plan = this.plan(tail, budget, summaryTokens, keepTurns, true);
     if (plan.summarize?.length) {
-      await this.summarize(plan.summarize.map((turn) => turn.id), budget, summaryTokens, signal);
+      await this.summarize(
+        plan.summarize.map((turn) => turn.id),
+        budget,
+        summaryTokens,
+        signal,
+      );
       plan = this.plan(tail, budget, summaryTokens, keepTurns, false);
     }
     if (!plan.fits) {
@@ -97,13 +120,22 @@ export class ContextKeeper implements ContextFitter {
     }
     const record = this.options.reply.context ?? {};
     this.update({
-      ...(plan.trimmedResults || record.trimmedResults ? { trimmedResults: Math.max(plan.trimmedResults, record.trimmedResults ?? 0) } : {}),
-      ...(plan.trimmedLatest || record.trimmedMessageChars ? { trimmedMessageChars: Math.max(plan.trimmedLatest, record.trimmedMessageChars ?? 0) } : {}),
+      ...(plan.trimmedResults || record.trimmedResults
+        ? { trimmedResults: Math.max(plan.trimmedResults, record.trimmedResults ?? 0) }
+        : {}),
+      ...(plan.trimmedLatest || record.trimmedMessageChars
+        ? { trimmedMessageChars: Math.max(plan.trimmedLatest, record.trimmedMessageChars ?? 0) }
+        : {}),
       ...(harder || record.retried ? { retried: true } : {}),
     });
     // What the input leaves, less the margin: max_tokens above it would be refused.
-    const answerRoom = contextLength ? Math.max(reserve.output, contextLength - plan.tokens - reserve.margin) : undefined;
-    return { ...this.sent([...plan.turns.flatMap((turn) => turn.messages)], plan.tail), ...(answerRoom ? { answerRoom } : {}) };
+    const answerRoom = contextLength
+      ? Math.max(reserve.output, contextLength - plan.tokens - reserve.margin)
+      : undefined;
+    return {
+      ...this.sent([...plan.turns.flatMap((turn) => turn.messages)], plan.tail),
+      ...(answerRoom ? { answerRoom } : {}),
+    };
   }
 
   /** One round's usage: how full the context was, and what the gateway's count teaches the estimate. */
@@ -115,7 +147,13 @@ export class ContextKeeper implements ContextFitter {
     });
   }
 
-  private plan(tail: readonly WireMessage[], budget: number, summaryTokens: number, keepTurns: number, allowSummary: boolean): CompactionPlan {
+  private plan(
+    tail: readonly WireMessage[],
+    budget: number,
+    summaryTokens: number,
+    keepTurns: number,
+    allowSummary: boolean,
+  ): CompactionPlan {
     // The summary's message is sent with every request, like the system prompt: counted with it,
     // never a turn the plan could trim or summarize again.
     const lead = this.lead();
@@ -133,7 +171,12 @@ export class ContextKeeper implements ContextFitter {
     });
   }
 
-  private async summarize(ids: readonly string[], budget: number, maxTokens: number, signal: AbortSignal): Promise<void> {
+  private async summarize(
+    ids: readonly string[],
+    budget: number,
+    maxTokens: number,
+    signal: AbortSignal,
+  ): Promise<void> {
     const through = ids[ids.length - 1] as string;
     const covered = this.options.turns.findIndex((turn) => turn.id === through) + 1;
     const old = this.wireTurns.filter((turn) => ids.includes(turn.id));
@@ -143,7 +186,11 @@ export class ContextKeeper implements ContextFitter {
     try {
       const result = await summarizeTurns({
         client: this.options.client,
-        request: { model: this.options.request.model, api: this.options.request.api, ...(this.options.request.provider ? { provider: this.options.request.provider } : {}) },
+        request: {
+          model: this.options.request.model,
+          api: this.options.request.api,
+          ...(this.options.request.provider ? { provider: this.options.request.provider } : {}),
+        },
         ...(this.history.summary ? { previous: this.history.summary.text } : {}),
         turns: old,
         inputBudget: budget,
@@ -154,7 +201,10 @@ export class ContextKeeper implements ContextFitter {
       const reply = this.options.reply;
       const before = reply.usage ?? { promptTokens: 0, completionTokens: 0 };
       // What the summary cost is part of what the reply cost.
-      reply.usage = { promptTokens: before.promptTokens + result.usage.promptTokens, completionTokens: before.completionTokens + result.usage.completionTokens };
+      reply.usage = {
+        promptTokens: before.promptTokens + result.usage.promptTokens,
+        completionTokens: before.completionTokens + result.usage.completionTokens,
+      };
       const summary = { text: result.text, throughTurnId: through, turns: covered };
       this.history = { turns: rest, summary };
       this.update({ summary, dropped: undefined });
@@ -182,7 +232,8 @@ export class ContextKeeper implements ContextFitter {
     const lead = this.lead();
     const messages = [...(lead ? [lead] : []), ...history, ...tail];
     const system = this.system();
-    this.lastChars = system.length + this.options.toolChars + messages.reduce((sum, message) => sum + messageChars(message), 0);
+    this.lastChars =
+      system.length + this.options.toolChars + messages.reduce((sum, message) => sum + messageChars(message), 0);
     return { messages, ...(system ? { system } : {}) };
   }
 

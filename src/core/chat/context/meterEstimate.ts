@@ -27,7 +27,11 @@ export interface MeterInput {
 
 export function estimateContextMeter(input: MeterInput): ContextMeter {
   const { conversation, attachments, instructionFiles: files, model } = input;
-  const chips = files.map((file) => ({ path: file.path, tokens: estimateTextTokens(file.text), truncated: file.truncated }));
+  const chips = files.map((file) => ({
+    path: file.path,
+    tokens: estimateTextTokens(file.text),
+    truncated: file.truncated,
+  }));
   const last = conversation.turns[conversation.turns.length - 1];
   const pending = attachments.length ? estimateTextTokens(userTurnText({ text: '', attachments })) : 0;
   const base = { ...(input.contextLength ? { contextLength: input.contextLength } : {}), files: chips };
@@ -44,6 +48,7 @@ export function estimateContextMeter(input: MeterInput): ContextMeter {
     ...(compaction ? { compaction } : {}),
   });
   const messages = [...(history.summary ? [summaryMessage(history.summary)] : []), ...turnsToWire(history.turns)];
-  const usedTokens = estimateRequestTokens({ system, messages, toolChars: input.toolChars }, history.tokensPerChar) + pending;
+  const usedTokens =
+    estimateRequestTokens({ system, messages, toolChars: input.toolChars }, history.tokensPerChar) + pending;
   return { ...base, usedTokens, source: 'estimated' };
 }

@@ -22,7 +22,8 @@ export function isValidId(id: unknown): id is string {
 }
 
 export function assertId(id: unknown): asserts id is string {
-  if (!isValidId(id)) throw new Error(`Invalid conversation id ${JSON.stringify(id)}: expected 1 to 64 letters, digits, '_' or '-'.`);
+  if (!isValidId(id))
+    throw new Error(`Invalid conversation id ${JSON.stringify(id)}: expected 1 to 64 letters, digits, '_' or '-'.`);
 }
 
 export function conversationFile(directory: string, id: string): string {
@@ -66,7 +67,12 @@ export async function readConversationFile(directory: string, id: string): Promi
  * Renames a corrupt file to `<id>.corrupt-<time>.json` (never deletes it: the user may want it
  * back). Call under the id's lock. Leaves a file that changed since `read` alone: a save landed.
  */
-export async function moveAside(directory: string, id: string, read: { readonly reason: string; readonly stamp: FileStamp }, onProblem: (message: string) => void): Promise<void> {
+export async function moveAside(
+  directory: string,
+  id: string,
+  read: { readonly reason: string; readonly stamp: FileStamp },
+  onProblem: (message: string) => void,
+): Promise<void> {
   const now = await stat(conversationFile(directory, id)).catch(() => undefined);
   if (!now || !sameStamp(read.stamp, now)) return;
   const aside = `${id}.corrupt-${Date.now()}.json`;
@@ -74,7 +80,9 @@ export async function moveAside(directory: string, id: string, read: { readonly 
     await renameWithRetry(conversationFile(directory, id), join(directory, aside));
     onProblem(`Conversation file ${id}.json is corrupt (${read.reason}); skipped it and moved it aside to ${aside}.`);
   } catch (error) {
-    onProblem(`Conversation file ${id}.json is corrupt (${read.reason}); skipped it, and could not move it aside: ${errorMessage(error)}`);
+    onProblem(
+      `Conversation file ${id}.json is corrupt (${read.reason}); skipped it, and could not move it aside: ${errorMessage(error)}`,
+    );
   }
 }
 
@@ -90,7 +98,10 @@ async function fileNames(directory: string): Promise<string[]> {
 
 /** The ids of the folder's files ending in `extension` (e.g. '.json'); names that are no id are left out. */
 export async function idsWith(directory: string, extension: string): Promise<string[]> {
-  return (await fileNames(directory)).filter((name) => name.endsWith(extension)).map((name) => name.slice(0, -extension.length)).filter(isValidId);
+  return (await fileNames(directory))
+    .filter((name) => name.endsWith(extension))
+    .map((name) => name.slice(0, -extension.length))
+    .filter(isValidId);
 }
 
 /** `task` over every item, at most PARALLEL_READS at a time; results in the items' order. */

@@ -18,18 +18,23 @@ const INDEX_VERSION = 1;
 export interface IndexEntry extends ConversationSummary, FileStamp {}
 
 /** The index as last read, or empty (missing, unreadable or corrupt: the store rebuilds it from the files). */
-export async function readIndex(directory: string, onProblem: (message: string) => void): Promise<Map<string, IndexEntry>> {
+export async function readIndex(
+  directory: string,
+  onProblem: (message: string) => void,
+): Promise<Map<string, IndexEntry>> {
   const entries = new Map<string, IndexEntry>();
   let text: string;
   try {
     text = await readFile(join(directory, INDEX_FILE), 'utf8');
   } catch (error) {
-    if (codeOf(error) !== 'ENOENT') onProblem(`Conversation index unreadable (${errorMessage(error)}); rebuilding it from the files.`);
+    if (codeOf(error) !== 'ENOENT')
+      onProblem(`Conversation index unreadable (${errorMessage(error)}); rebuilding it from the files.`);
     return entries;
   }
   try {
     const parsed = JSON.parse(text) as unknown;
-    if (!isRecord(parsed) || parsed['version'] !== INDEX_VERSION || !Array.isArray(parsed['conversations'])) throw new Error('unknown format');
+    if (!isRecord(parsed) || parsed['version'] !== INDEX_VERSION || !Array.isArray(parsed['conversations']))
+      throw new Error('unknown format');
     for (const item of parsed['conversations'] as unknown[]) {
       const entry = indexEntryOf(item);
       if (entry) entries.set(entry.id, entry);
@@ -43,7 +48,10 @@ export async function readIndex(directory: string, onProblem: (message: string) 
 
 /** Writes the index durably; returns nothing, since no one compares the index's stamp. */
 export async function writeIndex(directory: string, entries: ReadonlyMap<string, IndexEntry>): Promise<void> {
-  await writeFileDurably(join(directory, INDEX_FILE), JSON.stringify({ version: INDEX_VERSION, conversations: [...entries.values()] }));
+  await writeFileDurably(
+    join(directory, INDEX_FILE),
+    JSON.stringify({ version: INDEX_VERSION, conversations: [...entries.values()] }),
+  );
 }
 
 export function entryOf(conversation: Conversation, stamp: FileStamp): IndexEntry {
@@ -65,6 +73,15 @@ function indexEntryOf(value: unknown): IndexEntry | undefined {
   if (!isRecord(value)) return undefined;
   const { id, title, model, updatedAt, turnCount, mtimeMs, size } = value;
   if (!isValidId(id) || typeof title !== 'string' || typeof model !== 'string') return undefined;
-  if (![updatedAt, turnCount, mtimeMs, size].every((n) => typeof n === 'number' && Number.isFinite(n))) return undefined;
-  return { id, title, model, updatedAt: updatedAt as number, turnCount: turnCount as number, mtimeMs: mtimeMs as number, size: size as number };
+  if (![updatedAt, turnCount, mtimeMs, size].every((n) => typeof n === 'number' && Number.isFinite(n)))
+    return undefined;
+  return {
+    id,
+    title,
+    model,
+    updatedAt: updatedAt as number,
+    turnCount: turnCount as number,
+    mtimeMs: mtimeMs as number,
+    size: size as number,
+  };
 }

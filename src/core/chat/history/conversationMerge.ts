@@ -53,7 +53,8 @@ export function mergeConversations(ours: Conversation, theirs: Conversation, bas
   const order = new Map(turns.map((turn, index) => [turn, index]));
   turns.sort((a, b) => a.createdAt - b.createdAt || (order.get(a) ?? 0) - (order.get(b) ?? 0));
 
-  const pick = <K extends 'title' | 'model'>(key: K): Conversation[K] => (base && ours[key] === base[key] ? theirs[key] : ours[key]);
+  const pick = <K extends 'title' | 'model'>(key: K): Conversation[K] =>
+    base && ours[key] === base[key] ? theirs[key] : ours[key];
   const parameters = base && JSON.stringify(ours.parameters) === base.parameters ? theirs.parameters : ours.parameters;
   return {
     kind: 'merged',
@@ -83,7 +84,12 @@ function finishedThere(ours: ChatTurn, theirs: ChatTurn): boolean {
  * the finished reply at the next save. Turns added to `target` after the snapshot stay at the end.
  * `fromOthers`: the turns that came from the other side; `changed`: whether the caller's view changed.
  */
-export function adoptMerge(target: Conversation, ours: Conversation, merged: Conversation, fromTheirs: number): { readonly changed: boolean; readonly fromOthers: number } {
+export function adoptMerge(
+  target: Conversation,
+  ours: Conversation,
+  merged: Conversation,
+  fromTheirs: number,
+): { readonly changed: boolean; readonly fromOthers: number } {
   const live = new Map(target.turns.map((turn) => [turn.id, turn]));
   const mergedIds = new Set(merged.turns.map((turn) => turn.id));
   const snapshotIds = new Set(ours.turns.map((turn) => turn.id));

@@ -29,7 +29,11 @@ export class ConversationSearch {
    * Whether the conversation (title, then cached text, then the file through `read`) holds
    * `needle` (lowercase). `read` feeds the cache itself, through `note`.
    */
-  async matches(entry: { readonly id: string; readonly title: string } & FileStamp, needle: string, read: () => Promise<Conversation | undefined>): Promise<boolean> {
+  async matches(
+    entry: { readonly id: string; readonly title: string } & FileStamp,
+    needle: string,
+    read: () => Promise<Conversation | undefined>,
+  ): Promise<boolean> {
     if (entry.title.toLowerCase().includes(needle)) return true;
     const cached = this.texts.get(entry.id);
     if (cached && sameStamp(cached.stamp, entry)) return cached.text.includes(needle);

@@ -53,7 +53,12 @@ function turn(value: unknown, at: string): ChatTurn {
   const o = object(value, at);
   const common = { id: string(o, 'id', at), createdAt: number(o, 'createdAt', at) };
   if (o['role'] === 'user') {
-    return { role: 'user', ...common, text: string(o, 'text', at), attachments: list(o, 'attachments', at, attachment) };
+    return {
+      role: 'user',
+      ...common,
+      text: string(o, 'text', at),
+      attachments: list(o, 'attachments', at, attachment),
+    };
   }
   if (o['role'] !== 'assistant') throw new ShapeError(`${at}.role is neither 'user' nor 'assistant'`);
   const status = oneOf(o['status'], REPLY_STATUSES, `${at}.status`);
@@ -68,12 +73,20 @@ function turn(value: unknown, at: string): ChatTurn {
     status: status === 'streaming' ? 'stopped' : status,
     finishReason: typeof o['finishReason'] === 'string' ? o['finishReason'] : undefined,
     error: errorInfo(o['error']),
-    usage: isRecord(o['usage']) && isCount(o['usage']['promptTokens']) && isCount(o['usage']['completionTokens'])
-      ? { promptTokens: o['usage']['promptTokens'], completionTokens: o['usage']['completionTokens'] }
-      : undefined,
-    cost: isRecord(o['cost']) && isFiniteNumber(o['cost']['credits']) && typeof o['cost']['estimate'] === 'boolean'
-      ? { credits: o['cost']['credits'], estimate: o['cost']['estimate'], ...(o['cost']['source'] === 'pricing' || o['cost']['source'] === 'balance' ? { source: o['cost']['source'] } : {}) }
-      : undefined,
+    usage:
+      isRecord(o['usage']) && isCount(o['usage']['promptTokens']) && isCount(o['usage']['completionTokens'])
+        ? { promptTokens: o['usage']['promptTokens'], completionTokens: o['usage']['completionTokens'] }
+        : undefined,
+    cost:
+      isRecord(o['cost']) && isFiniteNumber(o['cost']['credits']) && typeof o['cost']['estimate'] === 'boolean'
+        ? {
+            credits: o['cost']['credits'],
+            estimate: o['cost']['estimate'],
+            ...(o['cost']['source'] === 'pricing' || o['cost']['source'] === 'balance'
+              ? { source: o['cost']['source'] }
+              : {}),
+          }
+        : undefined,
     context: replyContext(o['context']),
     wire: list(o, 'wire', at, wireMessage),
   });
@@ -84,16 +97,23 @@ function replyContext(value: unknown): ReplyContext | undefined {
   if (!isRecord(value)) return undefined;
   const count = (key: string): number | undefined => (isCount(value[key]) ? value[key] : undefined);
   const through = (raw: unknown): { throughTurnId: string; turns: number } | undefined =>
-    isRecord(raw) && typeof raw['throughTurnId'] === 'string' && isCount(raw['turns']) ? { throughTurnId: raw['throughTurnId'], turns: raw['turns'] } : undefined;
-  const summary = isRecord(value['summary']) && typeof value['summary']['text'] === 'string' ? through(value['summary']) : undefined;
-  const dropped = isRecord(value['dropped']) && typeof value['dropped']['reason'] === 'string' ? through(value['dropped']) : undefined;
+    isRecord(raw) && typeof raw['throughTurnId'] === 'string' && isCount(raw['turns'])
+      ? { throughTurnId: raw['throughTurnId'], turns: raw['turns'] }
+      : undefined;
+  const summary =
+    isRecord(value['summary']) && typeof value['summary']['text'] === 'string' ? through(value['summary']) : undefined;
+  const dropped =
+    isRecord(value['dropped']) && typeof value['dropped']['reason'] === 'string'
+      ? through(value['dropped'])
+      : undefined;
   const tokensPerChar = value['tokensPerChar'];
   const context = dropUndefined<ReplyContext>({
     usedTokens: count('usedTokens'),
     contextLength: count('contextLength'),
     tokensPerChar: isFiniteNumber(tokensPerChar) && tokensPerChar > 0 && tokensPerChar <= 2 ? tokensPerChar : undefined,
     summary: summary && isRecord(value['summary']) ? { ...summary, text: String(value['summary']['text']) } : undefined,
-    dropped: dropped && isRecord(value['dropped']) ? { ...dropped, reason: String(value['dropped']['reason']) } : undefined,
+    dropped:
+      dropped && isRecord(value['dropped']) ? { ...dropped, reason: String(value['dropped']['reason']) } : undefined,
     trimmedResults: count('trimmedResults'),
     trimmedMessageChars: count('trimmedMessageChars'),
     retried: value['retried'] === true ? true : undefined,
@@ -120,15 +140,34 @@ function toolStep(value: unknown, at: string): ToolStep {
   const name = string(o, 'name', at);
   const result = str(o['result']);
   if (o['kind'] === 'server') {
-    return dropUndefined<ToolStep>({ kind: 'server', name, server: str(o['server']), arguments: str(o['arguments']), result });
+    return dropUndefined<ToolStep>({
+      kind: 'server',
+      name,
+      server: str(o['server']),
+      arguments: str(o['arguments']),
+      result,
+    });
   }
   if (o['kind'] !== 'function') throw new ShapeError(`${at}.kind is neither 'server' nor 'function'`);
   const saved = oneOf(o['status'], TOOL_STATUSES, `${at}.status`);
   // Saved mid-reply (the window closed): after a reload nothing waits for a decision or runs it.
   const status = saved === 'awaitingApproval' ? 'denied' : saved === 'running' ? 'failed' : saved;
-  const sensitive = Array.isArray(o['sensitive']) ? o['sensitive'].filter((path): path is string => typeof path === 'string') : [];
+  const sensitive = Array.isArray(o['sensitive'])
+    ? o['sensitive'].filter((path): path is string => typeof path === 'string')
+    : [];
   const guarded = guardedWrites(o['guarded']);
-  return dropUndefined<ToolStep>({ kind: 'function', id: string(o, 'id', at), name, arguments: string(o, 'arguments', at), status, sensitive: sensitive.length ? sensitive : undefined, guarded: guarded.length ? guarded : undefined, result, change: toolChange(o['change']), command: toolCommand(o['command']) });
+  return dropUndefined<ToolStep>({
+    kind: 'function',
+    id: string(o, 'id', at),
+    name,
+    arguments: string(o, 'arguments', at),
+    status,
+    sensitive: sensitive.length ? sensitive : undefined,
+    guarded: guarded.length ? guarded : undefined,
+    result,
+    change: toolChange(o['change']),
+    command: toolCommand(o['command']),
+  });
 }
 
 /** The always-asked files a step named; a malformed entry is dropped (a display detail). */
@@ -155,22 +194,35 @@ function toolChange(value: unknown): ToolChange | undefined {
     const f = raw as Record<string, unknown>;
     const action = CHANGE_ACTIONS.find((a) => a === f['action']);
     if (!action || typeof f['path'] !== 'string') return undefined;
-    files.push(dropUndefined<ToolChangeFile>({ action, path: f['path'], to: typeof f['to'] === 'string' ? f['to'] : undefined }));
+    files.push(
+      dropUndefined<ToolChangeFile>({ action, path: f['path'], to: typeof f['to'] === 'string' ? f['to'] : undefined }),
+    );
   }
   const count = (n: unknown): number => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : 0);
-  return dropUndefined<ToolChange>({ files, diff: o['diff'], truncated: o['truncated'] === true ? true : undefined, added: count(o['added']), removed: count(o['removed']) });
+  return dropUndefined<ToolChange>({
+    files,
+    diff: o['diff'],
+    truncated: o['truncated'] === true ? true : undefined,
+    added: count(o['added']),
+    removed: count(o['removed']),
+  });
 }
 
 function toolCommand(value: unknown): ToolCommand | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const o = value as Record<string, unknown>;
-  return typeof o['command'] === 'string' && typeof o['cwd'] === 'string' ? { command: o['command'], cwd: o['cwd'] } : undefined;
+  return typeof o['command'] === 'string' && typeof o['cwd'] === 'string'
+    ? { command: o['command'], cwd: o['cwd'] }
+    : undefined;
 }
 
 /** Checked closely: these are replayed to the model in the next request. */
 function wireMessage(value: unknown, at: string): WireMessage {
   const o = object(value, at);
-  return { role: oneOf(o['role'], ['user', 'assistant'] as const, `${at}.role`), parts: list(o, 'parts', at, wirePart, false) };
+  return {
+    role: oneOf(o['role'], ['user', 'assistant'] as const, `${at}.role`),
+    parts: list(o, 'parts', at, wirePart, false),
+  };
 }
 
 function wirePart(value: unknown, at: string): WirePart {
@@ -216,10 +268,35 @@ function parameters(value: unknown): ChatParameters {
 }
 
 const REPLY_STATUSES = ['streaming', 'done', 'stopped', 'error'] as const satisfies readonly ReplyStatus[];
-const TOOL_STATUSES = ['awaitingApproval', 'running', 'done', 'denied', 'failed'] as const satisfies readonly ToolCallStatus[];
+const TOOL_STATUSES = [
+  'awaitingApproval',
+  'running',
+  'done',
+  'denied',
+  'failed',
+] as const satisfies readonly ToolCallStatus[];
 const REASONING_EFFORTS = ['low', 'medium', 'high'] as const satisfies readonly ReasoningEffort[];
-const ERROR_KINDS = ['auth', 'outOfCredits', 'rateLimited', 'unreachable', 'timeout', 'interrupted', 'server', 'invalid', 'noModel', 'setup', 'contextLength', 'other'] as const satisfies readonly ChatErrorInfo['kind'][];
-const ERROR_ACTIONS = ['retry', 'setApiKey', 'openSettings', 'showLog', 'refreshCredits'] as const satisfies readonly ChatErrorAction[];
+const ERROR_KINDS = [
+  'auth',
+  'outOfCredits',
+  'rateLimited',
+  'unreachable',
+  'timeout',
+  'interrupted',
+  'server',
+  'invalid',
+  'noModel',
+  'setup',
+  'contextLength',
+  'other',
+] as const satisfies readonly ChatErrorInfo['kind'][];
+const ERROR_ACTIONS = [
+  'retry',
+  'setApiKey',
+  'openSettings',
+  'showLog',
+  'refreshCredits',
+] as const satisfies readonly ChatErrorAction[];
 
 function object(value: unknown, at: string): Record<string, unknown> {
   if (!isRecord(value)) throw new ShapeError(`${at} is not an object`);
@@ -239,7 +316,13 @@ function number(o: Record<string, unknown>, key: string, at: string): number {
 }
 
 /** An array of items, each checked; a missing array is empty when `optional` (a hand-edited file may lack it). */
-function list<T>(o: Record<string, unknown>, key: string, at: string, item: (value: unknown, at: string) => T, optional = true): T[] {
+function list<T>(
+  o: Record<string, unknown>,
+  key: string,
+  at: string,
+  item: (value: unknown, at: string) => T,
+  optional = true,
+): T[] {
   const value = o[key];
   if (value === undefined && optional) return [];
   if (!Array.isArray(value)) throw new ShapeError(`${at}.${key} is not an array`);

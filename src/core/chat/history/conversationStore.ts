@@ -9,7 +9,16 @@ import { isAbsolute, join } from 'node:path';
 import { removeStrayTempFiles, writeFileDurably, type FileStamp } from '../../storage/durableFile';
 import type { AssistantTurn, Conversation, ConversationSummary } from '../../../shared/chatModel';
 import { newId } from '../../../shared/ids';
-import { assertId, conversationFile, idsWith, mapLimited, moveAside, readConversationFile, sameStamp, type FileRead } from './conversationFiles';
+import {
+  assertId,
+  conversationFile,
+  idsWith,
+  mapLimited,
+  moveAside,
+  readConversationFile,
+  sameStamp,
+  type FileRead,
+} from './conversationFiles';
 import { entryOf, readIndex, summaryOf, writeIndex, type IndexEntry } from './conversationIndex';
 import { adoptMerge, baseOf, mergeConversations, type MergeBase } from './conversationMerge';
 import { ConversationSearch } from './conversationSearch';
@@ -97,7 +106,11 @@ export class ConversationStore {
     const live = await this.exclusive(id, () => this.foldJournal(id));
     const read = await this.read(id);
     if (read.kind === 'ok') {
-      this.seen.set(read.conversation, { stamp: read.stamp, writes: this.writeCounts.get(id) ?? 0, base: baseOf(read.conversation) });
+      this.seen.set(read.conversation, {
+        stamp: read.stamp,
+        writes: this.writeCounts.get(id) ?? 0,
+        base: baseOf(read.conversation),
+      });
       // A reply still streaming in another window: shown as far as it got (that window saves the rest).
       if (live) replayJournal(read.conversation, live, false);
       return read.conversation;
@@ -235,7 +248,10 @@ export class ConversationStore {
   /** Writes a conversation (already redacted) and updates the index and search cache; returns the new stamp. */
   private async write(conversation: Conversation): Promise<FileStamp> {
     const entries = await this.ready();
-    const stamp = await writeFileDurably(conversationFile(this.directory, conversation.id), JSON.stringify(conversation));
+    const stamp = await writeFileDurably(
+      conversationFile(this.directory, conversation.id),
+      JSON.stringify(conversation),
+    );
     this.writeCounts.set(conversation.id, (this.writeCounts.get(conversation.id) ?? 0) + 1);
     entries.set(conversation.id, entryOf(conversation, stamp));
     this.search.note(conversation, stamp);
@@ -252,7 +268,8 @@ export class ConversationStore {
       if (seen) return { kind: 'deleted' };
       return this.writeSeen(target, ours, { kind: 'saved' });
     }
-    if (seen && sameStamp(seen.stamp, now) && seen.writes === (this.writeCounts.get(ours.id) ?? 0)) return this.writeSeen(target, ours, { kind: 'saved' });
+    if (seen && sameStamp(seen.stamp, now) && seen.writes === (this.writeCounts.get(ours.id) ?? 0))
+      return this.writeSeen(target, ours, { kind: 'saved' });
     const read = await this.read(ours.id);
     if (read.kind === 'corrupt') await this.moveAside(ours.id, read);
     if (read.kind !== 'ok') return this.writeSeen(target, ours, { kind: 'saved' });
@@ -264,10 +281,18 @@ export class ConversationStore {
     }
     const merged = merge.conversation;
     const adopted = adoptMerge(target, ours, merged, merge.fromTheirs);
-    return this.writeSeen(target, merged, adopted.changed ? { kind: 'merged', fromOthers: adopted.fromOthers } : { kind: 'saved' });
+    return this.writeSeen(
+      target,
+      merged,
+      adopted.changed ? { kind: 'merged', fromOthers: adopted.fromOthers } : { kind: 'saved' },
+    );
   }
 
-  private async writeSeen(target: Conversation, conversation: Conversation, outcome: SaveOutcome): Promise<SaveOutcome> {
+  private async writeSeen(
+    target: Conversation,
+    conversation: Conversation,
+    outcome: SaveOutcome,
+  ): Promise<SaveOutcome> {
     const stamp = await this.write(conversation);
     this.seen.set(target, { stamp, writes: this.writeCounts.get(conversation.id) ?? 0, base: baseOf(conversation) });
     return outcome;
@@ -278,7 +303,10 @@ export class ConversationStore {
   /** Once per store (the first list): journals whose writer died (a crash) go into their conversations. */
   private async foldOrphanJournals(): Promise<void> {
     const ids = await idsWith(this.directory, '.journal');
-    for (const id of ids) await this.exclusive(id, () => this.foldJournal(id)).catch((error: unknown) => this.onProblem(`Could not recover the reply journal of ${id}: ${errorMessage(error)}`));
+    for (const id of ids)
+      await this.exclusive(id, () => this.foldJournal(id)).catch((error: unknown) =>
+        this.onProblem(`Could not recover the reply journal of ${id}: ${errorMessage(error)}`),
+      );
   }
 
   /**
@@ -334,7 +362,8 @@ export class ConversationStore {
 
   /** Temp files of writers that no longer run (a crash), or very old ones; never a live window's write in progress. */
   private async removeStrayTempFiles(): Promise<void> {
-    for (const problem of await removeStrayTempFiles(this.directory)) this.onProblem(`Could not remove the stray temp file ${problem}`);
+    for (const problem of await removeStrayTempFiles(this.directory))
+      this.onProblem(`Could not remove the stray temp file ${problem}`);
   }
 
   /** Runs tasks of one key one after another (a failed task does not block the next). */

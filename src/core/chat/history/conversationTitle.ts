@@ -6,7 +6,10 @@ const ELLIPSIS = '…';
 
 /** A title from the first user message: first non-empty line, whitespace collapsed, at most 60 characters (cut at a word with an ellipsis). 'New conversation' when empty. */
 export function titleFromText(text: string): string {
-  const line = text.split(/\r\n|\r|\n/).map(collapseWhitespace).find((candidate) => candidate !== '');
+  const line = text
+    .split(/\r\n|\r|\n/)
+    .map(collapseWhitespace)
+    .find((candidate) => candidate !== '');
   if (line === undefined) return UNTITLED;
   // Count code points, not UTF-16 units, so an emoji is never cut in half.
   const chars = Array.from(line);

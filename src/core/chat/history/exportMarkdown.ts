@@ -1,6 +1,13 @@
 // A conversation as a markdown document a person can read (and keep) outside the extension.
 // Pure: dates are printed in UTC so the same conversation always exports to the same text.
-import type { AssistantTurn, Attachment, ChatParameters, Conversation, ToolStep, UserTurn } from '../../../shared/chatModel';
+import type {
+  AssistantTurn,
+  Attachment,
+  ChatParameters,
+  Conversation,
+  ToolStep,
+  UserTurn,
+} from '../../../shared/chatModel';
 import { collapseWhitespace } from './conversationTitle';
 
 const SHORT_RESULT = 200;
@@ -17,7 +24,7 @@ const ERROR_LABELS: Readonly<Record<string, string>> = {
   invalid: 'invalid request',
   noModel: 'no model',
   setup: 'setup needed',
-  contextLength: 'too long for the model\'s context',
+  contextLength: "too long for the model's context",
   other: 'error',
 };
 
@@ -62,7 +69,10 @@ function userTurn(turn: UserTurn): string[] {
 function attachmentBlock(item: Attachment): string {
   let label = `**${inlineCode(item.path)}**`;
   if (item.startLine !== undefined) {
-    label += item.endLine !== undefined && item.endLine !== item.startLine ? ` lines ${item.startLine}–${item.endLine}` : ` line ${item.startLine}`;
+    label +=
+      item.endLine !== undefined && item.endLine !== item.startLine
+        ? ` lines ${item.startLine}–${item.endLine}`
+        : ` line ${item.startLine}`;
   } else if (item.kind === 'file') {
     label += ' (file)';
   }
@@ -75,8 +85,16 @@ function attachmentBlock(item: Attachment): string {
 
 function assistantTurn(turn: AssistantTurn): string[] {
   const blocks = [`## Assistant (${inlineCode(turn.model || 'unknown')}) · ${formatDate(turn.createdAt)}`];
-  if (turn.context?.summary) blocks.push(`> **Earlier turns summarized** (the first ${turn.context.summary.turns} turns, for this and later requests)\n>\n${quote(closeOpenFence(turn.context.summary.text.trim()))}`);
-  if (turn.context?.dropped) blocks.push(quote(`*The first ${turn.context.dropped.turns} turns were left out of this and later requests (${collapseWhitespace(turn.context.dropped.reason)}).*`));
+  if (turn.context?.summary)
+    blocks.push(
+      `> **Earlier turns summarized** (the first ${turn.context.summary.turns} turns, for this and later requests)\n>\n${quote(closeOpenFence(turn.context.summary.text.trim()))}`,
+    );
+  if (turn.context?.dropped)
+    blocks.push(
+      quote(
+        `*The first ${turn.context.dropped.turns} turns were left out of this and later requests (${collapseWhitespace(turn.context.dropped.reason)}).*`,
+      ),
+    );
   if (turn.reasoning.trim()) blocks.push(`> **Reasoning**\n>\n${quote(closeOpenFence(turn.reasoning.trim()))}`);
   if (turn.toolSteps.length > 0) blocks.push(`**Tools**\n\n${turn.toolSteps.map(toolLine).join('\n')}`);
   // The reply as the model wrote it; a reply cut mid code block gets its fence closed, or it
@@ -90,7 +108,8 @@ function assistantTurn(turn: AssistantTurn): string[] {
 }
 
 function toolLine(step: ToolStep): string {
-  const where = step.kind === 'server' ? (step.server ? `on ${inlineCode(step.server)}` : 'on the gateway') : step.status;
+  const where =
+    step.kind === 'server' ? (step.server ? `on ${inlineCode(step.server)}` : 'on the gateway') : step.status;
   let line = `- ${inlineCode(step.name)} (${where})`;
   if (step.arguments?.trim()) line += ` with ${inlineCode(shorten(step.arguments, SHORT_ARGUMENTS))}`;
   if (step.result?.trim()) line += `: ${inlineCode(shorten(step.result, SHORT_RESULT))}`;
@@ -98,7 +117,8 @@ function toolLine(step: ToolStep): string {
 }
 
 function endingNote(turn: AssistantTurn): string | undefined {
-  if (turn.error) return quote(`**Error (${ERROR_LABELS[turn.error.kind] ?? 'error'}):** ${collapseWhitespace(turn.error.message)}`);
+  if (turn.error)
+    return quote(`**Error (${ERROR_LABELS[turn.error.kind] ?? 'error'}):** ${collapseWhitespace(turn.error.message)}`);
   if (turn.status === 'error') return quote('**Error:** the reply did not finish.');
   if (turn.status === 'stopped' || turn.status === 'streaming') return quote('*Stopped: the reply did not finish.*');
   if (turn.finishReason === 'length') return quote('*Cut off at the maximum number of tokens.*');
@@ -112,7 +132,9 @@ function usageLine(turn: AssistantTurn): string | undefined {
     // Round away float noise (0.30000000000000004) without hiding small costs.
     const credits = Number(turn.cost.credits.toFixed(6));
     const source = turn.cost.source === 'pricing' ? 'from pricing' : 'balance change';
-    parts.push(`${credits} ${credits === 1 ? 'credit' : 'credits'} (${source}${turn.cost.estimate ? ', estimate: other requests overlapped' : ''})`);
+    parts.push(
+      `${credits} ${credits === 1 ? 'credit' : 'credits'} (${source}${turn.cost.estimate ? ', estimate: other requests overlapped' : ''})`,
+    );
   }
   return parts.length > 0 ? `*Usage: ${parts.join(' · ')}*` : undefined;
 }

@@ -19,7 +19,8 @@ export const JOURNAL_FLUSH_MS = 300;
 const JOURNAL_VERSION = 1;
 
 /** What replay adds to a reply whose window died mid-stream. */
-export const INTERRUPTED_NOTE = 'VS Code closed while this reply was being written; the text that arrived before is kept.';
+export const INTERRUPTED_NOTE =
+  'VS Code closed while this reply was being written; the text that arrived before is kept.';
 
 export function journalName(id: string): string {
   return `${id}.journal`;
@@ -64,11 +65,13 @@ export class ReplyJournal {
     const batch = this.lines;
     this.lines = [];
     if (batch.length === 0) return this.writing.idle();
-    return this.writing.run(async () => {
-      const handle = await (this.handle ??= open(this.path, 'a'));
-      await handle.appendFile(`${batch.join('\n')}\n`);
-      await handle.datasync();
-    }).catch((error: unknown) => this.onProblem(`Could not append to the reply journal: ${errorMessage(error)}`));
+    return this.writing
+      .run(async () => {
+        const handle = await (this.handle ??= open(this.path, 'a'));
+        await handle.appendFile(`${batch.join('\n')}\n`);
+        await handle.datasync();
+      })
+      .catch((error: unknown) => this.onProblem(`Could not append to the reply journal: ${errorMessage(error)}`));
   }
 
   /** Flushes, closes the file and (when `remove`: the full conversation is saved) deletes it. */
@@ -97,7 +100,12 @@ export class ReplyJournal {
 export interface JournalContents {
   readonly pid: number | undefined;
   readonly turn: AssistantTurn | undefined;
-  readonly batches: readonly { readonly turnId: string; readonly field: Field; readonly at: number; readonly text: string }[];
+  readonly batches: readonly {
+    readonly turnId: string;
+    readonly field: Field;
+    readonly at: number;
+    readonly text: string;
+  }[];
 }
 
 /** Reads a journal; lines that do not parse (a torn last line, damage) are skipped. Undefined when missing. */
@@ -125,7 +133,15 @@ export async function readJournal(path: string): Promise<JournalContents | undef
       continue;
     }
     const { t, f, at, d } = value;
-    if (typeof t !== 'string' || (f !== 'c' && f !== 'r') || typeof at !== 'number' || !Number.isSafeInteger(at) || at < 0 || typeof d !== 'string') continue;
+    if (
+      typeof t !== 'string' ||
+      (f !== 'c' && f !== 'r') ||
+      typeof at !== 'number' ||
+      !Number.isSafeInteger(at) ||
+      at < 0 ||
+      typeof d !== 'string'
+    )
+      continue;
     batches.push({ turnId: t, field: f, at, text: d });
   }
   return { pid, turn, batches };
@@ -171,8 +187,25 @@ export function replayJournal(conversation: Conversation, journal: JournalConten
 
 /** The header's turn, checked loosely (it came from our own writer, but the file is on disk). */
 function assistantTurnOf(value: unknown): AssistantTurn | undefined {
-  if (!isRecord(value) || value['role'] !== 'assistant' || typeof value['id'] !== 'string' || typeof value['model'] !== 'string' || typeof value['createdAt'] !== 'number') return undefined;
-  return { role: 'assistant', id: value['id'], model: value['model'], content: '', reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: value['createdAt'] };
+  if (
+    !isRecord(value) ||
+    value['role'] !== 'assistant' ||
+    typeof value['id'] !== 'string' ||
+    typeof value['model'] !== 'string' ||
+    typeof value['createdAt'] !== 'number'
+  )
+    return undefined;
+  return {
+    role: 'assistant',
+    id: value['id'],
+    model: value['model'],
+    content: '',
+    reasoning: '',
+    toolSteps: [],
+    status: 'streaming',
+    wire: [],
+    createdAt: value['createdAt'],
+  };
 }
 
 /** Whether the process that wrote a journal still runs (then its journal is live, not a crash's). */

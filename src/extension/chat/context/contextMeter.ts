@@ -25,7 +25,10 @@ export class ContextMeterReporter extends Disposable {
   private files: Promise<InstructionFile[]> | undefined;
   private scheduled = false;
 
-  constructor(private readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceFiles' | 'workspaceState'>, private readonly source: MeterSource) {
+  constructor(
+    private readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceFiles' | 'workspaceState'>,
+    private readonly source: MeterSource,
+  ) {
     super();
     const forget = (): void => {
       this.files = undefined;
@@ -39,9 +42,11 @@ export class ContextMeterReporter extends Disposable {
     }
     this._register(deps.workspaceFiles.onDidChange(forget));
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(forget));
-    this._register(vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('unifiedInference.chat')) forget();
-    }));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('unifiedInference.chat')) forget();
+      }),
+    );
   }
 
   /** The conversation, its model, its parameters or the pending attachments changed: a new meter follows. */
@@ -86,7 +91,10 @@ export class ContextMeterReporter extends Disposable {
     this.scheduled = true;
     setTimeout(() => {
       this.scheduled = false;
-      void this.meter().then((meter) => this.source.post({ type: 'contextMeter', meter }), () => undefined);
+      void this.meter().then(
+        (meter) => this.source.post({ type: 'contextMeter', meter }),
+        () => undefined,
+      );
     }, 0);
   }
 }

@@ -7,7 +7,11 @@ import * as vscode from 'vscode';
 import * as nodePath from 'node:path';
 import { readSettings } from '../../config';
 import type { WorkspaceFilesService } from '../../workspaceFiles/workspaceFilesService';
-import { INSTRUCTION_FILE_MAX_BYTES, INSTRUCTION_FILE_NAMES, type InstructionFile } from '../../../core/chat/context/instructionPrompt';
+import {
+  INSTRUCTION_FILE_MAX_BYTES,
+  INSTRUCTION_FILE_NAMES,
+  type InstructionFile,
+} from '../../../core/chat/context/instructionPrompt';
 
 export interface InstructionGate {
   readonly trusted: boolean;
@@ -19,7 +23,10 @@ function instructionGate(): InstructionGate {
   return { trusted: vscode.workspace.isTrusted, enabled: readSettings().chat.useInstructionFiles };
 }
 
-export async function readInstructionFiles(service: WorkspaceFilesService, gate: InstructionGate = instructionGate()): Promise<InstructionFile[]> {
+export async function readInstructionFiles(
+  service: WorkspaceFilesService,
+  gate: InstructionGate = instructionGate(),
+): Promise<InstructionFile[]> {
   if (!gate.trusted || !gate.enabled) return [];
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
   if (folders.length === 0) return [];
@@ -31,7 +38,12 @@ export async function readInstructionFiles(service: WorkspaceFilesService, gate:
       if (!resolved.ok || resolved.file.sensitive.length) continue;
       const content = await files.read(resolved.file, INSTRUCTION_FILE_MAX_BYTES).catch(() => undefined);
       if (!content || content.kind !== 'text' || !content.text.trim()) continue;
-      found.push({ path: resolved.file.display, absolute: files.absolutePath(resolved.file), text: content.text, truncated: content.truncated });
+      found.push({
+        path: resolved.file.display,
+        absolute: files.absolutePath(resolved.file),
+        text: content.text,
+        truncated: content.truncated,
+      });
     }
   }
   return found;

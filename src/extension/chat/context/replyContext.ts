@@ -16,7 +16,10 @@ import { errorMessage } from '../../../shared/errorMessage';
 export interface ReplyContextInput {
   readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceFiles' | 'log'>;
   readonly client: GatewayClient;
-  readonly request: Pick<GatewayAnswerRequest, 'model' | 'api' | 'provider' | 'maxTokens' | 'thinkingBudget' | 'reasoningEffort'>;
+  readonly request: Pick<
+    GatewayAnswerRequest,
+    'model' | 'api' | 'provider' | 'maxTokens' | 'thinkingBudget' | 'reasoningEffort'
+  >;
   /** The system prompt's parts the reply knows (the conversation's prompt, the trust note); the instruction files are read here. */
   readonly system: Omit<SystemPromptParts, 'instructions' | 'compaction'>;
   /** The turns before the reply. */
@@ -26,7 +29,9 @@ export interface ReplyContextInput {
   readonly post: (message: HostToChatMessage) => void;
 }
 
-export async function prepareReplyContext(input: ReplyContextInput): Promise<{ system: string; keeper: ContextKeeper }> {
+export async function prepareReplyContext(
+  input: ReplyContextInput,
+): Promise<{ system: string; keeper: ContextKeeper }> {
   const files = await readInstructionFiles(input.deps.workspaceFiles).catch((error: unknown) => {
     // A file that cannot be read is left out: the reply matters more.
     input.deps.log.warn(`Could not read the workspace's instruction files: ${errorMessage(error)}`);

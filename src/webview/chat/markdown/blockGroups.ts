@@ -33,7 +33,12 @@ export class BlockGroups {
     for (;;) {
       if (!all && this.final < GROUP_NODES) return;
       const nodes: ChildNode[] = [];
-      for (let node = this.last ? this.last.nextSibling : this.container.firstChild; node && nodes.length < GROUP_NODES; node = node.nextSibling) nodes.push(node);
+      for (
+        let node = this.last ? this.last.nextSibling : this.container.firstChild;
+        node && nodes.length < GROUP_NODES;
+        node = node.nextSibling
+      )
+        nodes.push(node);
       if (nodes.length < GROUP_NODES) return;
       const group = this.container.ownerDocument.createElement('div');
       group.className = GROUP_CLASS;

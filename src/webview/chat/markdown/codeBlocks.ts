@@ -76,7 +76,8 @@ export function createCodeBlock(doc: Document, code: string, language: string, c
 export function updateCodeBlock(block: Element, code: string, language: string, complete: boolean): boolean {
   const state = blocks.get(block);
   if (!state || state.language !== language) return false;
-  if (state.preview || state.committed !== code || state.complete !== complete) fill(state, block.ownerDocument, code, complete);
+  if (state.preview || state.committed !== code || state.complete !== complete)
+    fill(state, block.ownerDocument, code, complete);
   return true;
 }
 

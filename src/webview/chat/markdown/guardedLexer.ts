@@ -60,7 +60,10 @@ export function textToken(text: string): Token {
  * would cost O(definitions) per frame in a reply made of definitions; marked only ever looks one
  * up by label (`links[label]`, `Object.hasOwn(links, label)`), which this answers from either.
  */
-export function layeredLinks(base: LinkDefinitions): { readonly links: LinkDefinitions; readonly own: LinkDefinitions } {
+export function layeredLinks(base: LinkDefinitions): {
+  readonly links: LinkDefinitions;
+  readonly own: LinkDefinitions;
+} {
   const own: LinkDefinitions = Object.create(null) as LinkDefinitions;
   const fromBase = (key: string | symbol): LinkDefinitions[string] | undefined =>
     typeof key === 'string' && Object.hasOwn(base, key) ? base[key] : undefined;

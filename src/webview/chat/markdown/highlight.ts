@@ -28,8 +28,27 @@ import yaml from 'highlight.js/lib/languages/yaml';
 // The fences models write most; each grammar costs 0.1 to 14 KB of bundle (scss, swift, php,
 // powershell, ruby and kotlin were left out for that: their blocks show as plain text).
 const languages = {
-  bash, c, cpp, csharp, css, diff, dockerfile, go, ini, java, javascript, json, markdown,
-  plaintext, python, rust, shell, sql, typescript, xml, yaml,
+  bash,
+  c,
+  cpp,
+  csharp,
+  css,
+  diff,
+  dockerfile,
+  go,
+  ini,
+  java,
+  javascript,
+  json,
+  markdown,
+  plaintext,
+  python,
+  rust,
+  shell,
+  sql,
+  typescript,
+  xml,
+  yaml,
 };
 for (const [name, definition] of Object.entries(languages)) hljs.registerLanguage(name, definition);
 // Fence names models commonly write that the grammars above do not already alias.

@@ -30,7 +30,12 @@ const engine = new Marked({
     // placeholder carrying a per-render nonce, which raw HTML from the model cannot forge.
     code(token: Tokens.Code): string | false {
       if (!sink) return false; // outside renderGroup: marked's own (escaped) renderer
-      const index = sink.blocks.push({ code: token.text, language: fenceLanguage(token.lang), complete: isClosedFence(token.raw) }) - 1;
+      const index =
+        sink.blocks.push({
+          code: token.text,
+          language: fenceLanguage(token.lang),
+          complete: isClosedFence(token.raw),
+        }) - 1;
       return `<pre data-md-code="${sink.nonce}:${index}"></pre>\n`;
     },
   },
@@ -96,7 +101,10 @@ function collectTokenLists(token: Token, into: Set<Token[]>): void {
   if (token.type === 'list') lists.push(...(token as Tokens.List).items.map((item) => item.tokens));
   if (token.type === 'table') {
     const table = token as Tokens.Table;
-    lists.push(...table.header.map((cell) => cell.tokens), ...table.rows.flatMap((row) => row.map((cell) => cell.tokens)));
+    lists.push(
+      ...table.header.map((cell) => cell.tokens),
+      ...table.rows.flatMap((row) => row.map((cell) => cell.tokens)),
+    );
   }
   for (const list of lists) {
     if (!list) continue;

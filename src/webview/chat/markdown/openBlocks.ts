@@ -53,7 +53,10 @@ export class OpenPlain implements OpenBlock {
   /** Text taken but not shown yet: line ends and blank lines, until text after them shows they belong. */
   private held = '';
 
-  constructor(private readonly plain: PlainText, private readonly end: PlainEnd) {}
+  constructor(
+    private readonly plain: PlainText,
+    private readonly end: PlainEnd,
+  ) {}
 
   advance(text: string, final: boolean): Taken {
     let at = 0;

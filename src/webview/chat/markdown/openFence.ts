@@ -15,7 +15,10 @@ export class OpenFence implements OpenBlock {
   private lineOpen = false;
 
   /** `probe`: the fence's opening characters. */
-  private constructor(private readonly block: Element, private readonly probe: string) {}
+  private constructor(
+    private readonly block: Element,
+    private readonly probe: string,
+  ) {}
 
   /**
    * Takes over the code block rendered from `token`, an open fence at the end of the tail whose

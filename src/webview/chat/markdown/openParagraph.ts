@@ -23,7 +23,11 @@ export class OpenParagraph implements OpenBlock {
    * Takes over `paragraph`, which shows `text`: the paragraph's text up to a line end, or into a
    * line still arriving when `lineOpen` (a long line, taken as it comes).
    */
-  constructor(private readonly paragraph: GrowingParagraph, private text: string, private lineOpen: boolean) {}
+  constructor(
+    private readonly paragraph: GrowingParagraph,
+    private text: string,
+    private lineOpen: boolean,
+  ) {}
 
   advance(source: string, final: boolean, links: LinkDefinitions): Taken {
     if (this.plain) return this.plain.advance(source, final);

@@ -66,7 +66,9 @@ export function mayCutAfter(text: string, newline: number): boolean {
  * make one inline link.
  */
 function allClosed(tokens: readonly Token[]): boolean {
-  return tokens.every((token, index) => isClosed(token) && !(isReferenceLink(token) && tokens[index + 1]?.raw.startsWith('(')));
+  return tokens.every(
+    (token, index) => isClosed(token) && !(isReferenceLink(token) && tokens[index + 1]?.raw.startsWith('(')),
+  );
 }
 
 function isReferenceLink(token: Token): boolean {

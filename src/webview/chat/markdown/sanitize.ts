@@ -7,10 +7,53 @@ import { isOpenableLink } from '../../../shared/chatProtocol';
 
 /** Ordinary markdown output, plus the few harmless HTML tags models like to write. */
 const ALLOWED_TAGS = [
-  'a', 'abbr', 'b', 'blockquote', 'br', 'code', 'dd', 'del', 'details', 'div', 'dl', 'dt', 'em',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'img', 'input', 'ins', 'kbd', 'li', 'mark', 'ol',
-  'p', 'pre', 's', 'samp', 'small', 'span', 'strong', 'sub', 'summary', 'sup', 'table', 'tbody',
-  'td', 'tfoot', 'th', 'thead', 'tr', 'u', 'ul',
+  'a',
+  'abbr',
+  'b',
+  'blockquote',
+  'br',
+  'code',
+  'dd',
+  'del',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'em',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hr',
+  'i',
+  'img',
+  'input',
+  'ins',
+  'kbd',
+  'li',
+  'mark',
+  'ol',
+  'p',
+  'pre',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'summary',
+  'sup',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'u',
+  'ul',
 ];
 /**
  * No `class`, `id`, `name`, `style` or `data-*` from the model: they could spoof the panel's own
@@ -18,8 +61,19 @@ const ALLOWED_TAGS = [
  * honoured when it carries the nonce of the current render (see renderGroup in markdownEngine.ts).
  */
 const ALLOWED_ATTR = [
-  'align', 'alt', 'checked', 'colspan', 'disabled', 'href', 'open', 'rowspan', 'src', 'start',
-  'title', 'type', 'data-md-code',
+  'align',
+  'alt',
+  'checked',
+  'colspan',
+  'disabled',
+  'href',
+  'open',
+  'rowspan',
+  'src',
+  'start',
+  'title',
+  'type',
+  'data-md-code',
 ];
 
 const MARKDOWN_CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
@@ -75,17 +129,36 @@ export function sanitizeMarkdownHtml(html: string, doc: Document): SanitizedMark
  * than querySelectorAll: selector engines cache per document, and every sanitize parses into a
  * fresh inert document.)
  */
-function collect(root: DocumentFragment): { anchors: Element[]; images: Element[]; inputs: Element[]; placeholders: Element[] } {
-  const found = { anchors: [] as Element[], images: [] as Element[], inputs: [] as Element[], placeholders: [] as Element[] };
+function collect(root: DocumentFragment): {
+  anchors: Element[];
+  images: Element[];
+  inputs: Element[];
+  placeholders: Element[];
+} {
+  const found = {
+    anchors: [] as Element[],
+    images: [] as Element[],
+    inputs: [] as Element[],
+    placeholders: [] as Element[],
+  };
   const walker = (root.ownerDocument ?? root).createTreeWalker(root, 1 /* NodeFilter.SHOW_ELEMENT */);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const element = node as Element;
     switch (element.localName) {
-      case 'a': found.anchors.push(element); break;
-      case 'img': found.images.push(element); break;
-      case 'input': found.inputs.push(element); break;
-      case 'pre': if (element.hasAttribute('data-md-code')) found.placeholders.push(element); break;
-      default: break;
+      case 'a':
+        found.anchors.push(element);
+        break;
+      case 'img':
+        found.images.push(element);
+        break;
+      case 'input':
+        found.inputs.push(element);
+        break;
+      case 'pre':
+        if (element.hasAttribute('data-md-code')) found.placeholders.push(element);
+        break;
+      default:
+        break;
     }
   }
   return found;

@@ -153,11 +153,15 @@ export class StreamingMarkdown {
     if (opening) freezeCount = last;
     // Paragraphs that grow piece by piece, and blocks shown otherwise than with their group, need no
     // inline lexing here (see planBlock and GrowingParagraph).
-    const mayGrow = (token: Token, index: number): boolean => !whole && token.type === 'paragraph' && (index >= freezeCount || this.tail[index]?.paragraph !== undefined);
-    structure.lexInlineContent(new Set(tokens.filter((token, index) => planBlock(token) !== 'group' || mayGrow(token, index))));
+    const mayGrow = (token: Token, index: number): boolean =>
+      !whole && token.type === 'paragraph' && (index >= freezeCount || this.tail[index]?.paragraph !== undefined);
+    structure.lexInlineContent(
+      new Set(tokens.filter((token, index) => planBlock(token) !== 'group' || mayGrow(token, index))),
+    );
     const withInline = (token: Token): Token => {
       const paragraph = token as Tokens.Paragraph;
-      if (token.type === 'paragraph' && paragraph.tokens.length === 0 && planBlock(token) === 'group') paragraph.tokens.push(...lexInline(paragraph.text, links));
+      if (token.type === 'paragraph' && paragraph.tokens.length === 0 && planBlock(token) === 'group')
+        paragraph.tokens.push(...lexInline(paragraph.text, links));
       return token;
     };
 
@@ -211,9 +215,16 @@ export class StreamingMarkdown {
     if (token.type === 'paragraph') {
       if (this.tail[last]?.rawHtml && token.raw.length > REDRAW_LIMIT) return 'plain';
       const partialLine = this.pending.length - this.pending.lastIndexOf('\n') - 1;
-      return token.raw.length > TAIL_LIMIT && (partialLine === 0 || partialLine > LINE_COMMIT) ? 'paragraph' : undefined;
+      return token.raw.length > TAIL_LIMIT && (partialLine === 0 || partialLine > LINE_COMMIT)
+        ? 'paragraph'
+        : undefined;
     }
-    if (token.type === 'code' && token.codeBlockStyle !== 'indented' && token.raw.length > TAIL_LIMIT && !isClosedFence(token.raw)) {
+    if (
+      token.type === 'code' &&
+      token.codeBlockStyle !== 'indented' &&
+      token.raw.length > TAIL_LIMIT &&
+      !isClosedFence(token.raw)
+    ) {
       return token.raw.includes('\n') ? 'fence' : 'plain';
     }
     return undefined;
@@ -278,7 +289,12 @@ export class StreamingMarkdown {
     for (const target of this.book.take(budget)) {
       const block = target as Block;
       try {
-        const replacement = renderBlock(this.doc, lexBlocks(block.raw, this.visibleLinks).tokens, '', this.visibleLinks);
+        const replacement = renderBlock(
+          this.doc,
+          lexBlocks(block.raw, this.visibleLinks).tokens,
+          '',
+          this.visibleLinks,
+        );
         block.nodes[0]?.before(...replacement.nodes);
         for (const node of block.nodes) node.remove();
         block.replaced = true;

@@ -54,7 +54,13 @@ export function reuseBlock(old: Block, token: Token, signature: string, links: L
 }
 
 /** Starts a tail paragraph that renders piece by piece; false when it must be rendered whole. */
-export function growParagraph(doc: Document, token: Tokens.Paragraph, signature: string, links: LinkDefinitions, target: Block[]): boolean {
+export function growParagraph(
+  doc: Document,
+  token: Tokens.Paragraph,
+  signature: string,
+  links: LinkDefinitions,
+  target: Block[],
+): boolean {
   const paragraph = GrowingParagraph.create(token.text, links, doc);
   if (!paragraph) return false;
   target.push({ raw: token.raw, key: tokenKey(token), nodes: paragraph.nodes, links: signature, paragraph });
@@ -73,7 +79,12 @@ export function renderBlock(doc: Document, tokens: Token[], signature: string, l
  * Puts the new tail into `container`: old tail blocks not kept are removed, kept ones stay where
  * they are (they are in the same order), new ones are inserted before the next kept one.
  */
-export function placeTail(container: HTMLElement, old: readonly Block[], next: readonly Block[], reused: ReadonlySet<Block>): void {
+export function placeTail(
+  container: HTMLElement,
+  old: readonly Block[],
+  next: readonly Block[],
+  reused: ReadonlySet<Block>,
+): void {
   for (const block of old) {
     if (!reused.has(block)) for (const node of block.nodes) node.remove();
   }

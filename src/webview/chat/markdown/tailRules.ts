@@ -19,7 +19,8 @@ export function completeBlocks(tokens: readonly Token[]): number {
     const token = tokens[index];
     if (!token) continue;
     const previous = tokens[index - 1];
-    if (previous?.type === 'space' && token.type !== 'space' && newlinesAfter + countNewlines(token.raw) >= 2) return index;
+    if (previous?.type === 'space' && token.type !== 'space' && newlinesAfter + countNewlines(token.raw) >= 2)
+      return index;
     newlinesAfter += countNewlines(token.raw);
   }
   return 0;
@@ -58,7 +59,8 @@ export function tokenKey(token: Token): string {
 /** Where a block shown as plain text ends (see PlainEnd). */
 export function plainEnd(token: Token): PlainEnd {
   const oneLine = !token.raw.replace(/\n+$/, '').includes('\n');
-  if (oneLine && (token.type === 'heading' || token.type === 'hr' || token.type === 'def' || token.type === 'code')) return 'line';
+  if (oneLine && (token.type === 'heading' || token.type === 'hr' || token.type === 'def' || token.type === 'code'))
+    return 'line';
   return token.type === 'list' || token.type === 'code' ? 'list' : 'blank';
 }
 

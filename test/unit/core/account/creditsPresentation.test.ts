@@ -29,8 +29,14 @@ describe('credits in the status bar', () => {
 
   it('points at the missing step when not configured', () => {
     assert.deepEqual(
-      [presentCredits({ kind: 'noBaseUrl' }, thresholds, spend, now), presentCredits({ kind: 'noKey' }, thresholds, spend, now)].map((p) => [p.text, p.command]),
-      [['$(gear) Configure gateway', 'unifiedInference.setBaseUrl'], ['$(key) Set API key', 'unifiedInference.setApiKey']],
+      [
+        presentCredits({ kind: 'noBaseUrl' }, thresholds, spend, now),
+        presentCredits({ kind: 'noKey' }, thresholds, spend, now),
+      ].map((p) => [p.text, p.command]),
+      [
+        ['$(gear) Configure gateway', 'unifiedInference.setBaseUrl'],
+        ['$(key) Set API key', 'unifiedInference.setApiKey'],
+      ],
     );
   });
 
@@ -42,11 +48,17 @@ describe('credits in the status bar', () => {
       { kind: 'offline', message: 'connect ECONNREFUSED 127.0.0.1:9' },
       { kind: 'error', message: 'HTTP 500' },
     ];
-    for (const state of states) assert.doesNotMatch(presentCredits(state, thresholds, spend, now).text, /\$\d/, state.kind);
+    for (const state of states)
+      assert.doesNotMatch(presentCredits(state, thresholds, spend, now).text, /\$\d/, state.kind);
   });
 
   it('keeps the last known balance when offline, marked stale with its age', () => {
-    const shown = presentCredits({ kind: 'offline', message: 'connect ECONNREFUSED', last: { ...reading, at: now - 10 * 60_000 } }, thresholds, spend, now);
+    const shown = presentCredits(
+      { kind: 'offline', message: 'connect ECONNREFUSED', last: { ...reading, at: now - 10 * 60_000 } },
+      thresholds,
+      spend,
+      now,
+    );
     assert.equal(shown.text, '$(cloud-offline) $12.34');
     assert.equal(shown.severity, 'warning');
     assert.match(shown.tooltip, /Gateway unreachable/);
@@ -60,13 +72,23 @@ describe('credits in the status bar', () => {
   });
 
   it('adds a connection setup problem (an unreadable CA file) to the tooltip in every state', () => {
-    const problem = 'The CA certificate file /etc/corp-ca.pem could not be read (ENOENT); the default certificate authorities are used.';
-    const states: CreditsState[] = [{ kind: 'ok', reading }, { kind: 'offline', message: 'down' }, { kind: 'noKey' }, { kind: 'loading' }];
+    const problem =
+      'The CA certificate file /etc/corp-ca.pem could not be read (ENOENT); the default certificate authorities are used.';
+    const states: CreditsState[] = [
+      { kind: 'ok', reading },
+      { kind: 'offline', message: 'down' },
+      { kind: 'noKey' },
+      { kind: 'loading' },
+    ];
     for (const state of states) {
       const shown = presentCredits(state, thresholds, spend, now, problem);
       // Markdown-escaped in the tooltip (it is a file name): compared without the escapes.
       const unescaped = shown.tooltip.replace(/\\(.)/g, '$1');
-      assert.match(unescaped, /\$\(warning\) \*\*Connection setup:\*\* The CA certificate file \/etc\/corp-ca\.pem could not be read \(ENOENT\)/, state.kind);
+      assert.match(
+        unescaped,
+        /\$\(warning\) \*\*Connection setup:\*\* The CA certificate file \/etc\/corp-ca\.pem could not be read \(ENOENT\)/,
+        state.kind,
+      );
       assert.equal(shown.text, presentCredits(state, thresholds, spend, now).text, 'the text itself is unchanged');
     }
     assert.doesNotMatch(presentCredits({ kind: 'ok', reading }, thresholds, spend, now).tooltip, /Connection setup/);
@@ -76,15 +98,27 @@ describe('credits in the status bar', () => {
     // A pseudo-translation marks each message: a line without the mark was not translated.
     const marked: Translator = { t: (message, ...args) => `«${ENGLISH.t(message, ...args)}»` };
     const states: CreditsState[] = [
-      { kind: 'noBaseUrl' }, { kind: 'noKey' }, { kind: 'loading' }, { kind: 'loading', last: reading }, { kind: 'ok', reading },
-      { kind: 'badKey', message: 'bad' }, { kind: 'outOfCredits', last: reading }, { kind: 'offline', message: 'down' },
-      { kind: 'offline', message: 'down', last: reading }, { kind: 'error', message: 'x' }, { kind: 'error', message: 'x', last: reading },
+      { kind: 'noBaseUrl' },
+      { kind: 'noKey' },
+      { kind: 'loading' },
+      { kind: 'loading', last: reading },
+      { kind: 'ok', reading },
+      { kind: 'badKey', message: 'bad' },
+      { kind: 'outOfCredits', last: reading },
+      { kind: 'offline', message: 'down' },
+      { kind: 'offline', message: 'down', last: reading },
+      { kind: 'error', message: 'x' },
+      { kind: 'error', message: 'x', last: reading },
     ];
     for (const state of states) {
       const shown = presentCredits(state, thresholds, spend, now, 'CA file unreadable', marked);
       const words = shown.text.replace(/^\$\([^)]*\)\s*/, '');
       if (/[a-z]/i.test(words)) assert.match(words, /^«.*»$/, `${state.kind}: status bar text`);
-      for (const line of shown.tooltip.split('\n').map((l) => l.trim()).filter(Boolean)) assert.match(line, /«.*»/, `${state.kind}: tooltip line ${line}`);
+      for (const line of shown.tooltip
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean))
+        assert.match(line, /«.*»/, `${state.kind}: tooltip line ${line}`);
       assert.equal(presentCredits(state, thresholds, spend, now).text.includes('«'), false, 'English by default');
     }
   });

@@ -16,16 +16,34 @@ const CLAUDE = 'sim-anthropic/claude-sim-sonnet';
 const MESSAGES_PATH = '/api/v1/messages';
 
 function newReply(model: string, id = 'a1'): AssistantTurn {
-  return { role: 'assistant', id, model, content: '', reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: 0 };
+  return {
+    role: 'assistant',
+    id,
+    model,
+    content: '',
+    reasoning: '',
+    toolSteps: [],
+    status: 'streaming',
+    wire: [],
+    createdAt: 0,
+  };
 }
 const user = (text: string, id = 'u1'): ChatTurn => ({ role: 'user', id, text, attachments: [], createdAt: 0 });
 
 describe('messages API variance, through the reply runner', () => {
   const gateway = useGateway();
-  const client = (): GatewayClient => new GatewayClient({ baseUrl: gateway().url, apiKey: gateway().apiKey, maxRetries: 0 });
-  const lastSent = (): Json => gateway().requests.filter((r) => r.path === MESSAGES_PATH).at(-1)?.body as Json;
+  const client = (): GatewayClient =>
+    new GatewayClient({ baseUrl: gateway().url, apiKey: gateway().apiKey, maxRetries: 0 });
+  const lastSent = (): Json =>
+    gateway()
+      .requests.filter((r) => r.path === MESSAGES_PATH)
+      .at(-1)?.body as Json;
 
-  async function reply(model: string, history: ChatTurn[], extra: { reasoningEffort?: 'low' | 'medium' | 'high'; mcpServers?: string[] } = {}): Promise<{ reply: AssistantTurn; deltas: string[]; error?: unknown }> {
+  async function reply(
+    model: string,
+    history: ChatTurn[],
+    extra: { reasoningEffort?: 'low' | 'medium' | 'high'; mcpServers?: string[] } = {},
+  ): Promise<{ reply: AssistantTurn; deltas: string[]; error?: unknown }> {
     const turn = newReply(model, `a${history.length}`);
     const deltas: string[] = [];
     const error = await runReply({
@@ -35,7 +53,10 @@ describe('messages API variance, through the reply runner', () => {
       reply: turn,
       events: { delta: (content) => void (content && deltas.push(content)), toolStep: () => undefined },
       signal: new AbortController().signal,
-    }).then(() => undefined, (e: unknown) => e);
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     return { reply: turn, deltas, ...(error === undefined ? {} : { error }) };
   }
 
@@ -55,7 +76,11 @@ describe('messages API variance, through the reply runner', () => {
     assert.equal(error.type, 'overloaded_error');
     assert.ok(turn.content.length > 0, 'text arrived before the error');
     assert.equal(deltas.join(''), turn.content, 'and all of it reached the view');
-    assert.deepEqual(turn.wire, [{ role: 'assistant', parts: [{ kind: 'text', text: turn.content }] }], 'and it is replayed in the next turn');
+    assert.deepEqual(
+      turn.wire,
+      [{ role: 'assistant', parts: [{ kind: 'text', text: turn.content }] }],
+      'and it is replayed in the next turn',
+    );
     const shown = describeChatError(error, { baseUrl: gateway().url });
     assert.match(shown.message, /overloaded/i);
     assert.match(shown.message, /try again/i);
@@ -87,10 +112,31 @@ describe('messages API variance, through the reply runner', () => {
     const data = (first.reply.wire[0]?.parts.find((p) => p.kind === 'redactedThinking') as { data: string }).data;
     const base: MessageCreateRequest = { model: CLAUDE, max_tokens: 500, messages: [] };
     const send = (altered: string): Promise<unknown> =>
-      client().messages.create({ ...base, messages: [{ role: 'user', content: 'Once more' }, { role: 'assistant', content: [{ type: 'redacted_thinking', data: altered }, { type: 'text', text: 'ok' }] }, { role: 'user', content: 'next' }] });
+      client().messages.create({
+        ...base,
+        messages: [
+          { role: 'user', content: 'Once more' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'redacted_thinking', data: altered },
+              { type: 'text', text: 'ok' },
+            ],
+          },
+          { role: 'user', content: 'next' },
+        ],
+      });
     await send(data);
-    for (const altered of [data.replace(/\+/g, '-').replace(/\//g, '_'), data.replace(/=+$/, ''), `${data} `, data.slice(1)]) {
-      await assert.rejects(send(altered), (e: unknown) => e instanceof GatewayError && e.status === 400 && /redacted_thinking/.test(e.message));
+    for (const altered of [
+      data.replace(/\+/g, '-').replace(/\//g, '_'),
+      data.replace(/=+$/, ''),
+      `${data} `,
+      data.slice(1),
+    ]) {
+      await assert.rejects(
+        send(altered),
+        (e: unknown) => e instanceof GatewayError && e.status === 400 && /redacted_thinking/.test(e.message),
+      );
     }
   });
 
@@ -108,7 +154,13 @@ describe('messages API variance, through the reply runner', () => {
     assert.deepEqual(lastSent().mcp_servers, ['https://mcp.example/sse']);
     assert.equal(turn.toolSteps.length, 1);
     const step = turn.toolSteps[0];
-    assert.ok(step?.kind === 'server' && step.name === 'sim_search' && step.server === 'https://mcp.example/sse' && /Simulated result/.test(step.result ?? ''), JSON.stringify(step));
+    assert.ok(
+      step?.kind === 'server' &&
+        step.name === 'sim_search' &&
+        step.server === 'https://mcp.example/sse' &&
+        /Simulated result/.test(step.result ?? ''),
+      JSON.stringify(step),
+    );
     assert.match(turn.content, /Server-side tools ran first/);
     assert.ok(!JSON.stringify(turn.wire).includes('mcp_tool'), 'the server tool blocks are shown, not replayed');
   });
@@ -122,22 +174,48 @@ describe('messages API variance, through the reply runner', () => {
     assert.equal(sent.reasoning_effort, undefined, 'the messages API has no reasoning_effort');
     assert.ok(high.reply.reasoning.length > 0, 'the model thought');
     const turn = newReply(CLAUDE);
-    await runReply({ client: client(), request: { model: CLAUDE, api: 'messages', reasoningEffort: 'high', thinkingBudget: 1500 }, history: turnsToWire([user('x')]), reply: turn, events: { delta: () => undefined, toolStep: () => undefined }, signal: new AbortController().signal });
+    await runReply({
+      client: client(),
+      request: { model: CLAUDE, api: 'messages', reasoningEffort: 'high', thinkingBudget: 1500 },
+      history: turnsToWire([user('x')]),
+      reply: turn,
+      events: { delta: () => undefined, toolStep: () => undefined },
+      signal: new AbortController().signal,
+    });
     assert.equal((lastSent().thinking as Json).budget_tokens, 1500);
   });
 });
 
 describe('chat errors for limits and overload', () => {
-  const ctx = { baseUrl: 'http://gw.local', reset: '2026-11-23T15:00:00.000Z', now: Date.parse('2026-11-23T13:00:00.000Z') };
-  it('a usage limit keeps the server\'s words and says when it resets', () => {
-    const shown = describeChatError({ name: 'RateLimitError', message: 'Usage limit reached for this billing period', quotaExhausted: true, status: 429 }, ctx);
+  const ctx = {
+    baseUrl: 'http://gw.local',
+    reset: '2026-11-23T15:00:00.000Z',
+    now: Date.parse('2026-11-23T13:00:00.000Z'),
+  };
+  it("a usage limit keeps the server's words and says when it resets", () => {
+    const shown = describeChatError(
+      {
+        name: 'RateLimitError',
+        message: 'Usage limit reached for this billing period',
+        quotaExhausted: true,
+        status: 429,
+      },
+      ctx,
+    );
     assert.equal(shown.kind, 'outOfCredits');
     assert.match(shown.message, /Usage limit reached for this billing period/);
     assert.match(shown.message, /resets at 2026-11-23 15:00 UTC/);
   });
   it('an overloaded answer (529) says to try again', () => {
-    const shown = describeChatError({ name: 'GatewayError', message: 'Overloaded', status: 529, type: 'overloaded_error' }, ctx);
+    const shown = describeChatError(
+      { name: 'GatewayError', message: 'Overloaded', status: 529, type: 'overloaded_error' },
+      ctx,
+    );
     assert.match(shown.message, /overloaded \(529\).*Try again/);
-    assert.deepEqual(describeChatError({ name: 'StreamError', message: 'boom' }, ctx).actions, ['retry', 'showLog'], 'another stream error stays as it was');
+    assert.deepEqual(
+      describeChatError({ name: 'StreamError', message: 'boom' }, ctx).actions,
+      ['retry', 'showLog'],
+      'another stream error stays as it was',
+    );
   });
 });

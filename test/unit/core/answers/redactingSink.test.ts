@@ -11,11 +11,16 @@ describe('redactingSink: a key split around a tool event', () => {
       const text: string[] = [];
       const steps: string[] = [];
       const { sink, flush } = redactingSink(
-        { text: (delta) => text.push(delta), toolCall: (call) => steps.push(call.name), toolsExecuted: (tools) => steps.push(...tools.map((t) => (typeof t === 'string' ? t : String(t.name)))) },
+        {
+          text: (delta) => text.push(delta),
+          toolCall: (call) => steps.push(call.name),
+          toolsExecuted: (tools) => steps.push(...tools.map((t) => (typeof t === 'string' ? t : String(t.name)))),
+        },
         [KEY],
       );
       sink.text(`Here it is: ${KEY.slice(0, 9)}`);
-      if (event === 'toolsExecuted') sink.toolsExecuted?.([{ name: 'lookup', server: 'https://tools.example/mcp', arguments: {}, result: 'ok' }]);
+      if (event === 'toolsExecuted')
+        sink.toolsExecuted?.([{ name: 'lookup', server: 'https://tools.example/mcp', arguments: {}, result: 'ok' }]);
       else sink.toolCall?.({ id: 'c1', name: 'lookup', input: {}, arguments: '{}' });
       sink.text(`${KEY.slice(9)} and more.`);
       flush();

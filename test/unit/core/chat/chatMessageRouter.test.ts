@@ -43,16 +43,18 @@ const SAMPLES: Sample = {
 function recordingRoutes(): { routes: ChatRoutes; calls: Array<{ route: string; args: unknown[] }> } {
   const calls: Array<{ route: string; args: unknown[] }> = [];
   const routes = new Proxy({} as ChatRoutes, {
-    get: (_target, route: string) => (...args: unknown[]) => {
-      calls.push({ route, args });
-      return Promise.resolve();
-    },
+    get:
+      (_target, route: string) =>
+      (...args: unknown[]) => {
+        calls.push({ route, args });
+        return Promise.resolve();
+      },
   });
   return { routes, calls };
 }
 
 describe('routeChatMessage: one route per chat message', () => {
-  it('sends each message type to exactly one route, with the message\'s fields', async () => {
+  it("sends each message type to exactly one route, with the message's fields", async () => {
     const expected: Record<ChatToHostMessage['type'], [string, unknown[]]> = {
       ready: ['ready', []],
       runCommand: ['action', [SAMPLES.runCommand]],
@@ -100,7 +102,10 @@ describe('routeChatMessage: one route per chat message', () => {
 
   it('rejects a message type outside the protocol, and calls no route', async () => {
     const { routes, calls } = recordingRoutes();
-    await assert.rejects(routeChatMessage({ type: 'deleteEverything' } as unknown as ChatToHostMessage, routes), /Unexpected message: \{"type":"deleteEverything"\}/);
+    await assert.rejects(
+      routeChatMessage({ type: 'deleteEverything' } as unknown as ChatToHostMessage, routes),
+      /Unexpected message: \{"type":"deleteEverything"\}/,
+    );
     assert.deepEqual(calls, []);
   });
 });

@@ -12,10 +12,24 @@ import type { AssistantTurn, ChatTurn } from '../../../../src/shared/chatModel';
 import { useGateway } from '../../gateway/helpers';
 
 const MODEL = 'sim-openai/gpt-sim-mini';
-const TOOL: ToolHost['definitions'][number] = { name: 'read_file', description: 'Read a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } };
+const TOOL: ToolHost['definitions'][number] = {
+  name: 'read_file',
+  description: 'Read a file',
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+};
 
 function newReply(): AssistantTurn {
-  return { role: 'assistant', id: 'a1', model: MODEL, content: '', reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: 0 };
+  return {
+    role: 'assistant',
+    id: 'a1',
+    model: MODEL,
+    content: '',
+    reasoning: '',
+    toolSteps: [],
+    status: 'streaming',
+    wire: [],
+    createdAt: 0,
+  };
 }
 
 /** Wraps a fitter so every stage the runner enters is written to `walk`. */
@@ -46,11 +60,14 @@ function recordingTools(walk: string[]): ToolHost {
 
 describe('a reply passes each stage once per round', () => {
   const gateway = useGateway();
-  const client = (): GatewayClient => new GatewayClient({ baseUrl: gateway().url, apiKey: gateway().apiKey, maxRetries: 0 });
+  const client = (): GatewayClient =>
+    new GatewayClient({ baseUrl: gateway().url, apiKey: gateway().apiKey, maxRetries: 0 });
   const user: ChatTurn = { role: 'user', id: 'u1', text: 'please read_file notes.md', attachments: [], createdAt: 0 };
 
   /** Runs one reply with a tool round; returns the walk, streamed text marked once per round. */
-  async function walkOf(fitter: (reply: AssistantTurn) => ContextFitter): Promise<{ walk: string[]; reply: AssistantTurn }> {
+  async function walkOf(
+    fitter: (reply: AssistantTurn) => ContextFitter,
+  ): Promise<{ walk: string[]; reply: AssistantTurn }> {
     const walk: string[] = [];
     const reply = newReply();
     let streaming = false;
@@ -91,7 +108,16 @@ describe('a reply passes each stage once per round', () => {
     const contexts: unknown[] = [];
     const { walk, reply } = await walkOf(
       (answer) =>
-        new ContextKeeper({ client: client(), request: { model: MODEL, api: 'chat' }, system: { conversationPrompt: 'Help.', toolsWithheld: false }, turns: [user], reply: answer, contextLength: 128_000, toolChars: JSON.stringify([TOOL]).length, changed: (context) => contexts.push(context) }),
+        new ContextKeeper({
+          client: client(),
+          request: { model: MODEL, api: 'chat' },
+          system: { conversationPrompt: 'Help.', toolsWithheld: false },
+          turns: [user],
+          reply: answer,
+          contextLength: 128_000,
+          toolChars: JSON.stringify([TOOL]).length,
+          changed: (context) => contexts.push(context),
+        }),
     );
     assert.deepEqual(
       walk.filter((stage) => stage.startsWith('fit') || stage === 'measured'),
@@ -104,8 +130,19 @@ describe('a reply passes each stage once per round', () => {
   it('sends the whole history with each round when no keeper is given', async () => {
     const walk: string[] = [];
     const reply = newReply();
-    await runReply({ client: client(), request: { model: MODEL, api: 'chat' }, history: turnsToWire([user]), reply, tools: recordingTools(walk), events: { delta: () => undefined, toolStep: () => undefined }, signal: new AbortController().signal });
-    const sent = gateway().requests.filter((r) => r.path === '/api/v1/chat/completions').slice(-2).map((r) => (r.body as { messages: unknown[] }).messages.length);
+    await runReply({
+      client: client(),
+      request: { model: MODEL, api: 'chat' },
+      history: turnsToWire([user]),
+      reply,
+      tools: recordingTools(walk),
+      events: { delta: () => undefined, toolStep: () => undefined },
+      signal: new AbortController().signal,
+    });
+    const sent = gateway()
+      .requests.filter((r) => r.path === '/api/v1/chat/completions')
+      .slice(-2)
+      .map((r) => (r.body as { messages: unknown[] }).messages.length);
     assert.deepEqual(sent, [1, 3], 'the user message, then it with the call and its result');
     assert.deepEqual(walk, ['run(read_file)']);
   });

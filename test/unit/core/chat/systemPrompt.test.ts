@@ -26,29 +26,59 @@ describe('systemPrompt: one builder for every chat request and the meter', () =>
     assert.match(UNTRUSTED_WORKSPACE_NOTE, /not trusted in VS Code \(Restricted Mode\)/);
   });
 
-  it('puts the parts in a fixed order (the user\'s prompt, the trust note, the instructions, the compaction note) and leaves empty ones out', () => {
-    const prompt = systemPrompt({ conversationPrompt: 'Be brief.', toolsWithheld: true, instructions: 'INSTRUCTIONS', compaction: 'COMPACTION' });
+  it("puts the parts in a fixed order (the user's prompt, the trust note, the instructions, the compaction note) and leaves empty ones out", () => {
+    const prompt = systemPrompt({
+      conversationPrompt: 'Be brief.',
+      toolsWithheld: true,
+      instructions: 'INSTRUCTIONS',
+      compaction: 'COMPACTION',
+    });
     assert.equal(prompt, ['Be brief.', UNTRUSTED_WORKSPACE_NOTE, 'INSTRUCTIONS', 'COMPACTION'].join('\n\n'));
     assert.equal(systemPrompt({ conversationPrompt: '  ', toolsWithheld: false, instructions: '' }), '');
-    assert.equal(systemPrompt({ conversationPrompt: 'Be brief.', toolsWithheld: false, compaction: 'COMPACTION' }), 'Be brief.\n\nCOMPACTION');
+    assert.equal(
+      systemPrompt({ conversationPrompt: 'Be brief.', toolsWithheld: false, compaction: 'COMPACTION' }),
+      'Be brief.\n\nCOMPACTION',
+    );
   });
 
   it('the context meter counts the trust note when the tools are withheld', () => {
-    const input = { conversation: conversation('Be brief.'), attachments: [], instructionFiles: [], model: 'm', toolChars: 0 };
+    const input = {
+      conversation: conversation('Be brief.'),
+      attachments: [],
+      instructionFiles: [],
+      model: 'm',
+      toolChars: 0,
+    };
     const without = estimateContextMeter({ ...input, toolsWithheld: false });
     const withNote = estimateContextMeter({ ...input, toolsWithheld: true });
     assert.equal(withNote.source, 'estimated');
     const noteTokens = estimateTextTokens(`\n\n${UNTRUSTED_WORKSPACE_NOTE}`);
-    assert.ok(Math.abs(withNote.usedTokens - without.usedTokens - noteTokens) <= 1, `the note, as the request would carry it: ${withNote.usedTokens} vs ${without.usedTokens}`);
+    assert.ok(
+      Math.abs(withNote.usedTokens - without.usedTokens - noteTokens) <= 1,
+      `the note, as the request would carry it: ${withNote.usedTokens} vs ${without.usedTokens}`,
+    );
   });
 
-  it('the context meter counts the conversation\'s own system prompt', () => {
+  it("the context meter counts the conversation's own system prompt", () => {
     const input = { attachments: [], instructionFiles: [], model: 'm', toolChars: 0, toolsWithheld: false };
-    assert.ok(estimateContextMeter({ ...input, conversation: conversation('x'.repeat(4000)) }).usedTokens > estimateContextMeter({ ...input, conversation: conversation() }).usedTokens + 500);
+    assert.ok(
+      estimateContextMeter({ ...input, conversation: conversation('x'.repeat(4000)) }).usedTokens >
+        estimateContextMeter({ ...input, conversation: conversation() }).usedTokens + 500,
+    );
   });
 
-  it('the reply\'s requests carry the trust note in every round, through the context keeper', async () => {
-    const reply: AssistantTurn = { role: 'assistant', id: 'a1', model: 'm', content: '', reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: 2 };
+  it("the reply's requests carry the trust note in every round, through the context keeper", async () => {
+    const reply: AssistantTurn = {
+      role: 'assistant',
+      id: 'a1',
+      model: 'm',
+      content: '',
+      reasoning: '',
+      toolSteps: [],
+      status: 'streaming',
+      wire: [],
+      createdAt: 2,
+    };
     const keeper = new ContextKeeper({
       client: {} as GatewayClient,
       request: { model: 'm', api: 'auto' },

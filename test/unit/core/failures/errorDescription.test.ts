@@ -1,7 +1,21 @@
 import * as assert from 'node:assert/strict';
-import { AuthenticationError, ConnectionError, GatewayError, InvalidRequestError, RateLimitError, StreamError, TimeoutError, UnexpectedContentError } from '../../../../src/core/errors';
+import {
+  AuthenticationError,
+  ConnectionError,
+  GatewayError,
+  InvalidRequestError,
+  RateLimitError,
+  StreamError,
+  TimeoutError,
+  UnexpectedContentError,
+} from '../../../../src/core/errors';
 import { InvalidProxyUrlError } from '../../../../src/core/net/dispatcher';
-import { chatErrorInfo, describeError, type ErrorContext, type ErrorDescription } from '../../../../src/core/failures/describeError';
+import {
+  chatErrorInfo,
+  describeError,
+  type ErrorContext,
+  type ErrorDescription,
+} from '../../../../src/core/failures/describeError';
 import { describeInWords } from '../../../../src/core/failures/errorWords';
 import { missingSetup, SetupRequiredError } from '../../../../src/core/failures/setupError';
 import { describeJobFailure } from '../../../../src/core/research/jobPresentation';
@@ -36,18 +50,31 @@ describe('describeError: one description of a failure for every feature', () => 
     assert.equal(shown.detail, 'Invalid API key');
   });
 
-  it('outOfCredits: the server\'s words, the reset time from the last reading, Refresh Credits', () => {
+  it("outOfCredits: the server's words, the reset time from the last reading, Refresh Credits", () => {
     const error = new RateLimitError('Usage limit reached', { status: 429, quotaExhausted: true });
     const shown = describeError(error, { ...ctx, reset: '2026-11-23T15:00:00Z' });
     assert.equal(shown.kind, 'outOfCredits');
-    assert.match(shown.message, /Usage limit reached.*resets at 2026-11-23 15:00 UTC \(in 2 h 0 min\).*wait for the reset/);
+    assert.match(
+      shown.message,
+      /Usage limit reached.*resets at 2026-11-23 15:00 UTC \(in 2 h 0 min\).*wait for the reset/,
+    );
     assert.deepEqual(shown.actions, ['refreshCredits', 'retry']);
-    assert.match(describeError(error, ctx).message, /New credits arrive when the quota window resets\./, 'no reading: said without a time');
+    assert.match(
+      describeError(error, ctx).message,
+      /New credits arrive when the quota window resets\./,
+      'no reading: said without a time',
+    );
   });
 
   it('rateLimited: the wait the gateway asked for, or a moment', () => {
-    assert.match(describeError(new RateLimitError('slow down', { status: 429, retryAfterMs: 3_000 }), ctx).message, /try again in 3 s/);
-    assert.match(describeError(new RateLimitError('slow down', { status: 429, retryAfterMs: 150_000 }), ctx).message, /try again in 3 min/);
+    assert.match(
+      describeError(new RateLimitError('slow down', { status: 429, retryAfterMs: 3_000 }), ctx).message,
+      /try again in 3 s/,
+    );
+    assert.match(
+      describeError(new RateLimitError('slow down', { status: 429, retryAfterMs: 150_000 }), ctx).message,
+      /try again in 3 min/,
+    );
     const bare = describeError(new RateLimitError('slow down', { status: 429 }), ctx);
     assert.equal(bare.kind, 'rateLimited');
     assert.match(bare.message, /try again in a moment/);
@@ -56,13 +83,21 @@ describe('describeError: one description of a failure for every feature', () => 
 
   it("unreachable: Test Connection's words for the cause and its next step, Open Settings and Show Log", () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
-    const error = new ConnectionError('Could not reach the gateway at gw.local: connect ECONNREFUSED 127.0.0.1:9', { cause: refused });
+    const error = new ConnectionError('Could not reach the gateway at gw.local: connect ECONNREFUSED 127.0.0.1:9', {
+      cause: refused,
+    });
     const shown = describeError(error, ctx);
     assert.equal(shown.kind, 'unreachable');
     assert.equal(shown.message, connectionFailureText(diagnoseConnectionError(error, { baseUrl: ctx.baseUrl })));
-    assert.match(shown.message, /^gw\.local refused the connection\. .*Start the gateway, or correct the port in the base URL setting\.$/);
+    assert.match(
+      shown.message,
+      /^gw\.local refused the connection\. .*Start the gateway, or correct the port in the base URL setting\.$/,
+    );
     assert.deepEqual(shown.actions, ['retry', 'openSettings', 'showLog']);
-    assert.match(describeError(new ConnectionError('refused'), { baseUrl: '' }).message, /^No gateway address\. .*Set the base URL setting/);
+    assert.match(
+      describeError(new ConnectionError('refused'), { baseUrl: '' }).message,
+      /^No gateway address\. .*Set the base URL setting/,
+    );
   });
 
   it('unreachable through a proxy: the proxy in use is named, with what to fix in its setting', () => {
@@ -70,31 +105,55 @@ describe('describeError: one description of a failure for every feature', () => 
     const connection = { baseUrl: ctx.baseUrl, proxyUrl: 'http://proxy.corp:3128' };
     const shown = describeError(error, { ...ctx, connection });
     assert.equal(shown.message, connectionFailureText(diagnoseConnectionError(error, connection)));
-    assert.match(shown.message, /^The proxy needs a user name and password\. .*proxy\.corp:3128.*http\.proxy or HTTPS_PROXY\.$/);
+    assert.match(
+      shown.message,
+      /^The proxy needs a user name and password\. .*proxy\.corp:3128.*http\.proxy or HTTPS_PROXY\.$/,
+    );
   });
 
   it('a connection cut once the answer had begun: no advice about the address', () => {
-    const cut = describeError(new ConnectionError('The connection to gw.local closed while the answer was being read (other side closed)'), ctx);
+    const cut = describeError(
+      new ConnectionError('The connection to gw.local closed while the answer was being read (other side closed)'),
+      ctx,
+    );
     assert.equal(cut.kind, 'unreachable');
-    assert.equal(cut.message, 'The connection to gw.local closed while the answer was being read (other side closed). Try again; the log has the details.');
+    assert.equal(
+      cut.message,
+      'The connection to gw.local closed while the answer was being read (other side closed). Try again; the log has the details.',
+    );
     assert.deepEqual(cut.actions, ['retry', 'showLog']);
-    const portal = describeError(new UnexpectedContentError('The gateway answered with a web page', { contentType: 'text/html' }), ctx);
+    const portal = describeError(
+      new UnexpectedContentError('The gateway answered with a web page', { contentType: 'text/html' }),
+      ctx,
+    );
     assert.equal(portal.kind, 'unreachable');
   });
 
-  it('an invalid proxy address: VS Code\'s proxy setting to correct, not the gateway address', () => {
+  it("an invalid proxy address: VS Code's proxy setting to correct, not the gateway address", () => {
     const shown = describeError(new InvalidProxyUrlError(), ctx);
     assert.equal(shown.kind, 'invalid');
-    assert.match(shown.message, /^The proxy address is not a valid URL \(expected http:\/\/host:port\)\. Correct VS Code's http\.proxy setting/);
+    assert.match(
+      shown.message,
+      /^The proxy address is not a valid URL \(expected http:\/\/host:port\)\. Correct VS Code's http\.proxy setting/,
+    );
     assert.deepEqual(shown.actions, ['showLog']);
   });
 
-  it('timeout: the core\'s phase message as it is, or the address when no phase is known', () => {
-    const connect = describeError(new TimeoutError('No connection within 10 s: check the address.', { phase: 'connect' }), ctx);
+  it("timeout: the core's phase message as it is, or the address when no phase is known", () => {
+    const connect = describeError(
+      new TimeoutError('No connection within 10 s: check the address.', { phase: 'connect' }),
+      ctx,
+    );
     assert.equal(connect.message, 'No connection within 10 s: check the address.');
     assert.deepEqual(connect.actions, ['retry', 'openSettings', 'showLog']);
-    assert.deepEqual(describeError(new TimeoutError('silent 60 s', { phase: 'idle' }), ctx).actions, ['retry', 'showLog']);
-    assert.match(describeError(new TimeoutError('too slow'), ctx).message, /gateway at http:\/\/gw\.local took too long/);
+    assert.deepEqual(describeError(new TimeoutError('silent 60 s', { phase: 'idle' }), ctx).actions, [
+      'retry',
+      'showLog',
+    ]);
+    assert.match(
+      describeError(new TimeoutError('too slow'), ctx).message,
+      /gateway at http:\/\/gw\.local took too long/,
+    );
   });
 
   it('interrupted and server: what arrived is kept; 5xx and overloaded say to try again', () => {
@@ -105,7 +164,10 @@ describe('describeError: one description of a failure for every feature', () => 
     assert.equal(failed.kind, 'server');
     assert.match(failed.message, /failed \(503\).*Try again in a few minutes/);
     assert.deepEqual(failed.actions, ['retry', 'showLog']);
-    assert.match(describeError(new GatewayError('Overloaded', { status: 529, type: 'overloaded_error' }), ctx).message, /overloaded \(529\).*Try again/);
+    assert.match(
+      describeError(new GatewayError('Overloaded', { status: 529, type: 'overloaded_error' }), ctx).message,
+      /overloaded \(529\).*Try again/,
+    );
     assert.equal(describeError(new StreamError('boom'), ctx).kind, 'server');
   });
 
@@ -130,12 +192,15 @@ describe('describeError: one description of a failure for every feature', () => 
 
   it('other: a plain error or a thrown string keeps its words, with Retry and Show Log', () => {
     const plain = describeError(new Error('The gateway answered without an image.'), ctx);
-    assert.deepEqual([plain.kind, plain.message, plain.actions], ['other', 'The gateway answered without an image.', ['retry', 'showLog']]);
+    assert.deepEqual(
+      [plain.kind, plain.message, plain.actions],
+      ['other', 'The gateway answered without an image.', ['retry', 'showLog']],
+    );
     assert.equal(describeError('odd', ctx).message, 'odd');
     assert.equal(describeError(undefined, ctx).kind, 'other');
   });
 
-  it('chatErrorInfo: the webview\'s shape; the address is set through Open Settings there', () => {
+  it("chatErrorInfo: the webview's shape; the address is set through Open Settings there", () => {
     const info = chatErrorInfo(describeError(new SetupRequiredError('baseUrl'), ctx));
     assert.deepEqual(Object.keys(info).sort(), ['actions', 'kind', 'message']);
     assert.deepEqual(info.actions, ['openSettings']);
@@ -146,24 +211,42 @@ describe('describeInWords: the next step for a reader without buttons (tools, vs
   const words = (error: unknown, context: ErrorContext = ctx): string => describeInWords(describeError(error, context));
 
   it('names the command to run for a missing or refused key, and says retrying will not help', () => {
-    assert.match(words(new SetupRequiredError('apiKey')), /No API key is set.*"Unified Inference: Set API Key"; retrying will not help/);
+    assert.match(
+      words(new SetupRequiredError('apiKey')),
+      /No API key is set.*"Unified Inference: Set API Key"; retrying will not help/,
+    );
     assert.match(words(new SetupRequiredError('baseUrl')), /"Unified Inference: Set Gateway Address"/);
-    assert.match(words(new AuthenticationError('bad key', { status: 401 })), /refused the API key \(401\).*Set API Key/);
+    assert.match(
+      words(new AuthenticationError('bad key', { status: 401 })),
+      /refused the API key \(401\).*Set API Key/,
+    );
   });
 
   it('out of credits: the reset time, then do not retry now', () => {
-    const text = words(new RateLimitError('no credits', { status: 429, quotaExhausted: true }), { ...ctx, reset: '2026-11-23T15:00:00Z' });
+    const text = words(new RateLimitError('no credits', { status: 429, quotaExhausted: true }), {
+      ...ctx,
+      reset: '2026-11-23T15:00:00Z',
+    });
     assert.match(text, /^Out of credits .*resets at 2026-11-23 15:00 UTC.*Do not retry now; tell the user/s);
     assert.doesNotMatch(text, /Trying again later/);
   });
 
-  it('a feature\'s own error keeps its words alone (they already say what to do)', () => {
-    assert.equal(words(new Error('The user chose not to build the semantic index.')), 'The user chose not to build the semantic index.');
+  it("a feature's own error keeps its words alone (they already say what to do)", () => {
+    assert.equal(
+      words(new Error('The user chose not to build the semantic index.')),
+      'The user chose not to build the semantic index.',
+    );
   });
 
   it('transient failures invite a later try; unreachable ones say what to check', () => {
-    assert.match(words(new GatewayError('down', { status: 503 })), /Try again in a few minutes.*Trying again later may succeed/);
-    assert.match(words(new ConnectionError('refused')), /check the gateway address \("Unified Inference: Set Gateway Address"\) and the network/);
+    assert.match(
+      words(new GatewayError('down', { status: 503 })),
+      /Try again in a few minutes.*Trying again later may succeed/,
+    );
+    assert.match(
+      words(new ConnectionError('refused')),
+      /check the gateway address \("Unified Inference: Set Gateway Address"\) and the network/,
+    );
   });
 });
 
@@ -173,7 +256,10 @@ describe('describeJobFailure: a failed research job, described as a failed reque
   it('gives the reason, then the next step, with Retry', () => {
     const shown: ErrorDescription = describeJobFailure({ ...job, error: { message: 'Upstream timed out' } });
     assert.equal(shown.kind, 'server');
-    assert.equal(shown.message, 'Vector databases: Upstream timed out. Start it again, or open the report for what the job gave.');
+    assert.equal(
+      shown.message,
+      'Vector databases: Upstream timed out. Start it again, or open the report for what the job gave.',
+    );
     assert.deepEqual(shown.actions, ['retry', 'showLog']);
   });
 

@@ -1,26 +1,46 @@
 import * as assert from 'node:assert/strict';
 import { toChatMessages, toMessagesParams } from '../../../../src/core/answers/gatewayMessages';
-import { countableText, toGatewayModelOptions, toGatewayRequest, toGatewayTools, type LanguageModelKit } from '../../../../src/core/languageModels/requestMessages';
+import {
+  countableText,
+  toGatewayModelOptions,
+  toGatewayRequest,
+  toGatewayTools,
+  type LanguageModelKit,
+} from '../../../../src/core/languageModels/requestMessages';
 
 // Stand-ins for the vscode classes (same fields and constructors as VS Code 1.139's).
 class TextPart {
   constructor(readonly value: string) {}
 }
 class ToolCallPart {
-  constructor(readonly callId: string, readonly name: string, readonly input: object) {}
+  constructor(
+    readonly callId: string,
+    readonly name: string,
+    readonly input: object,
+  ) {}
 }
 class ToolResultPart {
   readonly isError: boolean;
-  constructor(readonly callId: string, readonly content: unknown[], isError?: boolean) {
+  constructor(
+    readonly callId: string,
+    readonly content: unknown[],
+    isError?: boolean,
+  ) {
     this.isError = isError ?? false;
   }
 }
 class DataPart {
-  constructor(readonly data: Uint8Array, readonly mimeType: string) {}
+  constructor(
+    readonly data: Uint8Array,
+    readonly mimeType: string,
+  ) {}
 }
 /** A tool result part as VS Code 1.104 builds it: no isError field at all. */
 class OldToolResultPart {
-  constructor(readonly callId: string, readonly content: unknown[]) {}
+  constructor(
+    readonly callId: string,
+    readonly content: unknown[],
+  ) {}
 }
 
 const User = 1;
@@ -33,7 +53,7 @@ const oldKit: LanguageModelKit = { TextPart, ToolCallPart, ToolResultPart: OldTo
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 describe('VS Code language model requests to the neutral conversation', () => {
-  it('maps System messages to the request\'s system text, not to user turns (both endpoints)', () => {
+  it("maps System messages to the request's system text, not to user turns (both endpoints)", () => {
     const mapped = toGatewayRequest(
       [
         { role: System, content: [new TextPart('You are terse.')] },
@@ -45,7 +65,10 @@ describe('VS Code language model requests to the neutral conversation', () => {
       kit,
     );
     assert.equal(mapped.system, 'You are terse.\n\nAnswer in French.');
-    assert.deepEqual(mapped.messages.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(
+      mapped.messages.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
     assert.ok(!JSON.stringify(mapped.messages).includes('terse'), 'no system text inside the turns');
     const chat = toChatMessages(mapped);
     assert.deepEqual(chat[0], { role: 'system', content: 'You are terse.\n\nAnswer in French.' });
@@ -54,18 +77,39 @@ describe('VS Code language model requests to the neutral conversation', () => {
   });
 
   it('leaves out an empty system message, and treats role 3 as a user turn where VS Code has no System role', () => {
-    assert.equal(toGatewayRequest([{ role: System, content: [new TextPart('  ')] }, { role: User, content: [new TextPart('Hi')] }], kit).system, undefined);
+    assert.equal(
+      toGatewayRequest(
+        [
+          { role: System, content: [new TextPart('  ')] },
+          { role: User, content: [new TextPart('Hi')] },
+        ],
+        kit,
+      ).system,
+      undefined,
+    );
     const old = toGatewayRequest([{ role: 3, content: [new TextPart('Be brief.')] }], oldKit);
     assert.equal(old.system, undefined);
     assert.deepEqual(old.messages, [{ role: 'user', parts: [{ kind: 'text', text: 'Be brief.' }] }]);
   });
 
-  it('maps tool calls and results, and a result\'s isError to is_error on /messages (an Error: prefix on chat completions)', () => {
+  it("maps tool calls and results, and a result's isError to is_error on /messages (an Error: prefix on chat completions)", () => {
     const mapped = toGatewayRequest(
       [
         { role: User, content: [new TextPart('Read two files')] },
-        { role: Assistant, content: [new ToolCallPart('c1', 'read_file', { path: 'a' }), new ToolCallPart('c2', 'read_file', { path: 'b' })] },
-        { role: User, content: [new ToolResultPart('c1', [new TextPart('A!')]), new ToolResultPart('c2', [new TextPart('ENOENT: b')], true)] },
+        {
+          role: Assistant,
+          content: [
+            new ToolCallPart('c1', 'read_file', { path: 'a' }),
+            new ToolCallPart('c2', 'read_file', { path: 'b' }),
+          ],
+        },
+        {
+          role: User,
+          content: [
+            new ToolResultPart('c1', [new TextPart('A!')]),
+            new ToolResultPart('c2', [new TextPart('ENOENT: b')], true),
+          ],
+        },
       ],
       kit,
     );
@@ -80,24 +124,55 @@ describe('VS Code language model requests to the neutral conversation', () => {
       { type: 'tool_result', tool_use_id: 'c1', content: 'A!' },
       { type: 'tool_result', tool_use_id: 'c2', content: 'ENOENT: b', is_error: true },
     ]);
-    assert.deepEqual(toChatMessages(mapped).filter((m) => m.role === 'tool'), [
-      { role: 'tool', tool_call_id: 'c1', content: 'A!' },
-      { role: 'tool', tool_call_id: 'c2', content: 'Error: ENOENT: b' },
-    ]);
+    assert.deepEqual(
+      toChatMessages(mapped).filter((m) => m.role === 'tool'),
+      [
+        { role: 'tool', tool_call_id: 'c1', content: 'A!' },
+        { role: 'tool', tool_call_id: 'c2', content: 'Error: ENOENT: b' },
+      ],
+    );
     // A result part without the field (VS Code 1.104) is not an error.
-    const old = toGatewayRequest([{ role: User, content: [new OldToolResultPart('c1', [new TextPart('ok')])] }], oldKit);
+    const old = toGatewayRequest(
+      [{ role: User, content: [new OldToolResultPart('c1', [new TextPart('ok')])] }],
+      oldKit,
+    );
     assert.deepEqual(old.messages[0]?.parts, [{ kind: 'toolResult', callId: 'c1', content: 'ok' }]);
   });
 
   it('decodes textual data in tool results and names binary data instead of dumping its bytes', () => {
-    const mapped = toGatewayRequest([{ role: User, content: [new ToolResultPart('c1', [new TextPart('size: '), new DataPart(bytes('{"n":1}'), 'application/json'), new DataPart(new Uint8Array(4), 'image/png')])] }], kit);
-    assert.deepEqual(mapped.messages[0]?.parts, [{ kind: 'toolResult', callId: 'c1', content: 'size: {"n":1}[image/png data, 4 bytes, not sent]' }]);
+    const mapped = toGatewayRequest(
+      [
+        {
+          role: User,
+          content: [
+            new ToolResultPart('c1', [
+              new TextPart('size: '),
+              new DataPart(bytes('{"n":1}'), 'application/json'),
+              new DataPart(new Uint8Array(4), 'image/png'),
+            ]),
+          ],
+        },
+      ],
+      kit,
+    );
+    assert.deepEqual(mapped.messages[0]?.parts, [
+      { kind: 'toolResult', callId: 'c1', content: 'size: {"n":1}[image/png data, 4 bytes, not sent]' },
+    ]);
     assert.deepEqual(mapped.images, [], 'an image inside a tool result is named, not refused');
   });
 
   it('reports image parts (which the text-only mapping cannot carry) and skips other data parts', () => {
     const mapped = toGatewayRequest(
-      [{ role: User, content: [new TextPart('What is in this picture?'), new DataPart(new Uint8Array([137, 80, 78, 71]), 'image/png'), new DataPart(bytes('{}'), 'cache_control')] }],
+      [
+        {
+          role: User,
+          content: [
+            new TextPart('What is in this picture?'),
+            new DataPart(new Uint8Array([137, 80, 78, 71]), 'image/png'),
+            new DataPart(bytes('{}'), 'cache_control'),
+          ],
+        },
+      ],
       kit,
     );
     assert.deepEqual(mapped.images, ['image/png']);
@@ -107,27 +182,47 @@ describe('VS Code language model requests to the neutral conversation', () => {
 
   it('passes max_tokens and temperature from modelOptions when they are valid, and nothing else', () => {
     assert.deepEqual(toGatewayModelOptions(undefined), {});
-    assert.deepEqual(toGatewayModelOptions({ max_tokens: 300, temperature: 0.2 }), { maxTokens: 300, temperature: 0.2 });
-    assert.deepEqual(toGatewayModelOptions({ temperature: 0 }), { temperature: 0 }, 'zero is a temperature, not "unset"');
+    assert.deepEqual(toGatewayModelOptions({ max_tokens: 300, temperature: 0.2 }), {
+      maxTokens: 300,
+      temperature: 0.2,
+    });
+    assert.deepEqual(
+      toGatewayModelOptions({ temperature: 0 }),
+      { temperature: 0 },
+      'zero is a temperature, not "unset"',
+    );
     assert.deepEqual(toGatewayModelOptions({ temperature: 2 }), { temperature: 2 });
     for (const temperature of [-0.1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, '0.5', null]) {
       assert.deepEqual(toGatewayModelOptions({ temperature }), {}, `temperature ${String(temperature)} is ignored`);
     }
-    for (const max_tokens of [0, -5, 1.5, '100']) assert.deepEqual(toGatewayModelOptions({ max_tokens }), {}, `max_tokens ${String(max_tokens)} is ignored`);
+    for (const max_tokens of [0, -5, 1.5, '100'])
+      assert.deepEqual(toGatewayModelOptions({ max_tokens }), {}, `max_tokens ${String(max_tokens)} is ignored`);
     assert.deepEqual(toGatewayModelOptions({ top_p: 0.9, stop: ['x'] }), {});
   });
 
   it('maps tools, keeping object schemas', () => {
     assert.equal(toGatewayTools([]), undefined);
-    assert.deepEqual(toGatewayTools([{ name: 'a', description: 'A', inputSchema: { type: 'object' } }, { name: 'b', description: 'B' }]), [
-      { name: 'a', description: 'A', inputSchema: { type: 'object' } },
-      { name: 'b', description: 'B' },
-    ]);
+    assert.deepEqual(
+      toGatewayTools([
+        { name: 'a', description: 'A', inputSchema: { type: 'object' } },
+        { name: 'b', description: 'B' },
+      ]),
+      [
+        { name: 'a', description: 'A', inputSchema: { type: 'object' } },
+        { name: 'b', description: 'B' },
+      ],
+    );
   });
 
   it('counts the text a message holds for the token estimate, system text included', () => {
     assert.equal(countableText({ role: System, content: [new TextPart('Be brief.')] }, kit), 'Be brief.');
-    assert.equal(countableText({ role: User, content: [new TextPart('Hi'), new DataPart(new Uint8Array(9), 'image/png')] }, kit), 'Hi');
-    assert.match(countableText({ role: Assistant, content: [new ToolCallPart('c1', 'read_file', { path: 'a' })] }, kit), /read_file/);
+    assert.equal(
+      countableText({ role: User, content: [new TextPart('Hi'), new DataPart(new Uint8Array(9), 'image/png')] }, kit),
+      'Hi',
+    );
+    assert.match(
+      countableText({ role: Assistant, content: [new ToolCallPart('c1', 'read_file', { path: 'a' })] }, kit),
+      /read_file/,
+    );
   });
 });

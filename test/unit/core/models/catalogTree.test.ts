@@ -21,9 +21,26 @@ describe('model catalog grouping', () => {
 
   it('groups by category in a fixed order, then provider, with counts', () => {
     const groups = groupCatalog(catalog);
-    assert.deepEqual(groups.map((g) => [g.category, g.count]), [['chat', 3], ['embedding', 2], ['rerank', 1], ['transcription', 1], ['speech', 1], ['image', 1]]);
+    assert.deepEqual(
+      groups.map((g) => [g.category, g.count]),
+      [
+        ['chat', 3],
+        ['embedding', 2],
+        ['rerank', 1],
+        ['transcription', 1],
+        ['speech', 1],
+        ['image', 1],
+      ],
+    );
     const chat = groups[0]!;
-    assert.deepEqual(chat.providers.map((p) => [p.provider, p.models.map((m) => m.id)]), [['sim-anthropic', ['sim-anthropic/claude-sim-sonnet']], ['sim-openai', ['sim-openai/gpt-sim-mini']], ['unknown provider', ['mystery-9000']]]);
+    assert.deepEqual(
+      chat.providers.map((p) => [p.provider, p.models.map((m) => m.id)]),
+      [
+        ['sim-anthropic', ['sim-anthropic/claude-sim-sonnet']],
+        ['sim-openai', ['sim-openai/gpt-sim-mini']],
+        ['unknown provider', ['mystery-9000']],
+      ],
+    );
   });
 
   it('takes the provider from the field, the id, or owned_by', () => {
@@ -34,13 +51,27 @@ describe('model catalog grouping', () => {
   });
 
   it('filters by words in id, provider, category or status', () => {
-    assert.deepEqual(groupCatalog(catalog, 'embedding').flatMap((g) => g.providers.flatMap((p) => p.models.map((m) => m.id))), ['sim-openai/text-embedding-sim-small', 'sim-x/thing']);
-    assert.deepEqual(groupCatalog(catalog, 'OPENAI operational').map((g) => g.count), [1]);
+    assert.deepEqual(
+      groupCatalog(catalog, 'embedding').flatMap((g) => g.providers.flatMap((p) => p.models.map((m) => m.id))),
+      ['sim-openai/text-embedding-sim-small', 'sim-x/thing'],
+    );
+    assert.deepEqual(
+      groupCatalog(catalog, 'OPENAI operational').map((g) => g.count),
+      [1],
+    );
     assert.deepEqual(groupCatalog(catalog, 'nothing-like-this'), []);
   });
 
   it('describes a model with its status and every extra field, escaped', () => {
-    const lines = describeModel(model('sim-openai/gpt-sim-mini', { provider: 'sim-openai', provider_info: { status: 'degraded' }, context_length: 128000, pricing: { input: 0.15 }, note: 'a|b <script>' })).join('\n');
+    const lines = describeModel(
+      model('sim-openai/gpt-sim-mini', {
+        provider: 'sim-openai',
+        provider_info: { status: 'degraded' },
+        context_length: 128000,
+        pricing: { input: 0.15 },
+        note: 'a|b <script>',
+      }),
+    ).join('\n');
     assert.match(lines, /\| Provider status \| degraded \|/);
     assert.match(lines, /\| context\\_length \| 128000 \|/);
     assert.match(lines, /\| pricing \| \{"input":0\.15\} \|/);
@@ -51,16 +82,36 @@ describe('model catalog grouping', () => {
 describe('model categories of catalogs without type fields', () => {
   it('takes an id without a hint for chat, and only clearly non-chat ids out of it', () => {
     const cases: [string, string][] = [
-      ['openai/gpt-4o', 'chat'], ['anthropic/claude-3-5-sonnet', 'chat'], ['google/gemini-2.5-pro', 'chat'], ['openai/o3-mini', 'chat'],
-      ['meta/llama-3.1-70b', 'chat'], ['sim-openai/o-sim-reasoner', 'chat'], ['mystery-9000', 'chat'],
+      ['openai/gpt-4o', 'chat'],
+      ['anthropic/claude-3-5-sonnet', 'chat'],
+      ['google/gemini-2.5-pro', 'chat'],
+      ['openai/o3-mini', 'chat'],
+      ['meta/llama-3.1-70b', 'chat'],
+      ['sim-openai/o-sim-reasoner', 'chat'],
+      ['mystery-9000', 'chat'],
       // Real catalogs: ids that name neither a family nor a purpose.
-      ['anthropic/sonnet-4.5', 'chat'], ['amazon/nova-pro-v1', 'chat'], ['xai/grok-code-fast-1', 'chat'], ['moonshot/k2', 'chat'],
+      ['anthropic/sonnet-4.5', 'chat'],
+      ['amazon/nova-pro-v1', 'chat'],
+      ['xai/grok-code-fast-1', 'chat'],
+      ['moonshot/k2', 'chat'],
       // Words that merely contain a purpose's letters stay chat.
-      ['vendor/mattsmodel-7b', 'chat'], ['vendor/nasrat-13b', 'chat'], ['vendor/imaginative-writer', 'chat'], ['vendor/influx-chat', 'chat'],
-      ['openai/gpt-image-1', 'image'], ['openai/gpt-4o-mini-tts', 'speech'], ['openai/gpt-4o-transcribe', 'transcription'],
-      ['openai/text-embedding-3-small', 'embedding'], ['cohere/rerank-v3.5', 'rerank'], ['openai/whisper-1', 'transcription'],
-      ['openai/tts-1-hd', 'speech'], ['bfl/flux-pro', 'image'], ['openai/dall-e-3', 'image'], ['google/imagen-4', 'image'],
-      ['vendor/stt-fast', 'transcription'], ['minimax/speech-02-hd', 'speech'], ['stability/sdxl', 'image'],
+      ['vendor/mattsmodel-7b', 'chat'],
+      ['vendor/nasrat-13b', 'chat'],
+      ['vendor/imaginative-writer', 'chat'],
+      ['vendor/influx-chat', 'chat'],
+      ['openai/gpt-image-1', 'image'],
+      ['openai/gpt-4o-mini-tts', 'speech'],
+      ['openai/gpt-4o-transcribe', 'transcription'],
+      ['openai/text-embedding-3-small', 'embedding'],
+      ['cohere/rerank-v3.5', 'rerank'],
+      ['openai/whisper-1', 'transcription'],
+      ['openai/tts-1-hd', 'speech'],
+      ['bfl/flux-pro', 'image'],
+      ['openai/dall-e-3', 'image'],
+      ['google/imagen-4', 'image'],
+      ['vendor/stt-fast', 'transcription'],
+      ['minimax/speech-02-hd', 'speech'],
+      ['stability/sdxl', 'image'],
     ];
     for (const [id, category] of cases) assert.equal(classifyModel({ id }), category, id);
   });
@@ -71,7 +122,10 @@ describe('model categories of catalogs without type fields', () => {
     assert.equal(classifyModel({ id: 'vendor/plain-2', supported_endpoints: ['/v1/audio/speech'] }), 'speech');
     assert.equal(classifyModel({ id: 'vendor/plain-3', endpoints: ['/v1/images/generations'] }), 'image');
     // A chat model that also serves embeddings is offered for chat.
-    assert.equal(classifyModel({ id: 'vendor/plain-4', endpoints: ['/v1/embeddings', '/v1/chat/completions'] }), 'chat');
+    assert.equal(
+      classifyModel({ id: 'vendor/plain-4', endpoints: ['/v1/embeddings', '/v1/chat/completions'] }),
+      'chat',
+    );
     // What a chat model reads is not what it makes.
     assert.equal(classifyModel({ id: 'vendor/plain-5', capabilities: ['image_input', 'vision', 'tools'] }), 'chat');
     assert.equal(classifyModel({ id: 'vendor/plain-6', mode: 'audio_transcription' }), 'transcription');
@@ -91,7 +145,13 @@ describe('model category overrides', () => {
     assert.equal(categoryOf(sonnet), 'embedding');
     assert.equal(categoryOf(embedder), 'chat');
     assert.match(describeModel(sonnet).join('\n'), /\| Category \| Embedding \(your choice\) \|/);
-    assert.deepEqual(groupCatalog([sonnet, embedder]).map((g) => [g.category, g.count]), [['chat', 1], ['embedding', 1]]);
+    assert.deepEqual(
+      groupCatalog([sonnet, embedder]).map((g) => [g.category, g.count]),
+      [
+        ['chat', 1],
+        ['embedding', 1],
+      ],
+    );
   });
 
   it('treats an id like __proto__ as just an id', () => {

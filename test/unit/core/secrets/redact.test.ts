@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { AuthenticationError, ConnectionError, GatewayError, RateLimitError, StreamError } from '../../../../src/core/errors';
+import {
+  AuthenticationError,
+  ConnectionError,
+  GatewayError,
+  RateLimitError,
+  StreamError,
+} from '../../../../src/core/errors';
 import { redactError, redactSecrets, redactValue } from '../../../../src/core/secrets/redact';
 import { describeError } from '../../../../src/core/failures/describeError';
 import { describeInWords } from '../../../../src/core/failures/errorWords';
@@ -26,7 +32,13 @@ describe('redactValue', () => {
     const clean = { text: 'nothing here', list: [1, 'two'] };
     const value = { clean, nested: { deep: [`see ${KEY}`], [KEY]: 1 }, n: 3, flag: true, nothing: null };
     const redacted = redactValue(value, [KEY]);
-    assert.deepEqual(redacted, { clean, nested: { deep: ['see [redacted]'], '[redacted]': 1 }, n: 3, flag: true, nothing: null });
+    assert.deepEqual(redacted, {
+      clean,
+      nested: { deep: ['see [redacted]'], '[redacted]': 1 },
+      n: 3,
+      flag: true,
+      nothing: null,
+    });
     assert.equal(redacted.clean, clean, 'a part without the key is the same object');
     assert.equal(value.nested.deep[0], `see ${KEY}`, 'the input is not changed');
     const untouched = { a: ['b', { c: 'd' }] };
@@ -45,10 +57,25 @@ describe('redactValue', () => {
 describe('redactError', () => {
   it('redacts message, stack, code, type, body, request id and causes, keeping the class', () => {
     const cause = new Error(`socket said ${KEY}`);
-    const error = new StreamError(`bad ${KEY}`, { code: `c:${KEY}`, type: `t ${KEY}`, body: `{"k":"${KEY}"}`, requestId: KEY, cause });
+    const error = new StreamError(`bad ${KEY}`, {
+      code: `c:${KEY}`,
+      type: `t ${KEY}`,
+      body: `{"k":"${KEY}"}`,
+      requestId: KEY,
+      cause,
+    });
     assert.equal(redactError(error, [KEY]), error);
     assert.ok(error instanceof StreamError && error instanceof GatewayError);
-    const exposed = [error.message, error.stack, error.code, error.type, error.body, error.requestId, cause.message, cause.stack].join('\n');
+    const exposed = [
+      error.message,
+      error.stack,
+      error.code,
+      error.type,
+      error.body,
+      error.requestId,
+      cause.message,
+      cause.stack,
+    ].join('\n');
     assert.ok(!exposed.includes(KEY), exposed);
     assert.equal(error.message, 'bad [redacted]');
     assert.equal(error.requestId, '[redacted]');
@@ -59,7 +86,10 @@ describe('the shared failure description never carries the key', () => {
   it('takes the key out of the message and the detail, whatever the error echoed', () => {
     const echoed = [
       new AuthenticationError(`Invalid key ${KEY}`, { status: 401 }),
-      new RateLimitError(`no credits left for ${JSON.stringify(KEY).slice(1, -1).replace(/\//g, '\\/')}`, { status: 429, quotaExhausted: true }),
+      new RateLimitError(`no credits left for ${JSON.stringify(KEY).slice(1, -1).replace(/\//g, '\\/')}`, {
+        status: 429,
+        quotaExhausted: true,
+      }),
       new ConnectionError(`proxy refused Bearer ${KEY}`),
       new GatewayError(`upstream said ${encodeURIComponent(KEY)}`, { status: 502 }),
       new Error(KEY),
@@ -67,7 +97,10 @@ describe('the shared failure description never carries the key', () => {
     for (const error of echoed) {
       const shown = describeError(error, { baseUrl: `http://gw.local/${KEY}`, secrets: [KEY] });
       for (const text of [shown.message, shown.detail, describeInWords(shown)]) {
-        assert.ok(!text.includes(KEY) && !text.includes(encodeURIComponent(KEY)) && !text.includes('uik\\/abc'), `${error.name}: ${text}`);
+        assert.ok(
+          !text.includes(KEY) && !text.includes(encodeURIComponent(KEY)) && !text.includes('uik\\/abc'),
+          `${error.name}: ${text}`,
+        );
       }
       assert.match(shown.detail, /\[redacted\]/);
     }
@@ -92,12 +125,20 @@ describe('redactSecrets: the forms a proxy re-encodes the key into', () => {
       assert.match(redacted, /^header \S*\[redacted\]\S* end$/, text);
       // All of the key's encoding went but a character or two at its edges (shared with its neighbours).
       const left = redacted.replace(/^header |\s*end$/g, '').replace('[redacted]', '');
-      assert.ok(text.length - left.length >= Math.floor((key.length * 4) / 3) - 2, `${text}: only the edges stay (${left})`);
+      assert.ok(
+        text.length - left.length >= Math.floor((key.length * 4) / 3) - 2,
+        `${text}: only the edges stay (${left})`,
+      );
     }
   });
 
   it('finds hex in either case, and the key in any letter case', () => {
-    for (const text of [bytes.toString('hex'), bytes.toString('hex').toUpperCase(), key.toUpperCase(), 'SIM/Echo-Key/0123456789ABCDEF']) {
+    for (const text of [
+      bytes.toString('hex'),
+      bytes.toString('hex').toUpperCase(),
+      key.toUpperCase(),
+      'SIM/Echo-Key/0123456789ABCDEF',
+    ]) {
       assert.equal(redactSecrets(`<${text}>`, [key]), '<[redacted]>', text);
     }
   });

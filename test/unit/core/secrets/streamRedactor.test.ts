@@ -28,7 +28,11 @@ describe('StreamRedactor', () => {
   it('catches the key split at every pair of positions across three deltas', () => {
     for (let a = 0; a <= text.length; a++) {
       for (let b = a; b <= text.length; b++) {
-        assert.equal(stream([text.slice(0, a), text.slice(a, b), text.slice(b)]), 'before [redacted] after', `cuts at ${a}, ${b}`);
+        assert.equal(
+          stream([text.slice(0, a), text.slice(a, b), text.slice(b)]),
+          'before [redacted] after',
+          `cuts at ${a}, ${b}`,
+        );
       }
     }
   });
@@ -88,7 +92,11 @@ describe('StreamRedactor', () => {
     const key = 'abababab';
     const whole = 'x abababababab y abababa z';
     for (let cut = 0; cut <= whole.length; cut++) {
-      assert.equal(stream([whole.slice(0, cut), whole.slice(cut)], [key]), redactSecrets(whole, [key]), `cut at ${cut}`);
+      assert.equal(
+        stream([whole.slice(0, cut), whole.slice(cut)], [key]),
+        redactSecrets(whole, [key]),
+        `cut at ${cut}`,
+      );
     }
   });
 });

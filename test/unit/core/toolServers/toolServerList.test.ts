@@ -3,9 +3,14 @@ import * as assert from 'node:assert/strict';
 import { parseSettings } from '../../../../src/shared/settings';
 import { MAX_OFFERED_TOOL_SERVERS, toolServerListing } from '../../../../src/core/toolServers/toolServerList';
 
-describe('tool servers offered to VS Code\'s agent', () => {
+describe("tool servers offered to VS Code's agent", () => {
   it('offers plain http(s) addresses with readable, unique labels', () => {
-    const listing = toolServerListing(['https://tools.example.com/mcp', 'http://127.0.0.1:8123/', 'https://tools.example.com/mcp/', 'https://tools.example.com/mcp#part']);
+    const listing = toolServerListing([
+      'https://tools.example.com/mcp',
+      'http://127.0.0.1:8123/',
+      'https://tools.example.com/mcp/',
+      'https://tools.example.com/mcp#part',
+    ]);
     assert.deepEqual(listing.offered, [
       { label: 'tools.example.com/mcp', uri: 'https://tools.example.com/mcp' },
       { label: '127.0.0.1:8123', uri: 'http://127.0.0.1:8123/' },
@@ -15,12 +20,18 @@ describe('tool servers offered to VS Code\'s agent', () => {
   });
 
   it('leaves addresses with credentials to the gateway, without repeating the password', () => {
-    const listing = toolServerListing(['https://alice:s3cret@tools.example.com/mcp', 'https://token@other.example/mcp', 'https://third.example/mcp?key=QSECRET', 'https://bob:pw9@bad.example:99999/mcp']);
+    const listing = toolServerListing([
+      'https://alice:s3cret@tools.example.com/mcp',
+      'https://token@other.example/mcp',
+      'https://third.example/mcp?key=QSECRET',
+      'https://bob:pw9@bad.example:99999/mcp',
+    ]);
     assert.deepEqual(listing.offered, []);
     assert.equal(listing.skipped.length, 4);
     assert.ok(listing.skipped.slice(0, 3).every((entry) => /credentials/.test(entry.reason)));
     assert.equal(listing.skipped[3]?.reason, 'not a valid URL');
-    for (const secret of ['s3cret', 'token@', 'QSECRET', 'pw9']) assert.ok(!JSON.stringify(listing).includes(secret), JSON.stringify(listing));
+    for (const secret of ['s3cret', 'token@', 'QSECRET', 'pw9'])
+      assert.ok(!JSON.stringify(listing).includes(secret), JSON.stringify(listing));
   });
 
   it('skips what is not an http(s) URL, and bounds the list', () => {
@@ -33,7 +44,14 @@ describe('tool servers offered to VS Code\'s agent', () => {
   });
 
   it('takes the setting as parseSettings leaves it (strings, http(s), each once)', () => {
-    const settings = parseSettings((key) => (key === 'chat.mcpServers' ? [' https://a.example/mcp ', 7, 'javascript:alert(1)', 'https://a.example/mcp', null] : undefined));
-    assert.deepEqual(toolServerListing(settings.chat.mcpServers).offered.map((entry) => entry.uri), ['https://a.example/mcp']);
+    const settings = parseSettings((key) =>
+      key === 'chat.mcpServers'
+        ? [' https://a.example/mcp ', 7, 'javascript:alert(1)', 'https://a.example/mcp', null]
+        : undefined,
+    );
+    assert.deepEqual(
+      toolServerListing(settings.chat.mcpServers).offered.map((entry) => entry.uri),
+      ['https://a.example/mcp'],
+    );
   });
 });

@@ -12,15 +12,34 @@ describe('what a user types', () => {
   });
 
   it('accepts http(s) gateway addresses, with or without /api/v1', () => {
-    for (const ok of ['https://gateway.example.com', 'http://127.0.0.1:4000/', ' https://gw.example.com/api/v1 ']) assert.equal(validateBaseUrlInput(ok), undefined, ok);
+    for (const ok of ['https://gateway.example.com', 'http://127.0.0.1:4000/', ' https://gw.example.com/api/v1 '])
+      assert.equal(validateBaseUrlInput(ok), undefined, ok);
   });
 
   it('warns when the key would travel in clear text: http:// to anything but this machine', () => {
-    for (const clear of ['http://gateway.example.com', 'http://10.0.0.5:4000', 'http://192.168.1.10/api/v1', 'HTTP://GW.EXAMPLE.COM', 'http://[2001:db8::1]:8080', 'http://127.0.0.1.nip.io', 'http://localhost.example.com']) {
+    for (const clear of [
+      'http://gateway.example.com',
+      'http://10.0.0.5:4000',
+      'http://192.168.1.10/api/v1',
+      'HTTP://GW.EXAMPLE.COM',
+      'http://[2001:db8::1]:8080',
+      'http://127.0.0.1.nip.io',
+      'http://localhost.example.com',
+    ]) {
       assert.equal(sendsKeyInClearText(clear), true, clear);
       assert.match(String(baseUrlInputWarning(clear)), /clear text/, clear);
     }
-    for (const local of ['https://gateway.example.com', 'http://127.0.0.1:4000', 'http://127.8.9.10', 'http://localhost:8787', 'http://gw.localhost', 'http://[::1]:4000', 'http://[::ffff:127.0.0.1]', 'http://0.0.0.0:4000', 'not a url']) {
+    for (const local of [
+      'https://gateway.example.com',
+      'http://127.0.0.1:4000',
+      'http://127.8.9.10',
+      'http://localhost:8787',
+      'http://gw.localhost',
+      'http://[::1]:4000',
+      'http://[::ffff:127.0.0.1]',
+      'http://0.0.0.0:4000',
+      'not a url',
+    ]) {
       assert.equal(sendsKeyInClearText(local), false, local);
       assert.equal(baseUrlInputWarning(local), undefined, local);
     }
@@ -38,6 +57,7 @@ describe('what a user types', () => {
     const marked: Translator = { t: (message, ...args) => `«${ENGLISH.t(message, ...args)}»` };
     assert.equal(validateApiKeyInput('sk a', marked), '«An API key has no spaces or line breaks inside it.»');
     assert.equal(validateBaseUrlInput('', marked), '«Enter the gateway address, e.g. https://gateway.example.com»');
-    for (const bad of ['x', 'ftp://a.example', 'https://u:p@a.example', 'https://a.example/#f']) assert.match(String(validateBaseUrlInput(bad, marked)), /^«.*»$/, bad);
+    for (const bad of ['x', 'ftp://a.example', 'https://u:p@a.example', 'https://a.example/#f'])
+      assert.match(String(validateBaseUrlInput(bad, marked)), /^«.*»$/, bad);
   });
 });

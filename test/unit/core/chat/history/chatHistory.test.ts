@@ -14,7 +14,18 @@ function user(id: string, text: string, attachments: Attachment[] = []): UserTur
 }
 
 function assistant(id: string, content: string, extra: Partial<AssistantTurn> = {}): AssistantTurn {
-  return { role: 'assistant', id, model: 'sim-chat', content, reasoning: '', toolSteps: [], status: 'done', wire: [], createdAt: T0 + 1000, ...extra };
+  return {
+    role: 'assistant',
+    id,
+    model: 'sim-chat',
+    content,
+    reasoning: '',
+    toolSteps: [],
+    status: 'done',
+    wire: [],
+    createdAt: T0 + 1000,
+    ...extra,
+  };
 }
 
 function conversation(id: string, extra: Partial<Conversation> = {}): Conversation {
@@ -34,32 +45,82 @@ function conversation(id: string, extra: Partial<Conversation> = {}): Conversati
 function richConversation(id: string): Conversation {
   return conversation(id, {
     title: 'Refactor the parser',
-    parameters: { temperature: 0.2, maxTokens: 2048, reasoningEffort: 'high', thinkingBudget: 4096, systemPrompt: 'Be brief.' },
+    parameters: {
+      temperature: 0.2,
+      maxTokens: 2048,
+      reasoningEffort: 'high',
+      thinkingBudget: 4096,
+      systemPrompt: 'Be brief.',
+    },
     turns: [
       user('u1', 'Why is `parse` slow?', [
-        { id: 'at1', kind: 'selection', path: 'src/parser.ts', startLine: 10, endLine: 14, languageId: 'typescript', text: 'function parse(s: string) {\n  return s.split("");\n}' },
-        { id: 'at2', kind: 'file', path: 'README.md', languageId: 'markdown', text: 'Use ```ts fences``` here', truncated: true },
+        {
+          id: 'at1',
+          kind: 'selection',
+          path: 'src/parser.ts',
+          startLine: 10,
+          endLine: 14,
+          languageId: 'typescript',
+          text: 'function parse(s: string) {\n  return s.split("");\n}',
+        },
+        {
+          id: 'at2',
+          kind: 'file',
+          path: 'README.md',
+          languageId: 'markdown',
+          text: 'Use ```ts fences``` here',
+          truncated: true,
+        },
       ]),
       assistant('a1', 'It splits every character.\n\n```ts\nconst parts = s.split(",");\n```', {
         reasoning: 'The user asks about performance.\nLook at split.',
         toolSteps: [
-          { kind: 'server', name: 'web_search', server: 'https://tools.example', arguments: '{"q":"split perf"}', result: 'Three results about String.prototype.split' },
-          { kind: 'function', id: 'call1', name: 'readFile', arguments: '{"path":"src/parser.ts"}', status: 'done', result: 'function parse(s) {}' },
+          {
+            kind: 'server',
+            name: 'web_search',
+            server: 'https://tools.example',
+            arguments: '{"q":"split perf"}',
+            result: 'Three results about String.prototype.split',
+          },
+          {
+            kind: 'function',
+            id: 'call1',
+            name: 'readFile',
+            arguments: '{"path":"src/parser.ts"}',
+            status: 'done',
+            result: 'function parse(s) {}',
+          },
           { kind: 'function', id: 'call2', name: 'listFiles', arguments: '{}', status: 'denied' },
         ],
         finishReason: 'stop',
         usage: { promptTokens: 120, completionTokens: 45 },
         cost: { credits: 0.30000000000000004, estimate: true },
         wire: [
-          { role: 'assistant', parts: [{ kind: 'thinking', thinking: 'Look at split.', signature: 'sig' }, { kind: 'toolCall', id: 'call1', name: 'readFile', input: { path: 'src/parser.ts' } }] },
+          {
+            role: 'assistant',
+            parts: [
+              { kind: 'thinking', thinking: 'Look at split.', signature: 'sig' },
+              { kind: 'toolCall', id: 'call1', name: 'readFile', input: { path: 'src/parser.ts' } },
+            ],
+          },
           { role: 'user', parts: [{ kind: 'toolResult', callId: 'call1', content: 'function parse(s) {}' }] },
-          { role: 'assistant', parts: [{ kind: 'redactedThinking', data: 'xyz' }, { kind: 'text', text: 'It splits every character.' }] },
+          {
+            role: 'assistant',
+            parts: [
+              { kind: 'redactedThinking', data: 'xyz' },
+              { kind: 'text', text: 'It splits every character.' },
+            ],
+          },
         ],
       }),
       user('u2', 'And now?'),
       assistant('a2', 'Partial answer:\n```python\nprint(', {
         status: 'error',
-        error: { kind: 'unreachable', message: 'Could not reach http://127.0.0.1:9 (connection refused)', actions: ['retry', 'openSettings'] },
+        error: {
+          kind: 'unreachable',
+          message: 'Could not reach http://127.0.0.1:9 (connection refused)',
+          actions: ['retry', 'openSettings'],
+        },
       }),
       user('u3', 'Try again'),
       assistant('a3', 'Half a reply', { status: 'stopped' }),
@@ -112,11 +173,20 @@ describe('chat history: ConversationStore', function () {
   });
 
   it('lists newest first and searches title and every turn, case-insensitively', async () => {
-    await store.save(conversation('old', { title: 'Shopping list', updatedAt: T0 + 1000, turns: [user('u', 'Buy BANANAS please')] }));
+    await store.save(
+      conversation('old', { title: 'Shopping list', updatedAt: T0 + 1000, turns: [user('u', 'Buy BANANAS please')] }),
+    );
     await store.save(conversation('new', { title: 'Rust lifetimes', updatedAt: T0 + 3000 }));
-    await store.save(conversation('mid', { title: 'Deploy notes', updatedAt: T0 + 2000, turns: [user('u', 'hi'), assistant('a', 'Run kubectl Apply first')] }));
+    await store.save(
+      conversation('mid', {
+        title: 'Deploy notes',
+        updatedAt: T0 + 2000,
+        turns: [user('u', 'hi'), assistant('a', 'Run kubectl Apply first')],
+      }),
+    );
 
-    const ids = async (query?: string, from = store): Promise<string[]> => (await from.list(query)).map((row) => row.id);
+    const ids = async (query?: string, from = store): Promise<string[]> =>
+      (await from.list(query)).map((row) => row.id);
     assert.deepEqual(await ids(), ['new', 'mid', 'old']);
     assert.deepEqual(await ids(''), ['new', 'mid', 'old']);
     assert.deepEqual(await ids('   '), ['new', 'mid', 'old']);
@@ -127,7 +197,9 @@ describe('chat history: ConversationStore', function () {
     assert.deepEqual(await ids('nothing like this'), []);
     // A new instance answers from the index and the files alike.
     assert.deepEqual(await ids('kubectl', fresh()), ['mid']);
-    assert.deepEqual(await store.list('shopping'), [{ id: 'old', title: 'Shopping list', model: 'sim-chat', updatedAt: T0 + 1000, turnCount: 1 }]);
+    assert.deepEqual(await store.list('shopping'), [
+      { id: 'old', title: 'Shopping list', model: 'sim-chat', updatedAt: T0 + 1000, turnCount: 1 },
+    ]);
   });
 
   it('finds a conversation by content saved after the first search (the search cache follows saves)', async () => {
@@ -135,7 +207,10 @@ describe('chat history: ConversationStore', function () {
     assert.deepEqual(await store.list('zebra'), []);
     const changed = conversation('a', { turns: [user('u', 'a ZEBRA crossing')], updatedAt: T0 + 5 });
     await store.save(changed);
-    assert.deepEqual((await store.list('zebra')).map((row) => row.id), ['a']);
+    assert.deepEqual(
+      (await store.list('zebra')).map((row) => row.id),
+      ['a'],
+    );
   });
 
   it('renames without reordering, and refuses an empty title or an unknown id', async () => {
@@ -144,7 +219,13 @@ describe('chat history: ConversationStore', function () {
     await store.rename('c1', '  My   renamed\nchat ');
     assert.equal((await store.load('c1'))?.title, 'My renamed chat');
     const rows = await fresh().list();
-    assert.deepEqual(rows.map((row) => [row.id, row.title]), [['c2', 'Conversation c2'], ['c1', 'My renamed chat']]);
+    assert.deepEqual(
+      rows.map((row) => [row.id, row.title]),
+      [
+        ['c2', 'Conversation c2'],
+        ['c1', 'My renamed chat'],
+      ],
+    );
     await assert.rejects(store.rename('c1', '   '), /empty/);
     await assert.rejects(store.rename('nope', 'x'), /no conversation/);
   });
@@ -156,8 +237,14 @@ describe('chat history: ConversationStore', function () {
     const removed = await store.delete('gone');
     assert.deepEqual(removed, original);
     assert.equal(await store.load('gone'), undefined);
-    assert.deepEqual((await store.list()).map((row) => row.id), ['stays']);
-    assert.deepEqual((await fresh().list()).map((row) => row.id), ['stays']);
+    assert.deepEqual(
+      (await store.list()).map((row) => row.id),
+      ['stays'],
+    );
+    assert.deepEqual(
+      (await fresh().list()).map((row) => row.id),
+      ['stays'],
+    );
     assert.equal(await store.delete('gone'), undefined, 'deleting twice is harmless');
 
     await store.save(removed);
@@ -168,7 +255,12 @@ describe('chat history: ConversationStore', function () {
   it('serialises 20 overlapping saves of one id: the last call wins and the file is valid', async () => {
     const base = conversation('busy');
     const saves = Array.from({ length: 20 }, (_, i) =>
-      store.save({ ...base, title: `version ${i}`, updatedAt: T0 + i, turns: [user('u', `text ${i} `.repeat(50 + ((i * 37) % 200)))] }),
+      store.save({
+        ...base,
+        title: `version ${i}`,
+        updatedAt: T0 + i,
+        turns: [user('u', `text ${i} `.repeat(50 + ((i * 37) % 200)))],
+      }),
     );
     // Reads issued meanwhile must never see a half-written file.
     const reads = Array.from({ length: 5 }, () => store.load('busy'));
@@ -179,7 +271,10 @@ describe('chat history: ConversationStore', function () {
     const onDisk = JSON.parse(await readFile(join(directory, 'busy.json'), 'utf8')) as Conversation;
     assert.equal(onDisk.title, 'version 19');
     assert.deepEqual(await files(), ['busy.json', 'index.v1.json'], 'no temp files left');
-    assert.deepEqual((await fresh().list()).map((row) => row.title), ['version 19']);
+    assert.deepEqual(
+      (await fresh().list()).map((row) => row.title),
+      ['version 19'],
+    );
   });
 
   it('recovers from a crash: stray temp files go, the old file stays, and a missing index is rebuilt', async () => {
@@ -200,7 +295,12 @@ describe('chat history: ConversationStore', function () {
     const rows = await after.list();
     assert.deepEqual(rows.map((row) => row.id).sort(), ['keep', 'other']);
     assert.equal((await after.load('keep'))?.title, 'before the crash');
-    assert.deepEqual(await files(), ['index.v1.json', 'keep.json', 'other.json', `other.json.${process.pid}-012345.tmp`]);
+    assert.deepEqual(await files(), [
+      'index.v1.json',
+      'keep.json',
+      'other.json',
+      `other.json.${process.pid}-012345.tmp`,
+    ]);
     const index = JSON.parse(await readFile(join(directory, 'index.v1.json'), 'utf8')) as { conversations: unknown[] };
     assert.equal(index.conversations.length, 2, 'the rebuilt index is written back');
   });
@@ -210,7 +310,10 @@ describe('chat history: ConversationStore', function () {
     await store.save(conversation('b', { updatedAt: T0 + 2 }));
     await writeFile(join(directory, 'index.v1.json'), '{"version":1,"conversations":[{"id":"a"');
     const after = fresh();
-    assert.deepEqual((await after.list()).map((row) => row.id), ['b', 'a']);
+    assert.deepEqual(
+      (await after.list()).map((row) => row.id),
+      ['b', 'a'],
+    );
     assert.equal(problems.length, 1);
     assert.match(problems[0] ?? '', /index is corrupt/);
     const index = JSON.parse(await readFile(join(directory, 'index.v1.json'), 'utf8')) as { conversations: unknown[] };
@@ -221,15 +324,28 @@ describe('chat history: ConversationStore', function () {
     await store.save(conversation('changed', { title: 'old title', updatedAt: T0 + 1 }));
     await store.save(conversation('vanished', { updatedAt: T0 + 2 }));
     // Another window (or a sync tool) rewrites one file, removes one, adds one: this instance's index is stale.
-    const external = conversation('changed', { title: 'newer title from elsewhere', updatedAt: T0 + 9, turns: [user('u', 'x'), user('v', 'y'), user('w', 'z')] });
+    const external = conversation('changed', {
+      title: 'newer title from elsewhere',
+      updatedAt: T0 + 9,
+      turns: [user('u', 'x'), user('v', 'y'), user('w', 'z')],
+    });
     await writeFile(join(directory, 'changed.json'), JSON.stringify(external));
     await rm(join(directory, 'vanished.json'));
     await writeFile(join(directory, 'added.json'), JSON.stringify(conversation('added', { updatedAt: T0 + 5 })));
 
     for (const instance of [store, fresh()]) {
       const rows = await instance.list();
-      assert.deepEqual(rows.map((row) => [row.id, row.title, row.turnCount]), [['changed', 'newer title from elsewhere', 3], ['added', 'Conversation added', 2]]);
-      assert.deepEqual((await instance.list('newer title')).map((row) => row.id), ['changed']);
+      assert.deepEqual(
+        rows.map((row) => [row.id, row.title, row.turnCount]),
+        [
+          ['changed', 'newer title from elsewhere', 3],
+          ['added', 'Conversation added', 2],
+        ],
+      );
+      assert.deepEqual(
+        (await instance.list('newer title')).map((row) => row.id),
+        ['changed'],
+      );
     }
     assert.deepEqual(problems, []);
   });
@@ -239,15 +355,27 @@ describe('chat history: ConversationStore', function () {
     await writeFile(join(directory, 'badjson.json'), '{"id":"badjson", "turns": [');
     const wrongShape = { ...conversation('shape'), turns: [{ role: 'robot', id: 'x', text: 'hi', createdAt: 1 }] };
     await writeFile(join(directory, 'shape.json'), JSON.stringify(wrongShape));
-    await writeFile(join(directory, 'notext.json'), JSON.stringify({ ...conversation('notext'), turns: [{ role: 'user', id: 'u', createdAt: 1, attachments: [] }] }));
+    await writeFile(
+      join(directory, 'notext.json'),
+      JSON.stringify({ ...conversation('notext'), turns: [{ role: 'user', id: 'u', createdAt: 1, attachments: [] }] }),
+    );
     await writeFile(join(directory, 'otherid.json'), JSON.stringify(conversation('someone-else')));
 
     const after = fresh();
-    assert.deepEqual((await after.list()).map((row) => row.id), ['good']);
-    assert.deepEqual((await after.list('hello')).map((row) => row.id), ['good']);
+    assert.deepEqual(
+      (await after.list()).map((row) => row.id),
+      ['good'],
+    );
+    assert.deepEqual(
+      (await after.list('hello')).map((row) => row.id),
+      ['good'],
+    );
     assert.equal(problems.length, 4, problems.join('\n'));
     for (const id of ['badjson', 'shape', 'notext', 'otherid']) {
-      assert.ok(problems.some((problem) => problem.includes(`${id}.json is corrupt`)), id);
+      assert.ok(
+        problems.some((problem) => problem.includes(`${id}.json is corrupt`)),
+        id,
+      );
     }
     assert.ok(problems.some((problem) => /turns\[0\]\.role/.test(problem)));
     assert.ok(problems.some((problem) => /turns\[0\]\.text is not a string/.test(problem)));
@@ -255,10 +383,17 @@ describe('chat history: ConversationStore', function () {
     const names = await files();
     for (const id of ['badjson', 'shape', 'notext', 'otherid']) {
       assert.ok(!names.includes(`${id}.json`), `${id}.json moved`);
-      assert.ok(names.some((name) => new RegExp(`^${id}\\.corrupt-\\d+\\.json$`).test(name)), `${id} kept aside`);
+      assert.ok(
+        names.some((name) => new RegExp(`^${id}\\.corrupt-\\d+\\.json$`).test(name)),
+        `${id} kept aside`,
+      );
     }
     const aside = names.find((name) => name.startsWith('badjson.corrupt-'));
-    assert.equal(await readFile(join(directory, aside ?? ''), 'utf8'), '{"id":"badjson", "turns": [', 'content untouched');
+    assert.equal(
+      await readFile(join(directory, aside ?? ''), 'utf8'),
+      '{"id":"badjson", "turns": [',
+      'content untouched',
+    );
     assert.equal(await after.load('badjson'), undefined);
   });
 
@@ -275,14 +410,43 @@ describe('chat history: ConversationStore', function () {
   it('loads a reply saved mid-stream as stopped, its pending tool steps as ended, and drops malformed optional details', async () => {
     await store.save(conversation('x'));
     const raw = JSON.parse(await readFile(join(directory, 'x.json'), 'utf8')) as Record<string, unknown>;
-    const step = (id: string, status: string): Record<string, string> => ({ kind: 'function', id, name: 'read_file', arguments: '{}', status });
-    raw['turns'] = [{ role: 'assistant', id: 'a', model: 'm', content: 'partial', status: 'streaming', usage: { promptTokens: 'many' }, toolSteps: [step('t1', 'awaitingApproval'), step('t2', 'running')], createdAt: 1 }];
+    const step = (id: string, status: string): Record<string, string> => ({
+      kind: 'function',
+      id,
+      name: 'read_file',
+      arguments: '{}',
+      status,
+    });
+    raw['turns'] = [
+      {
+        role: 'assistant',
+        id: 'a',
+        model: 'm',
+        content: 'partial',
+        status: 'streaming',
+        usage: { promptTokens: 'many' },
+        toolSteps: [step('t1', 'awaitingApproval'), step('t2', 'running')],
+        createdAt: 1,
+      },
+    ];
     raw['parameters'] = { temperature: 'hot', maxTokens: 100 };
     await writeFile(join(directory, 'x.json'), JSON.stringify(raw));
     const loaded = await fresh().load('x');
     // Nothing waits for a decision or runs a tool after a reload: no live Allow/Deny buttons.
     const toolSteps = [step('t1', 'denied'), step('t2', 'failed')];
-    assert.deepEqual(loaded?.turns, [{ role: 'assistant', id: 'a', model: 'm', content: 'partial', reasoning: '', toolSteps, status: 'stopped', wire: [], createdAt: 1 }]);
+    assert.deepEqual(loaded?.turns, [
+      {
+        role: 'assistant',
+        id: 'a',
+        model: 'm',
+        content: 'partial',
+        reasoning: '',
+        toolSteps,
+        status: 'stopped',
+        wire: [],
+        createdAt: 1,
+      },
+    ]);
     assert.deepEqual(loaded?.parameters, { maxTokens: 100 });
   });
 
@@ -290,25 +454,79 @@ describe('chat history: ConversationStore', function () {
     await store.save(conversation('s'));
     const raw = JSON.parse(await readFile(join(directory, 's.json'), 'utf8')) as Record<string, unknown>;
     const step = { kind: 'function', id: 't1', name: 'read_file', arguments: '{}', status: 'done', result: 'x' };
-    raw['turns'] = [{ role: 'assistant', id: 'a', model: 'm', content: '', status: 'done', toolSteps: [{ ...step, sensitive: ['.env', 7] }, { ...step, id: 't2', sensitive: [] }], createdAt: 1 }];
+    raw['turns'] = [
+      {
+        role: 'assistant',
+        id: 'a',
+        model: 'm',
+        content: '',
+        status: 'done',
+        toolSteps: [
+          { ...step, sensitive: ['.env', 7] },
+          { ...step, id: 't2', sensitive: [] },
+        ],
+        createdAt: 1,
+      },
+    ];
     await writeFile(join(directory, 's.json'), JSON.stringify(raw));
     const turn = (await fresh().load('s'))?.turns[0];
-    assert.deepEqual(turn?.role === 'assistant' ? turn.toolSteps : [], [{ ...step, sensitive: ['.env'] }, { ...step, id: 't2' }]);
+    assert.deepEqual(turn?.role === 'assistant' ? turn.toolSteps : [], [
+      { ...step, sensitive: ['.env'] },
+      { ...step, id: 't2' },
+    ]);
   });
 
   it('keeps the always-asked files a tool step named, dropping malformed entries', async () => {
     await store.save(conversation('g'));
     const raw = JSON.parse(await readFile(join(directory, 'g.json'), 'utf8')) as Record<string, unknown>;
     const step = { kind: 'function', id: 't1', name: 'create_file', arguments: '{}', status: 'done', result: 'x' };
-    const guarded = [{ path: 'Makefile', reason: 'runsCode' }, { path: 'AGENTS.md', reason: 'instructsModel' }, { path: '.gitignore', reason: 'changesReads' }, { path: 'b.ts', reason: 'otherNames' }, { path: 'x', reason: 'other' }, { path: 3, reason: 'runsCode' }, 'Makefile', null];
-    raw['turns'] = [{ role: 'assistant', id: 'a', model: 'm', content: '', status: 'done', toolSteps: [{ ...step, guarded }, { ...step, id: 't2', guarded: 'Makefile' }], createdAt: 1 }];
+    const guarded = [
+      { path: 'Makefile', reason: 'runsCode' },
+      { path: 'AGENTS.md', reason: 'instructsModel' },
+      { path: '.gitignore', reason: 'changesReads' },
+      { path: 'b.ts', reason: 'otherNames' },
+      { path: 'x', reason: 'other' },
+      { path: 3, reason: 'runsCode' },
+      'Makefile',
+      null,
+    ];
+    raw['turns'] = [
+      {
+        role: 'assistant',
+        id: 'a',
+        model: 'm',
+        content: '',
+        status: 'done',
+        toolSteps: [
+          { ...step, guarded },
+          { ...step, id: 't2', guarded: 'Makefile' },
+        ],
+        createdAt: 1,
+      },
+    ];
     await writeFile(join(directory, 'g.json'), JSON.stringify(raw));
     const turn = (await fresh().load('g'))?.turns[0];
-    assert.deepEqual(turn?.role === 'assistant' ? turn.toolSteps : [], [{ ...step, guarded: guarded.slice(0, 4) }, { ...step, id: 't2' }]);
+    assert.deepEqual(turn?.role === 'assistant' ? turn.toolSteps : [], [
+      { ...step, guarded: guarded.slice(0, 4) },
+      { ...step, id: 't2' },
+    ]);
   });
 
   it('refuses ids that could leave the folder, before touching the file system', async () => {
-    const bad = ['../x', '..', '.', 'a/b', 'a\\b', '', 'x'.repeat(65), 'a.json', '/etc/passwd', 'with space', 'ünïcode', '../../index.v1'];
+    const bad = [
+      '../x',
+      '..',
+      '.',
+      'a/b',
+      'a\\b',
+      '',
+      'x'.repeat(65),
+      'a.json',
+      '/etc/passwd',
+      'with space',
+      'ünïcode',
+      '../../index.v1',
+    ];
     for (const id of bad) {
       await assert.rejects(store.load(id), /Invalid conversation id/, `load ${JSON.stringify(id)}`);
       await assert.rejects(store.save(conversation(id)), /Invalid conversation id/, `save ${JSON.stringify(id)}`);
@@ -323,7 +541,9 @@ describe('chat history: ConversationStore', function () {
 
   it('saves, loads, lists and searches a 500-turn conversation', async () => {
     const turns = Array.from({ length: 500 }, (_, i) =>
-      i % 2 === 0 ? user(`u${i}`, `Question ${i}: ${'lorem ipsum '.repeat(20)}`) : assistant(`a${i}`, `Answer ${i}\n\n${'dolor sit amet '.repeat(80)}\n\n\`\`\`ts\nconst x${i} = ${i};\n\`\`\``),
+      i % 2 === 0
+        ? user(`u${i}`, `Question ${i}: ${'lorem ipsum '.repeat(20)}`)
+        : assistant(`a${i}`, `Answer ${i}\n\n${'dolor sit amet '.repeat(80)}\n\n\`\`\`ts\nconst x${i} = ${i};\n\`\`\``),
     );
     const big = conversation('big', { turns, updatedAt: T0 + 1 });
     const started = Date.now();
@@ -331,7 +551,9 @@ describe('chat history: ConversationStore', function () {
     const loaded = await fresh().load('big');
     assert.ok(Date.now() - started < 5000, 'fast enough to not notice');
     assert.deepEqual(loaded, big);
-    assert.deepEqual(await store.list('const x437 = 437'), [{ id: 'big', title: 'Conversation big', model: 'sim-chat', updatedAt: T0 + 1, turnCount: 500 }]);
+    assert.deepEqual(await store.list('const x437 = 437'), [
+      { id: 'big', title: 'Conversation big', model: 'sim-chat', updatedAt: T0 + 1, turnCount: 500 },
+    ]);
     assert.ok((await stat(join(directory, 'big.json'))).size > 300_000);
   });
 });
@@ -348,7 +570,9 @@ describe('chat history: titleFromText', () => {
   });
 
   it('cuts long text at a word with an ellipsis, at most 60 characters', () => {
-    const title = titleFromText('Please explain how the incremental parser handles unterminated string literals in templates');
+    const title = titleFromText(
+      'Please explain how the incremental parser handles unterminated string literals in templates',
+    );
     assert.equal(title, 'Please explain how the incremental parser handles…');
     assert.ok(Array.from(title).length <= 60);
     const exactly60 = 'a'.repeat(60);
@@ -367,14 +591,26 @@ describe('chat history: exportMarkdown', () => {
   const markdown = exportMarkdown(richConversation('rich'));
 
   it('starts with the title, model, dates and parameters', () => {
-    assert.ok(markdown.startsWith('# Refactor the parser\n\n- **Model:** `sim-chat`\n- **Created:** 2025-01-15 09:30 UTC\n- **Updated:** 2025-01-15 09:31 UTC\n'), markdown.slice(0, 200));
-    assert.match(markdown, /- \*\*Parameters:\*\* temperature 0\.2, max tokens 2048, reasoning effort high, thinking budget 4096 tokens/);
+    assert.ok(
+      markdown.startsWith(
+        '# Refactor the parser\n\n- **Model:** `sim-chat`\n- **Created:** 2025-01-15 09:30 UTC\n- **Updated:** 2025-01-15 09:31 UTC\n',
+      ),
+      markdown.slice(0, 200),
+    );
+    assert.match(
+      markdown,
+      /- \*\*Parameters:\*\* temperature 0\.2, max tokens 2048, reasoning effort high, thinking budget 4096 tokens/,
+    );
     assert.match(markdown, /\*\*System prompt\*\*\n\n> Be brief\./);
   });
 
   it('shows user messages with attachments as labelled fenced code blocks', () => {
     assert.match(markdown, /## You · 2025-01-15 09:30 UTC\n\nWhy is `parse` slow\?/);
-    assert.ok(markdown.includes('**`src/parser.ts`** lines 10–14\n\n```typescript\nfunction parse(s: string) {\n  return s.split("");\n}\n```'));
+    assert.ok(
+      markdown.includes(
+        '**`src/parser.ts`** lines 10–14\n\n```typescript\nfunction parse(s: string) {\n  return s.split("");\n}\n```',
+      ),
+    );
     // The attachment holds ``` itself, so its fence is longer and cannot be closed early.
     assert.ok(markdown.includes('**`README.md`** (file) (shortened)\n\n````markdown\nUse ```ts fences``` here\n````'));
   });
@@ -382,13 +618,25 @@ describe('chat history: exportMarkdown', () => {
   it('shows the reply, its reasoning, tool steps and usage', () => {
     assert.ok(markdown.includes('## Assistant (`sim-chat`) · 2025-01-15 09:30 UTC'));
     assert.ok(markdown.includes('> **Reasoning**\n>\n> The user asks about performance.\n> Look at split.'));
-    assert.ok(markdown.includes('**Tools**\n\n- `web_search` (on `https://tools.example`) with `{"q":"split perf"}`: `Three results about String.prototype.split`\n- `readFile` (done) with `{"path":"src/parser.ts"}`: `function parse(s) {}`\n- `listFiles` (denied) with `{}`'));
+    assert.ok(
+      markdown.includes(
+        '**Tools**\n\n- `web_search` (on `https://tools.example`) with `{"q":"split perf"}`: `Three results about String.prototype.split`\n- `readFile` (done) with `{"path":"src/parser.ts"}`: `function parse(s) {}`\n- `listFiles` (denied) with `{}`',
+      ),
+    );
     assert.ok(markdown.includes('It splits every character.\n\n```ts\nconst parts = s.split(",");\n```'));
-    assert.ok(markdown.includes('*Usage: 120 prompt + 45 completion tokens · 0.3 credits (balance change, estimate: other requests overlapped)*'));
+    assert.ok(
+      markdown.includes(
+        '*Usage: 120 prompt + 45 completion tokens · 0.3 credits (balance change, estimate: other requests overlapped)*',
+      ),
+    );
   });
 
   it('notes errors and stopped replies, closing a code block the reply left open', () => {
-    assert.ok(markdown.includes('Partial answer:\n```python\nprint(\n```\n\n> **Error (gateway unreachable):** Could not reach http://127.0.0.1:9 (connection refused)'));
+    assert.ok(
+      markdown.includes(
+        'Partial answer:\n```python\nprint(\n```\n\n> **Error (gateway unreachable):** Could not reach http://127.0.0.1:9 (connection refused)',
+      ),
+    );
     assert.ok(markdown.includes('Half a reply\n\n> *Stopped: the reply did not finish.*'));
     // Every fence is closed: the document ends outside any code block.
     const fences = markdown.split('\n').filter((line) => /^```/.test(line) && !line.startsWith('````'));

@@ -10,7 +10,18 @@ import { INTERRUPTED_NOTE, journalName, readJournal } from '../../../../../src/c
 import { journalWord } from './journalWriterChild';
 
 function reply(id: string, content = '', extra: Partial<AssistantTurn> = {}): AssistantTurn {
-  return { role: 'assistant', id, model: 'sim-chat', content, reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: 2, ...extra };
+  return {
+    role: 'assistant',
+    id,
+    model: 'sim-chat',
+    content,
+    reasoning: '',
+    toolSteps: [],
+    status: 'streaming',
+    wire: [],
+    createdAt: 2,
+    ...extra,
+  };
 }
 
 function conversation(id: string, turns: Conversation['turns']): Conversation {
@@ -47,13 +58,16 @@ describe('chat history: the reply journal', function () {
   /** Every file in the folder parses (the conversations and the index as JSON). */
   async function assertAllFilesParse(): Promise<void> {
     for (const name of await readdir(directory)) {
-      if (name.endsWith('.json')) assert.doesNotThrow(() => JSON.parse(readFileSync(join(directory, name), 'utf8')), name);
+      if (name.endsWith('.json'))
+        assert.doesNotThrow(() => JSON.parse(readFileSync(join(directory, name), 'utf8')), name);
     }
   }
 
   it('brings back the reply of a writer killed with SIGKILL mid-stream, at least all it had made durable', async () => {
     await mkdir(directory, { recursive: true });
-    const child = spawn(process.execPath, [join(__dirname, 'journalWriterChild.js'), directory, 'killed'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(__dirname, 'journalWriterChild.js'), directory, 'killed'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     let durable = 0;
     let buffer = '';
@@ -74,11 +88,17 @@ describe('chat history: the reply journal', function () {
 
     const store = fresh();
     const rows = await store.list(); // recovery happens on the first list, as the history view opens
-    assert.deepEqual(rows.map((row) => row.id), ['killed']);
+    assert.deepEqual(
+      rows.map((row) => row.id),
+      ['killed'],
+    );
     await assert.rejects(stat(journalPath('killed')), 'the journal is folded in and removed');
     const loaded = await store.load('killed');
     const recovered = loaded?.turns[1] as AssistantTurn;
-    assert.ok(recovered.content.length >= durable, `at least the ${durable} durable characters (got ${recovered.content.length})`);
+    assert.ok(
+      recovered.content.length >= durable,
+      `at least the ${durable} durable characters (got ${recovered.content.length})`,
+    );
     let expected = '';
     for (let n = 0; expected.length < recovered.content.length; n++) expected += journalWord(n);
     assert.equal(recovered.content, expected.slice(0, recovered.content.length), 'in order, nothing doubled or torn');
@@ -126,10 +146,16 @@ describe('chat history: the reply journal', function () {
   it('adds the reply from the header when no full save recorded it', async () => {
     const store = fresh();
     await store.save(conversation('header', [user]));
-    const lines = [JSON.stringify({ v: 1, pid: deadPid(), turn: reply('a9') }), JSON.stringify({ t: 'a9', f: 'c', at: 0, d: 'Partial' })];
+    const lines = [
+      JSON.stringify({ v: 1, pid: deadPid(), turn: reply('a9') }),
+      JSON.stringify({ t: 'a9', f: 'c', at: 0, d: 'Partial' }),
+    ];
     await writeFile(journalPath('header'), `${lines.join('\n')}\n`);
     const loaded = await fresh().load('header');
-    assert.deepEqual(loaded?.turns.map((turn) => turn.id), ['u1', 'a9']);
+    assert.deepEqual(
+      loaded?.turns.map((turn) => turn.id),
+      ['u1', 'a9'],
+    );
     assert.equal((loaded?.turns[1] as AssistantTurn).content, 'Partial');
     assert.equal((loaded?.turns[1] as AssistantTurn).error?.kind, 'interrupted');
   });
@@ -169,7 +195,13 @@ describe('chat history: the reply journal', function () {
     await store.save(conversation('gone', [user, reply('a1')]));
     await writeFile(journalPath('gone'), `${JSON.stringify({ v: 1, pid: deadPid(), turn: reply('a1') })}\n`);
     await store.delete('gone');
-    assert.deepEqual((await readdir(directory)).filter((name) => name.startsWith('gone')), []);
-    assert.equal(await readFile(join(directory, 'index.v1.json'), 'utf8').then((text) => text.includes('"gone"')), false);
+    assert.deepEqual(
+      (await readdir(directory)).filter((name) => name.startsWith('gone')),
+      [],
+    );
+    assert.equal(
+      await readFile(join(directory, 'index.v1.json'), 'utf8').then((text) => text.includes('"gone"')),
+      false,
+    );
   });
 });

@@ -6,9 +6,34 @@ import type { AssistantTurn, ChatTurn, Conversation, UserTurn } from '../../../.
 import { ConversationStore } from '../../../../../src/core/chat/history/conversationStore';
 import { baseOf, mergeConversations } from '../../../../../src/core/chat/history/conversationMerge';
 
-const user = (id: string, at: number): UserTurn => ({ role: 'user', id, text: `question ${id}`, attachments: [], createdAt: at });
-const reply = (id: string, at: number, extra: Partial<AssistantTurn> = {}): AssistantTurn => ({ role: 'assistant', id, model: 'sim-chat', content: `answer ${id}`, reasoning: '', toolSteps: [], status: 'done', wire: [], createdAt: at, ...extra });
-const conversation = (id: string, turns: ChatTurn[]): Conversation => ({ id, title: 'Shared', model: 'sim-chat', parameters: {}, turns, createdAt: 1, updatedAt: 1 });
+const user = (id: string, at: number): UserTurn => ({
+  role: 'user',
+  id,
+  text: `question ${id}`,
+  attachments: [],
+  createdAt: at,
+});
+const reply = (id: string, at: number, extra: Partial<AssistantTurn> = {}): AssistantTurn => ({
+  role: 'assistant',
+  id,
+  model: 'sim-chat',
+  content: `answer ${id}`,
+  reasoning: '',
+  toolSteps: [],
+  status: 'done',
+  wire: [],
+  createdAt: at,
+  ...extra,
+});
+const conversation = (id: string, turns: ChatTurn[]): Conversation => ({
+  id,
+  title: 'Shared',
+  model: 'sim-chat',
+  parameters: {},
+  turns,
+  createdAt: 1,
+  updatedAt: 1,
+});
 const ids = (value: Conversation | undefined): string[] => value?.turns.map((turn) => turn.id) ?? [];
 
 describe('chat history: one conversation in two places', function () {
@@ -27,7 +52,10 @@ describe('chat history: one conversation in two places', function () {
     await rm(root, { recursive: true, force: true });
   });
 
-  for (const [label, second] of [['two windows (two stores)', true], ['the sidebar and a panel (one store)', false]] as const) {
+  for (const [label, second] of [
+    ['two windows (two stores)', true],
+    ['the sidebar and a panel (one store)', false],
+  ] as const) {
     it(`keeps the turns both sides appended, in time order: ${label}`, async () => {
       const storeA = fresh();
       const storeB = second ? fresh() : storeA;
@@ -46,7 +74,7 @@ describe('chat history: one conversation in two places', function () {
     });
   }
 
-  it('a turn removed on one side (regenerate) stays removed; the other side\'s additions are kept', async () => {
+  it("a turn removed on one side (regenerate) stays removed; the other side's additions are kept", async () => {
     const store = fresh();
     const a = (await store.load('c'))!;
     const b = (await store.load('c'))!;
@@ -57,7 +85,7 @@ describe('chat history: one conversation in two places', function () {
     assert.deepEqual(ids(await fresh().load('c')), ['u1', 'a1-again', 'u2']);
   });
 
-  it('a reply finished in the other view replaces this view\'s partial copy, and the next save keeps it finished', async () => {
+  it("a reply finished in the other view replaces this view's partial copy, and the next save keeps it finished", async () => {
     const store = fresh();
     // The sidebar streams a reply; the panel opened the conversation mid-stream (a partial copy).
     const sidebar = (await store.load('c'))!;
@@ -103,7 +131,10 @@ describe('chat history: one conversation in two places', function () {
     await storeA.delete('c');
     b.turns.push(user('u2', 30));
     assert.deepEqual(await storeB.save(b), { kind: 'deleted' });
-    assert.deepEqual((await readdir(directory)).filter((name) => name.startsWith('c')), []);
+    assert.deepEqual(
+      (await readdir(directory)).filter((name) => name.startsWith('c')),
+      [],
+    );
     assert.deepEqual(await storeB.list(), []);
     // Its user may keep it: a copy under a new id saves.
     assert.deepEqual(await storeB.save({ ...b, id: 'c-copy' }), { kind: 'saved' });
@@ -140,10 +171,15 @@ describe('chat history: one conversation in two places', function () {
     assert.equal((await readdir(directory)).filter((name) => name.includes('.corrupt-')).length, 1);
   });
 
-  it('mergeConversations: a reply finished elsewhere wins over this side\'s unfinished copy; unchanged fields take theirs', () => {
+  it("mergeConversations: a reply finished elsewhere wins over this side's unfinished copy; unchanged fields take theirs", () => {
     const base = conversation('c', [user('u1', 10), reply('a1', 20, { status: 'stopped', content: 'ans' })]);
     const ours = { ...base, turns: [...base.turns] };
-    const theirs = { ...base, title: 'Theirs', parameters: { temperature: 0.5 }, turns: [user('u1', 10), reply('a1', 20, { content: 'answer in full' })] };
+    const theirs = {
+      ...base,
+      title: 'Theirs',
+      parameters: { temperature: 0.5 },
+      turns: [user('u1', 10), reply('a1', 20, { content: 'answer in full' })],
+    };
     const result = mergeConversations(ours, theirs, baseOf(base));
     assert.equal(result.kind, 'merged');
     if (result.kind !== 'merged') return;
@@ -152,6 +188,10 @@ describe('chat history: one conversation in two places', function () {
     assert.deepEqual(result.conversation.parameters, { temperature: 0.5 });
     assert.equal(result.fromTheirs, 0);
     const ourTitle = mergeConversations({ ...ours, title: 'Ours' }, theirs, baseOf(base));
-    assert.equal(ourTitle.kind === 'merged' && ourTitle.conversation.title, 'Ours', 'a field changed on both sides: ours');
+    assert.equal(
+      ourTitle.kind === 'merged' && ourTitle.conversation.title,
+      'Ours',
+      'a field changed on both sides: ours',
+    );
   });
 });

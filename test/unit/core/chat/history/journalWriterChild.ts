@@ -13,7 +13,17 @@ export function journalWord(n: number): string {
 
 async function main(folder: string, id: string): Promise<void> {
   const store = new ConversationStore(folder);
-  const reply: AssistantTurn = { role: 'assistant', id: 'a1', model: 'sim-chat', content: '', reasoning: '', toolSteps: [], status: 'streaming', wire: [], createdAt: 2 };
+  const reply: AssistantTurn = {
+    role: 'assistant',
+    id: 'a1',
+    model: 'sim-chat',
+    content: '',
+    reasoning: '',
+    toolSteps: [],
+    status: 'streaming',
+    wire: [],
+    createdAt: 2,
+  };
   const conversation: Conversation = {
     id,
     title: 'Killed mid-reply',
