@@ -186,7 +186,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const phases = formatActivationPhases(activation);
   if (phases) log.info(phases);
   return context.extensionMode === vscode.ExtensionMode.Test
-    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), activation, {
+    ? createTestApi(context, API_KEY_SECRET_ID, () => apiKeys.source(), {
         connection,
         failures,
         credits,

@@ -1,6 +1,5 @@
 import type * as vscode from 'vscode';
 import { readSettings } from './config';
-import type { ActivationTiming } from '../shared/activationTiming';
 import type { Settings } from '../shared/settings';
 import type { KeySource } from '../shared/chatProtocol';
 import type { CreditsMonitor } from './account/creditsMonitor';
@@ -73,8 +72,6 @@ export interface TestApi extends TestParts {
   storedApiKey(): Thenable<string | undefined>;
   /** Where the key in use comes from, as the rest of the extension sees it. */
   apiKeySource(): Promise<KeySource>;
-  /** How long this window's activate() took, as the extension measured it (also in the log). */
-  readonly activation: ActivationTiming;
   /** The settings as every feature reads them (remembered between configuration changes). */
   settings(): Settings;
 }
@@ -83,7 +80,6 @@ export function createTestApi(
   context: vscode.ExtensionContext,
   apiKeySecretId: string,
   apiKeySource: () => Promise<KeySource>,
-  activation: ActivationTiming,
   parts: TestParts,
 ): TestApi {
   const dump = (memento: vscode.Memento): Record<string, unknown> =>
@@ -95,7 +91,6 @@ export function createTestApi(
     globalStorage: context.globalStorageUri.fsPath,
     storedApiKey: () => context.secrets.get(apiKeySecretId),
     apiKeySource,
-    activation,
     settings: readSettings,
   };
 }

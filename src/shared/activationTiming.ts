@@ -68,11 +68,6 @@ export function startActivationClock(now: () => number): ActivationClock {
   };
 }
 
-const NUMBER = '(\\d+(?:\\.\\d+)?)';
-const LINE = new RegExp(`activated in ${NUMBER} ms \\(${NUMBER} ms before its first await, ${NUMBER} ms awaiting\\)`);
-
-const PHASES = /Activation phases, own work in ms: (.*)\.\s*$/;
-const PHASE = new RegExp(`^(.+) ${NUMBER}$`);
 const ms = (n: number): string => n.toFixed(1);
 
 export function formatActivationLine(version: string, timing: ActivationTiming): string {
@@ -83,19 +78,4 @@ export function formatActivationLine(version: string, timing: ActivationTiming):
 export function formatActivationPhases(timing: ActivationTiming): string | undefined {
   if (!timing.phases.length) return undefined;
   return `Activation phases, own work in ms: ${timing.phases.map((p) => `${p.name} ${ms(p.ms)}`).join(', ')}.`;
-}
-
-/** The timing in a log text (the last activation in it), or undefined when it holds none. */
-export function parseActivationLine(text: string): ActivationTiming | undefined {
-  const lines = text.split('\n');
-  let at = lines.length - 1;
-  while (at >= 0 && !LINE.test(lines[at] as string)) at--;
-  const match = LINE.exec(lines[at] ?? '');
-  if (!match) return undefined;
-  const phaseList = PHASES.exec(lines[at + 1] ?? '')?.[1];
-  const phases = (phaseList ? phaseList.split(', ') : []).flatMap((part) => {
-    const phase = PHASE.exec(part);
-    return phase ? [{ name: phase[1] as string, ms: Number(phase[2]) }] : [];
-  });
-  return { totalMs: Number(match[1]), untilFirstAwaitMs: Number(match[2]), awaitedMs: Number(match[3]), phases };
 }

@@ -166,8 +166,8 @@ export interface ReplyCost {
   readonly estimate: boolean;
   /**
    * 'pricing': the catalog's token prices times the reply's usage (exact, at once); 'balance': the
-   * balance before the reply minus after it, once the gateway settled the charge. Absent in
-   * conversations saved before sources were told apart (those were balance differences).
+   * balance before the reply minus after it, once the gateway settled the charge. Absent while
+   * there is no cost yet (`state`); a saved cost without one is shown as a balance difference.
    */
   readonly source?: ReplyCostSource;
   /**
@@ -239,7 +239,7 @@ export interface AssistantTurn {
   error?: ChatErrorInfo;
   usage?: TokenUsage;
   cost?: ReplyCost;
-  /** How the request fitted the model's context (absent: it fitted as it was, or older versions). */
+  /** How the request fitted the model's context (absent: it fitted as it was). */
   context?: ReplyContext;
   /** The messages this reply added to the wire conversation (tool rounds, thinking blocks). */
   wire: WireMessage[];

@@ -134,8 +134,6 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'commitMessage.model': '',
 };
 
-export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS);
-
 /**
  * The settings the gateway connection is built from (ours, then VS Code's network settings).
  * Only a change to one of these rebuilds the client; the others (credits thresholds, default

@@ -9,7 +9,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { parseActivationLine, type ActivationTiming } from '../../src/shared/activationTiming';
+import type { ActivationTiming } from '../../src/shared/activationTiming';
 import { startGateway } from '../gateway/index';
 import { DEMO_FOLDER_FILES } from '../harness/demoFolder';
 import {
@@ -20,6 +20,7 @@ import {
   waitForWorkbench,
   workbenchUrl,
 } from '../harness/testHost';
+import { parseActivationLine } from './activation/activationLine';
 import { stageProductionBuild } from './activation/stageProduction';
 import { ACTIVATION_TARGETS, summarize, verdict, verdictTable } from './activation/targets';
 import { readVsCodeActivationTimes, type VsCodeActivationTimes } from './activation/vscodeTimes';

@@ -90,6 +90,7 @@ function prepareCase(
         if (!placed.ok) throw new Error(placed.message);
         sources.push({
           folder: placed.folder.name,
+          folderId: placed.folderId,
           path: placed.path,
           read: async () => new Uint8Array(await readFile(placed.absolute)),
         });

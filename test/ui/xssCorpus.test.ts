@@ -237,14 +237,12 @@ describe('chat markdown XSS corpus (real Chromium)', function () {
       assert.ok(watch.offPage.includes(`${server.origin}/control.png`), 'the request to the page server was seen');
       const findings = await page.evaluate(() => {
         document.querySelector('#corpus')?.classList.add('payload');
-        document
-          .querySelector('#corpus')
-          ?.replaceChildren(
-            Object.assign(document.createElement('div'), {
-              className: 'rendered',
-              innerHTML: '<a href="command:x">x</a><p onclick="x()">y</p>',
-            }),
-          );
+        document.querySelector('#corpus')?.replaceChildren(
+          Object.assign(document.createElement('div'), {
+            className: 'rendered',
+            innerHTML: '<a href="command:x">x</a><p onclick="x()">y</p>',
+          }),
+        );
         return (window.xssHarness as Harness).audit();
       });
       assert.equal(findings.length, 2, findings.join('; '));

@@ -1,12 +1,8 @@
 // The activation clock and its log line (src/shared/activationTiming.ts), the figures VS Code's
 // Startup Performance table gives (test/bench/activation/vscodeTimes.ts), and the bench's budgets.
 import * as assert from 'node:assert/strict';
-import {
-  formatActivationLine,
-  formatActivationPhases,
-  parseActivationLine,
-  startActivationClock,
-} from '../../src/shared/activationTiming';
+import { formatActivationLine, formatActivationPhases, startActivationClock } from '../../src/shared/activationTiming';
+import { parseActivationLine } from '../bench/activation/activationLine';
 import { ACTIVATION_TARGETS, summarize, verdict, verdictTable } from '../bench/activation/targets';
 import { parseActivationRow } from '../bench/activation/vscodeTimes';
 

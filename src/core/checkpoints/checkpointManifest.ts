@@ -2,9 +2,8 @@
 // change to it (its bytes, kept as a content-addressed blob, or "absent"), and, when the writer
 // said so, its state right after. A manifest is read back after a reload, possibly hand-edited or
 // torn by a disk problem, so everything here is parsed, never trusted.
-// A file names its workspace folder by identity (folderIdentity.ts) and name; manifests written
-// before identities were kept name it only, and still read (their folder is resolved by name,
-// only when that name is unambiguous).
+// A file names its workspace folder by identity (folderIdentity.ts: two open folders may share a
+// name) and by name (shown).
 import { isFolderIdentity } from '../workspaceFiles/folderIdentity';
 
 export const MANIFEST_VERSION = 1;
@@ -15,10 +14,10 @@ export type FileState =
 
 /** Where a file is: its folder (identity and name) and its path in it. */
 export interface CheckpointFileRef {
-  /** The workspace folder's name (shown; resolves an old manifest's file when unambiguous). */
+  /** The workspace folder's name (shown). */
   readonly folder: string;
-  /** The workspace folder's identity (two open folders may share a name); absent in manifests of earlier versions. */
-  readonly folderId?: string;
+  /** The workspace folder's identity (two open folders may share a name). */
+  readonly folderId: string;
   readonly path: string;
 }
 
@@ -60,9 +59,9 @@ export function isSafeRelativePath(value: unknown): value is string {
   return value.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
 
-/** The key that names one file across checkpoints: by folder identity, or by name for a file of an earlier version. */
-export function fileKey(file: CheckpointFileRef): string {
-  return `${file.folderId !== undefined ? `id:${file.folderId}` : `name:${file.folder}`}\0${file.path}`;
+/** The key that names one file across checkpoints: its folder's identity and its path. */
+export function fileKey(file: Pick<CheckpointFileRef, 'folderId' | 'path'>): string {
+  return `${file.folderId}\0${file.path}`;
 }
 
 export type ManifestParse =
@@ -101,8 +100,7 @@ export function parseManifest(
     const file = entry as Record<string, unknown>;
     if (typeof file.folder !== 'string' || file.folder.length === 0 || file.folder.length > 1024)
       return fail(`file ${index} has no folder name`);
-    if (file.folderId !== undefined && !isFolderIdentity(file.folderId))
-      return fail(`file ${index} has a malformed folder identity`);
+    if (!isFolderIdentity(file.folderId)) return fail(`file ${index} has no folder identity`);
     if (!isSafeRelativePath(file.path))
       return fail(`file ${index} has an unsafe path ${JSON.stringify(String(file.path).slice(0, 200))}`);
     const before = parseState(file.before);
@@ -110,16 +108,10 @@ export function parseManifest(
     const after = file.after === undefined ? undefined : parseState(file.after);
     if (file.after !== undefined && !after) return fail(`file ${index} (${file.path}) has a malformed "after" state`);
     const folderId = file.folderId;
-    const key = fileKey({ folder: file.folder, ...(folderId !== undefined ? { folderId } : {}), path: file.path });
+    const key = fileKey({ folderId, path: file.path });
     if (seen.has(key)) return fail(`file ${file.path} is listed twice`);
     seen.add(key);
-    files.push({
-      folder: file.folder,
-      ...(folderId !== undefined ? { folderId } : {}),
-      path: file.path,
-      before,
-      ...(after ? { after } : {}),
-    });
+    files.push({ folder: file.folder, folderId, path: file.path, before, ...(after ? { after } : {}) });
   }
   return {
     ok: true,

@@ -99,12 +99,7 @@ export class CheckpointStore {
           bytesWritten += await this.writeBlob(hash, bytes);
           before = { kind: 'file', hash, size: bytes.byteLength };
         }
-        added.push({
-          folder: source.folder,
-          ...(source.folderId !== undefined ? { folderId: source.folderId } : {}),
-          path: source.path,
-          before,
-        });
+        added.push({ folder: source.folder, folderId: source.folderId, path: source.path, before });
       }
       if (added.length === 0) return { added: 0, bytesWritten };
       const manifest: CheckpointManifest = existing

@@ -52,13 +52,7 @@ export function restoreDrift(shown: PlannedRestore, now: PlannedRestore): Restor
         : after === undefined
           ? 'noLongerPlanned'
           : stateDrift(before, after);
-    if (kind)
-      notes.push({
-        folder: file.folder,
-        ...(file.folderId !== undefined ? { folderId: file.folderId } : {}),
-        path: file.path,
-        kind,
-      });
+    if (kind) notes.push({ folder: file.folder, folderId: file.folderId, path: file.path, kind });
   }
   const checkpoints =
     shown.plan.checkpoints === now.plan.checkpoints

@@ -105,7 +105,7 @@ export function planRestore(
 }
 
 function ref(file: PlanFile): PlanFile {
-  return { folder: file.folder, ...(file.folderId !== undefined ? { folderId: file.folderId } : {}), path: file.path };
+  return { folder: file.folder, folderId: file.folderId, path: file.path };
 }
 
 /**

@@ -26,14 +26,3 @@ export function textReplacements(before: string, after: string): TextReplacement
     text: hunk.newLines.join(''),
   }));
 }
-
-/** `before` with `replacements` applied (what the editor will hold): the check that they are right. */
-export function applyReplacements(before: string, replacements: readonly TextReplacement[]): string {
-  let result = '';
-  let at = 0;
-  for (const r of replacements) {
-    result += before.slice(at, r.start) + r.text;
-    at = r.end;
-  }
-  return result + before.slice(at);
-}

@@ -15,7 +15,7 @@ function hasTokenLikeWord(text: string): boolean {
     .some((word) => word.length >= 32 && /\d/.test(word) && /[A-Za-z]/.test(word));
 }
 
-/** Parses what globalState held (anything: an older version, a hand edit) into a clean history. */
+/** Parses what globalState held (anything: a hand edit, another version of the extension) into a clean history. */
 export function parseHistory(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
   const seen = new Set<string>();

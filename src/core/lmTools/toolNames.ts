@@ -12,6 +12,3 @@ export const LM_TOOLS = {
 } as const;
 
 export type LmToolKey = keyof typeof LM_TOOLS;
-
-/** The tool set that groups them (`#unifiedInference` in chat). */
-export const LM_TOOL_SET = 'unifiedInference';

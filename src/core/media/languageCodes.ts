@@ -8,7 +8,3 @@ export const TRANSCRIPTION_LANGUAGES: readonly (readonly [code: string, name: st
   ['hi', 'Hindi'], ['bn', 'Bengali'], ['ur', 'Urdu'], ['ta', 'Tamil'], ['th', 'Thai'], ['vi', 'Vietnamese'],
   ['id', 'Indonesian'], ['ms', 'Malay'], ['zh', 'Chinese'], ['ja', 'Japanese'], ['ko', 'Korean'], ['ca', 'Catalan'],
 ];
-
-export function isLanguageCode(value: string): boolean {
-  return /^[a-z]{2}$/.test(value);
-}

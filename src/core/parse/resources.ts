@@ -78,15 +78,13 @@ export function parseTranscription(value: unknown): Transcription {
       .map((w): TranscriptionWord => ({ word: str(w.word) ?? '', start: num(w.start) ?? 0, end: num(w.end) ?? 0 }));
   }
   if (Array.isArray(body.segments)) {
-    result.segments = body.segments
-      .filter(isRecord)
-      .map((s, i): TranscriptionSegment => ({
-        ...s,
-        id: num(s.id) ?? i,
-        start: num(s.start) ?? 0,
-        end: num(s.end) ?? 0,
-        text: str(s.text) ?? '',
-      }));
+    result.segments = body.segments.filter(isRecord).map((s, i): TranscriptionSegment => ({
+      ...s,
+      id: num(s.id) ?? i,
+      start: num(s.start) ?? 0,
+      end: num(s.end) ?? 0,
+      text: str(s.text) ?? '',
+    }));
   }
   return result;
 }

@@ -5,9 +5,8 @@ import { createHash } from 'node:crypto';
 import type { IndexedFile } from './indexPlan';
 import type { ChunkRecord } from './vectorStore';
 
-/** Written since generations (`gen-<n>/index.json`); version 1 was `index.json` beside `vectors.bin` at the top. */
+/** In `gen-<n>/index.json` and the pointer: a file of another version is not read. */
 export const METADATA_VERSION = 2;
-export const LEGACY_METADATA_VERSION = 1;
 
 type FileEntry = [mtime: number, size: number, hash: string, chunks: number];
 
@@ -32,7 +31,7 @@ interface Metadata {
 export interface ParsedMetadata {
   readonly model: string;
   readonly generation?: number;
-  readonly vectors?: VectorsCheck;
+  readonly vectors: VectorsCheck;
   readonly files: Map<string, IndexedFile>;
   readonly records: ChunkRecord[];
 }
@@ -65,12 +64,12 @@ export function encodeMetadata(
 const isCount = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
-/** Parses either version; throws with the reason when the file is not a metadata file we wrote. */
-export function parseMetadata(text: string, expectedVersion: number): ParsedMetadata {
+/** Throws with the reason when the file is not a metadata file we wrote. */
+export function parseMetadata(text: string): ParsedMetadata {
   const raw = JSON.parse(text) as Partial<Metadata> | null;
   if (typeof raw !== 'object' || raw === null) throw new Error('the metadata is not an object');
-  if (raw.version !== expectedVersion)
-    throw new Error(`the metadata has version ${String(raw.version)}, expected ${expectedVersion}`);
+  if (raw.version !== METADATA_VERSION)
+    throw new Error(`the metadata has version ${String(raw.version)}, expected ${METADATA_VERSION}`);
   if (
     typeof raw.model !== 'string' ||
     !Array.isArray(raw.fileOrder) ||
@@ -97,17 +96,14 @@ export function parseMetadata(text: string, expectedVersion: number): ParsedMeta
     files.set(file, { mtime, size, hash, chunks });
   }
   const vectors = raw.vectors;
-  if (
-    expectedVersion >= METADATA_VERSION &&
-    (!vectors || !isCount(vectors.bytes) || !isCount(vectors.count) || typeof vectors.sha1 !== 'string')
-  )
+  if (!vectors || !isCount(vectors.bytes) || !isCount(vectors.count) || typeof vectors.sha1 !== 'string')
     throw new Error('the metadata does not describe its vectors');
   return {
     model: raw.model,
     records,
     files,
+    vectors,
     ...(isCount(raw.generation) ? { generation: raw.generation } : {}),
-    ...(vectors ? { vectors } : {}),
   };
 }
 

@@ -9,20 +9,11 @@
 // record to the log (bytes in proportion to the change); the log is folded into a new generation
 // once it passes a share of the generation's size. Loading follows the pointer, verifies, replays
 // the log up to any torn tail, and removes stray temp files and generations the pointer left.
-// Version 1 (vectors.bin + index.json at the top) is still read, and replaced on the next save.
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeStrayTempFiles, syncFolder, writeFileDurably } from '../storage/durableFile';
 import { appendDeltaRecord, DeltaLogChanged, encodeDeltaRecord, readDeltaLog, type DeltaFile } from './deltaLog';
-import {
-  encodeMetadata,
-  LEGACY_METADATA_VERSION,
-  METADATA_VERSION,
-  parseMetadata,
-  vectorsCheck,
-  verifyVectors,
-} from './indexMetadata';
-import type { IndexedFile } from './indexPlan';
+import { encodeMetadata, METADATA_VERSION, parseMetadata, vectorsCheck, verifyVectors } from './indexMetadata';
 import { SemanticIndex, type PendingChanges } from './semanticIndex';
 import { VectorStore } from './vectorStore';
 import { errorMessage } from '../../shared/errorMessage';
@@ -57,7 +48,7 @@ export interface LoadResult {
   /** What was wrong and repaired or skipped, for the log. */
   readonly problems: string[];
   /** Where the index came from. */
-  readonly from: 'generation' | 'legacy' | 'none';
+  readonly from: 'generation' | 'none';
 }
 
 const DEFAULT_COMPACT_AT = 0.5;
@@ -118,18 +109,9 @@ export class IndexStorage {
       if (!isMissing(error)) problems.push(`${POINTER_FILE} is unreadable (${errorMessage(error)})`);
     }
 
-    // The pointer's generation; failing that (damage, not a crash: the pointer moves last) the legacy
-    // index when there was never a pointer, then any other whole generation, newest first.
+    // The pointer's generation; failing that (damage, not a crash: the pointer moves last) any other
+    // whole generation, newest first.
     const order = [...(pointed !== undefined ? [pointed] : []), ...generations.filter((g) => g !== pointed)];
-    if (pointed === undefined) {
-      const legacy = await this.loadLegacy(problems);
-      if (legacy) {
-        // Generations without a pointer were never committed (a crash during the first save).
-        for (const generation of generations)
-          await rm(this.generationDir(generation), { recursive: true, force: true }).catch(() => undefined);
-        return { index: legacy, problems, from: 'legacy' };
-      }
-    }
     for (const generation of order) {
       try {
         const index = await this.loadGeneration(generation, problems);
@@ -156,9 +138,8 @@ export class IndexStorage {
     const folder = this.generationDir(generation);
     await removeStrayTempFiles(folder).catch(() => undefined);
     const metadataText = await readFile(join(folder, METADATA_FILE), 'utf8');
-    const metadata = parseMetadata(metadataText, METADATA_VERSION);
+    const metadata = parseMetadata(metadataText);
     const bytes = new Uint8Array(await readFile(join(folder, VECTORS_FILE)));
-    if (!metadata.vectors) throw new Error('no vectors check');
     verifyVectors(bytes, metadata.vectors, metadata.records.length);
     let store = bytes.byteLength ? VectorStore.decode(bytes, metadata.records) : undefined;
     if (!store && metadata.records.length) throw new Error('chunks without vectors');
@@ -203,28 +184,6 @@ export class IndexStorage {
     this.deltaLength = goodLength;
     this.deltaRecords = records;
     return index;
-  }
-
-  /** Version 1: two files written one after the other, so they are checked against each other. */
-  private async loadLegacy(problems: string[]): Promise<SemanticIndex | undefined> {
-    let text: string;
-    try {
-      text = await readFile(join(this.dir, METADATA_FILE), 'utf8');
-    } catch (error) {
-      if (!isMissing(error)) problems.push(`the previous version's index is unreadable (${errorMessage(error)})`);
-      return undefined;
-    }
-    try {
-      const metadata = parseMetadata(text, LEGACY_METADATA_VERSION);
-      const bytes = new Uint8Array(await readFile(join(this.dir, VECTORS_FILE)));
-      const store = bytes.byteLength ? VectorStore.decode(bytes, metadata.records) : undefined;
-      if (!store && metadata.records.length) throw new Error('chunks without vectors');
-      // Not marked saved: the next save writes it as a generation and removes the old files.
-      return new SemanticIndex(metadata.model, store, new Map<string, IndexedFile>(metadata.files));
-    } catch (error) {
-      problems.push(`the previous version's index is unusable (${errorMessage(error)})`);
-      return undefined;
-    }
   }
 
   /** Writes what changed since the last save: one log record, or a new generation when that is due. */
@@ -318,11 +277,10 @@ export class IndexStorage {
     };
   }
 
-  /** Every generation but `keep`, and the version 1 files. */
+  /** Every generation but `keep`. */
   private async removeOthers(keep: number): Promise<void> {
     for (const generation of await this.generations())
       if (generation !== keep) await rm(this.generationDir(generation), { recursive: true, force: true });
-    for (const name of [VECTORS_FILE, METADATA_FILE]) await rm(join(this.dir, name), { force: true });
   }
 
   async delete(): Promise<void> {

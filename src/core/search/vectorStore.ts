@@ -8,7 +8,7 @@ export interface ChunkRecord {
   readonly file: string;
   readonly startLine: number;
   readonly endLine: number;
-  /** Hash of the chunk's text when it was embedded: an unchanged chunk of an edited file keeps its vector. Absent in indexes of older versions. */
+  /** Hash of the chunk's text when it was embedded: an unchanged chunk of an edited file keeps its vector. Absent (a damaged entry): the chunk is embedded again. */
   readonly hash?: string;
 }
 

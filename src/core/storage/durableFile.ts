@@ -70,11 +70,6 @@ export async function renameWithRetry(from: string, to: string): Promise<void> {
   }
 }
 
-/** True for a name `writeFileDurably` uses while it writes. */
-export function isDurableTempName(name: string): boolean {
-  return TEMP_SUFFIX.test(name);
-}
-
 /**
  * Removes temp files left in `folder` by writers that no longer run (a crash), or very old ones;
  * never a live window's write in progress. Returns the names it could not remove, with why.

@@ -20,10 +20,10 @@ export type Placement =
     }
   | { readonly ok: false; readonly message: string };
 
-/** A kept folder: its identity, and its name (all that checkpoints made before identities kept). */
+/** A kept folder: its identity, and its name (for the message when it is not open). */
 export interface FolderRef {
   readonly name: string;
-  readonly id?: string;
+  readonly id: string;
 }
 
 /** An absolute path (existing or not) as a folder and a path in it, when it is inside one by its real path. */
@@ -60,20 +60,12 @@ export async function placeAbsolute(
   };
 }
 
-/**
- * The open folder a kept reference names: by identity; a reference without one (kept before
- * identities were) only when exactly one open folder has its name, since with two it could be either.
- */
+/** The open folder a kept reference names, by identity (never by name: two may share it). */
 function findFolder(folders: readonly RootFolder[], ref: FolderRef, caseInsensitive: boolean): RootFolder | string {
-  if (ref.id !== undefined)
-    return (
-      folders.find((f) => folderIdentity(f.path, caseInsensitive) === ref.id) ??
-      `the workspace folder "${ref.name}" is not open`
-    );
-  const named = folders.filter((f) => f.name === ref.name);
-  if (named.length === 1 && named[0]) return named[0];
-  if (named.length === 0) return `the workspace folder "${ref.name}" is not open`;
-  return `${named.length} open workspace folders are named "${ref.name}" and this checkpoint, made by an earlier version, kept only the name, so it cannot tell which one it meant (close the other ones to restore it)`;
+  return (
+    folders.find((f) => folderIdentity(f.path, caseInsensitive) === ref.id) ??
+    `the workspace folder "${ref.name}" is not open`
+  );
 }
 
 /** A kept folder + path as an absolute path, checked to still resolve inside that folder. */

@@ -180,18 +180,14 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
     const states = new Map<string, CurrentState | string>();
     const labels = new Map<string, string>();
     const folders = vscode.workspace.workspaceFolders ?? [];
-    // Each kept file is resolved to the open folder it names (by identity; an earlier version's by
-    // name, when unambiguous) and keyed by that folder from here on: an earlier version's entry and
-    // a newer one for the same file are one file, and two same-named folders' files are two.
+    // Each kept file is resolved to the open folder its identity names, and keyed by that folder:
+    // two same-named folders' files are two files.
     const resolved = new Map<string, CheckpointFileRef>();
     for (const manifest of manifests) {
       for (const file of manifest.files) {
         const kept = fileKey(file);
         if (resolved.has(kept)) continue;
-        const placed = await files.placed(
-          { name: file.folder, ...(file.folderId !== undefined ? { id: file.folderId } : {}) },
-          file.path,
-        );
+        const placed = await files.placed({ name: file.folder, id: file.folderId }, file.path);
         if (!placed.ok) {
           resolved.set(kept, file);
           states.set(kept, placed.message);

@@ -44,7 +44,7 @@ export class ModelCatalog extends Disposable {
     this.snapshotValue = this.kept(state.get<unknown>(CACHE_KEY));
     this._register(connection.onDidChange(() => void this.refresh()));
     // The default models mark entries of the catalog: whoever shows it (the Models view, the chat's
-    // model picker) re-reads. The connection no longer rebuilds for these settings.
+    // model picker) re-reads; the connection is not built from these settings, so it stays.
     this._register(onDidChangeSettingsUnder('defaultModels', () => this.changed.fire()));
     // The user's category corrections move models between pickers (VS Code's chat among them).
     categoryOverrides.set(readSettings().categoryOverrides);
@@ -100,7 +100,7 @@ export class ModelCatalog extends Disposable {
     }
   }
 
-  /** A snapshot as stored (by this or an earlier version), checked and cut down like a fresh one. */
+  /** A snapshot as stored (untrusted: globalState may hold anything), checked and cut down like a fresh one. */
   private kept(stored: unknown): CatalogSnapshot | undefined {
     if (typeof stored !== 'object' || stored === null) return undefined;
     const { baseUrl, fetchedAt, models } = stored as Record<string, unknown>;

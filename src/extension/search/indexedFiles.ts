@@ -50,7 +50,7 @@ export async function statFiles(candidates: IndexCandidates, keys: readonly stri
 
 /**
  * Reads indexed files by URI string, through the service: a file no longer shared (excluded or
- * sensitive since, e.g. an index built by an older version) reads as gone, so it is neither
+ * sensitive since it was indexed, e.g. a setting changed) reads as gone, so it is neither
  * embedded nor sent to the reranker. Listed candidates are read as listed; others are resolved.
  * Reads stop at the size cap; a file grown past it reads as gone.
  */

@@ -20,6 +20,8 @@ import { WorkspaceFiles } from '../../../src/core/workspaceFiles/workspaceFiles'
 const H = (c: string): string => sha256(new TextEncoder().encode(c));
 const file = (hash: string, size = 1) => ({ kind: 'file', hash, size }) as const;
 const ABSENT = { kind: 'absent' } as const;
+/** The identity of the workspace folder 'ws' of the pure tests. */
+const WS = folderIdentity('/ws', false);
 const manifest = (seq: number, files: CheckpointManifest['files'], turnId = `a-${seq}`): CheckpointManifest => ({
   version: 1,
   conversationId: 'c-1',
@@ -37,8 +39,14 @@ describe('core/checkpoints: manifest validation', () => {
     seq: 1,
     createdAt: 5,
     files: [
-      { folder: 'ws', path: 'src/a.ts', before: { kind: 'file', hash: H('x'), size: 1 } },
-      { folder: 'ws', path: 'new.ts', before: { kind: 'absent' }, after: { kind: 'file', hash: H('y'), size: 1 } },
+      { folder: 'ws', folderId: WS, path: 'src/a.ts', before: { kind: 'file', hash: H('x'), size: 1 } },
+      {
+        folder: 'ws',
+        folderId: WS,
+        path: 'new.ts',
+        before: { kind: 'absent' },
+        after: { kind: 'file', hash: H('y'), size: 1 },
+      },
     ],
   };
 
@@ -67,20 +75,29 @@ describe('core/checkpoints: manifest validation', () => {
     bad({ ...good, seq: -1 }, /sequence/);
     bad({ ...good, createdAt: 'now' }, /creation time/);
     bad({ ...good, files: 'all' }, /no file list/);
-    bad({ ...good, files: [{ folder: 'ws', path: '../../etc/passwd', before: { kind: 'absent' } }] }, /unsafe path/);
     bad(
-      { ...good, files: [{ folder: 'ws', path: 'a.ts', before: { kind: 'file', hash: 'abc', size: 1 } }] },
+      { ...good, files: [{ folder: 'ws', folderId: WS, path: '../../etc/passwd', before: { kind: 'absent' } }] },
+      /unsafe path/,
+    );
+    bad(
+      {
+        ...good,
+        files: [{ folder: 'ws', folderId: WS, path: 'a.ts', before: { kind: 'file', hash: 'abc', size: 1 } }],
+      },
       /malformed "before"/,
     );
     bad(
-      { ...good, files: [{ folder: 'ws', path: 'a.ts', before: { kind: 'absent' }, after: { kind: 'gone' } }] },
+      {
+        ...good,
+        files: [{ folder: 'ws', folderId: WS, path: 'a.ts', before: { kind: 'absent' }, after: { kind: 'gone' } }],
+      },
       /malformed "after"/,
     );
     bad({ ...good, files: [good.files[0], good.files[0]] }, /listed twice/);
     bad({ ...good, files: [{ path: 'a.ts', before: { kind: 'absent' } }] }, /no folder name/);
   });
 
-  it("keeps a file's folder identity, reads manifests of earlier versions (name only), and refuses a malformed identity", () => {
+  it("keeps a file's folder identity, and refuses a missing or malformed one", () => {
     const A = folderIdentity('/one/app', false);
     const B = folderIdentity('/two/app', false);
     assert.notEqual(A, B, 'two folders named alike are two identities');
@@ -98,14 +115,10 @@ describe('core/checkpoints: manifest validation', () => {
       [A, B],
     );
     assert.notEqual(fileKey(parsed.manifest.files[0]!), fileKey(parsed.manifest.files[1]!));
-    const old = parseManifest(good);
-    assert.ok(
-      old.ok && old.manifest.files.every((f) => f.folderId === undefined),
-      "an earlier version's manifest still reads",
-    );
-    assert.notEqual(fileKey({ folder: 'app', path: 'a.ts' }), fileKey({ folder: 'app', folderId: A, path: 'a.ts' }));
+    const nameOnly = parseManifest({ ...good, files: [{ folder: 'app', path: 'a.ts', before: ABSENT }] });
+    assert.ok(!nameOnly.ok && /no folder identity/.test(nameOnly.problem));
     const bad = parseManifest({ ...good, files: [{ folder: 'app', folderId: '../x', path: 'a.ts', before: ABSENT }] });
-    assert.ok(!bad.ok && /malformed folder identity/.test(bad.problem));
+    assert.ok(!bad.ok && /no folder identity/.test(bad.problem));
     const dup = parseManifest({ ...good, files: [twoApps.files[0], twoApps.files[0]] });
     assert.ok(!dup.ok && /listed twice/.test(dup.problem));
   });
@@ -127,12 +140,12 @@ describe('core/checkpoints: restore plan', () => {
     const plan = planRestore(
       [
         manifest(1, [
-          { folder: 'ws', path: 'changed.ts', before: file(H('old')) },
-          { folder: 'ws', path: 'created.ts', before: ABSENT },
-          { folder: 'ws', path: 'deleted.ts', before: file(H('gone')) },
-          { folder: 'ws', path: 'old-name.ts', before: file(H('moved')) },
-          { folder: 'ws', path: 'new-name.ts', before: ABSENT },
-          { folder: 'ws', path: 'same.ts', before: file(H('same')) },
+          { folder: 'ws', folderId: WS, path: 'changed.ts', before: file(H('old')) },
+          { folder: 'ws', folderId: WS, path: 'created.ts', before: ABSENT },
+          { folder: 'ws', folderId: WS, path: 'deleted.ts', before: file(H('gone')) },
+          { folder: 'ws', folderId: WS, path: 'old-name.ts', before: file(H('moved')) },
+          { folder: 'ws', folderId: WS, path: 'new-name.ts', before: ABSENT },
+          { folder: 'ws', folderId: WS, path: 'same.ts', before: file(H('same')) },
         ]),
       ],
       states({
@@ -147,7 +160,7 @@ describe('core/checkpoints: restore plan', () => {
     assert.equal(byPath['created.ts']?.action, 'delete');
     assert.equal(byPath['deleted.ts']?.action, 'recreate');
     assert.equal(byPath['old-name.ts']?.action, 'moveBack');
-    assert.deepEqual(byPath['old-name.ts']?.from, { folder: 'ws', path: 'new-name.ts' });
+    assert.deepEqual(byPath['old-name.ts']?.from, { folder: 'ws', folderId: WS, path: 'new-name.ts' });
     assert.equal(byPath['new-name.ts'], undefined, 'the new name is folded into the move back');
     assert.equal(byPath['same.ts']?.action, 'unchanged', 'restoring twice is harmless');
     assert.equal(plan.checkpoints, 1);
@@ -157,8 +170,8 @@ describe('core/checkpoints: restore plan', () => {
     const plan = planRestore(
       [
         manifest(1, [
-          { folder: 'ws', path: 'a.ts', before: file(H('a')) },
-          { folder: 'ws', path: 'b.ts', before: ABSENT },
+          { folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('a')) },
+          { folder: 'ws', folderId: WS, path: 'b.ts', before: ABSENT },
         ]),
       ],
       states({ 'b.ts': { kind: 'file', hash: H('a edited') } }),
@@ -174,10 +187,10 @@ describe('core/checkpoints: restore plan', () => {
 
   it('to a point in time: the earliest pre-image among this and later checkpoints wins, whatever their order', () => {
     const later = manifest(2, [
-      { folder: 'ws', path: 'a.ts', before: file(H('v2')) },
-      { folder: 'ws', path: 'b.ts', before: file(H('b1')) },
+      { folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v2')) },
+      { folder: 'ws', folderId: WS, path: 'b.ts', before: file(H('b1')) },
     ]);
-    const first = manifest(1, [{ folder: 'ws', path: 'a.ts', before: file(H('v1')) }]);
+    const first = manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')) }]);
     const plan = planRestore(
       [later, first],
       states({ 'a.ts': { kind: 'file', hash: H('v3') }, 'b.ts': { kind: 'file', hash: H('b2') } }),
@@ -196,10 +209,10 @@ describe('core/checkpoints: restore plan', () => {
     const plan = planRestore(
       [
         manifest(1, [
-          { folder: 'ws', path: 'edited-later.ts', before: file(H('a')), after: file(H('b')) },
-          { folder: 'ws', path: 'as-left.ts', before: file(H('a')), after: file(H('b')) },
-          { folder: 'ws', path: 'unknown-after.ts', before: file(H('a')) },
-          { folder: 'ws', path: 'escaped.ts', before: file(H('a')) },
+          { folder: 'ws', folderId: WS, path: 'edited-later.ts', before: file(H('a')), after: file(H('b')) },
+          { folder: 'ws', folderId: WS, path: 'as-left.ts', before: file(H('a')), after: file(H('b')) },
+          { folder: 'ws', folderId: WS, path: 'unknown-after.ts', before: file(H('a')) },
+          { folder: 'ws', folderId: WS, path: 'escaped.ts', before: file(H('a')) },
         ]),
       ],
       states({
@@ -214,7 +227,12 @@ describe('core/checkpoints: restore plan', () => {
     assert.equal(byPath['as-left.ts']?.changedSince, false);
     assert.equal(byPath['unknown-after.ts']?.changedSince, false);
     assert.deepEqual(plan.skipped, [
-      { folder: 'ws', path: 'escaped.ts', reason: 'it leads outside the workspace folder (through a link)' },
+      {
+        folder: 'ws',
+        folderId: WS,
+        path: 'escaped.ts',
+        reason: 'it leads outside the workspace folder (through a link)',
+      },
     ]);
   });
 });
@@ -229,8 +247,8 @@ describe('core/checkpoints: "changed since the reply"', () => {
     // Reply 1 wrote v2; the user edited it to "mine"; reply 2 found "mine" and wrote v3; it is v3 now.
     const plan = planRestore(
       [
-        manifest(1, [{ folder: 'ws', path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
-        manifest(2, [{ folder: 'ws', path: 'a.ts', before: file(H('mine')), after: file(H('v3')) }]),
+        manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
+        manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('mine')), after: file(H('v3')) }]),
       ],
       now(H('v3')),
     );
@@ -239,8 +257,8 @@ describe('core/checkpoints: "changed since the reply"', () => {
 
   it("does not flag the replies' own chain, and flags an edit after the last one", () => {
     const chain = [
-      manifest(1, [{ folder: 'ws', path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
-      manifest(2, [{ folder: 'ws', path: 'a.ts', before: file(H('v2')), after: file(H('v3')) }]),
+      manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
+      manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v2')), after: file(H('v3')) }]),
     ];
     assert.equal(one(planRestore(chain, now(H('v3'))))?.changedSince, false);
     assert.equal(one(planRestore(chain, now(H('edited after'))))?.changedSince, true);
@@ -248,20 +266,23 @@ describe('core/checkpoints: "changed since the reply"', () => {
 
   it("when the last reply's writer did not tell its after-state, an earlier gap is still judged, the last one is not", () => {
     const unknownLast = [
-      manifest(1, [{ folder: 'ws', path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
-      manifest(2, [{ folder: 'ws', path: 'a.ts', before: file(H('v2')) }]),
+      manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
+      manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v2')) }]),
     ];
     assert.equal(
       one(planRestore(unknownLast, now(H('anything'))))?.changedSince,
       false,
       'nothing known to compare with',
     );
-    const editedBetween = [unknownLast[0]!, manifest(2, [{ folder: 'ws', path: 'a.ts', before: file(H('mine')) }])];
+    const editedBetween = [
+      unknownLast[0]!,
+      manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('mine')) }]),
+    ];
     assert.equal(one(planRestore(editedBetween, now(H('anything'))))?.changedSince, true);
     // A later reply's checkpoint without the file does not hide an edit after the reply that touched it.
     const skipping = [
-      manifest(1, [{ folder: 'ws', path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
-      manifest(2, [{ folder: 'ws', path: 'b.ts', before: ABSENT, after: file(H('b')) }]),
+      manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
+      manifest(2, [{ folder: 'ws', folderId: WS, path: 'b.ts', before: ABSENT, after: file(H('b')) }]),
     ];
     assert.equal(
       planRestore(skipping, (f) =>
@@ -274,8 +295,8 @@ describe('core/checkpoints: "changed since the reply"', () => {
   it('a file the user deleted between replies, and one the next reply recreated, are flagged', () => {
     const plan = planRestore(
       [
-        manifest(1, [{ folder: 'ws', path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
-        manifest(2, [{ folder: 'ws', path: 'a.ts', before: ABSENT, after: file(H('v3')) }]),
+        manifest(1, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: file(H('v1')), after: file(H('v2')) }]),
+        manifest(2, [{ folder: 'ws', folderId: WS, path: 'a.ts', before: ABSENT, after: file(H('v3')) }]),
       ],
       now(H('v3')),
     );
@@ -432,6 +453,7 @@ describe('core/checkpoints: the store on disk', () => {
   const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
   const source = (path: string, content: Uint8Array | 'absent', reads?: string[]) => ({
     folder: 'ws',
+    folderId: WS,
     path,
     read: async () => {
       reads?.push(path);
@@ -593,13 +615,13 @@ describe('core/workspaceFiles: placing paths that may not exist yet', () => {
     assert.ok(!outside.ok && /outside the workspace/.test(outside.message));
     const linked = await files.place(join(base, 'ws', 'escape', 'x.ts'));
     assert.ok(!linked.ok && /through a link/.test(linked.message));
-    const back = await files.placed({ name: 'ws' }, 'src/deep/new.ts');
+    const back = await files.placed({ name: 'ws', id: inside.folderId }, 'src/deep/new.ts');
     assert.ok(back.ok && back.absolute === join(base, 'ws', 'src', 'deep', 'new.ts'));
-    const viaLink = await files.placed({ name: 'ws' }, 'escape/x.ts');
+    const viaLink = await files.placed({ name: 'ws', id: inside.folderId }, 'escape/x.ts');
     assert.ok(!viaLink.ok && /outside/.test(viaLink.message));
-    const unknown = await files.placed({ name: 'other' }, 'a.ts');
+    const unknown = await files.placed({ name: 'other', id: folderIdentity(join(base, 'other'), false) }, 'a.ts');
     assert.ok(!unknown.ok && /not open/.test(unknown.message));
-    assert.ok(!(await files.placed({ name: 'ws' }, '../outside/x.ts')).ok);
+    assert.ok(!(await files.placed({ name: 'ws', id: inside.folderId }, '../outside/x.ts')).ok);
   });
 
   it('two open folders with the same name: each file is placed and resolved back in its own folder', async () => {
@@ -624,20 +646,7 @@ describe('core/workspaceFiles: placing paths that may not exist yet', () => {
     const reordered = await WorkspaceFiles.open({ folders: [config('two'), config('one')] });
     const again = await reordered.placed({ name: 'app', id: first.folderId }, 'src/a.ts');
     assert.ok(again.ok && again.absolute === join(base, 'one', 'app', 'src', 'a.ts'));
-    // A checkpoint of an earlier version kept the name only: with two such folders it cannot tell which.
-    const legacy = await twoApps.placed({ name: 'app' }, 'src/a.ts');
-    assert.ok(
-      !legacy.ok && /2 open workspace folders are named "app".*cannot tell which one/.test(legacy.message),
-      legacy.ok ? '' : legacy.message,
-    );
-    // With one, it resolves there (and its identity is told, for keying it like a new checkpoint's file).
     const single = await WorkspaceFiles.open({ folders: [config('two')] });
-    const legacySingle = await single.placed({ name: 'app' }, 'src/a.ts');
-    assert.ok(
-      legacySingle.ok &&
-        legacySingle.absolute === join(base, 'two', 'app', 'src', 'a.ts') &&
-        legacySingle.folderId === second.folderId,
-    );
     // An identity no open folder has is not resolved by name instead.
     const closed = await single.placed({ name: 'app', id: first.folderId }, 'src/a.ts');
     assert.ok(!closed.ok && /not open/.test(closed.message));

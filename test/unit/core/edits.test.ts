@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { applyReplacements, textReplacements } from '../../../src/core/edits/textChanges';
+import { textReplacements, type TextReplacement } from '../../../src/core/edits/textChanges';
 import { applySearchReplace, type EditOutcome } from '../../../src/core/edits/searchReplace';
 import { applyUnifiedDiff } from '../../../src/core/edits/unifiedPatch';
 import { computeHunks } from '../../../src/core/apply/lineHunks';
@@ -256,6 +256,17 @@ describe('core/edits: the review diff', () => {
     assert.equal(diff.added, 2 * MAX_REVIEW_LINES, 'the counts are of the whole change');
   });
 });
+
+/** `before` with `replacements` applied, as the editor applies them: the check that they are right. */
+function applyReplacements(before: string, replacements: readonly TextReplacement[]): string {
+  let result = '';
+  let at = 0;
+  for (const r of replacements) {
+    result += before.slice(at, r.start) + r.text;
+    at = r.end;
+  }
+  return result + before.slice(at);
+}
 
 describe('core/edits: replacements for the editor', () => {
   it('turns a whole-text change into the few ranges that changed', () => {

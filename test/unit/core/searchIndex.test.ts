@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GatewayClient } from '../../../src/core/transport/client';
-import { loadIndex, saveIndex } from '../../../src/core/search/indexFiles';
+import { loadIndex, saveIndex } from './indexFiles';
 import { SemanticIndex } from '../../../src/core/search/semanticIndex';
 import { startGateway, type LocalGateway } from '../../gateway/index';
 import { clientEmbedder, folderSource, listFolder } from './folderIndex';

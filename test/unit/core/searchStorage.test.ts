@@ -1,6 +1,6 @@
 // The semantic index on disk (core/search/indexStorage): generations behind a pointer, the change
 // log, crashes at every step of a save (the index is never lost: old or new, whole), hand-damaged
-// files, stray temp files, and reading the version 1 layout once.
+// files and stray temp files.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import {
@@ -237,55 +237,6 @@ describe('core/search: the index on disk survives crashes and writes only what c
     await update(index, fakeEmbedder(), ['file1.ts']);
     assert.equal((await storage.save(index)).kind, 'generation');
     assert.deepEqual(snapshot((await new IndexStorage(dir).load()).index), snapshot(index));
-  });
-
-  it('reads the version 1 layout once and replaces it on the next save (no re-embedding)', async () => {
-    const index = await built();
-    // Version 1 as the previous release wrote it: vectors.bin and index.json at the top.
-    mkdirSync(dir);
-    writeFileSync(join(dir, VECTORS_FILE), index.store?.encode() ?? new Uint8Array());
-    const fileOrder = [...new Set(index.store?.records.map((r) => r.file))];
-    writeFileSync(
-      join(dir, METADATA_FILE),
-      JSON.stringify({
-        version: 1,
-        model: MODEL,
-        files: Object.fromEntries([...index.files].map(([f, s]) => [f, [s.mtime, s.size, s.hash, s.chunks]])),
-        fileOrder,
-        chunks: index.store?.records.map((r) => [fileOrder.indexOf(r.file), r.startLine, r.endLine]),
-      }),
-    );
-    const storage = new IndexStorage(dir);
-    const loaded = await storage.load();
-    assert.equal(loaded.from, 'legacy');
-    assert.ok(loaded.index);
-    assert.equal(loaded.index.chunkCount, index.chunkCount);
-    const embed = fakeEmbedder();
-    await update(loaded.index, embed);
-    assert.equal(embed.requests, 0, 'nothing re-embedded');
-    assert.equal((await storage.save(loaded.index)).kind, 'generation', 'migrated on the next save');
-    assert.deepEqual(readdirSync(dir).sort(), [POINTER_FILE, 'gen-1'], 'the version 1 files are gone');
-    assert.equal((await new IndexStorage(dir).load()).index?.chunkCount, index.chunkCount);
-    // A version 1 pair out of step (the crash the old layout allowed) is refused, not misread.
-    rmSync(dir, { recursive: true });
-    mkdirSync(dir);
-    writeFileSync(join(dir, VECTORS_FILE), index.store?.encode().subarray(0, 16 + DIMS * 4) ?? new Uint8Array());
-    writeFileSync(
-      join(dir, METADATA_FILE),
-      JSON.stringify({
-        version: 1,
-        model: MODEL,
-        files: {},
-        fileOrder: ['a'],
-        chunks: [
-          [0, 0, 1],
-          [0, 2, 3],
-        ],
-      }),
-    );
-    const mismatched = await new IndexStorage(dir).load();
-    assert.equal(mismatched.index, undefined);
-    assert.match(mismatched.problems.join('\n'), /holds \d+ vectors, its metadata 2/);
   });
 
   it("an edit re-embeds only the chunks whose text changed and appends about that file's bytes; the log is folded in past its share", async () => {

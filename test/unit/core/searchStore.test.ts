@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chunkText } from '../../../src/core/search/chunking';
-import { loadIndex, saveIndex } from '../../../src/core/search/indexFiles';
+import { loadIndex, saveIndex } from './indexFiles';
 import { looksBinary } from '../../../src/core/workspaceFiles/binary';
 import { rankResults, reorderLines } from '../../../src/core/search/rankResults';
 import { SemanticIndex } from '../../../src/core/search/semanticIndex';

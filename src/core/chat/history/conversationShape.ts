@@ -1,5 +1,5 @@
-// The shape of a stored conversation, checked when a file is read. Files are untrusted input (an
-// older version, a hand edit, a half-synced folder). Pure: no file system.
+// The shape of a stored conversation, checked when a file is read. Files are untrusted input (a
+// hand edit, a half-synced folder, another version of the extension). Pure: no file system.
 import type {
   AssistantTurn,
   Attachment,
@@ -22,10 +22,10 @@ import type {
 } from '../../../shared/chatModel';
 import { isFiniteNumber, isRecord, str } from '../../parse/json';
 import { GUARDED_WRITE_REASONS } from '../../../shared/chatModel';
-// Files are untrusted input (an older version, a hand edit, a half-synced folder). Fields the
-// chat relies on are checked and the file is refused (moved aside) when they are wrong; arrays
-// an older file may lack default to empty; a malformed optional detail (usage, cost, error, a
-// parameter) is dropped rather than costing the user the whole conversation.
+// Files are untrusted input (a hand edit, a half-synced folder). Fields the chat relies on are
+// checked and the file is refused (moved aside) when they are wrong; a missing array is empty; a
+// malformed optional detail (usage, cost, error, a parameter) is dropped rather than costing the
+// user the whole conversation.
 
 class ShapeError extends Error {}
 
@@ -92,7 +92,7 @@ function turn(value: unknown, at: string): ChatTurn {
   });
 }
 
-/** Dropped when malformed: a reply without it is sent as it was, which is what older versions did. */
+/** Dropped when malformed: a reply without it is sent as it was (nothing was compacted). */
 function replyContext(value: unknown): ReplyContext | undefined {
   if (!isRecord(value)) return undefined;
   const count = (key: string): number | undefined => (isCount(value[key]) ? value[key] : undefined);
@@ -315,7 +315,7 @@ function number(o: Record<string, unknown>, key: string, at: string): number {
   return value;
 }
 
-/** An array of items, each checked; a missing array is empty when `optional` (older files may lack it). */
+/** An array of items, each checked; a missing array is empty when `optional` (a hand-edited file may lack it). */
 function list<T>(
   o: Record<string, unknown>,
   key: string,

@@ -2,7 +2,7 @@
 // themselves run in test/integration/languageModelTools.test.ts).
 import * as assert from 'node:assert/strict';
 import type { RankedResult } from '../../../../src/core/search/rankResults';
-import { LM_TOOL_SET, LM_TOOLS } from '../../../../src/core/lmTools/toolNames';
+import { LM_TOOLS } from '../../../../src/core/lmTools/toolNames';
 import { creditsText, rankingText, resultsText } from '../../../../src/core/lmTools/toolTexts';
 import { readManifest } from '../../manifest';
 
@@ -68,7 +68,7 @@ describe('language model tools: package.json', () => {
 
   it('groups all of them in one tool set', () => {
     const [set] = manifest.contributes.languageModelToolSets ?? [];
-    assert.equal(set?.name, LM_TOOL_SET);
+    assert.equal(set?.name, 'unifiedInference', 'the tool set people type as #unifiedInference in chat');
     assert.deepEqual(
       [...(set?.tools ?? [])].sort(),
       Object.values(LM_TOOLS)

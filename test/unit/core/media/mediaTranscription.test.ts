@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { audioUploadType, fileExtension, isTranscribableFile } from '../../../../src/core/media/audioFiles';
 import { GatewayClient } from '../../../../src/core/transport/client';
 import { InvalidRequestError } from '../../../../src/core/errors';
-import { isLanguageCode, TRANSCRIPTION_LANGUAGES } from '../../../../src/core/media/languageCodes';
+import { TRANSCRIPTION_LANGUAGES } from '../../../../src/core/media/languageCodes';
 import { formatSeconds, subtitlePath, transcriptDocument, transcriptMarkdown } from '../../../../src/core/media/transcriptText';
 
 describe('media: transcription', () => {
@@ -27,9 +27,8 @@ describe('media: transcription', () => {
 
     it('offers only well-formed ISO-639-1 codes, each once', () => {
       const codes = TRANSCRIPTION_LANGUAGES.map(([code]) => code);
-      assert.ok(codes.every(isLanguageCode));
+      for (const code of codes) assert.match(code, /^[a-z]{2}$/);
       assert.equal(new Set(codes).size, codes.length);
-      assert.ok(!isLanguageCode('eng'));
     });
   });
 

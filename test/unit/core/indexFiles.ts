@@ -1,7 +1,7 @@
-// One-call save and load of an index folder, for callers that keep no IndexStorage (tests, the
-// bench). A save through here always writes a whole new generation; see indexStorage.ts.
-import { IndexStorage, type SaveResult } from './indexStorage';
-import type { SemanticIndex } from './semanticIndex';
+// One-call save and load of an index folder, for tests that keep no IndexStorage. A save through
+// here always writes a whole new generation; see src/core/search/indexStorage.ts.
+import { IndexStorage, type SaveResult } from '../../../src/core/search/indexStorage';
+import type { SemanticIndex } from '../../../src/core/search/semanticIndex';
 
 export async function saveIndex(dir: string, index: SemanticIndex): Promise<SaveResult> {
   return new IndexStorage(dir).save(index, { full: true });
