@@ -12,8 +12,8 @@ export type VisibleSegment =
 // Cc controls, Cf format characters (bidi marks and overrides, zero-width joiners, tags, soft
 // hyphen), surrogates, private use and unassigned code points, line and paragraph separators, the
 // spaces that look like a space but are not one to a shell, fillers that draw as nothing, and
-// variation selectors. A line feed stays a line break: it is seen. Exported for the unit test that
-// holds src/core/commitMessage/hiddenCharacters.ts to the same set.
+// variation selectors. A line feed stays a line break: it is seen. The one definition: commit
+// messages (src/core/commitMessage/hiddenCharacters.ts) and completions (completionText.ts) use it.
 export const HIDDEN =
   // eslint-disable-next-line no-misleading-character-class -- each combining mark and variation selector is one match on its own, on purpose
   /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;

@@ -1,16 +1,13 @@
 // The characters that act or hide without being seen: controls, format characters (bidi marks
 // and overrides, zero-width joiners, tag characters U+E0000-E007F that spell hidden text, the soft
 // hyphen, U+061C), line and paragraph separators, private use, unassigned and lone surrogates,
-// look-alike spaces, fillers that draw as nothing, variation selectors. The same set as
-// src/shared/visibleControls.ts's HIDDEN, which shows them as badges; core cannot import shared,
-// so a unit test (test/unit/core/commitMessage.test.ts) holds the two equal over every code point.
+// look-alike spaces, fillers that draw as nothing, variation selectors: src/shared/visibleControls.ts's
+// HIDDEN, which the chat shows as badges.
+import { HIDDEN } from '../../shared/visibleControls';
 
 /** One hidden character (not global: safe for `test`). */
-export const HIDDEN_CHARACTER =
-  // eslint-disable-next-line no-misleading-character-class -- each combining mark and variation selector is one match on its own, on purpose
-  /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFFA0\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u;
+export const HIDDEN_CHARACTER = HIDDEN;
 
-// eslint-disable-next-line no-misleading-character-class -- the same class as HIDDEN_CHARACTER, global
 const HIDDEN_CHARACTERS = new RegExp(HIDDEN_CHARACTER.source, 'gu');
 /** The hidden characters that stand for a space: a space they become, so words stay apart. */
 const SPACE_LIKE = /^[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\u2028\u2029]$/u;
