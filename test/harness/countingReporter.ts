@@ -18,12 +18,7 @@ class CountingReporter extends Mocha.reporters.Spec {
     });
     runner.on('fail', (test, error: Error) => {
       report.failed++;
-      report.lines.push(
-        `  ✘ ${test.fullTitle()}\n      ${String(error?.stack ?? error)
-          .split('\n')
-          .slice(0, 8)
-          .join('\n      ')}`,
-      );
+      report.lines.push(`  ✘ ${test.fullTitle()}\n      ${failureLines(error).join('\n      ')}`);
     });
     runner.on('pending', (test) => {
       report.pending++;
@@ -36,6 +31,17 @@ class CountingReporter extends Mocha.reporters.Spec {
       console.log(`\n${label}: ${report.passed} passed, ${report.failed} failed${skipped}`);
     });
   }
+}
+
+/**
+ * The start of a failure's message and the first frames of its stack: an assertion's diff can be
+ * long, and the frame that names the failing line must survive the cut.
+ */
+function failureLines(error: Error | undefined): string[] {
+  const lines = String(error?.stack ?? error).split('\n');
+  const frames = lines.filter((line) => /^\s+at /.test(line));
+  const message = lines.filter((line) => !/^\s+at /.test(line));
+  return [...message.slice(0, 12), ...(message.length > 12 ? ['…'] : []), ...frames.slice(0, 4)];
 }
 
 export = CountingReporter;
