@@ -1,25 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { startGateway, type LocalGateway } from '../gateway/index';
-import { Workbench } from './workbench';
+import type { LocalGateway } from '../gateway/index';
+import { useChatSuite } from './chatSuite';
+import type { Workbench } from './workbench';
 
 describe('account and catalog in the workbench (real VS Code in Chromium, local gateway)', () => {
   let gateway: LocalGateway;
   let workbench: Workbench;
 
-  before(async () => {
-    gateway = await startGateway();
-    workbench = await Workbench.open({
-      userSettings: { 'unifiedInference.baseUrl': gateway.url },
-      // The key reaches the extension through its environment fallback, as with `npm start`.
-      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
-    });
-  });
-
-  after(async () => {
-    await workbench?.close();
-    workbench?.removeFiles();
-    await gateway?.stop();
-  });
+  useChatSuite({}, (suite) => ({ gateway, workbench } = suite));
 
   it('shows the credit balance in the status bar, with reset time and spend in the tooltip', async () => {
     const expected = `$${gateway.credits(gateway.apiKey).toFixed(2)}`;

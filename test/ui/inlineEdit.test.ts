@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { scriptedReplyItem } from '../gateway/scriptedReply';
+import { useChatSuite } from './chatSuite';
 import { Workbench } from './workbench';
 import { MATH_SOURCE } from '../harness/mathSource';
 
@@ -26,30 +27,19 @@ const ANSWER = [
 ].join('\n');
 
 describe('inline edit (real VS Code in Chromium, local gateway)', () => {
-  let gateway: LocalGateway;
   let workbench: Workbench;
 
-  before(async () => {
-    gateway = await startGateway();
-    workbench = await Workbench.open({
+  useChatSuite(
+    {
       workspaceFiles: { 'src/math.ts': FILE },
       workspaceSettings: {
         'unifiedInference.inlineEdit.model': `sim-openai/gpt-sim-mini::${scriptedReplyItem(ANSWER)}`,
-      },
-      userSettings: {
-        'unifiedInference.baseUrl': gateway.url,
         'files.autoSave': 'afterDelay',
         'files.autoSaveDelay': 200,
       },
-      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
-    });
-  });
-
-  after(async () => {
-    await workbench?.close();
-    workbench?.removeFiles();
-    await gateway?.stop();
-  });
+    },
+    (suite) => ({ workbench } = suite),
+  );
 
   it('Ctrl+K I on a selection: the instruction input, the inline diff with Accept/Reject lenses, Alt+Shift+Y accepts', async () => {
     const { page } = workbench;

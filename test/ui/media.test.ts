@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { startGateway, type LocalGateway } from '../gateway/index';
-import { Workbench } from './workbench';
+import type { LocalGateway } from '../gateway/index';
+import { useChatSuite } from './chatSuite';
+import type { Workbench } from './workbench';
 
 const READING =
   'The lighthouse keeper climbed the stairs at dusk. She lit the lamp, and the beam swept over the water.';
@@ -14,21 +15,13 @@ describe('media: image gallery and read-aloud player (real VS Code in Chromium)'
   let gateway: LocalGateway;
   let workbench: Workbench;
 
-  before(async () => {
-    gateway = await startGateway();
-    workbench = await Workbench.open({
+  useChatSuite(
+    {
       workspaceFiles: { 'notes/reading.md': `${READING}\n` },
-      userSettings: { 'unifiedInference.baseUrl': gateway.url },
       workspaceSettings: { 'unifiedInference.images.folder': 'art' },
-      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
-    });
-  });
-
-  after(async () => {
-    await workbench?.close();
-    workbench?.removeFiles();
-    await gateway?.stop();
-  });
+    },
+    (suite) => ({ gateway, workbench } = suite),
+  );
 
   /** Answers the open quick input: types `text` (if any) and presses Enter. */
   async function answer(title: string | RegExp, text?: string): Promise<void> {

@@ -1,8 +1,9 @@
 // Semantic search as a user meets it, in the real workbench (Chromium) against a local gateway:
 // index the folder, search from the palette, pick a result, see the Search Results view.
 import * as assert from 'node:assert/strict';
-import { startGateway, type LocalGateway } from '../gateway/index';
-import { Workbench } from './workbench';
+import type { LocalGateway } from '../gateway/index';
+import { useChatSuite } from './chatSuite';
+import type { Workbench } from './workbench';
 
 const FILES: Record<string, string> = {
   'semantic/cache.ts':
@@ -17,25 +18,17 @@ describe('semantic search in the workbench (real VS Code in Chromium, local gate
   let gateway: LocalGateway;
   let workbench: Workbench;
 
-  before(async () => {
-    gateway = await startGateway();
-    workbench = await Workbench.open({
+  useChatSuite(
+    {
       workspaceFiles: FILES,
-      userSettings: { 'unifiedInference.baseUrl': gateway.url },
       workspaceSettings: {
         'unifiedInference.search.include': 'semantic/**',
         'unifiedInference.defaultModels.embedding': 'sim-openai/text-embedding-sim-small',
         'unifiedInference.defaultModels.rerank': 'sim-cohere/rerank-sim-v1',
       },
-      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
-    });
-  });
-
-  after(async () => {
-    await workbench?.close();
-    workbench?.removeFiles();
-    await gateway?.stop();
-  });
+    },
+    (suite) => ({ gateway, workbench } = suite),
+  );
 
   it('indexes the workspace with a progress notification', async () => {
     await workbench.runCommand('Unified Inference: Index Workspace for Semantic Search');

@@ -114,9 +114,20 @@ export class Workbench {
 
   /** Opens a workspace file by name through Quick Open (Ctrl+P), as a user would. */
   async quickOpen(name: string): Promise<void> {
-    await this.page.keyboard.press('Control+P');
-    await this.page.locator('.quick-input-widget input').fill(name);
-    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor();
+    // A file search that ran before the workspace's file list caught up with a file written a
+    // moment ago answers "No matching results" and is not run again: Quick Open is reopened.
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('Control+P');
+      await this.page.locator('.quick-input-widget input').fill(name);
+      const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+      try {
+        await row.waitFor({ timeout: attempt < 3 ? 10_000 : 30_000 });
+        break;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+        await this.page.keyboard.press('Escape');
+      }
+    }
     await this.page.keyboard.press('Enter');
   }
 
