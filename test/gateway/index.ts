@@ -28,6 +28,8 @@ export { RESEARCH_FAILURE_WORD } from './researchStore';
 
 /** The key `npm run gateway` prints and every test may use. It is not a secret: it only opens this simulator. */
 export const DEMO_API_KEY = 'sim-local-demo-key';
+/** How long a research job stays queued, then running, unless a test says otherwise. */
+export const DEFAULT_RESEARCH_TIMINGS = { queuedMs: 3000, runningMs: 15000 } as const;
 const DEFAULT_CREDITS_USD = 25;
 
 export interface GatewayOptions {
@@ -127,7 +129,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<LocalG
     secret,
     quota: new QuotaBook(credits),
     research: new ResearchStore(
-      { queuedMs: options.research?.queuedMs ?? 3000, runningMs: options.research?.runningMs ?? 15000 },
+      {
+        queuedMs: options.research?.queuedMs ?? DEFAULT_RESEARCH_TIMINGS.queuedMs,
+        runningMs: options.research?.runningMs ?? DEFAULT_RESEARCH_TIMINGS.runningMs,
+      },
       options.research?.now,
     ),
     images: new ImageStore(options.imageUrlTtlMs ?? 3600_000),

@@ -7,7 +7,7 @@ import type { InlineEditSession } from '../../src/extension/inlineEdit/inlineEdi
 import { requestInlineEdit } from '../../src/extension/inlineEdit/inlineEditRequest';
 import type { ReplyRef } from '../../src/extension/checkpoints/checkpointRecorder';
 import type { TestApi } from '../../src/extension/testApi';
-import type { LocalGateway } from '../gateway/index';
+import type { LocalGateway, RequestRecord } from '../gateway/index';
 import { scriptedReplyItem } from '../gateway/scriptedReply';
 import {
   activateExtension,
@@ -64,6 +64,16 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     );
     assert.ok(session, 'an edit started');
     return session;
+  }
+
+  /**
+   * This test's slow request, after `last`: matched by its fault too, since an earlier test's
+   * request (a client retry after a 5xx) may reach the gateway after `last` on a busy machine.
+   */
+  function slowRequest(last: number): Promise<RequestRecord> {
+    return gateway.waitForRequest(
+      (r) => r.seq > last && r.path.endsWith('/chat/completions') && (r.fault ?? '').includes('delay-chunks=200'),
+    );
   }
 
   async function reviewed(session: InlineEditSession): Promise<InlineEditSession> {
@@ -278,7 +288,7 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     const long = '```ts\n' + Array.from({ length: 80 }, (_, i) => `// line ${i}`).join('\n') + '\n```';
     const last = gateway.requests.at(-1)?.seq ?? 0;
     const session = await edit(uri, 4, 7, long, 'slow', ';delay-chunks=200');
-    const record = await gateway.waitForRequest((r) => r.seq > last && r.path.endsWith('/chat/completions'));
+    const record = await slowRequest(last);
     // The answer streams into the editor: the lines that came are drawn before the answer ends.
     const document = await vscode.workspace.openTextDocument(uri);
     await waitFor(
@@ -568,7 +578,7 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     const long = '```ts\n' + Array.from({ length: 80 }, (_, i) => `// line ${i}`).join('\n') + '\n```';
     const last = gateway.requests.at(-1)?.seq ?? 0;
     const session = await edit(uri, 4, 7, long, 'slow', ';delay-chunks=200');
-    const record = await gateway.waitForRequest((r) => r.seq > last && r.path.endsWith('/chat/completions'));
+    const record = await slowRequest(last);
     const editor = await vscode.window.showTextDocument(uri);
     await editor.edit((e) => e.insert(new vscode.Position(5, 2), 'const typed = 1; '));
     assert.equal(await record.closed, 'aborted', 'the connection was closed');
@@ -589,7 +599,7 @@ describe('inline edit: the selection rewritten in its editor, reviewed in place'
     const refining = await edit(uri, 4, 7, long, 'make it long', ';delay-chunks=200');
     assert.equal(refining, session, 'the same edit, refined');
     assert.equal(session.state, 'streaming');
-    const record = await gateway.waitForRequest((r) => r.seq > last && r.path.endsWith('/chat/completions'));
+    const record = await slowRequest(last);
     await vscode.commands.executeCommand('unifiedInference.inlineEdit.stop', session.id);
     assert.equal(await record.closed, 'aborted');
     await waitFor(

@@ -1,34 +1,24 @@
 import * as assert from 'node:assert/strict';
-import { startGateway, type LocalGateway } from '../gateway/index';
-import { Workbench } from './workbench';
+import { useChatSuite } from './chatSuite';
+import type { Workbench } from './workbench';
 
 // The chat as a newcomer meets it on a common laptop window (1400 x 900): one click on the
 // Unified Inference icon in the activity bar, one question, and the conversation has the side bar
 // to itself. When the chat shared its container with three other views, the conversation area was
 // one line tall after the first question.
 describe('the chat has room (1400 x 900, real VS Code in Chromium, local gateway)', () => {
-  let gateway: LocalGateway;
   let workbench: Workbench;
 
-  before(async () => {
-    gateway = await startGateway();
-    workbench = await Workbench.open({
-      userSettings: { 'unifiedInference.baseUrl': gateway.url },
-      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
-      workspaceFiles: { 'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n' },
-    });
-  });
-
-  after(async () => {
-    await workbench?.close();
-    workbench?.removeFiles();
-    await gateway?.stop();
-  });
+  useChatSuite(
+    { workspaceFiles: { 'src/app.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n' } },
+    (suite) => ({ workbench } = suite),
+  );
 
   it('opens from its activity bar icon alone in the side bar, and a reply shows in a conversation area over half the window tall', async () => {
     const page = workbench.page;
     assert.deepEqual(page.viewportSize(), { width: 1400, height: 900 });
-    // A newcomer opens some code first, then the chat.
+    // A newcomer opens some code first (the Explorer in the side bar, as VS Code starts), then the chat.
+    await workbench.openContainer('Explorer');
     await workbench.openPalette();
     await page.locator('.quick-input-widget input').fill('app.ts');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'app.ts' }).first().waitFor();

@@ -159,12 +159,18 @@ async function applySettings(
 /** Closes every editor, answering "Don't Save" for any a suite left with unsaved changes. */
 async function closeAllEditors(workbench: Workbench): Promise<void> {
   const { page } = workbench;
-  await workbench.runCommand('View: Close All Editors');
   const tabs = page.locator('.part.editor .tab');
   const dontSave = page.locator('.monaco-dialog-box button', { hasText: "Don't Save" });
-  for (const deadline = Date.now() + 30_000; (await tabs.count()) > 0;) {
+  // Asked again while tabs stay and no dialog asks about them: a command typed into the palette
+  // while the previous suite's focus was still settling can be lost.
+  let asked = 0;
+  for (const deadline = Date.now() + 30_000; asked === 0 || (await tabs.count()) > 0;) {
     if (await dontSave.isVisible()) await dontSave.click();
-    if (Date.now() > deadline) throw new Error(`${await tabs.count()} editor(s) did not close`);
+    else if (Date.now() > asked + 3_000) {
+      await workbench.runCommand('View: Close All Editors');
+      asked = Date.now();
+    }
+    if (Date.now() > deadline) throw new Error(`editors did not close: ${(await tabs.allInnerTexts()).join(', ')}`);
     await page.waitForTimeout(100);
   }
 }

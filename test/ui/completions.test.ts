@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startGateway, type LocalGateway } from '../gateway/index';
-import { Workbench } from './workbench';
+import type { LocalGateway } from '../gateway/index';
+import { useChatSuite } from './chatSuite';
+import type { Workbench } from './workbench';
 
 // Inline completions as a user meets them in the real workbench: turned on from the palette (the
 // model picked from the catalog, prices shown), typing in a real file shows ghost text with the
@@ -27,21 +28,23 @@ describe('inline completions (real VS Code in Chromium, local gateway)', () => {
   let workbench: Workbench;
   let filesDir: string;
 
-  before(async () => {
+  useChatSuite({ workspaceFiles: { 'src/calc.ts': TYPED } }, (suite) => ({ gateway, workbench } = suite));
+
+  before(() => {
     filesDir = mkdtempSync(join(tmpdir(), 'uiv-ui-completion-files-'));
     writeFileSync(join(filesDir, 'calc.ts'), REAL);
-    gateway = await startGateway({ completionFiles: filesDir });
-    workbench = await Workbench.open({
-      workspaceFiles: { 'src/calc.ts': TYPED },
-      userSettings: { 'unifiedInference.baseUrl': gateway.url },
-      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
-    });
+    gateway.setCompletionFiles(filesDir);
   });
 
+  // The workbench is shared with the suites after this one: completions off again (they stay on in
+  // the user's settings), so no ghost text lands in their editors.
   after(async () => {
-    await workbench?.close();
-    workbench?.removeFiles();
-    await gateway?.stop();
+    const on = workbench.page.locator('.part.statusbar [aria-label^="Inline completions: on"]').first();
+    if (await on.isVisible()) {
+      await workbench.runCommand('Unified Inference: Turn Inline Completions On/Off');
+      await workbench.page.locator('.part.statusbar [aria-label="Inline completions: off"]').first().waitFor();
+    }
+    gateway.setCompletionFiles(undefined);
     rmSync(filesDir, { recursive: true, force: true });
   });
 

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { GatewayClient } from '../../src/core/transport/client';
-import { RESEARCH_FAILURE_WORD, startGateway, type LocalGateway } from '../gateway/index';
-import { Workbench } from './workbench';
+import { DEFAULT_RESEARCH_TIMINGS, RESEARCH_FAILURE_WORD, type LocalGateway } from '../gateway/index';
+import { useChatSuite } from './chatSuite';
+import type { Workbench } from './workbench';
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -9,10 +10,12 @@ describe('research jobs in the workbench (real VS Code in Chromium, local gatewa
   let gateway: LocalGateway;
   let workbench: Workbench;
 
+  useChatSuite({}, (suite) => ({ gateway, workbench } = suite));
+
   before(async () => {
     // Jobs in every status at once, whatever the machine's speed: two finish at once (one fails),
     // then the gateway holds one running and one queued for far longer than the test takes.
-    gateway = await startGateway({ research: { queuedMs: 50, runningMs: 50 } });
+    gateway.setResearchTimings({ queuedMs: 50, runningMs: 50 });
     const client = new GatewayClient({ baseUrl: gateway.url, apiKey: gateway.apiKey });
     await client.research.create('Which vector database suits code search?');
     await client.research.create(`An impossible topic (${RESEARCH_FAILURE_WORD})`);
@@ -20,18 +23,11 @@ describe('research jobs in the workbench (real VS Code in Chromium, local gatewa
     gateway.setResearchTimings({ queuedMs: 0, runningMs: 30 * 60_000 });
     await client.research.create('How do SSE streams recover from dropped connections?');
     gateway.setResearchTimings({ queuedMs: 30 * 60_000, runningMs: 60_000 });
-    workbench = await Workbench.open({
-      userSettings: { 'unifiedInference.baseUrl': gateway.url },
-      env: { UNIFIED_INFERENCE_API_KEY: gateway.apiKey },
-    });
     await client.research.create('What makes a VS Code extension feel native?');
   });
 
-  after(async () => {
-    await workbench?.close();
-    workbench?.removeFiles();
-    await gateway?.stop();
-  });
+  // The gateway is shared with the suites after this one: its default schedule back.
+  after(() => gateway.setResearchTimings(DEFAULT_RESEARCH_TIMINGS));
 
   const pane = () =>
     workbench.page
@@ -40,7 +36,7 @@ describe('research jobs in the workbench (real VS Code in Chromium, local gatewa
   const row = (text: string) => pane().locator('.monaco-list-row', { hasText: text }).first();
 
   it("lists the account's jobs with an icon per status", async () => {
-    await workbench.openContainer('Research & Models');
+    await workbench.showOnlyView('Research & Models', 'Research Jobs');
     await workbench.runCommand('Unified Inference: Refresh Research Jobs');
     await row('Which vector database').locator('.codicon-pass').waitFor();
     await row('An impossible topic').locator('.codicon-error').waitFor();

@@ -478,13 +478,16 @@ describe('chat markdown: streaming', () => {
     assert.equal(element.querySelector('a')?.getAttribute('href'), 'https://docs.example/');
   });
 
-  it('keeps per-frame work small on a 100 KB reply (work follows the tail, not the message)', function () {
+  it('keeps per-frame work small on a 40 KB reply (work follows the tail, not the message)', function () {
     this.timeout(0); // synchronous (it cannot wait on anything), so a time limit would only fail a busy machine
     const paragraph =
       'Streaming text with **bold**, `code` and a [link](https://example.com) that goes on for a while. ';
     const parts: string[] = [];
     let size = 0;
-    for (let section = 0; size < 100_000; section++) {
+    // 40 KB: ten times FREEZE_AFTER, so the last fifth is far past anything the tail holds; what is
+    // compared (the first fifth against the last) does not depend on the size. 100 KB streams in
+    // Chromium in test/ui/xssCorpus.test.ts and in `npm run bench`.
+    for (let section = 0; size < 40_000; section++) {
       const part =
         section % 4 === 3
           ? `\`\`\`ts\n${Array.from({ length: 60 }, (_, i) => `export const item${section}_${i} = { id: ${i}, name: "n${i}" };`).join('\n')}\n\`\`\`\n\n`
@@ -523,7 +526,7 @@ describe('chat markdown: streaming', () => {
     );
     assert.ok(max < 200, `max ${max} nodes in one frame`);
     assert.ok(late < early * 2 + 10, 'per-frame work does not grow with the message');
-    assert.ok(element.childNodes.length > 200);
+    assert.ok(element.childNodes.length > 80, `${element.childNodes.length} top-level nodes`);
     const whole = manual();
     whole.view.setText(text);
     assert.equal(element.innerHTML, whole.element.innerHTML);

@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import { Lexer } from 'marked';
 import { FREEZE_AFTER } from '../../src/webview/chat/markdown/budgets';
-import { hostileInputs } from '../harness/hostileMarkdown';
+import { hostileInputs, type HostileInput } from '../harness/hostileMarkdown';
 import { assertShown, PER_FRAME, streamMetered } from './hostileChecks';
 import { manual, render, streamSliced } from './markdownKit';
 import { meterWork, type Work } from './markdownWork';
@@ -26,18 +26,24 @@ const AT_MOST = 64 * 1024;
  * tighter bound, the frozen tail lexed as blocks and inline with room, so they can be smaller: the
  * renderer's whole render of thousands of blocks is quadratic in jsdom (not in Chromium).
  */
+/**
+ * Characters streamed per frame here (the benchmark streams 33): the bound on a frame's work does
+ * not depend on the slice, and jsdom's DOM work per frame makes fewer, larger frames much cheaper.
+ */
+const UNIT_FRAME = 600;
 const TAIL_FROZEN: Readonly<Record<string, { atMost: number; lexed: number }>> = {
   'headings without blank lines': { atMost: 24 * 1024, lexed: 3 * FREEZE_AFTER },
 };
 
 /** The unit tests' inputs: each input of the corpus once, at its unit size. */
-function unitInputs(): { input: ReturnType<typeof hostileInputs>[number]; bound: Work }[] {
+function unitInputs(): { input: HostileInput; bound: Work }[] {
+  const framed = (input: HostileInput): HostileInput => ({ ...input, perFrame: Math.max(input.perFrame, UNIT_FRAME) });
   return hostileInputs(SCALE, AT_MOST).map((input) => {
     const frozen = TAIL_FROZEN[input.name];
-    if (!frozen) return { input, bound: { ...PER_FRAME } };
+    if (!frozen) return { input: framed(input), bound: { ...PER_FRAME } };
     const smaller = hostileInputs(SCALE, frozen.atMost).find((candidate) => candidate.name === input.name) ?? input;
     assert.ok(smaller.markdown.length > 2 * frozen.lexed, `${input.name} is past its bound`);
-    return { input: smaller, bound: { ...PER_FRAME, lexed: frozen.lexed } };
+    return { input: framed(smaller), bound: { ...PER_FRAME, lexed: frozen.lexed } };
   });
 }
 
@@ -99,14 +105,15 @@ describe('chat markdown: hostile output', function () {
     assert.equal(whole.querySelector('p:last-child')?.textContent, 'After.');
     const streamed = streamSliced(
       big,
-      () => 397,
+      () => 997,
       () => true,
     );
     assert.equal(streamed.element.innerHTML, whole.innerHTML);
   });
 
   it('streams a fence over the tail limit segment by segment, the same as whole, and closes it without highlighting it again', () => {
-    const code = Array.from({ length: 3000 }, (_, i) => `const value${i} = ${i}; // line ${i}`).join('\n');
+    // 1,000 lines (36 KB): past twice TAIL_LIMIT, and far past what closing it may highlight.
+    const code = Array.from({ length: 1000 }, (_, i) => `const value${i} = ${i}; // line ${i}`).join('\n');
     const text = `Intro.\n\n\`\`\`ts\n${code}\n\`\`\`\n\nAfter the fence.`;
     const meter = meterWork();
     let closing: Work;
@@ -114,8 +121,8 @@ describe('chat markdown: hostile output', function () {
     try {
       streamed = manual();
       const end = text.indexOf('\n```\n\nAfter');
-      for (let at = 0; at < end; at += 200) {
-        streamed.view.append(text.slice(at, Math.min(at + 200, end)));
+      for (let at = 0; at < end; at += 500) {
+        streamed.view.append(text.slice(at, Math.min(at + 500, end)));
         streamed.frame();
       }
       meter.take();
@@ -138,7 +145,7 @@ describe('chat markdown: hostile output', function () {
     const text = Array.from({ length: headings }, (_, i) => `# heading${i}\n\nline ${i}`).join('\n\n');
     const streamed = streamSliced(
       text,
-      () => 200,
+      () => 500,
       () => true,
     );
     const whole = manual();
