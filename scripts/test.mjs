@@ -3,9 +3,10 @@
 //   unit         mocha in plain Node over test/unit/**
 //   integration  mocha inside a real VS Code extension host (test/harness/runIntegration)
 //   ui           playwright-core driving the real workbench in Chromium (test/ui/**)
-// Each layer prints `<layer>: N passed, N failed`; the run ends with `total: N passed, N failed`
-// and exits non-zero when anything failed. `npm test -- unit` (or integration, ui) runs one layer
-// without the checks; `npm test -- checks` runs the build, the type-check and the checks alone.
+// Each layer prints `<layer>: N passed, N failed` (the UI layer, run in two processes, a line for
+// each and then their sum); the run ends with `total: N passed, N failed` and exits non-zero when
+// anything failed. `npm test -- unit` (or integration, ui) runs one layer after the type-check,
+// without the other checks; `npm test -- checks` runs the build and the checks alone.
 // A red check counts as one failure; the layers still run, so one run reports everything.
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -35,9 +36,9 @@ function step(name, command, args) {
   return status === 0;
 }
 
-const mochaArgs = (glob, timeout) => [
+const mochaArgs = (files, timeout) => [
   mochaBin,
-  glob,
+  ...[files].flat(),
   '--reporter',
   './out/test/harness/countingReporter.js',
   '--timeout',
@@ -76,10 +77,33 @@ const checks = [
   ],
   ['unused exports and files', [bin('knip', 'bin/knip.js'), '--no-progress']],
 ];
+/**
+ * UI suites that start a VS Code of their own, or none: they share nothing with the other suites
+ * (which share one workbench, test/ui/chatSuite.ts), so they run in a second mocha process beside
+ * the first, where they wait on their own launches while the first works. A suite missing from the
+ * list still runs, in the first process.
+ */
+const UI_OWN_WORKBENCH = [
+  'approvals',
+  'chatCrash',
+  'checkpoints',
+  'commitMessage',
+  'failures',
+  'foundation',
+  'participant',
+  'xssCorpus',
+].map((name) => `out/test/ui/${name}.test.js`);
+/** Each layer's processes: a name (its report's and its output's) and the command's arguments. */
 const commands = {
-  unit: [process.execPath, mochaArgs('out/test/unit/**/*.test.js', 20_000)],
-  integration: [process.execPath, ['out/test/harness/runIntegration.js']],
-  ui: [process.execPath, mochaArgs('out/test/ui/**/*.test.js', 180_000)],
+  unit: [['unit', mochaArgs('out/test/unit/**/*.test.js', 20_000)]],
+  integration: [['integration', ['out/test/harness/runIntegration.js']]],
+  ui: [
+    [
+      'ui (shared workbench)',
+      [...mochaArgs('out/test/ui/**/*.test.js', 180_000), ...UI_OWN_WORKBENCH.flatMap((file) => ['--ignore', file])],
+    ],
+    ['ui (own workbenches)', mochaArgs(UI_OWN_WORKBENCH, 180_000)],
+  ],
 };
 
 let passed = 0;
@@ -117,18 +141,16 @@ function job(name, parts) {
   })();
 }
 
-/** Adds a layer's counts from its report; a layer that crashed or wrote no report counts as a failure. */
-function countLayer(layer, status) {
-  const report = join(reportDir, `${layer}.json`);
+/** A process's counts from its report; one that crashed or wrote no report counts as a failure. */
+function countPart(name, status) {
+  const report = join(reportDir, `${name}.json`);
   if (!existsSync(report)) {
-    console.log(`\n${layer}: 0 passed, 1 failed`);
-    failed++;
-    return;
+    console.log(`\n${name}: 0 passed, 1 failed`);
+    return { passed: 0, failed: 1 };
   }
   const result = JSON.parse(readFileSync(report, 'utf8'));
-  passed += result.passed;
-  failed += result.failed;
-  if (status !== 0 && result.failed === 0) failed++; // crashed after the tests, or the secret scan failed
+  // Crashed after the tests, or the secret scan failed: one failure more.
+  return { passed: result.passed, failed: result.failed + (status !== 0 && result.failed === 0 ? 1 : 0) };
 }
 
 // The integration and UI layers need the VS Code server, Node 24 and Chromium: install them once
@@ -161,21 +183,29 @@ if (!built) {
           checks.map(([label, args]) => ({ command: process.execPath, args, label, background: true })),
         ),
     ]);
-  for (const layer of selected) {
-    const [command, args] = commands[layer];
-    const env = {
-      UNIFIED_INFERENCE_TEST_REPORT: join(reportDir, `${layer}.json`),
-      UNIFIED_INFERENCE_TEST_LABEL: layer,
-    };
-    jobs.push([layer, () => job(`${layer} layer`, [{ command, args, env }])]);
-  }
+  for (const layer of selected)
+    for (const [name, args] of commands[layer]) {
+      const env = {
+        UNIFIED_INFERENCE_TEST_REPORT: join(reportDir, `${name}.json`),
+        UNIFIED_INFERENCE_TEST_LABEL: name,
+      };
+      const title = name === layer ? `${layer} layer` : name;
+      jobs.push([name, () => job(title, [{ command: process.execPath, args, env }])]);
+    }
   const serial = process.env.UNIFIED_INFERENCE_TEST_SERIAL === '1';
   const results = [];
   if (serial) for (const [name, start] of jobs) results.push([name, await start()]);
   else results.push(...(await Promise.all(jobs.map(async ([name, start]) => [name, await start()]))));
-  for (const [name, statuses] of results) {
-    if (name === 'checks') failed += statuses.filter((status) => status !== 0).length;
-    else countLayer(name, statuses[0]);
+  const statusOf = new Map(results);
+  failed += (statusOf.get('checks') ?? []).filter((status) => status !== 0).length;
+  for (const layer of selected) {
+    const counts = commands[layer].map(([name]) => countPart(name, statusOf.get(name)?.[0] ?? 1));
+    const layerPassed = counts.reduce((sum, count) => sum + count.passed, 0);
+    const layerFailed = counts.reduce((sum, count) => sum + count.failed, 0);
+    // A layer run in several processes: its own line, the sum of theirs.
+    if (counts.length > 1) console.log(`\n${layer}: ${layerPassed} passed, ${layerFailed} failed`);
+    passed += layerPassed;
+    failed += layerFailed;
   }
 }
 rmSync(reportDir, { recursive: true, force: true });

@@ -17,10 +17,13 @@ export interface HarnessState {
   readonly baseURI: string;
 }
 
+export type Slicing = 'fine' | 'coarse';
+
 export interface Harness {
   /** Renders one payload three ways: streamed in slices (a render per slice), streamed with the
-   *  default requestAnimationFrame scheduler, and setText. */
-  render(id: number, name: string, markdown: string): Promise<void>;
+   *  default requestAnimationFrame scheduler, and setText. Fine slices are 1 to 6 characters (every
+   *  state a payload passes through while it streams); coarse ones up to ten times that. */
+  render(id: number, name: string, markdown: string, slicing: Slicing): Promise<void>;
   /** Renders one reply in a chat-like frame (for the screenshot). */
   showcase(markdown: string): void;
   /** Streams `text` in `perFrame`-character appends, one render each; returns each render's time
@@ -77,12 +80,13 @@ function nextRandom(seed: number): () => number {
   };
 }
 
-function slices(text: string, seed: number): string[] {
+function slices(text: string, seed: number, slicing: Slicing): string[] {
   const random = nextRandom(seed);
   const parts: string[] = [];
-  // 1 to 6 characters, or to a 400th of the text for the larger payloads (some are 17 KB, past the
-  // renderer's budgets): every intermediate state is still rendered, in a few thousand renders.
-  const most = Math.max(6, Math.ceil(text.length / 400));
+  // Fine: 1 to 6 characters, or to a 400th of the text for the larger payloads (some are 17 KB,
+  // past the renderer's budgets): every intermediate state is still rendered, in a few thousand
+  // renders. Coarse: ten times that.
+  const most = Math.max(6, Math.ceil(text.length / 400)) * (slicing === 'fine' ? 1 : 10);
   for (let at = 0; at < text.length;) {
     const size = 1 + Math.floor(random() * most);
     parts.push(text.slice(at, at + size));
@@ -158,11 +162,11 @@ const SAFE_HREF = /^(?:https?:\/\/|mailto:)/i;
 const SAFE_IMAGE = /^data:image\/(?:png|jpe?g|gif|webp);base64,/i;
 
 window.xssHarness = {
-  async render(id, name, markdown) {
+  async render(id, name, markdown, slicing) {
     const item = section(id, name);
     const queue: (() => void)[] = [];
     const sliced = new StreamingMarkdown(container(item, 'slices'), actions, (callback) => queue.push(callback));
-    for (const part of slices(markdown, id + 1)) {
+    for (const part of slices(markdown, id + 1, slicing)) {
       sliced.append(part);
       // Every intermediate state goes through the DOM: a payload must be inert half-typed too.
       queue.splice(0).forEach((callback) => callback());
@@ -170,7 +174,7 @@ window.xssHarness = {
     sliced.finish();
 
     const framed = new StreamingMarkdown(container(item, 'frames'), actions);
-    for (const part of slices(markdown, id + 1000)) framed.append(part);
+    for (const part of slices(markdown, id + 1000, slicing)) framed.append(part);
     await nextFrame();
     framed.finish();
 
