@@ -107,9 +107,20 @@ let generation = 0;
  * cannot pass on the old file), then the suite's own (or anything but that one).
  */
 async function resetSharedWorkbench(gateway: LocalGateway, workbench: Workbench, setup: SharedSetup): Promise<Frame> {
+  try {
+    return await resetTo(gateway, workbench, setup);
+  } catch (error) {
+    // A hook's failure gets no FAILED- screenshot of its own (failureScreenshots.ts is per test).
+    await workbench.screenshot(`FAILED-shared-workbench-reset-${generation}`).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function resetTo(gateway: LocalGateway, workbench: Workbench, setup: SharedSetup): Promise<Frame> {
   const { page } = workbench;
   await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
+  await dismissDialogs(workbench);
   await closeAllEditors(workbench);
   await workbench.runCommand('Notifications: Clear All Notifications');
   // A suite's scripted "no credits" refusal holds the status item at "Out of credits" until the
@@ -156,6 +167,19 @@ async function applySettings(
   }
 }
 
+/**
+ * Closes a modal dialog a suite left (it makes the rest of the workbench inert, the palette
+ * included), saying which: twice a clean-clone run found one after the account suite.
+ */
+async function dismissDialogs(workbench: Workbench): Promise<void> {
+  const dialog = workbench.page.locator('.monaco-dialog-box');
+  for (let attempt = 0; attempt < 3 && (await dialog.isVisible()); attempt++) {
+    console.log(`      a dialog was open: ${(await dialog.innerText()).replace(/\s+/g, ' ').slice(0, 200)}`);
+    await workbench.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  }
+}
+
 /** Closes every editor, answering "Don't Save" for any a suite left with unsaved changes. */
 async function closeAllEditors(workbench: Workbench): Promise<void> {
   const { page } = workbench;
@@ -166,6 +190,7 @@ async function closeAllEditors(workbench: Workbench): Promise<void> {
   let asked = 0;
   for (const deadline = Date.now() + 30_000; asked === 0 || (await tabs.count()) > 0;) {
     if (await dontSave.isVisible()) await dontSave.click();
+    else if (await page.locator('.monaco-dialog-box').isVisible()) await dismissDialogs(workbench);
     else if (Date.now() > asked + 3_000) {
       await workbench.runCommand('View: Close All Editors');
       asked = Date.now();
