@@ -19,10 +19,7 @@ describe('the chat has room (1400 x 900, real VS Code in Chromium, local gateway
     assert.deepEqual(page.viewportSize(), { width: 1400, height: 900 });
     // A newcomer opens some code first (the Explorer in the side bar, as VS Code starts), then the chat.
     await workbench.openContainer('Explorer');
-    await workbench.openPalette();
-    await page.locator('.quick-input-widget input').fill('app.ts');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'app.ts' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await workbench.quickOpen('app.ts');
     await page.locator('.tab.active', { hasText: 'app.ts' }).waitFor();
     await workbench.activityItem('Unified Inference').click();
     const chat = await workbench.webviewWith('.composer-input', 60_000);

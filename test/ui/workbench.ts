@@ -96,30 +96,25 @@ export class Workbench {
   async runCommand(title: string): Promise<void> {
     // The palette lists the commands known when it opens: on a loaded machine the extension's may
     // register a moment after the workbench shows, so a palette without the command is reopened.
-    for (let attempt = 1; ; attempt++) {
-      await this.openPalette();
-      const input = this.page.locator('.quick-input-widget input');
-      await input.fill(`>${title}`);
-      const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-      try {
-        await row.waitFor({ timeout: attempt < 3 ? 10_000 : 30_000 });
-        break;
-      } catch (error) {
-        if (attempt >= 3) throw error;
-        await this.page.keyboard.press('Escape');
-      }
-    }
-    await this.page.keyboard.press('Enter');
+    await this.pickReopening(() => this.openPalette(), `>${title}`, title);
   }
 
   /** Opens a workspace file by name through Quick Open (Ctrl+P), as a user would. */
   async quickOpen(name: string): Promise<void> {
     // A file search that ran before the workspace's file list caught up with a file written a
     // moment ago answers "No matching results" and is not run again: Quick Open is reopened.
+    await this.pickReopening(() => this.page.keyboard.press('Control+P'), name, name);
+  }
+
+  /**
+   * Opens a quick input with `open`, types `text` and picks the first row showing `rowText`;
+   * closed and opened again (three tries) when no such row comes.
+   */
+  private async pickReopening(open: () => Promise<void>, text: string, rowText: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      await this.page.keyboard.press('Control+P');
-      await this.page.locator('.quick-input-widget input').fill(name);
-      const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+      await open();
+      await this.page.locator('.quick-input-widget input').fill(text);
+      const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: rowText }).first();
       try {
         await row.waitFor({ timeout: attempt < 3 ? 10_000 : 30_000 });
         break;
