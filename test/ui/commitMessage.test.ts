@@ -60,13 +60,14 @@ describe('commit messages in the Source Control view (real VS Code in Chromium, 
   it('the sparkle in the Source Control title writes the message into the commit box', async () => {
     const page = (workbench as Workbench).page;
     await page.locator('.part.activitybar [aria-label^="Source Control"]').first().click();
+    // The button is waited for with its sparkle codicon, not checked at the first look: a busy
+    // clean-clone run found a button with this label without the icon's class at that moment.
     const button = page
       .locator(
-        '.part.sidebar .title-actions a[aria-label^="Write Commit Message"], .part.sidebar .actions-container a[aria-label^="Write Commit Message"]',
+        '.part.sidebar .title-actions a.codicon-sparkle[aria-label^="Write Commit Message"], .part.sidebar .actions-container a.codicon-sparkle[aria-label^="Write Commit Message"]',
       )
       .first();
     await button.waitFor({ timeout: 90_000 });
-    assert.ok(await button.evaluate((node) => node.className.includes('codicon-sparkle')), 'the sparkle codicon');
     await button.click();
     // While it writes, this repository's title shows Stop in place of the sparkle (the root is in the writing list).
     const stop = page

@@ -220,9 +220,19 @@ export class Workbench {
   async expectNotification(text: string | RegExp): Promise<void> {
     const inCenter = this.page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
     const toast = this.page.locator('.notification-toast', { hasText: text }).first();
-    if (await toast.isVisible()) return;
-    await this.runCommand('Notifications: Show Notifications');
-    await inCenter.waitFor();
+    const center = this.page.locator('.notifications-center.visible');
+    // The toast, or the list: shown again while neither holds it (a toast hides after a while, and
+    // a command typed while the workbench was busy can be lost).
+    for (const deadline = Date.now() + 60_000; ;) {
+      if (await toast.isVisible()) return;
+      if (!(await center.isVisible())) await this.runCommand('Notifications: Show Notifications');
+      try {
+        await inCenter.waitFor({ timeout: 5_000 });
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+      }
+    }
   }
 
   async hideNotifications(): Promise<void> {

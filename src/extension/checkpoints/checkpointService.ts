@@ -273,10 +273,13 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
       throw new Error(
         vscode.l10n.t('VS Code did not apply the restore (a file may be read-only or locked). Nothing was changed.'),
       );
-    // An editor that held unsaved text of a restored file now holds the restored text: saved, so disk and editor agree.
+    // An editor that held unsaved text of a restored file shows the restored file: reverted to what
+    // is on disk now. (Saving it instead wrote the unsaved text back over the restore whenever VS
+    // Code had not reloaded the editor from the overwritten file yet, which a busy machine showed.)
     const keys = new Set(touched.map((uri) => uri.toString()));
     for (const document of vscode.workspace.textDocuments)
-      if (document.isDirty && keys.has(document.uri.toString())) await document.save();
+      if (document.isDirty && keys.has(document.uri.toString()))
+        await vscode.commands.executeCommand('workbench.action.files.revert', document.uri);
     this.log.info(
       `Checkpoints: restored ${items.length} file(s) to before reply ${prepared.reply.turnId} of conversation ${prepared.reply.conversationId} (${prepared.plan.checkpoints} checkpoint(s) undone${prepared.plan.skipped.length ? `; skipped: ${prepared.plan.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')}` : ''}).`,
     );
