@@ -6,6 +6,7 @@ import type { RankedResult } from '../../src/core/search/rankResults';
 import type { IndexRun } from '../../src/extension/search/searchIndexService';
 import type { SearchOutcome } from '../../src/extension/search/semanticSearch';
 import { startGateway, type LocalGateway } from '../gateway/index';
+import { answerPrompts } from './mediaPrompts';
 import type { TestApi } from '../../src/extension/testApi';
 import {
   activateExtension,
@@ -237,5 +238,35 @@ describe('semantic search against the local gateway', function () {
     assert.deepEqual(JSON.parse(await vscode.env.clipboard.readText()), vector);
     assert.equal(embeddingCalls(gateway)[0]?.dimensions, 64);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it("from the editor's context menu (which hands over the editor's Uri) asks for the query and reranks, and asks for the embedding's dimensions", async () => {
+    const document = await vscode.workspace.openTextDocument({
+      content: 'bananas are yellow\nthe cache evicts old entries\nsql joins tables\n',
+    });
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(0, 0, 3, 0);
+    const prompted = answerPrompts({
+      inputs: { 'Rerank Lines': 'cache entries', 'Copy Embedding of Selection': '32' },
+      picks: { 'Rerank Lines': 'Replace Selection' },
+    });
+    try {
+      // What VS Code passes a command run from editor/context: the editor's resource and its group.
+      const menuArgs = [document.uri, { groupId: 1 }];
+      const order = await vscode.commands.executeCommand<string[]>('unifiedInference.search.rerankLines', ...menuArgs);
+      assert.deepEqual(prompted.titles, ['Rerank Lines', 'Rerank Lines'], 'the query, then the order');
+      assert.equal(order?.[0], 'the cache evicts old entries');
+      assert.equal(document.lineAt(0).text, 'the cache evicts old entries');
+      editor.selection = new vscode.Selection(0, 0, 0, 9);
+      const vector = await vscode.commands.executeCommand<number[]>(
+        'unifiedInference.search.copyEmbedding',
+        ...menuArgs,
+      );
+      assert.equal(prompted.titles.at(-1), 'Copy Embedding of Selection');
+      assert.equal(vector?.length, 32);
+    } finally {
+      prompted.restore();
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
   });
 });

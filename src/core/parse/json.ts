@@ -11,6 +11,15 @@ export function asRecord(value: unknown): JsonRecord {
   return isRecord(value) ? value : {};
 }
 
+/**
+ * The fields of an object literal, or undefined for anything else. A command's own arguments are
+ * an object literal; what a menu hands a command (the editor's Uri, a tree item, a source control)
+ * is an instance of a class, whose fields (a Uri's `query`) must not be read as arguments.
+ */
+export function plainRecord(value: unknown): JsonRecord | undefined {
+  return isRecord(value) && Object.getPrototypeOf(value) === Object.prototype ? value : undefined;
+}
+
 /** A number that is one (not NaN, not infinite): JSON cannot hold those, but a JS value can. */
 export function isFiniteNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);

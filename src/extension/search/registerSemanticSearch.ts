@@ -9,12 +9,7 @@ import { indexCommand, searchCommand, type SearchArgs, type SearchCommandDeps } 
 import { SearchIndexService } from './searchIndexService';
 import { OPEN_RESULT_COMMAND, SearchResultsView } from './searchResultsView';
 import { openResult } from './semanticSearch';
-import {
-  copyEmbeddingCommand,
-  rerankLinesCommand,
-  type CopyEmbeddingArgs,
-  type RerankLinesArgs,
-} from './selectionCommands';
+import { copyEmbeddingArgs, copyEmbeddingCommand, rerankLinesArgs, rerankLinesCommand } from './selectionCommands';
 import type { RankedResult } from '../../core/search/rankResults';
 
 export interface SemanticSearchDeps {
@@ -48,11 +43,12 @@ export function registerSemanticSearch(deps: SemanticSearchDeps): {
     vscode.commands.registerCommand('unifiedInference.search.search', (args?: SearchArgs) =>
       searchCommand(commandDeps, args),
     ),
-    vscode.commands.registerCommand('unifiedInference.search.rerankLines', (args?: RerankLinesArgs) =>
-      rerankLinesCommand(deps, args),
+    // From the editor's context menu the first argument is the editor's Uri, not arguments.
+    vscode.commands.registerCommand('unifiedInference.search.rerankLines', (args?: unknown) =>
+      rerankLinesCommand(deps, rerankLinesArgs(args)),
     ),
-    vscode.commands.registerCommand('unifiedInference.search.copyEmbedding', (args?: CopyEmbeddingArgs) =>
-      copyEmbeddingCommand(deps, args),
+    vscode.commands.registerCommand('unifiedInference.search.copyEmbedding', (args?: unknown) =>
+      copyEmbeddingCommand(deps, copyEmbeddingArgs(args)),
     ),
     vscode.commands.registerCommand(OPEN_RESULT_COMMAND, (result?: RankedResult) => openResult(result)),
   ];

@@ -1,6 +1,7 @@
 // "Rerank Lines..." and "Copy Embedding of Selection": the rerank and embeddings endpoints on the
 // editor's selection, without any index.
 import * as vscode from 'vscode';
+import { plainRecord, str } from '../../core/parse/json';
 import { reorderLines } from '../../core/search/rankResults';
 import type { Log } from '../log';
 import { chooseSearchModel, gatewayEmbedder, gatewayRerank, type SearchModelsDeps } from './gatewayModels';
@@ -10,6 +11,13 @@ type RerankMode = 'replace' | 'show';
 export interface RerankLinesArgs {
   readonly query?: string;
   readonly mode?: RerankMode;
+}
+
+/** A caller's arguments; none from a menu, which hands over the editor's Uri (whose `query` is ''). */
+export function rerankLinesArgs(value: unknown): RerankLinesArgs | undefined {
+  const own = plainRecord(value);
+  if (!own) return undefined;
+  return { query: str(own.query), mode: own.mode === 'replace' || own.mode === 'show' ? own.mode : undefined };
 }
 
 async function fail(deps: SearchModelsDeps, title: string, error: unknown): Promise<undefined> {
@@ -114,6 +122,12 @@ export async function rerankLinesCommand(
 export interface CopyEmbeddingArgs {
   /** null: the model's own size (skips the input box). */
   readonly dimensions?: number | null;
+}
+
+/** A caller's arguments; none from a menu (see rerankLinesArgs). */
+export function copyEmbeddingArgs(value: unknown): CopyEmbeddingArgs | undefined {
+  const dimensions = plainRecord(value)?.dimensions;
+  return typeof dimensions === 'number' || dimensions === null ? { dimensions } : undefined;
 }
 
 function parseDimensions(text: string): number | undefined | 'invalid' {
