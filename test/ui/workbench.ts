@@ -103,19 +103,28 @@ export class Workbench {
   async quickOpen(name: string): Promise<void> {
     // A file search that ran before the workspace's file list caught up with a file written a
     // moment ago answers "No matching results" and is not run again: Quick Open is reopened.
-    await this.pickReopening(() => this.page.keyboard.press('Control+P'), name, name);
+    await this.pickReopening(
+      async () => {
+        await this.focusWorkbench();
+        await this.page.keyboard.press('Control+P');
+      },
+      name,
+      name,
+    );
   }
 
   /**
    * Opens a quick input with `open`, types `text` and picks the first row showing `rowText`;
-   * closed and opened again (three tries) when no such row comes.
+   * closed and opened again (three tries) when no such row comes, or when the input closes before
+   * the text is in it (a webview that took the focus back closes it; clean-clone runs saw it after
+   * the image gallery and after the account suite).
    */
   private async pickReopening(open: () => Promise<void>, text: string, rowText: string): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      await open();
-      await this.page.locator('.quick-input-widget input').fill(text);
       const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: rowText }).first();
       try {
+        await open();
+        await this.page.locator('.quick-input-widget input').fill(text, { timeout: 10_000 });
         await row.waitFor({ timeout: attempt < 3 ? 10_000 : 30_000 });
         break;
       } catch (error) {
@@ -127,15 +136,22 @@ export class Workbench {
   }
 
   async openPalette(): Promise<void> {
-    // F1 must reach the workbench, not a webview that has focus: a click on the title bar's empty
-    // left part takes it back. (A click in the middle of the window landed on whatever an editor
-    // showed there: a walkthrough's step button once ran its command over the palette.)
+    await this.focusWorkbench();
+    await this.page.keyboard.press('F1');
+    await this.page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+  }
+
+  /**
+   * Takes the keyboard focus from a webview back to the workbench, so that its keybindings reach
+   * it: a click on the title bar's empty left part. (A click in the middle of the window landed on
+   * whatever an editor showed there: a walkthrough's step button once ran its command over the
+   * palette.)
+   */
+  private async focusWorkbench(): Promise<void> {
     await this.page
       .locator('.part.titlebar')
       .click({ position: { x: 200, y: 10 } })
       .catch(() => undefined);
-    await this.page.keyboard.press('F1');
-    await this.page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
   }
 
   /**
