@@ -230,7 +230,7 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
   }
 
   /**
-   * Applies a prepared restore as one workspace edit, then saves what it left open and unsaved.
+   * Saves the unsaved text of the files it restores, then applies the restore as one workspace edit.
    * Returns the files changed. First every planned file is read again: when any is not as the
    * preview showed it (edited meanwhile, in an editor or on disk, or a reply recorded another
    * checkpoint), nothing is written and RestoreOutdatedError carries the restore as it stands now.
@@ -269,14 +269,18 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
       }
     }
     if (items.length === 0) return 0;
+    // Unsaved text of a file about to be restored is saved first (it is in the preview's "current"
+    // state, so nothing the user typed is lost if the edit fails), so the edit overwrites a clean
+    // editor, which follows the file. With the editor still dirty, the unsaved text reached the
+    // disk after the restore on a busy machine.
+    const keys = new Set(touched.map((uri) => uri.toString()));
+    for (const document of vscode.workspace.textDocuments)
+      if (document.isDirty && keys.has(document.uri.toString())) await document.save();
     if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false })))
       throw new Error(
         vscode.l10n.t('VS Code did not apply the restore (a file may be read-only or locked). Nothing was changed.'),
       );
-    // An editor that held unsaved text of a restored file shows the restored file: reverted to what
-    // is on disk now. (Saving it instead wrote the unsaved text back over the restore whenever VS
-    // Code had not reloaded the editor from the overwritten file yet, which a busy machine showed.)
-    const keys = new Set(touched.map((uri) => uri.toString()));
+    // An editor of a restored file that is still dirty shows the restored file: reverted to disk.
     for (const document of vscode.workspace.textDocuments)
       if (document.isDirty && keys.has(document.uri.toString()))
         await vscode.commands.executeCommand('workbench.action.files.revert', document.uri);
