@@ -574,6 +574,13 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
       assert.deepEqual(await api.checkpoints.service.turnsWithCheckpoints(ref.conversationId), [turn.id]);
       assert.equal(await api.checkpoints.restore(ref, async () => true), 'restored');
       assert.equal(readFileSync(uri.fsPath, 'utf8'), FILE);
+      // The editor that held the accepted change unsaved shows the restored file, saved.
+      const document = await vscode.workspace.openTextDocument(uri);
+      await waitFor(
+        () => ({ text: document.getText(), dirty: document.isDirty }),
+        (state) => state.text === FILE && !state.dirty,
+        'the editor to show the restored file',
+      );
     } finally {
       await setSetting('defaultModels.chat', undefined);
     }

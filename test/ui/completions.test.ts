@@ -39,6 +39,7 @@ describe('inline completions (real VS Code in Chromium, local gateway)', () => {
   // The workbench is shared with the suites after this one: completions off again (they stay on in
   // the user's settings), so no ghost text lands in their editors.
   after(async () => {
+    if (!workbench) return; // the shared workbench did not start: its own hook says why
     const on = workbench.page.locator('.part.statusbar [aria-label^="Inline completions: on"]').first();
     if (await on.isVisible()) {
       await workbench.runCommand('Unified Inference: Turn Inline Completions On/Off');

@@ -27,7 +27,7 @@ describe('research jobs in the workbench (real VS Code in Chromium, local gatewa
   });
 
   // The gateway is shared with the suites after this one: its default schedule back.
-  after(() => gateway.setResearchTimings(DEFAULT_RESEARCH_TIMINGS));
+  after(() => gateway?.setResearchTimings(DEFAULT_RESEARCH_TIMINGS));
 
   const pane = () =>
     workbench.page
