@@ -218,7 +218,8 @@ describe('account: credits, connection and catalog against the local gateway', f
       await other.stop();
       const offline = await refreshed();
       assert.equal(offline.kind, 'offline');
-      assert.match(api.creditsItem.presentation?.text ?? '', /^\$\(cloud-offline\) \$\d/);
+      assert.match(api.creditsItem.presentation?.text ?? '', /^\$\(debug-disconnect\) Offline: \$\d/);
+      assert.match(api.creditsItem.presentation?.label ?? '', /gateway is unreachable; last known balance \$\d/);
       assert.match(api.creditsItem.presentation?.tooltip ?? '', /last known/);
       // Test Connection's words for why: the port no longer answers.
       assert.match(api.creditsItem.presentation?.tooltip ?? '', /(refused|closed) the connection\. /);

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { LocalGateway } from '../gateway/index';
+import { hostCodicons } from '../harness/codiconNames';
 import { useChatSuite } from './chatSuite';
 import type { Workbench } from './workbench';
 
@@ -22,6 +23,32 @@ describe('account and catalog in the workbench (real VS Code in Chromium, local 
     assert.match(text, /Spent this session/);
     await workbench.screenshot('account-01-credits-tooltip');
     await workbench.page.mouse.move(700, 400);
+  });
+
+  it("names only codicons the workbench's icon registry has (a missing one draws as nothing)", async () => {
+    // The registry's stylesheet gives each icon a `.codicon-NAME:before` rule.
+    const registry = new Set(
+      await workbench.page.evaluate(() => {
+        const names: string[] = [];
+        for (const sheet of Array.from(document.styleSheets)) {
+          let rules: CSSRuleList;
+          try {
+            rules = sheet.cssRules;
+          } catch {
+            continue; // a cross-origin sheet: not the registry's
+          }
+          for (const rule of Array.from(rules)) {
+            const selector = (rule as CSSStyleRule).selectorText ?? '';
+            for (const m of selector.matchAll(/\.codicon-([a-z0-9-]+)::?before/g)) names.push(m[1] as string);
+          }
+        }
+        return names;
+      }),
+    );
+    assert.ok(registry.has('debug-disconnect') && registry.has('credit-card'), 'the registry was read');
+    assert.ok(!registry.has('cloud-offline'), 'a name VS Code does not have is absent (the old offline icon)');
+    const missing = [...hostCodicons()].filter((name) => !registry.has(name));
+    assert.deepEqual(missing, [], `not in this VS Code's icon registry: ${missing.join(', ')}`);
   });
 
   it('opens the credits menu from the status bar', async () => {

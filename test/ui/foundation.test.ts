@@ -76,8 +76,25 @@ describe('the workbench with Unified Inference (real VS Code in Chromium)', () =
     await workbench.screenshot('04-key-saved-notification');
     await workbench.hideNotifications();
     // Nothing listens at the test address: the credits item says so instead of asking for a key.
-    await workbench.statusItem('Offline').waitFor();
+    const offline = workbench.statusItem('Offline');
+    await offline.waitFor();
     assert.equal(await workbench.statusItem('Set API key').count(), 0, 'the key prompt is gone');
+    // The icon draws (an unknown name draws as nothing) and a screen reader hears the state in words.
+    const glyph = await offline
+      .locator('.codicon-debug-disconnect')
+      .evaluate((icon) => getComputedStyle(icon, '::before').content);
+    assert.ok(glyph !== 'none' && glyph !== '' && glyph !== '""', `the offline icon has a glyph (${glyph})`);
+    assert.match(
+      (await offline
+        .locator('[aria-label]')
+        .first()
+        .getAttribute('aria-label')
+        .catch(() => null)) ??
+        (await offline.getAttribute('aria-label')) ??
+        '',
+      /gateway is unreachable; no balance has been read yet/,
+    );
+    await workbench.screenshot('04b-offline-status');
     // With an address and a key the chat needs no setup: the checklist gives way to the message box.
     const chat = workbench.webview();
     await chat.locator('.connection-card').waitFor({ state: 'hidden' });

@@ -25,6 +25,11 @@ export interface CreditsPresentation {
   /** Markdown. */
   readonly tooltip: string;
   readonly severity: Severity;
+  /**
+   * What a screen reader says: a whole sentence with the state in words, since the icon that
+   * tells "offline" from "low balance" to a sighted user is not read out.
+   */
+  readonly label: string;
   /** The command a click runs. */
   readonly command: string;
 }
@@ -93,8 +98,15 @@ export function presentCredits(
   if (!setupProblem) return presentation;
   return {
     ...presentation,
+    label: `${presentation.label} ${l10n.t('Connection setup: {0}', setupProblem)}`,
     tooltip: `${presentation.tooltip}\n\n$(warning) ${l10n.t('**Connection setup:** {0}', escapeMarkdown(setupProblem))}`,
   };
+}
+
+function lowBalanceWords(severity: Severity, l10n: Translator): string {
+  if (severity === 'error') return l10n.t(', below the error threshold');
+  if (severity === 'warning') return l10n.t(', below the warning threshold');
+  return '';
 }
 
 function presentState(
@@ -111,6 +123,7 @@ function presentState(
         text: `$(gear) ${l10n.t('Configure gateway')}`,
         tooltip: tip(l10n.t('The gateway address is not set.'), [l10n.t('Click to set it.')]),
         severity: 'warning',
+        label: l10n.t('Unified Inference: the gateway address is not set. Activate to set it.'),
         command: 'unifiedInference.setBaseUrl',
       };
     case 'noKey':
@@ -118,6 +131,7 @@ function presentState(
         text: `$(key) ${l10n.t('Set API key')}`,
         tooltip: tip(l10n.t('No API key is set.'), [l10n.t('Click to set one. It is kept in secret storage.')]),
         severity: 'warning',
+        label: l10n.t('Unified Inference: no API key is set. Activate to set one.'),
         command: 'unifiedInference.setApiKey',
       };
     case 'loading':
@@ -130,12 +144,17 @@ function presentState(
               ...spendLines(spend, l10n),
             ]),
             severity: severityOf(state.last.credits, thresholds),
+            label: l10n.t(
+              'Unified Inference: refreshing the balance; last known balance {0}.',
+              formatCredits(state.last.credits),
+            ),
             command: MENU,
           }
         : {
             text: `$(sync~spin) ${l10n.t('Credits')}`,
             tooltip: tip(l10n.t('Reading the balance...'), []),
             severity: 'normal',
+            label: l10n.t('Unified Inference: reading the balance.'),
             command: MENU,
           };
     case 'ok':
@@ -143,6 +162,11 @@ function presentState(
         text: `$(credit-card) ${formatCredits(state.reading.credits)}`,
         tooltip: tip('', [...readingLines(state.reading, now, false, l10n), '', ...spendLines(spend, l10n)]),
         severity: severityOf(state.reading.credits, thresholds),
+        label: l10n.t(
+          'Unified Inference: credit balance {0}{1}.',
+          formatCredits(state.reading.credits),
+          lowBalanceWords(severityOf(state.reading.credits, thresholds), l10n),
+        ),
         command: MENU,
       };
     case 'badKey':
@@ -152,6 +176,7 @@ function presentState(
           l10n.t('Set a new key, or check the Auth Header setting.'),
         ]),
         severity: 'error',
+        label: l10n.t('Unified Inference: the gateway refused the API key.'),
         command: MENU,
       };
     case 'outOfCredits':
@@ -162,25 +187,32 @@ function presentState(
           state.last ? [resetLine(state.last, now, l10n), '', ...spendLines(spend, l10n)] : spendLines(spend, l10n),
         ),
         severity: 'error',
+        label: l10n.t('Unified Inference: out of credits.'),
         command: MENU,
       };
     case 'offline':
       return state.last
         ? {
-            text: `$(cloud-offline) ${formatCredits(state.last.credits)}`,
+            text: `$(debug-disconnect) ${l10n.t('Offline: {0}', formatCredits(state.last.credits))}`,
             tooltip: tip(
               l10n.t('Gateway unreachable: {0}', escapeMarkdown(state.message)),
               readingLines(state.last, now, true, l10n),
             ),
             severity: 'warning',
+            label: l10n.t(
+              'Unified Inference: the gateway is unreachable; last known balance {0}, read {1} ago.',
+              formatCredits(state.last.credits),
+              formatDuration(Math.max(0, now - state.last.at)),
+            ),
             command: MENU,
           }
         : {
-            text: `$(cloud-offline) ${l10n.t('Offline')}`,
+            text: `$(debug-disconnect) ${l10n.t('Offline')}`,
             tooltip: tip(l10n.t('Gateway unreachable: {0}', escapeMarkdown(state.message)), [
               l10n.t('No balance has been read yet.'),
             ]),
             severity: 'warning',
+            label: l10n.t('Unified Inference: the gateway is unreachable; no balance has been read yet.'),
             command: MENU,
           };
     case 'error':
@@ -192,12 +224,17 @@ function presentState(
               readingLines(state.last, now, true, l10n),
             ),
             severity: 'warning',
+            label: l10n.t(
+              'Unified Inference: the balance could not be refreshed; last known balance {0}.',
+              formatCredits(state.last.credits),
+            ),
             command: MENU,
           }
         : {
             text: `$(warning) ${l10n.t('Credits unavailable')}`,
             tooltip: tip(l10n.t('The balance could not be read: {0}', escapeMarkdown(state.message)), []),
             severity: 'warning',
+            label: l10n.t('Unified Inference: the balance could not be read.'),
             command: MENU,
           };
   }

@@ -49,9 +49,6 @@ export class CreditsStatusItem extends Disposable {
     this.item.tooltip = tooltip;
     this.item.command = presentation.command;
     this.item.backgroundColor = BACKGROUND[presentation.severity];
-    this.item.accessibilityInformation = {
-      label: vscode.l10n.t('Unified Inference: {0}', presentation.text.replace(/\$\([^)]*\)\s*/g, '')),
-      role: 'button',
-    };
+    this.item.accessibilityInformation = { label: presentation.label, role: 'button' };
   }
 }

@@ -59,10 +59,39 @@ describe('credits in the status bar', () => {
       spend,
       now,
     );
-    assert.equal(shown.text, '$(cloud-offline) $12.34');
+    // The word, not only an icon: a bare yellow "$12.34" reads as a low balance.
+    assert.equal(shown.text, '$(debug-disconnect) Offline: $12.34');
     assert.equal(shown.severity, 'warning');
+    assert.equal(
+      shown.label,
+      'Unified Inference: the gateway is unreachable; last known balance $12.34, read 10 min ago.',
+    );
     assert.match(shown.tooltip, /Gateway unreachable/);
     assert.match(shown.tooltip, /last known, read 10 min ago/);
+  });
+
+  it('gives every state an accessible sentence that says the state in words, not only the amount', () => {
+    const states: CreditsState[] = [
+      { kind: 'noBaseUrl' },
+      { kind: 'noKey' },
+      { kind: 'loading' },
+      { kind: 'loading', last: reading },
+      { kind: 'ok', reading },
+      { kind: 'badKey', message: 'Invalid API key' },
+      { kind: 'outOfCredits' },
+      { kind: 'offline', message: 'down' },
+      { kind: 'offline', message: 'down', last: reading },
+      { kind: 'error', message: 'HTTP 500' },
+      { kind: 'error', message: 'HTTP 500', last: reading },
+    ];
+    const labels = states.map((state) => presentCredits(state, thresholds, spend, now).label);
+    for (const [i, label] of labels.entries()) {
+      assert.match(label, /^Unified Inference: .+\.$/, states[i]?.kind);
+      assert.doesNotMatch(label, /\$\(/, 'no icon syntax is read out');
+    }
+    assert.equal(new Set(labels).size, labels.length, 'no two states sound alike');
+    const low = presentCredits({ kind: 'ok', reading: { ...reading, credits: 0.5 } }, thresholds, spend, now);
+    assert.match(low.label, /balance \$0\.50, below the (error|warning) threshold\.$/);
   });
 
   it('escapes server text in the markdown tooltip', () => {
