@@ -179,6 +179,28 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     assert.match(sent.messages.at(-1)?.content ?? '', /return a \+ b;/, 'the file went to the model');
   });
 
+  it('starts a new chat with Ctrl+L in the chat, and Ctrl+K L asks about the selected lines of an editor', async () => {
+    await newChat();
+    await ask('A question before the new chat');
+    await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
+    await input().press('Control+L');
+    await chat.locator('.empty-state').waitFor();
+    assert.equal(await chat.locator('.turn').count(), 0, 'a new conversation');
+    await workbench.quickOpen('app.ts');
+    const code = workbench.page.locator('.monaco-editor .view-lines', { hasText: 'return a + b' }).first();
+    await code.click();
+    await workbench.page.keyboard.press('Control+A');
+    await workbench.page.keyboard.press('Control+K');
+    await workbench.page.keyboard.press('L');
+    await chat.locator('.composer .chip', { hasText: 'app.ts' }).waitFor();
+    await workbench.screenshot('chat-04b-ask-about-selection-key');
+    assert.equal(
+      await chat.locator('.composer-input').evaluate((box) => box === document.activeElement),
+      true,
+      'the message box has the focus, ready for the question',
+    );
+  });
+
   for (const [name, model, text, action] of [
     ['a bad key', 'sim-openai/gpt-sim-mini::status=401', 'refused the API key', 'Set API Key'],
     [

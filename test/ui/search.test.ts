@@ -80,7 +80,13 @@ describe('semantic search in the workbench (real VS Code in Chromium, local gate
     await text.click();
     await page.keyboard.press('Control+A');
     await text.click({ button: 'right' });
-    const item = page.locator('.monaco-menu .action-item', { hasText: 'Rerank Lines...' }).first();
+    // One "Unified Inference" entry in the menu; the extension's actions are in its submenu. (By
+    // role: a submenu's entry holds the submenu in its DOM, so text would match the parent too.)
+    const submenu = page.getByRole('menuitem', { name: 'Unified Inference' });
+    await submenu.waitFor();
+    assert.equal(await page.getByRole('menuitem', { name: 'Rerank Lines...' }).count(), 0, 'not at the top level');
+    await submenu.hover();
+    const item = page.getByRole('menuitem', { name: 'Rerank Lines...' });
     await item.waitFor();
     await workbench.screenshot('search-05-rerank-context-menu');
     await item.click();

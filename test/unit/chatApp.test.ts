@@ -433,6 +433,26 @@ describe('chat webview app (jsdom)', () => {
     assert.deepEqual(sent.at(-1), { type: 'editAndResend', turnId: 'u1', text: 'changed' });
   });
 
+  it('keyboard: Ctrl+L (Cmd+L) starts a new chat wherever the focus is in the chat, and goes no further', () => {
+    const box = input();
+    const ctrlL = new dom.window.KeyboardEvent('keydown', { key: 'l', ctrlKey: true, bubbles: true, cancelable: true });
+    box.dispatchEvent(ctrlL);
+    assert.deepEqual(sent.at(-1), { type: 'newConversation' });
+    assert.ok(ctrlL.defaultPrevented, 'the webview does not pass the key on (VS Code would run its own Ctrl+L)');
+    sent.length = 0;
+    key(box, 'L', { metaKey: true });
+    assert.deepEqual(sent, [{ type: 'newConversation' }], 'Cmd+L on macOS');
+    sent.length = 0;
+    for (const init of [
+      { ctrlKey: true, shiftKey: true },
+      { ctrlKey: true, altKey: true },
+      {},
+      { ctrlKey: true, metaKey: true },
+    ])
+      key(box, 'l', init);
+    assert.deepEqual(sent, [], 'other chords with L are not the shortcut');
+  });
+
   it('suggests workspace files after @ and attaches the chosen one', () => {
     handle({ type: 'conversation', conversation: conversation([]), busy: false });
     const box = input();

@@ -87,6 +87,13 @@ export class ChatApp {
     if (draft?.draft) this.composer.setText(draft.draft);
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && this.busy && !event.defaultPrevented) send({ type: 'stop' });
+      // Ctrl+L / Cmd+L: the webview takes it, since VS Code's keybinding for it never matches while
+      // the focus is inside a webview view (its context keys describe the workbench, not the frame).
+      if (isNewChatShortcut(event)) {
+        event.preventDefault();
+        event.stopPropagation();
+        send({ type: 'newConversation' });
+      }
       // The explicit way to allow from the keyboard, wherever the focus is (the card never takes it).
       // Taken, it goes no further: VS Code, which gets the webview's keys from the window, never sees it.
       if (isAllowShortcut(event) && !this.chat.hidden && allowFirstPending(this.messages)) {
@@ -280,4 +287,15 @@ export class ChatApp {
       this.composer.focus();
     }
   }
+}
+
+/** Ctrl+L, or Cmd+L on macOS, with no other modifier. */
+function isNewChatShortcut(event: KeyboardEvent): boolean {
+  return (
+    event.key.toLowerCase() === 'l' &&
+    event.ctrlKey !== event.metaKey &&
+    !event.altKey &&
+    !event.shiftKey &&
+    !event.isComposing
+  );
 }
