@@ -198,6 +198,54 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
     assert.equal(await textOf(uri), onlySecond, 'exactly the accepted change');
   });
 
+  it('a merge answer of prose and two fences proposes the code of the fence that is the file, no prose, no fence lines', async () => {
+    write('two-fences.ts', FILE);
+    const check = "import { mul } from './two-fences';\nconsole.log(mul(2, 3));\n";
+    const answer = `Here is the change:\n\`\`\`ts\n${merged}\`\`\`\nAnd a quick check:\n\`\`\`ts\n${check}\`\`\`\n`;
+    await setSettingAndWait('apply.model', `sim-openai/gpt-sim-mini::${scriptedReplyItem(answer)}`);
+    const block = `\`\`\`ts apply-tests/two-fences.ts\n// ... existing code ...\n${partialBlock}\n\`\`\`\n`;
+    const review = reviewOf(await applyReply(block));
+    assert.equal(review.proposal, merged, 'the proposal is the file in the answer');
+    assert.equal(await textOf(review.proposalUri), merged);
+    assert.equal(review.hunks.length, 2);
+  });
+
+  it('a merge answer that is not the file (prose and two snippets, prose only) is refused with what it was: nothing written, nothing proposed', async () => {
+    const uri = write('snippets.ts', FILE);
+    const cases: [answer: string, what: string][] = [
+      [
+        `Here is the change:\n\`\`\`ts\n${partialBlock}\n\`\`\`\n` +
+          'And also:\n```ts\nexport function sub(a: number, b: number): number {\n  // Subtract b from a.\n  return a - b;\n}\n```\n',
+        'prose and 2 code snippets',
+      ],
+      [
+        "I can't merge this edit: mul in the edit does not match the file.\nPlease share the whole function.\n",
+        'prose with no code',
+      ],
+    ];
+    for (const [answer, what] of cases) {
+      await setSettingAndWait('apply.model', `sim-openai/gpt-sim-mini::${scriptedReplyItem(answer)}`);
+      notes.shown.length = 0;
+      const outcome = await applyReply(
+        `\`\`\`ts apply-tests/snippets.ts\n// ... existing code ...\n${partialBlock}\n\`\`\`\n`,
+      );
+      assert.equal(outcome.kind, 'failed', JSON.stringify(outcome));
+      const said = `Could not merge the code block into apply-tests/snippets.ts: The model's answer was not the whole file (${what}). Try Apply again, or choose a stronger model in unifiedInference.apply.model. Nothing was written.`;
+      assert.equal((outcome as { message?: string }).message, said);
+      assert.ok(
+        notes.shown.some((n) => n.kind === 'error' && n.message === said),
+        `the user is told: ${JSON.stringify(notes.shown)}`,
+      );
+      assert.equal(api.codeApplier.reviews.active.length, 0, 'no review opened');
+      const diffs = vscode.window.tabGroups.all
+        .flatMap((group) => group.tabs)
+        .filter((tab) => tab.input instanceof vscode.TabInputTextDiff);
+      assert.equal(diffs.length, 0, 'no diff shown');
+      assert.equal(await textOf(uri), FILE, 'the document is unchanged');
+      assert.equal(readFileSync(uri.fsPath, 'utf8'), FILE, 'the file on disk is unchanged');
+    }
+  });
+
   it('Reject leaves the file byte-identical (CRLF, no final newline, a rejected change on the way)', async () => {
     const crlf = FILE.replace(/\n/g, '\r\n').replace(/\r\n$/, '');
     const uri = write('reject.ts', crlf);

@@ -20,7 +20,7 @@ const ELISION_PATTERNS: readonly RegExp[] = [
 ];
 
 /** Whether one line of a block is an elision marker. */
-function isElisionLine(line: string): boolean {
+export function isElisionLine(line: string): boolean {
   const text = line.trim();
   if (!text) return false;
   return ELISION_PATTERNS.some((pattern) => pattern.test(text));

@@ -1,9 +1,11 @@
 // A partial code block merged into its file by a chat model through the gateway: streamed, with a
 // cancellable progress notification that counts the lines received. The answer is used only when
-// it is complete (no cut stream, no answer cut by the token limit, not empty); any failure says
-// what happened and what to do next, and nothing is written.
+// it is complete (no cut stream, no answer cut by the token limit, not empty) and is the whole file
+// (not prose, snippets or half a file: mergedFile.ts); any failure says what happened and what to
+// do next, and nothing is written or proposed.
 import * as vscode from 'vscode';
 import { codeFromAnswer, fenceFor, mergePrompt } from '../../core/apply/mergeAnswer';
+import { mergedFileFromAnswer, type AnswerShape } from '../../core/apply/mergedFile';
 import { isAbortError } from '../../core/errors';
 import { readSettings } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
@@ -125,9 +127,26 @@ export async function mergeThroughGateway(
       retry,
     );
   }
-  const merged = codeFromAnswer(result.text, fenceFor(job.current, job.block));
-  if (!merged.trim()) return fail(vscode.l10n.t('{0} answered with no file.', job.model), ['showLog'], retry);
-  return { ok: true, text: merged };
+  const fence = fenceFor(job.current, job.block);
+  if (!codeFromAnswer(result.text, fence).trim())
+    return fail(vscode.l10n.t('{0} answered with no file.', job.model), ['showLog'], retry);
+  const merged = mergedFileFromAnswer(result.text, job.current, job.block, fence);
+  if (!merged.ok) {
+    const what = answerShapeWords(merged.shape);
+    log.warn(
+      `Apply: the answer of ${job.model} for ${job.display} was not the whole file (${what}; ${result.text.length} characters): nothing was proposed.`,
+    );
+    return fail(
+      vscode.l10n.t(
+        "The model's answer was not the whole file ({0}). Try Apply again, or choose a stronger model in {1}.",
+        what,
+        'unifiedInference.apply.model',
+      ),
+      ['openSettings'],
+      retry,
+    );
+  }
+  return { ok: true, text: merged.text };
 
   function fail(message: string, actions: readonly ErrorAction[], again?: () => Promise<void>): MergeOutcome {
     const shown = actions.filter((a): a is ButtonAction => a !== 'retry');
@@ -156,5 +175,24 @@ export async function mergeThroughGateway(
       }
     });
     return { ok: false, reason: 'failed', message: full };
+  }
+}
+
+/** What an answer that is not the file was, in the words of the message that refuses it. */
+function answerShapeWords(shape: AnswerShape): string {
+  switch (shape.reason) {
+    case 'prose':
+      return vscode.l10n.t('prose with no code');
+    case 'snippets': {
+      const snippets =
+        shape.snippets === 1
+          ? vscode.l10n.t('a code snippet of {0} lines for a file of {1}', shape.lines, shape.fileLines)
+          : vscode.l10n.t('{0} code snippets', shape.snippets);
+      return shape.prose ? vscode.l10n.t('prose and {0}', snippets) : snippets;
+    }
+    case 'elided':
+      return vscode.l10n.t('parts of the file left out as "... existing code ..."');
+    case 'ended-early':
+      return vscode.l10n.t('it stopped {0} lines into a file of {1}', shape.lines, shape.fileLines);
   }
 }
