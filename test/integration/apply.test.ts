@@ -198,6 +198,39 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
     assert.equal(await textOf(uri), onlySecond, 'exactly the accepted change');
   });
 
+  it("keeps the proposal's diagnostics out of the Problems panel: the language services never check the proposal", async () => {
+    const typescript = vscode.extensions.getExtension('vscode.typescript-language-features');
+    assert.ok(typescript, 'the built-in TypeScript extension is in the test host');
+    write('diagnosed.ts', FILE);
+    // A syntax error and a type error: the TypeScript service reports both for a file of its own.
+    const broken = `${FILE.replace('  return a * b;', '  return a * * b;')}export const wrong: number = 'text';\n`;
+    const review = reviewOf(await applyReply(`\`\`\`ts apply-tests/diagnosed.ts\n${broken}\`\`\`\n`));
+    await typescript.activate();
+    assert.ok(typescript.isActive, 'the TypeScript extension is active');
+    // The control: the same text in a real file, shown after the proposal (the TypeScript service
+    // checks the documents open in editor tabs, in the order they opened), so once the control's
+    // errors are reported, the proposal's would have been too.
+    const control = write('diagnosed-control.ts', broken);
+    await vscode.window.showTextDocument(control, {
+      viewColumn: vscode.ViewColumn.Beside,
+      preview: false,
+      preserveFocus: true,
+    });
+    const reported = await waitFor(
+      () => vscode.languages.getDiagnostics(control),
+      (found) => found.some((d) => d.severity === vscode.DiagnosticSeverity.Error),
+      "the TypeScript service's errors for the control file",
+      60_000,
+    );
+    assert.ok(reported.length >= 1);
+    const ours = vscode.languages
+      .getDiagnostics()
+      .filter(([uri, found]) => uri.scheme === review.proposalUri.scheme && found.length > 0)
+      .map(([uri, found]) => `${uri.toString()}: ${found.map((d) => d.message).join('; ')}`);
+    assert.deepEqual(ours, [], 'no diagnostics for the proposal (or any document of ours)');
+    assert.deepEqual(vscode.languages.getDiagnostics(review.proposalUri), []);
+  });
+
   it('a merge answer of prose and two fences proposes the code of the fence that is the file, no prose, no fence lines', async () => {
     write('two-fences.ts', FILE);
     const check = "import { mul } from './two-fences';\nconsole.log(mul(2, 3));\n";

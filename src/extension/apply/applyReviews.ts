@@ -120,10 +120,27 @@ export class ApplyReviews extends Disposable implements vscode.TextDocumentConte
       this.lensesChanged.fire();
     });
     review.onDidEnd((how) => void this.finish(review, how));
+    await this.asPlainText(review.proposalUri);
+    if (!init.exists) await this.asPlainText(review.originalUri);
     await vscode.commands.executeCommand('vscode.diff', review.originalUri, review.proposalUri, review.title, {
       preview: false,
     });
     return review;
+  }
+
+  /**
+   * The proposal is shown as plain text, before its editor opens. Language services check open
+   * documents of every scheme (the built-in TypeScript service reports a proposal's syntax errors,
+   * the JSON, CSS and HTML ones theirs), and the Problems panel lists them under the file's name,
+   * as if the file on disk were broken. Only VS Code's own schemes are kept out of the panel, and
+   * only git's and a few others out of the TypeScript service: no API lets an extension keep its
+   * documents out, and borrowing a scheme of VS Code's or of another extension would answer for
+   * theirs. A document that is not in a checked language is checked by nobody; the cost is the
+   * proposal's highlighting (the file beside it keeps its own).
+   */
+  private async asPlainText(uri: vscode.Uri): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(uri);
+    if (document.languageId !== 'plaintext') await vscode.languages.setTextDocumentLanguage(document, 'plaintext');
   }
 
   get active(): readonly ApplyReview[] {
