@@ -146,6 +146,8 @@ export type ChatToHostMessage =
   | { readonly type: 'retry' }
   | { readonly type: 'editAndResend'; readonly turnId: string; readonly text: string }
   | { readonly type: 'selectModel'; readonly model: string }
+  /** Opens the host's searchable list of chat models (the choice comes back as a `models` message). */
+  | { readonly type: 'pickModel' }
   | { readonly type: 'setParameters'; readonly parameters: ChatParameters }
   | { readonly type: 'approveTool'; readonly callId: string; readonly decision: ApprovalDecision }
   /** Opens VS Code's diff editor on an edit tool call's reviewed change. */
@@ -208,6 +210,7 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
     case 'regenerate':
     case 'retry':
     case 'newConversation':
+    case 'pickModel':
       return { type: m.type };
     case 'runCommand':
       return webviewCommands.includes(m.command as ChatWebviewCommand)

@@ -29,10 +29,10 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
       join(workbench.server.workspace, '.vscode', 'settings.json'),
       JSON.stringify(settings(model, extra), null, 2),
     );
-    const picker = chat.locator('select.model-picker');
+    const picker = chat.locator('button.model-picker');
     for (const deadline = Date.now() + 30_000; ;) {
       await newChat();
-      const shown = await picker.inputValue();
+      const shown = (await picker.getAttribute('data-model')) ?? '';
       if (shown === model) return;
       if (Date.now() > deadline)
         throw new Error(`VS Code did not apply the settings: a new chat starts with ${shown}, not ${model}`);
@@ -66,9 +66,7 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
   };
 
   it('streams a markdown reply with highlighted code and code actions, then shows usage and cost', async () => {
-    const picker = chat.locator('select.model-picker');
-    await picker.locator('option', { hasText: 'sim-openai/gpt-sim' }).first().waitFor({ state: 'attached' });
-    assert.equal(await picker.inputValue(), SLOW_MODEL);
+    assert.equal(await chat.locator('button.model-picker').getAttribute('data-model'), SLOW_MODEL);
     await ask('Show me a TypeScript example');
     await chat.locator('.turn.user .user-text', { hasText: 'Show me a TypeScript example' }).waitFor();
     const reply = lastReply();
@@ -240,6 +238,87 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     await chat.locator('.history-search').fill('');
     await chat.locator('.history-item', { hasText: 'read_file.md' }).locator('.history-open').click();
     await chat.locator('.turn.user .user-text', { hasText: 'read_file.md' }).waitFor();
+  });
+
+  it('picks the model from a searchable list of chat models with price and context; a changed default applies to new chats', async () => {
+    // Setting values no other test uses: the pick remembered here is tied to this one.
+    await useSettings('sim-openai/gpt-sim-mini::delay-chunks=2');
+    const picker = chat.locator('button.model-picker');
+    await picker.click();
+    const quickInput = workbench.page.locator('.quick-input-widget');
+    await quickInput.locator('.quick-input-title', { hasText: 'Chat Model' }).waitFor();
+    const rows = quickInput.locator('.quick-input-list .monaco-list-row');
+    await rows.first().waitFor();
+    const listed = await rows.allInnerTexts();
+    assert.ok(
+      listed.some((row) => /gpt-sim-mini/.test(row)),
+      'chat models are offered',
+    );
+    for (const other of ['text-embedding', 'image', 'tts', 'whisper', 'rerank'])
+      assert.ok(!listed.some((row) => row.includes(other)), `no ${other} model among ${listed.join(' | ')}`);
+    await quickInput.locator('input').fill('mini');
+    const mini = rows.filter({ hasText: 'sim-openai/gpt-sim-mini' }).first();
+    await mini.waitFor();
+    assert.match(await mini.innerText(), /per million tokens in \/ out/, 'the price is shown');
+    assert.match(await mini.innerText(), /tokens of context/, 'the context length is shown');
+    await workbench.screenshot('chat-06-model-picker');
+    await mini.click();
+    await chat.locator('button.model-picker[data-model="sim-openai/gpt-sim-mini"]').waitFor();
+    await newChat();
+    assert.equal(await picker.getAttribute('data-model'), 'sim-openai/gpt-sim-mini', 'the pick is kept for new chats');
+    // The default changed after the pick: new chats take it (useSettings waits for a new chat with it).
+    await useSettings('sim-openai/gpt-sim-mini::delay-chunks=1');
+  });
+
+  it('fits the chat in a 250 px side bar: parameters, a reply with code, the composer', async () => {
+    const page = workbench.page;
+    const sidebar = page.locator('.part.sidebar');
+    const before = await sidebar.boundingBox();
+    assert.ok(before, 'the side bar is shown');
+    // The sash on the side bar's right edge resizes it.
+    const dragSidebarTo = async (width: number): Promise<void> => {
+      const box = await sidebar.boundingBox();
+      if (!box) throw new Error('no side bar');
+      const edge = box.x + box.width;
+      await page.mouse.move(edge, box.y + box.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + width, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+    };
+    try {
+      await dragSidebarTo(250);
+      for (let i = 0; i < 3 && Math.abs(((await sidebar.boundingBox())?.width ?? 0) - 250) > 2; i++)
+        await dragSidebarTo(250);
+      assert.ok(Math.abs(((await sidebar.boundingBox())?.width ?? 0) - 250) <= 2, 'the side bar is 250 px wide');
+      await newChat();
+      await ask('Show me a TypeScript example');
+      await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
+      await chat.locator('button[aria-label="Parameters"]').click();
+      await chat.locator('.params').waitFor();
+      await workbench.screenshot('chat-07-250px-parameters');
+      const overflow = await chat.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        const found: string[] = [];
+        const name = (el: Element): string => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`;
+        // Code blocks scroll sideways by design, a long name ends in an ellipsis, and screen-reader
+        // text is clipped to a pixel; nothing else may scroll sideways or reach past the edge.
+        const scrollsByDesign = (el: Element): boolean =>
+          el.closest('pre, textarea, .visually-hidden') !== null || getComputedStyle(el).textOverflow === 'ellipsis';
+        for (const el of Array.from(document.querySelectorAll('*'))) {
+          if (scrollsByDesign(el)) continue;
+          const style = getComputedStyle(el);
+          if (style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1)
+            found.push(`${name(el)} scrolls sideways by ${el.scrollWidth - el.clientWidth} px`);
+          const rect = el.getBoundingClientRect();
+          if (rect.width > 0 && (rect.left < -1 || rect.right > width + 1))
+            found.push(`${name(el)} spans ${Math.round(rect.left)}..${Math.round(rect.right)} of ${width} px`);
+        }
+        return found;
+      });
+      assert.deepEqual(overflow, []);
+    } finally {
+      await dragSidebarTo(before.width);
+    }
   });
 
   it('streams a long one-paragraph reply whole, laid out in parts of a few KB', async () => {

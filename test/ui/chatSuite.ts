@@ -156,11 +156,11 @@ async function applySettings(
   const dir = join(workbench.server.workspace, '.vscode');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2));
-  const picker = chat.locator('select.model-picker');
+  const picker = chat.locator('button.model-picker');
   for (const deadline = Date.now() + 30_000; ;) {
     await chat.locator('button[aria-label="New chat"]').click();
     await chat.locator('.empty-state').waitFor();
-    const shown = await picker.inputValue();
+    const shown = (await picker.getAttribute('data-model')) ?? '';
     if (applied(shown)) return;
     if (Date.now() > deadline) throw new Error(`VS Code did not apply the settings: a new chat starts with ${shown}`);
     await workbench.page.waitForTimeout(250);

@@ -31,6 +31,7 @@ export interface ChatRoutes {
   regenerate(): Promise<void>;
   editAndResend(turnId: string, text: string): Promise<void>;
   selectModel(model: string): Promise<void>;
+  pickModel(): Promise<void>;
   setParameters(parameters: ChatParameters): Promise<void>;
   approveTool(callId: string, decision: ApprovalDecision): void;
   openToolDiff(callId: string): Promise<void>;
@@ -64,6 +65,8 @@ export async function routeChatMessage(message: ChatToHostMessage, chat: ChatRou
       return chat.editAndResend(message.turnId, message.text);
     case 'selectModel':
       return chat.selectModel(message.model);
+    case 'pickModel':
+      return chat.pickModel();
     case 'setParameters':
       return chat.setParameters(message.parameters);
     case 'approveTool':

@@ -15,7 +15,8 @@ import { runChatAction, type ChatActionHost } from './chatActions';
 import { ChatAttachments } from './chatAttachments';
 import type { ChatDeps } from './chatDeps';
 import { routeChatMessage, type ChatRoutes } from '../../core/chat/chatMessageRouter';
-import { chatModelKey, chatModelOptions, chooseChatModel } from './chatModels';
+import { chatModelOptions, chooseChatModel, rememberChatModel } from './chatModels';
+import { pickChatModel } from '../models/chatModelPick';
 import { ChatTools } from './chatTools';
 import { ContextMeterReporter } from './context/contextMeter';
 import { ConversationSaver } from './conversationSaver';
@@ -171,6 +172,10 @@ export class ChatController extends Disposable {
       regenerate: () => session.regenerate(),
       editAndResend: (turnId, text) => session.editAndResend(turnId, text),
       selectModel: (model) => this.selectModel(model),
+      pickModel: async () => {
+        const model = await pickChatModel(this.deps.catalog, this.conversation.model || chooseChatModel(this.deps));
+        if (model) await this.selectModel(model);
+      },
       setParameters: (parameters) => this.setParameters(parameters),
       approveTool: (callId, decision) => this.approvals.decide(callId, decision),
       openToolDiff: async (callId) => {
@@ -202,7 +207,7 @@ export class ChatController extends Disposable {
 
   private async selectModel(model: string): Promise<void> {
     this.conversation.model = model;
-    await this.deps.workspaceState.update(chatModelKey, model);
+    await rememberChatModel(this.deps, model);
     this.postModels();
     if (this.conversation.turns.length > 0) await this.saver.save();
   }

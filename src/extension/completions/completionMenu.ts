@@ -2,14 +2,10 @@
 // an argument too (keybindings, tests); without one it asks.
 import * as vscode from 'vscode';
 import { formatCredits } from '../../core/account/creditsFormat';
-import { modelPricing } from '../../core/models/modelPricing';
-import { catalogContextLength } from '../../core/context/contextLength';
-import type { Model } from '../../core/types/account';
 import { completionsEnabledFor } from '../../core/completions/languageEnablement';
 import { SETTINGS_SECTION } from '../../shared/settings';
 import { readSettings } from '../config';
-import { catalogModels } from '../models/catalogModels';
-import { categoryOf } from '../../core/models/catalogTree';
+import { pickCheapChatModel } from '../models/chatModelPick';
 import type { ModelCatalog } from '../models/modelCatalog';
 import type { CompletionsController } from './completionsController';
 
@@ -21,54 +17,20 @@ async function update(key: string, value: unknown): Promise<void> {
     .update(`completions.${key}`, value, vscode.ConfigurationTarget.Global);
 }
 
-/** "$0.15 / $0.60 per million tokens in / out", or that the catalog lists no price. */
-function priceText(model: Model): string {
-  const pricing = modelPricing(model);
-  if (!pricing) return vscode.l10n.t('price not listed');
-  return vscode.l10n.t(
-    '{0} / {1} per million tokens in / out',
-    formatCredits(pricing.input * 1e6),
-    formatCredits(pricing.output * 1e6),
-  );
-}
-
 /** Picks the completion model from the catalog's chat models, cheapest first, each with its price. */
 export async function pickCompletionModel(catalog: ModelCatalog, modelId?: string): Promise<string | undefined> {
   if (typeof modelId === 'string' && modelId.trim()) {
     await update('model', modelId.trim());
     return modelId.trim();
   }
-  const models = await catalogModels(catalog);
-  const chat = (models ?? []).filter((model) => categoryOf(model) === 'chat');
-  if (chat.length === 0) {
-    void vscode.window.showWarningMessage(
-      vscode.l10n.t('Unified Inference: no chat model in the catalog yet. Connect to the gateway first.'),
-    );
-    return undefined;
-  }
-  const price = (model: Model): number => modelPricing(model)?.input ?? Infinity;
-  const current = readSettings().completions.model;
-  const items = [...chat]
-    .sort((a, b) => price(a) - price(b) || a.id.localeCompare(b.id))
-    .map((model) => {
-      const context = catalogContextLength(model);
-      return {
-        label: `${model.id === current ? '$(check) ' : ''}${model.id}`,
-        description: priceText(model),
-        detail: context ? vscode.l10n.t('{0} tokens of context', context.toLocaleString()) : undefined,
-        modelId: model.id,
-      };
-    });
-  const choice = await vscode.window.showQuickPick(items, {
+  const chosen = await pickCheapChatModel(catalog, readSettings().completions.model, {
     title: vscode.l10n.t('Inline Completions Model'),
     placeHolder: vscode.l10n.t(
       'Every completion is a request that costs credits: a small, fast, cheap model suits best.',
     ),
-    matchOnDescription: true,
   });
-  if (!choice) return undefined;
-  await update('model', choice.modelId);
-  return choice.modelId;
+  if (chosen) await update('model', chosen);
+  return chosen;
 }
 
 /** Turns completions on (asking for a model first when none is picked) or off; `on` forces one. */

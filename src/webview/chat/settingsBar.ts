@@ -1,5 +1,5 @@
-// The bar above the conversation: the model picker (chat models first, any model selectable) and
-// the per-conversation parameters (temperature, max tokens, reasoning effort, thinking budget,
+// The bar above the conversation: the model (a button that opens VS Code's searchable list of the
+// catalog's chat models, with prices and context) and the per-conversation parameters (temperature, max tokens, reasoning effort, thinking budget,
 // system prompt) behind a toggle.
 import {
   EFFORT_THINKING_BUDGET,
@@ -8,7 +8,7 @@ import {
   type ReasoningEffort,
 } from '../../shared/chatModel';
 import type { ModelOption } from '../../shared/chatProtocol';
-import { el, iconButton } from './dom';
+import { el, icon, iconButton } from './dom';
 import type { Send } from './send';
 
 function numberOrUndefined(value: string): number | undefined {
@@ -18,7 +18,8 @@ function numberOrUndefined(value: string): number | undefined {
 
 export class SettingsBar {
   readonly element: HTMLElement;
-  private readonly model: HTMLSelectElement;
+  private readonly model: HTMLButtonElement;
+  private readonly modelName: HTMLElement;
   private readonly params: HTMLElement;
   private readonly temperature: HTMLInputElement;
   private readonly maxTokens: HTMLInputElement;
@@ -32,8 +33,14 @@ export class SettingsBar {
     private readonly send: Send,
     actions: { newChat(): void; history(): void },
   ) {
-    this.model = el('select', { className: 'model-picker', attrs: { 'aria-label': 'Model' } });
-    this.model.addEventListener('change', () => this.send({ type: 'selectModel', model: this.model.value }));
+    this.modelName = el('span', { className: 'model-name' });
+    this.model = el(
+      'button',
+      { className: 'model-picker', attrs: { type: 'button', 'aria-haspopup': 'listbox' } },
+      this.modelName,
+      icon('chevron-down'),
+    );
+    this.model.addEventListener('click', () => this.send({ type: 'pickModel' }));
     this.title = el('span', { className: 'conversation-title' });
     this.paramsToggle = iconButton('settings', 'Parameters', () => this.toggleParams());
     this.paramsToggle.setAttribute('aria-expanded', 'false');
@@ -104,24 +111,16 @@ export class SettingsBar {
   }
 
   setModels(models: readonly ModelOption[], selected: string, loading: boolean, error?: string): void {
-    const options: HTMLElement[] = [];
-    const chat = models.filter((m) => m.isChat);
-    const other = models.filter((m) => !m.isChat);
-    const option = (m: ModelOption): HTMLOptionElement => el('option', { text: m.id, attrs: { value: m.id } });
-    if (selected && !models.some((m) => m.id === selected))
-      options.push(el('option', { text: selected, attrs: { value: selected } }));
-    if (chat.length) options.push(el('optgroup', { attrs: { label: 'Chat models' } }, ...chat.map(option)));
-    if (other.length) options.push(el('optgroup', { attrs: { label: 'Other models' } }, ...other.map(option)));
-    if (options.length === 0)
-      options.push(
-        el('option', {
-          text: loading ? 'Loading models…' : error ? 'Models unavailable' : 'No models',
-          attrs: { value: '' },
-        }),
-      );
-    this.model.replaceChildren(...options);
-    this.model.value = selected;
-    this.model.title = error ? `The model list could not be read: ${error}` : selected;
+    const shown = selected || (loading ? 'Loading models…' : error ? 'Models unavailable' : 'No model');
+    this.modelName.textContent = shown;
+    this.model.dataset['model'] = selected;
+    const other = models.find((m) => m.id === selected && !m.isChat);
+    this.model.title = error
+      ? `The model list could not be read: ${error}`
+      : other
+        ? `${selected} is not a chat model of the catalog: choose a chat model.`
+        : `${shown}. Choose another chat model`;
+    this.model.setAttribute('aria-label', `Model: ${shown}. Choose another chat model`);
   }
 
   setParameters(parameters: ChatParameters): void {
