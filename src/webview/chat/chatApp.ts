@@ -89,7 +89,7 @@ export class ChatApp {
       if (event.key === 'Escape' && this.busy && !event.defaultPrevented) send({ type: 'stop' });
       // Ctrl+L / Cmd+L: the webview takes it, since VS Code's keybinding for it never matches while
       // the focus is inside a webview view (its context keys describe the workbench, not the frame).
-      if (isNewChatShortcut(event)) {
+      if (isNewChatShortcut(event) && !event.defaultPrevented) {
         event.preventDefault();
         event.stopPropagation();
         send({ type: 'newConversation' });
