@@ -115,6 +115,30 @@ describe('research jobs against the local gateway', function () {
     assert.equal(perJob.length, 1, 'the finished job was read once');
   });
 
+  it('marks the finished job "New report" in the Research view, counted in its badge, until a click on it opens the report', async () => {
+    const job = api.research.jobs.find((j) => j.status === 'succeeded');
+    assert.ok(job);
+    const node = api.researchView.getChildren().find((n) => n.kind === 'job' && n.job.id === job.id);
+    assert.ok(node);
+    const item = api.researchView.getTreeItem(node);
+    assert.equal(item.label, `New report · ${job.topic}`, 'the status first: a narrow side bar cuts the end');
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'pass-filled');
+    assert.match(item.accessibilityInformation?.label ?? '', /^New report: How do vector databases compare/);
+    assert.deepEqual(api.researchView.view.badge, { value: 1, tooltip: '1 research report ready to read' });
+    // One click: the row's own command opens the report.
+    assert.ok(item.command);
+    await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
+    await waitFor(
+      () => vscode.workspace.textDocuments.some((d) => d.uri.toString() === reportUri(job).toString()),
+      (open) => open,
+      'the report document',
+    );
+    assert.equal(api.researchView.view.badge, undefined, 'read: no badge');
+    const read = api.researchView.getTreeItem(node);
+    assert.equal(read.label, `Report ready · ${job.topic}`);
+    assert.equal((read.iconPath as vscode.ThemeIcon).id, 'pass');
+  });
+
   it('opens the report with its text and numbered sources', async () => {
     const job = api.research.jobs.find((j) => j.status === 'succeeded');
     assert.ok(job);
@@ -129,6 +153,13 @@ describe('research jobs against the local gateway', function () {
     assert.match(text, /\| Status \| succeeded \|/);
     assert.match(text, /## Report\n\n\S/);
     assert.match(text, /## Sources\n\n1\. \[/);
+    // The title once: the job's topic is its title, so no topic row, and the report's own title heading goes.
+    assert.ok(job.topic);
+    assert.deepEqual(
+      text.split('\n').filter((line) => /^(#|\|)/.test(line) && line.includes(job.topic ?? '')),
+      [`# ${job.topic}`],
+      text,
+    );
   });
 
   it('previews a report without loading its images or HTML (a tracker never learns it was read); Copy keeps the text as written', async () => {

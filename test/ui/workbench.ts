@@ -304,9 +304,12 @@ export class Workbench {
   }
 }
 
-/** An activity bar entry's label: its title, maybe followed by a keybinding in brackets. */
+/**
+ * An activity bar entry's label: its title, maybe followed by a keybinding in brackets, or by its
+ * badge's words ("Research & Models - 1 research report ready to read").
+ */
 function activityLabel(name: string): string {
-  return `.action-label[aria-label="${name}"], .action-label[aria-label^="${name} ("]`;
+  return `.action-label[aria-label="${name}"], .action-label[aria-label^="${name} ("], .action-label[aria-label^="${name} - "]`;
 }
 
 function escapeRegExp(text: string): string {

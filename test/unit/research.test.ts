@@ -7,6 +7,7 @@ import {
   outcomeMessage,
   relativeAge,
   reportMarkdown,
+  unreadBadgeTooltip,
 } from '../../src/core/research/jobPresentation';
 import {
   describeFilter,
@@ -110,14 +111,46 @@ describe('research view: jobs', () => {
   it('shows status and age, with icons per status', () => {
     assert.deepEqual(
       [lookOf(job, now).label, lookOf(job, now).description, lookOf(job, now).icon],
-      ['Vector databases', 'running · 3 min ago', 'sync~spin'],
+      ['Running · Vector databases', '3 min ago', 'sync~spin'],
     );
     assert.equal(lookOf({ ...job, status: 'queued' }, now).icon, 'clock');
     assert.equal(lookOf({ ...job, status: 'succeeded' }, now).icon, 'pass');
     assert.equal(lookOf({ ...job, status: 'cancelled' }, now).icon, 'error');
     const odd = lookOf({ ...job, status: 'paused-by-admin' }, now);
     assert.equal(odd.icon, 'question');
-    assert.match(odd.tooltipLines[0]!, /paused-by-admin \(not a status this extension knows: treated as in progress\)/);
+    assert.match(
+      odd.tooltipLines.find((line) => line.startsWith('Status: ')) ?? '',
+      /paused-by-admin \(not a status this extension knows: treated as in progress\)/,
+    );
+  });
+
+  it('puts the status before a long topic, which a narrow side bar cuts, and keeps the whole topic in the tooltip', () => {
+    const topic =
+      'How do server-sent event streams recover from dropped connections behind corporate proxies and load balancers?';
+    const look = lookOf({ ...job, title: undefined, topic, status: 'running' }, now);
+    // A side bar about 300 px wide shows some 35 characters of a row: the status is in them.
+    assert.ok(look.label.slice(0, 35).startsWith('Running · How do server-sent'), look.label);
+    assert.ok(look.tooltipLines.includes(`Topic: ${topic}`));
+    assert.equal(look.accessibilityLabel, `Running: ${topic}, 3 min ago`);
+    assert.equal(lookOf({ ...job, status: 'queued' }, now).label, 'Queued · Vector databases');
+    assert.equal(lookOf({ ...job, status: 'failed' }, now).label, 'Failed · Vector databases');
+    assert.equal(lookOf({ ...job, status: 'cancelled' }, now).label, 'Cancelled · Vector databases');
+    assert.equal(lookOf({ ...job, status: 'paused-by-admin' }, now).label, 'paused-by-admin · Vector databases');
+    // A title that is not the topic: both in the tooltip, the title first.
+    assert.equal(lookOf(job, now).tooltipLines[0], 'Vector databases');
+  });
+
+  it('marks a finished job "Report ready", and "New report" (filled icon) until its report is opened', () => {
+    const done = { ...job, status: 'succeeded' };
+    const read = lookOf(done, now);
+    const unread = lookOf(done, now, { unread: true });
+    assert.deepEqual([read.label, read.icon, read.phase], ['Report ready · Vector databases', 'pass', 'succeeded']);
+    assert.deepEqual([unread.label, unread.icon], ['New report · Vector databases', 'pass-filled']);
+    assert.equal(unread.accessibilityLabel, 'New report: Vector databases, 3 min ago');
+    assert.equal(read.tooltipLines.at(-1), 'Click to open the report.');
+    assert.ok(!lookOf(job, now).tooltipLines.includes('Click to open the report.'), 'not while it runs');
+    assert.equal(unreadBadgeTooltip(1), '1 research report ready to read');
+    assert.equal(unreadBadgeTooltip(3), '3 research reports ready to read');
   });
 
   it('says how old a job is', () => {
@@ -170,6 +203,31 @@ describe('research report document', () => {
     assert.match(text, /2\. \[B \\\[draft\\\]\]\(https:\/\/example\.com\/b%281%29\)/);
     assert.match(text, /3\. evil \(javascript:alert\(1\)\)/, 'a non-http source is text, not a link');
     assert.ok(!text.includes('](javascript:'));
+  });
+
+  it('shows the title once: no topic row that repeats it, no report heading that repeats it', () => {
+    const topic = 'Which vector database suits code search?';
+    const started = { ...job, status: 'succeeded', title: topic, topic };
+    const text = reportMarkdown(started, {
+      ...started,
+      report: {
+        markdown: `# Which vector database suits code search?\n\n> Written by a model.\n\n## Summary\n\nUse pgvector.`,
+      },
+    });
+    assert.equal(text.split(topic).length - 1, 1, text);
+    assert.match(text, /^# Which vector database suits code search\?\n/);
+    assert.match(text, /## Report\n\n> Written by a model\.\n\n#### Summary/);
+    // A title the gateway cut from a long topic: the heading is the whole topic, said once.
+    const long = 'How do server-sent event streams recover from dropped connections behind corporate proxies?';
+    const cut = { ...job, status: 'succeeded', title: `${long.slice(0, 60)}…`, topic: long };
+    const cutText = reportMarkdown(cut, { ...cut, report: { markdown: `# ${cut.title}\n\nBody.` } });
+    assert.match(cutText, new RegExp(`^# ${long.replace(/[?]/g, '\\?')}\n`));
+    assert.ok(!cutText.includes('| Topic |'), cutText);
+    assert.ok(!cutText.includes(cut.title), 'the cut title is not repeated as a heading');
+    // A topic other than the title, and a report heading other than the title, stay.
+    const other = reportMarkdown(job, { ...job, status: 'succeeded', report: { markdown: '# Key findings\n\nText.' } });
+    assert.match(other, /\| Topic \| Compare vector databases \|/);
+    assert.match(other, /### Key findings/);
   });
 
   it('says clearly when the detail is unavailable and shows what the list gives', () => {

@@ -6,18 +6,31 @@ import {
   isKnownResearchStatus,
 } from './researchHelpers';
 import { isOutOfCredits } from '../transport/retry';
-import type { ResearchJob } from '../types/account';
+import type { ResearchJob, ResearchPhase } from '../types/account';
 import type { ErrorDescription } from '../failures/describeError';
+import { ENGLISH, type Translator } from '../../shared/translator';
 
 export interface JobLook {
+  /**
+   * The status first, then the title ("Report ready · Which vector database..."): a narrow side
+   * bar cuts a row's end, and a long topic would otherwise cut away the status.
+   */
   readonly label: string;
-  /** e.g. "running · 3 min ago" */
+  /** The age, e.g. "3 min ago" (after the label, where a narrow side bar may cut it). */
   readonly description: string;
   /** A codicon id. */
   readonly icon: string;
   /** A theme colour id for the icon, when the status calls for one. */
   readonly color?: string;
   readonly tooltipLines: readonly string[];
+  /** What a screen reader says for the row: status, whole title, age. */
+  readonly accessibilityLabel: string;
+  readonly phase: ResearchPhase;
+}
+
+/** What the view knows beyond the job: a report that finished in this window and was not opened yet. */
+export interface JobLookOptions {
+  readonly unread?: boolean;
 }
 
 export function relativeAge(iso: string | undefined, now: number): string {
@@ -86,13 +99,32 @@ export function describeJobFailure(job: ResearchJob): ErrorDescription {
   };
 }
 
-export function lookOf(job: ResearchJob, now: number): JobLook {
+/** The status in words a user reads first: "Queued", "Running", "Report ready", "New report", "Failed"... */
+function statusWords(job: ResearchJob, options: JobLookOptions = {}, l10n: Translator = ENGLISH): string {
+  const phase = classifyResearchStatus(job.status);
+  const status = (job.status || '').trim().toLowerCase();
+  if (phase === 'succeeded') return options.unread ? l10n.t('New report') : l10n.t('Report ready');
+  if (status === 'queued') return l10n.t('Queued');
+  if (status === 'running') return l10n.t('Running');
+  if (status === 'cancelled' || status === 'canceled') return l10n.t('Cancelled');
+  if (status === 'timeout') return l10n.t('Timed out');
+  if (phase === 'failed') return l10n.t('Failed');
+  return job.status?.trim() || l10n.t('Unknown status');
+}
+
+export function lookOf(
+  job: ResearchJob,
+  now: number,
+  options: JobLookOptions = {},
+  l10n: Translator = ENGLISH,
+): JobLook {
   const phase = classifyResearchStatus(job.status);
   const status = (job.status || 'unknown').toLowerCase();
   let icon = 'question';
   let color: string | undefined;
   if (phase === 'succeeded') {
-    icon = 'pass';
+    // Filled while unread: the row stands out until its report is opened.
+    icon = options.unread ? 'pass-filled' : 'pass';
     color = 'testing.iconPassed';
   } else if (phase === 'failed') {
     icon = 'error';
@@ -102,6 +134,9 @@ export function lookOf(job: ResearchJob, now: number): JobLook {
   } else if (status === 'running') {
     icon = 'sync~spin';
   }
+  const title = jobTitle(job);
+  const words = statusWords(job, options, l10n);
+  const age = relativeAge(job.createdAt, now);
   const lines = [
     `Status: ${job.status || 'unknown'}${isKnownResearchStatus(job.status) ? '' : ' (not a status this extension knows: treated as in progress)'}`,
     `Topic: ${job.topic ?? '(none)'}`,
@@ -111,13 +146,23 @@ export function lookOf(job: ResearchJob, now: number): JobLook {
   ];
   const reason = phase === 'failed' ? failureReason(job) : undefined;
   if (reason) lines.splice(1, 0, `Reason: ${reason}`);
+  // The whole title when it is not the topic (the label may be cut), and what a click does.
+  if (title !== job.topic?.trim().replace(/\s+/g, ' ')) lines.unshift(title);
+  if (phase !== 'in_progress') lines.push(l10n.t('Click to open the report.'));
   return {
-    label: jobTitle(job),
-    description: `${status} · ${relativeAge(job.createdAt, now)}`,
+    label: l10n.t('{0} · {1}', words, title),
+    description: age,
     icon,
     ...(color ? { color } : {}),
     tooltipLines: lines,
+    accessibilityLabel: l10n.t('{0}: {1}, {2}', words, title, age),
+    phase,
   };
+}
+
+/** The Research view's badge: the reports that finished in this window and were not opened yet. */
+export function unreadBadgeTooltip(count: number, l10n: Translator = ENGLISH): string {
+  return count === 1 ? l10n.t('1 research report ready to read') : l10n.t('{0} research reports ready to read', count);
 }
 
 /**
@@ -142,6 +187,44 @@ export function demoteHeadings(markdown: string, levels = 2): string {
       );
     })
     .join('\n');
+}
+
+/** A title's words, case, spacing and punctuation aside. */
+function wordsOf(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** Two titles are the same for a reader when their words are. */
+function sameWords(a: string, b: string): boolean {
+  return wordsOf(a) === wordsOf(b);
+}
+
+/**
+ * The report's heading: the whole topic when the title is only its beginning (a gateway cuts a
+ * long topic into a title: "How do server-sent event streams recover... corpor..."), else the title.
+ */
+function reportHeading(title: string, topic: string | undefined): string {
+  const start = wordsOf(title);
+  return topic && start && wordsOf(topic).startsWith(start) ? topic.replace(/\s+/g, ' ') : title;
+}
+
+/**
+ * The report without its own first heading when that heading is the job's title: the document's
+ * title says it already (a report that starts "# <its topic>" showed the title three times, with
+ * the topic row of the facts table).
+ */
+function withoutTitleHeading(report: string, titles: readonly string[]): string {
+  const lines = report.split('\n');
+  const first = lines.findIndex((line) => line.trim() !== '');
+  const heading = first >= 0 ? /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(lines[first] ?? '') : null;
+  if (!heading || !titles.some((title) => sameWords(heading[1] ?? '', title))) return report;
+  return lines
+    .slice(first + 1)
+    .join('\n')
+    .replace(/^\s*\n/, '');
 }
 
 function escapeInline(text: string): string {
@@ -171,12 +254,16 @@ const REPORT_REFRESH_HINT =
 export function reportMarkdown(listed: ResearchJob, detail: ResearchJob | undefined, detailProblem?: string): string {
   const job: ResearchJob = { ...listed, ...detail };
   const phase = classifyResearchStatus(job.status);
+  const title = jobTitle(job);
+  const topic = job.topic?.trim();
+  const heading = reportHeading(title, topic);
   const out = [
-    `# ${escapeInline(jobTitle(job))}`,
+    `# ${escapeInline(heading)}`,
     '',
     '| | |',
     '|---|---|',
-    `| Topic | ${escapeInline(job.topic ?? '(none)')} |`,
+    // The topic once: a job started here has its topic as its title, already the heading.
+    ...(topic && sameWords(topic, heading) ? [] : [`| Topic | ${escapeInline(topic || '(none)')} |`]),
     `| Status | ${escapeInline(job.status || 'unknown')} |`,
     `| Created | ${escapeInline(localTime(job.createdAt))} |`,
     `| Updated | ${escapeInline(localTime(job.updatedAt))} |`,
@@ -190,9 +277,10 @@ export function reportMarkdown(listed: ResearchJob, detail: ResearchJob | undefi
     );
   const reason = phase === 'failed' ? failureReason(job) : undefined;
   if (reason) out.push(`> **The job failed:** ${escapeInline(reason)}`, '');
-  const report = detail ? extractResearchReport(detail) : undefined;
+  const extracted = detail ? extractResearchReport(detail) : undefined;
+  const report = extracted ? withoutTitleHeading(extracted.trim(), [title, heading]).trim() : undefined;
   out.push('## Report', '');
-  if (report) out.push(demoteHeadings(report.trim()), '');
+  if (report) out.push(demoteHeadings(report), '');
   else if (phase === 'in_progress') out.push(`_The job is still in progress. ${REPORT_REFRESH_HINT}_`, '');
   else if (!detailProblem) out.push('_The gateway returned no report text for this job._', '');
   else out.push('_No report text is available._', '');

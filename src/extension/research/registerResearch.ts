@@ -25,8 +25,8 @@ export function registerResearch(
   { connection, failures, log }: ResearchServices,
 ): Research {
   const research = new ResearchJobs(connection, log);
-  const researchView = new ResearchView(research);
   const reports = new ReportDocuments(connection, research);
+  const researchView = new ResearchView(research, reports);
   context.subscriptions.push(
     research,
     researchView,

@@ -41,6 +41,9 @@ function previewLabelMatches(label: string, uri: vscode.Uri): boolean {
 export class ReportDocuments extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;
+  private readonly openedReport = this._register(new vscode.EventEmitter<ResearchJob>());
+  /** A report was opened (from the view, a notification, the palette or a chat button): it is read. */
+  readonly onDidOpen = this.openedReport.event;
   /** The reports opened in this session (a preview may outlive its document in the extension host). */
   private readonly opened = new Map<string, vscode.Uri>();
   private activeReport: vscode.Uri | undefined;
@@ -104,6 +107,7 @@ export class ReportDocuments extends Disposable implements vscode.TextDocumentCo
     this.opened.set(job.id, uri);
     this.changed.fire(uri);
     await vscode.commands.executeCommand('markdown.showPreview', uri);
+    this.openedReport.fire(job);
     this.trackActiveReport();
   }
 

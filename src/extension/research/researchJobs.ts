@@ -35,6 +35,9 @@ export class ResearchJobs extends Disposable {
   private readonly finished = this._register(new vscode.EventEmitter<JobOutcome>());
   /** A job seen in progress has finished (succeeded or failed). */
   readonly onDidFinish = this.finished.event;
+  private readonly resetEmitter = this._register(new vscode.EventEmitter<void>());
+  /** The list started over for another gateway or key: the jobs shown so far belonged to the old one. */
+  readonly onDidReset = this.resetEmitter.event;
 
   private readonly list = new JobList();
   private queryValue: ResearchViewQuery = DEFAULT_QUERY;
@@ -192,6 +195,7 @@ export class ResearchJobs extends Disposable {
     // counts as never listed, so a first poll that fails keeps retrying (with backoff) until the
     // gateway answers, as after a reload.
     this.loop.stop();
+    this.resetEmitter.fire();
     this.changed.fire();
     const { client, hasKey } = this.connection.setup;
     if (!client || !hasKey) return;

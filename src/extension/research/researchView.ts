@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { ResearchJob } from '../../core/types/account';
 import { Disposable } from '../lifecycle';
-import { lookOf } from '../../core/research/jobPresentation';
+import { lookOf, unreadBadgeTooltip } from '../../core/research/jobPresentation';
 import { describeFilter } from '../../core/research/researchQuery';
 import type { ResearchJobs } from './researchJobs';
+import type { ReportDocuments } from './reportDocuments';
 
 const RESEARCH_VIEW_ID = 'unifiedInference.research';
 
@@ -14,16 +15,39 @@ export type ResearchNode =
 /** The view keeps one node object per job id (TreeView.reveal finds an element by identity) and updates its job. */
 type JobNode = { readonly kind: 'job'; job: ResearchJob };
 
-/** The Research Jobs view: newest first, iconed by status, age refreshed, "Load more" paging. */
+/**
+ * The Research Jobs view: newest first, status first on each row, age refreshed, "Load more"
+ * paging. A job that succeeds while the window follows it is a "New report" (and counted in the
+ * view's badge) until its report is opened, whichever way: the answer shows where the job was
+ * started, not only in a notification.
+ */
 export class ResearchView extends Disposable implements vscode.TreeDataProvider<ResearchNode> {
   private readonly changed = this._register(new vscode.EventEmitter<ResearchNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   readonly view: vscode.TreeView<ResearchNode>;
   private readonly nodes = new Map<string, JobNode>();
+  /** Jobs that succeeded in this window and whose report was not opened since. */
+  private readonly unread = new Set<string>();
 
-  constructor(private readonly jobs: ResearchJobs) {
+  constructor(
+    private readonly jobs: ResearchJobs,
+    reports: ReportDocuments,
+  ) {
     super();
     this.view = this._register(vscode.window.createTreeView(RESEARCH_VIEW_ID, { treeDataProvider: this }));
+    this._register(
+      jobs.onDidFinish(({ job, phase }) => {
+        if (phase === 'succeeded') this.unread.add(job.id);
+        this.update();
+      }),
+    );
+    this._register(
+      reports.onDidOpen((job) => {
+        if (this.unread.delete(job.id)) this.update();
+      }),
+    );
+    // Another gateway or key: its jobs are not the ones waiting to be read.
+    this._register(jobs.onDidReset(() => this.unread.clear()));
     this._register(jobs.onDidChange(() => this.update()));
     this._register(this.view.onDidChangeVisibility((event) => jobs.setViewVisible(event.visible)));
     jobs.setViewVisible(this.view.visible);
@@ -42,7 +66,7 @@ export class ResearchView extends Disposable implements vscode.TreeDataProvider<
       item.id = 'loadMore';
       return item;
     }
-    const look = lookOf(node.job, Date.now());
+    const look = lookOf(node.job, Date.now(), { unread: this.unread.has(node.job.id) }, vscode.l10n);
     const item = new vscode.TreeItem(look.label, vscode.TreeItemCollapsibleState.None);
     item.id = `job:${node.job.id}`;
     item.description = look.description;
@@ -50,13 +74,13 @@ export class ResearchView extends Disposable implements vscode.TreeDataProvider<
     item.tooltip = new vscode.MarkdownString(
       look.tooltipLines.map((line) => line.replace(/[\\`*_[\]<>]/g, (c) => `\\${c}`)).join('  \n'),
     );
-    item.contextValue = `researchJob.${look.icon === 'pass' ? 'succeeded' : look.icon === 'error' ? 'failed' : 'inProgress'}`;
+    item.contextValue = `researchJob.${look.phase === 'in_progress' ? 'inProgress' : look.phase}`;
     item.command = {
       command: 'unifiedInference.research.openReport',
       title: vscode.l10n.t('Open Report'),
       arguments: [node],
     };
-    item.accessibilityInformation = { label: `${look.label}, ${look.description}` };
+    item.accessibilityInformation = { label: look.accessibilityLabel };
     return item;
   }
 
@@ -99,6 +123,9 @@ export class ResearchView extends Disposable implements vscode.TreeDataProvider<
   }
 
   private update(): void {
+    this.view.badge = this.unread.size
+      ? { value: this.unread.size, tooltip: unreadBadgeTooltip(this.unread.size, vscode.l10n) }
+      : undefined;
     const filter = describeFilter(this.jobs.query);
     void vscode.commands.executeCommand('setContext', 'unifiedInference.research.filterActive', filter !== undefined);
     const parts: string[] = [];
