@@ -200,6 +200,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
         chat: chat.view.controller,
         chatPanel: chat.lastPanel,
         searchIndex: semanticSearch.service,
+        searchStatus: semanticSearch.status,
+        searchResults: semanticSearch.view,
         checkpoints,
         codeApplier,
         languageModels,

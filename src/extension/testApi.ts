@@ -19,6 +19,8 @@ import type { ResearchJobs } from './research/researchJobs';
 import type { ResearchView } from './research/researchView';
 import type { GatewayLanguageModels } from './languageModels/languageModelProvider';
 import type { SearchIndexService } from './search/searchIndexService';
+import type { IndexStatusItem } from './search/indexStatusItem';
+import type { SearchResultsView } from './search/searchResultsView';
 import type { ToolServerDefinitions } from './toolServers/toolServerProvider';
 
 /** The parts of the running extension the integration tests drive and read. */
@@ -41,6 +43,10 @@ export interface TestParts {
   readonly chatPanel: () => ChatController | undefined;
   /** The semantic index service (tests wait on its onDidUpdate: watcher updates have no command to await). */
   readonly searchIndex: SearchIndexService;
+  /** Indexing's status bar item (tests read what it shows while the Index command runs and after). */
+  readonly searchStatus: IndexStatusItem;
+  /** The Search Results view (its description says how much the index holds). */
+  readonly searchResults: SearchResultsView;
   /** The checkpoints of this window (tests record through `service` as a writer would, and restore). */
   readonly checkpoints: Checkpoints;
   /** Apply on chat code blocks and its open reviews. */

@@ -116,6 +116,13 @@ describe('semantic search against the local gateway', function () {
       notes.shown.some((n) => n.kind === 'info' && /3 files, 3 chunks indexed/.test(n.message)),
       JSON.stringify(notes.shown),
     );
+    // The answer in place too: the status bar says what was indexed (a click searches), the view how much.
+    assert.deepEqual(
+      [api.searchStatus.presentation?.text, api.searchStatus.presentation?.command],
+      ['$(check) Indexed 3 files', 'unifiedInference.search.search'],
+    );
+    assert.match(api.searchStatus.presentation?.tooltip ?? '', /3 files, 3 chunks indexed .*Click to search\.$/);
+    assert.equal(api.searchResults.view.description, '3 files indexed');
   });
 
   it('finds the right file first, reranked with top_n', async () => {
@@ -193,15 +200,24 @@ describe('semantic search against the local gateway', function () {
     assert.deepEqual([top?.record.startLine, top?.record.endLine], [0, 39]);
   });
 
-  it('cancels indexing: the embedding request is aborted and the cancel is reported', async () => {
+  it('cancels indexing from its status bar item: the embedding request is aborted and the cancel is reported', async () => {
     await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
+    assert.equal(api.searchResults.view.description, undefined, 'no index, no count');
     await setSetting('defaultModels.embedding', `${EMBEDDING}::delay-headers=5000`);
     try {
       gateway.clearRequests();
       const pending = index();
       const record = await gateway.waitForRequest('/api/v1/embeddings', 15_000);
+      // While the first batch is in flight the status bar shows the files done of those to read.
+      const shown = await waitFor(
+        () => api.searchStatus.presentation,
+        (look) => /^\$\(sync~spin\) Indexing 0\/\d+ files$/.test(look?.text ?? ''),
+        'the progress in the status bar',
+      );
+      assert.ok(shown);
+      assert.equal(shown.command, 'unifiedInference.search.cancelIndexing', 'a click cancels');
       const started = Date.now();
-      assert.equal(await vscode.commands.executeCommand('unifiedInference.search.cancelIndexing'), true);
+      assert.equal(await vscode.commands.executeCommand(shown.command), true);
       const run = await pending;
       assert.ok(Date.now() - started < 3_000, 'the cancel did not wait for the slow answer');
       assert.equal(run?.report.cancelled, true);
@@ -210,6 +226,10 @@ describe('semantic search against the local gateway', function () {
         () => notes.shown,
         (shown) => shown.some((n) => n.kind === 'warning' && n.message.startsWith('Indexing cancelled')),
         'the cancel notice',
+      );
+      assert.deepEqual(
+        [api.searchStatus.presentation?.text, api.searchStatus.presentation?.command],
+        ['$(circle-slash) Indexing cancelled', 'unifiedInference.search.index'],
       );
     } finally {
       await setSetting('defaultModels.embedding', EMBEDDING);

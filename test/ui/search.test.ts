@@ -26,17 +26,43 @@ describe('semantic search in the workbench (real VS Code in Chromium, local gate
       workspaceFiles: FILES,
       workspaceSettings: {
         'unifiedInference.search.include': 'semantic/**',
-        'unifiedInference.defaultModels.embedding': 'sim-openai/text-embedding-sim-small',
+        // The first embedding request waits a minute (until cancelled): the progress stays in sight.
+        'unifiedInference.defaultModels.embedding': 'sim-openai/text-embedding-sim-small::delay-headers=60000;times=1',
         'unifiedInference.defaultModels.rerank': 'sim-cohere/rerank-sim-v1',
       },
     },
     (suite) => ({ gateway, workbench } = suite),
   );
 
-  it('indexes the workspace with a progress notification', async () => {
+  it('shows indexing progress in the status bar, and a click there cancels it', async () => {
     await workbench.runCommand('Unified Inference: Index Workspace for Semantic Search');
-    await workbench.expectNotification(/4 files, 4 chunks indexed/);
+    const progress = workbench.statusItem('Indexing 0/4 files');
+    await progress.waitFor();
+    assert.match(
+      (await progress.getAttribute('aria-label')) ?? '',
+      /indexing the workspace, 0 of 4 files read, 0 chunks embedded\. Click to cancel\./,
+    );
+    await workbench.screenshot('search-01-indexing-in-status-bar');
+    await progress.click();
+    await workbench.statusItem('Indexing cancelled').waitFor();
+    await workbench.expectNotification(/Indexing cancelled/);
+    await workbench.hideNotifications();
+  });
+
+  it('says what it indexed in the status bar and in the Search Results view, and in a notification', async () => {
+    await workbench.runCommand('Unified Inference: Index Workspace for Semantic Search');
+    await workbench.statusItem('Indexed 4 files').waitFor();
+    await workbench.openContainer('Research & Models');
+    const header = workbench.page
+      .locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Search Results' }) })
+      .first()
+      .locator('.pane-header')
+      .first();
+    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    await header.locator('.description', { hasText: '4 files indexed' }).waitFor();
+    await workbench.movePointerAway();
     await workbench.screenshot('search-01-indexed');
+    await workbench.expectNotification(/4 files, 4 chunks indexed/);
     await workbench.hideNotifications();
     assert.ok(gateway.requests.some((r) => r.path === '/api/v1/embeddings'));
   });

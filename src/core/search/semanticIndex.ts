@@ -15,7 +15,7 @@ export interface IndexSource {
 /** Embeds texts, one vector each in the same order. */
 export type EmbedBatch = (texts: string[], signal?: AbortSignal) => Promise<ArrayLike<number>[]>;
 
-interface IndexProgress {
+export interface IndexProgress {
   readonly filesDone: number;
   readonly filesTotal: number;
   readonly chunksEmbedded: number;
@@ -149,6 +149,7 @@ export class SemanticIndex {
     let filesDone = 0;
     const progress = (): void =>
       options.onProgress?.({ filesDone, filesTotal: plan.toRead.length, chunksEmbedded: report.embeddedChunks });
+    progress(); // the files to read are known before the first is read: "0 of N" at once
     let pending: PendingFile[] = [];
     let batch: { owner: PendingFile; slot: number; text: string }[] = [];
     let known: Map<string, Float32Array> | undefined;

@@ -5,6 +5,7 @@
 // workspace-files gate (excluded, .gitignored and sensitive files are never indexed or returned).
 import * as vscode from 'vscode';
 import type { SemanticIndex } from '../../core/search/semanticIndex';
+import { progressFraction, progressMessage } from '../../core/search/indexPresentation';
 import { displayPath } from '../search/indexedFiles';
 import { runSemanticSearch } from '../search/semanticSearch';
 import type { LmToolDeps } from './lmToolDeps';
@@ -77,8 +78,12 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
         const cancel = abortOnCancel(controller, stop, token);
         let reported = 0;
         return deps.searchIndex
-          .indexWorkspace((message, fraction) => {
-            progress.report({ message, increment: Math.max(0, fraction * 100 - reported) });
+          .indexWorkspace((done) => {
+            const fraction = progressFraction(done);
+            progress.report({
+              message: progressMessage(done, vscode.l10n),
+              increment: Math.max(0, fraction * 100 - reported),
+            });
             reported = Math.max(reported, fraction * 100);
           }, controller.signal)
           .finally(() => {

@@ -7,6 +7,7 @@ import type { ModelCatalog } from '../models/modelCatalog';
 import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesService';
 import { indexCommand, searchCommand, type SearchArgs, type SearchCommandDeps } from './searchCommands';
 import { SearchIndexService } from './searchIndexService';
+import { IndexStatusItem } from './indexStatusItem';
 import { OPEN_RESULT_COMMAND, SearchResultsView } from './searchResultsView';
 import { openResult } from './semanticSearch';
 import { copyEmbeddingArgs, copyEmbeddingCommand, rerankLinesArgs, rerankLinesCommand } from './selectionCommands';
@@ -26,18 +27,24 @@ export interface SemanticSearchDeps {
 export function registerSemanticSearch(deps: SemanticSearchDeps): {
   readonly disposables: vscode.Disposable[];
   readonly service: SearchIndexService;
+  readonly status: IndexStatusItem;
+  readonly view: SearchResultsView;
 } {
   const storageDir = deps.storageUri ? vscode.Uri.joinPath(deps.storageUri, 'semantic-index').fsPath : undefined;
   const service = new SearchIndexService(storageDir, deps, deps.log, deps.workspaceFiles);
-  const view = new SearchResultsView();
-  const commandDeps: SearchCommandDeps = { ...deps, service, view };
+  const view = new SearchResultsView(service);
+  const status = new IndexStatusItem();
+  const commandDeps: SearchCommandDeps = { ...deps, service, view, status };
   const disposables = [
     service,
     view,
+    status,
     vscode.commands.registerCommand('unifiedInference.search.index', () => indexCommand(commandDeps)),
     vscode.commands.registerCommand('unifiedInference.search.cancelIndexing', () => service.cancel()),
     vscode.commands.registerCommand('unifiedInference.search.clearIndex', async () => {
       await service.clear();
+      view.describeIndex(undefined);
+      status.hide();
       void vscode.window.showInformationMessage(vscode.l10n.t('The semantic search index was deleted.'));
     }),
     vscode.commands.registerCommand('unifiedInference.search.search', (args?: SearchArgs) =>
@@ -52,5 +59,5 @@ export function registerSemanticSearch(deps: SemanticSearchDeps): {
     ),
     vscode.commands.registerCommand(OPEN_RESULT_COMMAND, (result?: RankedResult) => openResult(result)),
   ];
-  return { disposables, service };
+  return { disposables, service, status, view };
 }

@@ -8,15 +8,19 @@ import type { IndexRun, SearchIndexService } from './searchIndexService';
 import { scoreLabel, type SearchResultsView } from './searchResultsView';
 import { lineLabel, openResult, previewOf, runSemanticSearch, type SearchOutcome } from './semanticSearch';
 import { displayPath } from './indexedFiles';
+import { indexSummary, progressFraction, progressMessage } from '../../core/search/indexPresentation';
+import type { IndexStatusItem } from './indexStatusItem';
 
 export interface SearchCommandDeps extends SearchModelsDeps {
   readonly service: SearchIndexService;
   readonly view: SearchResultsView;
+  readonly status: IndexStatusItem;
   readonly log: Log;
 }
 
 /**
- * Indexes with a cancellable notification; cancelling aborts the embedding request in flight.
+ * Indexes with its progress and outcome in the status bar (a click there cancels) and in a
+ * cancellable notification; cancelling aborts the embedding request in flight.
  * `retry`: what Retry runs after a failure (a search that indexes first passes itself, so the
  * query is not lost); indexing again by default.
  */
@@ -33,6 +37,7 @@ export async function indexCommand(
     );
     return undefined;
   }
+  deps.status.show({ kind: 'indexing' });
   try {
     const run = await vscode.window.withProgress(
       {
@@ -43,28 +48,31 @@ export async function indexCommand(
       (progress, token) => {
         token.onCancellationRequested(() => deps.service.cancel());
         let reported = 0;
-        return deps.service.indexWorkspace((text, fraction) => {
-          progress.report({ message: text, increment: Math.max(0, fraction * 100 - reported) });
-          reported = Math.max(reported, fraction * 100);
+        return deps.service.indexWorkspace((done) => {
+          deps.status.show({ kind: 'indexing', progress: done });
+          const percent = progressFraction(done) * 100;
+          progress.report({ message: progressMessage(done, vscode.l10n), increment: Math.max(0, percent - reported) });
+          reported = Math.max(reported, percent);
         });
       },
     );
-    const { report } = run;
-    const summary = vscode.l10n.t(
-      '{0} files, {1} chunks indexed ({2} embedded now, {3} removed).',
-      run.files,
-      run.chunks,
-      report.embeddedFiles.length,
-      report.removedFiles.length,
-    );
-    void (report.cancelled
+    deps.status.show({ kind: 'indexed', ...run });
+    const summary = indexSummary({ kind: 'indexed', ...run }, vscode.l10n);
+    void (run.report.cancelled
       ? vscode.window.showWarningMessage(vscode.l10n.t('Indexing cancelled: {0}', summary))
       : vscode.window.showInformationMessage(vscode.l10n.t('Semantic search: {0}', summary)));
     return run;
   } catch (error) {
-    if (error instanceof vscode.CancellationError) return undefined;
+    if (error instanceof vscode.CancellationError) {
+      deps.status.hide();
+      return undefined;
+    }
     // What was embedded before the failure is kept: Retry goes on from there.
-    await deps.failures.show(error, { title: vscode.l10n.t('Indexing for semantic search failed'), retry });
+    const shown = await deps.failures.show(error, {
+      title: vscode.l10n.t('Indexing for semantic search failed'),
+      retry,
+    });
+    deps.status.show({ kind: 'failed', reason: shown.message });
     return undefined;
   }
 }

@@ -6,7 +6,12 @@
 import * as vscode from 'vscode';
 import { IndexStorage, type SaveResult } from '../../core/search/indexStorage';
 import { isAbortError } from '../../core/errors';
-import { SemanticIndex, type IndexSource, type UpdateReport } from '../../core/search/semanticIndex';
+import {
+  SemanticIndex,
+  type IndexProgress,
+  type IndexSource,
+  type UpdateReport,
+} from '../../core/search/semanticIndex';
 import type { FileState } from '../../core/search/indexPlan';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
@@ -87,7 +92,7 @@ export class SearchIndexService extends Disposable {
    * Indexes the whole workspace (incrementally over a saved index). `cancel` stops this run only,
    * also while it waits behind another (cancel() stops whichever run is current).
    */
-  indexWorkspace(onProgress?: (message: string, fraction: number) => void, cancel?: AbortSignal): Promise<IndexRun> {
+  indexWorkspace(onProgress?: (progress: IndexProgress) => void, cancel?: AbortSignal): Promise<IndexRun> {
     return this.enqueue(async (signal) => {
       const listed = await listIndexCandidates(this.workspaceFiles, signal);
       return this.update(
@@ -163,7 +168,7 @@ export class SearchIndexService extends Disposable {
     current: Map<string, FileState>,
     scope: Set<string> | undefined,
     signal: AbortSignal,
-    onProgress?: (message: string, fraction: number) => void,
+    onProgress?: (progress: IndexProgress) => void,
   ): Promise<IndexRun> {
     const index = (await this.current()) ?? new SemanticIndex();
     const model = await chooseSearchModel(this.deps, 'embedding');
@@ -177,11 +182,7 @@ export class SearchIndexService extends Disposable {
         signal,
         source: indexSource(this.workspaceFiles, listed),
         embed: gatewayEmbedder(this.deps, model),
-        onProgress: (p) =>
-          onProgress?.(
-            `${p.filesDone} of ${p.filesTotal} files, ${p.chunksEmbedded} chunks`,
-            p.filesTotal ? p.filesDone / p.filesTotal : 1,
-          ),
+        ...(onProgress ? { onProgress } : {}),
       });
     } finally {
       // Whatever was embedded before a failure is kept: the next run continues from there.

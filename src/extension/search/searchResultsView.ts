@@ -4,6 +4,8 @@ import type { RankedResult } from '../../core/search/rankResults';
 import { Disposable } from '../lifecycle';
 import { lineLabel, previewOf, type SearchOutcome } from './semanticSearch';
 import { displayPath } from './indexedFiles';
+import { indexedDescription } from '../../core/search/indexPresentation';
+import type { SearchIndexService } from './searchIndexService';
 
 const SEARCH_RESULTS_VIEW_ID = 'unifiedInference.searchResults';
 export const OPEN_RESULT_COMMAND = 'unifiedInference.search.openResult';
@@ -19,9 +21,26 @@ export class SearchResultsView extends Disposable implements vscode.TreeDataProv
   readonly view: vscode.TreeView<RankedResult>;
   private outcome: SearchOutcome | undefined;
 
-  constructor() {
+  /**
+   * The view's description says how much the index holds ("12 files indexed"), after every update
+   * (the Index command's, a file change's) and when the view is first shown (the saved index).
+   */
+  constructor(service: SearchIndexService) {
     super();
     this.view = this._register(vscode.window.createTreeView(SEARCH_RESULTS_VIEW_ID, { treeDataProvider: this }));
+    this._register(service.onDidUpdate((run) => this.describeIndex(run.files)));
+    const describeSaved = (): void =>
+      void service.current().then(
+        (index) => this.view.description === undefined && this.describeIndex(index?.files.size),
+        () => undefined,
+      );
+    this._register(this.view.onDidChangeVisibility((event) => event.visible && describeSaved()));
+    if (this.view.visible) describeSaved();
+  }
+
+  /** How many files the index holds; undefined: there is no index. */
+  describeIndex(files: number | undefined): void {
+    this.view.description = files === undefined ? undefined : indexedDescription(files, vscode.l10n);
   }
 
   get last(): SearchOutcome | undefined {

@@ -45,6 +45,26 @@ describe('core/search: incremental index against the local gateway', function ()
     extra: Partial<Parameters<SemanticIndex['update']>[0]> = {},
   ) => index.update({ current: listFolder(root), source: folderSource(root), embed, model: MODEL, ...extra });
 
+  it('reports the files to read before the first is embedded (the status bar shows "0/N" at once), then each batch', async () => {
+    const index = new SemanticIndex();
+    const real = clientEmbedder(client, MODEL);
+    const seen: string[] = [];
+    let atFirstEmbed: string[] | undefined;
+    const embed = Object.assign(
+      (texts: string[], signal?: AbortSignal): Promise<ArrayLike<number>[]> => {
+        atFirstEmbed ??= [...seen];
+        return real(texts, signal);
+      },
+      { requests: 0, inputs: 0 },
+    );
+    await update(index, embed, {
+      batchSize: 2,
+      onProgress: (p) => seen.push(`${p.filesDone}/${p.filesTotal}`),
+    });
+    assert.deepEqual(atFirstEmbed, ['0/4'], 'before the first request: nothing done of the four files');
+    assert.equal(seen.at(-1), '4/4');
+  });
+
   it('embeds every file once, in batches of array input, and finds the right file', async () => {
     const index = new SemanticIndex();
     const embed = clientEmbedder(client, MODEL);
