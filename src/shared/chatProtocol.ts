@@ -96,8 +96,23 @@ export type HostToChatMessage =
   /** Puts text in the composer (e.g. "Ask about selection"). */
   | { readonly type: 'prefill'; readonly text: string }
   | { readonly type: 'showView'; readonly view: 'chat' | 'history' }
-  /** The turns of the open conversation whose reply has a checkpoint (sent when one opens, and when a checkpoint is made). */
-  | { readonly type: 'checkpoints'; readonly turnIds: readonly string[] };
+  /**
+   * The turns of the open conversation whose reply has a checkpoint (sent when one opens, and when a
+   * checkpoint is made or restored); `restored`: those whose files were put back to before them.
+   */
+  | { readonly type: 'checkpoints'; readonly turnIds: readonly string[]; readonly restored: readonly string[] }
+  /**
+   * What an action taken in the chat came to (inserted nowhere, exported, deleted), said in the chat
+   * where the user is looking; `action` labels the one button (Undo, Open) that answers with `noticeAction`.
+   */
+  | { readonly type: 'notice'; readonly notice: ChatNotice };
+
+export interface ChatNotice {
+  readonly id: number;
+  readonly text: string;
+  readonly severity: 'info' | 'warning';
+  readonly action?: string;
+}
 
 /**
  * Whether a message asks the page to do something once (fill the composer, show a view) rather than
@@ -108,6 +123,7 @@ export function outlivesChatState(message: HostToChatMessage): boolean {
   switch (message.type) {
     case 'prefill':
     case 'showView':
+    case 'notice':
       return true;
     case 'connectionState':
     case 'models':
@@ -175,7 +191,9 @@ export type ChatToHostMessage =
   /** Opens one of the instruction files the meter listed (the host checks it is one of them). */
   | { readonly type: 'openInstructionFile'; readonly path: string }
   /** "Restore files to before this reply" on an assistant turn (the host previews before it changes anything). */
-  | { readonly type: 'restoreCheckpoint'; readonly turnId: string };
+  | { readonly type: 'restoreCheckpoint'; readonly turnId: string }
+  /** The button of notice `id` (the host acts only while that notice is its latest). */
+  | { readonly type: 'noticeAction'; readonly id: number };
 
 const webviewCommands: readonly ChatWebviewCommand[] = ['setApiKey', 'openSettings', 'showLog', 'refreshCredits'];
 const errorActions: readonly ChatErrorAction[] = ['retry', 'setApiKey', 'openSettings', 'showLog', 'refreshCredits'];
@@ -222,6 +240,8 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
         : undefined;
     case 'send':
       return str(m.text) ? { type: 'send', text: m.text } : undefined;
+    case 'noticeAction':
+      return finite(m.id) && Number.isInteger(m.id) ? { type: 'noticeAction', id: m.id } : undefined;
     case 'restoreCheckpoint':
       return str(m.turnId, 200) && /^[A-Za-z0-9_-]+$/.test(m.turnId)
         ? { type: 'restoreCheckpoint', turnId: m.turnId }

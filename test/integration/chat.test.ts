@@ -304,7 +304,7 @@ describe('chat panel host against the local gateway', function () {
     assert.equal(api.chat.pendingAttachments.length, 0);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
-  it('renames, exports to markdown, and deletes a conversation with Undo', async () => {
+  it('renames, exports to markdown (Open in the chat), and deletes a conversation with Undo in the chat', async () => {
     await useModel('sim-openai/gpt-sim-mini');
     await api.chat.handle({ type: 'send', text: 'keep this one' });
     const id = api.chat.current.id;
@@ -319,7 +319,10 @@ describe('chat panel host against the local gateway', function () {
     assert.ok(folder);
     const target = vscode.Uri.joinPath(folder, 'exported-talk.md');
     const restoreSave = replace(vscode.window, 'showSaveDialog', async () => target);
+    const notice = (): Extract<HostToChatMessage, { type: 'notice' }>['notice'] | undefined =>
+      posted.flatMap((m) => (m.type === 'notice' ? [m.notice] : [])).at(-1);
     try {
+      posted.length = 0;
       await api.chat.handle({ type: 'exportConversation', id });
     } finally {
       restoreSave();
@@ -327,22 +330,33 @@ describe('chat panel host against the local gateway', function () {
     const markdown = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
     assert.match(markdown, /^# Renamed talk/m);
     assert.match(markdown, /keep this one/);
+    // The answer is in the chat, where Export was pressed, and its Open opens the file.
+    assert.deepEqual(notice(), {
+      id: notice()?.id,
+      text: 'Exported to exported-talk.md.',
+      severity: 'info',
+      action: 'Open',
+    });
+    await api.chat.handle({ type: 'noticeAction', id: notice()?.id ?? 0 });
+    await waitFor(
+      () => vscode.window.activeTextEditor?.document.uri.toString(),
+      (shown) => shown === target.toString(),
+      'the exported file in an editor',
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.workspace.fs.delete(target);
-    // Delete, then answer the notification with Undo.
-    notes.restore();
-    const restoreInfo = replace(vscode.window, 'showInformationMessage', (async (
-      message: string,
-      ...items: string[]
-    ) =>
-      message.startsWith('Deleted') ? items[0] : undefined) as unknown as typeof vscode.window.showInformationMessage);
-    try {
-      posted.length = 0;
-      await api.chat.handle({ type: 'deleteConversation', id });
-    } finally {
-      restoreInfo();
-      notes = recordNotifications();
-    }
+    // Delete, then Undo in the chat's notice.
+    posted.length = 0;
+    await api.chat.handle({ type: 'deleteConversation', id });
     assert.notEqual(api.chat.current.id, id, 'the deleted conversation was closed');
+    const deleted = notice();
+    assert.equal(deleted?.text, 'Deleted "Renamed talk".');
+    assert.equal(deleted?.action, 'Undo');
+    assert.ok(
+      !notes.shown.some(({ message }) => message.startsWith('Deleted') || message.startsWith('Exported')),
+      'no toast in a corner for what the chat answered in place',
+    );
+    await api.chat.handle({ type: 'noticeAction', id: deleted?.id ?? 0 });
     posted.length = 0;
     await api.chat.handle({ type: 'searchHistory', query: 'keep this one' });
     const listed = posted.find((m): m is Extract<HostToChatMessage, { type: 'history' }> => m.type === 'history');
@@ -352,6 +366,16 @@ describe('chat panel host against the local gateway', function () {
       'Undo restored it',
     );
   });
+  it('answers Insert at Cursor with no editor open in the chat, saying what to do', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    posted.length = 0;
+    await api.chat.handle({ type: 'insertCode', code: 'const x = 1;' });
+    assert.deepEqual(
+      posted.flatMap((m) => (m.type === 'notice' ? [m.notice] : [])).map((n) => [n.text, n.severity, n.action]),
+      [['No editor is open to insert the code into. Open a file, or use New File.', 'warning', undefined]],
+    );
+  });
+
   it('says the gateway is unreachable, naming the configured address, and keeps the message', async () => {
     await useModel('sim-openai/gpt-sim-mini');
     const closed = 'http://127.0.0.1:9';

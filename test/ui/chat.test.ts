@@ -240,6 +240,26 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     await chat.locator('.turn.user .user-text', { hasText: 'read_file.md' }).waitFor();
   });
 
+  it('answers where the action was made: a check mark on Copy, Deleted with Undo in the history', async () => {
+    await newChat();
+    await ask('Remember the word MANGO');
+    const copy = lastReply().locator('button[aria-label="Copy reply"]');
+    await copy.waitFor();
+    await copy.click();
+    await lastReply().locator('button[aria-label="Copied"] .codicon-check').waitFor();
+    await chat.locator('button[aria-label="History"]').click();
+    const item = chat.locator('.history-item', { hasText: 'Remember the word MANGO' });
+    await item.locator('button[aria-label^="Delete"]').click();
+    await item.waitFor({ state: 'detached' });
+    const notice = chat.locator('.notice[role="status"]', { hasText: 'Deleted "Remember the word MANGO' });
+    await notice.waitFor();
+    await workbench.screenshot('chat-10-deleted-with-undo');
+    await notice.locator('button', { hasText: 'Undo' }).click();
+    await item.waitFor();
+    await notice.waitFor({ state: 'hidden' });
+    await chat.locator('button[aria-label="Back to the chat"]').click();
+  });
+
   it('picks the model from a searchable list of chat models with price and context; a changed default applies to new chats', async () => {
     // Setting values no other test uses: the pick remembered here is tied to this one.
     await useSettings('sim-openai/gpt-sim-mini::delay-chunks=2');
@@ -261,7 +281,7 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     await mini.waitFor();
     assert.match(await mini.innerText(), /per million tokens in \/ out/, 'the price is shown');
     assert.match(await mini.innerText(), /tokens of context/, 'the context length is shown');
-    await workbench.screenshot('chat-06-model-picker');
+    await workbench.screenshot('chat-08-model-picker');
     await mini.click();
     await chat.locator('button.model-picker[data-model="sim-openai/gpt-sim-mini"]').waitFor();
     await newChat();
@@ -295,7 +315,7 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
       await lastReply().locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
       await chat.locator('button[aria-label="Parameters"]').click();
       await chat.locator('.params').waitFor();
-      await workbench.screenshot('chat-07-250px-parameters');
+      await workbench.screenshot('chat-09-250px-parameters');
       const overflow = await chat.evaluate(() => {
         const width = document.documentElement.clientWidth;
         const found: string[] = [];

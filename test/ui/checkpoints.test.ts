@@ -29,7 +29,7 @@ describe("checkpoints: restore a reply's files (real VS Code in Chromium)", () =
     const restore = chat.locator('.turn.assistant button.restore-checkpoint');
     await restore.waitFor({ timeout: 60_000 });
     assert.equal(onDisk(), CHANGED, 'the reply changed the file');
-    assert.equal(await restore.getAttribute('aria-label'), 'Restore files to before this reply');
+    assert.equal(await restore.innerText(), 'Restore checkpoint', 'a labelled button');
     // By keyboard, as a user without a mouse would.
     await restore.focus();
     await restore.press('Enter');
@@ -58,6 +58,8 @@ describe("checkpoints: restore a reply's files (real VS Code in Chromium)", () =
       await workbench.page.waitForTimeout(200);
     }
     assert.equal(onDisk(), ORIGINAL, 'back byte for byte, CRLF included');
+    // Said on the reply itself, where the button was pressed (the notification adds the count).
+    await chat.locator('.turn.assistant .turn-footer .restored-note', { hasText: 'Restored' }).waitFor();
     await workbench.expectNotification('Restored 1 file to before the reply.');
     await workbench.screenshot('checkpoint-03-restored');
   });

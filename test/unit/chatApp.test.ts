@@ -453,6 +453,63 @@ describe('chat webview app (jsdom)', () => {
     assert.deepEqual(sent, [], 'other chords with L are not the shortcut');
   });
 
+  it('marks the replies the host restored: "Restored" in the footer and on each change card', () => {
+    const edit = {
+      kind: 'function' as const,
+      id: 'call1',
+      name: 'edit_file',
+      arguments: '{}',
+      status: 'done' as const,
+      change: {
+        files: [{ action: 'modify' as const, path: 'src/a.ts' }],
+        diff: '@@ -1 +1 @@\n-a\n+b\n',
+        added: 1,
+        removed: 1,
+      },
+    };
+    handle({
+      type: 'conversation',
+      conversation: conversation([user('u1', 'q'), assistant('a1', 'changed', { toolSteps: [edit] })]),
+      busy: false,
+    });
+    const turn = (): Element | null => root.querySelector('[data-turn-id="a1"]');
+    handle({ type: 'checkpoints', turnIds: ['a1'], restored: [] });
+    assert.equal(turn()?.querySelector('.restored-note'), null);
+    handle({ type: 'checkpoints', turnIds: ['a1'], restored: ['a1'] });
+    assert.equal(turn()?.querySelector('.turn-footer .restored-note')?.textContent, 'Restored');
+    assert.equal(turn()?.querySelector('.tool-change .restored-badge')?.textContent, 'Restored');
+    handle({ type: 'checkpoints', turnIds: ['a1'], restored: [] });
+    assert.equal(turn()?.querySelectorAll('.restored-badge, .restored-note').length, 0, 'taken back with the state');
+  });
+
+  it('shows a notice from the host in place, with its button (Undo) answering with its id', () => {
+    handle({ type: 'notice', notice: { id: 7, text: 'Deleted "First".', severity: 'info', action: 'Undo' } });
+    const notice = root.querySelector('.notice[role="status"]') as HTMLElement;
+    assert.equal(notice.hidden, false);
+    assert.match(notice.textContent ?? '', /Deleted "First"\./);
+    const undo = Array.from(notice.querySelectorAll('button')).find((b) => b.textContent === 'Undo');
+    undo?.click();
+    assert.deepEqual(sent.at(-1), { type: 'noticeAction', id: 7 });
+    assert.equal(notice.hidden, true, 'gone once acted on');
+    handle({ type: 'notice', notice: { id: 8, text: '<b>not markup</b>', severity: 'warning' } });
+    assert.equal(notice.querySelector('b'), null, 'text, never HTML');
+    (notice.querySelector('button[aria-label="Dismiss"]') as HTMLButtonElement).click();
+    assert.equal(notice.hidden, true);
+  });
+
+  it('puts a check mark on Copy reply when clicked', () => {
+    handle({
+      type: 'conversation',
+      conversation: conversation([user('u1', 'q'), assistant('a1', 'answer')]),
+      busy: false,
+    });
+    const copy = root.querySelector('[data-turn-id="a1"] button[aria-label="Copy reply"]') as HTMLButtonElement;
+    copy.click();
+    assert.deepEqual(sent.at(-1), { type: 'copyText', text: 'answer' });
+    assert.ok(copy.querySelector('.codicon-check'), 'the check mark');
+    assert.equal(copy.getAttribute('aria-label'), 'Copied');
+  });
+
   it('suggests workspace files after @ and attaches the chosen one', () => {
     handle({ type: 'conversation', conversation: conversation([]), busy: false });
     const box = input();
@@ -510,16 +567,17 @@ describe('chat webview app (jsdom)', () => {
     const restoreButton = (id: string): HTMLButtonElement | null =>
       root.querySelector(`[data-turn-id="${id}"] button.restore-checkpoint`);
     assert.equal(restoreButton('a1'), null);
-    handle({ type: 'checkpoints', turnIds: ['a1'] });
+    handle({ type: 'checkpoints', turnIds: ['a1'], restored: [] });
     const button = restoreButton('a1');
     assert.ok(button, 'shown after the host names the turn');
-    assert.equal(button.getAttribute('aria-label'), 'Restore files to before this reply');
+    assert.equal(button.getAttribute('aria-label'), 'Restore checkpoint');
+    assert.equal(button.textContent, 'Restore checkpoint', 'a labelled button, not an icon alone');
     assert.ok(button.querySelector('.codicon-discard'));
     assert.equal(restoreButton('a2'), null);
     button.click();
     assert.deepEqual(sent.at(-1), { type: 'restoreCheckpoint', turnId: 'a1' });
     handle({ type: 'replyStarted', turn: assistant('a3', '', { status: 'streaming' }) });
-    handle({ type: 'checkpoints', turnIds: ['a1', 'a3'] });
+    handle({ type: 'checkpoints', turnIds: ['a1', 'a3'], restored: [] });
     assert.equal(restoreButton('a3'), null, 'not while the reply is still being written');
     handle({ type: 'replyEnded', id: 'a3', status: 'done' });
     assert.ok(restoreButton('a3'));

@@ -18,7 +18,8 @@ export type ChatActionMessage = Extract<
       | 'newFile'
       | 'openLink'
       | 'runCommand'
-      | 'errorAction';
+      | 'errorAction'
+      | 'noticeAction';
   }
 >;
 
@@ -85,6 +86,8 @@ export async function routeChatMessage(message: ChatToHostMessage, chat: ChatRou
       return chat.newConversation();
     case 'openConversation':
       return chat.openConversation(message.id);
+    case 'noticeAction':
+      return chat.action(message);
     case 'restoreCheckpoint':
       return chat.restoreCheckpoint(message.turnId);
     case 'searchHistory':

@@ -9,6 +9,7 @@ import type { Log } from '../log';
 import type { ChatActionMessage } from '../../core/chat/chatMessageRouter';
 import type { ConversationStore } from '../../core/chat/history/conversationStore';
 import { exportMarkdown } from '../../core/chat/history/exportMarkdown';
+import type { NoticeAction } from '../../core/chat/chatNotices';
 
 export interface ChatActionHost {
   readonly store: ConversationStore;
@@ -22,6 +23,10 @@ export interface ChatActionHost {
   onDeleted(id: string): Promise<void>;
   /** Undo of a delete. */
   onRestored(id: string): void;
+  /** Says in the chat what an action came to (see ChatNotices). */
+  notice(text: string, severity?: 'info' | 'warning', action?: NoticeAction): void;
+  /** The button of a notice was pressed. */
+  noticeAction(id: number): Promise<void>;
 }
 
 const SETUP_COMMANDS = {
@@ -48,7 +53,9 @@ export async function runChatAction(message: ChatActionMessage, host: ChatAction
       void vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Copied')}`, 2_000);
       return;
     case 'insertCode':
-      return insertCode(message.code);
+      return insertCode(message.code, host);
+    case 'noticeAction':
+      return host.noticeAction(message.id);
     case 'newFile': {
       const document = await vscode.workspace.openTextDocument({
         content: message.code,
@@ -81,16 +88,14 @@ export async function runChatAction(message: ChatActionMessage, host: ChatAction
       const deleted = await host.store.delete(message.id);
       await host.onDeleted(message.id);
       if (!deleted) return;
-      const undoLabel = vscode.l10n.t('Undo');
-      const undo = await vscode.window.showInformationMessage(
-        vscode.l10n.t('Deleted "{0}".', deleted.title),
-        undoLabel,
-      );
-      if (undo === undoLabel) {
-        host.onRestored(deleted.id);
-        await host.store.save(deleted);
-        await host.onRenamed(deleted.id, deleted.title);
-      }
+      host.notice(vscode.l10n.t('Deleted "{0}".', deleted.title), 'info', {
+        label: vscode.l10n.t('Undo'),
+        run: async () => {
+          host.onRestored(deleted.id);
+          await host.store.save(deleted);
+          await host.onRenamed(deleted.id, deleted.title);
+        },
+      });
       return;
     }
     case 'exportConversation': {
@@ -110,11 +115,10 @@ export async function runChatAction(message: ChatActionMessage, host: ChatAction
       });
       if (!target) return;
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportMarkdown(host.redact(conversation))));
-      const open = await vscode.window.showInformationMessage(
-        vscode.l10n.t('Exported to {0}.', vscode.workspace.asRelativePath(target)),
-        vscode.l10n.t('Open'),
-      );
-      if (open) await vscode.window.showTextDocument(target);
+      host.notice(vscode.l10n.t('Exported to {0}.', vscode.workspace.asRelativePath(target)), 'info', {
+        label: vscode.l10n.t('Open'),
+        run: () => vscode.window.showTextDocument(target),
+      });
       return;
     }
   }
@@ -138,11 +142,11 @@ function knownLanguage(language: string, known: readonly string[]): string {
   return known.includes(id) ? id : 'plaintext';
 }
 
-async function insertCode(code: string): Promise<void> {
+async function insertCode(code: string, host: ChatActionHost): Promise<void> {
   // With the chat in an editor panel there is no active text editor: use the visible one.
   const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
   if (!editor) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Open a file to insert the code into (or use New File).'));
+    host.notice(vscode.l10n.t('No editor is open to insert the code into. Open a file, or use New File.'), 'warning');
     return;
   }
   await editor.edit((edit) => {

@@ -17,6 +17,7 @@ import type { ChatDeps } from './chatDeps';
 import { routeChatMessage, type ChatRoutes } from '../../core/chat/chatMessageRouter';
 import { chatModelOptions, chooseChatModel, rememberChatModel } from './chatModels';
 import { pickChatModel } from '../models/chatModelPick';
+import { ChatNotices } from '../../core/chat/chatNotices';
 import { ChatTools } from './chatTools';
 import { ContextMeterReporter } from './context/contextMeter';
 import { ConversationSaver } from './conversationSaver';
@@ -29,6 +30,9 @@ export class ChatController extends Disposable {
   private historyQuery = '';
   private post: (message: HostToChatMessage) => void = () => undefined;
   private readonly approvals = new ToolApprovals();
+  private readonly notices = new ChatNotices((message) => this.post(message));
+  /** Replies whose files were restored to before them in this window (each shows it). */
+  private readonly restoredTurns = new Set<string>();
   private readonly tools: ChatTools;
   private readonly meter: ContextMeterReporter;
   private readonly attachments: ChatAttachments;
@@ -180,7 +184,7 @@ export class ChatController extends Disposable {
       approveTool: (callId, decision) => this.approvals.decide(callId, decision),
       openToolDiff: async (callId) => {
         if (!(await this.tools.openDiff(callId)))
-          void vscode.window.showInformationMessage(
+          this.notices.show(
             vscode.l10n.t('The diff of that edit is no longer kept in this window; the card shows it.'),
           );
       },
@@ -192,8 +196,14 @@ export class ChatController extends Disposable {
       newConversation: () => this.newConversation(),
       openConversation: (id) => this.openConversation(id),
       // The checkpoints refuse a restore while a reply of any chat is writing, or another restore is under way.
-      restoreCheckpoint: async (turnId) =>
-        void (await deps.checkpoints?.restore({ conversationId: this.conversation.id, turnId })),
+      restoreCheckpoint: async (turnId) => {
+        const conversation = this.conversation;
+        if ((await deps.checkpoints?.restore({ conversationId: conversation.id, turnId })) !== 'restored') return;
+        // The reply's files and every later reply's are back to before it: each is marked restored.
+        const from = conversation.turns.findIndex((turn) => turn.id === turnId);
+        for (const turn of conversation.turns.slice(Math.max(0, from))) this.restoredTurns.add(turn.id);
+        await this.postCheckpoints();
+      },
       searchHistory: (query) => {
         this.historyQuery = query;
         return this.postHistory();
@@ -272,7 +282,8 @@ export class ChatController extends Disposable {
   private async postCheckpoints(): Promise<void> {
     const id = this.conversation.id;
     const turnIds = (await this.deps.checkpoints?.turnsWithCheckpoints(id).catch(() => undefined)) ?? [];
-    if (id === this.conversation.id) this.post({ type: 'checkpoints', turnIds });
+    if (id === this.conversation.id)
+      this.post({ type: 'checkpoints', turnIds, restored: turnIds.filter((turn) => this.restoredTurns.has(turn)) });
   }
 
   private chatActionHost(): ChatActionHost {
@@ -290,10 +301,15 @@ export class ChatController extends Disposable {
       },
       willDelete: async (id) => {
         this.saver.willDelete(id);
-        if (id === this.conversation.id) await this.open(this.blankConversation());
+        if (id !== this.conversation.id) return;
+        await this.open(this.blankConversation());
+        // Deleted from the history: the history stays in view (opening a conversation shows the chat).
+        this.post({ type: 'showView', view: 'history' });
       },
       onDeleted: () => this.postHistory(),
       onRestored: (id) => this.saver.restored(id),
+      notice: (text, severity, action) => this.notices.show(text, severity, action),
+      noticeAction: (id) => this.notices.act(id),
     };
   }
 }

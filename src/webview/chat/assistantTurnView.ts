@@ -13,6 +13,7 @@ import { armAfterDelay, type Arm } from './approvalCard';
 import { contextNote } from './contextViews';
 import { costText } from './costText';
 import { el, icon, iconButton, textButton } from './dom';
+import { showCopied } from './markdown/markdownActions';
 import { StreamingMarkdown, type MarkdownActions } from './markdown/streamingMarkdown';
 import type { Send } from './send';
 import { toolStepView } from './toolStepView';
@@ -59,6 +60,8 @@ export class AssistantTurnView {
   private deferred: string | undefined;
   /** The reply changed files and their pre-images are kept: it offers "Restore files to before this reply". */
   private checkpoint = false;
+  /** Its files (and every later reply's) were put back to before it: the footer and its tool cards say so. */
+  private restored = false;
   private readonly arm: Arm;
 
   constructor(
@@ -186,18 +189,27 @@ export class AssistantTurnView {
         el('div', { className: 'error-message' }, icon('error'), el('span', { text: error.message })),
       );
       const actions = el('div', { className: 'error-actions' });
-      for (const action of error.actions)
+      // The first action is the one that fixes the problem (Set API Key for a refused key): primary.
+      error.actions.forEach((action, index) =>
         actions.append(
-          textButton(ERROR_ACTION_LABELS[action], () => this.send({ type: 'errorAction', action }), action !== 'retry'),
-        );
+          textButton(ERROR_ACTION_LABELS[action], () => this.send({ type: 'errorAction', action }), index > 0),
+        ),
+      );
       this.errorBox.append(actions);
     }
     this.renderFooter();
   }
 
-  setCheckpoint(has: boolean): void {
-    if (has === this.checkpoint) return;
+  setCheckpoint(has: boolean, restored: boolean): void {
+    if (has === this.checkpoint && restored === this.restored) return;
     this.checkpoint = has;
+    this.restored = restored;
+    this.element.classList.toggle('restored', restored);
+    // Each change card of the reply says its change was undone.
+    for (const header of Array.from(this.steps.querySelectorAll('.tool-change .change-header'))) {
+      header.querySelector('.restored-badge')?.remove();
+      if (restored) header.append(el('span', { className: 'restored-badge', text: 'Restored' }));
+    }
     this.renderFooter();
   }
 
@@ -217,9 +229,15 @@ export class AssistantTurnView {
     const cost = this.cost ? costText(this.cost, this.status) : undefined;
     if (cost) parts.push(cost);
     const info = el('span', { className: 'usage', text: parts.join(' · ') });
-    const copy = iconButton('copy', 'Copy reply', () => this.send({ type: 'copyText', text: this.text }), {
-      className: 'turn-action',
-    });
+    const copy = iconButton(
+      'copy',
+      'Copy reply',
+      () => {
+        this.send({ type: 'copyText', text: this.text });
+        showCopied(copy);
+      },
+      { className: 'turn-action' },
+    );
     const regenerate = iconButton('refresh', 'Regenerate', () => this.send({ type: 'regenerate' }), {
       className: 'turn-action regenerate',
     });
@@ -228,16 +246,28 @@ export class AssistantTurnView {
       this.checkpoint && this.status !== 'streaming'
         ? iconButton(
             'discard',
-            'Restore files to before this reply',
+            'Restore checkpoint',
             () => this.send({ type: 'restoreCheckpoint', turnId: this.turn.id }),
-            { className: 'turn-action restore-checkpoint' },
+            { className: 'turn-action restore-checkpoint', showLabel: true },
           )
         : '';
+    if (restore)
+      restore.title = 'Restore checkpoint: put the files this reply and later ones changed back as they were before it';
+    const restored = this.restored
+      ? el(
+          'span',
+          { className: 'restored-note', attrs: { role: 'note' } },
+          icon('check'),
+          el('span', { text: 'Restored' }),
+        )
+      : '';
+    if (restored) restored.title = 'The files were restored to before this reply.';
     this.footer.replaceChildren(
       info,
       this.status === 'streaming' ? '' : copy,
       this.status === 'streaming' ? '' : regenerate,
       restore,
+      restored,
     );
   }
 }

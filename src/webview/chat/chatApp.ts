@@ -11,6 +11,7 @@ import { renderConnectionCard } from './connectionCard';
 import { DeferredReplies, EAGER_TURNS } from './deferredReplies';
 import { el } from './dom';
 import { HistoryView } from './historyView';
+import { NoticeBar } from './noticeBar';
 import type { MarkdownActions } from './markdown/streamingMarkdown';
 import type { Send } from './send';
 import { SettingsBar } from './settingsBar';
@@ -34,11 +35,14 @@ export class ChatApp {
   private readonly chat: HTMLElement;
   private readonly scroll: AutoScroll;
   private readonly announcer: HTMLElement;
+  private readonly notices: NoticeBar;
   private readonly replies = new Map<string, AssistantTurnView>();
   private readonly users: UserTurnView[] = [];
   private conversationId = '';
   /** Turns of the open conversation whose reply has a checkpoint. */
   private checkpointTurns = new Set<string>();
+  /** Of those, the ones whose files were restored to before them. */
+  private restoredTurns = new Set<string>();
   private busy = false;
   private readonly markdownActions: MarkdownActions;
   /** Older replies of the opened conversation whose markdown is rendered later (see DeferredReplies). */
@@ -70,6 +74,7 @@ export class ChatApp {
       draftChanged: (text) => saveDraft({ draft: text }),
     });
     this.history = new HistoryView(send, () => this.showHistory(false));
+    this.notices = new NoticeBar(send);
     this.connection = el('div', { className: 'connection' });
     this.announcer = el('div', { className: 'visually-hidden', attrs: { 'aria-live': 'polite', role: 'status' } });
     this.chat = el(
@@ -81,7 +86,7 @@ export class ChatApp {
       this.composer.element,
     );
     this.history.element.hidden = true;
-    root.replaceChildren(this.chat, this.history.element, this.announcer);
+    root.replaceChildren(this.chat, this.history.element, this.notices.element, this.announcer);
     root.removeAttribute('aria-live');
     this.scroll = new AutoScroll(this.messages);
     if (draft?.draft) this.composer.setText(draft.draft);
@@ -174,9 +179,13 @@ export class ChatApp {
         return;
       case 'showView':
         return this.showHistory(message.view === 'history');
+      case 'notice':
+        return this.notices.show(message.notice);
       case 'checkpoints':
         this.checkpointTurns = new Set(message.turnIds);
-        for (const [id, view] of this.replies) view.setCheckpoint(this.checkpointTurns.has(id));
+        this.restoredTurns = new Set(message.restored);
+        for (const [id, view] of this.replies)
+          view.setCheckpoint(this.checkpointTurns.has(id), this.restoredTurns.has(id));
         return;
       default:
         assertNever(message);
@@ -190,7 +199,10 @@ export class ChatApp {
   }
 
   private openConversation(conversation: Conversation, busy: boolean): void {
-    if (conversation.id !== this.conversationId) this.checkpointTurns = new Set();
+    if (conversation.id !== this.conversationId) {
+      this.checkpointTurns = new Set();
+      this.restoredTurns = new Set();
+    }
     this.conversationId = conversation.id;
     this.replies.clear();
     this.users.length = 0;
@@ -234,7 +246,7 @@ export class ChatApp {
       armApprovals: this.options.armApprovals,
     });
     if (defer) this.deferred?.add(view);
-    if (this.checkpointTurns.has(turn.id)) view.setCheckpoint(true);
+    if (this.checkpointTurns.has(turn.id)) view.setCheckpoint(true, this.restoredTurns.has(turn.id));
     this.replies.set(turn.id, view);
     return view.element;
   }

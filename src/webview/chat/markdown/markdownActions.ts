@@ -67,14 +67,16 @@ function runCodeAction(container: HTMLElement, button: Element, actions: Markdow
   }
 }
 
-function showCopied(button: Element): void {
+/** A check mark and "Copied" on a copy button for a moment: the answer shows where the click was. */
+export function showCopied(button: Element): void {
   const icon = button.querySelector('.codicon');
   const view = button.ownerDocument.defaultView;
-  if (!icon || !view) return;
+  if (!icon || !view || icon.classList.contains('codicon-check')) return;
+  const label = button.getAttribute('aria-label') ?? 'Copy';
   icon.classList.replace('codicon-copy', 'codicon-check');
   button.setAttribute('aria-label', 'Copied');
   view.setTimeout(() => {
     icon.classList.replace('codicon-check', 'codicon-copy');
-    button.setAttribute('aria-label', 'Copy');
+    button.setAttribute('aria-label', label);
   }, COPIED_FEEDBACK_MS);
 }
