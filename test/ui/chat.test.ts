@@ -240,6 +240,20 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     await chat.locator('.turn.user .user-text', { hasText: 'read_file.md' }).waitFor();
   });
 
+  it('shows a reasoning model thinking: "Thinking… N s" with its latest thought, then how long it thought', async () => {
+    await useSettings('sim-openai/o-sim-reasoner::delay-chunks=150');
+    await newChat();
+    await ask('Think about maps and sets');
+    const reply = lastReply();
+    // The clock ticks while the thoughts stream (a reply takes several seconds at this pace).
+    await reply.locator('.reasoning-label', { hasText: /^Thinking… ([2-9]|\d\d) s$/ }).waitFor();
+    await reply.locator('.latest-thought:visible').waitFor();
+    assert.notEqual((await reply.locator('.latest-thought').innerText()).trim(), '', 'the latest thought is shown');
+    await workbench.screenshot('chat-11-thinking');
+    await reply.locator('.reasoning-label', { hasText: /^Thought for \d+ s$/ }).waitFor({ timeout: 60_000 });
+    await reply.locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor({ timeout: 60_000 });
+  });
+
   it('answers where the action was made: a check mark on Copy, Deleted with Undo in the history', async () => {
     await newChat();
     await ask('Remember the word MANGO');

@@ -14,6 +14,7 @@ import { contextNote } from './contextViews';
 import { costText } from './costText';
 import { el, icon, iconButton, textButton } from './dom';
 import { showCopied } from './markdown/markdownActions';
+import { ThinkingSummary } from './thinkingSummary';
 import { StreamingMarkdown, type MarkdownActions } from './markdown/streamingMarkdown';
 import type { Send } from './send';
 import { toolStepView } from './toolStepView';
@@ -39,6 +40,8 @@ export interface AssistantTurnOptions {
   readonly deferMarkdown?: boolean;
   /** When an approval card's buttons start to take decisions (tests arm at once). */
   readonly armApprovals?: Arm;
+  /** The clock of "Thinking… 12 s" (tests set it). */
+  readonly now?: () => number;
 }
 
 export class AssistantTurnView {
@@ -63,6 +66,7 @@ export class AssistantTurnView {
   /** Its files (and every later reply's) were put back to before it: the footer and its tool cards say so. */
   private restored = false;
   private readonly arm: Arm;
+  private readonly thinking: ThinkingSummary;
 
   constructor(
     readonly turn: AssistantTurn,
@@ -74,12 +78,8 @@ export class AssistantTurnView {
     this.arm = options.armApprovals ?? armAfterDelay;
     this.badge = el('span', { className: 'badge' });
     this.reasoningText = el('div', { className: 'reasoning-text' });
-    this.reasoning = el(
-      'details',
-      { className: 'reasoning' },
-      el('summary', {}, icon('lightbulb'), el('span', { text: 'Reasoning' })),
-      this.reasoningText,
-    );
+    this.thinking = new ThinkingSummary(options.now);
+    this.reasoning = el('details', { className: 'reasoning' }, this.thinking.element, this.reasoningText);
     this.steps = el('ol', { className: 'tool-steps', attrs: { 'aria-label': 'Tool calls' } });
     this.content = el('div', { className: 'content markdown', attrs: { 'aria-live': 'polite' } });
     this.errorBox = el('div', { className: 'error-box', attrs: { role: 'alert' } });
@@ -151,8 +151,13 @@ export class AssistantTurnView {
     if (reasoning) {
       this.reasoningText.append(reasoning);
       this.reasoning.hidden = false;
+      if (this.status === 'streaming' && !this.markdown.text)
+        this.thinking.thinking(this.reasoningText.textContent ?? '');
     }
-    if (content) this.markdown.append(content);
+    if (content) {
+      this.thinking.stop();
+      this.markdown.append(content);
+    }
   }
 
   /** How the request was fitted into the context window (summary, trims): shown above the reply. */
@@ -172,6 +177,7 @@ export class AssistantTurnView {
 
   end(status: ReplyStatus, error?: ChatErrorInfo, usage?: TokenUsage, finishReason?: string): void {
     this.status = status;
+    if (status !== 'streaming') this.thinking.stop();
     if (usage) this.usage = usage;
     if (finishReason) this.finishReason = finishReason;
     if (status !== 'streaming') this.markdown.finish();
