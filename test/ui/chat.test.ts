@@ -254,6 +254,18 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     await reply.locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor({ timeout: 60_000 });
   });
 
+  it('shows the file a code fence names on the block', async () => {
+    const reply =
+      '`src/app.ts` gets a subtraction:\n\n```ts src/app.ts\nexport function sub(a: number, b: number): number {\n  return a - b;\n}\n```\n';
+    await useSettings(`sim-openai/gpt-sim-mini::reply=${Buffer.from(reply).toString('base64url')}`);
+    await newChat();
+    await ask('Add a subtraction');
+    const file = lastReply().locator('.md-code-block .md-code-file');
+    await file.filter({ hasText: 'src/app.ts' }).waitFor();
+    assert.equal(await lastReply().locator('.md-code-block .md-code-language').innerText(), 'ts');
+    await workbench.screenshot('chat-12-code-block-file-name');
+  });
+
   it('answers where the action was made: a check mark on Copy, Deleted with Undo in the history', async () => {
     await newChat();
     await ask('Remember the word MANGO');

@@ -497,6 +497,14 @@ describe('chat webview app (jsdom)', () => {
     assert.equal(notice.hidden, true);
   });
 
+  it("gives the composer's context buttons icons that say what they add (a file, not a magnifier)", () => {
+    const iconOf = (label: string): string | undefined =>
+      root.querySelector(`.composer button[aria-label="${label}"] .codicon`)?.className;
+    assert.equal(iconOf('Add selection'), 'codicon codicon-selection');
+    assert.equal(iconOf('Add active file'), 'codicon codicon-file');
+    assert.equal(iconOf('Add a workspace file…'), 'codicon codicon-file-add');
+  });
+
   it('puts a check mark on Copy reply when clicked', () => {
     handle({
       type: 'conversation',

@@ -83,6 +83,21 @@ describe('chat markdown: rendering', () => {
     assert.ok(blocks[1]?.querySelector('code.language-python .hljs-string'));
   });
 
+  it('shows the file a fence names in the toolbar, as text, and none when it names none', () => {
+    const element = render(
+      '```ts src/app/main.ts\nconst a = 1;\n```\n\n```python title="tools/<b>run</b>.py"\nx\n```\n\n```ts\ny\n```',
+    );
+    const [named, hostile, plain] = Array.from(element.querySelectorAll('.md-code-block'));
+    const file = (block: Element | undefined): HTMLElement | null | undefined => block?.querySelector('.md-code-file');
+    assert.equal(file(named)?.textContent, 'src/app/main.ts');
+    assert.equal(file(named)?.hidden, false);
+    assert.equal(named?.querySelector('.md-code-language')?.textContent, 'ts');
+    assert.equal(file(hostile)?.hidden, true, 'not a path (markup in it): nothing named');
+    assert.equal(file(hostile)?.querySelector('b'), null);
+    assert.equal(file(plain)?.hidden, true);
+    assert.equal(file(plain)?.textContent, '');
+  });
+
   it('toolbar buttons hand the exact code and the fence language to the actions', () => {
     const actions = recorder();
     const { view, element } = manual(actions);

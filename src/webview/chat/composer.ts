@@ -67,7 +67,7 @@ export class Composer {
       { className: 'composer-toolbar' },
       iconButton('selection', 'Add selection', () => this.send({ type: 'addContext', source: 'selection' })),
       iconButton('file', 'Add active file', () => this.send({ type: 'addContext', source: 'activeFile' })),
-      iconButton('search', 'Add a workspace file…', () => this.send({ type: 'addContext', source: 'pickFile' })),
+      iconButton('file-add', 'Add a workspace file…', () => this.send({ type: 'addContext', source: 'pickFile' })),
       el('span', { className: 'spacer' }),
       this.meter.element,
       this.stopButton,

@@ -1,12 +1,8 @@
 // The pure parts of Apply: which file a block names, whole file or partial, the file out of a
 // merge answer, and hunks (split, take one, give one up, carry a proposal over the user's typing).
 import * as assert from 'node:assert/strict';
-import {
-  blockTargetPath,
-  looksLikePath,
-  pathFromFenceInfo,
-  pathFromLineAbove,
-} from '../../../src/core/apply/codeTarget';
+import { blockTargetPath, pathFromLineAbove } from '../../../src/core/apply/codeTarget';
+import { looksLikePath, pathFromFenceInfo } from '../../../src/shared/codeFence';
 import {
   applyHunk,
   computeHunks,

@@ -26,6 +26,8 @@ interface CodeBlockState {
   preview: string;
   complete: boolean;
   readonly language: string;
+  /** The file the fence names (shown in the toolbar; Apply finds the same on the host). */
+  readonly file: string | undefined;
   readonly grammar: string | undefined;
   readonly codeElement: HTMLElement;
   segments: { text: string; node: HTMLElement }[];
@@ -41,7 +43,13 @@ export function fenceLanguage(info: string | undefined): string {
   return /^[\w#+.-]{1,40}$/.test(word) ? word : '';
 }
 
-export function createCodeBlock(doc: Document, code: string, language: string, complete: boolean): HTMLElement {
+export function createCodeBlock(
+  doc: Document,
+  code: string,
+  language: string,
+  complete: boolean,
+  file?: string,
+): HTMLElement {
   const grammar = resolveLanguage(language);
   const block = doc.createElement('div');
   block.className = 'md-code-block';
@@ -51,8 +59,16 @@ export function createCodeBlock(doc: Document, code: string, language: string, c
   const label = doc.createElement('span');
   label.className = 'md-code-language';
   label.textContent = language;
+  // The file the fence names, as models write it (```ts src/a.ts): text only, never a link.
+  const fileLabel = doc.createElement('span');
+  fileLabel.className = 'md-code-file';
+  if (file) {
+    fileLabel.textContent = file;
+    fileLabel.title = file;
+  } else fileLabel.hidden = true;
   toolbar.append(
     label,
+    fileLabel,
     // Apply: to the file the block names (or the active editor), reviewed as a diff before anything is written.
     button(doc, 'apply', 'Apply to File', 'codicon-diff-single'),
     button(doc, 'copy', 'Copy', 'codicon-copy'),
@@ -66,16 +82,31 @@ export function createCodeBlock(doc: Document, code: string, language: string, c
   pre.append(codeElement);
   block.append(toolbar, pre);
 
-  const state: CodeBlockState = { committed: '', preview: '', complete, language, grammar, codeElement, segments: [] };
+  const state: CodeBlockState = {
+    committed: '',
+    preview: '',
+    complete,
+    language,
+    file,
+    grammar,
+    codeElement,
+    segments: [],
+  };
   blocks.set(block, state);
   fill(state, doc, code, complete);
   return block;
 }
 
-/** Updates a block made by createCodeBlock when the language is unchanged; false otherwise. */
-export function updateCodeBlock(block: Element, code: string, language: string, complete: boolean): boolean {
+/** Updates a block made by createCodeBlock when the language and file are unchanged; false otherwise. */
+export function updateCodeBlock(
+  block: Element,
+  code: string,
+  language: string,
+  complete: boolean,
+  file?: string,
+): boolean {
   const state = blocks.get(block);
-  if (!state || state.language !== language) return false;
+  if (!state || state.language !== language || state.file !== file) return false;
   if (state.preview || state.committed !== code || state.complete !== complete)
     fill(state, block.ownerDocument, code, complete);
   return true;

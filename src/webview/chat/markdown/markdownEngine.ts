@@ -5,7 +5,7 @@
 // GuardedLexer (nesting and inline work within budgets.ts), and whatever still fails is contained
 // to its block, which is then shown as plain text.
 import { Marked, Parser, type Token, type Tokens } from 'marked';
-import { isClosedFence } from '../../../shared/codeFence';
+import { isClosedFence, pathFromFenceInfo } from '../../../shared/codeFence';
 import { createCodeBlock, fenceLanguage } from './codeBlocks';
 import { GuardedLexer, layeredLinks, textToken, type LinkDefinitions } from './guardedLexer';
 import { plainBlock } from './plainText';
@@ -15,7 +15,7 @@ export type { LinkDefinitions } from './guardedLexer';
 
 interface CodeSink {
   readonly nonce: string;
-  readonly blocks: { code: string; language: string; complete: boolean }[];
+  readonly blocks: { code: string; language: string; complete: boolean; file: string | undefined }[];
 }
 
 /** Set only during one synchronous render, so the code renderer can collect its blocks. */
@@ -34,6 +34,7 @@ const engine = new Marked({
         sink.blocks.push({
           code: token.text,
           language: fenceLanguage(token.lang),
+          file: pathFromFenceInfo(token.lang ?? ''),
           complete: isClosedFence(token.raw),
         }) - 1;
       return `<pre data-md-code="${sink.nonce}:${index}"></pre>\n`;
@@ -189,7 +190,7 @@ function tryRenderGroup(tokens: Token[], doc: Document): DocumentFragment | unde
     for (const placeholder of sanitized.codePlaceholders) {
       const [nonce, index] = (placeholder.getAttribute('data-md-code') ?? '').split(':');
       const block = nonce === current.nonce ? current.blocks[Number(index)] : undefined;
-      if (block) placeholder.replaceWith(createCodeBlock(doc, block.code, block.language, block.complete));
+      if (block) placeholder.replaceWith(createCodeBlock(doc, block.code, block.language, block.complete, block.file));
       else placeholder.removeAttribute('data-md-code');
     }
     return sanitized.fragment;

@@ -1,7 +1,7 @@
 // The blocks of StreamingMarkdown's tail: rendering one, keeping one whose text only grew
 // (a paragraph rendered in pieces, a fence updated in place), and putting the tail into the DOM.
 import type { Token, Tokens } from 'marked';
-import { isClosedFence } from '../../../shared/codeFence';
+import { isClosedFence, pathFromFenceInfo } from '../../../shared/codeFence';
 import { fenceLanguage, updateCodeBlock } from './codeBlocks';
 import { GrowingParagraph } from './growingParagraph';
 import type { LinkDefinitions } from './guardedLexer';
@@ -44,7 +44,7 @@ export function reuseBlock(old: Block, token: Token, signature: string, links: L
   // A fence still streaming: update its highlighted segments instead of rebuilding it.
   if (old.code && token.type === 'code') {
     const { text, lang, raw } = token as Tokens.Code;
-    if (updateCodeBlock(old.code, text, fenceLanguage(lang), isClosedFence(raw))) {
+    if (updateCodeBlock(old.code, text, fenceLanguage(lang), isClosedFence(raw), pathFromFenceInfo(lang ?? ''))) {
       old.raw = token.raw;
       old.key = tokenKey(token);
       return true;
