@@ -462,9 +462,11 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
   it('Try Again on a failed merge that fails in turn is told to the user, never left as an unhandled rejection', async () => {
     const log = new Log('Unified Inference (apply test)');
     const errors: string[] = [];
+    const buttons: unknown[][] = [];
     // The first error offers Try Again, which the "user" clicks; the retry itself then fails.
-    const restore = replace(vscode.window, 'showErrorMessage', async (message: string) => {
+    const restore = replace(vscode.window, 'showErrorMessage', async (message: string, ...offered: unknown[]) => {
       errors.push(message);
+      buttons.push(offered);
       return errors.length === 1 ? 'Try Again' : undefined;
     });
     const unhandled: unknown[] = [];
@@ -484,6 +486,8 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
       );
       assert.equal(outcome.ok, false);
       assert.match(errors[0] ?? '', /^Could not merge the code block into apply-tests\/retry\.ts: .*API key/s);
+      // The fix is the first button (VS Code's primary one), Try Again after it.
+      assert.deepEqual(buttons[0], ['Set API Key', 'Try Again']);
       const told = await waitFor(
         () => errors[1],
         (message) => message !== undefined,
@@ -491,7 +495,7 @@ describe('apply: code blocks from the chat into files, reviewed as a diff', func
       );
       assert.equal(
         told,
-        'Trying the merge into apply-tests/retry.ts again failed: the retry broke Nothing was written.',
+        'Trying the merge into apply-tests/retry.ts again failed: the retry broke. Nothing was written.',
       );
     } finally {
       restore();

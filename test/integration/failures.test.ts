@@ -3,6 +3,7 @@
 // and an unreachable gateway each end in the shared description with the actions that fix it.
 // What was shown is read from the extension's Failures presenter (its onDidShow), never timed.
 import * as assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ShownFailure } from '../../src/extension/errors/failures';
 import type { AssistantTurn } from '../../src/shared/chatModel';
@@ -13,6 +14,7 @@ import { startGateway, type LocalGateway } from '../gateway/index';
 import {
   activateExtension,
   clearKeyThroughCommand,
+  recordNotifications,
   replace,
   setKeyThroughCommand,
   setSetting,
@@ -20,6 +22,7 @@ import {
 } from './extensionHost';
 import { answerPrompts, type Answers } from './mediaPrompts';
 import { closedPort } from '../harness/closedPort';
+import { repeatedPhrase, sentenceProblems, timesNamed } from '../unit/core/failures/sentenceChecks';
 
 const BAD_KEY = 'sim-not-a-valid-key-failures';
 const EMPTY_KEY = 'sim-empty-key';
@@ -300,6 +303,65 @@ describe('failures: one description and its actions in every feature', function 
         assert.deepEqual(failure.buttons, ['Retry', 'Open Settings', 'Show Log'], run.feature);
       }
     } finally {
+      await setSetting('baseUrl', gateway.url);
+      await waitFor(
+        () => api.connection.setup.baseUrl,
+        (url) => url === gateway.url,
+        'the gateway again',
+      );
+    }
+  });
+
+  it('an offline gateway: the notification, Test Connection and the Models view say each thing once, in sentences', async () => {
+    // A closed port, a port where something else than HTTP answers, a name that does not resolve.
+    const other = createServer((socket) => socket.end('not http\r\n\r\n'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const hosts = [
+      { host: `127.0.0.1:${await closedPort()}`, fix: 'Retry' },
+      { host: `127.0.0.1:${(other.address() as AddressInfo).port}`, fix: 'Retry' },
+      { host: 'gateway.unified-inference.invalid:8080', fix: 'Open Settings' },
+    ];
+    const said = (what: string, text: string, host: string): void => {
+      assert.deepEqual(sentenceProblems(text), [], `${what}: ${text}`);
+      assert.equal(repeatedPhrase(text), undefined, `${what} says something twice: ${text}`);
+      assert.equal(timesNamed(text, host), 1, `${what} names ${host} once: ${text}`);
+      assert.doesNotMatch(text, /Could not reach the gateway at/, what);
+    };
+    try {
+      for (const { host, fix } of hosts) {
+        const address = `http://${host}`;
+        await setSetting('baseUrl', address);
+        await waitFor(
+          () => api.connection.setup.baseUrl,
+          (url) => url === address,
+          address,
+        );
+        const { failure } = await runFailing(PALETTE[0]!);
+        assert.equal(failure.description.kind, 'unreachable', failure.message);
+        said('the notification', failure.message, host);
+        assert.equal(failure.buttons[0], fix, `the fix first: ${failure.buttons.join(', ')}`);
+
+        const notes = recordNotifications();
+        try {
+          await vscode.commands.executeCommand('unifiedInference.testConnection');
+          const shownByTest = await waitFor(
+            () => notes.shown.find((note) => note.kind === 'error'),
+            (note) => note !== undefined,
+            'the Test Connection notification',
+          );
+          // Less the note on an http:// address on another machine, which names it on purpose.
+          said('Test Connection', shownByTest?.message.replace(/ Note: .*$/s, '') ?? '', host);
+        } finally {
+          notes.restore();
+        }
+
+        await api.catalog.refresh();
+        const line = api.models.message ?? '';
+        assert.match(line, /^Could not refresh the catalog/);
+        said('the Models view', line, host);
+      }
+    } finally {
+      other.close();
       await setSetting('baseUrl', gateway.url);
       await waitFor(
         () => api.connection.setup.baseUrl,

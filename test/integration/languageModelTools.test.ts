@@ -378,7 +378,7 @@ describe('the language model tools through vscode.lm.invokeTool from a second ex
       assert.match(offline.message, /Start the gateway, or correct the port in the base URL setting\./);
       assert.match(
         offline.message,
-        /ask the user to check the gateway address \("Unified Inference: Set Gateway Address"\) and the network/,
+        /ask the user to check the network, and the address with "Unified Inference: Set Gateway Address"/,
       );
     } finally {
       await setSetting('baseUrl', gateway.url);

@@ -7,7 +7,12 @@ import { EVENT_TOO_LARGE, STREAM_TOO_LARGE } from '../streams/sse';
 import { isContextLengthError } from '../context/contextErrors';
 import { redactSecrets } from '../secrets/redact';
 import { TOO_MANY_BLOCKS } from '../streams/messagesStream';
-import { connectionFailureText, diagnoseConnectionError, type DiagnosisContext } from '../net/diagnose';
+import {
+  connectionFailureText,
+  diagnoseConnectionError,
+  type ConnectionDiagnosis,
+  type DiagnosisContext,
+} from '../net/diagnose';
 import type { ChatErrorAction, ChatErrorInfo } from '../../shared/chatModel';
 import { SETUP_ERROR_NAME } from './setupError';
 
@@ -74,8 +79,20 @@ function resetText(reset: string | undefined, now: number): string {
   return `The quota window resets at ${new Date(at).toISOString().replace('T', ' ').slice(0, 16)} UTC (in ${relative}).`;
 }
 
+/**
+ * A text as a sentence: ends with a full stop (or its own ! or ?), so the next step that follows
+ * starts a sentence of its own ("Invalid API key. Set a valid key...", never "Invalid API key Set").
+ */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
 /** The core's words for a connection that closed mid-answer (http.ts), as opposed to one never made. */
 const ANSWER_CUT = /closed while the answer was being read/;
+
+/** Connection failures whose fix is the gateway address itself (no such host, no address, no API there). */
+const ADDRESS_KINDS: ReadonlySet<ConnectionDiagnosis['kind']> = new Set(['dns', 'invalidUrl', 'notFound']);
 
 const TOO_LONG =
   'Start a new conversation, pick a model with a larger context window, or shorten the message (or the system prompt, the instruction files, or the Max tokens parameter).';
@@ -87,7 +104,7 @@ function describeKnown(error: unknown, e: ErrorLike, detail: string, context: Er
   const address = context.baseUrl || '(no address set)';
   // The chat compacts before sending and once more after such a refusal: this is what is left.
   if (e.name === 'ContextOverflowError')
-    return { kind: 'contextLength', message: `${detail} ${TOO_LONG}`, actions: ['retry', 'openSettings'] };
+    return { kind: 'contextLength', message: `${sentence(detail)} ${TOO_LONG}`, actions: ['retry', 'openSettings'] };
   if (isContextLengthError(error))
     return {
       kind: 'contextLength',
@@ -107,7 +124,7 @@ function describeKnown(error: unknown, e: ErrorLike, detail: string, context: Er
     case 'AuthenticationError':
       return {
         kind: 'auth',
-        message: `The gateway refused the API key (${e.status ?? 401}): ${detail} Set a valid key, then try again.`,
+        message: `The gateway refused the API key (${e.status ?? 401}): ${sentence(detail)} Set a valid key, then try again.`,
         actions: ['setApiKey', 'retry'],
       };
     case 'RateLimitError':
@@ -119,7 +136,7 @@ function describeKnown(error: unknown, e: ErrorLike, detail: string, context: Er
           }
         : {
             kind: 'rateLimited',
-            message: `Rate limited by the gateway${e.retryAfterMs ? `: try again in ${waitText(e.retryAfterMs)}` : ': try again in a moment'}. (${detail})`,
+            message: `Rate limited by the gateway (${detail}): try again in ${e.retryAfterMs ? waitText(e.retryAfterMs) : 'a moment'}.`,
             actions: ['retry'],
           };
     case 'ConnectionError':
@@ -128,34 +145,31 @@ function describeKnown(error: unknown, e: ErrorLike, detail: string, context: Er
       if (ANSWER_CUT.test(detail))
         return {
           kind: 'unreachable',
-          message: `${detail}. Try again; the log has the details.`,
+          message: `${sentence(detail)} Try again; the log has the details.`,
           actions: ['retry', 'showLog'],
         };
-      // Test Connection's words (DNS, refused, TLS, proxy...), with its one next step.
-      return {
-        kind: 'unreachable',
-        message: connectionFailureText(
-          diagnoseConnectionError(error, context.connection ?? { baseUrl: context.baseUrl }),
-        ),
-        actions: ['retry', 'openSettings', 'showLog'],
-      };
+      return unreachable(error, context);
     case 'TimeoutError':
       // The core's message names the wait (connect, first byte, silence), how long, and what to do.
       if (e.phase === 'connect')
-        return { kind: 'timeout', message: detail, actions: ['retry', 'openSettings', 'showLog'] };
-      if (e.phase !== undefined) return { kind: 'timeout', message: detail, actions: ['retry', 'showLog'] };
+        return { kind: 'timeout', message: sentence(detail), actions: ['retry', 'openSettings', 'showLog'] };
+      if (e.phase !== undefined) return { kind: 'timeout', message: sentence(detail), actions: ['retry', 'showLog'] };
       return {
         kind: 'timeout',
-        message: `The gateway at ${address} took too long to answer: ${detail} Try again; the log has the details.`,
+        message: `The gateway at ${address} took too long to answer: ${sentence(detail)} Try again; the log has the details.`,
         actions: ['retry', 'showLog'],
       };
     case 'UnexpectedContentError':
       // A captive portal or a proxy page: the network or the address is the thing to fix.
-      return { kind: 'unreachable', message: detail, actions: ['retry', 'openSettings', 'showLog'] };
+      return { kind: 'unreachable', message: sentence(detail), actions: ['retry', 'openSettings', 'showLog'] };
     case 'StreamError':
       // A cap of the extension cut the answer (limits.ts): the core's message names which.
       if (e.interrupted && isStreamCap(e.code))
-        return { kind: 'interrupted', message: `${detail} What arrived is kept.`, actions: ['retry', 'showLog'] };
+        return {
+          kind: 'interrupted',
+          message: `${sentence(detail)} What arrived is kept.`,
+          actions: ['retry', 'showLog'],
+        };
       return e.interrupted
         ? {
             kind: 'interrupted',
@@ -170,21 +184,34 @@ function describeKnown(error: unknown, e: ErrorLike, detail: string, context: Er
             }
           : {
               kind: 'server',
-              message: `The gateway ended the reply with an error: ${detail} Try again; the log has the details.`,
+              message: `The gateway ended the reply with an error: ${sentence(detail)} Try again; the log has the details.`,
               actions: ['retry', 'showLog'],
             };
     case 'InvalidProxyUrlError':
       // VS Code's own setting (or the environment): our Open Settings would not show it.
       return {
         kind: 'invalid',
-        message: `${detail}. Correct VS Code's http.proxy setting (or the HTTPS_PROXY environment variable), then try again.`,
+        message: `${sentence(detail)} Correct VS Code's http.proxy setting (or the HTTPS_PROXY environment variable), then try again.`,
         actions: ['showLog'],
       };
     case 'InvalidRequestError':
-      return { kind: 'invalid', message: `The request was not sent: ${detail}`, actions: ['openSettings'] };
+      return { kind: 'invalid', message: `The request was not sent: ${sentence(detail)}`, actions: ['openSettings'] };
     default:
       return describeByStatus(e, detail);
   }
+}
+
+/** Test Connection's words for a connection never made (DNS, refused, TLS, proxy...), with its one next step. */
+function unreachable(error: unknown, context: ErrorContext): Shown {
+  const diagnosis = diagnoseConnectionError(error, context.connection ?? { baseUrl: context.baseUrl });
+  return {
+    kind: 'unreachable',
+    message: connectionFailureText(diagnosis),
+    // An address that names no gateway is fixed in the settings, not by trying it again.
+    actions: ADDRESS_KINDS.has(diagnosis.kind)
+      ? ['openSettings', 'retry', 'showLog']
+      : ['retry', 'openSettings', 'showLog'],
+  };
 }
 
 function describeByStatus(e: ErrorLike, detail: string): Shown {
@@ -198,22 +225,22 @@ function describeByStatus(e: ErrorLike, detail: string): Shown {
   if (e.status !== undefined && isOverloaded(e))
     return {
       kind: 'server',
-      message: `The model is overloaded (${e.status}): ${detail}. Try again in a moment.`,
+      message: `The model is overloaded (${e.status}): ${sentence(detail)} Try again in a moment.`,
       actions: ['retry'],
     };
   if (e.status !== undefined && e.status >= 500)
     return {
       kind: 'server',
-      message: `The gateway failed (${e.status}): ${detail} Try again in a few minutes; the log has the details.`,
+      message: `The gateway failed (${e.status}): ${sentence(detail)} Try again in a few minutes; the log has the details.`,
       actions: ['retry', 'showLog'],
     };
   if (e.status !== undefined && e.status >= 400)
     return {
       kind: 'invalid',
-      message: `The gateway refused the request (${e.status}): ${detail} Check the model and the settings it names.`,
+      message: `The gateway refused the request (${e.status}): ${sentence(detail)} Check the model and the settings it names.`,
       actions: ['openSettings', 'showLog'],
     };
-  return { kind: 'other', message: detail, actions: ['retry', 'showLog'] };
+  return { kind: 'other', message: sentence(detail), actions: ['retry', 'showLog'] };
 }
 
 /** The one description of a failure, for every feature. */

@@ -22,10 +22,10 @@ function stepFor(description: ErrorDescription, action: ErrorAction): string | u
     case 'setBaseUrl':
       return `Ask the user to run "${ACTION_COMMANDS.setBaseUrl.title}"; retrying will not help until then.`;
     case 'refreshCredits':
-      return `Do not retry now; tell the user, who can add credits or wait for the reset ("${ACTION_COMMANDS.refreshCredits.title}" shows the balance).`;
+      return `Do not retry now; tell the user ("${ACTION_COMMANDS.refreshCredits.title}" shows the balance).`;
     case 'openSettings':
       return description.kind === 'unreachable' || description.kind === 'timeout'
-        ? `If it keeps failing, ask the user to check the gateway address ("${ACTION_COMMANDS.setBaseUrl.title}") and the network.`
+        ? `If it keeps failing, ask the user to check the network, and the address with "${ACTION_COMMANDS.setBaseUrl.title}".`
         : `The user can check the settings ("${ACTION_COMMANDS.openSettings.title}").`;
     case 'showLog':
       return `The details are in the extension's log ("${ACTION_COMMANDS.showLog.title}").`;
@@ -48,8 +48,16 @@ export function describeInWords(description: ErrorDescription): string {
     description.kind === 'outOfCredits' || description.kind === 'auth' || description.kind === 'setup'
       ? description.actions.filter((action) => action !== 'retry')
       : description.actions;
+  // A step the message already gives (it names the command) is not given twice.
+  const said = (action: ErrorAction): boolean =>
+    action !== 'retry' && description.message.includes(ACTION_COMMANDS[action].title);
   const steps = [
-    ...new Set(actions.map((action) => stepFor(description, action)).filter((step): step is string => !!step)),
+    ...new Set(
+      actions
+        .filter((action) => !said(action))
+        .map((action) => stepFor(description, action))
+        .filter((step): step is string => !!step),
+    ),
   ];
   return [description.message, ...steps].join(' ');
 }

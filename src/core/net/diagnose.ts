@@ -119,7 +119,7 @@ export function diagnoseConnectionError(error: unknown, context: DiagnosisContex
     return make(
       'timeout',
       `${host} did not answer in time`,
-      `The connection to ${host}${via(proxy)} was opened or attempted, but no answer arrived in time.`,
+      `The connection${via(proxy)} was opened or attempted, but no answer came.`,
       'Check that the gateway is running and reachable from this machine, then try again.',
     );
   }
@@ -127,7 +127,7 @@ export function diagnoseConnectionError(error: unknown, context: DiagnosisContex
     return make(
       'dns',
       `Cannot find ${host}`,
-      `The name ${target.hostname} could not be resolved (DNS lookup failed): there is no such host, or the name is misspelled.`,
+      'The name could not be resolved (DNS lookup failed): there is no such host, or it is misspelled.',
       CHECK_BASE_URL,
     );
   }
@@ -144,7 +144,7 @@ export function diagnoseConnectionError(error: unknown, context: DiagnosisContex
     return make(
       'refused',
       `${host} refused the connection`,
-      `Nothing is accepting connections at ${host}${via(proxy)}: the gateway is not running there, or the port is wrong.`,
+      `Nothing is accepting connections there${via(proxy)}: the gateway is not running, or the port is wrong.`,
       'Start the gateway, or correct the port in the base URL setting.',
     );
   }
@@ -152,7 +152,7 @@ export function diagnoseConnectionError(error: unknown, context: DiagnosisContex
     return make(
       'refused',
       `${host} closed the connection`,
-      `The connection to ${host}${via(proxy)} was closed before an answer arrived.`,
+      `No answer arrived before it closed${via(proxy)}.`,
       `Check that the base URL uses the right scheme (http:// or https://) and port${proxy ? ', and that the proxy lets the connection through' : ''}.`,
     );
   }
@@ -160,14 +160,14 @@ export function diagnoseConnectionError(error: unknown, context: DiagnosisContex
   if (isAbortError(error))
     return make(
       'unknown',
-      'The request was cancelled',
-      `The request to ${host} was cancelled before it finished.`,
+      `The request to ${host} was cancelled`,
+      'It was stopped before an answer arrived.',
       'Try again.',
     );
   return make(
     'unknown',
     `The request to ${host} failed`,
-    `${scrubUrls(messageOf(error))}.`.replace(/\.\.$/, '.'),
+    `${scrubUrls(ownWords(error))}.`.replace(/\.\.$/, '.'),
     'Open the log (Unified Inference: Show Log) for details, then try again.',
   );
 }
@@ -203,13 +203,13 @@ function invalidUrl(baseUrl: string): ConnectionDiagnosis {
       'invalidUrl',
       'No gateway address',
       'The base URL setting is empty, so there is nothing to connect to.',
-      'Set the base URL setting to your gateway, e.g. https://gateway.example.com.',
+      'Set it to your gateway, e.g. https://gateway.example.com.',
     );
   return make(
     'invalidUrl',
     'The gateway address is not valid',
     'The base URL setting is not an http:// or https:// address.',
-    'Set the base URL setting to your gateway, e.g. https://gateway.example.com.',
+    'Set it to your gateway, e.g. https://gateway.example.com.',
   );
 }
 
@@ -218,7 +218,7 @@ function authentication(error: AuthenticationError, host: string): ConnectionDia
     return make(
       'noKey',
       'No API key',
-      `No API key is set for ${host}, so no request was sent.`,
+      `None is set for ${host}, so no request was sent.`,
       'Set the API key (Unified Inference: Set API Key).',
     );
   }
@@ -226,14 +226,14 @@ function authentication(error: AuthenticationError, host: string): ConnectionDia
     return make(
       'unauthorized',
       `${host} refused the API key`,
-      `${host} accepted the key but answered 403: it is not allowed to do this.`,
+      'The key is known, but the gateway answered 403: it is not allowed to do this.',
       "Check the key's permissions with your gateway administrator, or set another key.",
     );
   }
   return make(
     'unauthorized',
     `${host} rejected the API key`,
-    `${host} answered 401: the key is missing, wrong, revoked, or sent in a header the gateway does not read.`,
+    'The answer was 401: the key is missing, wrong, revoked, or sent in a header the gateway does not read.',
     'Set the API key again (Unified Inference: Set API Key) and check the auth header setting (Authorization or x-api-key).',
   );
 }
@@ -261,24 +261,23 @@ function httpStatus(error: GatewayError, status: number, host: string, proxy: st
     return make(
       'notFound',
       `No gateway API at ${host}`,
-      `${host} answered 404 for the API: the server is there, but it does not serve /api/v1 at this address.`,
+      'The server answered 404 for the API: it is there, but it does not serve /api/v1 at this address.',
       'Check the base URL setting: it must be the gateway root that serves /api/v1 (no extra path).',
     );
   }
   if (status === 407) return proxyStatus(407, host, proxy);
   if (status >= 500) {
-    const who = proxy ? `${host} (or the proxy ${proxy})` : host;
     return make(
       'server',
       `${host} had a server error`,
-      `${who} answered ${status}: the problem is on the server side.`,
+      `${proxy ? `It (or the proxy ${proxy})` : 'It'} answered ${status}: the problem is on the server side.`,
       'Try again in a few minutes; if it persists, contact the gateway administrator.',
     );
   }
   return make(
     'unknown',
     `${host} answered ${status}`,
-    `${host} answered ${status}: ${scrubUrls(error.message)}`,
+    `${scrubUrls(error.message)}.`.replace(/\.\.$/, '.'),
     'Open the log (Unified Inference: Show Log) for details, then try again.',
   );
 }
@@ -289,7 +288,7 @@ function proxyStatus(status: number | undefined, host: string, proxy: string | u
     return make(
       'proxy',
       `The proxy closed the connection to ${host}`,
-      `${who} closed the connection without answering the request to connect to ${host}.`,
+      `${who} gave no answer to the request to connect.`,
       'Check the proxy setting (http.proxy, or HTTPS_PROXY / HTTP_PROXY) and that the proxy is working.',
     );
   }
@@ -298,21 +297,21 @@ function proxyStatus(status: number | undefined, host: string, proxy: string | u
       'proxy',
       'The proxy needs a user name and password',
       `${who} answered 407 to the request for ${host}: the proxy credentials are missing or wrong.`,
-      'Put the proxy user name and password in the proxy URL (http://user:password@host:port) in http.proxy or HTTPS_PROXY.',
+      'Put them in the proxy URL (http://user:password@host:port) in http.proxy or HTTPS_PROXY.',
     );
   }
   if (status === 403) {
     return make(
       'proxy',
       `The proxy does not allow ${host}`,
-      `${who} answered 403 when asked to connect to ${host}.`,
+      `${who} answered 403 when asked to connect to it.`,
       `Ask your network administrator to allow ${host} through the proxy, or add ${host} to http.noProxy / NO_PROXY if it is reachable directly.`,
     );
   }
   return make(
     'proxy',
     `The proxy could not reach ${host}`,
-    `${who} answered ${status} when asked to connect to ${host}: the gateway is not reachable from the proxy.`,
+    `${who} answered ${status} when asked to connect: the gateway is not reachable from there.`,
     `Check that the gateway runs at the base URL, or add ${host} to http.noProxy / NO_PROXY if it is only reachable directly.`,
   );
 }
@@ -327,7 +326,7 @@ function proxyUnreachable(code: string, proxy: string): ConnectionDiagnosis {
   return make(
     'proxy',
     `Cannot reach the proxy ${proxy}`,
-    `The proxy ${proxy} ${what}, so the gateway was not tried.`,
+    `It ${what}, so the gateway was not tried.`,
     'Check the proxy setting (http.proxy, or HTTPS_PROXY / HTTP_PROXY), or clear it if you do not need a proxy.',
   );
 }
@@ -356,7 +355,7 @@ function tls(
     return make(
       'tls',
       `${host} does not speak https`,
-      `An https connection to ${host} was attempted, but the server at that port answers plain http.`,
+      'An https connection was attempted, but the server at that port answers plain http.',
       'Use http:// in the base URL setting, or the port where the gateway serves https.',
     );
   }
@@ -365,7 +364,7 @@ function tls(
     return make(
       'tls',
       `The certificate of ${host} is not trusted`,
-      `${host} presented a certificate that is not signed by a trusted authority (${code}).${mitm}`,
+      `Its certificate is not signed by a trusted authority (${code}).${mitm}`,
       caAdvice(context),
     );
   }
@@ -373,7 +372,7 @@ function tls(
     return make(
       'tls',
       `The certificate of ${host} is not valid now`,
-      `${host} presented a certificate that ${code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet'}. Also check this machine's clock.`,
+      `Its certificate ${code === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not valid yet'}. Also check this machine's clock.`,
       'Ask the gateway administrator to renew the certificate.',
     );
   }
@@ -381,7 +380,7 @@ function tls(
     return make(
       'tls',
       `The certificate does not match ${host}`,
-      `${host} presented a certificate issued for another name.${mitm}`,
+      `The certificate presented was issued for another name.${mitm}`,
       'Use the host name the certificate was issued for in the base URL setting.',
     );
   }
@@ -393,7 +392,7 @@ function tls(
   return make(
     'tls',
     `Secure connection to ${host} failed`,
-    `The TLS handshake with ${host} failed (${code}).${mitm}`,
+    `The TLS handshake failed (${code}).${mitm}`,
     `Check that the base URL uses https only where the gateway serves it, and the CA certificate file setting.${caNote}`,
   );
 }
@@ -419,6 +418,17 @@ function causeChain(error: unknown): unknown[] {
 function codeOf(error: unknown): string | undefined {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * What the error itself says: the message of its cause when its own only frames that message
+ * ("Could not reach the gateway at X: <cause>"), so the title that names X is not said twice.
+ */
+function ownWords(error: unknown): string {
+  const message = messageOf(error);
+  const cause = typeof error === 'object' && error !== null ? (error as { cause?: unknown }).cause : undefined;
+  const inner = cause === undefined ? undefined : messageOf(cause);
+  return inner && inner !== 'unknown failure' && message.endsWith(inner) ? ownWords(cause) : message;
 }
 
 /** Its message; an error from another copy of the classes (or another extension) is not `instanceof Error`. */

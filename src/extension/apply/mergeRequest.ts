@@ -10,7 +10,7 @@ import { isAbortError } from '../../core/errors';
 import { readSettings } from '../config';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import { streamGatewayAnswer } from '../../core/answers/gatewayAnswer';
-import type { ErrorAction } from '../../core/failures/describeError';
+import { sentence, type ErrorAction } from '../../core/failures/describeError';
 import { ACTION_COMMANDS } from '../../core/failures/errorWords';
 import { actionLabel, type Failures } from '../errors/failures';
 import type { Log } from '../log';
@@ -129,7 +129,7 @@ export async function mergeThroughGateway(
   }
   const fence = fenceFor(job.current, job.block);
   if (!codeFromAnswer(result.text, fence).trim())
-    return fail(vscode.l10n.t('{0} answered with no file.', job.model), ['showLog'], retry);
+    return fail(vscode.l10n.t('{0} answered with no file.', job.model), ['retry', 'showLog'], retry);
   const merged = mergedFileFromAnswer(result.text, job.current, job.block, fence);
   if (!merged.ok) {
     const what = answerShapeWords(merged.shape);
@@ -142,7 +142,7 @@ export async function mergeThroughGateway(
         what,
         'unifiedInference.apply.model',
       ),
-      ['openSettings'],
+      ['retry', 'openSettings'],
       retry,
     );
   }
@@ -151,7 +151,11 @@ export async function mergeThroughGateway(
   function fail(message: string, actions: readonly ErrorAction[], again?: () => Promise<void>): MergeOutcome {
     const shown = actions.filter((a): a is ButtonAction => a !== 'retry');
     const tryAgain = vscode.l10n.t('Try Again');
-    const buttons = [...(again ? [tryAgain] : []), ...shown.map(actionLabel)];
+    // In the actions' order, Try Again where 'retry' is (else last): the first button, VS Code's
+    // primary one, is the fix (Set API Key for a refused key, not Try Again).
+    const labels = shown.map(actionLabel);
+    const retryAt = actions.includes('retry') ? actions.indexOf('retry') : labels.length;
+    const buttons = again ? [...labels.slice(0, retryAt), tryAgain, ...labels.slice(retryAt)] : labels;
     const full = vscode.l10n.t(
       'Could not merge the code block into {0}: {1} Nothing was written.',
       job.display,
@@ -171,7 +175,7 @@ export async function mergeThroughGateway(
             ? vscode.l10n.t('Trying the merge into {0} again failed', job.display)
             : vscode.l10n.t('{0} failed', choice ?? vscode.l10n.t('The action'));
         log.warn(`Apply: ${what}: ${text}`);
-        void vscode.window.showErrorMessage(vscode.l10n.t('{0}: {1} Nothing was written.', what, text));
+        void vscode.window.showErrorMessage(vscode.l10n.t('{0}: {1} Nothing was written.', what, sentence(text)));
       }
     });
     return { ok: false, reason: 'failed', message: full };

@@ -8,7 +8,7 @@ import { openSettings } from '../config';
 import { diagnosisContext, type GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
-import { describeError, type ErrorAction, type ErrorDescription } from '../../core/failures/describeError';
+import { describeError, sentence, type ErrorAction, type ErrorDescription } from '../../core/failures/describeError';
 import { ACTION_COMMANDS } from '../../core/failures/errorWords';
 import { missingSetup, SetupRequiredError, type MissingSetup } from '../../core/failures/setupError';
 import { errorMessage } from '../../shared/errorMessage';
@@ -141,7 +141,9 @@ export class Failures extends Disposable {
         const text = errorMessage(error);
         const what = choice ?? '';
         this.log.warn(`${what} after "${options.title}" failed: ${this.connection.redact(text)}`);
-        void vscode.window.showErrorMessage(vscode.l10n.t('{0} failed: {1}', what, this.connection.redact(text)));
+        void vscode.window.showErrorMessage(
+          vscode.l10n.t('{0} failed: {1}', what, sentence(this.connection.redact(text))),
+        );
       }
     });
     return shown;

@@ -38,7 +38,8 @@ export async function modelFor(catalog: ModelCatalog, category: ModelCategoryNam
 export function noModelText(catalog: ModelCatalog, kind: string): string {
   if (!catalog.snapshot) {
     const status = catalog.status;
-    return `The model catalog could not be read${status.kind === 'error' ? ` (${escapeMarkdown(status.message)})` : ''}, and no default ${kind} model is set.`;
+    const why = status.kind === 'error' ? ` ${escapeMarkdown(status.message)}` : '';
+    return `The model catalog could not be read, and no default ${kind} model is set.${why}`;
   }
   return `The gateway lists no ${kind} model, and no default ${kind} model is set.`;
 }

@@ -2,10 +2,11 @@ import * as vscode from 'vscode';
 import { catalogEntry } from '../../core/parse/catalogEntry';
 import type { Model } from '../../core/types/account';
 import { onDidChangeSettingsUnder, readSettings } from '../config';
-import type { GatewayConnection } from '../gateway/gatewayConnection';
+import { diagnosisContext, type GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import { categoryOverrides } from '../../core/models/categoryOverrides';
+import { describeError } from '../../core/failures/describeError';
 import { errorMessage } from '../../shared/errorMessage';
 
 const CACHE_KEY = 'unifiedInference.modelCatalog';
@@ -21,6 +22,7 @@ export interface CatalogSnapshot {
   readonly models: readonly Model[];
 }
 
+/** `message`: the shared description of the failure (sentences that end with a full stop). */
 export type CatalogStatus =
   { readonly kind: 'idle' } | { readonly kind: 'loading' } | { readonly kind: 'error'; readonly message: string };
 
@@ -92,10 +94,11 @@ export class ModelCatalog extends Disposable {
       return this.snapshotValue;
     } catch (error) {
       if (sequence !== this.sequence) return this.snapshot;
-      const message = errorMessage(error);
-      this.log.warn(`Could not read the model catalog: ${message}`);
+      this.log.warn(`Could not read the model catalog: ${errorMessage(error)}`);
       this.connection.reportFailure(error);
-      this.setStatus({ kind: 'error', message });
+      // What every feature says about this failure (cause, then next step), not the error's raw text.
+      const { message } = describeError(error, { baseUrl, connection: diagnosisContext(this.connection.setup) });
+      this.setStatus({ kind: 'error', message: this.connection.redact(message) });
       return this.snapshot;
     }
   }

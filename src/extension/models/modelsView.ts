@@ -57,6 +57,11 @@ export class ModelsView extends Disposable implements vscode.TreeDataProvider<No
     return this.filter;
   }
 
+  /** The line above the tree (loading, a failed refresh, the filter), as shown. */
+  get message(): string | undefined {
+    return this.view.message;
+  }
+
   /** The groups shown now (for tests). */
   groups(): CategoryGroup[] {
     return groupCatalog(this.catalog.snapshot?.models ?? [], this.filter);
@@ -141,7 +146,7 @@ export class ModelsView extends Disposable implements vscode.TreeDataProvider<No
     if (status.kind === 'error')
       messages.push(
         snapshot
-          ? vscode.l10n.t('Could not refresh the catalog: {0} (showing the cached one)', status.message)
+          ? vscode.l10n.t('Could not refresh the catalog (showing the cached one): {0}', status.message)
           : vscode.l10n.t('Could not refresh the catalog: {0}', status.message),
       );
     if (this.filter) messages.push(vscode.l10n.t('Filter "{0}": {1} of {2} models.', this.filter, shown, total));

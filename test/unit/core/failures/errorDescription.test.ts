@@ -45,7 +45,7 @@ describe('describeError: one description of a failure for every feature', () => 
   it('auth: the refusal, its status, and setting a valid key', () => {
     const shown = describeError(new AuthenticationError('Invalid API key', { status: 401 }), ctx);
     assert.equal(shown.kind, 'auth');
-    assert.match(shown.message, /refused the API key \(401\): Invalid API key Set a valid key, then try again\./);
+    assert.match(shown.message, /refused the API key \(401\): Invalid API key\. Set a valid key, then try again\./);
     assert.deepEqual(shown.actions, ['setApiKey', 'retry']);
     assert.equal(shown.detail, 'Invalid API key');
   });
@@ -96,7 +96,7 @@ describe('describeError: one description of a failure for every feature', () => 
     assert.deepEqual(shown.actions, ['retry', 'openSettings', 'showLog']);
     assert.match(
       describeError(new ConnectionError('refused'), { baseUrl: '' }).message,
-      /^No gateway address\. .*Set the base URL setting/,
+      /^No gateway address\. The base URL setting is empty.* Set it to your gateway/,
     );
   });
 
@@ -196,7 +196,7 @@ describe('describeError: one description of a failure for every feature', () => 
       [plain.kind, plain.message, plain.actions],
       ['other', 'The gateway answered without an image.', ['retry', 'showLog']],
     );
-    assert.equal(describeError('odd', ctx).message, 'odd');
+    assert.equal(describeError('odd', ctx).message, 'odd.', 'a sentence, ended');
     assert.equal(describeError(undefined, ctx).kind, 'other');
   });
 
@@ -245,7 +245,7 @@ describe('describeInWords: the next step for a reader without buttons (tools, vs
     );
     assert.match(
       words(new ConnectionError('refused')),
-      /check the gateway address \("Unified Inference: Set Gateway Address"\) and the network/,
+      /check the network, and the address with "Unified Inference: Set Gateway Address"/,
     );
   });
 });
