@@ -136,7 +136,8 @@ export function parseChatRequest(body: JsonObject): ParsedChat {
       reasoningEffort ??= typeof budget === 'number' && budget >= 8000 ? 'high' : 'medium';
   }
   return {
-    promptTokens,
+    // Real providers count the tools' definitions as part of the prompt.
+    promptTokens: promptTokens + (tools.length ? countTokens(JSON.stringify(body.tools)) : 0),
     sim: {
       messageCount: messages.length,
       lastUserText,

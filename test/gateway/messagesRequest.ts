@@ -173,7 +173,8 @@ export function parseMessagesRequest(body: JsonObject, maxTokens: number, secret
   });
   const budget = isObject(body.thinking) ? Number(body.thinking.budget_tokens) : 0;
   return {
-    inputTokens,
+    // Real providers count the tools' definitions as part of the input.
+    inputTokens: inputTokens + (tools.length ? countTokens(JSON.stringify(body.tools)) : 0),
     thinking,
     sim: {
       messageCount: messages.length,

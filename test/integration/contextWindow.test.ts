@@ -263,4 +263,26 @@ describe('context window: compaction and instruction files', function () {
     );
     assert.equal(after?.source, 'estimated');
   });
+
+  it('does not shrink after the first reply: the measured count holds what the estimate counted (the tools too)', async () => {
+    await useModel(MINI);
+    await api.chat.handle({ type: 'newConversation' });
+    const estimated = await waitFor(
+      () => meters().at(-1),
+      (m) => m?.source === 'estimated' && m.usedTokens > 0,
+      'the estimate before the first message',
+    );
+    posted.length = 0;
+    await api.chat.handle({ type: 'send', text: 'Hello' });
+    const measured = await waitFor(
+      () => meters().at(-1),
+      (m) => m?.source === 'measured',
+      'the meter measured from the reply',
+    );
+    // The request carried the tools' definitions: a gateway counts them, as real providers do.
+    assert.ok(
+      (measured?.usedTokens ?? 0) >= (estimated?.usedTokens ?? 0),
+      `${measured?.usedTokens} after the reply, ${estimated?.usedTokens} before it`,
+    );
+  });
 });

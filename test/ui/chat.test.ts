@@ -406,6 +406,18 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
       }
       const [r = 0, g = 0, b = 0] = (background.match(/\d+/g) ?? []).map(Number);
       assert.equal(r + g + b > 600, light, `the theme's background (${background})`);
+      // The context meter's empty part is not drawn in the fill's colour (high contrast drew it full).
+      const meter = await chat.locator('.context-meter').evaluate((element) => {
+        const bar = element.querySelector('.context-meter-bar') as HTMLElement;
+        const fill = element.querySelector('.context-meter-fill') as HTMLElement;
+        return {
+          track: getComputedStyle(bar).backgroundColor,
+          fill: getComputedStyle(fill).backgroundColor,
+          filled: fill.getBoundingClientRect().width / bar.getBoundingClientRect().width,
+        };
+      });
+      assert.notEqual(meter.track, meter.fill, `track ${meter.track}, fill ${meter.fill}`);
+      assert.ok(meter.filled < 0.5, `a short conversation fills little of 128k (${meter.filled})`);
       await workbench.screenshot(`chat-07-${name}-reply`);
       await ask('read_file.md');
       await lastReply().locator('.approval button', { hasText: 'Deny' }).waitFor();
