@@ -11,6 +11,7 @@ import { CostMeter } from '../core/chat/replyCost';
 import { createCheckpoints } from './checkpoints/createCheckpoints';
 import { registerCommitMessage } from './commitMessage/registerCommitMessage';
 import { registerCompletions } from './completions/registerCompletions';
+import { closeReviewedDiffs } from './edits/reviewedDiffs';
 import { openSettings, rememberSettings } from './config';
 import { Failures } from './errors/failures';
 import { registerGateway } from './gateway/registerGateway';
@@ -127,6 +128,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     conversationIds: async () => new Set((await store.list('')).map((c) => c.id)),
   });
   context.subscriptions.push(...checkpoints.disposables);
+  // The edit tools' "(proposed edit)" diffs of files a restore changed show a past proposal: closed.
+  context.subscriptions.push(
+    checkpoints.service.onDidRestore(({ files }) => void closeReviewedDiffs(files.map((f) => f.uri))),
+  );
   const lastConversation = new LastConversation(
     vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'chat-last-conversation.json').fsPath,
   );

@@ -3,7 +3,16 @@
 // brings every byte back (CRLF, binary), also after the recorder is rebuilt from disk (a window
 // reload), to a point in time across replies, and refuses a damaged checkpoint without touching a file.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  mkdtempSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -13,6 +22,8 @@ import type { PlanItem, RestorePlan } from '../../src/core/checkpoints/restorePl
 import { CheckpointRefusedError, type ReplyRef } from '../../src/extension/checkpoints/checkpointRecorder';
 import { CheckpointService, type PreparedRestore } from '../../src/extension/checkpoints/checkpointService';
 import { restoreToBefore } from '../../src/extension/checkpoints/createCheckpoints';
+import { showRestoreDiff } from '../../src/extension/checkpoints/restorePreview';
+import { EditTools } from '../../src/extension/edits/editTools';
 import { writeWithCheckpoint } from '../../src/extension/checkpoints/testWriter';
 import { Log } from '../../src/extension/log';
 import { WorkspaceFilesService } from '../../src/extension/workspaceFiles/workspaceFilesService';
@@ -55,6 +66,29 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
   }
   const action = (plan: RestorePlan | undefined, name: string): PlanItem | undefined =>
     plan?.items.find((item) => item.path.endsWith(`/${name}`));
+  /** The model's edit tools (the real writer), their call reviewed and run for `ref`. */
+  async function editToolCall(
+    tools: EditTools,
+    ref: ReplyRef,
+    id: string,
+    name: string,
+    input: Record<string, unknown>,
+  ): Promise<void> {
+    const call = { id, name, input, arguments: JSON.stringify(input) };
+    const review = await tools.review(call);
+    assert.equal(review.refusal, undefined);
+    const outcome = await tools.run(call, review, ref);
+    assert.equal(outcome.isError, undefined, outcome.content);
+  }
+  /** The open diff tabs, each as its two sides' URIs. */
+  const diffTabs = (): Array<{ original: vscode.Uri; modified: vscode.Uri }> =>
+    vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs)
+      .flatMap((tab) =>
+        tab.input instanceof vscode.TabInputTextDiff
+          ? [{ original: tab.input.original, modified: tab.input.modified }]
+          : [],
+      );
 
   before(async () => {
     api = await activateExtension();
@@ -122,6 +156,105 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
     } finally {
       notes.restore();
     }
+  });
+
+  it('removes the folders the reply created once the restore left them empty, innermost first, and no folder that existed before', async () => {
+    mkdirSync(path('empty-before'));
+    const ref = reply('a-1');
+    const tools = new EditTools(new WorkspaceFilesService(), api.checkpoints.service);
+    await editToolCall(tools, ref, `call-dirs-${run}`, 'create_file', {
+      path: 'checkpoint-files/newdir/sub/file.ts',
+      content: 'export const created = true;\n',
+    });
+    await writeWithCheckpoint(api.checkpoints.service, ref, [
+      { kind: 'write', uri: uri('empty-before/deep/file.ts'), bytes: bytes('x') },
+    ]);
+    assert.ok(existsSync(path('newdir/sub/file.ts')) && existsSync(path('empty-before/deep/file.ts')));
+
+    const { outcome } = await restore(ref);
+    assert.equal(outcome, 'restored');
+    assert.equal(existsSync(path('newdir')), false, 'newdir/sub and newdir, both made by the reply, are gone');
+    assert.equal(existsSync(path('empty-before/deep')), false);
+    assert.ok(lstatSync(path('empty-before')).isDirectory(), 'a folder that existed before the reply stays, empty');
+  });
+
+  it('keeps a folder the reply created when it holds a file the user added, and what is in it', async () => {
+    const ref = reply('a-1');
+    const tools = new EditTools(new WorkspaceFilesService(), api.checkpoints.service);
+    await editToolCall(tools, ref, `call-user-file-${run}`, 'create_file', {
+      path: 'checkpoint-files/newdir/sub/file.ts',
+      content: 'export const created = true;\n',
+    });
+    writeFileSync(path('newdir/mine.txt'), 'the user wrote this');
+
+    const { outcome } = await restore(ref);
+    assert.equal(outcome, 'restored');
+    assert.equal(existsSync(path('newdir/sub')), false, 'the empty folder of the reply is gone');
+    assert.equal(readFileSync(path('newdir/mine.txt'), 'utf8'), 'the user wrote this', "the user's file stays");
+  });
+
+  it('never follows or removes a link the user put where the reply created a folder', async () => {
+    const ref = reply('a-1');
+    await writeWithCheckpoint(api.checkpoints.service, ref, [
+      { kind: 'write', uri: uri('changed.txt'), bytes: bytes('by the reply') },
+      { kind: 'write', uri: uri('newdir/sub/file.ts'), bytes: bytes('x') },
+    ]);
+    // The user replaces the folder by a link to an empty folder of their own.
+    rmSync(path('newdir/sub'), { recursive: true });
+    mkdirSync(path('elsewhere'));
+    symlinkSync(path('elsewhere'), path('newdir/sub'), 'dir');
+
+    const { outcome } = await restore(ref);
+    assert.equal(outcome, 'restored');
+    assert.ok(lstatSync(path('newdir/sub')).isSymbolicLink(), 'the link stays');
+    assert.ok(lstatSync(path('elsewhere')).isDirectory(), 'the folder it leads to stays');
+    assert.ok(existsSync(path('newdir')), 'so does the folder holding the link');
+  });
+
+  it("closes the diff tabs of the restored files (the preview's and the edit tools' reviews), and no other", async () => {
+    const ref = reply('a-1');
+    const tools = new EditTools(new WorkspaceFilesService(), api.checkpoints.service);
+    const callId = `call-diff-${run}`;
+    await editToolCall(tools, ref, callId, 'replace_in_file', {
+      path: 'checkpoint-files/changed.txt',
+      edits: [{ search: 'second line', replace: 'SECOND LINE' }],
+    });
+    assert.ok(await tools.openDiff(callId), 'the "(proposed edit)" diff of the edit');
+    await vscode.commands.executeCommand('workbench.action.keepEditor'); // not replaced by the next preview
+    // A review of a file the restore does not touch (reviewed, never run).
+    const otherId = `call-other-${run}`;
+    const other = await tools.review({
+      id: otherId,
+      name: 'create_file',
+      input: { path: 'checkpoint-files/not-restored.txt', content: 'x' },
+      arguments: '',
+    });
+    assert.equal(other.refusal, undefined);
+    assert.ok(await tools.openDiff(otherId));
+    await vscode.commands.executeCommand('workbench.action.keepEditor');
+    const reviewOf = (name: string) => (tab: { original: vscode.Uri; modified: vscode.Uri }) =>
+      tab.modified.scheme === 'unified-inference-review' && tab.modified.query === uri(name).toString();
+    const previewOf = (tab: { original: vscode.Uri; modified: vscode.Uri }) =>
+      tab.modified.scheme === 'unified-inference-checkpoint';
+
+    assert.ok(diffTabs().some(reviewOf('changed.txt')), 'open before the restore');
+    // The preview's "now ↔ before the reply" diff, opened as its Show Diff does, before Restore is chosen.
+    const outcome = await api.checkpoints.restore(ref, async (prepared) => {
+      const item = action(prepared.plan, 'changed.txt');
+      assert.ok(item);
+      await showRestoreDiff(prepared, item);
+      assert.ok(diffTabs().some(previewOf), 'the preview diff is open');
+      return true;
+    });
+    assert.equal(outcome, 'restored');
+    await waitFor(
+      () => diffTabs(),
+      (tabs) => !tabs.some(reviewOf('changed.txt')) && !tabs.some(previewOf),
+      'the stale diff tabs to close',
+    );
+    assert.ok(diffTabs().some(reviewOf('not-restored.txt')), "another file's review stays open");
+    assert.ok(readFileSync(path('changed.txt')).equals(Buffer.from(CRLF_TEXT)));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('restores after the recorder is rebuilt from disk (a window reload)', async () => {

@@ -28,6 +28,11 @@ export interface CheckpointFile extends CheckpointFileRef {
   readonly before: FileState;
   /** After the reply's last change, when the writer told (tells "changed since" in a restore). */
   readonly after?: FileState;
+  /**
+   * For a file kept as absent: how many of the folders holding it were absent too, innermost first
+   * (writing the file created them; a restore removes them again when they are empty).
+   */
+  readonly absentFolders?: number;
 }
 
 export interface CheckpointManifest {
@@ -107,11 +112,27 @@ export function parseManifest(
     if (!before) return fail(`file ${index} (${file.path}) has a malformed "before" state`);
     const after = file.after === undefined ? undefined : parseState(file.after);
     if (file.after !== undefined && !after) return fail(`file ${index} (${file.path}) has a malformed "after" state`);
+    const absentFolders = file.absentFolders;
+    if (
+      absentFolders !== undefined &&
+      (before.kind !== 'absent' ||
+        !Number.isSafeInteger(absentFolders) ||
+        (absentFolders as number) < 1 ||
+        (absentFolders as number) >= file.path.split('/').length)
+    )
+      return fail(`file ${index} (${file.path}) has a malformed "absentFolders"`);
     const folderId = file.folderId;
     const key = fileKey({ folderId, path: file.path });
     if (seen.has(key)) return fail(`file ${file.path} is listed twice`);
     seen.add(key);
-    files.push({ folder: file.folder, folderId, path: file.path, before, ...(after ? { after } : {}) });
+    files.push({
+      folder: file.folder,
+      folderId,
+      path: file.path,
+      before,
+      ...(after ? { after } : {}),
+      ...(absentFolders !== undefined ? { absentFolders: absentFolders as number } : {}),
+    });
   }
   return {
     ok: true,

@@ -34,6 +34,8 @@ export interface ReplyIds {
 export interface PreImageSource extends CheckpointFileRef {
   /** The bytes the user sees now, or 'absent'. */
   read(): Promise<Uint8Array | 'absent'>;
+  /** For an absent file: how many of the folders holding it are absent too (createdFolders.ts). */
+  absentFolders?(): Promise<number>;
 }
 
 export interface RecordResult {
@@ -93,13 +95,22 @@ export class CheckpointStore {
         known.add(key);
         const bytes = await source.read();
         let before: FileState;
-        if (bytes === 'absent') before = { kind: 'absent' };
-        else {
+        let absentFolders = 0;
+        if (bytes === 'absent') {
+          before = { kind: 'absent' };
+          absentFolders = (await source.absentFolders?.()) ?? 0;
+        } else {
           const hash = sha256(bytes);
           bytesWritten += await this.writeBlob(hash, bytes);
           before = { kind: 'file', hash, size: bytes.byteLength };
         }
-        added.push({ folder: source.folder, folderId: source.folderId, path: source.path, before });
+        added.push({
+          folder: source.folder,
+          folderId: source.folderId,
+          path: source.path,
+          before,
+          ...(absentFolders > 0 ? { absentFolders } : {}),
+        });
       }
       if (added.length === 0) return { added: 0, bytesWritten };
       const manifest: CheckpointManifest = existing

@@ -2,6 +2,7 @@
 // (the CheckpointRecorder the writers call), says which turns have one, prepares and applies
 // "Restore files to before this reply", and keeps the storage under its budget.
 import * as vscode from 'vscode';
+import { promises as fs } from 'node:fs';
 import * as nodePath from 'node:path';
 import {
   CheckpointCorruptError,
@@ -24,6 +25,12 @@ import {
   type CheckpointManifest,
 } from '../../core/checkpoints/checkpointManifest';
 import { restoreDrift, type PlannedRestore, type RestoreDrift } from '../../core/checkpoints/restoreDrift';
+import {
+  countAbsentFolders,
+  createdFolders,
+  removeEmptyFolders,
+  type FolderToRemove,
+} from '../../core/checkpoints/createdFolders';
 import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
@@ -46,6 +53,14 @@ export interface PreparedRestore extends PlannedRestore {
   readonly labels: ReadonlyMap<string, string>;
   /** What changed since an earlier preview of this restore (the preview says so first). */
   readonly drift?: RestoreDrift;
+  /** The folders the undone replies created, innermost first: removed after the restore when empty. */
+  readonly createdFolders: readonly FolderToRemove[];
+}
+
+/** A restore that was applied: every file it changed (a moved file under both names). */
+export interface AppliedRestore {
+  readonly reply: ReplyRef;
+  readonly files: ReadonlyArray<PlanFile & { readonly uri: vscode.Uri }>;
 }
 
 /** A checkpoint that cannot be used (damaged, missing): the message says so; nothing was changed. */
@@ -77,6 +92,9 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
   private readonly recorded = this._register(new vscode.EventEmitter<ReplyRef>());
   /** Fires when a reply's checkpoint gains files (the chat shows its Restore button). */
   readonly onDidRecord = this.recorded.event;
+  private readonly restored = this._register(new vscode.EventEmitter<AppliedRestore>());
+  /** Fires after a restore was applied (views of the files' earlier states, such as diffs, are closed). */
+  readonly onDidRestore = this.restored.event;
   /** Bytes on disk as of the last prune plus what was written since; undefined before the first prune. */
   private approxBytes: number | undefined;
   private pruning: Promise<PruneReport | undefined> | undefined;
@@ -103,7 +121,13 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
     const sources: PreImageSource[] = [];
     for (const uri of uris) {
       const place = await this.place(files, uri);
-      sources.push({ ...place, read: () => readFileNow(uri, place.path, true) });
+      // The workspace folder the path is relative to (its folders absent now are created by the write).
+      const root = nodePath.resolve(uri.fsPath, ...place.path.split('/').map(() => '..'));
+      sources.push({
+        ...place,
+        read: () => readFileNow(uri, place.path, true),
+        absentFolders: () => countAbsentFolders(place.path, (folder) => exists(nodePath.join(root, folder))),
+      });
     }
     let result;
     try {
@@ -226,7 +250,17 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
         throw error;
       }
     }
-    return { reply, plan, uris, contents, current: states, labels };
+    const created: FolderToRemove[] = [];
+    for (const folder of createdFolders(canonical)) {
+      const placed = await files.placed({ name: folder.folder, id: folder.folderId }, folder.path);
+      if (placed.ok)
+        created.push({
+          path: folder.path,
+          absolute: placed.absolute,
+          real: nodePath.join(placed.folder.real, ...folder.path.split('/')),
+        });
+    }
+    return { reply, plan, uris, contents, current: states, labels, createdFolders: created };
   }
 
   /**
@@ -284,9 +318,19 @@ export class CheckpointService extends Disposable implements CheckpointRecorder 
     for (const document of vscode.workspace.textDocuments)
       if (document.isDirty && keys.has(document.uri.toString()))
         await vscode.commands.executeCommand('workbench.action.files.revert', document.uri);
+    // Folders the replies created and the restore emptied go too (never one that holds anything).
+    const removed = await removeEmptyFolders(prepared.createdFolders);
     this.log.info(
-      `Checkpoints: restored ${items.length} file(s) to before reply ${prepared.reply.turnId} of conversation ${prepared.reply.conversationId} (${prepared.plan.checkpoints} checkpoint(s) undone${prepared.plan.skipped.length ? `; skipped: ${prepared.plan.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')}` : ''}).`,
+      `Checkpoints: restored ${items.length} file(s) to before reply ${prepared.reply.turnId} of conversation ${prepared.reply.conversationId} (${prepared.plan.checkpoints} checkpoint(s) undone${removed.length ? `; empty folders the replies created removed: ${removed.join(', ')}` : ''}${prepared.plan.skipped.length ? `; skipped: ${prepared.plan.skipped.map((s) => `${s.path} (${s.reason})`).join(', ')}` : ''}).`,
     );
+    const changed = items.flatMap((item) => (item.from ? [item, item.from] : [item]));
+    this.restored.fire({
+      reply: prepared.reply,
+      files: changed.flatMap((file) => {
+        const uri = prepared.uris.get(fileKey(file));
+        return uri ? [{ folder: file.folder, folderId: file.folderId, path: file.path, uri }] : [];
+      }),
+    });
     return items.length;
   }
 
@@ -346,6 +390,16 @@ function label(folders: readonly vscode.WorkspaceFolder[], name: string, folderP
   if (folders.length < 2) return path;
   const shared = folders.filter((folder) => folder.name === name).length > 1;
   return shared ? `${name}/${path} (in ${nodePath.dirname(folderPath)})` : `${name}/${path}`;
+}
+
+/** Whether anything is at `path` (a link too); true too when that cannot be told: only a sure absence counts. */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await fs.lstat(path);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code !== 'ENOENT';
+  }
 }
 
 function mb(bytes: number): string {

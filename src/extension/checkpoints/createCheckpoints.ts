@@ -15,6 +15,7 @@ import {
   type PreparedRestore,
 } from './checkpointService';
 import { confirmRestore } from './restorePreview';
+import { closeRestoreDiffs } from './staleDiffs';
 import { changingItems } from '../../core/checkpoints/restorePlan';
 import { errorMessage } from '../../shared/errorMessage';
 
@@ -153,6 +154,7 @@ export function createCheckpoints(options: {
       CHECKPOINT_SCHEME,
       new CheckpointContentProvider(service.store),
     ),
+    service.onDidRestore((applied) => void closeRestoreDiffs(applied)),
   ];
   void service.prune();
   return {

@@ -50,10 +50,10 @@ function describe(prepared: PreparedRestore, item: PlanItem, drifted: ReadonlySe
 }
 
 /** Opens the diff between the file now and what it goes back to. */
-async function showRestoreDiff(prepared: PreparedRestore, item: PlanItem): Promise<void> {
+export async function showRestoreDiff(prepared: PreparedRestore, item: PlanItem): Promise<void> {
   const current = prepared.uris.get(fileKey(item.from ?? item));
-  const before = checkpointContentUri(item.path, item.before.kind === 'file' ? item.before.hash : undefined);
-  const left = current && item.action !== 'recreate' ? current : checkpointContentUri(item.path, undefined);
+  const before = checkpointContentUri(item, item.before.kind === 'file' ? item.before.hash : undefined);
+  const left = current && item.action !== 'recreate' ? current : checkpointContentUri(item, undefined);
   await vscode.commands.executeCommand(
     'vscode.diff',
     left,

@@ -1,7 +1,9 @@
 // "Open Diff" on an edit's approval card: VS Code's diff editor, left the file as reviewed, right
 // the text the edit will write, served from memory under our own read-only scheme. The newest
-// changes of this window are kept (a few dozen); an older card says its diff is gone.
+// changes of this window are kept (a few dozen); an older card says its diff is gone. Each side's
+// query names the file it shows, so the diffs of files a checkpoint restore changed are closed.
 import * as vscode from 'vscode';
+import { closeDiffTabs } from '../checkpoints/staleDiffs';
 import type { EditPlan } from './editPlan';
 
 const SCHEME = 'unified-inference-review';
@@ -14,6 +16,8 @@ interface Kept {
   readonly after: string;
   readonly leftPath: string;
   readonly rightPath: string;
+  readonly leftFile: vscode.Uri;
+  readonly rightFile: vscode.Uri;
 }
 
 /** The diff editor's tab title: the file (old → new for a rename) and what the edit does. */
@@ -43,6 +47,8 @@ class ReviewedDiffs implements vscode.TextDocumentContentProvider {
       after: plan.action === 'delete' ? '' : (detail.after ?? detail.before ?? ''),
       leftPath: from.display,
       rightPath: to,
+      leftFile: from.uri,
+      rightFile: detail.to?.uri ?? from.uri,
     });
     while (this.kept.size > KEPT) this.kept.delete(this.kept.keys().next().value as string);
   }
@@ -58,17 +64,27 @@ class ReviewedDiffs implements vscode.TextDocumentContentProvider {
     const kept = this.kept.get(callId);
     if (!kept) return false;
     // The file's own name last, so the diff editor picks its language.
-    const side = (name: 'before' | 'after', path: string): vscode.Uri =>
-      vscode.Uri.from({ scheme: SCHEME, path: `/${encodeURIComponent(callId)}/${name}/${path}` });
+    const side = (name: 'before' | 'after', path: string, file: vscode.Uri): vscode.Uri =>
+      vscode.Uri.from({
+        scheme: SCHEME,
+        path: `/${encodeURIComponent(callId)}/${name}/${path}`,
+        query: file.toString(),
+      });
     await vscode.commands.executeCommand(
       'vscode.diff',
-      side('before', kept.leftPath),
-      side('after', kept.rightPath),
+      side('before', kept.leftPath, kept.leftFile),
+      side('after', kept.rightPath, kept.rightFile),
       kept.title,
       { preview: true },
     );
     return true;
   }
+}
+
+/** Closes the review diffs of these files (after a checkpoint restore changed them, they show a past proposal). */
+export function closeReviewedDiffs(files: readonly vscode.Uri[]): Promise<void> {
+  const keys = new Set(files.map((file) => file.toString()));
+  return closeDiffTabs((side) => side.scheme === SCHEME && keys.has(side.query));
 }
 
 let instance: ReviewedDiffs | undefined;
