@@ -445,7 +445,7 @@ describe('checkpoints: restore files to before a reply (real extension host)', f
     await api.chat.handle({ type: 'ready' });
     assert.deepEqual(
       posted.find((m) => m.type === 'checkpoints'),
-      { type: 'checkpoints', turnIds: [turn.id] },
+      { type: 'checkpoints', turnIds: [turn.id], restored: [] },
       'a reloaded webview is told again',
     );
     await api.chat.newConversation();
