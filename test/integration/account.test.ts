@@ -344,6 +344,32 @@ describe('account: credits, connection and catalog against the local gateway', f
     api.models.setFilter('');
   });
 
+  it("a model's tooltip: its fields in words, not the catalog's JSON", async () => {
+    await api.catalog.refresh();
+    const node = api.models
+      .getChildren()
+      .flatMap((category) => api.models.getChildren(category))
+      .flatMap((provider) => api.models.getChildren(provider))
+      .find((child) => child.kind === 'model' && child.model.id === 'sim-openai/gpt-sim-mini');
+    assert.ok(node, 'the model is in the view');
+    const tooltip = api.models.getTreeItem(node).tooltip;
+    assert.ok(tooltip instanceof vscode.MarkdownString, 'a markdown tooltip');
+    assert.ok(!tooltip.isTrusted, 'untrusted: no command links');
+    assert.ok(!tooltip.supportHtml, 'no HTML');
+    assert.equal(
+      tooltip.value,
+      [
+        '**sim-openai/gpt-sim-mini**',
+        '',
+        '**Provider:** sim-openai  ',
+        '**Category:** Chat  ',
+        '**Status:** operational  ',
+        '**Context:** 128,000 tokens  ',
+        '**Price:** $0.15 in / $0.60 out per million tokens',
+      ].join('\n'),
+    );
+  });
+
   it('picks a default model per category from the catalog', async () => {
     let offered: string[] = [];
     const restore = replace(vscode.window, 'showQuickPick', (async (items: readonly vscode.QuickPickItem[]) => {

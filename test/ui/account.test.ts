@@ -69,6 +69,24 @@ describe('account and catalog in the workbench (real VS Code in Chromium, local 
     await pane.locator('.monaco-list-row', { hasText: 'Chat' }).first().waitFor();
     await pane.locator('.monaco-list-row', { hasText: 'gpt-sim-mini' }).first().waitFor();
     await workbench.screenshot('account-03-models-view');
+    // A model's tooltip: its fields in words (the catalog's JSON was shown before).
+    await pane.locator('.monaco-list-row', { hasText: 'gpt-sim-mini' }).first().hover();
+    const hover = workbench.page.locator('.monaco-hover', { hasText: 'per million tokens' }).first();
+    await hover.waitFor();
+    const tip = await hover.innerText();
+    for (const line of [
+      'sim-openai/gpt-sim-mini',
+      'Provider: sim-openai',
+      'Category: Chat',
+      'Status: operational',
+      'Context: 128,000 tokens',
+      'Price: $0.15 in / $0.60 out per million tokens',
+    ])
+      assert.ok(tip.includes(line), `${line} in: ${tip}`);
+    assert.doesNotMatch(tip, /[{}|]|provider_info|pricing/, 'no JSON, no table, no field names');
+    await workbench.screenshot('account-03a-model-tooltip');
+    await workbench.page.mouse.move(700, 400);
+    await hover.waitFor({ state: 'detached' });
     // The list is virtual (rows below the fold are not rendered): filter to reach the others.
     await workbench.runCommand('Unified Inference: Filter Models...');
     await workbench.page.locator('.quick-input-widget input').fill('embedding');

@@ -69,34 +69,3 @@ export function groupCatalog(models: readonly Model[], filter = ''): CategoryGro
     return [{ category, providers: groups, count: groups.reduce((sum, group) => sum + group.models.length, 0) }];
   });
 }
-
-const SHOWN_ELSEWHERE = new Set(['id', 'object', 'provider', 'owned_by', 'provider_info']);
-
-/** Markdown lines describing a model: provider status and every extra field the gateway sent. */
-export function describeModel(model: Model): string[] {
-  const cell = (value: unknown): string => {
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
-    return (text ?? '')
-      .replace(/[|\\`*_<>[\]]/g, (c) => `\\${c}`)
-      .replace(/\r?\n/g, ' ')
-      .slice(0, 300);
-  };
-  const lines = [
-    `**${cell(model.id)}**`,
-    '',
-    '| | |',
-    '|---|---|',
-    `| Category | ${CATEGORY_LABELS[categoryOf(model)]}${categoryOverrides.of(model.id) ? ' (your choice)' : ''} |`,
-    `| Provider | ${cell(providerOf(model))} |`,
-  ];
-  if (model.owned_by !== undefined) lines.push(`| Owned by | ${cell(model.owned_by)} |`);
-  for (const [key, value] of Object.entries(model.provider_info ?? {}))
-    lines.push(`| Provider ${cell(key)} | ${cell(value)} |`);
-  for (const [key, value] of Object.entries(model)) {
-    if (SHOWN_ELSEWHERE.has(key) || value === undefined || value === null) continue;
-    const shown =
-      key === 'created' && typeof value === 'number' ? new Date(value * 1000).toISOString().slice(0, 10) : value;
-    lines.push(`| ${cell(key)} | ${cell(shown)} |`);
-  }
-  return lines;
-}

@@ -4,12 +4,13 @@ import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 import {
   categoryOf,
-  describeModel,
   groupCatalog,
   type CatalogCategory,
   type CategoryGroup,
   type ProviderGroup,
 } from '../../core/models/catalogTree';
+import { categoryOverrides } from '../../core/models/categoryOverrides';
+import { modelTooltip } from '../../core/models/modelTooltip';
 import { categoryLabel } from './categoryLabel';
 import type { ModelCatalog } from './modelCatalog';
 
@@ -116,8 +117,18 @@ export class ModelsView extends Disposable implements vscode.TreeDataProvider<No
               ? 'warning'
               : 'circle-small-filled',
         );
-        const tooltip = new vscode.MarkdownString(describeModel(model).join('\n'));
-        item.tooltip = tooltip;
+        // Catalog text is escaped inside: the markdown stays untrusted and without HTML.
+        item.tooltip = new vscode.MarkdownString(
+          modelTooltip(
+            model,
+            {
+              category: categoryLabel(category),
+              categoryChosen: categoryOverrides.of(model.id) !== undefined,
+              isDefault,
+            },
+            vscode.l10n,
+          ),
+        );
         item.contextValue = 'model';
         item.id = `model:${model.id}`;
         item.accessibilityInformation = {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { classifyModel } from '../../../../src/core/models/modelCategory';
 import type { Model } from '../../../../src/core/types/account';
-import { categoryOf, describeModel, groupCatalog, providerOf } from '../../../../src/core/models/catalogTree';
+import { categoryOf, groupCatalog, providerOf } from '../../../../src/core/models/catalogTree';
 import { categoryOverrides } from '../../../../src/core/models/categoryOverrides';
 
 const model = (id: string, extra: Partial<Model> = {}): Model => ({ id, object: 'model', ...extra });
@@ -60,22 +60,6 @@ describe('model catalog grouping', () => {
       [1],
     );
     assert.deepEqual(groupCatalog(catalog, 'nothing-like-this'), []);
-  });
-
-  it('describes a model with its status and every extra field, escaped', () => {
-    const lines = describeModel(
-      model('sim-openai/gpt-sim-mini', {
-        provider: 'sim-openai',
-        provider_info: { status: 'degraded' },
-        context_length: 128000,
-        pricing: { input: 0.15 },
-        note: 'a|b <script>',
-      }),
-    ).join('\n');
-    assert.match(lines, /\| Provider status \| degraded \|/);
-    assert.match(lines, /\| context\\_length \| 128000 \|/);
-    assert.match(lines, /\| pricing \| \{"input":0\.15\} \|/);
-    assert.match(lines, /a\\\|b \\<script\\>/);
   });
 });
 
@@ -137,14 +121,13 @@ describe('model categories of catalogs without type fields', () => {
 describe('model category overrides', () => {
   afterEach(() => categoryOverrides.set({}));
 
-  it('moves a model out of chat and into it, and says so in the tooltip', () => {
+  it('moves a model out of chat and into it', () => {
     const sonnet = model('anthropic/sonnet-4.5');
     const embedder = model('vendor/x-embed-1');
     assert.equal(categoryOf(sonnet), 'chat');
     categoryOverrides.set({ 'anthropic/sonnet-4.5': 'embedding', 'vendor/x-embed-1': 'chat' });
     assert.equal(categoryOf(sonnet), 'embedding');
     assert.equal(categoryOf(embedder), 'chat');
-    assert.match(describeModel(sonnet).join('\n'), /\| Category \| Embedding \(your choice\) \|/);
     assert.deepEqual(
       groupCatalog([sonnet, embedder]).map((g) => [g.category, g.count]),
       [
