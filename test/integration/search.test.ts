@@ -12,6 +12,7 @@ import {
   activateExtension,
   clearKeyThroughCommand,
   recordNotifications,
+  replace,
   setKeyThroughCommand,
   setSetting,
   waitFor,
@@ -140,6 +141,56 @@ describe('semantic search against the local gateway', function () {
       { top_n?: number; documents?: string[] } | undefined;
     assert.equal(rerank?.top_n, 3, 'top_n: the results setting (10), bounded by the 3 candidates');
     assert.equal(embeddingCalls(gateway).length, 1, 'only the query was embedded');
+  });
+
+  it('hides the results the reranker found no relevance in, and says so when none is left', async () => {
+    // The quick picks the command opens (created through the real API, recorded).
+    const picks: vscode.QuickPick<vscode.QuickPickItem>[] = [];
+    const create = vscode.window.createQuickPick.bind(vscode.window);
+    const restore = replace(vscode.window, 'createQuickPick', <T extends vscode.QuickPickItem>() => {
+      const pick = create<T>();
+      picks.push(pick);
+      return pick;
+    });
+    const search = async (query: string): Promise<SearchOutcome | undefined> => {
+      const outcome = await vscode.commands.executeCommand<SearchOutcome | undefined>(
+        'unifiedInference.search.search',
+        { query },
+      );
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      return outcome;
+    };
+    try {
+      // Only cache.ts shares words with the query: the local reranker (BM25) gives the others 0.
+      const some = await search('least recently used cache eviction');
+      const file = (r: RankedResult): string => r.record.file.replace(/^.*\/semantic\//, '');
+      assert.deepEqual(some?.results.map(file), ['cache.ts']);
+      assert.equal(some?.hidden, 2);
+      assert.deepEqual(api.searchResults.getChildren().map(file), ['cache.ts'], 'the Search Results view');
+      assert.equal(
+        api.searchResults.view.message,
+        '“least recently used cache eviction” (2 results of no relevance not shown)',
+      );
+      assert.equal(picks.length, 1);
+      assert.deepEqual(
+        picks[0]?.items.map((item) => item.label),
+        ['$(file) cache.ts:1-4'],
+        'the quick pick',
+      );
+      assert.match(picks[0]?.placeholder ?? '', /2 results of no relevance to the query are not shown/);
+
+      // No file shares a word with this query: nothing is relevant, and that is said.
+      const before = notes.shown.length;
+      const none = await search('zebra quokka');
+      assert.deepEqual(none?.results, []);
+      assert.equal(none?.hidden, 3);
+      assert.deepEqual(api.searchResults.getChildren(), []);
+      assert.equal(api.searchResults.view.message, 'No result is relevant to “zebra quokka”.');
+      assert.equal(picks.length, 1, 'no empty list to pick from');
+      assert.deepEqual(notes.shown.slice(before), [{ kind: 'info', message: 'No result is relevant to the query.' }]);
+    } finally {
+      restore();
+    }
   });
 
   it('re-embeds only an edited file (file watcher), and drops a deleted one', async () => {

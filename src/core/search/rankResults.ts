@@ -38,6 +38,32 @@ export function rankResults(
   return ranked;
 }
 
+/**
+ * A reranked result scoring under this has no relevance to the query: rerankers answer on a 0..1
+ * scale (the local gateway's BM25 gives exactly 0 to a passage sharing no word with the query), and
+ * the views show three decimals, where it reads 0.000.
+ */
+const MIN_RELEVANCE = 0.0005;
+
+export interface RelevantResults {
+  readonly shown: RankedResult[];
+  /** Reranked results left out for having no relevance. */
+  readonly hidden: number;
+}
+
+/**
+ * The results without those the reranker found no relevance in. Only a 0..1 scale is read so: when
+ * any reranked score falls outside it (a reranker answering raw logits, where 0 is not "none"),
+ * or nothing was reranked (a cosine similarity is no relevance), every result is kept.
+ */
+export function relevantResults(results: readonly RankedResult[]): RelevantResults {
+  const reranked = results.filter((result) => result.reranked);
+  if (reranked.length === 0 || reranked.some((result) => !(result.score >= 0 && result.score <= 1)))
+    return { shown: [...results], hidden: 0 };
+  const shown = results.filter((result) => !result.reranked || result.score >= MIN_RELEVANCE);
+  return { shown, hidden: results.length - shown.length };
+}
+
 /** The lines in the reranker's order, for "Rerank Lines...": lines it left out keep their order after it. */
 export function reorderLines(
   lines: readonly string[],

@@ -1,7 +1,7 @@
 // "Index Workspace for Semantic Search" and "Semantic Search...": the user-facing flow around
 // SearchIndexService and runSemanticSearch (progress, cancellation, messages, the quick pick).
 import * as vscode from 'vscode';
-import type { RankedResult } from '../../core/search/rankResults';
+import { relevantResults, type RankedResult } from '../../core/search/rankResults';
 import type { Log } from '../log';
 import type { SearchModelsDeps } from './gatewayModels';
 import type { IndexRun, SearchIndexService } from './searchIndexService';
@@ -108,16 +108,22 @@ export async function searchCommand(deps: SearchCommandDeps, args?: SearchArgs):
   index = await deps.service.current();
   if (!index) return undefined;
   try {
-    const outcome = await vscode.window.withProgress(
+    const found = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Semantic search...') },
       () => runSemanticSearch(deps, deps.service.source, index, query, deps.log, { showsRerankProblem: true }),
     );
+    // Passages the reranker found no relevance in are not shown: they only push the answer down.
+    const { shown, hidden } = relevantResults(found.results);
+    const outcome: SearchOutcome = { ...found, results: shown, hidden };
     deps.view.show(outcome);
     if (outcome.rerankProblem)
       void vscode.window.showWarningMessage(
         vscode.l10n.t('Results in similarity order: the rerank failed ({0}).', outcome.rerankProblem),
       );
-    showPick(outcome);
+    // Every result hidden: said, rather than an empty list to pick from.
+    if (!shown.length && hidden)
+      void vscode.window.showInformationMessage(vscode.l10n.t('No result is relevant to the query.'));
+    else showPick(outcome);
     return outcome;
   } catch (error) {
     // Reported once, as shown (the request helpers leave reporting to whoever ends the failure).
@@ -131,12 +137,20 @@ export async function searchCommand(deps: SearchCommandDeps, args?: SearchArgs):
 
 type ResultItem = vscode.QuickPickItem & { result: RankedResult };
 
+function hiddenNote(hidden: number): string {
+  return hidden === 1
+    ? vscode.l10n.t('Open a result (1 result of no relevance to the query is not shown)')
+    : vscode.l10n.t('Open a result ({0} results of no relevance to the query are not shown)', hidden);
+}
+
 function showPick(outcome: SearchOutcome): void {
   const pick = vscode.window.createQuickPick<ResultItem>();
   pick.title = vscode.l10n.t('Semantic Search: {0}', outcome.query);
-  pick.placeholder = outcome.results.length
-    ? vscode.l10n.t('Open a result')
-    : vscode.l10n.t('No results (is the workspace indexed?)');
+  pick.placeholder = !outcome.results.length
+    ? vscode.l10n.t('No results (is the workspace indexed?)')
+    : outcome.hidden
+      ? hiddenNote(outcome.hidden)
+      : vscode.l10n.t('Open a result');
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
   pick.items = outcome.results.map((result) => {

@@ -49,11 +49,18 @@ export class SearchResultsView extends Disposable implements vscode.TreeDataProv
 
   show(outcome: SearchOutcome): void {
     this.outcome = outcome;
+    const hidden = outcome.hidden ?? 0;
     this.view.message = !outcome.results.length
-      ? vscode.l10n.t('No results for “{0}”.', outcome.query)
+      ? hidden
+        ? vscode.l10n.t('No result is relevant to “{0}”.', outcome.query)
+        : vscode.l10n.t('No results for “{0}”.', outcome.query)
       : outcome.rerankProblem
         ? vscode.l10n.t('“{0}” (not reranked)', outcome.query)
-        : `“${outcome.query}”`;
+        : hidden === 1
+          ? vscode.l10n.t('“{0}” (1 result of no relevance not shown)', outcome.query)
+          : hidden
+            ? vscode.l10n.t('“{0}” ({1} results of no relevance not shown)', outcome.query, hidden)
+            : `“${outcome.query}”`;
     this.changed.fire();
   }
 

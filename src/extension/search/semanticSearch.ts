@@ -13,6 +13,8 @@ export interface SearchOutcome {
   readonly results: RankedResult[];
   /** Why the results are in cosine order only (no rerank model, or the rerank failed). */
   readonly rerankProblem?: string;
+  /** Results left out for having no relevance to the query (relevantResults). */
+  readonly hidden?: number;
 }
 
 /** The chunks' current text, each file read once. */
