@@ -366,8 +366,15 @@ describe('chat panel host against the local gateway', function () {
       'Undo restored it',
     );
   });
-  it('answers Insert at Cursor with no editor open in the chat, saying what to do', async () => {
+  it('answers Insert at Cursor with no editor open in the chat, saying what to do (the Output panel is no editor to type into)', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // The log in the Output panel is a visible text editor too: the code must not go there.
+    await vscode.commands.executeCommand('unifiedInference.showLog');
+    await waitFor(
+      () => vscode.window.visibleTextEditors.map((editor) => editor.document.uri.scheme),
+      (schemes) => schemes.includes('output'),
+      'the Output panel',
+    );
     posted.length = 0;
     await api.chat.handle({ type: 'insertCode', code: 'const x = 1;' });
     assert.deepEqual(

@@ -131,7 +131,7 @@ describe('approval cards: only a deliberate act approves (jsdom)', () => {
     await frame();
     assert.equal(dom.window.document.activeElement, input(), 'the focus stays where the user types');
     assert.equal(
-      root.querySelector('[role="status"][aria-live="polite"]')?.textContent,
+      root.querySelector('.visually-hidden[role="status"][aria-live="polite"]')?.textContent,
       'Waiting for your approval: Allow run_command to run npm test? Click Allow Once or press Ctrl+Shift+Alt+Enter to allow; Enter and Space do not.',
     );
     assert.equal(

@@ -142,9 +142,15 @@ function knownLanguage(language: string, known: readonly string[]): string {
   return known.includes(id) ? id : 'plaintext';
 }
 
+/** An editor the user can type into: not the Output panel or another read-only view of text. */
+function writable(editor: vscode.TextEditor | undefined): editor is vscode.TextEditor {
+  const scheme = editor?.document.uri.scheme;
+  return scheme === 'untitled' || (scheme !== undefined && vscode.workspace.fs.isWritableFileSystem(scheme) === true);
+}
+
 async function insertCode(code: string, host: ChatActionHost): Promise<void> {
   // With the chat in an editor panel there is no active text editor: use the visible one.
-  const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+  const editor = [vscode.window.activeTextEditor, ...vscode.window.visibleTextEditors].find(writable);
   if (!editor) {
     host.notice(vscode.l10n.t('No editor is open to insert the code into. Open a file, or use New File.'), 'warning');
     return;
