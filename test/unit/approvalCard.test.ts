@@ -3,7 +3,7 @@
 // allowed once (a command, a sensitive file, a file that can run code) is allowed by a pointer
 // click or Ctrl+Shift+Alt+Enter, never by Enter or Space on a focused button.
 import * as assert from 'node:assert/strict';
-import { JSDOM } from 'jsdom';
+import { useWebviewPage } from './webviewPage';
 import type { AssistantTurn, ToolStep, UserTurn } from '../../src/shared/chatModel';
 import type { ChatToHostMessage } from '../../src/shared/chatProtocol';
 import { ChatApp } from '../../src/webview/chat/chatApp';
@@ -46,32 +46,15 @@ const guardedWrite = (id: string): ToolStep => ({
 });
 
 describe('approval cards: only a deliberate act approves (jsdom)', () => {
-  let dom: JSDOM;
   let root: HTMLElement;
   let sent: ChatToHostMessage[];
   /** The cards' arming, done when the test says (the app's default waits ARMING_MS). */
   let arming: Array<() => void>;
-  const globals = [
-    'window',
-    'document',
-    'requestAnimationFrame',
-    'Node',
-    'HTMLElement',
-    'KeyboardEvent',
-    'MouseEvent',
-  ] as const;
-
   let app: ChatApp;
   // A new page per test: each app listens to its document's keys.
+  const page = useWebviewPage({ perTest: true });
   beforeEach(() => {
-    dom = new JSDOM('<!doctype html><html><body><main id="root"></main></body></html>', { pretendToBeVisual: true });
-    const g = globalThis as Record<string, unknown>;
-    for (const name of globals)
-      g[name] =
-        name === 'requestAnimationFrame'
-          ? dom.window.requestAnimationFrame.bind(dom.window)
-          : (dom.window as unknown as Record<string, unknown>)[name];
-    root = dom.window.document.getElementById('root') as HTMLElement;
+    root = page.root;
     sent = [];
     arming = [];
     app = new ChatApp(
@@ -98,13 +81,7 @@ describe('approval cards: only a deliberate act approves (jsdom)', () => {
     app.handle({ type: 'replyStarted', turn: streaming('a1') });
   });
 
-  afterEach(() => {
-    const g = globalThis as Record<string, unknown>;
-    for (const name of globals) delete g[name];
-    dom.window.close();
-  });
-
-  const frame = (): Promise<void> => new Promise((resolve) => dom.window.requestAnimationFrame(() => resolve()));
+  const frame = (): Promise<void> => new Promise((resolve) => page.dom.window.requestAnimationFrame(() => resolve()));
   const input = (): HTMLTextAreaElement => root.querySelector('.composer-input') as HTMLTextAreaElement;
   const card = (index = 0): HTMLElement =>
     root.querySelectorAll<HTMLElement>('.approval')[index] ?? assert.fail('no approval card');
@@ -114,14 +91,14 @@ describe('approval cards: only a deliberate act approves (jsdom)', () => {
   const approvals = (): ChatToHostMessage[] => sent.filter((m) => m.type === 'approveTool');
   const armAll = (): void => arming.splice(0).forEach((arm) => arm());
   const pointerClick = (target: Element): void => {
-    target.dispatchEvent(new dom.window.MouseEvent('click', { bubbles: true, cancelable: true, detail: 1 }));
+    target.dispatchEvent(new page.dom.window.MouseEvent('click', { bubbles: true, cancelable: true, detail: 1 }));
   };
   const shortcut = (
     target: Element,
     init: KeyboardEventInit = { ctrlKey: true, shiftKey: true, altKey: true },
   ): boolean =>
     target.dispatchEvent(
-      new dom.window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true, ...init }),
+      new page.dom.window.KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true, ...init }),
     );
 
   it('leaves the focus in the composer when a card arrives, and says the card is there', async () => {
@@ -129,7 +106,7 @@ describe('approval cards: only a deliberate act approves (jsdom)', () => {
     app.handle({ type: 'toolStep', id: 'a1', index: 0, step: command('call-1', 'npm test') });
     armAll(); // armed at once, so nothing but the rule keeps a focus call from landing on a button
     await frame();
-    assert.equal(dom.window.document.activeElement, input(), 'the focus stays where the user types');
+    assert.equal(page.dom.window.document.activeElement, input(), 'the focus stays where the user types');
     assert.equal(
       root.querySelector('.visually-hidden[role="status"][aria-live="polite"]')?.textContent,
       'Waiting for your approval: Allow run_command to run npm test? Click Allow Once or press Ctrl+Shift+Alt+Enter to allow; Enter and Space do not.',
@@ -196,7 +173,7 @@ describe('approval cards: only a deliberate act approves (jsdom)', () => {
     input().focus();
     // Where VS Code's webview host listens to forward keys to the workbench's keybindings.
     let forwarded = 0;
-    dom.window.addEventListener('keydown', () => forwarded++);
+    page.dom.window.addEventListener('keydown', () => forwarded++);
     for (const init of [
       { altKey: true, shiftKey: true },
       { ctrlKey: true, altKey: true },

@@ -1,7 +1,7 @@
 // The chat webview's app in jsdom: what each host message does to the DOM, and what the user's
 // keys and clicks send back. Streaming must touch only the reply being written.
 import * as assert from 'node:assert/strict';
-import { JSDOM } from 'jsdom';
+import { useWebviewPage } from './webviewPage';
 import type { AssistantTurn, Conversation, UserTurn } from '../../src/shared/chatModel';
 import type { ChatToHostMessage, HostToChatMessage } from '../../src/shared/chatProtocol';
 import { ChatApp } from '../../src/webview/chat/chatApp';
@@ -36,39 +36,13 @@ const conversation = (turns: Conversation['turns']): Conversation => ({
 });
 
 describe('chat webview app (jsdom)', () => {
-  let dom: JSDOM;
   let root: HTMLElement;
   let sent: ChatToHostMessage[];
   let app: ChatApp;
-  const globals = [
-    'window',
-    'document',
-    'requestAnimationFrame',
-    'Node',
-    'HTMLElement',
-    'KeyboardEvent',
-    'MouseEvent',
-  ] as const;
-
-  before(() => {
-    dom = new JSDOM('<!doctype html><html><body><main id="root"></main></body></html>', { pretendToBeVisual: true });
-    const g = globalThis as Record<string, unknown>;
-    for (const name of globals)
-      g[name] =
-        name === 'requestAnimationFrame'
-          ? dom.window.requestAnimationFrame.bind(dom.window)
-          : (dom.window as unknown as Record<string, unknown>)[name];
-  });
-
-  after(() => {
-    const g = globalThis as Record<string, unknown>;
-    for (const name of globals) delete g[name];
-    dom.window.close();
-  });
+  const page = useWebviewPage();
 
   beforeEach(() => {
-    root = dom.window.document.getElementById('root') as HTMLElement;
-    root.replaceChildren();
+    root = page.root;
     sent = [];
     // Cards armed at once here: arming and the keyboard rules are approvalCard.test.ts's.
     app = new ChatApp(
@@ -82,10 +56,10 @@ describe('chat webview app (jsdom)', () => {
   });
 
   const handle = (message: HostToChatMessage): void => app.handle(message);
-  const frame = (): Promise<void> => new Promise((resolve) => dom.window.requestAnimationFrame(() => resolve()));
+  const frame = (): Promise<void> => new Promise((resolve) => page.dom.window.requestAnimationFrame(() => resolve()));
   const key = (target: Element, keyName: string, init: KeyboardEventInit = {}): void => {
     target.dispatchEvent(
-      new dom.window.KeyboardEvent('keydown', { key: keyName, bubbles: true, cancelable: true, ...init }),
+      new page.dom.window.KeyboardEvent('keydown', { key: keyName, bubbles: true, cancelable: true, ...init }),
     );
   };
   const input = (): HTMLTextAreaElement => root.querySelector('.composer-input') as HTMLTextAreaElement;
@@ -104,9 +78,13 @@ describe('chat webview app (jsdom)', () => {
     assert.equal(root.querySelector('.turn.user img'), null);
     assert.equal(root.querySelector('.turn.assistant .content h1')?.textContent, 'Answer');
     assert.equal(root.querySelector('.conversation-title')?.textContent, 'A title');
-    assert.notEqual(dom.window.document.activeElement, input(), 'a page that loads does not take the focus');
+    assert.notEqual(page.dom.window.document.activeElement, input(), 'a page that loads does not take the focus');
     handle({ type: 'prefill', text: 'Explain this code.' });
-    assert.equal(dom.window.document.activeElement, input(), 'the user asked (Ask about Selection): the box takes it');
+    assert.equal(
+      page.dom.window.document.activeElement,
+      input(),
+      'the user asked (Ask about Selection): the box takes it',
+    );
   });
 
   it('streams deltas into the reply being written only, and marks it busy until it ends', async () => {
@@ -435,7 +413,12 @@ describe('chat webview app (jsdom)', () => {
 
   it('keyboard: Ctrl+L (Cmd+L) starts a new chat wherever the focus is in the chat, and goes no further', () => {
     const box = input();
-    const ctrlL = new dom.window.KeyboardEvent('keydown', { key: 'l', ctrlKey: true, bubbles: true, cancelable: true });
+    const ctrlL = new page.dom.window.KeyboardEvent('keydown', {
+      key: 'l',
+      ctrlKey: true,
+      bubbles: true,
+      cancelable: true,
+    });
     box.dispatchEvent(ctrlL);
     assert.deepEqual(sent.at(-1), { type: 'newConversation' });
     assert.ok(ctrlL.defaultPrevented, 'the webview does not pass the key on (VS Code would run its own Ctrl+L)');
@@ -523,7 +506,7 @@ describe('chat webview app (jsdom)', () => {
     const box = input();
     box.value = 'look at @ap';
     box.setSelectionRange(box.value.length, box.value.length);
-    box.dispatchEvent(new dom.window.Event('input'));
+    box.dispatchEvent(new page.dom.window.Event('input'));
     const request = sent.at(-1);
     assert.equal(request?.type, 'suggestFiles');
     const requestId = request?.type === 'suggestFiles' ? request.requestId : -1;

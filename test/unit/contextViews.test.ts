@@ -1,7 +1,7 @@
 // The context window in the chat webview (jsdom): the meter's text, bar and accessible name, the
 // instruction chips, and a reply's compaction note, all driven through ChatApp's host messages.
 import * as assert from 'node:assert/strict';
-import { JSDOM } from 'jsdom';
+import { useWebviewPage } from './webviewPage';
 import type { AssistantTurn, Conversation } from '../../src/shared/chatModel';
 import type { ChatToHostMessage } from '../../src/shared/chatProtocol';
 import { parseChatToHostMessage } from '../../src/shared/chatProtocol';
@@ -32,39 +32,13 @@ const conversation = (turns: Conversation['turns']): Conversation => ({
 });
 
 describe('context window in the chat webview (jsdom)', () => {
-  let dom: JSDOM;
   let root: HTMLElement;
   let sent: ChatToHostMessage[];
   let app: ChatApp;
-  const globals = [
-    'window',
-    'document',
-    'requestAnimationFrame',
-    'Node',
-    'HTMLElement',
-    'KeyboardEvent',
-    'MouseEvent',
-  ] as const;
-
-  before(() => {
-    dom = new JSDOM('<!doctype html><html><body><main id="root"></main></body></html>', { pretendToBeVisual: true });
-    const g = globalThis as Record<string, unknown>;
-    for (const name of globals)
-      g[name] =
-        name === 'requestAnimationFrame'
-          ? dom.window.requestAnimationFrame.bind(dom.window)
-          : (dom.window as unknown as Record<string, unknown>)[name];
-  });
-
-  after(() => {
-    const g = globalThis as Record<string, unknown>;
-    for (const name of globals) delete g[name];
-    dom.window.close();
-  });
+  const page = useWebviewPage();
 
   beforeEach(() => {
-    root = dom.window.document.getElementById('root') as HTMLElement;
-    root.replaceChildren();
+    root = page.root;
     sent = [];
     app = new ChatApp(
       root,

@@ -2,9 +2,9 @@
 // with the elapsed time and the latest thought, and ticks; once the answer starts it says how long
 // it thought.
 import * as assert from 'node:assert/strict';
-import { JSDOM } from 'jsdom';
 import type { AssistantTurn } from '../../src/shared/chatModel';
 import { AssistantTurnView } from '../../src/webview/chat/assistantTurnView';
+import { useWebviewPage } from './webviewPage';
 
 const streaming: AssistantTurn = {
   role: 'assistant',
@@ -19,24 +19,7 @@ const streaming: AssistantTurn = {
 };
 
 describe('reasoning summary while a model thinks (jsdom)', () => {
-  let dom: JSDOM;
-  const globals = ['window', 'document', 'requestAnimationFrame', 'Node', 'HTMLElement'] as const;
-
-  before(() => {
-    dom = new JSDOM('<!doctype html><html><body></body></html>', { pretendToBeVisual: true });
-    const g = globalThis as Record<string, unknown>;
-    for (const name of globals)
-      g[name] =
-        name === 'requestAnimationFrame'
-          ? dom.window.requestAnimationFrame.bind(dom.window)
-          : (dom.window as unknown as Record<string, unknown>)[name];
-  });
-
-  after(() => {
-    const g = globalThis as Record<string, unknown>;
-    for (const name of globals) delete g[name];
-    dom.window.close();
-  });
+  const page = useWebviewPage();
 
   function reply(clock: { now: number }): { view: AssistantTurnView; label: () => string; latest: () => HTMLElement } {
     const view = new AssistantTurnView(
@@ -45,7 +28,7 @@ describe('reasoning summary while a model thinks (jsdom)', () => {
       { copy: () => undefined, insert: () => undefined, newFile: () => undefined, openLink: () => undefined },
       { now: () => clock.now },
     );
-    dom.window.document.body.replaceChildren(view.element);
+    page.root.replaceChildren(view.element);
     return {
       view,
       label: () => view.element.querySelector('.reasoning summary .reasoning-label')?.textContent ?? '',
@@ -67,7 +50,7 @@ describe('reasoning summary while a model thinks (jsdom)', () => {
     // It ticks by itself while nothing arrives.
     clock.now += 3_000;
     await new Promise<void>((resolve) => {
-      const check = (): void => (label() === 'Thinking… 15 s' ? resolve() : void dom.window.setTimeout(check, 50));
+      const check = (): void => (label() === 'Thinking… 15 s' ? resolve() : void page.dom.window.setTimeout(check, 50));
       check();
     });
     view.append('The answer', undefined);
