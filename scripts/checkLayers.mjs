@@ -42,7 +42,7 @@ export const rules = {
  * here is a build error, so every new folder is placed on purpose.
  */
 export const EXTENSION_TIERS = [
-  ['config.ts', 'lifecycle.ts', 'log.ts'],
+  ['config.ts', 'contextKeys.ts', 'lifecycle.ts', 'log.ts'],
   ['apiKey', 'webview', 'workspaceFiles'],
   ['gateway'],
   ['models', 'account', 'checkpoints', 'errors'],

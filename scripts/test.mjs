@@ -91,6 +91,7 @@ const UI_OWN_WORKBENCH = [
   'failures',
   'foundation',
   'participant',
+  'walkthrough',
   'xssCorpus',
 ].map((name) => `out/test/ui/${name}.test.js`);
 /** Each layer's processes: a name (its report's and its output's) and the command's arguments. */

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import { readSettings } from './config';
+import { contextKeyValues } from './contextKeys';
 import type { Settings } from '../shared/settings';
 import type { KeySource } from '../shared/chatProtocol';
 import type { CreditsMonitor } from './account/creditsMonitor';
@@ -80,6 +81,8 @@ export interface TestApi extends TestParts {
   apiKeySource(): Promise<KeySource>;
   /** The settings as every feature reads them (remembered between configuration changes). */
   settings(): Settings;
+  /** The context keys the extension set (the walkthrough's among them), with their values. */
+  contextKeys(): ReadonlyMap<string, unknown>;
 }
 
 export function createTestApi(
@@ -98,5 +101,6 @@ export function createTestApi(
     storedApiKey: () => context.secrets.get(apiKeySecretId),
     apiKeySource,
     settings: readSettings,
+    contextKeys: contextKeyValues,
   };
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { setContextKey, WALKTHROUGH_KEYS } from '../contextKeys';
 import type { GatewayConnection } from '../gateway/gatewayConnection';
 import type { Log } from '../log';
 import { showCreditsMenu } from './creditsMenu';
@@ -20,6 +21,9 @@ export function registerAccount(
   context.subscriptions.push(
     credits,
     creditsItem,
+    // A balance read is the gateway answering with this address and key: the walkthrough's
+    // "Test the connection" is done, without the command.
+    credits.onDidChange((state) => state.kind === 'ok' && setContextKey(WALKTHROUGH_KEYS.connectionTested, true)),
     vscode.commands.registerCommand('unifiedInference.refreshCredits', () => credits.refresh()),
     vscode.commands.registerCommand('unifiedInference.showCreditsMenu', () => showCreditsMenu()),
   );

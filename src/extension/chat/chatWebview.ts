@@ -7,6 +7,7 @@ import {
   type ChatToHostMessage,
   type HostToChatMessage,
 } from '../../shared/chatProtocol';
+import { setContextKey, WALKTHROUGH_KEYS } from '../contextKeys';
 import type { Log } from '../log';
 import { WebviewChannel } from '../webview/webviewChannel';
 import { buildWebviewHtml, webviewOptions } from '../webview/webviewHtml';
@@ -38,5 +39,7 @@ export function bindChatWebview(
       void vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference chat: {0}', errorMessage(error))),
   });
   controller.attach((message) => channel.post(message));
+  // The sidebar's Chat view or a chat in an editor: the walkthrough's "Open the chat" is done.
+  setContextKey(WALKTHROUGH_KEYS.chatOpened, true);
   return channel;
 }

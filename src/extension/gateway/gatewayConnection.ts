@@ -9,6 +9,7 @@ import type { DiagnosisContext } from '../../core/net/diagnose';
 import type { Dispatcher } from 'undici';
 import type { ApiKeyStore } from '../apiKey/apiKeyStore';
 import { onDidChangeConnectionSettings, readNetworkSettings, readSettings } from '../config';
+import { setContextKey, WALKTHROUGH_KEYS } from '../contextKeys';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
 
@@ -210,7 +211,7 @@ export class GatewayConnection extends Disposable {
 
   /** Welcome views, menus and the walkthrough read these context keys. */
   private publishContext(): void {
-    void vscode.commands.executeCommand('setContext', 'unifiedInference.hasBaseUrl', !!this.current.baseUrl);
-    void vscode.commands.executeCommand('setContext', 'unifiedInference.hasApiKey', this.current.hasKey);
+    setContextKey(WALKTHROUGH_KEYS.hasBaseUrl, !!this.current.baseUrl);
+    setContextKey(WALKTHROUGH_KEYS.hasApiKey, this.current.hasKey);
   }
 }

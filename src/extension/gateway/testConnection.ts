@@ -4,6 +4,7 @@ import { formatCredits } from '../../core/account/creditsFormat';
 import type { Log } from '../log';
 import { diagnosisContext, type GatewayConnection } from './gatewayConnection';
 import { abortOnCancel } from '../lifecycle';
+import { setContextKey, WALKTHROUGH_KEYS } from '../contextKeys';
 
 export interface ConnectionReport {
   readonly ok: boolean;
@@ -116,7 +117,7 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
         )
       : vscode.l10n.t('Connected to {0}: {1} models, balance {2}.', report.baseUrl, report.modelCount ?? 0, balance);
     log.info(`Test connection: ${message}${setupNote}`);
-    void vscode.commands.executeCommand('setContext', 'unifiedInference.connectionTested', true);
+    setContextKey(WALKTHROUGH_KEYS.connectionTested, true);
     if (report.setupProblem) {
       // Connected, but not as configured: say so where the user looks, with the setting to fix.
       void vscode.window
