@@ -109,6 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       extensionUri: context.extensionUri,
       log,
       workspaceFiles,
+      state: context.globalState,
     }),
   );
   clock.phase('media');

@@ -18,6 +18,7 @@ import {
   setKeyThroughCommand,
   setSetting,
   setSettingQuietly,
+  waitFor,
 } from './extensionHost';
 import { answerPrompts, type Answers } from './mediaPrompts';
 
@@ -163,6 +164,18 @@ describe('media commands (transcription, read aloud, images) against the local g
       assert.ok(seen.text.document.getText().trim().length > 0);
       assert.match(seen.srt!.document.getText(), /^1\r?\n00:00:00,000 --> 00:00:0\d,\d{3}/);
       assert.match(seen.vtt!.document.getText(), /^WEBVTT/);
+      // Each in its own format's language (SubRip and WebVTT are the extension's), untitled.
+      assert.deepEqual(
+        Object.entries(seen).map(([format, result]) => [format, result.document.languageId]),
+        [
+          ['text', 'plaintext'],
+          ['srt', 'srt'],
+          ['vtt', 'vtt'],
+          ['verbose_json', 'markdown'],
+          ['json', 'json'],
+        ],
+      );
+      assert.ok(Object.values(seen).every((result) => result.document.isUntitled));
       const json = JSON.parse(seen.json!.document.getText()) as {
         duration: number;
         language: string;
@@ -178,6 +191,30 @@ describe('media commands (transcription, read aloud, images) against the local g
         /Duration: 1\.50[\s\S]*## Segments[\s\S]*## Words\n\n\| Word \| Start \| End \|/,
       );
       assert.equal(vscode.window.activeTextEditor?.document, seen.json!.document, 'the result is shown');
+    });
+
+    it('opens the transcript wrapped: a long line shows on several lines of its editor', async () => {
+      const long = `Names: ${'Ada Lovelace, Charles Babbage, Grace Hopper, '.repeat(3)}`.trim();
+      const { outcome } = await run<TranscribeResult>(
+        MEDIA_COMMANDS.transcribe,
+        { picks: { 'language (optional)': 'English', 'output format': 'text' }, inputs: { 'prompt (optional)': long } },
+        [audio],
+      );
+      assert.equal(outcome?.kind, 'done');
+      const editor = vscode.window.activeTextEditor;
+      assert.ok(
+        editor && outcome?.kind === 'done' && editor.document === outcome.value.document,
+        'the transcript is shown',
+      );
+      assert.ok(editor.document.lineAt(0).text.length > 200, 'one long line');
+      // Down by a wrapped line stays on the first line of the document only where it wraps.
+      const wrappedDown = async (): Promise<vscode.Position> => {
+        editor.selection = new vscode.Selection(0, 0, 0, 0);
+        await vscode.commands.executeCommand('cursorMove', { to: 'down', by: 'wrappedLine' });
+        return editor.selection.active;
+      };
+      const moved = await waitFor(wrappedDown, (at) => at.line === 0 && at.character > 0, 'a wrapped first line');
+      assert.equal(moved.line, 0);
     });
 
     it('saves subtitles next to the audio when asked', async () => {
@@ -314,6 +351,49 @@ describe('media commands (transcription, read aloud, images) against the local g
         (gateway.requests.find((r) => r.path === '/api/v1/audio/speech')?.body as { voice: string }).voice,
         'my-cloned-voice',
       );
+    });
+
+    it('offers the formats the gateway returns (those the audio panel plays, to read aloud)', async () => {
+      await selectText('Which formats?');
+      const read = await run<ReadAloudResult>(MEDIA_COMMANDS.readAloud, { picks: { voice: 'alloy' } });
+      assert.equal(read.outcome, undefined, 'stopped at the format pick');
+      const labels = (title: string, prompted: typeof read.prompted): string[] =>
+        (prompted.offered[title] ?? []).map((item) => item.label).sort();
+      // The spec's formats (gateway-api "POST /audio/speech"); raw PCM has no header a player can read.
+      assert.deepEqual(labels('audio format', read.prompted), ['aac', 'flac', 'mp3', 'opus', 'wav']);
+      const save = await run<SavedSpeech>(MEDIA_COMMANDS.saveSpeech, { picks: { voice: 'alloy' } });
+      assert.equal(save.outcome, undefined);
+      assert.deepEqual(labels('audio format', save.prompted), ['aac', 'flac', 'mp3', 'opus', 'pcm', 'wav']);
+    });
+
+    it('asks less each time: the last voice, format and speed come first, and Enter takes them', async () => {
+      await selectText('Remember my voice.');
+      const first = await run<ReadAloudResult>(MEDIA_COMMANDS.readAloud, speechAnswers('flac', undefined, 'onyx'));
+      assert.equal(first.outcome?.kind, 'done', JSON.stringify(first.outcome));
+      gateway.clearRequests();
+      const again = await run<ReadAloudResult>(MEDIA_COMMANDS.readAloud, {
+        first: ['voice', 'audio format'],
+        inputs: { speed: true },
+      });
+      assert.equal(again.outcome?.kind, 'done', JSON.stringify(again.outcome));
+      assert.deepEqual(again.prompted.offered.voice?.[0], { label: 'onyx', description: 'last used' });
+      assert.deepEqual(again.prompted.offered['audio format']?.[0], { label: 'flac', description: 'last used' });
+      assert.equal(again.prompted.values.speed, '1.25', 'the last speed is in the box');
+      const body = gateway.requests.find((r) => r.path === '/api/v1/audio/speech')?.body as Record<string, unknown>;
+      assert.deepEqual([body.voice, body.response_format, body.speed], ['onyx', 'flac', 1.25]);
+      // A typed voice id is offered next time too; what is kept is the choice, never the key.
+      await selectText('A cloned voice.');
+      const typed = await run<SavedSpeech>(MEDIA_COMMANDS.saveSpeech, {
+        picks: { voice: 'Other voice id...', 'audio format': 'mp3' },
+        inputs: { 'voice id': 'my-cloned-voice', speed: '1' },
+        saveTo: inWorkspace('cloned.mp3'),
+      });
+      assert.equal(typed.outcome?.kind, 'done');
+      const next = await run<ReadAloudResult>(MEDIA_COMMANDS.readAloud, {});
+      assert.deepEqual(next.prompted.offered.voice?.[0], { label: 'my-cloned-voice', description: 'last used' });
+      const stored = JSON.stringify(api.storedState());
+      assert.match(stored, /"voice":"my-cloned-voice","format":"mp3","speed":1/);
+      assert.ok(!stored.includes(gateway.apiKey), 'never the key');
     });
 
     it('reads a selection aloud in the audio panel', async () => {

@@ -7,8 +7,10 @@ import { replace } from './extensionHost';
 export interface Answers {
   /** Quick pick title (or its end after ': ') -> the label to pick; a model pick takes its first item (the default). */
   readonly picks?: Readonly<Record<string, string>>;
-  /** Input box title end -> the text typed. */
-  readonly inputs?: Readonly<Record<string, string>>;
+  /** Quick pick title ends whose first item is taken, as Enter takes it (the default a pick offers). */
+  readonly first?: readonly string[];
+  /** Input box title end -> the text typed; `true` keeps the box's own value (Enter). */
+  readonly inputs?: Readonly<Record<string, string | true>>;
   readonly saveTo?: vscode.Uri;
   /** The notification button to press, by its start (e.g. 'Save as'; also in warnings). */
   readonly press?: string;
@@ -16,6 +18,10 @@ export interface Answers {
 
 export interface Prompted {
   readonly titles: string[];
+  /** Each quick pick's items (title end -> labels and descriptions, in the order offered). */
+  readonly offered: Record<string, { label: string; description?: string }[]>;
+  /** Each input box's value as it opened (title end -> value). */
+  readonly values: Record<string, string | undefined>;
   readonly errors: string[];
   /** The buttons each error notification offered (same order as `errors`). */
   readonly errorButtons: string[][];
@@ -31,6 +37,8 @@ export interface Prompted {
 
 export function answerPrompts(answers: Answers, probe: Readonly<Record<string, readonly string[]>> = {}): Prompted {
   const titles: string[] = [];
+  const offered: Prompted['offered'] = {};
+  const values: Prompted['values'] = {};
   const errors: string[] = [];
   const errorButtons: string[][] = [];
   const infos: string[] = [];
@@ -48,7 +56,11 @@ export function answerPrompts(answers: Answers, probe: Readonly<Record<string, r
     ) => {
       titles.push(options?.title ?? '');
       const list = await items;
-      if (key(options?.title) === 'model') return list[0];
+      offered[key(options?.title)] = list.map(({ label, description }) => ({
+        label,
+        ...(description === undefined ? {} : { description }),
+      }));
+      if (key(options?.title) === 'model' || answers.first?.includes(key(options?.title))) return list[0];
       const wanted = answers.picks?.[key(options?.title)];
       if (wanted === undefined) return undefined;
       const item = list.find((candidate) => candidate.label === wanted);
@@ -58,9 +70,11 @@ export function answerPrompts(answers: Answers, probe: Readonly<Record<string, r
     replace(vscode.window, 'showInputBox', async (options?: vscode.InputBoxOptions) => {
       titles.push(options?.title ?? '');
       const name = key(options?.title);
+      values[name] = options?.value;
       for (const text of probe[name] ?? [])
         (validation[name] ??= []).push((await options?.validateInput?.(text)) as string | undefined);
-      return answers.inputs?.[name];
+      const answer = answers.inputs?.[name];
+      return answer === true ? options?.value : answer;
     }),
     replace(vscode.window, 'showSaveDialog', async () => answers.saveTo),
     replace(vscode.window, 'showErrorMessage', async (message: string, ...rest: unknown[]) => {
@@ -97,6 +111,8 @@ export function answerPrompts(answers: Answers, probe: Readonly<Record<string, r
   ];
   return {
     titles,
+    offered,
+    values,
     errors,
     errorButtons,
     infos,

@@ -1,4 +1,5 @@
 // The choices of a speech request (gateway-api "POST /audio/speech").
+import { SPEECH_FORMATS } from './audioFiles';
 import type { SpeechFormat } from '../types/media';
 
 export const SPEECH_VOICES = ['alloy', 'echo', 'fable', 'onyx', 'nova', 'shimmer'] as const;
@@ -44,4 +45,30 @@ export function numberedPath(path: string, index: number): string {
 export function readingTitle(text: string, fallback: string): string {
   const first = text.split('\n')[0]?.trim() ?? '';
   return first.length > 80 ? `${first.slice(0, 77)}...` : first || fallback;
+}
+
+/** The voice, format and speed last chosen for speech, as kept in extension state (never the key). */
+export interface SpeechMemory {
+  readonly voice?: string;
+  readonly format?: SpeechFormat;
+  readonly speed?: number;
+}
+
+/** What extension state holds, checked (it may hold anything): only a valid voice id, format and speed. */
+export function readSpeechMemory(stored: unknown): SpeechMemory {
+  if (typeof stored !== 'object' || stored === null) return {};
+  const { voice, format, speed } = stored as Record<string, unknown>;
+  return {
+    ...(typeof voice === 'string' && voiceIdProblem(voice) === undefined ? { voice: voice.trim() } : {}),
+    ...(typeof format === 'string' && (SPEECH_FORMATS as readonly string[]).includes(format)
+      ? { format: format as SpeechFormat }
+      : {}),
+    ...(typeof speed === 'number' && parseSpeedText(String(speed)) !== undefined ? { speed } : {}),
+  };
+}
+
+/** The values with the remembered one first (the pick's default), when it is one of them. */
+export function rememberedFirst<T extends string>(values: readonly T[], remembered: string | undefined): T[] {
+  const first = values.find((value) => value === remembered);
+  return first === undefined ? [...values] : [first, ...values.filter((value) => value !== first)];
 }

@@ -18,4 +18,6 @@ export interface MediaDeps {
   readonly log: Log;
   /** The gate to the workspace's files: the gallery's Save to Workspace goes through it. */
   readonly workspaceFiles: WorkspaceFilesService;
+  /** Where the last choices are remembered (globalState), so a command asks less the next time. */
+  readonly state: vscode.Memento;
 }

@@ -7,7 +7,7 @@ import { joinSpeechParts } from '../../core/media/audioJoin';
 import type { MediaDeps } from './mediaDeps';
 import { pickModel, pickValue } from './mediaPicks';
 import { runMedia, type Outcome, type Report } from './mediaRun';
-import { isPlayableFormat, numberedPath, parseSpeedText, readingTitle, SPEECH_VOICES, speedProblem, voiceIdProblem } from '../../core/media/speechOptions';
+import { isPlayableFormat, numberedPath, parseSpeedText, readingTitle, readSpeechMemory, rememberedFirst, SPEECH_VOICES, speedProblem, voiceIdProblem, type SpeechMemory } from '../../core/media/speechOptions';
 
 const SPEECH_TIMEOUT_MS = 120_000;
 
@@ -92,19 +92,31 @@ async function prepare(deps: MediaDeps, what: string, formats: readonly SpeechFo
   return { client, choice, parts: splitSpeechInput(text), title: readingTitle(text, vscode.l10n.t('Selection')) };
 }
 
+/** Where the last voice, format and speed are kept (globalState: a preference of the user, not of a workspace). */
+const SPEECH_MEMORY_KEY = 'unifiedInference.media.lastSpeech';
+
+/**
+ * Asks for the model, voice, format and speed, each offered with the last choice first (Enter
+ * takes it): the second reading asks nothing new. A typed voice id is offered as a voice after.
+ */
 async function pickSpeechChoice(deps: MediaDeps, what: string, formats: readonly SpeechFormat[]): Promise<SpeechChoice | undefined> {
   const model = await pickModel(deps.catalog, 'speech', vscode.l10n.t('{0}: model', what));
   if (!model) return undefined;
+  const last = readSpeechMemory(deps.state.get(SPEECH_MEMORY_KEY));
+  const lastUsed = vscode.l10n.t('last used');
   // The translated label is the item and the answer: compared by identity.
   const otherVoice = vscode.l10n.t('Other voice id...');
-  const picked = await pickValue([...SPEECH_VOICES, otherVoice], vscode.l10n.t('{0}: voice', what), (v) => (v === otherVoice ? vscode.l10n.t('a voice id of the provider') : undefined));
+  const voices = rememberedFirst([...new Set<string>([...(last.voice ? [last.voice] : []), ...SPEECH_VOICES])], last.voice);
+  const picked = await pickValue([...voices, otherVoice], vscode.l10n.t('{0}: voice', what), (v) => (v === otherVoice ? vscode.l10n.t('a voice id of the provider') : v === last.voice ? lastUsed : undefined));
   const voice = picked !== otherVoice ? picked : (await vscode.window.showInputBox({ title: vscode.l10n.t('{0}: voice id', what), prompt: vscode.l10n.t('A raw voice id, passed to the provider as is'), validateInput: voiceIdProblem, ignoreFocusOut: true }))?.trim();
   if (!voice) return undefined;
-  const format = await pickValue(formats, vscode.l10n.t('{0}: audio format', what), (f) => (f === 'pcm' ? vscode.l10n.t('raw 16-bit samples, no header') : undefined));
+  const format = await pickValue(rememberedFirst(formats, last.format), vscode.l10n.t('{0}: audio format', what), (f) => [f === 'pcm' ? vscode.l10n.t('raw 16-bit samples, no header') : undefined, f === last.format ? lastUsed : undefined].filter(Boolean).join(', ') || undefined);
   if (!format) return undefined;
-  const speedText = await vscode.window.showInputBox({ title: vscode.l10n.t('{0}: speed', what), prompt: vscode.l10n.t('From 0.25 to 4; 1 is normal'), value: '1', validateInput: speedProblem, ignoreFocusOut: true });
+  const speedText = await vscode.window.showInputBox({ title: vscode.l10n.t('{0}: speed', what), prompt: vscode.l10n.t('From 0.25 to 4; 1 is normal'), value: String(last.speed ?? 1), validateInput: speedProblem, ignoreFocusOut: true });
   const speed = speedText === undefined ? undefined : parseSpeedText(speedText);
   if (speed === undefined) return undefined;
+  const memory: SpeechMemory = { voice, format, speed };
+  await deps.state.update(SPEECH_MEMORY_KEY, deps.connection.redact(memory));
   return { model, voice, format, speed };
 }
 

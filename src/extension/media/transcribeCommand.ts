@@ -79,8 +79,19 @@ async function transcribeWith(deps: MediaDeps, file: vscode.Uri, { model, langua
   const known = await vscode.languages.getLanguages();
   const document = await vscode.workspace.openTextDocument({ content: shown.content, language: known.includes(shown.language) ? shown.language : 'plaintext' });
   await vscode.window.showTextDocument(document, { preview: false });
+  await wrapLines(document);
   const saved = format === 'srt' || format === 'vtt' ? await offerSubtitleSave(file, format, shown.content) : undefined;
   return { kind: 'done', value: { document, format, ...(saved ? { saved } : {}) } };
+}
+
+/**
+ * A transcript is long lines of prose (a whole paragraph per line in text and JSON): wrapped in its
+ * editor, as the user would otherwise do by hand. Only this editor: the setting stays as it is.
+ */
+async function wrapLines(document: vscode.TextDocument): Promise<void> {
+  if (vscode.window.activeTextEditor?.document !== document) return;
+  if (vscode.workspace.getConfiguration('editor', document).get<string>('wordWrap') !== 'off') return;
+  await vscode.commands.executeCommand('editor.action.toggleWordWrap');
 }
 
 /**

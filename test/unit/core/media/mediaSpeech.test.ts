@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { MAX_SPEECH_INPUT, splitSpeechInput } from '../../../../src/core/media/speechInput';
 import { concatBytes, joinSpeechParts, joinWav, readWav } from '../../../../src/core/media/audioJoin';
-import { numberedPath, parseSpeedText, readingTitle, speedProblem, voiceIdProblem, isPlayableFormat } from '../../../../src/core/media/speechOptions';
+import { numberedPath, parseSpeedText, readingTitle, readSpeechMemory, rememberedFirst, speedProblem, voiceIdProblem, isPlayableFormat } from '../../../../src/core/media/speechOptions';
+import { SPEECH_FORMATS } from '../../../../src/core/media/audioFiles';
 import { encodeWav, parseWav } from '../../../gateway/wav';
 
 /** Prose of numbered sentences, so order and completeness can be checked after splitting. */
@@ -86,6 +87,21 @@ describe('media: read aloud', () => {
       assert.deepEqual(joinSpeechParts('mp3', [one, two]), concatBytes([one, two]));
       assert.equal(joinSpeechParts('flac', [one]), one);
       for (const format of ['flac', 'opus', 'aac'] as const) assert.equal(joinSpeechParts(format, [one, two]), undefined, format);
+    });
+  });
+
+  describe('the last choices (kept in extension state, read back as untrusted)', () => {
+    it('keeps a valid voice id, format and speed, and nothing else', () => {
+      assert.deepEqual(readSpeechMemory({ voice: 'onyx', format: 'flac', speed: 1.25 }), { voice: 'onyx', format: 'flac', speed: 1.25 });
+      assert.deepEqual(readSpeechMemory({ voice: 'a voice; rm -rf', format: 'ogg', speed: 9, key: 'sk-x' }), {});
+      assert.deepEqual(readSpeechMemory({ voice: 'my-cloned-voice', speed: '1' }), { voice: 'my-cloned-voice' });
+      for (const stored of [undefined, null, 'onyx', 3, []]) assert.deepEqual(readSpeechMemory(stored), {});
+    });
+
+    it('offers the remembered value first, the others in their order; an unknown one changes nothing', () => {
+      assert.deepEqual(rememberedFirst(SPEECH_FORMATS, 'wav'), ['wav', 'mp3', 'opus', 'aac', 'flac', 'pcm']);
+      assert.deepEqual(rememberedFirst(SPEECH_FORMATS.filter(isPlayableFormat), 'pcm'), ['mp3', 'opus', 'aac', 'flac', 'wav']);
+      assert.deepEqual(rememberedFirst(['a', 'b'], undefined), ['a', 'b']);
     });
   });
 });
