@@ -241,6 +241,9 @@ describe('account: credits, connection and catalog against the local gateway', f
       assert.equal(report.modelCount, models.length);
       assert.equal(report.credits, gateway.credits(gateway.apiKey));
       assert.ok(notes.shown.some((n) => n.kind === 'info' && n.message.includes(`${models.length} models`)));
+      // Said in the status bar too, where the connection is shown (and its menu ran the test).
+      assert.equal(api.creditsItem.presentation?.text, `$(check) Connected: ${models.length} models`);
+      assert.match(api.creditsItem.presentation?.label ?? '', /connection test passed/);
     } finally {
       notes.restore();
     }
@@ -262,6 +265,7 @@ describe('account: credits, connection and catalog against the local gateway', f
       assert.equal(report.ok, false);
       const error = notes.shown.find((n) => n.kind === 'error');
       assert.ok(error, 'an error notification was shown');
+      assert.equal(api.creditsItem.presentation?.text, '$(error) Connection failed', 'said in the status bar too');
       return { kind: report.diagnosis?.kind ?? '', message: error.message };
     } finally {
       notes.restore();

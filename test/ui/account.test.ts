@@ -58,7 +58,14 @@ describe('account and catalog in the workbench (real VS Code in Chromium, local 
     for (const label of ['Test Connection', 'Set API Key', 'Open Settings', 'Show Log'])
       await rows.filter({ hasText: label }).first().waitFor();
     await workbench.screenshot('account-02-credits-menu');
-    await workbench.page.keyboard.press('Escape');
+    // Test Connection from the menu answers in the item the menu came from.
+    await rows.filter({ hasText: 'Test Connection' }).first().click();
+    await workbench.statusItem('Connected:').waitFor();
+    assert.match(
+      (await workbench.statusItem('Connected:').getAttribute('aria-label')) ?? '',
+      /connection test passed; the gateway lists \d+ models/,
+    );
+    await workbench.screenshot('account-02b-connection-tested');
   });
 
   it('lists the catalog in the Models view, grouped by category and provider', async () => {

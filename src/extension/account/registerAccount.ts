@@ -17,7 +17,7 @@ export function registerAccount(
   { connection, log }: AccountServices,
 ): { readonly credits: CreditsMonitor; readonly creditsItem: CreditsStatusItem } {
   const credits = new CreditsMonitor(connection, log);
-  const creditsItem = new CreditsStatusItem(credits);
+  const creditsItem = new CreditsStatusItem(credits, connection.onDidTest);
   context.subscriptions.push(
     credits,
     creditsItem,

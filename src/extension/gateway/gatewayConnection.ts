@@ -9,6 +9,7 @@ import type { DiagnosisContext } from '../../core/net/diagnose';
 import type { Dispatcher } from 'undici';
 import type { ApiKeyStore } from '../apiKey/apiKeyStore';
 import { onDidChangeConnectionSettings, readNetworkSettings, readSettings } from '../config';
+import type { ConnectionTestOutcome } from '../../core/account/connectionTestPresentation';
 import { setContextKey, WALKTHROUGH_KEYS } from '../contextKeys';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
@@ -66,6 +67,9 @@ export class GatewayConnection extends Disposable {
   private readonly failed = this._register(new vscode.EventEmitter<RequestFailure>());
   /** Fires when a feature's request failed (for the credits display and its out-of-credits notice). */
   readonly onDidFail = this.failed.event;
+  private readonly tested = this._register(new vscode.EventEmitter<ConnectionTestOutcome>());
+  /** Fires when Test Connection ended, from wherever it ran (the credits item shows the answer). */
+  readonly onDidTest = this.tested.event;
 
   private current: GatewaySetup = {
     baseUrl: '',
@@ -90,6 +94,11 @@ export class GatewayConnection extends Disposable {
     this._register(onDidChangeConnectionSettings(() => void this.rebuild()));
     this._register(apiKeys.onDidChange(() => void this.refreshKeyState()));
     this._register({ dispose: () => void this.dispatcher?.made?.close().catch(() => undefined) });
+  }
+
+  /** Test Connection's outcome, for the views that show the connection. */
+  reportTest(outcome: ConnectionTestOutcome): void {
+    this.tested.fire(outcome);
   }
 
   get setup(): GatewaySetup {

@@ -104,6 +104,12 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
   }
 
   if (setup.problem) report = { ...report, setupProblem: setup.problem };
+  connection.reportTest({
+    ok: report.ok,
+    at: Date.now(),
+    ...(report.modelCount !== undefined ? { modelCount: report.modelCount } : {}),
+    ...(report.diagnosis ? { problem: report.diagnosis.title } : {}),
+  });
   const setupNote = report.setupProblem ? ` ${vscode.l10n.t('Note: {0}', report.setupProblem)}` : '';
   if (report.ok) {
     const balance = formatCredits(report.credits ?? 0);
