@@ -30,7 +30,13 @@ export function bindChatWebview(
   const channel = new WebviewChannel<ChatToHostMessage, HostToChatMessage>(webview, {
     name: 'chat',
     parse: parseChatToHostMessage,
-    receive: (message) => controller.handle(message),
+    receive: (message) => {
+      // A chat page loaded (the sidebar's Chat view, shown again after it was hidden, or a chat in
+      // an editor): the walkthrough's "Open the chat" is done. The view's webview is made once per
+      // window, so its making alone missed every later opening.
+      if (message.type === 'ready') setContextKey(WALKTHROUGH_KEYS.chatOpened, true);
+      return controller.handle(message);
+    },
     redact,
     log,
     // The controller answers `ready` with its whole state.
@@ -39,7 +45,5 @@ export function bindChatWebview(
       void vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference chat: {0}', errorMessage(error))),
   });
   controller.attach((message) => channel.post(message));
-  // The sidebar's Chat view or a chat in an editor: the walkthrough's "Open the chat" is done.
-  setContextKey(WALKTHROUGH_KEYS.chatOpened, true);
   return channel;
 }
