@@ -143,6 +143,7 @@ describe('credits in the status bar', () => {
       const shown = presentCredits(state, thresholds, spend, now, 'CA file unreadable', marked);
       const words = shown.text.replace(/^\$\([^)]*\)\s*/, '');
       if (/[a-z]/i.test(words)) assert.match(words, /^«.*»$/, `${state.kind}: status bar text`);
+      assert.match(shown.label, /^«.*»/, `${state.kind}: the spoken label`);
       for (const line of shown.tooltip
         .split('\n')
         .map((l) => l.trim())
