@@ -54,6 +54,8 @@ export interface FaultSpec {
   readonly toolsExecuted?: number;
   /** `hang-before-end`: a stream sends all but its last two events, then stays open, silent, until the client goes away. */
   readonly hang?: boolean;
+  /** `finish-error=<reason>`: chat streams: half the text, then a last chunk whose finish_reason is that reason, then `[DONE]` (a translating proxy passing an upstream's mid-stream error). */
+  readonly finishError?: string;
   /** `wrap=fence+explain...`: the completion model wraps its continuation as real models do (completionModel.ts). */
   readonly wrap?: ReadonlySet<WrapKind>;
 }
@@ -177,6 +179,15 @@ export function parseFaultSpec(raw: string): FaultSpec {
         break;
       case 'wrap':
         spec.wrap = parseWrap(value);
+        break;
+      case 'finish-error':
+        if (!value || !/^[a-z_]+$/i.test(value))
+          throw badRequest(
+            FAULT_HEADER,
+            `fault item 'finish-error' needs a reason such as overloaded_error`,
+            'invalid_fault',
+          );
+        spec.finishError = value;
         break;
       default:
         if (isWireVariant(name) && value === undefined) {

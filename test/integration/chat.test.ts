@@ -14,6 +14,7 @@ import {
   waitFor,
 } from './extensionHost';
 import { lastAssistantTurn, newConversationWith } from './chatDriver';
+import { startPrefixProxy } from '../harness/prefixProxy';
 
 // The chat panel's host side in the real extension host: the sidebar chat's controller driven with
 // the messages its webview sends, against the local gateway; what it posts back is recorded.
@@ -239,6 +240,62 @@ describe('chat panel host against the local gateway', function () {
       assert.ok(!reply.error?.message.includes(gateway.apiKey), 'the key never appears in an error');
     });
   }
+
+  it('ends a reply whose stream finishes with an error reason (a translating proxy) as failed, text kept, Retry offered', async () => {
+    await useModel('sim-openai/gpt-sim-mini::finish-error=overloaded_error');
+    await api.chat.handle({ type: 'send', text: 'Through a translating proxy' });
+    const reply = lastReply();
+    assert.equal(reply.status, 'error');
+    assert.ok(reply.content.length > 0, 'the text that arrived is kept');
+    assert.ok(reply.error?.actions.includes('retry'), JSON.stringify(reply.error));
+    assert.match(reply.error?.message ?? '', /overloaded/);
+  });
+
+  it("works through a proxy serving the API under /v1, and with the gateway's /api/v1 as the address", async () => {
+    const proxy = await startPrefixProxy(gateway.url);
+    try {
+      for (const base of [`${proxy.url}/v1`, `${proxy.url}/v1/`, `${gateway.url}/api/v1`]) {
+        await setSetting('baseUrl', base);
+        const expected = base.replace(/\/$/, '');
+        await waitFor(
+          () => api.connection.setup,
+          (setup) => setup.baseUrl === base && setup.client?.baseUrl === expected,
+          `the client for ${base}`,
+        );
+        const report = await vscode.commands.executeCommand<{ ok: boolean; modelCount?: number }>(
+          'unifiedInference.testConnection',
+        );
+        assert.equal(report.ok, true, `${base}: ${JSON.stringify(report)}`);
+        assert.ok((report.modelCount ?? 0) > 0, base);
+        await useModel('sim-openai/gpt-sim-mini');
+        await api.chat.handle({ type: 'send', text: `Hello through ${base}` });
+        const reply = lastReply();
+        assert.equal(reply.status, 'done', JSON.stringify(reply.error));
+        assert.match(reply.content, /Local simulation/);
+      }
+      assert.ok(
+        proxy.paths.some((p) => p.startsWith('/v1/chat/completions')),
+        proxy.paths.join(', '),
+      );
+      assert.ok(
+        proxy.paths.some((p) => p.startsWith('/v1/models')),
+        proxy.paths.join(', '),
+      );
+      assert.deepEqual(
+        proxy.paths.filter((p) => !p.startsWith('/v1/') || p.includes('/api/v1')),
+        [],
+        'never /api/v1 appended to the proxy',
+      );
+    } finally {
+      await setSetting('baseUrl', gateway.url);
+      await waitFor(
+        () => api.connection.setup.client?.baseUrl,
+        (url) => url === `${gateway.url}/api/v1`,
+        'the client for the gateway again',
+      );
+      await proxy.stop();
+    }
+  });
 
   it('shows a whole JSON answer to its stream request as the reply, and names a portal page in place of the answer', async () => {
     await useModel('sim-openai/gpt-sim-mini::whole-json');

@@ -7,11 +7,13 @@ import { DecodedStream } from './decodedStream';
 import { normalizeChatChunk } from '../parse/chat';
 import { isRecord, tryParseJson } from '../parse/json';
 import { SseStreamDecoder, errorEvent } from './streamCommon';
+import { finishReasonError, isErrorFinishReason } from './finishReasons';
 import type { ChatCompletionChunk } from '../types/chat';
 
 /**
  * Yields every chunk of an OpenAI-style SSE chat stream. Ends normally at `[DONE]`, or at the end
- * of the bytes after a finish_reason (chunks that are not JSON are skipped). Throws StreamError for an error event,
+ * of the bytes after a finish_reason (chunks that are not JSON are skipped). Throws StreamError for an error event
+ * or a finish_reason that names an error (`overloaded_error`, after that chunk's delta),
  * and with `interrupted: true` when the stream ended or broke before either end marker.
  * With the response's `contentType` (the transport passes it), an answer that is not an event
  * stream is read for what it is: a whole JSON completion yields its chunk, anything else throws
@@ -48,8 +50,17 @@ class ChatStreamDecoder extends SseStreamDecoder<ChatCompletionChunk> {
     }
     const chunk = normalizeChatChunk(json);
     const choices = chunk.choices;
-    for (let i = 0; i < choices.length; i++)
-      if ((choices[i] as ChatCompletionChunk['choices'][number]).finish_reason !== null) this.finished = true;
+    let failure: string | undefined;
+    for (const choice of choices) {
+      const finish = choice.finish_reason;
+      if (finish === null) continue;
+      if (isErrorFinishReason(finish)) {
+        // A translating proxy's mid-stream error: the chunk's delta is kept, the reply ends as failed.
+        failure ??= finish;
+        choice.finish_reason = null;
+      } else this.finished = true;
+    }
     this.out.push(chunk);
+    if (failure !== undefined) this.error = finishReasonError(failure);
   }
 }

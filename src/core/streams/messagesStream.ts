@@ -7,6 +7,7 @@ import { isBlockIndex, MAX_MESSAGE_BLOCKS } from '../limits';
 import { isRecord, str, tryParseJson } from '../parse/json';
 import { parseMessageEvent } from '../parse/messages';
 import { SseStreamDecoder, errorEvent } from './streamCommon';
+import { finishReasonError, isErrorFinishReason } from './finishReasons';
 import type { MessageStreamEvent } from '../types/messages';
 
 /**
@@ -53,7 +54,14 @@ class MessagesStreamDecoder extends SseStreamDecoder<MessageStreamEvent> {
       return;
     }
     if (parsed.type === 'message_stop') this.done = true;
-    else if (parsed.type === 'message_delta' && parsed.delta.stop_reason !== null) this.finished = true;
+    else if (parsed.type === 'message_delta' && parsed.delta.stop_reason !== null) {
+      // A stop_reason that names an error (a translating proxy's upstream failure) ends the reply as failed.
+      if (isErrorFinishReason(parsed.delta.stop_reason)) {
+        this.error = finishReasonError(parsed.delta.stop_reason);
+        return;
+      }
+      this.finished = true;
+    }
     this.out.push(parsed);
   }
 }

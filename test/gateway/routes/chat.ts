@@ -38,6 +38,7 @@ function streamEvents(
   usage: Record<string, unknown> | undefined,
   wire?: ReadonlySet<WireVariant>,
   toolFlood?: number,
+  finishError?: string,
 ): SseEvent[] {
   // Each chunk is serialised when it is written, not up front: the first bytes leave at once and
   // the stream flows while it is produced, as from a real gateway (a 100k-chunk benchmark stream
@@ -69,10 +70,19 @@ function streamEvents(
   if (plan.toolsExecuted.length) events.push(chunk({}, null, { tools_executed: plan.toolsExecuted }));
   for (const piece of plan.reasoning ? streamPieces(plan.reasoning) : [])
     events.push(chunk({ reasoning_content: piece }));
-  plan.contentPieces.forEach((piece, i) => {
+  // finish-error: a translating proxy ends the stream "normally" with the upstream's error as the reason.
+  const pieces =
+    finishError === undefined
+      ? plan.contentPieces
+      : plan.contentPieces.slice(0, Math.max(1, Math.floor(plan.contentPieces.length / 2)));
+  pieces.forEach((piece, i) => {
     events.push(chunk({ content: piece }));
     if (i === 0 && keepAlive) events.push({ data: JSON.stringify(keepAlive) });
   });
+  if (finishError !== undefined) {
+    events.push(chunk({}, finishError), { data: '[DONE]' });
+    return events;
+  }
   if (plan.toolCall && toolFlood !== undefined) {
     // tool-flood: every call whole, all in one chunk.
     const calls = floodedToolCalls(plan, toolFlood).map((call, index) => ({
@@ -177,7 +187,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
     const streamUsage = includeUsage || wire?.has('usage-last-only') ? usage : undefined;
     await writeSse(
       ctx.reply,
-      streamEvents(plan, base, streamUsage, wire, ctx.reply.fault?.toolFlood),
+      streamEvents(plan, base, streamUsage, wire, ctx.reply.fault?.toolFlood, ctx.reply.fault?.finishError),
       { malformed, error: errorEvent },
       { pieceDelayMs: pieceDelayMs(model) },
     );
