@@ -262,7 +262,7 @@ function httpStatus(error: GatewayError, status: number, host: string, proxy: st
       'notFound',
       `No gateway API at ${host}`,
       'The server answered 404 for the API: it is there, but it does not serve /api/v1 at this address.',
-      'Check the base URL setting: it must be the gateway root that serves /api/v1 (no extra path).',
+      'Check the base URL setting: it must be the gateway root that serves /api/v1 (no extra path), or the full address of a proxy that serves the API under its own version (ending in /v1).',
     );
   }
   if (status === 407) return proxyStatus(407, host, proxy);

@@ -3,6 +3,8 @@ import { InvalidRequestError } from '../errors';
 import { addressClass, bareHost, isLocalhostName } from '../net/addressClass';
 
 const API_SUFFIX = '/api/v1';
+/** A last path segment that names an API version (`v1`, `v2`): a proxy's own API prefix. */
+const VERSION_SEGMENT = /\/v\d+$/i;
 
 /**
  * The gateway root without a trailing slash and without `/api/v1`: `https://h/x/`, `https://h/x`
@@ -25,9 +27,14 @@ export function normalizeBaseUrl(baseUrl: string): string {
   return `${url.protocol}//${url.host}${path}`;
 }
 
-/** `{root}/api/v1` for a base URL in any of the accepted forms. */
+/**
+ * The prefix requests go below: `{root}/api/v1` for a base URL in any of the accepted forms, or
+ * the address as given when its path already ends in a version segment (`/v1`, `/openai/v1`,
+ * `/v2`), as proxies placed in front of the gateway serve it. Never doubles a version.
+ */
 export function apiBaseUrl(baseUrl: string): string {
-  return `${normalizeBaseUrl(baseUrl)}${API_SUFFIX}`;
+  const root = normalizeBaseUrl(baseUrl);
+  return VERSION_SEGMENT.test(new URL(root).pathname) ? root : `${root}${API_SUFFIX}`;
 }
 
 /**

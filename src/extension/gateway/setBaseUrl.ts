@@ -7,7 +7,9 @@ import { baseUrlInputWarning, validateBaseUrlInput } from '../../core/transport/
 export async function setBaseUrlCommand(): Promise<boolean> {
   const value = await vscode.window.showInputBox({
     title: vscode.l10n.t('Unified Inference: Set Gateway Address'),
-    prompt: vscode.l10n.t('The address of your Unified Inference gateway (requests go to <address>/api/v1/...).'),
+    prompt: vscode.l10n.t(
+      'The address of your Unified Inference gateway (requests go to <address>/api/v1/...; an address ending in a version such as /v1, as proxies serve, is used as it is).',
+    ),
     placeHolder: 'https://gateway.example.com',
     value: readSettings().baseUrl,
     ignoreFocusOut: true,

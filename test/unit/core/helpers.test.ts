@@ -32,6 +32,25 @@ describe('core: base URL', () => {
     assert.equal(apiBaseUrl('http://h/prefix/'), 'http://h/prefix/api/v1');
   });
 
+  it('uses an address already ending in a version segment (a proxy serving /v1) as the prefix, never doubling it', () => {
+    const cases: [string, string][] = [
+      ['https://proxy.example/v1', 'https://proxy.example/v1'],
+      ['https://proxy.example/v1/', 'https://proxy.example/v1'],
+      ['https://proxy.example/v1?team=a', 'https://proxy.example/v1'],
+      ['https://proxy.example/V2', 'https://proxy.example/V2'],
+      ['https://proxy.example/openai/v1', 'https://proxy.example/openai/v1'],
+      ['http://127.0.0.1:4000/proxy/v1/', 'http://127.0.0.1:4000/proxy/v1'],
+      ['https://gw.example/api/v1/?x=1', 'https://gw.example/api/v1'],
+      ['https://gw.example/api/v2', 'https://gw.example/api/v2'],
+      // A path that merely contains v1 in a name is a gateway root like any other.
+      ['https://h.example/v1beta', 'https://h.example/v1beta/api/v1'],
+      ['https://h.example/myv1', 'https://h.example/myv1/api/v1'],
+      ['https://h.example/v1/gateway', 'https://h.example/v1/gateway/api/v1'],
+      ['https://h.example/v', 'https://h.example/v/api/v1'],
+    ];
+    for (const [input, expected] of cases) assert.equal(apiBaseUrl(input), expected, input);
+  });
+
   it('drops credentials, query and fragment; rejects what is not http(s)', () => {
     assert.equal(apiBaseUrl('https://user:secret@gw.example/x?key=abc#f'), 'https://gw.example/x/api/v1');
     for (const bad of ['', 'gw.example', 'ftp://gw.example', 'javascript:alert(1)']) {
