@@ -56,6 +56,10 @@ export interface FaultSpec {
   readonly hang?: boolean;
   /** `finish-error=<reason>`: chat streams: half the text, then a last chunk whose finish_reason is that reason, then `[DONE]` (a translating proxy passing an upstream's mid-stream error). */
   readonly finishError?: string;
+  /** `tool-input-deltas`: messages streams: mcp_tool_use blocks start with `input: {}` and stream their input as input_json_delta pieces; the tools after the first take no arguments (one empty piece). */
+  readonly toolInputDeltas?: boolean;
+  /** `null-counts`: chat and messages streams: the closing usage sends the prompt/input count as `null` after an earlier event gave it (a proxy that does not know it). */
+  readonly nullCounts?: boolean;
   /** `wrap=fence+explain...`: the completion model wraps its continuation as real models do (completionModel.ts). */
   readonly wrap?: ReadonlySet<WrapKind>;
 }
@@ -179,6 +183,12 @@ export function parseFaultSpec(raw: string): FaultSpec {
         break;
       case 'wrap':
         spec.wrap = parseWrap(value);
+        break;
+      case 'tool-input-deltas':
+        spec.toolInputDeltas = true;
+        break;
+      case 'null-counts':
+        spec.nullCounts = true;
         break;
       case 'finish-error':
         if (!value || !/^[a-z_]+$/i.test(value))

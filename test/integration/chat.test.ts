@@ -297,6 +297,36 @@ describe('chat panel host against the local gateway', function () {
     }
   });
 
+  it('shows a tool server call with no arguments as {} and one with arguments as them, when the inputs stream as deltas (/messages)', async () => {
+    await setSetting('chat.mcpServers', ['https://search.example/mcp', 'https://clock.example/mcp']);
+    try {
+      await useModel('sim-anthropic/claude-sim-sonnet::tool-input-deltas;null-counts');
+      await api.chat.handle({ type: 'send', text: 'Look up the weather in Paris' });
+      const reply = lastReply();
+      assert.equal(reply.status, 'done', JSON.stringify(reply.error));
+      const steps = reply.toolSteps.filter((s) => s.kind === 'server');
+      assert.equal(steps.length, 2, JSON.stringify(reply.toolSteps));
+      const [withArgs, noArgs] = steps;
+      assert.deepEqual(JSON.parse(withArgs?.kind === 'server' ? (withArgs.arguments ?? '') : ''), {
+        query: 'Look up the weather in Paris',
+      });
+      assert.equal(noArgs?.kind === 'server' ? noArgs.arguments : undefined, '{}');
+      // null-counts: the closing input_tokens null keeps message_start's count.
+      assert.ok((reply.usage?.promptTokens ?? 0) > 0, JSON.stringify(reply.usage));
+    } finally {
+      await setSetting('chat.mcpServers', undefined);
+    }
+  });
+
+  it('keeps the prompt count when a proxy closes the chat stream with prompt_tokens null', async () => {
+    await useModel('sim-openai/gpt-sim-mini::null-counts');
+    await api.chat.handle({ type: 'send', text: 'Count my tokens' });
+    const reply = lastReply();
+    assert.equal(reply.status, 'done', JSON.stringify(reply.error));
+    assert.ok((reply.usage?.promptTokens ?? 0) > 0, JSON.stringify(reply.usage));
+    assert.ok((reply.usage?.completionTokens ?? 0) > 0, JSON.stringify(reply.usage));
+  });
+
   it('shows a whole JSON answer to its stream request as the reply, and names a portal page in place of the answer', async () => {
     await useModel('sim-openai/gpt-sim-mini::whole-json');
     posted.length = 0;

@@ -8,6 +8,7 @@ import type {
   ChatCompletionChunk,
   ChatToolCall,
   ChatToolCallDelta,
+  ChunkUsage,
   ToolExecuted,
   Usage,
 } from '../types/chat';
@@ -15,7 +16,7 @@ import { contentText } from './contentParts';
 import { arr, asRecord, isRecord, num, str } from './json';
 import type { JsonRecord } from './json';
 
-export function parseUsage(value: unknown): Usage | undefined {
+function parseUsage(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
   const prompt = num(value.prompt_tokens) ?? 0;
   const completion = num(value.completion_tokens) ?? 0;
@@ -25,6 +26,33 @@ export function parseUsage(value: unknown): Usage | undefined {
     completion_tokens: completion,
     total_tokens: num(value.total_tokens) ?? prompt + completion,
   };
+}
+
+const USAGE_COUNTS = ['prompt_tokens', 'completion_tokens', 'total_tokens'] as const;
+
+/** A chunk's usage with only the counts it knows: `null` (or any non-number) counts are left out. */
+export function parseChunkUsage(value: unknown): ChunkUsage | undefined {
+  if (!isRecord(value)) return undefined;
+  const usage: ChunkUsage = { ...value };
+  for (const key of USAGE_COUNTS) {
+    const count = num(value[key]);
+    if (count === undefined) delete usage[key];
+    else usage[key] = count;
+  }
+  return usage;
+}
+
+/**
+ * A later usage over an earlier one (either may be absent): counts the later one knows replace,
+ * the others stay (a proxy's closing `"prompt_tokens": null` keeps the known count); other fields
+ * the later one sends as null or leaves out stay too. The total follows its parts unless sent.
+ */
+export function mergeUsage(earlier: ChunkUsage | undefined, later: ChunkUsage): ChunkUsage {
+  const merged: ChunkUsage = { ...earlier };
+  for (const [key, value] of Object.entries(later)) if (value !== null && value !== undefined) merged[key] = value;
+  if (later.total_tokens === undefined && (later.prompt_tokens !== undefined || later.completion_tokens !== undefined))
+    merged.total_tokens = (merged.prompt_tokens ?? 0) + (merged.completion_tokens ?? 0);
+  return merged;
 }
 
 export function parseToolsExecuted(value: unknown): ToolExecuted[] | undefined {
@@ -46,7 +74,9 @@ function parseToolCall(value: unknown): ChatToolCall | undefined {
     type: 'function',
     function: {
       name: str(fn.name) ?? '',
-      arguments: typeof args === 'string' ? args : args === undefined ? '' : JSON.stringify(args),
+      // No arguments (absent, null or "") are the empty object: a call of a tool that takes none.
+      arguments:
+        typeof args === 'string' ? (args.trim() === '' ? '{}' : args) : args == null ? '{}' : JSON.stringify(args),
     },
   };
 }
@@ -163,7 +193,7 @@ export function normalizeChatChunk(body: JsonRecord): ChatCompletionChunk {
   if (body.created !== undefined && typeof body.created !== 'number') delete body.created;
   if (body.model !== undefined && typeof body.model !== 'string') delete body.model;
   if (body.usage !== undefined) {
-    const usage = parseUsage(body.usage);
+    const usage = parseChunkUsage(body.usage);
     if (usage) body.usage = usage;
     else delete body.usage;
   }

@@ -2,15 +2,15 @@
 // error or interruption is still there when the stream throws. Chunks from client.chat.stream are
 // normalised already, but callers may also feed raw chunks from elsewhere, so add() reads every
 // field defensively (wire-conventions: tolerant of every variant) and never mutates the chunk.
-import { parseToolsExecuted, parseUsage } from '../parse/chat';
+import { mergeUsage, parseChunkUsage, parseToolsExecuted } from '../parse/chat';
 import { contentText } from '../parse/contentParts';
 import { asRecord, isRecord, num, str } from '../parse/json';
-import type { ChatCompletionChunk, ToolExecuted, Usage } from '../types/chat';
+import type { ChatCompletionChunk, ChunkUsage, ToolExecuted, Usage } from '../types/chat';
 
 export interface AccumulatedToolCall {
   id: string;
   name: string;
-  /** The concatenated JSON text; may be incomplete if the stream broke. */
+  /** The concatenated JSON text (`{}` when no fragment carried any); may be incomplete if the stream broke. */
   arguments: string;
 }
 
@@ -31,7 +31,8 @@ export class ChatStreamAccumulator {
   /** Stream index of a tool call -> its position in toolCalls (a new id on a reused index starts a new call). */
   private readonly callAt = new Map<number, number>();
   private finishReason: string | null = null;
-  private usage: Usage | null = null;
+  /** The counts known so far: a later usage replaces only the counts it knows. */
+  private usage: ChunkUsage | undefined;
   private readonly toolsExecuted: ToolExecuted[] = [];
   private readonly toolsSeen = new Set<string>();
 
@@ -41,8 +42,8 @@ export class ChatStreamAccumulator {
     const choices = body.choices;
     if (Array.isArray(choices)) for (let i = 0; i < choices.length; i++) this.addChoice(choices[i], i);
     if (body.usage !== undefined && body.usage !== null) {
-      const usage = parseUsage(body.usage);
-      if (usage) this.usage = usage;
+      const usage = parseChunkUsage(body.usage);
+      if (usage) this.usage = mergeUsage(this.usage, usage);
     }
     if (body.tools_executed !== undefined) {
       // Some servers repeat the whole list on every chunk; keep each tool once.
@@ -116,12 +117,28 @@ export class ChatStreamAccumulator {
     return {
       content: this.content,
       reasoning: this.reasoning,
-      toolCalls: this.toolCalls.map((call) => ({ ...call })),
+      // A call whose argument deltas were absent or empty is a call with no arguments: `{}`.
+      toolCalls: this.toolCalls.map((call) => ({
+        ...call,
+        arguments: call.arguments.trim() === '' ? '{}' : call.arguments,
+      })),
       finishReason: this.finishReason,
-      usage: this.usage === null ? null : { ...this.usage },
+      usage: this.usage === undefined ? null : filledUsage(this.usage),
       toolsExecuted: [...this.toolsExecuted],
     };
   }
+}
+
+/** A count never known is 0, as a missing one always was; a known one is never lost. */
+function filledUsage(usage: ChunkUsage): Usage {
+  const prompt = usage.prompt_tokens ?? 0;
+  const completion = usage.completion_tokens ?? 0;
+  return {
+    ...usage,
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: usage.total_tokens ?? prompt + completion,
+  };
 }
 
 function keyOf(tool: ToolExecuted): string | undefined {

@@ -1,8 +1,37 @@
 // Builds the whole Message from stream events: text, tool input JSON, thinking and its signature
 // (which must go back unchanged in the next turn). Owned by the caller, like ChatStreamAccumulator.
-import type { ContentBlock, Message, MessageStreamEvent, OtherBlock } from '../types/messages';
-import { tryParseJson } from '../parse/json';
+import type { ContentBlock, Message, MessageStreamEvent, MessageUsage, OtherBlock } from '../types/messages';
+import { num, tryParseJson } from '../parse/json';
 import { isBlockIndex } from '../limits';
+
+/** Blocks whose `input` streams as input_json_delta pieces: the model's calls and the server's own. */
+const TOOL_BLOCKS: ReadonlySet<string> = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
+
+/**
+ * A tool block's input: its input_json_delta pieces joined and parsed when any arrived (the empty
+ * string is `{}`; text that does not parse stays text), else what its start carried (`{}` if nothing).
+ */
+function toolInput(json: string | undefined, started: unknown): unknown {
+  if (json === undefined) return started ?? {};
+  if (json.trim() === '') return {};
+  return tryParseJson(json) ?? json;
+}
+
+/**
+ * Cumulative usage counts: a later value replaces an earlier one, except a count sent as null (or
+ * not as a number: a proxy that does not know it), which never replaces a known one.
+ */
+function mergeMessageUsage(usage: MessageUsage, later: Partial<MessageUsage>): MessageUsage {
+  const merged: MessageUsage = { ...usage };
+  for (const [key, value] of Object.entries(later)) {
+    if (value === null || value === undefined) continue;
+    if (key.endsWith('_tokens')) {
+      const count = num(value);
+      if (count !== undefined) merged[key] = count;
+    } else merged[key] = value;
+  }
+  return merged;
+}
 
 export class MessageStreamAccumulator {
   private message: Message = {
@@ -32,19 +61,18 @@ export class MessageStreamAccumulator {
         this.applyDelta(event.index, event.delta);
         break;
       case 'content_block_stop': {
-        const json = this.partialJson.get(event.index);
         const block = this.message.content[event.index];
-        if (json !== undefined && block?.type === 'tool_use') {
-          const input = tryParseJson(json);
-          (block as { input: unknown }).input = input === undefined ? json : input;
+        if (block !== undefined && TOOL_BLOCKS.has(block.type)) {
+          const tool = block as { input?: unknown };
+          tool.input = toolInput(this.partialJson.get(event.index), tool.input);
         }
         break;
       }
       case 'message_delta':
         this.message.stop_reason = event.delta.stop_reason ?? this.message.stop_reason;
         this.message.stop_sequence = event.delta.stop_sequence ?? this.message.stop_sequence;
-        // Counts are cumulative: later values replace earlier ones.
-        this.message.usage = { ...this.message.usage, ...event.usage };
+        // Counts are cumulative: later values replace earlier ones, a null never replaces a known one.
+        this.message.usage = mergeMessageUsage(this.message.usage, event.usage);
         break;
       case 'message_stop':
         break;
@@ -105,10 +133,9 @@ export class MessageStreamAccumulator {
   private copyOf(block: ContentBlock | OtherBlock | undefined, index: number): ContentBlock | OtherBlock | undefined {
     if (block === undefined) return undefined;
     const copy = { ...block };
-    const json = this.partialJson.get(index);
-    if (copy.type === 'tool_use' && json !== undefined) {
-      const input = tryParseJson(json);
-      (copy as { input: unknown }).input = input === undefined ? json : input;
+    if (TOOL_BLOCKS.has(copy.type)) {
+      const tool = copy as { input?: unknown };
+      tool.input = toolInput(this.partialJson.get(index), tool.input);
     }
     return copy;
   }

@@ -110,6 +110,17 @@ export interface ChatCompletionChunk {
   model?: string;
   /** Empty (never null) on the final usage chunk. */
   choices: ChatChunkChoice[];
-  usage?: Usage;
+  usage?: ChunkUsage;
   tools_executed?: ToolExecuted[];
+}
+
+/**
+ * A stream chunk's usage as sent: a count the server did not know (a proxy sends `null`) is left
+ * out, so that it never replaces a count an earlier chunk gave (ChatStreamAccumulator).
+ */
+export interface ChunkUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+  [key: string]: unknown;
 }

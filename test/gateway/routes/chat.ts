@@ -39,6 +39,7 @@ function streamEvents(
   wire?: ReadonlySet<WireVariant>,
   toolFlood?: number,
   finishError?: string,
+  nullCounts?: boolean,
 ): SseEvent[] {
   // Each chunk is serialised when it is written, not up front: the first bytes leave at once and
   // the stream flows while it is produced, as from a real gateway (a 100k-chunk benchmark stream
@@ -109,7 +110,8 @@ function streamEvents(
     for (const piece of fragments(call.arguments, 7))
       events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }));
   }
-  events.push(chunk({}, plan.finish));
+  // null-counts: the finish chunk carries the usage, the closing usage sends the prompt count as null (a proxy).
+  events.push(chunk({}, plan.finish, nullCounts && usage ? { usage } : {}));
   if (usage)
     events.push({
       data: JSON.stringify({
@@ -118,7 +120,7 @@ function streamEvents(
         created: base.created,
         model: base.model,
         choices: wire?.has('no-choices') ? null : [],
-        usage,
+        usage: nullCounts ? { ...usage, prompt_tokens: null, total_tokens: null } : usage,
       }),
     });
   events.push({ data: '[DONE]' });
@@ -187,7 +189,15 @@ async function handleChat(ctx: RouteContext): Promise<void> {
     const streamUsage = includeUsage || wire?.has('usage-last-only') ? usage : undefined;
     await writeSse(
       ctx.reply,
-      streamEvents(plan, base, streamUsage, wire, ctx.reply.fault?.toolFlood, ctx.reply.fault?.finishError),
+      streamEvents(
+        plan,
+        base,
+        streamUsage,
+        wire,
+        ctx.reply.fault?.toolFlood,
+        ctx.reply.fault?.finishError,
+        ctx.reply.fault?.nullCounts,
+      ),
       { malformed, error: errorEvent },
       { pieceDelayMs: pieceDelayMs(model) },
     );

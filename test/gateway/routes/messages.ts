@@ -25,7 +25,7 @@ type Block =
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
 /** The content blocks of the answer: thinking (signed), text, and a tool_use when the simulation calls a tool. */
-function blocksOf(plan: SimPlan, secret: string, redacted: boolean): Block[] {
+function blocksOf(plan: SimPlan, secret: string, redacted: boolean, noArgsAfterFirst = false): Block[] {
   const blocks: Block[] = [];
   if (redacted) blocks.push({ type: 'redacted_thinking', data: redactedThinkingData(secret) });
   if (plan.reasoning)
@@ -33,7 +33,8 @@ function blocksOf(plan: SimPlan, secret: string, redacted: boolean): Block[] {
   // Tools run on the attached `mcp_servers`, in the shape of Anthropic's MCP connector.
   for (const tool of plan.toolsExecuted) {
     const id = `mcptoolu_sim_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
-    blocks.push({ type: 'mcp_tool_use', id, name: tool.name, server_name: tool.server, input: tool.arguments });
+    const input = noArgsAfterFirst && blocks.some((b) => b.type === 'mcp_tool_use') ? {} : tool.arguments;
+    blocks.push({ type: 'mcp_tool_use', id, name: tool.name, server_name: tool.server, input });
     blocks.push({
       type: 'mcp_tool_result',
       tool_use_id: id,
@@ -79,6 +80,7 @@ function streamEvents(
   blocks: readonly Block[],
   plan: SimPlan,
   usage: { input_tokens: number; output_tokens: number },
+  options: { readonly toolInputDeltas?: boolean; readonly nullCounts?: boolean } = {},
 ): SseEvent[] {
   const ev = (type: string, payload: Record<string, unknown>): SseEvent => ({
     event: type,
@@ -98,7 +100,17 @@ function streamEvents(
   ];
   blocks.forEach((block, index) => {
     const delta = (d: Record<string, unknown>): SseEvent => ev('content_block_delta', { index, delta: d });
-    if (block.type === 'redacted_thinking' || block.type === 'mcp_tool_use' || block.type === 'mcp_tool_result') {
+    if (block.type === 'mcp_tool_use' && options.toolInputDeltas) {
+      // tool-input-deltas: the input streams as every tool block's does; no arguments is one empty piece.
+      events.push(ev('content_block_start', { index, content_block: { ...block, input: {} } }));
+      const json = Object.keys(block.input).length ? JSON.stringify(block.input) : '';
+      for (const piece of json ? fragments(json, 7) : [''])
+        events.push(delta({ type: 'input_json_delta', partial_json: piece }));
+    } else if (
+      block.type === 'redacted_thinking' ||
+      block.type === 'mcp_tool_use' ||
+      block.type === 'mcp_tool_result'
+    ) {
       // Sent whole in its start event, as the real API does: no deltas.
       events.push(ev('content_block_start', { index, content_block: block }));
     } else if (block.type === 'thinking') {
@@ -127,7 +139,11 @@ function streamEvents(
     }
     events.push(ev('content_block_stop', { index }));
   });
-  events.push(ev('message_delta', { delta: { stop_reason: STOP_REASONS[plan.finish], stop_sequence: null }, usage }));
+  // null-counts: a proxy that does not know the input count sends it as null (message_start gave it).
+  const closing = options.nullCounts ? { ...usage, input_tokens: null } : usage;
+  events.push(
+    ev('message_delta', { delta: { stop_reason: STOP_REASONS[plan.finish], stop_sequence: null }, usage: closing }),
+  );
   events.push(ev('message_stop', {}));
   return events;
 }
@@ -157,7 +173,7 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
     }),
   );
   const fault = ctx.reply.fault;
-  const blocks = blocksOf(plan, ctx.state.secret, fault?.redactedThinking === true);
+  const blocks = blocksOf(plan, ctx.state.secret, fault?.redactedThinking === true, fault?.toolInputDeltas === true);
   const usage = { input_tokens: parsed.inputTokens, output_tokens: outputTokens(blocks, plan) };
   chargeRequest(
     ctx,
@@ -182,7 +198,10 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
       event: 'content_block_delta',
       data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"this event is cut',
     };
-    let events = streamEvents(message, blocks, plan, usage);
+    let events = streamEvents(message, blocks, plan, usage, {
+      toolInputDeltas: fault?.toolInputDeltas === true,
+      nullCounts: fault?.nullCounts === true,
+    });
     if (fault?.overloadedMid) events = overloadedMid(events);
     if (fault?.pings) events = withPings(events);
     await writeSse(ctx.reply, events, { malformed, error }, { pieceDelayMs: pieceDelayMs(model) });
