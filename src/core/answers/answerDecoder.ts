@@ -10,8 +10,11 @@ import { tryParseJson } from '../parse/json';
 import { sourceFailure } from '../streams/streamCommon';
 import { mediaType, unexpectedContent } from './unexpectedContent';
 
-/** A whole JSON answer as stream items, or the error it stands for (an error body). */
-export type WholeAnswer<T> = (json: unknown) => T[] | Error;
+/**
+ * A whole JSON answer as stream items, or the error it stands for (an error body), or both: the
+ * items it holds and the error it ended with (a finish reason that names an error).
+ */
+export type WholeAnswer<T> = (json: unknown) => T[] | Error | { readonly items: T[]; readonly error: Error };
 
 type Mode = 'sniff' | 'sse' | 'json' | 'other';
 
@@ -115,10 +118,11 @@ export class AnswerDecoder<T> implements StreamDecoder<T> {
       return new StreamError('The gateway answered the stream with JSON that ended before it was complete', {
         interrupted: true,
       });
-    const items = this.whole(json);
-    if (items instanceof Error) return items;
+    const answer = this.whole(json);
+    if (answer instanceof Error) return answer;
+    const items = Array.isArray(answer) ? answer : answer.items;
     for (const item of items) out.push(item);
-    return undefined;
+    return Array.isArray(answer) ? undefined : answer.error;
   }
 
   fail(error: unknown): Error | undefined {

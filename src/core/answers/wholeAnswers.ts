@@ -3,6 +3,7 @@
 // would have yielded, so every caller (accumulators, the chat panel, language model providers)
 // shows the reply, its tool calls and its usage exactly as if it had streamed.
 import { errorEvent } from '../streams/streamCommon';
+import { finishReasonError, isErrorFinishReason } from '../streams/finishReasons';
 import { parseChatCompletion } from '../parse/chat';
 import { isRecord } from '../parse/json';
 import { parseMessage } from '../parse/messages';
@@ -16,8 +17,13 @@ function errorBody(json: unknown): Error | undefined {
   return undefined;
 }
 
-/** A whole chat completion as one chunk per choice's worth of delta, with usage and tools_executed. */
-export function chatCompletionAsChunks(json: unknown): ChatCompletionChunk[] | Error {
+/**
+ * A whole chat completion as one chunk per choice's worth of delta, with usage and tools_executed;
+ * a finish_reason that names an error ends it as failed after its text, as its stream would.
+ */
+export function chatCompletionAsChunks(
+  json: unknown,
+): ChatCompletionChunk[] | Error | { items: ChatCompletionChunk[]; error: Error } {
   const error = errorBody(json);
   if (error !== undefined) return error;
   const completion = parseChatCompletion(json);
@@ -43,7 +49,12 @@ export function chatCompletionAsChunks(json: unknown): ChatCompletionChunk[] | E
   };
   if (completion.usage !== undefined) chunk.usage = completion.usage;
   if (completion.tools_executed !== undefined) chunk.tools_executed = completion.tools_executed;
-  return [chunk];
+  const failed = chunk.choices.find((choice) => choice.finish_reason && isErrorFinishReason(choice.finish_reason));
+  if (!failed?.finish_reason) return [chunk];
+  const ended = finishReasonError(failed.finish_reason);
+  for (const choice of chunk.choices)
+    if (choice.finish_reason && isErrorFinishReason(choice.finish_reason)) choice.finish_reason = null;
+  return { items: [chunk], error: ended };
 }
 
 /**
@@ -51,7 +62,9 @@ export function chatCompletionAsChunks(json: unknown): ChatCompletionChunk[] | E
  * caller that renders deltas sees them), other blocks (redacted_thinking, server tools) whole in
  * their block start.
  */
-export function messageAsEvents(json: unknown): MessageStreamEvent[] | Error {
+export function messageAsEvents(
+  json: unknown,
+): MessageStreamEvent[] | Error | { items: MessageStreamEvent[]; error: Error } {
   const error = errorBody(json);
   if (error !== undefined) return error;
   const message = parseMessage(json);
@@ -98,11 +111,14 @@ export function messageAsEvents(json: unknown): MessageStreamEvent[] | Error {
     }
     events.push({ type: 'content_block_stop', index });
   });
+  // A stop_reason that names an error: the usage is kept, the answer ends as failed (as streamed).
+  const failed = message.stop_reason !== null && isErrorFinishReason(message.stop_reason);
   events.push({
     type: 'message_delta',
-    delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence },
+    delta: { stop_reason: failed ? null : message.stop_reason, stop_sequence: message.stop_sequence },
     usage: { ...message.usage },
   });
+  if (failed && message.stop_reason !== null) return { items: events, error: finishReasonError(message.stop_reason) };
   events.push({ type: 'message_stop' });
   return events;
 }

@@ -56,8 +56,10 @@ class MessagesStreamDecoder extends SseStreamDecoder<MessageStreamEvent> {
     if (parsed.type === 'message_stop') this.done = true;
     else if (parsed.type === 'message_delta' && parsed.delta.stop_reason !== null) {
       // A stop_reason that names an error (a translating proxy's upstream failure) ends the reply as failed.
+      // Its usage is kept (the counts of what arrived): the event goes on with no stop_reason.
       if (isErrorFinishReason(parsed.delta.stop_reason)) {
         this.error = finishReasonError(parsed.delta.stop_reason);
+        this.out.push({ ...parsed, delta: { ...parsed.delta, stop_reason: null } });
         return;
       }
       this.finished = true;

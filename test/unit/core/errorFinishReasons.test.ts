@@ -92,4 +92,69 @@ describe('core: finish reasons that name an error', () => {
     assert.ok(outcome.error instanceof StreamError, String(outcome.error));
     assert.equal(outcome.error.type, 'api_error');
   });
+
+  it('messages: the closing usage is kept when the stop_reason names an error', async () => {
+    const text =
+      messageStart +
+      messageEvent({ type: 'message_delta', delta: { stop_reason: 'overloaded_error' }, usage: { output_tokens: 9 } });
+    const outcome = await collect(parseMessagesStream(chunked([encoder.encode(text)])));
+    const closing = outcome.items.find((e) => e.type === 'message_delta');
+    assert.ok(closing && closing.type === 'message_delta', 'the usage event is kept');
+    assert.equal(closing.delta.stop_reason, null, 'no normal end recorded');
+    assert.equal(closing.usage.output_tokens, 9);
+    assert.ok(outcome.error instanceof StreamError);
+  });
+
+  it('a whole JSON answer to a stream request ends the same way: its text kept, then the error', async () => {
+    const completion = {
+      id: 'c1',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'Half an answer' }, finish_reason: 'overloaded_error' },
+      ],
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+    };
+    const chat = await collect(
+      parseChatStream(chunked([encoder.encode(JSON.stringify(completion))]), 'application/json'),
+    );
+    assert.equal(chat.items[0]?.choices[0]?.delta.content, 'Half an answer');
+    assert.equal(chat.items[0]?.choices[0]?.finish_reason, null);
+    assert.ok(chat.error instanceof StreamError, String(chat.error));
+    assert.equal(chat.error.type, 'overloaded_error');
+
+    const message = {
+      id: 'm1',
+      type: 'message',
+      role: 'assistant',
+      model: 'x',
+      content: [{ type: 'text', text: 'Half' }],
+      stop_reason: 'api_error',
+      stop_sequence: null,
+      usage: { input_tokens: 3, output_tokens: 1 },
+    };
+    const messages = await collect(
+      parseMessagesStream(chunked([encoder.encode(JSON.stringify(message))]), 'application/json'),
+    );
+    assert.ok(
+      messages.items.some((e) => e.type === 'content_block_delta'),
+      'the text is kept',
+    );
+    assert.ok(!messages.items.some((e) => e.type === 'message_stop'), 'not a normal end');
+    assert.ok(messages.error instanceof StreamError, String(messages.error));
+    assert.equal(messages.error.type, 'api_error');
+    // A normal whole answer still ends normally.
+    const normal = await collect(
+      parseChatStream(
+        chunked([
+          encoder.encode(
+            JSON.stringify({ ...completion, choices: [{ ...completion.choices[0], finish_reason: 'stop' }] }),
+          ),
+        ]),
+        'application/json',
+      ),
+    );
+    assert.equal(normal.error, undefined);
+  });
 });
