@@ -142,10 +142,14 @@ function knownLanguage(language: string, known: readonly string[]): string {
   return known.includes(id) ? id : 'plaintext';
 }
 
+/** Documents with no file system behind them that the user types into all the same. */
+const EDITABLE_SCHEMES = new Set(['untitled', 'vscode-notebook-cell']);
+
 /** An editor the user can type into: not the Output panel or another read-only view of text. */
 function writable(editor: vscode.TextEditor | undefined): editor is vscode.TextEditor {
   const scheme = editor?.document.uri.scheme;
-  return scheme === 'untitled' || (scheme !== undefined && vscode.workspace.fs.isWritableFileSystem(scheme) === true);
+  if (scheme === undefined) return false;
+  return EDITABLE_SCHEMES.has(scheme) || vscode.workspace.fs.isWritableFileSystem(scheme) === true;
 }
 
 async function insertCode(code: string, host: ChatActionHost): Promise<void> {
