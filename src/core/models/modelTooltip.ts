@@ -75,7 +75,7 @@ export function modelTooltip(model: Model, facts: TooltipFacts, l10n: Translator
     line(l10n.t('Provider'), plainMarkdown(providerOf(model))),
     line(
       l10n.t('Category'),
-      category.length > 1 ? `${category[0] ?? ''} (${category.slice(1).join(', ')})` : facts.category,
+      plainMarkdown(category.length > 1 ? `${category[0] ?? ''} (${category.slice(1).join(', ')})` : facts.category),
     ),
     ...(status ? [line(l10n.t('Status'), plainMarkdown(status))] : []),
     ...(context ? [line(l10n.t('Context'), l10n.t('{0} tokens', grouped(context)))] : []),

@@ -48,8 +48,9 @@ export function parseChunkUsage(value: unknown): ChunkUsage | undefined {
  * the later one sends as null or leaves out stay too. The total follows its parts unless sent.
  */
 export function mergeUsage(earlier: ChunkUsage | undefined, later: ChunkUsage): ChunkUsage {
-  const merged: ChunkUsage = { ...earlier };
-  for (const [key, value] of Object.entries(later)) if (value !== null && value !== undefined) merged[key] = value;
+  // Copied as data (spread, fromEntries), never assigned: a gateway's `"__proto__"` key stays a key.
+  const known = Object.entries(later).filter(([, value]) => value !== null && value !== undefined);
+  const merged: ChunkUsage = { ...earlier, ...Object.fromEntries(known) };
   if (later.total_tokens === undefined && (later.prompt_tokens !== undefined || later.completion_tokens !== undefined))
     merged.total_tokens = (merged.prompt_tokens ?? 0) + (merged.completion_tokens ?? 0);
   return merged;

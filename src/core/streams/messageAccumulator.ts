@@ -21,16 +21,15 @@ function toolInput(json: string | undefined, started: unknown): unknown {
  * Cumulative usage counts: a later value replaces an earlier one, except a count sent as null (or
  * not as a number: a proxy that does not know it), which never replaces a known one.
  */
-function mergeMessageUsage(usage: MessageUsage, later: Partial<MessageUsage>): MessageUsage {
-  const merged: MessageUsage = { ...usage };
-  for (const [key, value] of Object.entries(later)) {
-    if (value === null || value === undefined) continue;
-    if (key.endsWith('_tokens')) {
-      const count = num(value);
-      if (count !== undefined) merged[key] = count;
-    } else merged[key] = value;
-  }
-  return merged;
+export function mergeMessageUsage(usage: MessageUsage, later: Partial<MessageUsage>): MessageUsage {
+  // Copied as data (spread, fromEntries), never assigned: a gateway's `"__proto__"` key stays a key.
+  const known = Object.entries(later).flatMap(([key, value]): [string, unknown][] => {
+    if (value === null || value === undefined) return [];
+    if (!key.endsWith('_tokens')) return [[key, value]];
+    const count = num(value);
+    return count === undefined ? [] : [[key, count]];
+  });
+  return { ...usage, ...Object.fromEntries(known) };
 }
 
 export class MessageStreamAccumulator {

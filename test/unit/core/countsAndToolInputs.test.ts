@@ -1,10 +1,10 @@
 // Issue 29 §1: counts a proxy sends as null never replace known ones, and every tool block's input
 // is assembled from its deltas (absent or empty is `{}`), in the shapes providers really send.
 import * as assert from 'node:assert/strict';
-import { parseChatCompletion } from '../../../src/core/parse/chat';
+import { mergeUsage, parseChatCompletion } from '../../../src/core/parse/chat';
 import { ChatStreamAccumulator } from '../../../src/core/streams/chatAccumulator';
 import { parseChatStream } from '../../../src/core/streams/chatStream';
-import { MessageStreamAccumulator } from '../../../src/core/streams/messageAccumulator';
+import { mergeMessageUsage, MessageStreamAccumulator } from '../../../src/core/streams/messageAccumulator';
 import { parseMessagesStream } from '../../../src/core/streams/messagesStream';
 import { chunked, collect, encoder } from './testUtil';
 
@@ -91,6 +91,22 @@ describe('core: counts a proxy does not know (null) never replace known ones', (
       { ...choice({}, 'stop'), usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } },
     ]);
     assert.deepEqual(acc.snapshot().usage, { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
+  });
+
+  it('a usage that names "__proto__" (hostile JSON) stays data: no prototype is replaced', () => {
+    // The merges themselves (the accumulators' snapshots copy own fields and would hide it).
+    const hostile = (): Record<string, unknown> =>
+      JSON.parse('{"__proto__": {"polluted": true}, "completion_tokens": 3, "output_tokens": 4}') as Record<
+        string,
+        unknown
+      >;
+    for (const merged of [
+      mergeUsage({ prompt_tokens: 10, completion_tokens: 1 }, hostile()) as Record<string, unknown>,
+      mergeMessageUsage({ input_tokens: 25, output_tokens: 1 }, hostile()) as Record<string, unknown>,
+    ]) {
+      assert.equal(Object.getPrototypeOf(merged), Object.prototype);
+      assert.equal(merged['polluted'], undefined);
+    }
   });
 
   it("messages: message_delta with input_tokens null keeps message_start's input_tokens", async () => {
