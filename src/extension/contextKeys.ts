@@ -1,7 +1,7 @@
-// The context keys the extension sets, for `when` clauses and the walkthrough's completion events
-// (package.json "walkthroughs"): a step ticks on its key wherever the user did it, not only from
-// the walkthrough's own button. Set through here so the values are known: VS Code offers no way
-// to read a context key back, and the test API shows these.
+// The walkthrough's context keys (its completion events in package.json "walkthroughs"): a step
+// ticks on its key wherever the user did it, not only from the walkthrough's own button. Set
+// through here so the values are known: VS Code offers no way to read a context key back, and the
+// test API shows these. (The views' own keys for `when` clauses are set where the views are.)
 import * as vscode from 'vscode';
 
 /** What the walkthrough's steps wait for (`onContext:` in package.json). */
