@@ -109,6 +109,11 @@ const commands = {
 
 let passed = 0;
 let failed = 0;
+/**
+ * Every failed test's title and first lines, repeated at the very end: a CI log is often read from
+ * its tail, where the layers' long outputs would otherwise have pushed the failure out of view.
+ */
+const failureLines = [];
 
 /**
  * Runs one job (a layer, or the checks one after another) with its output in a file, and prints
@@ -150,6 +155,7 @@ function countPart(name, status) {
     return { passed: 0, failed: 1 };
   }
   const result = JSON.parse(readFileSync(report, 'utf8'));
+  failureLines.push(...(result.lines ?? []).filter((line) => line.startsWith('  ✘')));
   // Crashed after the tests, or the secret scan failed: one failure more.
   return { passed: result.passed, failed: result.failed + (status !== 0 && result.failed === 0 ? 1 : 0) };
 }
@@ -210,6 +216,7 @@ if (!built) {
   }
 }
 rmSync(reportDir, { recursive: true, force: true });
+if (failureLines.length) console.log(`\n[test] what failed:\n${failureLines.join('\n')}`);
 console.log(`[test] everything took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`\ntotal: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
