@@ -89,8 +89,10 @@ export function onDidChangeSettingsUnder(prefix: string, listener: () => void): 
 
 /** Opens the Settings editor filtered to one of our settings (or all of them). */
 export async function openSettings(key?: string): Promise<void> {
-  await vscode.commands.executeCommand(
-    'workbench.action.openSettings',
-    key ? `${SETTINGS_SECTION}.${key}` : `@ext:unified-inference.unified-inference`,
-  );
+  await openSetting(key ? `${SETTINGS_SECTION}.${key}` : `@ext:unified-inference.unified-inference`);
+}
+
+/** Opens the Settings editor filtered to any setting by its full id (VS Code's `http.proxy` too). */
+export async function openSetting(id: string): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.openSettings', id);
 }

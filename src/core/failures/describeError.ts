@@ -28,6 +28,8 @@ export interface ErrorDescription {
   readonly actions: readonly ErrorAction[];
   /** The error's own text (redacted), for the log and for callers that quote it. */
   readonly detail: string;
+  /** The full id of the setting Open Settings shows (the one the message names), when it names one. */
+  readonly setting?: string;
 }
 
 export interface ErrorContext {
@@ -211,6 +213,7 @@ function unreachable(error: unknown, context: ErrorContext): Shown {
     actions: ADDRESS_KINDS.has(diagnosis.kind)
       ? ['openSettings', 'retry', 'showLog']
       : ['retry', 'openSettings', 'showLog'],
+    ...(diagnosis.setting === undefined ? {} : { setting: diagnosis.setting }),
   };
 }
 

@@ -1,6 +1,7 @@
 // Turns any failure of a gateway request into a plain-words report for the "Test Connection"
 // command and the status bar: what happened, to which host, and one concrete next step. Reports
 // name hosts, never keys, and never repeat a URL's credentials.
+import { SETTINGS_SECTION } from '../../shared/settings';
 import { normalizeBaseUrl } from '../transport/baseUrl';
 import {
   AuthenticationError,
@@ -37,6 +38,11 @@ export interface ConnectionDiagnosis {
   detail: string;
   /** One concrete thing to do about it. */
   nextStep: string;
+  /**
+   * The full id of the setting the next step names (`http.proxy`, our CA file or base URL), so an
+   * Open Settings button shows that one; absent when the fix is no setting (a renewed certificate).
+   */
+  setting?: string;
 }
 
 export interface DiagnosisContext {
@@ -84,6 +90,11 @@ const CUT_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTE
 /** Failures of the first hop: with a proxy configured, the first hop is the proxy. */
 const FIRST_HOP_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', ...OFFLINE_CODES]);
 const CHECK_BASE_URL = 'Check the base URL setting (scheme, host and port).';
+const BASE_URL_SETTING = `${SETTINGS_SECTION}.baseUrl`;
+const CA_FILE_SETTING = `${SETTINGS_SECTION}.caCertificateFile`;
+/** VS Code's own proxy settings: the extension's requests go through the proxy they name. */
+const PROXY_SETTING = 'http.proxy';
+const NO_PROXY_SETTING = 'http.noProxy';
 
 export function diagnoseConnectionError(error: unknown, context: DiagnosisContext): ConnectionDiagnosis {
   const target = targetOf(context.baseUrl);
@@ -110,6 +121,7 @@ export function diagnoseConnectionError(error: unknown, context: DiagnosisContex
         `Secure connection to the proxy ${proxy} failed`,
         `The proxy's certificate does not match its address.`,
         'Check the proxy setting (http.proxy or HTTPS_PROXY): use the name the proxy certificate was issued for, or an http:// proxy address.',
+        PROXY_SETTING,
       );
     }
   }
@@ -129,6 +141,7 @@ export function diagnoseConnectionError(error: unknown, context: DiagnosisContex
       `Cannot find ${host}`,
       'The name could not be resolved (DNS lookup failed): there is no such host, or it is misspelled.',
       CHECK_BASE_URL,
+      BASE_URL_SETTING,
     );
   }
   const offline = codes.find((code) => OFFLINE_CODES.has(code));
@@ -146,6 +159,7 @@ export function diagnoseConnectionError(error: unknown, context: DiagnosisContex
       `${host} refused the connection`,
       `Nothing is accepting connections there${via(proxy)}: the gateway is not running, or the port is wrong.`,
       'Start the gateway, or correct the port in the base URL setting.',
+      BASE_URL_SETTING,
     );
   }
   if (codes.some((code) => CUT_CODES.has(code))) {
@@ -180,8 +194,14 @@ export function connectionFailureText(diagnosis: ConnectionDiagnosis): string {
   return `${diagnosis.title}. ${diagnosis.detail} ${diagnosis.nextStep}`;
 }
 
-function make(kind: ConnectionDiagnosisKind, title: string, detail: string, nextStep: string): ConnectionDiagnosis {
-  return { kind, title, detail, nextStep };
+function make(
+  kind: ConnectionDiagnosisKind,
+  title: string,
+  detail: string,
+  nextStep: string,
+  setting?: string,
+): ConnectionDiagnosis {
+  return setting === undefined ? { kind, title, detail, nextStep } : { kind, title, detail, nextStep, setting };
 }
 
 function via(proxy: string | undefined): string {
@@ -290,6 +310,7 @@ function proxyStatus(status: number | undefined, host: string, proxy: string | u
       `The proxy closed the connection to ${host}`,
       `${who} gave no answer to the request to connect.`,
       'Check the proxy setting (http.proxy, or HTTPS_PROXY / HTTP_PROXY) and that the proxy is working.',
+      PROXY_SETTING,
     );
   }
   if (status === 407) {
@@ -298,6 +319,7 @@ function proxyStatus(status: number | undefined, host: string, proxy: string | u
       'The proxy needs a user name and password',
       `${who} answered 407 to the request for ${host}: the proxy credentials are missing or wrong.`,
       'Put them in the proxy URL (http://user:password@host:port) in http.proxy or HTTPS_PROXY.',
+      PROXY_SETTING,
     );
   }
   if (status === 403) {
@@ -306,6 +328,7 @@ function proxyStatus(status: number | undefined, host: string, proxy: string | u
       `The proxy does not allow ${host}`,
       `${who} answered 403 when asked to connect to it.`,
       `Ask your network administrator to allow ${host} through the proxy, or add ${host} to http.noProxy / NO_PROXY if it is reachable directly.`,
+      NO_PROXY_SETTING,
     );
   }
   return make(
@@ -313,6 +336,7 @@ function proxyStatus(status: number | undefined, host: string, proxy: string | u
     `The proxy could not reach ${host}`,
     `${who} answered ${status} when asked to connect: the gateway is not reachable from there.`,
     `Check that the gateway runs at the base URL, or add ${host} to http.noProxy / NO_PROXY if it is only reachable directly.`,
+    NO_PROXY_SETTING,
   );
 }
 
@@ -328,6 +352,7 @@ function proxyUnreachable(code: string, proxy: string): ConnectionDiagnosis {
     `Cannot reach the proxy ${proxy}`,
     `It ${what}, so the gateway was not tried.`,
     'Check the proxy setting (http.proxy, or HTTPS_PROXY / HTTP_PROXY), or clear it if you do not need a proxy.',
+    PROXY_SETTING,
   );
 }
 
@@ -357,6 +382,7 @@ function tls(
       `${host} does not speak https`,
       'An https connection was attempted, but the server at that port answers plain http.',
       'Use http:// in the base URL setting, or the port where the gateway serves https.',
+      BASE_URL_SETTING,
     );
   }
   const mitm = proxy ? ` A proxy that inspects traffic (${proxy}) presents its own certificate.` : '';
@@ -366,6 +392,7 @@ function tls(
       `The certificate of ${host} is not trusted`,
       `Its certificate is not signed by a trusted authority (${code}).${mitm}`,
       caAdvice(context),
+      CA_FILE_SETTING,
     );
   }
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
@@ -382,6 +409,7 @@ function tls(
       `The certificate does not match ${host}`,
       `The certificate presented was issued for another name.${mitm}`,
       'Use the host name the certificate was issued for in the base URL setting.',
+      BASE_URL_SETTING,
     );
   }
   const caNote = context.caCertificateFile?.trim()
@@ -394,6 +422,7 @@ function tls(
     `Secure connection to ${host} failed`,
     `The TLS handshake failed (${code}).${mitm}`,
     `Check that the base URL uses https only where the gateway serves it, and the CA certificate file setting.${caNote}`,
+    caNote ? CA_FILE_SETTING : BASE_URL_SETTING,
   );
 }
 

@@ -4,7 +4,7 @@
 // notification whose buttons do the actions. The key check that runs before any picker lives here
 // too, so a user without a key is told at once, and the command goes on once the key is set.
 import * as vscode from 'vscode';
-import { openSettings } from '../config';
+import { openSetting, openSettings } from '../config';
 import { diagnosisContext, type GatewayConnection } from '../gateway/gatewayConnection';
 import { Disposable } from '../lifecycle';
 import type { Log } from '../log';
@@ -169,9 +169,12 @@ export class Failures extends Disposable {
           await retry();
         return;
       case 'openSettings':
-        await openSettings(
-          description.kind === 'unreachable' || description.kind === 'timeout' ? 'baseUrl' : undefined,
-        );
+        // The setting the message names (a proxy, the CA file), else the address for a gateway not reached.
+        if (description.setting !== undefined) await openSetting(description.setting);
+        else
+          await openSettings(
+            description.kind === 'unreachable' || description.kind === 'timeout' ? 'baseUrl' : undefined,
+          );
         return;
       case 'showLog':
         this.log.show();

@@ -4,6 +4,8 @@ import { formatCredits } from '../../core/account/creditsFormat';
 import type { Log } from '../log';
 import { diagnosisContext, type GatewayConnection } from './gatewayConnection';
 import { abortOnCancel } from '../lifecycle';
+import { openSetting } from '../config';
+import { SETTINGS_SECTION } from '../../shared/settings';
 import { setContextKey, WALKTHROUGH_KEYS } from '../contextKeys';
 
 export interface ConnectionReport {
@@ -19,7 +21,7 @@ export interface ConnectionReport {
 const TIMEOUT_MS = 20_000;
 
 /** The buttons offered with each kind of failure: the one next step first, then the log. */
-function actionsFor(kind: ConnectionDiagnosis['kind']): [string, () => Thenable<unknown>][] {
+function actionsFor(diagnosis: ConnectionDiagnosis): [string, () => Thenable<unknown>][] {
   const setKey: [string, () => Thenable<unknown>] = [
     vscode.l10n.t('Set API Key'),
     () => vscode.commands.executeCommand('unifiedInference.setApiKey'),
@@ -28,11 +30,16 @@ function actionsFor(kind: ConnectionDiagnosis['kind']): [string, () => Thenable<
     vscode.l10n.t('Set Gateway Address'),
     () => vscode.commands.executeCommand('unifiedInference.setBaseUrl'),
   ];
-  const proxySettings: [string, () => Thenable<unknown>] = [
-    vscode.l10n.t('Open Proxy Settings'),
-    () => vscode.commands.executeCommand('workbench.action.openSettings', 'http.proxy'),
-  ];
-  switch (kind) {
+  // The setting the next step names: VS Code's proxy settings, or our CA certificate file.
+  const setting = diagnosis.setting;
+  const namedSetting: [string, () => Thenable<unknown>] | undefined =
+    setting === undefined
+      ? undefined
+      : [
+          setting.startsWith('http.') ? vscode.l10n.t('Open Proxy Settings') : vscode.l10n.t('Open Settings'),
+          () => openSetting(setting),
+        ];
+  switch (diagnosis.kind) {
     case 'noKey':
     case 'unauthorized':
       return [setKey];
@@ -43,7 +50,9 @@ function actionsFor(kind: ConnectionDiagnosis['kind']): [string, () => Thenable<
       return [setAddress];
     case 'proxy':
     case 'tls':
-      return [proxySettings];
+      // The address named: set it the guided way; another setting: open it; none (an expired certificate): no button.
+      if (setting === `${SETTINGS_SECTION}.baseUrl`) return [setAddress];
+      return namedSetting ? [namedSetting] : [];
     default:
       return [];
   }
@@ -146,7 +155,7 @@ export async function testConnectionCommand(connection: GatewayConnection, log: 
     const { kind } = report.diagnosis;
     const text = connectionFailureText(report.diagnosis);
     log.warn(`Test connection failed (${kind}): ${text}${setupNote}`);
-    const actions = actionsFor(kind);
+    const actions = actionsFor(report.diagnosis);
     void vscode.window
       .showErrorMessage(
         vscode.l10n.t('Unified Inference: {0}', text + setupNote),

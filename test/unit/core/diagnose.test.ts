@@ -12,6 +12,7 @@ import {
   TimeoutError,
 } from '../../../src/core/errors';
 import { diagnoseConnectionError } from '../../../src/core/net/diagnose';
+import { describeError } from '../../../src/core/failures/describeError';
 import { GatewayClient } from '../../../src/core/transport/client';
 import { ProxyError } from '../../../src/core/net/proxyError';
 import type { ConnectionDiagnosis } from '../../../src/core/net/diagnose';
@@ -297,6 +298,38 @@ describe('core: connection diagnosis', function () {
       assert.match(tls.detail, /proxy\.corp:3128/);
       assert.equal(diagnoseConnectionError(wrap(codeError('UND_ERR_PRX_TLS')), { baseUrl, proxyUrl }).kind, 'proxy');
       for (const d of [refused, dns, tls]) assert.ok(!JSON.stringify(d).includes('pw-secret'));
+    });
+
+    it("names the setting its next step names, so Open Settings shows that one (a proxy's, the CA file's), and the error description carries it", () => {
+      const proxyUrl = 'http://proxy.corp:3128';
+      const refusedProxy = diagnoseConnectionError(
+        wrap(codeError('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.5:3128', { address: '10.0.0.5', port: 3128 })),
+        { baseUrl, proxyUrl },
+      );
+      const cases: [string, ConnectionDiagnosis, string | undefined][] = [
+        ['proxy refused', refusedProxy, 'http.proxy'],
+        ['proxy 407', diagnoseConnectionError(new ProxyError(407), { baseUrl, proxyUrl }), 'http.proxy'],
+        ['proxy 403', diagnoseConnectionError(new ProxyError(403), { baseUrl, proxyUrl }), 'http.noProxy'],
+        [
+          'untrusted certificate',
+          diagnoseConnectionError(wrap(codeError('SELF_SIGNED_CERT_IN_CHAIN')), { baseUrl }),
+          'unifiedInference.caCertificateFile',
+        ],
+        [
+          'http port',
+          diagnoseConnectionError(wrap(codeError('ERR_SSL_WRONG_VERSION_NUMBER')), { baseUrl }),
+          'unifiedInference.baseUrl',
+        ],
+        ['expired', diagnoseConnectionError(wrap(codeError('CERT_HAS_EXPIRED')), { baseUrl }), undefined],
+        ['refused', diagnoseConnectionError(wrap(codeError('ECONNREFUSED')), { baseUrl }), 'unifiedInference.baseUrl'],
+      ];
+      for (const [name, diagnosis, setting] of cases) {
+        assert.equal(diagnosis.setting, setting, `${name}: ${JSON.stringify(diagnosis)}`);
+        if (setting?.startsWith('http.')) assert.ok(diagnosis.nextStep.includes(setting), name);
+      }
+      const described = describeError(wrap(codeError('SELF_SIGNED_CERT_IN_CHAIN')), { baseUrl });
+      assert.equal(described.setting, 'unifiedInference.caCertificateFile', JSON.stringify(described));
+      assert.ok(described.actions.includes('openSettings'));
     });
 
     it('a cause chain that loops does not hang', () => {
