@@ -143,13 +143,16 @@ export interface ChatErrorInfo {
     | 'noModel'
     | 'setup'
     | 'contextLength'
+    /** Not a failure: the reply passed the user's spend cap and asked for no more rounds (status 'stopped'). */
+    | 'spendCap'
     | 'other';
   readonly message: string;
   /** Actions offered next to the error (closed list, run by the host). */
   readonly actions: readonly ChatErrorAction[];
 }
 
-export type ChatErrorAction = 'retry' | 'setApiKey' | 'openSettings' | 'showLog' | 'refreshCredits';
+/** `openSpendCap`: the Settings editor at the per-reply spend cap (a reply it stopped offers it). */
+export type ChatErrorAction = 'retry' | 'setApiKey' | 'openSettings' | 'showLog' | 'refreshCredits' | 'openSpendCap';
 
 export interface TokenUsage {
   readonly promptTokens: number;
@@ -277,6 +280,18 @@ export interface ConversationSummary {
   readonly model: string;
   readonly updatedAt: number;
   readonly turnCount: number;
+  /** What its replies cost together; absent when no reply told a cost (and in indexes written before it existed). */
+  readonly cost?: ConversationCost;
+}
+
+/** What a conversation's replies cost together (the chat header and each History row show it). */
+export interface ConversationCost {
+  /** USD: the sum of the replies' known costs. */
+  readonly credits: number;
+  /** A figure in it is a balance difference other requests overlapped: the total is said "≈". */
+  readonly approximate: boolean;
+  /** Replies that received something but told no cost: the total is then "at least" (≥). */
+  readonly unknownReplies: number;
 }
 
 export const THINKING_MIN_BUDGET = 1024;

@@ -10,6 +10,7 @@ import type {
   ChatErrorAction,
   ChatParameters,
   Conversation,
+  ConversationCost,
   ConversationSummary,
   ReplyCost,
   ReplyStatus,
@@ -45,6 +46,16 @@ export interface ContextMeter {
   /** Instruction files added to the system prompt (shown as chips). */
   readonly files: readonly InstructionFileChip[];
 }
+
+/**
+ * What the message being written would cost to send, shown beside Send: the input priced in full,
+ * the output between nothing and its bound (max tokens). 'unbounded': no bound is known for the
+ * output, so only the input's part is a figure; 'unknown': the catalog lists no prices.
+ */
+export type CostEstimate =
+  | { readonly kind: 'range'; readonly low: number; readonly high: number }
+  | { readonly kind: 'unbounded'; readonly low: number }
+  | { readonly kind: 'unknown' };
 
 export interface InstructionFileChip {
   /** Workspace-relative path, as shown and as `openInstructionFile` names it. */
@@ -89,6 +100,10 @@ export type HostToChatMessage =
   | { readonly type: 'replyContext'; readonly id: string; readonly context: ReplyContext }
   /** How full the model's context is, and the instruction files the requests carry. */
   | { readonly type: 'contextMeter'; readonly meter: ContextMeter }
+  /** The cost estimate beside Send; absent: nothing to show (nothing to send, or under the threshold). */
+  | { readonly type: 'costEstimate'; readonly estimate?: CostEstimate }
+  /** What the open conversation's replies cost together (shown in the header); absent: none told a cost. */
+  | { readonly type: 'conversationCost'; readonly cost?: ConversationCost }
   | { readonly type: 'attachments'; readonly attachments: readonly Attachment[] }
   | { readonly type: 'history'; readonly conversations: readonly ConversationSummary[]; readonly query: string }
   | { readonly type: 'fileSuggestions'; readonly requestId: number; readonly paths: readonly string[] }
@@ -138,6 +153,8 @@ export function outlivesChatState(message: HostToChatMessage): boolean {
     case 'replyCost':
     case 'replyContext':
     case 'contextMeter':
+    case 'costEstimate':
+    case 'conversationCost':
     case 'attachments':
     case 'history':
     case 'fileSuggestions':
@@ -157,6 +174,8 @@ export type ChatToHostMessage =
   | { readonly type: 'ready' }
   | { readonly type: 'runCommand'; readonly command: ChatWebviewCommand }
   | { readonly type: 'send'; readonly text: string }
+  /** The draft's length changed (debounced): the host estimates the send's cost. Its length only, never its text. */
+  | { readonly type: 'draftSize'; readonly chars: number }
   | { readonly type: 'stop' }
   | { readonly type: 'regenerate' }
   | { readonly type: 'retry' }
@@ -196,7 +215,14 @@ export type ChatToHostMessage =
   | { readonly type: 'noticeAction'; readonly id: number };
 
 const webviewCommands: readonly ChatWebviewCommand[] = ['setApiKey', 'openSettings', 'showLog', 'refreshCredits'];
-const errorActions: readonly ChatErrorAction[] = ['retry', 'setApiKey', 'openSettings', 'showLog', 'refreshCredits'];
+const errorActions: readonly ChatErrorAction[] = [
+  'retry',
+  'setApiKey',
+  'openSettings',
+  'showLog',
+  'refreshCredits',
+  'openSpendCap',
+];
 const decisions: readonly ApprovalDecision[] = ['once', 'always', 'deny'];
 const contextSources = ['selection', 'activeFile', 'pickFile'] as const;
 
@@ -240,6 +266,10 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
         : undefined;
     case 'send':
       return str(m.text) ? { type: 'send', text: m.text } : undefined;
+    case 'draftSize':
+      return finite(m.chars) && Number.isInteger(m.chars) && m.chars >= 0 && m.chars <= MAX_TEXT
+        ? { type: 'draftSize', chars: m.chars }
+        : undefined;
     case 'noticeAction':
       return finite(m.id) && Number.isInteger(m.id) ? { type: 'noticeAction', id: m.id } : undefined;
     case 'restoreCheckpoint':

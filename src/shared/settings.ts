@@ -34,6 +34,10 @@ interface ChatSettings {
   readonly alwaysAskEdits: readonly string[];
   /** Offer the run_command tool (always asked, never for the conversation). User settings only. */
   readonly terminalTool: boolean;
+  /** USD a reply may spend before its tool loop ends (0: no cap). User settings only. */
+  readonly maxSpendPerReply: number;
+  /** USD: the estimate beside Send shows when the send could cost this much or more. User settings only. */
+  readonly costEstimateThreshold: number;
 }
 
 interface SearchSettings {
@@ -116,6 +120,8 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'chat.autoApproveEdits': false,
   'chat.alwaysAskEdits': [],
   'chat.terminalTool': false,
+  'chat.maxSpendPerReply': 0,
+  'chat.costEstimateThreshold': 0.05,
   'search.include': '**/*',
   'search.maxFileSizeKB': 256,
   'search.candidates': 50,
@@ -165,8 +171,20 @@ const COMPLETION_SETTING_KEYS: readonly string[] = [
   'completions.debounceMs',
 ];
 
+/** The setting key (under the section) of the per-reply spend cap, which a stopped reply opens. */
+export const MAX_SPEND_PER_REPLY_KEY = 'chat.maxSpendPerReply';
+
+/**
+ * Spending is the user's to limit: a cloned repository's .vscode/settings.json must not raise (or
+ * remove, with 0) the cap the user set, nor raise the threshold to hide what a send would cost.
+ * Read from user settings only rather than "the lower of user and workspace": a workspace's 0
+ * means "no cap", so a lower-wins rule would still need the user's value to mean anything.
+ */
+const SPEND_SETTING_KEYS: readonly string[] = [MAX_SPEND_PER_REPLY_KEY, 'chat.costEstimateThreshold'];
+
 export const USER_ONLY_SETTING_KEYS: readonly string[] = [
   ...CONNECTION_SETTING_KEYS,
+  ...SPEND_SETTING_KEYS,
   'chat.mcpServers',
   'chat.autoApproveEdits',
   'chat.alwaysAskEdits',
@@ -269,6 +287,9 @@ export function parseSettings(read: (key: string) => unknown): Settings {
       autoApproveEdits: read('chat.autoApproveEdits') === true,
       alwaysAskEdits: globList(read('chat.alwaysAskEdits')),
       terminalTool: read('chat.terminalTool') === true,
+      // A negative, non-numeric or non-finite value is no cap rather than a cap of nothing.
+      maxSpendPerReply: number(read(MAX_SPEND_PER_REPLY_KEY), 0, 0, 1_000_000),
+      costEstimateThreshold: number(read('chat.costEstimateThreshold'), 0.05, 0, 1_000_000),
     },
     search: {
       include: text(read('search.include'), '') || '**/*',

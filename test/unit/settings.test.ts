@@ -37,6 +37,9 @@ describe('settings', () => {
       'caCertificateFile',
       'chat.mcpServers',
       'checkpoints.maxStorageMB',
+      // A workspace must not raise (or remove) the user's spend cap, nor hide the estimate beside Send.
+      'chat.maxSpendPerReply',
+      'chat.costEstimateThreshold',
       'completions.enabled',
       'completions.model',
       'completions.languages',

@@ -46,6 +46,8 @@ export interface ChatRoutes {
   searchHistory(query: string): Promise<void>;
   applyCode(turnId: string, blockIndex: number): Promise<void>;
   openInstructionFile(path: string): Promise<void>;
+  /** The draft's length changed: the cost estimate beside Send follows. */
+  draftSize(chars: number): void;
   action(message: ChatActionMessage): Promise<void>;
 }
 
@@ -96,6 +98,8 @@ export async function routeChatMessage(message: ChatToHostMessage, chat: ChatRou
       return chat.applyCode(message.turnId, message.blockIndex);
     case 'openInstructionFile':
       return chat.openInstructionFile(message.path);
+    case 'draftSize':
+      return chat.draftSize(message.chars);
     case 'errorAction':
       return message.action === 'retry' ? chat.regenerate() : chat.action(message);
     case 'renameConversation':

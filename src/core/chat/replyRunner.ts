@@ -13,6 +13,7 @@ import { toolInputRefusal } from '../answers/gatewayMessages';
 import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolHost, type ToolOutcome } from '../answers/toolHost';
 import { wholeHistory, type ContextFitter } from './contextFitter';
 import { errorMessage } from '../../shared/errorMessage';
+import type { SpendCheck } from './spend/spendCap';
 
 interface ReplyEvents {
   delta(content: string | undefined, reasoning: string | undefined): void;
@@ -39,7 +40,15 @@ export interface ReplyRun {
   readonly maxToolRounds?: number;
   /** Assembles each round's request (the context keeper); without one, wholeHistory(history). */
   readonly context?: ContextFitter;
+  /**
+   * The per-reply spend cap (spendCap.ts), asked after each round with the reply's usage so far.
+   * When it passed, the loop ends before the round's tools run and before the next request.
+   */
+  readonly spendCheck?: SpendCheck;
 }
+
+/** The finish reason of a reply whose tool loop the spend cap ended. */
+export const SPEND_CAP_FINISH = 'spend_cap';
 
 const DEFAULT_MAX_TOOL_ROUNDS = 8;
 /** What the chat shows of a tool result (the model gets all of it). */
@@ -175,6 +184,12 @@ export async function runReply(run: ReplyRun): Promise<void> {
       (part): part is Extract<WirePart, { kind: 'toolCall' }> => part.kind === 'toolCall',
     );
     if (calls.length === 0 || !run.tools) return;
+    // Past the cap: the calls are not run (their results would only feed a request that is not
+    // sent); a later turn's replay drops calls without results (conversationWire.ts).
+    if (run.spendCheck?.(reply.usage)) {
+      reply.finishReason = SPEND_CAP_FINISH;
+      return;
+    }
     if (round >= maxRounds) {
       reply.finishReason = 'tool_rounds';
       return;

@@ -18,7 +18,8 @@ import { SETUP_ERROR_NAME } from './setupError';
 
 type ErrorKind = ChatErrorInfo['kind'];
 /** The chat's actions, plus setting the gateway address (the chat offers Open Settings for that). */
-export type ErrorAction = ChatErrorAction | 'setBaseUrl';
+/** What a gateway failure can offer; the spend cap's button is the chat's own (no failure offers it). */
+export type ErrorAction = Exclude<ChatErrorAction, 'openSpendCap'> | 'setBaseUrl';
 
 export interface ErrorDescription {
   readonly kind: ErrorKind;

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Conversation } from '../../shared/chatModel';
 import { isOpenableLink } from '../../shared/chatProtocol';
 import { openSettings } from '../config';
+import { MAX_SPEND_PER_REPLY_KEY } from '../../shared/settings';
 import type { Log } from '../log';
 import type { ChatActionMessage } from '../../core/chat/chatMessageRouter';
 import type { ConversationStore } from '../../core/chat/history/conversationStore';
@@ -34,6 +35,7 @@ const SETUP_COMMANDS = {
   openSettings: () => openSettings(),
   showLog: () => vscode.commands.executeCommand('unifiedInference.showLog'),
   refreshCredits: () => vscode.commands.executeCommand('unifiedInference.refreshCredits'),
+  openSpendCap: () => openSettings(MAX_SPEND_PER_REPLY_KEY),
 } as const;
 
 async function conversationById(host: ChatActionHost, id: string): Promise<Conversation | undefined> {

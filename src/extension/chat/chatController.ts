@@ -20,6 +20,7 @@ import { pickChatModel } from '../models/chatModelPick';
 import { ChatNotices } from '../../core/chat/chatNotices';
 import { ChatTools } from './chatTools';
 import { ContextMeterReporter } from './context/contextMeter';
+import { conversationCost } from '../../core/chat/spend/conversationCost';
 import { ConversationSaver } from './conversationSaver';
 import { ReplySession } from './replySession';
 import { ReplyWriter } from './replyWriter';
@@ -76,6 +77,8 @@ export class ChatController extends Disposable {
       save: (conversation) => this.saver.save(conversation),
       postHistory: () => this.postHistory(),
       ended: () => this.meter.invalidate(),
+      costChanged: (conversation) => conversation.id === this.conversation.id && this.postConversationCost(),
+      notice: (text, severity, action) => this.notices.show(text, severity, action),
     });
     this.session = this._register(
       new ReplySession(deps, this.attachments, writer, {
@@ -211,6 +214,7 @@ export class ChatController extends Disposable {
       applyCode: async (turnId, blockIndex) =>
         void (await deps.codeApplier.applyFromReply(this.conversation, turnId, blockIndex)),
       openInstructionFile: (path) => this.meter.openFile(path),
+      draftSize: (chars) => this.meter.draftChanged(chars),
       action: (message) => runChatAction(message, this.chatActionHost()),
     };
   }
@@ -260,7 +264,14 @@ export class ChatController extends Disposable {
   /** The whole conversation to the webview (opened, loaded, or merged with another chat's changes). */
   private postConversation(busy: boolean): void {
     this.post({ type: 'conversation', conversation: this.conversation, busy });
+    this.postConversationCost();
     this.meter.invalidate();
+  }
+
+  /** The open conversation's total cost, for the header. */
+  private postConversationCost(): void {
+    const cost = conversationCost(this.conversation.turns);
+    this.post({ type: 'conversationCost', ...(cost ? { cost } : {}) });
   }
 
   /** The model list and the selected model (the catalog or the choice changed; the meter's context length with it). */

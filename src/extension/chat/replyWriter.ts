@@ -10,7 +10,7 @@ import { isAbortError } from '../../core/errors';
 import { modelPricing } from '../../core/models/modelPricing';
 import type { GatewayClient } from '../../core/transport/client';
 import type { GatewayAnswerRequest } from '../../core/answers/gatewayAnswer';
-import { readSettings } from '../config';
+import { openSettings, readSettings } from '../config';
 import { describeChatError } from '../../core/failures/describeError';
 import { missingSetup, SetupRequiredError } from '../../core/failures/setupError';
 import { diagnosisContext } from '../gateway/gatewayConnection';
@@ -21,7 +21,11 @@ import { DeltaBatcher } from '../../core/chat/deltaBatcher';
 import type { SaveOutcome } from '../../core/chat/history/conversationStore';
 import type { ReplyJournal } from '../../core/chat/history/replyJournal';
 import { balanceReader, type CostMeasurement } from '../../core/chat/replyCost';
-import { runReply } from '../../core/chat/replyRunner';
+import { runReply, SPEND_CAP_FINISH } from '../../core/chat/replyRunner';
+import { spendCapPlan, type SpendCapPlan } from '../../core/chat/spend/spendCap';
+import type { NoticeAction } from '../../core/chat/chatNotices';
+import { MAX_SPEND_PER_REPLY_KEY } from '../../shared/settings';
+import { usdText } from '../../shared/usdText';
 
 type ReplyStatus = 'done' | 'stopped' | 'error';
 
@@ -31,6 +35,10 @@ export interface ReplyWriterHost {
   postHistory(): Promise<void>;
   /** The reply ended (its usage is the context meter's measure now). */
   ended(): void;
+  /** A reply of `conversation` told its cost: the header's total follows (when it is the one shown). */
+  costChanged(conversation: Conversation): void;
+  /** Says something in the chat (a ChatNotices notice), with at most one button. */
+  notice(text: string, severity: 'info' | 'warning', action?: NoticeAction): void;
 }
 
 function isQuotaExhausted(error: unknown): boolean {
@@ -61,6 +69,9 @@ function replyRequest(
 }
 
 export class ReplyWriter {
+  /** Models already told to have no prices for the spend cap (said once per model, per chat). */
+  private readonly toldUncapped = new Set<string>();
+
   constructor(
     private readonly deps: ChatDeps,
     private readonly tools: ChatTools,
@@ -137,6 +148,8 @@ export class ReplyWriter {
       : undefined;
     const turnsBefore = conversation.turns.slice(0, conversation.turns.indexOf(reply));
     const request = replyRequest(reply.model, parameters, settings, this.providerOf(reply.model));
+    const cap = spendCapPlan(settings.chat.maxSpendPerReply, modelPricing(this.deps.catalog.model(reply.model)));
+    if (cap.kind === 'unenforceable') this.tellUncapped(reply.model, cap.cap);
     try {
       // Instruction files in the system prompt; the keeper fits each round into the context window.
       const { system, keeper } = await prepareReplyContext({
@@ -159,6 +172,7 @@ export class ReplyWriter {
         history,
         reply,
         ...(tools ? { tools } : {}),
+        ...(cap.kind === 'enforced' ? { spendCheck: cap.check } : {}),
         events: {
           delta: (content, reasoning) => {
             batcher.add(content, reasoning);
@@ -175,12 +189,46 @@ export class ReplyWriter {
         signal,
       });
       batcher.flush();
+      if (reply.finishReason === SPEND_CAP_FINISH && cap.kind === 'enforced')
+        return await this.end(conversation, reply, 'stopped', this.spendCapStop(reply, cap));
       return await this.end(conversation, reply, 'done');
     } catch (error) {
       batcher.flush();
       if (isAbortError(error) && signal.aborted) return await this.end(conversation, reply, 'stopped');
       return await this.end(conversation, reply, 'error', await this.describeFailure(error, reply));
     }
+  }
+
+  /** The line a reply stopped by the spend cap ends with (status 'stopped', not a failure). */
+  private spendCapStop(reply: AssistantTurn, cap: Extract<SpendCapPlan, { kind: 'enforced' }>): ChatErrorInfo {
+    const spent = cap.check(reply.usage)?.spent ?? cap.cap;
+    return {
+      kind: 'spendCap',
+      message: vscode.l10n.t(
+        "Stopped: this reply's cost {0} passed your cap of {1} per reply. The tools it asked for next were not run; everything it received is kept.",
+        usdText(spent),
+        usdText(cap.cap),
+      ),
+      actions: ['openSpendCap'],
+    };
+  }
+
+  /** A cap is set but the model has no prices: said once per model, never ignored silently. */
+  private tellUncapped(model: string, cap: number): void {
+    if (this.toldUncapped.has(model)) return;
+    this.toldUncapped.add(model);
+    this.host.notice(
+      vscode.l10n.t(
+        'Your spend cap of {0} per reply cannot be enforced for {1}: the model catalog lists no prices for it. Its replies run without the cap.',
+        usdText(cap),
+        model,
+      ),
+      'warning',
+      {
+        label: vscode.l10n.t('Open Setting'),
+        run: () => openSettings(MAX_SPEND_PER_REPLY_KEY),
+      },
+    );
   }
 
   /** The error card of a failed reply (out of credits: when they return, read from /quota if no reading is at hand). */
@@ -248,7 +296,9 @@ export class ReplyWriter {
       }
       reply.cost = spent;
       this.host.post({ type: 'replyCost', id: reply.id, cost: spent });
+      this.host.costChanged(conversation);
       await this.host.save(conversation);
+      await this.host.postHistory(); // the History row's total
     });
   }
 

@@ -25,6 +25,7 @@ const ERROR_ACTION_LABELS = {
   openSettings: 'Open Settings',
   showLog: 'Show Log',
   refreshCredits: 'Refresh Credits',
+  openSpendCap: 'Open Spend Cap Setting',
 } as const;
 /** One formatter for every footer: Number#toLocaleString builds a new one per call (measurable over 250 replies). */
 const COUNT_FORMAT = new Intl.NumberFormat();
@@ -192,7 +193,10 @@ export class AssistantTurnView {
     this.errorBox.hidden = !error;
     if (error) {
       this.errorBox.append(
-        el('div', { className: 'error-message' }, icon('error'), el('span', { text: error.message })),
+        // The spend cap's stop is the user's own limit at work, not a failure: a warning, not an error.
+        error.kind === 'spendCap'
+          ? el('div', { className: 'error-message spend-cap' }, icon('warning'), el('span', { text: error.message }))
+          : el('div', { className: 'error-message' }, icon('error'), el('span', { text: error.message })),
       );
       const actions = el('div', { className: 'error-actions' });
       // The first action is the one that fixes the problem (Set API Key for a refused key): primary.

@@ -152,7 +152,9 @@ export class ChatApp {
           message.status === 'error'
             ? `Reply failed: ${message.error?.message ?? ''}`
             : message.status === 'stopped'
-              ? 'Reply stopped.'
+              ? message.error
+                ? `Reply stopped: ${message.error.message}`
+                : 'Reply stopped.'
               : 'Reply finished.';
         this.scroll.contentChanged();
         return;
@@ -166,6 +168,10 @@ export class ChatApp {
         return;
       case 'contextMeter':
         return this.composer.setMeter(message.meter);
+      case 'costEstimate':
+        return this.composer.setEstimate(message.estimate);
+      case 'conversationCost':
+        return this.header.setCost(message.cost);
       case 'attachments':
         return this.composer.setAttachments(message.attachments);
       case 'history':

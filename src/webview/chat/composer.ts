@@ -2,7 +2,8 @@
 // box edits the last message, `@` followed by a name suggests workspace files (arrows + Enter or
 // Tab to attach). Attachments show as removable chips above the box.
 import type { Attachment } from '../../shared/chatModel';
-import type { ContextMeter } from '../../shared/chatProtocol';
+import type { ContextMeter, CostEstimate } from '../../shared/chatProtocol';
+import { estimateText } from './costText';
 import { isAllowShortcut } from './approvalCard';
 import { attachmentChip } from './attachmentChip';
 import { ContextMeterView, instructionChip } from './contextViews';
@@ -15,6 +16,8 @@ export interface ComposerHooks {
 }
 
 const MENTION = /(^|\s)@([^\s@]*)$/;
+/** The draft's length goes to the host once typing pauses this long (its estimate needs no request). */
+const DRAFT_SIZE_DEBOUNCE_MS = 250;
 
 export class Composer {
   readonly element: HTMLElement;
@@ -24,6 +27,8 @@ export class Composer {
   private readonly instructionChips: HTMLElement;
   private readonly meter = new ContextMeterView();
   private readonly sendButton: HTMLButtonElement;
+  private readonly estimate: HTMLElement;
+  private draftTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly stopButton: HTMLButtonElement;
   private readonly suggestions: HTMLUListElement;
   private busy = false;
@@ -61,6 +66,8 @@ export class Composer {
     });
     this.suggestions.hidden = true;
     this.sendButton = iconButton('send', 'Send', () => this.submit(), { className: 'send' });
+    this.estimate = el('span', { className: 'cost-estimate', attrs: { role: 'status' } });
+    this.estimate.hidden = true;
     this.stopButton = iconButton('debug-stop', 'Stop', () => this.send({ type: 'stop' }), { className: 'stop' });
     const toolbar = el(
       'div',
@@ -70,6 +77,7 @@ export class Composer {
       iconButton('file-add', 'Add a workspace file…', () => this.send({ type: 'addContext', source: 'pickFile' })),
       el('span', { className: 'spacer' }),
       this.meter.element,
+      this.estimate,
       this.stopButton,
       this.sendButton,
     );
@@ -78,6 +86,7 @@ export class Composer {
     this.input.addEventListener('input', () => {
       this.autosize();
       this.hooks.draftChanged(this.input.value);
+      this.noteDraftSize();
       this.updateMention();
     });
     this.setBusy(false);
@@ -113,6 +122,26 @@ export class Composer {
     this.input.value = text;
     this.autosize();
     this.hooks.draftChanged(text);
+    this.noteDraftSize(0);
+  }
+
+  /** The estimate beside Send (undefined hides it). */
+  setEstimate(estimate: CostEstimate | undefined): void {
+    this.estimate.hidden = !estimate;
+    if (!estimate) return;
+    const { text, title } = estimateText(estimate);
+    this.estimate.textContent = text;
+    this.estimate.title = title;
+    this.estimate.classList.toggle('unknown', estimate.kind === 'unknown');
+  }
+
+  /** Tells the host the draft's length once typing pauses (`delay` 0: at once, e.g. after a send). */
+  private noteDraftSize(delay = DRAFT_SIZE_DEBOUNCE_MS): void {
+    if (this.draftTimer) clearTimeout(this.draftTimer);
+    this.draftTimer = setTimeout(() => {
+      this.draftTimer = undefined;
+      this.send({ type: 'draftSize', chars: this.input.value.length });
+    }, delay);
   }
 
   focus(): void {

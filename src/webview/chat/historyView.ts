@@ -1,6 +1,7 @@
 // The history list: conversations with title, date and model; search; open, rename, export and
 // delete. Rows are buttons (keyboard reachable); actions have labels for screen readers.
 import type { ConversationSummary } from '../../shared/chatModel';
+import { conversationCostText } from './costText';
 import { el, formatTime, iconButton } from './dom';
 import type { Send } from './send';
 
@@ -63,7 +64,12 @@ export class HistoryView {
           el('span', { className: 'history-title', text: c.title }),
           el('span', {
             className: 'history-meta',
-            text: `${formatTime(c.updatedAt)} · ${c.model || 'no model'} · ${c.turnCount} messages`,
+            text: [
+              formatTime(c.updatedAt),
+              c.model || 'no model',
+              `${c.turnCount} messages`,
+              ...(c.cost ? [conversationCostText(c.cost)] : []),
+            ].join(' · '),
           }),
         );
         open.addEventListener('click', () => this.send({ type: 'openConversation', id: c.id }));

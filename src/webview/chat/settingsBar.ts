@@ -5,8 +5,10 @@ import {
   EFFORT_THINKING_BUDGET,
   THINKING_MIN_BUDGET,
   type ChatParameters,
+  type ConversationCost,
   type ReasoningEffort,
 } from '../../shared/chatModel';
+import { conversationCostText, conversationCostTitle } from './costText';
 import type { ModelOption } from '../../shared/chatProtocol';
 import { el, icon, iconButton } from './dom';
 import type { Send } from './send';
@@ -27,6 +29,7 @@ export class SettingsBar {
   private readonly thinking: HTMLInputElement;
   private readonly system: HTMLTextAreaElement;
   private readonly title: HTMLElement;
+  private readonly cost: HTMLElement;
   private readonly paramsToggle: HTMLButtonElement;
 
   constructor(
@@ -42,6 +45,8 @@ export class SettingsBar {
     );
     this.model.addEventListener('click', () => this.send({ type: 'pickModel' }));
     this.title = el('span', { className: 'conversation-title' });
+    this.cost = el('span', { className: 'conversation-cost' });
+    this.cost.hidden = true;
     this.paramsToggle = iconButton('settings', 'Parameters', () => this.toggleParams());
     this.paramsToggle.setAttribute('aria-expanded', 'false');
     this.temperature = el('input', {
@@ -101,13 +106,21 @@ export class SettingsBar {
         iconButton('history', 'History', actions.history),
         iconButton('add', 'New chat', actions.newChat),
       ),
-      this.title,
+      el('div', { className: 'title-row' }, this.title, this.cost),
       this.params,
     );
   }
 
   setTitle(title: string): void {
     this.title.textContent = title;
+  }
+
+  /** The conversation's total cost beside its title (nothing when no reply told one). */
+  setCost(cost: ConversationCost | undefined): void {
+    const text = conversationCostText(cost);
+    this.cost.hidden = !text;
+    this.cost.textContent = text ?? '';
+    this.cost.title = cost ? conversationCostTitle(cost) : '';
   }
 
   setModels(models: readonly ModelOption[], selected: string, loading: boolean, error?: string): void {

@@ -6,7 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurably, type FileStamp } from '../../storage/durableFile';
-import type { Conversation, ConversationSummary } from '../../../shared/chatModel';
+import type { Conversation, ConversationCost, ConversationSummary } from '../../../shared/chatModel';
+import { conversationCost } from '../spend/conversationCost';
 import { isRecord } from '../../parse/json';
 import { errorMessage } from '../../../shared/errorMessage';
 import { codeOf, isValidId } from './conversationFiles';
@@ -60,18 +61,30 @@ export function entryOf(conversation: Conversation, stamp: FileStamp): IndexEntr
 
 function summaryFrom(conversation: Conversation): ConversationSummary {
   const { id, title, model, updatedAt } = conversation;
-  return { id, title, model, updatedAt, turnCount: conversation.turns.length };
+  const cost = conversationCost(conversation.turns);
+  return { id, title, model, updatedAt, turnCount: conversation.turns.length, ...(cost ? { cost } : {}) };
 }
 
 /** The list row of an entry (without the stamp the index keeps). */
 export function summaryOf(entry: IndexEntry): ConversationSummary {
-  const { id, title, model, updatedAt, turnCount } = entry;
-  return { id, title, model, updatedAt, turnCount };
+  const { id, title, model, updatedAt, turnCount, cost } = entry;
+  return { id, title, model, updatedAt, turnCount, ...(cost ? { cost } : {}) };
+}
+
+/** A stored total, or undefined when absent (an index written before totals) or malformed (dropped, not fatal). */
+function costOf(value: unknown): ConversationCost | undefined {
+  if (!isRecord(value)) return undefined;
+  const { credits, approximate, unknownReplies } = value;
+  if (typeof credits !== 'number' || !Number.isFinite(credits) || credits < 0) return undefined;
+  if (typeof approximate !== 'boolean') return undefined;
+  if (typeof unknownReplies !== 'number' || !Number.isInteger(unknownReplies) || unknownReplies < 0) return undefined;
+  return { credits, approximate, unknownReplies };
 }
 
 function indexEntryOf(value: unknown): IndexEntry | undefined {
   if (!isRecord(value)) return undefined;
   const { id, title, model, updatedAt, turnCount, mtimeMs, size } = value;
+  const cost = costOf(value['cost']);
   if (!isValidId(id) || typeof title !== 'string' || typeof model !== 'string') return undefined;
   if (![updatedAt, turnCount, mtimeMs, size].every((n) => typeof n === 'number' && Number.isFinite(n)))
     return undefined;
@@ -83,5 +96,6 @@ function indexEntryOf(value: unknown): IndexEntry | undefined {
     turnCount: turnCount as number,
     mtimeMs: mtimeMs as number,
     size: size as number,
+    ...(cost ? { cost } : {}),
   };
 }

@@ -288,6 +288,7 @@ const ERROR_KINDS = [
   'noModel',
   'setup',
   'contextLength',
+  'spendCap',
   'other',
 ] as const satisfies readonly ChatErrorInfo['kind'][];
 const ERROR_ACTIONS = [
@@ -296,6 +297,7 @@ const ERROR_ACTIONS = [
   'openSettings',
   'showLog',
   'refreshCredits',
+  'openSpendCap',
 ] as const satisfies readonly ChatErrorAction[];
 
 function object(value: unknown, at: string): Record<string, unknown> {

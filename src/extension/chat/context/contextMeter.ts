@@ -3,9 +3,11 @@
 // conversation, its model, parameters or attachments changed (`invalidate`); it watches the
 // instruction files, workspace trust and the chat settings itself.
 import * as vscode from 'vscode';
-import { catalogContextLength } from '../../../core/context/contextLength';
+import { catalogContextLength, catalogMaxOutputTokens } from '../../../core/context/contextLength';
+import { modelPricing } from '../../../core/models/modelPricing';
+import { estimateSendCost } from '../../../core/chat/spend/costEstimate';
 import type { Attachment, Conversation } from '../../../shared/chatModel';
-import type { ContextMeter, HostToChatMessage } from '../../../shared/chatProtocol';
+import type { ContextMeter, CostEstimate, HostToChatMessage } from '../../../shared/chatProtocol';
 import { Disposable } from '../../lifecycle';
 import type { ChatDeps } from '../chatDeps';
 import { chooseChatModel } from '../chatModels';
@@ -24,6 +26,10 @@ export interface MeterSource {
 export class ContextMeterReporter extends Disposable {
   private files: Promise<InstructionFile[]> | undefined;
   private scheduled = false;
+  /** Characters of the draft being typed (the webview tells them, debounced). */
+  private draftChars = 0;
+  /** The meter last posted: a draft change estimates the cost from it without counting again. */
+  private last: ContextMeter | undefined;
 
   constructor(
     private readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceFiles' | 'workspaceState'>,
@@ -52,6 +58,32 @@ export class ContextMeterReporter extends Disposable {
   /** The conversation, its model, its parameters or the pending attachments changed: a new meter follows. */
   invalidate(): void {
     this.schedule();
+  }
+
+  /** The draft's length changed: only the cost estimate beside Send follows. */
+  draftChanged(chars: number): void {
+    this.draftChars = chars;
+    if (this.last) this.postEstimate(this.last);
+    else this.schedule();
+  }
+
+  /** The estimate beside Send (costEstimate.ts) for the meter's request plus the draft. */
+  costEstimate(meter: ContextMeter): CostEstimate | undefined {
+    const conversation = this.source.conversation();
+    const model = this.deps.catalog.model(conversation.model || chooseChatModel(this.deps) || '');
+    return estimateSendCost({
+      contextTokens: meter.usedTokens,
+      draftChars: this.draftChars,
+      hasAttachments: this.source.attachments().length > 0,
+      maxOutputTokens: conversation.parameters.maxTokens ?? catalogMaxOutputTokens(model),
+      pricing: modelPricing(model),
+      threshold: readSettings().chat.costEstimateThreshold,
+    });
+  }
+
+  private postEstimate(meter: ContextMeter): void {
+    const estimate = this.costEstimate(meter);
+    this.source.post({ type: 'costEstimate', ...(estimate ? { estimate } : {}) });
   }
 
   /** Opens an instruction file the meter listed; any other path from the webview is ignored. */
@@ -92,7 +124,11 @@ export class ContextMeterReporter extends Disposable {
     setTimeout(() => {
       this.scheduled = false;
       void this.meter().then(
-        (meter) => this.source.post({ type: 'contextMeter', meter }),
+        (meter) => {
+          this.last = meter;
+          this.source.post({ type: 'contextMeter', meter });
+          this.postEstimate(meter);
+        },
         () => undefined,
       );
     }, 0);

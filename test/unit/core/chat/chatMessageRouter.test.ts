@@ -38,6 +38,7 @@ const SAMPLES: Sample = {
   openLink: { type: 'openLink', href: 'https://example.com' },
   errorAction: { type: 'errorAction', action: 'openSettings' },
   openInstructionFile: { type: 'openInstructionFile', path: 'AGENTS.md' },
+  draftSize: { type: 'draftSize', chars: 42 },
   restoreCheckpoint: { type: 'restoreCheckpoint', turnId: 'a1' },
 };
 
@@ -88,6 +89,7 @@ describe('routeChatMessage: one route per chat message', () => {
       openLink: ['action', [SAMPLES.openLink]],
       errorAction: ['action', [SAMPLES.errorAction]],
       openInstructionFile: ['openInstructionFile', ['AGENTS.md']],
+      draftSize: ['draftSize', [42]],
       restoreCheckpoint: ['restoreCheckpoint', ['a1']],
     };
     for (const message of Object.values(SAMPLES) as ChatToHostMessage[]) {

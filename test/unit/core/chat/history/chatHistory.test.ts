@@ -552,7 +552,15 @@ describe('chat history: ConversationStore', function () {
     assert.ok(Date.now() - started < 5000, 'fast enough to not notice');
     assert.deepEqual(loaded, big);
     assert.deepEqual(await store.list('const x437 = 437'), [
-      { id: 'big', title: 'Conversation big', model: 'sim-chat', updatedAt: T0 + 1, turnCount: 500 },
+      {
+        id: 'big',
+        title: 'Conversation big',
+        model: 'sim-chat',
+        updatedAt: T0 + 1,
+        turnCount: 500,
+        // Its replies told no cost: the row says so rather than "$0".
+        cost: { credits: 0, approximate: false, unknownReplies: 250 },
+      },
     ]);
     assert.ok((await stat(join(directory, 'big.json'))).size > 300_000);
   });

@@ -65,6 +65,7 @@ describe('chat history pieces', () => {
       model: 'sim-chat',
       updatedAt: T0,
       turnCount: 2,
+      cost: { credits: 0, approximate: false, unknownReplies: 1 },
     });
     await writeFile(
       join(dir, INDEX_FILE),
