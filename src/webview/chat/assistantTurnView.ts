@@ -191,6 +191,7 @@ export class AssistantTurnView {
     this.badge.className = `badge ${status}`;
     this.errorBox.replaceChildren();
     this.errorBox.hidden = !error;
+    this.errorBox.classList.toggle('spend-cap', error?.kind === 'spendCap');
     if (error) {
       this.errorBox.append(
         // The spend cap's stop is the user's own limit at work, not a failure: a warning, not an error.
