@@ -91,6 +91,7 @@ const UI_OWN_WORKBENCH = [
   'failures',
   'foundation',
   'participant',
+  'spend',
   'walkthrough',
   'xssCorpus',
 ].map((name) => `out/test/ui/${name}.test.js`);
