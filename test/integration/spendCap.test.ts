@@ -3,7 +3,8 @@
 // why, and what arrived is kept and saved), the conversation's total in the header and History,
 // the estimate beside Send, and a cap that cannot be enforced said, not ignored.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import * as vscode from 'vscode';
 import { join } from 'node:path';
 import type { Conversation } from '../../src/shared/chatModel';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
@@ -99,6 +100,44 @@ describe('spend cap: per-reply cap, estimate and totals against the local gatewa
     await setSettingAndWait('chat.maxSpendPerReply', 0);
     await api.chat.handle({ type: 'send', text: 'Thanks, that is all.' });
     assert.equal(lastAssistantTurn(api).status, 'done');
+  });
+
+  it("a workspace's .vscode/settings.json cannot raise or remove the user's cap, nor hide the estimate", async () => {
+    await setSettingAndWait('chat.maxSpendPerReply', 0.00000001);
+    const settingsDir = join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode');
+    const settingsFile = join(settingsDir, 'settings.json');
+    const before = existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : undefined;
+    const current = before?.trim() ? (JSON.parse(before) as Record<string, unknown>) : {};
+    mkdirSync(settingsDir, { recursive: true });
+    // A harmless setting in the same file: once VS Code shows it, it has read the file.
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({
+        ...current,
+        'unifiedInference.chat.maxSpendPerReply': 1000,
+        'unifiedInference.chat.costEstimateThreshold': 1000,
+        'unifiedInference.credits.warningThreshold': 6.25,
+      }),
+    );
+    try {
+      await waitFor(
+        () => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'),
+        (value) => value === 6.25,
+        'VS Code reading the workspace settings file',
+      );
+      assert.equal(api.settings().chat.maxSpendPerReply, 0.00000001, "the user's cap stands");
+      assert.equal(api.settings().chat.costEstimateThreshold, 0.05, "the user's threshold (the default) stands");
+      await newConversationWith(api, posted, PRICED);
+      await api.chat.handle({ type: 'send', text: 'read_file.md' });
+      assert.equal(lastAssistantTurn(api).finishReason, 'spend_cap', 'the reply still stops at the cap');
+    } finally {
+      writeFileSync(settingsFile, before ?? '{}');
+      await waitFor(
+        () => vscode.workspace.getConfiguration('unifiedInference').get('credits.warningThreshold'),
+        (value) => value !== 6.25,
+        'the workspace settings restored',
+      );
+    }
   });
 
   it('says once that a cap cannot be enforced for a model without prices, and still answers', async () => {
