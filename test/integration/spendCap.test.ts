@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import type { Conversation } from '../../src/shared/chatModel';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
-import type { LocalGateway } from '../gateway/index';
+import { FAULT_HEADER, type LocalGateway } from '../gateway/index';
 import {
   activateExtension,
   clearKeyThroughCommand,
   connectedGateway,
   setSettingAndWait,
+  setSettingQuietly,
   waitFor,
 } from './extensionHost';
 import { lastAssistantTurn, newConversationWith } from './chatDriver';
@@ -91,10 +92,11 @@ describe('spend cap: per-reply cap, estimate and totals against the local gatewa
           .filter((m) => m.type === 'history')
           .at(-1)
           ?.conversations.find((c) => c.id === id),
-      (found) => found?.cost !== undefined,
+      // Rows posted as the reply ended (before its cost was told) say "cost unknown"; the next has the total.
+      (found) => JSON.stringify(found?.cost) === JSON.stringify(total?.type === 'conversationCost' ? total.cost : {}),
       "the History row's total",
     );
-    assert.deepEqual(row?.cost, total?.type === 'conversationCost' ? total.cost : undefined);
+    assert.equal(row?.cost?.unknownReplies, 0);
 
     // The next message replays the stopped round without its unanswered call: the gateway accepts it.
     await setSettingAndWait('chat.maxSpendPerReply', 0);
@@ -180,5 +182,38 @@ describe('spend cap: per-reply cap, estimate and totals against the local gatewa
       (m) => m?.type === 'costEstimate' && m.estimate?.kind === 'unknown',
       'the estimate saying the cost is unknown',
     );
+  });
+
+  // Last: the client remembers, for this gateway's address, to send no stream_options (so no usage).
+  it('says so when a tool loop ran without token counts, so the cap could not be checked between its rounds', async () => {
+    await setSettingAndWait('chat.maxSpendPerReply', 0.00000001);
+    await setSettingQuietly(api, 'extraHeaders', { [FAULT_HEADER]: 'reject-stream-options' });
+    try {
+      await newConversationWith(api, posted, PRICED);
+      posted.length = 0;
+      const sending = api.chat.handle({ type: 'send', text: 'read_file.md' });
+      const asked = await waitFor(
+        () =>
+          posted.find(
+            (m): m is Extract<HostToChatMessage, { type: 'toolStep' }> =>
+              m.type === 'toolStep' && m.step.kind === 'function' && m.step.status === 'awaitingApproval',
+          ),
+        (m) => m !== undefined,
+        'the approval question',
+      );
+      await api.chat.handle({
+        type: 'approveTool',
+        callId: asked?.step.kind === 'function' ? asked.step.id : '',
+        decision: 'once',
+      });
+      await sending;
+      const reply = lastAssistantTurn(api);
+      assert.equal(reply.usage, undefined, 'the gateway sent no token counts');
+      assert.equal(reply.status, 'done', 'nothing to stop it with');
+      const notices = posted.filter((m) => m.type === 'notice' && /no token counts/.test(m.notice.text));
+      assert.equal(notices.length, 1, 'the unchecked cap is said, not ignored');
+    } finally {
+      await setSettingQuietly(api, 'extraHeaders', undefined);
+    }
   });
 });

@@ -68,9 +68,16 @@ function replyRequest(
   };
 }
 
+/** Whether the reply sent tool results back (a round after a tool call: where the cap would have been checked). */
+function hadToolRound(reply: AssistantTurn): boolean {
+  return reply.wire.some((message) => message.parts.some((part) => part.kind === 'toolResult'));
+}
+
 export class ReplyWriter {
   /** Models already told to have no prices for the spend cap (said once per model, per chat). */
   private readonly toldUncapped = new Set<string>();
+  /** Told once that a reply's tool rounds came without token counts, so the cap was not checked. */
+  private toldUncounted = false;
 
   constructor(
     private readonly deps: ChatDeps,
@@ -189,6 +196,7 @@ export class ReplyWriter {
         signal,
       });
       batcher.flush();
+      if (cap.kind === 'enforced' && !reply.usage && hadToolRound(reply)) this.tellUncounted(cap.cap);
       if (reply.finishReason === SPEND_CAP_FINISH && cap.kind === 'enforced')
         return await this.end(conversation, reply, 'stopped', this.spendCapStop(reply, cap));
       return await this.end(conversation, reply, 'done');
@@ -228,6 +236,19 @@ export class ReplyWriter {
         label: vscode.l10n.t('Open Setting'),
         run: () => openSettings(MAX_SPEND_PER_REPLY_KEY),
       },
+    );
+  }
+
+  /** Tool rounds ran but the gateway reported no token counts: the cap had nothing to add up. */
+  private tellUncounted(cap: number): void {
+    if (this.toldUncounted) return;
+    this.toldUncounted = true;
+    this.host.notice(
+      vscode.l10n.t(
+        'The gateway reported no token counts for this reply, so your spend cap of {0} per reply could not be checked between its tool rounds.',
+        usdText(cap),
+      ),
+      'warning',
     );
   }
 
