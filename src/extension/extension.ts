@@ -87,7 +87,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(workspaceFiles, ...semanticSearch.disposables);
   clock.phase('semantic search');
   // The rest of the gateway as tools for chat agents (research, search, rerank, images, transcription, credits).
-  const lmTools = registerLanguageModelTools({
+  // The same services serve VS Code's agents (language model tools) and the chat's own tools.
+  const gatewayTools = {
     connection,
     failures,
     catalog,
@@ -97,7 +98,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
     searchIndex: semanticSearch.service,
     workspaceFiles,
     log,
-  });
+  };
+  const lmTools = registerLanguageModelTools(gatewayTools);
   context.subscriptions.push(...lmTools.disposables);
   clock.phase('language model tools');
   context.subscriptions.push(
@@ -179,6 +181,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       log,
       checkpoints,
       codeApplier,
+      gatewayTools,
     },
     log,
   );

@@ -1,8 +1,8 @@
 // The chat panel's conversation, as stored in history and as the webview shows it. Pure data
 // (JSON-safe): the host persists it, the webview renders it.
 
-/** Where a piece of editor context came from. */
-type AttachmentKind = 'selection' | 'file';
+/** Where a piece of context came from: the editor, a workspace file, or a finished research job's report (@research). */
+type AttachmentKind = 'selection' | 'file' | 'research';
 
 /** Editor context the user added to a message (shown as a chip; its text goes to the model). */
 export interface Attachment {
@@ -65,6 +65,13 @@ export type ToolStep =
       readonly change?: ToolChange;
       /** A terminal command, shown verbatim: always asked, never allowed for the conversation. */
       readonly command?: ToolCommand;
+      /**
+       * What the call costs or starts (building the semantic index, a deep research job), in the
+       * host's words: the card says it, and only "Allow Once" can let it run.
+       */
+      readonly notice?: string;
+      /** A research job the call started: the step offers to open it in the Research view. */
+      readonly researchJobId?: string;
     };
 
 /**

@@ -187,6 +187,8 @@ export type ChatToHostMessage =
   | { readonly type: 'approveTool'; readonly callId: string; readonly decision: ApprovalDecision }
   /** Opens VS Code's diff editor on an edit tool call's reviewed change. */
   | { readonly type: 'openToolDiff'; readonly callId: string }
+  /** Shows a research job a tool call started in the Research view. */
+  | { readonly type: 'openResearchJob'; readonly jobId: string }
   | { readonly type: 'addContext'; readonly source: 'selection' | 'activeFile' | 'pickFile' }
   | { readonly type: 'attachFile'; readonly path: string }
   | { readonly type: 'removeAttachment'; readonly id: string }
@@ -290,6 +292,8 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
         : undefined;
     case 'openToolDiff':
       return str(m.callId, 500) && m.callId ? { type: 'openToolDiff', callId: m.callId } : undefined;
+    case 'openResearchJob':
+      return str(m.jobId, 200) && m.jobId ? { type: 'openResearchJob', jobId: m.jobId } : undefined;
     case 'addContext':
       return contextSources.includes(m.source as (typeof contextSources)[number])
         ? { type: 'addContext', source: m.source as (typeof contextSources)[number] }

@@ -14,6 +14,8 @@ export interface ToolCallRequest {
 export interface ToolOutcome {
   readonly content: string;
   readonly isError?: boolean;
+  /** A research job the call started: the step links it (the Research view opens on it). */
+  readonly researchJobId?: string;
 }
 
 /** What a call would touch that the user must hear about before it runs. */
@@ -26,6 +28,10 @@ export interface ToolReview {
   readonly change?: ToolChange;
   /** A terminal command, shown verbatim. */
   readonly command?: ToolCommand;
+  /** What the call costs or starts, said on the approval card (building the index, a research job): asked every time. */
+  readonly notice?: string;
+  /** What the model reads when the user denies the call (else a plain "not allowed"). */
+  readonly deniedResult?: string;
   /** Asked every time, and only "Allow Once" lets it run (a terminal command). */
   readonly askEveryTime?: boolean;
   /** The call cannot run (a search that does not match, a path outside): a tool error, nobody is asked. */

@@ -36,6 +36,7 @@ export interface ChatRoutes {
   setParameters(parameters: ChatParameters): Promise<void>;
   approveTool(callId: string, decision: ApprovalDecision): void;
   openToolDiff(callId: string): Promise<void>;
+  openResearchJob(jobId: string): Promise<void>;
   addContext(source: 'selection' | 'activeFile' | 'pickFile'): Promise<void>;
   attachFile(path: string): Promise<void>;
   removeAttachment(id: string): void;
@@ -76,6 +77,8 @@ export async function routeChatMessage(message: ChatToHostMessage, chat: ChatRou
       return chat.approveTool(message.callId, message.decision);
     case 'openToolDiff':
       return chat.openToolDiff(message.callId);
+    case 'openResearchJob':
+      return chat.openResearchJob(message.jobId);
     case 'addContext':
       return chat.addContext(message.source);
     case 'attachFile':

@@ -20,7 +20,9 @@ export function userTurnText(turn: Pick<UserTurn, 'text' | 'attachments'>): stri
   const blocks = turn.attachments.map((attachment) => {
     const fence = fenceFor(attachment.text);
     const note = attachment.truncated ? ' (truncated)' : '';
-    return `${attachment.kind === 'selection' ? 'Selection from' : 'File'} ${attachmentLabel(attachment)}${note}:\n${fence}${attachment.languageId ?? ''}\n${attachment.text}\n${fence}`;
+    const kind =
+      attachment.kind === 'selection' ? 'Selection from' : attachment.kind === 'research' ? 'Research report' : 'File';
+    return `${kind} ${attachmentLabel(attachment)}${note}:\n${fence}${attachment.languageId ?? ''}\n${attachment.text}\n${fence}`;
   });
   return `${blocks.join('\n\n')}\n\n${turn.text}`;
 }

@@ -215,6 +215,7 @@ export async function runReply(run: ReplyRun): Promise<void> {
         ...(review.guarded?.length ? { guarded: review.guarded } : {}),
         ...(review.change ? { change: review.change } : {}),
         ...(review.command ? { command: review.command } : {}),
+        ...(review.notice ? { notice: review.notice } : {}),
       };
       if (review.refusal !== undefined) {
         // Nothing to decide: the model gets the reason as a tool error it can correct.
@@ -236,7 +237,7 @@ export async function runReply(run: ReplyRun): Promise<void> {
         results.push({
           kind: 'toolResult',
           callId: call.id,
-          content: 'The user did not allow this tool call.',
+          content: review.deniedResult ?? 'The user did not allow this tool call.',
           isError: true,
         });
         continue;
@@ -246,7 +247,12 @@ export async function runReply(run: ReplyRun): Promise<void> {
         if (isAbortError(error)) throw error;
         return { content: `The tool failed: ${errorMessage(error)}`, isError: true };
       });
-      updateStep(index, { ...base, status: outcome.isError ? 'failed' : 'done', result: shorten(outcome.content) });
+      updateStep(index, {
+        ...base,
+        status: outcome.isError ? 'failed' : 'done',
+        result: shorten(outcome.content),
+        ...(outcome.researchJobId ? { researchJobId: outcome.researchJobId } : {}),
+      });
       results.push({
         kind: 'toolResult',
         callId: call.id,

@@ -57,3 +57,19 @@ export function pricedCost(
 ): number {
   return Math.round((usage.promptTokens * pricing.input + usage.completionTokens * pricing.output) * 1e9) / 1e9;
 }
+
+/**
+ * The input price alone (USD per token), for models billed by input only (embedding, rerank): the
+ * catalog lists `pricing.input` without an output price. Same shapes as modelPricing.
+ */
+export function inputTokenPrice(model: Record<string, unknown> | undefined): number | undefined {
+  const both = modelPricing(model);
+  if (both) return both.input;
+  const pricing = model && isRecord(model.pricing) ? model.pricing : undefined;
+  if (model?.input_cost_per_token !== undefined) return price(model.input_cost_per_token);
+  if (pricing?.prompt !== undefined) return price(pricing.prompt);
+  if (pricing?.input === undefined) return undefined;
+  const per = pricing.unit === undefined ? 1e6 : unitTokens(pricing.unit);
+  const input = price(pricing.input);
+  return per === undefined || input === undefined ? undefined : input / per;
+}

@@ -67,6 +67,11 @@ export class ChatAttachments {
     else void vscode.window.showWarningMessage(vscode.l10n.t('Could not add {0}: {1}', path, attachment));
   }
 
+  /** Context found for the message being sent (@codebase chunks, an @research report). */
+  addFound(found: readonly Attachment[]): void {
+    for (const attachment of found) this.add(attachment);
+  }
+
   remove(id: string): void {
     this.list = this.list.filter((attachment) => attachment.id !== id);
     this.posted();

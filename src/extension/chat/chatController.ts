@@ -13,6 +13,7 @@ import { readSettings } from '../config';
 import { Disposable } from '../lifecycle';
 import { runChatAction, type ChatActionHost } from './chatActions';
 import { ChatAttachments } from './chatAttachments';
+import { ChatMentions } from './chatMentions';
 import type { ChatDeps } from './chatDeps';
 import { routeChatMessage, type ChatRoutes } from '../../core/chat/chatMessageRouter';
 import { chatModelOptions, chooseChatModel, rememberChatModel } from './chatModels';
@@ -37,6 +38,7 @@ export class ChatController extends Disposable {
   private readonly tools: ChatTools;
   private readonly meter: ContextMeterReporter;
   private readonly attachments: ChatAttachments;
+  private readonly mentions: ChatMentions;
   private readonly saver: ConversationSaver;
   private readonly session: ReplySession;
   private readonly routes: ChatRoutes;
@@ -53,8 +55,19 @@ export class ChatController extends Disposable {
     super();
     this.conversation = this.blankConversation();
     const post = (message: HostToChatMessage): void => this.post(message);
-    this.tools = new ChatTools(deps.workspaceFiles, this.approvals, deps.checkpoints?.recorder ?? NO_CHECKPOINTS);
+    this.tools = new ChatTools(
+      deps.workspaceFiles,
+      this.approvals,
+      deps.checkpoints?.recorder ?? NO_CHECKPOINTS,
+      deps.gatewayTools,
+    );
     this.attachments = new ChatAttachments(deps, { post, changed: () => this.meter.invalidate() });
+    this.mentions = new ChatMentions(deps.gatewayTools, {
+      attachments: this.attachments,
+      conversation: () => this.conversation,
+      notice: (text, severity, action) => this.notices.show(text, severity, action),
+      restore: (text) => this.prefill(text),
+    });
     this.meter = this._register(
       new ContextMeterReporter(deps, {
         conversation: () => this.conversation,
@@ -174,7 +187,10 @@ export class ChatController extends Disposable {
     const { deps, session, attachments } = this;
     return {
       ready: () => this.sendInitialState(this.restoreLast),
-      send: (text) => session.send(text),
+      // @codebase and @research add their context first (or hold the message back, saying why).
+      send: async (text) => {
+        if (await this.mentions.resolve(text)) await session.send(text);
+      },
       stop: () => session.stop(),
       regenerate: () => session.regenerate(),
       editAndResend: (turnId, text) => session.editAndResend(turnId, text),
@@ -190,6 +206,9 @@ export class ChatController extends Disposable {
           this.notices.show(
             vscode.l10n.t('The diff of that edit is no longer kept in this window; the card shows it.'),
           );
+      },
+      openResearchJob: async (jobId) => {
+        await vscode.commands.executeCommand('unifiedInference.research.reveal', jobId);
       },
       addContext: (source) => attachments.addContext(source),
       attachFile: (path) => attachments.attachFile(path),

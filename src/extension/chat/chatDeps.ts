@@ -14,6 +14,9 @@ import type { ConversationStore } from '../../core/chat/history/conversationStor
 import type { LastConversation } from '../../core/chat/lastConversation';
 import type { CostMeter } from '../../core/chat/replyCost';
 import type { ChatCheckpoints } from '../checkpoints/createCheckpoints';
+import type { CodebaseSearchDeps } from '../search/codebaseSearch';
+import type { ReportDocuments } from '../research/reportDocuments';
+import type { ResearchJobs } from '../research/researchJobs';
 
 export interface ChatDeps {
   readonly connection: GatewayConnection;
@@ -34,6 +37,15 @@ export interface ChatDeps {
   readonly checkpoints?: ChatCheckpoints;
   /** Apply on a reply's code block (shared by every chat: one review per file at a time). */
   readonly codeApplier: CodeApplier;
+  /** The services the gateway-backed tools use (search_codebase, deep_research, @codebase, @research); absent: not offered. */
+  readonly gatewayTools?: ChatGatewayServices;
+}
+
+/** The services behind the chat's gateway tools: the ones VS Code's language model tools use too. */
+export interface ChatGatewayServices extends CodebaseSearchDeps {
+  /** The Research view's own job list: a job the chat starts shows there like any other. */
+  readonly research: ResearchJobs;
+  readonly reports: ReportDocuments;
 }
 
 /** The newest balance reading the credits monitor holds, in whatever state it is. */

@@ -17,6 +17,8 @@ import type { WorkspaceFilesService } from '../workspaceFiles/workspaceFilesServ
 import type { ToolHost, ToolReview } from '../../core/answers/toolHost';
 import type { ToolApprovals } from '../../core/chat/toolApprovals';
 import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
+import type { ChatGatewayServices } from './chatDeps';
+import { GATEWAY_CHAT_TOOLS, GatewayChatTools, isGatewayChatTool } from './gatewayChatTools';
 
 /**
  * Conversations whose exclusion baseline is kept (the least recently used is forgotten): each is
@@ -30,9 +32,17 @@ function onceOnlyPaths(review: ToolReview): readonly string[] {
   return [...review.sensitivePaths, ...(review.guarded ?? []).map((g) => g.path)];
 }
 
-/** The definitions a reply offers the model (also what the context meter counts). */
-export function chatToolDefinitions(settings: Settings): readonly GatewayTool[] {
-  return [...WORKSPACE_TOOLS, ...EDIT_TOOLS, ...(settings.chat.terminalTool ? [COMMAND_TOOL] : [])];
+/**
+ * The definitions a reply offers the model (also what the context meter counts). `gateway`: the
+ * gateway-backed tools (search_codebase, deep_research) are there (the chat was given their services).
+ */
+export function chatToolDefinitions(settings: Settings, gateway: boolean): readonly GatewayTool[] {
+  return [
+    ...WORKSPACE_TOOLS,
+    ...(gateway ? GATEWAY_CHAT_TOOLS : []),
+    ...EDIT_TOOLS,
+    ...(settings.chat.terminalTool ? [COMMAND_TOOL] : []),
+  ];
 }
 
 /**
@@ -51,6 +61,7 @@ export class ChatTools {
   private readonly workspace: WorkspaceTools;
   private readonly edits: EditTools;
   private readonly commands = new CommandTool();
+  private readonly gateway: GatewayChatTools | undefined;
   /** Per conversation, most recently used last; bounded in number and each in size (see MAX_BASELINES). */
   private readonly baselines = new Map<string, ExclusionBaseline>();
 
@@ -58,7 +69,9 @@ export class ChatTools {
     service: WorkspaceFilesService,
     private readonly approvals: ToolApprovals,
     checkpoints: CheckpointRecorder,
+    gatewayTools?: ChatGatewayServices,
   ) {
+    this.gateway = gatewayTools ? new GatewayChatTools(gatewayTools) : undefined;
     this.workspace = new WorkspaceTools(service);
     this.edits = new EditTools(service, checkpoints);
   }
@@ -69,8 +82,9 @@ export class ChatTools {
     const terminal = settings.chat.terminalTool;
     const baseline = this.baseline(conversationId);
     return {
-      definitions: chatToolDefinitions(settings),
-      review: (call) => {
+      definitions: chatToolDefinitions(settings, this.gateway !== undefined),
+      review: (call, signal) => {
+        if (this.gateway && isGatewayChatTool(call.name)) return this.gateway.review(call, signal);
         if (call.name === RUN_COMMAND)
           return terminal
             ? this.commands.review(call)
@@ -86,6 +100,7 @@ export class ChatTools {
       approve: (call, abort, review) =>
         this.approvals.ask(conversationId, call.id, call.name, abort, onceOnlyPaths(review), review.askEveryTime),
       run: (call, abort, review) => {
+        if (this.gateway && isGatewayChatTool(call.name)) return this.gateway.run(call, abort, review);
         if (call.name === RUN_COMMAND) return this.commands.run(review, abort);
         return isEditTool(call.name)
           ? this.edits.run(call, review, reply, baseline)

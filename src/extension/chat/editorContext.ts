@@ -42,6 +42,16 @@ export function documentAttachment(document: vscode.TextDocument): Attachment {
   };
 }
 
+/** A finished research job's report (@research): its title as the label, the text capped like any attachment. */
+export function researchAttachment(title: string, report: string): Attachment {
+  return { id: newId('att'), kind: 'research', path: title, languageId: 'markdown', ...capped(report) };
+}
+
+/** A chunk of a workspace file a codebase search found (@codebase): its lines (1-based) and their text. */
+export function chunkAttachment(path: string, startLine: number, endLine: number, text: string): Attachment {
+  return { id: newId('att'), kind: 'selection', path, startLine, endLine, ...capped(text) };
+}
+
 function relativePath(uri: vscode.Uri): string {
   return vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
 }

@@ -8,7 +8,8 @@ import { failureReason, jobTitle } from '../../core/research/jobPresentation';
 import type { JobOutcome } from '../research/researchJobs';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
-import { balanceNote, optionalBoolean, requireClient, requiredText, textResult, toolFailure } from './toolSupport';
+import { balanceNote, requireClient, textResult, toolFailure } from './toolSupport';
+import { optionalBoolean, requiredText } from '../../core/lmTools/toolInput';
 
 const MAX_TOPIC = 4000;
 /** Past this the tool stops waiting and hands back the job id (the job goes on). */

@@ -11,16 +11,8 @@ import { IMAGE_SIZES } from '../media/generateImageCommand';
 import { imageFileName, imageFolderSegments, splitDownloads } from '../../core/media/imageData';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
-import {
-  balanceNote,
-  optionalChoice,
-  optionalInteger,
-  requireClient,
-  requiredText,
-  requireTrustedWorkspace,
-  textResult,
-  toolFailure,
-} from './toolSupport';
+import { balanceNote, requireClient, requireTrustedWorkspace, textResult, toolFailure } from './toolSupport';
+import { optionalChoice, optionalInteger, requiredText } from '../../core/lmTools/toolInput';
 import { abortOnCancel } from '../lifecycle';
 
 const QUALITIES = ['standard', 'hd'] as const;

@@ -6,15 +6,8 @@ import { chooseSearchModel, gatewayRerank } from '../search/gatewayModels';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { rankingText } from '../../core/lmTools/toolTexts';
-import {
-  balanceNote,
-  optionalInteger,
-  requireClient,
-  requiredText,
-  requiredTexts,
-  textResult,
-  toolFailure,
-} from './toolSupport';
+import { balanceNote, requireClient, textResult, toolFailure } from './toolSupport';
+import { optionalInteger, requiredText, requiredTexts } from '../../core/lmTools/toolInput';
 import { abortOnCancel } from '../lifecycle';
 
 const MAX_PASSAGES = 200;

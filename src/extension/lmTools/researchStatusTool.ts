@@ -8,7 +8,8 @@ import type { ResearchJob } from '../../core/types/account';
 import { jobTitle, reportMarkdown } from '../../core/research/jobPresentation';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
-import { requireClient, requiredText, textResult, toolFailure, ToolInputError } from './toolSupport';
+import { requireClient, textResult, toolFailure } from './toolSupport';
+import { requiredText, ToolInputError } from '../../core/lmTools/toolInput';
 import { abortOnCancel } from '../lifecycle';
 
 const READ_TIMEOUT_MS = 30_000;

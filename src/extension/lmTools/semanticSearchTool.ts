@@ -5,27 +5,18 @@
 // workspace-files gate (excluded, .gitignored and sensitive files are never indexed or returned).
 import * as vscode from 'vscode';
 import type { SemanticIndex } from '../../core/search/semanticIndex';
-import { progressFraction, progressMessage } from '../../core/search/indexPresentation';
 import { displayPath } from '../search/indexedFiles';
-import { runSemanticSearch } from '../search/semanticSearch';
+import { buildIndexWithProgress, MAX_RESULTS, searchableIndex, searchCodebase } from '../search/codebaseSearch';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
 import { resultsText } from '../../core/lmTools/toolTexts';
-import {
-  balanceNote,
-  optionalInteger,
-  requireClient,
-  requiredText,
-  requireTrustedWorkspace,
-  textResult,
-  toolFailure,
-} from './toolSupport';
+import { balanceNote, requireClient, requireTrustedWorkspace, textResult, toolFailure } from './toolSupport';
+import { optionalInteger, requiredText } from '../../core/lmTools/toolInput';
 import { abortOnCancel } from '../lifecycle';
 
 export const BUILD_INDEX_BUTTON = 'Build Index';
 /** The modal's title in English (it shows in the display language): tests answer the question by it. */
 export const BUILD_INDEX_QUESTION = 'Build the semantic search index of this workspace?';
-const MAX_RESULTS = 50;
 
 export interface SemanticSearchInput {
   readonly query: string;
@@ -40,8 +31,8 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
 
   /** The index, built first when there is none and the user agrees (asked once). */
   async function ensureIndex(token: vscode.CancellationToken): Promise<SemanticIndex> {
-    const existing = await deps.searchIndex.current();
-    if (existing && existing.chunkCount > 0) return existing;
+    const existing = await searchableIndex(deps.searchIndex);
+    if (existing) return existing;
     if (!deps.searchIndex.available) throw new Error('No folder is open, so there is no workspace to search.');
     if (declined)
       throw new Error(
@@ -66,39 +57,8 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
         'The user chose not to build the semantic index, so the workspace cannot be searched by meaning now. Do not ask again in this session; use other search tools.',
       );
     }
-    const run = await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: vscode.l10n.t('Indexing workspace for semantic search'),
-        cancellable: true,
-      },
-      (progress, stop) => {
-        // Stops this tool's run only (another, e.g. a file-change update, may be current).
-        const controller = new AbortController();
-        const cancel = abortOnCancel(controller, stop, token);
-        let reported = 0;
-        return deps.searchIndex
-          .indexWorkspace((done) => {
-            const fraction = progressFraction(done);
-            progress.report({
-              message: progressMessage(done, vscode.l10n),
-              increment: Math.max(0, fraction * 100 - reported),
-            });
-            reported = Math.max(reported, fraction * 100);
-          }, controller.signal)
-          .finally(() => {
-            cancel.dispose();
-          });
-      },
-    );
+    const built = await buildIndexWithProgress(deps.searchIndex, { token });
     if (token.isCancellationRequested) throw new vscode.CancellationError();
-    if (run.report.cancelled)
-      throw new Error('Indexing was cancelled by the user before it finished, so the search did not run.');
-    const built = await deps.searchIndex.current();
-    if (!built || built.chunkCount === 0)
-      throw new Error(
-        'The workspace has no files the semantic index admits (see the unifiedInference.search.include setting), so there is nothing to search.',
-      );
     return built;
   }
 
@@ -133,11 +93,13 @@ export function semanticSearchTool(deps: LmToolDeps): vscode.LanguageModelTool<S
         const maxResults = optionalInteger(options.input, 'maxResults', 1, MAX_RESULTS);
         requireClient(deps.connection);
         const index = await ensureIndex(token);
-        const outcome = await runSemanticSearch(deps, deps.searchIndex.source, index, query, deps.log, {
+        const outcome = await searchCodebase(deps, index, query, {
           signal: controller.signal,
+          ...(maxResults ? { maxResults } : {}),
         });
-        const results = maxResults ? outcome.results.slice(0, maxResults) : outcome.results;
-        return textResult(deps.connection.redact(resultsText(query, results, outcome.rerankProblem, displayPath)));
+        return textResult(
+          deps.connection.redact(resultsText(query, outcome.results, outcome.rerankProblem, displayPath)),
+        );
       } catch (error) {
         throw await toolFailure(deps, LM_TOOLS.semanticSearch.reference, error, token);
       } finally {

@@ -12,16 +12,8 @@ import type { WorkspaceFiles } from '../../core/workspaceFiles/workspaceFiles';
 import { modelFor } from '../models/catalogModels';
 import type { LmToolDeps } from './lmToolDeps';
 import { LM_TOOLS } from '../../core/lmTools/toolNames';
-import {
-  balanceNote,
-  optionalText,
-  requireClient,
-  requiredText,
-  requireTrustedWorkspace,
-  textResult,
-  toolFailure,
-  ToolInputError,
-} from './toolSupport';
+import { balanceNote, requireClient, requireTrustedWorkspace, textResult, toolFailure } from './toolSupport';
+import { optionalText, requiredText, ToolInputError } from '../../core/lmTools/toolInput';
 import { abortOnCancel } from '../lifecycle';
 
 const TRANSCRIBE_TIMEOUT_MS = 10 * 60_000;

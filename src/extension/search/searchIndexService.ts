@@ -106,6 +106,13 @@ export class SearchIndexService extends Disposable {
     }, cancel);
   }
 
+  /** The size of each file an index build would embed now (listed and checked as a build does; nothing is read). */
+  async candidateSizes(signal?: AbortSignal): Promise<number[]> {
+    const listed = await listIndexCandidates(this.workspaceFiles, signal);
+    const states = await statFiles(listed, [...listed.byUri.keys()]);
+    return [...states.values()].map((state) => state.size);
+  }
+
   cancel(): boolean {
     this.running?.abort();
     return this.running !== undefined;

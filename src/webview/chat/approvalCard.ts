@@ -34,9 +34,14 @@ type FunctionStep = Extract<ToolStep, { kind: 'function' }>;
 const shortcutAllows = new WeakMap<Element, () => void>();
 let cardIds = 0;
 
-/** A sensitive file, a file that can run code, or a terminal command: allowed one call at a time, and only by a deliberate act. */
+/** A sensitive file, a file that can run code, a terminal command, or a call that costs what its notice says (building the index, a research job): allowed one call at a time, and only by a deliberate act. */
 export function isOnceOnly(step: FunctionStep): boolean {
-  return (step.sensitive?.length ?? 0) > 0 || (step.guarded?.length ?? 0) > 0 || step.command !== undefined;
+  return (
+    (step.sensitive?.length ?? 0) > 0 ||
+    (step.guarded?.length ?? 0) > 0 ||
+    step.command !== undefined ||
+    step.notice !== undefined
+  );
 }
 
 /** What the card asks, in words (its accessible name, and what the app announces). Model text: the command is shown with its hidden characters. */
@@ -49,6 +54,7 @@ export function approvalLabel(step: FunctionStep): string {
       ? ` to run ${visibleText(step.command.command)}`
       : '';
   const risky = guarded.length ? ` (${guarded.map((g) => `${g.path} ${guardedWriteWords(g.reason)}`).join(', ')})` : '';
+  if (step.notice) return `${step.name}: ${step.notice}`;
   return sensitive.length
     ? `Allow ${step.name}${what} to ${step.change ? 'change' : 'read'} the sensitive ${sensitive.length === 1 ? 'file' : 'files'} ${sensitive.join(', ')}${risky}?`
     : `Allow ${step.name}${what}${risky}?`;

@@ -10,7 +10,7 @@ export function attachmentChip(attachment: Attachment, onRemove?: () => void): H
   const chip = el(
     'span',
     { className: 'chip', attrs: { title: `${label}${attachment.truncated ? ' (truncated)' : ''}` } },
-    icon(attachment.kind === 'selection' ? 'selection' : 'file'),
+    icon(attachment.kind === 'selection' ? 'selection' : attachment.kind === 'research' ? 'beaker' : 'file'),
     el('span', { className: 'chip-label', text: label }),
   );
   if (onRemove) chip.append(iconButton('close', `Remove ${label}`, onRemove, { className: 'chip-remove' }));

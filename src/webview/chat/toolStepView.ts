@@ -3,7 +3,7 @@
 // approval card while it waits, and its result.
 import { guardedWriteWords, type GuardedWrite, type ToolStep } from '../../shared/chatModel';
 import { approvalCard, type Arm } from './approvalCard';
-import { el, icon } from './dom';
+import { el, icon, textButton } from './dom';
 import type { Send } from './send';
 import { changeView, commandView } from './toolChangeView';
 
@@ -89,6 +89,16 @@ export function toolStepView(step: ToolStep, send: Send, arm: Arm): HTMLLIElemen
   if (sensitive.length) item.append(sensitiveNotice(sensitive));
   const guarded = step.guarded ?? [];
   if (guarded.length) item.append(guardedNotice(guarded));
+  // The host's words on what the call costs or starts (kept after the decision: the history shows what was agreed to).
+  if (step.notice)
+    item.append(
+      el(
+        'div',
+        { className: 'sensitive-note cost-note', attrs: { role: 'note' } },
+        icon('credit-card'),
+        el('span', { text: step.notice }),
+      ),
+    );
   if (step.status === 'awaitingApproval') {
     // Never focused from here: see approvalCard.ts (typing in the composer must not approve).
     item.append(approvalCard(step, (decision) => send({ type: 'approveTool', callId: step.id, decision }), arm));
@@ -97,5 +107,7 @@ export function toolStepView(step: ToolStep, send: Send, arm: Arm): HTMLLIElemen
     item.append(
       el('details', {}, el('summary', { text: 'Result' }), el('pre', { className: 'step-result', text: step.result })),
     );
+  const jobId = step.researchJobId;
+  if (jobId) item.append(textButton('Open Research Job', () => send({ type: 'openResearchJob', jobId }), true));
   return item;
 }

@@ -125,7 +125,7 @@ function attachment(value: unknown, at: string): Attachment {
   const o = object(value, at);
   return dropUndefined<Attachment>({
     id: string(o, 'id', at),
-    kind: oneOf(o['kind'], ['selection', 'file'] as const, `${at}.kind`),
+    kind: oneOf(o['kind'], ['selection', 'file', 'research'] as const, `${at}.kind`),
     path: string(o, 'path', at),
     startLine: isCount(o['startLine']) ? o['startLine'] : undefined,
     endLine: isCount(o['endLine']) ? o['endLine'] : undefined,
@@ -167,6 +167,9 @@ function toolStep(value: unknown, at: string): ToolStep {
     result,
     change: toolChange(o['change']),
     command: toolCommand(o['command']),
+    // Display details, bounded: a malformed one is dropped.
+    notice: str(o['notice'])?.slice(0, 2_000),
+    researchJobId: str(o['researchJobId'])?.slice(0, 200),
   });
 }
 

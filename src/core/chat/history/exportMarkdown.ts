@@ -75,6 +75,8 @@ function attachmentBlock(item: Attachment): string {
         : ` line ${item.startLine}`;
   } else if (item.kind === 'file') {
     label += ' (file)';
+  } else if (item.kind === 'research') {
+    label += ' (research report)';
   }
   if (item.truncated) label += ' (shortened)';
   const fence = '`'.repeat(Math.max(3, longestRun(item.text, '`') + 1));

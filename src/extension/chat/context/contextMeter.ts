@@ -32,7 +32,7 @@ export class ContextMeterReporter extends Disposable {
   private last: ContextMeter | undefined;
 
   constructor(
-    private readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceFiles' | 'workspaceState'>,
+    private readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceFiles' | 'workspaceState' | 'gatewayTools'>,
     private readonly source: MeterSource,
   ) {
     super();
@@ -108,7 +108,9 @@ export class ContextMeterReporter extends Disposable {
       ...(contextLength ? { contextLength } : {}),
       toolsWithheld: tools.withheld,
       // The tools' definitions go with every request when they are offered (as the reply would).
-      toolChars: tools.offered ? JSON.stringify(chatToolDefinitions(settings)).length : 0,
+      toolChars: tools.offered
+        ? JSON.stringify(chatToolDefinitions(settings, this.deps.gatewayTools !== undefined)).length
+        : 0,
     });
   }
 
