@@ -386,6 +386,36 @@ describe('chat webview app (jsdom)', () => {
     );
   });
 
+  it("states a call's cost on its card (building the index, a research job), offers only Allow Once or Deny, and links the job it started", () => {
+    handle({ type: 'conversation', conversation: conversation([user('u1', 'q')]), busy: false });
+    handle({ type: 'replyStarted', turn: assistant('a1', '', { status: 'streaming' }) });
+    const notice = 'Start a deep research job on "<b>x</b>"? A research job costs credits (cost set by the gateway).';
+    const step = {
+      kind: 'function' as const,
+      id: 'call-r',
+      name: 'deep_research',
+      arguments: '{"topic":"x"}',
+      status: 'awaitingApproval' as const,
+      notice,
+    };
+    handle({ type: 'toolStep', id: 'a1', index: 0, step });
+    const card = root.querySelector('.tool-step');
+    assert.equal(card?.querySelector('.cost-note')?.textContent, notice, 'the notice is text, never HTML');
+    assert.equal(card?.querySelector('.cost-note b'), null);
+    assert.equal(card?.querySelector('.approval')?.getAttribute('aria-label'), `deep_research: ${notice}`);
+    assert.deepEqual(
+      Array.from(card?.querySelectorAll('.approval button') ?? []).map((b) => b.textContent),
+      ['Allow Once', 'Deny'],
+    );
+    handle({ type: 'toolStep', id: 'a1', index: 0, step: { ...step, status: 'done', researchJobId: 'job-7' } });
+    const open = Array.from(root.querySelectorAll('.tool-step button')).find(
+      (b) => b.textContent === 'Open Research Job',
+    );
+    assert.ok(open, 'the finished step links its job');
+    (open as HTMLButtonElement).click();
+    assert.deepEqual(sent.at(-1), { type: 'openResearchJob', jobId: 'job-7' });
+  });
+
   it('keyboard: Enter sends, Shift+Enter does not, Escape stops, Up edits the last message', () => {
     handle({
       type: 'conversation',

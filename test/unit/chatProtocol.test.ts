@@ -14,6 +14,12 @@ describe('chat protocol: messages from the webview are validated', () => {
     });
     assert.equal(parseChatToHostMessage({ type: 'openToolDiff', callId: '' }), undefined);
     assert.equal(parseChatToHostMessage({ type: 'openToolDiff', callId: 7 }), undefined);
+    assert.deepEqual(parseChatToHostMessage({ type: 'openResearchJob', jobId: 'job-1' }), {
+      type: 'openResearchJob',
+      jobId: 'job-1',
+    });
+    assert.equal(parseChatToHostMessage({ type: 'openResearchJob', jobId: '' }), undefined);
+    assert.equal(parseChatToHostMessage({ type: 'openResearchJob', jobId: 'x'.repeat(201) }), undefined);
   });
 
   it('rejects unknown types, unknown commands and non-objects', () => {
