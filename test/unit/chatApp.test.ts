@@ -552,6 +552,32 @@ describe('chat webview app (jsdom)', () => {
     assert.deepEqual(sent.at(-1), { type: 'removeAttachment', id: 'x' });
   });
 
+  it('suggests @codebase and @research before the files, and completes the word in the text (nothing attached yet)', () => {
+    handle({ type: 'conversation', conversation: conversation([]), busy: false });
+    const box = input();
+    box.value = 'where is @co';
+    box.setSelectionRange(box.value.length, box.value.length);
+    box.dispatchEvent(new page.dom.window.Event('input'));
+    const request = sent.at(-1);
+    const requestId = request?.type === 'suggestFiles' ? request.requestId : -1;
+    handle({ type: 'fileSuggestions', requestId, paths: ['src/config.ts'] });
+    const items = Array.from(root.querySelectorAll('.suggestions li')).map((li) => li.textContent);
+    assert.equal(items.length, 2);
+    assert.match(items[0] ?? '', /^@codebase search the workspace by meaning/);
+    assert.equal(items[1], 'src/config.ts');
+    const before = sent.length;
+    key(box, 'Enter');
+    assert.equal(box.value, 'where is @codebase ');
+    assert.equal(sent.length, before, 'nothing sent or attached: the host reads the word when the message goes');
+    assert.equal((root.querySelector('.suggestions') as HTMLElement).hidden, true);
+    // "@r" lists @research; a plain word after @ lists files only.
+    box.value = '@r';
+    box.dispatchEvent(new page.dom.window.Event('input'));
+    const again = sent.at(-1);
+    handle({ type: 'fileSuggestions', requestId: again?.type === 'suggestFiles' ? again.requestId : -1, paths: [] });
+    assert.match(root.querySelector('.suggestions li')?.textContent ?? '', /^@research/);
+  });
+
   it('removes turns from an edited point on, and lists history with its actions', () => {
     handle({
       type: 'conversation',

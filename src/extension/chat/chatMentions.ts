@@ -8,6 +8,7 @@
 // with the way on (Build Index), instead of going without the context it asked for.
 import * as vscode from 'vscode';
 import type { Conversation } from '../../shared/chatModel';
+import { mentions, withoutMention } from '../../shared/contextMentions';
 import type { ResearchJob } from '../../core/types/account';
 import type { NoticeAction } from '../../core/chat/chatNotices';
 import { jobTitle } from '../../core/research/jobPresentation';
@@ -19,8 +20,6 @@ import type { ChatAttachments } from './chatAttachments';
 import type { ChatGatewayServices } from './chatDeps';
 import { chunkAttachment, researchAttachment } from './editorContext';
 
-const CODEBASE = /(^|\s)@codebase\b/i;
-const RESEARCH = /(^|\s)@research\b/i;
 /** Chunks attached for one @codebase (the search setting's count may be higher: chips stay few). */
 const MAX_CODEBASE_CHIPS = 8;
 
@@ -33,8 +32,8 @@ export interface MentionsHost {
 }
 
 /** Whether `text` names @codebase or @research (anything else is sent as it is, at once). */
-export function hasContextMention(text: string): boolean {
-  return CODEBASE.test(text) || RESEARCH.test(text);
+function hasContextMention(text: string): boolean {
+  return mentions(text, 'codebase') || mentions(text, 'research');
 }
 
 export class ChatMentions {
@@ -47,8 +46,8 @@ export class ChatMentions {
   async resolve(text: string): Promise<boolean> {
     if (!this.services || !hasContextMention(text)) return true;
     try {
-      if (CODEBASE.test(text) && !(await this.codebase(this.services, text))) return this.held(text);
-      if (RESEARCH.test(text) && !(await this.research(this.services))) return this.held(text);
+      if (mentions(text, 'codebase') && !(await this.codebase(this.services, text))) return this.held(text);
+      if (mentions(text, 'research') && !(await this.research(this.services))) return this.held(text);
       return true;
     } catch (error) {
       this.host.notice(
@@ -74,7 +73,7 @@ export class ChatMentions {
       );
       return false;
     }
-    const query = text.replace(CODEBASE, '$1').trim();
+    const query = withoutMention(text, 'codebase');
     if (!query) {
       this.host.notice(
         vscode.l10n.t('Write what to find after @codebase, e.g. "@codebase where is the API key stored?"'),

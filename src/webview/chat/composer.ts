@@ -1,9 +1,11 @@
 // The message box: Enter sends, Shift+Enter breaks the line, Escape stops a reply, Up on an empty
 // box edits the last message, `@` followed by a name suggests workspace files (arrows + Enter or
-// Tab to attach). Attachments show as removable chips above the box.
+// Tab to attach) and, first, the context mentions it could be (@codebase, @research: completed in
+// the text, which the host reads when the message goes). Attachments show as removable chips above the box.
 import type { Attachment } from '../../shared/chatModel';
 import type { ContextMeter, CostEstimate } from '../../shared/chatProtocol';
 import { estimateText } from './costText';
+import { mentionsStartingWith, type ContextMention } from '../../shared/contextMentions';
 import { isAllowShortcut } from './approvalCard';
 import { attachmentChip } from './attachmentChip';
 import { ContextMeterView, instructionChip } from './contextViews';
@@ -34,6 +36,8 @@ export class Composer {
   private busy = false;
   private attachments: readonly Attachment[] = [];
   private suggestionPaths: readonly string[] = [];
+  /** The context mentions the word after @ could be: listed before the files. */
+  private suggestionMentions: readonly ContextMention[] = [];
   private active = 0;
   private requestId = 0;
 
@@ -149,7 +153,9 @@ export class Composer {
   }
 
   showSuggestions(requestId: number, paths: readonly string[]): void {
-    if (requestId !== this.requestId || !MENTION.test(this.beforeCaret())) return;
+    const match = MENTION.exec(this.beforeCaret());
+    if (requestId !== this.requestId || !match) return;
+    this.suggestionMentions = mentionsStartingWith(match[2] ?? '');
     this.suggestionPaths = paths;
     this.active = 0;
     this.renderSuggestions();
@@ -167,17 +173,18 @@ export class Composer {
   private onKey(event: KeyboardEvent): void {
     // The approval shortcut is the app's (document-wide), never a send.
     if (event.isComposing || isAllowShortcut(event)) return;
-    if (!this.suggestions.hidden && this.suggestionPaths.length) {
+    const count = this.suggestionCount();
+    if (!this.suggestions.hidden && count) {
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();
         const step = event.key === 'ArrowDown' ? 1 : -1;
-        this.active = (this.active + step + this.suggestionPaths.length) % this.suggestionPaths.length;
+        this.active = (this.active + step + count) % count;
         this.renderSuggestions();
         return;
       }
       if (event.key === 'Enter' || event.key === 'Tab') {
         event.preventDefault();
-        this.choose(this.suggestionPaths[this.active]);
+        this.chooseIndex(this.active);
         return;
       }
       if (event.key === 'Escape') {
@@ -208,6 +215,25 @@ export class Composer {
     this.send({ type: 'suggestFiles', requestId: ++this.requestId, query: match[2] ?? '' });
   }
 
+  private suggestionCount(): number {
+    return this.suggestionMentions.length + this.suggestionPaths.length;
+  }
+
+  /** Suggestion `index`: a context mention (completed in the text), else a file (attached). */
+  private chooseIndex(index: number): void {
+    const mention = this.suggestionMentions[index];
+    if (mention) this.completeMention(mention);
+    else this.choose(this.suggestionPaths[index - this.suggestionMentions.length]);
+  }
+
+  private completeMention(mention: ContextMention): void {
+    const before = this.beforeCaret().replace(MENTION, `$1@${mention.name} `);
+    const after = this.input.value.slice(this.input.selectionStart ?? this.input.value.length);
+    this.setText(before + after);
+    this.input.setSelectionRange(before.length, before.length);
+    this.closeSuggestions();
+  }
+
   private choose(path: string | undefined): void {
     if (!path) return;
     const before = this.beforeCaret().replace(MENTION, '$1');
@@ -219,8 +245,27 @@ export class Composer {
   }
 
   private renderSuggestions(): void {
+    const offset = this.suggestionMentions.length;
+    const mentionItems = this.suggestionMentions.map((mention, index) => {
+      const item = el(
+        'li',
+        {
+          className: `mention${index === this.active ? ' active' : ''}`,
+          attrs: { role: 'option', id: `suggestion-${index}`, 'aria-selected': String(index === this.active) },
+        },
+        el('span', { className: 'mention-name', text: `@${mention.name}` }),
+        el('span', { className: 'mention-hint', text: ` ${mention.hint}` }),
+      );
+      item.addEventListener('mousedown', (event) => {
+        event.preventDefault();
+        this.completeMention(mention);
+      });
+      return item;
+    });
     this.suggestions.replaceChildren(
-      ...this.suggestionPaths.map((path, index) => {
+      ...mentionItems,
+      ...this.suggestionPaths.map((path, pathIndex) => {
+        const index = pathIndex + offset;
         const item = el('li', {
           className: index === this.active ? 'active' : '',
           text: path,
@@ -233,13 +278,14 @@ export class Composer {
         return item;
       }),
     );
-    this.suggestions.hidden = this.suggestionPaths.length === 0;
-    if (this.suggestionPaths.length) this.input.setAttribute('aria-activedescendant', `suggestion-${this.active}`);
+    this.suggestions.hidden = this.suggestionCount() === 0;
+    if (this.suggestionCount()) this.input.setAttribute('aria-activedescendant', `suggestion-${this.active}`);
     else this.input.removeAttribute('aria-activedescendant');
   }
 
   private closeSuggestions(): void {
     this.suggestionPaths = [];
+    this.suggestionMentions = [];
     this.suggestions.hidden = true;
     this.input.removeAttribute('aria-activedescendant');
   }
