@@ -202,6 +202,12 @@ describe('the chat searches the codebase by meaning and starts deep research, ea
     } finally {
       watching.dispose();
     }
+    // The Research view's "Attach Report to Chat" on the finished job: a chip for the next message.
+    const finished = api.research.find(jobId) ?? assert.fail('listed');
+    await vscode.commands.executeCommand('unifiedInference.chat.attachResearchReport', { kind: 'job', job: finished });
+    const pending = api.chat.pendingAttachments.filter((a) => a.kind === 'research');
+    assert.equal(pending.length, 1, JSON.stringify(api.chat.pendingAttachments.map((a) => a.path)));
+    assert.match(pending[0]?.path ?? '', /Vector databases/);
     // The same conversation, on a model that answers in text.
     await api.chat.handle({ type: 'selectModel', model: PLAIN_MODEL });
     // The report names tools ("deep research"), which the simulated model would call: no tools for this reply.

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { Attachment, ChatParameters, Conversation } from '../../shared/chatModel';
 import type { ChatToHostMessage, HostToChatMessage } from '../../shared/chatProtocol';
+import type { ResearchJob } from '../../core/types/account';
 import { newId } from '../../shared/ids';
 import { NO_CHECKPOINTS } from '../checkpoints/checkpointRecorder';
 import { readSettings } from '../config';
@@ -161,6 +162,11 @@ export class ChatController extends Disposable {
   /** Adds the editor selection (from "Ask about Selection"); true when there was one. */
   addSelection(editor?: vscode.TextEditor): boolean {
     return this.attachments.addSelection(editor);
+  }
+
+  /** The Research view's "Attach Report to Chat": a finished job's report as a chip for the next message. */
+  async attachResearchReport(job: ResearchJob): Promise<void> {
+    if (this.deps.gatewayTools) await this.mentions.attachReport(this.deps.gatewayTools, job);
   }
 
   prefill(text: string): void {

@@ -140,9 +140,14 @@ export class ChatMentions {
       );
       return false;
     }
+    await this.attachReport(services, job);
+    return true;
+  }
+
+  /** A finished job's report as a chip (also the Research view's "Attach Report to Chat"). */
+  async attachReport(services: ChatGatewayServices, job: ResearchJob): Promise<void> {
     const report = await services.reports.text(job);
     this.host.attachments.addFound([researchAttachment(jobTitle(job).slice(0, 120), report)]);
-    return true;
   }
 
   /** The newest job this conversation started (finished or not), else the newest finished one in the Research view. */

@@ -5,6 +5,9 @@ import type { ChatController } from './chatController';
 import type { ChatDeps } from './chatDeps';
 import { openChatPanel } from './chatPanel';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
+import { jobTitle } from '../../core/research/jobPresentation';
+import { classifyResearchStatus } from '../../core/research/researchHelpers';
+import type { ResearchNode } from '../research/researchView';
 
 /** package.json's view container of the Research Jobs, Models and Search Results views. */
 const RESEARCH_CONTAINER_ID = 'unifiedInferenceResearch';
@@ -60,6 +63,37 @@ export function registerChat(
       await chat.handle({ type: 'addContext', source: 'pickFile' });
     }),
     vscode.commands.registerCommand('unifiedInference.chat.stop', () => chat.stop()),
+    // On a finished job in the Research view (or from the palette, with a pick): its report goes with the next message.
+    vscode.commands.registerCommand('unifiedInference.chat.attachResearchReport', async (node?: ResearchNode) => {
+      const research = deps.gatewayTools?.research;
+      if (!research) return;
+      const finished = research.jobs.filter((job) => classifyResearchStatus(job.status) === 'succeeded');
+      const job =
+        node?.kind === 'job'
+          ? (research.find(node.job.id) ?? node.job)
+          : (
+              await vscode.window.showQuickPick(
+                finished.map((candidate) => ({
+                  label: jobTitle(candidate),
+                  description: candidate.id,
+                  job: candidate,
+                })),
+                {
+                  title: vscode.l10n.t('Attach Report to Chat'),
+                  placeHolder: vscode.l10n.t('Pick a finished research job'),
+                },
+              )
+            )?.job;
+      if (!job) return;
+      if (classifyResearchStatus(job.status) !== 'succeeded') {
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('The research job has not finished yet: attach its report once it has.'),
+        );
+        return;
+      }
+      await view.reveal();
+      await chat.attachResearchReport(job);
+    }),
     // The chat has a view container of its own (room for the conversation); the research jobs,
     // models and search results are in the other one, a click away from the chat's title bar.
     vscode.commands.registerCommand('unifiedInference.showResearchAndModels', () =>
