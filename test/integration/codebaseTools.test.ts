@@ -49,7 +49,6 @@ describe('the chat searches the codebase by meaning and starts deep research, ea
   after(async () => {
     await vscode.commands.executeCommand('unifiedInference.search.clearIndex');
     await vscode.workspace.fs.delete(uri('codebase'), { recursive: true }).then(undefined, () => undefined);
-    await vscode.workspace.fs.delete(uri('.gitignore')).then(undefined, () => undefined);
     for (const key of ['defaultModels.chat', 'defaultModels.embedding', 'defaultModels.rerank', 'search.include'])
       await setSetting(key, undefined);
     await clearKeyThroughCommand(true);
@@ -97,26 +96,32 @@ describe('the chat searches the codebase by meaning and starts deep research, ea
     assert.match(lastToolResult(gateway), /codebase\/cache\.ts:\d+-\d+ \(score [\d.]+\)\n```\n[\s\S]*LruCache/);
   });
 
-  it('leaves out at query time a file indexed earlier and .gitignored since', async () => {
+  it('leaves out at query time a file indexed earlier and excluded since', async () => {
     await write('codebase/gated.ts', `// ${SECRET}\nexport const gated = 1;\n`);
     await vscode.commands.executeCommand('unifiedInference.search.index');
     const gatedKey = uri('codebase/gated.ts').toString();
-    const index = await api.searchIndex.current();
-    assert.ok(index?.files.has(gatedKey), 'the file is in the index');
-    await write('.gitignore', 'codebase/gated.ts\n');
-    await newConversationWith(api, posted, TOOL_MODEL);
-    const { step } = await callScriptedTool(api, posted, {
-      tool: 'search_codebase',
-      args: { query: 'GATED-7731 retries with exponential backoff' },
-      decision: 'always',
-    });
-    assert.equal(step.status, 'done', step.result);
-    assert.ok((await api.searchIndex.current())?.files.has(gatedKey), 'still in the index: the query filtered it');
-    const found = lastToolResult(gateway);
-    assert.match(found, /^\d+ results? for/, 'the search ran');
-    assert.ok(!found.includes('gated.ts') && !found.includes('export const gated'), found);
-    await vscode.workspace.fs.delete(uri('.gitignore'));
-    await vscode.workspace.fs.delete(uri('codebase/gated.ts'));
+    assert.ok((await api.searchIndex.current())?.files.has(gatedKey), 'the file is in the index');
+    // A setting changes what may be shared; no file changed, so the index keeps the file (a
+    // .gitignore edit would also be seen by the index's file watcher, which drops it there too).
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('exclude', { '**/.git': true, 'codebase/gated.ts': true }, vscode.ConfigurationTarget.Workspace);
+    try {
+      await newConversationWith(api, posted, TOOL_MODEL);
+      const { step } = await callScriptedTool(api, posted, {
+        tool: 'search_codebase',
+        args: { query: 'GATED-7731 retries with exponential backoff' },
+      });
+      assert.equal(step.status, 'done', step.result);
+      assert.ok((await api.searchIndex.current())?.files.has(gatedKey), 'still in the index: the query filtered it');
+      const found = lastToolResult(gateway);
+      assert.match(found, /^\d+ results? for/, 'the search ran');
+      assert.ok(!found.includes('gated.ts') && !found.includes('export const gated'), found);
+      const reranked = requests('/api/v1/rerank').at(-1)?.body as { documents?: string[] } | undefined;
+      assert.ok(!JSON.stringify(reranked?.documents ?? []).includes('GATED-7731 retries'), 'nor sent to the reranker');
+    } finally {
+      await files.update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
+      await vscode.workspace.fs.delete(uri('codebase/gated.ts'));
+    }
   });
 
   it('@codebase attaches the top chunks as chips with their lines, for one embedding and one rerank request', async () => {
