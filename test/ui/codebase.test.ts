@@ -75,4 +75,27 @@ describe('codebase: search_codebase and @codebase in the chat (real VS Code in C
     assert.equal(requests('/api/v1/rerank'), 1);
     await workbench.screenshot('chat-13-codebase');
   });
+
+  it('deep_research asks with its cost, starts the job, and its step opens the job in the Research view', async () => {
+    await chat.locator('button[aria-label="New chat"]').click();
+    await chat.locator('.empty-state').waitFor();
+    await input().fill('deep research: which vector database suits code search');
+    await input().press('Enter');
+    const step = lastReply().locator('.tool-step.function').first();
+    await step.locator('.approval[data-state="armed"]').waitFor();
+    assert.match(
+      await step.locator('.cost-note').innerText(),
+      /costs credits \(cost set by the gateway\).*2 to 5 minutes/,
+    );
+    await step.locator('.approval button', { hasText: 'Allow Once' }).click();
+    const open = step.locator('button', { hasText: 'Open Research Job' });
+    await open.waitFor();
+    await lastReply().locator('.turn-footer .usage').waitFor();
+    await workbench.screenshot('chat-13-deep-research');
+    await open.click();
+    const pane = workbench.page
+      .locator('.pane', { has: workbench.page.locator('.pane-header', { hasText: 'Research Jobs' }) })
+      .first();
+    await pane.locator('.monaco-list-row.selected', { hasText: 'deep research: which vector database' }).waitFor();
+  });
 });

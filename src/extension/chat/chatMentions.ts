@@ -14,6 +14,7 @@ import type { NoticeAction } from '../../core/chat/chatNotices';
 import { jobTitle } from '../../core/research/jobPresentation';
 import { classifyResearchStatus } from '../../core/research/researchHelpers';
 import { errorMessage } from '../../shared/errorMessage';
+import { SetupRequiredError } from '../../core/failures/setupError';
 import { buildIndexWithProgress, searchableIndex, searchCodebase } from '../search/codebaseSearch';
 import { displayPath } from '../search/indexedFiles';
 import type { ChatAttachments } from './chatAttachments';
@@ -50,6 +51,8 @@ export class ChatMentions {
       if (mentions(text, 'research') && !(await this.research(this.services))) return this.held(text);
       return true;
     } catch (error) {
+      // Shown here (the notice); reported once so the credits display and its notice follow.
+      if (!(error instanceof SetupRequiredError)) this.services.failures.report(error, true);
       this.host.notice(
         vscode.l10n.t('The context could not be found: {0}', this.services.connection.redact(errorMessage(error))),
         'warning',
