@@ -8,7 +8,7 @@ export interface ContextMention {
   readonly hint: string;
 }
 
-export const CONTEXT_MENTIONS: readonly ContextMention[] = [
+const CONTEXT_MENTIONS: readonly ContextMention[] = [
   { name: 'codebase', hint: 'search the workspace by meaning, attach the best chunks' },
   { name: 'research', hint: 'attach the finished research report' },
 ];

@@ -24,8 +24,8 @@ import {
 } from '../search/codebaseSearch';
 import { displayPath } from '../search/indexedFiles';
 
-export const SEARCH_CODEBASE = 'search_codebase';
-export const DEEP_RESEARCH = 'deep_research';
+const SEARCH_CODEBASE = 'search_codebase';
+const DEEP_RESEARCH = 'deep_research';
 const MAX_QUERY = 2_000;
 const MAX_TOPIC = 4_000;
 
