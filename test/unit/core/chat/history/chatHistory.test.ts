@@ -6,6 +6,7 @@ import type { AssistantTurn, Attachment, Conversation, UserTurn } from '../../..
 import { ConversationStore } from '../../../../../src/core/chat/history/conversationStore';
 import { titleFromText } from '../../../../../src/core/chat/history/conversationTitle';
 import { exportMarkdown } from '../../../../../src/core/chat/history/exportMarkdown';
+import { userTurnText } from '../../../../../src/core/chat/conversationWire';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 30);
 
@@ -474,6 +475,44 @@ describe('chat history: ConversationStore', function () {
       { ...step, sensitive: ['.env'] },
       { ...step, id: 't2' },
     ]);
+  });
+
+  it("keeps a step's cost notice and research job link, and a research report attachment; drops malformed ones", async () => {
+    await store.save(conversation('r'));
+    const raw = JSON.parse(await readFile(join(directory, 'r.json'), 'utf8')) as Record<string, unknown>;
+    const step = { kind: 'function', id: 't1', name: 'deep_research', arguments: '{}', status: 'done', result: 'x' };
+    const report = { id: 'att1', kind: 'research', path: 'Vector databases', text: '# Report' };
+    raw['turns'] = [
+      { role: 'user', id: 'u', text: '@research', attachments: [report], createdAt: 1 },
+      {
+        role: 'assistant',
+        id: 'a',
+        model: 'm',
+        content: '',
+        status: 'done',
+        toolSteps: [
+          { ...step, notice: 'Start a deep research job? It costs credits.', researchJobId: 'job-1' },
+          { ...step, id: 't2', notice: 7, researchJobId: { id: 'x' } },
+        ],
+        createdAt: 2,
+      },
+    ];
+    await writeFile(join(directory, 'r.json'), JSON.stringify(raw));
+    const [user, reply] = (await fresh().load('r'))?.turns ?? [];
+    assert.deepEqual(user?.role === 'user' ? user.attachments : [], [report]);
+    assert.deepEqual(reply?.role === 'assistant' ? reply.toolSteps : [], [
+      { ...step, notice: 'Start a deep research job? It costs credits.', researchJobId: 'job-1' },
+      { ...step, id: 't2' },
+    ]);
+    // The model reads the report as what it is, and an export labels it so.
+    assert.match(
+      userTurnText({ text: 'sum it up', attachments: [report as Attachment] }),
+      /^Research report Vector databases:\n/,
+    );
+    assert.match(
+      exportMarkdown((await fresh().load('r')) as Conversation),
+      /\*\*`Vector databases`\*\* \(research report\)/,
+    );
   });
 
   it('keeps the always-asked files a tool step named, dropping malformed entries', async () => {
