@@ -2,6 +2,13 @@
 import type { Attachment } from '../../shared/chatModel';
 import { el, icon, iconButton } from './dom';
 
+/** Each kind's codicon (a research report: the beaker of the Research view). */
+const KIND_ICONS: Readonly<Record<Attachment['kind'], string>> = {
+  selection: 'selection',
+  file: 'file',
+  research: 'beaker',
+};
+
 export function attachmentChip(attachment: Attachment, onRemove?: () => void): HTMLElement {
   const label =
     attachment.startLine !== undefined
@@ -10,7 +17,7 @@ export function attachmentChip(attachment: Attachment, onRemove?: () => void): H
   const chip = el(
     'span',
     { className: 'chip', attrs: { title: `${label}${attachment.truncated ? ' (truncated)' : ''}` } },
-    icon(attachment.kind === 'selection' ? 'selection' : attachment.kind === 'research' ? 'beaker' : 'file'),
+    icon(KIND_ICONS[attachment.kind]),
     el('span', { className: 'chip-label', text: label }),
   );
   if (onRemove) chip.append(iconButton('close', `Remove ${label}`, onRemove, { className: 'chip-remove' }));
