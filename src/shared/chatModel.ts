@@ -1,5 +1,6 @@
 // The chat panel's conversation, as stored in history and as the webview shows it. Pure data
 // (JSON-safe): the host persists it, the webview renders it.
+import type { ReplySource } from './replySources';
 
 /** Where a piece of context came from: the editor, a workspace file, or a finished research job's report (@research). */
 type AttachmentKind = 'selection' | 'file' | 'research';
@@ -32,7 +33,10 @@ export interface WireMessage {
   readonly parts: readonly WirePart[];
 }
 
-/** What the gateway ran through `mcp_servers` (tools_executed), or a function tool the extension ran. */
+/**
+ * What the gateway ran itself (tools_executed, /messages server tool and MCP connector blocks), or a
+ * function tool the extension ran.
+ */
 export type ToolStep =
   | {
       readonly kind: 'server';
@@ -40,6 +44,8 @@ export type ToolStep =
       readonly server?: string;
       readonly arguments?: string;
       readonly result?: string;
+      /** The server said the tool failed (`is_error`, a search's error code): the result says why. */
+      readonly failed?: boolean;
     }
   | {
       readonly kind: 'function';
@@ -251,6 +257,8 @@ export interface AssistantTurn {
   cost?: ReplyCost;
   /** How the request fitted the model's context (absent: it fitted as it was). */
   context?: ReplyContext;
+  /** Pages the reply cites or its web search found, shown as numbered links under it (absent: none). */
+  sources?: ReplySource[];
   /** The messages this reply added to the wire conversation (tool rounds, thinking blocks). */
   wire: WireMessage[];
   readonly createdAt: number;

@@ -19,6 +19,7 @@ import type {
   ToolStep,
   UserTurn,
 } from './chatModel';
+import type { ReplySource } from './replySources';
 
 /** Where the API key in use comes from (never the key itself). */
 export type KeySource = 'secretStorage' | 'environment' | 'none';
@@ -94,6 +95,8 @@ export type HostToChatMessage =
       readonly finishReason?: string;
       readonly error?: ChatErrorInfo;
       readonly usage?: TokenUsage;
+      /** Pages the reply cites or its web search found (shown under it once it ends). */
+      readonly sources?: readonly ReplySource[];
     }
   | { readonly type: 'replyCost'; readonly id: string; readonly cost: ReplyCost }
   /** How the reply's request was fitted into the context window (summary, trims), as it happens. */

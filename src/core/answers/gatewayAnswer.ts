@@ -14,8 +14,10 @@ import type { GatewayClient } from '../transport/client';
 import type { ContentBlock, MessageCreateRequest } from '../types/messages';
 import type { RequestOptions } from '../types/common';
 import type { TokenUsage } from '../../shared/chatModel';
+import type { ReplySource } from '../../shared/replySources';
 import { answerTokens, DEFAULT_MESSAGES_MAX_TOKENS } from './answerTokens';
 import { redactingSink } from './redactingSink';
+import { ServerToolBlocks } from './serverToolBlocks';
 import {
   parseToolInput,
   toolInputOf,
@@ -35,8 +37,10 @@ export interface AnswerSink {
   /** Reasoning or thinking text, as it streams (never sent back to chat completions). */
   reasoning?(delta: string): void;
   toolCall?(call: { id: string; name: string; input: Record<string, unknown>; arguments: string }): void;
-  /** Tools the gateway ran through `mcp_servers` (each reported once). */
+  /** Tools the gateway ran through `mcp_servers` or its own tools (web search), each reported once. */
   toolsExecuted?(tools: readonly ToolExecuted[]): void;
+  /** Pages the answer cites or its web search found, new ones only (http(s), each once, bounded). */
+  sources?(sources: readonly ReplySource[]): void;
 }
 
 export interface AnswerResult {
@@ -126,6 +130,7 @@ async function viaChat(
   const accumulator = new ChatStreamAccumulator();
   const servers = new ServerTools(sink);
   let toolsReported = 0;
+  let sourcesReported = 0;
   for await (const chunk of stream) {
     accumulator.add(chunk);
     for (const choice of chunk.choices) {
@@ -139,6 +144,10 @@ async function viaChat(
     if (chunk.tools_executed && accumulator.toolsExecutedCount > toolsReported) {
       servers.report(accumulator.toolsExecutedFrom(toolsReported));
       toolsReported = accumulator.toolsExecutedCount;
+    }
+    if (accumulator.sourceCount > sourcesReported) {
+      sink.sources?.(accumulator.sourcesFrom(sourcesReported));
+      sourcesReported = accumulator.sourceCount;
     }
   }
   const snapshot = accumulator.snapshot();
@@ -186,19 +195,18 @@ async function viaMessages(
   const servers = new ServerTools(sink);
   /** The tool_use blocks handed to the sink: a block that stops twice is handed once. */
   const callsSeen = new Set<number>();
-  /** MCP tool uses by id, for the results that follow them (a search per result is quadratic). */
-  const mcpUses = new Map<unknown, Record<string, unknown>>();
+  const serverBlocks = new ServerToolBlocks();
+  let sourcesReported = 0;
   for await (const event of stream) {
     accumulator.add(event);
     if (event.type === 'content_block_delta') {
       const delta = event.delta;
       if (delta.type === 'text_delta' && delta.text) sink.text(delta.text);
       else if (delta.type === 'thinking_delta' && delta.thinking) sink.reasoning?.(delta.thinking);
-    } else if (event.type === 'content_block_start' && event.content_block.type === 'mcp_tool_use') {
-      mcpUses.set(
-        (event.content_block as Record<string, unknown>).id,
-        accumulator.block(event.index) as Record<string, unknown>,
-      );
+    } else if (event.type === 'content_block_start') {
+      // A result sent whole in its start is a step at once (its stop, if one comes, adds nothing).
+      const executed = serverBlocks.seen(accumulator.block(event.index));
+      if (executed) servers.report([executed]);
     } else if (event.type === 'content_block_stop') {
       const block = accumulator.block(event.index);
       if (block?.type === 'tool_use') {
@@ -207,12 +215,15 @@ async function viaMessages(
         const use = block as { id: string; name: string; input: unknown };
         const input = toolInputOf(use.input);
         sink.toolCall?.({ id: use.id, name: use.name, input, arguments: JSON.stringify(input) });
-      } else if (block?.type === 'mcp_tool_use') {
-        mcpUses.set((block as Record<string, unknown>).id, block);
-      } else if (block?.type === 'mcp_tool_result') {
-        const executed = mcpToolExecuted(mcpUses, block);
+      } else {
+        // A server tool's use is remembered again with its input assembled from its deltas.
+        const executed = serverBlocks.seen(block);
         if (executed) servers.report([executed]);
       }
+    }
+    if (accumulator.sourceCount > sourcesReported) {
+      sink.sources?.(accumulator.sourcesFrom(sourcesReported));
+      sourcesReported = accumulator.sourceCount;
     }
   }
   const message = accumulator.snapshot();
@@ -232,6 +243,12 @@ async function viaMessages(
         if (++toolCalls > MAX_TOOL_CALLS_PER_ANSWER) return [];
         return [{ kind: 'toolCall', id: b.id, name: b.name, input: toolInputOf(b.input) }];
       default:
+        // Server tool blocks (server_tool_use, web_search_tool_result, mcp_tool_use, mcp_tool_result)
+        // are left out of the replay, as are the text blocks' citations. The Messages API accepts an
+        // assistant turn of text alone; sending them back would have to be byte-exact (a search
+        // result's encrypted_content, which the chat does not keep) and, for MCP blocks, needs the
+        // same mcp_servers on the later request. The text keeps what the model made of them, and the
+        // steps and sources stay on the turn for the user.
         return [];
     }
   });
@@ -243,34 +260,5 @@ async function viaMessages(
     ...(usage.input_tokens || usage.output_tokens
       ? { usage: { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens } }
       : {}),
-  };
-}
-
-/**
- * A tool the gateway ran on an attached server, from Anthropic's MCP connector blocks: the
- * `mcp_tool_result` and the `mcp_tool_use` it answers (these blocks are shown, not sent back).
- */
-function mcpToolExecuted(
-  uses: ReadonlyMap<unknown, Record<string, unknown>>,
-  result: Record<string, unknown>,
-): ToolExecuted | undefined {
-  const use = uses.get(result.tool_use_id);
-  const text = Array.isArray(result.content)
-    ? result.content
-        .map((part: unknown) =>
-          typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
-            ? (part as { text: string }).text
-            : '',
-        )
-        .join('\n')
-    : result.content;
-  if (!use) return undefined;
-  return {
-    name: typeof use.name === 'string' ? use.name : 'tool',
-    ...(use.input !== undefined ? { arguments: use.input } : {}),
-    ...(text !== undefined
-      ? { result: result.is_error === true ? `Error: ${typeof text === 'string' ? text : JSON.stringify(text)}` : text }
-      : {}),
-    ...(typeof use.server_name === 'string' ? { server: use.server_name } : {}),
   };
 }

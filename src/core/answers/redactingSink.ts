@@ -32,6 +32,7 @@ export function redactingSink(target: AnswerSink, secrets: readonly string[]): R
     reasoning: (delta) => emitReasoning(reasoning.push(delta)),
     toolCall: (call) => target.toolCall?.(redactValue(call, secrets)),
     toolsExecuted: (tools) => target.toolsExecuted?.(redactValue(tools, secrets)),
+    sources: (sources) => target.sources?.(redactValue(sources, secrets)),
   };
   return { sink, flush };
 }

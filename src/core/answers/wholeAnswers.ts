@@ -37,6 +37,7 @@ export function chatCompletionAsChunks(
       const delta: ChatChunkDelta = { role: message.role };
       if (message.content !== null) delta.content = message.content;
       if (message.reasoning_content !== undefined) delta.reasoning_content = message.reasoning_content;
+      if (message.annotations !== undefined) delta.annotations = message.annotations;
       if (message.tool_calls !== undefined)
         delta.tool_calls = message.tool_calls.map((call, index) => ({
           index,
@@ -74,7 +75,14 @@ export function messageAsEvents(
   message.content.forEach((block, index) => {
     switch (block.type) {
       case 'text':
-        events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+        // Its citations ride in the block start (a stream sends them as citations_delta events).
+        events.push({
+          type: 'content_block_start',
+          index,
+          content_block: block.citations
+            ? { type: 'text', text: '', citations: block.citations }
+            : { type: 'text', text: '' },
+        });
         events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: String(block.text) } });
         break;
       case 'thinking':

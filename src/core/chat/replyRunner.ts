@@ -14,6 +14,7 @@ import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolHost, type ToolOutcom
 import { wholeHistory, type ContextFitter } from './contextFitter';
 import { errorMessage } from '../../shared/errorMessage';
 import type { SpendCheck } from './spend/spendCap';
+import { SourceList, type ReplySource } from '../../shared/replySources';
 
 interface ReplyEvents {
   delta(content: string | undefined, reasoning: string | undefined): void;
@@ -93,6 +94,7 @@ export function serverToolStep(tool: ToolExecuted): ToolStep {
     ...(typeof tool.server === 'string' ? { server: tool.server } : {}),
     ...(args !== undefined ? { arguments: shorten(args) } : {}),
     ...(result !== undefined ? { result: shorten(result) } : {}),
+    ...(tool.is_error === true ? { failed: true } : {}),
   };
 }
 
@@ -114,6 +116,13 @@ export async function runReply(run: ReplyRun): Promise<void> {
   const updateStep = (index: number, step: ToolStep): void => {
     reply.toolSteps[index] = step;
     events.toolStep(index, step);
+  };
+  // Every round's sources in one list: a page cited in two rounds is listed once, the cap is per reply.
+  const sources = new SourceList(reply.sources);
+  const addSources = (found: readonly ReplySource[]): void => {
+    let changed = false;
+    for (const source of found) changed = sources.add(source.url, source.title) || changed;
+    if (changed) reply.sources = sources.list();
   };
 
   for (let round = 0; ; round++) {
@@ -146,6 +155,7 @@ export async function runReply(run: ReplyRun): Promise<void> {
             events.delta(undefined, delta);
           },
           toolsExecuted: (executed) => executed.forEach((tool) => addStep(serverToolStep(tool))),
+          sources: addSources,
         },
         signal,
       );

@@ -97,6 +97,7 @@ function parseChoice(value: unknown, position: number): ChatChoice {
     .map(parseToolCall)
     .filter((call): call is ChatToolCall => call !== undefined);
   if (toolCalls.length > 0) parsed.message.tool_calls = toolCalls;
+  if (Array.isArray(message.annotations)) parsed.message.annotations = message.annotations;
   return parsed;
 }
 
@@ -159,6 +160,8 @@ function normalizeDelta(value: JsonRecord): ChatChunkDelta {
   } else if (calls !== undefined) {
     delete value.tool_calls;
   }
+  // Read item by item later (parse/sources.ts); only a list is kept.
+  if (value.annotations !== undefined && !Array.isArray(value.annotations)) delete value.annotations;
   return value;
 }
 

@@ -19,7 +19,10 @@ function parseContentBlock(value: unknown): ContentBlock | OtherBlock | undefine
   if (!isRecord(value)) return undefined;
   switch (value.type) {
     case 'text':
-      return { type: 'text', text: str(value.text) ?? '' };
+      // Citations stay only for the accumulator to read (whole answers carry them here).
+      return Array.isArray(value.citations) && value.citations.length > 0
+        ? { type: 'text', text: str(value.text) ?? '', citations: value.citations }
+        : { type: 'text', text: str(value.text) ?? '' };
     case 'tool_use':
       return { type: 'tool_use', id: str(value.id) ?? '', name: str(value.name) ?? '', input: value.input ?? {} };
     case 'thinking':
@@ -58,6 +61,8 @@ function parseDelta(value: unknown): MessageDelta | undefined {
       return { type: 'thinking_delta', thinking: str(delta.thinking) ?? '' };
     case 'signature_delta':
       return { type: 'signature_delta', signature: str(delta.signature) ?? '' };
+    case 'citations_delta':
+      return { type: 'citations_delta', citation: delta.citation };
     default:
       return undefined;
   }

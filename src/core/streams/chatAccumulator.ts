@@ -5,6 +5,8 @@
 import { mergeUsage, parseChunkUsage, parseToolsExecuted } from '../parse/chat';
 import { contentText } from '../parse/contentParts';
 import { asRecord, isRecord, num, str } from '../parse/json';
+import { addAnnotations } from '../parse/sources';
+import { SourceList, type ReplySource } from '../../shared/replySources';
 import type { ChatCompletionChunk, ChunkUsage, ToolExecuted, Usage } from '../types/chat';
 
 export interface AccumulatedToolCall {
@@ -21,6 +23,8 @@ export interface ChatStreamSnapshot {
   finishReason: string | null;
   usage: Usage | null;
   toolsExecuted: ToolExecuted[];
+  /** The `url_citation` annotations' pages: http(s) only, each once, in order, bounded. */
+  sources: ReplySource[];
 }
 
 /** Accumulates choice 0 (the only one a chat UI shows). */
@@ -35,6 +39,7 @@ export class ChatStreamAccumulator {
   private usage: ChunkUsage | undefined;
   private readonly toolsExecuted: ToolExecuted[] = [];
   private readonly toolsSeen = new Set<string>();
+  private readonly sources = new SourceList();
 
   add(chunk: ChatCompletionChunk): void {
     const body: unknown = chunk;
@@ -69,6 +74,7 @@ export class ChatStreamAccumulator {
       if (content !== undefined) this.content += content;
       const reasoning = str(delta.reasoning_content) ?? str(delta.reasoning);
       if (reasoning) this.reasoning += reasoning;
+      if (delta.annotations !== undefined) addAnnotations(this.sources, delta.annotations);
       const calls = delta.tool_calls;
       if (Array.isArray(calls)) {
         for (let i = 0; i < calls.length; i++) {
@@ -113,6 +119,16 @@ export class ChatStreamAccumulator {
     return this.toolsExecuted.slice(start);
   }
 
+  /** How many sources arrived so far (no copy, unlike snapshot()). */
+  get sourceCount(): number {
+    return this.sources.size;
+  }
+
+  /** The sources from position `start` on: what arrived since a caller last looked. */
+  sourcesFrom(start: number): ReplySource[] {
+    return this.sources.list().slice(start);
+  }
+
   snapshot(): ChatStreamSnapshot {
     return {
       content: this.content,
@@ -125,6 +141,7 @@ export class ChatStreamAccumulator {
       finishReason: this.finishReason,
       usage: this.usage === undefined ? null : filledUsage(this.usage),
       toolsExecuted: [...this.toolsExecuted],
+      sources: this.sources.list(),
     };
   }
 }

@@ -3,6 +3,8 @@
 import type { ContentBlock, Message, MessageStreamEvent, MessageUsage, OtherBlock } from '../types/messages';
 import { num, tryParseJson } from '../parse/json';
 import { isBlockIndex } from '../limits';
+import { addCitation, addCitations, addWebSearchResults } from '../parse/sources';
+import { SourceList, type ReplySource } from '../../shared/replySources';
 
 /** Blocks whose `input` streams as input_json_delta pieces: the model's calls and the server's own. */
 const TOOL_BLOCKS: ReadonlySet<string> = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
@@ -45,6 +47,8 @@ export class MessageStreamAccumulator {
   };
   /** Tool input JSON text per block index, parsed at content_block_stop. */
   private readonly partialJson = new Map<number, string>();
+  /** Cited pages and web search results: http(s) only, each once, in order, bounded. */
+  private readonly sources = new SourceList();
 
   add(event: MessageStreamEvent): void {
     // Events fed from elsewhere are read as defensively as the stream's: an index is an array index here.
@@ -53,9 +57,19 @@ export class MessageStreamAccumulator {
       case 'message_start':
         this.message = { ...event.message, content: [...event.message.content], usage: { ...event.message.usage } };
         break;
-      case 'content_block_start':
-        this.message.content[event.index] = { ...event.content_block };
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block.type === 'text') {
+          // The citations become sources; the block keeps its text only (a flood of them is not kept twice).
+          const { citations, ...text } = block as { type: 'text'; text: string; citations?: unknown };
+          addCitations(this.sources, citations);
+          this.message.content[event.index] = { ...text };
+        } else {
+          if (block.type === 'web_search_tool_result') addWebSearchResults(this.sources, block);
+          this.message.content[event.index] = { ...block };
+        }
         break;
+      }
       case 'content_block_delta':
         this.applyDelta(event.index, event.delta);
         break;
@@ -82,6 +96,10 @@ export class MessageStreamAccumulator {
     index: number,
     delta: Extract<MessageStreamEvent, { type: 'content_block_delta' }>['delta'],
   ): void {
+    if (delta.type === 'citations_delta') {
+      addCitation(this.sources, delta.citation);
+      return;
+    }
     let block = this.message.content[index];
     if (block === undefined) {
       // A delta without its block start: make the block the delta implies.
@@ -137,6 +155,16 @@ export class MessageStreamAccumulator {
       tool.input = toolInput(this.partialJson.get(index), tool.input);
     }
     return copy;
+  }
+
+  /** How many sources arrived so far. */
+  get sourceCount(): number {
+    return this.sources.size;
+  }
+
+  /** The sources from position `start` on (all of them by default): what arrived since a caller last looked. */
+  sourcesFrom(start = 0): ReplySource[] {
+    return this.sources.list().slice(start);
   }
 
   /** The text blocks joined. */

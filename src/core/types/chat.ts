@@ -63,6 +63,8 @@ interface ChatCompletionMessage {
   content: string | null;
   reasoning_content?: string;
   tool_calls?: ChatToolCall[];
+  /** Sources (`url_citation` items), kept as sent: src/core/parse/sources.ts reads them. */
+  annotations?: unknown[];
 }
 
 export interface ChatChoice {
@@ -95,6 +97,8 @@ export interface ChatChunkDelta {
   reasoning_content?: string;
   reasoning?: string;
   tool_calls?: ChatToolCallDelta[];
+  /** Sources (`url_citation` items), kept as sent: src/core/parse/sources.ts reads them. */
+  annotations?: unknown[];
 }
 
 interface ChatChunkChoice {

@@ -3,6 +3,8 @@
 interface TextBlock {
   type: 'text';
   text: string;
+  /** Sources the text cites (web search result locations...), as sent; never sent back. */
+  citations?: unknown[];
 }
 interface ToolUseBlock {
   type: 'tool_use';
@@ -91,7 +93,9 @@ export type MessageDelta =
   | { type: 'text_delta'; text: string }
   | { type: 'input_json_delta'; partial_json: string }
   | { type: 'thinking_delta'; thinking: string }
-  | { type: 'signature_delta'; signature: string };
+  | { type: 'signature_delta'; signature: string }
+  /** One citation of the text block, before the text it cites (read by parse/sources.ts). */
+  | { type: 'citations_delta'; citation: unknown };
 
 interface MessageStartEvent {
   type: 'message_start';

@@ -285,6 +285,7 @@ export class ReplyWriter {
       ...(reply.finishReason ? { finishReason: reply.finishReason } : {}),
       ...(error ? { error } : {}),
       ...(reply.usage ? { usage: reply.usage } : {}),
+      ...(reply.sources?.length ? { sources: reply.sources } : {}),
     });
     this.host.ended();
     const saved = (await this.host.save(conversation)) !== undefined;

@@ -17,7 +17,9 @@ import { showCopied } from './markdown/markdownActions';
 import { ThinkingSummary } from './thinkingSummary';
 import { StreamingMarkdown, type MarkdownActions } from './markdown/streamingMarkdown';
 import type { Send } from './send';
+import { sourcesView } from './sourcesView';
 import { toolStepView } from './toolStepView';
+import type { ReplySource } from '../../shared/replySources';
 
 const ERROR_ACTION_LABELS = {
   retry: 'Retry',
@@ -52,6 +54,8 @@ export class AssistantTurnView {
   private readonly reasoningText: HTMLElement;
   private readonly steps: HTMLOListElement;
   private readonly content: HTMLElement;
+  /** The numbered links to the reply's sources (hidden when it has none). */
+  private readonly sourcesBox: HTMLElement;
   private readonly footer: HTMLElement;
   private readonly errorBox: HTMLElement;
   private readonly badge: HTMLElement;
@@ -68,6 +72,7 @@ export class AssistantTurnView {
   private restored = false;
   private readonly arm: Arm;
   private readonly thinking: ThinkingSummary;
+  private readonly openLink: (href: string) => void;
 
   constructor(
     readonly turn: AssistantTurn,
@@ -83,6 +88,7 @@ export class AssistantTurnView {
     this.reasoning = el('details', { className: 'reasoning' }, this.thinking.element, this.reasoningText);
     this.steps = el('ol', { className: 'tool-steps', attrs: { 'aria-label': 'Tool calls' } });
     this.content = el('div', { className: 'content markdown', attrs: { 'aria-live': 'polite' } });
+    this.sourcesBox = el('div', { className: 'sources-box' });
     this.errorBox = el('div', { className: 'error-box', attrs: { role: 'alert' } });
     this.footer = el('div', { className: 'turn-footer' });
     this.contextBox = el('div', { className: 'context-box' });
@@ -102,6 +108,7 @@ export class AssistantTurnView {
       this.reasoning,
       this.steps,
       this.content,
+      this.sourcesBox,
       this.errorBox,
       this.footer,
     );
@@ -118,7 +125,16 @@ export class AssistantTurnView {
     this.usage = turn.usage;
     this.cost = turn.cost;
     this.finishReason = turn.finishReason;
+    this.openLink = actions.openLink;
+    this.setSources(turn.sources ?? []);
     this.end(turn.status, turn.error);
+  }
+
+  /** Shows the reply's sources under it; links open through the host, as the markdown's links do. */
+  setSources(sources: readonly ReplySource[]): void {
+    const list = sourcesView(sources, this.openLink);
+    this.sourcesBox.replaceChildren(...(list ? [list] : []));
+    this.sourcesBox.hidden = !list;
   }
 
   get text(): string {

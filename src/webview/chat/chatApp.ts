@@ -146,6 +146,7 @@ export class ChatApp {
       }
       case 'replyEnded': {
         const view = this.replies.get(message.id);
+        if (message.sources) view?.setSources(message.sources);
         view?.end(message.status, message.error, message.usage, message.finishReason);
         this.setBusy(false);
         this.announcer.textContent =

@@ -41,15 +41,16 @@ function sensitiveNotice(paths: readonly string[]): HTMLElement {
 
 export function toolStepView(step: ToolStep, send: Send, arm: Arm): HTMLLIElement {
   if (step.kind === 'server') {
+    const where = step.server ? `on ${step.server}` : 'on the gateway';
     return el(
       'li',
-      { className: 'tool-step server' },
+      { className: `tool-step server${step.failed ? ' failed' : ''}` },
       el(
         'div',
         { className: 'step-line' },
-        icon('server-process'),
+        icon(step.failed ? 'error' : 'server-process'),
         el('span', { className: 'step-name', text: step.name }),
-        el('span', { className: 'step-status', text: step.server ? `ran on ${step.server}` : 'ran on the gateway' }),
+        el('span', { className: 'step-status', text: step.failed ? `failed ${where}` : `ran ${where}` }),
       ),
       step.arguments ? el('code', { className: 'step-args', text: step.arguments }) : undefined,
       step.result

@@ -25,7 +25,8 @@ export const chatContentStream = [
   `event: message\ndata: ${chunk({ content: 'Héllo, ' })}\n\n`,
   // One JSON object over two data lines: they join with \n, which JSON reads as whitespace.
   'data: {"choices":[{"index":0,\ndata: "delta":{"content":"wörld 日本"},"finish_reason":null}]}\n\n',
-  `data: ${chunk({}, 'stop')}\n\n`,
+  // Sources: a url_citation annotation (with a multi-byte title) in the finish chunk's delta.
+  `data: ${chunk({ annotations: [{ type: 'url_citation', url_citation: { url: 'https://wörld.example/日本', title: 'Wörld 日本 🌍', start_index: 0, end_index: 16 } }] }, 'stop')}\n\n`,
   `data: ${JSON.stringify({ id: 'chatcmpl-1', choices: [], usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 } })}\n\n`,
   'data: [DONE]\n\n',
 ].join('');
@@ -37,6 +38,8 @@ export const chatContentExpected = {
   finishReason: 'stop',
   usage: { prompt_tokens: 3, completion_tokens: 5, total_tokens: 8 },
   toolsExecuted: [],
+  // The address as the URL parser writes it (punycode host, percent-encoded path): what is checked is what opens.
+  sources: [{ url: 'https://xn--wrld-5qa.example/%E6%97%A5%E6%9C%AC', title: 'Wörld 日本 🌍' }],
 };
 
 /** Tool-call fragments by index, a second call, a new id on a reused index, tools_executed, `choices: null`. */
@@ -63,6 +66,7 @@ export const chatToolExpected = {
   finishReason: 'tool_calls',
   usage: { prompt_tokens: 7, completion_tokens: 9, total_tokens: 16 },
   toolsExecuted: ['search', { name: 'fetch', server: 'https://mcp.example', result: 'ok' }],
+  sources: [],
 };
 
 export function withLineEnds(stream: string, lineEnd: '\r\n' | '\r'): string {

@@ -22,6 +22,7 @@ import type {
 } from '../../../shared/chatModel';
 import { isFiniteNumber, isRecord, str } from '../../parse/json';
 import { GUARDED_WRITE_REASONS } from '../../../shared/chatModel';
+import { sanitizeSources } from '../../../shared/replySources';
 // Files are untrusted input (a hand edit, a half-synced folder). Fields the chat relies on are
 // checked and the file is refused (moved aside) when they are wrong; a missing array is empty; a
 // malformed optional detail (usage, cost, error, a parameter) is dropped rather than costing the
@@ -88,6 +89,8 @@ function turn(value: unknown, at: string): ChatTurn {
           }
         : undefined,
     context: replyContext(o['context']),
+    // Checked again on load: a hand-edited or old file may hold any link; a bad one is dropped, not fatal.
+    sources: sanitizeSources(o['sources']),
     wire: list(o, 'wire', at, wireMessage),
   });
 }
@@ -146,6 +149,7 @@ function toolStep(value: unknown, at: string): ToolStep {
       server: str(o['server']),
       arguments: str(o['arguments']),
       result,
+      failed: o['failed'] === true ? true : undefined,
     });
   }
   if (o['kind'] !== 'function') throw new ShapeError(`${at}.kind is neither 'server' nor 'function'`);
