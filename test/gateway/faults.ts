@@ -5,6 +5,7 @@ import { parseLimitWords, type WordsFault } from './limitWords';
 import { isWireVariant, withVariant, type WireVariant } from './wireVariants';
 import { parseScriptedReply } from './scriptedReply';
 import { parseWrap, type WrapKind } from './completionModel';
+import { parseWebSearch, type WebSearchMode } from './webSearch';
 
 /** The header that selects a fault for one request; the same grammar works as a `::<spec>` model-name suffix. */
 export const FAULT_HEADER = 'x-gateway-fault';
@@ -60,6 +61,10 @@ export interface FaultSpec {
   readonly toolInputDeltas?: boolean;
   /** `null-counts`: chat and messages streams: the closing usage sends the prompt/input count as `null` after an earlier event gave it (a proxy that does not know it). */
   readonly nullCounts?: boolean;
+  /** `web-search[=error|hostile]`: chat and messages: the model searches the web first and cites the results (webSearch.ts). */
+  readonly webSearch?: WebSearchMode;
+  /** `mcp-error`: messages: every mcp_tool_result says `is_error: true` with the tool server's error text. */
+  readonly mcpError?: boolean;
   /** `wrap=fence+explain...`: the completion model wraps its continuation as real models do (completionModel.ts). */
   readonly wrap?: ReadonlySet<WrapKind>;
 }
@@ -189,6 +194,12 @@ export function parseFaultSpec(raw: string): FaultSpec {
         break;
       case 'null-counts':
         spec.nullCounts = true;
+        break;
+      case 'web-search':
+        spec.webSearch = parseWebSearch(value);
+        break;
+      case 'mcp-error':
+        spec.mcpError = true;
         break;
       case 'finish-error':
         if (!value || !/^[a-z_]+$/i.test(value))

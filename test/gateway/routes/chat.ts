@@ -13,6 +13,7 @@ import { floodedToolCalls, floodedToolsExecuted } from '../floods';
 import { keepAliveChunk, sendPortalPage, shapeChatChunk, shapeChatCompletion, type WireVariant } from '../wireVariants';
 import { echoIntoPlan } from '../keyEcho';
 import { pieceDelayMs, scriptedText } from '../completionRoute';
+import { chatAnnotations, searchResults } from '../webSearch';
 
 function usageOf(plan: SimPlan, promptTokens: number): Record<string, unknown> {
   const reasoningTokens = plan.reasoning ? countTokens(plan.reasoning) : 0;
@@ -40,6 +41,7 @@ function streamEvents(
   toolFlood?: number,
   finishError?: string,
   nullCounts?: boolean,
+  annotations?: readonly Record<string, unknown>[],
 ): SseEvent[] {
   // Each chunk is serialised when it is written, not up front: the first bytes leave at once and
   // the stream flows while it is produced, as from a real gateway (a 100k-chunk benchmark stream
@@ -84,6 +86,8 @@ function streamEvents(
     events.push(chunk({}, finishError), { data: '[DONE]' });
     return events;
   }
+  // web-search: the citations in a delta of their own after the text, as OpenAI's web search streams them.
+  if (annotations?.length) events.push(chunk({ annotations }));
   if (plan.toolCall && toolFlood !== undefined) {
     // tool-flood: every call whole, all in one chunk.
     const calls = floodedToolCalls(plan, toolFlood).map((call, index) => ({
@@ -171,6 +175,12 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   );
   const usage = usageOf(plan, parsed.promptTokens);
   chargeRequest(ctx, costOf(model, usage));
+  // web-search: the answer cites what a search for the last user message found (none when it failed).
+  const search = ctx.reply.fault?.webSearch;
+  const annotations =
+    search && search !== 'error' && !plan.toolCall
+      ? chatAnnotations(searchResults(parsed.sim.lastUserText, search), plan.contentPieces.join(''))
+      : undefined;
   const base = { id: `chatcmpl-sim-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model: modelId };
   if (stream && !wire?.has('whole-json')) {
     const errorEvent = {
@@ -197,6 +207,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
         ctx.reply.fault?.toolFlood,
         ctx.reply.fault?.finishError,
         ctx.reply.fault?.nullCounts,
+        annotations,
       ),
       { malformed, error: errorEvent },
       { pieceDelayMs: pieceDelayMs(model) },
@@ -206,6 +217,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   const content = plan.contentPieces.join('');
   const message: Record<string, unknown> = { role: 'assistant', content: plan.toolCall ? null : content };
   if (plan.reasoning) message.reasoning_content = plan.reasoning;
+  if (annotations) message.annotations = annotations;
   if (plan.toolCall) {
     message.tool_calls = [
       {

@@ -13,6 +13,14 @@ import { countTokens, fragments, hmacBase64, streamPieces } from '../text';
 import { optionalBoolean, optionalInteger, optionalNumber, type JsonObject } from '../validate';
 import { sendPortalPage } from '../wireVariants';
 import { echoIntoPlan } from '../keyEcho';
+import {
+  messageCitations,
+  searchBlocks,
+  searchResults,
+  type ServerToolUseBlock,
+  type WebSearchMode,
+  type WebSearchResultBlock,
+} from '../webSearch';
 
 const STOP_REASONS = { stop: 'end_turn', length: 'max_tokens', tool_calls: 'tool_use' } as const;
 
@@ -21,15 +29,30 @@ type Block =
   | { type: 'redacted_thinking'; data: string }
   | { type: 'mcp_tool_use'; id: string; name: string; server_name: string; input: Record<string, unknown> }
   | { type: 'mcp_tool_result'; tool_use_id: string; is_error: boolean; content: { type: 'text'; text: string }[] }
-  | { type: 'text'; text: string }
+  | ServerToolUseBlock
+  | WebSearchResultBlock
+  | { type: 'text'; text: string; citations?: Record<string, unknown>[] }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
+/** What a request's fault adds to the blocks: a web search before the answer, failing tool servers. */
+interface BlockOptions {
+  readonly redacted?: boolean;
+  readonly noArgsAfterFirst?: boolean;
+  readonly webSearch?: { readonly query: string; readonly mode: WebSearchMode };
+  readonly mcpError?: boolean;
+}
+
 /** The content blocks of the answer: thinking (signed), text, and a tool_use when the simulation calls a tool. */
-function blocksOf(plan: SimPlan, secret: string, redacted: boolean, noArgsAfterFirst = false): Block[] {
+function blocksOf(plan: SimPlan, secret: string, options: BlockOptions = {}): Block[] {
+  const { redacted = false, noArgsAfterFirst = false, webSearch, mcpError = false } = options;
   const blocks: Block[] = [];
   if (redacted) blocks.push({ type: 'redacted_thinking', data: redactedThinkingData(secret) });
   if (plan.reasoning)
     blocks.push({ type: 'thinking', thinking: plan.reasoning, signature: hmacBase64(secret, plan.reasoning) });
+  // web-search: Anthropic's web search tool runs on the server before the answer; the text cites its results.
+  const results = webSearch ? searchResults(webSearch.query, webSearch.mode) : [];
+  if (webSearch) blocks.push(...searchBlocks(webSearch.query, results, webSearch.mode));
+  const cited = webSearch !== undefined && webSearch.mode !== 'error';
   // Tools run on the attached `mcp_servers`, in the shape of Anthropic's MCP connector.
   for (const tool of plan.toolsExecuted) {
     const id = `mcptoolu_sim_${randomUUID().replace(/-/g, '').slice(0, 20)}`;
@@ -38,8 +61,15 @@ function blocksOf(plan: SimPlan, secret: string, redacted: boolean, noArgsAfterF
     blocks.push({
       type: 'mcp_tool_result',
       tool_use_id: id,
-      is_error: false,
-      content: [{ type: 'text', text: tool.result }],
+      is_error: mcpError,
+      content: [
+        {
+          type: 'text',
+          text: mcpError
+            ? `Simulated failure: the tool server ${tool.server} refused the call (mcp-error).`
+            : tool.result,
+        },
+      ],
     });
   }
   if (plan.toolCall) {
@@ -51,7 +81,8 @@ function blocksOf(plan: SimPlan, secret: string, redacted: boolean, noArgsAfterF
       input: JSON.parse(plan.toolCall.arguments) as Record<string, unknown>,
     });
   } else {
-    blocks.push({ type: 'text', text: plan.contentPieces.join('') });
+    const text = plan.contentPieces.join('');
+    blocks.push(cited ? { type: 'text', text, citations: messageCitations(results, text) } : { type: 'text', text });
   }
   return blocks;
 }
@@ -65,7 +96,7 @@ function outputTokens(blocks: readonly Block[], plan: SimPlan): number {
           ? countTokens(b.thinking)
           : b.type === 'redacted_thinking' || b.type === 'mcp_tool_result'
             ? 0
-            : b.type === 'mcp_tool_use'
+            : b.type === 'mcp_tool_use' || b.type === 'server_tool_use'
               ? countTokens(JSON.stringify(b.input))
               : b.type === 'tool_use'
                 ? countTokens(JSON.stringify(b.input))
@@ -100,7 +131,14 @@ function streamEvents(
   ];
   blocks.forEach((block, index) => {
     const delta = (d: Record<string, unknown>): SseEvent => ev('content_block_delta', { index, delta: d });
-    if (block.type === 'mcp_tool_use' && options.toolInputDeltas) {
+    if (block.type === 'server_tool_use') {
+      // As the real API streams it: the input as input_json_delta pieces after an empty start.
+      events.push(ev('content_block_start', { index, content_block: { ...block, input: {} } }));
+      for (const piece of fragments(JSON.stringify(block.input), 7))
+        events.push(delta({ type: 'input_json_delta', partial_json: piece }));
+    } else if (block.type === 'web_search_tool_result') {
+      events.push(ev('content_block_start', { index, content_block: block }));
+    } else if (block.type === 'mcp_tool_use' && options.toolInputDeltas) {
       // tool-input-deltas: the input streams as every tool block's does; no arguments is one empty piece.
       events.push(ev('content_block_start', { index, content_block: { ...block, input: {} } }));
       const json = Object.keys(block.input).length ? JSON.stringify(block.input) : '';
@@ -120,7 +158,14 @@ function streamEvents(
       for (const piece of streamPieces(block.thinking)) events.push(delta({ type: 'thinking_delta', thinking: piece }));
       events.push(delta({ type: 'signature_delta', signature: block.signature }));
     } else if (block.type === 'text') {
-      events.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+      // A cited block starts with `citations: []`; each citation arrives as a citations_delta before the text.
+      events.push(
+        ev('content_block_start', {
+          index,
+          content_block: block.citations ? { type: 'text', text: '', citations: [] } : { type: 'text', text: '' },
+        }),
+      );
+      for (const citation of block.citations ?? []) events.push(delta({ type: 'citations_delta', citation }));
       // Text comes from the plan's pieces (already cut to max_tokens); a ping now and then, as the real API sends.
       const pieces = plan.toolCall ? streamPieces(block.text) : plan.contentPieces;
       pieces.forEach((piece, i) => {
@@ -173,8 +218,18 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
     }),
   );
   const fault = ctx.reply.fault;
-  const blocks = blocksOf(plan, ctx.state.secret, fault?.redactedThinking === true, fault?.toolInputDeltas === true);
-  const usage = { input_tokens: parsed.inputTokens, output_tokens: outputTokens(blocks, plan) };
+  const blocks = blocksOf(plan, ctx.state.secret, {
+    redacted: fault?.redactedThinking === true,
+    noArgsAfterFirst: fault?.toolInputDeltas === true,
+    ...(fault?.webSearch ? { webSearch: { query: parsed.sim.lastUserText, mode: fault.webSearch } } : {}),
+    mcpError: fault?.mcpError === true,
+  });
+  const usage = {
+    input_tokens: parsed.inputTokens,
+    output_tokens: outputTokens(blocks, plan),
+    // As the real API counts its server tools.
+    ...(fault?.webSearch ? { server_tool_use: { web_search_requests: 1 } } : {}),
+  };
   chargeRequest(
     ctx,
     (usage.input_tokens * (model.pricing.input ?? 0) + usage.output_tokens * (model.pricing.output ?? 0)) / 1e6,
