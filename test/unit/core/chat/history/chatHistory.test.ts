@@ -92,6 +92,12 @@ function richConversation(id: string): Conversation {
             result: 'function parse(s) {}',
           },
           { kind: 'function', id: 'call2', name: 'listFiles', arguments: '{}', status: 'denied' },
+          { kind: 'server', name: 'lookup', server: 'docs', arguments: '{}', result: 'refused', failed: true },
+        ],
+        // A title that tries to close the link, open another and add HTML, and one page without a title.
+        sources: [
+          { url: 'https://split.example/perf?q=a(b)', title: 'Split ](javascript:alert(1)) [x] <img src=x> *perf*' },
+          { url: 'https://docs.example/split' },
         ],
         finishReason: 'stop',
         usage: { promptTokens: 120, completionTokens: 45 },
@@ -667,7 +673,7 @@ describe('chat history: exportMarkdown', () => {
     assert.ok(markdown.includes('> **Reasoning**\n>\n> The user asks about performance.\n> Look at split.'));
     assert.ok(
       markdown.includes(
-        '**Tools**\n\n- `web_search` (on `https://tools.example`) with `{"q":"split perf"}`: `Three results about String.prototype.split`\n- `readFile` (done) with `{"path":"src/parser.ts"}`: `function parse(s) {}`\n- `listFiles` (denied) with `{}`',
+        '**Tools**\n\n- `web_search` (on `https://tools.example`) with `{"q":"split perf"}`: `Three results about String.prototype.split`\n- `readFile` (done) with `{"path":"src/parser.ts"}`: `function parse(s) {}`\n- `listFiles` (denied) with `{}`\n- `lookup` (on `docs`, failed) with `{}`: `refused`',
       ),
     );
     assert.ok(markdown.includes('It splits every character.\n\n```ts\nconst parts = s.split(",");\n```'));
@@ -676,6 +682,26 @@ describe('chat history: exportMarkdown', () => {
         '*Usage: 120 prompt + 45 completion tokens · 0.3 credits (balance change, estimate: other requests overlapped)*',
       ),
     );
+  });
+
+  it('lists the sources under the reply as numbered links whose titles cannot break the markdown', () => {
+    assert.ok(
+      markdown.includes(
+        '```ts\nconst parts = s.split(",");\n```\n\n**Sources**\n\n' +
+          '1. [Split \\](javascript:alert(1)) \\[x\\] \\<img src=x\\> \\*perf\\*](<https://split.example/perf?q=a(b)>)\n' +
+          '2. [docs.example](<https://docs.example/split>)\n\n*Usage:',
+      ),
+      markdown,
+    );
+  });
+
+  it('leaves out a saved source that is not http(s), and the list when none is left', () => {
+    const text = exportMarkdown(
+      conversation('s', {
+        turns: [assistant('a', 'ok', { sources: [{ url: 'javascript:alert(1)', title: 'x' }] })],
+      }),
+    );
+    assert.ok(!text.includes('Sources') && !text.includes('javascript'), text);
   });
 
   it('notes errors and stopped replies, closing a code block the reply left open', () => {
