@@ -266,6 +266,46 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     await workbench.screenshot('chat-12-code-block-file-name');
   });
 
+  it('lists the pages a web search found as numbered sources under the reply, the search as a step with its query', async () => {
+    await useSettings('sim-anthropic/claude-sim-sonnet::web-search');
+    await newChat();
+    await ask('What is new in Rust');
+    const reply = lastReply();
+    const sources = reply.locator('.sources');
+    await sources.waitFor();
+    await reply.locator('.turn-footer .usage', { hasText: 'tokens' }).waitFor();
+    const links = sources.locator('ol.sources-list > li > a.source-link');
+    assert.deepEqual(await links.allInnerTexts(), [
+      'A guide to What is new in Rust (simulated result)',
+      'What is new in Rust: questions and answers (simulated)',
+      'docs.sim.example',
+    ]);
+    assert.equal(
+      await links.first().getAttribute('title'),
+      'https://search.sim.example/guide/what-is-new-in-rust',
+      'the address in the tooltip',
+    );
+    const step = reply.locator('.tool-step.server');
+    assert.equal(await step.locator('.step-name').innerText(), 'web_search');
+    assert.equal(await step.locator('.step-args').innerText(), '{"query":"What is new in Rust"}');
+    // Under the reply's text: the list's top is below the text's bottom.
+    const text = await reply.locator('.content').boundingBox();
+    const list = await sources.boundingBox();
+    assert.ok(text && list && list.y >= text.y + text.height - 1, JSON.stringify({ text, list }));
+    await workbench.screenshot('chat-13-sources');
+    // Reachable by keyboard, and opened through VS Code (which asks before it opens an outside site),
+    // never inside the webview.
+    await links.nth(1).focus();
+    await links.nth(1).press('Enter');
+    const dialog = workbench.page.locator('.monaco-dialog-box');
+    await dialog.waitFor();
+    assert.match(await dialog.innerText(), /search\.sim\.example\/faq\/what-is-new-in-rust/);
+    await workbench.screenshot('chat-13b-source-opens-through-vs-code');
+    await workbench.page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await links.count(), 3, 'the webview did not navigate away');
+  });
+
   it('answers where the action was made: a check mark on Copy, Deleted with Undo in the history', async () => {
     await newChat();
     await ask('Remember the word MANGO');
