@@ -14,7 +14,7 @@ export const MAX_REPLY_SOURCES = 50;
 /** Characters of a title kept (a page title is rarely longer than 100). */
 export const MAX_SOURCE_TITLE_CHARS = 200;
 /** Characters of an address kept: longer ones are dropped, not cut (a cut address is another page). */
-export const MAX_SOURCE_URL_CHARS = 2048;
+const MAX_SOURCE_URL_CHARS = 2048;
 
 /**
  * The WHATWG URL parser, a global of every place this layer runs (Node, the webview), which the
@@ -62,7 +62,7 @@ export function sourceTitle(value: unknown): string | undefined {
 }
 
 /** A source from an untrusted url and title; undefined when the url is not one the chat may open. */
-export function replySource(url: unknown, title: unknown): ReplySource | undefined {
+function replySource(url: unknown, title: unknown): ReplySource | undefined {
   const href = sourceUrl(url);
   if (href === undefined) return undefined;
   const name = sourceTitle(title);
