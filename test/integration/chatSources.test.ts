@@ -89,6 +89,18 @@ describe('chat sources and server tools against the local gateway', function () 
         gateway.requests.some((r) => r.path === `/api/v1${path}`),
         `the reply went through ${path}`,
       );
+      // A source link the webview hands over opens through VS Code, as reply links do.
+      const opened: string[] = [];
+      const restoreOpen = replace(vscode.env, 'openExternal', async (uri: vscode.Uri) => {
+        opened.push(uri.toString(true));
+        return true;
+      });
+      try {
+        await api.chat.handle({ type: 'openLink', href: FOUND[0]?.url ?? '' });
+      } finally {
+        restoreOpen();
+      }
+      assert.deepEqual(opened, [FOUND[0]?.url]);
       const id = api.chat.current.id;
       const loaded = (await reopened(id)).turns.at(-1) as AssistantTurn;
       assert.deepEqual(loaded.sources, FOUND);
