@@ -2,6 +2,7 @@
 // Every URL and title comes from the model or the gateway: untrusted. Only http and https addresses
 // are kept (a `javascript:` or `file:` link is dropped, never shown), titles are flattened to one
 // line and bounded, and a reply keeps at most MAX_REPLY_SOURCES (a hostile answer can cite 10,000).
+import { escapeMarkdown } from './markdownText';
 
 /** One source: an address the chat can open (http or https) and the title the page was cited under. */
 export interface ReplySource {
@@ -129,4 +130,19 @@ export function sanitizeSources(value: unknown): ReplySource[] | undefined {
     }
   }
   return list.size > 0 ? list.list() : undefined;
+}
+
+/**
+ * The sources as a numbered markdown list of links under a `**Sources**` line (the export, the
+ * @unified participant), or undefined when none may be shown. The title is escaped (it cannot open a
+ * link, emphasis or HTML of its own) and the address, http(s) only and percent-encoded, sits in angle
+ * brackets, so parentheses in it cannot end the link early.
+ */
+export function sourcesMarkdown(sources: readonly ReplySource[]): string | undefined {
+  const links = sources.flatMap((source) => {
+    const url = sourceUrl(source.url);
+    return url === undefined ? [] : [`[${escapeMarkdown(sourceLabel({ ...source, url }))}](<${url}>)`];
+  });
+  if (links.length === 0) return undefined;
+  return `**Sources**\n\n${links.map((link, index) => `${index + 1}. ${link}`).join('\n')}`;
 }

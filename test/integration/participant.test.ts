@@ -212,6 +212,30 @@ describe('the @unified chat participant against the local gateway', function () 
     );
   });
 
+  it('lists the pages an answer cites under it as numbered links, on both APIs, http(s) ones only, at most 50', async () => {
+    try {
+      for (const model of ['sim-openai/gpt-sim-mini', 'sim-anthropic/claude-sim-sonnet']) {
+        await setModelSetting('defaultModels.chat', `${model}::web-search`);
+        const { recorder } = await ask('What is new in Rust');
+        const list = recorder.markdowns.at(-1) ?? '';
+        assert.equal(
+          list,
+          '\n\n**Sources**\n\n' +
+            '1. [A guide to What is new in Rust (simulated result)](<https://search.sim.example/guide/what-is-new-in-rust>)\n' +
+            '2. [What is new in Rust: questions and answers (simulated)](<https://search.sim.example/faq/what-is-new-in-rust>)\n' +
+            '3. [docs.sim.example](<https://docs.sim.example/reference/what-is-new-in-rust>)\n',
+          model,
+        );
+        await setModelSetting('defaultModels.chat', `${model}::web-search=hostile`);
+        const hostile = (await ask('What is new in Rust')).recorder.markdowns.at(-1) ?? '';
+        assert.equal(hostile.match(/^\d+\. \[/gm)?.length, 50, model);
+        assert.ok(!hostile.includes('javascript:') && !hostile.includes('file:'), model);
+      }
+    } finally {
+      await setModelSetting('defaultModels.chat', undefined);
+    }
+  });
+
   it('cancels a plain prompt at once: the gateway sees the connection close', async () => {
     await setModelSetting('defaultModels.chat', SLOW_MODEL);
     const source = new vscode.CancellationTokenSource();

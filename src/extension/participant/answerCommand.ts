@@ -6,6 +6,7 @@ import { historyToMessages } from '../../core/participant/history';
 import { reportCommandError, requireClient } from './participantErrors';
 import { result, type CommandContext } from './participantContext';
 import { inlineCode } from '../../shared/markdownText';
+import { SourceList, sourcesMarkdown } from '../../shared/replySources';
 
 /** A plain prompt: the default chat model answers, with this participant's conversation so far. */
 export async function answerPrompt(ctx: CommandContext): Promise<vscode.ChatResult> {
@@ -22,6 +23,8 @@ export async function answerPrompt(ctx: CommandContext): Promise<vscode.ChatResu
     return result('', 'error');
   }
   let answered = false;
+  // The pages the answer cites, listed under it once it is whole (as the chat panel does).
+  const sources = new SourceList();
   try {
     await streamGatewayAnswer(
       client,
@@ -36,10 +39,13 @@ export async function answerPrompt(ctx: CommandContext): Promise<vscode.ChatResu
           answered = true;
           ctx.stream.markdown(delta);
         },
+        sources: (found) => found.forEach((source) => sources.add(source.url, source.title)),
       },
       ctx.signal,
     );
     if (!answered) ctx.stream.markdown(`${inlineCode(model.id)} gave an empty answer.`);
+    const list = sourcesMarkdown(sources.list());
+    if (list) ctx.stream.markdown(`\n\n${list}\n`);
     return result('', 'done');
   } catch (error) {
     return reportCommandError(ctx, '', error);

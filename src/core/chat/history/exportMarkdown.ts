@@ -9,8 +9,7 @@ import type {
   UserTurn,
 } from '../../../shared/chatModel';
 import { collapseWhitespace } from './conversationTitle';
-import { escapeMarkdown } from '../../../shared/markdownText';
-import { sourceLabel, sourceUrl, type ReplySource } from '../../../shared/replySources';
+import { sourcesMarkdown } from '../../../shared/replySources';
 
 const SHORT_RESULT = 200;
 const SHORT_ARGUMENTS = 300;
@@ -104,7 +103,7 @@ function assistantTurn(turn: AssistantTurn): string[] {
   // The reply as the model wrote it; a reply cut mid code block gets its fence closed, or it
   // would swallow the rest of the document.
   if (turn.content.trim()) blocks.push(closeOpenFence(turn.content.trimEnd()));
-  const sources = sourcesBlock(turn.sources ?? []);
+  const sources = sourcesMarkdown(turn.sources ?? []);
   if (sources) blocks.push(sources);
   const ending = endingNote(turn);
   if (ending) blocks.push(ending);
@@ -122,20 +121,6 @@ function toolLine(step: ToolStep): string {
   if (step.arguments?.trim()) line += ` with ${inlineCode(shorten(step.arguments, SHORT_ARGUMENTS))}`;
   if (step.result?.trim()) line += `: ${inlineCode(shorten(step.result, SHORT_RESULT))}`;
   return line;
-}
-
-/**
- * The reply's sources as a numbered list of links. The title is escaped (it cannot open a link,
- * emphasis or HTML of its own) and the address, http(s) only and percent-encoded, sits in angle
- * brackets, so parentheses in it cannot end the link early.
- */
-function sourcesBlock(sources: readonly ReplySource[]): string | undefined {
-  const links = sources.flatMap((source) => {
-    const url = sourceUrl(source.url);
-    return url === undefined ? [] : [`[${escapeMarkdown(sourceLabel({ ...source, url }))}](<${url}>)`];
-  });
-  if (links.length === 0) return undefined;
-  return `**Sources**\n\n${links.map((link, index) => `${index + 1}. ${link}`).join('\n')}`;
 }
 
 function endingNote(turn: AssistantTurn): string | undefined {
