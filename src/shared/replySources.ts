@@ -54,6 +54,8 @@ export function sourceTitle(value: unknown): string | undefined {
   // Bounded before the work on it: a 10 MB title costs no more than a short one.
   const flat = value
     .slice(0, MAX_SOURCE_TITLE_CHARS * 4)
+    // The cut may have split a surrogate pair: its first half alone is dropped.
+    .replace(/[\ud800-\udbff]$/, '')
     .replace(HIDDEN_CHARACTERS, ' ')
     .replace(/\s+/g, ' ')
     .trim();

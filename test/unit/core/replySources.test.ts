@@ -94,6 +94,15 @@ describe('reply sources', () => {
       assert.equal(sourceLabel({ url: 'https://c.example/' }), 'c.example');
     });
 
+    it('never keeps half a character where a long title was cut', () => {
+      const list = new SourceList();
+      // 799 spaces then an emoji: the cut at 800 characters falls inside it.
+      list.add('https://a.example/', `${' '.repeat(MAX_SOURCE_TITLE_CHARS * 4 - 1)}😀 more`);
+      assert.equal(list.list()[0]?.title, undefined);
+      list.add('https://b.example/', `Title ${' '.repeat(MAX_SOURCE_TITLE_CHARS * 4 - 7)}😀`);
+      assert.equal(list.list()[1]?.title, 'Title');
+    });
+
     it('keeps at most MAX_REPLY_SOURCES of 10,000 and stays fast', () => {
       const list = new SourceList();
       const started = performance.now();
