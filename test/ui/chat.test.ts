@@ -292,7 +292,9 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
     const text = await reply.locator('.content').boundingBox();
     const list = await sources.boundingBox();
     assert.ok(text && list && list.y >= text.y + text.height - 1, JSON.stringify({ text, list }));
-    await workbench.screenshot('chat-13-sources');
+    // The whole list and the footer under it in view (the chat follows the reply, not what comes after its text).
+    await reply.locator('.turn-footer').scrollIntoViewIfNeeded();
+    await workbench.screenshot('chat-14-sources');
     // Reachable by keyboard: a link in the tab order takes the focus. (Opening it goes through the
     // host, see the webview and integration tests: a real click here shows VS Code's "open the
     // external website?" prompt, after which headless Chromium reads later replies' text as empty.)
