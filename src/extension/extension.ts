@@ -4,6 +4,7 @@ import { registerAccount } from './account/registerAccount';
 import { API_KEY_SECRET_ID, ApiKeyStore } from './apiKey/apiKeyStore';
 import { registerApiKey } from './apiKey/registerApiKey';
 import { CodeApplier } from './apply/codeApplier';
+import { ChatImageStore } from '../core/chat/history/chatImageStore';
 import { ConversationStore } from '../core/chat/history/conversationStore';
 import { LastConversation } from '../core/chat/lastConversation';
 import { registerChat } from './chat/registerChat';
@@ -118,10 +119,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   const completions = registerCompletions({ connection, catalog, credits, workspaceFiles, log });
   context.subscriptions.push(...completions.disposables);
 
+  const imageFolder = vscode.Uri.joinPath(context.globalStorageUri, 'conversationImages');
   const store = new ConversationStore(
     vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath,
     (problem) => log.warn(`Chat history: ${problem}`),
     (value) => apiKeys.redact(value),
+    new ChatImageStore(imageFolder.fsPath),
   );
   // Checkpoints: the writers (Apply, the model's edit tools) get `checkpoints.service` as their CheckpointRecorder.
   const checkpoints = createCheckpoints({
@@ -173,6 +176,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
       catalog,
       credits,
       store,
+      imageFolder,
       files,
       workspaceFiles,
       costs,

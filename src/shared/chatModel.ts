@@ -20,9 +20,44 @@ export interface Attachment {
   readonly truncated?: boolean;
 }
 
+/** The image types a chat message can carry (raster only: SVG can hold script). */
+export type ImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+
+export const IMAGE_MEDIA_TYPES: readonly ImageMediaType[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+/** The most one image may weigh: the providers' own limit for a base64 image is about 5 MB. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Images one message may carry. */
+export const MAX_IMAGES_PER_MESSAGE = 8;
+
+/**
+ * An image the user added to a message. Only this description lives in the conversation; the
+ * bytes are a file in the extension's storage, named by `id` (chatImageStore.ts).
+ */
+export interface ImageRef {
+  /** The file's name without extension: the first 32 hex digits of the sha256 (the same image is stored once). */
+  readonly id: string;
+  readonly mediaType: ImageMediaType;
+  readonly byteLength: number;
+  /** The whole sha256 of the bytes, hex. */
+  readonly sha256: string;
+  /** Pixels, when the header tells them cheaply. */
+  readonly width?: number;
+  readonly height?: number;
+  /** The file name it came with (alt text, export), when it had one. */
+  readonly name?: string;
+}
+
+/** An image's file name in its conversation's folder: `<id>.<png|jpg|gif|webp>`. */
+export function imageFileName(ref: Pick<ImageRef, 'id' | 'mediaType'>): string {
+  return `${ref.id}.${ref.mediaType === 'image/jpeg' ? 'jpg' : ref.mediaType.slice('image/'.length)}`;
+}
+
 /** A message part as the models see it; replayed in later requests. */
 export type WirePart =
   | { readonly kind: 'text'; readonly text: string }
+  /** An image in a user message (base64 bytes, read from storage for the request; never saved in `wire`). */
+  | { readonly kind: 'image'; readonly mediaType: ImageMediaType; readonly data: string }
   | { readonly kind: 'thinking'; readonly thinking: string; readonly signature: string }
   | { readonly kind: 'redactedThinking'; readonly data: string }
   | { readonly kind: 'toolCall'; readonly id: string; readonly name: string; readonly input: unknown }
@@ -240,6 +275,8 @@ export interface UserTurn {
   readonly id: string;
   readonly text: string;
   readonly attachments: readonly Attachment[];
+  /** Images sent with the message (absent: none). */
+  readonly images?: readonly ImageRef[];
   readonly createdAt: number;
 }
 

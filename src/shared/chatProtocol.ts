@@ -15,11 +15,13 @@ import type {
   ReplyCost,
   ReplyStatus,
   ChatErrorInfo,
+  ImageRef,
   TokenUsage,
   ToolStep,
   UserTurn,
 } from './chatModel';
 import type { ReplySource } from './replySources';
+import { MAX_IMAGE_BYTES } from './chatModel';
 
 /** Where the API key in use comes from (never the key itself). */
 export type KeySource = 'secretStorage' | 'environment' | 'none';
@@ -34,6 +36,8 @@ export interface ModelOption {
   readonly id: string;
   readonly provider?: string;
   readonly isChat: boolean;
+  /** The catalog says the model reads images (the composer offers to attach them). */
+  readonly takesImages?: boolean;
 }
 
 /** The composer's context meter. */
@@ -108,6 +112,13 @@ export type HostToChatMessage =
   /** What the open conversation's replies cost together (shown in the header); absent: none told a cost. */
   | { readonly type: 'conversationCost'; readonly cost?: ConversationCost }
   | { readonly type: 'attachments'; readonly attachments: readonly Attachment[] }
+  /** The images waiting for the next message (stored already; shown as thumbnails). */
+  | { readonly type: 'images'; readonly images: readonly ImageRef[] }
+  /**
+   * The webview URI of the images folder: an image is `<root>/<conversation id>/<image id>.<ext>`
+   * (chatImageStore.ts), loaded through the webview's resource roots (the CSP's img-src allows it).
+   */
+  | { readonly type: 'imageRoot'; readonly root: string }
   | { readonly type: 'history'; readonly conversations: readonly ConversationSummary[]; readonly query: string }
   | { readonly type: 'fileSuggestions'; readonly requestId: number; readonly paths: readonly string[] }
   | { readonly type: 'parameters'; readonly parameters: ChatParameters }
@@ -159,6 +170,8 @@ export function outlivesChatState(message: HostToChatMessage): boolean {
     case 'costEstimate':
     case 'conversationCost':
     case 'attachments':
+    case 'images':
+    case 'imageRoot':
     case 'history':
     case 'fileSuggestions':
     case 'parameters':
@@ -195,6 +208,11 @@ export type ChatToHostMessage =
   | { readonly type: 'addContext'; readonly source: 'selection' | 'activeFile' | 'pickFile' }
   | { readonly type: 'attachFile'; readonly path: string }
   | { readonly type: 'removeAttachment'; readonly id: string }
+  /** An image pasted or dropped into the composer: its bytes as base64 (the host checks type and size). */
+  | { readonly type: 'addImage'; readonly name: string; readonly data: string }
+  /** The attach button: the host opens a file picker for images. */
+  | { readonly type: 'pickImage' }
+  | { readonly type: 'removeImage'; readonly id: string }
   | { readonly type: 'suggestFiles'; readonly requestId: number; readonly query: string }
   | { readonly type: 'newConversation' }
   | { readonly type: 'openConversation'; readonly id: string }
@@ -234,6 +252,8 @@ const contextSources = ['selection', 'activeFile', 'pickFile'] as const;
 /** A message text, a model id or a path: bounded so a broken webview cannot flood the host. */
 const MAX_TEXT = 1_000_000;
 const str = (value: unknown, max = MAX_TEXT): value is string => typeof value === 'string' && value.length <= max;
+/** An image's base64 is 4/3 of its bytes: one over the cap is refused before it is even decoded. */
+const MAX_IMAGE_BASE64 = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 function parseParameters(value: unknown): ChatParameters | undefined {
@@ -260,7 +280,14 @@ export function parseChatToHostMessage(value: unknown): ChatToHostMessage | unde
     case 'retry':
     case 'newConversation':
     case 'pickModel':
+    case 'pickImage':
       return { type: m.type };
+    case 'addImage':
+      return str(m.name, 1000) && str(m.data, MAX_IMAGE_BASE64)
+        ? { type: 'addImage', name: m.name, data: m.data }
+        : undefined;
+    case 'removeImage':
+      return str(m.id, 64) && /^[0-9a-f]{32}$/.test(m.id) ? { type: 'removeImage', id: m.id } : undefined;
     case 'runCommand':
       return webviewCommands.includes(m.command as ChatWebviewCommand)
         ? { type: 'runCommand', command: m.command as ChatWebviewCommand }

@@ -26,6 +26,8 @@ export interface CatalogModel {
   readonly maxOutputTokens?: number;
   /** Chat: always reasons (emits reasoning deltas even without `reasoning_effort`). */
   readonly reasoning?: boolean;
+  /** Chat: takes images (listed with image input modality); answers with what it received (imageParts.ts). */
+  readonly vision?: boolean;
   /** Chat: answers every request with a long stream of `max_tokens` chunks (for benchmarks). */
   readonly bench?: boolean;
   /** Chat: answers a hole prompt with the real continuation of a source file (completionModel.ts). */
@@ -80,6 +82,17 @@ export const CATALOG: readonly CatalogModel[] = [
     pricing: { input: 1.1, output: 4.4 },
     contextLength: 200000,
     reasoning: true,
+    detailed: true,
+    status: 'operational',
+  },
+  // Takes images: its answer names each image it received (type, size, hash), on both endpoints.
+  {
+    id: 'sim-openai/gpt-sim-vision',
+    provider: 'sim-openai',
+    category: 'chat',
+    pricing: { input: 0.4, output: 1.6 },
+    contextLength: 128000,
+    vision: true,
     detailed: true,
     status: 'operational',
   },
@@ -264,6 +277,10 @@ export function modelObject(model: CatalogModel): Record<string, unknown> {
     ...(model.maxOutputTokens ? { max_output_tokens: model.maxOutputTokens } : {}),
     ...(model.dimensions ? { dimensions: model.dimensions } : {}),
     ...(model.reasoning ? { capabilities: ['reasoning'] } : {}),
+    // OpenRouter's shape for what a model reads, and LiteLLM's flag: clients read either.
+    ...(model.vision
+      ? { architecture: { input_modalities: ['text', 'image'], output_modalities: ['text'] }, supports_vision: true }
+      : {}),
     pricing: model.pricing,
   };
 }

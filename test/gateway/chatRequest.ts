@@ -1,5 +1,6 @@
 import type { SimInput, SimTool, SimToolChoice } from './chatSim';
 import { badRequest } from './errors';
+import { chatImagePart, type ReceivedImage } from './imageParts';
 import { countTokens } from './text';
 import { isObject, optionalArray, optionalEnum, type JsonObject } from './validate';
 
@@ -9,10 +10,12 @@ import { isObject, optionalArray, optionalEnum, type JsonObject } from './valida
  */
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'];
+/** What one image adds to the prompt's token count (a flat share, as providers bill a tile). */
+export const IMAGE_TOKENS = 85;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Text of a message's content: a string, null, or an array of parts (`{type:'text', text}`, images...). */
-function contentText(content: unknown, field: string): string {
+function contentText(content: unknown, field: string, images: ReceivedImage[] = []): string {
   if (content === null || content === undefined) return '';
   if (typeof content === 'string') return content;
   if (!Array.isArray(content))
@@ -21,6 +24,10 @@ function contentText(content: unknown, field: string): string {
     .map((part, i) => {
       if (!isObject(part)) throw badRequest(`${field}[${i}]`, `'${field}[${i}]' must be an object`, 'invalid_type');
       if (part.type === 'text' && typeof part.text === 'string') return part.text;
+      if (part.type === 'image_url') {
+        images.push(chatImagePart(part, `${field}[${i}]`));
+        return '';
+      }
       return `[${String(part.type)}]`;
     })
     .join('\n');
@@ -29,6 +36,8 @@ function contentText(content: unknown, field: string): string {
 export interface ParsedChat {
   readonly sim: Omit<SimInput, 'model'>;
   readonly promptTokens: number;
+  /** Every image the request carried (a model without image input refuses them). */
+  readonly images: readonly ReceivedImage[];
 }
 
 function parseTools(body: JsonObject): SimTool[] {
@@ -80,6 +89,8 @@ export function parseChatRequest(body: JsonObject): ParsedChat {
   if (messages.length === 0) throw badRequest('messages', "'messages' must contain at least one message");
   let promptTokens = 0;
   let lastUserText = '';
+  let lastUserImages: ReceivedImage[] = [];
+  const allImages: ReceivedImage[] = [];
   const toolNames = new Map<string, string>();
   let lastTool: { name?: string; content: string } | undefined;
   messages.forEach((message, i) => {
@@ -92,10 +103,14 @@ export function parseChatRequest(body: JsonObject): ParsedChat {
     if (message.content === undefined && !(message.role === 'assistant' && hasToolCalls)) {
       throw badRequest(`${field}.content`, `'${field}.content' is required`, 'missing_required_parameter');
     }
-    const text = contentText(message.content, `${field}.content`);
-    promptTokens += 3 + countTokens(text);
+    const images: ReceivedImage[] = [];
+    const text = contentText(message.content, `${field}.content`, images);
+    allImages.push(...images);
+    // An image counts as a fixed share of the prompt, as providers bill a tile.
+    promptTokens += 3 + countTokens(text) + images.length * IMAGE_TOKENS;
     if (message.role === 'user') {
       lastUserText = text;
+      lastUserImages = images;
       lastTool = undefined;
     } else if (message.role === 'assistant') {
       lastTool = undefined;
@@ -136,6 +151,7 @@ export function parseChatRequest(body: JsonObject): ParsedChat {
       reasoningEffort ??= typeof budget === 'number' && budget >= 8000 ? 'high' : 'medium';
   }
   return {
+    images: allImages,
     // Real providers count the tools' definitions as part of the prompt.
     promptTokens: promptTokens + (tools.length ? countTokens(JSON.stringify(body.tools)) : 0),
     sim: {
@@ -147,6 +163,7 @@ export function parseChatRequest(body: JsonObject): ParsedChat {
       toolChoice,
       reasoningEffort,
       mcpServers,
+      images: lastUserImages,
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { CatalogModel } from './catalog';
+import { imageEcho, type ReceivedImage } from './imageParts';
 import { scriptedToolCall } from './scriptedToolCall';
 import { benchPiece, simulatedReply, streamPieces, truncate, words } from './text';
 
@@ -31,6 +32,8 @@ export interface SimInput {
   /** undefined: no reasoning requested (reasoning models still reason, at `medium`). */
   readonly reasoningEffort?: string;
   readonly mcpServers: readonly string[];
+  /** Images of the last user message: a vision model answers with what it received. */
+  readonly images: readonly ReceivedImage[];
   readonly maxTokens?: number;
   /** `reply=` fault: the text answer is exactly this (tool calls and reasoning still follow the rules). */
   readonly scripted?: string;
@@ -164,6 +167,7 @@ export function planReply(input: SimInput): SimPlan {
   } else if (toolsExecuted.length) {
     extra = `Server-side tools ran first: ${toolsExecuted.map((t) => `\`${t.name}\` on ${t.server}`).join(', ')}.`;
   }
+  if (input.images.length > 0) extra = [imageEcho(input.images), extra].filter(Boolean).join('\n\n');
   const text =
     input.scripted ??
     simulatedReply({ model: input.model.id, prompt: input.lastUserText, messageCount: input.messageCount, extra });

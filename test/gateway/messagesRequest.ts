@@ -1,5 +1,7 @@
 import type { SimInput, SimTool, SimToolChoice } from './chatSim';
 import { badRequest } from './errors';
+import { IMAGE_TOKENS } from './chatRequest';
+import { messagesImageBlock, type ReceivedImage } from './imageParts';
 import { isIssuedRedactedData } from './messagesFaults';
 import { countTokens, hmacBase64 } from './text';
 import { isObject, optionalArray, requireString, type JsonObject } from './validate';
@@ -26,6 +28,8 @@ export interface ParsedMessages {
   readonly sim: Omit<SimInput, 'model' | 'maxTokens'>;
   readonly inputTokens: number;
   readonly thinking: boolean;
+  /** Every image the request carried (a model without image input refuses them). */
+  readonly images: readonly ReceivedImage[];
 }
 
 function blockText(value: unknown): string {
@@ -71,6 +75,8 @@ export function parseMessagesRequest(body: JsonObject, maxTokens: number, secret
   if (messages.length === 0) throw badRequest('messages', 'messages: at least one message is required');
   let inputTokens = countTokens(blockText(body.system));
   let lastUserText = '';
+  let lastUserImages: ReceivedImage[] = [];
+  const allImages: ReceivedImage[] = [];
   let toolResult: { name?: string; content: string } | undefined;
   const toolNames = new Map<string, string>();
   messages.forEach((message, i) => {
@@ -80,7 +86,7 @@ export function parseMessagesRequest(body: JsonObject, maxTokens: number, secret
     const content = message.content;
     if (typeof content === 'string') {
       inputTokens += 3 + countTokens(content);
-      if (message.role === 'user') [lastUserText, toolResult] = [content, undefined];
+      if (message.role === 'user') [lastUserText, toolResult, lastUserImages] = [content, undefined, []];
       return;
     }
     if (!Array.isArray(content))
@@ -90,6 +96,7 @@ export function parseMessagesRequest(body: JsonObject, maxTokens: number, secret
         'invalid_type',
       );
     const texts: string[] = [];
+    const images: ReceivedImage[] = [];
     let result: { name?: string; content: string } | undefined;
     content.forEach((block, j) => {
       const field = `messages.${i}.content.${j}`;
@@ -97,6 +104,10 @@ export function parseMessagesRequest(body: JsonObject, maxTokens: number, secret
         throw badRequest(`${field}.type`, `${field}.type: must be one of ${BLOCK_TYPES.join(', ')}`);
       }
       if (block.type === 'text') texts.push(requireString(block, 'text'));
+      if (block.type === 'image') {
+        images.push(messagesImageBlock(block, field));
+        inputTokens += IMAGE_TOKENS;
+      }
       if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string')
         toolNames.set(block.id, block.name);
       if (block.type === 'tool_result') {
@@ -135,9 +146,11 @@ export function parseMessagesRequest(body: JsonObject, maxTokens: number, secret
       inputTokens += countTokens(blockText([block]));
     });
     inputTokens += 3;
+    allImages.push(...images);
     if (message.role === 'user') {
       lastUserText = texts.join('\n') || lastUserText;
       toolResult = result;
+      lastUserImages = images;
     }
   });
   const last = messages[messages.length - 1];
@@ -176,6 +189,7 @@ export function parseMessagesRequest(body: JsonObject, maxTokens: number, secret
     // Real providers count the tools' definitions as part of the input.
     inputTokens: inputTokens + (tools.length ? countTokens(JSON.stringify(body.tools)) : 0),
     thinking,
+    images: allImages,
     sim: {
       messageCount: messages.length,
       lastUserText,
@@ -185,6 +199,7 @@ export function parseMessagesRequest(body: JsonObject, maxTokens: number, secret
       toolChoice: parseToolChoice(body, tools),
       reasoningEffort: thinking ? (budget >= 8000 ? 'high' : 'medium') : undefined,
       mcpServers,
+      images: lastUserImages,
     },
   };
 }

@@ -94,7 +94,14 @@ export function toChatMessages(request: Pick<GatewayAnswerRequest, 'messages' | 
         });
     }
     const text = textOf(message.parts);
-    if (text) out.push({ role: 'user', content: text });
+    const images = message.parts.flatMap((part) =>
+      part.kind === 'image'
+        ? [{ type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${part.data}` } }]
+        : [],
+    );
+    // Images make the content a list of parts (wire-conventions: "Images in requests").
+    if (images.length) out.push({ role: 'user', content: [...(text ? [{ type: 'text', text }] : []), ...images] });
+    else if (text) out.push({ role: 'user', content: text });
   }
   return out;
 }
@@ -135,6 +142,8 @@ export function toMessagesParams(messages: readonly GatewayMessage[]): MessagePa
           return [{ type: 'thinking', thinking: part.thinking, signature: part.signature }];
         case 'redactedThinking':
           return [{ type: 'redacted_thinking', data: part.data }];
+        case 'image':
+          return [{ type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } }];
       }
     });
     if (blocks.length === 0) continue;

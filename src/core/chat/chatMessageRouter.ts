@@ -40,6 +40,9 @@ export interface ChatRoutes {
   addContext(source: 'selection' | 'activeFile' | 'pickFile'): Promise<void>;
   attachFile(path: string): Promise<void>;
   removeAttachment(id: string): void;
+  addImage(name: string, data: string): Promise<void>;
+  pickImage(): Promise<void>;
+  removeImage(id: string): Promise<void>;
   suggestFiles(requestId: number, query: string): Promise<void>;
   newConversation(): Promise<void>;
   openConversation(id: string): Promise<void>;
@@ -85,6 +88,12 @@ export async function routeChatMessage(message: ChatToHostMessage, chat: ChatRou
       return chat.attachFile(message.path);
     case 'removeAttachment':
       return chat.removeAttachment(message.id);
+    case 'addImage':
+      return chat.addImage(message.name, message.data);
+    case 'pickImage':
+      return chat.pickImage();
+    case 'removeImage':
+      return chat.removeImage(message.id);
     case 'suggestFiles':
       return chat.suggestFiles(message.requestId, message.query);
     case 'newConversation':

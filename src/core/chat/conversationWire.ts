@@ -1,6 +1,9 @@
 // A stored conversation as the models see it: user turns carry their attachments as fenced text,
 // assistant turns replay exactly what the wire saw (tool rounds, thinking blocks with signatures).
-import type { Attachment, ChatTurn, UserTurn, WireMessage } from '../../shared/chatModel';
+import type { Attachment, ChatTurn, UserTurn, WireMessage, WirePart } from '../../shared/chatModel';
+
+/** The base64 bytes of stored images by id, read for a request (chatImageStore.ts); absent: text only. */
+export type ImageBytes = ReadonlyMap<string, string>;
 
 /** A fence longer than any backtick run in the text, so attached code cannot close it early. */
 function fenceFor(text: string): string {
@@ -31,14 +34,30 @@ export function userTurnText(turn: Pick<UserTurn, 'text' | 'attachments'>): stri
  * The messages for a request made from `turns` (everything before the reply being written).
  * Replies that failed before any wire message still count for nothing: the model never saw them.
  */
-export function turnsToWire(turns: readonly ChatTurn[]): WireMessage[] {
+export function turnsToWire(turns: readonly ChatTurn[], images?: ImageBytes): WireMessage[] {
   const out: WireMessage[] = [];
   for (const turn of turns) {
-    if (turn.role === 'user') out.push({ role: 'user', parts: [{ kind: 'text', text: userTurnText(turn) }] });
+    if (turn.role === 'user') out.push({ role: 'user', parts: userParts(turn, images) });
     else if (turn.wire.length > 0) out.push(...turn.wire);
     else if (turn.content) out.push({ role: 'assistant', parts: [{ kind: 'text', text: turn.content }] });
   }
   return withoutDanglingToolCalls(out);
+}
+
+/**
+ * A user turn's parts: its text, then its images. Without the bytes (a token estimate, or a file
+ * gone from storage) an image is named in the text instead, so the model knows one was there.
+ */
+function userParts(turn: UserTurn, images: ImageBytes | undefined): WirePart[] {
+  const refs = turn.images ?? [];
+  const sent = refs.flatMap((ref): WirePart[] => {
+    const data = images?.get(ref.id);
+    return data ? [{ kind: 'image', mediaType: ref.mediaType, data }] : [];
+  });
+  const missing = images ? refs.filter((ref) => !images.has(ref.id)) : [];
+  const note = missing.map((ref) => `[image ${ref.name ?? ref.id}: no longer stored, not sent]`).join('\n');
+  const text = [note, userTurnText(turn)].filter(Boolean).join('\n\n');
+  return [...(text || sent.length === 0 ? [{ kind: 'text' as const, text }] : []), ...sent];
 }
 
 /**

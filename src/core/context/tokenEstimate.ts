@@ -12,6 +12,12 @@ export const DEFAULT_TOKENS_PER_CHAR = 1 / 3;
 /** Role markers and separators each message costs beyond its text (OpenAI documents 3 to 4). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 
+/**
+ * An image as characters: providers bill an image by its pixels, up to about 1,600 tokens for a
+ * large one (Anthropic's (width x height) / 750, capped by downscaling); counted as that, pessimistic.
+ */
+export const IMAGE_CHARS = 1600 * 3;
+
 function partChars(part: WirePart): number {
   switch (part.kind) {
     case 'text':
@@ -24,6 +30,8 @@ function partChars(part: WirePart): number {
       return part.name.length + (JSON.stringify(part.input ?? {})?.length ?? 2);
     case 'toolResult':
       return part.content.length;
+    case 'image':
+      return IMAGE_CHARS;
   }
 }
 

@@ -82,10 +82,9 @@ export function modelInformation(model: Model): ModelInformation {
     detail: reasoning ? `${provider} · reasoning` : provider,
     capabilities: {
       toolCalling,
-      // Never advertised: the request mapping (requestMessages.ts, gatewayMessages.ts) carries text
-      // and tool parts only, and the gateway's API documents string content only. VS Code then keeps
-      // images out of requests to these models instead of their being dropped unseen.
-      imageInput: false,
+      // Only when the catalog says the model reads images: VS Code then lets the user attach them,
+      // and requestMessages.ts maps them to image parts; for the others it keeps images out.
+      imageInput: features.imageInput === true,
     },
     reasoning,
   };

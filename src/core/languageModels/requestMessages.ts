@@ -2,6 +2,8 @@
 // gateway mapping takes. Pure: the vscode classes it recognises are handed in (`LanguageModelKit`),
 // so the mapping is unit-tested in plain Node with stand-ins.
 import type { GatewayMessage, GatewayPart, GatewayTool } from '../answers/gatewayMessages';
+import { checkChatImage } from '../images/chatImage';
+import { IMAGE_CHARS } from '../context/tokenEstimate';
 
 type PartClass<T> = abstract new (...args: never[]) => T;
 
@@ -29,11 +31,13 @@ export interface MappedRequest {
   readonly system?: string;
   readonly messages: GatewayMessage[];
   /**
-   * MIME types of the image parts the request held. The gateway's chat formats, as this extension
-   * maps them, carry text only, so the models are listed without image input and a request with
-   * an image is refused rather than answered without it.
+   * MIME types of the image parts the messages carry (as image parts of the wire, wire-conventions
+   * "Images in requests"). Only models whose catalog says they take images are listed with image
+   * input; a request with images for another model is refused rather than answered without them.
    */
   readonly images: readonly string[];
+  /** Why image parts could not be sent (not an image of the type it claims, too large): the request is refused. */
+  readonly refusedImages: readonly string[];
 }
 
 interface DataPartLike {
@@ -70,7 +74,23 @@ function resultText(content: readonly unknown[], kit: LanguageModelKit): string 
     .join('');
 }
 
-function toPart(part: unknown, kit: LanguageModelKit, images: string[]): GatewayPart | undefined {
+interface ImageTally {
+  readonly images: string[];
+  readonly refused: string[];
+}
+
+/** An image data part as a wire part: its type read from the bytes (never the caller's word), its size capped. */
+function imagePart(data: DataPartLike, tally: ImageTally): GatewayPart | undefined {
+  const checked = checkChatImage(data.data);
+  if (typeof checked === 'string') {
+    tally.refused.push(`${data.mimeType}: ${checked}`);
+    return undefined;
+  }
+  tally.images.push(checked.mediaType);
+  return { kind: 'image', mediaType: checked.mediaType, data: Buffer.from(data.data).toString('base64') };
+}
+
+function toPart(part: unknown, kit: LanguageModelKit, tally: ImageTally): GatewayPart | undefined {
   if (part instanceof kit.TextPart) return { kind: 'text', text: part.value };
   if (part instanceof kit.ToolCallPart)
     return { kind: 'toolCall', id: part.callId, name: part.name, input: part.input };
@@ -82,18 +102,18 @@ function toPart(part: unknown, kit: LanguageModelKit, images: string[]): Gateway
       ...(part.isError === true ? { isError: true } : {}),
     };
   const data = asDataPart(part);
-  if (data?.mimeType.startsWith('image/')) images.push(data.mimeType);
+  if (data?.mimeType.startsWith('image/')) return imagePart(data, tally);
   return undefined; // other data parts (cache hints and the like) and thinking parts are not sent
 }
 
 /** Messages to the neutral conversation; system messages become the request's `system`. */
 export function toGatewayRequest(messages: readonly RequestMessage[], kit: LanguageModelKit): MappedRequest {
   const system: string[] = [];
-  const images: string[] = [];
+  const tally: ImageTally = { images: [], refused: [] };
   const out: GatewayMessage[] = [];
   for (const message of messages) {
     const parts = message.content
-      .map((part) => toPart(part, kit, images))
+      .map((part) => toPart(part, kit, tally))
       .filter((part): part is GatewayPart => part !== undefined);
     if (kit.roles.System !== undefined && message.role === kit.roles.System) {
       const text = parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])).join('');
@@ -102,8 +122,16 @@ export function toGatewayRequest(messages: readonly RequestMessage[], kit: Langu
     }
     out.push({ role: message.role === kit.roles.Assistant ? 'assistant' : 'user', parts });
   }
-  return { messages: out, images, ...(system.length ? { system: system.join('\n\n') } : {}) };
+  return {
+    messages: out,
+    images: tally.images,
+    refusedImages: tally.refused,
+    ...(system.length ? { system: system.join('\n\n') } : {}),
+  };
 }
+
+/** An image counted as text of the length the token estimate gives images (tokenEstimate.ts). */
+const IMAGE_PLACEHOLDER = ' '.repeat(IMAGE_CHARS);
 
 export interface GatewayModelOptions {
   readonly maxTokens?: number;
@@ -146,11 +174,16 @@ export function toGatewayTools(
   }));
 }
 
-/** The text a message holds, for the token estimate (tool parts as JSON, images not counted). */
+/** The text a message holds, for the token estimate (tool parts as JSON, an image as its estimate's worth). */
 export function countableText(message: RequestMessage, kit: LanguageModelKit): string {
   const mapped = toGatewayRequest([message], kit);
   const parts = mapped.messages[0]?.parts ?? [];
   return (
-    (mapped.system ?? '') + parts.map((part) => (part.kind === 'text' ? part.text : JSON.stringify(part))).join('')
+    (mapped.system ?? '') +
+    parts
+      .map((part) =>
+        part.kind === 'text' ? part.text : part.kind === 'image' ? IMAGE_PLACEHOLDER : JSON.stringify(part),
+      )
+      .join('')
   );
 }

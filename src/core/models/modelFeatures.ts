@@ -91,3 +91,8 @@ export function catalogFeatures(model: Model): ModelFeatures {
     ...(image !== undefined ? { imageInput: image } : {}),
   };
 }
+
+/** Whether the chat may send the model images: only when its catalog entry says it reads them. */
+export function takesImages(model: Model | undefined): boolean {
+  return model !== undefined && catalogFeatures(model).imageInput === true;
+}

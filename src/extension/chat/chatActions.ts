@@ -2,14 +2,14 @@
 // inserting code, new files, links and the setup commands. Every one is a closed case here: the
 // webview never names a command id or a file path the host would act on blindly.
 import * as vscode from 'vscode';
-import type { Conversation } from '../../shared/chatModel';
 import { isOpenableLink } from '../../shared/chatProtocol';
 import { openSettings } from '../config';
 import { MAX_SPEND_PER_REPLY_KEY } from '../../shared/settings';
 import type { Log } from '../log';
 import type { ChatActionMessage } from '../../core/chat/chatMessageRouter';
 import type { ConversationStore } from '../../core/chat/history/conversationStore';
-import { exportMarkdown } from '../../core/chat/history/exportMarkdown';
+import { exportedImagePath, exportImageFolder, exportMarkdown } from '../../core/chat/history/exportMarkdown';
+import { imageFileName, type Conversation } from '../../shared/chatModel';
 import type { NoticeAction } from '../../core/chat/chatNotices';
 
 export interface ChatActionHost {
@@ -116,7 +116,11 @@ export async function runChatAction(message: ChatActionMessage, host: ChatAction
         ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
       });
       if (!target) return;
-      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(exportMarkdown(host.redact(conversation))));
+      const links = await exportImages(host, conversation, target);
+      await vscode.workspace.fs.writeFile(
+        target,
+        new TextEncoder().encode(exportMarkdown(host.redact(conversation), (ref) => links.get(ref.id))),
+      );
       host.notice(vscode.l10n.t('Exported to {0}.', vscode.workspace.asRelativePath(target)), 'info', {
         label: vscode.l10n.t('Open'),
         run: () => vscode.window.showTextDocument(target),
@@ -124,6 +128,31 @@ export async function runChatAction(message: ChatActionMessage, host: ChatAction
       return;
     }
   }
+}
+
+/**
+ * Writes the conversation's images into `<name>.images/` beside the export; the links of those
+ * written. An image whose file is gone is left out (the markdown says so).
+ */
+async function exportImages(
+  host: ChatActionHost,
+  conversation: Conversation,
+  target: vscode.Uri,
+): Promise<Map<string, string>> {
+  const links = new Map<string, string>();
+  const store = host.store.images;
+  const refs = conversation.turns.flatMap((turn) => (turn.role === 'user' ? (turn.images ?? []) : []));
+  if (!store || refs.length === 0) return links;
+  const folderName = exportImageFolder(target.path.split('/').pop() ?? 'conversation.md');
+  const folder = vscode.Uri.joinPath(target, '..', folderName);
+  for (const ref of refs) {
+    if (links.has(ref.id)) continue;
+    const bytes = await store.read(conversation.id, ref);
+    if (!bytes) continue;
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, imageFileName(ref)), bytes);
+    links.set(ref.id, exportedImagePath(folderName, ref));
+  }
+  return links;
 }
 
 /** The fence's language if VS Code knows it (common aliases mapped), else plain text. */

@@ -5,7 +5,7 @@
 // request to the gateway and every file access happens here. Survives its webview being hidden
 // and recreated.
 import * as vscode from 'vscode';
-import type { Attachment, ChatParameters, Conversation } from '../../shared/chatModel';
+import type { Attachment, ChatParameters, Conversation, ImageRef } from '../../shared/chatModel';
 import type { ChatToHostMessage, HostToChatMessage } from '../../shared/chatProtocol';
 import type { ResearchJob } from '../../core/types/account';
 import { newId } from '../../shared/ids';
@@ -15,6 +15,7 @@ import { Disposable } from '../lifecycle';
 import { runChatAction, type ChatActionHost } from './chatActions';
 import { ChatAttachments } from './chatAttachments';
 import { ChatMentions } from './chatMentions';
+import { ChatImages } from './chatImages';
 import type { ChatDeps } from './chatDeps';
 import { routeChatMessage, type ChatRoutes } from '../../core/chat/chatMessageRouter';
 import { chatModelOptions, chooseChatModel, rememberChatModel } from './chatModels';
@@ -40,6 +41,9 @@ export class ChatController extends Disposable {
   private readonly meter: ContextMeterReporter;
   private readonly attachments: ChatAttachments;
   private readonly mentions: ChatMentions;
+  private readonly images: ChatImages;
+  /** The webview URI of the images folder (chatProtocol's `imageRoot`). */
+  private imageRoot = '';
   private readonly saver: ConversationSaver;
   private readonly session: ReplySession;
   private readonly routes: ChatRoutes;
@@ -69,6 +73,11 @@ export class ChatController extends Disposable {
       notice: (text, severity, action) => this.notices.show(text, severity, action),
       restore: (text) => this.prefill(text),
     });
+    this.images = new ChatImages(deps, {
+      post,
+      conversation: () => this.conversation,
+      notice: (text) => this.notices.show(text, 'warning'),
+    });
     this.meter = this._register(
       new ContextMeterReporter(deps, {
         conversation: () => this.conversation,
@@ -95,10 +104,11 @@ export class ChatController extends Disposable {
       notice: (text, severity, action) => this.notices.show(text, severity, action),
     });
     this.session = this._register(
-      new ReplySession(deps, this.attachments, writer, {
+      new ReplySession(deps, this.attachments, this.images, writer, {
         conversation: () => this.conversation,
         post,
         turnsChanged: () => this.meter.invalidate(),
+        notice: (text) => this.notices.show(text, 'warning'),
       }),
     );
     this.routes = this.routesTable();
@@ -113,10 +123,19 @@ export class ChatController extends Disposable {
       );
   }
 
-  /** Where messages go (a new webview after the view was hidden and shown again). */
-  attach(post: (message: HostToChatMessage) => void): void {
+  /**
+   * Where messages go (a new webview after the view was hidden and shown again); `imageRoot`: that
+   * webview's URI of the images folder.
+   */
+  attach(post: (message: HostToChatMessage) => void, imageRoot = ''): void {
+    this.imageRoot = imageRoot;
     // The last step before the webview: nothing the gateway echoed of the key reaches it.
     this.post = (message) => post(this.deps.apiKeys.redact(message));
+  }
+
+  /** The folder of the conversations' images, for the webview's resource roots. */
+  get imageFolder(): vscode.Uri | undefined {
+    return this.deps.imageFolder;
   }
 
   get current(): Conversation {
@@ -126,6 +145,11 @@ export class ChatController extends Disposable {
   /** Context added for the next message (shown as chips). */
   get pendingAttachments(): readonly Attachment[] {
     return this.attachments.pending;
+  }
+
+  /** Images added for the next message. */
+  get pendingImages(): readonly ImageRef[] {
+    return this.images.pending;
   }
 
   /** Saves asked of the store, per conversation id (tests check that a reply saves per round, not per event). */
@@ -145,11 +169,13 @@ export class ChatController extends Disposable {
       if (last && !this.session.busy && this.conversation.turns.length === 0) this.conversation = last;
     }
     await this.postConnection();
+    if (this.imageRoot) this.post({ type: 'imageRoot', root: this.imageRoot });
     this.postModels();
     if (!this.deps.catalog.snapshot) void this.deps.catalog.refresh();
     this.post({ type: 'parameters', parameters: this.conversation.parameters });
     this.postConversation(this.session.busy);
     this.attachments.post();
+    this.images.post();
     await this.postCheckpoints();
     await this.postHistory();
   }
@@ -219,6 +245,9 @@ export class ChatController extends Disposable {
       addContext: (source) => attachments.addContext(source),
       attachFile: (path) => attachments.attachFile(path),
       removeAttachment: (id) => attachments.remove(id),
+      addImage: (name, data) => this.images.addData(name, data),
+      pickImage: () => this.images.pick(),
+      removeImage: (id) => this.images.remove(id),
       suggestFiles: async (requestId, query) =>
         this.post({ type: 'fileSuggestions', requestId, paths: await deps.files.suggest(query) }),
       newConversation: () => this.newConversation(),
@@ -268,6 +297,7 @@ export class ChatController extends Disposable {
     this.conversation = conversation;
     if (this.restoreLast) await this.deps.lastConversation.set(conversation.turns.length ? conversation.id : undefined);
     this.postConversation(false);
+    this.images.post(); // the pending images were the previous conversation's
     this.post({ type: 'parameters', parameters: conversation.parameters });
     this.postModels();
     await this.postCheckpoints();

@@ -24,6 +24,8 @@ export interface ChatDeps {
   readonly catalog: ModelCatalog;
   readonly credits: CreditsMonitor;
   readonly store: ConversationStore;
+  /** The folder of the conversations' images (the chat webviews load thumbnails from it). */
+  readonly imageFolder?: vscode.Uri;
   readonly files: WorkspaceFileIndex;
   /** The one gate to the workspace's files (tools, attachments). */
   readonly workspaceFiles: WorkspaceFilesService;

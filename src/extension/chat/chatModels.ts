@@ -5,6 +5,7 @@ import type { ModelOption } from '../../shared/chatProtocol';
 import { readSettings } from '../config';
 import { categoryOf, providerOf } from '../../core/models/catalogTree';
 import type { ChatDeps } from './chatDeps';
+import { takesImages } from '../../core/models/modelFeatures';
 
 /** workspaceState: the model last picked in this workspace. */
 const chatModelKey = 'unifiedInference.chat.model';
@@ -19,6 +20,7 @@ export function chatModelOptions(deps: Pick<ChatDeps, 'catalog'>): {
     id: model.id,
     provider: providerOf(model),
     isChat: categoryOf(model) === 'chat',
+    ...(takesImages(model) ? { takesImages: true } : {}),
   }));
   options.sort((a, b) => Number(b.isChat) - Number(a.isChat) || a.id.localeCompare(b.id));
   const status = deps.catalog.status;

@@ -21,7 +21,9 @@ export function bindChatWebview(
   log: Log,
   redact: <T>(value: T) => T,
 ): vscode.Disposable {
-  webview.options = webviewOptions(extensionUri);
+  const imageFolder = controller.imageFolder;
+  // The conversations' images are the one folder outside the extension the chat may load from.
+  webview.options = webviewOptions(extensionUri, imageFolder ? [imageFolder] : []);
   webview.html = buildWebviewHtml(webview, extensionUri, {
     title: vscode.l10n.t('Unified Inference Chat'),
     script: 'chat',
@@ -44,6 +46,9 @@ export function bindChatWebview(
     onError: (error) =>
       void vscode.window.showErrorMessage(vscode.l10n.t('Unified Inference chat: {0}', errorMessage(error))),
   });
-  controller.attach((message) => channel.post(message));
+  controller.attach(
+    (message) => channel.post(message),
+    imageFolder ? webview.asWebviewUri(imageFolder).toString() : '',
+  );
   return channel;
 }

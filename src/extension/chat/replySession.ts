@@ -1,10 +1,12 @@
 // The reply a chat is writing, at most one at a time: sending a message, stopping, regenerating,
 // editing a message and sending it again. What the reply itself does is replyWriter.ts's.
+import * as vscode from 'vscode';
 import type { AssistantTurn, Conversation, UserTurn } from '../../shared/chatModel';
 import type { HostToChatMessage } from '../../shared/chatProtocol';
 import { newId } from '../../shared/ids';
 import { SerialQueue } from '../../shared/serialQueue';
 import type { ChatAttachments } from './chatAttachments';
+import type { ChatImages } from './chatImages';
 import type { ChatDeps } from './chatDeps';
 import { chooseChatModel } from './chatModels';
 import { turnsToWire } from '../../core/chat/conversationWire';
@@ -23,6 +25,8 @@ export interface ReplySessionHost {
   post(message: HostToChatMessage): void;
   /** Turns were added or removed: the context meter estimates again. */
   turnsChanged(): void;
+  /** Says something in the chat (a message that cannot go as it is). */
+  notice(text: string): void;
 }
 
 export class ReplySession {
@@ -32,6 +36,7 @@ export class ReplySession {
   constructor(
     private readonly deps: Pick<ChatDeps, 'catalog' | 'workspaceState' | 'checkpoints'>,
     private readonly attachments: ChatAttachments,
+    private readonly images: ChatImages,
     private readonly writer: ReplyWriter,
     private readonly host: ReplySessionHost,
   ) {}
@@ -56,17 +61,30 @@ export class ReplySession {
 
   private async sendAfterReply(text: string): Promise<void> {
     while (this.running) await this.running.done;
-    if (!text.trim() && this.attachments.pending.length === 0) return;
+    const pendingImages = this.images.pending.length;
+    if (!text.trim() && this.attachments.pending.length === 0 && pendingImages === 0) return;
+    // The model was switched after the images were added: they are not sent to one that cannot read them.
+    if (pendingImages > 0 && !this.images.modelTakesImages()) {
+      this.host.notice(
+        vscode.l10n.t(
+          'The selected model does not take images: remove the images or pick a model that takes them. The message was not sent.',
+        ),
+      );
+      this.host.post({ type: 'prefill', text });
+      return;
+    }
     const conversation = this.host.conversation();
+    const images = this.images.take();
     const turn: UserTurn = {
       role: 'user',
       id: newId('u'),
       text,
       attachments: this.attachments.take(),
+      ...(images.length ? { images } : {}),
       createdAt: Date.now(),
     };
     if (conversation.turns.length === 0) {
-      conversation.title = titleFromText(text || turn.attachments[0]?.path || '');
+      conversation.title = titleFromText(text || turn.attachments[0]?.path || turn.images?.[0]?.name || 'Image');
       this.host.post({ type: 'title', title: conversation.title });
     }
     this.addTurn(conversation, turn);
@@ -92,7 +110,7 @@ export class ReplySession {
     if (this.running) await this.stop();
     const conversation = this.host.conversation();
     const original = conversation.turns.find((turn): turn is UserTurn => turn.id === turnId && turn.role === 'user');
-    if (!original || (!text.trim() && original.attachments.length === 0)) return;
+    if (!original || (!text.trim() && original.attachments.length === 0 && !original.images?.length)) return;
     this.removeFrom(turnId);
     this.addTurn(conversation, { ...original, id: newId('u'), text, createdAt: Date.now() });
     await this.reply();

@@ -167,6 +167,9 @@ export class ReplyWriter {
           toolsWithheld: gate.withheld,
         },
         turns: turnsBefore,
+        ...(this.deps.store.images
+          ? { images: await this.deps.store.images.readAll(conversation.id, turnsBefore) }
+          : {}),
         reply,
         post: (message) => this.host.post(message),
         request,

@@ -10,6 +10,7 @@ import { abortOnCancel, Disposable } from '../lifecycle';
 import type { Log } from '../log';
 import type { ModelCatalog } from '../models/modelCatalog';
 import { providerOf } from '../../core/models/catalogTree';
+import { takesImages } from '../../core/models/modelFeatures';
 import { streamGatewayAnswer } from '../../core/answers/gatewayAnswer';
 import { toolInputRefusal } from '../../core/answers/gatewayMessages';
 import {
@@ -125,14 +126,17 @@ export class GatewayLanguageModels extends Disposable implements vscode.Language
       throw languageModelError(error, await this.failures.describe(error));
     }
     const request = toGatewayRequest(messages, KIT);
-    if (request.images.length) {
+    const catalogModel = this.catalog.model(model.id);
+    if (request.refusedImages.length)
+      throw new Error(`Unified Inference: an image of the request cannot be sent: ${request.refusedImages.join('; ')}`);
+    // Listed without image input (imageInput false): a caller that sends one anyway is told, not answered without it.
+    if (request.images.length && !takesImages(catalogModel)) {
       throw new Error(
-        `Unified Inference: ${model.id} takes text only through this extension; the request held ${request.images.length === 1 ? 'an image' : `${request.images.length} images`} (${[...new Set(request.images)].join(', ')}).`,
+        `Unified Inference: ${model.id} does not take images (its catalog entry lists no image input); the request held ${request.images.length === 1 ? 'an image' : `${request.images.length} images`} (${[...new Set(request.images)].join(', ')}).`,
       );
     }
     const controller = new AbortController();
     const cancel = abortOnCancel(controller, token);
-    const catalogModel = this.catalog.model(model.id);
     const tools = toGatewayTools(options.tools);
     const answerRoom = catalogModel ? answerRoomOf(catalogModel) : undefined;
     try {

@@ -16,8 +16,16 @@ function webviewResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
   return [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
 }
 
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
-  return { enableScripts: true, enableCommandUris: false, localResourceRoots: webviewResourceRoots(extensionUri) };
+/** `extraRoots`: folders beyond dist/ and media/ a webview loads from (the chat's images). */
+export function webviewOptions(
+  extensionUri: vscode.Uri,
+  extraRoots: readonly vscode.Uri[] = [],
+): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    enableCommandUris: false,
+    localResourceRoots: [...webviewResourceRoots(extensionUri), ...extraRoots],
+  };
 }
 
 /**

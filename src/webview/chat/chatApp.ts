@@ -16,6 +16,7 @@ import type { MarkdownActions } from './markdown/streamingMarkdown';
 import type { Send } from './send';
 import { SettingsBar } from './settingsBar';
 import { UserTurnView } from './userTurnView';
+import { imageSrc } from './imageThumb';
 
 export interface DraftState {
   readonly draft?: string;
@@ -39,6 +40,8 @@ export class ChatApp {
   private readonly replies = new Map<string, AssistantTurnView>();
   private readonly users: UserTurnView[] = [];
   private conversationId = '';
+  /** Where the conversations' images load from (the host's `imageRoot`). */
+  private imageRoot = '';
   /** Turns of the open conversation whose reply has a checkpoint. */
   private checkpointTurns = new Set<string>();
   /** Of those, the ones whose files were restored to before them. */
@@ -113,6 +116,10 @@ export class ChatApp {
       case 'connectionState':
         return this.showConnection(message.state);
       case 'models':
+        this.composer.setModel(
+          message.selected,
+          message.models.some((model) => model.id === message.selected && model.takesImages === true),
+        );
         return this.header.setModels(message.models, message.selected, message.loading, message.error);
       case 'parameters':
         return this.header.setParameters(message.parameters);
@@ -175,6 +182,11 @@ export class ChatApp {
         return this.header.setCost(message.cost);
       case 'attachments':
         return this.composer.setAttachments(message.attachments);
+      case 'images':
+        return this.composer.setImages(message.images, (ref) => imageSrc(this.imageRoot, this.conversationId, ref));
+      case 'imageRoot':
+        this.imageRoot = message.root;
+        return;
       case 'history':
         return this.history.render(message.conversations, message.query, this.conversationId);
       case 'fileSuggestions':
@@ -243,7 +255,11 @@ export class ChatApp {
 
   private turnElement(turn: ChatTurn, deferMarkdown = false): HTMLElement {
     if (turn.role === 'user') {
-      const view = new UserTurnView(turn, (v) => v.startEditing(this.send));
+      const view = new UserTurnView(
+        turn,
+        (v) => v.startEditing(this.send),
+        (ref) => imageSrc(this.imageRoot, this.conversationId, ref),
+      );
       this.users.push(view);
       return view.element;
     }

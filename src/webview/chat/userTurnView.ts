@@ -1,7 +1,9 @@
-// A user turn in the DOM: plain text (never parsed) with its attachment chips and an Edit action.
-import type { UserTurn } from '../../shared/chatModel';
+// A user turn in the DOM: plain text (never parsed) with its attachment chips, its images as
+// thumbnails, and an Edit action.
+import type { ImageRef, UserTurn } from '../../shared/chatModel';
 import { attachmentChip } from './attachmentChip';
 import { el, formatTime, iconButton, textButton } from './dom';
+import { imageThumb } from './imageThumb';
 import type { Send } from './send';
 
 export class UserTurnView {
@@ -10,9 +12,17 @@ export class UserTurnView {
   constructor(
     readonly turn: UserTurn,
     onEdit: (view: UserTurnView) => void,
+    imageSrc: (ref: ImageRef) => string = () => '',
   ) {
     const chips = turn.attachments.length
       ? el('div', { className: 'chips' }, ...turn.attachments.map((a) => attachmentChip(a)))
+      : undefined;
+    const images = turn.images?.length
+      ? el(
+          'div',
+          { className: 'image-thumbs', attrs: { role: 'group', 'aria-label': 'Images' } },
+          ...turn.images.map((ref) => imageThumb(ref, imageSrc(ref))),
+        )
       : undefined;
     this.element = el(
       'article',
@@ -25,6 +35,7 @@ export class UserTurnView {
         iconButton('edit', 'Edit and resend', () => onEdit(this), { className: 'turn-action' }),
       ),
       chips,
+      images,
       el('div', { className: 'user-text', text: turn.text }),
     );
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { lookupModel, type CatalogModel } from '../catalog';
 import { parseChatRequest } from '../chatRequest';
+import { refuseImagesFor } from '../imageParts';
 import { planReply, type SimPlan } from '../chatSim';
 import type { Route, RouteContext } from '../context';
 import { chargeRequest } from '../lateSettle';
@@ -156,6 +157,7 @@ async function handleChat(ctx: RouteContext): Promise<void> {
   const wire = ctx.reply.fault?.wire;
   if (wire?.has('html-200')) return sendPortalPage(ctx.reply);
   const parsed = parseChatRequest(body);
+  refuseImagesFor(modelId, model.vision, parsed.images);
   enforceContextLength(model, parsed.promptTokens, maxTokens, 'chat');
   ctx.state.quota.ensure(ctx.key);
   const planned = planReply({

@@ -1,6 +1,7 @@
 import { pieceDelayMs, scriptedText } from '../completionRoute';
 import { randomUUID } from 'node:crypto';
 import { lookupModel } from '../catalog';
+import { refuseImagesFor } from '../imageParts';
 import { planReply, type SimPlan } from '../chatSim';
 import type { Route, RouteContext } from '../context';
 import { chargeRequest } from '../lateSettle';
@@ -205,6 +206,7 @@ async function handleMessages(ctx: RouteContext): Promise<void> {
   const wire = ctx.reply.fault?.wire;
   if (wire?.has('html-200')) return sendPortalPage(ctx.reply);
   const parsed = parseMessagesRequest(body, maxTokens, ctx.state.secret);
+  refuseImagesFor(modelId, model.vision, parsed.images);
   enforceContextLength(model, parsed.inputTokens, maxTokens, 'messages');
   ctx.state.quota.ensure(ctx.key);
   const plan = echoIntoPlan(

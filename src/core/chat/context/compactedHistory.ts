@@ -6,7 +6,7 @@
 // what that message is. Pure.
 import type { ContextTurn } from '../../context/compactionPlan';
 import type { ChatTurn, ContextDrop, ContextSummary, WireMessage } from '../../../shared/chatModel';
-import { turnsToWire } from '../conversationWire';
+import { turnsToWire, type ImageBytes } from '../conversationWire';
 
 export interface CompactedHistory {
   /** The turns still sent as they are (after the latest compaction point). */
@@ -49,8 +49,8 @@ export function compactedHistory(turns: readonly ChatTurn[]): CompactedHistory {
 }
 
 /** Each turn as the plan sees it: its wire messages, and whether an exchange starts there. */
-export function contextTurns(turns: readonly ChatTurn[]): ContextTurn[] {
-  return turns.map((turn) => ({ id: turn.id, user: turn.role === 'user', messages: turnsToWire([turn]) }));
+export function contextTurns(turns: readonly ChatTurn[], images?: ImageBytes): ContextTurn[] {
+  return turns.map((turn) => ({ id: turn.id, user: turn.role === 'user', messages: turnsToWire([turn], images) }));
 }
 
 /** What the system prompt says about turns that are no longer sent (our words only: never the summary's text). */

@@ -26,6 +26,7 @@ import {
 } from './compactedHistory';
 import { summarizeTurns } from './summarizer';
 import { errorMessage } from '../../../shared/errorMessage';
+import type { ImageBytes } from '../conversationWire';
 
 /** The request could not be made to fit (the system prompt and tools alone are too long). */
 class ContextOverflowError extends Error {
@@ -45,6 +46,8 @@ export interface ContextKeeperOptions {
   readonly system: Omit<SystemPromptParts, 'compaction'>;
   /** The conversation's turns before the reply. */
   readonly turns: readonly ChatTurn[];
+  /** The bytes of the turns' images (absent: the turns are sent as text). */
+  readonly images?: ImageBytes;
   readonly reply: AssistantTurn;
   /** From the catalog; undefined when it lists none (then only a gateway's error makes the keeper act). */
   readonly contextLength?: number;
@@ -66,7 +69,7 @@ export class ContextKeeper implements ContextFitter {
 
   constructor(private readonly options: ContextKeeperOptions) {
     this.history = compactedHistory(options.turns);
-    this.wireTurns = contextTurns(this.history.turns);
+    this.wireTurns = contextTurns(this.history.turns, options.images);
     this.ratio = this.history.tokensPerChar ?? DEFAULT_TOKENS_PER_CHAR;
     if (options.contextLength) this.update({ contextLength: options.contextLength });
   }

@@ -9,6 +9,7 @@ import type {
   ChatTurn,
   Conversation,
   GuardedWrite,
+  ImageRef,
   ReasoningEffort,
   ReplyContext,
   ReplyStatus,
@@ -21,8 +22,9 @@ import type {
   WirePart,
 } from '../../../shared/chatModel';
 import { isFiniteNumber, isRecord, str } from '../../parse/json';
-import { GUARDED_WRITE_REASONS } from '../../../shared/chatModel';
+import { GUARDED_WRITE_REASONS, IMAGE_MEDIA_TYPES } from '../../../shared/chatModel';
 import { sanitizeSources } from '../../../shared/replySources';
+import { cleanImageName, isImageId } from '../../images/chatImage';
 // Files are untrusted input (a hand edit, a half-synced folder). Fields the chat relies on are
 // checked and the file is refused (moved aside) when they are wrong; a missing array is empty; a
 // malformed optional detail (usage, cost, error, a parameter) is dropped rather than costing the
@@ -54,11 +56,13 @@ function turn(value: unknown, at: string): ChatTurn {
   const o = object(value, at);
   const common = { id: string(o, 'id', at), createdAt: number(o, 'createdAt', at) };
   if (o['role'] === 'user') {
+    const images = Array.isArray(o['images']) ? o['images'].flatMap(imageRef) : [];
     return {
       role: 'user',
       ...common,
       text: string(o, 'text', at),
       attachments: list(o, 'attachments', at, attachment),
+      ...(images.length ? { images } : {}),
     };
   }
   if (o['role'] !== 'assistant') throw new ShapeError(`${at}.role is neither 'user' nor 'assistant'`);
@@ -136,6 +140,31 @@ function attachment(value: unknown, at: string): Attachment {
     text: string(o, 'text', at),
     truncated: o['truncated'] === true ? true : undefined,
   });
+}
+
+/**
+ * An image's description, or nothing when it is malformed (the message stays, without it). The id
+ * names a file, so only a hash passes: `../` or an absolute path never reaches the file system.
+ */
+function imageRef(value: unknown): ImageRef[] {
+  if (!isRecord(value)) return [];
+  const { id, mediaType, byteLength, sha256, width, height, name } = value;
+  const type = IMAGE_MEDIA_TYPES.find((known) => known === mediaType);
+  if (!isImageId(id) || !type || !isCount(byteLength) || typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256))
+    return [];
+  if (!sha256.startsWith(id)) return [];
+  const label = cleanImageName(name);
+  return [
+    dropUndefined<ImageRef>({
+      id,
+      mediaType: type,
+      byteLength,
+      sha256,
+      width: isCount(width) && isCount(height) ? width : undefined,
+      height: isCount(width) && isCount(height) ? height : undefined,
+      name: label,
+    }),
+  ];
 }
 
 function toolStep(value: unknown, at: string): ToolStep {

@@ -22,6 +22,7 @@ import {
 import { entryOf, readIndex, summaryOf, writeIndex, type IndexEntry } from './conversationIndex';
 import { adoptMerge, baseOf, mergeConversations, type MergeBase } from './conversationMerge';
 import { ConversationSearch } from './conversationSearch';
+import type { ChatImageStore } from './chatImageStore';
 import { journalName, readJournal, replayJournal, ReplyJournal, writerIsAlive } from './replyJournal';
 import { errorMessage } from '../../../shared/errorMessage';
 import { SerialQueue } from '../../../shared/serialQueue';
@@ -80,6 +81,8 @@ export class ConversationStore {
     private readonly directory: string,
     private readonly onProblem: (message: string) => void = () => undefined,
     private readonly redact: <T>(value: T) => T = (value) => value,
+    /** Where the conversations' images are (deleting a conversation deletes its images). */
+    readonly images?: ChatImageStore,
   ) {
     if (!isAbsolute(directory)) throw new Error(`The conversation folder must be an absolute path: ${directory}`);
   }
@@ -180,6 +183,7 @@ export class ConversationStore {
       if (read.kind === 'corrupt') await this.moveAside(id, read);
       if (read.kind === 'ok') await rm(conversationFile(this.directory, id), { force: true });
       await rm(join(this.directory, journalName(id)), { force: true });
+      await this.images?.removeConversation(id);
       // Inside the lock: an Undo save queued right behind this must find the entry gone, not remove its own.
       this.search.forget(id);
       indexChanged = entries.delete(id);

@@ -5,9 +5,11 @@ import type {
   Attachment,
   ChatParameters,
   Conversation,
+  ImageRef,
   ToolStep,
   UserTurn,
 } from '../../../shared/chatModel';
+import { imageFileName } from '../../../shared/chatModel';
 import { collapseWhitespace } from './conversationTitle';
 import { sourcesMarkdown } from '../../../shared/replySources';
 
@@ -29,12 +31,29 @@ const ERROR_LABELS: Readonly<Record<string, string>> = {
   other: 'error',
 };
 
-export function exportMarkdown(conversation: Conversation): string {
+/**
+ * Where an exported image is, relative to the markdown file (the images are written next to it,
+ * in a folder named after it: plain files any markdown viewer shows, and a document that stays
+ * small and diffable), or undefined when it could not be exported.
+ */
+export type ExportedImageLink = (ref: ImageRef) => string | undefined;
+
+/** The folder beside an export `<name>.md` that holds its images: `<name>.images`. */
+export function exportImageFolder(markdownFileName: string): string {
+  return `${markdownFileName.replace(/\.md$/i, '')}.images`;
+}
+
+/** The relative link of an image in that folder (each path segment URL-encoded, so spaces and brackets cannot break the link). */
+export function exportedImagePath(folderName: string, ref: ImageRef): string {
+  return `${encodeURIComponent(folderName)}/${imageFileName(ref)}`;
+}
+
+export function exportMarkdown(conversation: Conversation, imageLink: ExportedImageLink = () => undefined): string {
   const blocks: string[] = [`# ${collapseWhitespace(conversation.title) || 'Conversation'}`, header(conversation)];
   const system = conversation.parameters.systemPrompt?.trim();
   if (system) blocks.push(`**System prompt**\n\n${quote(closeOpenFence(system))}`);
   for (const turn of conversation.turns) {
-    blocks.push('---', ...(turn.role === 'user' ? userTurn(turn) : assistantTurn(turn)));
+    blocks.push('---', ...(turn.role === 'user' ? userTurn(turn, imageLink) : assistantTurn(turn)));
   }
   return `${blocks.join('\n\n')}\n`;
 }
@@ -59,11 +78,19 @@ function parameterText(parameters: ChatParameters): string {
   return parts.join(', ');
 }
 
-function userTurn(turn: UserTurn): string[] {
+function userTurn(turn: UserTurn, imageLink: ExportedImageLink): string[] {
   const blocks = [`## You · ${formatDate(turn.createdAt)}`];
   if (turn.text.trim()) blocks.push(closeOpenFence(turn.text.trimEnd()));
   for (const item of turn.attachments) blocks.push(attachmentBlock(item));
+  if (turn.images?.length) blocks.push(turn.images.map((ref) => imageLine(ref, imageLink(ref))).join('\n'));
   return blocks;
+}
+
+/** An image as markdown: the picture when it was exported, else its description in words. */
+function imageLine(ref: ImageRef, link: string | undefined): string {
+  // The name was cleaned of brackets and control characters when stored (chatImage.ts): safe as alt text.
+  const alt = `${ref.name ?? 'image'} (${ref.mediaType}, ${ref.byteLength} bytes)`.replace(/[[\]]/g, '');
+  return link ? `![${alt}](${link})` : `*[${alt}: not exported, its file is no longer stored]*`;
 }
 
 /** A label (path and line range) then the text in a fence longer than any backtick run inside it. */

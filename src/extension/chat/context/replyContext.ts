@@ -5,6 +5,7 @@ import { systemPrompt, type SystemPromptParts } from '../../../core/chat/systemP
 import { catalogContextLength } from '../../../core/context/contextLength';
 import type { GatewayClient } from '../../../core/transport/client';
 import type { AssistantTurn, ChatTurn } from '../../../shared/chatModel';
+import type { ImageBytes } from '../../../core/chat/conversationWire';
 import type { HostToChatMessage } from '../../../shared/chatProtocol';
 import type { GatewayAnswerRequest, GatewayTool } from '../../../core/answers/gatewayAnswer';
 import type { ChatDeps } from '../chatDeps';
@@ -24,6 +25,8 @@ export interface ReplyContextInput {
   readonly system: Omit<SystemPromptParts, 'instructions' | 'compaction'>;
   /** The turns before the reply. */
   readonly turns: readonly ChatTurn[];
+  /** The bytes of the turns' images, read from storage for this reply. */
+  readonly images?: ImageBytes;
   readonly reply: AssistantTurn;
   readonly tools?: readonly GatewayTool[];
   readonly post: (message: HostToChatMessage) => void;
@@ -46,6 +49,7 @@ export async function prepareReplyContext(
     request: input.request,
     system: parts,
     turns: input.turns,
+    ...(input.images ? { images: input.images } : {}),
     reply: input.reply,
     ...(contextLength ? { contextLength } : {}),
     toolChars: input.tools?.length ? JSON.stringify(input.tools).length : 0,

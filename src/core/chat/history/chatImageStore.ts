@@ -1,0 +1,121 @@
+// The bytes of the images in chat messages: one file per image under
+// `<globalStorage>/conversationImages/<conversation id>/<image id>.<ext>`, beside the conversation
+// files (never in extension state, which is loaded whole at every start). The conversation keeps
+// only ImageRefs. Every name on disk is built from checked ids, so a stored conversation or a
+// webview message cannot point outside the folder; a per-conversation cap bounds the disk and the
+// requests, which resend every image.
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import type { ChatTurn, ImageRef } from '../../../shared/chatModel';
+import type { ImageBytes } from '../conversationWire';
+import { writeFileDurably } from '../../storage/durableFile';
+import { formatByteSize } from '../../limits';
+import { checkChatImage, isImageId, MAX_CONVERSATION_IMAGE_BYTES } from '../../images/chatImage';
+import { imageFileName, MAX_IMAGE_BYTES } from '../../../shared/chatModel';
+import { assertId, codeOf } from './conversationFiles';
+
+export class ChatImageStore {
+  constructor(readonly directory: string) {
+    if (!isAbsolute(directory)) throw new Error(`The image folder must be an absolute path: ${directory}`);
+  }
+
+  /** The folder of one conversation's images. */
+  folderOf(conversationId: string): string {
+    assertId(conversationId);
+    return join(this.directory, conversationId);
+  }
+
+  /** The file of one image; throws for an id that is not a hash (a hand-edited file, a hostile message). */
+  fileOf(conversationId: string, ref: Pick<ImageRef, 'id' | 'mediaType'>): string {
+    if (!isImageId(ref.id)) throw new Error(`Invalid image id ${JSON.stringify(ref.id)}.`);
+    return join(this.folderOf(conversationId), imageFileName(ref));
+  }
+
+  /**
+   * Checks the bytes (type by magic number, size) and the conversation's cap, then stores them.
+   * Returns the image's description, or why it was refused (a sentence for the user).
+   */
+  async add(conversationId: string, bytes: Uint8Array, name?: string): Promise<ImageRef | string> {
+    const ref = checkChatImage(bytes, name);
+    if (typeof ref === 'string') return ref;
+    const file = this.fileOf(conversationId, ref);
+    if (await exists(file)) return ref; // the same image again: stored once
+    const used = await this.bytesUsed(conversationId);
+    if (used + ref.byteLength > MAX_CONVERSATION_IMAGE_BYTES)
+      return `This conversation's images would weigh ${formatByteSize(used + ref.byteLength)}; at most ${formatByteSize(MAX_CONVERSATION_IMAGE_BYTES)} can be kept with one conversation. Start a new conversation for more images.`;
+    await writeFileDurably(file, bytes);
+    return ref;
+  }
+
+  /**
+   * The bytes of an image, or undefined when the file is gone or no longer matches its hash (it
+   * was changed on disk: it is not sent as the image the user attached).
+   */
+  async read(conversationId: string, ref: ImageRef): Promise<Uint8Array | undefined> {
+    let bytes: Buffer;
+    try {
+      const file = this.fileOf(conversationId, ref);
+      if ((await stat(file)).size > MAX_IMAGE_BYTES) return undefined;
+      bytes = await readFile(file);
+    } catch {
+      return undefined;
+    }
+    return createHash('sha256').update(bytes).digest('hex') === ref.sha256 ? bytes : undefined;
+  }
+
+  /**
+   * The base64 bytes of every image in `turns`, by id, for a request. An image whose file is gone
+   * or changed is left out (the wire names it instead: conversationWire.ts).
+   */
+  async readAll(conversationId: string, turns: readonly ChatTurn[]): Promise<ImageBytes> {
+    const refs = new Map<string, ImageRef>();
+    for (const turn of turns) if (turn.role === 'user') for (const ref of turn.images ?? []) refs.set(ref.id, ref);
+    const out = new Map<string, string>();
+    for (const ref of refs.values()) {
+      const bytes = await this.read(conversationId, ref);
+      if (bytes) out.set(ref.id, Buffer.from(bytes).toString('base64'));
+    }
+    return out;
+  }
+
+  /** Removes one image file (an attachment taken back before sending). */
+  async remove(conversationId: string, ref: Pick<ImageRef, 'id' | 'mediaType'>): Promise<void> {
+    await rm(this.fileOf(conversationId, ref), { force: true });
+  }
+
+  /** Removes every image of a conversation (it was deleted). */
+  async removeConversation(conversationId: string): Promise<void> {
+    await rm(this.folderOf(conversationId), { recursive: true, force: true });
+  }
+
+  /** What the conversation's images weigh on disk now. */
+  async bytesUsed(conversationId: string): Promise<number> {
+    const folder = this.folderOf(conversationId);
+    let names: string[];
+    try {
+      names = await readdir(folder);
+    } catch (error) {
+      if (codeOf(error) === 'ENOENT') return 0;
+      throw error;
+    }
+    const sizes = await Promise.all(
+      names.map((name) =>
+        stat(join(folder, name)).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      ),
+    );
+    return sizes.reduce((sum, size) => sum + size, 0);
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
