@@ -143,13 +143,20 @@ describe("gateway models in VS Code's picker (modelInformation.ts)", () => {
     assert.equal(mini.maxInputTokens, contextBudget(64000, 4000).input);
     assert.equal(mini.maxInputTokens, 64000 - 4000 - 3200);
     assert.equal(mini.maxOutputTokens, 4000);
-    // Image input is never advertised, even for a model whose catalog entry takes images: the
-    // request mapping sends text and tool parts only (see requestMessages.test.ts).
-    assert.deepEqual(mini.capabilities, { toolCalling: true, imageInput: false });
+    // Image input is advertised exactly when the catalog entry says the model reads images (the
+    // request mapping sends them as image parts: requestMessages.test.ts).
+    assert.deepEqual(mini.capabilities, { toolCalling: true, imageInput: true });
     assert.equal(
       modelInformation({ id: 'x/vision', object: 'model', capabilities: { vision: true, image_input: true } })
         .capabilities.imageInput,
+      true,
+    );
+    assert.equal(modelInformation({ id: 'x/plain', object: 'model' }).capabilities.imageInput, false);
+    assert.equal(
+      modelInformation({ id: 'x/text', object: 'model', supports_vision: false, input_modalities: ['image'] })
+        .capabilities.imageInput,
       false,
+      'a flag that says no wins over a modality list',
     );
     assert.equal(infos[1]!.capabilities.toolCalling, false);
     assert.equal(mini.name, 'gpt-sim-mini');

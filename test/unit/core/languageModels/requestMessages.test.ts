@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { encodePng } from '../../../gateway/png';
+import { IMAGE_CHARS } from '../../../../src/core/context/tokenEstimate';
 import { toChatMessages, toMessagesParams } from '../../../../src/core/answers/gatewayMessages';
 import {
   countableText,
@@ -161,23 +163,72 @@ describe('VS Code language model requests to the neutral conversation', () => {
     assert.deepEqual(mapped.images, [], 'an image inside a tool result is named, not refused');
   });
 
-  it('reports image parts (which the text-only mapping cannot carry) and skips other data parts', () => {
+  it('maps image data parts to image parts of both wire formats, typed by their bytes, and skips other data parts', () => {
+    const png = encodePng(2, 1, new Uint8Array([255, 0, 0, 0, 0, 255]));
     const mapped = toGatewayRequest(
       [
         {
           role: User,
           content: [
             new TextPart('What is in this picture?'),
-            new DataPart(new Uint8Array([137, 80, 78, 71]), 'image/png'),
+            // The caller's MIME type is not trusted: the bytes say PNG.
+            new DataPart(new Uint8Array(png), 'image/jpeg'),
             new DataPart(bytes('{}'), 'cache_control'),
           ],
         },
       ],
       kit,
     );
+    const data = png.toString('base64');
     assert.deepEqual(mapped.images, ['image/png']);
-    assert.deepEqual(mapped.messages[0]?.parts, [{ kind: 'text', text: 'What is in this picture?' }]);
+    assert.deepEqual(mapped.refusedImages, []);
+    assert.deepEqual(mapped.messages[0]?.parts, [
+      { kind: 'text', text: 'What is in this picture?' },
+      { kind: 'image', mediaType: 'image/png', data },
+    ]);
+    assert.deepEqual(toChatMessages({ messages: mapped.messages }), [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in this picture?' },
+          { type: 'image_url', image_url: { url: `data:image/png;base64,${data}` } },
+        ],
+      },
+    ]);
+    assert.deepEqual(toMessagesParams(mapped.messages), [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is in this picture?' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data } },
+        ],
+      },
+    ]);
     assert.deepEqual(toGatewayRequest([{ role: User, content: [new TextPart('hi')] }], kit).images, []);
+  });
+
+  it('refuses image parts that are not the image they claim, or too large, instead of sending them', () => {
+    const svg = bytes('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    const huge = new Uint8Array(5 * 1024 * 1024 + 1);
+    huge.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const mapped = toGatewayRequest(
+      [
+        {
+          role: User,
+          content: [
+            new DataPart(new Uint8Array([137, 80, 78, 71]), 'image/png'),
+            new DataPart(svg, 'image/svg+xml'),
+            new DataPart(huge, 'image/png'),
+          ],
+        },
+      ],
+      kit,
+    );
+    assert.deepEqual(mapped.images, []);
+    assert.equal(mapped.refusedImages.length, 3);
+    assert.match(mapped.refusedImages[1] ?? '', /SVG/);
+    assert.match(mapped.refusedImages[2] ?? '', /5 MB/);
+    assert.deepEqual(mapped.messages[0]?.parts, []);
   });
 
   it('passes max_tokens and temperature from modelOptions when they are valid, and nothing else', () => {
@@ -219,6 +270,13 @@ describe('VS Code language model requests to the neutral conversation', () => {
     assert.equal(
       countableText({ role: User, content: [new TextPart('Hi'), new DataPart(new Uint8Array(9), 'image/png')] }, kit),
       'Hi',
+      'bytes that are no image are not sent, so not counted',
+    );
+    const image = new DataPart(new Uint8Array(encodePng(1, 1, new Uint8Array(3))), 'image/png');
+    assert.equal(
+      countableText({ role: User, content: [new TextPart('Hi'), image] }, kit).length,
+      2 + IMAGE_CHARS,
+      'an image counts as what the estimate gives an image',
     );
     assert.match(
       countableText({ role: Assistant, content: [new ToolCallPart('c1', 'read_file', { path: 'a' })] }, kit),
