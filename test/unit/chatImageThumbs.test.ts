@@ -59,7 +59,7 @@ describe('chat webview: images (jsdom)', () => {
     root.querySelector('.composer-input')?.dispatchEvent(event);
     return event;
   };
-  const pngFile = (): File => new page.dom.window.File([PNG], 'shot.png', { type: 'image/png' });
+  const pngFile = (): File => new page.dom.window.File([new Uint8Array(PNG)], 'shot.png', { type: 'image/png' });
   const until = async (check: () => boolean): Promise<void> => {
     while (!check()) await new Promise((resolve) => setImmediate(resolve));
   };

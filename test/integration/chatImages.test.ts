@@ -1,0 +1,219 @@
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ImageRef } from '../../src/shared/chatModel';
+import type { HostToChatMessage } from '../../src/shared/chatProtocol';
+import type { TestApi } from '../../src/extension/testApi';
+import type { LocalGateway } from '../gateway/index';
+import { encodePng } from '../gateway/png';
+import {
+  activateExtension,
+  clearKeyThroughCommand,
+  connectedGateway,
+  replace,
+  setSetting,
+  waitFor,
+} from './extensionHost';
+import { lastAssistantTurn, newConversationWith } from './chatDriver';
+
+// Images in the chat, host side in the real extension host against the local gateway: added as
+// the webview sends them, stored under globalStorage (never in globalState), sent as image parts
+// on both APIs (the vision model's echo names type, size and hash), shown again on reload,
+// exported beside the markdown, deleted with the conversation; and VS Code's chat through the
+// language model provider.
+const VISION = 'sim-openai/gpt-sim-vision';
+const PNG = encodePng(
+  8,
+  6,
+  new Uint8Array(8 * 6 * 3).map((_, i) => (i * 37) % 256),
+);
+const GIF = Buffer.from('GIF89a\x02\x00\x02\x00\x00\x00\x00;', 'latin1');
+
+function echoLine(index: number, type: string, bytes: Buffer): string {
+  return `- image ${index}: ${type}, ${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`;
+}
+
+describe('chat images against the local gateway', function () {
+  this.timeout(90_000);
+  let api: TestApi;
+  let gateway: LocalGateway;
+  let posted: HostToChatMessage[];
+
+  const imageFolder = (conversationId: string): string => join(api.globalStorage, 'conversationImages', conversationId);
+  const pendingImages = (): readonly ImageRef[] =>
+    posted.flatMap((m) => (m.type === 'images' ? [m.images] : [])).at(-1) ?? [];
+  const lastNotice = (): string | undefined =>
+    posted.flatMap((m) => (m.type === 'notice' ? [m.notice.text] : [])).at(-1);
+  const addImage = (name: string, bytes: Buffer): Promise<void> =>
+    api.chat.handle({ type: 'addImage', name, data: bytes.toString('base64') });
+
+  before(async () => {
+    api = await activateExtension();
+    gateway = await connectedGateway(api);
+    posted = [];
+    api.chat.attach((message) => posted.push(message));
+  });
+
+  after(async () => {
+    await setSetting('chat.api', undefined);
+    await setSetting('defaultModels.chat', undefined);
+    await clearKeyThroughCommand(true);
+    await setSetting('baseUrl', undefined);
+    await gateway?.stop();
+  });
+
+  it('sends an image to the vision model on both APIs; the gateway echoes the type, size and hash of the file', async () => {
+    await newConversationWith(api, posted, VISION);
+    const id = api.chat.current.id;
+    await addImage('screenshot.png', PNG);
+    const [ref] = pendingImages();
+    assert.ok(ref, 'the image waits for the message, as a thumbnail');
+    assert.deepEqual(
+      [ref.mediaType, ref.byteLength, ref.width, ref.height, ref.name],
+      ['image/png', PNG.length, 8, 6, 'screenshot.png'],
+    );
+    // The bytes are a file under globalStorage, and nowhere in the extension's state.
+    const file = join(imageFolder(id), `${ref.id}.png`);
+    assert.deepEqual(readFileSync(file), PNG);
+    const state = JSON.stringify(api.storedState());
+    assert.ok(
+      !state.includes(PNG.toString('base64').slice(0, 40)) && !state.includes(ref.id),
+      'no image in globalState',
+    );
+
+    // Chat completions.
+    await setSetting('chat.api', 'chat');
+    await api.chat.handle({ type: 'send', text: 'What is in this screenshot?' });
+    let reply = lastAssistantTurn(api);
+    assert.equal(reply.status, 'done', JSON.stringify(reply.error));
+    assert.ok(reply.content.includes(echoLine(1, 'image/png', readFileSync(file))), reply.content);
+    const chatBody = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1)?.body as {
+      messages: Array<{ role: string; content: unknown }>;
+    };
+    assert.deepEqual(chatBody.messages.at(-1)?.content, [
+      { type: 'text', text: 'What is in this screenshot?' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.toString('base64')}` } },
+    ]);
+    assert.deepEqual(pendingImages(), [], 'the send took the image');
+
+    // /messages, a second image in a later message: the first is resent with its turn.
+    await setSetting('chat.api', 'messages');
+    await addImage('tiny.gif', GIF);
+    await api.chat.handle({ type: 'send', text: 'And this one?' });
+    reply = lastAssistantTurn(api);
+    assert.equal(reply.status, 'done', JSON.stringify(reply.error));
+    assert.ok(reply.content.includes('Received 1 image '), reply.content);
+    assert.ok(reply.content.includes(echoLine(1, 'image/gif', GIF)), reply.content);
+    const messagesBody = gateway.requests.filter((r) => r.path === '/api/v1/messages').at(-1)?.body as {
+      messages: Array<{ role: string; content: Array<Record<string, unknown>> }>;
+    };
+    const images = messagesBody.messages.flatMap((m) => m.content.filter((block) => block.type === 'image'));
+    assert.deepEqual(
+      images.map((block) => block.source),
+      [
+        { type: 'base64', media_type: 'image/png', data: PNG.toString('base64') },
+        { type: 'base64', media_type: 'image/gif', data: GIF.toString('base64') },
+      ],
+    );
+  });
+
+  it('shows the images again when the conversation is reopened, exports them beside the markdown, and deletes them with it', async () => {
+    const conversation = api.chat.current;
+    const id = conversation.id;
+    const refs = conversation.turns.flatMap((turn) => (turn.role === 'user' ? (turn.images ?? []) : []));
+    assert.equal(refs.length, 2);
+    await api.chat.handle({ type: 'newConversation' });
+    posted.length = 0;
+    await api.chat.handle({ type: 'openConversation', id });
+    const opened = posted.flatMap((m) => (m.type === 'conversation' ? [m.conversation] : [])).at(-1);
+    assert.deepEqual(
+      opened?.turns.flatMap((turn) => (turn.role === 'user' ? (turn.images ?? []) : [])),
+      refs,
+      'the reloaded conversation carries its images',
+    );
+
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder);
+    const target = vscode.Uri.joinPath(folder, 'chat with images.md');
+    const restore = replace(vscode.window, 'showSaveDialog', async () => target);
+    try {
+      await api.chat.handle({ type: 'exportConversation', id });
+    } finally {
+      restore();
+    }
+    const markdown = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
+    assert.ok(markdown.includes(`](chat%20with%20images.images/${refs[0]!.id}.png)`), markdown);
+    const exported = await vscode.workspace.fs.readFile(
+      vscode.Uri.joinPath(folder, 'chat with images.images', `${refs[0]!.id}.png`),
+    );
+    assert.deepEqual(Buffer.from(exported), PNG);
+
+    assert.ok(existsSync(imageFolder(id)));
+    await api.chat.handle({ type: 'deleteConversation', id });
+    await waitFor(
+      () => existsSync(imageFolder(id)),
+      (exists) => !exists,
+      'the images folder removed with the conversation',
+    );
+  });
+
+  it('refuses images for a model without image input, and hostile or too many images for one that takes them', async () => {
+    await newConversationWith(api, posted, 'sim-openai/gpt-sim-mini');
+    const id = api.chat.current.id;
+    await addImage('shot.png', PNG);
+    assert.match(lastNotice() ?? '', /does not take images/);
+    assert.equal(existsSync(imageFolder(id)), false, 'nothing stored');
+
+    await newConversationWith(api, posted, VISION);
+    const vid = api.chat.current.id;
+    await addImage('evil.png', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'));
+    assert.match(
+      lastNotice() ?? '',
+      /Could not add evil\.png: That is not a PNG, JPEG, GIF or WebP image \(it looks like an SVG image\)/,
+    );
+    await api.chat.handle({ type: 'addImage', name: 'junk.png', data: 'not base64!!' });
+    assert.match(lastNotice() ?? '', /Could not add junk\.png: the data is not an image/);
+    for (let i = 0; i < 8; i++) {
+      const bytes = Buffer.from(PNG);
+      bytes[bytes.length - 20] = i; // eight different images
+      await addImage(`n${i}.png`, bytes);
+    }
+    assert.equal(pendingImages().length, 8);
+    await addImage('ninth.png', GIF);
+    assert.match(lastNotice() ?? '', /At most 8 images/);
+    assert.equal(pendingImages().length, 8);
+    // Taken back before sending: the files go too.
+    for (const ref of pendingImages()) await api.chat.handle({ type: 'removeImage', id: ref.id });
+    assert.deepEqual(pendingImages(), []);
+    assert.deepEqual(existsSync(imageFolder(vid)) ? readdirSync(imageFolder(vid)) : [], []);
+  });
+
+  it("VS Code's chat: the vision model declares image input and its image parts reach the gateway", async () => {
+    const [vision] = await waitFor(
+      async () => vscode.lm.selectChatModels({ vendor: 'unified-inference', id: VISION }),
+      (models) => models.length === 1,
+      'the vision model in VS Code',
+    );
+    const offered = await api.languageModels.provideLanguageModelChatInformation({ silent: true });
+    assert.equal(offered.find((model) => model.id === VISION)?.capabilities.imageInput, true);
+    assert.equal(offered.find((model) => model.id === 'sim-openai/gpt-sim-mini')?.capabilities.imageInput, false);
+    const DataPart = (
+      vscode as unknown as { LanguageModelDataPart: { image(data: Uint8Array, mime: string): unknown } }
+    ).LanguageModelDataPart;
+    await setSetting('chat.api', 'chat');
+    const response = await vision!.sendRequest(
+      [
+        vscode.LanguageModelChatMessage.User([
+          new vscode.LanguageModelTextPart('Describe it.'),
+          DataPart.image(new Uint8Array(PNG), 'image/png') as vscode.LanguageModelTextPart,
+        ]),
+      ],
+      {},
+    );
+    let text = '';
+    for await (const part of response.stream) if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+    assert.ok(text.includes(echoLine(1, 'image/png', PNG)), text);
+  });
+});
