@@ -1,13 +1,16 @@
 import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { BENCH_DEFAULT_TOKENS, type LocalGateway } from '../gateway/index';
 import { benchPiece } from '../gateway/text';
+import { encodePng } from '../gateway/png';
 import { useChatSuite } from './chatSuite';
 import type { Workbench } from './workbench';
 
 const SLOW_MODEL = 'sim-openai/gpt-sim-mini::delay-chunks=40';
+const VISION_MODEL = 'sim-openai/gpt-sim-vision';
 
 // The chat panel as a user meets it: the real workbench in Chromium, the extension talking to the
 // local gateway. One workbench for the suite; each test starts from a new conversation.
@@ -472,4 +475,69 @@ describe('chat panel (real VS Code in Chromium, local gateway)', () => {
       await workbench.screenshot(`chat-09-${name}-error`);
     });
   }
+
+  it('pastes an image into the composer for a vision model, shows it in the turn, and the model names what it received', async () => {
+    // A small "diagram": coloured bands, so the thumbnail shows it is the picture that was pasted.
+    const width = 96;
+    const height = 64;
+    const pixels = new Uint8Array(width * height * 3);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const band = Math.floor(x / 24);
+        const colour = [
+          [0x3b, 0x82, 0xf6],
+          [0x10, 0xb9, 0x81],
+          [0xf5, 0x9e, 0x0b],
+          [0xef, 0x44, 0x44],
+        ][band] ?? [0, 0, 0];
+        const shade = y < height / 2 ? 1 : 0.6;
+        pixels.set(
+          colour.map((c) => Math.round(c * shade)),
+          (y * width + x) * 3,
+        );
+      }
+    const png = encodePng(width, height, pixels);
+    const paste = (): Promise<void> =>
+      input().evaluate((box, base64) => {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        const data = new DataTransfer();
+        data.items.add(new File([bytes], 'diagram.png', { type: 'image/png' }));
+        box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      }, png.toString('base64'));
+
+    // A model whose catalog entry lists no image input: a note, nothing attached.
+    await useSettings(SLOW_MODEL);
+    await paste();
+    await chat.locator('.image-note', { hasText: 'does not take images' }).waitFor();
+    assert.equal(await chat.locator('.composer .image-thumb').count(), 0);
+    await workbench.screenshot('chat-13a-image-not-taken');
+
+    await useSettings(VISION_MODEL);
+    await paste();
+    const loaded = (selector: string): Promise<unknown> =>
+      chat.waitForFunction((css) => {
+        const img = document.querySelector<HTMLImageElement>(css);
+        return img !== null && img.complete && img.naturalWidth === 96;
+      }, selector);
+    // The thumbnail loads from the conversation's image folder through the webview's resource roots.
+    await loaded('.composer .image-thumb img');
+    await ask('What does this diagram show?');
+    await loaded('.turn.user .image-thumb img');
+    const hash = createHash('sha256').update(png).digest('hex').slice(0, 16);
+    await lastReply()
+      .locator('.content', { hasText: `image 1: image/png, ${png.length} bytes, sha256 ${hash}` })
+      .waitFor({ timeout: 30_000 });
+    assert.equal(await chat.locator('.composer .image-thumb').count(), 0, 'the send took the image');
+    assert.equal(
+      await chat.locator('.turn.user .image-thumb img').getAttribute('alt'),
+      `diagram.png (PNG, ${Math.max(1, Math.round(png.length / 1024))} KB, 96×64)`,
+    );
+    const sent = gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').at(-1)?.body as
+      { messages: Array<{ content: unknown }> } | undefined;
+    assert.deepEqual(sent?.messages.at(-1)?.content, [
+      { type: 'text', text: 'What does this diagram show?' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${png.toString('base64')}` } },
+    ]);
+    await workbench.screenshot('chat-13-image-turn');
+  });
 });
