@@ -20,7 +20,7 @@ function sizeText(bytes: number): string {
 }
 
 /** What the image is, in words (alt text and tooltip). */
-export function imageLabel(ref: ImageRef): string {
+function imageLabel(ref: ImageRef): string {
   const type = ref.mediaType.slice('image/'.length).toUpperCase();
   const pixels = ref.width && ref.height ? `, ${ref.width}×${ref.height}` : '';
   return `${ref.name ?? 'Image'} (${type}, ${sizeText(ref.byteLength)}${pixels})`;
