@@ -151,12 +151,16 @@ describe('chat images against the local gateway', function () {
     assert.deepEqual(Buffer.from(exported), PNG);
 
     assert.ok(existsSync(imageFolder(id)));
+    posted.length = 0;
     await api.chat.handle({ type: 'deleteConversation', id });
-    await waitFor(
-      () => existsSync(imageFolder(id)),
-      (exists) => !exists,
-      'the images folder removed with the conversation',
-    );
+    assert.equal(existsSync(imageFolder(id)), false, 'the images folder removed with the conversation');
+    // Undo brings the conversation back with its pictures.
+    const undo = posted.flatMap((m) => (m.type === 'notice' && m.notice.action === 'Undo' ? [m.notice] : [])).at(-1);
+    assert.ok(undo, 'Undo is offered');
+    await api.chat.handle({ type: 'noticeAction', id: undo.id });
+    assert.deepEqual(readFileSync(join(imageFolder(id), `${refs[0]!.id}.png`)), PNG);
+    await api.chat.handle({ type: 'deleteConversation', id });
+    assert.equal(existsSync(imageFolder(id)), false);
   });
 
   it('refuses images for a model without image input, and hostile or too many images for one that takes them', async () => {

@@ -94,8 +94,9 @@ export function toChatMessages(request: Pick<GatewayAnswerRequest, 'messages' | 
         });
     }
     const text = textOf(message.parts);
+    // An image part without data is an estimate's stand-in (conversationWire.ts): never sent.
     const images = message.parts.flatMap((part) =>
-      part.kind === 'image'
+      part.kind === 'image' && part.data
         ? [{ type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${part.data}` } }]
         : [],
     );
@@ -143,7 +144,9 @@ export function toMessagesParams(messages: readonly GatewayMessage[]): MessagePa
         case 'redactedThinking':
           return [{ type: 'redacted_thinking', data: part.data }];
         case 'image':
-          return [{ type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } }];
+          return part.data
+            ? [{ type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } }]
+            : [];
       }
     });
     if (blocks.length === 0) continue;

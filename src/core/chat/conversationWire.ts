@@ -45,13 +45,15 @@ export function turnsToWire(turns: readonly ChatTurn[], images?: ImageBytes): Wi
 }
 
 /**
- * A user turn's parts: its text, then its images. Without the bytes (a token estimate, or a file
- * gone from storage) an image is named in the text instead, so the model knows one was there.
+ * A user turn's parts: its text, then its images. Without any bytes (`images` absent: a token
+ * estimate) each image is a part without data, which the estimate counts and no request sends; a
+ * file gone from storage is named in the text instead, so the model knows one was there.
  */
 function userParts(turn: UserTurn, images: ImageBytes | undefined): WirePart[] {
   const refs = turn.images ?? [];
   const sent = refs.flatMap((ref): WirePart[] => {
-    const data = images?.get(ref.id);
+    if (!images) return [{ kind: 'image', mediaType: ref.mediaType, data: '' }];
+    const data = images.get(ref.id);
     return data ? [{ kind: 'image', mediaType: ref.mediaType, data }] : [];
   });
   const missing = images ? refs.filter((ref) => !images.has(ref.id)) : [];

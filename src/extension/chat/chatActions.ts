@@ -87,6 +87,9 @@ export async function runChatAction(message: ChatActionMessage, host: ChatAction
     }
     case 'deleteConversation': {
       await host.willDelete(message.id);
+      // Its images go with it; their bytes are held (at most a conversation's cap) while Undo is offered.
+      const before = await conversationById(host, message.id);
+      const images = before ? await host.store.images?.readAll(message.id, before.turns) : undefined;
       const deleted = await host.store.delete(message.id);
       await host.onDeleted(message.id);
       if (!deleted) return;
@@ -94,6 +97,7 @@ export async function runChatAction(message: ChatActionMessage, host: ChatAction
         label: vscode.l10n.t('Undo'),
         run: async () => {
           host.onRestored(deleted.id);
+          if (images?.size) await host.store.images?.restoreAll(deleted.id, deleted.turns, images);
           await host.store.save(deleted);
           await host.onRenamed(deleted.id, deleted.title);
         },

@@ -5,7 +5,7 @@
 // webview message cannot point outside the folder; a per-conversation cap bounds the disk and the
 // requests, which resend every image.
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { ChatTurn, ImageRef } from '../../../shared/chatModel';
 import type { ImageBytes } from '../conversationWire';
@@ -77,6 +77,30 @@ export class ChatImageStore {
       if (bytes) out.set(ref.id, Buffer.from(bytes).toString('base64'));
     }
     return out;
+  }
+
+  /**
+   * Writes back images read with readAll (Undo of a delete brings the conversation back with its
+   * pictures). Each is checked again against its ref's hash: only the bytes that were read return.
+   */
+  async restoreAll(conversationId: string, turns: readonly ChatTurn[], bytes: ImageBytes): Promise<void> {
+    for (const turn of turns)
+      for (const ref of turn.role === 'user' ? (turn.images ?? []) : []) {
+        const data = bytes.get(ref.id);
+        if (!data) continue;
+        const raw = Buffer.from(data, 'base64');
+        if (createHash('sha256').update(raw).digest('hex') === ref.sha256)
+          await writeFileDurably(this.fileOf(conversationId, ref), raw);
+      }
+  }
+
+  /** Copies a conversation's images to another id (a save that became a copy keeps its pictures). */
+  async copyConversation(fromId: string, toId: string): Promise<void> {
+    try {
+      await cp(this.folderOf(fromId), this.folderOf(toId), { recursive: true, errorOnExist: false, force: false });
+    } catch (error) {
+      if (codeOf(error) !== 'ENOENT') throw error;
+    }
   }
 
   /** Removes one image file (an attachment taken back before sending). */

@@ -281,6 +281,7 @@ export class ConversationStore {
     if (merge.kind === 'conflict') {
       const copy: Conversation = { ...ours, id: newId('c'), title: `${ours.title} (copy)` };
       Object.assign(target, { id: copy.id, title: copy.title }); // the caller goes on in its copy
+      await this.images?.copyConversation(ours.id, copy.id);
       return this.writeSeen(target, copy, { kind: 'copied', id: copy.id, title: copy.title });
     }
     const merged = merge.conversation;

@@ -15,6 +15,7 @@ import { turnsToWire } from '../../../../src/core/chat/conversationWire';
 import { toChatMessages, toMessagesParams } from '../../../../src/core/answers/gatewayMessages';
 import { exportMarkdown } from '../../../../src/core/chat/history/exportMarkdown';
 import { takesImages } from '../../../../src/core/models/modelFeatures';
+import { IMAGE_CHARS, messageChars } from '../../../../src/core/context/tokenEstimate';
 import { parseChatToHostMessage } from '../../../../src/shared/chatProtocol';
 import type { Conversation, ImageRef, UserTurn } from '../../../../src/shared/chatModel';
 
@@ -150,6 +151,22 @@ describe('chat images: the store under globalStorage', () => {
     assert.equal(await store.read('c-1', { ...ref, id: '..' }), undefined);
   });
 
+  it('writes back what readAll read (Undo of a delete), checked against the hashes, and copies to a new id', async () => {
+    const ref = (await store.add('c-1', PNG)) as ImageRef;
+    const turns = [userTurn([ref])];
+    const kept = await store.readAll('c-1', turns);
+    await store.removeConversation('c-1');
+    assert.equal(await store.read('c-1', ref), undefined);
+    await store.restoreAll('c-1', turns, new Map([[ref.id, Buffer.from('forged').toString('base64')]]));
+    assert.equal(await store.read('c-1', ref), undefined, 'bytes that do not match the hash are not written');
+    await store.restoreAll('c-1', turns, kept);
+    assert.deepEqual(Buffer.from((await store.read('c-1', ref))!), Buffer.from(PNG));
+    await store.copyConversation('c-1', 'c-copy');
+    assert.deepEqual(Buffer.from((await store.read('c-copy', ref))!), Buffer.from(PNG));
+    await store.copyConversation('c-none', 'c-other'); // nothing to copy: no error, no folder
+    assert.equal(await store.bytesUsed('c-other'), 0);
+  });
+
   it('is deleted with its conversation by the conversation store', async () => {
     const conversations = new ConversationStore(join(root, 'conversations'), undefined, undefined, store);
     const ref = (await store.add('c-1', PNG)) as ImageRef;
@@ -244,6 +261,17 @@ describe('chat images: stored shape, wire parts and export', () => {
     assert.deepEqual(turnsToWire([userTurn([ref], '')], new Map([[ref.id, data]]))[0]?.parts, [
       { kind: 'image', mediaType: 'image/png', data },
     ]);
+  });
+
+  it('counts an image in an estimate (no bytes read), and never sends such a stand-in', () => {
+    const wire = turnsToWire([userTurn([ref])]);
+    assert.deepEqual(wire[0]?.parts, [
+      { kind: 'text', text: 'Look' },
+      { kind: 'image', mediaType: 'image/png', data: '' },
+    ]);
+    assert.ok(messageChars(wire[0]) >= IMAGE_CHARS, 'the estimate counts the image');
+    assert.deepEqual(toChatMessages({ messages: wire }), [{ role: 'user', content: 'Look' }]);
+    assert.deepEqual(toMessagesParams(wire), [{ role: 'user', content: [{ type: 'text', text: 'Look' }] }]);
   });
 
   it('names an image whose file is gone instead of sending nothing silently', () => {
