@@ -194,6 +194,31 @@ describe('chat images against the local gateway', function () {
     assert.deepEqual(existsSync(imageFolder(vid)) ? readdirSync(imageFolder(vid)) : [], []);
   });
 
+  it("the attach button's file picker adds an image file; one over 5 MB is refused before it is read", async () => {
+    await newConversationWith(api, posted, VISION);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder);
+    const picked = vscode.Uri.joinPath(folder, 'picked diagram.png');
+    const huge = vscode.Uri.joinPath(folder, 'huge.png');
+    await vscode.workspace.fs.writeFile(picked, PNG);
+    const big = Buffer.alloc(5 * 1024 * 1024 + 1);
+    PNG.copy(big);
+    await vscode.workspace.fs.writeFile(huge, big);
+    const restore = replace(vscode.window, 'showOpenDialog', async () => [picked, huge]);
+    try {
+      await api.chat.handle({ type: 'pickImage' });
+    } finally {
+      restore();
+    }
+    assert.deepEqual(
+      pendingImages().map((ref) => [ref.name, ref.byteLength]),
+      [['picked diagram.png', PNG.length]],
+    );
+    assert.match(lastNotice() ?? '', /Could not add huge\.png: it is over 5 MB, the most one image may weigh/);
+    await vscode.workspace.fs.delete(huge);
+    await vscode.workspace.fs.delete(picked);
+  });
+
   it("VS Code's chat: the vision model declares image input and its image parts reach the gateway", async () => {
     const [vision] = await waitFor(
       async () => vscode.lm.selectChatModels({ vendor: 'unified-inference', id: VISION }),

@@ -43,7 +43,7 @@ export function cleanImageName(name: unknown): string | undefined {
 export function checkChatImage(bytes: Uint8Array, name?: string): ImageRef | string {
   if (bytes.byteLength === 0) return 'The image is empty.';
   if (bytes.byteLength > MAX_IMAGE_BYTES)
-    return `The image is ${formatByteSize(bytes.byteLength)}; at most ${formatByteSize(MAX_IMAGE_BYTES)} can be sent.`;
+    return `The image is over ${formatByteSize(MAX_IMAGE_BYTES)}, the most one image may weigh (it is ${bytes.byteLength.toLocaleString('en-US')} bytes).`;
   const type = sniffImageType(bytes);
   if (!type) return `That is not a PNG, JPEG, GIF or WebP image (it looks like ${describeNonImage(bytes)}).`;
   const sha256 = createHash('sha256').update(bytes).digest('hex');

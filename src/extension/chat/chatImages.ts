@@ -84,9 +84,8 @@ export class ChatImages {
         if (size > MAX_IMAGE_BYTES) {
           this.host.notice(
             vscode.l10n.t(
-              'Could not add {0}: it is {1}; at most {2} can be sent.',
+              'Could not add {0}: it is over {1}, the most one image may weigh.',
               name,
-              formatByteSize(size),
               formatByteSize(MAX_IMAGE_BYTES),
             ),
           );

@@ -270,9 +270,7 @@ export class Composer {
       if (!IMAGE_MEDIA_TYPES.some((type) => type === file.type))
         notes.push(`${name} is not a PNG, JPEG, GIF or WebP image.`);
       else if (file.size > MAX_IMAGE_BYTES)
-        notes.push(
-          `${name} is ${(file.size / (1024 * 1024)).toFixed(1)} MB; at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MB can be sent.`,
-        );
+        notes.push(`${name} is over ${MAX_IMAGE_BYTES / (1024 * 1024)} MB, the most one image may weigh.`);
       else this.send({ type: 'addImage', name, data: await base64Of(file) });
     }
     this.showImageNote(notes.join(' '));
