@@ -77,11 +77,13 @@ export class ChatController extends Disposable {
       post,
       conversation: () => this.conversation,
       notice: (text) => this.notices.show(text, 'warning'),
+      changed: () => this.meter.invalidate(),
     });
     this.meter = this._register(
       new ContextMeterReporter(deps, {
         conversation: () => this.conversation,
         attachments: () => this.attachments.pending,
+        pendingImages: () => this.images.pending.length,
         post,
       }),
     );

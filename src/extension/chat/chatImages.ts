@@ -18,6 +18,8 @@ export interface ImagesHost {
   conversation(): Conversation;
   /** Says something in the chat (a refused image). */
   notice(text: string): void;
+  /** The pending images changed (the context meter counts them). */
+  changed(): void;
 }
 
 export class ChatImages {
@@ -112,6 +114,7 @@ export class ChatImages {
   /** Shows the thumbnails as they are (also after a webview reload, or when the conversation changed). */
   post(): void {
     this.host.post({ type: 'images', images: this.pending });
+    this.host.changed();
   }
 
   private async add(name: string, bytes: Uint8Array): Promise<void> {

@@ -3,7 +3,12 @@
 // model or the attachments changed). The estimate builds the system prompt as the reply will, with
 // the same builder. Pure.
 import { systemPrompt } from '../systemPrompt';
-import { estimateRequestTokens, estimateTextTokens } from '../../context/tokenEstimate';
+import {
+  DEFAULT_TOKENS_PER_CHAR,
+  estimateRequestTokens,
+  estimateTextTokens,
+  IMAGE_CHARS,
+} from '../../context/tokenEstimate';
 import type { Attachment, Conversation } from '../../../shared/chatModel';
 import type { ContextMeter } from '../../../shared/chatProtocol';
 import { turnsToWire, userTurnText } from '../conversationWire';
@@ -14,6 +19,8 @@ export interface MeterInput {
   readonly conversation: Conversation;
   /** Added for the next message, not sent yet. */
   readonly attachments: readonly Attachment[];
+  /** Images added for the next message, not sent yet (each counts as the estimate's image). */
+  readonly pendingImages?: number;
   readonly instructionFiles: readonly InstructionFile[];
   /** The model the next request goes to. */
   readonly model: string;
@@ -33,7 +40,9 @@ export function estimateContextMeter(input: MeterInput): ContextMeter {
     truncated: file.truncated,
   }));
   const last = conversation.turns[conversation.turns.length - 1];
-  const pending = attachments.length ? estimateTextTokens(userTurnText({ text: '', attachments })) : 0;
+  const pending =
+    (attachments.length ? estimateTextTokens(userTurnText({ text: '', attachments })) : 0) +
+    (input.pendingImages ?? 0) * Math.ceil(IMAGE_CHARS * DEFAULT_TOKENS_PER_CHAR);
   const base = { ...(input.contextLength ? { contextLength: input.contextLength } : {}), files: chips };
   if (last?.role === 'assistant' && last.context?.usedTokens && last.model === model) {
     return { ...base, usedTokens: last.context.usedTokens + pending, source: pending ? 'estimated' : 'measured' };

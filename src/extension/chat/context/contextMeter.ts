@@ -20,6 +20,8 @@ import { estimateContextMeter } from '../../../core/chat/context/meterEstimate';
 export interface MeterSource {
   conversation(): Conversation;
   attachments(): readonly Attachment[];
+  /** How many images wait for the next message. */
+  pendingImages(): number;
   post(message: HostToChatMessage): void;
 }
 
@@ -103,6 +105,7 @@ export class ContextMeterReporter extends Disposable {
     return estimateContextMeter({
       conversation,
       attachments: this.source.attachments(),
+      pendingImages: this.source.pendingImages(),
       instructionFiles,
       model,
       ...(contextLength ? { contextLength } : {}),

@@ -15,7 +15,8 @@ import { turnsToWire } from '../../../../src/core/chat/conversationWire';
 import { toChatMessages, toMessagesParams } from '../../../../src/core/answers/gatewayMessages';
 import { exportMarkdown } from '../../../../src/core/chat/history/exportMarkdown';
 import { takesImages } from '../../../../src/core/models/modelFeatures';
-import { IMAGE_CHARS, messageChars } from '../../../../src/core/context/tokenEstimate';
+import { DEFAULT_TOKENS_PER_CHAR, IMAGE_CHARS, messageChars } from '../../../../src/core/context/tokenEstimate';
+import { estimateContextMeter } from '../../../../src/core/chat/context/meterEstimate';
 import { parseChatToHostMessage } from '../../../../src/shared/chatProtocol';
 import type { Conversation, ImageRef, UserTurn } from '../../../../src/shared/chatModel';
 
@@ -275,6 +276,31 @@ describe('chat images: stored shape, wire parts and export', () => {
     assert.ok(messageChars(wire[0]) >= IMAGE_CHARS, 'the estimate counts the image');
     assert.deepEqual(toChatMessages({ messages: wire }), [{ role: 'user', content: 'Look' }]);
     assert.deepEqual(toMessagesParams(wire), [{ role: 'user', content: [{ type: 'text', text: 'Look' }] }]);
+  });
+
+  it("counts a conversation's images and the images waiting for the next message in the context meter", () => {
+    const conversation = (turns: Conversation['turns']): Conversation => ({
+      id: 'c-1',
+      title: 't',
+      model: 'm',
+      parameters: {},
+      turns,
+      createdAt: 0,
+      updatedAt: 0,
+    });
+    const meter = (turns: Conversation['turns'], pendingImages = 0): number =>
+      estimateContextMeter({
+        conversation: conversation(turns),
+        attachments: [],
+        pendingImages,
+        instructionFiles: [],
+        model: 'm',
+        toolsWithheld: false,
+        toolChars: 0,
+      }).usedTokens;
+    const image = Math.ceil(IMAGE_CHARS * DEFAULT_TOKENS_PER_CHAR);
+    assert.equal(meter([userTurn([ref])]) - meter([userTurn([])]), image);
+    assert.equal(meter([userTurn([])], 2) - meter([userTurn([])]), 2 * image);
   });
 
   it('names an image whose file is gone instead of sending nothing silently', () => {
