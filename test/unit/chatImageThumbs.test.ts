@@ -87,6 +87,29 @@ describe('chat webview: images (jsdom)', () => {
     assert.equal(note().hidden, true);
   });
 
+  it('takes an image dropped on the composer (and leaves a drop of other files alone)', async () => {
+    models(true);
+    const composer = root.querySelector('.composer') as HTMLElement;
+    const drop = (files: File[]): Event => {
+      const over = new page.dom.window.Event('dragover', { bubbles: true, cancelable: true });
+      Object.defineProperty(over, 'dataTransfer', { value: { files: [], types: ['Files'] } });
+      composer.dispatchEvent(over);
+      assert.equal(over.defaultPrevented, true, 'the composer accepts a drop of files');
+      assert.ok(composer.classList.contains('dragging'));
+      const event = new page.dom.window.Event('drop', { bubbles: true, cancelable: true });
+      Object.defineProperty(event, 'dataTransfer', { value: { files, types: ['Files'] } });
+      composer.dispatchEvent(event);
+      return event;
+    };
+    const text = new page.dom.window.File(['notes'], 'notes.txt', { type: 'text/plain' });
+    assert.equal(drop([text]).defaultPrevented, false);
+    assert.deepEqual(sent, []);
+    assert.equal(drop([pngFile()]).defaultPrevented, true);
+    assert.equal(composer.classList.contains('dragging'), false);
+    await until(() => sent.length === 1);
+    assert.deepEqual(sent[0], { type: 'addImage', name: 'shot.png', data: PNG.toString('base64') });
+  });
+
   it('notes a pasted file that is not an image type the models take, or too large, and sends neither', async () => {
     models(true);
     const svg = new page.dom.window.File(['<svg/>'], 'x.svg', { type: 'image/svg+xml' });
