@@ -244,5 +244,22 @@ describe('chat images against the local gateway', function () {
     let text = '';
     for await (const part of response.stream) if (part instanceof vscode.LanguageModelTextPart) text += part.value;
     assert.ok(text.includes(echoLine(1, 'image/png', PNG)), text);
+
+    // A model listed without image input is never answered as if the image were not there.
+    const [mini] = await vscode.lm.selectChatModels({ vendor: 'unified-inference', id: 'sim-openai/gpt-sim-mini' });
+    const before = gateway.requests.length;
+    await assert.rejects(async () => {
+      const refused = await mini!.sendRequest(
+        [
+          vscode.LanguageModelChatMessage.User([
+            new vscode.LanguageModelTextPart('Describe it.'),
+            DataPart.image(new Uint8Array(PNG), 'image/png') as vscode.LanguageModelTextPart,
+          ]),
+        ],
+        {},
+      );
+      for await (const part of refused.stream) void part;
+    }, /sim-openai\/gpt-sim-mini does not take images \(its catalog entry lists no image input\)/);
+    assert.equal(gateway.requests.length, before, 'nothing went to the gateway');
   });
 });
