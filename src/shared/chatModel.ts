@@ -200,7 +200,17 @@ export interface ChatErrorInfo {
 }
 
 /** `openSpendCap`: the Settings editor at the per-reply spend cap (a reply it stopped offers it). */
-export type ChatErrorAction = 'retry' | 'setApiKey' | 'openSettings' | 'showLog' | 'refreshCredits' | 'openSpendCap';
+/** Every action an error may offer: what the webview may ask for and what a saved reply may keep. */
+export const CHAT_ERROR_ACTIONS = [
+  'retry',
+  'setApiKey',
+  'openSettings',
+  'showLog',
+  'refreshCredits',
+  'openSpendCap',
+] as const;
+
+export type ChatErrorAction = (typeof CHAT_ERROR_ACTIONS)[number];
 
 export interface TokenUsage {
   readonly promptTokens: number;

@@ -21,7 +21,7 @@ import type {
   UserTurn,
 } from './chatModel';
 import type { ReplySource } from './replySources';
-import { MAX_IMAGE_BYTES } from './chatModel';
+import { CHAT_ERROR_ACTIONS, MAX_IMAGE_BYTES } from './chatModel';
 
 /** Where the API key in use comes from (never the key itself). */
 export type KeySource = 'secretStorage' | 'environment' | 'none';
@@ -238,14 +238,7 @@ export type ChatToHostMessage =
   | { readonly type: 'noticeAction'; readonly id: number };
 
 const webviewCommands: readonly ChatWebviewCommand[] = ['setApiKey', 'openSettings', 'showLog', 'refreshCredits'];
-const errorActions: readonly ChatErrorAction[] = [
-  'retry',
-  'setApiKey',
-  'openSettings',
-  'showLog',
-  'refreshCredits',
-  'openSpendCap',
-];
+const errorActions: readonly ChatErrorAction[] = CHAT_ERROR_ACTIONS;
 const decisions: readonly ApprovalDecision[] = ['once', 'always', 'deny'];
 const contextSources = ['selection', 'activeFile', 'pickFile'] as const;
 

@@ -3,7 +3,6 @@
 import type {
   AssistantTurn,
   Attachment,
-  ChatErrorAction,
   ChatErrorInfo,
   ChatParameters,
   ChatTurn,
@@ -22,7 +21,7 @@ import type {
   WirePart,
 } from '../../../shared/chatModel';
 import { isFiniteNumber, isRecord, str } from '../../parse/json';
-import { GUARDED_WRITE_REASONS, IMAGE_MEDIA_TYPES } from '../../../shared/chatModel';
+import { CHAT_ERROR_ACTIONS, GUARDED_WRITE_REASONS, IMAGE_MEDIA_TYPES } from '../../../shared/chatModel';
 import { sanitizeSources } from '../../../shared/replySources';
 import { cleanImageName, isImageId } from '../../images/chatImage';
 // Files are untrusted input (a hand edit, a half-synced folder). Fields the chat relies on are
@@ -288,7 +287,7 @@ function errorInfo(value: unknown): ChatErrorInfo | undefined {
   if (!isRecord(value) || typeof value['message'] !== 'string') return undefined;
   const kind = ERROR_KINDS.find((known) => known === value['kind']) ?? 'other';
   const actions = Array.isArray(value['actions']) ? value['actions'] : [];
-  return { kind, message: value['message'], actions: ERROR_ACTIONS.filter((action) => actions.includes(action)) };
+  return { kind, message: value['message'], actions: CHAT_ERROR_ACTIONS.filter((action) => actions.includes(action)) };
 }
 
 function parameters(value: unknown): ChatParameters {
@@ -327,14 +326,6 @@ const ERROR_KINDS = [
   'spendCap',
   'other',
 ] as const satisfies readonly ChatErrorInfo['kind'][];
-const ERROR_ACTIONS = [
-  'retry',
-  'setApiKey',
-  'openSettings',
-  'showLog',
-  'refreshCredits',
-  'openSpendCap',
-] as const satisfies readonly ChatErrorAction[];
 
 function object(value: unknown, at: string): Record<string, unknown> {
   if (!isRecord(value)) throw new ShapeError(`${at} is not an object`);
