@@ -87,6 +87,7 @@ const UI_OWN_WORKBENCH = [
   'approvals',
   'chatCrash',
   'checkpoints',
+  'codebase',
   'commitMessage',
   'failures',
   'foundation',

@@ -452,6 +452,8 @@ describe('chat panel host against the local gateway', function () {
       ['Renamed talk'],
       'Undo restored it',
     );
+    // The History search stays in the controller: clear it for the suites after this one.
+    await api.chat.handle({ type: 'searchHistory', query: '' });
   });
   it('answers Insert at Cursor with no editor open in the chat, saying what to do (the Output panel is no editor to type into)', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

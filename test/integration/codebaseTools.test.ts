@@ -221,6 +221,9 @@ describe('the chat searches the codebase by meaning and starts deep research, ea
       await api.chat.handle({ type: 'send', text: '@research summarize it' });
     } finally {
       await setSetting('chat.workspaceTools', undefined);
+      // A pick is remembered with the model setting it was made under, which later suites set to
+      // this same tool-args model: pick it back, so their new chats do not start on the plain one.
+      await api.chat.handle({ type: 'selectModel', model: TOOL_MODEL });
     }
     const user = api.chat.current.turns.filter((t): t is UserTurn => t.role === 'user').at(-1);
     const report = user?.attachments.find((a) => a.kind === 'research');

@@ -99,7 +99,7 @@ describe('the language models from a second extension (vscode.lm)', function () 
     await gateway?.stop();
   });
 
-  it("selects the gateway's chat models, without image input, and streams an answer to a request with a justification", async () => {
+  it("selects the gateway's chat models, image input only where the catalog lists it, and streams an answer to a request with a justification", async () => {
     const models = await waitFor(
       async () => consumer.selectChatModels({ vendor: VENDOR }),
       (list) => list.length > 0,
@@ -108,12 +108,14 @@ describe('the language models from a second extension (vscode.lm)', function () 
     const ids = models.map((m) => m.id);
     assert.ok(ids.includes(MINI) && ids.includes(SONNET), ids.join(', '));
     assert.ok(models.every((m) => m.vendor === VENDOR));
-    // Images are not advertised (the mapping is text-only), so VS Code keeps them out of requests.
+    // Image input is advertised only for a model whose catalog entry says it reads images (the
+    // local gateway's vision model), so VS Code keeps images out of the others' requests.
     for (const m of models) {
       const capabilities = (
         m as unknown as { capabilities?: { supportsImageToText?: boolean; supportsToolCalling?: boolean } }
       ).capabilities;
-      assert.equal(capabilities?.supportsImageToText, false, `${m.id} advertises no image input`);
+      const vision = m.id === 'sim-openai/gpt-sim-vision';
+      assert.equal(capabilities?.supportsImageToText, vision, `${m.id} advertises image input: ${vision}`);
     }
     gateway.clearRequests();
     const { text, calls } = await ask(await model(MINI), [
@@ -255,7 +257,7 @@ describe('the language models from a second extension (vscode.lm)', function () 
         ] as vscode.LanguageModelTextPart[]),
       ]),
     );
-    assert.match(error.message, /text only.*image\/png/);
+    assert.match(error.message, /does not take images.*image\/png/);
     assert.equal(
       gateway.requests.filter((r) => r.path === '/api/v1/chat/completions').length,
       0,

@@ -49,6 +49,8 @@ describe('spend cap: per-reply cap, estimate and totals against the local gatewa
     // A millionth of a cent: the first round (which asks for a tool) passes it.
     await setSettingAndWait('chat.maxSpendPerReply', 0.00000001);
     await newConversationWith(api, posted, PRICED);
+    // History lists every conversation (a search another suite left would hide this one).
+    await api.chat.handle({ type: 'searchHistory', query: '' });
     gateway.clearRequests();
     posted.length = 0;
     await api.chat.handle({ type: 'send', text: 'read_file.md' });

@@ -21,7 +21,9 @@ describe('codebase: search_codebase and @codebase in the chat (real VS Code in C
         'codebase/cache.ts':
           'export class LruCache<K, V> {\n  // Evicts the least recently used entry when the cache is full.\n  get(key: K): V | undefined { return undefined; }\n}\n',
       },
-      workspaceSettings: {
+      // User settings: a workbench of its own, since its deep research job would stay in the shared
+      // gateway's list (and its "report ready" badge on the activity bar) for the suites after it.
+      userSettings: {
         'unifiedInference.defaultModels.chat': 'sim-openai/gpt-sim-mini',
         'unifiedInference.defaultModels.embedding': 'sim-openai/text-embedding-sim-small',
         'unifiedInference.defaultModels.rerank': 'sim-cohere/rerank-sim-v1',
