@@ -1,7 +1,8 @@
 // The per-reply spend cap in the real extension host, against the local gateway: a tool loop
 // stopped by the cap (the gateway sees no request after the round that passed it, the reply says
 // why, and what arrived is kept and saved), the conversation's total in the header and History,
-// the estimate beside Send, and a cap that cannot be enforced said, not ignored.
+// the estimate beside Send, a cap that cannot be enforced said, not ignored, and a cap kept with an
+// estimate when the gateway sends no token counts.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
@@ -187,33 +188,30 @@ describe('spend cap: per-reply cap, estimate and totals against the local gatewa
   });
 
   // Last: the client remembers, for this gateway's address, to send no stream_options (so no usage).
-  it('says so when a tool loop ran without token counts, so the cap could not be checked between its rounds', async () => {
+  it('charges an estimate when a tool round came without token counts: the cap still ends the loop, said before the reply ends', async () => {
     await setSettingAndWait('chat.maxSpendPerReply', 0.00000001);
     await setSettingQuietly(api, 'extraHeaders', { [FAULT_HEADER]: 'reject-stream-options' });
     try {
       await newConversationWith(api, posted, PRICED);
+      gateway.clearRequests();
       posted.length = 0;
-      const sending = api.chat.handle({ type: 'send', text: 'read_file.md' });
-      const asked = await waitFor(
-        () =>
-          posted.find(
-            (m): m is Extract<HostToChatMessage, { type: 'toolStep' }> =>
-              m.type === 'toolStep' && m.step.kind === 'function' && m.step.status === 'awaitingApproval',
-          ),
-        (m) => m !== undefined,
-        'the approval question',
-      );
-      await api.chat.handle({
-        type: 'approveTool',
-        callId: asked?.step.kind === 'function' ? asked.step.id : '',
-        decision: 'once',
-      });
-      await sending;
+      await api.chat.handle({ type: 'send', text: 'read_file.md' });
       const reply = lastAssistantTurn(api);
       assert.equal(reply.usage, undefined, 'the gateway sent no token counts');
-      assert.equal(reply.status, 'done', 'nothing to stop it with');
-      const notices = posted.filter((m) => m.type === 'notice' && /no token counts/.test(m.notice.text));
-      assert.equal(notices.length, 1, 'the unchecked cap is said, not ignored');
+      assert.equal(reply.status, 'stopped');
+      assert.equal(reply.finishReason, 'spend_cap');
+      assert.match(
+        reply.error?.message ?? '',
+        /estimated cost \$0\.\d{4} passed your cap of < \$0\.0001 per reply \(the gateway reported no token counts/,
+      );
+      assert.deepEqual(reply.toolSteps, [], 'the tool it asked for was not run (nor asked about)');
+      const answered = gateway.requests.filter((r) => CHAT_PATHS.includes(r.path) && r.status === 200);
+      assert.equal(answered.length, 1, 'the gateway saw no request after the round that passed the cap');
+      const notice = posted.findIndex(
+        (m) => m.type === 'notice' && /no token counts.*checked against an estimate/.test(m.notice.text),
+      );
+      const ended = posted.findIndex((m) => m.type === 'replyEnded');
+      assert.ok(notice >= 0 && notice < ended, 'the estimate is said while the reply runs, not after it');
     } finally {
       await setSettingQuietly(api, 'extraHeaders', undefined);
     }

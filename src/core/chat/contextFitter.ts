@@ -10,6 +10,8 @@ export interface FittedRequest {
   readonly system?: string;
   /** Tokens the context leaves for the answer after this input (estimated); undefined when the context length is unknown. */
   readonly answerRoom?: number;
+  /** The ratio the fitter estimates tokens with (calibrated by the gateway's counts); absent: the default. */
+  readonly tokensPerChar?: number;
 }
 
 /** Fits each round's request into the model's context window. */

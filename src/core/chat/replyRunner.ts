@@ -7,13 +7,14 @@ import { isContextLengthError } from '../context/contextErrors';
 import { MAX_SERVER_TOOL_STEPS_PER_ANSWER, MAX_TOOL_CALLS_PER_ANSWER } from '../limits';
 import type { GatewayClient } from '../transport/client';
 import type { ToolExecuted } from '../types/chat';
-import type { AssistantTurn, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
+import type { AssistantTurn, TokenUsage, ToolStep, WireMessage, WirePart } from '../../shared/chatModel';
 import { streamGatewayAnswer, type GatewayAnswerRequest } from '../answers/gatewayAnswer';
 import { toolInputRefusal } from '../answers/gatewayMessages';
 import { NOTHING_SENSITIVE, type ToolCallRequest, type ToolHost, type ToolOutcome } from '../answers/toolHost';
-import { wholeHistory, type ContextFitter } from './contextFitter';
+import { wholeHistory, type ContextFitter, type FittedRequest } from './contextFitter';
 import { errorMessage } from '../../shared/errorMessage';
-import type { SpendCheck } from './spend/spendCap';
+import type { SpendCapPassed, SpendCheck } from './spend/spendCap';
+import { capCharge } from './spend/capCharge';
 import { SourceList, type ReplySource } from '../../shared/replySources';
 
 interface ReplyEvents {
@@ -26,6 +27,14 @@ interface ReplyEvents {
    * answer; rounds are few (maxToolRounds).
    */
   roundEnded?(): void;
+  /**
+   * The gateway sent no token counts (or only part) for a round while a spend cap is set: from now
+   * on the cap counts an estimate for what it left out. Told once per reply, before the round's
+   * tools run, so it is said while the reply runs, not after it.
+   */
+  spendEstimated?(): void;
+  /** The reply passed the spend cap (its loop ends now); `estimated`: part of `spent` is an estimate. */
+  spendCapPassed?(passed: SpendCapPassed): void;
 }
 
 export interface ReplyRun {
@@ -42,7 +51,8 @@ export interface ReplyRun {
   /** Assembles each round's request (the context keeper); without one, wholeHistory(history). */
   readonly context?: ContextFitter;
   /**
-   * The per-reply spend cap (spendCap.ts), asked after each round with the reply's usage so far.
+   * The per-reply spend cap (spendCap.ts), asked after each round with the reply's usage so far
+   * (the gateway's counts, plus an estimate for what it did not count: capCharge.ts).
    * When it passed, the loop ends before the round's tools run and before the next request.
    */
   readonly spendCheck?: SpendCheck;
@@ -72,6 +82,13 @@ function asText(value: unknown): string | undefined {
 /** Told to the model (as text after the tool results) about the calls past the cap. */
 function refusedCallsNote(count: number): string {
   return `${count} more tool call${count === 1 ? ' was' : 's were'} in your answer and ${count === 1 ? 'was' : 'were'} not run: an answer may ask for at most ${MAX_TOOL_CALLS_PER_ANSWER} tool calls. Ask again for the ones still needed.`;
+}
+
+function addUsage(a: TokenUsage | undefined, b: TokenUsage): TokenUsage {
+  return {
+    promptTokens: (a?.promptTokens ?? 0) + b.promptTokens,
+    completionTokens: (a?.completionTokens ?? 0) + b.completionTokens,
+  };
 }
 
 /** One step for the tools the gateway ran past the cap (they ran; they are only not shown one by one). */
@@ -125,13 +142,20 @@ export async function runReply(run: ReplyRun): Promise<void> {
     if (changed) reply.sources = sources.list();
   };
 
+  // What the gateway did not count, estimated for the spend cap (never part of reply.usage, which holds its counts).
+  let uncounted = { promptTokens: 0, completionTokens: 0 };
+  let estimated = false;
+
   for (let round = 0; ; round++) {
     // Rounds after a tool call start a new paragraph, so texts of two rounds do not run together.
     let separator = round > 0 && reply.content && !reply.content.endsWith('\n') ? '\n\n' : '';
     let roundText = '';
+    let roundReasoningChars = 0;
+    let sent: FittedRequest = { messages: [] };
     const tools = run.tools && round < maxRounds ? run.tools.definitions : undefined;
     const stream = async (refusedWith?: unknown): Promise<Awaited<ReturnType<typeof streamGatewayAnswer>>> => {
       const fitted = await context.fit(reply.wire, refusedWith, signal);
+      sent = fitted;
       const request = {
         ...run.request,
         ...(fitted.system !== undefined ? { system: fitted.system } : {}),
@@ -152,6 +176,7 @@ export async function runReply(run: ReplyRun): Promise<void> {
           },
           reasoning: (delta) => {
             reply.reasoning += delta;
+            roundReasoningChars += delta.length;
             events.delta(undefined, delta);
           },
           toolsExecuted: (executed) => executed.forEach((tool) => addStep(serverToolStep(tool))),
@@ -180,11 +205,7 @@ export async function runReply(run: ReplyRun): Promise<void> {
       });
     if (result.usage) {
       context.measured(result.usage);
-      const before = reply.usage ?? { promptTokens: 0, completionTokens: 0 };
-      reply.usage = {
-        promptTokens: before.promptTokens + result.usage.promptTokens,
-        completionTokens: before.completionTokens + result.usage.completionTokens,
-      };
+      reply.usage = addUsage(reply.usage, result.usage);
     }
     if (result.finishReason) reply.finishReason = result.finishReason;
     reply.wire.push({ role: 'assistant', parts: [...result.parts] });
@@ -196,9 +217,21 @@ export async function runReply(run: ReplyRun): Promise<void> {
     if (calls.length === 0 || !run.tools) return;
     // Past the cap: the calls are not run (their results would only feed a request that is not
     // sent); a later turn's replay drops calls without results (conversationWire.ts).
-    if (run.spendCheck?.(reply.usage)) {
-      reply.finishReason = SPEND_CAP_FINISH;
-      return;
+    if (run.spendCheck) {
+      const charge = capCharge(
+        result.usage,
+        { ...sent, toolChars: tools?.length ? JSON.stringify(tools).length : 0 },
+        { parts: result.parts, reasoningChars: roundReasoningChars },
+      );
+      if (charge.estimated && !estimated) events.spendEstimated?.();
+      estimated ||= charge.estimated;
+      uncounted = addUsage(uncounted, charge.estimatedExtra);
+      const passed = run.spendCheck(addUsage(reply.usage, uncounted));
+      if (passed) {
+        reply.finishReason = SPEND_CAP_FINISH;
+        events.spendCapPassed?.({ ...passed, estimated });
+        return;
+      }
     }
     if (round >= maxRounds) {
       reply.finishReason = 'tool_rounds';

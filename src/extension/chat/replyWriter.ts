@@ -22,7 +22,7 @@ import type { SaveOutcome } from '../../core/chat/history/conversationStore';
 import type { ReplyJournal } from '../../core/chat/history/replyJournal';
 import { balanceReader, type CostMeasurement } from '../../core/chat/replyCost';
 import { runReply, SPEND_CAP_FINISH } from '../../core/chat/replyRunner';
-import { spendCapPlan, type SpendCapPlan } from '../../core/chat/spend/spendCap';
+import { spendCapPlan, type SpendCapPassed } from '../../core/chat/spend/spendCap';
 import type { NoticeAction } from '../../core/chat/chatNotices';
 import { MAX_SPEND_PER_REPLY_KEY } from '../../shared/settings';
 import { usdText } from '../../shared/usdText';
@@ -68,16 +68,30 @@ function replyRequest(
   };
 }
 
-/** Whether the reply sent tool results back (a round after a tool call: where the cap would have been checked). */
-function hadToolRound(reply: AssistantTurn): boolean {
-  return reply.wire.some((message) => message.parts.some((part) => part.kind === 'toolResult'));
+/** The line a reply stopped by the spend cap ends with (status 'stopped', not a failure). */
+function spendCapStop(passed: SpendCapPassed): ChatErrorInfo {
+  return {
+    kind: 'spendCap',
+    message: passed.estimated
+      ? vscode.l10n.t(
+          "Stopped: this reply's estimated cost {0} passed your cap of {1} per reply (the gateway reported no token counts, so they were estimated from the text's length). The tools it asked for next were not run; everything it received is kept.",
+          usdText(passed.spent),
+          usdText(passed.cap),
+        )
+      : vscode.l10n.t(
+          "Stopped: this reply's cost {0} passed your cap of {1} per reply. The tools it asked for next were not run; everything it received is kept.",
+          usdText(passed.spent),
+          usdText(passed.cap),
+        ),
+    actions: ['openSpendCap'],
+  };
 }
 
 export class ReplyWriter {
   /** Models already told to have no prices for the spend cap (said once per model, per chat). */
   private readonly toldUncapped = new Set<string>();
-  /** Told once that a reply's tool rounds came without token counts, so the cap was not checked. */
-  private toldUncounted = false;
+  /** Told once that a reply's tool rounds came without token counts, so the cap counts an estimate. */
+  private toldEstimated = false;
 
   constructor(
     private readonly deps: ChatDeps,
@@ -155,6 +169,7 @@ export class ReplyWriter {
       : undefined;
     const turnsBefore = conversation.turns.slice(0, conversation.turns.indexOf(reply));
     const request = replyRequest(reply.model, parameters, settings, this.providerOf(reply.model));
+    let capPassed: SpendCapPassed | undefined;
     const cap = spendCapPlan(settings.chat.maxSpendPerReply, modelPricing(this.deps.catalog.model(reply.model)));
     if (cap.kind === 'unenforceable') this.tellUncapped(reply.model, cap.cap);
     try {
@@ -195,33 +210,20 @@ export class ReplyWriter {
           // The steps reach the disk once per round (the journal carries text only): one answer
           // can carry thousands of steps, and a save serializes the whole conversation.
           roundEnded: () => void journal.flush().then(() => this.host.save(conversation)),
+          spendEstimated: () => this.tellEstimated(settings.chat.maxSpendPerReply),
+          spendCapPassed: (passed) => (capPassed = passed),
         },
         signal,
       });
       batcher.flush();
-      if (cap.kind === 'enforced' && !reply.usage && hadToolRound(reply)) this.tellUncounted(cap.cap);
-      if (reply.finishReason === SPEND_CAP_FINISH && cap.kind === 'enforced')
-        return await this.end(conversation, reply, 'stopped', this.spendCapStop(reply, cap));
+      if (reply.finishReason === SPEND_CAP_FINISH && capPassed)
+        return await this.end(conversation, reply, 'stopped', spendCapStop(capPassed));
       return await this.end(conversation, reply, 'done');
     } catch (error) {
       batcher.flush();
       if (isAbortError(error) && signal.aborted) return await this.end(conversation, reply, 'stopped');
       return await this.end(conversation, reply, 'error', await this.describeFailure(error, reply));
     }
-  }
-
-  /** The line a reply stopped by the spend cap ends with (status 'stopped', not a failure). */
-  private spendCapStop(reply: AssistantTurn, cap: Extract<SpendCapPlan, { kind: 'enforced' }>): ChatErrorInfo {
-    const spent = cap.check(reply.usage)?.spent ?? cap.cap;
-    return {
-      kind: 'spendCap',
-      message: vscode.l10n.t(
-        "Stopped: this reply's cost {0} passed your cap of {1} per reply. The tools it asked for next were not run; everything it received is kept.",
-        usdText(spent),
-        usdText(cap.cap),
-      ),
-      actions: ['openSpendCap'],
-    };
   }
 
   /** A cap is set but the model has no prices: said once per model, never ignored silently. */
@@ -242,13 +244,13 @@ export class ReplyWriter {
     );
   }
 
-  /** Tool rounds ran but the gateway reported no token counts: the cap had nothing to add up. */
-  private tellUncounted(cap: number): void {
-    if (this.toldUncounted) return;
-    this.toldUncounted = true;
+  /** A round came without token counts: the cap counts an estimate (said as it happens, before the next round). */
+  private tellEstimated(cap: number): void {
+    if (this.toldEstimated) return;
+    this.toldEstimated = true;
     this.host.notice(
       vscode.l10n.t(
-        'The gateway reported no token counts for this reply, so your spend cap of {0} per reply could not be checked between its tool rounds.',
+        'The gateway reported no token counts for this reply, so your spend cap of {0} per reply is checked against an estimate from the length of what was sent and received.',
         usdText(cap),
       ),
       'warning',

@@ -237,7 +237,7 @@ export class ContextKeeper implements ContextFitter {
     const system = this.system();
     this.lastChars =
       system.length + this.options.toolChars + messages.reduce((sum, message) => sum + messageChars(message), 0);
-    return { messages, ...(system ? { system } : {}) };
+    return { messages, ...(system ? { system } : {}), tokensPerChar: this.ratio };
   }
 
   private update(change: { [K in keyof ReplyContext]?: ReplyContext[K] | undefined }): void {

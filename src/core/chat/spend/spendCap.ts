@@ -10,6 +10,13 @@ export type SpendCheck = (
   usage: TokenUsage | undefined,
 ) => { readonly spent: number; readonly cap: number } | undefined;
 
+/** A reply past its cap: what it spent (USD), the cap, and whether part of the spend is an estimate (capCharge.ts). */
+export interface SpendCapPassed {
+  readonly spent: number;
+  readonly cap: number;
+  readonly estimated: boolean;
+}
+
 export type SpendCapPlan =
   /** No cap set (0): nothing to check. */
   | { readonly kind: 'none' }

@@ -10,7 +10,9 @@ import type { ToolHost } from '../../../../src/core/answers/toolHost';
 import { turnsToWire } from '../../../../src/core/chat/conversationWire';
 import { runReply, SPEND_CAP_FINISH } from '../../../../src/core/chat/replyRunner';
 import { estimateSendCost } from '../../../../src/core/chat/spend/costEstimate';
-import { spendCapPlan } from '../../../../src/core/chat/spend/spendCap';
+import { spendCapPlan, type SpendCapPlan } from '../../../../src/core/chat/spend/spendCap';
+import { capCharge } from '../../../../src/core/chat/spend/capCharge';
+import { FAULT_HEADER } from '../../../gateway/index';
 import { conversationCost } from '../../../../src/core/chat/spend/conversationCost';
 import { INDEX_FILE, readIndex, summaryOf } from '../../../../src/core/chat/history/conversationIndex';
 import { modelPricing } from '../../../../src/core/models/modelPricing';
@@ -168,41 +170,103 @@ describe("a conversation's total cost", () => {
   });
 });
 
+describe('what a round counts toward the cap', () => {
+  const sent = {
+    system: 'Be brief.',
+    messages: [{ role: 'user' as const, parts: [{ kind: 'text' as const, text: 'x'.repeat(300) }] }],
+    toolChars: 30,
+  };
+  const received = { parts: [{ kind: 'text' as const, text: 'y'.repeat(90) }], reasoningChars: 0 };
+
+  it("is the gateway's counts when it sent them: nothing estimated", () => {
+    assert.deepEqual(capCharge({ promptTokens: 120, completionTokens: 40 }, sent, received), {
+      estimatedExtra: { promptTokens: 0, completionTokens: 0 },
+      estimated: false,
+    });
+  });
+
+  it("estimates from the characters when the gateway sent no counts, at the fitter's ratio", () => {
+    // System 4 + 3, message 4 + 100, tools 10; output 4 + 30.
+    assert.deepEqual(capCharge(undefined, sent, received), {
+      estimatedExtra: { promptTokens: 121, completionTokens: 34 },
+      estimated: true,
+    });
+    const denser = capCharge(undefined, { ...sent, tokensPerChar: 1 }, received).estimatedExtra;
+    assert.ok(denser.promptTokens > 300 && denser.completionTokens > 90, JSON.stringify(denser));
+  });
+
+  it('estimates only the count the gateway left out (a 0 where something was sent or received)', () => {
+    assert.deepEqual(capCharge({ promptTokens: 0, completionTokens: 40 }, sent, received).estimatedExtra, {
+      promptTokens: 121,
+      completionTokens: 0,
+    });
+    assert.deepEqual(capCharge({ promptTokens: 120, completionTokens: 0 }, sent, received).estimatedExtra, {
+      promptTokens: 0,
+      completionTokens: 34,
+    });
+    // Nothing received: a 0 output count is true, not missing.
+    assert.equal(
+      capCharge({ promptTokens: 120, completionTokens: 0 }, sent, { parts: [], reasoningChars: 0 }).estimated,
+      false,
+    );
+  });
+
+  it('counts reasoning once, whether it streamed beside the parts or as a thinking part', () => {
+    const beside = capCharge(undefined, sent, { parts: [], reasoningChars: 300 }).estimatedExtra.completionTokens;
+    const asPart = capCharge(undefined, sent, {
+      parts: [{ kind: 'thinking', thinking: 'z'.repeat(300), signature: '' }],
+      reasoningChars: 300,
+    }).estimatedExtra.completionTokens;
+    assert.equal(beside, 104);
+    assert.equal(asPart, 104);
+  });
+});
+
+/** A read_file tool that records its runs. */
+function readFileTool(ran: string[]): ToolHost {
+  return {
+    definitions: [
+      {
+        name: 'read_file',
+        description: 'Read a file',
+        inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      },
+    ],
+    needsApproval: () => false,
+    approve: async () => true,
+    run: async (call) => {
+      ran.push(call.name);
+      return { content: 'PAPAYA' };
+    },
+  };
+}
+
+async function pricedPlan(client: GatewayClient, cap: number): Promise<Extract<SpendCapPlan, { kind: 'enforced' }>> {
+  const catalog = await client.models.list();
+  const pricing = modelPricing(catalog.find((m) => m.id === 'sim-openai/gpt-sim-mini'));
+  assert.ok(pricing, 'the sim model lists prices');
+  const plan = spendCapPlan(cap, pricing);
+  assert.equal(plan.kind, 'enforced');
+  return plan;
+}
+
+const readRequest = (): ReturnType<typeof turnsToWire> =>
+  turnsToWire([{ role: 'user', id: 'u1', text: 'please read_file notes.md', attachments: [], createdAt: 0 }]);
+
 describe('spend cap against the local gateway', () => {
   const gateway = useGateway();
 
   it('ends the tool loop after the round that passed the cap: its tools are not run, no request follows', async () => {
     const client = new GatewayClient({ baseUrl: gateway().url, apiKey: gateway().apiKey, maxRetries: 0 });
-    const catalog = await client.models.list();
-    const pricing = modelPricing(catalog.find((m) => m.id === 'sim-openai/gpt-sim-mini'));
-    assert.ok(pricing, 'the sim model lists prices');
-    const plan = spendCapPlan(1e-9, pricing);
-    assert.equal(plan.kind, 'enforced');
-    if (plan.kind !== 'enforced') return;
+    const plan = await pricedPlan(client, 1e-9);
     const ran: string[] = [];
-    const tools: ToolHost = {
-      definitions: [
-        {
-          name: 'read_file',
-          description: 'Read a file',
-          inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
-        },
-      ],
-      needsApproval: () => false,
-      approve: async () => true,
-      run: async (call) => {
-        ran.push(call.name);
-        return { content: 'PAPAYA' };
-      },
-    };
+    const tools = readFileTool(ran);
     const turn = reply({ model: 'sim-openai/gpt-sim-mini', status: 'streaming' });
     gateway().clearRequests();
     await runReply({
       client,
       request: { model: turn.model, api: 'chat' },
-      history: turnsToWire([
-        { role: 'user', id: 'u1', text: 'please read_file notes.md', attachments: [], createdAt: 0 },
-      ]),
+      history: readRequest(),
       reply: turn,
       tools,
       spendCheck: plan.check,
@@ -219,5 +283,66 @@ describe('spend cap against the local gateway', () => {
       true,
       'the round is kept',
     );
+  });
+});
+
+describe('spend cap when the gateway sends no token counts', () => {
+  // Its own gateway: the client remembers, per address, that stream_options was refused.
+  const gateway = useGateway();
+  const client = (): GatewayClient =>
+    new GatewayClient({
+      baseUrl: gateway().url,
+      apiKey: gateway().apiKey,
+      maxRetries: 0,
+      headers: { [FAULT_HEADER]: 'reject-stream-options' },
+    });
+
+  it('charges an estimate, so the cap still ends the loop, and says so before the tools would run', async () => {
+    const plan = await pricedPlan(client(), 1e-9);
+    const ran: string[] = [];
+    const told: string[] = [];
+    const turn = reply({ model: 'sim-openai/gpt-sim-mini', status: 'streaming' });
+    gateway().clearRequests();
+    await runReply({
+      client: client(),
+      request: { model: turn.model, api: 'chat' },
+      history: readRequest(),
+      reply: turn,
+      tools: readFileTool(ran),
+      spendCheck: plan.check,
+      events: {
+        delta: () => undefined,
+        toolStep: () => undefined,
+        spendEstimated: () => told.push('estimated'),
+        spendCapPassed: (passed) => told.push(`passed ${passed.estimated} ${passed.spent > passed.cap}`),
+      },
+      signal: new AbortController().signal,
+    });
+    assert.equal(turn.usage, undefined, 'the gateway sent no token counts');
+    assert.equal(turn.finishReason, SPEND_CAP_FINISH);
+    assert.deepEqual(told, ['estimated', 'passed true true']);
+    assert.deepEqual(ran, [], 'the tool asked for after the cap passed did not run');
+    const answered = gateway().requests.filter((r) => r.path === '/api/v1/chat/completions' && r.status === 200);
+    assert.equal(answered.length, 1, 'no request after the round that passed the cap');
+  });
+
+  it('lets a loop under the cap go on, telling the estimate once per reply', async () => {
+    const plan = await pricedPlan(client(), 1);
+    const ran: string[] = [];
+    let told = 0;
+    const turn = reply({ model: 'sim-openai/gpt-sim-mini', status: 'streaming' });
+    await runReply({
+      client: client(),
+      request: { model: turn.model, api: 'chat' },
+      history: readRequest(),
+      reply: turn,
+      tools: readFileTool(ran),
+      spendCheck: plan.check,
+      events: { delta: () => undefined, toolStep: () => undefined, spendEstimated: () => told++ },
+      signal: new AbortController().signal,
+    });
+    assert.deepEqual(ran, ['read_file']);
+    assert.notEqual(turn.finishReason, SPEND_CAP_FINISH);
+    assert.equal(told, 1);
   });
 });
