@@ -45,7 +45,10 @@ export function sourceUrl(value: unknown): string | undefined {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   // The parsed form: percent-encoded, no white space or quotes left that could break a link around it.
-  return url.href.length > MAX_SOURCE_URL_CHARS ? undefined : url.href;
+  // The parser keeps a backslash in the query and fragment, where markdown reads it as an escape
+  // (`<…\>` no longer closes the link): encoded too, which a server decodes to the same character.
+  const href = url.href.replace(/\\/g, '%5C');
+  return href.length > MAX_SOURCE_URL_CHARS ? undefined : href;
 }
 
 /** A title on one line, without hidden characters, at most MAX_SOURCE_TITLE_CHARS; undefined when empty. */

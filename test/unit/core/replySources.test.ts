@@ -16,6 +16,7 @@ import {
   SourceList,
   sanitizeSources,
   sourceLabel,
+  sourcesMarkdown,
 } from '../../../src/shared/replySources';
 
 function chatChunk(delta: Record<string, unknown>): ChatCompletionChunk {
@@ -76,6 +77,19 @@ describe('reply sources', () => {
       const url = list.list()[0]?.url ?? '';
       assert.ok(!/[\s"<>]/.test(url), url);
       assert.ok(url.startsWith('https://a.example/p%20a%22t%3Ch%3E)('), url);
+    });
+
+    it('encodes a backslash (kept by the parser in the query and fragment), so it cannot escape the markdown link around it', () => {
+      const list = new SourceList();
+      list.add('https://a.example/p\\q?x=a\\b#frag\\', 'Page');
+      list.add('https://b.example/?q=\\');
+      const urls = list.list().map((source) => source.url);
+      assert.deepEqual(urls, ['https://a.example/p/q?x=a%5Cb#frag%5C', 'https://b.example/?q=%5C']);
+      assert.equal(
+        sourcesMarkdown(list.list()),
+        '**Sources**\n\n1. [Page](<https://a.example/p/q?x=a%5Cb#frag%5C>)\n2. [b.example](<https://b.example/?q=%5C>)',
+      );
+      assert.equal(sanitizeSources([{ url: 'https://b.example/?q=\\' }])?.[0]?.url, 'https://b.example/?q=%5C');
     });
 
     it('flattens, cleans and bounds titles; drops addresses past 2,048 characters', () => {
