@@ -164,10 +164,13 @@ describe('the chat searches the codebase by meaning and starts deep research, ea
     gateway.clearRequests();
     const { step, asked } = await callScriptedTool(api, posted, {
       tool: 'deep_research',
-      args: { topic: 'Vector databases' },
+      // A right-to-left override would show "Vector databases exe.txt" reversed: it is shown as a badge.
+      args: { topic: 'Vector databases \u202Etxt.exe\u202C' },
       decision: 'deny',
     });
     assert.match(asked?.notice ?? '', /costs credits \(cost set by the gateway\).*2 to 5 minutes/);
+    assert.match(asked?.notice ?? '', /"Vector databases ⟨U\+202E⟩txt\.exe⟨U\+202C⟩"\?/);
+    assert.doesNotMatch(asked?.notice ?? '', /[\u202A-\u202E]/);
     assert.equal(step.status, 'denied');
     assert.match(lastToolResult(gateway), /chose not to start the research job/);
     assert.equal(requests('/api/v1/research').filter((r) => r.method === 'POST').length, 0);

@@ -7,6 +7,7 @@ import {
   outcomeMessage,
   relativeAge,
   reportMarkdown,
+  researchOfferText,
   unreadBadgeTooltip,
 } from '../../src/core/research/jobPresentation';
 import {
@@ -27,6 +28,25 @@ const job = {
   createdAt: '2026-11-22T09:57:00.000Z',
   updatedAt: '2026-11-22T09:58:00.000Z',
 };
+
+describe('deep research approval', () => {
+  it("shows the topic's hidden and bidi characters as badges, on one line", () => {
+    const text = researchOfferText('Vector\tdatabases\n\u202Eexe.txt\u202C zero\u200Bwidth\u00A0end');
+    assert.ok(
+      text.startsWith(
+        'Start a deep research job on "Vector databases ⟨U+202E⟩exe.txt⟨U+202C⟩ zero⟨U+200B⟩width⟨U+00A0⟩end"? A research job costs credits',
+      ),
+      text,
+    );
+    assert.ok(!/[\u202A-\u202E\u200B\u00A0\n\t]/.test(text), text);
+  });
+
+  it('shows at most 300 characters of a long topic, never half an emoji', () => {
+    const text = researchOfferText(`${'a'.repeat(299)}😀 and more`);
+    assert.ok(text.includes(`"${'a'.repeat(299)}😀"?`), text.slice(0, 40));
+    assert.ok(!text.includes('and more'));
+  });
+});
 
 describe('research view: queries', () => {
   it('lists newest first with no filter', () => {

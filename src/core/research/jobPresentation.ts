@@ -9,6 +9,7 @@ import { isOutOfCredits } from '../transport/retry';
 import type { ResearchJob, ResearchPhase } from '../types/account';
 import type { ErrorDescription } from '../failures/describeError';
 import { ENGLISH, type Translator } from '../../shared/translator';
+import { visibleText } from '../../shared/visibleControls';
 
 export interface JobLook {
   /**
@@ -48,6 +49,27 @@ export function relativeAge(iso: string | undefined, now: number): string {
 function localTime(iso: string | undefined): string {
   const at = iso ? new Date(iso) : undefined;
   return at && !Number.isNaN(at.getTime()) ? `${at.toLocaleString()} (${at.toISOString()})` : 'not given';
+}
+
+/** Characters of the model's topic the approval shows (the job gets all of it). */
+const SHOWN_TOPIC_CHARS = 300;
+
+/**
+ * The question the deep_research approval asks. The topic is the model's text: on one line (only
+ * ordinary white space is folded; the rest is shown), cut at a code point, and every hidden
+ * character (a bidi override that reorders what follows, a zero-width character) drawn as a badge,
+ * as a terminal command is shown, so what the user approves reads as what the job is sent.
+ */
+export function researchOfferText(topic: string, l10n: Translator = ENGLISH): string {
+  const shown = visibleText(
+    Array.from(topic.replace(/[ \t\n\r\f\v]+/g, ' ').replace(/^ | $/g, ''))
+      .slice(0, SHOWN_TOPIC_CHARS)
+      .join(''),
+  );
+  return l10n.t(
+    'Start a deep research job on "{0}"? A research job costs credits (cost set by the gateway) and typically takes 2 to 5 minutes; the report comes later, in the Research view.',
+    shown,
+  );
 }
 
 export function jobTitle(job: ResearchJob): string {

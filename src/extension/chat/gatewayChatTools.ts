@@ -9,7 +9,7 @@ import { isAbortError } from '../../core/errors';
 import { describeInWords } from '../../core/failures/errorWords';
 import { SetupRequiredError } from '../../core/failures/setupError';
 import { indexOfferText } from '../../core/search/indexEstimate';
-import { jobTitle } from '../../core/research/jobPresentation';
+import { jobTitle, researchOfferText } from '../../core/research/jobPresentation';
 import { resultsText } from '../../core/lmTools/toolTexts';
 import type { GatewayTool } from '../../core/answers/gatewayAnswer';
 import type { ToolCallRequest, ToolOutcome, ToolReview } from '../../core/answers/toolHost';
@@ -102,10 +102,7 @@ export class GatewayChatTools {
     return {
       sensitivePaths: [],
       askEveryTime: true,
-      notice: vscode.l10n.t(
-        'Start a deep research job on "{0}"? A research job costs credits (cost set by the gateway) and typically takes 2 to 5 minutes; the report comes later, in the Research view.',
-        topic.replace(/\s+/g, ' ').slice(0, 300),
-      ),
+      notice: researchOfferText(topic, vscode.l10n),
       deniedResult:
         'The user chose not to start the research job. Answer from what you know, and do not call deep_research again in this reply.',
     };
