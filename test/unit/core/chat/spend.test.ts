@@ -1,6 +1,7 @@
 // Spend under control: the estimate beside Send, the per-reply cap and the conversation's total,
 // as pure arithmetic, and the cap ending a real tool loop against the local gateway.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { modelPricing } from '../../../../src/core/models/modelPricing';
 import { MAX_SPEND_PER_REPLY_KEY, parseSettings } from '../../../../src/shared/settings';
 import { usdText } from '../../../../src/shared/usdText';
 import { useGateway } from '../../gateway/helpers';
+import { readNls, REPO_ROOT } from '../../manifest';
 
 /** USD per token: $1 and $4 per million. */
 const PRICES = { input: 1e-6, output: 4e-6 };
@@ -84,6 +86,27 @@ describe('per-reply spend cap', () => {
     assert.equal(plan.check(undefined), undefined, 'no usage reported: nothing to compare');
     assert.equal(plan.check({ promptTokens: 6000, completionTokens: 1000 }), undefined, 'exactly the cap keeps it');
     assert.deepEqual(plan.check({ promptTokens: 6001, completionTokens: 1000 }), { spent: 0.010001, cap: 0.01 });
+  });
+
+  it("says what it does not count, in the setting's description and the guide (a cap is trusted to mean what it says)", () => {
+    const guide = readFileSync(join(REPO_ROOT, 'docs', 'models-and-credits.md'), 'utf8');
+    const section = guide.slice(
+      guide.indexOf('## Spend under control'),
+      guide.indexOf('\n## ', guide.indexOf('## Spend under control') + 1),
+    );
+    const description = readNls()['setting.chat.maxSpendPerReply.description'] ?? '';
+    for (const [where, text] of [
+      ['docs/models-and-credits.md "Spend under control"', section],
+      ['the setting description', description],
+    ] as const) {
+      for (const uncounted of [
+        /search_codebase/,
+        /deep_research/,
+        /web\s+search/,
+        /first\s+request\s+is\s+always\s+sent/,
+      ])
+        assert.match(text, uncounted, `${where} says ${String(uncounted)} is not counted`);
+    }
   });
 
   it('is read from settings as a non-negative number; bad values mean no cap', () => {
