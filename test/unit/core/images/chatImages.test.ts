@@ -80,6 +80,17 @@ describe('chat images: checking what the webview sends', () => {
     assert.equal(decodeBase64('iVBO Rw0K'), undefined);
     assert.equal(decodeBase64('abc'), undefined);
     assert.equal(decodeBase64('ab$='), undefined);
+    assert.equal(decodeBase64('a==='), undefined);
+    assert.equal(decodeBase64('ab==ab=='), undefined, 'padding only at the end');
+  });
+
+  it('decodes base64 of an image of 5 MB (the most the protocol lets through) without overflowing the stack', () => {
+    const big = pngOfSize(5 * 1024 * 1024);
+    const decoded = decodeBase64(Buffer.from(big).toString('base64'));
+    assert.ok(decoded, 'decoded');
+    assert.equal(decoded.byteLength, big.byteLength);
+    assert.deepEqual(Buffer.from(decoded.subarray(0, 24)), Buffer.from(big.subarray(0, 24)));
+    assert.equal(decodeBase64(`${'A'.repeat(7_000_000)}$`), undefined, 'junk at the end of megabytes');
   });
 
   it('bounds addImage and removeImage messages from the webview', () => {
