@@ -191,6 +191,20 @@ describe('chat images against the local gateway', function () {
     // Taken back before sending: the files go too.
     for (const ref of pendingImages()) await api.chat.handle({ type: 'removeImage', id: ref.id });
     assert.deepEqual(pendingImages(), []);
+
+    // A burst of messages handled together (as the webview channel does) still stops at the cap.
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => {
+        const bytes = Buffer.from(PNG);
+        bytes[bytes.length - 20] = 100 + i;
+        return addImage(`burst${i}.png`, bytes);
+      }),
+    );
+    assert.equal(pendingImages().length, 8);
+    assert.equal(readdirSync(imageFolder(vid)).length, 8, 'no file stored past the cap');
+    assert.match(lastNotice() ?? '', /At most 8 images/);
+    for (const ref of pendingImages()) await api.chat.handle({ type: 'removeImage', id: ref.id });
+    assert.deepEqual(pendingImages(), []);
     assert.deepEqual(existsSync(imageFolder(vid)) ? readdirSync(imageFolder(vid)) : [], []);
   });
 

@@ -121,6 +121,16 @@ describe('chat webview: images (jsdom)', () => {
     assert.deepEqual(sent, []);
   });
 
+  it('sends no more images from one paste than a message can carry, and says how many were left out', async () => {
+    models(true);
+    // The SVG first: a note shows once the paste is handled, whether or not files were left out.
+    const svg = new page.dom.window.File(['<svg/>'], 'x.svg', { type: 'image/svg+xml' });
+    paste([svg, ...Array.from({ length: 11 }, () => pngFile())]);
+    await until(() => !note().hidden);
+    assert.equal(sent.filter((message) => message.type === 'addImage').length, 7);
+    assert.match(note().textContent ?? '', /4 of the 12 images were not added: at most 8 can go with one message/);
+  });
+
   it('shows pending images as thumbnails from the images folder, each removable', () => {
     handle({
       type: 'conversation',

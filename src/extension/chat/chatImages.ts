@@ -10,6 +10,7 @@ import { decodeBase64 } from '../../core/images/chatImage';
 import { formatByteSize } from '../../core/limits';
 import { takesImages } from '../../core/models/modelFeatures';
 import { errorMessage } from '../../shared/errorMessage';
+import { SerialQueue } from '../../shared/serialQueue';
 import type { ChatDeps } from './chatDeps';
 import { chooseChatModel } from './chatModels';
 
@@ -26,6 +27,11 @@ export class ChatImages {
   private list: ImageRef[] = [];
   /** The conversation the pending images are stored under. */
   private ownerId: string | undefined;
+  /**
+   * Adds run one at a time: each webview message is handled on its own, and a check of the caps
+   * before an await would otherwise let a burst of pastes or drops through all together.
+   */
+  private readonly adding = new SerialQueue();
 
   constructor(
     private readonly deps: Pick<ChatDeps, 'store' | 'catalog' | 'workspaceState'>,
@@ -117,7 +123,11 @@ export class ChatImages {
     this.host.changed();
   }
 
-  private async add(name: string, bytes: Uint8Array): Promise<void> {
+  private add(name: string, bytes: Uint8Array): Promise<void> {
+    return this.adding.run(() => this.addNow(name, bytes));
+  }
+
+  private async addNow(name: string, bytes: Uint8Array): Promise<void> {
     const refused = this.refusal(1);
     const store = this.deps.store.images;
     if (refused || !store) return this.host.notice(refused ?? '');

@@ -4,7 +4,13 @@
 // the text, which the host reads when the message goes). Attachments show as removable chips above
 // the box. Images (pasted, dropped, or picked with the attach button) show as thumbnails; only a
 // model that takes images gets them, and for the others a note says why nothing was attached.
-import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES, type Attachment, type ImageRef } from '../../shared/chatModel';
+import {
+  IMAGE_MEDIA_TYPES,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGES_PER_MESSAGE,
+  type Attachment,
+  type ImageRef,
+} from '../../shared/chatModel';
 import type { ContextMeter, CostEstimate } from '../../shared/chatProtocol';
 import { estimateText } from './costText';
 import { mentionsStartingWith, type ContextMention } from '../../shared/contextMentions';
@@ -265,7 +271,13 @@ export class Composer {
   private async addFiles(files: readonly File[]): Promise<void> {
     if (!this.model.takesImages) return this.showImageNote(this.noImagesNote());
     const notes: string[] = [];
-    for (const file of files) {
+    // A drop of hundreds of files sends no more than one message can carry (the host caps again).
+    const room = Math.max(0, MAX_IMAGES_PER_MESSAGE - this.images.length);
+    if (files.length > room)
+      notes.push(
+        `${files.length - room} of the ${files.length} images were not added: at most ${MAX_IMAGES_PER_MESSAGE} can go with one message.`,
+      );
+    for (const file of files.slice(0, room)) {
       const name = file.name || 'pasted image';
       if (!IMAGE_MEDIA_TYPES.some((type) => type === file.type))
         notes.push(`${name} is not a PNG, JPEG, GIF or WebP image.`);

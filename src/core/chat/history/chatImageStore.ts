@@ -13,9 +13,13 @@ import { writeFileDurably } from '../../storage/durableFile';
 import { formatByteSize } from '../../limits';
 import { checkChatImage, isImageId, MAX_CONVERSATION_IMAGE_BYTES } from '../../images/chatImage';
 import { imageFileName, MAX_IMAGE_BYTES } from '../../../shared/chatModel';
+import { SerialQueue } from '../../../shared/serialQueue';
 import { assertId, codeOf } from './conversationFiles';
 
 export class ChatImageStore {
+  /** One add at a time per conversation: the cap is measured on disk, then the file written. */
+  private readonly adds = new SerialQueue();
+
   constructor(readonly directory: string) {
     if (!isAbsolute(directory)) throw new Error(`The image folder must be an absolute path: ${directory}`);
   }
@@ -39,6 +43,10 @@ export class ChatImageStore {
   async add(conversationId: string, bytes: Uint8Array, name?: string): Promise<ImageRef | string> {
     const ref = checkChatImage(bytes, name);
     if (typeof ref === 'string') return ref;
+    return this.adds.runFor(conversationId, () => this.store(conversationId, ref, bytes));
+  }
+
+  private async store(conversationId: string, ref: ImageRef, bytes: Uint8Array): Promise<ImageRef | string> {
     const file = this.fileOf(conversationId, ref);
     if (await exists(file)) return ref; // the same image again: stored once
     const used = await this.bytesUsed(conversationId);

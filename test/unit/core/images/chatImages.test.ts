@@ -157,6 +157,18 @@ describe('chat images: the store under globalStorage', () => {
     assert.ok(typeof (await store.add('c-2', big(9))) !== 'string', 'another conversation has its own cap');
   });
 
+  it('keeps the cap of a conversation when many images are added at once', async () => {
+    const big = (n: number): Uint8Array => {
+      const bytes = pngOfSize(4 * 1024 * 1024);
+      bytes[100] = n;
+      return bytes;
+    };
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.add('c-1', big(i))));
+    assert.equal(results.filter((r) => typeof r !== 'string').length, 5, 'five of 4 MB fit in 20 MB');
+    assert.ok((await store.bytesUsed('c-1')) <= 20 * 1024 * 1024);
+    assert.equal((await readdir(join(root, 'conversationImages', 'c-1'))).length, 5);
+  });
+
   it('builds no path from an id that is not a hash or a conversation id (path tricks)', async () => {
     const ref = (await store.add('c-1', PNG)) as ImageRef;
     assert.throws(() => store.fileOf('c-1', { ...ref, id: '../../../etc/passwd' }), /Invalid image id/);
