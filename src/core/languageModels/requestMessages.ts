@@ -3,6 +3,8 @@
 // so the mapping is unit-tested in plain Node with stand-ins.
 import type { GatewayMessage, GatewayPart, GatewayTool } from '../answers/gatewayMessages';
 import { checkChatImage } from '../images/chatImage';
+import { sniffImageType } from '../images/imageType';
+import { MAX_IMAGE_BYTES } from '../../shared/chatModel';
 import { IMAGE_CHARS } from '../context/tokenEstimate';
 
 type PartClass<T> = abstract new (...args: never[]) => T;
@@ -174,16 +176,26 @@ export function toGatewayTools(
   }));
 }
 
-/** The text a message holds, for the token estimate (tool parts as JSON, an image as its estimate's worth). */
+/**
+ * The text a message holds, for the token estimate (tool parts as JSON, an image as its estimate's
+ * worth). VS Code asks for counts often: an image is told by its header and size alone, never
+ * hashed or base64-encoded as a request's image part is.
+ */
 export function countableText(message: RequestMessage, kit: LanguageModelKit): string {
-  const mapped = toGatewayRequest([message], kit);
-  const parts = mapped.messages[0]?.parts ?? [];
-  return (
-    (mapped.system ?? '') +
-    parts
-      .map((part) =>
-        part.kind === 'text' ? part.text : part.kind === 'image' ? IMAGE_PLACEHOLDER : JSON.stringify(part),
-      )
-      .join('')
-  );
+  const tally: ImageTally = { images: [], refused: [] };
+  const system = kit.roles.System !== undefined && message.role === kit.roles.System;
+  return message.content
+    .map((part) => {
+      const data = asDataPart(part);
+      if (data?.mimeType.startsWith('image/')) return system || !wouldSend(data.data) ? '' : IMAGE_PLACEHOLDER;
+      const mapped = toPart(part, kit, tally);
+      if (mapped?.kind === 'text') return mapped.text;
+      return mapped && !system ? JSON.stringify(mapped) : '';
+    })
+    .join('');
+}
+
+/** Whether checkChatImage would take the bytes (what is refused is not sent, so not counted). */
+function wouldSend(bytes: Uint8Array): boolean {
+  return bytes.byteLength > 0 && bytes.byteLength <= MAX_IMAGE_BYTES && sniffImageType(bytes) !== undefined;
 }

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { encodePng } from '../../../gateway/png';
 import { IMAGE_CHARS } from '../../../../src/core/context/tokenEstimate';
 import { toChatMessages, toMessagesParams } from '../../../../src/core/answers/gatewayMessages';
@@ -282,5 +283,23 @@ describe('VS Code language model requests to the neutral conversation', () => {
       countableText({ role: Assistant, content: [new ToolCallPart('c1', 'read_file', { path: 'a' })] }, kit),
       /read_file/,
     );
+  });
+
+  it('counts an image without hashing it (VS Code asks for counts often; hashing megabytes each time is waste)', () => {
+    const image = new DataPart(new Uint8Array(encodePng(1, 1, new Uint8Array(3))), 'image/png');
+    // The module object itself (an ES import would be a copy): chatImage.ts looks createHash up on it.
+    const crypto = createRequire(__filename)('node:crypto') as { createHash: (...args: unknown[]) => unknown };
+    const createHash = crypto.createHash;
+    let hashes = 0;
+    crypto.createHash = (...args: unknown[]) => {
+      hashes++;
+      return createHash(...args);
+    };
+    try {
+      assert.equal(countableText({ role: User, content: [image] }, kit).length, IMAGE_CHARS);
+    } finally {
+      crypto.createHash = createHash;
+    }
+    assert.equal(hashes, 0);
   });
 });
