@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ImageRef } from '../../src/shared/chatModel';
@@ -231,6 +232,43 @@ describe('chat images against the local gateway', function () {
     assert.match(lastNotice() ?? '', /Could not add huge\.png: it is over 5 MB, the most one image may weigh/);
     await vscode.workspace.fs.delete(huge);
     await vscode.workspace.fs.delete(picked);
+  });
+
+  it('refuses a picked device or FIFO named like an image, without reading it', async () => {
+    await newConversationWith(api, posted, VISION);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder);
+    const zero = vscode.Uri.joinPath(folder, 'zero.png');
+    const fifo = vscode.Uri.joinPath(folder, 'fifo.png');
+    const good = vscode.Uri.joinPath(folder, 'good.png');
+    symlinkSync('/dev/zero', zero.fsPath);
+    execFileSync('mkfifo', [fifo.fsPath]);
+    await vscode.workspace.fs.writeFile(good, PNG);
+    posted.length = 0;
+    const restore = replace(vscode.window, 'showOpenDialog', async () => [zero, fifo, good]);
+    try {
+      await api.chat.handle({ type: 'pickImage' });
+    } finally {
+      restore();
+      unlinkSync(zero.fsPath);
+      unlinkSync(fifo.fsPath);
+    }
+    const notices = posted.flatMap((m) => (m.type === 'notice' ? [m.notice.text] : []));
+    assert.ok(
+      notices.some((text) => /Could not add zero\.png: it is not a regular file/.test(text)),
+      notices.join('\n'),
+    );
+    assert.ok(
+      notices.some((text) => /Could not add fifo\.png: it is not a regular file/.test(text)),
+      notices.join('\n'),
+    );
+    assert.deepEqual(
+      pendingImages().map((ref) => ref.name),
+      ['good.png'],
+      'the regular file beside them is added',
+    );
+    for (const ref of pendingImages()) await api.chat.handle({ type: 'removeImage', id: ref.id });
+    await vscode.workspace.fs.delete(good);
   });
 
   it("VS Code's chat: the vision model declares image input and its image parts reach the gateway", async () => {

@@ -3,10 +3,12 @@
 // untrusted: the type is read from the magic number and the size capped here, on the host
 // (chatImageStore.ts), whatever the webview checked. Only models whose catalog entry says they
 // read images get them; for the others the chat says so and nothing is stored or sent.
+import { realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE, type Conversation, type ImageRef } from '../../shared/chatModel';
 import type { HostToChatMessage } from '../../shared/chatProtocol';
 import { decodeBase64 } from '../../core/images/chatImage';
+import { readPrefix } from '../../core/workspaceFiles/boundedRead';
 import { formatByteSize } from '../../core/limits';
 import { takesImages } from '../../core/models/modelFeatures';
 import { errorMessage } from '../../shared/errorMessage';
@@ -88,8 +90,10 @@ export class ChatImages {
     for (const uri of uris ?? []) {
       const name = uri.path.split('/').pop() ?? 'image';
       try {
-        const { size } = await vscode.workspace.fs.stat(uri);
-        if (size > MAX_IMAGE_BYTES) {
+        const picked = await readPicked(uri);
+        if (picked === 'notAFile')
+          this.host.notice(vscode.l10n.t('Could not add {0}: it is not a regular file.', name));
+        else if (picked === 'tooLarge')
           this.host.notice(
             vscode.l10n.t(
               'Could not add {0}: it is over {1}, the most one image may weigh.',
@@ -97,9 +101,7 @@ export class ChatImages {
               formatByteSize(MAX_IMAGE_BYTES),
             ),
           );
-          continue;
-        }
-        await this.add(name, await vscode.workspace.fs.readFile(uri));
+        else await this.add(name, picked);
       } catch (error) {
         this.host.notice(vscode.l10n.t('Could not add {0}: {1}', name, errorMessage(error)));
       }
@@ -139,4 +141,20 @@ export class ChatImages {
     this.list.push(ref);
     this.post();
   }
+}
+
+/**
+ * A picked file's bytes, read only from a regular file (a FIFO or a device named *.png would block
+ * the read or never end) and never more than one byte past the cap, whatever stat said (a file may
+ * grow, or a file system report no size).
+ */
+async function readPicked(uri: vscode.Uri): Promise<Uint8Array | 'notAFile' | 'tooLarge'> {
+  const { type, size } = await vscode.workspace.fs.stat(uri);
+  if ((type & vscode.FileType.File) === 0) return 'notAFile';
+  if (size > MAX_IMAGE_BYTES) return 'tooLarge';
+  if (uri.scheme !== 'file') return vscode.workspace.fs.readFile(uri);
+  // The link resolved first: the bounded read opens without following links, and refuses what is
+  // not a regular file on the handle it reads (the path may have been swapped since the stat).
+  const prefix = await readPrefix(await realpath(uri.fsPath), MAX_IMAGE_BYTES + 1);
+  return prefix.bytes.byteLength > MAX_IMAGE_BYTES ? 'tooLarge' : prefix.bytes;
 }
