@@ -15,6 +15,7 @@ import {
   connectedGateway,
   replace,
   setSetting,
+  setSettingAndWait,
   waitFor,
 } from './extensionHost';
 import { lastAssistantTurn, newConversationWith } from './chatDriver';
@@ -60,6 +61,7 @@ describe('chat images against the local gateway', function () {
   after(async () => {
     await setSetting('chat.api', undefined);
     await setSetting('defaultModels.chat', undefined);
+    await setSetting('chat.costEstimateThreshold', undefined);
     await clearKeyThroughCommand(true);
     await setSetting('baseUrl', undefined);
     await gateway?.stop();
@@ -207,6 +209,22 @@ describe('chat images against the local gateway', function () {
     for (const ref of pendingImages()) await api.chat.handle({ type: 'removeImage', id: ref.id });
     assert.deepEqual(pendingImages(), []);
     assert.deepEqual(existsSync(imageFolder(vid)) ? readdirSync(imageFolder(vid)) : [], []);
+  });
+
+  it('estimates the cost beside Send for a message of images alone (no text typed)', async () => {
+    await setSettingAndWait('chat.costEstimateThreshold', 0);
+    await newConversationWith(api, posted, VISION);
+    await api.chat.handle({ type: 'draftSize', chars: 0 });
+    posted.length = 0;
+    await addImage('only.png', PNG);
+    assert.equal(pendingImages().length, 1);
+    const shown = await waitFor(
+      () => posted.flatMap((m) => (m.type === 'costEstimate' ? [m] : [])).at(-1),
+      (m) => m?.estimate !== undefined,
+      'an estimate for the image alone',
+    );
+    assert.ok(shown?.estimate, JSON.stringify(shown));
+    for (const ref of pendingImages()) await api.chat.handle({ type: 'removeImage', id: ref.id });
   });
 
   it("the attach button's file picker adds an image file; one over 5 MB is refused before it is read", async () => {

@@ -76,7 +76,7 @@ export class ContextMeterReporter extends Disposable {
     return estimateSendCost({
       contextTokens: meter.usedTokens,
       draftChars: this.draftChars,
-      hasAttachments: this.source.attachments().length > 0,
+      hasAttachments: this.source.attachments().length > 0 || this.source.pendingImages() > 0,
       maxOutputTokens: conversation.parameters.maxTokens ?? catalogMaxOutputTokens(model),
       pricing: modelPricing(model),
       threshold: readSettings().chat.costEstimateThreshold,
