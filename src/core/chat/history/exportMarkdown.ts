@@ -12,6 +12,7 @@ import type {
 import { imageFileName } from '../../../shared/chatModel';
 import { collapseWhitespace } from './conversationTitle';
 import { sourcesMarkdown } from '../../../shared/replySources';
+import { escapeMarkdown } from '../../../shared/markdownText';
 
 const SHORT_RESULT = 200;
 const SHORT_ARGUMENTS = 300;
@@ -43,9 +44,14 @@ export function exportImageFolder(markdownFileName: string): string {
   return `${markdownFileName.replace(/\.md$/i, '')}.images`;
 }
 
-/** The relative link of an image in that folder (each path segment URL-encoded, so spaces and brackets cannot break the link). */
+/**
+ * The relative link of an image in that folder (each path segment URL-encoded, so spaces and
+ * brackets cannot break the link; encodeURIComponent leaves parentheses, which would end the
+ * link early, so they are encoded too).
+ */
 export function exportedImagePath(folderName: string, ref: ImageRef): string {
-  return `${encodeURIComponent(folderName)}/${imageFileName(ref)}`;
+  const folder = encodeURIComponent(folderName).replace(/[()]/g, (c) => (c === '(' ? '%28' : '%29'));
+  return `${folder}/${imageFileName(ref)}`;
 }
 
 export function exportMarkdown(conversation: Conversation, imageLink: ExportedImageLink = () => undefined): string {
@@ -88,8 +94,9 @@ function userTurn(turn: UserTurn, imageLink: ExportedImageLink): string[] {
 
 /** An image as markdown: the picture when it was exported, else its description in words. */
 function imageLine(ref: ImageRef, link: string | undefined): string {
-  // The name was cleaned of brackets and control characters when stored (chatImage.ts): safe as alt text.
-  const alt = `${ref.name ?? 'image'} (${ref.mediaType}, ${ref.byteLength} bytes)`.replace(/[[\]]/g, '');
+  // The name was cleaned of brackets and control characters when stored (chatImage.ts); a * or _
+  // in it would still start emphasis, so it is escaped.
+  const alt = escapeMarkdown(`${ref.name ?? 'image'} (${ref.mediaType}, ${ref.byteLength} bytes)`);
   return link ? `![${alt}](${link})` : `*[${alt}: not exported, its file is no longer stored]*`;
 }
 

@@ -13,7 +13,7 @@ import { ConversationStore } from '../../../../src/core/chat/history/conversatio
 import { parseConversation } from '../../../../src/core/chat/history/conversationShape';
 import { turnsToWire } from '../../../../src/core/chat/conversationWire';
 import { toChatMessages, toMessagesParams } from '../../../../src/core/answers/gatewayMessages';
-import { exportMarkdown } from '../../../../src/core/chat/history/exportMarkdown';
+import { exportedImagePath, exportMarkdown } from '../../../../src/core/chat/history/exportMarkdown';
 import { takesImages } from '../../../../src/core/models/modelFeatures';
 import { DEFAULT_TOKENS_PER_CHAR, IMAGE_CHARS, messageChars } from '../../../../src/core/context/tokenEstimate';
 import { estimateContextMeter } from '../../../../src/core/chat/context/meterEstimate';
@@ -347,5 +347,21 @@ describe('chat images: stored shape, wire parts and export', () => {
       ),
     );
     assert.ok(exportMarkdown(conversation).includes('*[shot.png (image/png, '));
+  });
+
+  it('keeps the export links whole for a file name with parentheses, and names with * or _ out of emphasis', () => {
+    assert.equal(exportedImagePath('a(b) c.images', ref), `a%28b%29%20c.images/${ref.id}.png`);
+    const starred: Conversation = {
+      id: 'c-1',
+      title: 'Pictures',
+      model: 'm',
+      parameters: {},
+      turns: [userTurn([{ ...ref, name: 'my_*star*_shot.png' }])],
+      createdAt: 0,
+      updatedAt: 0,
+    };
+    const markdown = exportMarkdown(starred);
+    assert.ok(markdown.includes('*[my\\_\\*star\\*\\_shot.png (image/png, '), markdown);
+    assert.ok(exportMarkdown(starred, () => 'x.images/y.png').includes('![my\\_\\*star\\*\\_shot.png (image/png, '));
   });
 });
