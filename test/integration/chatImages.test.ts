@@ -227,6 +227,39 @@ describe('chat images against the local gateway', function () {
     for (const ref of pendingImages()) await api.chat.handle({ type: 'removeImage', id: ref.id });
   });
 
+  it('deletes the files of images left waiting in a conversation once images are added in another', async () => {
+    await newConversationWith(api, posted, VISION);
+    const blank = api.chat.current.id;
+    await addImage('left.png', PNG);
+    const [left] = pendingImages();
+    assert.ok(left);
+    assert.ok(existsSync(join(imageFolder(blank), `${left.id}.png`)));
+
+    await newConversationWith(api, posted, VISION);
+    await addImage('next.gif', GIF);
+    assert.deepEqual(
+      pendingImages().map((ref) => ref.name),
+      ['next.gif'],
+    );
+    assert.deepEqual(
+      existsSync(imageFolder(blank)) ? readdirSync(imageFolder(blank)) : [],
+      [],
+      'the image never sent is gone from the conversation it was left in',
+    );
+
+    // The same image sent, then waiting again: the sent message still shows it, so its file stays.
+    const sent = api.chat.current.id;
+    const [gif] = pendingImages();
+    assert.ok(gif);
+    await api.chat.handle({ type: 'send', text: 'What is this?' });
+    assert.equal(lastAssistantTurn(api).status, 'done');
+    await addImage('next again.gif', GIF);
+    await newConversationWith(api, posted, VISION);
+    await addImage('left.png', PNG);
+    assert.deepEqual(readdirSync(imageFolder(sent)), [`${gif.id}.gif`]);
+    for (const ref of pendingImages()) await api.chat.handle({ type: 'removeImage', id: ref.id });
+  });
+
   it("the attach button's file picker adds an image file; one over 5 MB is refused before it is read", async () => {
     await newConversationWith(api, posted, VISION);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;

@@ -119,6 +119,21 @@ export class ChatImages {
     if (!used && this.ownerId === conversation.id) await this.deps.store.images?.remove(conversation.id, ref);
   }
 
+  /**
+   * Deletes the files of images left waiting in a conversation the user moved away from (its
+   * thumbnails are dropped now): they would weigh on its cap unseen. An image one of its sent
+   * messages shows stays (the same image is stored once).
+   */
+  private async discard(conversationId: string, refs: readonly ImageRef[]): Promise<void> {
+    const store = this.deps.store.images;
+    if (!store) return;
+    const saved = await this.deps.store.load(conversationId).catch(() => undefined);
+    const shown = new Set(
+      saved?.turns.flatMap((turn) => (turn.role === 'user' ? (turn.images ?? []).map((ref) => ref.id) : [])),
+    );
+    for (const ref of refs) if (!shown.has(ref.id)) await store.remove(conversationId, ref).catch(() => undefined);
+  }
+
   /** Shows the thumbnails as they are (also after a webview reload, or when the conversation changed). */
   post(): void {
     this.host.post({ type: 'images', images: this.pending });
@@ -134,7 +149,11 @@ export class ChatImages {
     const store = this.deps.store.images;
     if (refused || !store) return this.host.notice(refused ?? '');
     const conversation = this.host.conversation();
-    if (this.ownerId !== conversation.id) [this.list, this.ownerId] = [[], conversation.id];
+    if (this.ownerId !== conversation.id) {
+      const [abandoned, previousOwner] = [this.list, this.ownerId];
+      [this.list, this.ownerId] = [[], conversation.id];
+      if (previousOwner && abandoned.length) await this.discard(previousOwner, abandoned);
+    }
     const ref = await store.add(conversation.id, bytes, name);
     if (typeof ref === 'string') return this.host.notice(vscode.l10n.t('Could not add {0}: {1}', name, ref));
     if (this.ownerId !== conversation.id || this.list.some((image) => image.id === ref.id)) return this.post();
