@@ -260,6 +260,31 @@ describe('chat images against the local gateway', function () {
     for (const ref of pendingImages()) await api.chat.handle({ type: 'removeImage', id: ref.id });
   });
 
+  it('deletes the files of images whose turns an edit-and-resend removed, and keeps those still shown', async () => {
+    await newConversationWith(api, posted, VISION);
+    const id = api.chat.current.id;
+    await addImage('first.png', PNG);
+    const [png] = pendingImages();
+    await api.chat.handle({ type: 'send', text: 'One' });
+    assert.equal(lastAssistantTurn(api).status, 'done');
+    await addImage('second.gif', GIF);
+    const [gif] = pendingImages();
+    await api.chat.handle({ type: 'send', text: 'Two' });
+    assert.equal(lastAssistantTurn(api).status, 'done');
+    assert.ok(png && gif);
+    assert.deepEqual(readdirSync(imageFolder(id)).sort(), [`${gif.id}.gif`, `${png.id}.png`].sort());
+
+    const first = api.chat.current.turns.find((turn) => turn.role === 'user');
+    assert.ok(first);
+    await api.chat.handle({ type: 'editAndResend', turnId: first.id, text: 'One, again' });
+    assert.equal(lastAssistantTurn(api).status, 'done');
+    assert.deepEqual(
+      readdirSync(imageFolder(id)),
+      [`${png.id}.png`],
+      "the removed turn's image is gone; the edited turn's stays",
+    );
+  });
+
   it("the attach button's file picker adds an image file; one over 5 MB is refused before it is read", async () => {
     await newConversationWith(api, posted, VISION);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;

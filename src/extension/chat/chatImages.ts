@@ -134,6 +134,21 @@ export class ChatImages {
     for (const ref of refs) if (!shown.has(ref.id)) await store.remove(conversationId, ref).catch(() => undefined);
   }
 
+  /**
+   * Deletes the files of images whose turns were removed (an edit-and-resend drops the turns after
+   * the edited one), unless a turn left or the images waiting for the next message still show them:
+   * unseen, they would count toward the conversation's cap.
+   */
+  async dropUnused(conversation: Conversation, refs: readonly ImageRef[]): Promise<void> {
+    const store = this.deps.store.images;
+    if (!store) return;
+    const shown = new Set([
+      ...conversation.turns.flatMap((turn) => (turn.role === 'user' ? (turn.images ?? []).map((ref) => ref.id) : [])),
+      ...(this.ownerId === conversation.id ? this.list.map((ref) => ref.id) : []),
+    ]);
+    for (const ref of refs) if (!shown.has(ref.id)) await store.remove(conversation.id, ref).catch(() => undefined);
+  }
+
   /** Shows the thumbnails as they are (also after a webview reload, or when the conversation changed). */
   post(): void {
     this.host.post({ type: 'images', images: this.pending });

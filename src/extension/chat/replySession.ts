@@ -1,7 +1,7 @@
 // The reply a chat is writing, at most one at a time: sending a message, stopping, regenerating,
 // editing a message and sending it again. What the reply itself does is replyWriter.ts's.
 import * as vscode from 'vscode';
-import type { AssistantTurn, Conversation, UserTurn } from '../../shared/chatModel';
+import type { AssistantTurn, Conversation, ImageRef, UserTurn } from '../../shared/chatModel';
 import type { HostToChatMessage } from '../../shared/chatProtocol';
 import { newId } from '../../shared/ids';
 import { SerialQueue } from '../../shared/serialQueue';
@@ -111,8 +111,10 @@ export class ReplySession {
     const conversation = this.host.conversation();
     const original = conversation.turns.find((turn): turn is UserTurn => turn.id === turnId && turn.role === 'user');
     if (!original || (!text.trim() && original.attachments.length === 0 && !original.images?.length)) return;
+    const removed = imagesFrom(conversation, turnId);
     this.removeFrom(turnId);
     this.addTurn(conversation, { ...original, id: newId('u'), text, createdAt: Date.now() });
+    await this.images.dropUnused(conversation, removed);
     await this.reply();
   }
 
@@ -167,4 +169,11 @@ export class ReplySession {
       finish();
     }
   }
+}
+
+/** The images of the user turns from `turnId` on (the turns an edit-and-resend removes). */
+function imagesFrom(conversation: Conversation, turnId: string): ImageRef[] {
+  const index = conversation.turns.findIndex((turn) => turn.id === turnId);
+  if (index < 0) return [];
+  return conversation.turns.slice(index).flatMap((turn) => (turn.role === 'user' ? (turn.images ?? []) : []));
 }
