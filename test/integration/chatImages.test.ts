@@ -318,7 +318,7 @@ describe('chat images against the local gateway', function () {
     const fifo = vscode.Uri.joinPath(folder, 'fifo.png');
     const good = vscode.Uri.joinPath(folder, 'good.png');
     symlinkSync('/dev/zero', zero.fsPath);
-    execFileSync('mkfifo', [fifo.fsPath]);
+    execFileSync('/usr/bin/mkfifo', [fifo.fsPath]);
     await vscode.workspace.fs.writeFile(good, PNG);
     posted.length = 0;
     const restore = replace(vscode.window, 'showOpenDialog', async () => [zero, fifo, good]);
