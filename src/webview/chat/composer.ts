@@ -2,15 +2,8 @@
 // box edits the last message, `@` followed by a name suggests workspace files (arrows + Enter or
 // Tab to attach) and, first, the context mentions it could be (@codebase, @research: completed in
 // the text, which the host reads when the message goes). Attachments show as removable chips above
-// the box. Images (pasted, dropped, or picked with the attach button) show as thumbnails; only a
-// model that takes images gets them, and for the others a note says why nothing was attached.
-import {
-  IMAGE_MEDIA_TYPES,
-  MAX_IMAGE_BYTES,
-  MAX_IMAGES_PER_MESSAGE,
-  type Attachment,
-  type ImageRef,
-} from '../../shared/chatModel';
+// the box, images as thumbnails (composerImages.ts).
+import type { Attachment, ImageRef } from '../../shared/chatModel';
 import type { ContextMeter, CostEstimate } from '../../shared/chatProtocol';
 import { estimateText } from './costText';
 import { mentionsStartingWith, type ContextMention } from '../../shared/contextMentions';
@@ -18,7 +11,7 @@ import { isAllowShortcut } from './approvalCard';
 import { attachmentChip } from './attachmentChip';
 import { ContextMeterView, instructionChip } from './contextViews';
 import { el, iconButton } from './dom';
-import { imageThumb } from './imageThumb';
+import { ComposerImages } from './composerImages';
 import type { Send } from './send';
 
 export interface ComposerHooks {
@@ -41,15 +34,10 @@ export class Composer {
   private readonly estimate: HTMLElement;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly stopButton: HTMLButtonElement;
-  private attachImage!: HTMLButtonElement;
   private readonly suggestions: HTMLUListElement;
-  private readonly imageThumbs: HTMLElement;
-  private readonly imageNote: HTMLElement;
+  private readonly images: ComposerImages;
   private busy = false;
   private attachments: readonly Attachment[] = [];
-  private images: readonly ImageRef[] = [];
-  /** The selected model's name and whether its catalog entry says it takes images. */
-  private model = { id: '', takesImages: false };
   private suggestionPaths: readonly string[] = [];
   /** The context mentions the word after @ could be: listed before the files. */
   private suggestionMentions: readonly ContextMention[] = [];
@@ -79,13 +67,7 @@ export class Composer {
       attrs: { role: 'group', 'aria-label': 'Instruction files in the system prompt' },
     });
     this.chips = el('div', { className: 'chips' }, this.instructionChips, this.attachmentChips);
-    this.imageThumbs = el('div', {
-      className: 'image-thumbs',
-      attrs: { role: 'group', 'aria-label': 'Attached images' },
-    });
-    this.imageThumbs.hidden = true;
-    this.imageNote = el('div', { className: 'image-note', attrs: { role: 'status' } });
-    this.imageNote.hidden = true;
+    this.images = new ComposerImages(send);
     this.suggestions = el('ul', {
       className: 'suggestions',
       attrs: { id: 'file-suggestions', role: 'listbox', 'aria-label': 'Workspace files' },
@@ -101,9 +83,7 @@ export class Composer {
       iconButton('selection', 'Add selection', () => this.send({ type: 'addContext', source: 'selection' })),
       iconButton('file', 'Add active file', () => this.send({ type: 'addContext', source: 'activeFile' })),
       iconButton('file-add', 'Add a workspace file…', () => this.send({ type: 'addContext', source: 'pickFile' })),
-      (this.attachImage = iconButton('file-media', 'Attach images…', () => this.pickImage(), {
-        className: 'attach-image',
-      })),
+      this.images.attachButton,
       el('span', { className: 'spacer' }),
       this.meter.element,
       this.estimate,
@@ -115,15 +95,12 @@ export class Composer {
       { className: 'composer' },
       this.suggestions,
       this.chips,
-      this.imageThumbs,
-      this.imageNote,
+      this.images.thumbs,
+      this.images.note,
       this.input,
       toolbar,
     );
-    this.input.addEventListener('paste', (event) => this.onPaste(event));
-    this.element.addEventListener('dragover', (event) => this.onDragOver(event));
-    this.element.addEventListener('dragleave', () => this.element.classList.remove('dragging'));
-    this.element.addEventListener('drop', (event) => this.onDrop(event));
+    this.images.listen(this.input, this.element);
     this.input.addEventListener('keydown', (event) => this.onKey(event));
     this.input.addEventListener('input', () => {
       this.autosize();
@@ -151,25 +128,12 @@ export class Composer {
 
   /** The images waiting for the next message; `srcOf` gives each one's picture URL. */
   setImages(images: readonly ImageRef[], srcOf: (ref: ImageRef) => string): void {
-    this.images = images;
-    this.imageThumbs.replaceChildren(
-      ...images.map((ref) => imageThumb(ref, srcOf(ref), () => this.send({ type: 'removeImage', id: ref.id }))),
-    );
-    this.imageThumbs.hidden = images.length === 0;
-    if (images.length) this.showImageNote('');
+    this.images.set(images, srcOf);
   }
 
   /** The selected model: the attach button says whether it takes images. */
   setModel(id: string, takesImages: boolean): void {
-    this.model = { id, takesImages };
-    const label = takesImages
-      ? 'Attach images… (or paste or drop them here)'
-      : `Attach images: ${id || 'this model'} does not take images (its catalog entry lists no image input)`;
-    this.attachImage.setAttribute('aria-label', label);
-    this.attachImage.title = label;
-    this.attachImage.classList.toggle('unavailable', !takesImages);
-    this.attachImage.setAttribute('aria-disabled', String(!takesImages));
-    if (takesImages) this.showImageNote('');
+    this.images.setModel(id, takesImages);
   }
 
   /** The context meter and the instruction files' chips. */
@@ -225,67 +189,10 @@ export class Composer {
   private submit(): void {
     if (this.busy) return;
     const text = this.input.value;
-    if (!text.trim() && this.attachments.length === 0 && this.images.length === 0) return;
+    if (!text.trim() && this.attachments.length === 0 && this.images.count === 0) return;
     this.send({ type: 'send', text });
     this.setText('');
     this.closeSuggestions();
-  }
-
-  private showImageNote(text: string): void {
-    this.imageNote.textContent = text;
-    this.imageNote.hidden = text === '';
-  }
-
-  /** Why images cannot be added to this model, in a sentence (the attach button, a paste, a drop). */
-  private noImagesNote(): string {
-    return `${this.model.id || 'The selected model'} does not take images (its catalog entry lists no image input): nothing was attached. Pick a model that takes images to send them.`;
-  }
-
-  private pickImage(): void {
-    if (!this.model.takesImages) return this.showImageNote(this.noImagesNote());
-    this.send({ type: 'pickImage' });
-  }
-
-  private onPaste(event: ClipboardEvent): void {
-    const files = imageFiles(event.clipboardData);
-    if (files.length === 0) return; // text pastes as text
-    event.preventDefault();
-    void this.addFiles(files);
-  }
-
-  private onDragOver(event: DragEvent): void {
-    if (!event.dataTransfer?.types.includes('Files')) return;
-    event.preventDefault();
-    this.element.classList.add('dragging');
-  }
-
-  private onDrop(event: DragEvent): void {
-    this.element.classList.remove('dragging');
-    const files = imageFiles(event.dataTransfer);
-    if (files.length === 0) return;
-    event.preventDefault();
-    void this.addFiles(files);
-  }
-
-  /** Sends the files' bytes to the host (which checks them again); notes what cannot go. */
-  private async addFiles(files: readonly File[]): Promise<void> {
-    if (!this.model.takesImages) return this.showImageNote(this.noImagesNote());
-    const notes: string[] = [];
-    // A drop of hundreds of files sends no more than one message can carry (the host caps again).
-    const room = Math.max(0, MAX_IMAGES_PER_MESSAGE - this.images.length);
-    if (files.length > room)
-      notes.push(
-        `${files.length - room} of the ${files.length} images were not added: at most ${MAX_IMAGES_PER_MESSAGE} can go with one message.`,
-      );
-    for (const file of files.slice(0, room)) {
-      const name = file.name || 'pasted image';
-      if (!IMAGE_MEDIA_TYPES.some((type) => type === file.type))
-        notes.push(`${name} is not a PNG, JPEG, GIF or WebP image.`);
-      else if (file.size > MAX_IMAGE_BYTES)
-        notes.push(`${name} is over ${MAX_IMAGE_BYTES / (1024 * 1024)} MB, the most one image may weigh.`);
-      else this.send({ type: 'addImage', name, data: await base64Of(file) });
-    }
-    this.showImageNote(notes.join(' '));
   }
 
   private onKey(event: KeyboardEvent): void {
@@ -412,19 +319,4 @@ export class Composer {
     this.input.style.height = 'auto';
     this.input.style.height = `${Math.min(this.input.scrollHeight, 240)}px`;
   }
-}
-
-/** The image files a paste or drop carries (other files and text are left to the default). */
-function imageFiles(data: DataTransfer | null): File[] {
-  return Array.from(data?.files ?? []).filter((file) => file.type.startsWith('image/'));
-}
-
-/** A file's bytes as base64 (the webview protocol carries strings). */
-function base64Of(file: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(typeof reader.result === 'string' ? reader.result.replace(/^data:[^,]*,/, '') : '');
-    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
-    reader.readAsDataURL(file);
-  });
 }
