@@ -197,9 +197,21 @@ export interface ChatErrorInfo {
   readonly message: string;
   /** Actions offered next to the error (closed list, run by the host). */
   readonly actions: readonly ChatErrorAction[];
+  /**
+   * The full id of the setting the message names (VS Code's `http.proxy`, the CA file...), which
+   * Open Settings shows; without one it shows the extension's settings.
+   */
+  readonly setting?: string;
 }
 
 /** `openSpendCap`: the Settings editor at the per-reply spend cap (a reply it stopped offers it). */
+/** A setting id an error may name (Open Settings filters on it): dotted words, nothing else. */
+export function isSettingId(value: unknown): value is string {
+  return (
+    typeof value === 'string' && value.length <= 100 && /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)+$/.test(value)
+  );
+}
+
 /** Every action an error may offer: what the webview may ask for and what a saved reply may keep. */
 export const CHAT_ERROR_ACTIONS = [
   'retry',

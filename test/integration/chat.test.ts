@@ -487,6 +487,8 @@ describe('chat panel host against the local gateway', function () {
       assert.equal(reply.error?.kind, 'unreachable');
       assert.match(reply.error?.message ?? '', /127\.0\.0\.1:9/);
       assert.deepEqual(reply.error?.actions.slice(0, 2), ['retry', 'openSettings']);
+      // Its Open Settings shows the setting the message names: the address, for a refused port.
+      assert.equal(reply.error?.setting, 'unifiedInference.baseUrl');
       // Test Connection's words for the same failure, its next step included.
       const report = await vscode.commands.executeCommand<{
         diagnosis?: { kind: string; title: string; detail: string; nextStep: string };

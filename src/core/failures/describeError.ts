@@ -279,7 +279,12 @@ export function chatErrorInfo(description: ErrorDescription): ChatErrorInfo {
       description.actions.map((action): ChatErrorAction => (action === 'setBaseUrl' ? 'openSettings' : action)),
     ),
   ];
-  return { kind: description.kind, message: description.message, actions };
+  return {
+    kind: description.kind,
+    message: description.message,
+    actions,
+    ...(description.setting === undefined ? {} : { setting: description.setting }),
+  };
 }
 
 /** What the chat shows for a failed reply. */

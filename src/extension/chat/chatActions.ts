@@ -3,13 +3,13 @@
 // webview never names a command id or a file path the host would act on blindly.
 import * as vscode from 'vscode';
 import { isOpenableLink } from '../../shared/chatProtocol';
-import { openSettings } from '../config';
+import { openSetting, openSettings } from '../config';
 import { MAX_SPEND_PER_REPLY_KEY } from '../../shared/settings';
 import type { Log } from '../log';
 import type { ChatActionMessage } from '../../core/chat/chatMessageRouter';
 import type { ConversationStore } from '../../core/chat/history/conversationStore';
 import { exportedImagePath, exportImageFolder, exportMarkdown } from '../../core/chat/history/exportMarkdown';
-import { imageFileName, type Conversation } from '../../shared/chatModel';
+import { imageFileName, isSettingId, type Conversation } from '../../shared/chatModel';
 import type { NoticeAction } from '../../core/chat/chatNotices';
 
 export interface ChatActionHost {
@@ -38,6 +38,13 @@ const SETUP_COMMANDS = {
   openSpendCap: () => openSettings(MAX_SPEND_PER_REPLY_KEY),
 } as const;
 
+/** The setting the last reply's error names, when that reply failed (its actions are the ones shown). */
+function lastErrorSetting(conversation: Conversation): string | undefined {
+  const last = conversation.turns.at(-1);
+  const setting = last?.role === 'assistant' ? last.error?.setting : undefined;
+  return isSettingId(setting) ? setting : undefined;
+}
+
 async function conversationById(host: ChatActionHost, id: string): Promise<Conversation | undefined> {
   return id === host.current().id ? host.current() : host.store.load(id);
 }
@@ -47,9 +54,13 @@ export async function runChatAction(message: ChatActionMessage, host: ChatAction
     case 'runCommand':
       await SETUP_COMMANDS[message.command]();
       return;
-    case 'errorAction':
-      if (message.action !== 'retry') await SETUP_COMMANDS[message.action]();
+    case 'errorAction': {
+      // The failed reply's own setting (a proxy's, the CA file's), as the palette commands open it.
+      const setting = message.action === 'openSettings' ? lastErrorSetting(host.current()) : undefined;
+      if (setting !== undefined) await openSetting(setting);
+      else if (message.action !== 'retry') await SETUP_COMMANDS[message.action]();
       return;
+    }
     case 'copyText':
       await vscode.env.clipboard.writeText(message.text);
       void vscode.window.setStatusBarMessage(`$(check) ${vscode.l10n.t('Copied')}`, 2_000);

@@ -12,7 +12,7 @@ import {
   TimeoutError,
 } from '../../../src/core/errors';
 import { diagnoseConnectionError } from '../../../src/core/net/diagnose';
-import { describeError } from '../../../src/core/failures/describeError';
+import { chatErrorInfo, describeError } from '../../../src/core/failures/describeError';
 import { GatewayClient } from '../../../src/core/transport/client';
 import { ProxyError } from '../../../src/core/net/proxyError';
 import type { ConnectionDiagnosis } from '../../../src/core/net/diagnose';
@@ -329,6 +329,8 @@ describe('core: connection diagnosis', function () {
       }
       const described = describeError(wrap(codeError('SELF_SIGNED_CERT_IN_CHAIN')), { baseUrl });
       assert.equal(described.setting, 'unifiedInference.caCertificateFile', JSON.stringify(described));
+      // The chat's error carries it too: its Open Settings button shows the same setting.
+      assert.equal(chatErrorInfo(described).setting, 'unifiedInference.caCertificateFile');
       assert.ok(described.actions.includes('openSettings'));
     });
 

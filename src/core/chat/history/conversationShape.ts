@@ -21,7 +21,7 @@ import type {
   WirePart,
 } from '../../../shared/chatModel';
 import { isFiniteNumber, isRecord, str } from '../../parse/json';
-import { CHAT_ERROR_ACTIONS, GUARDED_WRITE_REASONS, IMAGE_MEDIA_TYPES } from '../../../shared/chatModel';
+import { CHAT_ERROR_ACTIONS, GUARDED_WRITE_REASONS, IMAGE_MEDIA_TYPES, isSettingId } from '../../../shared/chatModel';
 import { sanitizeSources } from '../../../shared/replySources';
 import { cleanImageName, isImageId } from '../../images/chatImage';
 // Files are untrusted input (a hand edit, a half-synced folder). Fields the chat relies on are
@@ -287,7 +287,14 @@ function errorInfo(value: unknown): ChatErrorInfo | undefined {
   if (!isRecord(value) || typeof value['message'] !== 'string') return undefined;
   const kind = ERROR_KINDS.find((known) => known === value['kind']) ?? 'other';
   const actions = Array.isArray(value['actions']) ? value['actions'] : [];
-  return { kind, message: value['message'], actions: CHAT_ERROR_ACTIONS.filter((action) => actions.includes(action)) };
+  const setting = value['setting'];
+  return {
+    kind,
+    message: value['message'],
+    actions: CHAT_ERROR_ACTIONS.filter((action) => actions.includes(action)),
+    // Open Settings filters on it: only a setting id, never other text from the file.
+    ...(isSettingId(setting) ? { setting } : {}),
+  };
 }
 
 function parameters(value: unknown): ChatParameters {

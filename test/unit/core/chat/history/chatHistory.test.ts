@@ -127,6 +127,7 @@ function richConversation(id: string): Conversation {
           kind: 'unreachable',
           message: 'Could not reach http://127.0.0.1:9 (connection refused)',
           actions: ['retry', 'openSettings'],
+          setting: 'http.proxy',
         },
       }),
       user('u3', 'Try again'),
@@ -166,6 +167,27 @@ describe('chat history: ConversationStore', function () {
     assert.equal(await store.load('missing'), undefined);
     assert.deepEqual(await files(), ['index.v1.json', 'rich.json']);
     assert.deepEqual(problems, []);
+  });
+
+  it("keeps an error's setting only when it is a setting id (Open Settings filters on it)", async () => {
+    await store.save(richConversation('named'));
+    const text = await readFile(join(directory, 'named.json'), 'utf8');
+    for (const [setting, kept] of [
+      ['unifiedInference.caCertificateFile', true],
+      ['http.proxy; rm -rf ~', false],
+      ['@ext:someone.else', false],
+      ['command:workbench.action.terminal.new', false],
+      [{ id: 'http.proxy' }, false],
+    ] as const) {
+      await writeFile(
+        join(directory, 'named.json'),
+        text.replace('"setting":"http.proxy"', `"setting":${JSON.stringify(setting)}`),
+      );
+      const turn = (await fresh().load('named'))?.turns.find((t) => t.id === 'a2');
+      const error = turn?.role === 'assistant' ? turn.error : undefined;
+      assert.equal(error?.kind, 'unreachable', 'the error itself stays');
+      assert.equal(error?.setting, kept ? setting : undefined, JSON.stringify(setting));
+    }
   });
 
   it('saves what the conversation was at the call, even if the caller changes it right after', async () => {
