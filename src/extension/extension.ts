@@ -30,6 +30,7 @@ import { ToolServerDefinitions } from './toolServers/toolServerProvider';
 import { seedCheckpointForUiTest } from './uiTestSeed';
 import { WorkspaceFileIndex } from './workspaceFiles/workspaceFileIndex';
 import { WorkspaceFilesService } from './workspaceFiles/workspaceFilesService';
+import { errorMessage } from '../shared/errorMessage';
 
 /**
  * Activation is a list of features. Each feature folder's `register…(context, services)` builds
@@ -120,12 +121,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestAp
   context.subscriptions.push(...completions.disposables);
 
   const imageFolder = vscode.Uri.joinPath(context.globalStorageUri, 'conversationImages');
+  const imageStore = new ChatImageStore(imageFolder.fsPath);
   const store = new ConversationStore(
     vscode.Uri.joinPath(context.globalStorageUri, 'conversations').fsPath,
     (problem) => log.warn(`Chat history: ${problem}`),
     (value) => apiKeys.redact(value),
-    new ChatImageStore(imageFolder.fsPath),
+    imageStore,
   );
+  // Images of conversations that are gone (a draft never sent, a crash before the save) are removed
+  // once they are a day old; the history's list reads the files on disk, so it is the truth.
+  void store
+    .list('')
+    .then((conversations) => imageStore.pruneOrphans(new Set(conversations.map((c) => c.id)), Date.now()))
+    .then(
+      (removed) =>
+        removed.length &&
+        log.info(`Chat images: removed the images of ${removed.length} conversations that no longer exist.`),
+      (error: unknown) =>
+        log.warn(`Chat images: could not remove images of deleted conversations: ${errorMessage(error)}`),
+    );
   // Checkpoints: the writers (Apply, the model's edit tools) get `checkpoints.service` as their CheckpointRecorder.
   const checkpoints = createCheckpoints({
     context,

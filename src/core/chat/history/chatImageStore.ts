@@ -14,7 +14,7 @@ import { formatByteSize } from '../../limits';
 import { checkChatImage, isImageId, MAX_CONVERSATION_IMAGE_BYTES } from '../../images/chatImage';
 import { imageFileName, MAX_IMAGE_BYTES } from '../../../shared/chatModel';
 import { SerialQueue } from '../../../shared/serialQueue';
-import { assertId, codeOf } from './conversationFiles';
+import { assertId, codeOf, isValidId } from './conversationFiles';
 
 export class ChatImageStore {
   /** One add at a time per conversation: the cap is measured on disk, then the file written. */
@@ -121,6 +121,30 @@ export class ChatImageStore {
     await rm(this.folderOf(conversationId), { recursive: true, force: true });
   }
 
+  /**
+   * Removes the image folders of conversations that no longer exist (`known`: the history's ids),
+   * which a draft never sent or a crash can leave behind. A folder touched within `graceMs` stays:
+   * it may belong to a conversation another window has not saved yet. Returns the ids removed.
+   */
+  async pruneOrphans(known: ReadonlySet<string>, now: number, graceMs = ORPHAN_GRACE_MS): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.directory);
+    } catch (error) {
+      if (codeOf(error) === 'ENOENT') return [];
+      throw error;
+    }
+    const removed: string[] = [];
+    for (const name of names) {
+      if (!isValidId(name) || known.has(name)) continue;
+      const folder = join(this.directory, name);
+      if (now - (await newestChange(folder)) < graceMs) continue;
+      await rm(folder, { recursive: true, force: true });
+      removed.push(name);
+    }
+    return removed;
+  }
+
   /** What the conversation's images weigh on disk now. */
   async bytesUsed(conversationId: string): Promise<number> {
     const folder = this.folderOf(conversationId);
@@ -140,6 +164,20 @@ export class ChatImageStore {
       ),
     );
     return sizes.reduce((sum, size) => sum + size, 0);
+  }
+}
+
+/** A day: an unsaved conversation in another window keeps its images for at least this long. */
+const ORPHAN_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/** When the folder or a file in it last changed (ms); never long ago when that cannot be told, so it stays. */
+async function newestChange(folder: string): Promise<number> {
+  try {
+    const times = [(await stat(folder)).mtimeMs];
+    for (const name of await readdir(folder)) times.push((await stat(join(folder, name))).mtimeMs);
+    return Math.max(...times);
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }
 

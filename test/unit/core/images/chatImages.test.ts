@@ -3,7 +3,7 @@
 // the folder), the stored shape, the wire parts of both APIs, and the markdown export.
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodePng } from '../../../gateway/png';
@@ -155,6 +155,23 @@ describe('chat images: the store under globalStorage', () => {
     for (let i = 0; i < 5; i++) assert.ok(typeof (await store.add('c-1', big(i))) !== 'string', `image ${i}`);
     assert.match((await store.add('c-1', big(9))) as string, /at most 20 MB can be kept with one conversation/);
     assert.ok(typeof (await store.add('c-2', big(9))) !== 'string', 'another conversation has its own cap');
+  });
+
+  it("removes the images of conversations that are gone once a day old, never a known or a recent one's", async () => {
+    const folder = join(root, 'conversationImages');
+    for (const id of ['kept', 'gone-old', 'gone-recent', 'gone-old-file-new']) await store.add(id, PNG);
+    await mkdir(join(folder, 'not an id!'));
+    const now = Date.now();
+    const dayAndMore = new Date(now - 25 * 60 * 60 * 1000);
+    const age = async (path: string): Promise<void> => utimes(path, dayAndMore, dayAndMore);
+    for (const id of ['kept', 'gone-old', 'gone-old-file-new']) await age(join(folder, id));
+    for (const name of await readdir(join(folder, 'kept'))) await age(join(folder, 'kept', name));
+    for (const name of await readdir(join(folder, 'gone-old'))) await age(join(folder, 'gone-old', name));
+    await age(join(folder, 'not an id!'));
+    // A file written lately (an image just pasted in another window) keeps its folder.
+    assert.deepEqual(await store.pruneOrphans(new Set(['kept']), now), ['gone-old']);
+    assert.deepEqual((await readdir(folder)).sort(), ['gone-old-file-new', 'gone-recent', 'kept', 'not an id!']);
+    assert.deepEqual(await new ChatImageStore(join(root, 'nothing-yet')).pruneOrphans(new Set(), now), []);
   });
 
   it('keeps the cap of a conversation when many images are added at once', async () => {
