@@ -34,8 +34,8 @@ describe('context window (real VS Code in Chromium, local gateway)', () => {
       (await chip.getAttribute('aria-label')) ?? '',
       /^Instructions from AGENTS\.md, added to the system prompt/,
     );
-    await meter().waitFor();
-    assert.match(await meter().innerText(), /\/ 2k$/);
+    // The meter is drawn before the catalog answers (its limit then reads "?"): wait for the model's 2k.
+    await chat.locator('.context-meter', { hasText: /\/ 2k$/ }).waitFor();
     assert.match((await meter().getAttribute('class')) ?? '', /estimated/, 'estimated before the first reply');
     assert.match((await meter().getAttribute('title')) ?? '', /estimated/);
 
