@@ -101,10 +101,11 @@ describe('the chat searches the codebase by meaning and starts deep research, ea
     await vscode.commands.executeCommand('unifiedInference.search.index');
     const gatedKey = uri('codebase/gated.ts').toString();
     assert.ok((await api.searchIndex.current())?.files.has(gatedKey), 'the file is in the index');
-    // A setting changes what may be shared; no file changed, so the index keeps the file (a
-    // .gitignore edit would also be seen by the index's file watcher, which drops it there too).
+    // A setting changes what may be shared; no workspace file changed, so the index keeps the file.
+    // User settings: a workspace .vscode/settings.json (or a .gitignore edit) would be seen by the
+    // index's file watcher, whose update would drop the file first and race the query.
     const files = vscode.workspace.getConfiguration('files');
-    await files.update('exclude', { '**/.git': true, 'codebase/gated.ts': true }, vscode.ConfigurationTarget.Workspace);
+    await files.update('exclude', { '**/.git': true, 'codebase/gated.ts': true }, vscode.ConfigurationTarget.Global);
     try {
       await newConversationWith(api, posted, TOOL_MODEL);
       const { step } = await callScriptedTool(api, posted, {
@@ -119,7 +120,7 @@ describe('the chat searches the codebase by meaning and starts deep research, ea
       const reranked = requests('/api/v1/rerank').at(-1)?.body as { documents?: string[] } | undefined;
       assert.ok(!JSON.stringify(reranked?.documents ?? []).includes('GATED-7731 retries'), 'nor sent to the reranker');
     } finally {
-      await files.update('exclude', undefined, vscode.ConfigurationTarget.Workspace);
+      await files.update('exclude', undefined, vscode.ConfigurationTarget.Global);
       await vscode.workspace.fs.delete(uri('codebase/gated.ts'));
     }
   });
