@@ -10,6 +10,7 @@ import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
 import { activateExtension, clearKeyThroughCommand, connectedGateway, setSetting, waitFor } from './extensionHost';
+import { watcherRun } from './indexWatch';
 import { callScriptedTool, lastToolResult, newConversationWith } from './chatDriver';
 
 const TOOL_MODEL = 'sim-openai/gpt-sim-mini::tool-args';
@@ -97,8 +98,16 @@ describe('the chat searches the codebase by meaning and starts deep research, ea
   });
 
   it('leaves out at query time a file indexed earlier and excluded since', async () => {
-    await write('codebase/gated.ts', `// ${SECRET}\nexport const gated = 1;\n`);
     await vscode.commands.executeCommand('unifiedInference.search.index');
+    // Indexed by the watcher's update for its creation, awaited: a later one, after the exclusion
+    // below, would drop it from the index itself and leave nothing for the query to filter.
+    const indexed = watcherRun(
+      api,
+      (run) => run.report.embeddedFiles.some((f) => f.endsWith('/codebase/gated.ts')),
+      'gated.ts indexed',
+    );
+    await write('codebase/gated.ts', `// ${SECRET}\nexport const gated = 1;\n`);
+    await indexed;
     const gatedKey = uri('codebase/gated.ts').toString();
     assert.ok((await api.searchIndex.current())?.files.has(gatedKey), 'the file is in the index');
     // A setting changes what may be shared; no workspace file changed, so the index keeps the file.

@@ -8,6 +8,7 @@ import type { SearchOutcome } from '../../src/extension/search/semanticSearch';
 import { startGateway, type LocalGateway } from '../gateway/index';
 import { answerPrompts } from './mediaPrompts';
 import type { TestApi } from '../../src/extension/testApi';
+import { watcherRun } from './indexWatch';
 import {
   activateExtension,
   clearKeyThroughCommand,
@@ -30,22 +31,6 @@ const FIXTURE: Record<string, string> = {
   'semantic/huge.txt': 'cache '.repeat(400), // 2.4 KB, over the 1 KB cap set below
   '.gitignore': 'semantic/generated/\n',
 };
-
-/** The next watcher update that `accept`s, subscribed before the edit that causes it (state, not time). */
-function watcherRun(api: TestApi, accept: (run: IndexRun) => boolean, what: string): Promise<IndexRun> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => (subscription.dispose(), reject(new Error(`No watcher update of the index: ${what}`))),
-      20_000,
-    );
-    const subscription = api.searchIndex.onDidUpdate((run) => {
-      if (run.trigger !== 'watcher' || !accept(run)) return;
-      clearTimeout(timer);
-      subscription.dispose();
-      resolve(run);
-    });
-  });
-}
 
 const embeddedNamed = (run: IndexRun, name: string): boolean =>
   run.report.embeddedFiles.some((f) => f.endsWith(`/semantic/${name}`));
