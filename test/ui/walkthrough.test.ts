@@ -43,16 +43,17 @@ describe('walkthrough: steps done elsewhere tick (real VS Code in Chromium)', fu
     assert.equal(await page.locator('.gettingStartedContainer .getting-started-step[aria-checked="true"]').count(), 0);
 
     await workbench.runCommand('Unified Inference: Set Gateway Address');
-    await page.locator('.quick-input-widget input').fill(gateway.url);
-    await page.keyboard.press('Enter');
+    await workbench.answerInput('Unified Inference: Set Gateway Address', gateway.url);
     await workbench.runCommand('Unified Inference: Set API Key');
-    await page.locator('.quick-input-widget input[type="password"]').fill(gateway.apiKey);
-    await page.keyboard.press('Enter');
+    await workbench.answerInput('Unified Inference: Set API Key', gateway.apiKey);
     // The balance is read by itself once both are set: the gateway answered, so the connection works.
     await workbench.statusItem(`$${gateway.credits(gateway.apiKey).toFixed(2)}`).waitFor({ timeout: 60_000 });
     await workbench.runCommand('Unified Inference: Open Chat in Editor');
     await page.locator('.tab', { hasText: 'Unified Inference Chat' }).first().waitFor();
 
+    // The chat's page has loaded (it says ready then): hidden behind the walkthrough before that, an
+    // editor's webview is not kept, and would never say it.
+    await workbench.webviewWith('.composer-input', 60_000);
     await openWalkthrough();
     for (const title of ['Set the gateway address', 'Set your API key', 'Test the connection', 'Open the chat'])
       await page

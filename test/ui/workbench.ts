@@ -99,6 +99,21 @@ export class Workbench {
     await this.pickReopening(() => this.openPalette(), `>${title}`, title);
   }
 
+  /**
+   * Answers the input box titled `title` (a command's showInputBox) with `value`: waits for that
+   * box, not just any quick input (the palette that ran the command may still hold the widget).
+   */
+  async answerInput(title: string, value: string): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget', {
+      has: this.page.locator('.quick-input-title', { hasText: title }),
+    });
+    const input = widget.locator('input').first();
+    await input.fill(value);
+    // A box replaced meanwhile would have lost the text: Enter only on the text in this one.
+    if ((await input.inputValue()) !== value) throw new Error(`The input box "${title}" did not take the text.`);
+    await input.press('Enter');
+  }
+
   /** Opens a workspace file by name through Quick Open (Ctrl+P), as a user would. */
   async quickOpen(name: string): Promise<void> {
     // A file search that ran before the workspace's file list caught up with a file written a
