@@ -11,7 +11,7 @@ import type { LocalGateway } from '../gateway/index';
 import { encodePng } from '../gateway/png';
 import {
   activateExtension,
-  clearKeyThroughCommand,
+  disconnectGateway,
   connectedGateway,
   replace,
   setSetting,
@@ -62,9 +62,7 @@ describe('chat images against the local gateway', function () {
     await setSetting('chat.api', undefined);
     await setSetting('defaultModels.chat', undefined);
     await setSetting('chat.costEstimateThreshold', undefined);
-    await clearKeyThroughCommand(true);
-    await setSetting('baseUrl', undefined);
-    await gateway?.stop();
+    await disconnectGateway(gateway);
   });
 
   it('sends an image to the vision model on both APIs; the gateway echoes the type, size and hash of the file', async () => {

@@ -8,7 +8,7 @@ import type { AssistantTurn, Conversation } from '../../src/shared/chatModel';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, connectedGateway, replace, setSetting } from './extensionHost';
+import { activateExtension, disconnectGateway, connectedGateway, replace, setSetting } from './extensionHost';
 import { lastAssistantTurn, newConversationWith } from './chatDriver';
 
 const QUESTION = 'What is new in Rust';
@@ -40,9 +40,7 @@ describe('chat sources and server tools against the local gateway', function () 
   after(async () => {
     await setSetting('defaultModels.chat', undefined);
     await setSetting('chat.mcpServers', undefined);
-    await clearKeyThroughCommand(true);
-    await setSetting('baseUrl', undefined);
-    await gateway?.stop();
+    await disconnectGateway(gateway);
   });
 
   /** The conversation as the chat opens it from disk (another one opened first, so it is read again). */

@@ -9,7 +9,7 @@ import type { AssistantTurn, UserTurn } from '../../src/shared/chatModel';
 import type { HostToChatMessage } from '../../src/shared/chatProtocol';
 import type { TestApi } from '../../src/extension/testApi';
 import type { LocalGateway } from '../gateway/index';
-import { activateExtension, clearKeyThroughCommand, connectedGateway, setSetting, waitFor } from './extensionHost';
+import { activateExtension, disconnectGateway, connectedGateway, setSetting, waitFor } from './extensionHost';
 import { watcherRun } from './indexWatch';
 import { callScriptedTool, lastToolResult, newConversationWith } from './chatDriver';
 
@@ -52,9 +52,7 @@ describe('the chat searches the codebase by meaning and starts deep research, ea
     await vscode.workspace.fs.delete(uri('codebase'), { recursive: true }).then(undefined, () => undefined);
     for (const key of ['defaultModels.chat', 'defaultModels.embedding', 'defaultModels.rerank', 'search.include'])
       await setSetting(key, undefined);
-    await clearKeyThroughCommand(true);
-    await setSetting('baseUrl', undefined);
-    await gateway?.stop();
+    await disconnectGateway(gateway);
   });
 
   it('search_codebase without an index asks to build it, saying files, tokens and price; a "no" is a tool error and costs nothing', async () => {

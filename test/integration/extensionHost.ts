@@ -18,6 +18,13 @@ export async function connectedGateway(api: TestApi, options: GatewayOptions = {
   return gateway;
 }
 
+/** Undoes connectedGateway: the key and the address cleared, the gateway stopped. */
+export async function disconnectGateway(gateway: LocalGateway | undefined): Promise<void> {
+  await clearKeyThroughCommand(true);
+  await setSetting('baseUrl', undefined);
+  await gateway?.stop();
+}
+
 /** Activates the extension under test and returns its test-mode API. */
 export async function activateExtension(): Promise<TestApi> {
   const extension = vscode.extensions.getExtension<TestApi | undefined>(EXTENSION_ID);
